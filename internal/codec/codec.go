@@ -1,0 +1,240 @@
+// Package codec encodes records, keys and counters for the bbolt file.
+//
+// A record value is a fixed 12-byte header that filters read without
+// decoding (format, kind, level, status, time) followed by length-prefixed
+// fields. Strings share one allocation when decoded.
+//
+//	0      format (1)
+//	1      kind
+//	2      level
+//	3      status
+//	4..11  time, Unix nanoseconds, big-endian
+//	12..   uvarint-prefixed source, name, text, stack, data
+//	       operations add tool, arguments, result, error (uvarint-prefixed),
+//	       start and end time (varint Unix nanoseconds, 0 for none) and
+//	       replayOf (uvarint)
+package codec
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/mcplogd/mcplogd/oplog"
+)
+
+// Format is the version byte that starts every record value.
+const Format = 1
+
+// HeaderSize is the length of the fixed part of a record value.
+const HeaderSize = 12
+
+// ErrCorrupt is returned (wrapped) for a value or key that cannot be decoded.
+var ErrCorrupt = errors.New("corrupt record")
+
+// Key returns the 8-byte big-endian key of id, so that bbolt's byte order is ID order.
+func Key(id uint64) []byte { return binary.BigEndian.AppendUint64(make([]byte, 0, 8), id) }
+
+// ID decodes a key made by Key.
+func ID(k []byte) (uint64, error) {
+	if len(k) != 8 {
+		return 0, fmt.Errorf("%w: key of %d bytes, want 8", ErrCorrupt, len(k))
+	}
+	return binary.BigEndian.Uint64(k), nil
+}
+
+func nanos(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.UnixNano()
+}
+
+func fromNanos(n int64) time.Time {
+	if n == 0 {
+		return time.Time{}
+	}
+	return time.Unix(0, n).UTC()
+}
+
+// Append appends the encoding of r to dst and returns the extended slice.
+// The ID is the key's business and is not encoded.
+func Append(dst []byte, r *oplog.Record) []byte {
+	dst = append(dst, Format, byte(r.Kind), byte(r.Level), byte(r.Status))
+	dst = binary.BigEndian.AppendUint64(dst, uint64(nanos(r.Time)))
+	dst = appendString(dst, r.Source)
+	dst = appendString(dst, r.Name)
+	dst = appendString(dst, r.Text)
+	dst = appendString(dst, r.Stack)
+	dst = appendBytes(dst, r.Data)
+	if r.Kind != oplog.KindOp {
+		return dst
+	}
+	dst = appendString(dst, r.Tool)
+	dst = appendBytes(dst, r.Arguments)
+	dst = appendBytes(dst, r.Result)
+	dst = appendString(dst, r.Error)
+	dst = binary.AppendVarint(dst, nanos(r.StartTime))
+	dst = binary.AppendVarint(dst, nanos(r.EndTime))
+	return binary.AppendUvarint(dst, r.ReplayOf)
+}
+
+// Size returns len(Append(nil, r)) without encoding.
+func Size(r *oplog.Record) int {
+	n := HeaderSize + strSize(len(r.Source)) + strSize(len(r.Name)) + strSize(len(r.Text)) +
+		strSize(len(r.Stack)) + strSize(len(r.Data))
+	if r.Kind == oplog.KindOp {
+		n += strSize(len(r.Tool)) + strSize(len(r.Arguments)) + strSize(len(r.Result)) + strSize(len(r.Error)) +
+			2*binary.MaxVarintLen64 + binary.MaxVarintLen64
+	}
+	return n
+}
+
+func strSize(n int) int { return n + uvarintLen(uint64(n)) }
+
+func uvarintLen(x uint64) int {
+	n := 1
+	for x >= 0x80 {
+		x >>= 7
+		n++
+	}
+	return n
+}
+
+func appendString(dst []byte, s string) []byte {
+	dst = binary.AppendUvarint(dst, uint64(len(s)))
+	return append(dst, s...)
+}
+
+func appendBytes(dst, b []byte) []byte {
+	dst = binary.AppendUvarint(dst, uint64(len(b)))
+	return append(dst, b...)
+}
+
+// Header reads the fixed part of a value: kind, level, status and time in
+// Unix nanoseconds.
+func Header(v []byte) (oplog.Kind, oplog.Level, oplog.Status, int64, error) {
+	if len(v) < HeaderSize || v[0] != Format {
+		return 0, 0, 0, 0, headerError(v)
+	}
+	return oplog.Kind(v[1]), oplog.Level(v[2]), oplog.Status(v[3]), int64(binary.BigEndian.Uint64(v[4:12])), nil
+}
+
+func headerError(v []byte) error {
+	if len(v) < HeaderSize {
+		return fmt.Errorf("%w: %d bytes is shorter than the %d-byte header", ErrCorrupt, len(v), HeaderSize)
+	}
+	return fmt.Errorf("%w: format %d, want %d", ErrCorrupt, v[0], Format)
+}
+
+// SourceName returns the source and name fields of a value without copying
+// them; they are valid only as long as v is.
+func SourceName(v []byte) (source, name []byte, err error) {
+	d := decoder{b: v, off: HeaderSize}
+	source = d.bytes()
+	name = d.bytes()
+	return source, name, d.err
+}
+
+// Decode decodes a value made by Append into a record with the given ID.
+// The record does not refer to v, which may be reused.
+func Decode(id uint64, v []byte) (oplog.Record, error) {
+	kind, level, status, t, err := Header(v)
+	if err != nil {
+		return oplog.Record{}, err
+	}
+	// One string holds every text field; fields are substrings of it.
+	d := decoder{b: v, off: HeaderSize, s: string(v)}
+	r := oplog.Record{ID: id, Kind: kind, Level: level, Status: status, Time: fromNanos(t)}
+	r.Source = d.str()
+	r.Name = d.str()
+	r.Text = d.str()
+	r.Stack = d.str()
+	r.Data = d.raw()
+	if kind == oplog.KindOp {
+		r.Tool = d.str()
+		r.Arguments = d.raw()
+		r.Result = d.raw()
+		r.Error = d.str()
+		r.StartTime = fromNanos(d.varint())
+		r.EndTime = fromNanos(d.varint())
+		r.ReplayOf = d.uvarint()
+	}
+	if d.err == nil && d.off != len(v) {
+		d.err = fmt.Errorf("%w: %d trailing bytes", ErrCorrupt, len(v)-d.off)
+	}
+	if d.err != nil {
+		return oplog.Record{}, fmt.Errorf("record %d: %w", id, d.err)
+	}
+	return r, nil
+}
+
+type decoder struct {
+	b   []byte
+	s   string
+	off int
+	err error
+}
+
+func (d *decoder) uvarint() uint64 {
+	if d.err != nil {
+		return 0
+	}
+	x, n := binary.Uvarint(d.b[d.off:])
+	if n <= 0 {
+		d.err = fmt.Errorf("%w: bad length at byte %d", ErrCorrupt, d.off)
+		return 0
+	}
+	d.off += n
+	return x
+}
+
+func (d *decoder) varint() int64 {
+	if d.err != nil {
+		return 0
+	}
+	x, n := binary.Varint(d.b[d.off:])
+	if n <= 0 {
+		d.err = fmt.Errorf("%w: bad number at byte %d", ErrCorrupt, d.off)
+		return 0
+	}
+	d.off += n
+	return x
+}
+
+// span returns the bounds of the next length-prefixed field.
+func (d *decoder) span() (int, int) {
+	n := d.uvarint()
+	if d.err != nil {
+		return 0, 0
+	}
+	if n > uint64(len(d.b)-d.off) {
+		d.err = fmt.Errorf("%w: field of %d bytes at byte %d overruns the value", ErrCorrupt, n, d.off)
+		return 0, 0
+	}
+	start := d.off
+	d.off += int(n)
+	return start, d.off
+}
+
+func (d *decoder) bytes() []byte {
+	i, j := d.span()
+	return d.b[i:j]
+}
+
+func (d *decoder) str() string {
+	i, j := d.span()
+	return d.s[i:j]
+}
+
+func (d *decoder) raw() []byte {
+	i, j := d.span()
+	if i == j {
+		return nil
+	}
+	return []byte(d.s[i:j])
+}
+
+// AppendKey appends the 8-byte big-endian key of id to dst.
+func AppendKey(dst []byte, id uint64) []byte { return binary.BigEndian.AppendUint64(dst, id) }

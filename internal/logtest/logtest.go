@@ -1,0 +1,71 @@
+// Package logtest opens real stores for tests: a bbolt file in t.TempDir(),
+// closed when the test ends.
+package logtest
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/mcplogd/mcplogd/oplog"
+	"github.com/mcplogd/mcplogd/store"
+)
+
+// MustOpenDB opens a store in a new temporary directory, closed at cleanup.
+func MustOpenDB(tb testing.TB, opts *store.Options) *store.DB {
+	tb.Helper()
+	return MustOpenDBAt(tb, filepath.Join(tb.TempDir(), "log.db"), opts)
+}
+
+// MustOpenDBAt opens the store at path, closed at cleanup unless the test
+// closed it first.
+func MustOpenDBAt(tb testing.TB, path string, opts *store.Options) *store.DB {
+	tb.Helper()
+	db, err := store.Open(path, opts)
+	if err != nil {
+		tb.Fatalf("open store: %v", err)
+	}
+	tb.Cleanup(func() { _ = db.Close() })
+	return db
+}
+
+// MustOpenLog opens a Log over a new store, closed at cleanup.
+func MustOpenLog(tb testing.TB, opts *store.Options) (*oplog.Log, *store.DB) {
+	tb.Helper()
+	db := MustOpenDB(tb, opts)
+	l := oplog.New(db, nil)
+	tb.Cleanup(func() { _ = l.Close() })
+	return l, db
+}
+
+// Lines returns n info lines with texts prefix-0, prefix-1, ...
+func Lines(n int, prefix string) []oplog.Record {
+	recs := make([]oplog.Record, n)
+	for i := range recs {
+		recs[i] = oplog.Record{Level: oplog.LevelInfo, Name: "test", Text: fmt.Sprintf("%s-%d", prefix, i)}
+	}
+	return recs
+}
+
+// MustAppend appends recs and fails the test on error.
+func MustAppend(tb testing.TB, l *oplog.Log, recs ...oplog.Record) []oplog.Record {
+	tb.Helper()
+	if err := l.Append(context.Background(), recs); err != nil {
+		tb.Fatalf("append: %v", err)
+	}
+	return recs
+}
+
+// Eventually calls cond until it returns true or the deadline passes.
+func Eventually(tb testing.TB, timeout time.Duration, what string, cond func() bool) {
+	tb.Helper()
+	deadline := time.Now().Add(timeout)
+	for !cond() {
+		if time.Now().After(deadline) {
+			tb.Fatalf("timed out after %s waiting for %s", timeout, what)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}

@@ -1,0 +1,72 @@
+package oplog
+
+import "context"
+
+// Store is the durable half of the log, implemented by package store on bbolt.
+// Log validates and normalises everything before it reaches a Store, so a
+// Store may trust its input.
+type Store interface {
+	// Append assigns the next IDs to recs (setting recs[i].ID, strictly
+	// increasing) and returns only after they are durable. On error none of
+	// them were written.
+	Append(ctx context.Context, recs []Record) error
+
+	// Complete ends the pending operation id with c, applied by
+	// Record.ApplyCompletion, and returns the updated record. ENOTFOUND when
+	// there is no such record, EINVALID when it is a line, ECONFLICT when it
+	// has already completed.
+	Complete(ctx context.Context, id uint64, c Completion) (Record, error)
+
+	// Get returns one record; ENOTFOUND when there is none.
+	Get(id uint64) (Record, error)
+
+	// List answers q newest first. q is normalised (Count > 0).
+	List(q Query) (Page, error)
+
+	// Tail answers q oldest first, without waiting. q is normalised (Limit > 0).
+	Tail(q TailQuery) (Tail, error)
+
+	// Stats returns the counters of the last committed transaction.
+	Stats() Stats
+
+	// Close waits for pending appends and closes the file.
+	Close() error
+}
+
+// Stats are a store's counters, kept in the same transaction as the records.
+type Stats struct {
+	Revision       uint64       // the generation: random, fixed at creation, changed when cleared
+	GenStart       uint64       // the first ID of this generation
+	FirstID        uint64       // the oldest retained ID; 0 when empty
+	LastID         uint64       // the newest ID ever assigned; IDs never go back
+	Records        uint64       // retained records
+	Bytes          uint64       // encoded size of the retained records
+	Counts         [3][6]uint64 // retained records by [Kind][Level]
+	Trimmed        uint64       // records removed by retention in this generation
+	TrimmedThrough uint64       // the highest ID retention removed; 0 when none
+}
+
+// Count returns the number of retained records of kind k (zero: any) at or
+// above level min (zero: any).
+func (s *Stats) Count(k Kind, min Level) uint64 {
+	var n uint64
+	for kind := KindLine; kind <= KindOp; kind++ {
+		if k != 0 && kind != k {
+			continue
+		}
+		for l := max(min, LevelDebug); l <= LevelFatal; l++ {
+			n += s.Counts[kind][l]
+		}
+	}
+	return n
+}
+
+// DroppedAfter returns how many records with IDs above since were removed by
+// retention in this generation.
+func (s *Stats) DroppedAfter(since uint64) uint64 {
+	from := max(since, s.GenStart-1)
+	if s.GenStart == 0 || s.TrimmedThrough <= from {
+		return 0
+	}
+	return s.TrimmedThrough - from
+}

@@ -1,0 +1,134 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+
+	"go.etcd.io/bbolt"
+
+	"github.com/mcplogd/mcplogd/internal/codec"
+	"github.com/mcplogd/mcplogd/oplog"
+)
+
+// request is one caller's append or completion, waiting for a group commit.
+type request struct {
+	recs []oplog.Record // an append
+
+	completeID uint64 // a completion, when recs is nil
+	completion oplog.Completion
+	completed  oplog.Record
+
+	err  error
+	done chan struct{}
+}
+
+func (r *request) size() int { return max(len(r.recs), 1) }
+
+// commitLoop is the group committer: it takes the next request, adds every
+// request already queued behind it (up to MaxCommitRecords), writes them all
+// in one transaction with one fsync, and only then answers each caller.
+// While one transaction syncs, the next callers queue up for the one after.
+func (d *DB) commitLoop() {
+	defer d.done.Done()
+	var batch []*request
+	for first := range d.reqs {
+		batch = append(batch[:0], first)
+		n := first.size()
+	drain:
+		for n < d.opts.MaxCommitRecords {
+			select {
+			case r, ok := <-d.reqs:
+				if !ok {
+					break drain
+				}
+				batch = append(batch, r)
+				n += r.size()
+			default:
+				break drain
+			}
+		}
+		err := d.commit(batch, n)
+		for _, r := range batch {
+			if err != nil {
+				r.err = err
+			}
+			close(r.done)
+		}
+		clear(batch)
+	}
+}
+
+func (d *DB) commit(batch []*request, n int) error {
+	var s oplog.Stats
+	var txid int
+	err := d.db.Update(func(tx *bbolt.Tx) error {
+		var err error
+		txid = tx.ID()
+		if s, err = readStats(tx); err != nil {
+			return err
+		}
+		b := tx.Bucket(codec.RecordsBucket)
+		b.FillPercent = 1 // keys only ever grow: pack pages full
+		// bbolt keeps references to keys and values until the commit, so
+		// each gets its own slice of buffers that live as long as the tx.
+		keys := make([]byte, 0, 8*n)
+		vals := make([]byte, 0, 256*n)
+		for _, r := range batch {
+			if r.recs == nil {
+				r.err = complete(b, &s, r)
+				continue
+			}
+			for i := range r.recs {
+				rec := &r.recs[i]
+				s.LastID++
+				rec.ID = s.LastID
+				keys = codec.AppendKey(keys, rec.ID)
+				start := len(vals)
+				vals = codec.Append(vals, rec)
+				if err := b.Put(keys[len(keys)-8:], vals[start:len(vals):len(vals)]); err != nil {
+					return fmt.Errorf("put record %d: %w", rec.ID, err)
+				}
+				codec.Count(&s, rec.Kind, rec.Level, len(vals)-start, +1)
+				if s.FirstID == 0 {
+					s.FirstID = rec.ID
+				}
+			}
+		}
+		return writeStats(tx, &s)
+	})
+	if err != nil {
+		d.opts.Logger.Error("commit failed", "records", n, "err", err)
+		return &oplog.Error{Code: oplog.EINTERNAL, Message: "write failed: " + err.Error(), Err: err}
+	}
+	d.publish(txid, &s)
+	if d.overLimit(&s) {
+		d.kickRetention()
+	}
+	return nil
+}
+
+// complete applies one completion inside the commit transaction. Its error
+// is the caller's alone: the rest of the batch still commits.
+func complete(b *bbolt.Bucket, s *oplog.Stats, r *request) error {
+	key := codec.Key(r.completeID)
+	v := b.Get(key)
+	if v == nil {
+		return notFound(r.completeID, s)
+	}
+	rec, err := codec.Decode(r.completeID, v)
+	if err != nil {
+		return err
+	}
+	oldKind, oldLevel, oldSize := rec.Kind, rec.Level, len(v)
+	if err := rec.ApplyCompletion(r.completion); err != nil {
+		return err
+	}
+	nv := codec.Append(nil, &rec)
+	if err := b.Put(key, nv); err != nil {
+		return errors.Join(fmt.Errorf("update record %d", rec.ID), err)
+	}
+	codec.Count(s, oldKind, oldLevel, oldSize, -1)
+	codec.Count(s, rec.Kind, rec.Level, len(nv), +1)
+	r.completed = rec
+	return nil
+}

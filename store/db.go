@@ -1,0 +1,425 @@
+// Package store keeps the operation log in a bbolt file: records under
+// 8-byte big-endian IDs, counters in a meta bucket, group commit for
+// concurrent appends and retention in the background. It implements
+// oplog.Store.
+//
+//	db, err := store.Open("mcplogd-data/log.db", nil)
+//	...
+//	log := oplog.New(db, nil) // the Log owns db and closes it
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"go.etcd.io/bbolt"
+	bolterrors "go.etcd.io/bbolt/errors"
+
+	"github.com/mcplogd/mcplogd/internal/codec"
+	"github.com/mcplogd/mcplogd/migrations"
+	"github.com/mcplogd/mcplogd/oplog"
+)
+
+// Options configures a DB. A nil *Options means defaults; a zero field means
+// its documented default.
+type Options struct {
+	// Timeout is how long Open waits for another process's lock on the file
+	// before failing with ErrLocked. Default 1s.
+	Timeout time.Duration
+
+	// MaxRecords, MaxBytes and MaxAge bound what is kept; the oldest records
+	// are trimmed in the background. MaxBytes counts the records' encoded
+	// size; bbolt reuses freed pages but the file does not shrink. Zero
+	// means no limit.
+	MaxRecords uint64
+	MaxBytes   uint64
+	MaxAge     time.Duration
+
+	// RetentionInterval is how often MaxAge is checked. Default one minute,
+	// or MaxAge/10 when that is shorter.
+	RetentionInterval time.Duration
+
+	// TrimBatch is how many records one retention transaction removes at
+	// most, so that trimming never holds the writer lock for long. Default 10,000.
+	TrimBatch int
+
+	// MaxCommitRecords is how many records one group commit takes at most
+	// (a single larger batch still commits whole). Default 20,000.
+	MaxCommitRecords int
+
+	// Logger receives retention and error reports; nil discards them.
+	Logger *slog.Logger
+
+	// Now is the clock for retention by age; time.Now when nil.
+	Now func() time.Time
+}
+
+func (o Options) withDefaults() Options {
+	if o.Timeout <= 0 {
+		o.Timeout = time.Second
+	}
+	if o.RetentionInterval <= 0 {
+		o.RetentionInterval = time.Minute
+		if o.MaxAge > 0 {
+			o.RetentionInterval = min(o.RetentionInterval, max(o.MaxAge/10, 10*time.Millisecond))
+		}
+	}
+	if o.TrimBatch <= 0 {
+		o.TrimBatch = 10_000
+	}
+	if o.MaxCommitRecords <= 0 {
+		o.MaxCommitRecords = 20_000
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	return o
+}
+
+// DB is a bbolt-backed oplog.Store. It is safe for concurrent use.
+type DB struct {
+	db   *bbolt.DB
+	opts Options
+
+	stats   atomic.Pointer[oplog.Stats] // as of the last commit
+	statsMu sync.Mutex                  // orders publish calls
+	statsTx int                         // the bbolt tx that stats come from
+
+	mu       sync.RWMutex // guards closed against in-flight senders
+	closed   bool
+	inflight sync.WaitGroup
+	reqs     chan *request
+	trim     chan struct{} // wakes the retention loop; capacity 1
+	stop     chan struct{} // closed by Close to end the retention loop
+	done     sync.WaitGroup
+}
+
+var _ oplog.Store = (*DB)(nil)
+
+// Open opens or creates the bbolt file at path, applies migrations, and
+// starts the committer and retention goroutines. A file held by another
+// process fails with ErrLocked after opts.Timeout; a file from a newer
+// mcplogd fails with migrations.ErrNewer.
+func Open(path string, opts *Options) (*DB, error) {
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	o = o.withDefaults()
+	bdb, err := bbolt.Open(path, 0o600, &bbolt.Options{Timeout: o.Timeout, FreelistType: bbolt.FreelistMapType})
+	if errors.Is(err, bolterrors.ErrTimeout) {
+		return nil, fmt.Errorf("%w: %s (no lock within %s)", ErrLocked, path, o.Timeout)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	d := &DB{db: bdb, opts: o, reqs: make(chan *request, 1024), trim: make(chan struct{}, 1), stop: make(chan struct{})}
+	if err := d.load(); err != nil {
+		_ = bdb.Close()
+		return nil, err
+	}
+	d.done.Add(2)
+	go d.commitLoop()
+	go d.retentionLoop()
+	d.kickRetention()
+	return d, nil
+}
+
+func (d *DB) load() error {
+	from, to, err := migrations.Apply(d.db, migrations.All, func(m migrations.Migration) {
+		d.opts.Logger.Info("migrating data file", "path", d.db.Path(), "version", m.Version, "step", m.Name)
+	})
+	if err != nil {
+		return err
+	}
+	if from != to && from != 0 {
+		d.opts.Logger.Info("data file migrated", "path", d.db.Path(), "from", from, "to", to)
+	}
+	return d.db.View(func(tx *bbolt.Tx) error {
+		s, err := readStats(tx)
+		if err == nil {
+			d.publish(tx.ID(), &s)
+		}
+		return err
+	})
+}
+
+// Path returns the data file's path.
+func (d *DB) Path() string { return d.db.Path() }
+
+// Stats returns the counters as of the last commit.
+func (d *DB) Stats() oplog.Stats { return *d.stats.Load() }
+
+// Size returns the data file's size in bytes.
+func (d *DB) Size() int64 {
+	var n int64
+	_ = d.db.View(func(tx *bbolt.Tx) error { n = tx.Size(); return nil })
+	return n
+}
+
+// Close waits for appends already accepted to commit, stops the background
+// work and closes the file. Later calls return oplog.ErrClosed.
+func (d *DB) Close() error {
+	d.mu.Lock()
+	if d.closed {
+		d.mu.Unlock()
+		return oplog.ErrClosed
+	}
+	d.closed = true
+	d.mu.Unlock()
+	d.inflight.Wait()
+	close(d.reqs)
+	close(d.stop)
+	d.done.Wait()
+	return d.db.Close()
+}
+
+// publish makes s the current stats unless a later transaction already
+// published its own: the committer and retention commit in turn but may
+// return in either order.
+func (d *DB) publish(txid int, s *oplog.Stats) {
+	d.statsMu.Lock()
+	defer d.statsMu.Unlock()
+	if txid >= d.statsTx {
+		d.statsTx = txid
+		d.stats.Store(s)
+	}
+}
+
+func readStats(tx *bbolt.Tx) (oplog.Stats, error) {
+	v := tx.Bucket(codec.MetaBucket).Get(codec.StatsKey)
+	s, err := codec.DecodeStats(v)
+	if err != nil {
+		return s, fmt.Errorf("meta/stats: %w", err)
+	}
+	return s, nil
+}
+
+func writeStats(tx *bbolt.Tx, s *oplog.Stats) error {
+	return tx.Bucket(codec.MetaBucket).Put(codec.StatsKey, codec.AppendStats(make([]byte, 0, 256), s))
+}
+
+// Get returns one record; ENOTFOUND (saying why) when there is none.
+func (d *DB) Get(id uint64) (oplog.Record, error) {
+	var r oplog.Record
+	err := d.view(func(tx *bbolt.Tx, s *oplog.Stats) error {
+		v := tx.Bucket(codec.RecordsBucket).Get(codec.Key(id))
+		if v == nil {
+			return notFound(id, s)
+		}
+		var err error
+		r, err = codec.Decode(id, v)
+		return err
+	})
+	return r, err
+}
+
+func notFound(id uint64, s *oplog.Stats) error {
+	switch {
+	case id > s.LastID:
+		return oplog.Errorf(oplog.ENOTFOUND, "no record %d: the newest ID is %d", id, s.LastID)
+	case id <= s.TrimmedThrough && id >= s.GenStart:
+		return oplog.Errorf(oplog.ENOTFOUND, "record %d was removed by retention (records up to %d were trimmed)", id, s.TrimmedThrough)
+	case id < s.GenStart:
+		return oplog.Errorf(oplog.ENOTFOUND, "record %d belongs to a cleared generation of this log", id)
+	}
+	return oplog.Errorf(oplog.ENOTFOUND, "no record %d", id)
+}
+
+// view runs fn in a read transaction with the stats of the same snapshot.
+func (d *DB) view(fn func(tx *bbolt.Tx, s *oplog.Stats) error) error {
+	if d.isClosed() {
+		return oplog.ErrClosed
+	}
+	return d.db.View(func(tx *bbolt.Tx) error {
+		s, err := readStats(tx)
+		if err != nil {
+			return err
+		}
+		return fn(tx, &s)
+	})
+}
+
+func (d *DB) isClosed() bool {
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	return d.closed
+}
+
+// match reports whether the encoded record v passes f, reading only what it needs.
+func match(f *oplog.Filter, v []byte) (bool, error) {
+	kind, level, _, t, err := codec.Header(v)
+	if err != nil || !f.MatchHeader(kind, level, t) {
+		return false, err
+	}
+	if f.Name == "" && f.Source == "" {
+		return true, nil
+	}
+	source, name, err := codec.SourceName(v)
+	if err != nil {
+		return false, err
+	}
+	return (f.Source == "" || string(source) == f.Source) && (f.Name == "" || string(name) == f.Name), nil
+}
+
+// List answers q newest first.
+func (d *DB) List(q oplog.Query) (oplog.Page, error) {
+	var p oplog.Page
+	err := d.view(func(tx *bbolt.Tx, s *oplog.Stats) error {
+		p.Total = -1
+		if q.Name == "" && q.Source == "" && q.Since.IsZero() && q.Until.IsZero() && q.Before == 0 {
+			p.Total = int64(s.Count(q.Kind, q.MinLevel))
+		}
+		c := tx.Bucket(codec.RecordsBucket).Cursor()
+		var k, v []byte
+		if q.Before > 0 {
+			if k, _ = c.Seek(codec.Key(q.Before)); k == nil {
+				k, v = c.Last()
+			} else {
+				k, v = c.Prev()
+			}
+		} else {
+			k, v = c.Last()
+		}
+		skip := q.Offset
+		for ; k != nil; k, v = c.Prev() {
+			ok, err := match(&q.Filter, v)
+			if err != nil {
+				return err
+			}
+			if !ok {
+				continue
+			}
+			if skip > 0 {
+				skip--
+				continue
+			}
+			if len(p.Records) == q.Count {
+				p.More = true
+				break
+			}
+			r, err := decodeKV(k, v)
+			if err != nil {
+				return err
+			}
+			p.Records = append(p.Records, r)
+		}
+		return nil
+	})
+	return p, err
+}
+
+func decodeKV(k, v []byte) (oplog.Record, error) {
+	id, err := codec.ID(k)
+	if err != nil {
+		return oplog.Record{}, err
+	}
+	return codec.Decode(id, v)
+}
+
+// Tail answers q oldest first (see oplog.TailQuery), without waiting.
+func (d *DB) Tail(q oplog.TailQuery) (oplog.Tail, error) {
+	var t oplog.Tail
+	err := d.view(func(tx *bbolt.Tx, s *oplog.Stats) error {
+		t.Revision = s.Revision
+		c := tx.Bucket(codec.RecordsBucket).Cursor()
+		if !q.HasSince {
+			t.LastID = s.LastID
+			return tailNewest(c, &q, &t)
+		}
+		since := q.SinceID
+		if q.Revision != 0 && q.Revision != s.Revision || since > s.LastID {
+			// The reader's position means nothing here: start over from
+			// the beginning of this generation so that no line is missed.
+			t.Reset = true
+			since = s.GenStart - 1
+		}
+		t.Dropped = s.DroppedAfter(since)
+		t.LastID = max(since, s.LastID)
+		for k, v := c.Seek(codec.Key(since + 1)); k != nil; k, v = c.Next() {
+			ok, err := match(&q.Filter, v)
+			if err != nil {
+				return err
+			}
+			if !ok {
+				continue
+			}
+			if len(t.Lines) == q.Limit {
+				t.More = true
+				t.LastID = t.Lines[len(t.Lines)-1].ID
+				break
+			}
+			r, err := decodeKV(k, v)
+			if err != nil {
+				return err
+			}
+			t.Lines = append(t.Lines, r)
+		}
+		return nil
+	})
+	return t, err
+}
+
+// tailNewest collects the newest q.Limit matching records, oldest first.
+func tailNewest(c *bbolt.Cursor, q *oplog.TailQuery, t *oplog.Tail) error {
+	for k, v := c.Last(); k != nil && len(t.Lines) < q.Limit; k, v = c.Prev() {
+		ok, err := match(&q.Filter, v)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			continue
+		}
+		r, err := decodeKV(k, v)
+		if err != nil {
+			return err
+		}
+		t.Lines = append(t.Lines, r)
+	}
+	for i, j := 0, len(t.Lines)-1; i < j; i, j = i+1, j-1 {
+		t.Lines[i], t.Lines[j] = t.Lines[j], t.Lines[i]
+	}
+	return nil
+}
+
+// Append queues recs for the next group commit and returns once it is durable.
+func (d *DB) Append(ctx context.Context, recs []oplog.Record) error {
+	r := &request{recs: recs}
+	return d.do(ctx, r)
+}
+
+// Complete ends a pending operation in the next group commit.
+func (d *DB) Complete(ctx context.Context, id uint64, c oplog.Completion) (oplog.Record, error) {
+	r := &request{completeID: id, completion: c}
+	err := d.do(ctx, r)
+	return r.completed, err
+}
+
+// do hands r to the committer and waits for its commit. Once queued, r is
+// waited for even if ctx ends: the caller must not be told that a record
+// that will be written was not.
+func (d *DB) do(ctx context.Context, r *request) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	d.mu.RLock()
+	if d.closed {
+		d.mu.RUnlock()
+		return oplog.ErrClosed
+	}
+	d.inflight.Add(1)
+	d.mu.RUnlock()
+	defer d.inflight.Done()
+	r.done = make(chan struct{})
+	d.reqs <- r
+	<-r.done
+	return r.err
+}

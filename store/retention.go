@@ -1,0 +1,116 @@
+package store
+
+import (
+	"fmt"
+	"time"
+
+	"go.etcd.io/bbolt"
+
+	"github.com/mcplogd/mcplogd/internal/codec"
+	"github.com/mcplogd/mcplogd/oplog"
+)
+
+func (d *DB) kickRetention() {
+	select {
+	case d.trim <- struct{}{}:
+	default:
+	}
+}
+
+func (d *DB) overLimit(s *oplog.Stats) bool {
+	return d.opts.MaxRecords > 0 && s.Records > d.opts.MaxRecords || d.opts.MaxBytes > 0 && s.Bytes > d.opts.MaxBytes
+}
+
+// retentionLoop trims the oldest records when a commit went over a limit
+// and, for MaxAge, on a timer.
+func (d *DB) retentionLoop() {
+	defer d.done.Done()
+	if d.opts.MaxRecords == 0 && d.opts.MaxBytes == 0 && d.opts.MaxAge == 0 {
+		return
+	}
+	tick := time.NewTicker(d.opts.RetentionInterval)
+	defer tick.Stop()
+	for {
+		select {
+		case <-d.stop:
+			return
+		case <-d.trim:
+		case <-tick.C:
+		}
+		for {
+			n, err := d.trimOnce()
+			if err != nil {
+				d.opts.Logger.Error("retention failed", "err", err)
+			}
+			if n > 0 {
+				d.opts.Logger.Debug("retention trimmed records", "records", n)
+			}
+			if err != nil || n < d.opts.TrimBatch {
+				break
+			}
+			select {
+			case <-d.stop:
+				return
+			default:
+			}
+		}
+	}
+}
+
+// trimOnce removes up to TrimBatch of the oldest records that are over a
+// limit, in one transaction, and returns how many it removed.
+func (d *DB) trimOnce() (int, error) {
+	cutoff := int64(0)
+	if d.opts.MaxAge > 0 {
+		cutoff = d.opts.Now().Add(-d.opts.MaxAge).UnixNano()
+	}
+	var n int
+	var s oplog.Stats
+	var txid int
+	err := d.db.Update(func(tx *bbolt.Tx) error {
+		var err error
+		txid = tx.ID()
+		if s, err = readStats(tx); err != nil {
+			return err
+		}
+		b := tx.Bucket(codec.RecordsBucket)
+		var doomed [][]byte
+		c := b.Cursor()
+		k, v := c.First()
+		for ; k != nil && len(doomed) < d.opts.TrimBatch; k, v = c.Next() {
+			kind, level, _, t, err := codec.Header(v)
+			if err != nil {
+				return fmt.Errorf("record %x: %w", k, err)
+			}
+			if !d.overLimit(&s) && (cutoff == 0 || t >= cutoff) {
+				break
+			}
+			id, err := codec.ID(k)
+			if err != nil {
+				return err
+			}
+			doomed = append(doomed, codec.Key(id))
+			codec.Count(&s, kind, level, len(v), -1)
+			s.Trimmed++
+			s.TrimmedThrough = id
+		}
+		s.FirstID = 0
+		if k != nil {
+			s.FirstID, _ = codec.ID(k)
+		}
+		if len(doomed) == 0 {
+			return nil
+		}
+		for _, key := range doomed {
+			if err := b.Delete(key); err != nil {
+				return err
+			}
+		}
+		n = len(doomed)
+		return writeStats(tx, &s)
+	})
+	if err == nil && n > 0 {
+		d.publish(txid, &s)
+	}
+	return n, err
+}
