@@ -1,0 +1,146 @@
+package codec_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/mcplogd/mcplogd/internal/codec"
+	"github.com/mcplogd/mcplogd/oplog"
+)
+
+func sampleRecords() []oplog.Record {
+	t0 := time.Date(2026, 11, 30, 7, 0, 0, 123, time.UTC)
+	return []oplog.Record{
+		{Kind: oplog.KindLine, Level: oplog.LevelInfo, Time: t0, Source: "default", Text: "hello"},
+		{Kind: oplog.KindLine, Level: oplog.LevelError, Time: t0, Source: "unity", Name: "Player", Text: "NullReferenceException",
+			Stack: "at Player.Update () [0x00001] in Player.cs:42\n", Data: json.RawMessage(`{"scene":"Main"}`)},
+		{Kind: oplog.KindOp, Level: oplog.LevelInfo, Time: t0, Source: "tecs", Name: "run_lua", Text: "run_lua {}", Tool: "run_lua",
+			Arguments: json.RawMessage(`{"code":"return 1"}`), Status: oplog.StatusSuccess, Result: json.RawMessage(`1`),
+			StartTime: t0, EndTime: t0.Add(time.Millisecond), ReplayOf: 3},
+		{Kind: oplog.KindOp, Level: oplog.LevelInfo, Time: t0, Source: "s", Tool: "t", Status: oplog.StatusPending, StartTime: t0},
+	}
+}
+
+func TestCodec_RoundTrip(t *testing.T) {
+	for i, r := range sampleRecords() {
+		v := codec.Append(nil, &r)
+		if n := codec.Size(&r); n < len(v) {
+			t.Errorf("record %d: Size %d < encoded %d", i, n, len(v))
+		}
+		r.ID = uint64(i + 1)
+		got, err := codec.Decode(r.ID, v)
+		if err != nil {
+			t.Fatalf("record %d: %v", i, err)
+		}
+		if !reflect.DeepEqual(got, r) {
+			t.Errorf("record %d:\n got %+v\nwant %+v", i, got, r)
+		}
+		kind, level, status, ns, err := codec.Header(v)
+		if err != nil || kind != r.Kind || level != r.Level || status != r.Status || ns != r.Time.UnixNano() {
+			t.Errorf("record %d: header %v %v %v %v %v", i, kind, level, status, ns, err)
+		}
+		src, name, err := codec.SourceName(v)
+		if err != nil || string(src) != r.Source || string(name) != r.Name {
+			t.Errorf("record %d: SourceName %q %q %v", i, src, name, err)
+		}
+	}
+}
+
+func TestCodec_Decode_Corrupt(t *testing.T) {
+	good := codec.Append(nil, &sampleRecords()[1])
+	for name, v := range map[string][]byte{
+		"Empty":     nil,
+		"Short":     good[:5],
+		"Format":    append([]byte{9}, good[1:]...),
+		"Truncated": good[:len(good)-3],
+		"Trailing":  append(bytes.Clone(good), 0),
+	} {
+		if _, err := codec.Decode(1, v); !errors.Is(err, codec.ErrCorrupt) {
+			t.Errorf("%s: err = %v; want ErrCorrupt", name, err)
+		}
+	}
+	if _, err := codec.ID([]byte{1, 2}); !errors.Is(err, codec.ErrCorrupt) {
+		t.Errorf("short key: %v", err)
+	}
+}
+
+func TestKey_OrderIsIDOrder(t *testing.T) {
+	ids := []uint64{0, 1, 255, 256, 1 << 32, 1<<64 - 1}
+	for i := 1; i < len(ids); i++ {
+		if bytes.Compare(codec.Key(ids[i-1]), codec.Key(ids[i])) >= 0 {
+			t.Fatalf("Key(%d) does not sort before Key(%d)", ids[i-1], ids[i])
+		}
+		if id, err := codec.ID(codec.Key(ids[i])); err != nil || id != ids[i] {
+			t.Fatalf("ID(Key(%d)) = %d, %v", ids[i], id, err)
+		}
+	}
+}
+
+func TestStats_RoundTrip(t *testing.T) {
+	s := oplog.Stats{Revision: 42, GenStart: 1, FirstID: 3, LastID: 9, Records: 7, Bytes: 900, Trimmed: 2, TrimmedThrough: 2}
+	s.Counts[oplog.KindOp][oplog.LevelError] = 5
+	got, err := codec.DecodeStats(codec.AppendStats(nil, &s))
+	if err != nil || got != s {
+		t.Fatalf("stats round trip: %+v, %v", got, err)
+	}
+	if _, err := codec.DecodeStats([]byte{1}); !errors.Is(err, codec.ErrCorrupt) {
+		t.Fatalf("short stats: %v", err)
+	}
+}
+
+// FuzzDecode feeds arbitrary bytes to the decoder: it must return a record or
+// ErrCorrupt, never panic, and what it returns must survive a round trip.
+func FuzzDecode(f *testing.F) {
+	for _, r := range sampleRecords() {
+		f.Add(codec.Append(nil, &r))
+	}
+	f.Add([]byte{})
+	f.Add([]byte{1, 2, 3, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0xff})
+	f.Fuzz(func(t *testing.T, v []byte) {
+		r, err := codec.Decode(7, v)
+		if err != nil {
+			if !errors.Is(err, codec.ErrCorrupt) {
+				t.Fatalf("error %v is not ErrCorrupt", err)
+			}
+			return
+		}
+		if _, _, err := codec.SourceName(v); err != nil {
+			t.Fatalf("Decode accepted what SourceName refuses: %v", err)
+		}
+		again, err := codec.Decode(7, codec.Append(nil, &r))
+		if err != nil || !reflect.DeepEqual(again, r) {
+			t.Fatalf("round trip of a decoded record: %+v, %v; want %+v", again, err, r)
+		}
+	})
+}
+
+// FuzzRoundTrip encodes records built from arbitrary fields and checks that
+// they decode to the same record.
+func FuzzRoundTrip(f *testing.F) {
+	f.Add(uint8(1), uint8(2), int64(1764486000000000000), "src", "name", "text", "stack", "tool", []byte(`{"a":1}`))
+	f.Add(uint8(2), uint8(4), int64(1), "", "", "", "", "run_lua", []byte(nil))
+	f.Fuzz(func(t *testing.T, kind, level uint8, ns int64, source, name, text, stack, tool string, data []byte) {
+		r := oplog.Record{ID: 1, Kind: oplog.Kind(kind%2 + 1), Level: oplog.Level(level), Source: source, Name: name, Text: text, Stack: stack}
+		if ns != 0 {
+			r.Time = time.Unix(0, ns).UTC()
+		}
+		if len(data) > 0 {
+			r.Data = data
+		}
+		if r.Kind == oplog.KindOp {
+			r.Tool, r.Arguments, r.Result, r.Error = tool, r.Data, r.Data, text
+			r.StartTime, r.EndTime, r.ReplayOf = r.Time, r.Time, uint64(level)
+		}
+		got, err := codec.Decode(1, codec.Append(nil, &r))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, r) {
+			t.Fatalf("round trip:\n got %+v\nwant %+v", got, r)
+		}
+	})
+}
