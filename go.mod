@@ -2,9 +2,19 @@ module github.com/mcplogd/mcplogd
 
 go 1.26.8
 
-require go.etcd.io/bbolt v1.5.0
+require (
+	github.com/labstack/echo/v4 v4.16.4
+	go.etcd.io/bbolt v1.5.0
+)
 
 require (
-	golang.org/x/sync v0.23.0 // indirect
+	github.com/labstack/gommon v0.5.0 // indirect
+	github.com/mattn/go-colorable v0.1.15 // indirect
+	github.com/mattn/go-isatty v0.0.22 // indirect
+	github.com/valyala/bytebufferpool v1.0.0 // indirect
+	github.com/valyala/fasttemplate v1.2.2 // indirect
+	golang.org/x/crypto v0.57.0 // indirect
+	golang.org/x/net v0.60.0 // indirect
 	golang.org/x/sys v0.48.0 // indirect
+	golang.org/x/text v0.42.0 // indirect
 )

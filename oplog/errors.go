@@ -13,6 +13,8 @@ const (
 	ECONFLICT    = "conflict"    // the request contradicts the record's state (completing twice)
 	EUNAVAILABLE = "unavailable" // the log is closed or shutting down
 	EINTERNAL    = "internal"    // I/O or a broken invariant; the message is for the operator
+
+	EUNAUTHORIZED = "unauthorized" // the caller's credential is missing or wrong
 )
 
 // Error is a domain error with a machine-readable code and a human message.

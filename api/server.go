@@ -1,0 +1,233 @@
+package api
+
+import (
+	"context"
+	"crypto/subtle"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"runtime/debug"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/mcplogd/mcplogd/oplog"
+)
+
+// DefaultMaxBodyBytes is the request body limit when Options.MaxBodyBytes is zero.
+const DefaultMaxBodyBytes = 1 << 20
+
+// Options configures a Server. Token is required; a zero field otherwise
+// means its documented default.
+type Options struct {
+	// Token is the credential of every /api/v1 route, sent as
+	// "Authorization: Bearer <token>": 64 hex characters (32 random bytes).
+	Token string
+
+	// MaxBodyBytes limits request bodies; larger ones get 413. Default
+	// DefaultMaxBodyBytes (1 MiB).
+	MaxBodyBytes int64
+
+	// Logger receives failed requests (and every request at debug level);
+	// nil discards them.
+	Logger *slog.Logger
+
+	// Version is reported by /healthz and /api/v1/info.
+	Version string
+
+	// RotateToken makes, saves and returns a new token for
+	// POST /api/v1/token/rotate; from then on only the new token is
+	// accepted. Nil: that route answers 404.
+	RotateToken func() (string, error)
+
+	// FileSize returns the data file's size, reported by /api/v1/info as
+	// fileBytes. Nil: not reported.
+	FileSize func() int64
+}
+
+// Validate reports the first invalid field, by name.
+func (o *Options) Validate() error {
+	if err := checkToken(o.Token); err != nil {
+		return fmt.Errorf("api: Options.Token: %w", err)
+	}
+	if o.MaxBodyBytes < 0 {
+		return fmt.Errorf("api: Options.MaxBodyBytes: must not be negative, got %d", o.MaxBodyBytes)
+	}
+	return nil
+}
+
+func checkToken(token string) error {
+	if token == "" {
+		return fmt.Errorf("missing")
+	}
+	if _, err := hex.DecodeString(token); len(token) != 64 || err != nil {
+		return fmt.Errorf("must be 64 hex characters, got %d characters", len(token))
+	}
+	return nil
+}
+
+// Timeouts of the http.Server that Serve runs. Writes outlast the longest
+// long poll (oplog.MaxWait).
+const (
+	readHeaderTimeout = 10 * time.Second
+	readTimeout       = time.Minute
+	writeTimeout      = oplog.MaxWait + 30*time.Second
+	idleTimeout       = 2 * time.Minute
+)
+
+// Server is the HTTP API of one Log. It is safe for concurrent use.
+type Server struct {
+	log    *oplog.Log
+	opts   Options
+	logger *slog.Logger
+	echo   *echo.Echo
+	srv    *http.Server
+	token  atomic.Pointer[string]
+
+	// stopping ends long polls at Shutdown, which would otherwise wait for them.
+	stopping context.Context
+	stop     context.CancelFunc
+}
+
+// New returns a Server for l. It fails when opts is nil or invalid (see
+// Options.Validate).
+func New(l *oplog.Log, opts *Options) (*Server, error) {
+	if l == nil {
+		return nil, fmt.Errorf("api: New: nil *oplog.Log")
+	}
+	if opts == nil {
+		return nil, fmt.Errorf("api: New: nil *Options; Options.Token is required")
+	}
+	if err := opts.Validate(); err != nil {
+		return nil, err
+	}
+	s := &Server{log: l, opts: *opts, logger: opts.Logger}
+	if s.opts.MaxBodyBytes == 0 {
+		s.opts.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	if s.logger == nil {
+		s.logger = slog.New(slog.DiscardHandler)
+	}
+	s.token.Store(&s.opts.Token)
+	s.stopping, s.stop = context.WithCancel(context.Background())
+
+	e := echo.New()
+	e.HideBanner, e.HidePort = true, true
+	e.Logger.SetOutput(io.Discard) // everything worth saying goes to s.logger
+	e.HTTPErrorHandler = s.handleError
+	e.Use(s.logRequests, s.recoverPanics, s.limitBody)
+	s.echo = e
+	s.routes()
+
+	s.srv = &http.Server{
+		Handler:           e,
+		ReadHeaderTimeout: readHeaderTimeout,
+		ReadTimeout:       readTimeout,
+		WriteTimeout:      writeTimeout,
+		IdleTimeout:       idleTimeout,
+		ErrorLog:          slog.NewLogLogger(s.logger.Handler(), slog.LevelWarn),
+	}
+	return s, nil
+}
+
+func (s *Server) routes() {
+	s.echo.GET("/healthz", s.healthz)
+	g := s.echo.Group("/api/v1", s.authorize)
+	g.POST("/logs", s.appendLines)
+	g.POST("/operations", s.startOperation)
+	g.POST("/operations/:id/complete", s.completeOperation)
+	g.GET("/records/:id", s.getRecord)
+	g.GET("/records", s.listRecords)
+	g.GET("/tail", s.tail)
+	g.GET("/info", s.info)
+	if s.opts.RotateToken != nil {
+		g.POST("/token/rotate", s.rotateToken)
+	}
+}
+
+// Handler returns the HTTP handler of every route (the Echo instance).
+func (s *Server) Handler() http.Handler { return s.echo }
+
+// Echo returns the Echo instance, so that other endpoints (MCP) can be
+// mounted beside the API. Routes added there do not require the token.
+func (s *Server) Echo() *echo.Echo { return s.echo }
+
+// SetToken makes token the only credential accepted from now on. Requests
+// already past the check finish. An empty token refuses every request.
+func (s *Server) SetToken(token string) { s.token.Store(&token) }
+
+// Serve answers HTTP requests on ln until Shutdown; then it returns
+// http.ErrServerClosed.
+func (s *Server) Serve(ln net.Listener) error { return s.srv.Serve(ln) }
+
+// Shutdown stops accepting connections, ends waiting long polls (they
+// answer with what they have) and waits for the requests in flight until
+// ctx ends.
+func (s *Server) Shutdown(ctx context.Context) error {
+	s.stop()
+	return s.srv.Shutdown(ctx)
+}
+
+// authorize checks the bearer token in constant time.
+func (s *Server) authorize(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		want := *s.token.Load()
+		scheme, got, _ := strings.Cut(c.Request().Header.Get(echo.HeaderAuthorization), " ")
+		if !strings.EqualFold(scheme, "Bearer") || want == "" ||
+			subtle.ConstantTimeCompare([]byte(strings.TrimSpace(got)), []byte(want)) != 1 {
+			c.Response().Header().Set(echo.HeaderWWWAuthenticate, `Bearer realm="mcplogd"`)
+			return oplog.Errorf(oplog.EUNAUTHORIZED, "missing or wrong token: send the token of the data directory (mcplogd link prints it) as \"Authorization: Bearer <token>\"")
+		}
+		return next(c)
+	}
+}
+
+// limitBody refuses bodies over MaxBodyBytes: at once when Content-Length
+// says so, otherwise (chunked) when reading passes the limit.
+func (s *Server) limitBody(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		req := c.Request()
+		if req.ContentLength > s.opts.MaxBodyBytes {
+			return &http.MaxBytesError{Limit: s.opts.MaxBodyBytes}
+		}
+		req.Body = http.MaxBytesReader(c.Response(), req.Body, s.opts.MaxBodyBytes)
+		return next(c)
+	}
+}
+
+// logRequests logs every request at debug level, after its answer (errors
+// included) is written.
+func (s *Server) logRequests(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		start := time.Now()
+		if err := next(c); err != nil {
+			c.Error(err)
+		}
+		s.logger.Debug("request", "method", c.Request().Method, "route", c.Path(), // not the URL: a path may hold a token
+			"status", c.Response().Status, "duration", time.Since(start))
+		return nil
+	}
+}
+
+// recoverPanics turns a handler's panic into a 500 and a log entry with the stack.
+func (s *Server) recoverPanics(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) (err error) {
+		defer func() {
+			r := recover()
+			if r == nil {
+				return
+			}
+			if r == http.ErrAbortHandler {
+				panic(r) // net/http's way to abort a response; not a bug
+			}
+			s.logger.Error("BUG: handler panicked", "method", c.Request().Method, "route", c.Path(), "panic", r, "stack", string(debug.Stack()))
+			err = fmt.Errorf("handler panicked: %v", r)
+		}()
+		return next(c)
+	}
+}
