@@ -134,8 +134,12 @@ func Open(path string, opts *Options) (*DB, error) {
 }
 
 func (d *DB) load() error {
+	isNew := false
 	from, to, err := migrations.Apply(d.db, migrations.All, func(m migrations.Migration) {
-		d.opts.Logger.Info("migrating data file", "path", d.db.Path(), "version", m.Version, "step", m.Name)
+		// A new file runs every step from the first; that is creation, not news.
+		if isNew = isNew || m.Version == 1; !isNew {
+			d.opts.Logger.Info("migrating data file", "path", d.db.Path(), "version", m.Version, "step", m.Name)
+		}
 	})
 	if err != nil {
 		return err

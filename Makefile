@@ -1,0 +1,43 @@
+# `make check` is what CI runs (.ci/run); `make run` starts a server.
+GO          ?= go
+STATICCHECK ?= $(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2
+FUZZTIME    ?= 20s
+
+.PHONY: run build fmt vet lint test test-race fuzz bench bench-go check
+
+run:
+	$(GO) run ./cmd/mcplogd
+
+build:
+	$(GO) build -o bin/mcplogd ./cmd/mcplogd
+
+fmt:
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+
+vet:
+	$(GO) vet ./...
+
+lint:
+	$(STATICCHECK) ./...
+
+test:
+	$(GO) test ./...
+
+test-race:
+	$(GO) test -race -timeout 15m ./...
+
+# Short runs of every fuzz target; FUZZTIME=5m for a longer look.
+fuzz:
+	$(GO) test ./internal/codec -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./internal/codec -run '^$$' -fuzz '^FuzzRoundTrip$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./api -run '^$$' -fuzz '^FuzzDecodeLines$$' -fuzztime $(FUZZTIME)
+
+# The README's table: 1,000,000 records of the DESIGN.md workload, medians of 3 runs.
+bench:
+	$(GO) run ./cmd/mcplogd bench
+
+bench-go:
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+check: fmt vet lint test-race

@@ -1,0 +1,156 @@
+// Command mcplogd is the flight recorder for game engines' MCP debug
+// servers: it stores every console line and tool call durably and serves
+// them back. Run "mcplogd help" for the subcommands.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime"
+	"runtime/debug"
+	"syscall"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	m := &Main{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv}
+	err := m.Run(ctx, os.Args[1:])
+	switch {
+	case err == nil:
+	case errors.Is(err, flag.ErrHelp):
+	case errors.Is(err, errUsage):
+		os.Exit(2)
+	default:
+		fmt.Fprintln(os.Stderr, "mcplogd:", err)
+		os.Exit(1)
+	}
+}
+
+// version is set at build time with -ldflags "-X main.version=...".
+var version = ""
+
+// Version returns the build's version: the linker's, else the module's, else "dev".
+func Version() string {
+	if version != "" {
+		return version
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "dev"
+}
+
+// errUsage is returned after a usage message was printed.
+var errUsage = errors.New("usage")
+
+// Main runs one mcplogd command. Its fields are the process's surroundings,
+// so that tests can run commands in-process.
+type Main struct {
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+	Getenv         func(string) string
+
+	// ready, when set, is called by serve once it listens (tests use it).
+	ready func(url string)
+}
+
+type command struct {
+	name, args, summary string
+	run                 func(m *Main, ctx context.Context, args []string) error
+}
+
+var commands []command
+
+func init() {
+	commands = []command{
+		{"serve", "[flags]", "run the server (the default command)", (*Main).serve},
+		{"link", "[--data DIR]", "print the MCP link of a data directory", (*Main).link},
+		{"token", "[--new] [--data DIR]", "print the access token, or rotate it with --new", (*Main).token},
+		{"tail", "[-f] [-n N] [--level L] [--name N] [--source S]", "print the newest console lines; -f follows", (*Main).tail},
+		{"show", "ID", "print one record in full as JSON", (*Main).show},
+		{"import", "FILE|-", "append NDJSON lines from a file or standard input", (*Main).importFile},
+		{"bench", "[--quick] [--records N]", "measure ingest, tail and list on this machine", (*Main).bench},
+		{"version", "", "print the version", (*Main).printVersion},
+	}
+}
+
+// Run runs the command named by args[0] ("serve" when args is empty or
+// starts with a flag).
+func (m *Main) Run(ctx context.Context, args []string) error {
+	if len(args) == 0 || len(args[0]) > 0 && args[0][0] == '-' && args[0] != "-h" && args[0] != "--help" && args[0] != "-help" {
+		return m.serve(ctx, args)
+	}
+	switch args[0] {
+	case "help", "-h", "--help", "-help":
+		m.usage(m.Stdout)
+		return nil
+	}
+	for _, c := range commands {
+		if c.name == args[0] {
+			return c.run(m, ctx, args[1:])
+		}
+	}
+	fmt.Fprintf(m.Stderr, "mcplogd: unknown command %q\n\n", args[0])
+	m.usage(m.Stderr)
+	return errUsage
+}
+
+func (m *Main) usage(w io.Writer) {
+	fmt.Fprintf(w, "mcplogd %s: a flight recorder for game engines' MCP debug servers.\n\nUsage: mcplogd <command> [flags]\n\n", Version())
+	for _, c := range commands {
+		fmt.Fprintf(w, "  %-8s %-50s %s\n", c.name, c.args, c.summary)
+	}
+	fmt.Fprintf(w, "\nEvery command takes --data DIR (default $MCPLOGD_DATA or ./%s) and --help.\n", "mcplogd-data")
+}
+
+func (m *Main) printVersion(_ context.Context, args []string) error {
+	fs := m.flags("version", "", "Print the version.")
+	if err := m.parse(fs, args, 0); err != nil {
+		return err
+	}
+	fmt.Fprintf(m.Stdout, "mcplogd %s (%s %s/%s)\n", Version(), runtime.Version(), runtime.GOOS, runtime.GOARCH)
+	return nil
+}
+
+// flags returns a flag set whose --help prints the command's usage line and summary.
+func (m *Main) flags(name, args, summary string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(m.Stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "Usage: mcplogd %s %s\n\n%s\n\nFlags:\n", name, args, summary)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// parse parses args and checks that exactly nargs positional arguments
+// remain (-1: any number).
+func (m *Main) parse(fs *flag.FlagSet, args []string, nargs int) error {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return flag.ErrHelp
+		}
+		return errUsage
+	}
+	if nargs >= 0 && fs.NArg() != nargs {
+		fmt.Fprintf(m.Stderr, "mcplogd %s: want %d argument(s), got %d\n", fs.Name(), nargs, fs.NArg())
+		fs.Usage()
+		return errUsage
+	}
+	return nil
+}
+
+// dataFlag adds --data to fs, defaulting to $MCPLOGD_DATA or ./mcplogd-data.
+func (m *Main) dataFlag(fs *flag.FlagSet) *string {
+	def := m.Getenv("MCPLOGD_DATA")
+	if def == "" {
+		def = "mcplogd-data"
+	}
+	return fs.String("data", def, "data directory (env MCPLOGD_DATA)")
+}

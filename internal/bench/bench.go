@@ -1,0 +1,234 @@
+// Package bench measures mcplogd on DESIGN.md's benchmark workload and
+// prints the figures as a Markdown table: durable ingest from 1, 8 and 64
+// writers in batches of 1, 100 and 1,000, against raw bbolt measured in the
+// same run; tail and list latency, reopen time, memory and bytes on disk of
+// a store filled with the workload; and ingest through the HTTP API.
+//
+// Absolute figures drift on shared machines, so every ingest figure is the
+// median of several runs, each in a fresh store, and the table quotes the
+// machine, the date and the ratio to the raw bbolt baseline.
+//
+//	err := bench.Run(ctx, bench.Config{Records: 100_000, Runs: 1}, os.Stdout)
+//
+// `mcplogd bench` calls Main.
+package bench
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// Defaults of Config's zero fields.
+const (
+	DefaultRecords   = 1_000_000
+	DefaultRuns      = 3
+	DefaultSeed      = 1
+	DefaultPerConfig = 5 * time.Second
+	DefaultSamples   = 2000
+
+	// MinRecords is the smallest store the reads can be measured on.
+	MinRecords = 1000
+)
+
+// Config says what to measure. The zero Config measures DESIGN.md's full
+// benchmark.
+type Config struct {
+	// Dir is where stores are created (each run in its own folder, removed
+	// when the run ends). Empty means a new temporary directory, removed at
+	// the end.
+	Dir string
+
+	// Records is the size of the filled store the read figures are measured
+	// on, and the most records one ingest run writes. Default 1,000,000; at
+	// least MinRecords.
+	Records int
+
+	// Seed fixes the workload. Default 1.
+	Seed int64
+
+	// PerConfig caps the time of one ingest run: a run stops after Records
+	// records or PerConfig, whichever comes first, because a single writer
+	// of single records is bound by the disk's fsync rate (a few thousand
+	// per second). The table says how many records each run wrote.
+	// Default 5s.
+	PerConfig time.Duration
+
+	// Runs is how many times each ingest configuration and each latency
+	// series is measured; the table shows the median. Default 3.
+	Runs int
+
+	// Samples is how many reads one latency series times. Default 2,000.
+	Samples int
+
+	// NoHTTP leaves out ingest through the HTTP API.
+	NoHTTP bool
+
+	// Progress receives a line per finished step (the full benchmark takes
+	// minutes); nil discards them.
+	Progress io.Writer
+}
+
+func (c Config) withDefaults() Config {
+	if c.Records <= 0 {
+		c.Records = DefaultRecords
+	}
+	if c.Seed == 0 {
+		c.Seed = DefaultSeed
+	}
+	if c.PerConfig <= 0 {
+		c.PerConfig = DefaultPerConfig
+	}
+	if c.Runs <= 0 {
+		c.Runs = DefaultRuns
+	}
+	if c.Samples <= 0 {
+		c.Samples = DefaultSamples
+	}
+	if c.Progress == nil {
+		c.Progress = io.Discard
+	}
+	return c
+}
+
+// Run measures everything cfg asks for and writes the Markdown report to
+// out. It stops early with ctx's error when ctx ends.
+func Run(ctx context.Context, cfg Config, out io.Writer) error {
+	cfg = cfg.withDefaults()
+	if cfg.Records < MinRecords {
+		return fmt.Errorf("bench: Config.Records: at least %d, got %d", MinRecords, cfg.Records)
+	}
+	dir := cfg.Dir
+	if dir == "" {
+		tmp, err := os.MkdirTemp("", "mcplogd-bench-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(tmp)
+		dir = tmp
+	} else if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	r := &runner{cfg: cfg, dir: dir, started: time.Now(), cpu: sampleCPU()}
+	// The store is filled first, so that memory after the fill is that of
+	// a process that has done nothing else.
+	if err := r.measureFill(ctx); err != nil {
+		return fmt.Errorf("filled store: %w", err)
+	}
+	if err := r.measureIngest(ctx); err != nil {
+		return fmt.Errorf("ingest: %w", err)
+	}
+	if !cfg.NoHTTP {
+		if err := r.measureHTTP(ctx); err != nil {
+			return fmt.Errorf("HTTP ingest: %w", err)
+		}
+	}
+	return r.report(out)
+}
+
+// runner holds one benchmark's results until the report.
+type runner struct {
+	cfg     Config
+	dir     string
+	started time.Time
+	cpu     cpuSample // at the start
+	seq     int       // names run folders
+
+	fill   fillResult
+	ingest []ingestRow
+	raw    ingestRow
+	http   []ingestRow
+}
+
+func (r *runner) progress(format string, args ...any) {
+	fmt.Fprintf(r.cfg.Progress, "[%6.1fs] ", time.Since(r.started).Seconds())
+	fmt.Fprintf(r.cfg.Progress, format+"\n", args...)
+}
+
+// runDir returns a new empty folder for one run and a function that removes it.
+func (r *runner) runDir(name string) (string, func(), error) {
+	r.seq++
+	d, err := os.MkdirTemp(r.dir, fmt.Sprintf("%03d-%s-", r.seq, name))
+	if err != nil {
+		return "", nil, err
+	}
+	return d, func() { _ = os.RemoveAll(d) }, nil
+}
+
+// Main runs the benchmark as `mcplogd bench` does: it parses args (without
+// the program or subcommand name), prints the report to standard output and
+// progress to standard error, and stops on an interrupt. -h gives
+// flag.ErrHelp after printing the usage.
+func Main(args []string) error {
+	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
+	var cfg Config
+	var quick bool
+	fs.IntVar(&cfg.Records, "records", DefaultRecords, "records in the filled store, and the most one ingest run writes")
+	fs.IntVar(&cfg.Runs, "runs", DefaultRuns, "runs of each measurement; the table shows the median")
+	fs.StringVar(&cfg.Dir, "dir", "", "work directory (default: a temporary directory, removed after)")
+	seconds := fs.Float64("seconds", DefaultPerConfig.Seconds(), "time cap of one ingest run, in seconds")
+	fs.Int64Var(&cfg.Seed, "seed", DefaultSeed, "workload seed")
+	fs.IntVar(&cfg.Samples, "samples", DefaultSamples, "reads timed per latency series")
+	fs.BoolVar(&cfg.NoHTTP, "no-http", false, "leave out ingest through the HTTP API")
+	fs.BoolVar(&quick, "quick", false, "a quick look: 100,000 records, 1 run, 2s per ingest run")
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "Usage: mcplogd bench [flags]\n\n"+
+			"Measures durable ingest, reads, reopen, memory and disk use on DESIGN.md's\n"+
+			"benchmark workload and prints a Markdown table. The full run takes minutes.\n\n")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	cfg.PerConfig = time.Duration(*seconds * float64(time.Second))
+	if fs.NArg() > 0 {
+		return fmt.Errorf("bench: unexpected argument %q", fs.Arg(0))
+	}
+	if quick {
+		set := map[string]bool{}
+		fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+		if !set["records"] {
+			cfg.Records = 100_000
+		}
+		if !set["runs"] {
+			cfg.Runs = 1
+		}
+		if !set["seconds"] {
+			cfg.PerConfig = 2 * time.Second
+		}
+	}
+	if cfg.Records <= 0 || cfg.Runs <= 0 || cfg.PerConfig <= 0 || cfg.Samples <= 0 {
+		return errors.New("bench: --records, --runs, --seconds and --samples must be positive")
+	}
+	cfg.Progress = os.Stderr
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return Run(ctx, cfg, os.Stdout)
+}
+
+// machine describes where the figures were measured.
+func machine() string {
+	model := "unknown CPU"
+	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
+		for line := range strings.Lines(string(b)) {
+			if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == "model name" {
+				model = strings.TrimSpace(v)
+				break
+			}
+		}
+	}
+	kernel := ""
+	if b, err := os.ReadFile("/proc/sys/kernel/osrelease"); err == nil {
+		kernel = ", kernel " + strings.TrimSpace(string(b))
+	}
+	return fmt.Sprintf("%s/%s, %d CPUs (GOMAXPROCS %d), %s%s; %s",
+		runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.GOMAXPROCS(0), model, kernel, runtime.Version())
+}

@@ -1,0 +1,163 @@
+// Package datadir manages mcplogd's data directory: the bbolt file, the
+// access token and what the last server saved about itself (its address and
+// process), so that the link stays the same across launches.
+package datadir
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// Default is the data directory used when neither --data nor MCPLOGD_DATA names one.
+const Default = "mcplogd-data"
+
+// DefaultAddr is where serve listens when neither --addr nor a saved address says otherwise.
+const DefaultAddr = "127.0.0.1:7170"
+
+// Dir is a data directory.
+type Dir struct {
+	Path string // absolute
+}
+
+// ErrNoDir is returned by Existing for a directory that does not exist.
+var ErrNoDir = errors.New("no data directory")
+
+// Open returns the data directory at path, creating it (mode 0700) if needed.
+func Open(path string) (*Dir, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(abs, 0o700); err != nil {
+		return nil, fmt.Errorf("create data directory: %w", err)
+	}
+	return &Dir{Path: abs}, nil
+}
+
+// Existing returns the data directory at path; ErrNoDir (wrapped, naming
+// the path) when it does not exist.
+func Existing(path string) (*Dir, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := os.Stat(filepath.Join(abs, dbFile)); err != nil {
+		return nil, fmt.Errorf("%w at %s (start a server there with: mcplogd serve --data %s)", ErrNoDir, abs, path)
+	}
+	return &Dir{Path: abs}, nil
+}
+
+const (
+	dbFile     = "log.db"
+	tokenFile  = "token"
+	serverFile = "server.json"
+)
+
+// DBPath is the bbolt file's path.
+func (d *Dir) DBPath() string { return filepath.Join(d.Path, dbFile) }
+
+// Token returns the saved access token, creating one the first time.
+func (d *Dir) Token() (string, error) {
+	b, err := os.ReadFile(filepath.Join(d.Path, tokenFile))
+	if errors.Is(err, os.ErrNotExist) {
+		return d.NewToken()
+	}
+	if err != nil {
+		return "", fmt.Errorf("read token: %w", err)
+	}
+	tok := strings.TrimSpace(string(b))
+	if !ValidToken(tok) {
+		return "", fmt.Errorf("token file %s is damaged: want 64 hex characters (run mcplogd token --new)", filepath.Join(d.Path, tokenFile))
+	}
+	return tok, nil
+}
+
+// NewToken makes and saves a new random 32-byte token, replacing the old one.
+func (d *Dir) NewToken() (string, error) {
+	var b [32]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", err
+	}
+	tok := hex.EncodeToString(b[:])
+	if err := writeFile(filepath.Join(d.Path, tokenFile), []byte(tok+"\n")); err != nil {
+		return "", fmt.Errorf("save token: %w", err)
+	}
+	return tok, nil
+}
+
+// ValidToken reports whether s looks like a token NewToken makes.
+func ValidToken(s string) bool {
+	b, err := hex.DecodeString(s)
+	return err == nil && len(b) == 32
+}
+
+// Server is what a server saves about itself.
+type Server struct {
+	Addr    string    `json:"addr"`          // the bound host:port
+	PID     int       `json:"pid,omitempty"` // zero once it stopped cleanly
+	Started time.Time `json:"started,omitzero"`
+	Version string    `json:"version,omitempty"`
+}
+
+// BaseURL is the server's HTTP root, e.g. http://127.0.0.1:7170.
+func (s Server) BaseURL() string { return "http://" + s.Addr }
+
+// Server returns what the last server saved; the zero Server when none did.
+func (d *Dir) Server() (Server, error) {
+	var s Server
+	b, err := os.ReadFile(filepath.Join(d.Path, serverFile))
+	if errors.Is(err, os.ErrNotExist) {
+		return s, nil
+	}
+	if err != nil {
+		return s, err
+	}
+	if err := json.Unmarshal(b, &s); err != nil {
+		return Server{}, fmt.Errorf("%s: %w", filepath.Join(d.Path, serverFile), err)
+	}
+	return s, nil
+}
+
+// SaveServer records s, replacing the file atomically.
+func (d *Dir) SaveServer(s Server) error {
+	b, err := json.MarshalIndent(s, "", "  ")
+	if err != nil {
+		return err
+	}
+	return writeFile(filepath.Join(d.Path, serverFile), append(b, '\n'))
+}
+
+// Link is the MCP link of a server at base with token.
+func Link(base, token string) string { return base + "/mcp/" + token }
+
+// writeFile replaces path atomically with data, readable by the owner only.
+func writeFile(path string, data []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(f.Name())
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Chmod(0o600); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(f.Name(), path)
+}
