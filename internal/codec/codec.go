@@ -80,28 +80,6 @@ func Append(dst []byte, r *oplog.Record) []byte {
 	return binary.AppendUvarint(dst, r.ReplayOf)
 }
 
-// Size returns len(Append(nil, r)) without encoding.
-func Size(r *oplog.Record) int {
-	n := HeaderSize + strSize(len(r.Source)) + strSize(len(r.Name)) + strSize(len(r.Text)) +
-		strSize(len(r.Stack)) + strSize(len(r.Data))
-	if r.Kind == oplog.KindOp {
-		n += strSize(len(r.Tool)) + strSize(len(r.Arguments)) + strSize(len(r.Result)) + strSize(len(r.Error)) +
-			2*binary.MaxVarintLen64 + binary.MaxVarintLen64
-	}
-	return n
-}
-
-func strSize(n int) int { return n + uvarintLen(uint64(n)) }
-
-func uvarintLen(x uint64) int {
-	n := 1
-	for x >= 0x80 {
-		x >>= 7
-		n++
-	}
-	return n
-}
-
 func appendString(dst []byte, s string) []byte {
 	dst = binary.AppendUvarint(dst, uint64(len(s)))
 	return append(dst, s...)
