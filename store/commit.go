@@ -3,6 +3,7 @@ package store
 import (
 	"errors"
 	"fmt"
+	"runtime"
 
 	"go.etcd.io/bbolt"
 
@@ -53,6 +54,11 @@ func (d *DB) commitLoop() {
 				r.err = err
 			}
 			close(r.done)
+		}
+		if len(batch) > 1 {
+			// The callers just answered come straight back with their next
+			// append: let them queue before the next transaction starts.
+			runtime.Gosched()
 		}
 		clear(batch)
 	}

@@ -279,6 +279,9 @@ func (d *DB) List(q oplog.Query) (oplog.Page, error) {
 	var p oplog.Page
 	err := d.view(func(tx *bbolt.Tx, s *oplog.Stats) error {
 		p.Total = -1
+		// Sized up front: growing by append makes twice the garbage, and
+		// garbage collection is most of a read's tail latency.
+		p.Records = make([]oplog.Record, 0, min(uint64(q.Count), s.Records))
 		if q.Name == "" && q.Source == "" && q.Since.IsZero() && q.Until.IsZero() && q.Before == 0 {
 			p.Total = int64(s.Count(q.Kind, q.MinLevel))
 		}
@@ -337,6 +340,7 @@ func (d *DB) Tail(q oplog.TailQuery) (oplog.Tail, error) {
 		c := tx.Bucket(codec.RecordsBucket).Cursor()
 		if !q.HasSince {
 			t.LastID = s.LastID
+			t.Lines = make([]oplog.Record, 0, min(uint64(q.Limit), s.Records)) // see List
 			return tailNewest(c, &q, &t)
 		}
 		since := q.SinceID
@@ -348,6 +352,7 @@ func (d *DB) Tail(q oplog.TailQuery) (oplog.Tail, error) {
 		}
 		t.Dropped = s.DroppedAfter(since)
 		t.LastID = max(since, s.LastID)
+		t.Lines = make([]oplog.Record, 0, min(uint64(q.Limit), t.LastID-since)) // see List
 		for k, v := c.Seek(codec.Key(since + 1)); k != nil; k, v = c.Next() {
 			ok, err := match(&q.Filter, v)
 			if err != nil {

@@ -31,20 +31,22 @@ const (
 
 // fillResult is what was measured on the store filled with cfg.Records.
 type fillResult struct {
-	records   int
-	elapsed   time.Duration
-	payload   int64 // workload.Payload summed
-	encoded   uint64
-	fileSize  int64
-	diskUsage int64 // allocated blocks, which a sparse file's holes do not use
-	memBefore procStatus
-	memAfter  procStatus
-	heapInuse uint64
-	reopen    []time.Duration // every reopen of every run
-	tail      []latency       // one per run
-	list10    []latency
-	list200   []latency
-	lastID    uint64
+	records    int
+	elapsed    time.Duration
+	payload    int64 // workload.Payload summed
+	encoded    uint64
+	fileSize   int64
+	diskUsage  int64 // allocated blocks, which a sparse file's holes do not use
+	memBefore  procStatus
+	memAfter   procStatus
+	heapInuse  uint64
+	reopen     []time.Duration // every reopen of every run
+	tail       []latency       // one per run
+	list10     []latency
+	list200    []latency
+	lastID     uint64
+	fillOthers float64 // share of the CPUs other processes used during the fill
+	readOthers float64 // the most they used during one run of reads
 }
 
 // latency is one series of timed reads.
@@ -138,7 +140,10 @@ func (r *runner) measureFill(ctx context.Context) error {
 		return err
 	}
 	l := oplog.New(db, nil)
-	if err := r.fillLog(ctx, l); err != nil {
+	cpu := sampleCPU()
+	err = r.fillLog(ctx, l)
+	f.fillOthers = othersShare(cpu, sampleCPU())
+	if err != nil {
 		_ = l.Close()
 		return err
 	}
@@ -157,14 +162,15 @@ func (r *runner) measureFill(ctx context.Context) error {
 			f.diskUsage = sys.Blocks * 512
 		}
 	}
-	r.progress("filled %d records in %.2fs: %.0f records/s; file %d bytes", f.records, f.elapsed.Seconds(),
-		float64(f.records)/f.elapsed.Seconds(), f.fileSize)
+	r.progress("filled %d records in %.2fs: %.0f records/s; file %d bytes; other processes used %.0f%% of the CPUs",
+		f.records, f.elapsed.Seconds(), float64(f.records)/f.elapsed.Seconds(), f.fileSize, 100*f.fillOthers)
 
 	rng := rand.New(rand.NewPCG(uint64(r.cfg.Seed), 7))
 	for run := range r.cfg.Runs {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
+		cpu := sampleCPU()
 		l, err := r.reopen(path)
 		if err != nil {
 			return err
@@ -176,8 +182,10 @@ func (r *runner) measureFill(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		r.progress("reads, run %d/%d: tail p99 %s, list 200 p99 %s, reopen p50 %s", run+1, r.cfg.Runs,
-			f.tail[run].p99, f.list200[run].p99, percentiles(slices.Clone(f.reopen)).p50)
+		f.readOthers = max(f.readOthers, othersShare(cpu, sampleCPU()))
+		r.progress("reads, run %d/%d: tail p99 %s, list 200 p99 %s, reopen p50 %s; other processes used %.0f%% of the CPUs",
+			run+1, r.cfg.Runs, f.tail[run].p99, f.list200[run].p99, percentiles(slices.Clone(f.reopen)).p50,
+			100*othersShare(cpu, sampleCPU()))
 	}
 	return nil
 }

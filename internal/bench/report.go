@@ -54,13 +54,14 @@ func (r *runner) report(out io.Writer) error {
 
 	w.printf("## A store of %s records\n\n", commas(int64(f.records)))
 	w.printf("| what | figure |\n|---|---|\n")
-	w.printf("| fill: 1 writer, batches of %s generated on the fly | %.2f s, %s records/s |\n", commas(fillBatch),
-		f.elapsed.Seconds(), commas(int64(float64(f.records)/f.elapsed.Seconds())))
+	w.printf("| fill: 1 writer, batches of %s generated on the fly | %.2f s, %s records/s (others' CPU %s) |\n", commas(fillBatch),
+		f.elapsed.Seconds(), commas(int64(float64(f.records)/f.elapsed.Seconds())), percent(f.fillOthers))
 	tail, l10, l200 := medianLatency(f.tail), medianLatency(f.list10), medianLatency(f.list200)
 	w.printf("| tail: %d records after a sinceId up to %s before the end, p50 / p99 / max | %s / %s / %s |\n",
 		tailLimit, commas(tailBehind), dur(tail.p50), dur(tail.p99), dur(tail.max))
 	w.printf("| list newest 10, p50 / p99 / max | %s / %s / %s |\n", dur(l10.p50), dur(l10.p99), dur(l10.max))
 	w.printf("| list newest 200, p50 / p99 / max | %s / %s / %s |\n", dur(l200.p50), dur(l200.p99), dur(l200.max))
+	w.printf("| others' CPU during the reads, most in one run | %s |\n", percent(f.readOthers))
 	ro := percentiles(slices.Clone(f.reopen))
 	w.printf("| reopen: store.Open + Stats after Close, p50 / max of %d (file in the page cache) | %s / %s |\n",
 		len(f.reopen), dur(ro.p50), dur(ro.max))
