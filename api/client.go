@@ -94,8 +94,7 @@ func (c *Client) Get(ctx context.Context, id uint64) (oplog.Record, error) {
 	return r, err
 }
 
-// List returns records newest first. Page.Total is -1 when the server did
-// not count them.
+// List returns records newest first.
 func (c *Client) List(ctx context.Context, q oplog.Query) (oplog.Page, error) {
 	v := filterValues(&q.Filter)
 	setNum(v, "count", q.Count)
@@ -105,11 +104,7 @@ func (c *Client) List(ctx context.Context, q oplog.Query) (oplog.Page, error) {
 	if err := c.do(ctx, http.MethodGet, "/api/v1/records", v, nil, &a); err != nil {
 		return oplog.Page{}, err
 	}
-	p := oplog.Page{Records: a.Records, Total: -1, More: a.More}
-	if a.Total != nil {
-		p.Total = *a.Total
-	}
-	return p, nil
+	return oplog.Page{Records: a.Records, Total: a.Total, More: a.More}, nil
 }
 
 // Tail returns records after q.SinceID oldest first (see oplog.TailQuery); a

@@ -27,7 +27,7 @@ type (
 	}
 	pageAnswer struct {
 		Records []oplog.Record `json:"records"`
-		Total   *int64         `json:"total,omitempty"` // absent when counting would mean a full scan
+		Total   int64          `json:"total"` // matching records, whatever offset and before say
 		More    bool           `json:"more"`
 	}
 	tailAnswer struct {
@@ -144,13 +144,11 @@ func (s *Server) listRecords(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	a := pageAnswer{Records: page.Records, More: page.More}
+	a := pageAnswer{Records: page.Records, Total: page.Total, More: page.More}
 	if a.Records == nil {
 		a.Records = []oplog.Record{}
 	}
-	if page.Total >= 0 {
-		a.Total = &page.Total
-	}
+
 	return c.JSON(http.StatusOK, a)
 }
 

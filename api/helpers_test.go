@@ -164,7 +164,7 @@ type appendAnswer struct {
 
 type pageAnswer struct {
 	Records []record `json:"records"`
-	Total   *int64   `json:"total"`
+	Total   int64    `json:"total"`
 	More    bool     `json:"more"`
 }
 

@@ -28,6 +28,7 @@ type Migration struct {
 var All = []Migration{
 	{Version: 1, Name: "create the meta and records buckets", Up: createBuckets},
 	{Version: 2, Name: "keep counters, IDs and the generation in meta/stats", Up: countRecords},
+	{Version: 3, Name: "count records per source and log name", Up: countNames},
 }
 
 // Latest is the schema version this build writes.
@@ -152,4 +153,48 @@ func countRecords(tx *bbolt.Tx) error {
 		return err
 	}
 	return meta.Put(codec.StatsKey, codec.AppendStats(nil, &s))
+}
+
+// countNames is schema 3: the names bucket, (source NUL name) -> counts by
+// kind and level with first and last seen, so that list_log_names and
+// filtered totals need no scan.
+func countNames(tx *bbolt.Tx) error {
+	names, err := tx.CreateBucket(codec.NamesBucket)
+	if err != nil {
+		return err
+	}
+	all := map[string]*oplog.NameInfo{}
+	c := tx.Bucket(codec.RecordsBucket).Cursor()
+	for k, v := c.First(); k != nil; k, v = c.Next() {
+		kind, level, _, t, err := codec.Header(v)
+		if err != nil {
+			return fmt.Errorf("record %x: %w", k, err)
+		}
+		source, name, err := codec.SourceName(v)
+		if err != nil {
+			return fmt.Errorf("record %x: %w", k, err)
+		}
+		key := string(codec.NameKey(string(source), string(name)))
+		n := all[key]
+		if n == nil {
+			n = &oplog.NameInfo{}
+			all[key] = n
+		}
+		if int(kind) < len(n.Counts) && int(level) < len(n.Counts[0]) {
+			n.Counts[kind][level]++
+		}
+		seen := oplog.UnixTime(t)
+		if n.FirstSeen.IsZero() || seen.Before(n.FirstSeen) {
+			n.FirstSeen = seen
+		}
+		if seen.After(n.LastSeen) {
+			n.LastSeen = seen
+		}
+	}
+	for key, n := range all {
+		if err := names.Put([]byte(key), codec.AppendNameInfo(nil, n)); err != nil {
+			return err
+		}
+	}
+	return nil
 }

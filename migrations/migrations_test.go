@@ -102,7 +102,7 @@ func TestApply_FromV1Fixture(t *testing.T) {
 	}
 	var steps []int
 	from, to, err := migrations.Apply(db, migrations.All, func(m migrations.Migration) { steps = append(steps, m.Version) })
-	if err != nil || from != 1 || to != migrations.Latest() || fmt.Sprint(steps) != "[2]" {
+	if err != nil || from != 1 || to != migrations.Latest() || fmt.Sprint(steps) != "[2 3]" {
 		t.Fatalf("Apply = %d, %d, %v (steps %v); want 1 -> %d", from, to, err, steps, migrations.Latest())
 	}
 	if from, to, err := migrations.Apply(db, migrations.All, nil); err != nil || from != to {
@@ -129,6 +129,10 @@ func TestApply_FromV1Fixture(t *testing.T) {
 		if err != nil || r.Text != fmt.Sprint("line ", id) || r.Source != "unity" {
 			t.Fatalf("record %d after migration: %+v, %v", id, r, err)
 		}
+	}
+	names, err := l.Names(t.Context(), "unity")
+	if err != nil || len(names) != 2 || names[0].Name != "execute_code" || names[0].Total != 1 || names[1].Name != "fixture" || names[1].Total != 14 {
+		t.Fatalf("names after migration: %+v, %v", names, err)
 	}
 	op, err := s.Get(20)
 	if err != nil || op.Tool != "execute_code" || op.Status != oplog.StatusPending {

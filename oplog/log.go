@@ -248,6 +248,59 @@ func (l *Log) Wait(ctx context.Context, afterID uint64) error {
 // Stats returns the store's counters.
 func (l *Log) Stats() Stats { return l.store.Stats() }
 
+// Names returns every (source, name) with its counts, ordered by source
+// then name; source "" means every source.
+func (l *Log) Names(ctx context.Context, source string) ([]NameInfo, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return l.store.Names(source)
+}
+
+// Neighbors returns the IDs of the records just before and after id (0 when
+// there is none); ENOTFOUND when id is not stored.
+func (l *Log) Neighbors(ctx context.Context, id uint64) (prev, next uint64, err error) {
+	if err := ctx.Err(); err != nil {
+		return 0, 0, err
+	}
+	return l.store.Neighbors(id)
+}
+
+// Clear removes every record and starts a new generation (a new Revision),
+// so that every tailer gets reset: true. IDs go on from the last one.
+func (l *Log) Clear(ctx context.Context) (Stats, error) {
+	if l.isClosed() {
+		return Stats{}, ErrClosed
+	}
+	s, err := l.store.Clear(ctx)
+	if err != nil {
+		return Stats{}, err
+	}
+	l.notify()
+	return s, nil
+}
+
+// AwaitComplete returns operation id once it has completed. When ctx ends
+// first it returns the record as it stands with ctx's error; a line is
+// returned at once.
+func (l *Log) AwaitComplete(ctx context.Context, id uint64) (Record, error) {
+	for {
+		changed := l.Changed()
+		r, err := l.Get(context.Background(), id)
+		if err != nil || r.Kind != KindOp || r.IsComplete() {
+			return r, err
+		}
+		if l.isClosed() {
+			return r, ErrClosed
+		}
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return r, ctx.Err()
+		}
+	}
+}
+
 func checkFilter(f *Filter) error {
 	if f.MinLevel != 0 && !f.MinLevel.Valid() {
 		return Errorf(EINVALID, "level: unknown level %d", f.MinLevel)

@@ -55,7 +55,7 @@ type Query struct {
 // Page is the answer to a Query.
 type Page struct {
 	Records []Record
-	Total   int64 // matching records in the store, or -1 when counting them would mean a full scan
+	Total   int64 // matching records in the store, whatever Offset and Before say
 	More    bool  // more matching records exist past this page
 }
 

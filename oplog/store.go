@@ -1,6 +1,9 @@
 package oplog
 
-import "context"
+import (
+	"context"
+	"time"
+)
 
 // Store is the durable half of the log, implemented by package store on bbolt.
 // Log validates and normalises everything before it reaches a Store, so a
@@ -28,6 +31,18 @@ type Store interface {
 
 	// Stats returns the counters of the last committed transaction.
 	Stats() Stats
+
+	// Names returns every (source, name) with its counts, ordered by source
+	// then name; source "" means every source.
+	Names(source string) ([]NameInfo, error)
+
+	// Neighbors returns the IDs of the records just before and after id
+	// (0 when there is none); ENOTFOUND when id itself is not stored.
+	Neighbors(id uint64) (prev, next uint64, err error)
+
+	// Clear removes every record and starts a new generation: a new
+	// Revision, GenStart after the last ID (IDs never go back), counters at zero.
+	Clear(ctx context.Context) (Stats, error)
 
 	// Close waits for pending appends and closes the file.
 	Close() error
@@ -69,4 +84,22 @@ func (s *Stats) DroppedAfter(since uint64) uint64 {
 		return 0
 	}
 	return s.TrimmedThrough - from
+}
+
+// NameInfo describes one log name of one source: how many retained records
+// of each kind and level carry it, and when it was first and last seen.
+type NameInfo struct {
+	Source    string
+	Name      string
+	Counts    [3][6]uint64 // by [Kind][Level]
+	Total     uint64
+	FirstSeen time.Time
+	LastSeen  time.Time
+}
+
+// Count returns the number of retained records of kind k (zero: any) at or
+// above level min (zero: any) with this name.
+func (n *NameInfo) Count(k Kind, min Level) uint64 {
+	s := Stats{Counts: n.Counts}
+	return s.Count(k, min)
 }

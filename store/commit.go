@@ -79,9 +79,10 @@ func (d *DB) commit(batch []*request, n int) error {
 		// each gets its own slice of buffers that live as long as the tx.
 		keys := make([]byte, 0, 8*n)
 		vals := make([]byte, 0, 256*n)
+		names := nameTally{}
 		for _, r := range batch {
 			if r.recs == nil {
-				r.err = complete(b, &s, r)
+				r.err = complete(b, &s, names, r)
 				continue
 			}
 			for i := range r.recs {
@@ -95,10 +96,14 @@ func (d *DB) commit(batch []*request, n int) error {
 					return fmt.Errorf("put record %d: %w", rec.ID, err)
 				}
 				codec.Count(&s, rec.Kind, rec.Level, len(vals)-start, +1)
+				names.add(rec.Source, rec.Name, rec.Kind, rec.Level, rec.Time.UnixNano(), +1)
 				if s.FirstID == 0 {
 					s.FirstID = rec.ID
 				}
 			}
+		}
+		if err := names.flush(tx); err != nil {
+			return err
 		}
 		return writeStats(tx, &s)
 	})
@@ -115,7 +120,7 @@ func (d *DB) commit(batch []*request, n int) error {
 
 // complete applies one completion inside the commit transaction. Its error
 // is the caller's alone: the rest of the batch still commits.
-func complete(b *bbolt.Bucket, s *oplog.Stats, r *request) error {
+func complete(b *bbolt.Bucket, s *oplog.Stats, names nameTally, r *request) error {
 	key := codec.Key(r.completeID)
 	v := b.Get(key)
 	if v == nil {
@@ -135,6 +140,8 @@ func complete(b *bbolt.Bucket, s *oplog.Stats, r *request) error {
 	}
 	codec.Count(s, oldKind, oldLevel, oldSize, -1)
 	codec.Count(s, rec.Kind, rec.Level, len(nv), +1)
+	names.add(rec.Source, rec.Name, oldKind, oldLevel, 0, -1)
+	names.add(rec.Source, rec.Name, rec.Kind, rec.Level, 0, +1)
 	r.completed = rec
 	return nil
 }

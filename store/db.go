@@ -278,12 +278,12 @@ func match(f *oplog.Filter, v []byte) (bool, error) {
 func (d *DB) List(q oplog.Query) (oplog.Page, error) {
 	var p oplog.Page
 	err := d.view(func(tx *bbolt.Tx, s *oplog.Stats) error {
-		p.Total = -1
 		// Sized up front: growing by append makes twice the garbage, and
 		// garbage collection is most of a read's tail latency.
 		p.Records = make([]oplog.Record, 0, min(uint64(q.Count), s.Records))
-		if q.Name == "" && q.Source == "" && q.Since.IsZero() && q.Until.IsZero() && q.Before == 0 {
-			p.Total = int64(s.Count(q.Kind, q.MinLevel))
+		var err error
+		if p.Total, err = total(tx, s, &q.Filter); err != nil {
+			return err
 		}
 		c := tx.Bucket(codec.RecordsBucket).Cursor()
 		var k, v []byte
@@ -322,6 +322,31 @@ func (d *DB) List(q oplog.Query) (oplog.Page, error) {
 		return nil
 	})
 	return p, err
+}
+
+// total counts the records that match f: from the counters when f has no
+// time bounds, else by reading every record's header.
+func total(tx *bbolt.Tx, s *oplog.Stats, f *oplog.Filter) (int64, error) {
+	if !f.Since.IsZero() || !f.Until.IsZero() {
+		var n int64
+		c := tx.Bucket(codec.RecordsBucket).Cursor()
+		for k, v := c.First(); k != nil; k, v = c.Next() {
+			ok, err := match(f, v)
+			if err != nil {
+				return 0, err
+			}
+			if ok {
+				n++
+			}
+		}
+		return n, nil
+	}
+	if f.Name == "" && f.Source == "" {
+		return int64(s.Count(f.Kind, f.MinLevel)), nil
+	}
+	var n uint64
+	err := eachName(tx, f.Source, f.Name, func(ni *oplog.NameInfo) { n += ni.Count(f.Kind, f.MinLevel) })
+	return int64(n), err
 }
 
 func decodeKV(k, v []byte) (oplog.Record, error) {

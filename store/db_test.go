@@ -475,13 +475,14 @@ func TestLog_List(t *testing.T) {
 	}{
 		{"Newest", oplog.Query{Count: 3}, []string{"run_lua", "39", "38"}, 41, true},
 		{"Offset", oplog.Query{Count: 2, Offset: 2}, []string{"38", "37"}, 41, true},
-		{"Before", oplog.Query{Count: 2, Before: 39}, []string{"37", "36"}, -1, true},
+		{"Before", oplog.Query{Count: 2, Before: 39}, []string{"37", "36"}, 41, true},
 		{"KindOp", oplog.Query{Filter: oplog.Filter{Kind: oplog.KindOp}}, []string{"run_lua"}, 1, false},
 		{"LevelFatal", oplog.Query{Filter: oplog.Filter{MinLevel: oplog.LevelFatal, Kind: oplog.KindLine}, Count: 3}, []string{"39", "34", "29"}, 8, true},
 		{"LevelError", oplog.Query{Filter: oplog.Filter{MinLevel: oplog.LevelError}, Count: 2}, []string{"39", "38"}, 16, true},
-		{"NameSource", oplog.Query{Filter: oplog.Filter{Name: "n1", Source: "s1"}, Count: 3}, []string{"37", "33", "29"}, -1, true},
-		{"SinceUntil", oplog.Query{Filter: oplog.Filter{Since: base.Add(10 * time.Minute), Until: base.Add(13 * time.Minute)}}, []string{"12", "11", "10"}, -1, false},
-		{"NoMatch", oplog.Query{Filter: oplog.Filter{Name: "nope"}}, nil, -1, false},
+		{"NameSource", oplog.Query{Filter: oplog.Filter{Name: "n1", Source: "s1"}, Count: 3}, []string{"37", "33", "29"}, 10, true},
+		{"SinceUntil", oplog.Query{Filter: oplog.Filter{Since: base.Add(10 * time.Minute), Until: base.Add(13 * time.Minute)}}, []string{"12", "11", "10"}, 3, false},
+		{"NoMatch", oplog.Query{Filter: oplog.Filter{Name: "nope"}}, nil, 0, false},
+		{"NameLevelKind", oplog.Query{Filter: oplog.Filter{Name: "run_lua", Kind: oplog.KindOp, MinLevel: oplog.LevelInfo}}, []string{"run_lua"}, 1, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p, err := l.List(ctx, tc.q)
@@ -514,4 +515,123 @@ func containsAll(s string, parts ...string) bool {
 		}
 	}
 	return true
+}
+
+func TestDB_Names(t *testing.T) {
+	l, db := logtest.MustOpenLog(t, &store.Options{MaxRecords: 6, TrimBatch: 100})
+	t0 := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
+	logtest.MustAppend(t, l,
+		oplog.Record{Level: oplog.LevelInfo, Source: "unity", Name: "Player", Text: "a", Time: t0},
+		oplog.Record{Level: oplog.LevelError, Source: "unity", Name: "Player", Text: "b", Time: t0.Add(time.Minute)},
+		oplog.Record{Level: oplog.LevelWarn, Source: "tecs", Name: "Player", Text: "c", Time: t0.Add(2 * time.Minute)},
+		oplog.Record{Tool: "run_lua", Source: "tecs", Time: t0.Add(3 * time.Minute)},
+	)
+	names, err := l.Names(ctx, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := fmt.Sprint(len(names))
+	for _, n := range names {
+		got += fmt.Sprintf(" %s/%s:%d", n.Source, n.Name, n.Total)
+	}
+	if got != "3 tecs/Player:1 tecs/run_lua:1 unity/Player:2" {
+		t.Fatalf("names: %s", got)
+	}
+	unity, _ := l.Names(ctx, "unity")
+	if len(unity) != 1 || unity[0].Counts[oplog.KindLine][oplog.LevelError] != 1 || unity[0].Count(0, oplog.LevelWarn) != 1 ||
+		!unity[0].FirstSeen.Equal(t0) || !unity[0].LastSeen.Equal(t0.Add(time.Minute)) {
+		t.Fatalf("unity names: %+v", unity)
+	}
+	p, err := l.List(ctx, oplog.Query{Filter: oplog.Filter{Name: "Player", MinLevel: oplog.LevelWarn}})
+	if err != nil || p.Total != 2 {
+		t.Fatalf("total of Player at warn and above: %d, %v", p.Total, err)
+	}
+	// Completing the op moves its count to the error level.
+	if _, err := l.Complete(ctx, 4, oplog.Completion{Error: "x"}); err != nil {
+		t.Fatal(err)
+	}
+	tecs, _ := l.Names(ctx, "tecs")
+	if tecs[1].Name != "run_lua" || tecs[1].Counts[oplog.KindOp][oplog.LevelError] != 1 || tecs[1].Counts[oplog.KindOp][oplog.LevelInfo] != 0 {
+		t.Fatalf("run_lua after completion: %+v", tecs[1])
+	}
+	// Retention takes trimmed records out of the counts, and names with none left go.
+	logtest.MustAppend(t, l, logtest.Lines(6, "new")...)
+	logtest.Eventually(t, 10*time.Second, "retention", func() bool { return db.Stats().Records <= 6 })
+	names, _ = l.Names(ctx, "")
+	if len(names) != 1 || names[0].Name != "test" || names[0].Total != 6 {
+		t.Fatalf("names after retention: %+v", names)
+	}
+}
+
+func TestLog_Clear(t *testing.T) {
+	l, db := logtest.MustOpenLog(t, nil)
+	logtest.MustAppend(t, l, logtest.Lines(10, "old")...)
+	before := db.Stats()
+	s, err := l.Clear(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Revision == before.Revision || s.Records != 0 || s.GenStart != 11 || s.LastID != 10 || db.Stats() != s {
+		t.Fatalf("stats after clear %+v (before %+v)", s, before)
+	}
+	if names, _ := l.Names(ctx, ""); len(names) != 0 {
+		t.Fatalf("names after clear: %+v", names)
+	}
+	if _, err := l.Get(ctx, 5); oplog.ErrorCode(err) != oplog.ENOTFOUND || !strings.Contains(err.Error(), "cleared") {
+		t.Fatalf("get a cleared record: %v", err)
+	}
+	next := logtest.MustAppend(t, l, logtest.Lines(3, "new")...)
+	if next[0].ID != 11 {
+		t.Fatalf("first ID after clear %d, want 11: IDs never go back", next[0].ID)
+	}
+	tail, err := l.Tail(ctx, oplog.TailQuery{SinceID: 10, HasSince: true, Revision: before.Revision})
+	if err != nil || !tail.Reset || len(tail.Lines) != 3 || tail.Lines[0].Text != "new-0" || tail.Dropped != 0 {
+		t.Fatalf("tail with the old revision: %+v, %v; want reset and the 3 new lines", tail, err)
+	}
+}
+
+func TestLog_Neighbors(t *testing.T) {
+	l, _ := logtest.MustOpenLog(t, nil)
+	logtest.MustAppend(t, l, logtest.Lines(3, "n")...)
+	for id, want := range map[uint64][2]uint64{1: {0, 2}, 2: {1, 3}, 3: {2, 0}} {
+		prev, next, err := l.Neighbors(ctx, id)
+		if err != nil || prev != want[0] || next != want[1] {
+			t.Errorf("Neighbors(%d) = %d, %d, %v; want %v", id, prev, next, err, want)
+		}
+	}
+	if _, _, err := l.Neighbors(ctx, 9); oplog.ErrorCode(err) != oplog.ENOTFOUND {
+		t.Fatalf("Neighbors(9): %v", err)
+	}
+}
+
+func TestLog_AwaitComplete(t *testing.T) {
+	l, _ := logtest.MustOpenLog(t, nil)
+	op := logtest.MustAppend(t, l, oplog.Record{Tool: "execute_code"})[0]
+	done := make(chan oplog.Record, 1)
+	go func() {
+		r, err := l.AwaitComplete(ctx, op.ID)
+		if err != nil {
+			t.Error(err)
+		}
+		done <- r
+	}()
+	logtest.MustAppend(t, l, logtest.Lines(2, "noise")...) // wakes the waiter, which must keep waiting
+	if _, err := l.Complete(ctx, op.ID, oplog.Completion{Result: []byte(`"Done"`)}); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case r := <-done:
+		if !r.IsComplete() || string(r.Result) != `"Done"` {
+			t.Fatalf("awaited %+v", r)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("AwaitComplete did not return after the completion")
+	}
+	c, cancel := context.WithTimeout(ctx, 20*time.Millisecond)
+	defer cancel()
+	pending := logtest.MustAppend(t, l, oplog.Record{Tool: "query"})[0]
+	r, err := l.AwaitComplete(c, pending.ID)
+	if !errors.Is(err, context.DeadlineExceeded) || r.ID != pending.ID || r.IsComplete() {
+		t.Fatalf("AwaitComplete past its deadline: %+v, %v", r, err)
+	}
 }

@@ -74,6 +74,7 @@ func (d *DB) trimOnce() (int, error) {
 			return err
 		}
 		b := tx.Bucket(codec.RecordsBucket)
+		names := nameTally{}
 		var doomed [][]byte
 		c := b.Cursor()
 		k, v := c.First()
@@ -89,8 +90,13 @@ func (d *DB) trimOnce() (int, error) {
 			if err != nil {
 				return err
 			}
+			source, name, err := codec.SourceName(v)
+			if err != nil {
+				return fmt.Errorf("record %d: %w", id, err)
+			}
 			doomed = append(doomed, codec.Key(id))
 			codec.Count(&s, kind, level, len(v), -1)
+			names.add(string(source), string(name), kind, level, 0, -1)
 			s.Trimmed++
 			s.TrimmedThrough = id
 		}
@@ -107,6 +113,9 @@ func (d *DB) trimOnce() (int, error) {
 			}
 		}
 		n = len(doomed)
+		if err := names.flush(tx); err != nil {
+			return err
+		}
 		return writeStats(tx, &s)
 	})
 	if err == nil && n > 0 {

@@ -1,0 +1,69 @@
+package store
+
+import (
+	"context"
+	"fmt"
+
+	"go.etcd.io/bbolt"
+
+	"github.com/mcplogd/mcplogd/internal/codec"
+	"github.com/mcplogd/mcplogd/migrations"
+	"github.com/mcplogd/mcplogd/oplog"
+)
+
+// Clear removes every record and starts a new generation. IDs go on from
+// the last one, so an ID never names two records; readers holding the old
+// Revision get reset: true.
+func (d *DB) Clear(ctx context.Context) (oplog.Stats, error) {
+	if err := ctx.Err(); err != nil {
+		return oplog.Stats{}, err
+	}
+	if d.isClosed() {
+		return oplog.Stats{}, oplog.ErrClosed
+	}
+	var s oplog.Stats
+	var txid int
+	err := d.db.Update(func(tx *bbolt.Tx) error {
+		txid = tx.ID()
+		old, err := readStats(tx)
+		if err != nil {
+			return err
+		}
+		for _, name := range [][]byte{codec.RecordsBucket, codec.NamesBucket} {
+			if err := tx.DeleteBucket(name); err != nil {
+				return fmt.Errorf("clear %s: %w", name, err)
+			}
+			if _, err := tx.CreateBucket(name); err != nil {
+				return err
+			}
+		}
+		s = oplog.Stats{Revision: migrations.NewRevision(), GenStart: old.LastID + 1, LastID: old.LastID}
+		return writeStats(tx, &s)
+	})
+	if err != nil {
+		return oplog.Stats{}, &oplog.Error{Code: oplog.EINTERNAL, Message: "clear failed: " + err.Error(), Err: err}
+	}
+	d.publish(txid, &s)
+	return s, nil
+}
+
+// Neighbors returns the IDs of the records just before and after id.
+func (d *DB) Neighbors(id uint64) (prev, next uint64, err error) {
+	err = d.view(func(tx *bbolt.Tx, s *oplog.Stats) error {
+		c := tx.Bucket(codec.RecordsBucket).Cursor()
+		key := codec.Key(id)
+		k, _ := c.Seek(key)
+		if k == nil || string(k) != string(key) {
+			return notFound(id, s)
+		}
+		if k, _ := c.Next(); k != nil {
+			next, _ = codec.ID(k)
+		}
+		c.Seek(key)
+		if k, _ := c.Prev(); k != nil {
+			prev, _ = codec.ID(k)
+		}
+		return nil
+	})
+	return prev, next, err
+}

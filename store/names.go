@@ -1,0 +1,125 @@
+package store
+
+import (
+	"bytes"
+	"fmt"
+
+	"go.etcd.io/bbolt"
+
+	"github.com/mcplogd/mcplogd/internal/codec"
+	"github.com/mcplogd/mcplogd/oplog"
+)
+
+// nameTally collects one transaction's changes to the names bucket, so that
+// each (source, name) is read and written once per transaction.
+type nameTally map[nameKey]*nameDelta
+
+type nameKey struct{ source, name string }
+
+type nameDelta struct {
+	counts      [3][6]int64
+	first, last int64 // Unix nanoseconds of the records added; 0 when none
+}
+
+// add counts one record in (delta +1) or out (delta -1). Times are taken
+// into first and last seen only for records counted in.
+func (t nameTally) add(source, name string, kind oplog.Kind, level oplog.Level, unixNano int64, delta int64) {
+	if int(kind) >= 3 || int(level) >= 6 {
+		return // a corrupt header is counted nowhere rather than panicking
+	}
+	k := nameKey{source, name}
+	d := t[k]
+	if d == nil {
+		d = &nameDelta{}
+		t[k] = d
+	}
+	d.counts[kind][level] += delta
+	if delta > 0 && unixNano != 0 {
+		if d.first == 0 || unixNano < d.first {
+			d.first = unixNano
+		}
+		d.last = max(d.last, unixNano)
+	}
+}
+
+// flush applies the tally to the names bucket of tx.
+func (t nameTally) flush(tx *bbolt.Tx) error {
+	b := tx.Bucket(codec.NamesBucket)
+	for k, d := range t {
+		key := codec.NameKey(k.source, k.name)
+		var n oplog.NameInfo
+		if v := b.Get(key); v != nil {
+			var err error
+			if n, err = codec.DecodeNameInfo(key, v); err != nil {
+				return fmt.Errorf("names: %w", err)
+			}
+		}
+		var total uint64
+		for kind := range n.Counts {
+			for level := range n.Counts[kind] {
+				c := int64(n.Counts[kind][level]) + d.counts[kind][level]
+				n.Counts[kind][level] = uint64(max(c, 0))
+				total += n.Counts[kind][level]
+			}
+		}
+		if total == 0 {
+			if err := b.Delete(key); err != nil {
+				return err
+			}
+			continue
+		}
+		if d.first != 0 {
+			if first := oplog.UnixTime(d.first); n.FirstSeen.IsZero() || first.Before(n.FirstSeen) {
+				n.FirstSeen = first
+			}
+			if last := oplog.UnixTime(d.last); last.After(n.LastSeen) {
+				n.LastSeen = last
+			}
+		}
+		if err := b.Put(key, codec.AppendNameInfo(nil, &n)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Names returns every (source, name) with its counts; source "" means all.
+func (d *DB) Names(source string) ([]oplog.NameInfo, error) {
+	var out []oplog.NameInfo
+	err := d.view(func(tx *bbolt.Tx, _ *oplog.Stats) error {
+		return eachName(tx, source, "", func(n *oplog.NameInfo) { out = append(out, *n) })
+	})
+	return out, err
+}
+
+// eachName calls fn for every names entry of source ("" for all) and name
+// ("" for all).
+func eachName(tx *bbolt.Tx, source, name string, fn func(*oplog.NameInfo)) error {
+	b := tx.Bucket(codec.NamesBucket)
+	if source != "" && name != "" {
+		key := codec.NameKey(source, name)
+		if v := b.Get(key); v != nil {
+			n, err := codec.DecodeNameInfo(key, v)
+			if err != nil {
+				return err
+			}
+			fn(&n)
+		}
+		return nil
+	}
+	var prefix []byte
+	if source != "" {
+		prefix = codec.SourcePrefix(source)
+	}
+	c := b.Cursor()
+	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
+		n, err := codec.DecodeNameInfo(k, v)
+		if err != nil {
+			return err
+		}
+		if name == "" || n.Name == name {
+			fn(&n)
+		}
+	}
+	return nil
+}
