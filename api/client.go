@@ -133,14 +133,12 @@ func (c *Client) Stats(ctx context.Context) (oplog.Stats, error) {
 	if err := c.do(ctx, http.MethodGet, "/api/v1/info", nil, nil, &a); err != nil {
 		return oplog.Stats{}, err
 	}
-	s := oplog.Stats{Revision: a.Revision, GenStart: a.GenStart, FirstID: a.FirstID, LastID: a.LastID,
-		Records: a.Records, Bytes: a.Bytes, Trimmed: a.Trimmed, TrimmedThrough: a.TrimmedThrough}
-	for _, k := range []oplog.Kind{oplog.KindLine, oplog.KindOp} {
-		for _, l := range oplog.Levels {
-			s.Counts[k][l] = a.Counts[k.String()][l.String()]
-		}
-	}
-	return s, nil
+	return a.stats(), nil
+}
+
+func (a *infoAnswer) stats() oplog.Stats {
+	return oplog.Stats{Revision: a.Revision, GenStart: a.GenStart, FirstID: a.FirstID, LastID: a.LastID,
+		Records: a.Records, Bytes: a.Bytes, Trimmed: a.Trimmed, TrimmedThrough: a.TrimmedThrough, Counts: countsArray(a.Counts)}
 }
 
 // RotateToken asks the server for a new token and returns it; the Client

@@ -188,15 +188,11 @@ func (s *Server) info(c echo.Context) error {
 	a := infoAnswer{
 		Revision: st.Revision, GenStart: st.GenStart, FirstID: st.FirstID, LastID: st.LastID,
 		Records: st.Records, Bytes: st.Bytes, Lines: st.Count(oplog.KindLine, 0), Ops: st.Count(oplog.KindOp, 0),
-		Levels: map[string]uint64{}, Counts: map[string]map[string]uint64{},
+		Levels: map[string]uint64{}, Counts: countsMap(&st.Counts),
 		Trimmed: st.Trimmed, TrimmedThrough: st.TrimmedThrough, Version: s.opts.Version,
 	}
-	for _, k := range []oplog.Kind{oplog.KindLine, oplog.KindOp} {
-		a.Counts[k.String()] = map[string]uint64{}
-		for _, l := range oplog.Levels {
-			a.Counts[k.String()][l.String()] = st.Counts[k][l]
-			a.Levels[l.String()] += st.Counts[k][l]
-		}
+	for _, l := range oplog.Levels {
+		a.Levels[l.String()] = st.Counts[oplog.KindLine][l] + st.Counts[oplog.KindOp][l]
 	}
 	if s.opts.FileSize != nil {
 		a.FileBytes = s.opts.FileSize()

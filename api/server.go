@@ -145,6 +145,10 @@ func (s *Server) routes() {
 	g.GET("/records", s.listRecords)
 	g.GET("/tail", s.tail)
 	g.GET("/info", s.info)
+	g.GET("/names", s.names)
+	g.GET("/records/:id/neighbors", s.neighbors)
+	g.GET("/operations/:id", s.getOperation)
+	g.POST("/clear", s.clear)
 	if s.opts.RotateToken != nil {
 		g.POST("/token/rotate", s.rotateToken)
 	}

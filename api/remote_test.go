@@ -1,0 +1,113 @@
+package api_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/mcplogd/mcplogd/api"
+	"github.com/mcplogd/mcplogd/oplog"
+)
+
+// TestRemote_MatchesLocal checks that Remote, the Backend over HTTP, answers
+// as the server's own *oplog.Log does.
+func TestRemote_MatchesLocal(t *testing.T) {
+	h := mustServe(t, nil)
+	r := api.NewRemote(api.NewClient(h.url, testToken))
+	defer r.Close()
+	ctx := context.Background()
+	lines := []oplog.Record{
+		{Level: oplog.LevelInfo, Source: "unity", Name: "Player", Text: "a"},
+		{Level: oplog.LevelError, Source: "unity", Name: "Player", Text: "b", Stack: "at X ()"},
+		{Level: oplog.LevelWarn, Source: "tecs", Name: "Physics", Text: "c"},
+	}
+	if err := r.Append(ctx, lines); err != nil || lines[2].ID != 3 {
+		t.Fatalf("append: %v (id %d)", err, lines[2].ID)
+	}
+	op := []oplog.Record{{Tool: "run_lua", Arguments: json.RawMessage(`{"code":"1"}`)}}
+	if err := h.log.Append(ctx, op); err != nil {
+		t.Fatal(err)
+	}
+
+	t.Run("Names", func(t *testing.T) {
+		got, err := r.Names(ctx, "unity")
+		want, _ := h.log.Names(ctx, "unity")
+		if err != nil || fmt.Sprint(got) != fmt.Sprint(want) || len(got) != 1 || got[0].Counts[oplog.KindLine][oplog.LevelError] != 1 {
+			t.Fatalf("remote names %+v, %v; local %+v", got, err, want)
+		}
+	})
+	t.Run("Stats", func(t *testing.T) {
+		if got, want := r.Stats(), h.log.Stats(); got != want {
+			t.Fatalf("remote stats %+v; local %+v", got, want)
+		}
+	})
+	t.Run("Neighbors", func(t *testing.T) {
+		prev, next, err := r.Neighbors(ctx, 2)
+		if err != nil || prev != 1 || next != 3 {
+			t.Fatalf("neighbors of 2: %d, %d, %v", prev, next, err)
+		}
+		if _, _, err := r.Neighbors(ctx, 99); oplog.ErrorCode(err) != oplog.ENOTFOUND {
+			t.Fatalf("neighbors of 99: %v", err)
+		}
+	})
+	t.Run("AwaitComplete", func(t *testing.T) {
+		done := make(chan oplog.Record, 1)
+		go func() {
+			rec, err := r.AwaitComplete(ctx, op[0].ID)
+			if err != nil {
+				t.Error(err)
+			}
+			done <- rec
+		}()
+		if _, err := r.Complete(ctx, op[0].ID, oplog.Completion{Result: json.RawMessage(`{"n":1}`)}); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case rec := <-done:
+			if rec.Status != oplog.StatusSuccess || string(rec.Result) != `{"n":1}` {
+				t.Fatalf("awaited %+v", rec)
+			}
+		case <-time.After(20 * time.Second):
+			t.Fatal("AwaitComplete did not return")
+		}
+		short, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
+		defer cancel()
+		pending := []oplog.Record{{Tool: "query"}}
+		h.log.Append(ctx, pending)
+		if rec, err := r.AwaitComplete(short, pending[0].ID); err == nil || rec.IsComplete() {
+			t.Fatalf("AwaitComplete of a pending op past its deadline: %+v, %v", rec, err)
+		}
+		if _, err := r.AwaitComplete(ctx, 1); oplog.ErrorCode(err) != oplog.EINVALID {
+			t.Fatalf("AwaitComplete of a line: %v", err)
+		}
+	})
+	t.Run("Changed", func(t *testing.T) {
+		ch := r.Changed()
+		// The watcher needs a first answer before it can notice a change;
+		// keep appending until it does.
+		deadline := time.After(20 * time.Second)
+		for {
+			h.log.Append(ctx, []oplog.Record{{Level: oplog.LevelInfo, Text: "wake"}})
+			select {
+			case <-ch:
+				return
+			case <-time.After(100 * time.Millisecond):
+			case <-deadline:
+				t.Fatal("Changed did not fire after appends")
+			}
+		}
+	})
+	t.Run("Clear", func(t *testing.T) {
+		if status, b := h.call(http.MethodPost, "/api/v1/clear", `{}`); status != http.StatusBadRequest {
+			t.Fatalf("clear without confirm: %d %s", status, b)
+		}
+		before := h.log.Stats()
+		s, err := r.Clear(ctx)
+		if err != nil || s.Records != 0 || s.Revision == before.Revision || s != h.log.Stats() {
+			t.Fatalf("clear: %+v, %v", s, err)
+		}
+	})
+}
