@@ -1,7 +1,7 @@
 // Package api serves the operation log over HTTP with Echo: the ingest API
 // that game engines and editors write to, the query API that the CLI and
-// later the web page read from, and (in a later step) the MCP endpoint,
-// which mounts on Server.Echo.
+// later the web page read from, and the MCP endpoint for agents (mcp.go,
+// tools.go, mcphttp.go).
 //
 // Routes:
 //
@@ -14,6 +14,7 @@
 //	GET  /api/v1/tail                      oldest first after sinceId: revision, limit, the filters, waitMs (long poll)
 //	GET  /api/v1/info                      the store's counters
 //	POST /api/v1/token/rotate              a new token; the old one stops working at once
+//	GET|POST|DELETE /mcp/:token            MCP over Streamable HTTP (NewMCPServer's tools)
 //
 // Every route under /api/v1 needs the store's token as
 // "Authorization: Bearer <token>"; GET /healthz does not. Requests and
@@ -41,6 +42,13 @@
 //	go srv.Serve(ln)
 //	...
 //	srv.Shutdown(ctx)
+//
+// The MCP endpoint takes the token in its path (the link mcplogd serve
+// prints); a wrong one gets 404 like any unknown path. Against DNS
+// rebinding, a Host that is not a loopback name or the address the request
+// arrived on, or an Origin that is present and not the server's own (or in
+// Options.AllowOrigins), gets 403. NewMCPServer builds the same MCP server
+// for stdio.
 //
 // Client speaks the same API from Go.
 package api

@@ -11,19 +11,38 @@ import (
 	"github.com/mcplogd/mcplogd/oplog"
 )
 
-// statuses is the one table between oplog error codes and HTTP statuses. The
-// server answers an error with the status of its code; the client turns a
-// status back into the code.
+// statuses is the one table between oplog error codes, HTTP statuses and
+// MCP tool error texts. The server answers an error with the status of its
+// code; the client turns a status back into the code; an MCP tool error
+// (isError: true) starts with the code's text.
 var statuses = []struct {
 	code   string
 	status int
+	mcp    string
 }{
-	{oplog.EINVALID, http.StatusBadRequest},
-	{oplog.EUNAUTHORIZED, http.StatusUnauthorized},
-	{oplog.ENOTFOUND, http.StatusNotFound},
-	{oplog.ECONFLICT, http.StatusConflict},
-	{oplog.EUNAVAILABLE, http.StatusServiceUnavailable},
-	{oplog.EINTERNAL, http.StatusInternalServerError},
+	{oplog.EINVALID, http.StatusBadRequest, "invalid argument"},
+	{oplog.EUNAUTHORIZED, http.StatusUnauthorized, "unauthorized"},
+	{oplog.ENOTFOUND, http.StatusNotFound, "not found"},
+	{oplog.ECONFLICT, http.StatusConflict, "conflict"},
+	{oplog.EUNAVAILABLE, http.StatusServiceUnavailable, "unavailable"},
+	{oplog.EINTERNAL, http.StatusInternalServerError, "internal error"},
+}
+
+// toolError turns err into the error a tool returns, which the SDK sends
+// as a result with isError: true: the code's text, then the message
+// ("invalid argument: level: unknown level ..."). Internal details are not
+// shown; a cancelled call says so.
+func toolError(err error) error {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return fmt.Errorf("cancelled: %v", err)
+	}
+	code := oplog.ErrorCode(err)
+	for _, s := range statuses {
+		if s.code == code && code != oplog.EINTERNAL {
+			return fmt.Errorf("%s: %s", s.mcp, oplog.ErrorMessage(err))
+		}
+	}
+	return errors.New("internal error: see the server's log")
 }
 
 // httpStatus returns the HTTP status for an oplog error code.

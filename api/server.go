@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"runtime/debug"
 	"strings"
 	"sync/atomic"
@@ -48,6 +49,14 @@ type Options struct {
 	// FileSize returns the data file's size, reported by /api/v1/info as
 	// fileBytes. Nil: not reported.
 	FileSize func() int64
+
+	// AllowOrigins lists extra origins ("https://tool.example:8443") whose
+	// browser pages may call the MCP endpoint; their hosts are also
+	// accepted in the Host header. Nil: only the server's own origin.
+	AllowOrigins []string
+
+	// Retention is reported by the MCP tool store_info. Nil: not reported.
+	Retention *Retention
 }
 
 // Validate reports the first invalid field, by name.
@@ -57,6 +66,11 @@ func (o *Options) Validate() error {
 	}
 	if o.MaxBodyBytes < 0 {
 		return fmt.Errorf("api: Options.MaxBodyBytes: must not be negative, got %d", o.MaxBodyBytes)
+	}
+	for _, origin := range o.AllowOrigins {
+		if u, err := url.Parse(origin); err != nil || u.Scheme == "" || u.Host == "" || u.Path != "" && u.Path != "/" {
+			return fmt.Errorf("api: Options.AllowOrigins: %q is not an origin; want scheme://host[:port]", origin)
+		}
 	}
 	return nil
 }
@@ -152,6 +166,7 @@ func (s *Server) routes() {
 	if s.opts.RotateToken != nil {
 		g.POST("/token/rotate", s.rotateToken)
 	}
+	s.mountMCP()
 }
 
 // Handler returns the HTTP handler of every route (the Echo instance).

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -16,46 +15,26 @@ import (
 	"github.com/mcplogd/mcplogd/internal/bench"
 	"github.com/mcplogd/mcplogd/internal/datadir"
 	"github.com/mcplogd/mcplogd/oplog"
-	"github.com/mcplogd/mcplogd/store"
 )
 
-// backend is what the client commands need of the log: the running server
+// backend is the log as the client commands reach it: the running server
 // over HTTP when there is one, else the store opened directly.
-type backend interface {
-	Append(ctx context.Context, recs []oplog.Record) error
-	Get(ctx context.Context, id uint64) (oplog.Record, error)
-	Tail(ctx context.Context, q oplog.TailQuery) (oplog.Tail, error)
-	Close() error
+type backend struct {
+	api.Backend
+	close func()
 }
 
-type remote struct{ *api.Client }
+func (b backend) Close() { b.close() }
 
-func (remote) Close() error { return nil }
-
-// connect returns the running server of dir when one answers with dir's
-// token, else opens the store itself. remote reports which.
+// connect opens dir's log (see openBackend); isRemote says whether it goes
+// through a running server.
 func connect(ctx context.Context, dir *datadir.Dir) (b backend, isRemote bool, err error) {
-	token, err := dir.Token()
+	ab, closeFn, err := openBackend(ctx, dir, nil)
 	if err != nil {
-		return nil, false, err
+		return backend{}, false, err
 	}
-	if s, _ := dir.Server(); s.Addr != "" {
-		c := api.NewClient(s.BaseURL(), token)
-		pctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-		_, err := c.Stats(pctx)
-		cancel()
-		if err == nil {
-			return remote{c}, true, nil
-		}
-	}
-	db, err := store.Open(dir.DBPath(), nil)
-	if err != nil {
-		if errors.Is(err, store.ErrLocked) {
-			return nil, false, fmt.Errorf("%w; its server did not answer", explainOpen(dir, err))
-		}
-		return nil, false, err
-	}
-	return oplog.New(db, nil), false, nil
+	_, isRemote = ab.(*api.Remote)
+	return backend{ab, closeFn}, isRemote, nil
 }
 
 func (m *Main) link(_ context.Context, args []string) error {
@@ -99,12 +78,12 @@ func (m *Main) token(ctx context.Context, args []string) error {
 		return err
 	}
 	if *rotate {
-		b, isRemote, err := connect(ctx, dir)
+		b, _, err := connect(ctx, dir)
 		if err != nil {
 			return err
 		}
-		if isRemote {
-			token, err = b.(remote).RotateToken(ctx)
+		if r, ok := b.Backend.(*api.Remote); ok {
+			token, err = r.RotateToken(ctx)
 		} else {
 			token, err = dir.NewToken()
 		}
@@ -181,7 +160,7 @@ func (m *Main) tail(ctx context.Context, args []string) error {
 	var b backend
 	var isRemote bool
 	defer func() {
-		if b != nil {
+		if b.Backend != nil {
 			b.Close()
 		}
 	}()
@@ -189,7 +168,7 @@ func (m *Main) tail(ctx context.Context, args []string) error {
 		if *follow && ctx.Err() != nil {
 			return nil
 		}
-		if b == nil {
+		if b.Backend == nil {
 			if b, isRemote, err = connect(ctx, dir); err != nil {
 				if *follow && ctx.Err() != nil {
 					return nil
@@ -205,7 +184,7 @@ func (m *Main) tail(ctx context.Context, args []string) error {
 			// Without a server, look again later without holding the file, so
 			// that one can start; after an error, connect afresh.
 			b.Close()
-			b = nil
+			b = backend{}
 		}
 		if err != nil {
 			if *follow && ctx.Err() != nil {

@@ -25,9 +25,12 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 	addr := fs.String("addr", "", "listen address host:port; port 0 picks a free one (default: the last one used, else "+datadir.DefaultAddr+")")
 	allowRemote := fs.Bool("allow-remote", false, "allow listening on a non-loopback address (the token is then the only protection)")
 	maxBody := sizeFlag(fs, "max-body", 1<<20, "largest request body; bigger ones get 413")
-	maxBytes := sizeFlag(fs, "max-bytes", 1<<30, "retention: keep at most this many bytes of records (0: no limit)")
-	maxRecords := fs.Uint64("max-records", 0, "retention: keep at most this many records (0: no limit)")
-	maxAge := durationFlag(fs, "max-age", 0, "retention: drop records older than this, e.g. 72h or 30d (0: keep)")
+	ret := retentionFlags(fs)
+	var allowOrigins []string
+	fs.Func("allow-origin", "also accept MCP requests from this browser origin, e.g. https://tool.example:8443 (repeatable)", func(s string) error {
+		allowOrigins = append(allowOrigins, s)
+		return nil
+	})
 	if err := m.parse(fs, args, 0); err != nil {
 		return err
 	}
@@ -41,9 +44,7 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	db, err := store.Open(dir.DBPath(), &store.Options{
-		MaxRecords: *maxRecords, MaxBytes: uint64(*maxBytes), MaxAge: *maxAge, Logger: logger,
-	})
+	db, err := store.Open(dir.DBPath(), ret.storeOptions(logger))
 	if err != nil {
 		return explainOpen(dir, err)
 	}
@@ -57,7 +58,8 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 	}
 	srv, err := api.New(log, &api.Options{
 		Token: token, MaxBodyBytes: int64(*maxBody), Logger: logger, Version: Version(),
-		RotateToken: dir.NewToken, FileSize: db.Size,
+		RotateToken: dir.NewToken, FileSize: db.Size, AllowOrigins: allowOrigins,
+		Retention: ret.report(),
 	})
 	if err != nil {
 		ln.Close()
@@ -98,6 +100,28 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 		logger.Warn("save server state", "err", err)
 	}
 	return log.Close()
+}
+
+// retention holds the retention flags that serve and stdio share.
+type retention struct {
+	maxBytes, maxRecords *uint64
+	maxAge               *time.Duration
+}
+
+func retentionFlags(fs *flag.FlagSet) retention {
+	return retention{
+		maxBytes:   sizeFlag(fs, "max-bytes", 1<<30, "retention: keep at most this many bytes of records (0: no limit)"),
+		maxRecords: fs.Uint64("max-records", 0, "retention: keep at most this many records (0: no limit)"),
+		maxAge:     durationFlag(fs, "max-age", 0, "retention: drop records older than this, e.g. 72h or 30d (0: keep)"),
+	}
+}
+
+func (r retention) storeOptions(logger *slog.Logger) *store.Options {
+	return &store.Options{MaxRecords: *r.maxRecords, MaxBytes: *r.maxBytes, MaxAge: *r.maxAge, Logger: logger}
+}
+
+func (r retention) report() *api.Retention {
+	return &api.Retention{MaxRecords: *r.maxRecords, MaxBytes: *r.maxBytes, MaxAge: *r.maxAge}
 }
 
 // listen binds addr; with none given it reuses the saved address so that

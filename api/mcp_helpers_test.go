@@ -1,0 +1,237 @@
+package api_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// mcpHarness is a harness with a connected go-sdk client session.
+type mcpHarness struct {
+	*harness
+	session *mcp.ClientSession
+	tools   map[string]*mcp.Tool
+}
+
+// mcpURL is the MCP endpoint of h.
+func (h *harness) mcpURL() string { return h.url + "/mcp/" + testToken }
+
+// mustConnect connects a go-sdk client over Streamable HTTP, closed at cleanup.
+func mustConnect(t *testing.T, h *harness, opts *mcp.ClientOptions) *mcpHarness {
+	t.Helper()
+	c := mcp.NewClient(&mcp.Implementation{Name: "mcplogd-test", Version: "1"}, opts)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: h.mcpURL()}, nil)
+	if err != nil {
+		t.Fatalf("connect: %v", err)
+	}
+	t.Cleanup(func() { _ = cs.Close() })
+	m := &mcpHarness{harness: h, session: cs, tools: map[string]*mcp.Tool{}}
+	res, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatalf("tools/list: %v", err)
+	}
+	for _, tool := range res.Tools {
+		m.tools[tool.Name] = tool
+	}
+	return m
+}
+
+// mustServeMCP serves a fresh store and connects a client to it.
+func mustServeMCP(t *testing.T) *mcpHarness {
+	t.Helper()
+	return mustConnect(t, mustServe(t, nil), nil)
+}
+
+// callRaw calls a tool and checks what every answer must be: one text block
+// holding exactly the JSON of structuredContent, which (for a success)
+// matches the tool's declared outputSchema.
+func (m *mcpHarness) callRaw(t *testing.T, name string, args any) (*mcp.CallToolResult, []byte) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
+	defer cancel()
+	res, err := m.session.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s(%v): %v", name, args, err)
+	}
+	if len(res.Content) != 1 {
+		t.Fatalf("%s: %d content blocks, want 1", name, len(res.Content))
+	}
+	text, ok := res.Content[0].(*mcp.TextContent)
+	if !ok {
+		t.Fatalf("%s: content is %T, want text", name, res.Content[0])
+	}
+	if res.IsError {
+		return res, []byte(text.Text)
+	}
+	sc, err := json.Marshal(res.StructuredContent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !jsonEqual(t, sc, []byte(text.Text)) {
+		t.Errorf("%s: structuredContent %s differs from the text %s", name, sc, text.Text)
+	}
+	checkSchema(t, name+" output", m.tools[name].OutputSchema, []byte(text.Text))
+	return res, []byte(text.Text)
+}
+
+// call calls a tool that must succeed and decodes its result into T.
+func call[T any](t *testing.T, m *mcpHarness, name string, args any) T {
+	t.Helper()
+	res, b := m.callRaw(t, name, args)
+	if res.IsError {
+		t.Fatalf("%s(%v): tool error %s", name, args, b)
+	}
+	var v T
+	if err := json.Unmarshal(b, &v); err != nil {
+		t.Fatalf("%s: decode %s: %v", name, b, err)
+	}
+	return v
+}
+
+// callError calls a tool that must fail with isError and returns the message.
+func (m *mcpHarness) callError(t *testing.T, name string, args any, wants ...string) string {
+	t.Helper()
+	res, b := m.callRaw(t, name, args)
+	if !res.IsError {
+		t.Fatalf("%s(%v) = %s, want isError", name, args, b)
+	}
+	for _, w := range wants {
+		if !strings.Contains(string(b), w) {
+			t.Errorf("%s(%v): message %q does not contain %q", name, args, b, w)
+		}
+	}
+	return string(b)
+}
+
+func jsonEqual(t *testing.T, a, b []byte) bool {
+	t.Helper()
+	var x, y any
+	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
+		return false
+	}
+	xa, _ := json.Marshal(x)
+	ya, _ := json.Marshal(y)
+	return bytes.Equal(xa, ya)
+}
+
+// checkSchema validates the JSON doc against schema, as received by a client.
+func checkSchema(t *testing.T, what string, schema any, doc []byte) {
+	t.Helper()
+	raw, err := json.Marshal(schema)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s jsonschema.Schema
+	if err := json.Unmarshal(raw, &s); err != nil {
+		t.Fatalf("%s: schema %s: %v", what, raw, err)
+	}
+	rs, err := s.Resolve(nil)
+	if err != nil {
+		t.Fatalf("%s: resolve schema: %v", what, err)
+	}
+	var v any
+	if err := json.Unmarshal(doc, &v); err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+	if err := rs.Validate(v); err != nil {
+		t.Errorf("%s does not match its schema: %v\n%s", what, err, doc)
+	}
+}
+
+// tail is console_tail's answer.
+type tail struct {
+	Lines []struct {
+		ID        uint64 `json:"id"`
+		Time      string `json:"time"`
+		Level     string `json:"level"`
+		Name      string `json:"name"`
+		Source    string `json:"source"`
+		Text      string `json:"text"`
+		Truncated bool   `json:"truncated"`
+		HasStack  bool   `json:"hasStack"`
+	} `json:"lines"`
+	LastID   uint64 `json:"lastId"`
+	Revision uint64 `json:"revision"`
+	Dropped  uint64 `json:"dropped"`
+	Reset    bool   `json:"reset"`
+	More     bool   `json:"more"`
+}
+
+func (tl tail) texts() string {
+	s := make([]string, len(tl.Lines))
+	for i, l := range tl.Lines {
+		s[i] = l.Text
+	}
+	return strings.Join(s, ",")
+}
+
+// summary is a record in a list answer.
+type summary struct {
+	ID         uint64 `json:"id"`
+	Kind       string `json:"kind"`
+	Level      string `json:"level"`
+	Name       string `json:"name"`
+	Source     string `json:"source"`
+	Text       string `json:"text"`
+	Truncated  bool   `json:"truncated"`
+	HasStack   bool   `json:"hasStack"`
+	HasData    bool   `json:"hasData"`
+	Tool       string `json:"tool"`
+	Status     string `json:"status"`
+	IsComplete *bool  `json:"isComplete"`
+}
+
+type logs struct {
+	Logs  []summary `json:"logs"`
+	Total int64     `json:"total"`
+	More  bool      `json:"more"`
+}
+
+func summaryTexts(recs []summary) string {
+	s := make([]string, len(recs))
+	for i, r := range recs {
+		s[i] = r.Text
+	}
+	return strings.Join(s, ",")
+}
+
+// rawMCP posts body to the MCP endpoint path with extra headers and returns
+// the status and body.
+func (h *harness) rawMCP(t *testing.T, method, path, body string, header map[string]string) (int, string) {
+	t.Helper()
+	req, err := http.NewRequest(method, h.url+path, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	for k, v := range header {
+		if k == "Host" {
+			req.Host = v
+		} else {
+			req.Header.Set(k, v)
+		}
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var b bytes.Buffer
+	_, _ = b.ReadFrom(resp.Body)
+	return resp.StatusCode, b.String()
+}
+
+func initializeBody(version string) string {
+	return `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"` + version +
+		`","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`
+}

@@ -1,0 +1,260 @@
+package api
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"crypto/subtle"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/labstack/echo/v4"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// mcpSessionTimeout closes MCP sessions that sent nothing for this long, so
+// that clients that vanish without DELETE do not pile up.
+const mcpSessionTimeout = time.Hour
+
+// mountMCP serves the Streamable HTTP MCP endpoint at /mcp/:token. Every
+// request passes, in order: the Host and Origin rules (403), the token (404
+// with no hint, like any unknown path), then the SDK, which answers
+// protocol errors itself. Bodies over MaxBodyBytes get 413 from limitBody
+// and, for bodies without a length, from the SDK's own reader.
+func (s *Server) mountMCP() {
+	srv, tools := newMCPServer(s.log, &MCPOptions{Version: s.opts.Version, Logger: s.logger,
+		FileSize: s.opts.FileSize, Retention: s.opts.Retention})
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{
+		// checkOrigin applies the rules below, for non-loopback listeners too.
+		DisableLocalhostProtection: true,
+		MaxRequestBodyBytes:        s.opts.MaxBodyBytes,
+		SessionTimeout:             mcpSessionTimeout,
+		Logger:                     s.logger,
+	})
+	serve := func(c echo.Context) error {
+		w, r := c.Response(), c.Request()
+		// Shutdown ends waiting tools (they answer with what they have)
+		// and standalone SSE streams, which would otherwise hold it up.
+		ctx, cancel := context.WithCancel(r.Context())
+		defer cancel()
+		stop := context.AfterFunc(s.stopping, cancel)
+		defer stop()
+		if r.Method == http.MethodGet {
+			// The standalone SSE stream lives as long as the session, past
+			// the server's read and write timeouts.
+			rc := http.NewResponseController(w)
+			_ = rc.SetReadDeadline(time.Time{})
+			_ = rc.SetWriteDeadline(time.Time{})
+			r = r.WithContext(ctx)
+		}
+		done := tools.requests.register(r, ctx)
+		defer done()
+		if r.Method != http.MethodPost {
+			h.ServeHTTP(w, r)
+			return nil
+		}
+		body, err := io.ReadAll(r.Body)
+		if err != nil {
+			return err // over the limit: 413
+		}
+		if !json.Valid(body) {
+			writeRPCError(w, http.StatusBadRequest, nil, jsonrpc.CodeParseError, "Parse error: the body is not JSON")
+			return nil
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		rw := &rpcErrorWriter{ResponseWriter: w, request: body}
+		h.ServeHTTP(rw, r)
+		rw.finish()
+		return nil
+	}
+	s.echo.Any("/mcp/:token", serve, s.checkOrigin, s.checkMCPToken)
+}
+
+// checkMCPToken answers 404, as for any unknown path, unless the path holds
+// the current token.
+func (s *Server) checkMCPToken(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		want := *s.token.Load()
+		if want == "" || subtle.ConstantTimeCompare([]byte(c.Param("token")), []byte(want)) != 1 {
+			return echo.ErrNotFound
+		}
+		return next(c)
+	}
+}
+
+// checkOrigin is the DNS-rebinding defence of the 2025-11-25 spec: 403 for
+// a Host that is not a loopback name or address, the address the request
+// arrived on, or the host of an allowed origin; and 403 for an Origin that
+// is present and neither the server's own (same scheme, host and port as
+// the request, or a loopback host on the port the request arrived on) nor
+// one of Options.AllowOrigins.
+func (s *Server) checkOrigin(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		r := c.Request()
+		if !s.allowedHost(r) {
+			return echo.NewHTTPError(http.StatusForbidden, fmt.Sprintf("Host %q is not this server's address; use the link that mcplogd serve prints", r.Host))
+		}
+		if o := r.Header.Get(echo.HeaderOrigin); o != "" && !s.allowedOrigin(r, o) {
+			return echo.NewHTTPError(http.StatusForbidden, fmt.Sprintf("Origin %q may not use this server; start it with --allow-origin %s to allow it", o, o))
+		}
+		return next(c)
+	}
+}
+
+func (s *Server) allowedHost(r *http.Request) bool {
+	host := hostOnly(r.Host)
+	if isLoopbackHost(host) {
+		return true
+	}
+	if local, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr); ok && hostOnly(local.String()) == host {
+		return true
+	}
+	for _, o := range s.opts.AllowOrigins {
+		if u, err := url.Parse(o); err == nil && strings.EqualFold(u.Hostname(), host) {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *Server) allowedOrigin(r *http.Request, origin string) bool {
+	origin = strings.ToLower(strings.TrimSuffix(origin, "/"))
+	for _, o := range s.opts.AllowOrigins {
+		if strings.ToLower(strings.TrimSuffix(o, "/")) == origin {
+			return true
+		}
+	}
+	u, err := url.Parse(origin)
+	if err != nil || u.Scheme != "http" && u.Scheme != "https" {
+		return false // "null" and other opaque origins
+	}
+	if strings.EqualFold(u.Host, r.Host) {
+		return true // same origin: the web page this server serves
+	}
+	local, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
+	if !ok || !isLoopbackHost(u.Hostname()) {
+		return false
+	}
+	_, port, _ := net.SplitHostPort(local.String())
+	return port != "" && u.Port() == port
+}
+
+// hostOnly returns the host of host[:port], lower case, without brackets.
+func hostOnly(hostport string) string {
+	if h, _, err := net.SplitHostPort(hostport); err == nil {
+		hostport = h
+	}
+	return strings.ToLower(strings.Trim(hostport, "[]"))
+}
+
+func isLoopbackHost(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// requestHeader carries a key from the HTTP request to the tool handlers:
+// the SDK runs a stateful session's handlers on contexts of their own, but
+// hands them the request's header. A client's own value is removed first.
+const requestHeader = "X-Mcplogd-Request"
+
+// mcpRequests lets a tool that waits (console_tail and get_result with
+// waitMs) end when the HTTP request that carried the call ends: the
+// client went away, or the server is shutting down.
+type mcpRequests struct {
+	m sync.Map // key -> context.Context of the HTTP request
+}
+
+// register records ctx, which ends with r, under a new key set in r's
+// header; done forgets it.
+func (m *mcpRequests) register(r *http.Request, ctx context.Context) (done func()) {
+	key := rand.Text()
+	r.Header.Set(requestHeader, key)
+	m.m.Store(key, ctx)
+	return func() { m.m.Delete(key) }
+}
+
+// merge returns a context that ends with ctx or with the HTTP request that
+// carried req, whichever ends first. Without one (stdio), it is ctx.
+func (m *mcpRequests) merge(ctx context.Context, req *mcp.CallToolRequest) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(ctx)
+	if req == nil || req.Extra == nil || req.Extra.Header == nil {
+		return ctx, cancel
+	}
+	v, ok := m.m.Load(req.Extra.Header.Get(requestHeader))
+	if !ok {
+		return ctx, cancel
+	}
+	stop := context.AfterFunc(v.(context.Context), cancel)
+	return ctx, func() { stop(); cancel() }
+}
+
+// notHandled starts the SDK's plain-text answer to a request for a method
+// it does not know (jsonrpc2.ErrNotHandled).
+const notHandled = "JSON RPC not handled"
+
+// rpcErrorWriter turns the SDK's plain-text 400 for an unknown method into
+// the JSON-RPC error -32601 for the request's ID, as the spec asks and
+// clients expect. Every other answer passes through.
+type rpcErrorWriter struct {
+	http.ResponseWriter
+	request []byte
+	held    *bytes.Buffer // a plain-text 400, held back until finish
+}
+
+func (w *rpcErrorWriter) WriteHeader(code int) {
+	if code == http.StatusBadRequest && strings.HasPrefix(w.Header().Get("Content-Type"), "text/plain") {
+		w.held = new(bytes.Buffer)
+		return
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *rpcErrorWriter) Write(b []byte) (int, error) {
+	if w.held != nil {
+		return w.held.Write(b)
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+// Unwrap lets http.ResponseController flush the SDK's event streams.
+func (w *rpcErrorWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+func (w *rpcErrorWriter) finish() {
+	if w.held == nil {
+		return
+	}
+	msg := strings.TrimSpace(w.held.String())
+	var req struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+	}
+	if strings.HasPrefix(msg, notHandled) && json.Unmarshal(w.request, &req) == nil && len(req.ID) > 0 {
+		w.Header().Del("X-Content-Type-Options")
+		writeRPCError(w.ResponseWriter, http.StatusOK, req.ID, jsonrpc.CodeMethodNotFound, fmt.Sprintf("Method not found: %q", req.Method))
+		return
+	}
+	w.ResponseWriter.WriteHeader(http.StatusBadRequest)
+	_, _ = w.ResponseWriter.Write(w.held.Bytes())
+}
+
+// writeRPCError answers with a JSON-RPC error; a nil id is written as null.
+func writeRPCError(w http.ResponseWriter, status int, id json.RawMessage, code int64, msg string) {
+	if id == nil {
+		id = json.RawMessage("null")
+	}
+	b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "error": map[string]any{"code": code, "message": msg}})
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_, _ = w.Write(b)
+}
