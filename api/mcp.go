@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/url"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -67,6 +68,21 @@ func NewMCPServer(l Backend, opts *MCPOptions) *mcp.Server {
 	return srv
 }
 
+// recoverPanics turns a panic while handling a request into a JSON-RPC
+// internal error: the SDK runs handlers on goroutines of its own, where a
+// panic would end the whole process and every session with it.
+func (t *mcpTools) recoverPanics(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (res mcp.Result, err error) {
+		defer func() {
+			if r := recover(); r != nil {
+				t.opts.Logger.Error("BUG: MCP handler panicked", "method", method, "panic", r, "stack", string(debug.Stack()))
+				res, err = nil, fmt.Errorf("internal error while handling %s", method)
+			}
+		}()
+		return next(ctx, method, req)
+	}
+}
+
 // newMCPServer also returns the tools, whose request contexts the HTTP
 // endpoint registers (see mcpRequests).
 func newMCPServer(l Backend, opts *MCPOptions) (*mcp.Server, *mcpTools) {
@@ -90,7 +106,7 @@ func newMCPServer(l Backend, opts *MCPOptions) (*mcp.Server, *mcpTools) {
 	})
 	w.server = srv
 	t.addTools(srv)
-	srv.AddReceivingMiddleware(t.explainArguments)
+	srv.AddReceivingMiddleware(t.explainArguments, t.recoverPanics)
 	t.addResources(srv)
 	srv.AddPrompt(triagePrompt, t.triage)
 	return srv, t
