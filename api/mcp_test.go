@@ -845,3 +845,33 @@ func TestMCP_NoArguments(t *testing.T) {
 		t.Fatalf("console_tail with null arguments: %+v, %v", res, err)
 	}
 }
+
+// TestMCP_SchemasAreObjects checks that no property schema is a bare
+// boolean: the TypeScript SDK refuses the whole tool list when one is.
+func TestMCP_SchemasAreObjects(t *testing.T) {
+	m := mustServeMCP(t)
+	var walk func(tool, path string, v any)
+	walk = func(tool, path string, v any) {
+		obj, ok := v.(map[string]any)
+		if !ok {
+			t.Errorf("%s: schema at %s is %v, not an object", tool, path, v)
+			return
+		}
+		if props, ok := obj["properties"].(map[string]any); ok {
+			for name, p := range props {
+				walk(tool, path+"/properties/"+name, p)
+			}
+		}
+		if items, ok := obj["items"]; ok {
+			walk(tool, path+"/items", items)
+		}
+	}
+	for name, tool := range m.tools {
+		for what, schema := range map[string]any{"inputSchema": tool.InputSchema, "outputSchema": tool.OutputSchema} {
+			b, _ := json.Marshal(schema)
+			var v any
+			json.Unmarshal(b, &v)
+			walk(name, what, v)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"strconv"
 	"sync"
@@ -256,19 +257,34 @@ func (c *Client) Clear(ctx context.Context) (oplog.Stats, error) {
 }
 
 // AwaitComplete waits until operation id completes or ctx ends, asking the
-// server in long polls of up to 25 s.
+// server in long polls of up to 25 s. As with oplog.Log, when ctx's deadline
+// passes first it returns the record as it stands with ctx's error.
 func (c *Client) AwaitComplete(ctx context.Context, id uint64) (oplog.Record, error) {
 	for {
 		wait := 25 * time.Second
 		if d, ok := ctx.Deadline(); ok {
-			wait = min(wait, time.Until(d))
+			wait = max(min(wait, time.Until(d)), 0)
 		}
+		// The server does the waiting, so the request must outlive ctx's
+		// deadline by the time the answer takes; it still ends at once when
+		// ctx is cancelled.
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), wait+10*time.Second)
+		stop := context.AfterFunc(ctx, func() {
+			if errors.Is(ctx.Err(), context.Canceled) {
+				cancel()
+			}
+		})
 		var r oplog.Record
-		v := map[string][]string{"waitMs": {strconv.FormatInt(max(wait.Milliseconds(), 0), 10)}}
-		if err := c.do(ctx, http.MethodGet, "/api/v1/operations/"+strconv.FormatUint(id, 10), v, nil, &r); err != nil {
+		v := map[string][]string{"waitMs": {strconv.FormatInt(wait.Milliseconds(), 10)}}
+		err := c.do(rctx, http.MethodGet, "/api/v1/operations/"+strconv.FormatUint(id, 10), v, nil, &r)
+		stop()
+		cancel()
+		switch {
+		case err != nil && errors.Is(ctx.Err(), context.Canceled):
+			return r, ctx.Err()
+		case err != nil:
 			return r, err
-		}
-		if r.IsComplete() || ctx.Err() != nil {
+		case r.IsComplete() || ctx.Err() != nil:
 			return r, ctx.Err()
 		}
 	}

@@ -3,6 +3,7 @@ package api_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"testing"
@@ -77,8 +78,13 @@ func TestRemote_MatchesLocal(t *testing.T) {
 		defer cancel()
 		pending := []oplog.Record{{Tool: "query"}}
 		h.log.Append(ctx, pending)
-		if rec, err := r.AwaitComplete(short, pending[0].ID); err == nil || rec.IsComplete() {
-			t.Fatalf("AwaitComplete of a pending op past its deadline: %+v, %v", rec, err)
+		if rec, err := r.AwaitComplete(short, pending[0].ID); !errors.Is(err, context.DeadlineExceeded) || rec.ID != pending[0].ID || rec.Status != oplog.StatusPending {
+			t.Fatalf("AwaitComplete of a pending op past its deadline: %+v, %v; want the pending record and DeadlineExceeded", rec, err)
+		}
+		expired, cancel2 := context.WithDeadline(ctx, time.Now().Add(-time.Second))
+		defer cancel2()
+		if rec, err := r.AwaitComplete(expired, op[0].ID); err != nil && !errors.Is(err, context.DeadlineExceeded) || !rec.IsComplete() {
+			t.Fatalf("AwaitComplete with no time to wait: %+v, %v; want the completed record", rec, err)
 		}
 		if _, err := r.AwaitComplete(ctx, 1); oplog.ErrorCode(err) != oplog.EINVALID {
 			t.Fatalf("AwaitComplete of a line: %v", err)

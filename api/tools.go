@@ -39,8 +39,10 @@ func (a *idArg) UnmarshalJSON(b []byte) error {
 
 // schemaTypes tells jsonschema.For what the types with their own JSON look like.
 var schemaTypes = map[reflect.Type]*jsonschema.Schema{
-	reflect.TypeFor[idArg]():           {Types: []string{"integer", "string"}},
-	reflect.TypeFor[json.RawMessage](): {}, // any JSON value
+	reflect.TypeFor[idArg](): {Types: []string{"integer", "string"}},
+	// Any JSON value. Not the empty schema: that is written as `true`, and
+	// the TypeScript SDK refuses a tool list with a boolean property schema.
+	reflect.TypeFor[json.RawMessage](): {Description: "any JSON value"},
 }
 
 // schemaFor infers T's schema. Integers are never negative here.
