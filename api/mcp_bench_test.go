@@ -27,6 +27,12 @@ func BenchmarkMCP_ConsoleTail(b *testing.B) {
 	benchMCP(b, "console_tail", map[string]any{"limit": 200})
 }
 
+// BenchmarkMCP_ConsoleTailPoll measures the call a poller makes most: a
+// sinceId 10 records before the newest, so a handful of lines come back.
+func BenchmarkMCP_ConsoleTailPoll(b *testing.B) {
+	benchMCP(b, "console_tail", map[string]any{"limit": 200, "sinceId": *benchRecords - 10})
+}
+
 // BenchmarkMCP_Ping measures the ping tool on the same path: the floor.
 func BenchmarkMCP_Ping(b *testing.B) {
 	benchMCP(b, "ping", map[string]any{})
