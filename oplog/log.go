@@ -37,8 +37,10 @@ type LogOptions struct {
 // appends them to its Store, and wakes readers waiting for new records. It is
 // safe for concurrent use.
 type Log struct {
-	store Store
-	now   func() time.Time
+	store   Store
+	now     func() time.Time
+	index   Index      // full-text search; nil until SetIndex
+	crashes CrashIndex // crash groups; nil until SetCrashes
 
 	mu      sync.Mutex
 	changed chan struct{} // closed and replaced on every change
@@ -63,8 +65,16 @@ func (l *Log) Close() error {
 	}
 	l.closed = true
 	close(l.changed)
+	index, crashes := l.index, l.crashes
 	l.mu.Unlock()
-	return l.store.Close()
+	var errs []error
+	if index != nil {
+		errs = append(errs, index.Close())
+	}
+	if crashes != nil {
+		errs = append(errs, crashes.Close())
+	}
+	return errors.Join(append(errs, l.store.Close())...)
 }
 
 // Changed returns a channel that is closed at the next append or completion
