@@ -875,3 +875,39 @@ func TestMCP_SchemasAreObjects(t *testing.T) {
 		}
 	}
 }
+
+// TestMCP_BearerAtSlashMCP: the endpoint also answers at /mcp/TOKEN/mcp, and
+// at /mcp with the token as a bearer header, for clients that rewrite any
+// path not ending in /mcp to /mcp.
+func TestMCP_BearerAtSlashMCP(t *testing.T) {
+	h := mustServe(t, nil)
+	for _, tc := range []struct {
+		name   string
+		header map[string]string
+		want   int
+	}{
+		{"OK", map[string]string{"Authorization": "Bearer " + testToken}, http.StatusOK},
+		{"NoToken", nil, http.StatusNotFound},
+		{"WrongToken", map[string]string{"Authorization": "Bearer " + strings.Repeat("f", 64)}, http.StatusNotFound},
+		{"ForeignOrigin", map[string]string{"Authorization": "Bearer " + testToken, "Origin": "http://evil.example"}, http.StatusForbidden},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.name == "OK" {
+				status, body := h.rawMCP(t, http.MethodPost, "/mcp/"+testToken+"/mcp", initializeBody("2025-06-18"), nil)
+				if status != http.StatusOK || !strings.Contains(body, `"serverInfo"`) {
+					t.Fatalf("POST /mcp/TOKEN/mcp: %d %s", status, body)
+				}
+				if status, _ := h.rawMCP(t, http.MethodPost, "/mcp/"+strings.Repeat("f", 64)+"/mcp", initializeBody("2025-06-18"), nil); status != http.StatusNotFound {
+					t.Fatalf("POST /mcp/WRONG/mcp: %d; want 404", status)
+				}
+			}
+			status, body := h.rawMCP(t, http.MethodPost, "/mcp", initializeBody("2025-06-18"), tc.header)
+			if status != tc.want {
+				t.Fatalf("POST /mcp: %d %s; want %d", status, body, tc.want)
+			}
+			if tc.want == http.StatusOK && !strings.Contains(body, `"serverInfo"`) {
+				t.Fatalf("initialize at /mcp: %s", body)
+			}
+		})
+	}
+}

@@ -76,6 +76,24 @@ func (s *Server) mountMCP() {
 		return nil
 	}
 	s.echo.Any("/mcp/:token", serve, s.checkOrigin, s.checkMCPToken)
+	// The same endpoint for clients that insist on a path ending in /mcp
+	// (the MCP Inspector's CLI replaces any other path with /mcp): at
+	// /mcp/TOKEN/mcp, and at /mcp with the token as "Authorization: Bearer".
+	s.echo.Any("/mcp/:token/mcp", serve, s.checkOrigin, s.checkMCPToken)
+	s.echo.Any("/mcp", serve, s.checkOrigin, s.checkMCPBearer)
+}
+
+// checkMCPBearer answers 404, like checkMCPToken, unless the Authorization
+// header carries the current token.
+func (s *Server) checkMCPBearer(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		want := *s.token.Load()
+		got, ok := strings.CutPrefix(c.Request().Header.Get("Authorization"), "Bearer ")
+		if !ok || want == "" || subtle.ConstantTimeCompare([]byte(strings.TrimSpace(got)), []byte(want)) != 1 {
+			return echo.ErrNotFound
+		}
+		return next(c)
+	}
 }
 
 // checkMCPToken answers 404, as for any unknown path, unless the path holds

@@ -77,6 +77,7 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 	fmt.Fprintf(m.Stdout, "  link:   %s\n", link)
 	fmt.Fprintf(m.Stdout, "  ingest: curl -H 'Authorization: Bearer %s' --data-binary @lines.ndjson %s/api/v1/logs\n", token, base)
 	fmt.Fprintf(m.Stdout, "  add it to Claude Code:\n    claude mcp add --transport http mcplogd %s\n", link)
+	fmt.Fprintf(m.Stdout, "  or try it with the MCP Inspector (its CLI wants a path ending in /mcp):\n    npx @modelcontextprotocol/inspector --cli %s/mcp --method tools/list\n", link)
 	if m.ready != nil {
 		m.ready(base)
 	}
