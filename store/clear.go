@@ -21,14 +21,8 @@ func (d *DB) Clear(ctx context.Context) (oplog.Stats, error) {
 	if d.isClosed() {
 		return oplog.Stats{}, oplog.ErrClosed
 	}
-	var s oplog.Stats
-	var txid int
-	err := d.db.Update(func(tx *bbolt.Tx) error {
-		txid = tx.ID()
-		old, err := readStats(tx)
-		if err != nil {
-			return err
-		}
+	var stats oplog.Stats
+	err := d.update(func(tx *bbolt.Tx, s *oplog.Stats) error {
 		for _, name := range [][]byte{codec.RecordsBucket, codec.NamesBucket} {
 			if err := tx.DeleteBucket(name); err != nil {
 				return fmt.Errorf("clear %s: %w", name, err)
@@ -37,14 +31,14 @@ func (d *DB) Clear(ctx context.Context) (oplog.Stats, error) {
 				return err
 			}
 		}
-		s = oplog.Stats{Revision: migrations.NewRevision(), GenStart: old.LastID + 1, LastID: old.LastID}
-		return writeStats(tx, &s)
+		*s = oplog.Stats{Revision: migrations.NewRevision(), GenStart: s.LastID + 1, LastID: s.LastID}
+		stats = *s
+		return nil
 	})
 	if err != nil {
 		return oplog.Stats{}, &oplog.Error{Code: oplog.EINTERNAL, Message: "clear failed: " + err.Error(), Err: err}
 	}
-	d.publish(txid, &s)
-	return s, nil
+	return stats, nil
 }
 
 // Neighbors returns the IDs of the records just before and after id.

@@ -65,14 +65,7 @@ func (d *DB) commitLoop() {
 }
 
 func (d *DB) commit(batch []*request, n int) error {
-	var s oplog.Stats
-	var txid int
-	err := d.db.Update(func(tx *bbolt.Tx) error {
-		var err error
-		txid = tx.ID()
-		if s, err = readStats(tx); err != nil {
-			return err
-		}
+	err := d.update(func(tx *bbolt.Tx, s *oplog.Stats) error {
 		b := tx.Bucket(codec.RecordsBucket)
 		b.FillPercent = 1 // keys only ever grow: pack pages full
 		// bbolt keeps references to keys and values until the commit, so
@@ -82,7 +75,7 @@ func (d *DB) commit(batch []*request, n int) error {
 		names := nameTally{}
 		for _, r := range batch {
 			if r.recs == nil {
-				r.err = complete(b, &s, names, r)
+				r.err = complete(b, s, names, r)
 				continue
 			}
 			for i := range r.recs {
@@ -95,24 +88,20 @@ func (d *DB) commit(batch []*request, n int) error {
 				if err := b.Put(keys[len(keys)-8:], vals[start:len(vals):len(vals)]); err != nil {
 					return fmt.Errorf("put record %d: %w", rec.ID, err)
 				}
-				codec.Count(&s, rec.Kind, rec.Level, len(vals)-start, +1)
+				codec.Count(s, rec.Kind, rec.Level, len(vals)-start, +1)
 				names.add(rec.Source, rec.Name, rec.Kind, rec.Level, rec.Time.UnixNano(), +1)
 				if s.FirstID == 0 {
 					s.FirstID = rec.ID
 				}
 			}
 		}
-		if err := names.flush(tx); err != nil {
-			return err
-		}
-		return writeStats(tx, &s)
+		return names.flush(tx)
 	})
 	if err != nil {
 		d.opts.Logger.Error("commit failed", "records", n, "err", err)
 		return &oplog.Error{Code: oplog.EINTERNAL, Message: "write failed: " + err.Error(), Err: err}
 	}
-	d.publish(txid, &s)
-	if d.overLimit(&s) {
+	if st := d.Stats(); d.overLimit(&st) {
 		d.kickRetention()
 	}
 	return nil

@@ -198,6 +198,35 @@ func (d *DB) publish(txid int, s *oplog.Stats) {
 	}
 }
 
+// errUnchanged, returned by an update's fn, rolls the transaction back
+// without an error: there was nothing to write.
+var errUnchanged = errors.New("unchanged")
+
+// update runs fn in a write transaction with the stats of that transaction,
+// writes the stats fn left, and publishes them once committed.
+func (d *DB) update(fn func(tx *bbolt.Tx, s *oplog.Stats) error) error {
+	var s oplog.Stats
+	var txid int
+	err := d.db.Update(func(tx *bbolt.Tx) error {
+		var err error
+		txid = tx.ID()
+		if s, err = readStats(tx); err != nil {
+			return err
+		}
+		if err := fn(tx, &s); err != nil {
+			return err
+		}
+		return writeStats(tx, &s)
+	})
+	if errors.Is(err, errUnchanged) {
+		return nil
+	}
+	if err == nil {
+		d.publish(txid, &s)
+	}
+	return err
+}
+
 func readStats(tx *bbolt.Tx) (oplog.Stats, error) {
 	v := tx.Bucket(codec.MetaBucket).Get(codec.StatsKey)
 	s, err := codec.DecodeStats(v)

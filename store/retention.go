@@ -65,14 +65,7 @@ func (d *DB) trimOnce() (int, error) {
 		cutoff = d.opts.Now().Add(-d.opts.MaxAge).UnixNano()
 	}
 	var n int
-	var s oplog.Stats
-	var txid int
-	err := d.db.Update(func(tx *bbolt.Tx) error {
-		var err error
-		txid = tx.ID()
-		if s, err = readStats(tx); err != nil {
-			return err
-		}
+	err := d.update(func(tx *bbolt.Tx, s *oplog.Stats) error {
 		b := tx.Bucket(codec.RecordsBucket)
 		names := nameTally{}
 		var doomed [][]byte
@@ -83,7 +76,7 @@ func (d *DB) trimOnce() (int, error) {
 			if err != nil {
 				return fmt.Errorf("record %x: %w", k, err)
 			}
-			if !d.overLimit(&s) && (cutoff == 0 || t >= cutoff) {
+			if !d.overLimit(s) && (cutoff == 0 || t >= cutoff) {
 				break
 			}
 			id, err := codec.ID(k)
@@ -95,7 +88,7 @@ func (d *DB) trimOnce() (int, error) {
 				return fmt.Errorf("record %d: %w", id, err)
 			}
 			doomed = append(doomed, codec.Key(id))
-			codec.Count(&s, kind, level, len(v), -1)
+			codec.Count(s, kind, level, len(v), -1)
 			names.add(string(source), string(name), kind, level, 0, -1)
 			s.Trimmed++
 			s.TrimmedThrough = id
@@ -105,7 +98,7 @@ func (d *DB) trimOnce() (int, error) {
 			s.FirstID, _ = codec.ID(k)
 		}
 		if len(doomed) == 0 {
-			return nil
+			return errUnchanged
 		}
 		for _, key := range doomed {
 			if err := b.Delete(key); err != nil {
@@ -113,13 +106,7 @@ func (d *DB) trimOnce() (int, error) {
 			}
 		}
 		n = len(doomed)
-		if err := names.flush(tx); err != nil {
-			return err
-		}
-		return writeStats(tx, &s)
+		return names.flush(tx)
 	})
-	if err == nil && n > 0 {
-		d.publish(txid, &s)
-	}
 	return n, err
 }
