@@ -27,7 +27,8 @@ func TestMCP_ToolsList(t *testing.T) {
 		"console_tail": {true, false, true}, "get_logs": {true, false, true}, "get_logs_by_name": {true, false, true},
 		"get_log_by_name": {true, false, true}, "get_log_details": {true, false, true}, "get_result": {true, false, true},
 		"list_log_names": {true, false, true}, "append_log": {false, false, false}, "clear_logs": {false, true, false},
-		"store_info": {true, false, true}, "ping": {true, false, true}, "help": {true, false, true},
+		"store_info": {true, false, true}, "ping": {true, false, true}, "help": {true, false, true}, "find_crashes": {true, false, true},
+		"search_logs": {true, false, true},
 	}
 	if len(m.tools) != len(want) {
 		t.Errorf("%d tools, want %d", len(m.tools), len(want))

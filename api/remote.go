@@ -29,6 +29,8 @@ type Backend interface {
 	Clear(ctx context.Context) (oplog.Stats, error)
 	AwaitComplete(ctx context.Context, id uint64) (oplog.Record, error)
 	Changed() <-chan struct{}
+	FindCrashes(ctx context.Context, q oplog.CrashQuery) (oplog.CrashPage, error)
+	Search(ctx context.Context, q oplog.SearchQuery) (oplog.SearchPage, error)
 }
 
 var _ Backend = (*oplog.Log)(nil)

@@ -163,6 +163,8 @@ func (s *Server) routes() {
 	g.GET("/records/:id/neighbors", s.neighbors)
 	g.GET("/operations/:id", s.getOperation)
 	g.POST("/clear", s.clear)
+	g.GET("/crashes", s.crashes)
+	g.GET("/search", s.search)
 	if s.opts.RotateToken != nil {
 		g.POST("/token/rotate", s.rotateToken)
 	}

@@ -164,6 +164,8 @@ func (t *mcpTools) addTools(srv *mcp.Server) {
 	addTool(srv, t, toolSpec{name: "help", title: "Help",
 		description: "Every tool with its arguments (type, default, description) and one example call; tool picks one.",
 		annotations: readOnly, example: map[string]any{"tool": "console_tail"}}, t.helpTool)
+	t.addCrashTools(srv)
+	t.addSearchTools(srv)
 }
 
 // ---- arguments ----
@@ -746,6 +748,7 @@ type storeInfoOut struct {
 	Version        string                       `json:"version"`
 	MaxTextChars   int                          `json:"maxTextChars" jsonschema:"list and tail texts are cut at this many characters"`
 	TrimmedThrough uint64                       `json:"trimmedThrough"`
+	indexInfoOut
 }
 
 func (t *mcpTools) storeInfo(_ context.Context, _ *mcp.CallToolRequest, _ struct{}) (storeInfoOut, error) {
@@ -768,6 +771,7 @@ func (t *mcpTools) storeInfo(_ context.Context, _ *mcp.CallToolRequest, _ struct
 	if r := t.opts.Retention; r != nil {
 		o.Retention = &retentionOut{MaxRecords: r.MaxRecords, MaxBytes: r.MaxBytes, MaxAge: r.MaxAge.String()}
 	}
+	o.indexInfoOut = t.indexInfo()
 	return o, nil
 }
 

@@ -1,11 +1,88 @@
 package oplog
 
+import (
+	"context"
+	"time"
+)
+
+// Bounds of a crash query.
+const (
+	DefaultCrashLimit = 20
+	MaxCrashLimit     = 1000
+)
+
 // CrashIndex groups error records with stack traces by a normalised stack
 // signature, behind Log.FindCrashes. It is fed in the background from the
-// store and may lag behind it.
+// store and may lag behind it, but its answers must be exact: what it has
+// not read yet it reads at query time. Package crash implements it.
 type CrashIndex interface {
+	// FindCrashes answers q, already validated, with Limit in
+	// 1..MaxCrashLimit.
+	FindCrashes(ctx context.Context, q CrashQuery) (CrashPage, error)
+
 	// Close stops the background work.
 	Close() error
+}
+
+// CrashQuery selects crashes. The zero CrashQuery asks for the newest
+// DefaultCrashLimit groups of every retained crash.
+type CrashQuery struct {
+	Since  time.Time // only occurrences with Time >= Since; zero: no bound
+	Until  time.Time // only occurrences with Time < Until; zero: no bound
+	Source string    // only occurrences from this source; empty: any
+	Limit  int       // most groups to return; DefaultCrashLimit when zero, capped at MaxCrashLimit
+}
+
+// CrashGroup is one crash, however often it happened: the occurrences
+// (records) that share a stack signature and match the query.
+type CrashGroup struct {
+	Signature string    `json:"signature"` // 16 hex digits, stable across restarts for the same trace
+	Title     string    `json:"title"`     // one line: "NullReferenceException in Player.Update"
+	Frames    []string  `json:"frames"`    // the normalised top frames that make the signature
+	Count     int       `json:"count"`     // matching occurrences
+	FirstSeen time.Time `json:"firstSeen"` // the earliest matching occurrence's time
+	LastSeen  time.Time `json:"lastSeen"`  // the latest matching occurrence's time
+	Sources   []string  `json:"sources"`   // the sources it happened in, sorted
+	ExampleID uint64    `json:"exampleId"` // the oldest matching occurrence still retained: where it started
+	LastID    uint64    `json:"lastId"`    // the newest matching occurrence
+}
+
+// CrashPage is the answer to a CrashQuery: groups newest first (by
+// LastSeen, then LastID).
+type CrashPage struct {
+	Groups []CrashGroup
+	Total  int    // every matching group, whatever Limit says
+	LastID uint64 // the newest record ID the answer covers
+}
+
+// FindCrashes returns error and fatal records with stack traces (and
+// operations that failed with one), grouped by stack signature, newest
+// group first. EINVALID for a negative limit or until not after since;
+// EUNAVAILABLE when the Log has no crash index.
+func (l *Log) FindCrashes(ctx context.Context, q CrashQuery) (CrashPage, error) {
+	if err := ctx.Err(); err != nil {
+		return CrashPage{}, err
+	}
+	switch {
+	case q.Limit < 0:
+		return CrashPage{}, Errorf(EINVALID, "limit: must not be negative, got %d", q.Limit)
+	case q.Limit == 0:
+		q.Limit = DefaultCrashLimit
+	}
+	q.Limit = min(q.Limit, MaxCrashLimit)
+	if err := checkFilter(&Filter{Since: q.Since, Until: q.Until}); err != nil {
+		return CrashPage{}, err
+	}
+	l.mu.Lock()
+	c, closed := l.crashes, l.closed
+	l.mu.Unlock()
+	switch {
+	case closed:
+		return CrashPage{}, ErrClosed
+	case c == nil:
+		return CrashPage{}, Errorf(EUNAVAILABLE, "crash triage is not set up on this log (no crash index)")
+	}
+	return c.FindCrashes(ctx, q)
 }
 
 // SetCrashes gives the Log its crash index, which it then owns (Close

@@ -1,8 +1,86 @@
 package oplog
 
+import (
+	"context"
+	"encoding/base64"
+	"encoding/binary"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Limits of one search page. Larger requested limits are capped, not refused.
+const (
+	DefaultSearchLimit = 50
+	MaxSearchLimit     = 500
+	fragmentBytes      = 160
+)
+
+// SearchQuery asks for records matching a query string and filters, newest first.
+type SearchQuery struct {
+	// Query is a bleve query string over the fields name, level, source,
+	// kind, tool, status (exact keywords), text and stack (analysed words;
+	// an unqualified term searches both) and time (dates):
+	// `level:error AND name:Physics "null reference"`. Empty: every record
+	// that passes the filters.
+	Query  string
+	Filter        // MinLevel, Name, Kind, Source, Since, Until
+	Tool   string // an operation's exact tool; empty: any
+	Status Status // an operation's status; zero: any
+	Limit  int    // hits per page; DefaultSearchLimit when zero, capped at MaxSearchLimit
+	Cursor string // the NextCursor of the previous page; empty: from the newest
+}
+
+// SearchHit is one record that matched, with a fragment of its text (or
+// stack) around the first matched word, the word marked **like this**.
+type SearchHit struct {
+	Record   Record
+	Fragment string // empty when the query has no words or they are not in text or stack
+}
+
+// SearchPage is the answer to a SearchQuery.
+type SearchPage struct {
+	Hits           []SearchHit
+	Total          int64  // matching records in the store; an estimate unless TotalExact
+	TotalExact     bool   // Total was counted, not estimated
+	NextCursor     string // pass as Cursor for the next page; empty when there is none
+	IndexedThrough uint64 // the index's watermark; records above it were matched without it, exactly
+}
+
+// IndexStatus says how far the full-text index has come.
+type IndexStatus struct {
+	IndexedThrough uint64 // the highest ID indexed (the watermark)
+	Lag            uint64 // records appended after the watermark
+	State          string // "idle", "indexing" or "rebuilding"
+	Progress       float64
+	Segments       int
+	Bytes          int64 // on disk
+}
+
+// IndexHits is what an Index answers to a search: matching IDs, newest first.
+type IndexHits struct {
+	IDs            []uint64 // newest first, at most the asked limit
+	More           bool     // more matching records exist below the last ID
+	Total          int64
+	TotalExact     bool
+	Terms          []string // the analysed words of the query, for fragments
+	IndexedThrough uint64
+}
+
 // Index is the full-text index behind Log.Search (package search, on bleve).
-// It is fed in the background from the store and may lag behind it.
+// It is fed in the background from the store and may lag behind it; Search
+// must be exact anyway, matching the records above its watermark with the
+// same semantics.
 type Index interface {
+	// Search returns the IDs of the records that match q, below before
+	// (zero: no bound), newest first, at most limit of them. A query that
+	// cannot be parsed is an EINVALID error that says where it broke.
+	Search(ctx context.Context, q *SearchQuery, before uint64, limit int) (IndexHits, error)
+
+	// Status reports the watermark and what the indexer is doing.
+	Status() IndexStatus
+
 	// Close stops the indexer and closes the index.
 	Close() error
 }
@@ -13,4 +91,226 @@ func (l *Log) SetIndex(idx Index) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.index = idx
+}
+
+func (l *Log) getIndex() Index {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.index
+}
+
+// IndexStatus reports the index's state; ok is false when the Log has none.
+func (l *Log) IndexStatus() (s IndexStatus, ok bool) {
+	idx := l.getIndex()
+	if idx == nil {
+		return IndexStatus{}, false
+	}
+	return idx.Status(), true
+}
+
+// Search answers q newest first. A query without words and without tool or
+// status is answered by the store's backward walk (exact, and fast when the
+// filters match often); every other query goes through the index. EINVALID
+// for a bad query string (naming where it broke), a bad cursor or bad
+// filters; EUNAVAILABLE when a query needs the index and there is none.
+func (l *Log) Search(ctx context.Context, q SearchQuery) (SearchPage, error) {
+	if err := ctx.Err(); err != nil {
+		return SearchPage{}, err
+	}
+	switch {
+	case q.Limit < 0:
+		return SearchPage{}, Errorf(EINVALID, "limit: must not be negative, got %d", q.Limit)
+	case q.Limit == 0:
+		q.Limit = DefaultSearchLimit
+	}
+	q.Limit = min(q.Limit, MaxSearchLimit)
+	if err := checkFilter(&q.Filter); err != nil {
+		return SearchPage{}, err
+	}
+	if q.Status != 0 && q.Status > StatusCancelled {
+		return SearchPage{}, Errorf(EINVALID, "status: unknown status %d", q.Status)
+	}
+	q.Query = strings.TrimSpace(q.Query)
+	st := l.store.Stats()
+	var before uint64
+	if q.Cursor != "" {
+		rev, last, err := decodeCursor(q.Cursor)
+		if err != nil {
+			return SearchPage{}, err
+		}
+		if rev != st.Revision {
+			return SearchPage{}, Errorf(EINVALID, "cursor: the log was cleared since that page; search again without a cursor")
+		}
+		before = last
+	}
+	idx := l.getIndex()
+	if q.Query == "" && q.Tool == "" && q.Status == 0 && (idx == nil || q.Since.IsZero() && q.Until.IsZero() && l.dense(&q, &st)) {
+		return l.searchList(&q, before, st, idx)
+	}
+	if idx == nil {
+		return SearchPage{}, Errorf(EUNAVAILABLE, "search: this log has no full-text index")
+	}
+	h, err := idx.Search(ctx, &q, before, q.Limit)
+	if err != nil {
+		return SearchPage{}, err
+	}
+	p := SearchPage{Hits: make([]SearchHit, 0, len(h.IDs)), Total: h.Total, TotalExact: h.TotalExact, IndexedThrough: h.IndexedThrough}
+	for _, id := range h.IDs {
+		r, err := l.store.Get(id)
+		if ErrorCode(err) == ENOTFOUND {
+			continue // trimmed by retention since the index answered
+		} else if err != nil {
+			return SearchPage{}, err
+		}
+		p.Hits = append(p.Hits, SearchHit{Record: r, Fragment: Fragment(&r, h.Terms)})
+	}
+	if h.More && len(h.IDs) > 0 {
+		p.NextCursor = encodeCursor(st.Revision, h.IDs[len(h.IDs)-1])
+	}
+	return p, nil
+}
+
+// denseShare: filters that keep at least one record in this many are
+// answered by walking the store backwards (about denseShare records read per
+// hit); sparser ones by the index, whose cost follows the hits.
+const denseShare = 200
+
+// dense reports whether q's filters keep many records, from the counters:
+// per name when q names one, else per kind and level (source is not
+// counted apart, so a source filter can make it optimistic by up to the
+// number of sources).
+func (l *Log) dense(q *SearchQuery, st *Stats) bool {
+	if st.Records == 0 {
+		return true
+	}
+	n := st.Count(q.Kind, q.MinLevel)
+	if q.Name != "" {
+		names, err := l.store.Names(q.Source)
+		if err != nil {
+			return true
+		}
+		n = 0
+		for i := range names {
+			if names[i].Name == q.Name {
+				n += names[i].Count(q.Kind, q.MinLevel)
+			}
+		}
+	}
+	return n*denseShare >= st.Records
+}
+
+// searchList answers a query of filters only through the store's List.
+func (l *Log) searchList(q *SearchQuery, before uint64, st Stats, idx Index) (SearchPage, error) {
+	pg, err := l.store.List(Query{Filter: q.Filter, Count: q.Limit, Before: before})
+	if err != nil {
+		return SearchPage{}, err
+	}
+	p := SearchPage{Hits: make([]SearchHit, len(pg.Records)), Total: pg.Total, TotalExact: true}
+	for i := range pg.Records {
+		p.Hits[i].Record = pg.Records[i]
+	}
+	if idx != nil {
+		p.IndexedThrough = idx.Status().IndexedThrough
+	}
+	if pg.More && len(pg.Records) > 0 {
+		p.NextCursor = encodeCursor(st.Revision, pg.Records[len(pg.Records)-1].ID)
+	}
+	return p, nil
+}
+
+// MatchSearch checks the structured conditions of q (its Filter, Tool and
+// Status, not its query string) against r.
+func (q *SearchQuery) MatchSearch(r *Record) bool {
+	return q.Filter.Match(r) && (q.Tool == "" || r.Tool == q.Tool) && (q.Status == 0 || r.Status == q.Status)
+}
+
+const cursorVersion = 1
+
+func encodeCursor(revision, lastID uint64) string {
+	b := []byte{cursorVersion}
+	b = binary.AppendUvarint(b, revision)
+	b = binary.AppendUvarint(b, lastID)
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+func decodeCursor(s string) (revision, lastID uint64, err error) {
+	bad := Errorf(EINVALID, "cursor: not a cursor of this server; pass nextCursor as it came")
+	b, err := base64.RawURLEncoding.DecodeString(s)
+	if err != nil || len(b) < 3 || b[0] != cursorVersion {
+		return 0, 0, bad
+	}
+	revision, n := binary.Uvarint(b[1:])
+	if n <= 0 {
+		return 0, 0, bad
+	}
+	lastID, m := binary.Uvarint(b[1+n:])
+	if m <= 0 || 1+n+m != len(b) || lastID == 0 {
+		return 0, 0, bad
+	}
+	return revision, lastID, nil
+}
+
+// Fragment returns up to about 160 bytes of r's text (else its stack)
+// around the first word that is one of terms (lower case), with that word
+// marked **like this**; "" when none is there.
+func Fragment(r *Record, terms []string) string {
+	if len(terms) == 0 {
+		return ""
+	}
+	for _, s := range []string{r.Text, r.Stack} {
+		if f := fragment(s, terms); f != "" {
+			return f
+		}
+	}
+	return ""
+}
+
+func fragment(s string, terms []string) string {
+	isWord := func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' }
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if !isWord(r) {
+			i += n
+			continue
+		}
+		j := i + n
+		for j < len(s) {
+			r, n := utf8.DecodeRuneInString(s[j:])
+			if !isWord(r) {
+				break
+			}
+			j += n
+		}
+		if slices.Contains(terms, strings.ToLower(s[i:j])) {
+			from, to := max(0, i-fragmentBytes/3), min(len(s), j+fragmentBytes*2/3)
+			for from > 0 && !utf8.RuneStart(s[from]) {
+				from--
+			}
+			for to < len(s) && !utf8.RuneStart(s[to]) {
+				to++
+			}
+			var b strings.Builder
+			if from > 0 {
+				b.WriteString("…")
+			}
+			b.WriteString(oneLine(s[from:i]))
+			b.WriteString("**" + s[i:j] + "**")
+			b.WriteString(oneLine(s[j:to]))
+			if to < len(s) {
+				b.WriteString("…")
+			}
+			return b.String()
+		}
+		i = j
+	}
+	return ""
+}
+
+func oneLine(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '\n' || r == '\r' || r == '\t' {
+			return ' '
+		}
+		return r
+	}, s)
 }

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/mcplogd/mcplogd/api"
+	"github.com/mcplogd/mcplogd/internal/crash"
 	"github.com/mcplogd/mcplogd/internal/datadir"
 	"github.com/mcplogd/mcplogd/oplog"
 	"github.com/mcplogd/mcplogd/store"
@@ -50,6 +51,10 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 	}
 	log := oplog.New(db, nil)
 	defer log.Close()
+	log.SetCrashes(crash.New(log, &crash.Options{Logger: logger}))
+	if err := openIndex(dir, log, db, logger); err != nil {
+		return err
+	}
 
 	saved, _ := dir.Server()
 	ln, err := m.listen(*addr, saved.Addr, *allowRemote)

@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcplogd/mcplogd/api"
+	"github.com/mcplogd/mcplogd/internal/crash"
 	"github.com/mcplogd/mcplogd/internal/datadir"
 	"github.com/mcplogd/mcplogd/oplog"
 	"github.com/mcplogd/mcplogd/store"
@@ -51,7 +52,7 @@ func (m *Main) stdio(ctx context.Context, args []string) error {
 
 // openBackend returns the running server of dir as an api.Backend when one
 // answers with dir's token, else the store opened directly with opts (nil:
-// no retention, for short commands).
+// no retention and no search index, for short commands).
 func openBackend(ctx context.Context, dir *datadir.Dir, opts *store.Options) (api.Backend, func(), error) {
 	token, err := dir.Token()
 	if err != nil {
@@ -75,6 +76,13 @@ func openBackend(ctx context.Context, dir *datadir.Dir, opts *store.Options) (ap
 		return nil, nil, err
 	}
 	l := oplog.New(db, nil)
+	l.SetCrashes(crash.New(l, nil))
+	if opts != nil { // a long-lived caller (stdio): searches need the index
+		if err := openIndex(dir, l, db, opts.Logger); err != nil {
+			l.Close()
+			return nil, nil, err
+		}
+	}
 	return l, func() { l.Close() }, nil
 }
 

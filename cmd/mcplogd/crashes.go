@@ -1,0 +1,78 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/mcplogd/mcplogd/internal/datadir"
+	"github.com/mcplogd/mcplogd/oplog"
+)
+
+func (m *Main) crashes(ctx context.Context, args []string) error {
+	fs := m.flags("crashes", "[--since T] [--until T] [--source S] [--limit N] [--json] [--data DIR]",
+		"List crashes (error records with stack traces) grouped by stack signature, newest first.")
+	data := m.dataFlag(fs)
+	since := fs.String("since", "", "only crashes at or after this time: RFC 3339, a date, Unix milliseconds or relative like -1h")
+	until := fs.String("until", "", "only crashes before this time, written like --since")
+	source := fs.String("source", "", "only crashes from this source")
+	limit := fs.Int("limit", oplog.DefaultCrashLimit, fmt.Sprintf("most groups to print (max %d)", oplog.MaxCrashLimit))
+	asJSON := fs.Bool("json", false, "print each group as one JSON line")
+	if err := m.parse(fs, args, 0); err != nil {
+		return err
+	}
+	q := oplog.CrashQuery{Source: *source, Limit: *limit}
+	now := time.Now()
+	var err error
+	if q.Since, err = oplog.ParseTime(*since, now); err != nil {
+		return fmt.Errorf("--since: %s", oplog.ErrorMessage(err))
+	}
+	if q.Until, err = oplog.ParseTime(*until, now); err != nil {
+		return fmt.Errorf("--until: %s", oplog.ErrorMessage(err))
+	}
+	if *limit < 1 {
+		return fmt.Errorf("--limit: want at least 1, got %d", *limit)
+	}
+	dir, err := datadir.Existing(*data)
+	if err != nil {
+		return err
+	}
+	b, _, err := connect(ctx, dir)
+	if err != nil {
+		return err
+	}
+	defer b.Close()
+	page, err := b.FindCrashes(ctx, q)
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriter(m.Stdout)
+	defer w.Flush()
+	if *asJSON {
+		for _, g := range page.Groups {
+			line, err := json.Marshal(g)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(w, "%s\n", line)
+		}
+		return nil
+	}
+	if len(page.Groups) == 0 {
+		fmt.Fprintln(w, "no crashes")
+		return nil
+	}
+	for _, g := range page.Groups {
+		fmt.Fprintf(w, "%6d× %s\n", g.Count, g.Title)
+		fmt.Fprintf(w, "        last %s, first %s, %s; signature %s; mcplogd show %d\n",
+			g.LastSeen.Local().Format("2006-01-02 15:04:05"), g.FirstSeen.Local().Format("2006-01-02 15:04:05"),
+			strings.Join(g.Sources, ", "), g.Signature, g.LastID)
+	}
+	if page.Total > len(page.Groups) {
+		fmt.Fprintf(w, "(%d of %d groups; --limit shows more)\n", len(page.Groups), page.Total)
+	}
+	return nil
+}

@@ -1,0 +1,34 @@
+// Package search is mcplogd's full-text index: a bleve implementation of
+// oplog.Index.
+//
+// The index is partitioned by ID range: one bleve (scorch) index per
+// segment of SegmentSize IDs under DATA/index/seg-<first ID>, plus
+// meta.json with the mapping version, the store generation and the
+// watermark (the highest ID indexed and persisted). Documents store
+// nothing: hits are IDs, and records load from bbolt. A background indexer
+// reads the store after the watermark in large batches, woken by the Log's
+// Changed channel, so appends never wait for it. Retention drops whole
+// segments; a cleared store starts the index over.
+//
+// Answers are exact whatever the indexer's lag: the records above the
+// watermark are indexed at query time into in-memory bleve indexes with
+// the same mapping (cached per chunk of TailChunk IDs and extended as
+// records arrive), and operations indexed while still pending (whose
+// status and level change when they complete) are matched as they now
+// stand. A search walks the in-memory chunks and then the segments newest
+// first, unscored, collecting IDs and sorting them in Go, and stops when
+// the page is full, so newest-first never sorts all matches.
+//
+// A missing, unreadable, corrupt or older-mapping index is rebuilt from the
+// store at Open, in the background, with progress in the log and in Status.
+//
+//	idx, err := search.Open("mcplogd-data/index", db, &search.Options{Changed: log.Changed})
+//	...
+//	log.SetIndex(idx) // the Log closes it
+//	page, err := log.Search(ctx, oplog.SearchQuery{Query: `level:error AND name:Physics "null reference"`})
+//
+// Query strings are bleve's, read the way log search usually is: terms are
+// all required (AND may be written), OR joins alternatives, NOT or -
+// excludes, parentheses group; unqualified words search text and stack;
+// level, kind and status values are spelled as oplog parses them.
+package search

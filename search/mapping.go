@@ -1,0 +1,100 @@
+package search
+
+import (
+	"strconv"
+	"time"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/analysis"
+	"github.com/blevesearch/bleve/v2/analysis/analyzer/keyword"
+	"github.com/blevesearch/bleve/v2/analysis/analyzer/standard"
+	"github.com/blevesearch/bleve/v2/document"
+	"github.com/blevesearch/bleve/v2/mapping"
+	index "github.com/blevesearch/bleve_index_api"
+
+	"github.com/mcplogd/mcplogd/oplog"
+)
+
+// MappingVersion is the version of the index mapping and of the way records
+// become documents. An index written with another version is rebuilt at
+// Open. Bump it with every change to newMapping or document.
+const MappingVersion = 1
+
+// Fields of a document. Keyword fields match exactly (case-sensitive, one
+// term); text fields are analysed with bleve's standard analyzer.
+var (
+	keywordFields = []string{"name", "level", "source", "kind", "tool", "status"}
+	textFields    = []string{"text", "stack"}
+	timeField     = "time"
+)
+
+// newMapping is the mapping of every segment: nothing stored (records load
+// from bbolt by ID), no doc values (nothing sorts in bleve), term vectors
+// only on the text fields, where phrase queries need positions; no _all
+// field (the translator sends unqualified terms to text and stack).
+func newMapping() *mapping.IndexMappingImpl {
+	m := bleve.NewIndexMapping()
+	m.DefaultAnalyzer = standard.Name
+	m.IndexDynamic, m.StoreDynamic, m.DocValuesDynamic = false, false, false
+	doc := bleve.NewDocumentStaticMapping()
+	for _, f := range keywordFields {
+		fm := bleve.NewKeywordFieldMapping()
+		fm.Store, fm.IncludeInAll, fm.IncludeTermVectors, fm.DocValues = false, false, false, false
+		doc.AddFieldMappingsAt(f, fm)
+	}
+	for _, f := range textFields {
+		fm := bleve.NewTextFieldMapping()
+		fm.Analyzer = standard.Name
+		fm.Store, fm.IncludeInAll, fm.IncludeTermVectors, fm.DocValues = false, false, true, false
+		doc.AddFieldMappingsAt(f, fm)
+	}
+	tm := bleve.NewDateTimeFieldMapping()
+	tm.Store, tm.IncludeInAll, tm.DocValues = false, false, false
+	doc.AddFieldMappingsAt(timeField, tm)
+	m.DefaultMapping = doc
+	m.DefaultField = "text"
+	return m
+}
+
+// analyzers are the mapping's analyzers, resolved once.
+type analyzers struct {
+	keyword, standard analysis.Analyzer
+}
+
+func newAnalyzers(m mapping.IndexMapping) analyzers {
+	return analyzers{keyword: m.AnalyzerNamed(keyword.Name), standard: m.AnalyzerNamed(standard.Name)}
+}
+
+const (
+	keywordOpts = index.IndexField
+	textOpts    = index.IndexField | index.IncludeTermVectors
+)
+
+// docID is a record's document ID: its decimal ID.
+func docID(id uint64) string { return strconv.FormatUint(id, 10) }
+
+// document builds r's document directly, skipping bleve's reflection.
+func (a *analyzers) document(r *oplog.Record) *document.Document {
+	d := document.NewDocument(docID(r.ID))
+	kw := func(name, v string) {
+		if v != "" {
+			d.AddField(document.NewTextFieldCustom(name, nil, []byte(v), keywordOpts, a.keyword))
+		}
+	}
+	kw("name", r.Name)
+	kw("level", r.Level.String())
+	kw("source", r.Source)
+	kw("kind", r.Kind.String())
+	kw("tool", r.Tool)
+	kw("status", r.Status.String())
+	if r.Text != "" {
+		d.AddField(document.NewTextFieldCustom("text", nil, []byte(r.Text), textOpts, a.standard))
+	}
+	if r.Stack != "" {
+		d.AddField(document.NewTextFieldCustom("stack", nil, []byte(r.Stack), textOpts, a.standard))
+	}
+	if f, err := document.NewDateTimeFieldWithIndexingOptions(timeField, nil, r.Time, time.RFC3339Nano, index.IndexField); err == nil {
+		d.AddField(f)
+	}
+	return d
+}

@@ -1,0 +1,288 @@
+package search
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/blevesearch/bleve/v2/search/query"
+
+	"github.com/mcplogd/mcplogd/oplog"
+)
+
+// maxQueryBytes bounds a query string: longer ones are refused rather than
+// parsed, and the search for where a query broke is quadratic in its length.
+const maxQueryBytes = 4096
+
+// maxLocateBytes bounds the search for where a query broke (one parse per
+// prefix): past it the error names the token but not its place.
+const maxLocateBytes = 512
+
+// compiled is a SearchQuery translated for bleve.
+type compiled struct {
+	q     query.Query // the query string and every filter, one conjunction
+	terms []string    // analysed words of the query string, for fragments
+}
+
+// compile parses q's query string, sends unqualified terms to text and
+// stack, checks field names, spells keyword values as they are indexed and
+// adds q's filters. A bad query string is EINVALID, saying where it broke.
+func (a *analyzers) compile(q *oplog.SearchQuery) (*compiled, error) {
+	c := &compiled{}
+	var conj []query.Query
+	if s := strings.TrimSpace(q.Query); s != "" {
+		parsed, err := parse(s)
+		if err != nil {
+			return nil, err
+		}
+		t, err := a.translate(parsed, c, false)
+		if err != nil {
+			return nil, err
+		}
+		conj = append(conj, t)
+	}
+	term := func(field, v string) {
+		if v != "" {
+			tq := query.NewTermQuery(v)
+			tq.SetField(field)
+			conj = append(conj, tq)
+		}
+	}
+	if q.MinLevel > oplog.LevelDebug {
+		var levels []query.Query
+		for l := q.MinLevel; l <= oplog.LevelFatal; l++ {
+			tq := query.NewTermQuery(l.String())
+			tq.SetField("level")
+			levels = append(levels, tq)
+		}
+		conj = append(conj, query.NewDisjunctionQuery(levels))
+	}
+	term("name", q.Name)
+	term("source", q.Source)
+	term("kind", q.Kind.String())
+	term("tool", q.Tool)
+	term("status", q.Status.String())
+	if !q.Since.IsZero() || !q.Until.IsZero() {
+		yes, no := true, false
+		dq := query.NewDateRangeInclusiveQuery(q.Since, q.Until, &yes, &no)
+		dq.SetField(timeField)
+		conj = append(conj, dq)
+	}
+	switch len(conj) {
+	case 0:
+		c.q = query.NewMatchAllQuery()
+	case 1:
+		c.q = conj[0]
+	default:
+		c.q = query.NewConjunctionQuery(conj)
+	}
+	return c, nil
+}
+
+// parse parses a bleve query string; its errors say where it broke.
+func parse(s string) (query.Query, error) {
+	if len(s) > maxQueryBytes {
+		return nil, oplog.Errorf(oplog.EINVALID, "query: %d bytes is over the limit of %d", len(s), maxQueryBytes)
+	}
+	if !utf8.ValidString(s) {
+		return nil, oplog.Errorf(oplog.EINVALID, "query: not valid UTF-8")
+	}
+	rw, err := rewrite(s)
+	if err != nil {
+		return nil, err
+	}
+	q, err := query.NewQueryStringQuery(rw).Parse()
+	if err == nil {
+		return q, nil
+	}
+	return nil, oplog.Errorf(oplog.EINVALID, "query: %s", where(s, err))
+}
+
+// where says where s broke: bleve's parser names the unexpected token but
+// not its place, so the shortest prefix that fails other than by ending
+// too soon marks it.
+func where(s string, err error) string {
+	msg := strings.ReplaceAll(err.Error(), "\n", "; ")
+	msg = strings.NewReplacer("tSTRING", "word", "tPHRASE", "phrase", "tNUMBER", "number", "tCOLON", "':'",
+		"tPLUS", "'+'", "tMINUS", "'-'", "tLEFTBRACKET", "'('", "tRIGHTBRACKET", "')'", "tLEFTRANGE", "'['",
+		"tRIGHTRANGE", "']'", "tGREATER", "'>'", "tLESS", "'<'", "tEQUAL", "'='", "tTILDE", "'~'", "tBOOST", "'^'",
+		"tOR", "OR", "tAND", "AND", "tNOT", "NOT", "$end", "end of query").Replace(msg)
+	for i := range s {
+		if i == 0 {
+			continue
+		}
+		if i > maxLocateBytes {
+			break // a long query: say what broke, not where
+		}
+		rw, rerr := rewrite(s[:i])
+		if rerr != nil {
+			continue
+		}
+		_, perr := query.NewQueryStringQuery(rw).Parse()
+		if perr != nil && !strings.Contains(perr.Error(), "$end") && !strings.Contains(perr.Error(), "unterminated quote") {
+			col := utf8.RuneCountInString(s[:i])
+			return fmt.Sprintf("syntax error at character %d: %s\n  %s\n  %s^", col, msg, s, strings.Repeat(" ", max(col-1, 0)))
+		}
+	}
+	return fmt.Sprintf("syntax error at the end of the query: %s\n  %s\n  %s^", msg, s, strings.Repeat(" ", utf8.RuneCountInString(s)))
+}
+
+// translate rewrites q in place where it can and returns the query to run.
+func (a *analyzers) translate(q query.Query, c *compiled, negated bool) (query.Query, error) {
+	switch q := q.(type) {
+	case *query.BooleanQuery:
+		var err error
+		if q.Must != nil {
+			if q.Must, err = a.translate(q.Must, c, negated); err != nil {
+				return nil, err
+			}
+		}
+		if q.Should != nil {
+			if q.Should, err = a.translate(q.Should, c, negated); err != nil {
+				return nil, err
+			}
+		}
+		if q.MustNot != nil {
+			if q.MustNot, err = a.translate(q.MustNot, c, !negated); err != nil {
+				return nil, err
+			}
+		}
+		return q, nil
+	case *query.ConjunctionQuery:
+		for i, sub := range q.Conjuncts {
+			t, err := a.translate(sub, c, negated)
+			if err != nil {
+				return nil, err
+			}
+			q.Conjuncts[i] = t
+		}
+		return q, nil
+	case *query.DisjunctionQuery:
+		for i, sub := range q.Disjuncts {
+			t, err := a.translate(sub, c, negated)
+			if err != nil {
+				return nil, err
+			}
+			q.Disjuncts[i] = t
+		}
+		return q, nil
+	case query.FieldableQuery:
+		return a.leaf(q, c, negated)
+	}
+	return q, nil
+}
+
+func (a *analyzers) leaf(q query.FieldableQuery, c *compiled, negated bool) (query.Query, error) {
+	field := q.Field()
+	switch {
+	case field == "":
+		var alts []query.Query
+		for _, f := range textFields {
+			cl := clone(q)
+			if cl == nil {
+				return nil, oplog.Errorf(oplog.EINVALID, "query: unsupported query %T", q)
+			}
+			cl.SetField(f)
+			if _, isRange := cl.(*query.NumericRangeQuery); isRange {
+				continue // only text fields here: a bare number matches as a word
+			}
+			alts = append(alts, cl)
+		}
+		a.collect(q, c, negated)
+		if len(alts) == 1 {
+			return alts[0], nil
+		}
+		return query.NewDisjunctionQuery(alts), nil
+	case slices.Contains(textFields, field):
+		a.collect(q, c, negated)
+		return q, nil
+	case field == timeField:
+		return q, nil
+	case slices.Contains(keywordFields, field):
+		if m, ok := q.(*query.MatchQuery); ok {
+			m.Match = canonical(field, m.Match)
+		}
+		return q, nil
+	case field == "message" || field == "msg":
+		q.SetField("text")
+		a.collect(q, c, negated)
+		return q, nil
+	}
+	return nil, oplog.Errorf(oplog.EINVALID, "query: unknown field %q; fields are text, stack, name, level, source, kind, tool, status and time", field)
+}
+
+// canonical spells a level, kind or status as it is indexed, so that
+// level:Error and level:warning match.
+func canonical(field, v string) string {
+	switch field {
+	case "level":
+		if l, err := oplog.ParseLevel(v); err == nil && l != 0 {
+			return l.String()
+		}
+	case "kind":
+		if k, err := oplog.ParseKind(v); err == nil && k != 0 {
+			return k.String()
+		}
+	case "status":
+		if s, err := oplog.ParseStatus(v); err == nil && s != 0 {
+			return s.String()
+		}
+	}
+	return v
+}
+
+// collect adds the analysed words of a match or phrase to c.terms.
+func (a *analyzers) collect(q query.FieldableQuery, c *compiled, negated bool) {
+	if negated {
+		return
+	}
+	var text string
+	switch q := q.(type) {
+	case *query.MatchQuery:
+		text = q.Match
+	case *query.MatchPhraseQuery:
+		text = q.MatchPhrase
+	default:
+		return
+	}
+	for _, tok := range a.standard.Analyze([]byte(text)) {
+		if t := string(tok.Term); !slices.Contains(c.terms, t) {
+			c.terms = append(c.terms, t)
+		}
+	}
+}
+
+// clone copies a leaf query so that it can be given another field.
+func clone(q query.FieldableQuery) query.FieldableQuery {
+	switch q := q.(type) {
+	case *query.MatchQuery:
+		c := *q
+		return &c
+	case *query.MatchPhraseQuery:
+		c := *q
+		return &c
+	case *query.WildcardQuery:
+		c := *q
+		return &c
+	case *query.RegexpQuery:
+		c := *q
+		return &c
+	case *query.FuzzyQuery:
+		c := *q
+		return &c
+	case *query.TermQuery:
+		c := *q
+		return &c
+	case *query.PrefixQuery:
+		c := *q
+		return &c
+	case *query.NumericRangeQuery:
+		c := *q
+		return &c
+	case *query.DateRangeQuery:
+		c := *q
+		return &c
+	}
+	return nil
+}
