@@ -76,7 +76,7 @@ func openBackend(ctx context.Context, dir *datadir.Dir, opts *store.Options) (ap
 		return nil, nil, err
 	}
 	l := oplog.New(db, nil)
-	l.SetCrashes(crash.New(l, nil))
+	l.SetCrashes(crash.New(l, &crash.Options{Lazy: opts == nil}))
 	if opts != nil { // a long-lived caller (stdio): searches need the index
 		if err := openIndex(dir, l, db, opts.Logger); err != nil {
 			l.Close()

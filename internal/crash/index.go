@@ -34,6 +34,11 @@ type Options struct {
 	// Logger receives the end of the initial build and read errors; nil
 	// discards them.
 	Logger *slog.Logger
+
+	// Lazy leaves out the background reader: each query reads what it
+	// needs. For short-lived processes, which would otherwise spend their
+	// life building an index they never ask.
+	Lazy bool
 }
 
 func (o Options) withDefaults() Options {
@@ -113,7 +118,11 @@ func New(src Source, opts *Options) *Index {
 	x := &Index{src: src, opts: o.withDefaults(), done: make(chan struct{}), bySig: map[string]int32{},
 		bySource: map[string]uint32{}, traces: map[string]Trace{}, started: time.Now()}
 	x.ctx, x.cancel = context.WithCancel(context.Background())
-	go x.run()
+	if x.opts.Lazy {
+		close(x.done)
+	} else {
+		go x.run()
+	}
 	return x
 }
 

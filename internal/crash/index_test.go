@@ -285,3 +285,19 @@ func TestIndex_Close(t *testing.T) {
 		t.Errorf("log after close: %v, want ErrClosed", err)
 	}
 }
+
+// TestIndex_Lazy: with no background reader, queries read what they need,
+// and nothing is read before the first one.
+func TestIndex_Lazy(t *testing.T) {
+	l, _ := logtest.MustOpenLog(t, nil)
+	logtest.MustAppend(t, l, crashLine(java, 1, t0, "mc"), crashLine(java, 2, t0, "mc"))
+	x := crash.New(l, &crash.Options{Lazy: true})
+	l.SetCrashes(x)
+	if c := x.Covered(); c != 0 {
+		t.Fatalf("a lazy index read %d records before any query", c)
+	}
+	p := find(t, l, oplog.CrashQuery{})
+	if len(p.Groups) != 1 || p.Groups[0].Count != 2 {
+		t.Fatalf("lazy index: %+v", p.Groups)
+	}
+}
