@@ -13,6 +13,7 @@ import (
 	"os/signal"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"syscall"
 )
 
@@ -133,15 +134,31 @@ func (m *Main) flags(name, args, summary string) *flag.FlagSet {
 	return fs
 }
 
-// parse parses args and checks that exactly nargs positional arguments
-// remain (-1: any number).
+// parse parses args, flags and positional arguments in any order ("show
+// 42 --data DIR"; everything after "--" is positional), and checks that
+// exactly nargs positional arguments remain (-1: any number); fs.Args()
+// returns them.
 func (m *Main) parse(fs *flag.FlagSet, args []string, nargs int) error {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return flag.ErrHelp
-		}
-		return errUsage
+	var rest []string
+	if i := slices.Index(args, "--"); i >= 0 {
+		args, rest = args[:i], args[i+1:]
 	}
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return flag.ErrHelp
+			}
+			return errUsage
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		pos = append(pos, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+	// Parsing "--" alone sets no flag and leaves pos as fs.Args().
+	_ = fs.Parse(append([]string{"--"}, append(pos, rest...)...))
 	if nargs >= 0 && fs.NArg() != nargs {
 		fmt.Fprintf(m.Stderr, "mcplogd %s: want %d argument(s), got %d\n", fs.Name(), nargs, fs.NArg())
 		fs.Usage()

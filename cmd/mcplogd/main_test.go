@@ -321,3 +321,27 @@ func TestServe_Process(t *testing.T) {
 		}
 	}
 }
+
+func TestParse_FlagsAfterArguments(t *testing.T) {
+	data := filepath.Join(t.TempDir(), "data")
+	if _, err := run(t, data, "import", "-"); err != nil {
+		t.Fatal(err)
+	}
+	m := newMain(io.Discard, io.Discard, filepath.Join(t.TempDir(), "elsewhere"))
+	m.Stdin = strings.NewReader(`{"level":"warn","text":"after flags"}` + "\n")
+	var out syncBuffer
+	m.Stdout = &out
+	if err := m.Run(context.Background(), []string{"import", "-", "--data", data}); err != nil {
+		t.Fatalf("import - --data DIR: %v", err)
+	}
+	out = syncBuffer{}
+	if err := m.Run(context.Background(), []string{"show", "1", "--data", data}); err != nil || !strings.Contains(out.String(), "after flags") {
+		t.Fatalf("show 1 --data DIR: %q, %v", out.String(), err)
+	}
+	if err := m.Run(context.Background(), []string{"show", "--data", data, "--", "1"}); err != nil {
+		t.Fatalf("show --data DIR -- 1: %v", err)
+	}
+	if err := m.Run(context.Background(), []string{"show", "1", "2", "--data", data}); !errors.Is(err, errUsage) {
+		t.Fatalf("show with two IDs: %v; want a usage error", err)
+	}
+}
