@@ -19,6 +19,18 @@
 // first, unscored, collecting IDs and sorting them in Go, and stops when
 // the page is full, so newest-first never sorts all matches.
 //
+// Record times are not in bleve (a datetime field was a third of the
+// indexing cost): each segment and chunk keeps its records' times in a
+// column beside it (filled from the store, once, for a segment opened from
+// disk) and the span of those times (in meta.json for segments). A
+// since/until search skips the segments its range cannot meet, takes every
+// match of those wholly inside it, and checks the time of each match in the
+// others; a time range in the query string filters through the column.
+// Text and stack are split into words of letters, digits and underscores,
+// lower-cased, without English stop words (analyzer.go); the indexer runs
+// a few bleve batches at once (Options.Parallel) so that one is analysed
+// while another builds its segment.
+//
 // A missing, unreadable, corrupt or older-mapping index is rebuilt from the
 // store at Open, in the background, with progress in the log and in Status.
 //

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -33,6 +34,10 @@ type Options struct {
 	// indexes in one bleve batch. Default 10,000.
 	BatchSize int
 
+	// Parallel is how many bleve batches (of BatchSize/Parallel records
+	// at most) the indexer runs at once. Default GOMAXPROCS, at most 4.
+	Parallel int
+
 	// TailChunk is how many IDs one in-memory index of not yet indexed
 	// records covers. Default 4,096.
 	TailChunk uint64
@@ -57,6 +62,10 @@ func (o Options) withDefaults() Options {
 	if o.BatchSize <= 0 {
 		o.BatchSize = 10_000
 	}
+	if o.Parallel <= 0 {
+		o.Parallel = min(runtime.GOMAXPROCS(0), 4)
+	}
+	o.Parallel = min(o.Parallel, o.BatchSize)
 	if o.TailChunk == 0 {
 		o.TailChunk = 4096
 	}
@@ -120,8 +129,18 @@ type persist struct {
 // segment is one bleve index holding the records with IDs lo..hi.
 type segment struct {
 	lo, hi uint64
-	docs   uint64 // documents as of the last meta write
+	docs   uint64   // documents as of the last meta write
+	span   span     // the times of its documents; under Index.mu
+	times  *timeCol // its records' times
 	idx    bleve.Index
+}
+
+// lookup returns s's time column, filled from st first if s was opened from disk.
+func (s *segment) lookup(st oplog.Store) (timeLookup, error) {
+	if err := s.times.fill(st, s.hi); err != nil {
+		return nil, err
+	}
+	return s.times.get, nil
 }
 
 // metaFile is DATA/index/meta.json.
@@ -136,6 +155,7 @@ type metaFile struct {
 type segmentMeta struct {
 	Lo   uint64 `json:"lo"`
 	Docs uint64 `json:"docs"`
+	Time span   `json:"time"` // absent (not Known) in an older meta.json: never skipped
 }
 
 const metaName = "meta.json"
@@ -252,7 +272,7 @@ func (x *Index) openSegment(sm segmentMeta) (s *segment, err error) {
 		_ = idx.Close()
 		return nil, err
 	}
-	return &segment{lo: sm.Lo, hi: hi, docs: n, idx: idx}, nil
+	return &segment{lo: sm.Lo, hi: hi, docs: n, span: sm.Time, times: newTimeCol(sm.Lo, x.opts.SegmentSize), idx: idx}, nil
 }
 
 // loadPending finds the operations indexed while pending: they may have
@@ -261,7 +281,7 @@ func (x *Index) loadPending() error {
 	tq := query.NewTermQuery(oplog.StatusPending.String())
 	tq.SetField("status")
 	for _, s := range x.segs {
-		ids, err := x.segmentIDs(context.Background(), s, tq, s.lo, s.hi)
+		ids, err := searchIDs(context.Background(), s.idx, x.m, tq, s.lo, s.hi, nil, nil, nil)
 		if err != nil {
 			return fmt.Errorf("index: %s: %w", segName(s.lo), err)
 		}
@@ -294,11 +314,11 @@ func (x *Index) writeMeta() error {
 	defer x.metaLock.Unlock()
 	x.mu.RLock()
 	m := metaFile{MappingVersion: MappingVersion, Revision: x.revision, IndexedThrough: x.persisted, SegmentSize: x.opts.SegmentSize}
-	segs := slices.Clone(x.segs)
-	x.mu.RUnlock()
-	for _, s := range segs {
-		m.Segments = append(m.Segments, segmentMeta{Lo: s.lo, Docs: s.docs})
+	for _, s := range x.segs {
+		// Taken with the watermark: the span covers every document it counts.
+		m.Segments = append(m.Segments, segmentMeta{Lo: s.lo, Docs: s.docs, Time: s.span})
 	}
+	x.mu.RUnlock()
 	b, _ := json.Marshal(m)
 	tmp := filepath.Join(x.dir, metaName+".tmp")
 	f, err := os.OpenFile(tmp, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o600)
@@ -380,13 +400,14 @@ func (x *Index) Close() error {
 	return errors.Join(errs...)
 }
 
-// segmentIDs returns the IDs in lo..hi of the documents of s that match q,
-// in no order. It walks bleve's searcher unscored, without a collector.
-func (x *Index) segmentIDs(ctx context.Context, s *segment, q query.Query, lo, hi uint64) ([]uint64, error) {
-	return searchIDs(ctx, s.idx, x.m, q, lo, hi, nil)
-}
-
-func searchIDs(ctx context.Context, bi bleve.Index, m mapping.IndexMapping, q query.Query, lo, hi uint64, out []uint64) ([]uint64, error) {
+// searchIDs returns the IDs in lo..hi of the documents of bi that match q
+// and that keep (nil: any) keeps, in no order; look gives the records' times
+// to a time range of the query string. It walks bleve's searcher unscored,
+// without a collector.
+func searchIDs(ctx context.Context, bi bleve.Index, m mapping.IndexMapping, q query.Query, lo, hi uint64, keep func(uint64) bool, look timeLookup, out []uint64) ([]uint64, error) {
+	if look != nil {
+		ctx = context.WithValue(ctx, lookupKey{}, look)
+	}
 	ai, err := bi.Advanced()
 	if err != nil {
 		return out, err
@@ -422,7 +443,7 @@ func searchIDs(ctx context.Context, bi bleve.Index, m mapping.IndexMapping, q qu
 		if err != nil {
 			return out, fmt.Errorf("document %q: %w", ext, err)
 		}
-		if id >= lo && id <= hi {
+		if id >= lo && id <= hi && (keep == nil || keep(id)) {
 			out = append(out, id)
 		}
 	}
@@ -455,7 +476,7 @@ func (x *Index) Search(ctx context.Context, q *oplog.SearchQuery, before uint64,
 	}
 	h := oplog.IndexHits{Terms: c.terms, IndexedThrough: wm}
 	dirty := x.dirty.snapshot()
-	pend, err := x.dirty.match(ctx, x, c.q, dirty, lowest, upper)
+	pend, err := x.dirty.match(ctx, x, c, dirty, lowest, upper)
 	if err != nil {
 		return h, err
 	}
@@ -464,7 +485,7 @@ func (x *Index) Search(ctx context.Context, q *oplog.SearchQuery, before uint64,
 	down := upper + 1 // every ID in [down, upper] has been searched
 	// Above the watermark: in-memory chunks, newest first.
 	if upper > wm && upper >= lowest {
-		err := x.tail.search(ctx, c.q, max(wm+1, lowest), upper, func(chunkLo uint64, got []uint64) bool {
+		err := x.tail.search(ctx, c, max(wm+1, lowest), upper, func(chunkLo uint64, got []uint64) bool {
 			got = slices.DeleteFunc(got, func(id uint64) bool { return dirty[id] })
 			found += int64(len(got))
 			slices.Sort(got)
@@ -492,7 +513,7 @@ func (x *Index) Search(ctx context.Context, q *oplog.SearchQuery, before uint64,
 				break
 			}
 			lo, hi := max(s.lo, lowest), min(s.hi, top)
-			got, err := x.segmentIDs(ctx, s, c.q, lo, hi)
+			got, err := x.segmentIDs(ctx, s, c, lo, hi)
 			if err != nil {
 				return h, fmt.Errorf("index: %s: %w", segName(s.lo), err)
 			}
@@ -530,6 +551,33 @@ func (x *Index) Search(ctx context.Context, q *oplog.SearchQuery, before uint64,
 		h.Total = int64(float64(found) * span / float64(upper-down+1))
 	}
 	return h, nil
+}
+
+// segmentIDs returns the IDs in lo..hi of the documents of s that match c,
+// skipping s when its time span is outside c's range.
+func (x *Index) segmentIDs(ctx context.Context, s *segment, c *compiled, lo, hi uint64) ([]uint64, error) {
+	var lerr error
+	look := func() timeLookup {
+		l, err := s.lookup(x.st)
+		if err != nil {
+			lerr = err
+			return func(uint64) (int64, bool) { return 0, false }
+		}
+		return l
+	}
+	keep, ok := c.plan(s.span, look)
+	if !ok || lerr != nil {
+		return nil, lerr
+	}
+	var l timeLookup
+	if c.times {
+		if l = look(); lerr != nil {
+			return nil, lerr
+		}
+	}
+	s.times.mu.RLock()
+	defer s.times.mu.RUnlock()
+	return searchIDs(ctx, s.idx, x.m, c.q, lo, hi, keep, l, nil)
 }
 
 func countIn(ids []uint64, lo, hi uint64) int {

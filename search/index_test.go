@@ -372,3 +372,104 @@ func TestIndex_Search_SyntaxError(t *testing.T) {
 		return err
 	}()))
 }
+
+// TestIndex_Search_TimeRange checks since/until against the store's own
+// filter, with writer times out of ID order across segment and chunk
+// bounds (so that segments are skipped, searched whole without the range
+// clause, and searched with it), above the watermark, below it and after a
+// reopen that reads the segments' time spans from meta.json.
+func TestIndex_Search_TimeRange(t *testing.T) {
+	base := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
+	timed := func(from, n int) []oplog.Record {
+		recs := lines(from, n)
+		for i := range recs {
+			k := from + i
+			recs[i].Time = base.Add(time.Duration(k) * time.Second)
+			if k%10 == 3 {
+				recs[i].Time = recs[i].Time.Add(-1700 * time.Second) // a late writer, segments back
+			}
+			if k%97 == 0 {
+				recs[i].Time = recs[i].Time.Add(2500 * time.Second) // a fast clock
+			}
+		}
+		return recs
+	}
+	at := func(k int) time.Time { return base.Add(time.Duration(k) * time.Second) }
+	ranges := []oplog.Filter{
+		{Since: at(1200), Until: at(1500)},
+		{Since: at(0), Until: at(1000)},
+		{Since: at(2000)},
+		{Until: at(700)},
+		{Since: at(-1700), Until: at(-1000)},
+		{Since: at(3300), Until: at(3301)},
+		{Since: at(4999), Until: at(8000)},
+		{Since: at(1), Until: at(9999)},
+		{Since: at(2500).Add(time.Nanosecond), Until: at(2999)},
+		{Since: at(7000), Until: at(9000)},
+	}
+	checkAll := func(e *env) {
+		t.Helper()
+		for _, f := range ranges {
+			e.check(oplog.SearchQuery{Query: "needle", Filter: f, Limit: 41}, func(r *oplog.Record) bool {
+				return hasNeedle(r) && f.Match(r)
+			})
+			lf := f
+			lf.MinLevel = oplog.LevelError
+			e.check(oplog.SearchQuery{Filter: lf, Limit: 113}, lf.Match)
+			e.check(oplog.SearchQuery{Query: "name:Render", Filter: f, Limit: 500}, func(r *oplog.Record) bool {
+				return r.Name == "Render" && f.Match(r)
+			})
+		}
+		// Time ranges in the query string, anywhere in it.
+		s, u := at(1200), at(3000)
+		qs := fmt.Sprintf(`time:>=%q AND time:<%q`, s.Format(time.RFC3339Nano), u.Format(time.RFC3339Nano))
+		e.check(oplog.SearchQuery{Query: qs, Limit: 500}, (&oplog.Filter{Since: s, Until: u}).Match)
+		qs = fmt.Sprintf(`needle AND NOT time:<=%q AND NOT time:>%q`, s.Format(time.RFC3339Nano), u.Format(time.RFC3339Nano))
+		e.check(oplog.SearchQuery{Query: qs, Limit: 77}, func(r *oplog.Record) bool {
+			return hasNeedle(r) && r.Time.After(s) && !r.Time.After(u)
+		})
+	}
+	opts := small()
+	opts.Interval = 2 * time.Hour // above the watermark only
+	e := mustOpen(t, t.TempDir(), opts, nil)
+	logtest.MustAppend(t, e.log, timed(0, 5000)...)
+	checkAll(e)
+	if s := e.idx.Status(); s.IndexedThrough != 0 {
+		t.Fatalf("the indexer ran: %+v", s)
+	}
+	e.opts = small()
+	e = e.reopen()
+	e.waitIndexed()
+	checkAll(e)
+	e = e.reopen() // spans from meta.json
+	e.waitIndexed()
+	logtest.MustAppend(t, e.log, timed(5000, 2000)...)
+	checkAll(e) // some indexed, some maybe not
+	e.waitIndexed()
+	checkAll(e)
+}
+
+// TestIndex_Search_SplitWord: a query word that the analyzer splits
+// (Physics.cs) matches where its parts follow each other, not anywhere.
+func TestIndex_Search_SplitWord(t *testing.T) {
+	e := mustOpen(t, t.TempDir(), small(), nil)
+	recs := []oplog.Record{
+		{Level: oplog.LevelError, Name: "A", Text: "boom", Stack: "at Step () in Physics.cs:42"},
+		{Level: oplog.LevelInfo, Name: "A", Text: "cs physics"},
+		{Level: oplog.LevelInfo, Name: "A", Text: "loaded physics.CS ok"},
+		{Level: oplog.LevelInfo, Name: "A", Text: "version 3.14 ready"},
+		{Level: oplog.LevelInfo, Name: "A", Text: "version 3 14 ready"},
+		{Level: oplog.LevelInfo, Name: "A", Text: "ready 14.3"},
+	}
+	logtest.MustAppend(t, e.log, recs...)
+	both := func(r *oplog.Record) string { return r.Text + " " + r.Stack }
+	e.check(oplog.SearchQuery{Query: "Physics.cs"}, func(r *oplog.Record) bool {
+		return strings.Contains(strings.ToLower(both(r)), "physics.cs")
+	})
+	e.check(oplog.SearchQuery{Query: "text:3.14"}, func(r *oplog.Record) bool { return strings.Contains(r.Text, "3") && strings.Contains(r.Text, "14 ") })
+	e.check(oplog.SearchQuery{Query: "physics"}, func(r *oplog.Record) bool { return strings.Contains(strings.ToLower(both(r)), "physics") })
+	e.waitIndexed()
+	e.check(oplog.SearchQuery{Query: "Physics.cs"}, func(r *oplog.Record) bool {
+		return strings.Contains(strings.ToLower(both(r)), "physics.cs")
+	})
+}

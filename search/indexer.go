@@ -2,9 +2,11 @@ package search
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/blevesearch/bleve/v2"
@@ -94,10 +96,15 @@ func (x *Index) indexOnce() (n int, err error) {
 			x.mu.Unlock()
 		}
 	}()
+	type job struct {
+		s *segment
+		b *bleve.Batch
+	}
+	var jobs []job
 	for i := 0; i < len(t.Lines); {
 		lo := x.segLo(t.Lines[i].ID)
 		j := i
-		for j < len(t.Lines) && x.segLo(t.Lines[j].ID) == lo {
+		for j < len(t.Lines) && x.segLo(t.Lines[j].ID) == lo && j-i < x.opts.BatchSize/x.opts.Parallel {
 			j++
 		}
 		s, err := x.segmentFor(lo)
@@ -105,26 +112,52 @@ func (x *Index) indexOnce() (n int, err error) {
 			return 0, err
 		}
 		b := s.idx.NewBatch()
+		sp := newSpan()
 		for k := i; k < j; k++ {
 			r := &t.Lines[k]
 			if err := b.IndexAdvanced(x.an.document(r)); err != nil {
 				return 0, err
 			}
+			sp.add(r.Time)
 			if r.Kind == oplog.KindOp && !r.IsComplete() {
 				pending = append(pending, r.ID)
 			} else if r.Kind == oplog.KindOp {
 				done = append(done, r.ID)
 			}
 		}
+		s.times.mu.Lock()
+		for k := i; k < j; k++ {
+			s.times.set(&t.Lines[k])
+		}
+		s.times.mu.Unlock()
 		x.mu.Lock()
 		step.left++
+		// Before the batch is searchable and long before the watermark
+		// passes it: a search never sees a document outside the span.
+		s.span.merge(sp)
 		x.mu.Unlock()
 		b.SetPersistedCallback(func(err error) { x.persistedBatch(step, err) })
-		if err := s.idx.Batch(b); err != nil {
-			x.persistedBatch(step, err)
-			return 0, fmt.Errorf("index %s: %w", segName(lo), err)
-		}
+		jobs = append(jobs, job{s, b})
 		i = j
+	}
+	// Several batches at once: while one is analysed (in parallel), another
+	// builds its segment (on one core).
+	errs := make([]error, len(jobs))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, x.opts.Parallel)
+	for n, jb := range jobs {
+		sem <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-sem }()
+			if err := jb.s.idx.Batch(jb.b); err != nil {
+				x.persistedBatch(step, err)
+				errs[n] = fmt.Errorf("index %s: %w", segName(jb.s.lo), err)
+			}
+		})
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return 0, err
 	}
 	x.dirty.add(pending...)
 	x.dirty.remove(done...)
@@ -215,6 +248,14 @@ func (x *Index) refreshPending(wm uint64) error {
 		if err := b.IndexAdvanced(x.an.document(&r)); err != nil {
 			return err
 		}
+		sp := newSpan()
+		sp.add(r.Time)
+		s.times.mu.Lock()
+		s.times.set(&r)
+		s.times.mu.Unlock()
+		x.mu.Lock()
+		s.span.merge(sp)
+		x.mu.Unlock()
 		if err := s.idx.Batch(b); err != nil {
 			return err
 		}
@@ -242,7 +283,8 @@ func (x *Index) segmentFor(lo uint64) (*segment, error) {
 	if err != nil {
 		return nil, fmt.Errorf("index: create %s: %w", segName(lo), err)
 	}
-	s := &segment{lo: lo, hi: lo + x.opts.SegmentSize - 1, idx: idx}
+	s := &segment{lo: lo, hi: lo + x.opts.SegmentSize - 1, span: newSpan(), times: newTimeCol(lo, x.opts.SegmentSize), idx: idx}
+	s.times.full = true // new: the indexer sets every time
 	x.mu.Lock()
 	x.segs = append(x.segs, s)
 	slices.SortFunc(x.segs, func(a, b *segment) int { return compare(a.lo, b.lo) })

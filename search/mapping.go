@@ -2,12 +2,10 @@ package search
 
 import (
 	"strconv"
-	"time"
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/analysis/analyzer/keyword"
-	"github.com/blevesearch/bleve/v2/analysis/analyzer/standard"
 	"github.com/blevesearch/bleve/v2/document"
 	"github.com/blevesearch/bleve/v2/mapping"
 	index "github.com/blevesearch/bleve_index_api"
@@ -18,10 +16,14 @@ import (
 // MappingVersion is the version of the index mapping and of the way records
 // become documents. An index written with another version is rebuilt at
 // Open. Bump it with every change to newMapping or document.
-const MappingVersion = 1
+//
+//   - 2: no time field (record times are kept beside the index, see
+//     times.go); text and stack analysed by wordsName, not standard.
+const MappingVersion = 2
 
 // Fields of a document. Keyword fields match exactly (case-sensitive, one
-// term); text fields are analysed with bleve's standard analyzer.
+// term); text fields are analysed with wordsName (see analyzer.go). The time
+// field of queries is not in bleve (see times.go).
 var (
 	keywordFields = []string{"name", "level", "source", "kind", "tool", "status"}
 	textFields    = []string{"text", "stack"}
@@ -34,7 +36,7 @@ var (
 // field (the translator sends unqualified terms to text and stack).
 func newMapping() *mapping.IndexMappingImpl {
 	m := bleve.NewIndexMapping()
-	m.DefaultAnalyzer = standard.Name
+	m.DefaultAnalyzer = wordsName
 	m.IndexDynamic, m.StoreDynamic, m.DocValuesDynamic = false, false, false
 	doc := bleve.NewDocumentStaticMapping()
 	for _, f := range keywordFields {
@@ -44,13 +46,10 @@ func newMapping() *mapping.IndexMappingImpl {
 	}
 	for _, f := range textFields {
 		fm := bleve.NewTextFieldMapping()
-		fm.Analyzer = standard.Name
+		fm.Analyzer = wordsName
 		fm.Store, fm.IncludeInAll, fm.IncludeTermVectors, fm.DocValues = false, false, true, false
 		doc.AddFieldMappingsAt(f, fm)
 	}
-	tm := bleve.NewDateTimeFieldMapping()
-	tm.Store, tm.IncludeInAll, tm.DocValues = false, false, false
-	doc.AddFieldMappingsAt(timeField, tm)
 	m.DefaultMapping = doc
 	m.DefaultField = "text"
 	return m
@@ -58,11 +57,11 @@ func newMapping() *mapping.IndexMappingImpl {
 
 // analyzers are the mapping's analyzers, resolved once.
 type analyzers struct {
-	keyword, standard analysis.Analyzer
+	keyword, text analysis.Analyzer
 }
 
 func newAnalyzers(m mapping.IndexMapping) analyzers {
-	return analyzers{keyword: m.AnalyzerNamed(keyword.Name), standard: m.AnalyzerNamed(standard.Name)}
+	return analyzers{keyword: m.AnalyzerNamed(keyword.Name), text: m.AnalyzerNamed(wordsName)}
 }
 
 const (
@@ -88,13 +87,10 @@ func (a *analyzers) document(r *oplog.Record) *document.Document {
 	kw("tool", r.Tool)
 	kw("status", r.Status.String())
 	if r.Text != "" {
-		d.AddField(document.NewTextFieldCustom("text", nil, []byte(r.Text), textOpts, a.standard))
+		d.AddField(document.NewTextFieldCustom("text", nil, []byte(r.Text), textOpts, a.text))
 	}
 	if r.Stack != "" {
-		d.AddField(document.NewTextFieldCustom("stack", nil, []byte(r.Stack), textOpts, a.standard))
-	}
-	if f, err := document.NewDateTimeFieldWithIndexingOptions(timeField, nil, r.Time, time.RFC3339Nano, index.IndexField); err == nil {
-		d.AddField(f)
+		d.AddField(document.NewTextFieldCustom("stack", nil, []byte(r.Stack), textOpts, a.text))
 	}
 	return d
 }

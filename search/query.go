@@ -21,7 +21,9 @@ const maxLocateBytes = 512
 
 // compiled is a SearchQuery translated for bleve.
 type compiled struct {
-	q     query.Query // the query string and every filter, one conjunction
+	q     query.Query // the query string and every filter but the time range, one conjunction
+	rng   timeRange   // the filters' time range, applied to the IDs q finds
+	times bool        // the query string has a time range: q reads the time column
 	terms []string    // analysed words of the query string, for fragments
 }
 
@@ -63,12 +65,6 @@ func (a *analyzers) compile(q *oplog.SearchQuery) (*compiled, error) {
 	term("kind", q.Kind.String())
 	term("tool", q.Tool)
 	term("status", q.Status.String())
-	if !q.Since.IsZero() || !q.Until.IsZero() {
-		yes, no := true, false
-		dq := query.NewDateRangeInclusiveQuery(q.Since, q.Until, &yes, &no)
-		dq.SetField(timeField)
-		conj = append(conj, dq)
-	}
 	switch len(conj) {
 	case 0:
 		c.q = query.NewMatchAllQuery()
@@ -77,7 +73,25 @@ func (a *analyzers) compile(q *oplog.SearchQuery) (*compiled, error) {
 	default:
 		c.q = query.NewConjunctionQuery(conj)
 	}
+	c.rng = timeRange{since: q.Since, until: q.Until}
 	return c, nil
+}
+
+// plan says how to search documents whose times lie in sp: not at all
+// (false), keeping every ID q finds (keep nil), or keeping those whose time
+// look gives is in the filters' range.
+func (c *compiled) plan(sp span, look func() timeLookup) (keep func(id uint64) bool, ok bool) {
+	switch sp.cover(c.rng) {
+	case outside:
+		return nil, false
+	case inside:
+		return nil, true
+	}
+	l := look()
+	return func(id uint64) bool {
+		t, ok := l(id)
+		return ok && c.rng.in(t)
+	}, true
 }
 
 // parse parses a bleve query string; its errors say where it broke.
@@ -175,6 +189,16 @@ func (a *analyzers) translate(q query.Query, c *compiled, negated bool) (query.Q
 
 func (a *analyzers) leaf(q query.FieldableQuery, c *compiled, negated bool) (query.Query, error) {
 	field := q.Field()
+	if m, ok := q.(*query.MatchQuery); ok && m.Fuzziness == 0 && (field == "" || field == "message" || field == "msg" || slices.Contains(textFields, field)) {
+		if len(a.text.Analyze([]byte(m.Match))) > 1 {
+			// One word to the standard analyzer (Foo.cs, 3.14), several
+			// here: they must follow each other, as they did in the word.
+			p := query.NewMatchPhraseQuery(m.Match)
+			p.SetField(field)
+			p.BoostVal = m.BoostVal
+			q = p
+		}
+	}
 	switch {
 	case field == "":
 		var alts []query.Query
@@ -198,7 +222,12 @@ func (a *analyzers) leaf(q query.FieldableQuery, c *compiled, negated bool) (que
 		a.collect(q, c, negated)
 		return q, nil
 	case field == timeField:
-		return q, nil
+		dq, ok := q.(*query.DateRangeQuery)
+		if !ok {
+			return nil, oplog.Errorf(oplog.EINVALID, `query: time takes a date range, such as time:>="2026-05-01T12:00:00Z"`)
+		}
+		c.times = true
+		return newTimeRangeQuery(dq), nil
 	case slices.Contains(keywordFields, field):
 		if m, ok := q.(*query.MatchQuery); ok {
 			m.Match = canonical(field, m.Match)
@@ -246,7 +275,7 @@ func (a *analyzers) collect(q query.FieldableQuery, c *compiled, negated bool) {
 	default:
 		return
 	}
-	for _, tok := range a.standard.Analyze([]byte(text)) {
+	for _, tok := range a.text.Analyze([]byte(text)) {
 		if t := string(tok.Term); !slices.Contains(c.terms, t) {
 			c.terms = append(c.terms, t)
 		}

@@ -18,6 +18,7 @@ func TestCompile(t *testing.T) {
 		{query: `(foo OR bar) AND NOT baz`, terms: []string{"foo", "bar"}},
 		{query: `time:>"2026-01-01T00:00:00Z" Physi*`},
 		{query: `bogus:x`, err: `unknown field "bogus"`},
+		{query: `time:2026`, err: `time takes a date range`},
 		{query: `name:Physics AND (level:error`, err: "at character 18: '(' is never closed"},
 		{query: `a OR`, err: "OR needs a term after it"},
 		{query: `AND a`, err: "AND needs a term before it"},

@@ -8,7 +8,6 @@ import (
 	"sync"
 
 	"github.com/blevesearch/bleve/v2"
-	"github.com/blevesearch/bleve/v2/search/query"
 
 	"github.com/mcplogd/mcplogd/oplog"
 )
@@ -27,7 +26,9 @@ type tailCache struct {
 
 type memChunk struct {
 	idx     bleve.Index
-	through uint64 // every record of the chunk up to here is indexed
+	through uint64   // every record of the chunk up to here is indexed
+	span    span     // the times of its documents
+	times   *timeCol // and each one
 }
 
 func (t *tailCache) bounds(k uint64) (lo, hi uint64) {
@@ -44,9 +45,9 @@ func (t *tailCache) reset() {
 	}
 }
 
-// search calls fn with the IDs in lo..hi that match q, one chunk at a time,
-// newest first, until fn returns false.
-func (t *tailCache) search(ctx context.Context, q query.Query, lo, hi uint64, fn func(chunkLo uint64, ids []uint64) bool) error {
+// search calls fn with the IDs in lo..hi that match c, one chunk at a
+// time, newest first, until fn returns false.
+func (t *tailCache) search(ctx context.Context, c *compiled, lo, hi uint64, fn func(chunkLo uint64, ids []uint64) bool) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	for k, c := range t.chunks {
@@ -58,13 +59,21 @@ func (t *tailCache) search(ctx context.Context, q query.Query, lo, hi uint64, fn
 	n := t.x.opts.TailChunk
 	for k := (hi - 1) / n; ; k-- {
 		clo, chi := t.bounds(k)
-		c, err := t.chunk(k, min(chi, hi))
+		ch, err := t.chunk(k, min(chi, hi))
 		if err != nil {
 			return err
 		}
-		ids, err := searchIDs(ctx, c.idx, t.x.m, q, max(lo, clo), min(hi, chi), nil)
-		if err != nil {
-			return err
+		var ids []uint64
+		look := func() timeLookup { return ch.times.get }
+		if keep, ok := c.plan(ch.span, look); ok {
+			var l timeLookup
+			if c.times {
+				l = look()
+			}
+			ids, err = searchIDs(ctx, ch.idx, t.x.m, c.q, max(lo, clo), min(hi, chi), keep, l, nil)
+			if err != nil {
+				return err
+			}
 		}
 		if !fn(max(lo, clo), ids) || clo <= lo || k == 0 {
 			return nil
@@ -81,7 +90,7 @@ func (t *tailCache) chunk(k, upto uint64) (*memChunk, error) {
 		if err != nil {
 			return nil, fmt.Errorf("index: in-memory chunk: %w", err)
 		}
-		c = &memChunk{idx: idx, through: clo - 1}
+		c = &memChunk{idx: idx, through: clo - 1, span: newSpan(), times: newTimeCol(clo, chi-clo+1)}
 		t.chunks[k] = c
 	}
 	for c.through < upto {
@@ -91,6 +100,7 @@ func (t *tailCache) chunk(k, upto uint64) (*memChunk, error) {
 		}
 		b := c.idx.NewBatch()
 		var pending []uint64
+		sp := newSpan()
 		for i := range tl.Lines {
 			r := &tl.Lines[i]
 			if r.ID > chi {
@@ -99,6 +109,8 @@ func (t *tailCache) chunk(k, upto uint64) (*memChunk, error) {
 			if err := b.IndexAdvanced(t.x.an.document(r)); err != nil {
 				return nil, err
 			}
+			sp.add(r.Time)
+			c.times.set(r)
 			if r.Kind == oplog.KindOp && !r.IsComplete() {
 				pending = append(pending, r.ID)
 			}
@@ -107,6 +119,7 @@ func (t *tailCache) chunk(k, upto uint64) (*memChunk, error) {
 		if err := c.idx.Batch(b); err != nil {
 			return nil, err
 		}
+		c.span.merge(sp)
 		next := min(tl.LastID, chi)
 		if tl.Reset || next <= c.through {
 			break // the store moved on (cleared): nothing more here
@@ -158,11 +171,12 @@ func (d *dirtySet) snapshot() map[uint64]bool {
 
 // match returns the IDs of ids in lo..hi whose current record matches q,
 // using a small in-memory index rebuilt only when the set or a status changed.
-func (d *dirtySet) match(ctx context.Context, x *Index, q query.Query, ids map[uint64]bool, lo, hi uint64) ([]uint64, error) {
+func (d *dirtySet) match(ctx context.Context, x *Index, c *compiled, ids map[uint64]bool, lo, hi uint64) ([]uint64, error) {
 	if len(ids) == 0 {
 		return nil, nil
 	}
 	var recs []oplog.Record
+	times := map[uint64]int64{}
 	key := make([]byte, 0, 16*len(ids))
 	sorted := make([]uint64, 0, len(ids))
 	for id := range ids {
@@ -179,6 +193,7 @@ func (d *dirtySet) match(ctx context.Context, x *Index, q query.Query, ids map[u
 			return nil, err
 		}
 		recs = append(recs, r)
+		times[r.ID] = r.Time.UnixNano()
 		key = fmt.Appendf(key, "%d:%d,", r.ID, r.Status)
 	}
 	if len(recs) == 0 {
@@ -205,5 +220,16 @@ func (d *dirtySet) match(ctx context.Context, x *Index, q query.Query, ids map[u
 		}
 		d.cache, d.cacheKey = idx, string(key)
 	}
-	return searchIDs(ctx, d.cache, x.m, q, lo, hi, nil)
+	look := func(id uint64) (int64, bool) {
+		t, ok := times[id]
+		return t, ok
+	}
+	var keep func(uint64) bool
+	if !c.rng.none() {
+		keep = func(id uint64) bool {
+			t, ok := times[id]
+			return ok && c.rng.in(t)
+		}
+	}
+	return searchIDs(ctx, d.cache, x.m, c.q, lo, hi, keep, look, nil)
 }
