@@ -473,3 +473,30 @@ func TestIndex_Search_SplitWord(t *testing.T) {
 		return strings.Contains(strings.ToLower(both(r)), "physics.cs")
 	})
 }
+
+// TestIndex_Search_Boolean checks OR, NOT and parentheses against the
+// records themselves, before and after indexing.
+func TestIndex_Search_Boolean(t *testing.T) {
+	e := mustOpen(t, t.TempDir(), small(), nil)
+	logtest.MustAppend(t, e.log, lines(1, 2500)...)
+	physics := func(r *oplog.Record) bool { return r.Name == "Physics" }
+	cases := []struct {
+		query string
+		keep  func(r *oplog.Record) bool
+	}{
+		{"needle OR name:Physics", func(r *oplog.Record) bool { return hasNeedle(r) || physics(r) }},
+		{"needle AND NOT name:Physics", func(r *oplog.Record) bool { return hasNeedle(r) && !physics(r) }},
+		{"needle -name:Physics", func(r *oplog.Record) bool { return hasNeedle(r) && !physics(r) }},
+		{"NOT (needle OR name:Physics)", func(r *oplog.Record) bool { return !hasNeedle(r) && !physics(r) }},
+		{"(name:Render OR name:Physics) AND needle", hasNeedle},
+		{"(needle) AND (level:error)", func(r *oplog.Record) bool { return hasNeedle(r) && physics(r) }},
+		{"name:Render needle OR level:error", func(r *oplog.Record) bool { return r.Name == "Render" && hasNeedle(r) || physics(r) }},
+	}
+	for _, c := range cases {
+		e.check(oplog.SearchQuery{Query: c.query}, c.keep)
+	}
+	e.waitIndexed()
+	for _, c := range cases {
+		e.check(oplog.SearchQuery{Query: c.query}, c.keep)
+	}
+}

@@ -1,7 +1,6 @@
 package search
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -11,13 +10,8 @@ import (
 	"github.com/mcplogd/mcplogd/oplog"
 )
 
-// maxQueryBytes bounds a query string: longer ones are refused rather than
-// parsed, and the search for where a query broke is quadratic in its length.
+// maxQueryBytes bounds a query string: longer ones are refused rather than parsed.
 const maxQueryBytes = 4096
-
-// maxLocateBytes bounds the search for where a query broke (one parse per
-// prefix): past it the error names the token but not its place.
-const maxLocateBytes = 512
 
 // compiled is a SearchQuery translated for bleve.
 type compiled struct {
@@ -94,7 +88,7 @@ func (c *compiled) plan(sp span, look func() timeLookup) (keep func(id uint64) b
 	}, true
 }
 
-// parse parses a bleve query string; its errors say where it broke.
+// parse parses a query string (see tree); its errors say where it broke.
 func parse(s string) (query.Query, error) {
 	if len(s) > maxQueryBytes {
 		return nil, oplog.Errorf(oplog.EINVALID, "query: %d bytes is over the limit of %d", len(s), maxQueryBytes)
@@ -102,44 +96,23 @@ func parse(s string) (query.Query, error) {
 	if !utf8.ValidString(s) {
 		return nil, oplog.Errorf(oplog.EINVALID, "query: not valid UTF-8")
 	}
-	rw, err := rewrite(s)
+	q, err := tree(s)
 	if err != nil {
 		return nil, err
 	}
-	q, err := query.NewQueryStringQuery(rw).Parse()
-	if err == nil {
-		return q, nil
+	if q == nil {
+		return query.NewMatchAllQuery(), nil
 	}
-	return nil, oplog.Errorf(oplog.EINVALID, "query: %s", where(s, err))
+	return q, nil
 }
 
-// where says where s broke: bleve's parser names the unexpected token but
-// not its place, so the shortest prefix that fails other than by ending
-// too soon marks it.
-func where(s string, err error) string {
+// bleveMessage rewords an error of bleve's query string parser.
+func bleveMessage(err error) string {
 	msg := strings.ReplaceAll(err.Error(), "\n", "; ")
-	msg = strings.NewReplacer("tSTRING", "word", "tPHRASE", "phrase", "tNUMBER", "number", "tCOLON", "':'",
+	return strings.NewReplacer("tSTRING", "word", "tPHRASE", "phrase", "tNUMBER", "number", "tCOLON", "':'",
 		"tPLUS", "'+'", "tMINUS", "'-'", "tLEFTBRACKET", "'('", "tRIGHTBRACKET", "')'", "tLEFTRANGE", "'['",
 		"tRIGHTRANGE", "']'", "tGREATER", "'>'", "tLESS", "'<'", "tEQUAL", "'='", "tTILDE", "'~'", "tBOOST", "'^'",
-		"tOR", "OR", "tAND", "AND", "tNOT", "NOT", "$end", "end of query").Replace(msg)
-	for i := range s {
-		if i == 0 {
-			continue
-		}
-		if i > maxLocateBytes {
-			break // a long query: say what broke, not where
-		}
-		rw, rerr := rewrite(s[:i])
-		if rerr != nil {
-			continue
-		}
-		_, perr := query.NewQueryStringQuery(rw).Parse()
-		if perr != nil && !strings.Contains(perr.Error(), "$end") && !strings.Contains(perr.Error(), "unterminated quote") {
-			col := utf8.RuneCountInString(s[:i])
-			return fmt.Sprintf("syntax error at character %d: %s\n  %s\n  %s^", col, msg, s, strings.Repeat(" ", max(col-1, 0)))
-		}
-	}
-	return fmt.Sprintf("syntax error at the end of the query: %s\n  %s\n  %s^", msg, s, strings.Repeat(" ", utf8.RuneCountInString(s)))
+		"tOR", "OR", "tAND", "AND", "tNOT", "NOT", "$end", "end of the clause").Replace(msg)
 }
 
 // translate rewrites q in place where it can and returns the query to run.

@@ -5,16 +5,17 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/blevesearch/bleve/v2/search/query"
+
 	"github.com/mcplogd/mcplogd/oplog"
 )
 
-// bleve's query string has no boolean words: its clauses are optional
-// unless marked + (required) or - (excluded). Agents write
-// `level:error AND name:Physics "null reference"`, so rewrite applies the
-// usual log-search reading first: clauses are all required (AND is
-// implied and may be written), OR joins alternatives (binding looser than
-// AND), NOT (or -) excludes, and parentheses group. The result is a bleve
-// query string: `+level:error +name:Physics +"null reference"`.
+// bleve's query string has no boolean words and no grouping: its clauses
+// are optional unless marked + (required) or - (excluded). Agents write
+// `level:error AND name:Physics "null reference"`, so tree applies the
+// usual log-search reading: clauses are all required (AND is implied and
+// may be written), OR joins alternatives (binding looser than AND), NOT
+// (or -) excludes, and parentheses group.
 
 type token struct {
 	s   string
@@ -66,115 +67,141 @@ func syntaxErr(s string, pos int, what string) error {
 	return oplog.Errorf(oplog.EINVALID, "query: syntax error at character %d: %s\n  %s\n  %s^", col, what, s, strings.Repeat(" ", col-1))
 }
 
-// rewrite turns s into bleve's query string syntax (see above).
-func rewrite(s string) (string, error) {
+// tree parses s into a bleve query: see the reading above. Each clause is
+// parsed by bleve's query string parser on its own; AND, OR, NOT and
+// parentheses are built here, since bleve's query strings have no grouping.
+func tree(s string) (query.Query, error) {
 	toks, err := lex(s)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
-	out, rest, err := group(s, toks, -1)
+	q, rest, err := group(s, toks, -1)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	if len(rest) > 0 {
-		return "", syntaxErr(s, rest[0].pos, "')' without a '(' before it")
+		return nil, syntaxErr(s, rest[0].pos, "')' without a '(' before it")
 	}
-	return out, nil
+	return q, nil
 }
 
-// group rewrites tokens up to the ')' that closes the '(' at open (-1: the
+// alternative is one side of an OR: clauses that must all match and
+// clauses that must not.
+type alternative struct{ must, not []query.Query }
+
+// group parses tokens up to the ')' that closes the '(' at open (-1: the
 // top level) and returns the rest after it.
-func group(s string, toks []token, open int) (string, []token, error) {
-	alts := [][]string{nil}
+func group(s string, toks []token, open int) (query.Query, []token, error) {
+	alts := []alternative{{}}
 	not, last := false, -1
 	var opTok token
 	for len(toks) > 0 {
 		t := toks[0]
 		toks = toks[1:]
-		var clause string
+		cur := &alts[len(alts)-1]
+		empty := len(cur.must)+len(cur.not) == 0
+		var clause query.Query
 		switch t.s {
 		case ")":
 			if open < 0 {
-				return "", nil, syntaxErr(s, t.pos, "')' without a '(' before it")
+				return nil, nil, syntaxErr(s, t.pos, "')' without a '(' before it")
 			}
-			if err := dangling(s, not, alts, opTok); err != nil {
-				return "", nil, err
+			if err := dangling(s, not, empty, opTok); err != nil {
+				return nil, nil, err
 			}
 			return join(alts), toks, nil
 		case "(":
 			inner, rest, err := group(s, toks, t.pos)
 			if err != nil {
-				return "", nil, err
+				return nil, nil, err
 			}
-			if inner == "" {
-				return "", nil, syntaxErr(s, t.pos, "empty parentheses")
+			if inner == nil {
+				return nil, nil, syntaxErr(s, t.pos, "empty parentheses")
 			}
-			toks, clause = rest, "("+inner+")"
+			toks, clause = rest, inner
 		case "AND", "&&":
-			if last != len(alts)-1 || len(alts[len(alts)-1]) == 0 || not {
-				return "", nil, syntaxErr(s, t.pos, t.s+" needs a term before it")
+			if last != len(alts)-1 || empty || not {
+				return nil, nil, syntaxErr(s, t.pos, t.s+" needs a term before it")
 			}
 			opTok = t
 			continue
 		case "OR", "||":
-			if len(alts[len(alts)-1]) == 0 || not {
-				return "", nil, syntaxErr(s, t.pos, t.s+" needs a term before it")
+			if empty || not {
+				return nil, nil, syntaxErr(s, t.pos, t.s+" needs a term before it")
 			}
-			alts = append(alts, nil)
+			alts = append(alts, alternative{})
 			opTok = t
 			continue
 		case "NOT", "!":
 			if not {
-				return "", nil, syntaxErr(s, t.pos, "NOT NOT")
+				return nil, nil, syntaxErr(s, t.pos, "NOT NOT")
 			}
 			not, opTok = true, t
 			continue
 		default:
-			clause = t.s
+			text := t.s
+			switch {
+			case strings.HasPrefix(text, "-") && len(text) > 1:
+				text, not = text[1:], !not
+			case strings.HasPrefix(text, "+") && len(text) > 1:
+				text = text[1:]
+			}
+			q, err := query.NewQueryStringQuery(text).Parse()
+			if err != nil {
+				return nil, nil, syntaxErr(s, t.pos, bleveMessage(err))
+			}
+			clause = q
 		}
 		if not {
-			clause = "-" + strings.TrimLeft(clause, "+-")
-			not = false
+			cur.not = append(cur.not, clause)
+		} else {
+			cur.must = append(cur.must, clause)
 		}
-		opTok = token{}
-		alts[len(alts)-1] = append(alts[len(alts)-1], clause)
+		not, opTok = false, token{}
 		last = len(alts) - 1
 	}
 	if open >= 0 {
-		return "", nil, syntaxErr(s, open, "'(' is never closed")
+		return nil, nil, syntaxErr(s, open, "'(' is never closed")
 	}
-	if err := dangling(s, not, alts, opTok); err != nil {
-		return "", nil, err
+	if err := dangling(s, not, len(alts[len(alts)-1].must)+len(alts[len(alts)-1].not) == 0, opTok); err != nil {
+		return nil, nil, err
 	}
 	return join(alts), nil, nil
 }
 
-func dangling(s string, not bool, alts [][]string, op token) error {
-	if op.s != "" && (not || len(alts[len(alts)-1]) == 0) {
+func dangling(s string, not, empty bool, op token) error {
+	if op.s != "" && (not || empty) {
 		return syntaxErr(s, op.pos, fmt.Sprintf("%s needs a term after it", op.s))
 	}
 	return nil
 }
 
-// join writes alternatives of required clauses.
-func join(alts [][]string) string {
-	req := func(cl []string) string {
-		parts := make([]string, len(cl))
-		for i, c := range cl {
-			if strings.HasPrefix(c, "-") || strings.HasPrefix(c, "+") {
-				parts[i] = c
-			} else {
-				parts[i] = "+" + c
+// join combines alternatives: nil when there is nothing to match.
+func join(alts []alternative) query.Query {
+	var qs []query.Query
+	for _, a := range alts {
+		var must query.Query
+		switch len(a.must) {
+		case 0:
+			if len(a.not) == 0 {
+				continue
 			}
+			must = query.NewMatchAllQuery()
+		case 1:
+			must = a.must[0]
+		default:
+			must = query.NewConjunctionQuery(a.must)
 		}
-		return strings.Join(parts, " ")
+		if len(a.not) > 0 {
+			must = query.NewBooleanQuery([]query.Query{must}, nil, a.not)
+		}
+		qs = append(qs, must)
 	}
-	if len(alts) == 1 {
-		return req(alts[0])
+	switch len(qs) {
+	case 0:
+		return nil
+	case 1:
+		return qs[0]
 	}
-	parts := make([]string, len(alts))
-	for i, a := range alts {
-		parts[i] = "(" + req(a) + ")"
-	}
-	return strings.Join(parts, " ")
+	return query.NewDisjunctionQuery(qs)
 }
