@@ -635,3 +635,51 @@ func TestLog_AwaitComplete(t *testing.T) {
 		t.Fatalf("AwaitComplete past its deadline: %+v, %v", r, err)
 	}
 }
+
+func TestLog_Wait(t *testing.T) {
+	l, _ := logtest.MustOpenLog(t, nil)
+	logtest.MustAppend(t, l, logtest.Lines(2, "w")...)
+	t.Run("AlreadyThere", func(t *testing.T) {
+		if err := l.Wait(ctx, 1); err != nil {
+			t.Fatalf("Wait(1) with record 2 stored: %v", err)
+		}
+	})
+	t.Run("Arrives", func(t *testing.T) {
+		done := make(chan error, 1)
+		go func() { done <- l.Wait(ctx, 2) }()
+		select {
+		case err := <-done:
+			t.Fatalf("Wait(2) returned %v before record 3 existed", err)
+		case <-time.After(20 * time.Millisecond):
+		}
+		logtest.MustAppend(t, l, logtest.Lines(1, "x")...)
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatalf("Wait(2) after record 3: %v", err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatal("Wait(2) did not return after record 3 arrived")
+		}
+	})
+	t.Run("Deadline", func(t *testing.T) {
+		c, cancel := context.WithTimeout(ctx, 20*time.Millisecond)
+		defer cancel()
+		if err := l.Wait(c, 100); !errors.Is(err, context.DeadlineExceeded) {
+			t.Fatalf("Wait past its deadline: %v", err)
+		}
+	})
+	t.Run("Closed", func(t *testing.T) {
+		done := make(chan error, 1)
+		go func() { done <- l.Wait(ctx, 100) }()
+		l.Close()
+		select {
+		case err := <-done:
+			if !errors.Is(err, oplog.ErrClosed) {
+				t.Fatalf("Wait across Close: %v; want ErrClosed", err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatal("Wait did not end at Close")
+		}
+	})
+}
