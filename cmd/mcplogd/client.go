@@ -37,6 +37,17 @@ func connect(ctx context.Context, dir *datadir.Dir) (b backend, isRemote bool, e
 	return backend{ab, closeFn}, isRemote, nil
 }
 
+// connectExisting connects to the log of the data directory at path,
+// which must exist (a read has nothing to read in a new one).
+func connectExisting(ctx context.Context, path string) (backend, error) {
+	dir, err := datadir.Existing(path)
+	if err != nil {
+		return backend{}, err
+	}
+	b, _, err := connect(ctx, dir)
+	return b, err
+}
+
 func (m *Main) link(_ context.Context, args []string) error {
 	fs := m.flags("link", "[--data DIR]", "Print the MCP link of a data directory (the same across launches).")
 	data := m.dataFlag(fs)
@@ -106,11 +117,7 @@ func (m *Main) show(ctx context.Context, args []string) error {
 	if err != nil || id == 0 {
 		return fmt.Errorf("ID: %q is not a record ID (a positive integer)", fs.Arg(0))
 	}
-	dir, err := datadir.Existing(*data)
-	if err != nil {
-		return err
-	}
-	b, _, err := connect(ctx, dir)
+	b, err := connectExisting(ctx, *data)
 	if err != nil {
 		return err
 	}

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mcplogd/mcplogd/internal/datadir"
 	"github.com/mcplogd/mcplogd/oplog"
 )
 
@@ -36,11 +35,7 @@ func (m *Main) crashes(ctx context.Context, args []string) error {
 	if *limit < 1 {
 		return fmt.Errorf("--limit: want at least 1, got %d", *limit)
 	}
-	dir, err := datadir.Existing(*data)
-	if err != nil {
-		return err
-	}
-	b, _, err := connect(ctx, dir)
+	b, err := connectExisting(ctx, *data)
 	if err != nil {
 		return err
 	}
