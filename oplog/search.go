@@ -144,7 +144,7 @@ func (l *Log) Search(ctx context.Context, q SearchQuery) (SearchPage, error) {
 		before = last
 	}
 	idx := l.getIndex()
-	if q.Query == "" && q.Tool == "" && q.Status == 0 && (idx == nil || q.Since.IsZero() && q.Until.IsZero() && l.dense(&q, &st)) {
+	if q.Query == "" && q.Tool == "" && q.Status == 0 && (idx == nil || q.Since.IsZero() && q.Until.IsZero() && l.dense(&q.Filter, &st)) {
 		return l.searchList(&q, before, st, idx)
 	}
 	if idx == nil {
@@ -175,28 +175,39 @@ func (l *Log) Search(ctx context.Context, q SearchQuery) (SearchPage, error) {
 // hit); sparser ones by the index, whose cost follows the hits.
 const denseShare = 200
 
-// dense reports whether q's filters keep many records, from the counters:
-// per name when q names one, else per kind and level (source is not
-// counted apart, so a source filter can make it optimistic by up to the
-// number of sources).
-func (l *Log) dense(q *SearchQuery, st *Stats) bool {
+// dense reports whether f keeps many records (see count; a source filter
+// without a name is not counted apart, so it can make dense optimistic by
+// up to the number of sources).
+func (l *Log) dense(f *Filter, st *Stats) bool {
 	if st.Records == 0 {
 		return true
 	}
-	n := st.Count(q.Kind, q.MinLevel)
-	if q.Name != "" {
-		names, err := l.store.Names(q.Source)
-		if err != nil {
-			return true
-		}
-		n = 0
-		for i := range names {
-			if names[i].Name == q.Name {
-				n += names[i].Count(q.Kind, q.MinLevel)
-			}
+	g := *f
+	if g.Name == "" {
+		g.Source = ""
+	}
+	n, err := l.count(&g, st)
+	return err != nil || n*denseShare >= st.Records
+}
+
+// count is how many records pass f's kind, level, name and source (not its
+// time bounds), from the counters: per name when f names a name or source,
+// else per kind and level.
+func (l *Log) count(f *Filter, st *Stats) (uint64, error) {
+	if f.Name == "" && f.Source == "" {
+		return st.Count(f.Kind, f.MinLevel), nil
+	}
+	names, err := l.store.Names(f.Source)
+	if err != nil {
+		return 0, err
+	}
+	var n uint64
+	for i := range names {
+		if f.Name == "" || names[i].Name == f.Name {
+			n += names[i].Count(f.Kind, f.MinLevel)
 		}
 	}
-	return n*denseShare >= st.Records
+	return n, nil
 }
 
 // searchList answers a query of filters only through the store's List.

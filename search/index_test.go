@@ -500,3 +500,83 @@ func TestIndex_Search_Boolean(t *testing.T) {
 		e.check(oplog.SearchQuery{Query: c.query}, c.keep)
 	}
 }
+
+// countingIndex is the real index, counting the searches the Log sends it.
+type countingIndex struct {
+	*search.Index
+	mu       sync.Mutex
+	searches int
+}
+
+func (c *countingIndex) Search(ctx context.Context, q *oplog.SearchQuery, before uint64, limit int) (oplog.IndexHits, error) {
+	c.mu.Lock()
+	c.searches++
+	c.mu.Unlock()
+	return c.Index.Search(ctx, q, before, limit)
+}
+
+func (c *countingIndex) count() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.searches
+}
+
+func TestLog_List_SparseFiltersUseIndexAndStayExact(t *testing.T) {
+	e := mustOpen(t, t.TempDir(), small(), nil)
+	ci := &countingIndex{Index: e.idx}
+	e.log.SetIndex(ci)
+	// One record in 500 is named Rare (a third of them fatal), from two sources.
+	rare := func(from, n int) []oplog.Record {
+		recs := lines(from, n)
+		for i := range recs {
+			if k := from + i; k%500 == 0 {
+				recs[i].Name, recs[i].Source, recs[i].Level = "Rare", []string{"game", "editor"}[k/500%2], oplog.LevelInfo
+				if k%1500 == 0 {
+					recs[i].Level = oplog.LevelFatal
+				}
+			}
+		}
+		return recs
+	}
+	logtest.MustAppend(t, e.log, rare(0, 20_000)...)
+	e.waitIndexed()
+	logtest.MustAppend(t, e.log, rare(20_000, 3_000)...) // above the watermark, at least at first
+	queries := []oplog.Query{
+		{Filter: oplog.Filter{Name: "Rare"}, Count: 10},
+		{Filter: oplog.Filter{Name: "Rare"}, Count: 7, Offset: 5},
+		{Filter: oplog.Filter{Name: "Rare", MinLevel: oplog.LevelError}, Count: 100},
+		{Filter: oplog.Filter{Name: "Rare", Source: "editor", Kind: oplog.KindLine}, Count: 3},
+		{Filter: oplog.Filter{Name: "Rare"}, Count: 4, Before: 10_000},
+		{Filter: oplog.Filter{MinLevel: oplog.LevelFatal}, Count: 1000},
+	}
+	for _, q := range queries {
+		before := ci.count()
+		got, err := e.log.List(context.Background(), q)
+		if err != nil {
+			t.Fatalf("%+v: %v", q, err)
+		}
+		if ci.count() == before {
+			t.Errorf("%+v: answered without the index", q)
+		}
+		want, err := e.db.List(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(want.Records) == 0 {
+			t.Fatalf("%+v: the store finds nothing; the test is wrong", q)
+		}
+		if !slices.EqualFunc(got.Records, want.Records, func(a, b oplog.Record) bool { return a.ID == b.ID }) ||
+			got.Total != want.Total || got.More != want.More {
+			t.Errorf("%+v: got %d records (total %d, more %v), want %d (total %d, more %v)", q,
+				len(got.Records), got.Total, got.More, len(want.Records), want.Total, want.More)
+		}
+	}
+	// A filter that keeps many records walks the store.
+	before := ci.count()
+	if _, err := e.log.List(context.Background(), oplog.Query{Filter: oplog.Filter{Name: "Render"}}); err != nil {
+		t.Fatal(err)
+	}
+	if ci.count() != before {
+		t.Errorf("a dense name filter went through the index")
+	}
+}
