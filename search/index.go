@@ -459,6 +459,16 @@ func (x *Index) Search(ctx context.Context, q *oplog.SearchQuery, before uint64,
 	if err != nil {
 		return oplog.IndexHits{}, err
 	}
+	recs := &recordReader{st: x.st}
+	ctx = context.WithValue(ctx, recordsKey{}, recs)
+	h, err := x.search(ctx, c, before, limit)
+	if err == nil {
+		err = recs.error()
+	}
+	return h, err
+}
+
+func (x *Index) search(ctx context.Context, c *compiled, before uint64, limit int) (oplog.IndexHits, error) {
 	st := x.st.Stats()
 	lowest := max(st.FirstID, st.GenStart, 1)
 	upper := st.LastID

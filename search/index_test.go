@@ -580,3 +580,64 @@ func TestLog_List_SparseFiltersUseIndexAndStayExact(t *testing.T) {
 		t.Errorf("a dense name filter went through the index")
 	}
 }
+
+// TestIndex_Search_Phrase checks phrases, which the index matches by their
+// words and the records' own text confirms (the index keeps no positions),
+// before and after indexing.
+func TestIndex_Search_Phrase(t *testing.T) {
+	e := mustOpen(t, t.TempDir(), small(), nil)
+	texts := []string{
+		"null reference in Update",
+		"reference null in Update",               // both words, wrong order
+		"null pointer, then a reference",         // both words, apart
+		"a NULL Reference!",                      // case and punctuation
+		"needle in haystack",                     // a stop word between
+		"needle of haystack",                     // another stop word: same positions
+		"needle haystack",                        // no gap
+		"null null reference reference",          // repeated words
+		"something else entirely",                // neither
+		"the stack has it, the text does not",    // stack below
+		"reference null: null reference at last", // second occurrence
+	}
+	var recs []oplog.Record
+	for i := 0; i < 1200; i++ { // several segments and tail chunks
+		r := oplog.Record{Level: oplog.LevelInfo, Name: "Game", Text: texts[i%len(texts)]}
+		if i%len(texts) == 9 {
+			r.Level, r.Stack = oplog.LevelError, "NullReferenceException: null reference\n  at Player.Update () in Player.cs:42"
+		}
+		recs = append(recs, r)
+	}
+	logtest.MustAppend(t, e.log, recs...)
+	words := func(s string) []string {
+		return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9') })
+	}
+	// has reports whether s holds ws in order, skipping the stop words in gaps.
+	has := func(s string, ws ...string) bool {
+		return strings.Contains(" "+strings.Join(words(s), " ")+" ", " "+strings.Join(ws, " ")+" ")
+	}
+	cases := []struct {
+		query string
+		keep  func(r *oplog.Record) bool
+	}{
+		{`"null reference"`, func(r *oplog.Record) bool { return has(r.Text, "null", "reference") || has(r.Stack, "null", "reference") }},
+		{`text:"null reference"`, func(r *oplog.Record) bool { return has(r.Text, "null", "reference") }},
+		{`stack:"null reference"`, func(r *oplog.Record) bool { return has(r.Stack, "null", "reference") }},
+		{`"needle in haystack"`, func(r *oplog.Record) bool { return has(r.Text, "needle", "in", "haystack") || has(r.Text, "needle", "of", "haystack") }},
+		{`null reference -"null reference"`, func(r *oplog.Record) bool {
+			return slices.Contains(words(r.Text+" "+r.Stack), "null") && slices.Contains(words(r.Text+" "+r.Stack), "reference") &&
+				!has(r.Text, "null", "reference") && !has(r.Stack, "null", "reference")
+		}},
+		{`"player update" OR "needle haystack"`, func(r *oplog.Record) bool { return r.Stack != "" || r.Text == "needle haystack" }},
+		{`Player.Update level:error`, func(r *oplog.Record) bool { return r.Stack != "" }},
+		{`name:"Game" "null pointer"`, func(r *oplog.Record) bool { return has(r.Text, "null", "pointer") }},
+		{`"a null"`, func(r *oplog.Record) bool { return has(r.Text+" "+r.Stack, "null") }}, // a stop word: just "null"
+		{`name:"Other Game" "null pointer"`, func(r *oplog.Record) bool { return false }},
+	}
+	for _, c := range cases {
+		e.check(oplog.SearchQuery{Query: c.query, Limit: 500}, c.keep)
+	}
+	e.waitIndexed()
+	for _, c := range cases {
+		e.check(oplog.SearchQuery{Query: c.query, Limit: 37}, c.keep)
+	}
+}

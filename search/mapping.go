@@ -19,7 +19,9 @@ import (
 //
 //   - 2: no time field (record times are kept beside the index, see
 //     times.go); text and stack analysed by wordsName, not standard.
-const MappingVersion = 2
+//   - 3: no term vectors: phrases are checked against the records (see
+//     phrase.go).
+const MappingVersion = 3
 
 // Fields of a document. Keyword fields match exactly (case-sensitive, one
 // term); text fields are analysed with wordsName (see analyzer.go). The time
@@ -31,9 +33,10 @@ var (
 )
 
 // newMapping is the mapping of every segment: nothing stored (records load
-// from bbolt by ID), no doc values (nothing sorts in bleve), term vectors
-// only on the text fields, where phrase queries need positions; no _all
-// field (the translator sends unqualified terms to text and stack).
+// from bbolt by ID), no doc values (nothing sorts in bleve), no term vectors
+// (phrases are checked against the records, see phrase.go; fragments are
+// cut from the records too); no _all field (the translator sends
+// unqualified terms to text and stack).
 func newMapping() *mapping.IndexMappingImpl {
 	m := bleve.NewIndexMapping()
 	m.DefaultAnalyzer = wordsName
@@ -47,7 +50,7 @@ func newMapping() *mapping.IndexMappingImpl {
 	for _, f := range textFields {
 		fm := bleve.NewTextFieldMapping()
 		fm.Analyzer = wordsName
-		fm.Store, fm.IncludeInAll, fm.IncludeTermVectors, fm.DocValues = false, false, true, false
+		fm.Store, fm.IncludeInAll, fm.IncludeTermVectors, fm.DocValues = false, false, false, false
 		doc.AddFieldMappingsAt(f, fm)
 	}
 	m.DefaultMapping = doc
@@ -66,7 +69,7 @@ func newAnalyzers(m mapping.IndexMapping) analyzers {
 
 const (
 	keywordOpts = index.IndexField
-	textOpts    = index.IndexField | index.IncludeTermVectors
+	textOpts    = index.IndexField
 )
 
 // docID is a record's document ID: its decimal ID.

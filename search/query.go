@@ -184,16 +184,23 @@ func (a *analyzers) leaf(q query.FieldableQuery, c *compiled, negated bool) (que
 			if _, isRange := cl.(*query.NumericRangeQuery); isRange {
 				continue // only text fields here: a bare number matches as a word
 			}
-			alts = append(alts, cl)
+			t, err := a.textLeaf(cl)
+			if err != nil {
+				return nil, err
+			}
+			alts = append(alts, t)
 		}
 		a.collect(q, c, negated)
 		if len(alts) == 1 {
 			return alts[0], nil
 		}
 		return query.NewDisjunctionQuery(alts), nil
+	case field == "message" || field == "msg":
+		q.SetField("text")
+		fallthrough
 	case slices.Contains(textFields, field):
 		a.collect(q, c, negated)
-		return q, nil
+		return a.textLeaf(q)
 	case field == timeField:
 		dq, ok := q.(*query.DateRangeQuery)
 		if !ok {
@@ -202,16 +209,30 @@ func (a *analyzers) leaf(q query.FieldableQuery, c *compiled, negated bool) (que
 		c.times = true
 		return newTimeRangeQuery(dq), nil
 	case slices.Contains(keywordFields, field):
-		if m, ok := q.(*query.MatchQuery); ok {
+		switch m := q.(type) {
+		case *query.MatchQuery:
 			m.Match = canonical(field, m.Match)
+		case *query.MatchPhraseQuery: // one keyword, spaces and all
+			tq := query.NewTermQuery(canonical(field, m.MatchPhrase))
+			tq.SetField(field)
+			return tq, nil
 		}
-		return q, nil
-	case field == "message" || field == "msg":
-		q.SetField("text")
-		a.collect(q, c, negated)
 		return q, nil
 	}
 	return nil, oplog.Errorf(oplog.EINVALID, "query: unknown field %q; fields are text, stack, name, level, source, kind, tool, status and time", field)
+}
+
+// textLeaf returns the query to run for a leaf on a text field: a phrase
+// becomes a phraseQuery (the index has no positions, see phrase.go).
+func (a *analyzers) textLeaf(q query.FieldableQuery) (query.Query, error) {
+	p, ok := q.(*query.MatchPhraseQuery)
+	if !ok {
+		return q, nil
+	}
+	if p.Fuzziness != 0 {
+		return nil, oplog.Errorf(oplog.EINVALID, "query: a phrase cannot be fuzzy (%q~%d); make its words fuzzy instead, such as word~1", p.MatchPhrase, p.Fuzziness)
+	}
+	return newPhrase(p.FieldVal, p.MatchPhrase, a.text), nil
 }
 
 // canonical spells a level, kind or status as it is indexed, so that

@@ -1,0 +1,183 @@
+package search
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strconv"
+	"sync"
+
+	"github.com/blevesearch/bleve/v2/analysis"
+	"github.com/blevesearch/bleve/v2/mapping"
+	"github.com/blevesearch/bleve/v2/search"
+	"github.com/blevesearch/bleve/v2/search/query"
+	"github.com/blevesearch/bleve/v2/search/searcher"
+	index "github.com/blevesearch/bleve_index_api"
+
+	"github.com/mcplogd/mcplogd/oplog"
+)
+
+// The index keeps no word positions (term vectors were a third of the
+// indexing time and half of the index), so bleve cannot match a phrase by
+// itself. A phraseQuery finds the documents that hold every word of the
+// phrase and keeps those whose record, read from the store, has the words
+// one after another, as the analyzer splits the field. The answer is as
+// exact as a positional index; its cost follows the documents that hold
+// every word, which for the phrases people search is close to the hits.
+
+// phraseQuery matches the records whose field holds words in order.
+type phraseQuery struct {
+	field string
+	words []phraseWord // in order
+	an    analysis.Analyzer
+}
+
+// phraseWord is a word of a phrase and its position relative to the first
+// (stop words left gaps).
+type phraseWord struct {
+	term string
+	at   int
+}
+
+// newPhrase returns the query for phrase in the text field: a phraseQuery,
+// or a plain term query when the phrase is one word, or nothing-matches
+// when it is only stop words.
+func newPhrase(field, phrase string, an analysis.Analyzer) query.Query {
+	toks := an.Analyze([]byte(phrase))
+	switch len(toks) {
+	case 0:
+		return query.NewMatchNoneQuery()
+	case 1:
+		tq := query.NewTermQuery(string(toks[0].Term))
+		tq.SetField(field)
+		return tq
+	}
+	q := &phraseQuery{field: field, an: an}
+	for _, t := range toks {
+		q.words = append(q.words, phraseWord{term: string(t.Term), at: t.Position - toks[0].Position})
+	}
+	return q
+}
+
+func (q *phraseQuery) Searcher(ctx context.Context, r index.IndexReader, _ mapping.IndexMapping, opts search.SearcherOptions) (search.Searcher, error) {
+	recs, _ := ctx.Value(recordsKey{}).(*recordReader)
+	if recs == nil {
+		return nil, fmt.Errorf("phrase: no store to check phrases against")
+	}
+	var terms []search.Searcher
+	var seen []string
+	for _, w := range q.words {
+		if slices.Contains(seen, w.term) {
+			continue
+		}
+		seen = append(seen, w.term)
+		ts, err := searcher.NewTermSearcher(ctx, r, w.term, q.field, 1, opts)
+		if err != nil {
+			for _, s := range terms {
+				_ = s.Close()
+			}
+			return nil, err
+		}
+		terms = append(terms, ts)
+	}
+	all, err := searcher.NewConjunctionSearcher(ctx, r, terms, opts)
+	if err != nil {
+		return nil, err
+	}
+	return searcher.NewFilteringSearcher(ctx, all, func(_ *search.SearchContext, d *search.DocumentMatch) bool {
+		ext, err := r.ExternalID(d.IndexInternalID)
+		if err != nil {
+			recs.fail(err)
+			return false
+		}
+		id, err := strconv.ParseUint(ext, 10, 64)
+		if err != nil {
+			recs.fail(fmt.Errorf("document %q: %w", ext, err))
+			return false
+		}
+		rec, ok := recs.get(id)
+		if !ok {
+			return false
+		}
+		text := rec.Text
+		if q.field == "stack" {
+			text = rec.Stack
+		}
+		return q.in(text)
+	}), nil
+}
+
+// in reports whether text, analysed, holds q's words in order.
+func (q *phraseQuery) in(text string) bool {
+	toks := q.an.Analyze([]byte(text))
+	if len(toks) < len(q.words) {
+		return false
+	}
+	// Positions run from 1 and count stop words, so a slice by position
+	// holds every word ("" for a stop word's place).
+	byPos := make([]string, toks[len(toks)-1].Position+1)
+	for _, t := range toks {
+		byPos[t.Position] = string(t.Term)
+	}
+	last := q.words[len(q.words)-1].at
+	for p := 1; p+last < len(byPos); p++ {
+		match := true
+		for _, w := range q.words {
+			if byPos[p+w.at] != w.term {
+				match = false
+				break
+			}
+		}
+		if match {
+			return true
+		}
+	}
+	return false
+}
+
+// recordsKey carries a search's *recordReader in its context.
+type recordsKey struct{}
+
+// recordReader reads the records a search checks phrases against, keeping
+// the last one (a phrase without a field is checked against text and then
+// stack) and the first error, which the search then returns.
+type recordReader struct {
+	st   oplog.Store
+	mu   sync.Mutex
+	last oplog.Record
+	err  error
+}
+
+func (rr *recordReader) get(id uint64) (oplog.Record, bool) {
+	rr.mu.Lock()
+	defer rr.mu.Unlock()
+	if rr.last.ID == id && id != 0 {
+		return rr.last, true
+	}
+	r, err := rr.st.Get(id)
+	switch {
+	case oplog.ErrorCode(err) == oplog.ENOTFOUND:
+		return r, false // trimmed by retention: no longer a hit
+	case err != nil:
+		if rr.err == nil {
+			rr.err = err
+		}
+		return r, false
+	}
+	rr.last = r
+	return r, true
+}
+
+func (rr *recordReader) fail(err error) {
+	rr.mu.Lock()
+	defer rr.mu.Unlock()
+	if rr.err == nil {
+		rr.err = err
+	}
+}
+
+func (rr *recordReader) error() error {
+	rr.mu.Lock()
+	defer rr.mu.Unlock()
+	return rr.err
+}
