@@ -619,10 +619,14 @@ func TestIndex_Search_Phrase(t *testing.T) {
 		query string
 		keep  func(r *oplog.Record) bool
 	}{
-		{`"null reference"`, func(r *oplog.Record) bool { return has(r.Text, "null", "reference") || has(r.Stack, "null", "reference") }},
+		{`"null reference"`, func(r *oplog.Record) bool {
+			return has(r.Text, "null", "reference") || has(r.Stack, "null", "reference")
+		}},
 		{`text:"null reference"`, func(r *oplog.Record) bool { return has(r.Text, "null", "reference") }},
 		{`stack:"null reference"`, func(r *oplog.Record) bool { return has(r.Stack, "null", "reference") }},
-		{`"needle in haystack"`, func(r *oplog.Record) bool { return has(r.Text, "needle", "in", "haystack") || has(r.Text, "needle", "of", "haystack") }},
+		{`"needle in haystack"`, func(r *oplog.Record) bool {
+			return has(r.Text, "needle", "in", "haystack") || has(r.Text, "needle", "of", "haystack")
+		}},
 		{`null reference -"null reference"`, func(r *oplog.Record) bool {
 			return slices.Contains(words(r.Text+" "+r.Stack), "null") && slices.Contains(words(r.Text+" "+r.Stack), "reference") &&
 				!has(r.Text, "null", "reference") && !has(r.Stack, "null", "reference")
