@@ -50,6 +50,10 @@ type MCPOptions struct {
 
 	// Retention is reported by store_info as it is; nil: not reported.
 	Retention *Retention
+
+	// Gateway offers upstream game servers' tools beside mcplogd's own and
+	// serves replay_operation; nil: none.
+	Gateway Gateway
 }
 
 // Retention describes the store's retention settings, for store_info. A
@@ -109,6 +113,9 @@ func newMCPServer(l Backend, opts *MCPOptions) (*mcp.Server, *mcpTools) {
 	srv.AddReceivingMiddleware(t.explainArguments, t.recoverPanics)
 	t.addResources(srv)
 	srv.AddPrompt(triagePrompt, t.triage)
+	if t.opts.Gateway != nil {
+		go syncTools(srv, t.opts.Gateway)
+	}
 	return srv, t
 }
 

@@ -57,6 +57,10 @@ type Options struct {
 
 	// Retention is reported by the MCP tool store_info. Nil: not reported.
 	Retention *Retention
+
+	// Gateway offers upstream game servers' tools over MCP (package
+	// gateway). Nil: none.
+	Gateway Gateway
 }
 
 // Validate reports the first invalid field, by name.
@@ -155,6 +159,7 @@ func (s *Server) routes() {
 	g.POST("/logs", s.appendLines)
 	g.POST("/operations", s.startOperation)
 	g.POST("/operations/:id/complete", s.completeOperation)
+	g.POST("/operations/:id/replay", s.replay)
 	g.GET("/records/:id", s.getRecord)
 	g.GET("/records", s.listRecords)
 	g.GET("/tail", s.tail)

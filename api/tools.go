@@ -146,6 +146,11 @@ func (t *mcpTools) addTools(srv *mcp.Server) {
 		description: "An operation's status, isComplete, result or error, startTime, endTime and durationMs. " +
 			"With waitMs, waits up to that long for a pending operation to complete.",
 		annotations: readOnly, defaults: map[string]any{"waitMs": 0}, example: map[string]any{"logId": "1234", "waitMs": 5000}}, t.getResult)
+	addTool(srv, t, toolSpec{name: "replay_operation", title: "Replay an operation",
+		description: "Sends a recorded call of an upstream game server's tool again, with its recorded arguments, to the same upstream; " +
+			"records the new operation (replayOf links it) and answers both results with same: true/false and where they differ. " +
+			"A tool the upstream does not mark read-only needs confirm: true, since it may change the game.",
+		annotations: replaying, example: map[string]any{"log_id": 1234, "confirm": true}}, t.replayOperation)
 	addTool(srv, t, toolSpec{name: "list_log_names", title: "List log names",
 		description: "Every log name with its record counts per level, total, and first and last seen; ordered by source, then name.",
 		annotations: readOnly, defaults: map[string]any{"limit": 200}, example: map[string]any{"source": "unity"}}, t.listLogNames)
@@ -606,8 +611,7 @@ func (t *mcpTools) getResult(ctx context.Context, req *mcp.CallToolRequest, in r
 	if r.Kind != oplog.KindOp {
 		return resultOut{}, argError("log_id", "record %d is a console line, not an operation; get_log_details shows it", id)
 	}
-	return resultOut{ID: r.ID, Tool: r.Tool, Status: r.Status.String(), IsComplete: r.IsComplete(), Result: r.Result, Error: r.Error,
-		StartTime: formatTime(r.StartTime), EndTime: formatTime(r.EndTime), DurationMs: durationMs(&r)}, nil
+	return resultOf(&r), nil
 }
 
 // ---- list_log_names ----
@@ -748,6 +752,7 @@ type storeInfoOut struct {
 	Version        string                       `json:"version"`
 	MaxTextChars   int                          `json:"maxTextChars" jsonschema:"list and tail texts are cut at this many characters"`
 	TrimmedThrough uint64                       `json:"trimmedThrough"`
+	Upstreams      []oplog.UpstreamStatus       `json:"upstreams,omitempty" jsonschema:"the game servers behind the gateway"`
 	indexInfoOut
 }
 
@@ -772,6 +777,9 @@ func (t *mcpTools) storeInfo(_ context.Context, _ *mcp.CallToolRequest, _ struct
 		o.Retention = &retentionOut{MaxRecords: r.MaxRecords, MaxBytes: r.MaxBytes, MaxAge: r.MaxAge.String()}
 	}
 	o.indexInfoOut = t.indexInfo()
+	if t.opts.Gateway != nil {
+		o.Upstreams = t.opts.Gateway.Status()
+	}
 	return o, nil
 }
 
