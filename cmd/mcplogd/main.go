@@ -79,6 +79,7 @@ func init() {
 		{"search", "QUERY [--level L] [--name N] [--source S] [--limit N] [--json]", "search records, newest first", (*Main).search},
 		{"reindex", "[--data DIR]", "rebuild the search index from the log (server stopped)", (*Main).reindex},
 		{"show", "ID", "print one record in full as JSON", (*Main).show},
+		{"replay", "ID [ID…|FROM..TO] [--yes]", "replay recorded operations against their upstreams; a table of same/differs", (*Main).replay},
 		{"import", "FILE|-", "append NDJSON lines from a file or standard input", (*Main).importFile},
 		{"bench", "[--quick] [--records N]", "measure ingest, tail and list on this machine", (*Main).bench},
 		{"version", "", "print the version", (*Main).printVersion},

@@ -6,14 +6,17 @@ import (
 	"flag"
 	"fmt"
 	"log/slog"
+	"maps"
 	"net"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
 	"time"
 
 	"github.com/mcplogd/mcplogd/api"
+	"github.com/mcplogd/mcplogd/gateway"
 	"github.com/mcplogd/mcplogd/internal/crash"
 	"github.com/mcplogd/mcplogd/internal/datadir"
 	"github.com/mcplogd/mcplogd/oplog"
@@ -31,6 +34,12 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 	fs.Func("allow-origin", "also accept MCP requests from this browser origin, e.g. https://tool.example:8443 (repeatable)", func(s string) error {
 		allowOrigins = append(allowOrigins, s)
 		return nil
+	})
+	var upstreams []gateway.Upstream
+	fs.Func("upstream", "put mcplogd in front of a game's MCP server: NAME=URL (Streamable HTTP) or NAME=cmd:COMMAND ARGS (stdio); repeatable", func(s string) error {
+		u, err := gateway.ParseUpstream(s)
+		upstreams = append(upstreams, u)
+		return err
 	})
 	if err := m.parse(fs, args, 0); err != nil {
 		return err
@@ -56,16 +65,33 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 		return err
 	}
 
+	upstreams, err = withConfigUpstreams(dir, upstreams)
+	if err != nil {
+		return err
+	}
+
 	saved, _ := dir.Server()
 	ln, err := m.listen(*addr, saved.Addr, *allowRemote)
 	if err != nil {
 		return err
 	}
-	srv, err := api.New(log, &api.Options{
+	var gw *gateway.Gateway
+	if len(upstreams) > 0 {
+		if gw, err = gateway.New(log, upstreams, &gateway.Options{Reserved: api.ToolNames(), Version: Version(), Logger: logger}); err != nil {
+			ln.Close()
+			return err
+		}
+		defer gw.Close()
+	}
+	opts := &api.Options{
 		Token: token, MaxBodyBytes: int64(*maxBody), Logger: logger, Version: Version(),
 		RotateToken: dir.NewToken, FileSize: db.Size, AllowOrigins: allowOrigins,
 		Retention: ret.report(),
-	})
+	}
+	if gw != nil {
+		opts.Gateway = gw
+	}
+	srv, err := api.New(log, opts)
 	if err != nil {
 		ln.Close()
 		return err
@@ -83,6 +109,9 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 	fmt.Fprintf(m.Stdout, "  ingest: curl -H 'Authorization: Bearer %s' --data-binary @lines.ndjson %s/api/v1/logs\n", token, base)
 	fmt.Fprintf(m.Stdout, "  add it to Claude Code:\n    claude mcp add --transport http mcplogd %s\n", link)
 	fmt.Fprintf(m.Stdout, "  or try it with the MCP Inspector (its CLI wants a path ending in /mcp):\n    npx @modelcontextprotocol/inspector --cli %s/mcp --method tools/list\n", link)
+	for _, u := range upstreams {
+		fmt.Fprintf(m.Stdout, "  upstream: %s\n", u)
+	}
 	if m.ready != nil {
 		m.ready(base)
 	}
@@ -95,6 +124,9 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 	case <-ctx.Done():
 	}
 	logger.Info("shutting down")
+	if gw != nil {
+		_ = gw.Close() // calls still running are recorded as cancelled
+	}
 	// Shutdown lets running requests finish, and every ingest request waits
 	// for its commit, so each acknowledged record is on disk before Close.
 	sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -106,6 +138,31 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 		logger.Warn("save server state", "err", err)
 	}
 	return log.Close()
+}
+
+// withConfigUpstreams adds the upstreams of DATA/config.json that the
+// flags do not name.
+func withConfigUpstreams(dir *datadir.Dir, flags []gateway.Upstream) ([]gateway.Upstream, error) {
+	cfg, err := dir.Config()
+	if err != nil {
+		return nil, err
+	}
+	named := map[string]bool{}
+	for _, u := range flags {
+		named[u.Name] = true
+	}
+	out := flags
+	for _, name := range slices.Sorted(maps.Keys(cfg.Upstreams)) {
+		if named[name] {
+			continue
+		}
+		u, err := gateway.ParseUpstream(name + "=" + cfg.Upstreams[name])
+		if err != nil {
+			return nil, fmt.Errorf("config.json: %w", err)
+		}
+		out = append(out, u)
+	}
+	return out, nil
 }
 
 // retention holds the retention flags that serve and stdio share.

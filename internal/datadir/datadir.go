@@ -161,3 +161,31 @@ func writeFile(path string, data []byte) error {
 	}
 	return os.Rename(f.Name(), path)
 }
+
+// configFile is the data directory's optional settings file.
+const configFile = "config.json"
+
+// Config is what DATA/config.json may set; flags add to it.
+type Config struct {
+	// Upstreams maps a name to a URL or "cmd:COMMAND ARGS", as --upstream
+	// NAME=... takes them.
+	Upstreams map[string]string `json:"upstreams,omitempty"`
+}
+
+// Config reads DATA/config.json; a missing file is the zero Config.
+func (d *Dir) Config() (Config, error) {
+	var c Config
+	path := filepath.Join(d.Path, configFile)
+	b, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return c, nil
+	} else if err != nil {
+		return c, err
+	}
+	dec := json.NewDecoder(strings.NewReader(string(b)))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&c); err != nil {
+		return c, fmt.Errorf("%s: %w (it may hold {\"upstreams\": {\"NAME\": \"URL or cmd:COMMAND ARGS\"}})", path, err)
+	}
+	return c, nil
+}
