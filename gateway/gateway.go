@@ -44,11 +44,6 @@ type Options struct {
 	// KeepAlive pings a connected upstream this often, so that a dead one is
 	// noticed between calls. Default 5s.
 	KeepAlive time.Duration
-
-	// PendingAfter is how long a call may run before it is recorded as
-	// pending; a call answered sooner is recorded once, complete. Default
-	// 100ms.
-	PendingAfter time.Duration
 }
 
 func (o Options) withDefaults() Options {
@@ -63,9 +58,6 @@ func (o Options) withDefaults() Options {
 	}
 	if o.KeepAlive <= 0 {
 		o.KeepAlive = 5 * time.Second
-	}
-	if o.PendingAfter <= 0 {
-		o.PendingAfter = 100 * time.Millisecond
 	}
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
@@ -115,11 +107,58 @@ func New(l *oplog.Log, ups []Upstream, opts *Options) (*Gateway, error) {
 		}
 		seen[cfg.Name] = true
 		g.ups = append(g.ups, &upstream{cfg: cfg, g: g, mirror: newMirror(cfg.Name, l, g.opts.Logger), state: "connecting", since: time.Now().UTC()})
+		if err := g.settle(cfg.Name); err != nil {
+			g.cancel()
+			return nil, err
+		}
 	}
 	for _, u := range g.ups {
 		g.loops.Go(func() { u.run(g.ctx) })
 	}
 	return g, nil
+}
+
+// settle completes, as cancelled, the operations of upstream name that an
+// earlier mcplogd left pending: it was killed before their outcome was
+// recorded, and nothing will complete them now.
+func (g *Gateway) settle(name string) error {
+	ctx := context.Background()
+	q := oplog.SearchQuery{Filter: oplog.Filter{Kind: oplog.KindOp, Source: name}, Status: oplog.StatusPending, Limit: oplog.MaxSearchLimit}
+	var ids []uint64
+	for {
+		p, err := g.log.Search(ctx, q)
+		if oplog.ErrorCode(err) == oplog.EUNAVAILABLE { // no index: the newest operations
+			pg, err := g.log.List(ctx, oplog.Query{Filter: q.Filter, Count: oplog.MaxListCount})
+			if err != nil {
+				return err
+			}
+			for _, r := range pg.Records {
+				if r.Status == oplog.StatusPending {
+					ids = append(ids, r.ID)
+				}
+			}
+			break
+		} else if err != nil {
+			return err
+		}
+		for _, h := range p.Hits {
+			ids = append(ids, h.Record.ID)
+		}
+		if q.Cursor = p.NextCursor; q.Cursor == "" {
+			break
+		}
+	}
+	for _, id := range ids {
+		_, err := g.log.Complete(ctx, id, oplog.Completion{Status: oplog.StatusCancelled,
+			Error: "mcplogd stopped before this call's outcome was recorded"})
+		if err != nil && oplog.ErrorCode(err) != oplog.ECONFLICT {
+			return err
+		}
+	}
+	if len(ids) > 0 {
+		g.opts.Logger.Warn("calls left pending by an earlier run recorded as cancelled", "upstream", name, "count", len(ids))
+	}
+	return nil
 }
 
 // Close stops every upstream; calls still running end as cancelled.
@@ -243,7 +282,6 @@ func (g *Gateway) Call(ctx context.Context, name string, args json.RawMessage) (
 			return <-op.done, nil
 		}
 	}
-	op.pendingNow()
 	<-op.ready
 	if op.err != nil {
 		return nil, fmt.Errorf("%s goes on, but mcplogd could not record it: %w", name, op.err)
@@ -318,76 +356,45 @@ type call struct {
 	id     uint64        // the operation's ID, after ready
 	err    error         // why it could not be recorded, after ready
 	done   chan *mcp.CallToolResult
-	needID chan struct{} // closed by a caller that must answer pending now
-	once   sync.Once
 	cancel context.CancelFunc
 }
 
-// pendingNow asks for the operation to be recorded at once, as pending.
-func (op *call) pendingNow() { op.once.Do(func() { close(op.needID) }) }
-
-type outcome struct {
-	res *mcp.CallToolResult
-	c   oplog.Completion
-}
-
-// start forwards the call and records it. A call answered within
-// PendingAfter is recorded once, complete (one commit: the upstream's
-// answer waits for a single fsync); a slower one is recorded as pending
-// then (or as soon as pendingNow asks) and completed when it ends, so that
-// a call in flight shows in the log. done receives the agent's answer (an
-// upstream or transport error as an isError result) with _meta.log_id,
-// once the outcome is recorded. A call that could not be recorded is still
-// answered, without log_id.
+// start records the call as a pending operation and forwards it at the same
+// time: the upstream does not wait for the commit, nor the commit for the
+// upstream. done receives the agent's answer (an upstream or transport
+// error as an isError result, with _meta.log_id) as soon as both are done;
+// the outcome's commit follows (get_result waits for it; an outcome lost to
+// a kill is settled by the next start, see settle). A call that could not
+// be recorded is still answered, without log_id.
 func (g *Gateway) start(ctx context.Context, u *upstream, tool string, args json.RawMessage, replayOf uint64) *call {
-	rec := oplog.Record{Kind: oplog.KindOp, Source: u.cfg.Name, Tool: tool, Arguments: args, Status: oplog.StatusPending,
-		ReplayOf: replayOf, StartTime: time.Now().UTC()}
+	rec := []oplog.Record{{Kind: oplog.KindOp, Source: u.cfg.Name, Tool: tool, Arguments: args, Status: oplog.StatusPending,
+		ReplayOf: replayOf, StartTime: time.Now().UTC()}}
 	cctx, cancel := context.WithCancel(g.ctx)
-	op := &call{ready: make(chan struct{}), done: make(chan *mcp.CallToolResult, 1), needID: make(chan struct{}), cancel: cancel}
+	op := &call{ready: make(chan struct{}), done: make(chan *mcp.CallToolResult, 1), cancel: cancel}
 	u.mu.Lock()
 	u.pending++
 	u.mu.Unlock()
-	forwarded := make(chan outcome, 1)
 	g.calls.Go(func() {
-		res, c := g.forward(cctx, u, tool, args)
-		forwarded <- outcome{res, c}
+		op.err = g.log.Append(context.WithoutCancel(ctx), rec)
+		op.id = rec[0].ID
+		if op.err != nil {
+			g.opts.Logger.Error("cannot record an upstream call", "upstream", u.cfg.Name, "tool", tool, "err", op.err)
+		}
+		close(op.ready)
 	})
 	g.calls.Go(func() {
 		defer cancel()
-		record := func(r oplog.Record) {
-			recs := []oplog.Record{r}
-			op.err = g.log.Append(context.WithoutCancel(ctx), recs)
-			op.id = recs[0].ID
-			if op.err != nil {
-				g.opts.Logger.Error("cannot record an upstream call", "upstream", u.cfg.Name, "tool", tool, "err", op.err)
-			}
-			close(op.ready)
-		}
-		grace := time.NewTimer(g.opts.PendingAfter)
-		defer grace.Stop()
-		var o outcome
-		select {
-		case o = <-forwarded:
-			r := rec
-			r.Status, r.Result, r.Error, r.EndTime = o.c.Status, o.c.Result, o.c.Error, time.Now().UTC()
-			record(r)
-		case <-grace.C:
-		case <-op.needID:
-		}
-		if o.res == nil {
-			record(rec)
-			o = <-forwarded
-			if op.err == nil {
-				if _, err := g.log.Complete(context.WithoutCancel(cctx), op.id, o.c); err != nil {
-					g.opts.Logger.Error("cannot record an upstream call's outcome", "upstream", u.cfg.Name, "log_id", op.id, "err", err)
-				}
-			}
-		}
-		res := o.res
+		res, c := g.forward(cctx, u, tool, args)
+		<-op.ready
 		if op.err == nil {
 			res = withLogID(res, op.id)
 		}
 		op.done <- res
+		if op.err == nil {
+			if _, err := g.log.Complete(context.WithoutCancel(cctx), op.id, c); err != nil {
+				g.opts.Logger.Error("cannot record an upstream call's outcome", "upstream", u.cfg.Name, "log_id", op.id, "err", err)
+			}
+		}
 		u.mu.Lock()
 		u.pending--
 		u.mu.Unlock()

@@ -18,6 +18,7 @@ import (
 	"github.com/mcplogd/mcplogd/api"
 	"github.com/mcplogd/mcplogd/gateway"
 	"github.com/mcplogd/mcplogd/oplog"
+	"github.com/mcplogd/mcplogd/search"
 	"github.com/mcplogd/mcplogd/store"
 )
 
@@ -471,5 +472,41 @@ func TestGateway_CloseCancelsPendingCalls(t *testing.T) {
 	}
 	if r := e.record(id); r.Status != oplog.StatusCancelled || !strings.Contains(r.Error, "stopped") {
 		t.Fatalf("a call running when mcplogd stopped: %+v; want cancelled", r)
+	}
+}
+
+func TestGateway_SettlesCallsLeftPending(t *testing.T) {
+	for _, indexed := range []bool{false, true} {
+		dir := t.TempDir()
+		db, err := store.Open(filepath.Join(dir, "log.db"), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		l := oplog.New(db, nil)
+		if indexed {
+			idx, err := search.Open(filepath.Join(dir, "index"), db, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			l.SetIndex(idx)
+		}
+		// What a kill leaves: pending calls of the upstream (and of others).
+		recs := []oplog.Record{{Kind: oplog.KindOp, Source: "game", Tool: "slow"}, {Kind: oplog.KindOp, Source: "other", Tool: "slow"},
+			{Kind: oplog.KindOp, Source: "game", Tool: "echo", Status: oplog.StatusSuccess}}
+		if err := l.Append(context.Background(), recs); err != nil {
+			t.Fatal(err)
+		}
+		gw, err := gateway.New(l, []gateway.Upstream{{Name: "game", URL: "http://127.0.0.1:1/mcp"}}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r, _ := l.Get(context.Background(), recs[0].ID); r.Status != oplog.StatusCancelled || !strings.Contains(r.Error, "mcplogd stopped") {
+			t.Errorf("indexed %v: the game's call left pending is %+v, want cancelled", indexed, r)
+		}
+		if r, _ := l.Get(context.Background(), recs[1].ID); r.Status != oplog.StatusPending {
+			t.Errorf("indexed %v: another source's pending call became %s", indexed, r.Status)
+		}
+		_ = gw.Close()
+		_ = l.Close()
 	}
 }
