@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"log/slog"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -313,7 +314,12 @@ func splitTimeout(args json.RawMessage, tool *mcp.Tool) (json.RawMessage, time.D
 		return args, 0, nil
 	}
 	var ms float64
-	if err := json.Unmarshal(raw, &ms); err != nil || ms < 0 {
+	err := json.Unmarshal(raw, &ms)
+	var str string
+	if err != nil && json.Unmarshal(raw, &str) == nil { // "5000", as some clients send numbers
+		ms, err = strconv.ParseFloat(strings.TrimSpace(str), 64)
+	}
+	if err != nil || ms < 0 {
 		return nil, 0, oplog.Errorf(oplog.EINVALID, "timeout: want milliseconds as a non-negative number, got %s", raw)
 	}
 	if !declares(tool, "timeout") {

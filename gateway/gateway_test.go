@@ -275,7 +275,10 @@ func TestGateway_TimeoutAnswersPendingThenGetResult(t *testing.T) {
 	g := newGame(t)
 	e := newEnv(t, gateway.Upstream{Name: "game", URL: g.url()})
 	e.waitTool("slow")
-	res := e.call("slow", map[string]any{"timeout": 50})
+	if res := e.call("slow", map[string]any{"timeout": "soon"}); !res.IsError || !strings.Contains(res.Content[0].(*mcp.TextContent).Text, "timeout: want milliseconds") {
+		t.Fatalf("a timeout that is not a number: %+v", res)
+	}
+	res := e.call("slow", map[string]any{"timeout": "50"}) // a number in a string, as the Inspector's CLI sends it
 	var p struct {
 		Status     string `json:"status"`
 		LogID      uint64 `json:"log_id"`
