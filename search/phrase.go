@@ -110,29 +110,28 @@ func (q *phraseQuery) Searcher(ctx context.Context, r index.IndexReader, _ mappi
 // in reports whether text, analysed, holds q's words in order.
 func (q *phraseQuery) in(text string) bool {
 	toks := q.an.Analyze([]byte(text))
-	if len(toks) < len(q.words) {
-		return false
-	}
-	// Positions run from 1 and count stop words, so a slice by position
-	// holds every word ("" for a stop word's place).
-	byPos := make([]string, toks[len(toks)-1].Position+1)
-	for _, t := range toks {
-		byPos[t.Position] = string(t.Term)
-	}
-	last := q.words[len(q.words)-1].at
-	for p := 1; p+last < len(byPos); p++ {
-		match := true
-		for _, w := range q.words {
-			if byPos[p+w.at] != w.term {
-				match = false
-				break
-			}
-		}
-		if match {
+	for i, t := range toks {
+		if string(t.Term) == q.words[0].term && q.follows(toks, i) {
 			return true
 		}
 	}
 	return false
+}
+
+// follows reports whether the rest of q's words follow toks[i] at their
+// positions. Tokens come in position order; stop words left gaps.
+func (q *phraseQuery) follows(toks analysis.TokenStream, i int) bool {
+	p, j := toks[i].Position, i
+	for _, w := range q.words[1:] {
+		want := p + w.at
+		for j < len(toks) && toks[j].Position < want {
+			j++
+		}
+		if j == len(toks) || toks[j].Position != want || string(toks[j].Term) != w.term {
+			return false
+		}
+	}
+	return true
 }
 
 // recordsKey carries a search's *recordReader in its context.
