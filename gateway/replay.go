@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/mcplogd/mcplogd/oplog"
 )
@@ -16,8 +17,12 @@ import (
 // with ReplayOf = id, waits for its outcome and compares the two. A tool
 // the upstream does not mark readOnlyHint needs confirm.
 func (g *Gateway) Replay(ctx context.Context, id uint64, confirm bool) (oplog.Replay, error) {
-	orig, err := g.log.Get(ctx, id)
-	if err != nil {
+	// An outcome is committed just after its answer: a replay sent at once
+	// may find it pending for a moment.
+	wctx, cancel := context.WithTimeout(ctx, settleWait)
+	orig, err := g.log.AwaitComplete(wctx, id)
+	cancel()
+	if err != nil && (orig.ID == 0 || ctx.Err() != nil) {
 		return oplog.Replay{}, err
 	}
 	if orig.Kind == oplog.KindOp && !orig.IsComplete() {
@@ -61,6 +66,9 @@ func (g *Gateway) Replay(ctx context.Context, id uint64, confirm bool) (oplog.Re
 	diff := compare(&orig, &again)
 	return oplog.Replay{Original: orig, Replay: again, Same: len(diff) == 0, Diff: strings.Join(diff, "; ")}, nil
 }
+
+// settleWait is how long Replay waits for the original's outcome.
+const settleWait = 2 * time.Second
 
 // maxDiffs bounds the differences a replay reports.
 const maxDiffs = 5
