@@ -22,3 +22,17 @@ type Replay struct {
 	Same     bool   // the two results are equal as JSON
 	Diff     string // where they differ, briefly; empty when Same
 }
+
+// FollowerStatus is the state of one followed log file.
+type FollowerStatus struct {
+	Name   string    `json:"name"`   // the records' source
+	Path   string    `json:"path"`   // the file followed
+	Parser string    `json:"parser"` // "unity", "log4j", "godot" or "generic"
+	State  string    `json:"state"`  // "waiting" (no file yet), "following" or "failing"
+	Error  string    `json:"error,omitempty"`
+	Since  time.Time `json:"since"`  // when it entered State
+	Offset int64     `json:"offset"` // bytes of the current file read and stored
+	Size   int64     `json:"size"`   // the current file's size when last looked at
+	Lines  uint64    `json:"lines"`  // lines read since start
+	Stored uint64    `json:"stored"` // records appended since start
+}
