@@ -14,7 +14,9 @@
 //	GET  /api/v1/tail                      oldest first after sinceId: revision, limit, the filters, waitMs (long poll)
 //	GET  /api/v1/info                      the store's counters
 //	POST /api/v1/token/rotate              a new token; the old one stops working at once
+//	GET  /metrics                          Prometheus text format (metrics.go); the same token
 //	GET|POST|DELETE /mcp/:token            MCP over Streamable HTTP (NewMCPServer's tools)
+//	POST /v1/logs                          OTLP/HTTP logs (protobuf or JSON, gzip) -> ExportLogsServiceResponse
 //
 // Every route under /api/v1 needs the store's token as
 // "Authorization: Bearer <token>"; GET /healthz does not. Requests and

@@ -31,7 +31,8 @@ const mcpSessionTimeout = time.Hour
 // and, for bodies without a length, from the SDK's own reader.
 func (s *Server) mountMCP() {
 	srv, tools := newMCPServer(s.log, &MCPOptions{Version: s.opts.Version, Logger: s.logger,
-		FileSize: s.opts.FileSize, Retention: s.opts.Retention, Gateway: s.opts.Gateway})
+		FileSize: s.opts.FileSize, Retention: s.opts.Retention, Gateway: s.opts.Gateway, Followers: s.opts.Followers})
+	srv.AddReceivingMiddleware(s.metrics.timeToolCalls) // outermost: times the other middleware too
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{
 		// checkOrigin applies the rules below, for non-loopback listeners too.
 		DisableLocalhostProtection: true,

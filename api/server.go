@@ -61,6 +61,15 @@ type Options struct {
 	// Gateway offers upstream game servers' tools over MCP (package
 	// gateway). Nil: none.
 	Gateway Gateway
+
+	// Metrics, fed by the store's commits (see NewMetrics), adds the
+	// records appended and the commits' latency to GET /metrics. Nil:
+	// /metrics reports the rest only.
+	Metrics *Metrics
+
+	// Followers reports the followed log files, for GET /metrics and
+	// store_info. Nil: none.
+	Followers func() []oplog.FollowerStatus
 }
 
 // Validate reports the first invalid field, by name.
@@ -107,6 +116,8 @@ type Server struct {
 	srv    *http.Server
 	token  atomic.Pointer[string]
 
+	metrics *serverMetrics // GET /metrics
+
 	// stopping ends long polls at Shutdown, which would otherwise wait for them.
 	stopping context.Context
 	stop     context.CancelFunc
@@ -138,8 +149,9 @@ func New(l *oplog.Log, opts *Options) (*Server, error) {
 	e.HideBanner, e.HidePort = true, true
 	e.Logger.SetOutput(io.Discard) // everything worth saying goes to s.logger
 	e.HTTPErrorHandler = s.handleError
-	e.Use(s.logRequests, s.recoverPanics, s.limitBody)
+	e.Use(s.timeRequests, s.logRequests, s.recoverPanics, s.limitBody)
 	s.echo = e
+	s.metrics = newServerMetrics(s)
 	s.routes()
 
 	s.srv = &http.Server{
@@ -174,6 +186,8 @@ func (s *Server) routes() {
 		g.POST("/token/rotate", s.rotateToken)
 	}
 	s.mountMCP()
+	s.echo.GET("/metrics", s.serveMetrics, s.authorize)
+	s.mountOTLP()
 }
 
 // Handler returns the HTTP handler of every route (the Echo instance).

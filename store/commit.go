@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"time"
 
 	"go.etcd.io/bbolt"
 
@@ -65,6 +66,9 @@ func (d *DB) commitLoop() {
 }
 
 func (d *DB) commit(batch []*request, n int) error {
+	var c oplog.Commit // for OnCommit
+	names := nameTally{}
+	began := time.Now()
 	err := d.update(func(tx *bbolt.Tx, s *oplog.Stats) error {
 		b := tx.Bucket(codec.RecordsBucket)
 		b.FillPercent = 1 // keys only ever grow: pack pages full
@@ -72,12 +76,14 @@ func (d *DB) commit(batch []*request, n int) error {
 		// each gets its own slice of buffers that live as long as the tx.
 		keys := make([]byte, 0, 8*n)
 		vals := make([]byte, 0, 256*n)
-		names := nameTally{}
 		for _, r := range batch {
 			if r.recs == nil {
-				r.err = complete(b, s, names, r)
+				if r.err = complete(b, s, names, r); r.err == nil {
+					c.Completed++
+				}
 				continue
 			}
+			c.Appended += len(r.recs)
 			for i := range r.recs {
 				rec := &r.recs[i]
 				s.LastID++
@@ -89,6 +95,9 @@ func (d *DB) commit(batch []*request, n int) error {
 					return fmt.Errorf("put record %d: %w", rec.ID, err)
 				}
 				codec.Count(s, rec.Kind, rec.Level, len(vals)-start, +1)
+				if int(rec.Kind) < len(c.Counts) && int(rec.Level) < len(c.Counts[0]) {
+					c.Counts[rec.Kind][rec.Level]++
+				}
 				names.add(rec.Source, rec.Name, rec.Kind, rec.Level, rec.Time.UnixNano(), +1)
 				if s.FirstID == 0 {
 					s.FirstID = rec.ID
@@ -100,6 +109,11 @@ func (d *DB) commit(batch []*request, n int) error {
 	if err != nil {
 		d.opts.Logger.Error("commit failed", "records", n, "err", err)
 		return &oplog.Error{Code: oplog.EINTERNAL, Message: "write failed: " + err.Error(), Err: err}
+	}
+	if d.opts.OnCommit != nil {
+		c.Took = time.Since(began)
+		c.Sources = names.appendedBySource()
+		d.opts.OnCommit(c)
 	}
 	if st := d.Stats(); d.overLimit(&st) {
 		d.kickRetention()

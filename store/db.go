@@ -57,6 +57,13 @@ type Options struct {
 
 	// Now is the clock for retention by age; time.Now when nil.
 	Now func() time.Time
+
+	// OnCommit, when set, is called after each group commit that succeeded,
+	// before its callers are answered (so an acknowledged append has been
+	// reported), with what it wrote and how long it took. It runs on the
+	// committer's goroutine and holds up the next commit: it must be quick.
+	// Retention and Clear do not call it. Nil: none.
+	OnCommit func(oplog.Commit)
 }
 
 func (o Options) withDefaults() Options {

@@ -42,6 +42,25 @@ func (t nameTally) add(source, name string, kind oplog.Kind, level oplog.Level, 
 	}
 }
 
+// appendedBySource sums the tally by source. A completion counts its record
+// out of one level and into another of the same (source, name), so what
+// remains is the records appended.
+func (t nameTally) appendedBySource() map[string]uint64 {
+	out := make(map[string]uint64, 4)
+	for k, d := range t {
+		var n int64
+		for kind := range d.counts {
+			for level := range d.counts[kind] {
+				n += d.counts[kind][level]
+			}
+		}
+		if n > 0 {
+			out[k.source] += uint64(n)
+		}
+	}
+	return out
+}
+
 // flush applies the tally to the names bucket of tx.
 func (t nameTally) flush(tx *bbolt.Tx) error {
 	b := tx.Bucket(codec.NamesBucket)
