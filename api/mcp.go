@@ -54,6 +54,9 @@ type MCPOptions struct {
 	// Gateway offers upstream game servers' tools beside mcplogd's own and
 	// serves replay_operation; nil: none.
 	Gateway Gateway
+
+	// Followers reports the followed log files for store_info; nil: none.
+	Followers func() []oplog.FollowerStatus
 }
 
 // Retention describes the store's retention settings, for store_info. A

@@ -753,6 +753,7 @@ type storeInfoOut struct {
 	MaxTextChars   int                          `json:"maxTextChars" jsonschema:"list and tail texts are cut at this many characters"`
 	TrimmedThrough uint64                       `json:"trimmedThrough"`
 	Upstreams      []oplog.UpstreamStatus       `json:"upstreams,omitempty" jsonschema:"the game servers behind the gateway"`
+	Followers      []oplog.FollowerStatus       `json:"followers,omitempty" jsonschema:"the log files followed"`
 	indexInfoOut
 }
 
@@ -779,6 +780,9 @@ func (t *mcpTools) storeInfo(_ context.Context, _ *mcp.CallToolRequest, _ struct
 	o.indexInfoOut = t.indexInfo()
 	if t.opts.Gateway != nil {
 		o.Upstreams = t.opts.Gateway.Status()
+	}
+	if t.opts.Followers != nil {
+		o.Followers = t.opts.Followers()
 	}
 	return o, nil
 }

@@ -161,10 +161,10 @@ func newEnv(t testing.TB, ups ...gateway.Upstream) *env {
 	return &env{t: t, log: l, gw: gw, cs: cs}
 }
 
-// eventually waits up to 10 s for cond.
+// eventually waits up to 30 s for cond (CI machines can be slow).
 func eventually(t testing.TB, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(30 * time.Second)
 	for !cond() {
 		if time.Now().After(deadline) {
 			t.Fatalf("timed out waiting for %s", what)

@@ -41,6 +41,12 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 		upstreams = append(upstreams, u)
 		return err
 	})
+	var follows []followSpec
+	fs.Func("follow", "follow a game's log file like tail -F: [PARSER:]NAME=PATH, PARSER one of unity, log4j, godot, generic (default: detected); NAME is the records' source; repeatable", func(s string) error {
+		f, err := parseFollow(s)
+		follows = append(follows, f)
+		return err
+	})
 	if err := m.parse(fs, args, 0); err != nil {
 		return err
 	}
@@ -54,7 +60,10 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	db, err := store.Open(dir.DBPath(), ret.storeOptions(logger))
+	metrics := api.NewMetrics() // the store's commits feed GET /metrics
+	sopts := ret.storeOptions(logger)
+	sopts.OnCommit = metrics.OnCommit
+	db, err := store.Open(dir.DBPath(), sopts)
 	if err != nil {
 		return explainOpen(dir, err)
 	}
@@ -69,6 +78,15 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	follows, err = withConfigFollows(dir, follows)
+	if err != nil {
+		return err
+	}
+	followers, err := startFollowers(log, follows, logger)
+	if err != nil {
+		return err
+	}
+	defer closeFollowers(followers, logger)
 
 	saved, _ := dir.Server()
 	ln, err := m.listen(*addr, saved.Addr, *allowRemote)
@@ -86,7 +104,7 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 	opts := &api.Options{
 		Token: token, MaxBodyBytes: int64(*maxBody), Logger: logger, Version: Version(),
 		RotateToken: dir.NewToken, FileSize: db.Size, AllowOrigins: allowOrigins,
-		Retention: ret.report(),
+		Retention: ret.report(), Metrics: metrics, Followers: followerStatus(followers),
 	}
 	if gw != nil {
 		opts.Gateway = gw
@@ -112,6 +130,9 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 	for _, u := range upstreams {
 		fmt.Fprintf(m.Stdout, "  upstream: %s\n", u)
 	}
+	for _, f := range follows {
+		fmt.Fprintf(m.Stdout, "  follow:   %s\n", f)
+	}
 	if m.ready != nil {
 		m.ready(base)
 	}
@@ -127,6 +148,7 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 	if gw != nil {
 		_ = gw.Close() // calls still running are recorded as cancelled
 	}
+	closeFollowers(followers, logger) // what they hold is stored before the log closes
 	// Shutdown lets running requests finish, and every ingest request waits
 	// for its commit, so each acknowledged record is on disk before Close.
 	sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)

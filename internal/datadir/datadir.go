@@ -170,6 +170,10 @@ type Config struct {
 	// Upstreams maps a name to a URL or "cmd:COMMAND ARGS", as --upstream
 	// NAME=... takes them.
 	Upstreams map[string]string `json:"upstreams,omitempty"`
+
+	// Follow maps a name, or PARSER:NAME, to a log file's path, as
+	// --follow [PARSER:]NAME=PATH takes them.
+	Follow map[string]string `json:"follow,omitempty"`
 }
 
 // Config reads DATA/config.json; a missing file is the zero Config.
@@ -185,7 +189,7 @@ func (d *Dir) Config() (Config, error) {
 	dec := json.NewDecoder(strings.NewReader(string(b)))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&c); err != nil {
-		return c, fmt.Errorf("%s: %w (it may hold {\"upstreams\": {\"NAME\": \"URL or cmd:COMMAND ARGS\"}})", path, err)
+		return c, fmt.Errorf("%s: %w (it may hold {\"upstreams\": {\"NAME\": \"URL or cmd:COMMAND ARGS\"}, \"follow\": {\"[PARSER:]NAME\": \"PATH\"}})", path, err)
 	}
 	return c, nil
 }

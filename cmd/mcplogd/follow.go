@@ -1,0 +1,110 @@
+package main
+
+import (
+	"fmt"
+	"log/slog"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/mcplogd/mcplogd/follow"
+	"github.com/mcplogd/mcplogd/internal/datadir"
+	"github.com/mcplogd/mcplogd/oplog"
+)
+
+// followSpec is one --follow [PARSER:]NAME=PATH.
+type followSpec struct {
+	Name, Parser, Path string
+}
+
+func (f followSpec) String() string {
+	if f.Parser != "" {
+		return f.Parser + ":" + f.Name + "=" + f.Path
+	}
+	return f.Name + "=" + f.Path
+}
+
+// parseFollow reads [PARSER:]NAME=PATH.
+func parseFollow(s string) (followSpec, error) {
+	key, path, ok := strings.Cut(s, "=")
+	if !ok || strings.TrimSpace(path) == "" {
+		return followSpec{}, fmt.Errorf("--follow %q: want [PARSER:]NAME=PATH, such as unity:Editor=/path/to/Editor.log", s)
+	}
+	return followKey(key, strings.TrimSpace(path))
+}
+
+func followKey(key, path string) (followSpec, error) {
+	f := followSpec{Path: path}
+	if p, n, ok := strings.Cut(key, ":"); ok {
+		f.Parser, f.Name = strings.TrimSpace(p), strings.TrimSpace(n)
+	} else {
+		f.Name = strings.TrimSpace(key)
+	}
+	if f.Name == "" || strings.ContainsAny(f.Name, " \t\n=") {
+		return followSpec{}, fmt.Errorf("follow %q: the name (the records' source) must be a word, such as Editor", key)
+	}
+	return f, nil
+}
+
+// withConfigFollows adds the followers of DATA/config.json whose names
+// the flags do not give.
+func withConfigFollows(dir *datadir.Dir, flags []followSpec) ([]followSpec, error) {
+	cfg, err := dir.Config()
+	if err != nil {
+		return nil, err
+	}
+	named := map[string]bool{}
+	for _, f := range flags {
+		named[f.Name] = true
+	}
+	out := flags
+	for _, key := range slices.Sorted(maps.Keys(cfg.Follow)) {
+		f, err := followKey(key, cfg.Follow[key])
+		if err != nil {
+			return nil, fmt.Errorf("config.json: %w", err)
+		}
+		if !named[f.Name] {
+			out = append(out, f)
+		}
+	}
+	return out, nil
+}
+
+// startFollowers starts a follower per spec; on an error it stops those
+// it started.
+func startFollowers(l *oplog.Log, specs []followSpec, logger *slog.Logger) ([]*follow.Follower, error) {
+	var out []*follow.Follower
+	for _, f := range specs {
+		fl, err := follow.Start(l, follow.Options{Name: f.Name, Path: f.Path, Parser: f.Parser, Logger: logger})
+		if err != nil {
+			closeFollowers(out, logger)
+			return nil, fmt.Errorf("--follow %s: %w", f, err)
+		}
+		out = append(out, fl)
+	}
+	return out, nil
+}
+
+// closeFollowers stops each follower once; later calls do nothing.
+func closeFollowers(fs []*follow.Follower, logger *slog.Logger) {
+	for _, f := range fs {
+		if err := f.Close(); err != nil && err != oplog.ErrClosed {
+			logger.Warn("stopping a follower", "follower", f.Status().Name, "err", err)
+		}
+	}
+}
+
+// followerStatus reports the followers for /metrics and store_info; nil
+// when there are none.
+func followerStatus(fs []*follow.Follower) func() []oplog.FollowerStatus {
+	if len(fs) == 0 {
+		return nil
+	}
+	return func() []oplog.FollowerStatus {
+		out := make([]oplog.FollowerStatus, len(fs))
+		for i, f := range fs {
+			out[i] = f.Status()
+		}
+		return out
+	}
+}

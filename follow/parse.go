@@ -1,0 +1,411 @@
+package follow
+
+import (
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/mcplogd/mcplogd/oplog"
+)
+
+// Bounds on one entry, so that a runaway continuation (a file of nothing
+// but indented lines) neither holds memory without limit nor makes a
+// record the Log refuses: past them the entry is completed and the next
+// line starts a new one.
+const (
+	maxEntryStack = 256 << 10
+	maxEntryLines = 4000
+)
+
+// NewParser returns the parser called name: "unity", "log4j" (alias
+// "minecraft"), "godot", "generic", "plain" (every line one info record),
+// or "" / "auto", which buffers the first lines (up to 20, or until a
+// flush) until the format is clear, picks one of the four (generic when
+// nothing matches) and replays them into it; its Name is "auto" until it
+// has chosen, then the chosen parser's. Names are case-insensitive. An
+// unknown name is an EINVALID error naming the choices.
+//
+// date gives the day of lines that carry only a time of day (Minecraft's
+// [12:34:56]): the followed file's modification date; nil means today in
+// UTC. Its location is also the zone of timestamps written without one. A
+// line whose time would fall more than an hour in the future is taken to
+// be from the day before (a file last written just after midnight).
+func NewParser(name string, date func() time.Time) (Parser, error) {
+	return newParser(name, date, time.Now)
+}
+
+// newParser is NewParser with a clock for tests.
+func newParser(name string, date, now func() time.Time) (Parser, error) {
+	c := &clock{date: date, now: now}
+	if date == nil {
+		c.date = func() time.Time { return time.Now().UTC() }
+	}
+	switch strings.ToLower(strings.TrimSpace(name)) {
+	case "unity":
+		return &unityParser{clk: c}, nil
+	case "log4j", "minecraft":
+		return &log4jParser{clk: c}, nil
+	case "godot":
+		return &godotParser{}, nil
+	case "generic":
+		return &genericParser{clk: c}, nil
+	case "plain":
+		return plainParser(), nil
+	case "", "auto":
+		return &autoParser{clk: c}, nil
+	}
+	return nil, oplog.Errorf(oplog.EINVALID,
+		"parser: unknown parser %q; expected unity, log4j (or minecraft), godot, generic, plain or auto", name)
+}
+
+// entry is the record a parser is building: the first line made its text,
+// level, name and time; continuation lines make its stack.
+type entry struct {
+	held   bool
+	closed bool // no more continuation lines: blank lines only
+	rec    oplog.Record
+	stack  []byte // reused between entries
+	lines  int    // stack lines
+	blanks int    // blank lines seen since the last stack line, for parsers that keep them
+	end    int64
+}
+
+// start begins a new entry; the held one must have been taken.
+func (e *entry) start(text string, level oplog.Level, end int64) {
+	e.held, e.closed = true, false
+	e.rec = oplog.Record{Kind: oplog.KindLine, Level: level, Text: cutText(text, oplog.MaxTextBytes)}
+	e.stack, e.lines, e.blanks = e.stack[:0], 0, 0
+	e.end = end
+}
+
+// add appends a stack line. It returns false, adding nothing, when the
+// entry is full.
+func (e *entry) add(line string, end int64) bool {
+	if len(e.stack)+len(line)+1+e.blanks > maxEntryStack || e.lines >= maxEntryLines {
+		return false
+	}
+	if len(e.stack) > 0 {
+		e.stack = append(e.stack, '\n')
+	}
+	e.stack = append(e.stack, line...)
+	e.lines++
+	e.end = end
+	return true
+}
+
+// addKeepingBlanks is add, with the blank lines seen since the last stack
+// line put back first (a crash report's sections), never leading ones.
+func (e *entry) addKeepingBlanks(line string, end int64) bool {
+	if e.blanks > 0 && len(e.stack) > 0 {
+		if len(e.stack)+len(line)+1+e.blanks > maxEntryStack {
+			return false
+		}
+		for range e.blanks {
+			e.stack = append(e.stack, '\n')
+		}
+	}
+	e.blanks = 0
+	return e.add(line, end)
+}
+
+// blank extends the held entry over a blank line, so that the entry's End
+// covers the file up to the next entry.
+func (e *entry) blank(end int64) {
+	if e.held {
+		e.end = end
+		e.blanks++
+	}
+}
+
+// take completes the held entry, if any, appending it to out.
+func (e *entry) take(out []Entry) []Entry {
+	if !e.held {
+		return out
+	}
+	e.held = false
+	e.rec.Stack = string(e.stack)
+	if out == nil {
+		out = make([]Entry, 0, 1)
+	}
+	return append(out, Entry{Record: e.rec, End: e.end})
+}
+
+// setName sets the record's name when it is a valid label.
+func (e *entry) setName(name string) {
+	if len(name) <= oplog.MaxLabelBytes && !strings.ContainsAny(name, "\x00\r\n") {
+		e.rec.Name = name
+	}
+}
+
+// cutText shortens s to at most n bytes at a UTF-8 boundary.
+func cutText(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
+
+// clock turns times of day into times, on the file's date.
+type clock struct {
+	date func() time.Time
+	now  func() time.Time
+	loc  *time.Location
+}
+
+// location is the zone of timestamps written without one: date's.
+func (c *clock) location() *time.Location {
+	if c.loc == nil {
+		c.loc = c.date().Location()
+	}
+	return c.loc
+}
+
+// at returns the time of day h:m:s.ns on the file's date, or on the day
+// before when that would be more than an hour in the future.
+func (c *clock) at(h, m, s, ns int) time.Time {
+	d := c.date()
+	t := time.Date(d.Year(), d.Month(), d.Day(), h, m, s, ns, d.Location())
+	if t.Sub(c.now()) > time.Hour {
+		t = t.AddDate(0, 0, -1)
+	}
+	return t
+}
+
+// Years outside what the Log stores (it refuses the record) make a
+// timestamp no timestamp.
+const (
+	minYear = 1971
+	maxYear = 2261
+)
+
+// parseClock reads "HH:MM:SS" with an optional fraction (".123" or
+// ",123456") at the start of s and returns its parts and the bytes read.
+func parseClock(s string) (h, m, sec, ns, n int, ok bool) {
+	if len(s) < 8 || s[2] != ':' || s[5] != ':' {
+		return
+	}
+	h, ok1 := two(s, 0)
+	m, ok2 := two(s, 3)
+	sec, ok3 := two(s, 6)
+	if !ok1 || !ok2 || !ok3 || h > 23 || m > 59 || sec > 60 {
+		return 0, 0, 0, 0, 0, false
+	}
+	n = 8
+	if sec == 60 {
+		sec = 59 // a leap second
+	}
+	if n+1 < len(s) && (s[n] == '.' || s[n] == ',') && isDigit(s[n+1]) {
+		n++
+		scale := 100_000_000
+		for n < len(s) && isDigit(s[n]) {
+			ns += int(s[n]-'0') * scale
+			scale /= 10
+			n++
+		}
+	}
+	return h, m, sec, ns, n, true
+}
+
+// parseISO reads an ISO-8601 date and time at the start of s:
+// "2024-05-01T12:34:56", a space for the T, '/' for the dashes, an
+// optional fraction and an optional zone ("Z", "+02:00", "+0200", "+02",
+// " UTC"). Without a zone the time is in loc. It returns the bytes read;
+// the time is zero when its year is outside what the Log stores.
+func parseISO(s string, loc *time.Location) (time.Time, int, bool) {
+	if len(s) < 19 || !isDigit(s[0]) || (s[4] != '-' && s[4] != '/') || s[7] != s[4] || (s[10] != 'T' && s[10] != ' ') {
+		return time.Time{}, 0, false
+	}
+	y, ok1 := four(s)
+	mo, ok2 := two(s, 5)
+	d, ok3 := two(s, 8)
+	if !ok1 || !ok2 || !ok3 || mo < 1 || mo > 12 || d < 1 || d > 31 {
+		return time.Time{}, 0, false
+	}
+	h, mi, sec, ns, n, ok := parseClock(s[11:])
+	if !ok {
+		return time.Time{}, 0, false
+	}
+	n += 11
+	switch {
+	case n < len(s) && s[n] == 'Z':
+		loc = time.UTC
+		n++
+	case n+2 < len(s) && (s[n] == '+' || s[n] == '-') && isDigit(s[n+1]) && isDigit(s[n+2]):
+		zh, _ := two(s, n+1)
+		zm, k := 0, n+3
+		if k+2 < len(s) && s[k] == ':' && isDigit(s[k+1]) && isDigit(s[k+2]) {
+			zm, _ = two(s, k+1)
+			k += 3
+		} else if k+1 < len(s) && isDigit(s[k]) && isDigit(s[k+1]) {
+			zm, _ = two(s, k)
+			k += 2
+		}
+		off := zh*3600 + zm*60
+		if s[n] == '-' {
+			off = -off
+		}
+		loc = time.FixedZone("", off)
+		n = k
+	case strings.HasPrefix(s[n:], " UTC"):
+		loc = time.UTC
+		n += 4
+	}
+	if y < minYear || y > maxYear {
+		return time.Time{}, n, true // a timestamp, but none the Log would store
+	}
+	return time.Date(y, time.Month(mo), d, h, mi, sec, ns, loc), n, true
+}
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+
+func two(s string, i int) (int, bool) {
+	if i+1 >= len(s) || !isDigit(s[i]) || !isDigit(s[i+1]) {
+		return 0, false
+	}
+	return int(s[i]-'0')*10 + int(s[i+1]-'0'), true
+}
+
+func four(s string) (int, bool) {
+	a, ok1 := two(s, 0)
+	b, ok2 := two(s, 2)
+	return a*100 + b, ok1 && ok2
+}
+
+// atoi reads a non-negative decimal number of up to 9 digits.
+func atoi(s string) (int, bool) {
+	if s == "" || len(s) > 9 {
+		return 0, false
+	}
+	n := 0
+	for i := 0; i < len(s); i++ {
+		if !isDigit(s[i]) {
+			return 0, false
+		}
+		n = n*10 + int(s[i]-'0')
+	}
+	return n, true
+}
+
+// levelWord reads the level words of loggers case-insensitively: TRACE,
+// DEBUG, INFO, WARN, WARNING, ERROR, FATAL, CRITICAL and a few more
+// spellings (SEVERE, ERR, CRIT, PANIC, NOTICE, VERBOSE).
+func levelWord(s string) (oplog.Level, bool) {
+	if len(s) < 3 || len(s) > 11 {
+		return 0, false
+	}
+	var b [11]byte
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		b[i] = c
+	}
+	switch string(b[:len(s)]) {
+	case "trace", "debug", "dbg", "verbose", "fine", "finer", "finest":
+		return oplog.LevelDebug, true
+	case "info", "notice":
+		return oplog.LevelInfo, true
+	case "warn", "warning":
+		return oplog.LevelWarn, true
+	case "error", "err", "severe":
+		return oplog.LevelError, true
+	case "fatal", "critical", "crit", "panic", "emergency":
+		return oplog.LevelFatal, true
+	}
+	return 0, false
+}
+
+// object builds a small JSON object for Record.Data.
+type object struct{ b []byte }
+
+func (o *object) key(k string) {
+	if len(o.b) == 0 {
+		o.b = append(o.b, '{')
+	} else {
+		o.b = append(o.b, ',')
+	}
+	o.b = appendJSONString(o.b, k)
+	o.b = append(o.b, ':')
+}
+
+// str adds k: v unless v is empty.
+func (o *object) str(k, v string) {
+	if v != "" {
+		o.key(k)
+		o.b = appendJSONString(o.b, v)
+	}
+}
+
+// num adds k: v unless v is negative.
+func (o *object) num(k string, v int) {
+	if v >= 0 {
+		o.key(k)
+		o.b = strconv.AppendInt(o.b, int64(v), 10)
+	}
+}
+
+// bytes returns the object, or nil when it has no keys.
+func (o *object) bytes() []byte {
+	if len(o.b) == 0 {
+		return nil
+	}
+	return append(o.b, '}')
+}
+
+// appendJSONString appends s as a JSON string, invalid UTF-8 replaced.
+func appendJSONString(b []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			switch {
+			case c == '"' || c == '\\':
+				b = append(b, '\\', c)
+			case c == '\n':
+				b = append(b, '\\', 'n')
+			case c == '\t':
+				b = append(b, '\\', 't')
+			case c < 0x20 || c == 0x7f:
+				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&15])
+			default:
+				b = append(b, c)
+			}
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && n == 1 {
+			b = append(b, `\ufffd`...)
+		} else {
+			b = append(b, s[i:i+n]...)
+		}
+		i += n
+	}
+	return append(b, '"')
+}
+
+// trimRight removes trailing spaces and tabs.
+func trimRight(s string) string {
+	i := len(s)
+	for i > 0 && (s[i-1] == ' ' || s[i-1] == '\t') {
+		i--
+	}
+	return s[:i]
+}
+
+// trimLeft removes leading spaces and tabs.
+func trimLeft(s string) string {
+	i := 0
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+		i++
+	}
+	return s[i:]
+}
+
+func indented(s string) bool { return s != "" && (s[0] == ' ' || s[0] == '\t') }

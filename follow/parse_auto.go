@@ -1,0 +1,148 @@
+package follow
+
+import "strings"
+
+// detectLines is how many lines auto detection reads at most before it
+// chooses.
+const detectLines = 20
+
+// Formats auto detection scores.
+const (
+	fmtUnity = iota
+	fmtLog4j
+	fmtGodot
+	numFormats
+)
+
+// autoParser holds the first lines until their format is clear (a line
+// only one format writes), detectLines lines came, or a flush, then hands
+// them to the chosen parser and delegates to it. Its name is "auto" until
+// then.
+type autoParser struct {
+	clk       *clock
+	p         Parser
+	lines     []string
+	ends      []int64
+	score     [numFormats]int
+	godotErr  bool // the previous line was "ERROR: ..." or "WARNING: ..."
+	sure      int  // the format a line proved, or -1
+	sureFound bool
+}
+
+func (a *autoParser) Name() string {
+	if a.p != nil {
+		return a.p.Name()
+	}
+	return "auto"
+}
+
+func (a *autoParser) Line(line string, end int64) []Entry {
+	if a.p != nil {
+		return a.p.Line(line, end)
+	}
+	a.lines = append(a.lines, line)
+	a.ends = append(a.ends, end)
+	if a.look(line) || len(a.lines) >= detectLines {
+		return a.choose()
+	}
+	return nil
+}
+
+func (a *autoParser) Flush() []Entry {
+	if a.p == nil {
+		if len(a.lines) == 0 {
+			return nil
+		}
+		out := a.choose()
+		return append(out, a.p.Flush()...)
+	}
+	return a.p.Flush()
+}
+
+// choose picks the parser and replays the lines held into it.
+func (a *autoParser) choose() []Entry {
+	switch a.pick() {
+	case fmtUnity:
+		a.p = &unityParser{clk: a.clk}
+	case fmtLog4j:
+		a.p = &log4jParser{clk: a.clk}
+	case fmtGodot:
+		a.p = &godotParser{}
+	default:
+		a.p = &genericParser{clk: a.clk}
+	}
+	var out []Entry
+	for i, l := range a.lines {
+		out = append(out, a.p.Line(l, a.ends[i])...)
+	}
+	a.lines, a.ends = nil, nil
+	return out
+}
+
+// pick returns the format detected, or -1 for generic.
+func (a *autoParser) pick() int {
+	if a.sureFound {
+		return a.sure
+	}
+	best, bestScore := -1, 1 // a single weak hint is not enough
+	for f, s := range a.score {
+		if s > bestScore {
+			best, bestScore = f, s
+		}
+	}
+	return best
+}
+
+// unityMarkers start lines that Unity's Editor.log and Player.log have
+// near their start, and often after.
+var unityMarkers = []string{
+	"[Licensing::", "Built from '", "Mono path[0]", "Mono config path", "Initialize engine version",
+	"[Package Manager]", "Unity Editor version", "[Subsystems]", "GfxDevice:", "[ScriptCompilation]",
+	"Refreshing native plugins", "Preloading ", "Loading GUID <-> Path mappings", "[Physics::Module]",
+	"Asset Pipeline Refresh", "Begin MonoManager", "Initialize mono", "UnloadTime:", "Found path:",
+	"Input System module state changed", "Player connection [",
+}
+
+// look scores one line and reports whether it settles the format.
+func (a *autoParser) look(line string) bool {
+	s := trimRight(line)
+	godotErr := a.godotErr
+	a.godotErr = false
+	if s == "" {
+		return false
+	}
+	prove := func(f int) bool { a.sure, a.sureFound = f, true; return true }
+	switch {
+	case s[0] == '[':
+		if _, ok := parseLog4jHeader(s, a.clk.location()); ok {
+			return prove(fmtLog4j)
+		}
+	case strings.HasPrefix(s, "(Filename: "), strings.HasPrefix(s, "UnityEngine."):
+		return prove(fmtUnity)
+	case strings.HasPrefix(s, "Godot Engine v"), strings.HasPrefix(s, "SCRIPT ERROR: "),
+		strings.HasPrefix(s, "USER SCRIPT ERROR: "), strings.HasPrefix(s, "SHADER ERROR: "):
+		return prove(fmtGodot)
+	case godotErr && (strings.HasPrefix(trimLeft(s), "at: ") || strings.HasPrefix(trimLeft(s), "At: ")) && indented(s):
+		return prove(fmtGodot)
+	case strings.HasPrefix(s, "ERROR: "), strings.HasPrefix(s, "WARNING: "),
+		strings.HasPrefix(s, "USER ERROR: "), strings.HasPrefix(s, "USER WARNING: "):
+		a.godotErr = true
+		a.score[fmtGodot]++
+	}
+	if strings.Contains(s, "res://") {
+		a.score[fmtGodot] += 2
+	}
+	if isUnityFrame(s) && strings.Contains(s, " (at ") {
+		return prove(fmtUnity)
+	}
+	for _, m := range unityMarkers {
+		if strings.HasPrefix(s, m) {
+			a.score[fmtUnity] += 2
+			break
+		}
+	}
+	if _, ok := parseCompilerDiag(s); ok {
+		a.score[fmtUnity] += 2
+	}
+	return false
+}

@@ -1,0 +1,350 @@
+package follow
+
+import (
+	"bytes"
+	"strings"
+	"time"
+
+	"github.com/mcplogd/mcplogd/oplog"
+)
+
+// genericParser reads logs of no particular engine: an optional timestamp
+// at the start (ISO-8601, perhaps in brackets, or a time of day on the
+// file's date), then a level word among the first tokens (DEBUG, INFO,
+// WARN, WARNING, ERROR, FATAL, CRITICAL, TRACE in any case, maybe as
+// "[ERROR]", "ERROR:", "<error>" or "level=error"), then the message. A
+// name is taken where the line shows one: Python's "ERROR:root:msg", Rust's
+// "[2024-05-01T12:34:56Z ERROR my_crate::net] msg", a logger before " - "
+// after the level, or a bracketed or " - "-separated token before it.
+//
+// Indented lines, and lines that start a trace ("at f(...)", "Caused by:",
+// "Traceback (most recent call last):", "stack traceback:", "goroutine 1
+// [running]:"), join the previous entry's stack, as do a Python
+// traceback's closing exception line and a Go panic's unindented frames.
+// After an entry that began with a timestamp, every line without a
+// timestamp or level word joins it (a Java exception's first line, a
+// message of several lines).
+// An entry without a level word whose stack turns out to be a trace is an
+// error.
+type genericParser struct {
+	clk      *clock
+	e        entry
+	explicit bool // the held entry's level came from a level word
+	stamped  bool // the held entry began with a timestamp: lines without one join it
+	tbOpen   bool // in a Python traceback: the exception line ending it joins too
+	panic    bool // the held entry is a Go panic: lines up to the next header join
+	bareTB   bool // the held entry is a Python traceback with no message before it
+}
+
+func (p *genericParser) Name() string { return "generic" }
+
+func (p *genericParser) Flush() []Entry { return p.take(nil) }
+
+func (p *genericParser) Line(line string, end int64) []Entry {
+	s := trimRight(line)
+	if s == "" {
+		p.e.blank(end)
+		return nil
+	}
+	if p.e.held && p.continues(s) {
+		if p.e.add(s, end) {
+			p.added(s)
+			return nil
+		}
+	}
+	out := p.take(nil)
+	p.begin(s, end)
+	return out
+}
+
+// take completes the held entry. A bare Python traceback gets its
+// exception's line, which Python prints last, as text, and the whole
+// traceback as stack.
+func (p *genericParser) take(out []Entry) []Entry {
+	if p.bareTB && p.e.held && len(p.e.stack) > 0 {
+		p.bareTB = false
+		last := p.e.stack[bytes.LastIndexByte(p.e.stack, '\n')+1:]
+		if len(last) > 0 && last[0] != ' ' && last[0] != '\t' {
+			text := p.e.rec.Text
+			p.e.rec.Text = cutText(string(last), oplog.MaxTextBytes)
+			p.e.stack = append([]byte(text+"\n"), p.e.stack...)
+		}
+	}
+	return p.e.take(out)
+}
+
+// continues reports whether s joins the held entry's stack.
+func (p *genericParser) continues(s string) bool {
+	if indented(s) || startsTrace(s) || strings.HasPrefix(s, "During handling of the above exception") ||
+		strings.HasPrefix(s, "The above exception was the direct cause") || strings.HasPrefix(s, "--- End of") ||
+		strings.HasPrefix(s, "created by ") || strings.HasPrefix(s, "Suppressed: ") {
+		return true
+	}
+	if p.stamped || p.tbOpen || p.panic {
+		return !p.isHeader(s)
+	}
+	return false
+}
+
+// startsTrace reports a line that begins or continues a stack trace.
+func startsTrace(s string) bool {
+	t := trimLeft(s)
+	switch {
+	case strings.HasPrefix(t, "at ") && isAtFrame(t[3:]),
+		strings.HasPrefix(t, "Caused by: "),
+		t == "Traceback (most recent call last):",
+		t == "stack traceback:",
+		strings.HasPrefix(t, "goroutine ") && strings.HasSuffix(t, "]:"):
+		return true
+	}
+	return false
+}
+
+// isAtFrame reports what follows "at " in a Java, .NET or JavaScript frame:
+// a name with a parenthesis or a location, not prose ("at least ...").
+func isAtFrame(s string) bool {
+	sp := strings.IndexByte(s, ' ')
+	first := s
+	if sp >= 0 {
+		first = s[:sp]
+	}
+	return strings.ContainsAny(first, "(.:/\\") || strings.HasSuffix(s, ")")
+}
+
+// added updates the trace state after s joined the stack.
+func (p *genericParser) added(s string) {
+	t := trimLeft(s)
+	switch {
+	case t == "Traceback (most recent call last):":
+		p.tbOpen = true
+	case p.tbOpen && !indented(s):
+		p.tbOpen = false // the exception's line ends the traceback
+	}
+	if !p.explicit && p.e.rec.Level < oplog.LevelError && startsTrace(s) {
+		p.e.rec.Level = oplog.LevelError
+	}
+}
+
+// isHeader reports whether s starts an entry of its own: a timestamp or a
+// level word at its start.
+func (p *genericParser) isHeader(s string) bool {
+	_, rest, stamped := p.stamp(s)
+	if stamped {
+		return true
+	}
+	if _, _, _, _, ok := p.rustHeader(s); ok {
+		return true
+	}
+	_, _, _, ok := findLevel(rest)
+	return ok
+}
+
+// begin starts an entry with line s.
+func (p *genericParser) begin(s string, end int64) {
+	t, rest, stamped := p.stamp(s)
+	level, name, text, ok := oplog.LevelInfo, "", rest, false
+	if rt, lv, nm, tx, found := p.rustHeader(s); found {
+		t, level, name, text, ok, stamped = rt, lv, nm, tx, true, true
+	} else if lv, nm, tx, found := findLevel(rest); found {
+		level, name, text, ok = lv, nm, tx, true
+	}
+	if !stamped && strings.IndexByte(s, '=') > 0 {
+		if v := logfmtValue(s, "time", "ts"); v != "" {
+			if lt, n, isTime := parseISO(v, p.clk.location()); isTime && n == len(v) {
+				t, stamped = lt, true
+			}
+		}
+	}
+	p.explicit, p.stamped = ok, stamped
+	p.panic = strings.HasPrefix(rest, "panic: ") || strings.HasPrefix(rest, "fatal error: ")
+	// A traceback with no line before it (an uncaught Python exception).
+	p.tbOpen = rest == "Traceback (most recent call last):"
+	p.bareTB = p.tbOpen
+	if p.bareTB && !ok {
+		level = oplog.LevelError
+	}
+	p.e.start(text, level, end)
+	p.e.rec.Time = t
+	p.e.setName(name)
+}
+
+// rustHeader reads env_logger's "[2024-05-01T12:34:56Z ERROR my_crate::net] msg".
+func (p *genericParser) rustHeader(s string) (time.Time, oplog.Level, string, string, bool) {
+	if len(s) < 22 || s[0] != '[' || !isDigit(s[1]) {
+		return time.Time{}, 0, "", "", false
+	}
+	t, n, ok := parseISO(s[1:], p.clk.location())
+	if !ok || 1+n >= len(s) || s[1+n] != ' ' {
+		return time.Time{}, 0, "", "", false
+	}
+	inner, text, ok := strings.Cut(s[2+n:], "]")
+	if !ok {
+		return time.Time{}, 0, "", "", false
+	}
+	word, name, _ := strings.Cut(strings.TrimSpace(inner), " ")
+	level, ok := levelWord(word)
+	if !ok {
+		return time.Time{}, 0, "", "", false
+	}
+	return t, level, strings.TrimSpace(name), strings.TrimLeft(text, " "), true
+}
+
+// stamp reads a timestamp at the start of s, perhaps in brackets, and
+// returns it with the rest of the line after it and its separators.
+func (p *genericParser) stamp(s string) (time.Time, string, bool) {
+	if s == "" {
+		return time.Time{}, s, false
+	}
+	in := s
+	bracket := s[0] == '['
+	if bracket {
+		in = s[1:]
+	}
+	if in == "" || !isDigit(in[0]) {
+		return time.Time{}, s, false
+	}
+	var t time.Time
+	var n int
+	if tt, k, ok := parseISO(in, p.clk.location()); ok {
+		t, n = tt, k
+	} else if h, m, sec, ns, k, ok := parseClock(in); ok && (k == len(in) || in[k] == ' ' || in[k] == ']') {
+		t, n = p.clk.at(h, m, sec, ns), k
+	} else {
+		return time.Time{}, s, false
+	}
+	rest := in[n:]
+	if bracket {
+		if !strings.HasPrefix(rest, "]") {
+			return time.Time{}, s, false // "[2024-... LEVEL name]": rustHeader's
+		}
+		rest = rest[1:]
+	}
+	return t, trimSeparators(rest), true
+}
+
+// trimSeparators removes leading spaces and the separators loggers put
+// between fields: "-", "|", ":".
+func trimSeparators(s string) string {
+	for s != "" && (s[0] == ' ' || s[0] == '\t' || s[0] == '|' || s[0] == ':' ||
+		s[0] == '-' && (len(s) == 1 || s[1] == ' ')) {
+		s = s[1:]
+	}
+	return s
+}
+
+// findLevel looks for a level word among the first tokens of s and
+// returns the level, a name where one shows, and the message.
+func findLevel(s string) (level oplog.Level, name, text string, ok bool) {
+	rest := s
+	needSep := false // a plain token came: only a separator may follow it
+	for i := 0; i < 5 && rest != ""; i++ {
+		tok, after, _ := strings.Cut(rest, " ")
+		after = strings.TrimLeft(after, " ")
+		if tok == "-" || tok == "|" || tok == ":" {
+			needSep = false
+			rest = after
+			continue
+		}
+		if needSep {
+			return 0, "", "", false
+		}
+		// logfmt: "time=... level=error msg=..." keeps the line whole.
+		if strings.IndexByte(tok, '=') > 0 {
+			if lv, ok := levelWord(logfmtValue(s, "level", "lvl", "severity")); ok {
+				return lv, "", s, true
+			}
+			return 0, "", "", false
+		}
+		// Python's logging default: "ERROR:root:message".
+		if c := strings.IndexByte(tok, ':'); c > 0 && c < len(tok)-1 {
+			lv, ok := levelWord(tok[:c])
+			if !ok || !isUpper(tok[:c]) {
+				return 0, "", "", false
+			}
+			r := rest[c+1:]
+			if n := strings.IndexByte(r, ':'); n > 0 && !strings.ContainsAny(r[:n], " \t") {
+				return lv, r[:n], strings.TrimLeft(r[n+1:], " "), true
+			}
+			return lv, name, strings.TrimLeft(r, " "), true
+		}
+		core, decorated := undecorate(tok)
+		if lv, ok := levelWord(core); ok && (decorated || isUpper(core) || i == 0 && strongWord(core)) {
+			if !decorated && !isUpper(core) {
+				return lv, name, rest, true // "Error loading texture": the word is part of the message
+			}
+			text = trimSeparators(after)
+			// "ERROR [worker-3] com.example.Loader - msg": thread, logger.
+			if strings.HasPrefix(text, "[") {
+				if k := strings.IndexByte(text, ']'); k > 1 && k+1 < len(text) && text[k+1] == ' ' {
+					name, text = text[1:k], trimSeparators(text[k+1:])
+				}
+			}
+			if k := strings.Index(text, " - "); k > 0 && !strings.ContainsAny(text[:k], " \t[") {
+				name, text = text[:k], text[k+3:]
+			}
+			return lv, name, text, true
+		}
+		switch {
+		case decorated && tok[0] == '[' && core != "":
+			name = core // "[main] ERROR ...": the thread or category
+		case i == 0 && !decorated:
+			name, needSep = core, true // "name - ERROR - msg"
+		default:
+			return 0, "", "", false
+		}
+		rest = after
+	}
+	return 0, "", "", false
+}
+
+// logfmtValue returns the value of the first of keys in the logfmt line s.
+func logfmtValue(s string, keys ...string) string {
+	for _, k := range keys {
+		for i := 0; ; {
+			j := strings.Index(s[i:], k+"=")
+			if j < 0 {
+				break
+			}
+			j += i
+			if j == 0 || s[j-1] == ' ' {
+				v := s[j+len(k)+1:]
+				if strings.HasPrefix(v, `"`) {
+					v, _, _ = strings.Cut(v[1:], `"`)
+				} else {
+					v, _, _ = strings.Cut(v, " ")
+				}
+				return v
+			}
+			i = j + 1
+		}
+	}
+	return ""
+}
+
+// undecorate strips the brackets and colon around a level word:
+// "[ERROR]", "<warn>", "(info)", "ERROR:", "[ERROR]:".
+func undecorate(tok string) (string, bool) {
+	core := strings.TrimRight(tok, ":,")
+	if core != "" && strings.IndexByte("[(<|", core[0]) >= 0 {
+		core = core[1:]
+	}
+	if core != "" && strings.IndexByte("])>|", core[len(core)-1]) >= 0 {
+		core = core[:len(core)-1]
+	}
+	return core, core != tok
+}
+
+func isUpper(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if 'a' <= s[i] && s[i] <= 'z' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// strongWord reports level words that start a message as its level even
+// undecorated and not in capitals: "Error loading texture", "Fatal error".
+func strongWord(s string) bool {
+	return strings.EqualFold(s, "error") || strings.EqualFold(s, "warning") || strings.EqualFold(s, "fatal")
+}

@@ -1,0 +1,289 @@
+package follow
+
+import (
+	"strings"
+	"time"
+
+	"github.com/mcplogd/mcplogd/oplog"
+)
+
+// log4jParser reads log4j2 logs as Minecraft writes them (logs/latest.log):
+//
+//	[12:34:56] [Server thread/INFO]: Starting minecraft server version 1.20.1
+//	[12:34:56] [Render thread/INFO] (Minecraft) Setting user: Dev          (Fabric)
+//	[12:34:56] [main/INFO] [cp.mo.mo.Launcher/MODLAUNCHER]: ModLauncher ... (Forge)
+//	[08Aug.2023 16:21:34.441] [Render thread/ERROR] [net.minecraft.client.Minecraft/FATAL]: ... (Forge debug.log)
+//	[12:34:56 INFO]: Done (3.214s)! For help, type "help"                   (Paper's console)
+//
+// The level is the header's, the name the logger where the line has one
+// (the thread then goes to Data), else the thread; the time is the
+// file's date with the header's time of day. Every line that is not a
+// header joins the entry held: the exception after the message ("java.lang.
+// NullPointerException: ..."), "\tat" frames, "Caused by:" chains, "\t...
+// 12 more", a crash report's sections. An exception printed to System.err
+// one log call per line ("[STDERR]: \tat ...") is put back together too.
+type log4jParser struct {
+	clk    *clock
+	e      entry
+	thread string // the held entry's thread
+	logger string
+	marker string
+	stderr bool   // the held entry's message came through [STDERR]
+	exc    string // that message, when it is an exception's first line
+}
+
+func (p *log4jParser) Name() string { return "log4j" }
+
+func (p *log4jParser) Flush() []Entry { return p.take(nil) }
+
+func (p *log4jParser) Line(line string, end int64) []Entry {
+	s := trimRight(line)
+	if s == "" {
+		p.e.blank(end)
+		return nil
+	}
+	if s[0] == '[' {
+		if h, ok := parseLog4jHeader(s, p.clk.location()); ok {
+			if p.e.held && p.stderr && h.thread == p.thread {
+				if body, ok := stderrBody(h.msg); ok && isJavaContinuation(body) && p.joinStderr(body, end) {
+					return nil
+				}
+			}
+			out := p.take(nil)
+			p.begin(&h, end)
+			return out
+		}
+	}
+	if !p.e.held { // the file was entered mid-entry
+		p.reset()
+		p.e.start(s, oplog.LevelInfo, end)
+		return nil
+	}
+	if !p.e.addKeepingBlanks(s, end) {
+		out := p.take(nil)
+		p.reset()
+		p.e.start(s, oplog.LevelInfo, end)
+		return out
+	}
+	return nil
+}
+
+func (p *log4jParser) reset() {
+	p.thread, p.logger, p.marker, p.stderr, p.exc = "", "", "", false, ""
+}
+
+// begin starts an entry from its header.
+func (p *log4jParser) begin(h *log4jHeader, end int64) {
+	p.reset()
+	p.thread, p.logger, p.marker = h.thread, h.logger, h.marker
+	p.e.start(h.msg, h.level, end)
+	switch {
+	case h.date:
+		p.e.rec.Time = h.t
+	case h.clock:
+		p.e.rec.Time = p.clk.at(h.hour, h.min, h.sec, h.ns)
+	}
+	if h.logger != "" {
+		p.e.setName(h.logger)
+	} else {
+		p.e.setName(h.thread)
+	}
+	if body, ok := stderrBody(h.msg); ok {
+		p.stderr = true
+		if isJavaException(body) {
+			p.exc = body
+		}
+	}
+}
+
+// joinStderr adds a stack line printed through System.err to the held
+// entry: an exception printed that way is an error whatever log4j says.
+// It returns false when the entry is full.
+func (p *log4jParser) joinStderr(body string, end int64) bool {
+	if p.e.lines == 0 && p.exc != "" && !p.e.add(p.exc, p.e.end) {
+		return false
+	}
+	if !p.e.add(body, end) {
+		return false
+	}
+	p.e.rec.Level = max(p.e.rec.Level, oplog.LevelError)
+	return true
+}
+
+func (p *log4jParser) take(out []Entry) []Entry {
+	if !p.e.held {
+		return out
+	}
+	if p.logger != "" || p.marker != "" {
+		var o object
+		if p.logger != "" {
+			o.str("thread", p.thread)
+		}
+		o.str("marker", p.marker)
+		p.e.rec.Data = o.bytes()
+	}
+	return p.e.take(out)
+}
+
+// log4jHeader is a parsed header line.
+type log4jHeader struct {
+	clock              bool // hour..ns are set: a time of day
+	date               bool // t is set: a full date and time
+	hour, min, sec, ns int
+	t                  time.Time
+	thread             string
+	level              oplog.Level
+	logger, marker     string
+	msg                string
+}
+
+// parseLog4jHeader reads the header forms listed on log4jParser.
+// A date without a zone is in loc.
+func parseLog4jHeader(s string, loc *time.Location) (h log4jHeader, ok bool) {
+	k := strings.IndexByte(s, ']')
+	if k < 9 || !isDigit(s[1]) {
+		return h, false
+	}
+	stamp, rest := s[1:k], s[k+1:]
+	if hh, mm, ss, ns, n, ok := parseClock(stamp); ok {
+		h.clock, h.hour, h.min, h.sec, h.ns = true, hh, mm, ss, ns
+		if n < len(stamp) {
+			// Paper's console: "[12:34:56 INFO]: msg".
+			lvl, ok := levelWord(stamp[n+1:])
+			if stamp[n] != ' ' || !ok || !strings.HasPrefix(rest, ": ") {
+				return h, false
+			}
+			h.level, h.msg = lvl, rest[2:]
+			return h, true
+		}
+	} else if t, n, ok := parseISO(stamp, loc); ok && n == len(stamp) {
+		h.date, h.t = true, t
+	} else if t, ok := parseForgeStamp(stamp, loc); ok {
+		h.date, h.t = true, t
+	} else {
+		return h, false
+	}
+	if !strings.HasPrefix(rest, " [") {
+		return h, false
+	}
+	rest = rest[2:]
+	k = strings.IndexByte(rest, ']')
+	if k < 0 {
+		return h, false
+	}
+	tl := rest[:k]
+	slash := strings.LastIndexByte(tl, '/')
+	if slash < 0 {
+		return h, false
+	}
+	if h.level, ok = levelWord(tl[slash+1:]); !ok {
+		return h, false
+	}
+	h.thread, rest = tl[:slash], rest[k+1:]
+	switch {
+	case strings.HasPrefix(rest, ": "):
+		h.msg = rest[2:]
+	case rest == "" || rest == ":":
+	case strings.HasPrefix(rest, " ("): // Fabric: " (Logger) msg"
+		k := strings.IndexByte(rest, ')')
+		if k < 0 {
+			return h, false
+		}
+		h.logger, h.msg = rest[2:k], strings.TrimPrefix(rest[k+1:], " ")
+	case strings.HasPrefix(rest, " ["): // Forge: " [logger/MARKER]: msg"
+		k := strings.Index(rest, "]:")
+		if k < 0 {
+			return h, false
+		}
+		lm := rest[2:k]
+		if i := strings.LastIndexByte(lm, '/'); i >= 0 {
+			h.logger, h.marker = lm[:i], lm[i+1:]
+		} else {
+			h.logger = lm
+		}
+		h.msg = strings.TrimPrefix(rest[k+2:], " ")
+	default:
+		h.msg = strings.TrimPrefix(rest, " ")
+	}
+	return h, true
+}
+
+var months = [...]string{"jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"}
+
+// parseForgeStamp reads Forge's "08Aug2023 16:21:34.441" (and, in
+// locales that abbreviate with a dot, "08Aug.2023 ...") in loc.
+func parseForgeStamp(s string, loc *time.Location) (time.Time, bool) {
+	i := 0
+	for i < len(s) && i < 2 && isDigit(s[i]) {
+		i++
+	}
+	day, ok := atoi(s[:i])
+	if !ok || day < 1 || day > 31 || i+3 > len(s) {
+		return time.Time{}, false
+	}
+	mon := 0
+	for m, name := range months {
+		if strings.EqualFold(s[i:i+3], name) {
+			mon = m + 1
+			break
+		}
+	}
+	if mon == 0 {
+		return time.Time{}, false
+	}
+	i += 3
+	for i < len(s) && (s[i] >= 'a' && s[i] <= 'z' || s[i] == '.') { // "Sept", "Aug."
+		i++
+	}
+	if i+5 > len(s) || s[i+4] != ' ' {
+		return time.Time{}, false
+	}
+	y, ok := four(s[i:])
+	if !ok || y < minYear || y > maxYear {
+		return time.Time{}, false
+	}
+	h, m, sec, ns, n, ok := parseClock(s[i+5:])
+	if !ok || i+5+n != len(s) {
+		return time.Time{}, false
+	}
+	return time.Date(y, time.Month(mon), day, h, m, sec, ns, loc), true
+}
+
+// stderrBody returns what a program printed to System.err, from a message
+// "[STDERR]: text" (Forge's older "[STDERR]: [java.lang.Throwable:printStackTrace:643]: text").
+func stderrBody(msg string) (string, bool) {
+	body, ok := strings.CutPrefix(msg, "[STDERR]: ")
+	if !ok {
+		body, ok = strings.CutPrefix(msg, "[STDERR] ")
+	}
+	if !ok {
+		return "", false
+	}
+	if strings.HasPrefix(body, "[") {
+		if i := strings.Index(body, "]: "); i > 0 && !strings.Contains(body[:i], " ") {
+			body = body[i+3:]
+		}
+	}
+	return body, true
+}
+
+// isJavaContinuation reports a line of a Java stack trace after its first:
+// "\tat ...", "Caused by: ...", "\t... 12 more", "\tSuppressed: ...".
+func isJavaContinuation(s string) bool {
+	t := trimLeft(s)
+	return strings.HasPrefix(t, "at ") || strings.HasPrefix(t, "Caused by: ") ||
+		strings.HasPrefix(t, "Suppressed: ") || strings.HasPrefix(t, "... ") && strings.HasSuffix(t, " more")
+}
+
+// isJavaException reports a Java exception's first line:
+// "java.lang.NullPointerException: ...", "net.minecraft.ReportedException".
+func isJavaException(s string) bool {
+	head := s
+	if i := strings.IndexByte(s, ':'); i >= 0 {
+		head = s[:i]
+	}
+	if strings.ContainsAny(head, " \t") || !strings.Contains(head, ".") {
+		return false
+	}
+	return strings.HasSuffix(head, "Exception") || strings.HasSuffix(head, "Error") || strings.HasSuffix(head, "Throwable")
+}

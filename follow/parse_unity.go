@@ -1,0 +1,282 @@
+package follow
+
+import (
+	"strings"
+	"time"
+
+	"github.com/mcplogd/mcplogd/oplog"
+)
+
+// unityParser reads Unity's Editor.log and Player.log. A console entry
+// there is its message line, the stack as the Console shows it
+// ("UnityEngine.Debug:Log (object)", "Player:Update () (at
+// Assets/Scripts/Player.cs:42)", Mono's "  at X.Y () [0x00012] in
+// file:0"), a blank line and a "(Filename: Assets/Scripts/Player.cs Line:
+// 42)" trailer. The level comes from the message (an exception's
+// "NullReferenceException: ...", a compiler's "error CS1002") or from the
+// UnityEngine.Debug frame (LogWarning, LogError, LogException,
+// LogAssertion). Lines of the engine's own (Editor.log's "Refreshing native
+// plugins ...") are info records, with the indented lines below them
+// (an import summary) as their stack. Native crashes ("Caught fatal
+// signal" with "#0 0x... in f" frames, Windows' "Crash!!!" dump) are fatal.
+//
+// Where Unity prints no time, records have none (the Log uses arrival);
+// a leading ISO-8601 timestamp (the -timestamps option) is read.
+type unityParser struct {
+	clk     *clock
+	e       entry
+	framed  bool   // the held entry has frames
+	typed   bool   // its level is known: from the message or a UnityEngine.Debug frame
+	trailer bool   // its (Filename: ...) trailer came
+	native  bool   // a native crash: "#N" lines are frames
+	raw     string // while set, every line joins the entry up to one starting with raw
+	src     string // the source file and position, for Data
+	srcLine int
+	srcCol  int
+	code    string // the compiler's diagnostic code ("CS1002")
+}
+
+func (p *unityParser) Name() string { return "unity" }
+
+func (p *unityParser) Flush() []Entry { return p.take(nil) }
+
+func (p *unityParser) Line(line string, end int64) []Entry {
+	s := trimRight(line)
+	var ts time.Time
+	if len(s) > 20 && s[4] == '-' && isDigit(s[0]) {
+		if t, n, ok := parseISO(s, p.clk.location()); ok && n < len(s) && (s[n] == ' ' || s[n] == '|') {
+			ts, s = t, trimRight(s[n+1:])
+		}
+	}
+	if s == "" {
+		p.e.blank(end)
+		p.e.closed = true // the stack ended; only the trailer may follow
+		return nil
+	}
+	if p.raw != "" && p.e.held {
+		out := p.add(s, end)
+		if strings.HasPrefix(trimLeft(s), p.raw) {
+			p.raw = ""
+			p.e.closed = true
+		}
+		return out
+	}
+	if s[0] == '(' && strings.HasPrefix(s, "(Filename: ") {
+		if p.e.held && !p.trailer {
+			p.readTrailer(s)
+			p.trailer, p.e.closed = true, true
+			p.e.end = end
+		}
+		return nil // a trailer without its entry: the file was entered mid-entry
+	}
+	if p.e.held && !p.e.closed && p.continues(s) {
+		return p.add(s, end)
+	}
+	out := p.take(nil)
+	p.begin(s, ts, end)
+	return out
+}
+
+// continues reports whether s belongs to the held entry's stack.
+func (p *unityParser) continues(s string) bool {
+	switch {
+	case indented(s), isUnityFrame(s):
+		return true
+	case strings.HasPrefix(s, "Rethrow as "), strings.HasPrefix(s, "--- End of "):
+		return p.framed // an inner exception's frames follow
+	case s[0] == '#' && len(s) > 1 && isDigit(s[1]):
+		return p.native
+	case strings.HasPrefix(s, "Obtained ") && strings.HasSuffix(s, " stack frames."):
+		return p.native
+	}
+	return false
+}
+
+// add appends a stack line to the held entry, completing it first when it
+// is full (the line then starts the next one).
+func (p *unityParser) add(s string, end int64) []Entry {
+	if !p.e.add(s, end) {
+		out := p.take(nil)
+		p.begin(s, time.Time{}, end)
+		return out
+	}
+	if !p.typed && isUnityFrame(s) {
+		p.frameLevel(s)
+	}
+	p.framed = true
+	return nil
+}
+
+// begin starts an entry with s as its message.
+func (p *unityParser) begin(s string, ts time.Time, end int64) {
+	p.framed, p.typed, p.trailer, p.native, p.raw = false, false, false, false, ""
+	p.src, p.srcLine, p.srcCol, p.code = "", -1, -1, ""
+	level := oplog.LevelInfo
+	name := ""
+	var stack string
+	switch {
+	case isException(s):
+		level, p.typed = oplog.LevelError, true
+	case strings.HasPrefix(s, "Assertion failed"):
+		level, p.typed = oplog.LevelError, true
+	case strings.HasPrefix(s, "Caught fatal signal"):
+		level, p.typed, p.native = oplog.LevelFatal, true, true
+	case s == "Crash!!!":
+		level, p.typed, p.raw = oplog.LevelFatal, true, "========== END OF STACKTRACE"
+	default:
+		if d, ok := parseCompilerDiag(s); ok {
+			level, p.typed, name = d.level, true, "compiler"
+			p.src, p.srcLine, p.srcCol, p.code = d.file, d.line, d.col, d.code
+			// A compiler diagnostic has no stack trace. Its stack reads like
+			// an exception's (the diagnostic, then where), so that crash
+			// grouping gives repeats of one error one group, titled by it.
+			if d.file != "" {
+				stack = d.what + "\n  at " + d.where
+			}
+		}
+	}
+	p.e.start(s, level, end)
+	p.e.rec.Time = ts
+	p.e.rec.Name = name
+	if stack != "" {
+		p.e.add(stack, end)
+	}
+}
+
+// frameLevel reads the level from the UnityEngine.Debug (or Logger) call
+// in the stack: Debug.Log, LogWarning, LogError, LogException,
+// LogAssertion and their Format variants.
+func (p *unityParser) frameLevel(s string) {
+	var m string
+	switch {
+	case strings.HasPrefix(s, "UnityEngine.Debug:"):
+		m = s[len("UnityEngine.Debug:"):]
+	case strings.HasPrefix(s, "UnityEngine.Logger:"):
+		// Logger:Log (LogType,object) is on every Debug.Log* stack when
+		// stack traces are full; only the typed calls say the level.
+		m = s[len("UnityEngine.Logger:"):]
+		if isCall(m, "Log") || strings.HasPrefix(m, "LogFormat") {
+			return
+		}
+	default:
+		return
+	}
+	switch {
+	case strings.HasPrefix(m, "LogError"), strings.HasPrefix(m, "LogException"),
+		strings.HasPrefix(m, "LogAssertion"), strings.HasPrefix(m, "Assert"):
+		p.e.rec.Level, p.typed = oplog.LevelError, true
+	case strings.HasPrefix(m, "LogWarning"):
+		p.e.rec.Level, p.typed = oplog.LevelWarn, true
+	case isCall(m, "Log") || strings.HasPrefix(m, "LogFormat"):
+		p.typed = true
+	}
+}
+
+// isCall reports whether frame method m is name's: "Log (object)", "Log(Object)".
+func isCall(m, name string) bool {
+	return strings.HasPrefix(m, name) && len(m) > len(name) && (m[len(name)] == ' ' || m[len(name)] == '(')
+}
+
+// readTrailer reads "(Filename: Assets/Scripts/Player.cs Line: 42)".
+func (p *unityParser) readTrailer(s string) {
+	if p.src != "" {
+		return // a compiler diagnostic said it more precisely
+	}
+	body := strings.TrimSuffix(s[len("(Filename: "):], ")")
+	file, num, ok := strings.Cut(body, " Line: ")
+	if !ok || file == "" {
+		return
+	}
+	p.src = file
+	if n, ok := atoi(num); ok {
+		p.srcLine = n
+	}
+}
+
+// take completes the held entry with its Data.
+func (p *unityParser) take(out []Entry) []Entry {
+	if !p.e.held {
+		return out
+	}
+	if p.src != "" {
+		var o object
+		o.str("srcFile", p.src)
+		o.num("srcLine", p.srcLine)
+		o.num("srcColumn", p.srcCol)
+		o.str("code", p.code)
+		p.e.rec.Data = o.bytes()
+	}
+	return p.e.take(out)
+}
+
+// isUnityFrame reports a line of a Unity stack as the Console prints it:
+// "Class:Method (args)", "Ns.Class.Method () (at file:line)",
+// "Class:Method(Args)", "(wrapper managed-to-native) ...". Mono's "  at ..."
+// frames are indented.
+func isUnityFrame(s string) bool {
+	if s == "" || s[len(s)-1] != ')' {
+		return false
+	}
+	if s[0] == '(' {
+		return strings.HasPrefix(s, "(wrapper ")
+	}
+	if i := strings.Index(s, " ("); i > 0 && !strings.ContainsAny(s[:i], " \t") {
+		return strings.ContainsAny(s[:i], ":.")
+	}
+	// Unity before 2020 and IL2CPP players: "UnityEngine.Debug:Log(Object)".
+	i := strings.IndexByte(s, '(')
+	return i > 0 && !strings.ContainsAny(s[:i], " \t") && strings.IndexByte(s[:i], ':') > 0
+}
+
+// isException reports a .NET exception's first line:
+// "NullReferenceException: Object reference not set ...", "System.Exception".
+func isException(s string) bool {
+	head := s
+	if i := strings.IndexByte(s, ':'); i >= 0 {
+		head = s[:i]
+	}
+	return strings.HasSuffix(head, "Exception") && !strings.ContainsAny(head, " \t(")
+}
+
+// compilerDiag is a C# compiler's error or warning.
+type compilerDiag struct {
+	level       oplog.Level
+	file, code  string
+	line, col   int
+	what, where string // "error CS1002: ; expected", "Assets/Scripts/Player.cs(12,5)"
+}
+
+// parseCompilerDiag reads "Assets/Scripts/Player.cs(12,5): error CS1002: ;
+// expected" (warnings alike), and "error CS0006: ..." without a place.
+func parseCompilerDiag(s string) (compilerDiag, bool) {
+	var d compilerDiag
+	where, what := "", s
+	if i := strings.Index(s, "): "); i > 0 {
+		j := strings.LastIndexByte(s[:i], '(')
+		if j <= 0 {
+			return d, false
+		}
+		l, c, ok := strings.Cut(s[j+1:i], ",")
+		line, ok1 := atoi(l)
+		col, ok2 := atoi(strings.TrimSuffix(c, "+")) // mcs wrote "(707,255+)"
+		if !ok || !ok1 || !ok2 {
+			return d, false
+		}
+		where, what = s[:i+1], s[i+3:]
+		d.file, d.line, d.col = s[:j], line, col
+	}
+	switch {
+	case strings.HasPrefix(what, "error CS"):
+		d.level = oplog.LevelError
+	case strings.HasPrefix(what, "warning CS"):
+		d.level = oplog.LevelWarn
+	default:
+		return compilerDiag{}, false
+	}
+	code, _, _ := strings.Cut(what[strings.IndexByte(what, ' ')+1:], ":")
+	d.code, d.what, d.where = code, what, where
+	if d.file == "" {
+		d.line, d.col = -1, -1
+	}
+	return d, true
+}
