@@ -3,6 +3,7 @@ package api
 import (
 	"context"
 	"net/http"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -15,13 +16,17 @@ type crashesAnswer struct {
 	Groups []oplog.CrashGroup `json:"groups"`
 	Total  int                `json:"total"`
 	LastID uint64             `json:"lastId"`
+
+	// With buckets=N: the span of the groups' histograms.
+	HistogramFrom  time.Time `json:"histogramFrom,omitzero"`
+	HistogramUntil time.Time `json:"histogramUntil,omitzero"`
 }
 
-// crashes answers GET /api/v1/crashes?since=&until=&source=&limit=.
+// crashes answers GET /api/v1/crashes?since=&until=&source=&limit=&buckets=.
 func (s *Server) crashes(c echo.Context) error {
 	p := params{c: c}
 	f := p.filter(0)
-	q := oplog.CrashQuery{Since: f.Since, Until: f.Until, Source: f.Source, Limit: p.int("limit")}
+	q := oplog.CrashQuery{Since: f.Since, Until: f.Until, Source: f.Source, Limit: p.int("limit"), Buckets: p.int("buckets")}
 	if p.err != nil {
 		return p.err
 	}
@@ -29,7 +34,8 @@ func (s *Server) crashes(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	a := crashesAnswer{Groups: page.Groups, Total: page.Total, LastID: page.LastID}
+	a := crashesAnswer{Groups: page.Groups, Total: page.Total, LastID: page.LastID,
+		HistogramFrom: page.HistogramFrom, HistogramUntil: page.HistogramUntil}
 	if a.Groups == nil {
 		a.Groups = []oplog.CrashGroup{}
 	}

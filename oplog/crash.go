@@ -9,6 +9,7 @@ import (
 const (
 	DefaultCrashLimit = 20
 	MaxCrashLimit     = 1000
+	MaxCrashBuckets   = 200
 )
 
 // CrashIndex groups error records with stack traces by a normalised stack
@@ -31,6 +32,13 @@ type CrashQuery struct {
 	Until  time.Time // only occurrences with Time < Until; zero: no bound
 	Source string    // only occurrences from this source; empty: any
 	Limit  int       // most groups to return; DefaultCrashLimit when zero, capped at MaxCrashLimit
+
+	// Buckets, when positive, asks for each group's occurrences counted in
+	// Buckets equal slices of time (CrashGroup.Histogram), for a sparkline.
+	// The span is [Since, Until), a zero bound standing for the earliest
+	// matching occurrence of any group, or just after the latest. Capped at
+	// MaxCrashBuckets; zero: no histogram.
+	Buckets int
 }
 
 // CrashGroup is one crash, however often it happened: the occurrences
@@ -45,6 +53,11 @@ type CrashGroup struct {
 	Sources   []string  `json:"sources"`   // the sources it happened in, sorted
 	ExampleID uint64    `json:"exampleId"` // the oldest matching occurrence still retained: where it started
 	LastID    uint64    `json:"lastId"`    // the newest matching occurrence
+
+	// Histogram counts the matching occurrences per slice of
+	// [CrashPage.HistogramFrom, CrashPage.HistogramUntil), oldest first,
+	// when the query asked for Buckets; else nil.
+	Histogram []int `json:"histogram,omitempty"`
 }
 
 // CrashPage is the answer to a CrashQuery: groups newest first (by
@@ -53,6 +66,10 @@ type CrashPage struct {
 	Groups []CrashGroup
 	Total  int    // every matching group, whatever Limit says
 	LastID uint64 // the newest record ID the answer covers
+
+	// HistogramFrom and HistogramUntil bound the groups' histograms; zero
+	// without one.
+	HistogramFrom, HistogramUntil time.Time
 }
 
 // FindCrashes returns error and fatal records with stack traces (and
@@ -70,6 +87,10 @@ func (l *Log) FindCrashes(ctx context.Context, q CrashQuery) (CrashPage, error) 
 		q.Limit = DefaultCrashLimit
 	}
 	q.Limit = min(q.Limit, MaxCrashLimit)
+	if q.Buckets < 0 {
+		return CrashPage{}, Errorf(EINVALID, "buckets: must not be negative, got %d", q.Buckets)
+	}
+	q.Buckets = min(q.Buckets, MaxCrashBuckets)
 	if err := checkFilter(&Filter{Since: q.Since, Until: q.Until}); err != nil {
 		return CrashPage{}, err
 	}

@@ -498,5 +498,47 @@ func (x *Index) FindCrashes(ctx context.Context, q oplog.CrashQuery) (oplog.Cras
 		slices.Sort(cg.Sources)
 		page.Groups = append(page.Groups, cg)
 	}
+	if q.Buckets > 0 && len(page.Groups) > 0 {
+		x.histograms(&page, hit[:len(page.Groups)], aggs, since, until, src, anySource, q)
+	}
 	return page, nil
+}
+
+// histograms fills the Histogram of page's groups (hit, in the same order)
+// with a second pass over the entries; see oplog.CrashQuery.Buckets.
+func (x *Index) histograms(page *oplog.CrashPage, hit []int32, aggs []agg, since, until int64, src uint32, anySource bool, q oplog.CrashQuery) {
+	from, to := int64(1<<63-1), int64(-1<<63)
+	for i := range aggs {
+		if aggs[i].count > 0 {
+			from, to = min(from, aggs[i].first), max(to, aggs[i].last)
+		}
+	}
+	if !q.Since.IsZero() {
+		from = since
+	}
+	if q.Until.IsZero() {
+		to++ // just after the latest
+	} else {
+		to = until
+	}
+	if to <= from {
+		to = from + 1
+	}
+	pos := make(map[int32]int, len(hit))
+	for i, g := range hit {
+		pos[g] = i
+		page.Groups[i].Histogram = make([]int, q.Buckets)
+	}
+	span := float64(to - from)
+	for i := range x.entries {
+		e := &x.entries[i]
+		if e.time < from || e.time >= to || !anySource && e.source != src {
+			continue
+		}
+		if p, ok := pos[e.group]; ok {
+			b := min(int(float64(e.time-from)/span*float64(q.Buckets)), q.Buckets-1)
+			page.Groups[p].Histogram[b]++
+		}
+	}
+	page.HistogramFrom, page.HistogramUntil = time.Unix(0, from).UTC(), time.Unix(0, to).UTC()
 }
