@@ -221,14 +221,15 @@ func (s *Server) serveMetrics(c echo.Context) error {
 }
 
 // timeRequests observes each HTTP request's duration once its answer
-// (errors included) is written. The MCP endpoint is left out: its event
-// streams last as long as a session, and tools/call is timed by tool.
+// (errors included) is written. The MCP endpoint and the page's event
+// stream are left out: their streams last as long as a session, and
+// tools/call is timed by tool.
 func (s *Server) timeRequests(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		start := time.Now()
 		err := next(c)
 		route := c.Path() // the template, never the URL: a path may hold a token
-		if route == "/mcp" || strings.HasPrefix(route, "/mcp/") {
+		if route == "/mcp" || strings.HasPrefix(route, "/mcp/") || route == "/api/v1/stream" {
 			return err
 		}
 		if err != nil {

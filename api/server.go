@@ -182,10 +182,12 @@ func (s *Server) routes() {
 	g.POST("/clear", s.clear)
 	g.GET("/crashes", s.crashes)
 	g.GET("/search", s.search)
+	g.GET("/stream", s.stream)
 	if s.opts.RotateToken != nil {
 		g.POST("/token/rotate", s.rotateToken)
 	}
 	s.mountMCP()
+	s.mountUI()
 	s.echo.GET("/metrics", s.serveMetrics, s.authorize)
 	s.mountOTLP()
 }
@@ -213,15 +215,20 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	return s.srv.Shutdown(ctx)
 }
 
-// authorize checks the bearer token in constant time.
+// authorize checks the bearer token in constant time, or else the web
+// page's cookie (see cookieAuth).
 func (s *Server) authorize(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		want := *s.token.Load()
 		scheme, got, _ := strings.Cut(c.Request().Header.Get(echo.HeaderAuthorization), " ")
 		if !strings.EqualFold(scheme, "Bearer") || want == "" ||
 			subtle.ConstantTimeCompare([]byte(strings.TrimSpace(got)), []byte(want)) != 1 {
-			c.Response().Header().Set(echo.HeaderWWWAuthenticate, `Bearer realm="mcplogd"`)
-			return oplog.Errorf(oplog.EUNAUTHORIZED, "missing or wrong token: send the token of the data directory (mcplogd link prints it) as \"Authorization: Bearer <token>\"")
+			if ok, err := s.cookieAuth(c); !ok {
+				if err != nil {
+					return err
+				}
+				return unauthorized(c)
+			}
 		}
 		return next(c)
 	}

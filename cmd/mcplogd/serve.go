@@ -124,6 +124,7 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 	st := log.Stats()
 	fmt.Fprintf(m.Stdout, "mcplogd %s serving %s (%d records, newest ID %d)\n", Version(), dir.Path, st.Records, st.LastID)
 	fmt.Fprintf(m.Stdout, "  link:   %s\n", link)
+	fmt.Fprintf(m.Stdout, "  web:    %s/ui/%s\n", base, token)
 	fmt.Fprintf(m.Stdout, "  ingest: curl -H 'Authorization: Bearer %s' --data-binary @lines.ndjson %s/api/v1/logs\n", token, base)
 	fmt.Fprintf(m.Stdout, "  add it to Claude Code:\n    claude mcp add --transport http mcplogd %s\n", link)
 	fmt.Fprintf(m.Stdout, "  or try it with the MCP Inspector (its CLI wants a path ending in /mcp):\n    npx @modelcontextprotocol/inspector --cli %s/mcp --method tools/list\n", link)

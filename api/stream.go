@@ -1,0 +1,144 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/mcplogd/mcplogd/oplog"
+)
+
+// Stream timing: an idle stream gets a comment this often, so that proxies
+// and the browser see it alive; the browser reconnects after streamRetry.
+const (
+	streamHeartbeat = 15 * time.Second
+	streamRetry     = 2 * time.Second
+	// streamBacklog is how many of the newest lines a stream without
+	// sinceId starts with, when limit does not say.
+	streamBacklog = 500
+)
+
+// stream answers GET /api/v1/stream?sinceId=&revision=&limit=&level=&name=&source=&kind=
+// with Server-Sent Events: an event "lines" (the JSON of GET /api/v1/tail's
+// answer) whenever lines arrive, or reset or dropped happen, and a comment
+// every streamHeartbeat when nothing does. Each event's id is
+// "LASTID:REVISION"; a reconnecting EventSource sends it back as
+// Last-Event-ID, which takes the place of sinceId and revision, so that it
+// neither repeats nor misses lines. Without either, the stream starts with
+// the newest limit lines (default 500). kind defaults to line. The first
+// event comes at once, even when empty. The stream ends when the client
+// goes away or the server shuts down.
+func (s *Server) stream(c echo.Context) error {
+	p := params{c: c}
+	q := oplog.TailQuery{Filter: p.filter(oplog.KindLine), Limit: p.int("limit")}
+	q.SinceID, q.HasSince = p.uint("sinceId")
+	q.Revision, _ = p.uint("revision")
+	if p.err != nil {
+		return p.err
+	}
+	if q.Limit == 0 {
+		q.Limit = streamBacklog
+	}
+	if id := c.Request().Header.Get("Last-Event-ID"); id != "" {
+		since, rev, err := parseEventID(id)
+		if err != nil {
+			return err
+		}
+		q.SinceID, q.HasSince, q.Revision = since, true, rev
+	}
+	reqCtx := c.Request().Context()
+	ctx, cancel := context.WithCancel(reqCtx)
+	defer cancel()
+	stop := context.AfterFunc(s.stopping, cancel)
+	defer stop()
+
+	// The first answer comes before the headers, so that a bad filter is a
+	// plain JSON error.
+	t, err := s.log.Tail(ctx, q)
+	if err != nil {
+		return err
+	}
+	w := c.Response()
+	h := w.Header()
+	h.Set(echo.HeaderContentType, "text/event-stream; charset=utf-8")
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Accel-Buffering", "no")
+	rc := http.NewResponseController(w)
+	_ = rc.SetWriteDeadline(time.Time{}) // lives past the server's write timeout
+	w.WriteHeader(http.StatusOK)
+	if _, err := fmt.Fprintf(w, "retry: %d\n\n", streamRetry.Milliseconds()); err != nil {
+		return nil
+	}
+	q.Limit = oplog.MaxTailLimit
+	q.Wait = streamHeartbeat
+	for {
+		if err := writeLinesEvent(w, &t); err != nil {
+			return nil // the client went away
+		}
+		if err := rc.Flush(); err != nil {
+			return nil
+		}
+		q.SinceID, q.HasSince, q.Revision = t.LastID, true, t.Revision
+		for {
+			start := time.Now()
+			t, err = s.log.Tail(ctx, q)
+			if err != nil {
+				if ctx.Err() == nil {
+					s.logger.Warn("stream: tail failed", "err", err)
+				}
+				return nil // headers are out: end the stream; the browser retries
+			}
+			if len(t.Lines) > 0 || t.Reset || t.Dropped > 0 {
+				break
+			}
+			q.SinceID, q.Revision = t.LastID, t.Revision // past lines the filter skipped
+			if _, err := fmt.Fprint(w, ": heartbeat\n\n"); err != nil {
+				return nil
+			}
+			if err := rc.Flush(); err != nil {
+				return nil
+			}
+			if time.Since(start) < time.Second { // a closing log answers at once
+				select {
+				case <-time.After(time.Second):
+				case <-ctx.Done():
+					return nil
+				}
+			}
+		}
+	}
+}
+
+// writeLinesEvent writes t as one "lines" event whose id resumes after it.
+func writeLinesEvent(w http.ResponseWriter, t *oplog.Tail) error {
+	a := tailAnswer{Lines: t.Lines, LastID: t.LastID, Revision: t.Revision, Dropped: t.Dropped, Reset: t.Reset, More: t.More}
+	if a.Lines == nil {
+		a.Lines = []oplog.Record{}
+	}
+	b, err := json.Marshal(a)
+	if err != nil {
+		return err
+	}
+	// json.Marshal escapes no newline into the output: one data line.
+	_, err = fmt.Fprintf(w, "id: %d:%d\nevent: lines\ndata: %s\n\n", t.LastID, t.Revision, b)
+	return err
+}
+
+// parseEventID reads "LASTID:REVISION" (or a bare LASTID) from Last-Event-ID.
+func parseEventID(s string) (since, revision uint64, err error) {
+	a, b, hasRev := strings.Cut(strings.TrimSpace(s), ":")
+	since, err = strconv.ParseUint(a, 10, 64)
+	if err == nil && hasRev {
+		revision, err = strconv.ParseUint(b, 10, 64)
+	}
+	if err != nil {
+		return 0, 0, oplog.Errorf(oplog.EINVALID, "Last-Event-ID: want LASTID:REVISION as the stream sent it, got %q", s)
+	}
+	return since, revision, nil
+}

@@ -1,0 +1,659 @@
+// mcplogd web page. Every piece of text from the log goes into the page as
+// text (textContent, text nodes), never as HTML: the log is untrusted.
+'use strict';
+
+(() => {
+  const LEVELS = ['debug', 'info', 'warn', 'error', 'fatal'];
+  const VIEWS = ['console', 'search', 'record', 'crashes', 'ops'];
+  const MAX_LINES = 5000; // console lines kept in the DOM
+  const LIST = { console: ['#console', '.line'], search: ['#search-results', '.hit'], crashes: ['#crashes', '.group'], ops: ['#ops', '.op'] };
+
+  const $ = (sel) => document.querySelector(sel);
+
+  function el(tag, cls, text) {
+    const e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text !== undefined && text !== null) e.textContent = String(text);
+    return e;
+  }
+
+  function link(cls, href, text) {
+    const a = el('a', cls, text);
+    a.href = href;
+    return a;
+  }
+
+  function levelName(l) { return LEVELS.includes(l) ? l : 'info'; }
+
+  function pad(n, w) { return String(n).padStart(w || 2, '0'); }
+
+  function fmtTime(iso) {
+    const d = new Date(iso);
+    if (isNaN(d)) return '';
+    return pad(d.getHours()) + ':' + pad(d.getMinutes()) + ':' + pad(d.getSeconds()) + '.' + pad(d.getMilliseconds(), 3);
+  }
+
+  function fmtDateTime(iso) {
+    const d = new Date(iso);
+    if (isNaN(d)) return '';
+    return d.getFullYear() + '-' + pad(d.getMonth() + 1) + '-' + pad(d.getDate()) + ' ' + fmtTime(iso);
+  }
+
+  function fmtDuration(ms) {
+    if (ms === undefined || ms === null) return '';
+    if (ms < 1000) return ms + ' ms';
+    if (ms < 60000) return (ms / 1000).toFixed(ms < 10000 ? 2 : 1) + ' s';
+    return Math.floor(ms / 60000) + ' min ' + Math.round((ms % 60000) / 1000) + ' s';
+  }
+
+  // ---- API ----
+
+  function showBanner(msg) {
+    const b = $('#banner');
+    b.textContent = msg;
+    b.hidden = !msg;
+  }
+
+  async function api(path, params) {
+    const u = new URL(path, location.origin);
+    for (const [k, v] of Object.entries(params || {})) {
+      if (v !== undefined && v !== null && v !== '') u.searchParams.set(k, String(v));
+    }
+    const r = await fetch(u, { credentials: 'same-origin', headers: { Accept: 'application/json' } });
+    let body = null;
+    try { body = await r.json(); } catch (e) { body = null; }
+    if (r.status === 401 || r.status === 403) {
+      showBanner('Not signed in: open the web link that "mcplogd serve" prints (the token may have been rotated).');
+    }
+    if (!r.ok) throw new Error((body && body.message) || ('HTTP ' + r.status));
+    return body;
+  }
+
+  // ---- JSON tree ----
+
+  function jsonLeaf(key, v) {
+    const d = el('div', 'leaf');
+    if (key !== null) d.append(el('span', 'key', key), document.createTextNode(': '));
+    let cls = 'null';
+    let text = 'null';
+    if (typeof v === 'string') { cls = 'str'; text = JSON.stringify(v); }
+    else if (typeof v === 'number') { cls = 'num'; text = String(v); }
+    else if (typeof v === 'boolean') { cls = 'bool'; text = String(v); }
+    d.append(el('span', cls, text));
+    return d;
+  }
+
+  function jsonTree(v, key, depth) {
+    if (v === null || typeof v !== 'object') return jsonLeaf(key, v);
+    const isArr = Array.isArray(v);
+    const entries = isArr ? v.map((x, i) => [String(i), x]) : Object.entries(v);
+    const d = el('details');
+    d.open = depth < 2;
+    const s = el('summary');
+    if (key !== null) s.append(el('span', 'key', key), document.createTextNode(': '));
+    s.append(document.createTextNode(isArr ? '[' + entries.length + ']' : '{' + entries.length + '}'));
+    d.append(s);
+    for (const [k, x] of entries) d.append(jsonTree(x, k, depth + 1));
+    return d;
+  }
+
+  function treeBox(cls, v, emptyText) {
+    const box = el('div', cls + ' tree');
+    if (v === undefined || v === null) box.append(el('span', 'muted', emptyText));
+    else box.append(jsonTree(v, null, 0));
+    return box;
+  }
+
+  // ---- Stack traces ----
+
+  const PY_LOC = /File "([^"]+)", line \d+/;
+  const LOC = /(?:[A-Za-z]:[\\/])?[^\s()[\]:"'<>]+\.[A-Za-z0-9]+:\d+(?::\d+)?/;
+
+  function stackEl(stack) {
+    const pre = el('pre', 'stack');
+    for (const line of String(stack).split(/\r?\n/)) {
+      const f = el('span', 'frame');
+      const m = PY_LOC.exec(line) || LOC.exec(line);
+      if (m) {
+        f.append(document.createTextNode(line.slice(0, m.index)), el('span', 'loc', m[0]),
+          document.createTextNode(line.slice(m.index + m[0].length)));
+      } else {
+        f.textContent = line;
+      }
+      pre.append(f, document.createTextNode('\n'));
+    }
+    return pre;
+  }
+
+  // ---- Highlights: the API marks matched words **like this** ----
+
+  function markedNodes(s) {
+    const parts = String(s).split('**');
+    if (parts.length % 2 === 0) { // an unpaired marker is literal text
+      const last = parts.pop();
+      parts[parts.length - 1] += '**' + last;
+    }
+    return parts.map((p, i) => (i % 2 === 1 ? el('mark', null, p) : document.createTextNode(p)));
+  }
+
+  // ---- Console ----
+
+  const cons = { es: null, lastId: null, revision: null, count: 0, paused: false, fresh: false, retry: null };
+
+  function consoleFilters() {
+    const lv = $('#level-filter').value;
+    return { level: lv === 'debug' ? '' : lv, name: $('#name-filter').value.trim(), source: $('#source-filter').value.trim() };
+  }
+
+  function lineEl(r) {
+    const lv = levelName(r.level);
+    const d = el('div', 'line level-' + lv);
+    d.dataset.id = r.id;
+    d.dataset.level = lv;
+    d.dataset.name = r.name || '';
+    d.dataset.source = r.source || '';
+    d.append(link('id', '#/record/' + r.id, '#' + r.id), el('span', 'time', fmtTime(r.time)), el('span', 'lvl', lv));
+    if (r.source && r.source !== 'default') d.append(el('span', 'source', r.source));
+    if (r.name) d.append(el('span', 'name', r.name));
+    d.append(el('span', 'text', r.text));
+    return d;
+  }
+
+  function consoleStatus(s) { $('#console-status').textContent = s; }
+
+  function notice(parts) {
+    const n = $('#console-notice');
+    n.textContent = parts.join(' · ');
+    n.title = 'at ' + new Date().toLocaleTimeString();
+  }
+
+  function onLines(a) {
+    const box = $('#console');
+    if (cons.fresh) {
+      box.replaceChildren();
+      cons.count = 0;
+      cons.fresh = false;
+    }
+    const parts = [];
+    const frag = document.createDocumentFragment();
+    if (a.reset && cons.lastId !== null) {
+      parts.push('reset');
+      frag.append(el('div', 'separator', 'reset: the log started over'));
+    }
+    if (a.dropped > 0) {
+      parts.push(a.dropped + ' lines dropped');
+      frag.append(el('div', 'separator', a.dropped + ' lines dropped by retention'));
+    }
+    if (parts.length) notice(parts);
+    for (const r of a.lines || []) {
+      frag.append(lineEl(r));
+      cons.count++;
+    }
+    box.append(frag);
+    while (cons.count > MAX_LINES) {
+      const f = box.firstElementChild;
+      if (!f) break;
+      if (f.classList.contains('line')) cons.count--;
+      f.remove();
+    }
+    cons.lastId = a.lastId;
+    cons.revision = a.revision;
+    if (!cons.paused) box.scrollTop = box.scrollHeight;
+  }
+
+  function openStream(resume) {
+    if (cons.es) cons.es.close();
+    clearTimeout(cons.retry);
+    const u = new URL('/api/v1/stream', location.origin);
+    for (const [k, v] of Object.entries(consoleFilters())) if (v) u.searchParams.set(k, v);
+    if (resume && cons.lastId !== null) {
+      u.searchParams.set('sinceId', cons.lastId);
+      u.searchParams.set('revision', cons.revision);
+    }
+    const es = new EventSource(u);
+    cons.es = es;
+    es.addEventListener('lines', (ev) => {
+      if (es !== cons.es) return;
+      showBanner('');
+      onLines(JSON.parse(ev.data));
+    });
+    es.onopen = () => { if (es === cons.es) consoleStatus('live'); };
+    es.onerror = () => {
+      if (es !== cons.es) return;
+      if (es.readyState === EventSource.CLOSED) { // refused (401/403) or not a stream: try again later
+        consoleStatus('disconnected');
+        api('/api/v1/info').catch(() => {});
+        cons.retry = setTimeout(() => openStream(true), 5000);
+      } else {
+        consoleStatus('reconnecting…');
+      }
+    };
+  }
+
+  function lineMatches(e, f) {
+    const min = f.level ? LEVELS.indexOf(f.level) : 0;
+    return LEVELS.indexOf(e.dataset.level) >= min && (!f.name || e.dataset.name === f.name) && (!f.source || e.dataset.source === f.source);
+  }
+
+  // A filter change hides what no longer matches at once, then restarts the
+  // stream, whose first answer (the newest matching lines) replaces the lot.
+  function filtersChanged() {
+    const f = consoleFilters();
+    for (const e of document.querySelectorAll('#console .line')) {
+      if (!lineMatches(e, f)) { e.remove(); cons.count--; }
+    }
+    cons.fresh = true;
+    openStream(false);
+  }
+
+  function setupConsole() {
+    $('#level-filter').addEventListener('change', filtersChanged);
+    let t = null;
+    for (const id of ['#name-filter', '#source-filter']) {
+      $(id).addEventListener('input', () => { clearTimeout(t); t = setTimeout(filtersChanged, 400); });
+      $(id).addEventListener('change', () => { clearTimeout(t); filtersChanged(); });
+    }
+    $('#pause').addEventListener('click', () => {
+      cons.paused = !cons.paused;
+      $('#pause').textContent = cons.paused ? 'Resume' : 'Pause';
+      if (!cons.paused) { const b = $('#console'); b.scrollTop = b.scrollHeight; }
+    });
+    $('#console').addEventListener('click', (ev) => {
+      const line = ev.target.closest('.line');
+      if (line && !ev.target.closest('a')) select(line);
+    });
+    openStream(false);
+  }
+
+  // ---- Search ----
+
+  const srch = { key: null, cursor: '', params: null, seq: 0 };
+
+  function hitEl(h) {
+    const r = h.record;
+    const lv = levelName(r.level);
+    const d = el('div', 'hit level-' + lv);
+    d.dataset.id = r.id;
+    const meta = el('div', 'meta');
+    meta.append(link('id', '#/record/' + r.id, '#' + r.id), document.createTextNode(' ' + fmtDateTime(r.time) + ' · ' + lv + ' · ' + r.kind +
+      ' · ' + (r.source || '') + (r.name ? ' · ' + r.name : '')));
+    const text = el('div', 'text fragment');
+    text.append(...markedNodes(h.fragment || r.text || ''));
+    d.append(meta, text);
+    return d;
+  }
+
+  async function runSearch(more) {
+    const p = srch.params;
+    const seq = ++srch.seq;
+    const results = $('#search-results');
+    if (!more) { results.replaceChildren(); srch.cursor = ''; }
+    $('#search-summary').textContent = 'Searching…';
+    try {
+      const a = await api('/api/v1/search', { query: p.q, since: p.since, until: p.until, limit: 50, cursor: more ? srch.cursor : '' });
+      if (seq !== srch.seq) return;
+      const frag = document.createDocumentFragment();
+      for (const h of a.hits || []) frag.append(hitEl(h));
+      results.append(frag);
+      srch.cursor = a.nextCursor || '';
+      $('#search-more').hidden = !srch.cursor;
+      const shown = results.querySelectorAll('.hit').length;
+      $('#search-summary').textContent = (a.total || 0) + (a.totalExact ? '' : '+') + ' matches, newest first; ' + shown + ' shown';
+    } catch (err) {
+      if (seq !== srch.seq) return;
+      $('#search-more').hidden = true;
+      $('#search-summary').textContent = 'Search failed: ' + err.message;
+    }
+  }
+
+  function searchShow(params) {
+    const p = { q: params.get('q') || '', since: params.get('since') || '', until: params.get('until') || '' };
+    $('#search-input').value = p.q;
+    $('#search-since').value = p.since;
+    $('#search-until').value = p.until;
+    const key = JSON.stringify(p);
+    if (key === srch.key) return;
+    srch.key = key;
+    srch.params = p;
+    if (!p.q && !p.since && !p.until) {
+      $('#search-results').replaceChildren();
+      $('#search-more').hidden = true;
+      $('#search-summary').textContent = 'Type a query: words, "a phrase", level:error, name:Player, source:game, -word, and since/until (-1h, 2026-01-02).';
+      return;
+    }
+    runSearch(false);
+  }
+
+  function setupSearch() {
+    $('#search-form').addEventListener('submit', (ev) => {
+      ev.preventDefault();
+      const p = new URLSearchParams();
+      p.set('q', $('#search-input').value.trim());
+      for (const k of ['since', 'until']) {
+        const v = $('#search-' + k).value.trim();
+        if (v) p.set(k, v);
+      }
+      const h = '#/search?' + p.toString();
+      if (location.hash === h) { srch.key = null; route(); } else location.hash = h;
+      $('#search-input').blur();
+    });
+    $('#search-more').addEventListener('click', () => runSearch(true));
+    $('#search-results').addEventListener('click', (ev) => {
+      const hit = ev.target.closest('.hit');
+      if (hit && !ev.target.closest('a')) openRecord(hit.dataset.id);
+    });
+  }
+
+  // ---- Record ----
+
+  let recordSeq = 0;
+
+  function field(label, node) {
+    const d = el('div', 'field');
+    d.append(el('span', 'muted', label + ': '), node);
+    return d;
+  }
+
+  async function loadReplays(r, box) {
+    try {
+      // replayOf is not indexed: look among the newest operations of the same tool (bounded).
+      const a = await api('/api/v1/records', { kind: 'op', name: r.name || r.tool, count: 1000 });
+      const reps = (a.records || []).filter((x) => x.replayOf === r.id);
+      box.replaceChildren();
+      if (!reps.length) { box.append(el('li', 'muted', 'none among the newest 1000 calls of ' + (r.name || r.tool))); return; }
+      for (const x of reps) {
+        const li = el('li');
+        li.append(link(null, '#/record/' + x.id, '#' + x.id), document.createTextNode(' ' + fmtDateTime(x.time) + ' '),
+          el('span', 'status-' + x.status, x.status), document.createTextNode(x.durationMs != null ? ' · ' + fmtDuration(x.durationMs) : ''));
+        box.append(li);
+      }
+    } catch (err) {
+      box.replaceChildren(el('li', 'muted', 'cannot list replays: ' + err.message));
+    }
+  }
+
+  async function recordShow(id) {
+    const box = $('#record');
+    const seq = ++recordSeq;
+    if (!/^[0-9]+$/.test(id || '')) {
+      box.dataset.id = '';
+      box.dataset.shown = '';
+      box.replaceChildren(el('div', 'muted', 'No record ID in the address.'));
+      return;
+    }
+    if (box.dataset.shown !== id) { // data-id names what is shown, so it is set once the record is
+      box.dataset.id = '';
+      box.dataset.shown = '';
+      box.replaceChildren(el('div', 'muted', 'Loading #' + id + '…'));
+    }
+    let r;
+    let nb = { prev: 0, next: 0 };
+    try {
+      [r, nb] = await Promise.all([api('/api/v1/records/' + id), api('/api/v1/records/' + id + '/neighbors').catch(() => nb)]);
+    } catch (err) {
+      if (seq === recordSeq) box.replaceChildren(el('div', 'muted', 'Cannot show record #' + id + ': ' + err.message));
+      return;
+    }
+    if (seq !== recordSeq) return;
+    const lv = levelName(r.level);
+    const parts = [];
+    const nav = el('div', 'nav');
+    const prev = link('prev', nb.prev ? '#/record/' + nb.prev : '#/record/' + id, '← previous');
+    const next = link('next', nb.next ? '#/record/' + nb.next : '#/record/' + id, 'next →');
+    if (!nb.prev) prev.classList.add('disabled');
+    if (!nb.next) next.classList.add('disabled');
+    nav.append(prev, next);
+    parts.push(nav);
+    const head = el('div', 'head');
+    head.append(el('span', 'id', '#' + r.id), el('span', 'kind', r.kind), el('span', 'lvl level-' + lv, lv),
+      el('span', 'time', fmtDateTime(r.time) + ' (' + r.time + ')'), el('span', 'source', 'source ' + (r.source || '')));
+    if (r.name) head.append(el('span', 'name', 'name ' + r.name));
+    parts.push(head, el('div', 'record-text', r.text || ''));
+    if (r.kind === 'op') {
+      const st = el('span', 'op-status status-' + r.status, r.status);
+      const dur = el('span', 'op-duration', r.durationMs != null ? fmtDuration(r.durationMs) : (r.status === 'pending' ? 'running' : '—'));
+      parts.push(field('tool', el('span', 'tool', r.tool || r.name || '')), field('status', st), field('duration', dur));
+      if (r.startTime) parts.push(field('started', el('span', null, fmtDateTime(r.startTime))));
+      if (r.endTime) parts.push(field('ended', el('span', null, fmtDateTime(r.endTime))));
+      if (r.replayOf) parts.push(field('replay of', link('replay-of', '#/record/' + r.replayOf, '#' + r.replayOf)));
+      parts.push(el('h3', null, 'Arguments'), treeBox('op-args', r.arguments, 'none'));
+      parts.push(el('h3', null, 'Result'), treeBox('op-result', r.result, r.status === 'pending' ? 'pending' : 'none'));
+      if (r.error) parts.push(el('h3', null, 'Error'), el('div', 'op-error record-text', r.error));
+    }
+    if (r.stack) parts.push(el('h3', null, 'Stack trace'), stackEl(r.stack));
+    if (r.data !== undefined && r.data !== null) parts.push(el('h3', null, 'Data'), treeBox('data', r.data, ''));
+    let replays = null;
+    if (r.kind === 'op') {
+      replays = el('ul', 'replays');
+      replays.append(el('li', 'muted', 'looking for replays…'));
+      parts.push(el('h3', null, 'Replays'), replays);
+    }
+    box.replaceChildren(...parts);
+    box.dataset.id = String(r.id);
+    box.dataset.shown = id;
+    if (replays) loadReplays(r, replays);
+    if (r.kind === 'op' && r.status === 'pending') {
+      setTimeout(() => { if (seq === recordSeq && current === 'record') recordShow(id); }, 1000);
+    }
+  }
+
+  function openRecord(id) { if (id) location.hash = '#/record/' + id; }
+
+  // ---- Crashes ----
+
+  const SVG = 'http://www.w3.org/2000/svg';
+
+  function sparkline(hist) {
+    const svg = document.createElementNS(SVG, 'svg');
+    svg.setAttribute('class', 'spark');
+    const n = Math.max((hist || []).length, 1);
+    svg.setAttribute('viewBox', '0 0 ' + n + ' 20');
+    svg.setAttribute('preserveAspectRatio', 'none');
+    svg.setAttribute('role', 'img');
+    const max = Math.max(1, ...(hist || [0]));
+    (hist || []).forEach((c, i) => {
+      if (!c) return;
+      const h = Math.max(2, (c / max) * 20);
+      const r = document.createElementNS(SVG, 'rect');
+      r.setAttribute('x', String(i + 0.1));
+      r.setAttribute('width', '0.8');
+      r.setAttribute('y', String(20 - h));
+      r.setAttribute('height', String(h));
+      svg.append(r);
+    });
+    const t = document.createElementNS(SVG, 'title');
+    t.textContent = 'occurrences over time: ' + (hist || []).join(' ');
+    svg.append(t);
+    return svg;
+  }
+
+  async function crashesShow() {
+    const box = $('#crashes');
+    const sum = $('#crashes-summary');
+    sum.textContent = 'Loading…';
+    try {
+      const a = await api('/api/v1/crashes', { limit: 200, buckets: 30 });
+      const frag = document.createDocumentFragment();
+      for (const g of a.groups || []) {
+        const d = el('div', 'group');
+        d.dataset.signature = g.signature;
+        d.dataset.openId = String(g.lastId || g.exampleId);
+        const body = el('div', 'body');
+        body.append(el('div', 'title', g.title),
+          el('div', 'meta', 'last ' + fmtDateTime(g.lastSeen) + ' · first ' + fmtDateTime(g.firstSeen) + ' · ' + (g.sources || []).join(', ') +
+            (g.frames && g.frames.length ? ' · ' + g.frames[0] : '')));
+        d.append(el('span', 'count', g.count), sparkline(g.histogram), body);
+        frag.append(d);
+      }
+      box.replaceChildren(frag);
+      sum.textContent = (a.total || 0) + ' crash groups, newest first' +
+        (a.histogramFrom ? '; sparklines from ' + fmtDateTime(a.histogramFrom) + ' to ' + fmtDateTime(a.histogramUntil) : '');
+    } catch (err) {
+      sum.textContent = 'Cannot list crashes: ' + err.message;
+    }
+  }
+
+  // ---- Operations ----
+
+  const ops = { timer: null, els: new Map(), tick: 0 };
+
+  function opFill(d, r) {
+    const status = r.status || '';
+    d.dataset.status = status;
+    d.querySelector('.status').textContent = status;
+    d.querySelector('.status').className = 'status status-' + status;
+    let dur = '—';
+    if (r.durationMs != null) dur = fmtDuration(r.durationMs);
+    else if (status === 'pending') dur = 'running ' + fmtDuration(Math.max(0, Date.now() - new Date(r.startTime || r.time)));
+    d.querySelector('.duration').textContent = dur;
+    d.querySelector('.summary').textContent = r.error ? r.text + ' — ' + r.error : r.text;
+  }
+
+  function opEl(r) {
+    const d = el('div', 'op');
+    d.dataset.id = r.id;
+    d.append(el('span', 'time', fmtTime(r.time)), el('span', 'tool', r.tool || r.name || ''), el('span', 'summary'),
+      el('span', 'source', r.source || ''), el('span', 'status'), el('span', 'duration'));
+    opFill(d, r);
+    return d;
+  }
+
+  async function opsLoad() {
+    const box = $('#ops');
+    const a = await api('/api/v1/records', { kind: 'op', count: 100 });
+    const list = [];
+    for (const r of a.records || []) {
+      let d = ops.els.get(r.id);
+      if (d) opFill(d, r); else { d = opEl(r); ops.els.set(r.id, d); }
+      list.push(d);
+    }
+    const same = list.length === box.children.length && list.every((d, i) => box.children[i] === d);
+    if (!same) {
+      box.replaceChildren(...list);
+      for (const [id, d] of ops.els) if (!d.isConnected) ops.els.delete(id);
+    }
+    if (!list.length) box.replaceChildren(el('div', 'muted', 'No operations yet.'));
+  }
+
+  async function opsRefreshPending() {
+    const pending = [...document.querySelectorAll('#ops .op[data-status="pending"]')].slice(0, 20);
+    await Promise.all(pending.map(async (d) => {
+      try { opFill(d, await api('/api/v1/records/' + d.dataset.id)); } catch (e) { /* shown on the next list */ }
+    }));
+  }
+
+  function opsShow() {
+    opsLoad().catch((err) => $('#ops').replaceChildren(el('div', 'muted', 'Cannot list operations: ' + err.message)));
+    clearInterval(ops.timer);
+    ops.timer = setInterval(() => {
+      ops.tick++;
+      const p = ops.tick % 5 === 0 ? opsLoad() : opsRefreshPending(); // pending every second, the list every 5
+      p.catch(() => {});
+    }, 1000);
+  }
+
+  function setupOps() {
+    $('#ops').addEventListener('click', (ev) => {
+      const op = ev.target.closest('.op');
+      if (op) openRecord(op.dataset.id);
+    });
+    $('#crashes').addEventListener('click', (ev) => {
+      const g = ev.target.closest('.group');
+      if (g) openRecord(g.dataset.openId);
+    });
+  }
+
+  // ---- Keyboard: / j k Enter ----
+
+  function select(item) {
+    const [boxSel] = LIST[current] || [];
+    if (!boxSel) return;
+    for (const e of document.querySelectorAll(boxSel + ' .selected')) e.classList.remove('selected');
+    item.classList.add('selected');
+    item.scrollIntoView({ block: 'nearest' });
+  }
+
+  function move(step) {
+    const spec = LIST[current];
+    if (!spec) return;
+    const [boxSel, itemSel] = spec;
+    const box = $(boxSel);
+    const cur = box.querySelector(itemSel + '.selected');
+    let next = null;
+    if (!cur) {
+      const all = box.querySelectorAll(itemSel);
+      next = step > 0 ? all[0] : all[all.length - 1];
+    } else {
+      next = cur;
+      do { next = step > 0 ? next.nextElementSibling : next.previousElementSibling; } while (next && !next.matches(itemSel));
+      if (!next) return;
+    }
+    if (next) select(next);
+  }
+
+  function openSelected() {
+    const spec = LIST[current];
+    if (!spec) return false;
+    const cur = $(spec[0]).querySelector(spec[1] + '.selected');
+    if (!cur) return false;
+    openRecord(cur.dataset.openId || cur.dataset.id);
+    return true;
+  }
+
+  function onKey(ev) {
+    if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    const t = ev.target;
+    const tag = t && t.tagName;
+    if (tag === 'INPUT' || tag === 'SELECT' || tag === 'TEXTAREA' || (t && t.isContentEditable)) {
+      if (ev.key === 'Escape') t.blur();
+      return;
+    }
+    if (ev.key === '/') {
+      ev.preventDefault();
+      $('#search-input').focus();
+      $('#search-input').select();
+    } else if (ev.key === 'j') {
+      move(1);
+    } else if (ev.key === 'k') {
+      move(-1);
+    } else if (ev.key === 'Enter' && tag !== 'A' && tag !== 'BUTTON' && tag !== 'SUMMARY') {
+      if (openSelected()) ev.preventDefault();
+    }
+  }
+
+  // ---- Routes: #/console, #/search?q=, #/record/ID, #/crashes, #/ops ----
+
+  let current = null;
+
+  function route() {
+    const h = location.hash.replace(/^#\/?/, '');
+    const qi = h.indexOf('?');
+    const path = qi < 0 ? h : h.slice(0, qi);
+    const params = new URLSearchParams(qi < 0 ? '' : h.slice(qi + 1));
+    const [name, arg] = path.split('/');
+    const view = VIEWS.includes(name) ? name : 'console';
+    for (const v of VIEWS) $('#view-' + v).hidden = v !== view;
+    for (const a of document.querySelectorAll('nav a[data-view]')) a.classList.toggle('active', a.dataset.view === view);
+    if (view !== 'ops') clearInterval(ops.timer);
+    current = view;
+    if (view === 'console') {
+      const b = $('#console');
+      if (!cons.paused) b.scrollTop = b.scrollHeight;
+    } else if (view === 'search') searchShow(params);
+    else if (view === 'record') recordShow(decodeURIComponent(arg || ''));
+    else if (view === 'crashes') crashesShow();
+    else if (view === 'ops') opsShow();
+  }
+
+  function start() {
+    setupConsole();
+    setupSearch();
+    setupOps();
+    document.addEventListener('keydown', onKey);
+    window.addEventListener('hashchange', route);
+    route();
+  }
+
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start);
+  else start();
+})();
