@@ -3,7 +3,7 @@ GO          ?= go
 STATICCHECK ?= $(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2
 FUZZTIME    ?= 20s
 
-.PHONY: run build fmt vet lint test test-race fuzz bench bench-go interop check
+.PHONY: run build fmt vet lint test test-race fuzz bench bench-go interop screenshots check
 
 run:
 	$(GO) run ./cmd/mcplogd
@@ -24,11 +24,23 @@ lint:
 # The Go tests run @modelcontextprotocol/server-everything from interop/node_modules as a real
 # upstream (internal/everything), so they install the lockfile first; MCPLOGD_REQUIRE_EVERYTHING=1
 # makes a test that cannot find it fail (plain `go test` without node_modules skips it).
+# The web page's end-to-end tests (ui/e2e_test.go) drive Debian's Chromium (/usr/bin/chromium,
+# which scripts/need-chromium installs with apt-get when it is missing); MCPLOGD_REQUIRE_BROWSER=1
+# likewise makes them fail without it.
+TEST_ENV = MCPLOGD_REQUIRE_EVERYTHING=1 MCPLOGD_REQUIRE_BROWSER=1
+
 test: interop/node_modules/.package-lock.json
-	MCPLOGD_REQUIRE_EVERYTHING=1 $(GO) test ./...
+	scripts/need-chromium
+	$(TEST_ENV) $(GO) test ./...
 
 test-race: interop/node_modules/.package-lock.json
-	MCPLOGD_REQUIRE_EVERYTHING=1 $(GO) test -race -timeout 15m ./...
+	scripts/need-chromium
+	$(TEST_ENV) $(GO) test -race -timeout 15m ./...
+
+# The README's screenshots (docs/screenshots/*.png), taken by the end-to-end test in Chromium.
+screenshots:
+	scripts/need-chromium
+	MCPLOGD_REQUIRE_BROWSER=1 MCPLOGD_SCREENSHOTS=1 $(GO) test ./ui -run '^TestScreenshots$$' -count 1 -v
 
 # Short runs of every fuzz target; FUZZTIME=5m for a longer look.
 fuzz:
