@@ -227,6 +227,12 @@ func (g *Gateway) toolsChanged() {
 			if name != t.Name {
 				offered.Description = fmt.Sprintf("[%s] %s", u.cfg.Name, t.Description)
 			}
+			if !objectSchema(t.InputSchema) {
+				// MCP asks for an object schema, and the SDK's server refuses
+				// any other: offer the tool with one that takes anything.
+				g.opts.Logger.Warn("upstream tool without an object input schema; offered as taking any object", "upstream", u.cfg.Name, "tool", t.Name)
+				offered.InputSchema = map[string]any{"type": "object"}
+			}
 			names[name] = route{u: u, tool: t.Name}
 			list = append(list, &offered)
 		}
@@ -237,6 +243,18 @@ func (g *Gateway) toolsChanged() {
 	g.names, g.list = names, list
 	close(g.changed)
 	g.changed = make(chan struct{})
+}
+
+// objectSchema reports whether s is a JSON schema of type object.
+func objectSchema(s any) bool {
+	b, err := json.Marshal(s)
+	if err != nil {
+		return false
+	}
+	var v struct {
+		Type any `json:"type"`
+	}
+	return json.Unmarshal(b, &v) == nil && v.Type == "object"
 }
 
 // pendingAnswer is what a call that outlived its timeout answers.
