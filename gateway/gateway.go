@@ -16,6 +16,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -415,7 +416,12 @@ func (g *Gateway) start(ctx context.Context, u *upstream, tool string, args json
 		}
 		op.done <- res
 		if op.err == nil {
-			if _, err := g.log.Complete(context.WithoutCancel(cctx), op.id, c); err != nil {
+			_, err := g.log.Complete(context.WithoutCancel(cctx), op.id, c)
+			if oplog.ErrorCode(err) == oplog.EINVALID { // never left pending: the status, at least
+				_, err = g.log.Complete(context.WithoutCancel(cctx), op.id, oplog.Completion{Status: c.Status,
+					Error: "mcplogd could not record this call's outcome: " + oplog.ErrorMessage(err)})
+			}
+			if err != nil {
 				g.opts.Logger.Error("cannot record an upstream call's outcome", "upstream", u.cfg.Name, "log_id", op.id, "err", err)
 			}
 		}
@@ -446,11 +452,29 @@ func (g *Gateway) forward(ctx context.Context, u *upstream, tool string, args js
 	}
 	b, _ := json.Marshal(res)
 	c := oplog.Completion{Status: oplog.StatusSuccess, Result: b}
+	if len(b) > oplog.MaxJSONBytes { // the agent gets it all; the record says what it was
+		c.Result, _ = json.Marshal(map[string]any{"omitted": fmt.Sprintf("the result was %d bytes, over the %d a record keeps", len(b), oplog.MaxJSONBytes),
+			"isError": res.IsError, "text": cut(resultText(res), 4096)})
+	}
 	if res.IsError {
 		c.Status, c.Error = oplog.StatusError, resultText(res)
 		u.noteCrash(ctx, c.Error)
+		c.Error = cut(c.Error, oplog.MaxTextBytes)
 	}
 	return res, c
+}
+
+// cut shortens s to at most n bytes, at a character boundary, marking the cut.
+func cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	const mark = "…"
+	i := n - len(mark)
+	for i > 0 && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return s[:i] + mark
 }
 
 // resultText joins a result's text contents.

@@ -66,6 +66,16 @@ func newGame(t testing.TB) *game {
 		func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
 			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: traceback}}}, nil, nil
 		})
+	mcp.AddTool(g.srv, &mcp.Tool{Name: "big", Description: "answers more than a record keeps"},
+		func(_ context.Context, _ *mcp.CallToolRequest, in struct {
+			Fail bool `json:"fail,omitempty"`
+		}) (*mcp.CallToolResult, any, error) {
+			n := 2 << 20
+			if in.Fail {
+				n = 300 << 10
+			}
+			return &mcp.CallToolResult{IsError: in.Fail, Content: []mcp.Content{&mcp.TextContent{Text: strings.Repeat("x", n)}}}, nil, nil
+		})
 	mcp.AddTool(g.srv, &mcp.Tool{Name: "get_logs", Description: "the game's own logs"},
 		func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, map[string]string, error) {
 			return nil, map[string]string{"logs": "game"}, nil
@@ -511,5 +521,22 @@ func TestGateway_SettlesCallsLeftPending(t *testing.T) {
 		}
 		_ = gw.Close()
 		_ = l.Close()
+	}
+}
+
+func TestGateway_ResultsOverTheRecordLimits(t *testing.T) {
+	g := newGame(t)
+	e := newEnv(t, gateway.Upstream{Name: "game", URL: g.url()})
+	e.waitTool("big")
+	res := e.call("big", nil)
+	if got := text(t, res); len(got) != 2<<20 {
+		t.Fatalf("the agent got %d bytes (%.100s), want all %d", len(got), got, 2<<20)
+	}
+	if r := e.record(logID(t, res)); r.Status != oplog.StatusSuccess || !strings.Contains(string(r.Result), "omitted") {
+		t.Errorf("a 2 MiB result recorded as status %s, result %.200s", r.Status, r.Result)
+	}
+	res = e.call("big", map[string]any{"fail": true})
+	if r := e.record(logID(t, res)); r.Status != oplog.StatusError || len(r.Error) > oplog.MaxTextBytes || !strings.HasSuffix(r.Error, "…") {
+		t.Errorf("a 300 KiB error recorded as status %s, %d bytes of error", r.Status, len(r.Error))
 	}
 }
