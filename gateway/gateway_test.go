@@ -17,6 +17,7 @@ import (
 
 	"github.com/mcplogd/mcplogd/api"
 	"github.com/mcplogd/mcplogd/gateway"
+	"github.com/mcplogd/mcplogd/internal/logtest"
 	"github.com/mcplogd/mcplogd/oplog"
 	"github.com/mcplogd/mcplogd/search"
 	"github.com/mcplogd/mcplogd/store"
@@ -174,13 +175,7 @@ func newEnv(t testing.TB, ups ...gateway.Upstream) *env {
 // eventually waits up to 30 s for cond (CI machines can be slow).
 func eventually(t testing.TB, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	logtest.Eventually(t, 30*time.Second, what, cond)
 }
 
 func (e *env) tools() map[string]*mcp.Tool {

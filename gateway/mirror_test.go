@@ -512,23 +512,7 @@ func TestMirror_Record(t *testing.T) {
 	}
 }
 
-// syncBuffer is a bytes.Buffer for a logger written from another goroutine.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
+type syncBuffer = logtest.Buffer
 
 func TestMirror_Run_ProtocolErrorIsNotTransport(t *testing.T) {
 	l, _ := logtest.MustOpenLog(t, nil)

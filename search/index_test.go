@@ -1,7 +1,6 @@
 package search_test
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"log/slog"
@@ -152,23 +151,7 @@ func (e *env) check(q oplog.SearchQuery, keep func(r *oplog.Record) bool) {
 	}
 }
 
-// syncBuffer is a bytes.Buffer for a logger that goroutines share.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
+type syncBuffer = logtest.Buffer
 
 func head(ids []uint64) []uint64 { return ids[:min(len(ids), 20)] }
 
