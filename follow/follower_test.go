@@ -231,6 +231,8 @@ func TestFollower_Rotation(t *testing.T) {
 		}
 		appendFile(t, path, "next\n")
 		waitStored(t, l, 1)
+		// Close stores what the parser holds, not what is still unread.
+		logtest.Eventually(t, waitFor, "the new file read", func() bool { return f.Status().Lines == 3 })
 		mustClose(t, f)
 		checkTexts(t, l, []string{"boom", "next"})
 		if recs := stored(t, l); recs[0].Stack != "\tat a()" {
