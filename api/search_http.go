@@ -26,13 +26,13 @@ type (
 	}
 )
 
-// search answers GET /api/v1/search?query=&level=&name=&source=&kind=&tool=&status=&since=&until=&limit=&cursor=.
+// search answers GET /api/v1/search?query=&level=&name=&source=&kind=&tool=&status=&replayOf=&since=&until=&limit=&cursor=.
 func (s *Server) search(c echo.Context) error {
 	p := params{c: c}
 	in := searchIn{Query: c.QueryParam("query"), Level: c.QueryParam("level"), Name: c.QueryParam("name"),
 		Source: c.QueryParam("source"), Kind: c.QueryParam("kind"), Tool: c.QueryParam("tool"),
 		Status: c.QueryParam("status"), Since: c.QueryParam("since"), Until: c.QueryParam("until"),
-		Limit: p.int("limit"), Cursor: c.QueryParam("cursor")}
+		Limit: p.int("limit"), Cursor: c.QueryParam("cursor"), ReplayOf: idArg(c.QueryParam("replayOf"))}
 	if p.err != nil {
 		return p.err
 	}
@@ -64,6 +64,9 @@ func (c *Client) Search(ctx context.Context, q oplog.SearchQuery) (oplog.SearchP
 	set("tool", q.Tool)
 	set("status", q.Status.String())
 	set("cursor", q.Cursor)
+	if q.ReplayOf != 0 {
+		v.Set("replayOf", strconv.FormatUint(q.ReplayOf, 10))
+	}
 	if q.Limit != 0 {
 		v.Set("limit", strconv.Itoa(q.Limit))
 	}

@@ -122,6 +122,21 @@ func TestHTTP_Search(t *testing.T) {
 		status, b := h.call(http.MethodGet, "/api/v1/search?query="+url.QueryEscape(`a OR`), "")
 		checkError(t, status, b, http.StatusBadRequest, "invalid", "OR needs a term after it")
 	})
+	t.Run("ReplayOf", func(t *testing.T) {
+		recs := logtest.MustAppend(t, h.log, oplog.Record{Kind: oplog.KindOp, Tool: "spawn", Status: oplog.StatusSuccess},
+			oplog.Record{Kind: oplog.KindOp, Tool: "spawn", Status: oplog.StatusSuccess})
+		replay := logtest.MustAppend(t, h.log, oplog.Record{Kind: oplog.KindOp, Tool: "spawn", Status: oplog.StatusSuccess, ReplayOf: recs[0].ID})[0]
+		a := mustCall[struct {
+			Hits []struct {
+				Record oplog.Record `json:"record"`
+			} `json:"hits"`
+		}](h, http.MethodGet, fmt.Sprintf("/api/v1/search?replayOf=%d", recs[0].ID), "", http.StatusOK)
+		if len(a.Hits) != 1 || a.Hits[0].Record.ID != replay.ID {
+			t.Fatalf("replays of %d: %+v, want only %d", recs[0].ID, a.Hits, replay.ID)
+		}
+		status, b := h.call(http.MethodGet, "/api/v1/search?replayOf=soon", "")
+		checkError(t, status, b, http.StatusBadRequest, "invalid", "replayOf")
+	})
 	t.Run("Remote", func(t *testing.T) {
 		r := api.NewRemote(api.NewClient(h.url, testToken))
 		defer r.Close()

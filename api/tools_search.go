@@ -10,17 +10,18 @@ import (
 )
 
 type searchIn struct {
-	Query  string `json:"query,omitempty" jsonschema:"words and field:value terms, all required unless joined by OR; NOT or - excludes; \"quoted phrases\"; fields: text, stack, name, level, source, kind, tool, status, time. Example: level:error AND name:Physics \"null reference\""`
-	Level  string `json:"level,omitempty" jsonschema:"minimum level: debug, info, warn, error or fatal"`
-	Name   string `json:"name,omitempty" jsonschema:"only this log name"`
-	Source string `json:"source,omitempty" jsonschema:"only this source"`
-	Kind   string `json:"kind,omitempty" jsonschema:"line, op or any"`
-	Tool   string `json:"tool,omitempty" jsonschema:"only operations of this tool"`
-	Status string `json:"status,omitempty" jsonschema:"only operations with this status: pending, success, error, timeout or cancelled"`
-	Since  string `json:"since,omitempty" jsonschema:"only records at or after this time: RFC 3339, a date, Unix milliseconds or relative like -1h"`
-	Until  string `json:"until,omitempty" jsonschema:"only records before this time, written like since"`
-	Limit  int    `json:"limit,omitempty" jsonschema:"hits per page; capped at 500"`
-	Cursor string `json:"cursor,omitempty" jsonschema:"the nextCursor of the previous page"`
+	Query    string `json:"query,omitempty" jsonschema:"words and field:value terms, all required unless joined by OR; NOT or - excludes; \"quoted phrases\"; fields: text, stack, name, level, source, kind, tool, status, time. Example: level:error AND name:Physics \"null reference\""`
+	Level    string `json:"level,omitempty" jsonschema:"minimum level: debug, info, warn, error or fatal"`
+	Name     string `json:"name,omitempty" jsonschema:"only this log name"`
+	Source   string `json:"source,omitempty" jsonschema:"only this source"`
+	Kind     string `json:"kind,omitempty" jsonschema:"line, op or any"`
+	Tool     string `json:"tool,omitempty" jsonschema:"only operations of this tool"`
+	Status   string `json:"status,omitempty" jsonschema:"only operations with this status: pending, success, error, timeout or cancelled"`
+	Since    string `json:"since,omitempty" jsonschema:"only records at or after this time: RFC 3339, a date, Unix milliseconds or relative like -1h"`
+	Until    string `json:"until,omitempty" jsonschema:"only records before this time, written like since"`
+	Limit    int    `json:"limit,omitempty" jsonschema:"hits per page; capped at 500"`
+	ReplayOf idArg  `json:"replayOf,omitempty" jsonschema:"only the replays of this operation (its log_id)"`
+	Cursor   string `json:"cursor,omitempty" jsonschema:"the nextCursor of the previous page"`
 }
 
 // searchHitOut is one hit: the record as lists show it, and a fragment.
@@ -44,6 +45,9 @@ func searchQuery(in searchIn, now time.Time) (oplog.SearchQuery, error) {
 		return oplog.SearchQuery{}, err
 	}
 	q := oplog.SearchQuery{Query: in.Query, Filter: f, Tool: in.Tool, Limit: in.Limit, Cursor: in.Cursor}
+	if q.ReplayOf, _, err = parseIDArg("replayOf", in.ReplayOf, true); err != nil {
+		return q, err
+	}
 	if q.Status, err = oplog.ParseStatus(in.Status); err != nil {
 		return q, argError("status", "%s", oplog.ErrorMessage(err))
 	}

@@ -26,8 +26,9 @@ type SearchQuery struct {
 	// that passes the filters.
 	Query  string
 	Filter        // MinLevel, Name, Kind, Source, Since, Until
-	Tool   string // an operation's exact tool; empty: any
-	Status Status // an operation's status; zero: any
+	Tool     string // an operation's exact tool; empty: any
+	Status   Status // an operation's status; zero: any
+	ReplayOf uint64 // only replays of this operation; zero: any
 	Limit  int    // hits per page; DefaultSearchLimit when zero, capped at MaxSearchLimit
 	Cursor string // the NextCursor of the previous page; empty: from the newest
 }
@@ -144,7 +145,7 @@ func (l *Log) Search(ctx context.Context, q SearchQuery) (SearchPage, error) {
 		before = last
 	}
 	idx := l.getIndex()
-	if q.Query == "" && q.Tool == "" && q.Status == 0 && (idx == nil || q.Since.IsZero() && q.Until.IsZero() && l.dense(&q.Filter, &st)) {
+	if q.Query == "" && q.Tool == "" && q.Status == 0 && q.ReplayOf == 0 && (idx == nil || q.Since.IsZero() && q.Until.IsZero() && l.dense(&q.Filter, &st)) {
 		return l.searchList(&q, before, st, idx)
 	}
 	if idx == nil {
@@ -232,7 +233,8 @@ func (l *Log) searchList(q *SearchQuery, before uint64, st Stats, idx Index) (Se
 // MatchSearch checks the structured conditions of q (its Filter, Tool and
 // Status, not its query string) against r.
 func (q *SearchQuery) MatchSearch(r *Record) bool {
-	return q.Filter.Match(r) && (q.Tool == "" || r.Tool == q.Tool) && (q.Status == 0 || r.Status == q.Status)
+	return q.Filter.Match(r) && (q.Tool == "" || r.Tool == q.Tool) && (q.Status == 0 || r.Status == q.Status) &&
+		(q.ReplayOf == 0 || r.ReplayOf == q.ReplayOf)
 }
 
 const cursorVersion = 1

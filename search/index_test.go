@@ -628,3 +628,27 @@ func TestIndex_Search_Phrase(t *testing.T) {
 		e.check(oplog.SearchQuery{Query: c.query, Limit: 37}, c.keep)
 	}
 }
+
+// TestIndex_Search_ReplayOf finds the replays of an operation, before and
+// after indexing, and only those.
+func TestIndex_Search_ReplayOf(t *testing.T) {
+	e := mustOpen(t, t.TempDir(), small(), nil)
+	logtest.MustAppend(t, e.log, lines(0, 1500)...)
+	orig := logtest.MustAppend(t, e.log, oplog.Record{Kind: oplog.KindOp, Tool: "spawn", Status: oplog.StatusSuccess})[0]
+	var want []uint64
+	for i := range 5 {
+		logtest.MustAppend(t, e.log, lines(2000+i*300, 300)...)
+		r := logtest.MustAppend(t, e.log, oplog.Record{Kind: oplog.KindOp, Tool: "spawn", Status: oplog.StatusSuccess, ReplayOf: orig.ID},
+			oplog.Record{Kind: oplog.KindOp, Tool: "spawn", Status: oplog.StatusSuccess, ReplayOf: orig.ID + 1})
+		want = append([]uint64{r[0].ID}, want...)
+	}
+	for _, indexed := range []bool{false, true} {
+		if indexed {
+			e.waitIndexed()
+		}
+		got := e.all(oplog.SearchQuery{ReplayOf: orig.ID, Limit: 2})
+		if !slices.Equal(got, want) {
+			t.Errorf("indexed %v: replays %v, want %v", indexed, got, want)
+		}
+	}
+}

@@ -21,13 +21,14 @@ import (
 //     times.go); text and stack analysed by wordsName, not standard.
 //   - 3: no term vectors: phrases are checked against the records (see
 //     phrase.go).
-const MappingVersion = 3
+//   - 4: replayOf, the ID a replayed operation replays.
+const MappingVersion = 4
 
 // Fields of a document. Keyword fields match exactly (case-sensitive, one
 // term); text fields are analysed with wordsName (see analyzer.go). The time
 // field of queries is not in bleve (see times.go).
 var (
-	keywordFields = []string{"name", "level", "source", "kind", "tool", "status"}
+	keywordFields = []string{"name", "level", "source", "kind", "tool", "status", "replayOf"}
 	textFields    = []string{"text", "stack"}
 	timeField     = "time"
 )
@@ -89,6 +90,9 @@ func (a *analyzers) document(r *oplog.Record) *document.Document {
 	kw("kind", r.Kind.String())
 	kw("tool", r.Tool)
 	kw("status", r.Status.String())
+	if r.ReplayOf != 0 {
+		kw("replayOf", docID(r.ReplayOf))
+	}
 	if r.Text != "" {
 		d.AddField(document.NewTextFieldCustom("text", nil, []byte(r.Text), textOpts, a.text))
 	}

@@ -59,6 +59,9 @@ func (a *analyzers) compile(q *oplog.SearchQuery) (*compiled, error) {
 	term("kind", q.Kind.String())
 	term("tool", q.Tool)
 	term("status", q.Status.String())
+	if q.ReplayOf != 0 {
+		term("replayOf", docID(q.ReplayOf))
+	}
 	switch len(conj) {
 	case 0:
 		c.q = query.NewMatchAllQuery()
@@ -219,7 +222,7 @@ func (a *analyzers) leaf(q query.FieldableQuery, c *compiled, negated bool) (que
 		}
 		return q, nil
 	}
-	return nil, oplog.Errorf(oplog.EINVALID, "query: unknown field %q; fields are text, stack, name, level, source, kind, tool, status and time", field)
+	return nil, oplog.Errorf(oplog.EINVALID, "query: unknown field %q; fields are text, stack, name, level, source, kind, tool, status, replayOf and time", field)
 }
 
 // textLeaf returns the query to run for a leaf on a text field: a phrase

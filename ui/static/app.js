@@ -356,11 +356,10 @@
 
   async function loadReplays(r, box) {
     try {
-      // replayOf is not indexed: look among the newest operations of the same tool (bounded).
-      const a = await api('/api/v1/records', { kind: 'op', name: r.name || r.tool, count: 1000 });
-      const reps = (a.records || []).filter((x) => x.replayOf === r.id);
+      const a = await api('/api/v1/search', { replayOf: r.id, kind: 'op', limit: 500 });
+      const reps = (a.hits || []).map((h) => h.record);
       box.replaceChildren();
-      if (!reps.length) { box.append(el('li', 'muted', 'none among the newest 1000 calls of ' + (r.name || r.tool))); return; }
+      if (!reps.length) { box.append(el('li', 'muted', 'not replayed')); return; }
       for (const x of reps) {
         const li = el('li');
         li.append(link(null, '#/record/' + x.id, '#' + x.id), document.createTextNode(' ' + fmtDateTime(x.time) + ' '),
