@@ -24,13 +24,13 @@ type SearchQuery struct {
 	// an unqualified term searches both) and time (dates):
 	// `level:error AND name:Physics "null reference"`. Empty: every record
 	// that passes the filters.
-	Query  string
-	Filter        // MinLevel, Name, Kind, Source, Since, Until
+	Query    string
+	Filter          // MinLevel, Name, Kind, Source, Since, Until
 	Tool     string // an operation's exact tool; empty: any
 	Status   Status // an operation's status; zero: any
 	ReplayOf uint64 // only replays of this operation; zero: any
-	Limit  int    // hits per page; DefaultSearchLimit when zero, capped at MaxSearchLimit
-	Cursor string // the NextCursor of the previous page; empty: from the newest
+	Limit    int    // hits per page; DefaultSearchLimit when zero, capped at MaxSearchLimit
+	Cursor   string // the NextCursor of the previous page; empty: from the newest
 }
 
 // SearchHit is one record that matched, with a fragment of its text (or
