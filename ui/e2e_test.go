@@ -33,6 +33,10 @@ import (
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcplogd/mcplogd/internal/everything"
+	"github.com/mcplogd/mcplogd/internal/logtest"
 )
 
 const (
@@ -106,15 +110,16 @@ type server struct {
 	token string
 }
 
-// mustServe starts `mcplogd serve` on a free port of 127.0.0.1 and returns
-// once it has printed its links; the server stops at cleanup.
-func mustServe(t *testing.T) *server {
+// mustServe starts `mcplogd serve` on a free port of 127.0.0.1 (with extra
+// flags) and returns once it has printed its links; the server stops at
+// cleanup.
+func mustServe(t *testing.T, extra ...string) *server {
 	t.Helper()
 	bin, err := buildBin()
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(bin, "serve", "--data", filepath.Join(t.TempDir(), "data"), "--addr", "127.0.0.1:0")
+	cmd := exec.Command(bin, append([]string{"serve", "--data", filepath.Join(t.TempDir(), "data"), "--addr", "127.0.0.1:0"}, extra...)...)
 	stderr := &tailBuffer{}
 	cmd.Stderr = stderr
 	stdout, err := cmd.StdoutPipe()
@@ -1232,4 +1237,38 @@ func (b *tailBuffer) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return string(b.buf)
+}
+
+// TestE2E_Replays: an operation recorded through the gateway (in front of
+// server-everything) and replayed lists its replay in the record view.
+func TestE2E_Replays(t *testing.T) {
+	t.Parallel()
+	up := everything.Command(t)
+	s := mustServe(t, "--upstream", fmt.Sprintf("everything=cmd:%q %q %q", up[0], up[1], up[2]))
+	c := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "1"}, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: s.base + "/mcp/" + s.token}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	var res *mcp.CallToolResult
+	logtest.Eventually(t, waitLong, "the upstream's echo", func() bool {
+		res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "echo", Arguments: map[string]any{"message": "again"}})
+		return err == nil && !res.IsError
+	})
+	id := uint64(res.Meta["log_id"].(float64))
+	var rp struct {
+		Replay struct {
+			ID uint64 `json:"id"`
+		} `json:"replay"`
+	}
+	if err := json.Unmarshal(s.do(t, "POST", fmt.Sprintf("/api/v1/operations/%d/replay", id), `{}`, http.StatusOK), &rp); err != nil || rp.Replay.ID == 0 {
+		t.Fatalf("replay: %v %+v", err, rp)
+	}
+	b := mustBrowser(t)
+	b.open(t, s)
+	b.do(t, "open the operation", chromedp.Navigate(s.base+fmt.Sprintf("/ui/#/record/%d", id)))
+	b.wait(t, "its replay listed", waitLong, visible(fmt.Sprintf(`#record .replays a[href="#/record/%d"]`, rp.Replay.ID)))
 }
