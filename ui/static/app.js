@@ -471,7 +471,7 @@
     const sum = $('#crashes-summary');
     sum.textContent = 'Loading…';
     try {
-      const a = await api('/api/v1/crashes', { limit: 200, buckets: 30 });
+      const a = await api('/api/v1/crashes', { limit: 200, buckets: 30, until: new Date(Date.now() + 1000).toISOString() });
       const frag = document.createDocumentFragment();
       for (const g of a.groups || []) {
         const d = el('div', 'group');
