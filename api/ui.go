@@ -124,7 +124,12 @@ func (s *Server) cookieAuth(c echo.Context) (bool, error) {
 }
 
 // sameOrigin reports whether a browser says that r comes from a page of
-// the origin r is addressed to.
+// the origin r is addressed to. A request that carries neither Origin nor
+// Sec-Fetch-Site passes only when it is a GET or HEAD: browsers send
+// Sec-Fetch-Site only to https and loopback origins, so the page's own
+// reads from a plain-http LAN address carry neither, while every write
+// (POST) carries Origin, and SameSite=Strict keeps the cookie off other
+// sites' requests.
 func sameOrigin(r *http.Request) bool {
 	if o := r.Header.Get(echo.HeaderOrigin); o != "" {
 		scheme := "http"
@@ -133,7 +138,10 @@ func sameOrigin(r *http.Request) bool {
 		}
 		return strings.EqualFold(strings.TrimSuffix(o, "/"), scheme+"://"+r.Host)
 	}
-	return r.Header.Get("Sec-Fetch-Site") == "same-origin"
+	if s := r.Header.Get("Sec-Fetch-Site"); s != "" {
+		return s == "same-origin"
+	}
+	return r.Method == http.MethodGet || r.Method == http.MethodHead
 }
 
 // unauthorized is authorize's answer without a credential.

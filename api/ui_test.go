@@ -175,7 +175,7 @@ func TestServer_Authorize_Cookie(t *testing.T) {
 		{"OtherOriginDespiteSecFetch", testToken, map[string]string{"Origin": "http://evil.example", "Sec-Fetch-Site": "same-origin"}, http.StatusForbidden},
 		{"SameSite", testToken, map[string]string{"Sec-Fetch-Site": "same-site"}, http.StatusForbidden},
 		{"CrossSite", testToken, map[string]string{"Sec-Fetch-Site": "cross-site"}, http.StatusForbidden},
-		{"NoOriginNoSecFetch", testToken, nil, http.StatusForbidden},
+		{"NoOriginNoSecFetchRead", testToken, nil, http.StatusOK}, // a plain-http LAN page's GET
 		{"WrongCookie", strings.Repeat("0", 64), map[string]string{"Origin": h.url}, http.StatusUnauthorized},
 		{"Nothing", "", nil, http.StatusUnauthorized},
 		{"Bearer", "", map[string]string{"Authorization": "Bearer " + testToken}, http.StatusOK},
@@ -188,6 +188,18 @@ func TestServer_Authorize_Cookie(t *testing.T) {
 			}
 		})
 	}
+	t.Run("NoOriginNoSecFetchWrite", func(t *testing.T) {
+		req, _ := http.NewRequest(http.MethodPost, h.url+"/api/v1/logs", strings.NewReader(`{"level":"info","text":"x"}`))
+		req.AddCookie(&http.Cookie{Name: "mcplogd_ui", Value: testToken})
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusForbidden {
+			t.Errorf("a cookie-only POST without Origin: status %d, want 403", resp.StatusCode)
+		}
+	})
 	t.Run("RotatedToken", func(t *testing.T) {
 		h.srv.SetToken(strings.Repeat("ab", 32))
 		defer h.srv.SetToken(testToken)
