@@ -19,8 +19,9 @@ import (
 
 // stdio serves the MCP tools over standard input and output, for clients
 // that launch a command. bbolt allows one process per data file, so when a
-// server already holds the data directory the tools go to it over HTTP;
-// otherwise this process opens the store itself.
+// server already holds the data directory the tools go to it over HTTP (and
+// its upstreams' tools are offered too); otherwise this process opens the
+// store itself.
 func (m *Main) stdio(ctx context.Context, args []string) error {
 	fs := m.flags("stdio", "[--data DIR]", "Serve the MCP tools over standard input and output (claude mcp add mcplogd -- mcplogd stdio --data DIR).")
 	data := m.dataFlag(fs)
@@ -41,6 +42,15 @@ func (m *Main) stdio(ctx context.Context, args []string) error {
 	opts := &api.MCPOptions{Version: Version(), Logger: logger}
 	if _, ok := backend.(*oplog.Log); ok {
 		opts.Retention = ret.report() // the store is ours, trimmed as the flags say
+	}
+	if r, ok := backend.(*api.Remote); ok {
+		// The server's upstream tools (its gateway) are offered here too.
+		if gw, err := api.NewRemoteGateway(ctx, r.Client, Version()); err != nil {
+			logger.Warn("the server's upstream tools are not offered over stdio", "err", err)
+		} else {
+			defer gw.Close()
+			opts.Gateway = gw
+		}
 	}
 	srv := api.NewMCPServer(backend, opts)
 	err = srv.Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(m.Stdin), Writer: nopWriteCloser{m.Stdout}})

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"path/filepath"
 	"strings"
@@ -10,6 +11,9 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcplogd/mcplogd/internal/everything"
+	"github.com/mcplogd/mcplogd/internal/logtest"
 )
 
 // startStdio runs `mcplogd stdio` in-process on pipes and connects the
@@ -105,5 +109,38 @@ func TestStdio_ForwardsToRunningServer(t *testing.T) {
 	names := callJSON(t, cs, "list_log_names", nil)
 	if n, _ := names["names"].([]any); len(n) == 0 {
 		t.Fatalf("list_log_names through the server: %v", names)
+	}
+}
+
+// TestStdio_ForwardsUpstreamTools: with a server in front of an upstream,
+// stdio offers the upstream's tools too; a call through stdio is recorded
+// by the server, and replay_operation and store_info reach its gateway.
+func TestStdio_ForwardsUpstreamTools(t *testing.T) {
+	data := filepath.Join(t.TempDir(), "data")
+	up := everything.Command(t)
+	startServe(t, data, "--addr", "127.0.0.1:0", "--upstream", fmt.Sprintf("everything=cmd:%q %q %q", up[0], up[1], up[2]))
+	cs := startStdio(t, data)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	var res *mcp.CallToolResult
+	logtest.Eventually(t, 30*time.Second, "echo through stdio", func() bool {
+		r, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "echo", Arguments: map[string]any{"message": "via stdio"}})
+		res = r
+		return err == nil && !r.IsError
+	})
+	if tc, ok := res.Content[0].(*mcp.TextContent); !ok || tc.Text != "Echo: via stdio" {
+		t.Fatalf("echo through stdio: %+v", res.Content)
+	}
+	id, ok := res.Meta["log_id"].(float64)
+	if !ok || id == 0 {
+		t.Fatalf("no log_id in %+v", res.Meta)
+	}
+	replay := callJSON(t, cs, "replay_operation", map[string]any{"log_id": id})
+	if replay["same"] != true {
+		t.Fatalf("replay_operation through stdio: %v", replay)
+	}
+	info := callJSON(t, cs, "store_info", nil)
+	if ups, _ := info["upstreams"].([]any); len(ups) != 1 || ups[0].(map[string]any)["name"] != "everything" {
+		t.Fatalf("store_info upstreams through stdio: %v", info["upstreams"])
 	}
 }
