@@ -1217,27 +1217,7 @@ func repoRoot() (string, error) {
 	}
 }
 
-// tailBuffer keeps the last 16 KiB written to it; safe for concurrent use.
-type tailBuffer struct {
-	mu  sync.Mutex
-	buf []byte
-}
-
-func (b *tailBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	b.buf = append(b.buf, p...)
-	if n := len(b.buf) - 16<<10; n > 0 {
-		b.buf = append(b.buf[:0], b.buf[n:]...)
-	}
-	return len(p), nil
-}
-
-func (b *tailBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return string(b.buf)
-}
+type tailBuffer = logtest.TailBuffer
 
 // TestE2E_Replays: an operation recorded through the gateway (in front of
 // server-everything) and replayed lists its replay in the record view.

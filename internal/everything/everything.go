@@ -21,6 +21,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/mcplogd/mcplogd/internal/logtest"
 )
 
 // RequireEnv, set to 1, turns a missing server-everything (or node) into a failure.
@@ -170,24 +172,4 @@ func freePort(t testing.TB) int {
 	return l.Addr().(*net.TCPAddr).Port
 }
 
-// tailBuffer keeps the last 16 KiB written to it; safe for concurrent use.
-type tailBuffer struct {
-	mu  sync.Mutex
-	buf []byte
-}
-
-func (b *tailBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	b.buf = append(b.buf, p...)
-	if n := len(b.buf) - 16<<10; n > 0 {
-		b.buf = append(b.buf[:0], b.buf[n:]...)
-	}
-	return len(p), nil
-}
-
-func (b *tailBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return string(b.buf)
-}
+type tailBuffer = logtest.TailBuffer

@@ -90,3 +90,26 @@ func (s *Buffer) String() string {
 	defer s.mu.Unlock()
 	return s.b.String()
 }
+
+// TailBuffer keeps the last 16 KiB written to it, for a child process's
+// output that a failing test shows; safe for concurrent use.
+type TailBuffer struct {
+	mu  sync.Mutex
+	buf []byte
+}
+
+func (b *TailBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.buf = append(b.buf, p...)
+	if n := len(b.buf) - 16<<10; n > 0 {
+		b.buf = append(b.buf[:0], b.buf[n:]...)
+	}
+	return len(p), nil
+}
+
+func (b *TailBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return string(b.buf)
+}
