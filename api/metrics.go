@@ -362,7 +362,7 @@ func (c *stateCollector) Collect(ch chan<- prometheus.Metric) {
 				continue // a repeated label set would fail the whole scrape
 			}
 			seen[u.Name] = true
-			stateGauges(ch, upstreamStateDesc, u.Name, u.State, upstreamStates)
+			stateGauges(ch, upstreamStateDesc, u.Name, string(u.State), upstreamStates)
 			ch <- prometheus.MustNewConstMetric(upstreamPendingDesc, prometheus.GaugeValue, float64(u.Pending), u.Name)
 		}
 	}
@@ -373,7 +373,7 @@ func (c *stateCollector) Collect(ch chan<- prometheus.Metric) {
 				continue
 			}
 			seen[f.Name] = true
-			stateGauges(ch, followerStateDesc, f.Name, f.State, followerStates)
+			stateGauges(ch, followerStateDesc, f.Name, string(f.State), followerStates)
 			ch <- prometheus.MustNewConstMetric(followerOffsetDesc, prometheus.GaugeValue, float64(f.Offset), f.Name)
 			ch <- prometheus.MustNewConstMetric(followerSizeDesc, prometheus.GaugeValue, float64(f.Size), f.Name)
 			ch <- prometheus.MustNewConstMetric(followerLagDesc, prometheus.GaugeValue, float64(max(f.Size-f.Offset, 0)), f.Name)

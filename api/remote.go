@@ -57,7 +57,7 @@ type (
 )
 
 // countsMap spells [Kind][Level] counters out by name.
-func countsMap(c *[3][6]uint64) map[string]map[string]uint64 {
+func countsMap(c *oplog.Counts) map[string]map[string]uint64 {
 	m := map[string]map[string]uint64{}
 	for _, k := range []oplog.Kind{oplog.KindLine, oplog.KindOp} {
 		m[k.String()] = map[string]uint64{}
@@ -68,7 +68,7 @@ func countsMap(c *[3][6]uint64) map[string]map[string]uint64 {
 	return m
 }
 
-func countsArray(m map[string]map[string]uint64) (c [3][6]uint64) {
+func countsArray(m map[string]map[string]uint64) (c oplog.Counts) {
 	for _, k := range []oplog.Kind{oplog.KindLine, oplog.KindOp} {
 		for _, l := range oplog.Levels {
 			c[k][l] = m[k.String()][l.String()]

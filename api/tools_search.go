@@ -104,7 +104,7 @@ func (t *mcpTools) indexInfo() indexInfoOut {
 	if !ok {
 		return indexInfoOut{}
 	}
-	o := indexInfoOut{IndexedThrough: &s.IndexedThrough, IndexLag: &s.Lag, Indexing: s.State, IndexBytes: s.Bytes}
+	o := indexInfoOut{IndexedThrough: &s.IndexedThrough, IndexLag: &s.Lag, Indexing: string(s.State), IndexBytes: s.Bytes}
 	if s.State == "rebuilding" {
 		o.IndexProgress = &s.Progress
 	}

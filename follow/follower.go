@@ -53,11 +53,12 @@ const (
 	resumeScan = 10_000
 )
 
-// Follower states, as FollowerStatus.State reports them.
+// Follower states, as FollowerStatus.State reports them (see
+// oplog.FollowerState); a failing follower retries every Poll.
 const (
-	StateWaiting   = "waiting"   // the file does not exist (yet)
-	StateFollowing = "following" // the file is being read
-	StateFailing   = "failing"   // reading or storing fails; retried every Poll
+	StateWaiting   = oplog.FollowerWaiting
+	StateFollowing = oplog.FollowerFollowing
+	StateFailing   = oplog.FollowerFailing
 )
 
 // Options configures a Follower.
@@ -864,7 +865,7 @@ func withPosition(data json.RawMessage, p *pendingEntry) json.RawMessage {
 	return out
 }
 
-func (f *Follower) setState(state string, err error) {
+func (f *Follower) setState(state oplog.FollowerState, err error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	msg := ""

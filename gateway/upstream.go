@@ -127,14 +127,14 @@ type upstream struct {
 	mu      sync.Mutex
 	session *mcp.ClientSession // nil while not connected
 	tools   []*mcp.Tool        // the last list seen; kept while down
-	state   string
+	state   oplog.UpstreamState
 	err     string
 	since   time.Time
 	pending int
 	crashes map[string]bool // tracebacks already recorded
 }
 
-func (u *upstream) setState(state string, err error) {
+func (u *upstream) setState(state oplog.UpstreamState, err error) {
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	if u.state != state {

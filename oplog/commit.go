@@ -9,6 +9,6 @@ type Commit struct {
 	Appended  int               // records appended
 	Completed int               // operations completed
 	Took      time.Duration     // the write transaction, its fsync included
-	Counts    [3][6]uint64      // records appended by [Kind][Level]
+	Counts    Counts            // records appended by [Kind][Level]
 	Sources   map[string]uint64 // records appended by source; a new map for each Commit
 }

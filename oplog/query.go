@@ -112,6 +112,43 @@ func ParseTime(s string, now time.Time) (time.Time, error) {
 	return time.Time{}, Errorf(EINVALID, "cannot read time %q; use RFC 3339 (2026-01-02T15:04:05Z), a relative duration (-15m) or Unix milliseconds", s)
 }
 
+// FromUnixNano is the time of n nanoseconds since the Unix epoch, in UTC;
+// zero gives the zero time. It is for times mcplogd stores itself (always
+// nanoseconds); UnixTime guesses the unit of times that users write.
+func FromUnixNano(n int64) time.Time {
+	if n == 0 {
+		return time.Time{}
+	}
+	return time.Unix(0, n).UTC()
+}
+
+// FilterText is a Filter as callers write it: in tool arguments, query
+// parameters and command-line flags. The zero FilterText is the zero Filter.
+type FilterText struct {
+	Level, Name, Kind, Source, Since, Until string
+}
+
+// Parse reads f, with relative times counted back from now. An EINVALID
+// error names the field ("level: unknown level ..."); Kind "any" or ""
+// is any kind.
+func (f FilterText) Parse(now time.Time) (Filter, error) {
+	q := Filter{Name: f.Name, Source: f.Source}
+	var err error
+	if q.MinLevel, err = ParseLevel(f.Level); err != nil {
+		return q, Errorf(EINVALID, "level: %s", ErrorMessage(err))
+	}
+	if q.Kind, err = ParseKind(f.Kind); err != nil {
+		return q, Errorf(EINVALID, "kind: %s", ErrorMessage(err))
+	}
+	if q.Since, err = ParseTime(f.Since, now); err != nil {
+		return q, Errorf(EINVALID, "since: %s", ErrorMessage(err))
+	}
+	if q.Until, err = ParseTime(f.Until, now); err != nil {
+		return q, Errorf(EINVALID, "until: %s", ErrorMessage(err))
+	}
+	return q, nil
+}
+
 // UnixTime converts a Unix timestamp in seconds, milliseconds, microseconds
 // or nanoseconds (told apart by magnitude) to a UTC time. Zero gives the zero
 // time.

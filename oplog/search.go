@@ -53,7 +53,7 @@ type SearchPage struct {
 type IndexStatus struct {
 	IndexedThrough uint64 // the highest ID indexed (the watermark)
 	Lag            uint64 // records appended after the watermark
-	State          string // "idle", "indexing" or "rebuilding"
+	State          IndexState
 	Progress       float64
 	Segments       int
 	Bytes          int64 // on disk

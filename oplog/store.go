@@ -56,25 +56,14 @@ type Stats struct {
 	LastID         uint64       // the newest ID ever assigned; IDs never go back
 	Records        uint64       // retained records
 	Bytes          uint64       // encoded size of the retained records
-	Counts         [3][6]uint64 // retained records by [Kind][Level]
+	Counts         Counts // retained records by [Kind][Level]
 	Trimmed        uint64       // records removed by retention in this generation
 	TrimmedThrough uint64       // the highest ID retention removed; 0 when none
 }
 
 // Count returns the number of retained records of kind k (zero: any) at or
 // above level min (zero: any).
-func (s *Stats) Count(k Kind, min Level) uint64 {
-	var n uint64
-	for kind := KindLine; kind <= KindOp; kind++ {
-		if k != 0 && kind != k {
-			continue
-		}
-		for l := max(min, LevelDebug); l <= LevelFatal; l++ {
-			n += s.Counts[kind][l]
-		}
-	}
-	return n
-}
+func (s *Stats) Count(k Kind, min Level) uint64 { return s.Counts.Count(k, min) }
 
 // DroppedAfter returns how many records with IDs above since were removed by
 // retention in this generation.
@@ -91,7 +80,7 @@ func (s *Stats) DroppedAfter(since uint64) uint64 {
 type NameInfo struct {
 	Source    string
 	Name      string
-	Counts    [3][6]uint64 // by [Kind][Level]
+	Counts    Counts // by [Kind][Level]
 	Total     uint64
 	FirstSeen time.Time
 	LastSeen  time.Time
@@ -99,7 +88,4 @@ type NameInfo struct {
 
 // Count returns the number of retained records of kind k (zero: any) at or
 // above level min (zero: any) with this name.
-func (n *NameInfo) Count(k Kind, min Level) uint64 {
-	s := Stats{Counts: n.Counts}
-	return s.Count(k, min)
-}
+func (n *NameInfo) Count(k Kind, min Level) uint64 { return n.Counts.Count(k, min) }

@@ -7,7 +7,7 @@ type UpstreamStatus struct {
 	Name      string    `json:"name"`
 	Transport string    `json:"transport"` // "http" or "stdio"
 	Target    string    `json:"target"`    // the URL, or the command line
-	State     string    `json:"state"`     // "connecting", "up", "down" or "stopped"
+	State     UpstreamState `json:"state"`
 	Error     string    `json:"error,omitempty"`
 	Since     time.Time `json:"since"` // when it entered State
 	Tools     int       `json:"tools"`
@@ -28,7 +28,7 @@ type FollowerStatus struct {
 	Name   string    `json:"name"`   // the records' source
 	Path   string    `json:"path"`   // the file followed
 	Parser string    `json:"parser"` // "unity", "log4j", "godot" or "generic"
-	State  string    `json:"state"`  // "waiting" (no file yet), "following" or "failing"
+	State  FollowerState `json:"state"`
 	Error  string    `json:"error,omitempty"`
 	Since  time.Time `json:"since"`  // when it entered State
 	Offset int64     `json:"offset"` // bytes of the current file read and stored

@@ -96,7 +96,7 @@ type Index struct {
 	queue       []*persist   // batches not yet on disk, oldest first
 	metaWritten uint64       // the persisted watermark meta.json holds
 	revision    uint64       // the store generation segs belong to
-	state       string
+	state       oplog.IndexState
 	rebuildTo   uint64 // while rebuilding: the LastID to reach
 	closed      bool
 
