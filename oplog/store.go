@@ -50,15 +50,15 @@ type Store interface {
 
 // Stats are a store's counters, kept in the same transaction as the records.
 type Stats struct {
-	Revision       uint64       // the generation: random, fixed at creation, changed when cleared
-	GenStart       uint64       // the first ID of this generation
-	FirstID        uint64       // the oldest retained ID; 0 when empty
-	LastID         uint64       // the newest ID ever assigned; IDs never go back
-	Records        uint64       // retained records
-	Bytes          uint64       // encoded size of the retained records
+	Revision       uint64 // the generation: random, fixed at creation, changed when cleared
+	GenStart       uint64 // the first ID of this generation
+	FirstID        uint64 // the oldest retained ID; 0 when empty
+	LastID         uint64 // the newest ID ever assigned; IDs never go back
+	Records        uint64 // retained records
+	Bytes          uint64 // encoded size of the retained records
 	Counts         Counts // retained records by [Kind][Level]
-	Trimmed        uint64       // records removed by retention in this generation
-	TrimmedThrough uint64       // the highest ID retention removed; 0 when none
+	Trimmed        uint64 // records removed by retention in this generation
+	TrimmedThrough uint64 // the highest ID retention removed; 0 when none
 }
 
 // Count returns the number of retained records of kind k (zero: any) at or
