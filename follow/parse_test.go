@@ -173,18 +173,25 @@ func checkLevels(t *testing.T, es []Entry, want map[oplog.Level]int) {
 }
 
 func TestNewParser_Names(t *testing.T) {
-	for _, tc := range []struct{ name, want string }{
-		{"unity", "unity"}, {"Unity", "unity"}, {"log4j", "log4j"}, {"minecraft", "log4j"},
-		{"godot", "godot"}, {"generic", "generic"}, {"plain", "plain"}, {"", "auto"}, {"auto", "auto"},
-	} {
-		p, err := NewParser(tc.name, nil)
+	f := func(name, want string) {
+		t.Helper()
+		p, err := NewParser(name, nil)
 		if err != nil {
-			t.Fatalf("NewParser(%q): %v", tc.name, err)
+			t.Fatalf("NewParser(%q): %v", name, err)
 		}
-		if p.Name() != tc.want {
-			t.Errorf("NewParser(%q).Name() = %q, want %q", tc.name, p.Name(), tc.want)
+		if p.Name() != want {
+			t.Errorf("NewParser(%q).Name() = %q, want %q", name, p.Name(), want)
 		}
 	}
+	f("unity", "unity")
+	f("Unity", "unity")
+	f("log4j", "log4j")
+	f("minecraft", "log4j")
+	f("godot", "godot")
+	f("generic", "generic")
+	f("plain", "plain")
+	f("", "auto")
+	f("auto", "auto")
 }
 
 func TestNewParser_ErrUnknown(t *testing.T) {
@@ -463,25 +470,25 @@ func TestParse_Auto(t *testing.T) {
 // TestParse_AutoStartMidFile: detection from lines that are not a file's
 // first (a follower that starts at the end of a long log).
 func TestParse_AutoStartMidFile(t *testing.T) {
-	for _, tc := range []struct{ text, parser string }{
-		{"Player:Update () (at Assets/Scripts/Player.cs:42)\n\n(Filename: Assets/Scripts/Player.cs Line: 42)\n", "unity"},
-		{"Refreshing native plugins compatible for Editor in 0.70 ms, found 0 plugins.\nPreloading 0 native plugins for Editor in 0.00 ms.\n", "unity"},
-		{"[12:00:00] [Render thread/INFO] (Minecraft) Setting user: Dev\n", "log4j"},
-		{"[29Jun2023 12:00:00.123] [main/INFO] [cpw.mods.modlauncher.Launcher/MODLAUNCHER]: ModLauncher running\n", "log4j"},
-		{"ERROR: Condition \"!is_inside_tree()\" is true. Returning: Transform3D()\n   at: get_global_transform (scene/3d/node_3d.cpp:343)\n", "godot"},
-		{"Loading res://levels/level_02.tscn\nenemy spawned\n", "godot"},
-		{"hello\nworld\n", "generic"},
-		{"ERROR: disk full\nretrying\n", "generic"}, // one weak hint is not enough
-	} {
+	f := func(text, parser string) {
+		t.Helper()
 		p := mustParser(t, "auto")
-		es := feed(p, []byte(tc.text)) // fewer lines than detectLines: the flush decides
-		if p.Name() != tc.parser {
-			t.Errorf("%q: auto chose %q, want %q", tc.text, p.Name(), tc.parser)
+		es := feed(p, []byte(text)) // fewer lines than detectLines: the flush decides
+		if p.Name() != parser {
+			t.Errorf("%q: auto chose %q, want %q", text, p.Name(), parser)
 		}
-		if len(es) == 0 || es[len(es)-1].End != int64(len(tc.text)) {
-			t.Errorf("%q: entries %+v do not cover the text", tc.text, es)
+		if len(es) == 0 || es[len(es)-1].End != int64(len(text)) {
+			t.Errorf("%q: entries %+v do not cover the text", text, es)
 		}
 	}
+	f("Player:Update () (at Assets/Scripts/Player.cs:42)\n\n(Filename: Assets/Scripts/Player.cs Line: 42)\n", "unity")
+	f("Refreshing native plugins compatible for Editor in 0.70 ms, found 0 plugins.\nPreloading 0 native plugins for Editor in 0.00 ms.\n", "unity")
+	f("[12:00:00] [Render thread/INFO] (Minecraft) Setting user: Dev\n", "log4j")
+	f("[29Jun2023 12:00:00.123] [main/INFO] [cpw.mods.modlauncher.Launcher/MODLAUNCHER]: ModLauncher running\n", "log4j")
+	f("ERROR: Condition \"!is_inside_tree()\" is true. Returning: Transform3D()\n   at: get_global_transform (scene/3d/node_3d.cpp:343)\n", "godot")
+	f("Loading res://levels/level_02.tscn\nenemy spawned\n", "godot")
+	f("hello\nworld\n", "generic")
+	f("ERROR: disk full\nretrying\n", "generic") // one weak hint is not enough
 }
 
 // TestParse_AutoHoldsUntilSure: nothing comes out while the format is
@@ -525,53 +532,56 @@ func TestParse_AutoGivesUp(t *testing.T) {
 }
 
 func TestParse_Log4jHeaders(t *testing.T) {
-	day := func(h, m, s, ms int) time.Time { return time.Date(2026, 3, 1, h, m, s, ms*1e6, time.UTC) }
-	for _, tc := range []struct {
-		line  string
-		level oplog.Level
-		name  string
-		time  time.Time
-		text  string
-		data  string
-	}{
-		{"[12:34:56] [Server thread/INFO]: Starting minecraft server version 1.20.1", oplog.LevelInfo, "Server thread", day(12, 34, 56, 0),
-			"Starting minecraft server version 1.20.1", ""},
-		{"[12:34:56] [Render thread/WARN] (Minecraft) Missing sound for event: minecraft:item.goat_horn.play", oplog.LevelWarn, "Minecraft", day(12, 34, 56, 0),
-			"Missing sound for event: minecraft:item.goat_horn.play", `{"thread":"Render thread"}`},
-		{"[12:34:56] [main/INFO] [cp.mo.mo.Launcher/MODLAUNCHER]: ModLauncher running: args [--launchTarget, forgeclient]", oplog.LevelInfo, "cp.mo.mo.Launcher",
-			day(12, 34, 56, 0), "ModLauncher running: args [--launchTarget, forgeclient]", `{"thread":"main","marker":"MODLAUNCHER"}`},
-		{"[08Aug.2023 16:21:34.441] [Render thread/ERROR] [net.minecraft.client.Minecraft/FATAL]: Reported exception thrown!", oplog.LevelError,
-			"net.minecraft.client.Minecraft", time.Date(2023, 8, 8, 16, 21, 34, 441e6, time.UTC), "Reported exception thrown!",
-			`{"thread":"Render thread","marker":"FATAL"}`},
-		{"[29Jun2023 09:05:00.002] [main/DEBUG] [net.minecraftforge.fml.loading.FMLLoader/CORE]: Found JavaFML", oplog.LevelDebug,
-			"net.minecraftforge.fml.loading.FMLLoader", time.Date(2023, 6, 29, 9, 5, 0, 2e6, time.UTC), "Found JavaFML",
-			`{"thread":"main","marker":"CORE"}`},
-		{"[12:34:56 INFO]: Done (3.214s)! For help, type \"help\"", oplog.LevelInfo, "", day(12, 34, 56, 0), `Done (3.214s)! For help, type "help"`, ""},
-		{"[12:34:56.789] [Netty Server IO #3/FATAL]: Out of memory", oplog.LevelFatal, "Netty Server IO #3", day(12, 34, 56, 789), "Out of memory", ""},
-		{"[2026-02-28 23:00:00] [main/TRACE]: a full date", oplog.LevelDebug, "main", time.Date(2026, 2, 28, 23, 0, 0, 0, time.UTC), "a full date", ""},
-		{"[12:34:56] [Worker-Main-2/ERROR]:", oplog.LevelError, "Worker-Main-2", day(12, 34, 56, 0), "", ""},
-	} {
-		es := parse(t, "log4j", tc.line+"\n")
+	f := func(line string, level oplog.Level, name string, tm time.Time, text, data string) {
+		t.Helper()
+		es := parse(t, "log4j", line+"\n")
 		if len(es) != 1 {
-			t.Errorf("%q: %d entries", tc.line, len(es))
-			continue
+			t.Errorf("%q: %d entries", line, len(es))
+			return
 		}
 		r := es[0].Record
-		if r.Level != tc.level || r.Name != tc.name || !r.Time.Equal(tc.time) || r.Text != tc.text || string(r.Data) != tc.data {
+		if r.Level != level || r.Name != name || !r.Time.Equal(tm) || r.Text != text || string(r.Data) != data {
 			t.Errorf("%q:\n got %s name=%q time=%v text=%q data=%s\nwant %s name=%q time=%v text=%q data=%s",
-				tc.line, r.Level, r.Name, r.Time, r.Text, r.Data, tc.level, tc.name, tc.time, tc.text, tc.data)
+				line, r.Level, r.Name, r.Time, r.Text, r.Data, level, name, tm, text, data)
 		}
 	}
-	// Not headers: they join the entry before.
-	for _, line := range []string{
-		"[12:34:56]", "[12:34:56] plain text", "[12:34:56] [main]: no level", "[12:34:56] [main/LOUD]: unknown level",
-		"[99:00:00] [main/INFO]: bad time", "[STDOUT] hello", "[]", "[1] first",
-	} {
+	day := func(h, m, s, ms int) time.Time { return time.Date(2026, 3, 1, h, m, s, ms*1e6, time.UTC) }
+	f("[12:34:56] [Server thread/INFO]: Starting minecraft server version 1.20.1", oplog.LevelInfo, "Server thread", day(12, 34, 56, 0),
+		"Starting minecraft server version 1.20.1", "")
+	f("[12:34:56] [Render thread/WARN] (Minecraft) Missing sound for event: minecraft:item.goat_horn.play", oplog.LevelWarn, "Minecraft", day(12, 34, 56, 0),
+		"Missing sound for event: minecraft:item.goat_horn.play", `{"thread":"Render thread"}`)
+	f("[12:34:56] [main/INFO] [cp.mo.mo.Launcher/MODLAUNCHER]: ModLauncher running: args [--launchTarget, forgeclient]", oplog.LevelInfo, "cp.mo.mo.Launcher",
+		day(12, 34, 56, 0), "ModLauncher running: args [--launchTarget, forgeclient]", `{"thread":"main","marker":"MODLAUNCHER"}`)
+	f("[08Aug.2023 16:21:34.441] [Render thread/ERROR] [net.minecraft.client.Minecraft/FATAL]: Reported exception thrown!", oplog.LevelError,
+		"net.minecraft.client.Minecraft", time.Date(2023, 8, 8, 16, 21, 34, 441e6, time.UTC), "Reported exception thrown!",
+		`{"thread":"Render thread","marker":"FATAL"}`)
+	f("[29Jun2023 09:05:00.002] [main/DEBUG] [net.minecraftforge.fml.loading.FMLLoader/CORE]: Found JavaFML", oplog.LevelDebug,
+		"net.minecraftforge.fml.loading.FMLLoader", time.Date(2023, 6, 29, 9, 5, 0, 2e6, time.UTC), "Found JavaFML",
+		`{"thread":"main","marker":"CORE"}`)
+	f("[12:34:56 INFO]: Done (3.214s)! For help, type \"help\"", oplog.LevelInfo, "", day(12, 34, 56, 0), `Done (3.214s)! For help, type "help"`, "")
+	f("[12:34:56.789] [Netty Server IO #3/FATAL]: Out of memory", oplog.LevelFatal, "Netty Server IO #3", day(12, 34, 56, 789), "Out of memory", "")
+	f("[2026-02-28 23:00:00] [main/TRACE]: a full date", oplog.LevelDebug, "main", time.Date(2026, 2, 28, 23, 0, 0, 0, time.UTC), "a full date", "")
+	f("[12:34:56] [Worker-Main-2/ERROR]:", oplog.LevelError, "Worker-Main-2", day(12, 34, 56, 0), "", "")
+}
+
+// TestParse_Log4jNotHeaders: lines that look almost like a header join the
+// entry before.
+func TestParse_Log4jNotHeaders(t *testing.T) {
+	f := func(line string) {
+		t.Helper()
 		es := parse(t, "log4j", "[10:00:00] [main/INFO]: before\n"+line+"\n")
 		if len(es) != 1 || es[0].Record.Stack != line {
 			t.Errorf("%q: %+v, want it in the stack of the entry before", line, es)
 		}
 	}
+	f("[12:34:56]")
+	f("[12:34:56] plain text")
+	f("[12:34:56] [main]: no level")
+	f("[12:34:56] [main/LOUD]: unknown level")
+	f("[99:00:00] [main/INFO]: bad time")
+	f("[STDOUT] hello")
+	f("[]")
+	f("[1] first")
 }
 
 // TestParse_Log4jStderr: printStackTrace through System.err, one log
@@ -604,78 +614,70 @@ func TestParse_Log4jStderr(t *testing.T) {
 }
 
 func TestParse_GenericHeaders(t *testing.T) {
-	utc := func(h, m, s, ms int) time.Time { return time.Date(2026, 3, 1, h, m, s, ms*1e6, time.UTC) }
-	for _, tc := range []struct {
-		line       string
-		level      oplog.Level
-		name, text string
-		time       time.Time
-	}{
-		{"2026-03-01T12:00:00Z ERROR something broke", oplog.LevelError, "", "something broke", utc(12, 0, 0, 0)},
-		{"2026-03-01 12:00:00.250 [WARN] disk at 91%", oplog.LevelWarn, "", "disk at 91%", utc(12, 0, 0, 250)},
-		{"2026-03-01T14:00:00+02:00 info: zone", oplog.LevelInfo, "", "zone", utc(12, 0, 0, 0)},
-		{"2026-03-01T14:00:00.5-0130 fatal: zone", oplog.LevelFatal, "", "zone", utc(15, 30, 0, 500)},
-		{"[2026-03-01 12:00:00] <debug> bracketed", oplog.LevelDebug, "", "bracketed", utc(12, 0, 0, 0)},
-		{"12:00:01.5 TRACE time of day only", oplog.LevelDebug, "", "time of day only", utc(12, 0, 1, 500)},
-		{"[12:00:01] CRITICAL reactor", oplog.LevelFatal, "", "reactor", utc(12, 0, 1, 0)},
-		{"WARNING:py.warnings:deprecated call", oplog.LevelWarn, "py.warnings", "deprecated call", time.Time{}},
-		{"INFO: no name", oplog.LevelInfo, "", "no name", time.Time{}},
-		{"Error loading texture ship.png", oplog.LevelError, "", "Error loading texture ship.png", time.Time{}},
-		{"error: linker failed", oplog.LevelError, "", "linker failed", time.Time{}},
-		{"Debug mode enabled", oplog.LevelInfo, "", "Debug mode enabled", time.Time{}},
-		{"Player ERROR count 3", oplog.LevelInfo, "", "Player ERROR count 3", time.Time{}},
-		{"time=2026-03-01T12:00:00Z level=warn msg=\"slow frame\" ms=41", oplog.LevelWarn, "",
-			"time=2026-03-01T12:00:00Z level=warn msg=\"slow frame\" ms=41", utc(12, 0, 0, 0)},
-		{"2026-03-01 12:00:00,001 - game.ai - ERROR - path not found", oplog.LevelError, "game.ai", "path not found", utc(12, 0, 0, 1)},
-		{"2026-03-01 12:00:00 [Physics] WARN too many contacts", oplog.LevelWarn, "Physics", "too many contacts", utc(12, 0, 0, 0)},
-		{"[2026-03-01T12:00:00Z INFO  bevy_render::renderer] AdapterInfo { name: \"llvmpipe\" }", oplog.LevelInfo, "bevy_render::renderer",
-			"AdapterInfo { name: \"llvmpipe\" }", utc(12, 0, 0, 0)},
-		{"0001-01-01T00:00:00Z ERROR year out of range", oplog.LevelError, "", "year out of range", time.Time{}},
-	} {
-		es := parse(t, "generic", tc.line+"\n")
+	f := func(line string, level oplog.Level, name, text string, tm time.Time) {
+		t.Helper()
+		es := parse(t, "generic", line+"\n")
 		if len(es) != 1 {
-			t.Errorf("%q: %d entries", tc.line, len(es))
-			continue
+			t.Errorf("%q: %d entries", line, len(es))
+			return
 		}
 		r := es[0].Record
-		if r.Level != tc.level || r.Name != tc.name || r.Text != tc.text || !r.Time.Equal(tc.time) {
+		if r.Level != level || r.Name != name || r.Text != text || !r.Time.Equal(tm) {
 			t.Errorf("%q:\n got %s name=%q text=%q time=%v\nwant %s name=%q text=%q time=%v",
-				tc.line, r.Level, r.Name, r.Text, r.Time, tc.level, tc.name, tc.text, tc.time)
+				line, r.Level, r.Name, r.Text, r.Time, level, name, text, tm)
 		}
 	}
+	utc := func(h, m, s, ms int) time.Time { return time.Date(2026, 3, 1, h, m, s, ms*1e6, time.UTC) }
+	f("2026-03-01T12:00:00Z ERROR something broke", oplog.LevelError, "", "something broke", utc(12, 0, 0, 0))
+	f("2026-03-01 12:00:00.250 [WARN] disk at 91%", oplog.LevelWarn, "", "disk at 91%", utc(12, 0, 0, 250))
+	f("2026-03-01T14:00:00+02:00 info: zone", oplog.LevelInfo, "", "zone", utc(12, 0, 0, 0))
+	f("2026-03-01T14:00:00.5-0130 fatal: zone", oplog.LevelFatal, "", "zone", utc(15, 30, 0, 500))
+	f("[2026-03-01 12:00:00] <debug> bracketed", oplog.LevelDebug, "", "bracketed", utc(12, 0, 0, 0))
+	f("12:00:01.5 TRACE time of day only", oplog.LevelDebug, "", "time of day only", utc(12, 0, 1, 500))
+	f("[12:00:01] CRITICAL reactor", oplog.LevelFatal, "", "reactor", utc(12, 0, 1, 0))
+	f("WARNING:py.warnings:deprecated call", oplog.LevelWarn, "py.warnings", "deprecated call", time.Time{})
+	f("INFO: no name", oplog.LevelInfo, "", "no name", time.Time{})
+	f("Error loading texture ship.png", oplog.LevelError, "", "Error loading texture ship.png", time.Time{})
+	f("error: linker failed", oplog.LevelError, "", "linker failed", time.Time{})
+	f("Debug mode enabled", oplog.LevelInfo, "", "Debug mode enabled", time.Time{})
+	f("Player ERROR count 3", oplog.LevelInfo, "", "Player ERROR count 3", time.Time{})
+	f("time=2026-03-01T12:00:00Z level=warn msg=\"slow frame\" ms=41", oplog.LevelWarn, "",
+		"time=2026-03-01T12:00:00Z level=warn msg=\"slow frame\" ms=41", utc(12, 0, 0, 0))
+	f("2026-03-01 12:00:00,001 - game.ai - ERROR - path not found", oplog.LevelError, "game.ai", "path not found", utc(12, 0, 0, 1))
+	f("2026-03-01 12:00:00 [Physics] WARN too many contacts", oplog.LevelWarn, "Physics", "too many contacts", utc(12, 0, 0, 0))
+	f("[2026-03-01T12:00:00Z INFO  bevy_render::renderer] AdapterInfo { name: \"llvmpipe\" }", oplog.LevelInfo, "bevy_render::renderer",
+		"AdapterInfo { name: \"llvmpipe\" }", utc(12, 0, 0, 0))
+	f("0001-01-01T00:00:00Z ERROR year out of range", oplog.LevelError, "", "year out of range", time.Time{})
 }
 
 func TestParse_GenericTraces(t *testing.T) {
-	for _, tc := range []struct {
-		name, text string
-		n          int // entries
-		level      oplog.Level
-		stackLines int // of the first entry
-	}{
-		{"GoPanic", "panic: runtime error: index out of range [5] with length 3\n\ngoroutine 1 [running]:\nmain.(*World).spawn(0xc000012345)\n" +
-			"\t/home/dev/game/world.go:88 +0x1d\nmain.main()\n\t/home/dev/game/main.go:12 +0x25\nexit status 2\n", 1, oplog.LevelFatal, 6},
-		{"Lua", "game/ai.lua:12: attempt to index a nil value (field 'target')\nstack traceback:\n\t[C]: in function 'error'\n" +
-			"\tgame/ai.lua:12: in method 'think'\nnext line\n", 2, oplog.LevelError, 3},
-		{"JavaScript", "TypeError: Cannot read properties of undefined (reading 'x')\n    at update (game.js:40:12)\n    at loop (game.js:90:3)\n", 1, oplog.LevelError, 2},
-		{"PythonChained", "Traceback (most recent call last):\n  File \"a.py\", line 1, in <module>\nKeyError: 'a'\n\n" +
-			"During handling of the above exception, another exception occurred:\n\nTraceback (most recent call last):\n" +
-			"  File \"a.py\", line 3, in <module>\nValueError: b\nafter\n", 2, oplog.LevelError, 7},
-		{"AtProse", "Waiting for players\nat least 2 are needed\n", 2, oplog.LevelInfo, 0},
-	} {
-		es := parse(t, "generic", tc.text)
-		if len(es) != tc.n {
-			t.Errorf("%s: %d entries, want %d: %+v", tc.name, len(es), tc.n, es)
-			continue
+	// f parses text and checks the number of entries and the first one's
+	// level and stack lines.
+	f := func(name, text string, n int, level oplog.Level, stackLines int) {
+		t.Helper()
+		es := parse(t, "generic", text)
+		if len(es) != n {
+			t.Errorf("%s: %d entries, want %d: %+v", name, len(es), n, es)
+			return
 		}
 		r := es[0].Record
 		lines := 0
 		if r.Stack != "" {
 			lines = strings.Count(r.Stack, "\n") + 1
 		}
-		if r.Level != tc.level || lines != tc.stackLines {
-			t.Errorf("%s: %s with %d stack lines, want %s with %d:\n%s", tc.name, r.Level, lines, tc.level, tc.stackLines, r.Stack)
+		if r.Level != level || lines != stackLines {
+			t.Errorf("%s: %s with %d stack lines, want %s with %d:\n%s", name, r.Level, lines, level, stackLines, r.Stack)
 		}
 	}
+	f("GoPanic", "panic: runtime error: index out of range [5] with length 3\n\ngoroutine 1 [running]:\nmain.(*World).spawn(0xc000012345)\n"+
+		"\t/home/dev/game/world.go:88 +0x1d\nmain.main()\n\t/home/dev/game/main.go:12 +0x25\nexit status 2\n", 1, oplog.LevelFatal, 6)
+	f("Lua", "game/ai.lua:12: attempt to index a nil value (field 'target')\nstack traceback:\n\t[C]: in function 'error'\n"+
+		"\tgame/ai.lua:12: in method 'think'\nnext line\n", 2, oplog.LevelError, 3)
+	f("JavaScript", "TypeError: Cannot read properties of undefined (reading 'x')\n    at update (game.js:40:12)\n    at loop (game.js:90:3)\n", 1, oplog.LevelError, 2)
+	f("PythonChained", "Traceback (most recent call last):\n  File \"a.py\", line 1, in <module>\nKeyError: 'a'\n\n"+
+		"During handling of the above exception, another exception occurred:\n\nTraceback (most recent call last):\n"+
+		"  File \"a.py\", line 3, in <module>\nValueError: b\nafter\n", 2, oplog.LevelError, 7)
+	f("AtProse", "Waiting for players\nat least 2 are needed\n", 2, oplog.LevelInfo, 0)
 }
 
 func TestParse_GodotVariants(t *testing.T) {
@@ -869,12 +871,13 @@ func TestParse_EntryLimits(t *testing.T) {
 }
 
 func TestParse_JSONString(t *testing.T) {
-	for _, s := range []string{"plain", `q"uote\`, "tab\tnl\nnul\x00del\x7f", "é ü 日本", "bad\xff\xfeutf8"} {
+	f := func(s string) {
+		t.Helper()
 		b := appendJSONString(nil, s)
 		var got string
 		if err := json.Unmarshal(b, &got); err != nil {
 			t.Errorf("%q: %s: %v", s, b, err)
-			continue
+			return
 		}
 		var want strings.Builder
 		for _, r := range s {
@@ -884,4 +887,9 @@ func TestParse_JSONString(t *testing.T) {
 			t.Errorf("%q: round trip %q", s, got)
 		}
 	}
+	f("plain")
+	f(`q"uote\`)
+	f("tab\tnl\nnul\x00del\x7f")
+	f("é ü 日本")
+	f("bad\xff\xfeutf8")
 }
