@@ -172,6 +172,45 @@ func checkLevels(t *testing.T, es []Entry, want map[oplog.Level]int) {
 	}
 }
 
+// parseSample feeds testdata/sample to the parser called name and checks
+// what every sample must satisfy (checkAll), the number of records and
+// their levels.
+func parseSample(t *testing.T, sample, name string, n int, want map[oplog.Level]int) ([]byte, []Entry) {
+	t.Helper()
+	data := readSample(t, sample)
+	es := feed(mustParser(t, name), data)
+	checkAll(t, es, int64(len(data)))
+	if len(es) != n {
+		for i, e := range es {
+			t.Logf("%d: %s %q", i, e.Record.Level, e.Record.Text)
+		}
+		t.Fatalf("%d records, want %d", len(es), n)
+	}
+	checkLevels(t, es, want)
+	return data, es
+}
+
+// parseOne feeds line to a new parser called name and returns the one
+// record it makes; when it makes another number, parseOne reports an error
+// and returns false.
+func parseOne(t *testing.T, name, line string) (oplog.Record, bool) {
+	t.Helper()
+	es := parse(t, name, line+"\n")
+	if len(es) != 1 {
+		t.Errorf("%q: %d entries", line, len(es))
+		return oplog.Record{}, false
+	}
+	return es[0].Record, true
+}
+
+// checkEntries checks the entries of es that want names by index.
+func checkEntries(t *testing.T, es []Entry, ws map[int]want) {
+	t.Helper()
+	for i, w := range ws {
+		checkEntry(t, i, es[i], w)
+	}
+}
+
 func TestNewParser_Names(t *testing.T) {
 	f := func(name, want string) {
 		t.Helper()
@@ -222,18 +261,10 @@ func TestNewParser_NilDate(t *testing.T) {
 }
 
 func TestParse_UnityEditor(t *testing.T) {
-	data := readSample(t, "unity_editor.log")
-	es := feed(mustParser(t, "unity"), data)
-	checkAll(t, es, int64(len(data)))
-	if len(es) != 24 {
-		for i, e := range es {
-			t.Logf("%d: %s %q", i, e.Record.Level, e.Record.Text)
-		}
-		t.Fatalf("%d records, want 24", len(es))
-	}
-	checkLevels(t, es, map[oplog.Level]int{oplog.LevelInfo: 17, oplog.LevelWarn: 2, oplog.LevelError: 5})
+	data, es := parseSample(t, "unity_editor.log", "unity", 24,
+		map[oplog.Level]int{oplog.LevelInfo: 17, oplog.LevelWarn: 2, oplog.LevelError: 5})
 	nre := "NullReferenceException: Object reference not set to an instance of an object"
-	for i, w := range map[int]want{
+	checkEntries(t, es, map[int]want{
 		0: {level: oplog.LevelInfo, text: "[Licensing::Module] Trying to connect to existing licensing client channel...",
 			stack: ptr(""), end: lineEnd(t, data, "[Licensing::Module]", 0)},
 		3: {level: oplog.LevelInfo, text: "BatchMode: 0, IsHumanControllingUs: 1, StartBugReporterOnCrash: 1, Is64bit: 1, IsPro: 0",
@@ -266,19 +297,12 @@ func TestParse_UnityEditor(t *testing.T) {
 				`  at LevelLoader.Load (System.String level) [0x0001b] in C:\Users\dev\Projects\SpaceRunner\Assets\Scripts\LevelLoader.cs:27`)},
 		23: {level: oplog.LevelError, name: "compiler", text: `Assets\Scripts\Player.cs(61,10): error CS1002: ; expected`,
 			stack: ptr("error CS1002: ; expected\n  at Assets\\Scripts\\Player.cs(61,10)"), end: int64(len(data))},
-	} {
-		checkEntry(t, i, es[i], w)
-	}
+	})
 }
 
 func TestParse_MinecraftLatest(t *testing.T) {
-	data := readSample(t, "minecraft_latest.log")
-	es := feed(mustParser(t, "minecraft"), data)
-	checkAll(t, es, int64(len(data)))
-	if len(es) != 26 {
-		t.Fatalf("%d records, want 26", len(es))
-	}
-	checkLevels(t, es, map[oplog.Level]int{oplog.LevelInfo: 21, oplog.LevelWarn: 1, oplog.LevelError: 4})
+	data, es := parseSample(t, "minecraft_latest.log", "minecraft", 26,
+		map[oplog.Level]int{oplog.LevelInfo: 21, oplog.LevelWarn: 1, oplog.LevelError: 4})
 	at := func(h, m, s int) time.Time { return time.Date(2026, 3, 1, h, m, s, 0, time.UTC) }
 	ticking := func(line int) *string {
 		return ptr("net.minecraft.ReportedException: Ticking block entity\n" +
@@ -294,7 +318,7 @@ func TestParse_MinecraftLatest(t *testing.T) {
 			"\tat net.minecraft.world.level.chunk.LevelChunk$BoundTickingBlockEntity.tick(LevelChunk.java:695) ~[server-1.20.1.jar:?]\n" +
 			"\t... 6 more")
 	}
-	for i, w := range map[int]want{
+	checkEntries(t, es, map[int]want{
 		0: {level: oplog.LevelInfo, name: "main", time: at(14, 0, 1), stack: ptr(""),
 			text: "Environment: Environment[sessionHost=https://sessionserver.mojang.com, servicesHost=https://api.minecraftservices.com, name=PROD]"},
 		7: {level: oplog.LevelInfo, name: "User Authenticator #1", time: at(14, 1, 12),
@@ -312,9 +336,7 @@ func TestParse_MinecraftLatest(t *testing.T) {
 			text: "This crash report has been saved to: /srv/minecraft/./crash-reports/crash-2026-03-01_14.05.12-server.txt"},
 		25: {level: oplog.LevelInfo, name: "Server thread", time: at(14, 5, 13),
 			text: "ThreadedAnvilChunkStorage (world): All chunks are saved", end: int64(len(data))},
-	} {
-		checkEntry(t, i, es[i], w)
-	}
+	})
 	if s := es[20].Record.Stack; !strings.HasPrefix(s, "net.minecraft.ReportedException: Exception ticking world\n\tat ") ||
 		!strings.Contains(s, "\nCaused by: java.util.ConcurrentModificationException\n\tat java.util.ArrayList$Itr.checkForComodification") ||
 		!strings.HasSuffix(s, "\n\t... 5 more") || strings.Count(s, "\n") != 10 {
@@ -323,15 +345,10 @@ func TestParse_MinecraftLatest(t *testing.T) {
 }
 
 func TestParse_Godot(t *testing.T) {
-	data := readSample(t, "godot.log")
-	es := feed(mustParser(t, "godot"), data)
-	checkAll(t, es, int64(len(data)))
-	if len(es) != 12 {
-		t.Fatalf("%d records, want 12", len(es))
-	}
-	checkLevels(t, es, map[oplog.Level]int{oplog.LevelInfo: 7, oplog.LevelWarn: 1, oplog.LevelError: 4})
+	data, es := parseSample(t, "godot.log", "godot", 12,
+		map[oplog.Level]int{oplog.LevelInfo: 7, oplog.LevelWarn: 1, oplog.LevelError: 4})
 	invalid := "Invalid get index 'position' (on base: 'null instance')."
-	for i, w := range map[int]want{
+	checkEntries(t, es, map[int]want{
 		0: {level: oplog.LevelInfo, text: "Godot Engine v4.2.1.stable.official.b09f793f5 - https://godotengine.org"},
 		1: {level: oplog.LevelInfo, text: "Vulkan API 1.3.260 - Forward+ - Using Vulkan Device #0: NVIDIA - NVIDIA GeForce RTX 3060",
 			end: lineEnd(t, data, "Vulkan API", 1)},
@@ -346,21 +363,14 @@ func TestParse_Godot(t *testing.T) {
 		9: {level: oplog.LevelError, name: "script", text: invalid, stack: ptr("at _process (res://scripts/player.gd:47)")},
 		11: {level: oplog.LevelWarn, text: "ObjectDB instances leaked at exit (run with --verbose for details).",
 			stack: ptr("at cleanup (core/object/object.cpp:2208)"), end: int64(len(data))},
-	} {
-		checkEntry(t, i, es[i], w)
-	}
+	})
 }
 
 func TestParse_Generic(t *testing.T) {
-	data := readSample(t, "generic.log")
-	es := feed(mustParser(t, "generic"), data)
-	checkAll(t, es, int64(len(data)))
-	if len(es) != 11 {
-		t.Fatalf("%d records, want 11", len(es))
-	}
-	checkLevels(t, es, map[oplog.Level]int{oplog.LevelDebug: 1, oplog.LevelInfo: 4, oplog.LevelWarn: 2, oplog.LevelError: 4})
+	data, es := parseSample(t, "generic.log", "generic", 11,
+		map[oplog.Level]int{oplog.LevelDebug: 1, oplog.LevelInfo: 4, oplog.LevelWarn: 2, oplog.LevelError: 4})
 	ms := func(h, m, s, ms int) time.Time { return time.Date(2026, 3, 1, h, m, s, ms*1e6, time.UTC) }
-	for i, w := range map[int]want{
+	checkEntries(t, es, map[int]want{
 		0: {level: oplog.LevelInfo, name: "server.Boot", time: ms(14, 0, 0, 120), text: "Starting lobby server v2.4.1"},
 		1: {level: oplog.LevelDebug, name: "net.Listener", time: ms(14, 0, 0, 348), text: "Bound to 0.0.0.0:7777"},
 		3: {level: oplog.LevelError, name: "lobby.Session", time: ms(14, 0, 7, 911), text: "Session 8812 crashed",
@@ -377,9 +387,7 @@ func TestParse_Generic(t *testing.T) {
 		8:  {level: oplog.LevelWarn, name: "netcode::session", time: ms(14, 3, 11, 0), text: "resending 14 unacked packets"},
 		9:  {level: oplog.LevelError, name: "root", text: "Could not reach telemetry endpoint"},
 		10: {level: oplog.LevelInfo, text: "Server shutting down", end: int64(len(data))},
-	} {
-		checkEntry(t, i, es[i], w)
-	}
+	})
 }
 
 // TestParse_Crashes: the samples' records, appended to a real log, group
@@ -534,12 +542,10 @@ func TestParse_AutoGivesUp(t *testing.T) {
 func TestParse_Log4jHeaders(t *testing.T) {
 	f := func(line string, level oplog.Level, name string, tm time.Time, text, data string) {
 		t.Helper()
-		es := parse(t, "log4j", line+"\n")
-		if len(es) != 1 {
-			t.Errorf("%q: %d entries", line, len(es))
+		r, ok := parseOne(t, "log4j", line)
+		if !ok {
 			return
 		}
-		r := es[0].Record
 		if r.Level != level || r.Name != name || !r.Time.Equal(tm) || r.Text != text || string(r.Data) != data {
 			t.Errorf("%q:\n got %s name=%q time=%v text=%q data=%s\nwant %s name=%q time=%v text=%q data=%s",
 				line, r.Level, r.Name, r.Time, r.Text, r.Data, level, name, tm, text, data)
@@ -616,12 +622,10 @@ func TestParse_Log4jStderr(t *testing.T) {
 func TestParse_GenericHeaders(t *testing.T) {
 	f := func(line string, level oplog.Level, name, text string, tm time.Time) {
 		t.Helper()
-		es := parse(t, "generic", line+"\n")
-		if len(es) != 1 {
-			t.Errorf("%q: %d entries", line, len(es))
+		r, ok := parseOne(t, "generic", line)
+		if !ok {
 			return
 		}
-		r := es[0].Record
 		if r.Level != level || r.Name != name || r.Text != text || !r.Time.Equal(tm) {
 			t.Errorf("%q:\n got %s name=%q text=%q time=%v\nwant %s name=%q text=%q time=%v",
 				line, r.Level, r.Name, r.Text, r.Time, level, name, text, tm)
