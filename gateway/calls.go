@@ -8,8 +8,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mcplogd/mcplogd/oplog"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcplogd/mcplogd/oplog"
 )
 
 // pendingAnswer is what a call that outlived its timeout answers.

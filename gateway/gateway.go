@@ -10,8 +10,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mcplogd/mcplogd/oplog"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcplogd/mcplogd/oplog"
 )
 
 // Options configures a Gateway. A nil *Options means defaults; a zero field

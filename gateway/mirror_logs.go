@@ -9,8 +9,9 @@ import (
 	"maps"
 	"slices"
 
-	"github.com/mcplogd/mcplogd/oplog"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcplogd/mcplogd/oplog"
 )
 
 // logs polls get_logs once. Assumed shape (the Lua ECS, Unity and mcplogd

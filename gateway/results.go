@@ -6,8 +6,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/mcplogd/mcplogd/oplog"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcplogd/mcplogd/oplog"
 )
 
 // cut shortens s to at most n bytes, at a character boundary, marking the
