@@ -302,14 +302,7 @@ func TestFollower_Truncation(t *testing.T) {
 		waitStored(t, l, 2)
 		// Overwrite in place without truncating: the size never shrinks, only
 		// the first bytes tell.
-		fh, err := os.OpenFile(path, os.O_WRONLY, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := fh.WriteAt([]byte("new-1\nnew-2\n"), 0); err != nil {
-			t.Fatal(err)
-		}
-		fh.Close()
+		overwrite(t, path, "new-1\nnew-2\n")
 		waitStored(t, l, 4)
 		mustClose(t, f)
 		checkTexts(t, l, []string{"old-1", "old-2", "new-1", "new-2"})
@@ -322,14 +315,7 @@ func TestFollower_Truncation(t *testing.T) {
 		f := mustStart(t, l, testOptions(path))
 		waitStored(t, l, 1)
 		// Rewritten and grown past the old size before the next look.
-		fh, err := os.OpenFile(path, os.O_WRONLY, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := fh.WriteAt([]byte("new-1\nnew-2\nnew-3\n"), 0); err != nil {
-			t.Fatal(err)
-		}
-		fh.Close()
+		overwrite(t, path, "new-1\nnew-2\nnew-3\n")
 		waitStored(t, l, 4)
 		mustClose(t, f)
 		checkTexts(t, l, []string{"old-1", "new-1", "new-2", "new-3"})
@@ -442,17 +428,14 @@ func TestFollower_Restart(t *testing.T) {
 		dir := t.TempDir()
 		path := filepath.Join(dir, "Editor.log")
 		l := mustLog(t)
-		appendFile(t, path, joinLines(lines("a", 0, 20)))
-		f := mustStart(t, l, testOptions(path))
-		waitStored(t, l, 20)
-		mustClose(t, f)
+		followOnce(t, l, path, lines("a", 0, 20))
 
 		appendFile(t, path, joinLines(lines("a", 20, 30)))
 		if err := os.Rename(path, filepath.Join(dir, "Editor-prev.log")); err != nil {
 			t.Fatal(err)
 		}
 		appendFile(t, path, joinLines(lines("b", 0, 10)))
-		f = mustStart(t, l, testOptions(path))
+		f := mustStart(t, l, testOptions(path))
 		waitStored(t, l, 40)
 		mustClose(t, f)
 		checkTexts(t, l, slices.Concat(lines("a", 0, 30), lines("b", 0, 10)))
@@ -462,16 +445,13 @@ func TestFollower_Restart(t *testing.T) {
 		dir := t.TempDir()
 		path := filepath.Join(dir, "app.log")
 		l := mustLog(t)
-		appendFile(t, path, joinLines(lines("a", 0, 20)))
-		f := mustStart(t, l, testOptions(path))
-		waitStored(t, l, 20)
-		mustClose(t, f)
+		followOnce(t, l, path, lines("a", 0, 20))
 
 		appendFile(t, path, joinLines(lines("a", 20, 30)))
 		if err := os.Rename(path, path+".1"); err != nil {
 			t.Fatal(err)
 		}
-		f = mustStart(t, l, testOptions(path))
+		f := mustStart(t, l, testOptions(path))
 		waitStored(t, l, 30)
 		appendFile(t, path, joinLines(lines("b", 0, 10)))
 		waitStored(t, l, 40)
@@ -484,17 +464,14 @@ func TestFollower_Restart(t *testing.T) {
 		// from its start.
 		path := filepath.Join(t.TempDir(), "app.log")
 		l := mustLog(t)
-		appendFile(t, path, joinLines(lines("a", 0, 20)))
-		f := mustStart(t, l, testOptions(path))
-		waitStored(t, l, 20)
-		mustClose(t, f)
+		followOnce(t, l, path, lines("a", 0, 20))
 
 		if err := os.Remove(path); err != nil {
 			t.Fatal(err)
 		}
 		// Longer than the old file, so that only the identity tells.
 		appendFile(t, path, joinLines(lines("b", 0, 30)))
-		f = mustStart(t, l, testOptions(path))
+		f := mustStart(t, l, testOptions(path))
 		waitStored(t, l, 50)
 		mustClose(t, f)
 		checkTexts(t, l, slices.Concat(lines("a", 0, 20), lines("b", 0, 30)))
@@ -505,13 +482,10 @@ func TestFollower_Restart(t *testing.T) {
 		// hide where the follower stopped.
 		path := filepath.Join(t.TempDir(), "app.log")
 		l := mustLog(t)
-		appendFile(t, path, joinLines(lines("a", 0, 20)))
-		f := mustStart(t, l, testOptions(path))
-		waitStored(t, l, 20)
-		mustClose(t, f)
+		followOnce(t, l, path, lines("a", 0, 20))
 		logtest.MustAppend(t, l, oplog.Record{Source: testSource, Level: oplog.LevelInfo, Text: "ingested"})
 		appendFile(t, path, joinLines(lines("a", 20, 25)))
-		f = mustStart(t, l, testOptions(path))
+		f := mustStart(t, l, testOptions(path))
 		waitStored(t, l, 26)
 		mustClose(t, f)
 		checkTexts(t, l, slices.Concat(lines("a", 0, 20), []string{"ingested"}, lines("a", 20, 25)))
@@ -777,3 +751,26 @@ func (dataParser) Line(line string, end int64) []Entry {
 
 func (dataParser) Flush() []Entry { return nil }
 func (dataParser) Name() string   { return "data" }
+
+// overwrite writes s at the start of the file at path without truncating it.
+func overwrite(t *testing.T, path, s string) {
+	t.Helper()
+	fh, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fh.Close()
+	if _, err := fh.WriteAt([]byte(s), 0); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// followOnce appends ls to the file at path, follows it until they are
+// stored, and stops: a run before the restart a test looks at.
+func followOnce(t *testing.T, l *oplog.Log, path string, ls []string) {
+	t.Helper()
+	appendFile(t, path, joinLines(ls))
+	f := mustStart(t, l, testOptions(path))
+	waitStored(t, l, len(ls))
+	mustClose(t, f)
+}

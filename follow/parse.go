@@ -9,15 +9,6 @@ import (
 	"github.com/mcplogd/mcplogd/oplog"
 )
 
-// Bounds on one entry, so that a runaway continuation (a file of nothing
-// but indented lines) neither holds memory without limit nor makes a
-// record the Log refuses: past them the entry is completed and the next
-// line starts a new one.
-const (
-	maxEntryStack = 256 << 10
-	maxEntryLines = 4000
-)
-
 // NewParser returns the parser called name: "unity", "log4j" (alias
 // "minecraft"), "godot", "generic", "plain" (every line one info record),
 // or "" / "auto", which buffers the first lines (up to 20, or until a
@@ -74,7 +65,7 @@ type entry struct {
 // start begins a new entry; the held one must have been taken.
 func (e *entry) start(text string, level oplog.Level, end int64) {
 	e.held, e.closed = true, false
-	e.rec = oplog.Record{Kind: oplog.KindLine, Level: level, Text: cutText(text, oplog.MaxTextBytes)}
+	e.rec = oplog.Record{Kind: oplog.KindLine, Level: level, Text: oplog.ClipBytes(text, oplog.MaxTextBytes)}
 	e.stack, e.lines, e.blanks = e.stack[:0], 0, 0
 	e.end = end
 }
@@ -138,17 +129,6 @@ func (e *entry) setName(name string) {
 	}
 }
 
-// cutText shortens s to at most n bytes at a UTF-8 boundary.
-func cutText(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
-}
-
 // clock turns times of day into times, on the file's date.
 type clock struct {
 	date func() time.Time
@@ -174,13 +154,6 @@ func (c *clock) at(h, m, s, ns int) time.Time {
 	}
 	return t
 }
-
-// Years outside what the Log stores (it refuses the record) make a
-// timestamp no timestamp.
-const (
-	minYear = 1971
-	maxYear = 2261
-)
 
 // parseClock reads "HH:MM:SS" with an optional fraction (".123" or
 // ",123456") at the start of s and returns its parts and the bytes read.

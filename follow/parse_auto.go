@@ -2,10 +2,6 @@ package follow
 
 import "strings"
 
-// detectLines is how many lines auto detection reads at most before it
-// chooses.
-const detectLines = 20
-
 // Formats auto detection scores.
 const (
 	fmtUnity = iota

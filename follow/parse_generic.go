@@ -66,7 +66,7 @@ func (p *genericParser) take(out []Entry) []Entry {
 		last := p.e.stack[bytes.LastIndexByte(p.e.stack, '\n')+1:]
 		if len(last) > 0 && last[0] != ' ' && last[0] != '\t' {
 			text := p.e.rec.Text
-			p.e.rec.Text = cutText(string(last), oplog.MaxTextBytes)
+			p.e.rec.Text = oplog.ClipBytes(string(last), oplog.MaxTextBytes)
 			p.e.stack = append([]byte(text+"\n"), p.e.stack...)
 		}
 	}

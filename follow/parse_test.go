@@ -172,19 +172,65 @@ func checkLevels(t *testing.T, es []Entry, want map[oplog.Level]int) {
 	}
 }
 
-func TestNewParser_Names(t *testing.T) {
-	for _, tc := range []struct{ name, want string }{
-		{"unity", "unity"}, {"Unity", "unity"}, {"log4j", "log4j"}, {"minecraft", "log4j"},
-		{"godot", "godot"}, {"generic", "generic"}, {"plain", "plain"}, {"", "auto"}, {"auto", "auto"},
-	} {
-		p, err := NewParser(tc.name, nil)
-		if err != nil {
-			t.Fatalf("NewParser(%q): %v", tc.name, err)
+// parseSample feeds testdata/sample to the parser called name and checks
+// what every sample must satisfy (checkAll), the number of records and
+// their levels.
+func parseSample(t *testing.T, sample, name string, n int, want map[oplog.Level]int) ([]byte, []Entry) {
+	t.Helper()
+	data := readSample(t, sample)
+	es := feed(mustParser(t, name), data)
+	checkAll(t, es, int64(len(data)))
+	if len(es) != n {
+		for i, e := range es {
+			t.Logf("%d: %s %q", i, e.Record.Level, e.Record.Text)
 		}
-		if p.Name() != tc.want {
-			t.Errorf("NewParser(%q).Name() = %q, want %q", tc.name, p.Name(), tc.want)
+		t.Fatalf("%d records, want %d", len(es), n)
+	}
+	checkLevels(t, es, want)
+	return data, es
+}
+
+// parseOne feeds line to a new parser called name and returns the one
+// record it makes; when it makes another number, parseOne reports an error
+// and returns false.
+func parseOne(t *testing.T, name, line string) (oplog.Record, bool) {
+	t.Helper()
+	es := parse(t, name, line+"\n")
+	if len(es) != 1 {
+		t.Errorf("%q: %d entries", line, len(es))
+		return oplog.Record{}, false
+	}
+	return es[0].Record, true
+}
+
+// checkEntries checks the entries of es that want names by index.
+func checkEntries(t *testing.T, es []Entry, ws map[int]want) {
+	t.Helper()
+	for i, w := range ws {
+		checkEntry(t, i, es[i], w)
+	}
+}
+
+func TestNewParser_Names(t *testing.T) {
+	f := func(name, want string) {
+		t.Helper()
+		p, err := NewParser(name, nil)
+		if err != nil {
+			t.Fatalf("NewParser(%q): %v", name, err)
+		}
+		if p.Name() != want {
+			t.Errorf("NewParser(%q).Name() = %q, want %q", name, p.Name(), want)
 		}
 	}
+	f("unity", "unity")
+	f("Unity", "unity")
+	f("log4j", "log4j")
+	f("minecraft", "log4j")
+	f("godot", "godot")
+	f("generic", "generic")
+	f("plain", "plain")
+	f("", "auto")
+	f("auto", "auto")
 }
 
 func TestNewParser_ErrUnknown(t *testing.T) {
@@ -215,18 +261,10 @@ func TestNewParser_NilDate(t *testing.T) {
 }
 
 func TestParse_UnityEditor(t *testing.T) {
-	data := readSample(t, "unity_editor.log")
-	es := feed(mustParser(t, "unity"), data)
-	checkAll(t, es, int64(len(data)))
-	if len(es) != 24 {
-		for i, e := range es {
-			t.Logf("%d: %s %q", i, e.Record.Level, e.Record.Text)
-		}
-		t.Fatalf("%d records, want 24", len(es))
-	}
-	checkLevels(t, es, map[oplog.Level]int{oplog.LevelInfo: 17, oplog.LevelWarn: 2, oplog.LevelError: 5})
+	data, es := parseSample(t, "unity_editor.log", "unity", 24,
+		map[oplog.Level]int{oplog.LevelInfo: 17, oplog.LevelWarn: 2, oplog.LevelError: 5})
 	nre := "NullReferenceException: Object reference not set to an instance of an object"
-	for i, w := range map[int]want{
+	checkEntries(t, es, map[int]want{
 		0: {level: oplog.LevelInfo, text: "[Licensing::Module] Trying to connect to existing licensing client channel...",
 			stack: ptr(""), end: lineEnd(t, data, "[Licensing::Module]", 0)},
 		3: {level: oplog.LevelInfo, text: "BatchMode: 0, IsHumanControllingUs: 1, StartBugReporterOnCrash: 1, Is64bit: 1, IsPro: 0",
@@ -259,19 +297,12 @@ func TestParse_UnityEditor(t *testing.T) {
 				`  at LevelLoader.Load (System.String level) [0x0001b] in C:\Users\dev\Projects\SpaceRunner\Assets\Scripts\LevelLoader.cs:27`)},
 		23: {level: oplog.LevelError, name: "compiler", text: `Assets\Scripts\Player.cs(61,10): error CS1002: ; expected`,
 			stack: ptr("error CS1002: ; expected\n  at Assets\\Scripts\\Player.cs(61,10)"), end: int64(len(data))},
-	} {
-		checkEntry(t, i, es[i], w)
-	}
+	})
 }
 
 func TestParse_MinecraftLatest(t *testing.T) {
-	data := readSample(t, "minecraft_latest.log")
-	es := feed(mustParser(t, "minecraft"), data)
-	checkAll(t, es, int64(len(data)))
-	if len(es) != 26 {
-		t.Fatalf("%d records, want 26", len(es))
-	}
-	checkLevels(t, es, map[oplog.Level]int{oplog.LevelInfo: 21, oplog.LevelWarn: 1, oplog.LevelError: 4})
+	data, es := parseSample(t, "minecraft_latest.log", "minecraft", 26,
+		map[oplog.Level]int{oplog.LevelInfo: 21, oplog.LevelWarn: 1, oplog.LevelError: 4})
 	at := func(h, m, s int) time.Time { return time.Date(2026, 3, 1, h, m, s, 0, time.UTC) }
 	ticking := func(line int) *string {
 		return ptr("net.minecraft.ReportedException: Ticking block entity\n" +
@@ -287,7 +318,7 @@ func TestParse_MinecraftLatest(t *testing.T) {
 			"\tat net.minecraft.world.level.chunk.LevelChunk$BoundTickingBlockEntity.tick(LevelChunk.java:695) ~[server-1.20.1.jar:?]\n" +
 			"\t... 6 more")
 	}
-	for i, w := range map[int]want{
+	checkEntries(t, es, map[int]want{
 		0: {level: oplog.LevelInfo, name: "main", time: at(14, 0, 1), stack: ptr(""),
 			text: "Environment: Environment[sessionHost=https://sessionserver.mojang.com, servicesHost=https://api.minecraftservices.com, name=PROD]"},
 		7: {level: oplog.LevelInfo, name: "User Authenticator #1", time: at(14, 1, 12),
@@ -305,9 +336,7 @@ func TestParse_MinecraftLatest(t *testing.T) {
 			text: "This crash report has been saved to: /srv/minecraft/./crash-reports/crash-2026-03-01_14.05.12-server.txt"},
 		25: {level: oplog.LevelInfo, name: "Server thread", time: at(14, 5, 13),
 			text: "ThreadedAnvilChunkStorage (world): All chunks are saved", end: int64(len(data))},
-	} {
-		checkEntry(t, i, es[i], w)
-	}
+	})
 	if s := es[20].Record.Stack; !strings.HasPrefix(s, "net.minecraft.ReportedException: Exception ticking world\n\tat ") ||
 		!strings.Contains(s, "\nCaused by: java.util.ConcurrentModificationException\n\tat java.util.ArrayList$Itr.checkForComodification") ||
 		!strings.HasSuffix(s, "\n\t... 5 more") || strings.Count(s, "\n") != 10 {
@@ -316,15 +345,10 @@ func TestParse_MinecraftLatest(t *testing.T) {
 }
 
 func TestParse_Godot(t *testing.T) {
-	data := readSample(t, "godot.log")
-	es := feed(mustParser(t, "godot"), data)
-	checkAll(t, es, int64(len(data)))
-	if len(es) != 12 {
-		t.Fatalf("%d records, want 12", len(es))
-	}
-	checkLevels(t, es, map[oplog.Level]int{oplog.LevelInfo: 7, oplog.LevelWarn: 1, oplog.LevelError: 4})
+	data, es := parseSample(t, "godot.log", "godot", 12,
+		map[oplog.Level]int{oplog.LevelInfo: 7, oplog.LevelWarn: 1, oplog.LevelError: 4})
 	invalid := "Invalid get index 'position' (on base: 'null instance')."
-	for i, w := range map[int]want{
+	checkEntries(t, es, map[int]want{
 		0: {level: oplog.LevelInfo, text: "Godot Engine v4.2.1.stable.official.b09f793f5 - https://godotengine.org"},
 		1: {level: oplog.LevelInfo, text: "Vulkan API 1.3.260 - Forward+ - Using Vulkan Device #0: NVIDIA - NVIDIA GeForce RTX 3060",
 			end: lineEnd(t, data, "Vulkan API", 1)},
@@ -339,21 +363,14 @@ func TestParse_Godot(t *testing.T) {
 		9: {level: oplog.LevelError, name: "script", text: invalid, stack: ptr("at _process (res://scripts/player.gd:47)")},
 		11: {level: oplog.LevelWarn, text: "ObjectDB instances leaked at exit (run with --verbose for details).",
 			stack: ptr("at cleanup (core/object/object.cpp:2208)"), end: int64(len(data))},
-	} {
-		checkEntry(t, i, es[i], w)
-	}
+	})
 }
 
 func TestParse_Generic(t *testing.T) {
-	data := readSample(t, "generic.log")
-	es := feed(mustParser(t, "generic"), data)
-	checkAll(t, es, int64(len(data)))
-	if len(es) != 11 {
-		t.Fatalf("%d records, want 11", len(es))
-	}
-	checkLevels(t, es, map[oplog.Level]int{oplog.LevelDebug: 1, oplog.LevelInfo: 4, oplog.LevelWarn: 2, oplog.LevelError: 4})
+	data, es := parseSample(t, "generic.log", "generic", 11,
+		map[oplog.Level]int{oplog.LevelDebug: 1, oplog.LevelInfo: 4, oplog.LevelWarn: 2, oplog.LevelError: 4})
 	ms := func(h, m, s, ms int) time.Time { return time.Date(2026, 3, 1, h, m, s, ms*1e6, time.UTC) }
-	for i, w := range map[int]want{
+	checkEntries(t, es, map[int]want{
 		0: {level: oplog.LevelInfo, name: "server.Boot", time: ms(14, 0, 0, 120), text: "Starting lobby server v2.4.1"},
 		1: {level: oplog.LevelDebug, name: "net.Listener", time: ms(14, 0, 0, 348), text: "Bound to 0.0.0.0:7777"},
 		3: {level: oplog.LevelError, name: "lobby.Session", time: ms(14, 0, 7, 911), text: "Session 8812 crashed",
@@ -370,9 +387,7 @@ func TestParse_Generic(t *testing.T) {
 		8:  {level: oplog.LevelWarn, name: "netcode::session", time: ms(14, 3, 11, 0), text: "resending 14 unacked packets"},
 		9:  {level: oplog.LevelError, name: "root", text: "Could not reach telemetry endpoint"},
 		10: {level: oplog.LevelInfo, text: "Server shutting down", end: int64(len(data))},
-	} {
-		checkEntry(t, i, es[i], w)
-	}
+	})
 }
 
 // TestParse_Crashes: the samples' records, appended to a real log, group
@@ -463,25 +478,25 @@ func TestParse_Auto(t *testing.T) {
 // TestParse_AutoStartMidFile: detection from lines that are not a file's
 // first (a follower that starts at the end of a long log).
 func TestParse_AutoStartMidFile(t *testing.T) {
-	for _, tc := range []struct{ text, parser string }{
-		{"Player:Update () (at Assets/Scripts/Player.cs:42)\n\n(Filename: Assets/Scripts/Player.cs Line: 42)\n", "unity"},
-		{"Refreshing native plugins compatible for Editor in 0.70 ms, found 0 plugins.\nPreloading 0 native plugins for Editor in 0.00 ms.\n", "unity"},
-		{"[12:00:00] [Render thread/INFO] (Minecraft) Setting user: Dev\n", "log4j"},
-		{"[29Jun2023 12:00:00.123] [main/INFO] [cpw.mods.modlauncher.Launcher/MODLAUNCHER]: ModLauncher running\n", "log4j"},
-		{"ERROR: Condition \"!is_inside_tree()\" is true. Returning: Transform3D()\n   at: get_global_transform (scene/3d/node_3d.cpp:343)\n", "godot"},
-		{"Loading res://levels/level_02.tscn\nenemy spawned\n", "godot"},
-		{"hello\nworld\n", "generic"},
-		{"ERROR: disk full\nretrying\n", "generic"}, // one weak hint is not enough
-	} {
+	f := func(text, parser string) {
+		t.Helper()
 		p := mustParser(t, "auto")
-		es := feed(p, []byte(tc.text)) // fewer lines than detectLines: the flush decides
-		if p.Name() != tc.parser {
-			t.Errorf("%q: auto chose %q, want %q", tc.text, p.Name(), tc.parser)
+		es := feed(p, []byte(text)) // fewer lines than detectLines: the flush decides
+		if p.Name() != parser {
+			t.Errorf("%q: auto chose %q, want %q", text, p.Name(), parser)
 		}
-		if len(es) == 0 || es[len(es)-1].End != int64(len(tc.text)) {
-			t.Errorf("%q: entries %+v do not cover the text", tc.text, es)
+		if len(es) == 0 || es[len(es)-1].End != int64(len(text)) {
+			t.Errorf("%q: entries %+v do not cover the text", text, es)
 		}
 	}
+	f("Player:Update () (at Assets/Scripts/Player.cs:42)\n\n(Filename: Assets/Scripts/Player.cs Line: 42)\n", "unity")
+	f("Refreshing native plugins compatible for Editor in 0.70 ms, found 0 plugins.\nPreloading 0 native plugins for Editor in 0.00 ms.\n", "unity")
+	f("[12:00:00] [Render thread/INFO] (Minecraft) Setting user: Dev\n", "log4j")
+	f("[29Jun2023 12:00:00.123] [main/INFO] [cpw.mods.modlauncher.Launcher/MODLAUNCHER]: ModLauncher running\n", "log4j")
+	f("ERROR: Condition \"!is_inside_tree()\" is true. Returning: Transform3D()\n   at: get_global_transform (scene/3d/node_3d.cpp:343)\n", "godot")
+	f("Loading res://levels/level_02.tscn\nenemy spawned\n", "godot")
+	f("hello\nworld\n", "generic")
+	f("ERROR: disk full\nretrying\n", "generic") // one weak hint is not enough
 }
 
 // TestParse_AutoHoldsUntilSure: nothing comes out while the format is
@@ -525,53 +540,54 @@ func TestParse_AutoGivesUp(t *testing.T) {
 }
 
 func TestParse_Log4jHeaders(t *testing.T) {
-	day := func(h, m, s, ms int) time.Time { return time.Date(2026, 3, 1, h, m, s, ms*1e6, time.UTC) }
-	for _, tc := range []struct {
-		line  string
-		level oplog.Level
-		name  string
-		time  time.Time
-		text  string
-		data  string
-	}{
-		{"[12:34:56] [Server thread/INFO]: Starting minecraft server version 1.20.1", oplog.LevelInfo, "Server thread", day(12, 34, 56, 0),
-			"Starting minecraft server version 1.20.1", ""},
-		{"[12:34:56] [Render thread/WARN] (Minecraft) Missing sound for event: minecraft:item.goat_horn.play", oplog.LevelWarn, "Minecraft", day(12, 34, 56, 0),
-			"Missing sound for event: minecraft:item.goat_horn.play", `{"thread":"Render thread"}`},
-		{"[12:34:56] [main/INFO] [cp.mo.mo.Launcher/MODLAUNCHER]: ModLauncher running: args [--launchTarget, forgeclient]", oplog.LevelInfo, "cp.mo.mo.Launcher",
-			day(12, 34, 56, 0), "ModLauncher running: args [--launchTarget, forgeclient]", `{"thread":"main","marker":"MODLAUNCHER"}`},
-		{"[08Aug.2023 16:21:34.441] [Render thread/ERROR] [net.minecraft.client.Minecraft/FATAL]: Reported exception thrown!", oplog.LevelError,
-			"net.minecraft.client.Minecraft", time.Date(2023, 8, 8, 16, 21, 34, 441e6, time.UTC), "Reported exception thrown!",
-			`{"thread":"Render thread","marker":"FATAL"}`},
-		{"[29Jun2023 09:05:00.002] [main/DEBUG] [net.minecraftforge.fml.loading.FMLLoader/CORE]: Found JavaFML", oplog.LevelDebug,
-			"net.minecraftforge.fml.loading.FMLLoader", time.Date(2023, 6, 29, 9, 5, 0, 2e6, time.UTC), "Found JavaFML",
-			`{"thread":"main","marker":"CORE"}`},
-		{"[12:34:56 INFO]: Done (3.214s)! For help, type \"help\"", oplog.LevelInfo, "", day(12, 34, 56, 0), `Done (3.214s)! For help, type "help"`, ""},
-		{"[12:34:56.789] [Netty Server IO #3/FATAL]: Out of memory", oplog.LevelFatal, "Netty Server IO #3", day(12, 34, 56, 789), "Out of memory", ""},
-		{"[2026-02-28 23:00:00] [main/TRACE]: a full date", oplog.LevelDebug, "main", time.Date(2026, 2, 28, 23, 0, 0, 0, time.UTC), "a full date", ""},
-		{"[12:34:56] [Worker-Main-2/ERROR]:", oplog.LevelError, "Worker-Main-2", day(12, 34, 56, 0), "", ""},
-	} {
-		es := parse(t, "log4j", tc.line+"\n")
-		if len(es) != 1 {
-			t.Errorf("%q: %d entries", tc.line, len(es))
-			continue
+	f := func(line string, level oplog.Level, name string, tm time.Time, text, data string) {
+		t.Helper()
+		r, ok := parseOne(t, "log4j", line)
+		if !ok {
+			return
 		}
-		r := es[0].Record
-		if r.Level != tc.level || r.Name != tc.name || !r.Time.Equal(tc.time) || r.Text != tc.text || string(r.Data) != tc.data {
+		if r.Level != level || r.Name != name || !r.Time.Equal(tm) || r.Text != text || string(r.Data) != data {
 			t.Errorf("%q:\n got %s name=%q time=%v text=%q data=%s\nwant %s name=%q time=%v text=%q data=%s",
-				tc.line, r.Level, r.Name, r.Time, r.Text, r.Data, tc.level, tc.name, tc.time, tc.text, tc.data)
+				line, r.Level, r.Name, r.Time, r.Text, r.Data, level, name, tm, text, data)
 		}
 	}
-	// Not headers: they join the entry before.
-	for _, line := range []string{
-		"[12:34:56]", "[12:34:56] plain text", "[12:34:56] [main]: no level", "[12:34:56] [main/LOUD]: unknown level",
-		"[99:00:00] [main/INFO]: bad time", "[STDOUT] hello", "[]", "[1] first",
-	} {
+	day := func(h, m, s, ms int) time.Time { return time.Date(2026, 3, 1, h, m, s, ms*1e6, time.UTC) }
+	f("[12:34:56] [Server thread/INFO]: Starting minecraft server version 1.20.1", oplog.LevelInfo, "Server thread", day(12, 34, 56, 0),
+		"Starting minecraft server version 1.20.1", "")
+	f("[12:34:56] [Render thread/WARN] (Minecraft) Missing sound for event: minecraft:item.goat_horn.play", oplog.LevelWarn, "Minecraft", day(12, 34, 56, 0),
+		"Missing sound for event: minecraft:item.goat_horn.play", `{"thread":"Render thread"}`)
+	f("[12:34:56] [main/INFO] [cp.mo.mo.Launcher/MODLAUNCHER]: ModLauncher running: args [--launchTarget, forgeclient]", oplog.LevelInfo, "cp.mo.mo.Launcher",
+		day(12, 34, 56, 0), "ModLauncher running: args [--launchTarget, forgeclient]", `{"thread":"main","marker":"MODLAUNCHER"}`)
+	f("[08Aug.2023 16:21:34.441] [Render thread/ERROR] [net.minecraft.client.Minecraft/FATAL]: Reported exception thrown!", oplog.LevelError,
+		"net.minecraft.client.Minecraft", time.Date(2023, 8, 8, 16, 21, 34, 441e6, time.UTC), "Reported exception thrown!",
+		`{"thread":"Render thread","marker":"FATAL"}`)
+	f("[29Jun2023 09:05:00.002] [main/DEBUG] [net.minecraftforge.fml.loading.FMLLoader/CORE]: Found JavaFML", oplog.LevelDebug,
+		"net.minecraftforge.fml.loading.FMLLoader", time.Date(2023, 6, 29, 9, 5, 0, 2e6, time.UTC), "Found JavaFML",
+		`{"thread":"main","marker":"CORE"}`)
+	f("[12:34:56 INFO]: Done (3.214s)! For help, type \"help\"", oplog.LevelInfo, "", day(12, 34, 56, 0), `Done (3.214s)! For help, type "help"`, "")
+	f("[12:34:56.789] [Netty Server IO #3/FATAL]: Out of memory", oplog.LevelFatal, "Netty Server IO #3", day(12, 34, 56, 789), "Out of memory", "")
+	f("[2026-02-28 23:00:00] [main/TRACE]: a full date", oplog.LevelDebug, "main", time.Date(2026, 2, 28, 23, 0, 0, 0, time.UTC), "a full date", "")
+	f("[12:34:56] [Worker-Main-2/ERROR]:", oplog.LevelError, "Worker-Main-2", day(12, 34, 56, 0), "", "")
+}
+
+// TestParse_Log4jNotHeaders: lines that look almost like a header join the
+// entry before.
+func TestParse_Log4jNotHeaders(t *testing.T) {
+	f := func(line string) {
+		t.Helper()
 		es := parse(t, "log4j", "[10:00:00] [main/INFO]: before\n"+line+"\n")
 		if len(es) != 1 || es[0].Record.Stack != line {
 			t.Errorf("%q: %+v, want it in the stack of the entry before", line, es)
 		}
 	}
+	f("[12:34:56]")
+	f("[12:34:56] plain text")
+	f("[12:34:56] [main]: no level")
+	f("[12:34:56] [main/LOUD]: unknown level")
+	f("[99:00:00] [main/INFO]: bad time")
+	f("[STDOUT] hello")
+	f("[]")
+	f("[1] first")
 }
 
 // TestParse_Log4jStderr: printStackTrace through System.err, one log
@@ -604,78 +620,68 @@ func TestParse_Log4jStderr(t *testing.T) {
 }
 
 func TestParse_GenericHeaders(t *testing.T) {
-	utc := func(h, m, s, ms int) time.Time { return time.Date(2026, 3, 1, h, m, s, ms*1e6, time.UTC) }
-	for _, tc := range []struct {
-		line       string
-		level      oplog.Level
-		name, text string
-		time       time.Time
-	}{
-		{"2026-03-01T12:00:00Z ERROR something broke", oplog.LevelError, "", "something broke", utc(12, 0, 0, 0)},
-		{"2026-03-01 12:00:00.250 [WARN] disk at 91%", oplog.LevelWarn, "", "disk at 91%", utc(12, 0, 0, 250)},
-		{"2026-03-01T14:00:00+02:00 info: zone", oplog.LevelInfo, "", "zone", utc(12, 0, 0, 0)},
-		{"2026-03-01T14:00:00.5-0130 fatal: zone", oplog.LevelFatal, "", "zone", utc(15, 30, 0, 500)},
-		{"[2026-03-01 12:00:00] <debug> bracketed", oplog.LevelDebug, "", "bracketed", utc(12, 0, 0, 0)},
-		{"12:00:01.5 TRACE time of day only", oplog.LevelDebug, "", "time of day only", utc(12, 0, 1, 500)},
-		{"[12:00:01] CRITICAL reactor", oplog.LevelFatal, "", "reactor", utc(12, 0, 1, 0)},
-		{"WARNING:py.warnings:deprecated call", oplog.LevelWarn, "py.warnings", "deprecated call", time.Time{}},
-		{"INFO: no name", oplog.LevelInfo, "", "no name", time.Time{}},
-		{"Error loading texture ship.png", oplog.LevelError, "", "Error loading texture ship.png", time.Time{}},
-		{"error: linker failed", oplog.LevelError, "", "linker failed", time.Time{}},
-		{"Debug mode enabled", oplog.LevelInfo, "", "Debug mode enabled", time.Time{}},
-		{"Player ERROR count 3", oplog.LevelInfo, "", "Player ERROR count 3", time.Time{}},
-		{"time=2026-03-01T12:00:00Z level=warn msg=\"slow frame\" ms=41", oplog.LevelWarn, "",
-			"time=2026-03-01T12:00:00Z level=warn msg=\"slow frame\" ms=41", utc(12, 0, 0, 0)},
-		{"2026-03-01 12:00:00,001 - game.ai - ERROR - path not found", oplog.LevelError, "game.ai", "path not found", utc(12, 0, 0, 1)},
-		{"2026-03-01 12:00:00 [Physics] WARN too many contacts", oplog.LevelWarn, "Physics", "too many contacts", utc(12, 0, 0, 0)},
-		{"[2026-03-01T12:00:00Z INFO  bevy_render::renderer] AdapterInfo { name: \"llvmpipe\" }", oplog.LevelInfo, "bevy_render::renderer",
-			"AdapterInfo { name: \"llvmpipe\" }", utc(12, 0, 0, 0)},
-		{"0001-01-01T00:00:00Z ERROR year out of range", oplog.LevelError, "", "year out of range", time.Time{}},
-	} {
-		es := parse(t, "generic", tc.line+"\n")
-		if len(es) != 1 {
-			t.Errorf("%q: %d entries", tc.line, len(es))
-			continue
+	f := func(line string, level oplog.Level, name, text string, tm time.Time) {
+		t.Helper()
+		r, ok := parseOne(t, "generic", line)
+		if !ok {
+			return
 		}
-		r := es[0].Record
-		if r.Level != tc.level || r.Name != tc.name || r.Text != tc.text || !r.Time.Equal(tc.time) {
+		if r.Level != level || r.Name != name || r.Text != text || !r.Time.Equal(tm) {
 			t.Errorf("%q:\n got %s name=%q text=%q time=%v\nwant %s name=%q text=%q time=%v",
-				tc.line, r.Level, r.Name, r.Text, r.Time, tc.level, tc.name, tc.text, tc.time)
+				line, r.Level, r.Name, r.Text, r.Time, level, name, text, tm)
 		}
 	}
+	utc := func(h, m, s, ms int) time.Time { return time.Date(2026, 3, 1, h, m, s, ms*1e6, time.UTC) }
+	f("2026-03-01T12:00:00Z ERROR something broke", oplog.LevelError, "", "something broke", utc(12, 0, 0, 0))
+	f("2026-03-01 12:00:00.250 [WARN] disk at 91%", oplog.LevelWarn, "", "disk at 91%", utc(12, 0, 0, 250))
+	f("2026-03-01T14:00:00+02:00 info: zone", oplog.LevelInfo, "", "zone", utc(12, 0, 0, 0))
+	f("2026-03-01T14:00:00.5-0130 fatal: zone", oplog.LevelFatal, "", "zone", utc(15, 30, 0, 500))
+	f("[2026-03-01 12:00:00] <debug> bracketed", oplog.LevelDebug, "", "bracketed", utc(12, 0, 0, 0))
+	f("12:00:01.5 TRACE time of day only", oplog.LevelDebug, "", "time of day only", utc(12, 0, 1, 500))
+	f("[12:00:01] CRITICAL reactor", oplog.LevelFatal, "", "reactor", utc(12, 0, 1, 0))
+	f("WARNING:py.warnings:deprecated call", oplog.LevelWarn, "py.warnings", "deprecated call", time.Time{})
+	f("INFO: no name", oplog.LevelInfo, "", "no name", time.Time{})
+	f("Error loading texture ship.png", oplog.LevelError, "", "Error loading texture ship.png", time.Time{})
+	f("error: linker failed", oplog.LevelError, "", "linker failed", time.Time{})
+	f("Debug mode enabled", oplog.LevelInfo, "", "Debug mode enabled", time.Time{})
+	f("Player ERROR count 3", oplog.LevelInfo, "", "Player ERROR count 3", time.Time{})
+	f("time=2026-03-01T12:00:00Z level=warn msg=\"slow frame\" ms=41", oplog.LevelWarn, "",
+		"time=2026-03-01T12:00:00Z level=warn msg=\"slow frame\" ms=41", utc(12, 0, 0, 0))
+	f("2026-03-01 12:00:00,001 - game.ai - ERROR - path not found", oplog.LevelError, "game.ai", "path not found", utc(12, 0, 0, 1))
+	f("2026-03-01 12:00:00 [Physics] WARN too many contacts", oplog.LevelWarn, "Physics", "too many contacts", utc(12, 0, 0, 0))
+	f("[2026-03-01T12:00:00Z INFO  bevy_render::renderer] AdapterInfo { name: \"llvmpipe\" }", oplog.LevelInfo, "bevy_render::renderer",
+		"AdapterInfo { name: \"llvmpipe\" }", utc(12, 0, 0, 0))
+	f("0001-01-01T00:00:00Z ERROR year out of range", oplog.LevelError, "", "year out of range", time.Time{})
 }
 
 func TestParse_GenericTraces(t *testing.T) {
-	for _, tc := range []struct {
-		name, text string
-		n          int // entries
-		level      oplog.Level
-		stackLines int // of the first entry
-	}{
-		{"GoPanic", "panic: runtime error: index out of range [5] with length 3\n\ngoroutine 1 [running]:\nmain.(*World).spawn(0xc000012345)\n" +
-			"\t/home/dev/game/world.go:88 +0x1d\nmain.main()\n\t/home/dev/game/main.go:12 +0x25\nexit status 2\n", 1, oplog.LevelFatal, 6},
-		{"Lua", "game/ai.lua:12: attempt to index a nil value (field 'target')\nstack traceback:\n\t[C]: in function 'error'\n" +
-			"\tgame/ai.lua:12: in method 'think'\nnext line\n", 2, oplog.LevelError, 3},
-		{"JavaScript", "TypeError: Cannot read properties of undefined (reading 'x')\n    at update (game.js:40:12)\n    at loop (game.js:90:3)\n", 1, oplog.LevelError, 2},
-		{"PythonChained", "Traceback (most recent call last):\n  File \"a.py\", line 1, in <module>\nKeyError: 'a'\n\n" +
-			"During handling of the above exception, another exception occurred:\n\nTraceback (most recent call last):\n" +
-			"  File \"a.py\", line 3, in <module>\nValueError: b\nafter\n", 2, oplog.LevelError, 7},
-		{"AtProse", "Waiting for players\nat least 2 are needed\n", 2, oplog.LevelInfo, 0},
-	} {
-		es := parse(t, "generic", tc.text)
-		if len(es) != tc.n {
-			t.Errorf("%s: %d entries, want %d: %+v", tc.name, len(es), tc.n, es)
-			continue
+	// f parses text and checks the number of entries and the first one's
+	// level and stack lines.
+	f := func(name, text string, n int, level oplog.Level, stackLines int) {
+		t.Helper()
+		es := parse(t, "generic", text)
+		if len(es) != n {
+			t.Errorf("%s: %d entries, want %d: %+v", name, len(es), n, es)
+			return
 		}
 		r := es[0].Record
 		lines := 0
 		if r.Stack != "" {
 			lines = strings.Count(r.Stack, "\n") + 1
 		}
-		if r.Level != tc.level || lines != tc.stackLines {
-			t.Errorf("%s: %s with %d stack lines, want %s with %d:\n%s", tc.name, r.Level, lines, tc.level, tc.stackLines, r.Stack)
+		if r.Level != level || lines != stackLines {
+			t.Errorf("%s: %s with %d stack lines, want %s with %d:\n%s", name, r.Level, lines, level, stackLines, r.Stack)
 		}
 	}
+	f("GoPanic", "panic: runtime error: index out of range [5] with length 3\n\ngoroutine 1 [running]:\nmain.(*World).spawn(0xc000012345)\n"+
+		"\t/home/dev/game/world.go:88 +0x1d\nmain.main()\n\t/home/dev/game/main.go:12 +0x25\nexit status 2\n", 1, oplog.LevelFatal, 6)
+	f("Lua", "game/ai.lua:12: attempt to index a nil value (field 'target')\nstack traceback:\n\t[C]: in function 'error'\n"+
+		"\tgame/ai.lua:12: in method 'think'\nnext line\n", 2, oplog.LevelError, 3)
+	f("JavaScript", "TypeError: Cannot read properties of undefined (reading 'x')\n    at update (game.js:40:12)\n    at loop (game.js:90:3)\n", 1, oplog.LevelError, 2)
+	f("PythonChained", "Traceback (most recent call last):\n  File \"a.py\", line 1, in <module>\nKeyError: 'a'\n\n"+
+		"During handling of the above exception, another exception occurred:\n\nTraceback (most recent call last):\n"+
+		"  File \"a.py\", line 3, in <module>\nValueError: b\nafter\n", 2, oplog.LevelError, 7)
+	f("AtProse", "Waiting for players\nat least 2 are needed\n", 2, oplog.LevelInfo, 0)
 }
 
 func TestParse_GodotVariants(t *testing.T) {
@@ -869,12 +875,13 @@ func TestParse_EntryLimits(t *testing.T) {
 }
 
 func TestParse_JSONString(t *testing.T) {
-	for _, s := range []string{"plain", `q"uote\`, "tab\tnl\nnul\x00del\x7f", "é ü 日本", "bad\xff\xfeutf8"} {
+	f := func(s string) {
+		t.Helper()
 		b := appendJSONString(nil, s)
 		var got string
 		if err := json.Unmarshal(b, &got); err != nil {
 			t.Errorf("%q: %s: %v", s, b, err)
-			continue
+			return
 		}
 		var want strings.Builder
 		for _, r := range s {
@@ -884,4 +891,9 @@ func TestParse_JSONString(t *testing.T) {
 			t.Errorf("%q: round trip %q", s, got)
 		}
 	}
+	f("plain")
+	f(`q"uote\`)
+	f("tab\tnl\nnul\x00del\x7f")
+	f("é ü 日本")
+	f("bad\xff\xfeutf8")
 }

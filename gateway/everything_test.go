@@ -134,12 +134,12 @@ func TestGateway_EverythingDiesMidCallAndComesBack(t *testing.T) {
 	if err != nil || r.Status != oplog.StatusError {
 		t.Fatalf("the call in flight when the upstream died: %+v, %v; want status error", r, err)
 	}
-	eventually(t, "the upstream to be seen down", func() bool { return e.gw.Status()[0].State != "up" })
+	eventually(t, "the upstream to be seen down", func() bool { return e.gw.Status()[0].State != oplog.UpstreamUp })
 	if res := e.call("echo", map[string]any{"message": "anyone?"}); !res.IsError {
 		t.Fatalf("echo while the upstream is down: %+v", res)
 	}
 	everything.StartHTTPOn(t, port)
-	eventually(t, "the upstream to come back", func() bool { return e.gw.Status()[0].State == "up" })
+	eventually(t, "the upstream to come back", func() bool { return e.gw.Status()[0].State == oplog.UpstreamUp })
 	if res := e.call("echo", map[string]any{"message": "back"}); res.IsError || text(t, res) != "Echo: back" {
 		t.Fatalf("echo after the restart: %+v", res)
 	}

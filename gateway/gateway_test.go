@@ -382,7 +382,7 @@ func TestGateway_UpstreamDiesAndComesBack(t *testing.T) {
 	if err != nil || r.Status != oplog.StatusError {
 		t.Fatalf("the call in flight when the upstream died: %+v, %v; want status error", r, err)
 	}
-	eventually(t, "the upstream to be seen down", func() bool { return e.gw.Status()[0].State != "up" })
+	eventually(t, "the upstream to be seen down", func() bool { return e.gw.Status()[0].State != oplog.UpstreamUp })
 	res := e.call("echo", map[string]any{"message": "anyone?"})
 	if !res.IsError || !strings.Contains(res.Content[0].(*mcp.TextContent).Text, "upstream game is") {
 		t.Fatalf("a call while the upstream is down: %+v", res)
@@ -395,12 +395,12 @@ func TestGateway_UpstreamDiesAndComesBack(t *testing.T) {
 		Upstreams []oplog.UpstreamStatus `json:"upstreams"`
 	}
 	structured(t, info, &si)
-	if len(si.Upstreams) != 1 || si.Upstreams[0].Name != "game" || si.Upstreams[0].State == "up" {
+	if len(si.Upstreams) != 1 || si.Upstreams[0].Name != "game" || si.Upstreams[0].State == oplog.UpstreamUp {
 		t.Errorf("store_info upstreams %+v", si.Upstreams)
 	}
 
 	g.start()
-	eventually(t, "the upstream to come back", func() bool { return e.gw.Status()[0].State == "up" })
+	eventually(t, "the upstream to come back", func() bool { return e.gw.Status()[0].State == oplog.UpstreamUp })
 	res = e.call("echo", map[string]any{"message": "back"})
 	if res.IsError {
 		t.Fatalf("echo after the upstream came back: %+v", res)

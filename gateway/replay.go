@@ -7,7 +7,6 @@ import (
 	"reflect"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/mcplogd/mcplogd/oplog"
 )
@@ -66,12 +65,6 @@ func (g *Gateway) Replay(ctx context.Context, id uint64, confirm bool) (oplog.Re
 	diff := compare(&orig, &again)
 	return oplog.Replay{Original: orig, Replay: again, Same: len(diff) == 0, Diff: strings.Join(diff, "; ")}, nil
 }
-
-// settleWait is how long Replay waits for the original's outcome.
-const settleWait = 2 * time.Second
-
-// maxDiffs bounds the differences a replay reports.
-const maxDiffs = 5
 
 // compare lists where two operations' outcomes differ: status, error and
 // result (as JSON values, _meta left out), at most maxDiffs places.
@@ -144,9 +137,8 @@ func jsonBrief(v any) string {
 }
 
 func brief(s string) string {
-	const n = 80
-	if len(s) <= n {
+	if len(s) <= briefBytes {
 		return s
 	}
-	return s[:n] + "…"
+	return oplog.ClipBytes(s, briefBytes) + "…"
 }

@@ -186,13 +186,13 @@ func (u *upstream) tool(name string) *mcp.Tool {
 func (u *upstream) run(ctx context.Context) {
 	backoff := u.g.opts.MinBackoff
 	for ctx.Err() == nil {
-		u.setState("connecting", nil)
+		u.setState(oplog.UpstreamConnecting, nil)
 		s, err := u.connect(ctx)
 		if err != nil {
 			if ctx.Err() != nil {
 				break
 			}
-			u.setState("down", err)
+			u.setState(oplog.UpstreamDown, err)
 			u.g.opts.Logger.Warn("upstream unreachable", "upstream", u.cfg.Name, "err", err, "retryIn", backoff)
 			select {
 			case <-ctx.Done():
@@ -223,10 +223,10 @@ func (u *upstream) run(ctx context.Context) {
 		if ctx.Err() != nil {
 			break
 		}
-		u.setState("down", fmt.Errorf("connection lost: %v", errText(err)))
+		u.setState(oplog.UpstreamDown, fmt.Errorf("connection lost: %v", errText(err)))
 		u.g.opts.Logger.Warn("upstream disconnected", "upstream", u.cfg.Name, "err", err)
 	}
-	u.setState("stopped", nil)
+	u.setState(oplog.UpstreamStopped, nil)
 }
 
 func errText(err error) string {
@@ -242,13 +242,11 @@ func (u *upstream) toolList() []*mcp.Tool {
 	return u.tools
 }
 
-// upstreamHTTP is the HTTP client of Streamable HTTP upstreams. Idle
-// connections are dropped after 4 s: Node servers (the MCP TypeScript SDK's)
-// close theirs after ~5 s, and a POST sent on a connection the server is
-// closing fails without a retry.
+// upstreamHTTP is the HTTP client of Streamable HTTP upstreams, dropping
+// idle connections after idleConnTimeout.
 var upstreamHTTP = func() *http.Client {
 	t := http.DefaultTransport.(*http.Transport).Clone()
-	t.IdleConnTimeout = 4 * time.Second
+	t.IdleConnTimeout = idleConnTimeout
 	return &http.Client{Transport: t}
 }()
 
@@ -261,7 +259,7 @@ func (u *upstream) connect(ctx context.Context) (*mcp.ClientSession, error) {
 		t = &mcp.StreamableClientTransport{Endpoint: u.cfg.URL, MaxRetries: -1, HTTPClient: upstreamHTTP}
 	} else {
 		cmd := exec.Command(u.cfg.Command[0], u.cfg.Command[1:]...)
-		t = &mcp.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second}
+		t = &mcp.CommandTransport{Command: cmd, TerminateDuration: terminateWait}
 	}
 	var session *mcp.ClientSession
 	opts := &mcp.ClientOptions{
@@ -292,7 +290,7 @@ func (u *upstream) connect(ctx context.Context) (*mcp.ClientSession, error) {
 	u.session, u.tools = s, tools
 	u.crashes = map[string]bool{}
 	u.mu.Unlock()
-	u.setState("up", nil)
+	u.setState(oplog.UpstreamUp, nil)
 	u.g.toolsChanged()
 	return s, nil
 }

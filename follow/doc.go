@@ -1,0 +1,52 @@
+// Package follow turns log files that a game engine writes into records of
+// an oplog.Log, like `tail -F` with a parser behind it.
+//
+// # Following
+//
+// A Follower (Start) follows one path. The file need not exist yet: it
+// waits, polling every Options.Poll. Once open it reads what is there and
+// what is appended, in chunks, splits the bytes into lines and holds an
+// unterminated last line until its newline arrives (a line longer than
+// maxLine is cut there). It notices, once per pass, that the file was
+// truncated or rewritten in place (it is read again from 0), and at the
+// end of the file that the path now names another file (a rotation: the
+// rest of the old file is read and stored, then the new one is followed).
+// Completed entries are appended in batches, each Append one fsync.
+// Status reports the follower's state (StateWaiting, StateFollowing,
+// StateFailing) for the MCP store_info tool and the metrics.
+//
+// # Parsers
+//
+// A Parser (NewParser) turns lines into records, holding lines while an
+// entry may go on (a stack trace below its message): "unity" for Unity's
+// Editor.log and Player.log, "log4j" (alias "minecraft") for Log4j layouts,
+// "godot" for Godot's output, "generic" for a timestamp and a level word
+// of any logger, "plain" for one info record per line, and "auto", which
+// reads the first lines (detectLines) and picks one. An entry held when the
+// file goes quiet for Options.Quiet is flushed, so that the last message of
+// a paused game is not kept back.
+//
+// # Positions kept in the records
+//
+// The follower keeps no state file. Every record it appends carries in its
+// Data "file" (the path it was read from), "offset" (the offset just past
+// its last line) and "fileId" (device, inode and a hash of the file's first
+// bytes, so that a new file that reuses the inode is told apart). Start
+// reads the newest record of its source that has them and resumes there:
+// in the same file at that offset, in the file it was rotated to while
+// mcplogd was down (found in the same directory by its fileId), or from
+// the start of a file it has never seen. A restart neither duplicates nor
+// skips a line; an entry held at a crash is read again.
+//
+// # Example
+//
+//	f, err := follow.Start(l, follow.Options{
+//		Name: "unity-editor",
+//		Path: filepath.Join(home, ".config/unity3d/Editor.log"),
+//		Parser: "unity",
+//	})
+//	if err != nil {
+//		return err
+//	}
+//	defer f.Close() // stores the entry the parser holds
+package follow

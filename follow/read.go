@@ -1,0 +1,79 @@
+package follow
+
+import (
+	"bytes"
+	"io"
+)
+
+// readSome reads from the current file up to passBytes and feeds its complete
+// lines to the parser. It reports the bytes read and whether it reached the
+// end of the file.
+func (f *Follower) readSome() (n int64, eof bool, err error) {
+	c := f.cur
+	if f.buf == nil {
+		f.buf = make([]byte, chunkSize)
+	}
+	for n < passBytes {
+		if len(f.pending) >= batchSize {
+			if err := f.store(); err != nil {
+				return n, false, err
+			}
+		}
+		k, rerr := c.f.ReadAt(f.buf, c.read)
+		if k > 0 {
+			f.feed(f.buf[:k], c.read+int64(k))
+			c.read += int64(k)
+			n += int64(k)
+		}
+		if rerr == io.EOF || k == 0 {
+			c.size = max(c.size, c.read)
+			return n, true, nil
+		}
+		if rerr != nil {
+			return n, false, rerr
+		}
+	}
+	c.size = max(c.size, c.read)
+	return n, false, nil
+}
+
+// feed splits chunk, which ends at offset end, into lines.
+func (f *Follower) feed(chunk []byte, end int64) {
+	c := f.cur
+	start := end - int64(len(chunk)) // offset of chunk[0]
+	for len(chunk) > 0 {
+		i := bytes.IndexByte(chunk, '\n')
+		if i < 0 {
+			c.partial = append(c.partial, chunk...)
+			if len(c.partial) >= maxLine {
+				f.line(c.partial, end)
+				c.partial = c.partial[:0]
+			}
+			return
+		}
+		lineEnd := start + int64(i) + 1
+		if len(c.partial) > 0 {
+			c.partial = append(c.partial, chunk[:i]...)
+			f.line(c.partial, lineEnd)
+			c.partial = c.partial[:0]
+		} else {
+			f.line(chunk[:i], lineEnd)
+		}
+		chunk = chunk[i+1:]
+		start = lineEnd
+	}
+}
+
+// line hands one line, ending at offset end, to the parser.
+func (f *Follower) line(b []byte, end int64) {
+	b = bytes.TrimSuffix(b, []byte{'\r'})
+	f.lines.Add(1)
+	f.addEntries(f.parser.Line(string(b), end))
+}
+
+func (f *Follower) addEntries(es []Entry) {
+	c := f.cur
+	for _, e := range es {
+		f.pending = append(f.pending, pendingEntry{rec: e.Record, end: e.End, path: c.pathJSON, id: c.id})
+	}
+}

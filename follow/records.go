@@ -1,0 +1,140 @@
+package follow
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"strconv"
+	"strings"
+
+	"github.com/mcplogd/mcplogd/oplog"
+)
+
+// pendingEntry is a completed entry not yet appended, with its position:
+// the file it came from, as named when it completed.
+type pendingEntry struct {
+	rec  oplog.Record
+	end  int64
+	path []byte // the path as a JSON string
+	id   string
+}
+
+// store appends the pending entries in batches of batchSize, each record
+// carrying its position.
+func (f *Follower) store() error {
+	if f.fatal != nil {
+		return f.fatal
+	}
+	for len(f.pending) > 0 {
+		n := min(len(f.pending), batchSize)
+		recs := make([]oplog.Record, n)
+		for i := range recs {
+			recs[i] = f.record(&f.pending[i])
+		}
+		if err := f.appendBatch(recs); err != nil {
+			if errors.Is(err, oplog.ErrClosed) {
+				f.fatal = err
+			}
+			f.setState(StateFailing, err)
+			return err
+		}
+		end := f.pending[n-1].end
+		f.pending = f.pending[n:]
+		if len(f.pending) == 0 {
+			f.pending = nil // let the backing array go
+		}
+		if f.cur != nil {
+			f.cur.stored = end
+		}
+		f.mu.Lock()
+		f.status.Stored += uint64(n)
+		f.status.Offset = end
+		f.status.Parser = f.parser.Name() // auto detection may have chosen by now
+		f.mu.Unlock()
+	}
+	return nil
+}
+
+// appendBatch appends recs; a record the Log refuses is made acceptable
+// (cut to the limits, its parser data dropped) rather than stopping the file.
+func (f *Follower) appendBatch(recs []oplog.Record) error {
+	for tries := 0; ; tries++ {
+		err := f.log.Append(context.Background(), recs)
+		var be *oplog.BatchError
+		if err == nil || !errors.As(err, &be) || be.Index >= len(recs) || tries >= len(recs) {
+			return err
+		}
+		f.logger.Warn("follow: a record was refused; storing it cut down", "err", err)
+		sanitize(&recs[be.Index], &f.pending[be.Index])
+	}
+}
+
+// record makes the record of one entry: the follower's source, a level,
+// text and stack within the limits, and the position in Data.
+func (f *Follower) record(p *pendingEntry) oplog.Record {
+	r := p.rec
+	r.ID = 0
+	r.Kind = oplog.KindLine
+	r.Source = f.opts.Name
+	if !r.Level.Valid() {
+		r.Level = oplog.LevelInfo
+	}
+	r.Text = oplog.ClipBytes(r.Text, oplog.MaxTextBytes)
+	r.Stack = oplog.ClipBytes(r.Stack, oplog.MaxStackBytes)
+	r.Data = withPosition(r.Data, p)
+	return r
+}
+
+// sanitize makes a refused record acceptable: it keeps the text and stack
+// (valid UTF-8, within limits) and the position, and drops the rest.
+func sanitize(r *oplog.Record, p *pendingEntry) {
+	*r = oplog.Record{
+		Kind:   oplog.KindLine,
+		Source: r.Source,
+		Level:  oplog.LevelInfo,
+		Text:   oplog.ClipBytes(strings.ToValidUTF8(r.Text, "\uFFFD"), oplog.MaxTextBytes),
+		Stack:  oplog.ClipBytes(strings.ToValidUTF8(r.Stack, "\uFFFD"), oplog.MaxStackBytes),
+		Data:   withPosition(nil, p),
+	}
+}
+
+// withPosition adds "file", "offset" and "fileId" to the JSON object data.
+// A "file" the parser set is kept (it may name a source file); offset and
+// fileId are the follower's.
+func withPosition(data json.RawMessage, p *pendingEntry) json.RawMessage {
+	data = bytes.TrimSpace(data)
+	if len(data) < 2 || data[0] != '{' || data[len(data)-1] != '}' {
+		data = nil // not an object: the Log would refuse the record
+	}
+	if bytes.Contains(data, []byte(`"file`)) || bytes.Contains(data, []byte(`"offset"`)) {
+		// Perhaps a key of ours: merge as objects.
+		var m map[string]json.RawMessage
+		if json.Unmarshal(data, &m) == nil {
+			if _, ok := m["file"]; !ok {
+				m["file"] = p.path
+			}
+			m["offset"] = strconv.AppendInt(nil, p.end, 10)
+			m["fileId"] = strconv.AppendQuote(nil, p.id) // hex digits and colons
+			if b, err := json.Marshal(m); err == nil {
+				return b
+			}
+		}
+		data = nil
+	}
+	out := make([]byte, 0, len(data)+len(p.path)+len(p.id)+40)
+	if len(data) > 0 && len(bytes.TrimSpace(data[1:len(data)-1])) > 0 {
+		out = append(out, data[:len(data)-1]...)
+		out = append(out, ',')
+	} else {
+		out = append(out, '{')
+	}
+	out = append(out, `"file":`...)
+	out = append(out, p.path...)
+	out = append(out, `,"offset":`...)
+	out = strconv.AppendInt(out, p.end, 10)
+	out = append(out, `,"fileId":"`...)
+	out = append(out, p.id...)
+	out = append(out, `"}`...)
+	return out
+}

@@ -1,0 +1,103 @@
+package follow
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"syscall"
+)
+
+// checkReplaced notices that the file was truncated or rewritten in place
+// (smaller than what was read, or beginning with other bytes) and starts
+// reading it again from 0.
+func (f *Follower) checkReplaced() error {
+	c := f.cur
+	fi, err := c.f.Stat()
+	if err != nil {
+		return err
+	}
+	c.size, c.mtime = fi.Size(), fi.ModTime()
+	var why string
+	switch {
+	case c.size < c.read:
+		why = "truncated"
+	case len(c.head) > 0:
+		head := make([]byte, len(c.head), headSize)
+		n, err := c.f.ReadAt(head, 0)
+		if err != nil && err != io.EOF {
+			return err
+		}
+		if !bytes.Equal(head[:n], c.head) {
+			why = "rewritten"
+		} else if len(c.head) < headSize && c.size > int64(len(c.head)) {
+			// The file was shorter than headSize: widen its identity.
+			if err := c.readHead(); err != nil {
+				return err
+			}
+		}
+	case c.size > 0:
+		if err := c.readHead(); err != nil {
+			return err
+		}
+	}
+	if why == "" {
+		return nil
+	}
+	f.logger.Info("follow: the file was "+why+"; reading it from the start", "read", c.read, "size", c.size)
+	f.endFile()
+	if err := f.store(); err != nil {
+		return err // the next pass notices again and retries
+	}
+	c.read, c.stored, c.partial = 0, 0, nil
+	if err := c.readHead(); err != nil {
+		return err
+	}
+	f.switchTo(c)
+	return nil
+}
+
+// checkRotated notices, at the end of the current file, that the path names
+// another file now. It reads what was written to the old one meanwhile,
+// stores the rest of it and switches to the new one, reporting whether it did.
+func (f *Follower) checkRotated() bool {
+	c := f.cur
+	fi, err := os.Stat(f.opts.Path)
+	if err != nil {
+		// Moved away and no new file yet (or removed): keep reading the
+		// old one, which a writer may still hold open.
+		return false
+	}
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok || uint64(st.Dev) == c.dev && st.Ino == c.ino {
+		return false
+	}
+	// Bytes written to the old file between its last read and the rename.
+	for {
+		n, eof, err := f.readSome()
+		if err != nil || f.store() != nil {
+			return false // try again at the next pass
+		}
+		if n == 0 || eof {
+			break
+		}
+	}
+	f.logger.Info("follow: the file was rotated; following the new one", "old", c.path, "read", c.read)
+	f.endFile()
+	if f.store() != nil {
+		return false
+	}
+	f.closeFile()
+	return true
+}
+
+// endFile ends the current file's content: its unterminated last line is
+// a line, and the parser gives up what it holds.
+func (f *Follower) endFile() {
+	c := f.cur
+	if len(c.partial) > 0 {
+		f.line(c.partial, c.read)
+		c.partial = nil
+	}
+	f.addEntries(f.parser.Flush())
+	f.flushed = true
+}
