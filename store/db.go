@@ -94,6 +94,7 @@ func (o Options) withDefaults() Options {
 // DB is a bbolt-backed oplog.Store. It is safe for concurrent use.
 type DB struct {
 	db   *bbolt.DB
+	path string // bbolt forgets it at Close
 	opts Options
 
 	stats   atomic.Pointer[oplog.Stats] // as of the last commit
@@ -128,7 +129,7 @@ func Open(path string, opts *Options) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
-	d := &DB{db: bdb, opts: o, reqs: make(chan *request, 1024), trim: make(chan struct{}, 1), stop: make(chan struct{})}
+	d := &DB{db: bdb, path: path, opts: o, reqs: make(chan *request, 1024), trim: make(chan struct{}, 1), stop: make(chan struct{})}
 	if err := d.load(); err != nil {
 		_ = bdb.Close()
 		return nil, err
@@ -163,8 +164,8 @@ func (d *DB) load() error {
 	})
 }
 
-// Path returns the data file's path.
-func (d *DB) Path() string { return d.db.Path() }
+// Path returns the data file's path, also after Close.
+func (d *DB) Path() string { return d.path }
 
 // Stats returns the counters as of the last commit.
 func (d *DB) Stats() oplog.Stats { return *d.stats.Load() }
