@@ -1,10 +1,9 @@
-// Package logtest opens real stores for tests: a bbolt file in t.TempDir(),
-// closed when the test ends.
 package logtest
 
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"sync"
@@ -21,16 +20,43 @@ func MustOpenDB(tb testing.TB, opts *store.Options) *store.DB {
 	return MustOpenDBAt(tb, filepath.Join(tb.TempDir(), "log.db"), opts)
 }
 
-// MustOpenDBAt opens the store at path, closed at cleanup unless the test
-// closed it first.
+// MustOpenDBAt opens the store at path. At cleanup it runs the store's
+// consistency check, failing the test when a counter disagrees with the
+// records (see MustCheck), and closes the store unless the test closed it
+// first.
 func MustOpenDBAt(tb testing.TB, path string, opts *store.Options) *store.DB {
 	tb.Helper()
 	db, err := store.Open(path, opts)
 	if err != nil {
 		tb.Fatalf("open store: %v", err)
 	}
-	tb.Cleanup(func() { _ = db.Close() })
+	tb.Cleanup(func() {
+		MustCheck(tb, db)
+		_ = db.Close()
+	})
 	return db
+}
+
+// MustCheck runs db.Check and fails the test on a mismatch. When the test
+// closed db already, it opens the file again to check it, as bbolt's
+// internal/btesting checks every database a test leaves behind.
+func MustCheck(tb testing.TB, db *store.DB) {
+	tb.Helper()
+	err := db.Check()
+	if errors.Is(err, oplog.ErrClosed) {
+		again, openErr := store.Open(db.Path(), nil)
+		if openErr != nil {
+			tb.Errorf("open %s again to check it: %v", db.Path(), openErr)
+			return
+		}
+		err = again.Check()
+		if closeErr := again.Close(); err == nil {
+			err = closeErr
+		}
+	}
+	if err != nil {
+		tb.Errorf("store check at cleanup: %v", err)
+	}
 }
 
 // MustOpenLog opens a Log over a new store, closed at cleanup.
