@@ -2,15 +2,14 @@ package logtest
 
 import (
 	"bytes"
-	"context"
 	"errors"
-	"fmt"
 	"path/filepath"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/mcplogd/mcplogd/oplog"
+	"github.com/mcplogd/mcplogd/oplog/oplogtest"
 	"github.com/mcplogd/mcplogd/store"
 )
 
@@ -68,22 +67,14 @@ func MustOpenLog(tb testing.TB, opts *store.Options) (*oplog.Log, *store.DB) {
 	return l, db
 }
 
-// Lines returns n info lines with texts prefix-0, prefix-1, ...
-func Lines(n int, prefix string) []oplog.Record {
-	recs := make([]oplog.Record, n)
-	for i := range recs {
-		recs[i] = oplog.Record{Level: oplog.LevelInfo, Name: "test", Text: fmt.Sprintf("%s-%d", prefix, i)}
-	}
-	return recs
-}
+// Lines returns n info lines named "test" with texts prefix-0, prefix-1, ...
+// (oplogtest.Lines).
+func Lines(n int, prefix string) []oplog.Record { return oplogtest.Lines(n, prefix) }
 
-// MustAppend appends recs and fails the test on error.
+// MustAppend appends recs and fails the test on error (oplogtest.MustAppend).
 func MustAppend(tb testing.TB, l *oplog.Log, recs ...oplog.Record) []oplog.Record {
 	tb.Helper()
-	if err := l.Append(context.Background(), recs); err != nil {
-		tb.Fatalf("append: %v", err)
-	}
-	return recs
+	return oplogtest.MustAppend(tb, l, recs...)
 }
 
 // Eventually calls cond until it returns true or the deadline passes.
