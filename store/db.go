@@ -333,30 +333,8 @@ func (d *DB) List(q oplog.Query) (oplog.Page, error) {
 		} else {
 			k, v = c.Last()
 		}
-		skip := q.Offset
-		for ; k != nil; k, v = c.Prev() {
-			ok, err := match(&q.Filter, v)
-			if err != nil {
-				return err
-			}
-			if !ok {
-				continue
-			}
-			if skip > 0 {
-				skip--
-				continue
-			}
-			if len(p.Records) == q.Count {
-				p.More = true
-				break
-			}
-			r, err := decodeKV(k, v)
-			if err != nil {
-				return err
-			}
-			p.Records = append(p.Records, r)
-		}
-		return nil
+		p.Records, p.More, err = collect(k, v, c.Prev, &q.Filter, q.Offset, q.Count, p.Records)
+		return err
 	})
 	return p, err
 }
@@ -384,6 +362,34 @@ func total(tx *bbolt.Tx, s *oplog.Stats, f *oplog.Filter) (int64, error) {
 	var n uint64
 	err := eachName(tx, f.Source, f.Name, func(ni *oplog.NameInfo) { n += ni.Count(f.Kind, f.MinLevel) })
 	return int64(n), err
+}
+
+// collect walks a cursor from (k, v) with step, skips the first skip
+// records that pass f and appends the next ones to out until it holds
+// limit; more reports that another record passed f after those.
+func collect(k, v []byte, step func() ([]byte, []byte), f *oplog.Filter, skip, limit int, out []oplog.Record) (_ []oplog.Record, more bool, err error) {
+	for ; k != nil; k, v = step() {
+		ok, err := match(f, v)
+		if err != nil {
+			return out, false, err
+		}
+		if !ok {
+			continue
+		}
+		if skip > 0 {
+			skip--
+			continue
+		}
+		if len(out) == limit {
+			return out, true, nil
+		}
+		r, err := decodeKV(k, v)
+		if err != nil {
+			return out, false, err
+		}
+		out = append(out, r)
+	}
+	return out, false, nil
 }
 
 func decodeKV(k, v []byte) (oplog.Record, error) {
@@ -415,32 +421,19 @@ func (d *DB) Tail(q oplog.TailQuery) (oplog.Tail, error) {
 		t.Dropped = s.DroppedAfter(since)
 		t.LastID = max(since, s.LastID)
 		t.Lines = make([]oplog.Record, 0, min(uint64(q.Limit), t.LastID-since)) // see List
-		for k, v := c.Seek(codec.Key(since + 1)); k != nil; k, v = c.Next() {
-			ok, err := match(&q.Filter, v)
-			if err != nil {
-				return err
-			}
-			if !ok {
-				continue
-			}
-			if len(t.Lines) == q.Limit {
-				t.More = true
-				t.LastID = t.Lines[len(t.Lines)-1].ID
-				break
-			}
-			r, err := decodeKV(k, v)
-			if err != nil {
-				return err
-			}
-			t.Lines = append(t.Lines, r)
+		var err error
+		k, v := c.Seek(codec.Key(since + 1))
+		if t.Lines, t.More, err = collect(k, v, c.Next, &q.Filter, 0, q.Limit, t.Lines); t.More {
+			t.LastID = t.Lines[len(t.Lines)-1].ID
 		}
-		return nil
+		return err
 	})
 	return t, err
 }
 
 // tailNewest collects the newest q.Limit matching records, oldest first.
 func tailNewest(c *bbolt.Cursor, q *oplog.TailQuery, t *oplog.Tail) error {
+	// Not collect: that would read on past the last match to tell More.
 	for k, v := c.Last(); k != nil && len(t.Lines) < q.Limit; k, v = c.Prev() {
 		ok, err := match(&q.Filter, v)
 		if err != nil {

@@ -63,12 +63,9 @@ func (m *Memory) Complete(ctx context.Context, id uint64, c oplog.Completion) (o
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if m.closed {
-		return oplog.Record{}, oplog.ErrClosed
-	}
-	i, ok := m.find(id)
-	if !ok {
-		return oplog.Record{}, m.notFound(id)
+	i, err := m.lookup(id)
+	if err != nil {
+		return oplog.Record{}, err
 	}
 	r := stored(m.recs[i])
 	if err := r.ApplyCompletion(c); err != nil {
@@ -82,12 +79,9 @@ func (m *Memory) Complete(ctx context.Context, id uint64, c oplog.Completion) (o
 func (m *Memory) Get(id uint64) (oplog.Record, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if m.closed {
-		return oplog.Record{}, oplog.ErrClosed
-	}
-	i, ok := m.find(id)
-	if !ok {
-		return oplog.Record{}, m.notFound(id)
+	i, err := m.lookup(id)
+	if err != nil {
+		return oplog.Record{}, err
 	}
 	return stored(m.recs[i]), nil
 }
@@ -218,12 +212,9 @@ func (m *Memory) Names(source string) ([]oplog.NameInfo, error) {
 func (m *Memory) Neighbors(id uint64) (prev, next uint64, err error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if m.closed {
-		return 0, 0, oplog.ErrClosed
-	}
-	i, ok := m.find(id)
-	if !ok {
-		return 0, 0, m.notFound(id)
+	i, err := m.lookup(id)
+	if err != nil {
+		return 0, 0, err
 	}
 	if i > 0 {
 		prev = m.recs[i-1].ID
@@ -274,10 +265,17 @@ func (m *Memory) Close() error {
 	return nil
 }
 
-// find returns the index of record id.
-func (m *Memory) find(id uint64) (int, bool) {
+// lookup returns the index of record id; ErrClosed, or ENOTFOUND saying
+// why. m.mu is held.
+func (m *Memory) lookup(id uint64) (int, error) {
+	if m.closed {
+		return 0, oplog.ErrClosed
+	}
 	i := sort.Search(len(m.recs), func(i int) bool { return m.recs[i].ID >= id })
-	return i, i < len(m.recs) && m.recs[i].ID == id
+	if i == len(m.recs) || m.recs[i].ID != id {
+		return 0, m.notFound(id)
+	}
+	return i, nil
 }
 
 // notFound says why id is not here, in the words of the bbolt store.

@@ -11,7 +11,7 @@ import (
 	"github.com/mcplogd/mcplogd/oplog"
 )
 
-// TestLog_Tail_PagingWhileWriting pages through 10,000 lines with sinceId
+// testTailPagingWhileWriting pages through 10,000 lines with sinceId
 // while writers keep appending and checks each line arrives exactly once, in order.
 func testTailPagingWhileWriting(t *testing.T, open Opener) {
 	l := newLog(t, open)
