@@ -1,11 +1,3 @@
-// Package store keeps the operation log in a bbolt file: records under
-// 8-byte big-endian IDs, counters in a meta bucket, group commit for
-// concurrent appends and retention in the background. It implements
-// oplog.Store.
-//
-//	db, err := store.Open("mcplogd-data/log.db", nil)
-//	...
-//	log := oplog.New(db, nil) // the Log owns db and closes it
 package store
 
 import (
@@ -68,19 +60,19 @@ type Options struct {
 
 func (o Options) withDefaults() Options {
 	if o.Timeout <= 0 {
-		o.Timeout = time.Second
+		o.Timeout = DefaultTimeout
 	}
 	if o.RetentionInterval <= 0 {
-		o.RetentionInterval = time.Minute
+		o.RetentionInterval = DefaultRetentionInterval
 		if o.MaxAge > 0 {
-			o.RetentionInterval = min(o.RetentionInterval, max(o.MaxAge/10, 10*time.Millisecond))
+			o.RetentionInterval = min(o.RetentionInterval, max(o.MaxAge/10, minRetentionInterval))
 		}
 	}
 	if o.TrimBatch <= 0 {
-		o.TrimBatch = 10_000
+		o.TrimBatch = DefaultTrimBatch
 	}
 	if o.MaxCommitRecords <= 0 {
-		o.MaxCommitRecords = 20_000
+		o.MaxCommitRecords = DefaultMaxCommitRecords
 	}
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
@@ -129,7 +121,7 @@ func Open(path string, opts *Options) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
-	d := &DB{db: bdb, path: path, opts: o, reqs: make(chan *request, 1024), trim: make(chan struct{}, 1), stop: make(chan struct{})}
+	d := &DB{db: bdb, path: path, opts: o, reqs: make(chan *request, requestQueue), trim: make(chan struct{}, 1), stop: make(chan struct{})}
 	if err := d.load(); err != nil {
 		_ = bdb.Close()
 		return nil, err

@@ -120,14 +120,6 @@ func TestDB_Retention_ByBytesAndAge(t *testing.T) {
 	})
 }
 
-func texts(recs []oplog.Record) []string {
-	var out []string
-	for _, r := range recs {
-		out = append(out, r.Text)
-	}
-	return out
-}
-
 func containsAll(s string, parts ...string) bool {
 	for _, p := range parts {
 		if !strings.Contains(s, p) {

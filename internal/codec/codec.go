@@ -1,18 +1,3 @@
-// Package codec encodes records, keys and counters for the bbolt file.
-//
-// A record value is a fixed 12-byte header that filters read without
-// decoding (format, kind, level, status, time) followed by length-prefixed
-// fields. Strings share one allocation when decoded.
-//
-//	0      format (1)
-//	1      kind
-//	2      level
-//	3      status
-//	4..11  time, Unix nanoseconds, big-endian
-//	12..   uvarint-prefixed source, name, text, stack, data
-//	       operations add tool, arguments, result, error (uvarint-prefixed),
-//	       start and end time (varint Unix nanoseconds, 0 for none) and
-//	       replayOf (uvarint)
 package codec
 
 import (
@@ -23,12 +8,6 @@ import (
 
 	"github.com/mcplogd/mcplogd/oplog"
 )
-
-// Format is the version byte that starts every record value.
-const Format = 1
-
-// HeaderSize is the length of the fixed part of a record value.
-const HeaderSize = 12
 
 // ErrCorrupt is returned (wrapped) for a value or key that cannot be decoded.
 var ErrCorrupt = errors.New("corrupt record")

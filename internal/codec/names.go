@@ -8,10 +8,6 @@ import (
 	"github.com/mcplogd/mcplogd/oplog"
 )
 
-// NamesBucket holds, per (source, name), how many records of each kind and
-// level are retained and when the name was first and last seen.
-var NamesBucket = []byte("names")
-
 // NameKey is the names bucket's key of (source, name). Sources cannot hold
 // NUL, so keys of one source share its prefix.
 func NameKey(source, name string) []byte {

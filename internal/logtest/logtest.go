@@ -96,12 +96,14 @@ type Buffer struct {
 	b  bytes.Buffer
 }
 
+// Write appends p; it never fails.
 func (s *Buffer) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.Write(p)
 }
 
+// String returns everything written so far.
 func (s *Buffer) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -115,6 +117,7 @@ type TailBuffer struct {
 	buf []byte
 }
 
+// Write appends p, dropping what falls out of the last 16 KiB; it never fails.
 func (b *TailBuffer) Write(p []byte) (int, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -125,6 +128,7 @@ func (b *TailBuffer) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
+// String returns the last 16 KiB written.
 func (b *TailBuffer) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
