@@ -30,13 +30,6 @@ func nanos(t time.Time) int64 {
 	return t.UnixNano()
 }
 
-func fromNanos(n int64) time.Time {
-	if n == 0 {
-		return time.Time{}
-	}
-	return time.Unix(0, n).UTC()
-}
-
 // Append appends the encoding of r to dst and returns the extended slice.
 // The ID is the key's business and is not encoded.
 func Append(dst []byte, r *oplog.Record) []byte {
@@ -103,7 +96,7 @@ func Decode(id uint64, v []byte) (oplog.Record, error) {
 	}
 	// One string holds every text field; fields are substrings of it.
 	d := decoder{b: v, off: HeaderSize, s: string(v)}
-	r := oplog.Record{ID: id, Kind: kind, Level: level, Status: status, Time: fromNanos(t)}
+	r := oplog.Record{ID: id, Kind: kind, Level: level, Status: status, Time: oplog.FromUnixNano(t)}
 	r.Source = d.str()
 	r.Name = d.str()
 	r.Text = d.str()
@@ -114,8 +107,8 @@ func Decode(id uint64, v []byte) (oplog.Record, error) {
 		r.Arguments = d.raw()
 		r.Result = d.raw()
 		r.Error = d.str()
-		r.StartTime = fromNanos(d.varint())
-		r.EndTime = fromNanos(d.varint())
+		r.StartTime = oplog.FromUnixNano(d.varint())
+		r.EndTime = oplog.FromUnixNano(d.varint())
 		r.ReplayOf = d.uvarint()
 	}
 	if d.err == nil && d.off != len(v) {

@@ -46,8 +46,8 @@ func DecodeNameInfo(k, v []byte) (oplog.NameInfo, error) {
 			n.Total += n.Counts[k][l]
 		}
 	}
-	n.FirstSeen = fromNanos(d.varint())
-	n.LastSeen = fromNanos(d.varint())
+	n.FirstSeen = oplog.FromUnixNano(d.varint())
+	n.LastSeen = oplog.FromUnixNano(d.varint())
 	if d.err == nil && d.off != len(v) {
 		d.err = fmt.Errorf("%w: %d trailing bytes", ErrCorrupt, len(v)-d.off)
 	}
