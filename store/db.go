@@ -1,11 +1,3 @@
-// Package store keeps the operation log in a bbolt file: records under
-// 8-byte big-endian IDs, counters in a meta bucket, group commit for
-// concurrent appends and retention in the background. It implements
-// oplog.Store.
-//
-//	db, err := store.Open("mcplogd-data/log.db", nil)
-//	...
-//	log := oplog.New(db, nil) // the Log owns db and closes it
 package store
 
 import (
@@ -68,19 +60,19 @@ type Options struct {
 
 func (o Options) withDefaults() Options {
 	if o.Timeout <= 0 {
-		o.Timeout = time.Second
+		o.Timeout = DefaultTimeout
 	}
 	if o.RetentionInterval <= 0 {
-		o.RetentionInterval = time.Minute
+		o.RetentionInterval = DefaultRetentionInterval
 		if o.MaxAge > 0 {
-			o.RetentionInterval = min(o.RetentionInterval, max(o.MaxAge/10, 10*time.Millisecond))
+			o.RetentionInterval = min(o.RetentionInterval, max(o.MaxAge/10, minRetentionInterval))
 		}
 	}
 	if o.TrimBatch <= 0 {
-		o.TrimBatch = 10_000
+		o.TrimBatch = DefaultTrimBatch
 	}
 	if o.MaxCommitRecords <= 0 {
-		o.MaxCommitRecords = 20_000
+		o.MaxCommitRecords = DefaultMaxCommitRecords
 	}
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
@@ -94,6 +86,7 @@ func (o Options) withDefaults() Options {
 // DB is a bbolt-backed oplog.Store. It is safe for concurrent use.
 type DB struct {
 	db   *bbolt.DB
+	path string // bbolt forgets it at Close
 	opts Options
 
 	stats   atomic.Pointer[oplog.Stats] // as of the last commit
@@ -128,7 +121,7 @@ func Open(path string, opts *Options) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
-	d := &DB{db: bdb, opts: o, reqs: make(chan *request, 1024), trim: make(chan struct{}, 1), stop: make(chan struct{})}
+	d := &DB{db: bdb, path: path, opts: o, reqs: make(chan *request, requestQueue), trim: make(chan struct{}, 1), stop: make(chan struct{})}
 	if err := d.load(); err != nil {
 		_ = bdb.Close()
 		return nil, err
@@ -163,8 +156,8 @@ func (d *DB) load() error {
 	})
 }
 
-// Path returns the data file's path.
-func (d *DB) Path() string { return d.db.Path() }
+// Path returns the data file's path, also after Close.
+func (d *DB) Path() string { return d.path }
 
 // Stats returns the counters as of the last commit.
 func (d *DB) Stats() oplog.Stats { return *d.stats.Load() }
@@ -332,30 +325,8 @@ func (d *DB) List(q oplog.Query) (oplog.Page, error) {
 		} else {
 			k, v = c.Last()
 		}
-		skip := q.Offset
-		for ; k != nil; k, v = c.Prev() {
-			ok, err := match(&q.Filter, v)
-			if err != nil {
-				return err
-			}
-			if !ok {
-				continue
-			}
-			if skip > 0 {
-				skip--
-				continue
-			}
-			if len(p.Records) == q.Count {
-				p.More = true
-				break
-			}
-			r, err := decodeKV(k, v)
-			if err != nil {
-				return err
-			}
-			p.Records = append(p.Records, r)
-		}
-		return nil
+		p.Records, p.More, err = collect(k, v, c.Prev, &q.Filter, q.Offset, q.Count, p.Records)
+		return err
 	})
 	return p, err
 }
@@ -383,6 +354,34 @@ func total(tx *bbolt.Tx, s *oplog.Stats, f *oplog.Filter) (int64, error) {
 	var n uint64
 	err := eachName(tx, f.Source, f.Name, func(ni *oplog.NameInfo) { n += ni.Count(f.Kind, f.MinLevel) })
 	return int64(n), err
+}
+
+// collect walks a cursor from (k, v) with step, skips the first skip
+// records that pass f and appends the next ones to out until it holds
+// limit; more reports that another record passed f after those.
+func collect(k, v []byte, step func() ([]byte, []byte), f *oplog.Filter, skip, limit int, out []oplog.Record) (_ []oplog.Record, more bool, err error) {
+	for ; k != nil; k, v = step() {
+		ok, err := match(f, v)
+		if err != nil {
+			return out, false, err
+		}
+		if !ok {
+			continue
+		}
+		if skip > 0 {
+			skip--
+			continue
+		}
+		if len(out) == limit {
+			return out, true, nil
+		}
+		r, err := decodeKV(k, v)
+		if err != nil {
+			return out, false, err
+		}
+		out = append(out, r)
+	}
+	return out, false, nil
 }
 
 func decodeKV(k, v []byte) (oplog.Record, error) {
@@ -414,32 +413,19 @@ func (d *DB) Tail(q oplog.TailQuery) (oplog.Tail, error) {
 		t.Dropped = s.DroppedAfter(since)
 		t.LastID = max(since, s.LastID)
 		t.Lines = make([]oplog.Record, 0, min(uint64(q.Limit), t.LastID-since)) // see List
-		for k, v := c.Seek(codec.Key(since + 1)); k != nil; k, v = c.Next() {
-			ok, err := match(&q.Filter, v)
-			if err != nil {
-				return err
-			}
-			if !ok {
-				continue
-			}
-			if len(t.Lines) == q.Limit {
-				t.More = true
-				t.LastID = t.Lines[len(t.Lines)-1].ID
-				break
-			}
-			r, err := decodeKV(k, v)
-			if err != nil {
-				return err
-			}
-			t.Lines = append(t.Lines, r)
+		var err error
+		k, v := c.Seek(codec.Key(since + 1))
+		if t.Lines, t.More, err = collect(k, v, c.Next, &q.Filter, 0, q.Limit, t.Lines); t.More {
+			t.LastID = t.Lines[len(t.Lines)-1].ID
 		}
-		return nil
+		return err
 	})
 	return t, err
 }
 
 // tailNewest collects the newest q.Limit matching records, oldest first.
 func tailNewest(c *bbolt.Cursor, q *oplog.TailQuery, t *oplog.Tail) error {
+	// Not collect: that would read on past the last match to tell More.
 	for k, v := c.Last(); k != nil && len(t.Lines) < q.Limit; k, v = c.Prev() {
 		ok, err := match(&q.Filter, v)
 		if err != nil {

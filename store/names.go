@@ -88,10 +88,10 @@ func (t nameTally) flush(tx *bbolt.Tx) error {
 			continue
 		}
 		if d.first != 0 {
-			if first := oplog.UnixTime(d.first); n.FirstSeen.IsZero() || first.Before(n.FirstSeen) {
+			if first := oplog.FromUnixNano(d.first); n.FirstSeen.IsZero() || first.Before(n.FirstSeen) {
 				n.FirstSeen = first
 			}
-			if last := oplog.UnixTime(d.last); last.After(n.LastSeen) {
+			if last := oplog.FromUnixNano(d.last); last.After(n.LastSeen) {
 				n.LastSeen = last
 			}
 		}

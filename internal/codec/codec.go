@@ -1,18 +1,3 @@
-// Package codec encodes records, keys and counters for the bbolt file.
-//
-// A record value is a fixed 12-byte header that filters read without
-// decoding (format, kind, level, status, time) followed by length-prefixed
-// fields. Strings share one allocation when decoded.
-//
-//	0      format (1)
-//	1      kind
-//	2      level
-//	3      status
-//	4..11  time, Unix nanoseconds, big-endian
-//	12..   uvarint-prefixed source, name, text, stack, data
-//	       operations add tool, arguments, result, error (uvarint-prefixed),
-//	       start and end time (varint Unix nanoseconds, 0 for none) and
-//	       replayOf (uvarint)
 package codec
 
 import (
@@ -23,12 +8,6 @@ import (
 
 	"github.com/mcplogd/mcplogd/oplog"
 )
-
-// Format is the version byte that starts every record value.
-const Format = 1
-
-// HeaderSize is the length of the fixed part of a record value.
-const HeaderSize = 12
 
 // ErrCorrupt is returned (wrapped) for a value or key that cannot be decoded.
 var ErrCorrupt = errors.New("corrupt record")
@@ -49,13 +28,6 @@ func nanos(t time.Time) int64 {
 		return 0
 	}
 	return t.UnixNano()
-}
-
-func fromNanos(n int64) time.Time {
-	if n == 0 {
-		return time.Time{}
-	}
-	return time.Unix(0, n).UTC()
 }
 
 // Append appends the encoding of r to dst and returns the extended slice.
@@ -124,7 +96,7 @@ func Decode(id uint64, v []byte) (oplog.Record, error) {
 	}
 	// One string holds every text field; fields are substrings of it.
 	d := decoder{b: v, off: HeaderSize, s: string(v)}
-	r := oplog.Record{ID: id, Kind: kind, Level: level, Status: status, Time: fromNanos(t)}
+	r := oplog.Record{ID: id, Kind: kind, Level: level, Status: status, Time: oplog.FromUnixNano(t)}
 	r.Source = d.str()
 	r.Name = d.str()
 	r.Text = d.str()
@@ -135,8 +107,8 @@ func Decode(id uint64, v []byte) (oplog.Record, error) {
 		r.Arguments = d.raw()
 		r.Result = d.raw()
 		r.Error = d.str()
-		r.StartTime = fromNanos(d.varint())
-		r.EndTime = fromNanos(d.varint())
+		r.StartTime = oplog.FromUnixNano(d.varint())
+		r.EndTime = oplog.FromUnixNano(d.varint())
 		r.ReplayOf = d.uvarint()
 	}
 	if d.err == nil && d.off != len(v) {

@@ -8,10 +8,6 @@ import (
 	"github.com/mcplogd/mcplogd/oplog"
 )
 
-// NamesBucket holds, per (source, name), how many records of each kind and
-// level are retained and when the name was first and last seen.
-var NamesBucket = []byte("names")
-
 // NameKey is the names bucket's key of (source, name). Sources cannot hold
 // NUL, so keys of one source share its prefix.
 func NameKey(source, name string) []byte {
@@ -50,8 +46,8 @@ func DecodeNameInfo(k, v []byte) (oplog.NameInfo, error) {
 			n.Total += n.Counts[k][l]
 		}
 	}
-	n.FirstSeen = fromNanos(d.varint())
-	n.LastSeen = fromNanos(d.varint())
+	n.FirstSeen = oplog.FromUnixNano(d.varint())
+	n.LastSeen = oplog.FromUnixNano(d.varint())
 	if d.err == nil && d.off != len(v) {
 		d.err = fmt.Errorf("%w: %d trailing bytes", ErrCorrupt, len(v)-d.off)
 	}

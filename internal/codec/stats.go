@@ -7,9 +7,6 @@ import (
 	"github.com/mcplogd/mcplogd/oplog"
 )
 
-// statsFields is the number of uint64s in an encoded oplog.Stats.
-const statsFields = 8 + 3*6
-
 // AppendStats appends the fixed-size encoding of s to dst.
 func AppendStats(dst []byte, s *oplog.Stats) []byte {
 	for _, x := range []uint64{s.Revision, s.GenStart, s.FirstID, s.LastID, s.Records, s.Bytes, s.Trimmed, s.TrimmedThrough} {

@@ -1,17 +1,15 @@
-// Package logtest opens real stores for tests: a bbolt file in t.TempDir(),
-// closed when the test ends.
 package logtest
 
 import (
 	"bytes"
-	"context"
-	"fmt"
+	"errors"
 	"path/filepath"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/mcplogd/mcplogd/oplog"
+	"github.com/mcplogd/mcplogd/oplog/oplogtest"
 	"github.com/mcplogd/mcplogd/store"
 )
 
@@ -21,16 +19,43 @@ func MustOpenDB(tb testing.TB, opts *store.Options) *store.DB {
 	return MustOpenDBAt(tb, filepath.Join(tb.TempDir(), "log.db"), opts)
 }
 
-// MustOpenDBAt opens the store at path, closed at cleanup unless the test
-// closed it first.
+// MustOpenDBAt opens the store at path. At cleanup it runs the store's
+// consistency check, failing the test when a counter disagrees with the
+// records (see MustCheck), and closes the store unless the test closed it
+// first.
 func MustOpenDBAt(tb testing.TB, path string, opts *store.Options) *store.DB {
 	tb.Helper()
 	db, err := store.Open(path, opts)
 	if err != nil {
 		tb.Fatalf("open store: %v", err)
 	}
-	tb.Cleanup(func() { _ = db.Close() })
+	tb.Cleanup(func() {
+		MustCheck(tb, db)
+		_ = db.Close()
+	})
 	return db
+}
+
+// MustCheck runs db.Check and fails the test on a mismatch. When the test
+// closed db already, it opens the file again to check it, as bbolt's
+// internal/btesting checks every database a test leaves behind.
+func MustCheck(tb testing.TB, db *store.DB) {
+	tb.Helper()
+	err := db.Check()
+	if errors.Is(err, oplog.ErrClosed) {
+		again, openErr := store.Open(db.Path(), nil)
+		if openErr != nil {
+			tb.Errorf("open %s again to check it: %v", db.Path(), openErr)
+			return
+		}
+		err = again.Check()
+		if closeErr := again.Close(); err == nil {
+			err = closeErr
+		}
+	}
+	if err != nil {
+		tb.Errorf("store check at cleanup: %v", err)
+	}
 }
 
 // MustOpenLog opens a Log over a new store, closed at cleanup.
@@ -42,22 +67,14 @@ func MustOpenLog(tb testing.TB, opts *store.Options) (*oplog.Log, *store.DB) {
 	return l, db
 }
 
-// Lines returns n info lines with texts prefix-0, prefix-1, ...
-func Lines(n int, prefix string) []oplog.Record {
-	recs := make([]oplog.Record, n)
-	for i := range recs {
-		recs[i] = oplog.Record{Level: oplog.LevelInfo, Name: "test", Text: fmt.Sprintf("%s-%d", prefix, i)}
-	}
-	return recs
-}
+// Lines returns n info lines named "test" with texts prefix-0, prefix-1, ...
+// (oplogtest.Lines).
+func Lines(n int, prefix string) []oplog.Record { return oplogtest.Lines(n, prefix) }
 
-// MustAppend appends recs and fails the test on error.
+// MustAppend appends recs and fails the test on error (oplogtest.MustAppend).
 func MustAppend(tb testing.TB, l *oplog.Log, recs ...oplog.Record) []oplog.Record {
 	tb.Helper()
-	if err := l.Append(context.Background(), recs); err != nil {
-		tb.Fatalf("append: %v", err)
-	}
-	return recs
+	return oplogtest.MustAppend(tb, l, recs...)
 }
 
 // Eventually calls cond until it returns true or the deadline passes.
@@ -79,12 +96,14 @@ type Buffer struct {
 	b  bytes.Buffer
 }
 
+// Write appends p; it never fails.
 func (s *Buffer) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.Write(p)
 }
 
+// String returns everything written so far.
 func (s *Buffer) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -98,6 +117,7 @@ type TailBuffer struct {
 	buf []byte
 }
 
+// Write appends p, dropping what falls out of the last 16 KiB; it never fails.
 func (b *TailBuffer) Write(p []byte) (int, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -108,6 +128,7 @@ func (b *TailBuffer) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
+// String returns the last 16 KiB written.
 func (b *TailBuffer) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()

@@ -1,0 +1,27 @@
+package codec
+
+// Format is the version byte that starts every record value. Package
+// migrations freezes each format it has to read (RecordFormat1 there).
+const Format = 1
+
+// HeaderSize is the length of the fixed part of a record value.
+const HeaderSize = 12
+
+// statsFields is the number of uint64s in an encoded oplog.Stats: eight
+// counters and the 3×6 counts by kind and level.
+const statsFields = 8 + 3*6
+
+// The bbolt file's layout at the current schema version (migrations.Latest).
+// Package migrations owns how older layouts become this one.
+var (
+	MetaBucket    = []byte("meta")    // schema version and counters
+	RecordsBucket = []byte("records") // Key(id) -> Append(record)
+
+	// NamesBucket holds, per (source, name), how many records of each kind
+	// and level are retained and when the name was first and last seen:
+	// NameKey(source, name) -> AppendNameInfo.
+	NamesBucket = []byte("names")
+
+	SchemaKey = []byte("schema") // meta: uint32 big-endian schema version
+	StatsKey  = []byte("stats")  // meta: AppendStats(oplog.Stats)
+)

@@ -1,0 +1,27 @@
+// Package codec encodes records, keys and counters for the bbolt file, at
+// the current schema version only: package migrations keeps frozen copies
+// of every older layout and brings old files forward.
+//
+// A record value is a fixed 12-byte header that filters read without
+// decoding (format, kind, level, status, time) followed by length-prefixed
+// fields. Strings share one allocation when decoded.
+//
+//	0      format (1)
+//	1      kind
+//	2      level
+//	3      status
+//	4..11  time, Unix nanoseconds, big-endian
+//	12..   uvarint-prefixed source, name, text, stack, data
+//	       operations add tool, arguments, result, error (uvarint-prefixed),
+//	       start and end time (varint Unix nanoseconds, 0 for none) and
+//	       replayOf (uvarint)
+//
+// Keys are 8-byte big-endian IDs, so that bbolt's byte order is ID order:
+//
+//	b.Put(codec.Key(r.ID), codec.Append(nil, &r))
+//	r, err := codec.Decode(id, b.Get(codec.Key(id)))
+//
+// Changing any layout here means a new Format (or schema) number in
+// consts.go, a frozen copy of the old one in package migrations and a
+// migration step; migrations' tests fail until that is done.
+package codec

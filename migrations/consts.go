@@ -1,0 +1,35 @@
+package migrations
+
+// Schema versions: one per step of All, in order. The file records the
+// version it is at under meta/schema (a big-endian uint32); a new file is
+// at 0 until the first step runs.
+const (
+	// SchemaBuckets created the meta and records buckets, with the
+	// generation under meta/revision.
+	SchemaBuckets = 1
+	// SchemaStats moved counters, IDs and the generation into meta/stats.
+	SchemaStats = 2
+	// SchemaNames added the names bucket of per-(source, name) counters.
+	SchemaNames = 3
+	// SchemaSeen recomputed every name's first and last seen, which
+	// schema 3 and the store before it wrote with the wrong time unit for
+	// records dated before 1973.
+	SchemaSeen = 4
+)
+
+// RecordFormat1 is the format byte that starts every record value written
+// by every schema so far (see v1codec.go). A new record format gets the next
+// number here and a step that rewrites the records.
+const RecordFormat1 = 1
+
+// The bbolt names of buckets and meta keys. They have not changed since the
+// schema that introduced them; a step that renames one keeps the old name
+// here under a new identifier.
+var (
+	metaBucket    = []byte("meta")     // since schema 1
+	recordsBucket = []byte("records")  // since schema 1
+	namesBucket   = []byte("names")    // since schema 3
+	schemaKey     = []byte("schema")   // meta: uint32 big-endian schema version
+	revisionKey   = []byte("revision") // meta: the generation in schema 1 only
+	statsKey      = []byte("stats")    // meta: counters since schema 2
+)

@@ -1,0 +1,148 @@
+package migrations
+
+import (
+	"encoding/binary"
+	"fmt"
+
+	"go.etcd.io/bbolt"
+)
+
+// Each step reads and writes only through the frozen codecs of its version
+// (v1codec.go, v2codec.go, v3codec.go), never through internal/codec.
+
+// createBuckets is schema 1: the meta and records buckets, a generation,
+// and IDs from the records bucket's sequence.
+func createBuckets(tx *bbolt.Tx) error {
+	meta, err := tx.CreateBucketIfNotExists(metaBucket)
+	if err != nil {
+		return err
+	}
+	if _, err := tx.CreateBucketIfNotExists(recordsBucket); err != nil {
+		return err
+	}
+	return meta.Put(revisionKey, binary.BigEndian.AppendUint64(nil, NewRevision()))
+}
+
+// countRecords is schema 2: counters, the first and last IDs and the
+// generation move into meta/stats, kept in every transaction, so that
+// opening a store and reading its size no longer scans it.
+func countRecords(tx *bbolt.Tx) error {
+	meta, recs := tx.Bucket(metaBucket), tx.Bucket(recordsBucket)
+	s := v2Stats{genStart: 1, lastID: recs.Sequence()}
+	if rev := meta.Get(revisionKey); len(rev) == 8 {
+		s.revision = binary.BigEndian.Uint64(rev)
+	} else {
+		s.revision = NewRevision()
+	}
+	c := recs.Cursor()
+	for k, v := c.First(); k != nil; k, v = c.Next() {
+		id, err := v1ID(k)
+		if err != nil {
+			return err
+		}
+		h, err := v1DecodeHeader(v)
+		if err != nil {
+			return fmt.Errorf("record %d: %w", id, err)
+		}
+		if s.firstID == 0 {
+			s.firstID = id
+		}
+		s.lastID = max(s.lastID, id)
+		s.count(h, len(v))
+	}
+	// IDs are dense, so whatever lies below the first record was trimmed.
+	if s.firstID == 0 {
+		s.trimmedThru = s.lastID
+	} else {
+		s.trimmedThru = s.firstID - 1
+	}
+	s.trimmed = s.trimmedThru
+	if err := meta.Delete(revisionKey); err != nil {
+		return err
+	}
+	return meta.Put(statsKey, v2AppendStats(nil, &s))
+}
+
+// countNames is schema 3: the names bucket, (source NUL name) -> counts by
+// kind and level with first and last seen, so that list_log_names and
+// filtered totals need no scan.
+func countNames(tx *bbolt.Tx) error {
+	names, err := tx.CreateBucket(namesBucket)
+	if err != nil {
+		return err
+	}
+	all, err := scanNames(tx)
+	if err != nil {
+		return err
+	}
+	for key, n := range all {
+		if err := names.Put([]byte(key), v3AppendName(nil, n)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// recountSeen is schema 4: first and last seen of every name again from the
+// records, in nanoseconds. Before it, the store and countNames read them
+// with a unit-guessing conversion that took the nanoseconds of a record
+// dated before 1973 for microseconds (1972 showed as 2046). The counts are
+// kept as they are.
+func recountSeen(tx *bbolt.Tx) error {
+	all, err := scanNames(tx)
+	if err != nil {
+		return err
+	}
+	b := tx.Bucket(namesBucket)
+	type entry struct{ k, v []byte }
+	var fixed []entry // bbolt forbids Put while its cursor walks
+	c := b.Cursor()
+	for k, v := c.First(); k != nil; k, v = c.Next() {
+		n, err := v3DecodeName(v)
+		if err != nil {
+			return fmt.Errorf("names %q: %w", k, err)
+		}
+		n.first, n.last = 0, 0
+		if seen := all[string(k)]; seen != nil {
+			n.first, n.last = seen.first, seen.last
+		}
+		fixed = append(fixed, entry{append([]byte(nil), k...), v3AppendName(nil, &n)})
+	}
+	for _, e := range fixed {
+		if err := b.Put(e.k, e.v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// scanNames reads every record and tallies it by names key, as schema 3
+// counts: by [kind][level] (a header outside the table counted nowhere),
+// first and last seen in Unix nanoseconds.
+func scanNames(tx *bbolt.Tx) (map[string]*v3Name, error) {
+	all := map[string]*v3Name{}
+	c := tx.Bucket(recordsBucket).Cursor()
+	for k, v := c.First(); k != nil; k, v = c.Next() {
+		h, err := v1DecodeHeader(v)
+		if err != nil {
+			return nil, fmt.Errorf("record %x: %w", k, err)
+		}
+		source, name, err := v1SourceName(v)
+		if err != nil {
+			return nil, fmt.Errorf("record %x: %w", k, err)
+		}
+		key := string(v3NameKey(source, name))
+		n := all[key]
+		if n == nil {
+			n = &v3Name{}
+			all[key] = n
+		}
+		if int(h.kind) < len(n.counts) && int(h.level) < len(n.counts[0]) {
+			n.counts[h.kind][h.level]++
+		}
+		if h.unixNano != 0 {
+			n.see(h.unixNano)
+		}
+	}
+	return all, nil
+}

@@ -1,0 +1,21 @@
+// Package store keeps the operation log in a bbolt file. It implements
+// oplog.Store.
+//
+// Records live under 8-byte big-endian IDs in the records bucket (encoded by
+// internal/codec); the counters that make reads cheap — stats (records,
+// bytes, counts by kind and level, first and last ID, the generation and
+// what retention trimmed) and per-(source, name) counts with first and last
+// seen — are kept by hand in the same transaction as the records. Check
+// recounts them all from the records; the test helpers of internal/logtest
+// run it when every test ends.
+//
+// Appends from many goroutines share one transaction and one fsync (group
+// commit, commit.go); retention trims the oldest records in the background
+// in small transactions (retention.go); Clear starts a new generation while
+// IDs go on. At Open, package migrations brings an older file forward and
+// refuses a newer one.
+//
+//	db, err := store.Open("mcplogd-data/log.db", nil)
+//	...
+//	log := oplog.New(db, nil) // the Log owns db and closes it
+package store
