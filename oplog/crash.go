@@ -80,17 +80,13 @@ func (l *Log) FindCrashes(ctx context.Context, q CrashQuery) (CrashPage, error) 
 	if err := ctx.Err(); err != nil {
 		return CrashPage{}, err
 	}
-	switch {
-	case q.Limit < 0:
-		return CrashPage{}, Errorf(EINVALID, "limit: must not be negative, got %d", q.Limit)
-	case q.Limit == 0:
-		q.Limit = DefaultCrashLimit
+	var err error
+	if q.Limit, err = checkLimit("limit", q.Limit, DefaultCrashLimit, MaxCrashLimit); err != nil {
+		return CrashPage{}, err
 	}
-	q.Limit = min(q.Limit, MaxCrashLimit)
-	if q.Buckets < 0 {
-		return CrashPage{}, Errorf(EINVALID, "buckets: must not be negative, got %d", q.Buckets)
+	if q.Buckets, err = checkLimit("buckets", q.Buckets, 0, MaxCrashBuckets); err != nil {
+		return CrashPage{}, err
 	}
-	q.Buckets = min(q.Buckets, MaxCrashBuckets)
 	if err := checkFilter(&Filter{Since: q.Since, Until: q.Until}); err != nil {
 		return CrashPage{}, err
 	}

@@ -118,13 +118,10 @@ func (l *Log) Search(ctx context.Context, q SearchQuery) (SearchPage, error) {
 	if err := ctx.Err(); err != nil {
 		return SearchPage{}, err
 	}
-	switch {
-	case q.Limit < 0:
-		return SearchPage{}, Errorf(EINVALID, "limit: must not be negative, got %d", q.Limit)
-	case q.Limit == 0:
-		q.Limit = DefaultSearchLimit
+	var err error
+	if q.Limit, err = checkLimit("limit", q.Limit, DefaultSearchLimit, MaxSearchLimit); err != nil {
+		return SearchPage{}, err
 	}
-	q.Limit = min(q.Limit, MaxSearchLimit)
 	if err := checkFilter(&q.Filter); err != nil {
 		return SearchPage{}, err
 	}
@@ -155,15 +152,13 @@ func (l *Log) Search(ctx context.Context, q SearchQuery) (SearchPage, error) {
 	if err != nil {
 		return SearchPage{}, err
 	}
-	p := SearchPage{Hits: make([]SearchHit, 0, len(h.IDs)), Total: h.Total, TotalExact: h.TotalExact, IndexedThrough: h.IndexedThrough}
-	for _, id := range h.IDs {
-		r, err := l.store.Get(id)
-		if ErrorCode(err) == ENOTFOUND {
-			continue // trimmed by retention since the index answered
-		} else if err != nil {
-			return SearchPage{}, err
-		}
-		p.Hits = append(p.Hits, SearchHit{Record: r, Fragment: Fragment(&r, h.Terms)})
+	recs, err := l.loadHits(h.IDs)
+	if err != nil {
+		return SearchPage{}, err
+	}
+	p := SearchPage{Hits: make([]SearchHit, len(recs)), Total: h.Total, TotalExact: h.TotalExact, IndexedThrough: h.IndexedThrough}
+	for i := range recs {
+		p.Hits[i] = SearchHit{Record: recs[i], Fragment: Fragment(&recs[i], h.Terms)}
 	}
 	if h.More && len(h.IDs) > 0 {
 		p.NextCursor = encodeCursor(st.Revision, h.IDs[len(h.IDs)-1])

@@ -34,6 +34,15 @@
 // A missing, unreadable, corrupt or older-mapping index is rebuilt from the
 // store at Open, in the background, with progress in the log and in Status.
 //
+// The files follow those parts: index.go (Open, Status, Close), meta.go
+// (meta.json and the segments on disk), segments.go (one bleve index per
+// ID range, and retention), indexer.go (the background indexer),
+// rebuild.go (starting over, Reindex), tail.go (the in-memory chunks and
+// the pending operations), search.go (a search over all of them), and the
+// query language in syntax.go (AND, OR, NOT, parentheses) and query.go
+// (fields, values and filters for bleve). Format versions and limits are
+// in consts.go.
+//
 //	idx, err := search.Open("mcplogd-data/index", db, &search.Options{Changed: log.Changed})
 //	...
 //	log.SetIndex(idx) // the Log closes it

@@ -1,16 +1,12 @@
 package search
 
 import (
-	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
-	"slices"
 	"sync"
 	"time"
 
 	"github.com/blevesearch/bleve/v2"
-	"github.com/blevesearch/bleve/v2/index/scorch"
 
 	"github.com/mcplogd/mcplogd/oplog"
 )
@@ -34,7 +30,7 @@ func (x *Index) run() {
 		if err != nil {
 			x.opts.Logger.Error("search indexing failed", "err", err)
 		}
-		if s := x.Status(); s.State == "rebuilding" && time.Since(lastLog) > 2*time.Second {
+		if s := x.Status(); s.State == oplog.IndexRebuilding && time.Since(lastLog) > rebuildLogEvery {
 			lastLog = time.Now()
 			x.opts.Logger.Info("rebuilding search index", "indexedThrough", s.IndexedThrough, "lag", s.Lag, "progress", fmt.Sprintf("%.0f%%", 100*s.Progress))
 		}
@@ -81,12 +77,7 @@ func (x *Index) indexOnce() (n int, err error) {
 	if t.Reset {
 		return 0, x.restartLocked("the log was cleared", x.st.Stats())
 	}
-	// Group by segment: one bleve batch per segment touched.
-	var pending, done []uint64
-	step := &persist{through: t.LastID, left: 1} // the step itself, until it has queued every batch
-	x.mu.Lock()
-	x.queue = append(x.queue, step)
-	x.mu.Unlock()
+	step := x.beginStep(t.LastID)
 	released := false
 	defer func() {
 		if !released { // an error: the step never completes, holding the persisted watermark back
@@ -96,52 +87,112 @@ func (x *Index) indexOnce() (n int, err error) {
 			x.mu.Unlock()
 		}
 	}()
-	type job struct {
-		s *segment
-		b *bleve.Batch
+	jobs, ops, err := x.batches(t.Lines, step)
+	if err != nil {
+		return 0, err
 	}
+	if err := x.runBatches(jobs, step); err != nil {
+		return 0, err
+	}
+	x.dirty.add(ops.pending...)
+	x.dirty.remove(ops.done...)
+	if err := x.refreshPending(wm); err != nil {
+		return 0, err
+	}
+	dropped, metaStale := x.endStep(step, &t, st)
+	released = true
+	for _, s := range dropped {
+		_ = s.idx.Close()
+		if err := removeSegments(x.dir, x.keepNames()); err != nil {
+			return 0, err
+		}
+	}
+	if len(dropped) == 0 && !metaStale {
+		return len(t.Lines), nil
+	}
+	return len(t.Lines), x.writeMeta()
+}
+
+// beginStep queues a step that reaches through: it holds the persisted
+// watermark back until it has queued every batch and each is on disk.
+func (x *Index) beginStep(through uint64) *persist {
+	step := &persist{through: through, left: 1} // the step itself, until it has queued every batch
+	x.mu.Lock()
+	x.queue = append(x.queue, step)
+	x.mu.Unlock()
+	return step
+}
+
+// job is one bleve batch of an indexing step, for one segment.
+type job struct {
+	s *segment
+	b *bleve.Batch
+}
+
+// opIDs are the operations a step indexed, pending or ended.
+type opIDs struct{ pending, done []uint64 }
+
+// batches groups recs by segment, one bleve batch per segment touched (of
+// at most BatchSize/Parallel records), and records their times and spans.
+func (x *Index) batches(recs []oplog.Record, step *persist) ([]job, opIDs, error) {
 	var jobs []job
-	for i := 0; i < len(t.Lines); {
-		lo := x.segLo(t.Lines[i].ID)
+	var ops opIDs
+	for i := 0; i < len(recs); {
+		lo := x.segLo(recs[i].ID)
 		j := i
-		for j < len(t.Lines) && x.segLo(t.Lines[j].ID) == lo && j-i < x.opts.BatchSize/x.opts.Parallel {
+		for j < len(recs) && x.segLo(recs[j].ID) == lo && j-i < x.opts.BatchSize/x.opts.Parallel {
 			j++
 		}
 		s, err := x.segmentFor(lo)
 		if err != nil {
-			return 0, err
+			return nil, ops, err
 		}
-		b := s.idx.NewBatch()
-		sp := newSpan()
-		for k := i; k < j; k++ {
-			r := &t.Lines[k]
-			if err := b.IndexAdvanced(x.an.document(r)); err != nil {
-				return 0, err
-			}
-			sp.add(r.Time)
-			if r.Kind == oplog.KindOp && !r.IsComplete() {
-				pending = append(pending, r.ID)
-			} else if r.Kind == oplog.KindOp {
-				done = append(done, r.ID)
-			}
+		b, err := x.batch(s, recs[i:j], step, &ops)
+		if err != nil {
+			return nil, ops, err
 		}
-		s.times.mu.Lock()
-		for k := i; k < j; k++ {
-			s.times.set(&t.Lines[k])
-		}
-		s.times.mu.Unlock()
-		x.mu.Lock()
-		step.left++
-		// Before the batch is searchable and long before the watermark
-		// passes it: a search never sees a document outside the span.
-		s.span.merge(sp)
-		x.mu.Unlock()
 		b.SetPersistedCallback(func(err error) { x.persistedBatch(step, err) })
 		jobs = append(jobs, job{s, b})
 		i = j
 	}
-	// Several batches at once: while one is analysed (in parallel), another
-	// builds its segment (on one core).
+	return jobs, ops, nil
+}
+
+// batch builds the bleve batch of recs, all in segment s, counts it in
+// step, sets the records' times in s's column and widens s's span, noting
+// the operations in ops.
+func (x *Index) batch(s *segment, recs []oplog.Record, step *persist, ops *opIDs) (*bleve.Batch, error) {
+	b := s.idx.NewBatch()
+	sp := newSpan()
+	for k := range recs {
+		r := &recs[k]
+		if err := b.IndexAdvanced(x.an.document(r)); err != nil {
+			return nil, err
+		}
+		sp.add(r.Time)
+		if r.Kind == oplog.KindOp && !r.IsComplete() {
+			ops.pending = append(ops.pending, r.ID)
+		} else if r.Kind == oplog.KindOp {
+			ops.done = append(ops.done, r.ID)
+		}
+	}
+	s.times.mu.Lock()
+	for k := range recs {
+		s.times.set(&recs[k])
+	}
+	s.times.mu.Unlock()
+	x.mu.Lock()
+	step.left++
+	// Before the batch is searchable and long before the watermark
+	// passes it: a search never sees a document outside the span.
+	s.span.merge(sp)
+	x.mu.Unlock()
+	return b, nil
+}
+
+// runBatches runs several batches at once: while one is analysed (in
+// parallel), another builds its segment (on one core).
+func (x *Index) runBatches(jobs []job, step *persist) error {
 	errs := make([]error, len(jobs))
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, x.opts.Parallel)
@@ -156,48 +207,37 @@ func (x *Index) indexOnce() (n int, err error) {
 		})
 	}
 	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
-		return 0, err
-	}
-	x.dirty.add(pending...)
-	x.dirty.remove(done...)
-	if err := x.refreshPending(wm); err != nil {
-		return 0, err
-	}
+	return errors.Join(errs...)
+}
+
+// endStep moves the watermark past t, releases step, updates the state,
+// and takes out the segments retention emptied (returned, to be closed).
+// metaStale says whether meta.json lags the persisted watermark.
+func (x *Index) endStep(step *persist, t *oplog.Tail, st oplog.Stats) (dropped []*segment, metaStale bool) {
 	x.mu.Lock()
+	defer x.mu.Unlock()
 	if t.LastID > x.watermark {
 		x.watermark = t.LastID
 	}
 	step.left--
-	released = true
 	x.advancePersisted()
-	metaStale := x.persisted != x.metaWritten
-	if x.state == "rebuilding" && x.watermark >= x.rebuildTo || x.state == "indexing" && !t.More {
-		x.state = "idle"
+	metaStale = x.persisted != x.metaWritten
+	if x.state == oplog.IndexRebuilding && x.watermark >= x.rebuildTo || x.state == oplog.IndexIndexing && !t.More {
+		x.state = oplog.IndexIdle
 		if x.rebuildTo > 0 {
 			x.opts.Logger.Info("search index rebuilt", "indexedThrough", x.watermark)
 			x.rebuildTo = 0
 		}
-	} else if t.More && x.state == "idle" {
-		x.state = "indexing"
+	} else if t.More && x.state == oplog.IndexIdle {
+		x.state = oplog.IndexIndexing
 	}
-	dropped := x.dropTrimmed(st)
+	dropped = x.dropTrimmed(st)
 	for _, s := range x.segs {
 		if n, err := s.idx.DocCount(); err == nil {
 			s.docs = n
 		}
 	}
-	x.mu.Unlock()
-	for _, s := range dropped {
-		_ = s.idx.Close()
-		if err := removeSegments(x.dir, x.keepNames()); err != nil {
-			return 0, err
-		}
-	}
-	if len(dropped) == 0 && !metaStale {
-		return len(t.Lines), nil
-	}
-	return len(t.Lines), x.writeMeta()
+	return dropped, metaStale
 }
 
 // persistedBatch is a batch's persisted callback (or its failure).
@@ -263,137 +303,4 @@ func (x *Index) refreshPending(wm uint64) error {
 	}
 	x.dirty.remove(done...)
 	return nil
-}
-
-func (x *Index) segLo(id uint64) uint64 { return (id-1)/x.opts.SegmentSize*x.opts.SegmentSize + 1 }
-
-// segmentFor returns the segment starting at lo, creating it.
-func (x *Index) segmentFor(lo uint64) (*segment, error) {
-	x.mu.RLock()
-	for _, s := range x.segs {
-		if s.lo == lo {
-			x.mu.RUnlock()
-			return s, nil
-		}
-	}
-	x.mu.RUnlock()
-	path := filepath.Join(x.dir, segName(lo))
-	_ = removeSegments(x.dir, x.keepNames()) // leftovers of a segment meta.json did not list
-	idx, err := bleve.NewUsing(path, x.m, scorch.Name, scorch.Name, scorchConfig())
-	if err != nil {
-		return nil, fmt.Errorf("index: create %s: %w", segName(lo), err)
-	}
-	s := &segment{lo: lo, hi: lo + x.opts.SegmentSize - 1, span: newSpan(), times: newTimeCol(lo, x.opts.SegmentSize), idx: idx}
-	s.times.full = true // new: the indexer sets every time
-	x.mu.Lock()
-	x.segs = append(x.segs, s)
-	slices.SortFunc(x.segs, func(a, b *segment) int { return compare(a.lo, b.lo) })
-	x.mu.Unlock()
-	return s, nil
-}
-
-func compare(a, b uint64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
-
-func (x *Index) keepNames() map[string]bool {
-	x.mu.RLock()
-	defer x.mu.RUnlock()
-	keep := map[string]bool{}
-	for _, s := range x.segs {
-		keep[segName(s.lo)] = true
-	}
-	return keep
-}
-
-// dropTrimmed removes from segs (under x.mu) the segments whose every ID is
-// below the store's first retained record, and returns them.
-func (x *Index) dropTrimmed(st oplog.Stats) []*segment {
-	first := st.FirstID
-	if first == 0 {
-		first = st.LastID + 1 // empty: nothing is retained
-	}
-	var dropped []*segment
-	x.segs = slices.DeleteFunc(x.segs, func(s *segment) bool {
-		if s.hi < first && s.hi <= x.watermark {
-			dropped = append(dropped, s)
-			return true
-		}
-		return false
-	})
-	return dropped
-}
-
-// restart drops every segment and indexes the log again from its start.
-func (x *Index) restart(why string, st oplog.Stats) error {
-	x.work.Lock()
-	defer x.work.Unlock()
-	return x.restartLocked(why, st)
-}
-
-func (x *Index) restartLocked(why string, st oplog.Stats) error {
-	x.opts.Logger.Info("search index starts over", "reason", why)
-	x.mu.Lock()
-	segs := x.segs
-	x.segs, x.watermark, x.persisted, x.queue, x.revision = nil, 0, 0, nil, st.Revision
-	x.state, x.rebuildTo = "idle", 0
-	if st.Records > 0 {
-		x.state, x.rebuildTo = "rebuilding", st.LastID
-	}
-	x.mu.Unlock()
-	for _, s := range segs {
-		_ = s.idx.Close()
-	}
-	x.tail.reset()
-	x.dirty.mu.Lock()
-	clear(x.dirty.ids)
-	x.dirty.mu.Unlock()
-	if err := removeSegments(x.dir, nil); err != nil {
-		return err
-	}
-	return x.writeMeta()
-}
-
-// Reindex drops the index and builds it again from the store, in the
-// background indexer; it returns once the indexer has caught up with the
-// records present when it was called, or ctx ends. progress (nil: none)
-// is called now and then with the fraction done.
-func (x *Index) Reindex(ctx context.Context, progress func(done, total uint64)) error {
-	st := x.st.Stats()
-	if err := x.restart("reindex asked", st); err != nil {
-		return err
-	}
-	return x.WaitIndexed(ctx, st.LastID, progress)
-}
-
-// WaitIndexed returns once the watermark reaches id, or ctx ends (its
-// error). progress (nil: none) is called as the watermark moves.
-func (x *Index) WaitIndexed(ctx context.Context, id uint64, progress func(done, total uint64)) error {
-	tick := time.NewTicker(50 * time.Millisecond)
-	defer tick.Stop()
-	for {
-		x.mu.RLock()
-		wm, closed := x.watermark, x.closed
-		x.mu.RUnlock()
-		if progress != nil {
-			progress(min(wm, id), id)
-		}
-		if wm >= id {
-			return nil
-		}
-		if closed {
-			return oplog.ErrClosed
-		}
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-tick.C:
-		}
-	}
 }

@@ -13,17 +13,6 @@ import (
 	"github.com/mcplogd/mcplogd/oplog"
 )
 
-// MappingVersion is the version of the index mapping and of the way records
-// become documents. An index written with another version is rebuilt at
-// Open. Bump it with every change to newMapping or document.
-//
-//   - 2: no time field (record times are kept beside the index, see
-//     times.go); text and stack analysed by wordsName, not standard.
-//   - 3: no term vectors: phrases are checked against the records (see
-//     phrase.go).
-//   - 4: replayOf, the ID a replayed operation replays.
-const MappingVersion = 4
-
 // Fields of a document. Keyword fields match exactly (case-sensitive, one
 // term); text fields are analysed with wordsName (see analyzer.go). The time
 // field of queries is not in bleve (see times.go).
@@ -84,14 +73,9 @@ func (a *analyzers) document(r *oplog.Record) *document.Document {
 			d.AddField(document.NewTextFieldCustom(name, nil, []byte(v), keywordOpts, a.keyword))
 		}
 	}
-	kw("name", r.Name)
 	kw("level", r.Level.String())
-	kw("source", r.Source)
-	kw("kind", r.Kind.String())
-	kw("tool", r.Tool)
-	kw("status", r.Status.String())
-	if r.ReplayOf != 0 {
-		kw("replayOf", docID(r.ReplayOf))
+	for _, f := range keywords(r.Name, r.Source, r.Kind, r.Tool, r.Status, r.ReplayOf) {
+		kw(f.field, f.v)
 	}
 	if r.Text != "" {
 		d.AddField(document.NewTextFieldCustom("text", nil, []byte(r.Text), textOpts, a.text))
@@ -100,4 +84,20 @@ func (a *analyzers) document(r *oplog.Record) *document.Document {
 		d.AddField(document.NewTextFieldCustom("stack", nil, []byte(r.Stack), textOpts, a.text))
 	}
 	return d
+}
+
+// keywordField is a keyword field and its value as indexed; "" for none.
+type keywordField struct{ field, v string }
+
+// keywords spells the keyword fields that a record and a query's filters
+// share, as document indexes them and compile matches them, so that a new
+// field is added to both at once. level is apart: a record has one level,
+// a query a minimum.
+func keywords(name, source string, kind oplog.Kind, tool string, status oplog.Status, replayOf uint64) [6]keywordField {
+	kw := [6]keywordField{{"name", name}, {"source", source}, {"kind", kind.String()}, {"tool", tool},
+		{"status", status.String()}, {"replayOf", ""}}
+	if replayOf != 0 {
+		kw[5].v = docID(replayOf)
+	}
+	return kw
 }

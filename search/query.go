@@ -10,9 +10,6 @@ import (
 	"github.com/mcplogd/mcplogd/oplog"
 )
 
-// maxQueryBytes bounds a query string: longer ones are refused rather than parsed.
-const maxQueryBytes = 4096
-
 // compiled is a SearchQuery translated for bleve.
 type compiled struct {
 	q     query.Query // the query string and every filter but the time range, one conjunction
@@ -54,13 +51,8 @@ func (a *analyzers) compile(q *oplog.SearchQuery) (*compiled, error) {
 		}
 		conj = append(conj, query.NewDisjunctionQuery(levels))
 	}
-	term("name", q.Name)
-	term("source", q.Source)
-	term("kind", q.Kind.String())
-	term("tool", q.Tool)
-	term("status", q.Status.String())
-	if q.ReplayOf != 0 {
-		term("replayOf", docID(q.ReplayOf))
+	for _, f := range keywords(q.Name, q.Source, q.Kind, q.Tool, q.Status, q.ReplayOf) {
+		term(f.field, f.v)
 	}
 	switch len(conj) {
 	case 0:

@@ -1,47 +1,317 @@
 package search
 
 import (
+	"fmt"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/blevesearch/bleve/v2/search/query"
 
 	"github.com/mcplogd/mcplogd/oplog"
 )
 
+// show renders a query tree compactly, for tests: and(...), or(...),
+// (must -mustNot) for a boolean query, field:value for leaves, * for
+// match-all.
+func show(q query.Query) string {
+	field := func(f string) string {
+		if f == "" {
+			return ""
+		}
+		return f + ":"
+	}
+	list := func(name string, qs []query.Query) string {
+		if len(qs) == 1 {
+			return show(qs[0])
+		}
+		parts := make([]string, len(qs))
+		for i, q := range qs {
+			parts[i] = show(q)
+		}
+		return name + "(" + strings.Join(parts, " ") + ")"
+	}
+	switch q := q.(type) {
+	case nil:
+		return "<nil>"
+	case *query.MatchAllQuery:
+		return "*"
+	case *query.MatchNoneQuery:
+		return "none"
+	case *query.ConjunctionQuery:
+		return list("and", q.Conjuncts)
+	case *query.DisjunctionQuery:
+		return list("or", q.Disjuncts)
+	case *query.BooleanQuery:
+		var parts []string
+		if q.Must != nil {
+			parts = append(parts, show(q.Must))
+		}
+		if q.Should != nil {
+			parts = append(parts, show(q.Should))
+		}
+		if q.MustNot != nil {
+			parts = append(parts, "-"+show(q.MustNot))
+		}
+		if len(parts) == 1 {
+			return parts[0]
+		}
+		return "(" + strings.Join(parts, " ") + ")"
+	case *query.MatchQuery:
+		s := field(q.FieldVal) + q.Match
+		if q.Fuzziness != 0 {
+			s += fmt.Sprintf("~%d", q.Fuzziness)
+		}
+		if q.BoostVal != nil {
+			s += fmt.Sprintf("^%g", float64(*q.BoostVal))
+		}
+		return s
+	case *query.MatchPhraseQuery:
+		return field(q.FieldVal) + `"` + q.MatchPhrase + `"`
+	case *query.TermQuery:
+		return field(q.FieldVal) + "=" + q.Term
+	case *query.WildcardQuery:
+		return field(q.FieldVal) + q.Wildcard
+	case *query.RegexpQuery:
+		return field(q.FieldVal) + "/" + q.Regexp + "/"
+	case *query.NumericRangeQuery:
+		s := field(q.FieldVal)
+		if q.Min != nil {
+			s += fmt.Sprintf(">%s%g", map[bool]string{true: "=", false: ""}[q.InclusiveMin != nil && *q.InclusiveMin], *q.Min)
+		}
+		if q.Max != nil {
+			s += fmt.Sprintf("<%s%g", map[bool]string{true: "=", false: ""}[q.InclusiveMax != nil && *q.InclusiveMax], *q.Max)
+		}
+		return s
+	case *query.DateRangeQuery:
+		return field(q.FieldVal) + "range(" + q.Start.Format(time.RFC3339) + ".." + q.End.Format(time.RFC3339) + ")"
+	case *phraseQuery:
+		words := make([]string, len(q.words))
+		for i, w := range q.words {
+			words[i] = fmt.Sprintf("%s@%d", w.term, w.at)
+		}
+		return q.field + `:phrase(` + strings.Join(words, " ") + ")"
+	case *timeRangeQuery:
+		return fmt.Sprintf("time(%s %v .. %s %v)", q.start.Format(time.RFC3339), q.inclStart, q.end.Format(time.RFC3339), q.inclEnd)
+	}
+	return fmt.Sprintf("%T", q)
+}
+
+// TestTree checks how the query language reads AND, OR, NOT, parentheses
+// and clauses (syntax.go), before fields are translated.
+func TestTree(t *testing.T) {
+	f := func(s, want string) {
+		t.Helper()
+		q, err := tree(s)
+		if err != nil {
+			t.Fatalf("tree(%q): %v", s, err)
+		}
+		if got := show(q); got != want {
+			t.Fatalf("tree(%q) = %s, want %s", s, got, want)
+		}
+	}
+	// Nothing to match.
+	f(``, `<nil>`)
+	f(`   `, `<nil>`)
+
+	// Clauses are all required; AND may be written, as && too.
+	f(`foo`, `foo`)
+	f(`foo bar`, `and(foo bar)`)
+	f("foo\tbar\nbaz", `and(foo bar baz)`)
+	f(`foo AND bar`, `and(foo bar)`)
+	f(`foo && bar`, `and(foo bar)`)
+	f(`foo AND`, `foo`) // a trailing AND is forgiven
+	f(`+foo`, `foo`)
+
+	// OR binds looser than AND.
+	f(`foo OR bar`, `or(foo bar)`)
+	f(`foo || bar`, `or(foo bar)`)
+	f(`a OR b OR c`, `or(a b c)`)
+	f(`a b OR c`, `or(and(a b) c)`)
+	f(`a OR b c`, `or(a and(b c))`)
+	f(`a AND OR b`, `or(a b)`)
+
+	// NOT, ! and - exclude.
+	f(`NOT foo`, `(* -foo)`)
+	f(`! foo`, `(* -foo)`)
+	f(`!foo`, `!foo`) // ! is NOT only as a word of its own
+	f(`-foo`, `(* -foo)`)
+	f(`foo -bar`, `(foo -bar)`)
+	f(`foo NOT bar baz`, `(and(foo baz) -bar)`)
+	f(`foo AND NOT bar`, `(foo -bar)`)
+	f(`foo OR NOT bar`, `or(foo (* -bar))`)
+
+	// Parentheses group.
+	f(`(foo)`, `foo`)
+	f(`(a OR b) c`, `and(or(a b) c)`)
+	f(`(a OR b) AND NOT c`, `(or(a b) -c)`)
+	f(`NOT (a OR b)`, `(* -or(a b))`)
+	f(`((a))`, `a`)
+	f(`a(b)`, `and(a b)`)
+
+	// Each clause is bleve's: fields, phrases, wildcards, regexps, fuzzy,
+	// boosts, ranges; quotes and backslashes keep spaces and parentheses.
+	f(`name:Physics`, `name:Physics`)
+	f(`"null reference"`, `"null reference"`)
+	f(`text:"a (b) c"`, `text:"a (b) c"`)
+	f(`"say \"hi\""`, `"say "hi""`)
+	f(`Physi*`, `Physi*`)
+	f(`name:Phys*`, `name:Phys*`)
+	f(`te?t`, `te?t`)
+	f(`text:/ab+c/`, `text:/ab+c/`)
+	f(`x~2`, `x~2`)
+	f(`y^3`, `y^3`)
+	f(`status:>=3`, `status:>=3`)
+	f(`\(a\)`, `(a)`)
+	f(`time:>"2026-01-01T00:00:00Z"`, `time:range(2026-01-01T00:00:00Z..0001-01-01T00:00:00Z)`)
+	f(`level:error AND name:Physics "null reference"`, `and(level:error name:Physics "null reference")`)
+}
+
+// TestTree_Errors checks the syntax errors and where they point.
+func TestTree_Errors(t *testing.T) {
+	f := func(s, want string) {
+		t.Helper()
+		_, err := tree(s)
+		if oplog.ErrorCode(err) != oplog.EINVALID {
+			t.Fatalf("tree(%q): %v, want EINVALID", s, err)
+		}
+		if got := oplog.ErrorMessage(err); got != want {
+			t.Fatalf("tree(%q):\n%s\nwant\n%s", s, got, want)
+		}
+	}
+	at := func(s string, col int, what string) string {
+		return fmt.Sprintf("query: syntax error at character %d: %s\n  %s\n  %s^", col, what, s, strings.Repeat(" ", col-1))
+	}
+	f(`NOT NOT a`, at(`NOT NOT a`, 5, "NOT NOT"))
+	f(`a NOT`, at(`a NOT`, 3, "NOT needs a term after it"))
+	f(`a OR`, at(`a OR`, 3, "OR needs a term after it"))
+	f(`-`, at(`-`, 1, "syntax error")) // "-" alone is no word to bleve
+	f(`a OR -`, at(`a OR -`, 6, "syntax error"))
+	f(`OR a`, at(`OR a`, 1, "OR needs a term before it"))
+	f(`AND a`, at(`AND a`, 1, "AND needs a term before it"))
+	f(`a OR OR b`, at(`a OR OR b`, 6, "OR needs a term before it"))
+	f(`a OR AND b`, at(`a OR AND b`, 6, "AND needs a term before it"))
+	f(`NOT AND a`, at(`NOT AND a`, 5, "AND needs a term before it"))
+	f(`()`, at(`()`, 1, "empty parentheses"))
+	f(`(a`, at(`(a`, 1, "'(' is never closed"))
+	f(`((a) OR b`, at(`((a) OR b`, 1, "'(' is never closed"))
+	f(`a)`, at(`a)`, 2, "')' without a '(' before it"))
+	f(`a ) b`, at(`a ) b`, 3, "')' without a '(' before it"))
+	f(`(a OR)`, at(`(a OR)`, 4, "OR needs a term after it"))
+	f(`"a b`, at(`"a b`, 1, "a quote that is never closed"))
+	f(`ab "cd`, at(`ab "cd`, 4, "a quote that is never closed"))
+	f(`é (b`, at(`é (b`, 3, "'(' is never closed")) // characters, not bytes
+	f(`level:`, at(`level:`, 1, "syntax error"))
+	f(`:x`, at(`:x`, 1, "syntax error"))
+	f(`"a b"~1`, at(`"a b"~1`, 1, "syntax error"))
+}
+
+// TestCompile checks what a query becomes for bleve: fields, values spelled
+// as indexed, words for fragments, and the errors of the whole query.
 func TestCompile(t *testing.T) {
 	an := newAnalyzers(newMapping())
-	for _, tc := range []struct {
-		query, err string
-		terms      []string
-	}{
-		{query: `level:error AND name:Physics "null reference"`, terms: []string{"null", "reference"}},
-		{query: `level:Error name:Physics NOT text:timeout`},
-		{query: `(foo OR bar) AND NOT baz`, terms: []string{"foo", "bar"}},
-		{query: `time:>"2026-01-01T00:00:00Z" Physi*`},
-		{query: `bogus:x`, err: `unknown field "bogus"`},
-		{query: `time:2026`, err: `time takes a date range`},
-		{query: `name:Physics AND (level:error`, err: "at character 18: '(' is never closed"},
-		{query: `a OR`, err: "OR needs a term after it"},
-		{query: `AND a`, err: "AND needs a term before it"},
-		{query: `a ) b`, err: "')' without a '('"},
-		{query: `text:"open`, err: "never closed"},
-		{query: `level:`, err: "syntax error"},
-	} {
-		t.Run(tc.query, func(t *testing.T) {
-			c, err := an.compile(&oplog.SearchQuery{Query: tc.query})
-			if tc.err != "" {
-				if oplog.ErrorCode(err) != oplog.EINVALID || !strings.Contains(oplog.ErrorMessage(err), tc.err) {
-					t.Fatalf("got %v, want EINVALID with %q", err, tc.err)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if tc.terms != nil && strings.Join(c.terms, ",") != strings.Join(tc.terms, ",") {
-				t.Fatalf("terms %v, want %v", c.terms, tc.terms)
-			}
-		})
+	// f compiles query and checks the tree (want, "" for any) and the
+	// words for fragments (terms, nil for any).
+	f := func(s, want string, terms []string) {
+		t.Helper()
+		c, err := an.compile(&oplog.SearchQuery{Query: s})
+		if err != nil {
+			t.Fatalf("compile(%q): %v", s, err)
+		}
+		if got := show(c.q); want != "" && got != want {
+			t.Fatalf("compile(%q) = %s, want %s", s, got, want)
+		}
+		if terms != nil && strings.Join(c.terms, ",") != strings.Join(terms, ",") {
+			t.Fatalf("compile(%q): terms %v, want %v", s, c.terms, terms)
+		}
 	}
+	f(`level:error AND name:Physics "null reference"`, "", []string{"null", "reference"})
+	f(`level:Error name:Physics NOT text:timeout`, "", nil)
+	f(`(foo OR bar) AND NOT baz`, "", []string{"foo", "bar"})
+	f(`time:>"2026-01-01T00:00:00Z" Physi*`, "", nil)
+
+	// Unqualified words search text and stack; message and msg are text.
+	f(`foo`, `or(text:foo stack:foo)`, []string{"foo"})
+	f(`message:foo`, `text:foo`, []string{"foo"})
+	f(`msg:foo`, `text:foo`, []string{"foo"})
+	f(`stack:NullReference`, `stack:NullReference`, []string{"nullreference"})
+	f(`Physi*`, `or(text:Physi* stack:Physi*)`, []string{})
+	// A bare number is a word; bleve's numeric alternative has no text field.
+	f(`3`, `or(or(text:3 stack:3) or())`, []string{"3"})
+
+	// A word the analyzer splits is a phrase; phrases check word order.
+	f(`Foo.cs`, `or(text:phrase(foo@0 cs@1) stack:phrase(foo@0 cs@1))`, []string{"foo", "cs"})
+	f(`text:"null reference"`, `text:phrase(null@0 reference@1)`, []string{"null", "reference"})
+	f(`text:"the end"`, `text:=end`, []string{"end"}) // stop words drop out
+	f(`text:"of the"`, `none`, []string{})
+
+	// Keyword values are spelled as indexed.
+	f(`level:Error`, `level:error`, []string{})
+	f(`level:warning`, `level:warn`, nil)
+	f(`kind:operation`, `kind:op`, nil)
+	f(`status:ok`, `status:success`, nil)
+	f(`name:"Main Camera"`, `name:=Main Camera`, []string{})
+	f(`name:Phys*`, `name:Phys*`, []string{})
+	f(`replayOf:12`, `or(replayOf:12 replayOf:>=12<=12)`, nil) // bleve reads a number both ways
+
+	// Excluded words are no fragment words.
+	f(`foo -bar`, "", []string{"foo"})
+	f(`NOT (foo OR bar)`, "", []string{})
+
+	// A time range in the query string reads the time column.
+	c, err := an.compile(&oplog.SearchQuery{Query: `time:>="2026-05-01T12:00:00Z"`})
+	if err != nil || !c.times || show(c.q) != `time(2026-05-01T12:00:00Z true .. 0001-01-01T00:00:00Z false)` {
+		t.Fatalf("time range: %v, times %v, %s", err, c != nil && c.times, show(c.q))
+	}
+}
+
+// TestCompile_Filters checks the filters beside the query string.
+func TestCompile_Filters(t *testing.T) {
+	an := newAnalyzers(newMapping())
+	f := func(q oplog.SearchQuery, want string) {
+		t.Helper()
+		c, err := an.compile(&q)
+		if err != nil {
+			t.Fatalf("compile(%+v): %v", q, err)
+		}
+		if got := show(c.q); got != want {
+			t.Fatalf("compile(%+v) = %s, want %s", q, got, want)
+		}
+	}
+	f(oplog.SearchQuery{}, `*`)
+	f(oplog.SearchQuery{Query: "  "}, `*`)
+	f(oplog.SearchQuery{Filter: oplog.Filter{MinLevel: oplog.LevelError}}, `or(level:=error level:=fatal)`)
+	f(oplog.SearchQuery{Filter: oplog.Filter{MinLevel: oplog.LevelDebug}}, `*`)
+	f(oplog.SearchQuery{Filter: oplog.Filter{Name: "Physics", Source: "game", Kind: oplog.KindOp}}, `and(name:=Physics source:=game kind:=op)`)
+	f(oplog.SearchQuery{Tool: "spawn", Status: oplog.StatusError, ReplayOf: 7}, `and(tool:=spawn status:=error replayOf:=7)`)
+	f(oplog.SearchQuery{Query: "foo", Filter: oplog.Filter{Name: "Physics"}}, `and(or(text:foo stack:foo) name:=Physics)`)
+}
+
+// TestCompile_Errors checks the errors of compile: EINVALID, naming what
+// is wrong.
+func TestCompile_Errors(t *testing.T) {
+	an := newAnalyzers(newMapping())
+	f := func(s, want string) {
+		t.Helper()
+		_, err := an.compile(&oplog.SearchQuery{Query: s})
+		if oplog.ErrorCode(err) != oplog.EINVALID || !strings.Contains(oplog.ErrorMessage(err), want) {
+			t.Fatalf("compile(%q): got %v, want EINVALID with %q", s, err, want)
+		}
+	}
+	f(`bogus:x`, `unknown field "bogus"`)
+	f(`a:1.5`, `unknown field "a"; fields are text, stack, name, level, source, kind, tool, status, replayOf and time`)
+	f(`time:2026`, `time takes a date range`)
+	f(`time:>=2026-01-01`, "at character 1: syntax error")
+	f(`name:Physics AND (level:error`, "at character 18: '(' is never closed")
+	f(`a OR`, "OR needs a term after it")
+	f(`AND a`, "AND needs a term before it")
+	f(`a ) b`, "')' without a '('")
+	f(`text:"open`, "never closed")
+	f(`level:`, "syntax error")
+	f(`"a b"~1`, "syntax error")
+	f(`text:"a b"~1`, "syntax error")
+	f(strings.Repeat("a", maxQueryBytes+1), "query: 4097 bytes is over the limit of 4096")
+	f("\xff", "query: not valid UTF-8")
 }
 
 func FuzzQuery(f *testing.F) {

@@ -94,7 +94,7 @@ func (t *tailCache) chunk(k, upto uint64) (*memChunk, error) {
 		t.chunks[k] = c
 	}
 	for c.through < upto {
-		tl, err := t.x.st.Tail(oplog.TailQuery{SinceID: c.through, HasSince: true, Limit: int(min(chi-c.through, 10_000))})
+		tl, err := t.x.st.Tail(oplog.TailQuery{SinceID: c.through, HasSince: true, Limit: int(min(chi-c.through, maxReadBatch))})
 		if err != nil {
 			return nil, err
 		}

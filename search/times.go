@@ -61,7 +61,7 @@ func (c *timeCol) fill(st oplog.Store, hi uint64) error {
 		return nil
 	}
 	for since := c.lo - 1; since < hi; {
-		tl, err := st.Tail(oplog.TailQuery{SinceID: since, HasSince: true, Limit: int(min(hi-since, 10_000))})
+		tl, err := st.Tail(oplog.TailQuery{SinceID: since, HasSince: true, Limit: int(min(hi-since, maxReadBatch))})
 		if err != nil {
 			return err
 		}

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcplogd/mcplogd/internal/crash"
+	"github.com/mcplogd/mcplogd/crash"
 )
 
 // Real-looking traces, each as a template: %d is filled with line numbers,

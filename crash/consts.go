@@ -1,0 +1,33 @@
+package crash
+
+import "time"
+
+// TopFrames is how many frames, from the top of a stack, make its signature.
+// Deeper frames say how the program got there, which varies between
+// occurrences of one crash (another caller, another event loop) more than
+// it identifies the crash.
+const TopFrames = 5
+
+// Limits on what one trace keeps, so that a huge or hostile stack costs a
+// bounded amount of memory in the index.
+const (
+	maxHeadBytes  = 200 // a normalised head (exception type and message)
+	maxFrameBytes = 200 // one normalised frame
+	maxTitleRunes = 120 // a title, "Type in Class.Method"
+	minTitleRunes = 16  // what a title keeps of its type however long the frame
+)
+
+// Bounds of the Index's parsed-stack cache; it is emptied when full. Stacks
+// may be up to oplog.MaxStackBytes each.
+const (
+	maxTraces     = 4096
+	maxTraceBytes = 16 << 20
+)
+
+// minDeadGroups is how many groups without occurrences the Index keeps
+// before it compacts them away (when they are also the majority): below
+// that, the memory is not worth a pass over every entry.
+const minDeadGroups = 1024
+
+// defaultInterval is Options.Interval's default.
+const defaultInterval = time.Second

@@ -1,0 +1,33 @@
+// Package crash groups crashes: Signature normalises a stack trace so that
+// one crash seen many times (from other lines, addresses, builds or
+// argument values) has one signature, and Index keeps the error records
+// with stack traces of a log grouped by it, behind oplog.Log.FindCrashes.
+// It is a sibling of search: both are indexes that oplog.Log owns and that
+// read the store in the background.
+//
+//	sig, title, frames := crash.Signature(stack)
+//	// title: "NullReferenceException in Player.Update"
+//
+//	idx := crash.New(log, nil) // reads the log in the background
+//	log.SetCrashes(idx)        // the log owns idx and closes it
+//	groups, err := log.FindCrashes(ctx, oplog.CrashQuery{Since: time.Now().Add(-time.Hour)})
+//
+// # Signatures
+//
+// Parse (parse.go) reads a stack in any of the shapes game engines write
+// (Unity and Mono, .NET, Java, Lua, Go, gdb, Python, JavaScript; the frame
+// shapes of each family are in frames.go) into a Trace: the head (the
+// exception and its message) and the top TopFrames frames. normalize.go
+// strips what differs between occurrences of one crash: line numbers,
+// addresses, generic arguments, compiler-made numbering in names, numbers
+// and quoted values in messages. The signature is a hash of what remains;
+// the title names the crash's type and the first telling frame.
+//
+// # The index
+//
+// The index never slows appends: a background reader (feed.go) follows the
+// store after its own watermark, keeping a compact entry per crash (ID,
+// time, source, group). A query (find.go) first reads and groups whatever
+// the reader has not reached yet, so answers are exact however far behind
+// it is. Its limits are in consts.go.
+package crash

@@ -1,0 +1,218 @@
+package crash
+
+// How the Index reads the store: two cursors (error lines, operations),
+// the operations seen pending, and the trimming that follows retention.
+
+import (
+	"cmp"
+	"context"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/mcplogd/mcplogd/oplog"
+)
+
+// step reads one batch of each cursor that is behind.
+func (x *Index) step(ctx context.Context) error {
+	lines := oplog.TailQuery{Filter: oplog.Filter{MinLevel: oplog.LevelError, Kind: oplog.KindLine},
+		SinceID: x.lineMark, HasSince: true, Revision: x.revision, Limit: oplog.MaxTailLimit}
+	t, err := x.src.Tail(ctx, lines)
+	if err != nil {
+		return err
+	}
+	if x.reset(&t) {
+		return nil
+	}
+	for i := range t.Lines {
+		x.add(&t.Lines[i])
+	}
+	x.lineMark = t.LastID
+
+	ops := oplog.TailQuery{Filter: oplog.Filter{Kind: oplog.KindOp}, SinceID: x.opMark, HasSince: true,
+		Revision: x.revision, Limit: oplog.MaxTailLimit}
+	if t, err = x.src.Tail(ctx, ops); err != nil {
+		return err
+	}
+	if x.reset(&t) {
+		return nil
+	}
+	for i := range t.Lines {
+		r := &t.Lines[i]
+		if r.Status == oplog.StatusPending {
+			x.pending = append(x.pending, r.ID)
+			continue
+		}
+		x.add(r)
+	}
+	x.opMark = t.LastID
+	return nil
+}
+
+// reset starts over when the store was cleared (or replaced): the entries
+// belong to a generation that is gone. It reports whether t was dropped.
+func (x *Index) reset(t *oplog.Tail) bool {
+	if x.revision == t.Revision && !t.Reset {
+		return false
+	}
+	first := x.revision == 0
+	x.revision = t.Revision
+	if first && !t.Reset {
+		return false
+	}
+	x.entries, x.pending = x.entries[:0], x.pending[:0]
+	x.lineMark, x.opMark = 0, 0
+	x.groups, x.bySig = nil, map[string]int32{}
+	return true
+}
+
+// recheckPending asks about the operations seen pending, adding those that
+// have since failed with a stack.
+func (x *Index) recheckPending(ctx context.Context) error {
+	x.checked = time.Now()
+	keep := x.pending[:0]
+	for i, id := range x.pending {
+		r, err := x.src.Get(ctx, id)
+		switch {
+		case oplog.ErrorCode(err) == oplog.ENOTFOUND:
+			continue // trimmed or cleared
+		case err != nil:
+			x.pending = append(keep, x.pending[i:]...)
+			return err
+		case r.Status == oplog.StatusPending:
+			keep = append(keep, id)
+		default:
+			x.add(&r)
+		}
+	}
+	x.pending = keep
+	return nil
+}
+
+// add indexes r if it is a crash.
+func (x *Index) add(r *oplog.Record) {
+	t, ok := x.trace(r)
+	if !ok {
+		return
+	}
+	sig := t.Signature()
+	g, ok := x.bySig[sig]
+	if !ok {
+		g = int32(len(x.groups))
+		x.groups = append(x.groups, group{sig: sig, title: t.Title(), frames: slices.Clone(t.Frames)})
+		x.bySig[sig] = g
+	}
+	x.groups[g].live++
+	src, ok := x.bySource[r.Source]
+	if !ok {
+		src = uint32(len(x.sources))
+		name := strings.Clone(r.Source) // not a view into the decoded record
+		x.sources = append(x.sources, name)
+		x.bySource[name] = src
+	}
+	e := entry{id: r.ID, time: r.Time.UnixNano(), group: g, source: src}
+	if n := len(x.entries); n == 0 || x.entries[n-1].id < e.id {
+		x.entries = append(x.entries, e)
+		return
+	}
+	// An operation that failed after later records were read.
+	i, found := slices.BinarySearchFunc(x.entries, e.id, func(e entry, id uint64) int { return cmp.Compare(e.id, id) })
+	if found {
+		x.groups[g].live--
+		return
+	}
+	x.entries = slices.Insert(x.entries, i, e)
+}
+
+// trace returns r's normalised trace when r is a crash: an error or fatal
+// line with a stack, or an operation that failed with a stack (in its
+// stack field, or as an error text of several lines with frames).
+func (x *Index) trace(r *oplog.Record) (Trace, bool) {
+	if r.Level < oplog.LevelError {
+		return Trace{}, false
+	}
+	stack, message := r.Stack, r.Text
+	if r.Kind == oplog.KindOp {
+		message = r.Error
+		if stack == "" {
+			stack = r.Error
+			if !strings.Contains(strings.TrimSpace(stack), "\n") {
+				return Trace{}, false
+			}
+		}
+	}
+	if stack == "" {
+		return Trace{}, false
+	}
+	t, ok := x.traces[stack]
+	if !ok {
+		t = Parse(stack)
+		if len(x.traces) >= maxTraces || x.tracesSz+len(stack) > maxTraceBytes {
+			clear(x.traces)
+			x.tracesSz = 0
+		}
+		x.traces[strings.Clone(stack)] = t
+		x.tracesSz += len(stack)
+	}
+	if r.Kind == oplog.KindOp && r.Stack == "" && t.NumFrames() == 0 {
+		return Trace{}, false // an error message, not a stack
+	}
+	return t.WithHead(message), true
+}
+
+// trim drops the entries and pending operations that retention removed.
+func (x *Index) trim(st *oplog.Stats) {
+	if st.Revision != x.revision {
+		return // the next step resets
+	}
+	low := st.FirstID
+	if st.Records == 0 {
+		low = st.LastID + 1
+	}
+	i, _ := slices.BinarySearchFunc(x.entries, low, func(e entry, id uint64) int { return cmp.Compare(e.id, id) })
+	if i > 0 {
+		for _, e := range x.entries[:i] {
+			x.groups[e.group].live--
+		}
+		x.entries = slices.Delete(x.entries, 0, i)
+		x.compactGroups()
+	}
+	j, _ := slices.BinarySearch(x.pending, low)
+	x.pending = slices.Delete(x.pending, 0, j)
+}
+
+// compactGroups forgets groups without occurrences once they are the
+// majority, so that memory follows what is retained.
+func (x *Index) compactGroups() {
+	live := x.liveGroups()
+	if dead := len(x.groups) - live; dead < minDeadGroups || dead < live {
+		return
+	}
+	remap := make([]int32, len(x.groups))
+	kept := x.groups[:0]
+	clear(x.bySig)
+	for i, g := range x.groups {
+		if g.live == 0 {
+			remap[i] = -1
+			continue
+		}
+		remap[i] = int32(len(kept))
+		x.bySig[g.sig] = int32(len(kept))
+		kept = append(kept, g)
+	}
+	clear(x.groups[len(kept):])
+	x.groups = kept
+	for i := range x.entries {
+		x.entries[i].group = remap[x.entries[i].group]
+	}
+}
+
+func (x *Index) liveGroups() int {
+	n := 0
+	for i := range x.groups {
+		if x.groups[i].live > 0 {
+			n++
+		}
+	}
+	return n
+}

@@ -1,0 +1,129 @@
+package crash
+
+// The query side of the Index: matching entries grouped, sorted and
+// counted into histograms.
+
+import (
+	"cmp"
+	"context"
+	"slices"
+	"time"
+
+	"github.com/mcplogd/mcplogd/oplog"
+)
+
+type agg struct {
+	count             int
+	first, last       int64
+	exampleID, lastID uint64
+	sources           []uint32
+}
+
+// FindCrashes answers q exactly: it first reads what the background reader
+// has not, then groups the matching entries. q.Limit must be positive
+// (oplog.Log.FindCrashes sees to it).
+func (x *Index) FindCrashes(ctx context.Context, q oplog.CrashQuery) (oplog.CrashPage, error) {
+	if x.ctx.Err() != nil {
+		return oplog.CrashPage{}, oplog.ErrClosed
+	}
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if err := x.catchUp(ctx); err != nil {
+		return oplog.CrashPage{}, err
+	}
+	st := x.src.Stats()
+	x.trim(&st)
+
+	src, anySource := uint32(0), q.Source == ""
+	if !anySource {
+		var ok bool
+		if src, ok = x.bySource[q.Source]; !ok {
+			return oplog.CrashPage{Groups: []oplog.CrashGroup{}, LastID: st.LastID}, nil
+		}
+	}
+	since, until := int64(-1<<63), int64(1<<63-1)
+	if !q.Since.IsZero() {
+		since = q.Since.UnixNano()
+	}
+	if !q.Until.IsZero() {
+		until = q.Until.UnixNano()
+	}
+	aggs := make([]agg, len(x.groups))
+	var hit []int32
+	for i := range x.entries {
+		e := &x.entries[i]
+		if e.time < since || e.time >= until || !anySource && e.source != src {
+			continue
+		}
+		a := &aggs[e.group]
+		if a.count == 0 {
+			hit = append(hit, e.group)
+			a.first, a.last, a.exampleID = e.time, e.time, e.id
+		}
+		a.count++
+		a.first, a.last, a.lastID = min(a.first, e.time), max(a.last, e.time), e.id
+		if !slices.Contains(a.sources, e.source) {
+			a.sources = append(a.sources, e.source)
+		}
+	}
+	slices.SortFunc(hit, func(g, h int32) int {
+		if c := cmp.Compare(aggs[h].last, aggs[g].last); c != 0 {
+			return c
+		}
+		return cmp.Compare(aggs[h].lastID, aggs[g].lastID)
+	})
+	page := oplog.CrashPage{Groups: make([]oplog.CrashGroup, 0, min(len(hit), q.Limit)), Total: len(hit), LastID: st.LastID}
+	for _, g := range hit[:min(len(hit), q.Limit)] {
+		a, gr := &aggs[g], &x.groups[g]
+		cg := oplog.CrashGroup{Signature: gr.sig, Title: gr.title, Frames: slices.Clone(gr.frames), Count: a.count,
+			FirstSeen: time.Unix(0, a.first).UTC(), LastSeen: time.Unix(0, a.last).UTC(), ExampleID: a.exampleID, LastID: a.lastID}
+		for _, s := range a.sources {
+			cg.Sources = append(cg.Sources, x.sources[s])
+		}
+		slices.Sort(cg.Sources)
+		page.Groups = append(page.Groups, cg)
+	}
+	if q.Buckets > 0 && len(page.Groups) > 0 {
+		x.histograms(&page, hit[:len(page.Groups)], aggs, since, until, src, anySource, q)
+	}
+	return page, nil
+}
+
+// histograms fills the Histogram of page's groups (hit, in the same order)
+// with a second pass over the entries; see oplog.CrashQuery.Buckets.
+func (x *Index) histograms(page *oplog.CrashPage, hit []int32, aggs []agg, since, until int64, src uint32, anySource bool, q oplog.CrashQuery) {
+	from, to := int64(1<<63-1), int64(-1<<63)
+	for i := range aggs {
+		if aggs[i].count > 0 {
+			from, to = min(from, aggs[i].first), max(to, aggs[i].last)
+		}
+	}
+	if !q.Since.IsZero() {
+		from = since
+	}
+	if q.Until.IsZero() {
+		to++ // just after the latest
+	} else {
+		to = until
+	}
+	if to <= from {
+		to = from + 1
+	}
+	pos := make(map[int32]int, len(hit))
+	for i, g := range hit {
+		pos[g] = i
+		page.Groups[i].Histogram = make([]int, q.Buckets)
+	}
+	span := float64(to - from)
+	for i := range x.entries {
+		e := &x.entries[i]
+		if e.time < from || e.time >= to || !anySource && e.source != src {
+			continue
+		}
+		if p, ok := pos[e.group]; ok {
+			b := min(int(float64(e.time-from)/span*float64(q.Buckets)), q.Buckets-1)
+			page.Groups[p].Histogram[b]++
+		}
+	}
+	page.HistogramFrom, page.HistogramUntil = time.Unix(0, from).UTC(), time.Unix(0, to).UTC()
+}

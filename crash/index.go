@@ -1,0 +1,213 @@
+package crash
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/mcplogd/mcplogd/oplog"
+)
+
+// Source is what an Index reads: *oplog.Log is one.
+type Source interface {
+	Tail(ctx context.Context, q oplog.TailQuery) (oplog.Tail, error)
+	Get(ctx context.Context, id uint64) (oplog.Record, error)
+	Stats() oplog.Stats
+	Changed() <-chan struct{}
+}
+
+var _ Source = (*oplog.Log)(nil)
+
+// Options configures an Index. A nil *Options means defaults; a zero field
+// means its documented default.
+type Options struct {
+	// Interval is how often the background reader looks at the store when
+	// Changed does not wake it, and at most how often it asks again about
+	// operations it saw pending. Default one second.
+	Interval time.Duration
+
+	// Logger receives the end of the initial build and read errors; nil
+	// discards them.
+	Logger *slog.Logger
+
+	// Lazy leaves out the background reader: each query reads what it
+	// needs. For short-lived processes, which would otherwise spend their
+	// life building an index they never ask.
+	Lazy bool
+}
+
+func (o Options) withDefaults() Options {
+	if o.Interval <= 0 {
+		o.Interval = defaultInterval
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	return o
+}
+
+// Index groups a log's crashes by signature. It implements
+// oplog.CrashIndex and is safe for concurrent use.
+//
+// It holds, per crash record, an entry of 24 bytes (ID, time, source,
+// group) in ID order, and per group its signature, title and frames; the
+// records themselves stay in the store. Two cursors follow the store: one
+// over error and fatal lines, one over operations (1% of records in the
+// usual mix), because an operation is appended pending at level info and
+// may fail later, in place. Operations seen pending are asked about again
+// until they end.
+type Index struct {
+	src    Source
+	opts   Options
+	ctx    context.Context // ended by Close
+	cancel context.CancelFunc
+	done   chan struct{}
+
+	mu       sync.Mutex
+	revision uint64   // the store generation the entries belong to; 0: not known yet
+	lineMark uint64   // every line with an ID <= lineMark has been read
+	opMark   uint64   // every operation with an ID <= opMark has been read
+	entries  []entry  // ascending ID
+	pending  []uint64 // operations read while pending, ascending
+	checked  time.Time
+	groups   []group
+	bySig    map[string]int32
+	sources  []string
+	bySource map[string]uint32
+	traces   map[string]Trace // parsed stacks, bounded: the same few traces repeat
+	tracesSz int              // bytes of the keys of traces
+	built    bool
+	started  time.Time
+}
+
+// entry is one crash occurrence.
+type entry struct {
+	id     uint64
+	time   int64 // Unix nanoseconds
+	group  int32
+	source uint32
+}
+
+// group is what every occurrence of one crash shares.
+type group struct {
+	sig, title string
+	frames     []string
+	live       int // entries that point here
+}
+
+// New returns an Index over src and starts its background reader, which
+// first reads every retained record (the initial build) and then follows
+// new ones. Close stops it.
+func New(src Source, opts *Options) *Index {
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	x := &Index{src: src, opts: o.withDefaults(), done: make(chan struct{}), bySig: map[string]int32{},
+		bySource: map[string]uint32{}, traces: map[string]Trace{}, started: time.Now()}
+	x.ctx, x.cancel = context.WithCancel(context.Background())
+	if x.opts.Lazy {
+		close(x.done)
+	} else {
+		go x.run()
+	}
+	return x
+}
+
+var _ oplog.CrashIndex = (*Index)(nil)
+
+// Close stops the background reader and waits for it. Later queries
+// return oplog.ErrClosed.
+func (x *Index) Close() error {
+	x.cancel()
+	<-x.done
+	return nil
+}
+
+// Covered returns the ID through which every record has been read into the
+// index; queries read past it themselves.
+func (x *Index) Covered() uint64 {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return min(x.lineMark, x.opMark)
+}
+
+func (x *Index) run() {
+	defer close(x.done)
+	tick := time.NewTicker(x.opts.Interval)
+	defer tick.Stop()
+	var fired <-chan struct{}
+	for {
+		changed := x.src.Changed()
+		if changed == fired {
+			// The same channel after it fired: the Log is closed and
+			// closes us next. Do not spin on it meanwhile.
+			changed = nil
+		}
+		more, err := x.background()
+		switch {
+		case x.ctx.Err() != nil:
+			return
+		case errors.Is(err, oplog.ErrClosed):
+			<-x.ctx.Done() // the Log is closing and closes us next
+			return
+		case err != nil:
+			x.opts.Logger.Error("crash index: reading the log failed", "err", err)
+			changed = nil // wait for the ticker
+		case more:
+			continue
+		}
+		select {
+		case <-x.ctx.Done():
+			return
+		case <-changed:
+			fired = changed
+		case <-tick.C:
+		}
+	}
+}
+
+// background reads one batch under the lock, so that queries interleave
+// with a long build, and reports whether more is ready.
+func (x *Index) background() (more bool, err error) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	st := x.src.Stats()
+	if min(x.lineMark, x.opMark) < st.LastID || x.revision != st.Revision {
+		if err := x.step(x.ctx); err != nil {
+			return false, err
+		}
+	}
+	if len(x.pending) > 0 && time.Since(x.checked) >= x.opts.Interval {
+		if err := x.recheckPending(x.ctx); err != nil {
+			return false, err
+		}
+	}
+	st = x.src.Stats()
+	x.trim(&st)
+	covered := min(x.lineMark, x.opMark)
+	if !x.built && covered >= st.LastID {
+		x.built = true
+		x.opts.Logger.Info("crash index built", "through", covered, "crashes", len(x.entries), "groups", x.liveGroups(),
+			"took", time.Since(x.started).Round(time.Millisecond))
+	}
+	return covered < st.LastID, nil
+}
+
+// catchUp reads every record up to the store's newest ID at the time of
+// the call; queries call it so that their answers are exact.
+func (x *Index) catchUp(ctx context.Context) error {
+	st := x.src.Stats()
+	for min(x.lineMark, x.opMark) < st.LastID || x.revision != st.Revision {
+		before, rev := min(x.lineMark, x.opMark), x.revision
+		if err := x.step(ctx); err != nil {
+			return err
+		}
+		if min(x.lineMark, x.opMark) == before && x.revision == rev {
+			break // no progress: nothing past the mark in this generation
+		}
+	}
+	return x.recheckPending(ctx)
+}

@@ -1,0 +1,103 @@
+package crash
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/mcplogd/mcplogd/oplog"
+)
+
+// Parse reads a stack trace in any of the shapes game engines write: Unity
+// and Mono (Debug.Log's "Class:Method (args) (at file:line)" and
+// "at Class.Method () [0x00012] in <hash>:0"), .NET ("at N.C.M() in
+// file:line 42"), Lua tracebacks, Java (with "Caused by:" chains), Go
+// panics, gdb backtraces, Python and JavaScript.
+func Parse(stack string) Trace {
+	var t Trace
+	python := false
+	last := "" // the last line that is not a frame: Python's exception
+	for line := range strings.Lines(stack) {
+		s := strings.TrimSpace(line)
+		if s == "Traceback (most recent call last):" {
+			python = true
+		}
+		if s == "" || skipLine(s) {
+			continue
+		}
+		f, ok := parseFrame(s)
+		if !ok {
+			if t.frameCount == 0 && t.Head == "" {
+				t.Head = normalizeHead(s)
+			}
+			// Lines after the frames ("Caused by", "exit status 2") are
+			// not the crash's head, except in Python, which ends with it.
+			last = s
+			continue
+		}
+		if f == "" {
+			continue
+		}
+		t.frameCount++
+		switch {
+		case len(t.Frames) < TopFrames:
+			t.Frames = append(t.Frames, f)
+		case python: // the innermost frame comes last: keep the last ones
+			copy(t.Frames, t.Frames[1:])
+			t.Frames[TopFrames-1] = f
+		}
+	}
+	if python {
+		slices.Reverse(t.Frames)
+		if t.Head == "" && last != "" {
+			t.Head = normalizeHead(last)
+		}
+	}
+	return t
+}
+
+// skipLine reports lines that belong to no frame and are not a head either.
+func skipLine(s string) bool {
+	switch {
+	case s == "stack traceback:", s == "Traceback (most recent call last):", s == "(...tail calls...)", s == "[C]: in ?":
+		return true
+	case strings.HasPrefix(s, "goroutine ") && strings.HasSuffix(s, "]:"),
+		strings.HasPrefix(s, "created by "),
+		strings.HasPrefix(s, "--- End of"),
+		strings.HasPrefix(s, "..."):
+		return true
+	}
+	// A Go frame's location line: "/home/x/main.go:12 +0x1d".
+	first, _, _ := strings.Cut(s, " ")
+	return strings.Contains(first, ".go:") && !strings.Contains(s, "(")
+}
+
+// parseFrame recognises one frame line and returns its normalised name;
+// ok is false when s is not a frame.
+func parseFrame(s string) (frame string, ok bool) {
+	switch {
+	case strings.HasPrefix(s, "at "):
+		return atFrame(s[3:]), true
+	case len(s) > 1 && s[0] == '#' && isDigit(s[1]):
+		return gdbFrame(s), true
+	case strings.HasPrefix(s, `File "`):
+		return pythonFrame(s), true
+	}
+	if loc, what, found := strings.Cut(s, ": in "); found && luaLocation(loc) {
+		return oplog.ClipBytes(dropLineNumbers(loc)+": in "+dropLineNumbers(what), maxFrameBytes), true
+	}
+	if !strings.HasSuffix(s, ")") {
+		return "", false
+	}
+	// Unity's Debug.Log frames: "Player.Update () (at Assets/Player.cs:42)",
+	// "UnityEngine.Debug:LogException (System.Exception)".
+	if i := strings.Index(s, " ("); i > 0 && !strings.ContainsAny(s[:i], " \t") && s[0] != '(' {
+		return normalizeName(s[:i]), true
+	}
+	// Go: "main.foo(0xc000012345, 0x2)", "main.(*T).Run(...)"; C++
+	// without gdb's numbering: "Engine::World::Tick(float)".
+	i := strings.IndexByte(s, '(')
+	if i <= 0 || strings.ContainsAny(s[:i], " \t") || !strings.Contains(s[:i], ".") && !strings.Contains(s[:i], "::") {
+		return "", false
+	}
+	return normalizeName(s[:strings.LastIndexByte(s, '(')]), true
+}

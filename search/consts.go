@@ -1,0 +1,54 @@
+package search
+
+import "time"
+
+// The on-disk format: DATA/index/meta.json and one directory per segment.
+
+// MappingVersion is the version of the index mapping and of the way records
+// become documents. An index written with another version is rebuilt at
+// Open. Bump it with every change to newMapping or document.
+//
+//   - 2: no time field (record times are kept beside the index, see
+//     times.go); text and stack analysed by wordsName, not standard.
+//   - 3: no term vectors: phrases are checked against the records (see
+//     phrase.go).
+//   - 4: replayOf, the ID a replayed operation replays.
+const MappingVersion = 4
+
+// metaName is the file, in the index's directory, that records the mapping
+// version, the store generation, the persisted watermark and the segments.
+const metaName = "meta.json"
+
+// segPrefix starts the name of a segment's directory: seg-<first ID>, the
+// ID in 20 digits so that names sort as IDs do.
+const segPrefix = "seg-"
+
+// Defaults of Options (see there).
+const (
+	defaultSegmentSize = 1 << 16 // IDs per segment; meta.json records it, another size rebuilds
+	defaultBatchSize   = 10_000  // records per indexing step
+	maxDefaultParallel = 4       // bleve batches at once when Parallel is zero (and GOMAXPROCS allows)
+	defaultTailChunk   = 4096    // IDs per in-memory chunk above the watermark
+	defaultInterval    = time.Second
+)
+
+// Limits of reading and searching.
+const (
+	// maxQueryBytes bounds a query string: longer ones are refused rather
+	// than parsed.
+	maxQueryBytes = 4096
+
+	// maxReadBatch is how many records one read of the store returns when
+	// filling a time column or an in-memory chunk.
+	maxReadBatch = 10_000
+
+	// ctxCheckEvery is how many matches a searcher walks between looks at
+	// its context.
+	ctxCheckEvery = 1024
+)
+
+// Timings of the background indexer and of WaitIndexed.
+const (
+	rebuildLogEvery = 2 * time.Second       // progress lines while rebuilding
+	waitPoll        = 50 * time.Millisecond // how often WaitIndexed looks at the watermark
+)

@@ -1,0 +1,250 @@
+package search
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strconv"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/mapping"
+	"github.com/blevesearch/bleve/v2/search"
+	"github.com/blevesearch/bleve/v2/search/query"
+
+	"github.com/mcplogd/mcplogd/oplog"
+)
+
+// searchIDs returns the IDs in lo..hi of the documents of bi that match q
+// and that keep (nil: any) keeps, in no order; look gives the records' times
+// to a time range of the query string. It walks bleve's searcher unscored,
+// without a collector.
+func searchIDs(ctx context.Context, bi bleve.Index, m mapping.IndexMapping, q query.Query, lo, hi uint64, keep func(uint64) bool, look timeLookup, out []uint64) ([]uint64, error) {
+	if look != nil {
+		ctx = context.WithValue(ctx, lookupKey{}, look)
+	}
+	ai, err := bi.Advanced()
+	if err != nil {
+		return out, err
+	}
+	r, err := ai.Reader()
+	if err != nil {
+		return out, err
+	}
+	defer r.Close()
+	sr, err := q.Searcher(ctx, r, m, search.SearcherOptions{Score: "none"})
+	if err != nil {
+		return out, err
+	}
+	defer sr.Close()
+	sctx := &search.SearchContext{DocumentMatchPool: search.NewDocumentMatchPool(sr.DocumentMatchPoolSize(), 0), IndexReader: r}
+	for n := 0; ; n++ {
+		if n%ctxCheckEvery == ctxCheckEvery-1 && ctx.Err() != nil {
+			return out, ctx.Err()
+		}
+		dm, err := sr.Next(sctx)
+		if err != nil {
+			return out, err
+		}
+		if dm == nil {
+			return out, nil
+		}
+		ext, err := r.ExternalID(dm.IndexInternalID)
+		sctx.DocumentMatchPool.Put(dm)
+		if err != nil {
+			return out, err
+		}
+		id, err := strconv.ParseUint(ext, 10, 64)
+		if err != nil {
+			return out, fmt.Errorf("document %q: %w", ext, err)
+		}
+		if id >= lo && id <= hi && (keep == nil || keep(id)) {
+			out = append(out, id)
+		}
+	}
+}
+
+// Search returns the IDs of the records matching q below before (0: no
+// bound), newest first: first the records above the watermark, matched in
+// in-memory indexes with the same mapping, then the segments, newest first,
+// until limit+1 are found. Operations indexed while pending are matched as
+// they now stand.
+func (x *Index) Search(ctx context.Context, q *oplog.SearchQuery, before uint64, limit int) (oplog.IndexHits, error) {
+	c, err := x.an.compile(q)
+	if err != nil {
+		return oplog.IndexHits{}, err
+	}
+	recs := &recordReader{st: x.st}
+	ctx = context.WithValue(ctx, recordsKey{}, recs)
+	h, err := x.search(ctx, c, before, limit)
+	if err == nil {
+		err = recs.error()
+	}
+	return h, err
+}
+
+func (x *Index) search(ctx context.Context, c *compiled, before uint64, limit int) (oplog.IndexHits, error) {
+	st := x.st.Stats()
+	lowest := max(st.FirstID, st.GenStart, 1)
+	upper := st.LastID
+	if before > 0 {
+		upper = min(upper, before-1)
+	}
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	if x.closed {
+		return oplog.IndexHits{}, oplog.ErrClosed
+	}
+	wm := x.watermark
+	if x.revision != st.Revision {
+		wm = 0 // the segments hold a cleared generation: use none of them
+	}
+	h := oplog.IndexHits{Terms: c.terms, IndexedThrough: wm}
+	dirty := x.dirty.snapshot()
+	pend, err := x.dirty.match(ctx, x, c, dirty, lowest, upper)
+	if err != nil {
+		return h, err
+	}
+	col := &collector{dirty: dirty, pend: pend, upper: upper, limit: limit, down: upper + 1}
+	// Above the watermark: in-memory chunks, newest first.
+	if upper > wm && upper >= lowest {
+		if err := x.searchTail(ctx, c, col, max(wm+1, lowest)); err != nil {
+			return h, err
+		}
+	}
+	if !col.full() && x.revision == st.Revision {
+		if err := x.searchSegments(ctx, c, col, lowest, min(upper, wm)); err != nil {
+			return h, err
+		}
+	}
+	col.result(&h, lowest, st.LastID, before)
+	return h, nil
+}
+
+// searchTail searches the in-memory chunks of lo..col.upper, newest
+// first, until col is full.
+func (x *Index) searchTail(ctx context.Context, c *compiled, col *collector, lo uint64) error {
+	err := x.tail.search(ctx, c, lo, col.upper, func(chunkLo uint64, got []uint64) bool {
+		col.add(got, chunkLo)
+		return !col.full()
+	})
+	if err != nil {
+		return err
+	}
+	if !col.full() {
+		col.down = lo
+	}
+	return nil
+}
+
+// searchSegments searches the segments' IDs in lowest..top, newest
+// segment first, until col is full. Under x.mu (read).
+func (x *Index) searchSegments(ctx context.Context, c *compiled, col *collector, lowest, top uint64) error {
+	for i := len(x.segs) - 1; i >= 0; i-- {
+		s := x.segs[i]
+		if s.lo > top {
+			continue
+		}
+		if s.hi < lowest {
+			break
+		}
+		lo, hi := max(s.lo, lowest), min(s.hi, top)
+		got, err := x.segmentIDs(ctx, s, c, lo, hi)
+		if err != nil {
+			return fmt.Errorf("index: %s: %w", segName(s.lo), err)
+		}
+		col.add(got, lo)
+		if col.full() {
+			return nil
+		}
+	}
+	col.down = lowest
+	return nil
+}
+
+// collector gathers a search's IDs, newest first, down from upper.
+type collector struct {
+	dirty map[uint64]bool // operations indexed while pending: matched by pend, not by the index
+	pend  []uint64        // those of dirty that match as they now stand
+	upper uint64
+	limit int
+	ids   []uint64
+	found int64
+	down  uint64 // every ID in [down, upper] has been searched
+}
+
+// add takes the IDs found from down up, in no order.
+func (col *collector) add(got []uint64, down uint64) {
+	got = slices.DeleteFunc(got, func(id uint64) bool { return col.dirty[id] })
+	col.found += int64(len(got))
+	slices.Sort(got)
+	slices.Reverse(got)
+	col.ids = append(col.ids, got...)
+	col.down = down
+}
+
+// full reports whether a page of limit and one more is found.
+func (col *collector) full() bool {
+	return len(col.ids)+countIn(col.pend, col.down, col.upper) > col.limit
+}
+
+// result fills h with the page: the pending operations searched over
+// merged in, and the total, estimated from the share of IDs searched
+// when the search stopped early.
+func (col *collector) result(h *oplog.IndexHits, lowest, lastID, before uint64) {
+	ids, found := col.ids, col.found
+	complete := col.down <= lowest
+	for _, id := range col.pend {
+		if id >= col.down && id <= col.upper {
+			ids = append(ids, id)
+			found++
+		}
+	}
+	slices.Sort(ids)
+	slices.Reverse(ids)
+	ids = slices.Compact(ids)
+	h.More = len(ids) > col.limit
+	h.IDs = ids[:min(len(ids), col.limit)]
+	h.Total = found
+	h.TotalExact = complete && before == 0
+	if !complete && col.upper >= col.down {
+		span := float64(lastID - lowest + 1)
+		h.Total = int64(float64(found) * span / float64(col.upper-col.down+1))
+	}
+}
+
+// segmentIDs returns the IDs in lo..hi of the documents of s that match c,
+// skipping s when its time span is outside c's range.
+func (x *Index) segmentIDs(ctx context.Context, s *segment, c *compiled, lo, hi uint64) ([]uint64, error) {
+	var lerr error
+	look := func() timeLookup {
+		l, err := s.lookup(x.st)
+		if err != nil {
+			lerr = err
+			return func(uint64) (int64, bool) { return 0, false }
+		}
+		return l
+	}
+	keep, ok := c.plan(s.span, look)
+	if !ok || lerr != nil {
+		return nil, lerr
+	}
+	var l timeLookup
+	if c.times {
+		if l = look(); lerr != nil {
+			return nil, lerr
+		}
+	}
+	s.times.mu.RLock()
+	defer s.times.mu.RUnlock()
+	return searchIDs(ctx, s.idx, x.m, c.q, lo, hi, keep, l, nil)
+}
+
+func countIn(ids []uint64, lo, hi uint64) int {
+	n := 0
+	for _, id := range ids {
+		if id >= lo && id <= hi {
+			n++
+		}
+	}
+	return n
+}
