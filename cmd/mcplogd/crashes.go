@@ -21,10 +21,7 @@ func (m *Main) crashes(ctx context.Context, args []string) error {
 	fs.StringVar(&ft.Source, "source", "", "only crashes from this source")
 	limit := fs.Int("limit", oplog.DefaultCrashLimit, fmt.Sprintf("most groups to print (max %d)", oplog.MaxCrashLimit))
 	asJSON := fs.Bool("json", false, "print each group as one JSON line")
-	if err := m.parse(fs, args, 0); err != nil {
-		return err
-	}
-	f, err := parseFilter(ft)
+	f, err := m.parseFilter(fs, args, 0, &ft)
 	if err != nil {
 		return err
 	}

@@ -90,9 +90,22 @@ func (v durationValue) Set(s string) error {
 	return nil
 }
 
-// parseFilter reads the filter flags, with relative times counted back
-// from now; an error names the flag as typed ("--level: unknown level").
-func parseFilter(ft oplog.FilterText) (oplog.Filter, error) {
+// filterVars adds --level, --name, --source and --kind (default kind) to
+// fs, bound to ft.
+func filterVars(fs *flag.FlagSet, ft *oplog.FilterText, kind string) {
+	fs.StringVar(&ft.Level, "level", "", "minimum level: debug, info, warn, error or fatal")
+	fs.StringVar(&ft.Name, "name", "", "only this log name")
+	fs.StringVar(&ft.Source, "source", "", "only this source")
+	fs.StringVar(&ft.Kind, "kind", kind, "line, op or any")
+}
+
+// parseFilter parses args as parse does, then reads the filter flags bound
+// to ft, with relative times counted back from now; an error names the
+// flag as typed ("--level: unknown level").
+func (m *Main) parseFilter(fs *flag.FlagSet, args []string, nargs int, ft *oplog.FilterText) (oplog.Filter, error) {
+	if err := m.parse(fs, args, nargs); err != nil {
+		return oplog.Filter{}, err
+	}
 	f, err := ft.Parse(time.Now())
 	if err != nil {
 		return f, errors.New("--" + oplog.ErrorMessage(err))

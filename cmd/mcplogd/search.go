@@ -20,10 +20,7 @@ func (m *Main) search(ctx context.Context, args []string) error {
 	data := m.dataFlag(fs)
 	var ft oplog.FilterText
 	var tool, status, cursor string
-	fs.StringVar(&ft.Level, "level", "", "minimum level: debug, info, warn, error or fatal")
-	fs.StringVar(&ft.Name, "name", "", "only this log name")
-	fs.StringVar(&ft.Source, "source", "", "only this source")
-	fs.StringVar(&ft.Kind, "kind", "", "line, op or any")
+	filterVars(fs, &ft, "")
 	fs.StringVar(&tool, "tool", "", "only operations of this tool")
 	fs.StringVar(&status, "status", "", "only operations with this status")
 	fs.StringVar(&ft.Since, "since", "", "only records at or after this time (RFC 3339, -1h, Unix ms)")
@@ -31,14 +28,11 @@ func (m *Main) search(ctx context.Context, args []string) error {
 	fs.StringVar(&cursor, "cursor", "", "continue after a previous page (its next cursor)")
 	limit := fs.Int("limit", 20, "hits to print (max 500)")
 	asJSON := fs.Bool("json", false, "print each hit as one JSON line (record and fragment)")
-	if err := m.parse(fs, args, -1); err != nil {
+	f, err := m.parseFilter(fs, args, -1, &ft)
+	if err != nil {
 		return err
 	}
-	q := oplog.SearchQuery{Query: strings.Join(fs.Args(), " "), Tool: tool, Limit: *limit, Cursor: cursor}
-	var err error
-	if q.Filter, err = parseFilter(ft); err != nil {
-		return err
-	}
+	q := oplog.SearchQuery{Query: strings.Join(fs.Args(), " "), Filter: f, Tool: tool, Limit: *limit, Cursor: cursor}
 	if q.Status, err = oplog.ParseStatus(status); err != nil {
 		return fmt.Errorf("--status: %s", oplog.ErrorMessage(err))
 	}

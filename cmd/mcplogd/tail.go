@@ -19,15 +19,9 @@ func (m *Main) tail(ctx context.Context, args []string) error {
 	follow := fs.Bool("f", false, "follow: keep printing new lines")
 	n := fs.Int("n", 20, "how many of the newest lines to print first (max 1000)")
 	var ft oplog.FilterText
-	fs.StringVar(&ft.Level, "level", "", "minimum level: debug, info, warn, error or fatal")
-	fs.StringVar(&ft.Name, "name", "", "only this log name")
-	fs.StringVar(&ft.Source, "source", "", "only this source")
-	fs.StringVar(&ft.Kind, "kind", "line", "line, op or any")
+	filterVars(fs, &ft, "line")
 	asJSON := fs.Bool("json", false, "print each record as one JSON line")
-	if err := m.parse(fs, args, 0); err != nil {
-		return err
-	}
-	f, err := parseFilter(ft)
+	f, err := m.parseFilter(fs, args, 0, &ft)
 	if err != nil {
 		return err
 	}
