@@ -5,8 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"strings"
-	"time"
 
 	"github.com/mcplogd/mcplogd/oplog"
 )
@@ -15,38 +15,33 @@ func (m *Main) crashes(ctx context.Context, args []string) error {
 	fs := m.flags("crashes", "[--since T] [--until T] [--source S] [--limit N] [--json] [--data DIR]",
 		"List crashes (error records with stack traces) grouped by stack signature, newest first.")
 	data := m.dataFlag(fs)
-	since := fs.String("since", "", "only crashes at or after this time: RFC 3339, a date, Unix milliseconds or relative like -1h")
-	until := fs.String("until", "", "only crashes before this time, written like --since")
-	source := fs.String("source", "", "only crashes from this source")
+	var ft oplog.FilterText
+	fs.StringVar(&ft.Since, "since", "", "only crashes at or after this time: RFC 3339, a date, Unix milliseconds or relative like -1h")
+	fs.StringVar(&ft.Until, "until", "", "only crashes before this time, written like --since")
+	fs.StringVar(&ft.Source, "source", "", "only crashes from this source")
 	limit := fs.Int("limit", oplog.DefaultCrashLimit, fmt.Sprintf("most groups to print (max %d)", oplog.MaxCrashLimit))
 	asJSON := fs.Bool("json", false, "print each group as one JSON line")
-	if err := m.parse(fs, args, 0); err != nil {
-		return err
-	}
-	q := oplog.CrashQuery{Source: *source, Limit: *limit}
-	now := time.Now()
-	var err error
-	if q.Since, err = oplog.ParseTime(*since, now); err != nil {
-		return fmt.Errorf("--since: %s", oplog.ErrorMessage(err))
-	}
-	if q.Until, err = oplog.ParseTime(*until, now); err != nil {
-		return fmt.Errorf("--until: %s", oplog.ErrorMessage(err))
-	}
-	if *limit < 1 {
-		return fmt.Errorf("--limit: want at least 1, got %d", *limit)
-	}
-	b, err := connectExisting(ctx, *data)
+	f, err := m.parseFilter(fs, args, 0, &ft)
 	if err != nil {
 		return err
 	}
-	defer b.Close()
-	page, err := b.FindCrashes(ctx, q)
+	q := oplog.CrashQuery{Source: f.Source, Since: f.Since, Until: f.Until, Limit: *limit}
+	if *limit < 1 {
+		return fmt.Errorf("--limit: want at least 1, got %d", *limit)
+	}
+	page, err := readLog(ctx, *data, openOptions{}, func(b backend) (oplog.CrashPage, error) { return b.FindCrashes(ctx, q) })
 	if err != nil {
 		return err
 	}
 	w := bufio.NewWriter(m.Stdout)
 	defer w.Flush()
-	if *asJSON {
+	return printCrashes(w, &page, *asJSON)
+}
+
+// printCrashes prints crash groups, two lines each, newest first; asJSON
+// prints each group as one JSON object instead.
+func printCrashes(w io.Writer, page *oplog.CrashPage, asJSON bool) error {
+	if asJSON {
 		for _, g := range page.Groups {
 			line, err := json.Marshal(g)
 			if err != nil {

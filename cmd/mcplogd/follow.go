@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/mcplogd/mcplogd/follow"
-	"github.com/mcplogd/mcplogd/internal/datadir"
 	"github.com/mcplogd/mcplogd/oplog"
 )
 
@@ -46,25 +45,25 @@ func followKey(key, path string) (followSpec, error) {
 	return f, nil
 }
 
-// withConfigFollows adds the followers of DATA/config.json whose names
-// the flags do not give.
-func withConfigFollows(dir *datadir.Dir, flags []followSpec) ([]followSpec, error) {
-	cfg, err := dir.Config()
-	if err != nil {
-		return nil, err
-	}
+// mergeConfig adds to flags the entries of a DATA/config.json map (key to
+// value) whose names the flags do not give; parse reads one entry and name
+// gives an item's name. Entries are added in key order.
+func mergeConfig[T any](flags []T, cfg map[string]string, name func(T) string, parse func(key, value string) (T, error)) ([]T, error) {
 	named := map[string]bool{}
 	for _, f := range flags {
-		named[f.Name] = true
+		named[name(f)] = true
 	}
 	out := flags
-	for _, key := range slices.Sorted(maps.Keys(cfg.Follow)) {
-		f, err := followKey(key, cfg.Follow[key])
+	for _, key := range slices.Sorted(maps.Keys(cfg)) {
+		if named[key] {
+			continue
+		}
+		v, err := parse(key, cfg[key])
 		if err != nil {
 			return nil, fmt.Errorf("config.json: %w", err)
 		}
-		if !named[f.Name] {
-			out = append(out, f)
+		if !named[name(v)] {
+			out = append(out, v)
 		}
 	}
 	return out, nil

@@ -1,6 +1,3 @@
-// Command mcplogd is the flight recorder for game engines' MCP debug
-// servers: it stores every console line and tool call durably and serves
-// them back. Run "mcplogd help" for the subcommands.
 package main
 
 import (

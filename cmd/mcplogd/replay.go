@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
-	"time"
 
 	"github.com/mcplogd/mcplogd/api"
 	"github.com/mcplogd/mcplogd/internal/datadir"
@@ -33,18 +32,16 @@ func (m *Main) replay(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	s, _ := dir.Server()
 	token, err := dir.Token()
 	if err != nil {
 		return err
 	}
-	c := api.NewClient(s.BaseURL(), token)
-	pctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-	_, err = c.Stats(pctx)
-	cancel()
-	if s.Addr == "" || err != nil {
+	r := runningServer(ctx, dir, token)
+	if r == nil {
 		return fmt.Errorf("replay needs the running server, which holds the upstream connections; start it with: mcplogd serve --data %s --upstream NAME=URL", *data)
 	}
+	defer r.Close()
+	c := r.Client
 	ids, err := m.replayIDs(ctx, c, fs.Args())
 	if err != nil {
 		return err

@@ -6,88 +6,58 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"log/slog"
-	"path/filepath"
+	"io"
 	"strings"
 	"time"
 
-	"github.com/mcplogd/mcplogd/api"
 	"github.com/mcplogd/mcplogd/internal/datadir"
 	"github.com/mcplogd/mcplogd/oplog"
-	"github.com/mcplogd/mcplogd/search"
-	"github.com/mcplogd/mcplogd/store"
 )
-
-// indexDir is where a data directory keeps its search index.
-func indexDir(dir *datadir.Dir) string { return filepath.Join(dir.Path, "index") }
-
-// openIndex opens (or starts rebuilding) dir's search index over db and
-// gives it to l, which closes it.
-func openIndex(dir *datadir.Dir, l *oplog.Log, db *store.DB, logger *slog.Logger) error {
-	idx, err := search.Open(indexDir(dir), db, &search.Options{Changed: l.Changed, Logger: logger})
-	if err != nil {
-		return err
-	}
-	l.SetIndex(idx)
-	return nil
-}
 
 func (m *Main) search(ctx context.Context, args []string) error {
 	fs := m.flags("search", "QUERY [flags]", "Search records newest first. QUERY: words (all required), field:value (text, stack, name, level, "+
 		"source, kind, tool, status, time), \"phrases\", OR, NOT, parentheses; e.g. 'level:error AND name:Physics \"null reference\"'.")
 	data := m.dataFlag(fs)
-	var in struct{ level, name, source, kind, tool, status, since, until, cursor string }
-	fs.StringVar(&in.level, "level", "", "minimum level: debug, info, warn, error or fatal")
-	fs.StringVar(&in.name, "name", "", "only this log name")
-	fs.StringVar(&in.source, "source", "", "only this source")
-	fs.StringVar(&in.kind, "kind", "", "line, op or any")
-	fs.StringVar(&in.tool, "tool", "", "only operations of this tool")
-	fs.StringVar(&in.status, "status", "", "only operations with this status")
-	fs.StringVar(&in.since, "since", "", "only records at or after this time (RFC 3339, -1h, Unix ms)")
-	fs.StringVar(&in.until, "until", "", "only records before this time")
-	fs.StringVar(&in.cursor, "cursor", "", "continue after a previous page (its next cursor)")
+	var ft oplog.FilterText
+	var tool, status, cursor string
+	filterVars(fs, &ft, "")
+	fs.StringVar(&tool, "tool", "", "only operations of this tool")
+	fs.StringVar(&status, "status", "", "only operations with this status")
+	fs.StringVar(&ft.Since, "since", "", "only records at or after this time (RFC 3339, -1h, Unix ms)")
+	fs.StringVar(&ft.Until, "until", "", "only records before this time")
+	fs.StringVar(&cursor, "cursor", "", "continue after a previous page (its next cursor)")
 	limit := fs.Int("limit", 20, "hits to print (max 500)")
 	asJSON := fs.Bool("json", false, "print each hit as one JSON line (record and fragment)")
-	if err := m.parse(fs, args, -1); err != nil {
+	f, err := m.parseFilter(fs, args, -1, &ft)
+	if err != nil {
 		return err
 	}
-	q := oplog.SearchQuery{Query: strings.Join(fs.Args(), " "), Filter: oplog.Filter{Name: in.name, Source: in.source},
-		Tool: in.tool, Limit: *limit, Cursor: in.cursor}
-	var err error
-	now := time.Now()
-	if q.MinLevel, err = oplog.ParseLevel(in.level); err != nil {
-		return fmt.Errorf("--level: %s", oplog.ErrorMessage(err))
-	}
-	if q.Kind, err = oplog.ParseKind(in.kind); err != nil {
-		return fmt.Errorf("--kind: %s", oplog.ErrorMessage(err))
-	}
-	if q.Status, err = oplog.ParseStatus(in.status); err != nil {
+	q := oplog.SearchQuery{Query: strings.Join(fs.Args(), " "), Filter: f, Tool: tool, Limit: *limit, Cursor: cursor}
+	if q.Status, err = oplog.ParseStatus(status); err != nil {
 		return fmt.Errorf("--status: %s", oplog.ErrorMessage(err))
 	}
-	if q.Since, err = oplog.ParseTime(in.since, now); err != nil {
-		return fmt.Errorf("--since: %s", oplog.ErrorMessage(err))
-	}
-	if q.Until, err = oplog.ParseTime(in.until, now); err != nil {
-		return fmt.Errorf("--until: %s", oplog.ErrorMessage(err))
-	}
-	dir, err := datadir.Existing(*data)
+	p, err := readLog(ctx, *data, openOptions{Search: true}, func(b backend) (oplog.SearchPage, error) {
+		p, err := b.Search(ctx, q)
+		if err != nil {
+			return p, errors.New(oplog.ErrorMessage(err))
+		}
+		return p, nil
+	})
 	if err != nil {
 		return err
-	}
-	b, closeFn, err := openSearchBackend(ctx, dir)
-	if err != nil {
-		return err
-	}
-	defer closeFn()
-	p, err := b.Search(ctx, q)
-	if err != nil {
-		return errors.New(oplog.ErrorMessage(err))
 	}
 	w := bufio.NewWriter(m.Stdout)
 	defer w.Flush()
+	printHits(w, &p, *asJSON)
+	return nil
+}
+
+// printHits prints a page of search hits, one line each, and a last line
+// with the totals; asJSON prints each hit as one JSON object instead.
+func printHits(w io.Writer, p *oplog.SearchPage, asJSON bool) {
 	for _, h := range p.Hits {
 		r := &h.Record
-		if *asJSON {
+		if asJSON {
 			b, _ := json.Marshal(struct {
 				Record   oplog.Record `json:"record"`
 				Fragment string       `json:"fragment,omitempty"`
@@ -95,65 +65,24 @@ func (m *Main) search(ctx context.Context, args []string) error {
 			fmt.Fprintf(w, "%s\n", b)
 			continue
 		}
-		label := r.Source
-		if r.Name != "" {
-			label += "/" + r.Name
-		}
 		text := r.Text
 		if h.Fragment != "" {
 			text = h.Fragment
 		}
-		fmt.Fprintf(w, "%s #%d %-5s %s %s\n", r.Time.Format("2006-01-02 15:04:05.000"), r.ID, strings.ToUpper(r.Level.String()), label, text)
+		printRecord(w, r, text)
 	}
-	if !*asJSON {
-		total := fmt.Sprintf("%d", p.Total)
-		if !p.TotalExact {
-			total = "about " + total
-		}
-		fmt.Fprintf(w, "-- %d shown, %s matching", len(p.Hits), total)
-		if p.NextCursor != "" {
-			fmt.Fprintf(w, "; more with --cursor %s", p.NextCursor)
-		}
-		fmt.Fprintln(w)
+	if asJSON {
+		return
 	}
-	return nil
-}
-
-// openSearchBackend returns the running server of dir when one answers,
-// else the store opened directly with its search index.
-func openSearchBackend(ctx context.Context, dir *datadir.Dir) (api.Backend, func(), error) {
-	if r := runningServer(ctx, dir); r != nil {
-		return r, func() { r.Close() }, nil
+	total := fmt.Sprintf("%d", p.Total)
+	if !p.TotalExact {
+		total = "about " + total
 	}
-	db, err := store.Open(dir.DBPath(), nil)
-	if err != nil {
-		return nil, nil, explainOpen(dir, err)
+	fmt.Fprintf(w, "-- %d shown, %s matching", len(p.Hits), total)
+	if p.NextCursor != "" {
+		fmt.Fprintf(w, "; more with --cursor %s", p.NextCursor)
 	}
-	l := oplog.New(db, nil)
-	if err := openIndex(dir, l, db, nil); err != nil {
-		l.Close()
-		return nil, nil, err
-	}
-	return l, func() { l.Close() }, nil
-}
-
-// runningServer returns a Remote for dir's server when one answers with its token.
-func runningServer(ctx context.Context, dir *datadir.Dir) *api.Remote {
-	token, err := dir.Token()
-	if err != nil {
-		return nil
-	}
-	s, _ := dir.Server()
-	if s.Addr == "" {
-		return nil
-	}
-	c := api.NewClient(s.BaseURL(), token)
-	pctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-	defer cancel()
-	if _, err := c.Stats(pctx); err != nil {
-		return nil
-	}
-	return api.NewRemote(c)
+	fmt.Fprintln(w)
 }
 
 // reindex rebuilds the search index of a data directory no server holds:
@@ -170,26 +99,22 @@ func (m *Main) reindex(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	if r := runningServer(ctx, dir); r != nil {
-		r.Close()
-		s, _ := dir.Server()
-		return fmt.Errorf("a server (pid %d, %s) holds %s; stop it and run reindex again, or delete %s and restart it: it rebuilds the index at start",
-			s.PID, s.BaseURL(), dir.Path, indexDir(dir))
+	if token, err := dir.Token(); err == nil {
+		if r := runningServer(ctx, dir, token); r != nil {
+			r.Close()
+			s, _ := dir.Server()
+			return fmt.Errorf("a server (pid %d, %s) holds %s; stop it and run reindex again, or delete %s and restart it: it rebuilds the index at start",
+				s.PID, s.BaseURL(), dir.Path, indexDir(dir))
+		}
 	}
-	db, err := store.Open(dir.DBPath(), nil)
-	if err != nil {
-		return explainOpen(dir, err)
-	}
-	l := oplog.New(db, nil)
-	defer l.Close()
-	idx, err := search.Open(indexDir(dir), db, &search.Options{Changed: l.Changed})
+	o, err := openLog(dir, openOptions{Search: true})
 	if err != nil {
 		return err
 	}
-	l.SetIndex(idx)
+	defer o.Close()
 	start := time.Now()
 	bar := newProgress(m.Stderr, 0)
-	err = idx.Reindex(ctx, func(done, total uint64) {
+	err = o.idx.Reindex(ctx, func(done, total uint64) {
 		if total > 0 {
 			bar.total, bar.bytes = int64(total), int64(done)
 		}
@@ -199,7 +124,7 @@ func (m *Main) reindex(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	st := idx.Status()
-	fmt.Fprintf(m.Stdout, "reindexed %d records in %s (%d segments, %d bytes)\n", db.Stats().Records, time.Since(start).Round(time.Millisecond), st.Segments, st.Bytes)
+	st := o.idx.Status()
+	fmt.Fprintf(m.Stdout, "reindexed %d records in %s (%d segments, %d bytes)\n", o.db.Stats().Records, time.Since(start).Round(time.Millisecond), st.Segments, st.Bytes)
 	return nil
 }

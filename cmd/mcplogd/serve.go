@@ -6,208 +6,217 @@ import (
 	"flag"
 	"fmt"
 	"log/slog"
-	"maps"
 	"net"
 	"os"
-	"slices"
-	"strconv"
-	"strings"
 	"syscall"
 	"time"
 
 	"github.com/mcplogd/mcplogd/api"
-	"github.com/mcplogd/mcplogd/crash"
+	"github.com/mcplogd/mcplogd/follow"
 	"github.com/mcplogd/mcplogd/gateway"
 	"github.com/mcplogd/mcplogd/internal/datadir"
-	"github.com/mcplogd/mcplogd/oplog"
 	"github.com/mcplogd/mcplogd/store"
 )
 
+// serve runs the server until ctx ends (an interrupt) or it fails.
 func (m *Main) serve(ctx context.Context, args []string) error {
-	fs := m.flags("serve", "[flags]", "Run the server: open or create the data directory, listen, and print the link.")
-	data := m.dataFlag(fs)
-	addr := fs.String("addr", "", "listen address host:port; port 0 picks a free one (default: the last one used, else "+datadir.DefaultAddr+")")
-	allowRemote := fs.Bool("allow-remote", false, "allow listening on a non-loopback address (the token is then the only protection)")
-	maxBody := sizeFlag(fs, "max-body", 1<<20, "largest request body; bigger ones get 413")
-	ret := retentionFlags(fs)
-	var allowOrigins []string
-	fs.Func("allow-origin", "also accept MCP requests from this browser origin, e.g. https://tool.example:8443 (repeatable)", func(s string) error {
-		allowOrigins = append(allowOrigins, s)
-		return nil
-	})
-	var upstreams []gateway.Upstream
-	fs.Func("upstream", "put mcplogd in front of a game's MCP server: NAME=URL (Streamable HTTP) or NAME=cmd:COMMAND ARGS (stdio); repeatable", func(s string) error {
-		u, err := gateway.ParseUpstream(s)
-		upstreams = append(upstreams, u)
-		return err
-	})
-	var follows []followSpec
-	fs.Func("follow", "follow a game's log file like tail -F: [PARSER:]NAME=PATH, PARSER one of unity, log4j, godot, generic (default: detected); NAME is the records' source; repeatable", func(s string) error {
-		f, err := parseFollow(s)
-		follows = append(follows, f)
-		return err
-	})
-	if err := m.parse(fs, args, 0); err != nil {
+	s := &server{m: m}
+	if err := s.ParseFlags(args); err != nil {
 		return err
 	}
-	logger := slog.New(slog.NewTextHandler(m.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
-
-	dir, err := datadir.Open(*data)
-	if err != nil {
+	if err := s.Run(ctx); err != nil {
+		_ = s.Close()
 		return err
 	}
-	token, err := dir.Token()
-	if err != nil {
-		return err
-	}
-	metrics := api.NewMetrics() // the store's commits feed GET /metrics
-	sopts := ret.storeOptions(logger)
-	sopts.OnCommit = metrics.OnCommit
-	db, err := store.Open(dir.DBPath(), sopts)
-	if err != nil {
-		return explainOpen(dir, err)
-	}
-	log := oplog.New(db, nil)
-	defer log.Close()
-	log.SetCrashes(crash.New(log, &crash.Options{Logger: logger}))
-	if err := openIndex(dir, log, db, logger); err != nil {
-		return err
-	}
-
-	upstreams, err = withConfigUpstreams(dir, upstreams)
-	if err != nil {
-		return err
-	}
-	follows, err = withConfigFollows(dir, follows)
-	if err != nil {
-		return err
-	}
-	followers, err := startFollowers(log, follows, logger)
-	if err != nil {
-		return err
-	}
-	defer closeFollowers(followers, logger)
-
-	saved, _ := dir.Server()
-	ln, err := m.listen(*addr, saved.Addr, *allowRemote)
-	if err != nil {
-		return err
-	}
-	var gw *gateway.Gateway
-	if len(upstreams) > 0 {
-		if gw, err = gateway.New(log, upstreams, &gateway.Options{Reserved: api.ToolNames(), Version: Version(), Logger: logger}); err != nil {
-			ln.Close()
-			return err
-		}
-		defer gw.Close()
-	}
-	opts := &api.Options{
-		Token: token, MaxBodyBytes: int64(*maxBody), Logger: logger, Version: Version(),
-		RotateToken: dir.NewToken, FileSize: db.Size, AllowOrigins: allowOrigins,
-		Retention: ret.report(), Metrics: metrics, Followers: followerStatus(followers),
-	}
-	if gw != nil {
-		opts.Gateway = gw
-	}
-	srv, err := api.New(log, opts)
-	if err != nil {
-		ln.Close()
-		return err
-	}
-	bound := ln.Addr().String()
-	if err := dir.SaveServer(datadir.Server{Addr: bound, PID: os.Getpid(), Started: time.Now().UTC(), Version: Version()}); err != nil {
-		ln.Close()
-		return err
-	}
-	base := "http://" + bound
-	link := datadir.Link(base, token)
-	st := log.Stats()
-	fmt.Fprintf(m.Stdout, "mcplogd %s serving %s (%d records, newest ID %d)\n", Version(), dir.Path, st.Records, st.LastID)
-	fmt.Fprintf(m.Stdout, "  link:   %s\n", link)
-	fmt.Fprintf(m.Stdout, "  web:    %s/ui/%s\n", base, token)
-	fmt.Fprintf(m.Stdout, "  ingest: curl -H 'Authorization: Bearer %s' --data-binary @lines.ndjson %s/api/v1/logs\n", token, base)
-	fmt.Fprintf(m.Stdout, "  add it to Claude Code:\n    claude mcp add --transport http mcplogd %s\n", link)
-	fmt.Fprintf(m.Stdout, "  or try it with the MCP Inspector (its CLI wants a path ending in /mcp):\n    npx @modelcontextprotocol/inspector --cli %s/mcp --method tools/list\n", link)
-	for _, u := range upstreams {
-		fmt.Fprintf(m.Stdout, "  upstream: %s\n", u)
-	}
-	for _, f := range follows {
-		fmt.Fprintf(m.Stdout, "  follow:   %s\n", f)
-	}
-	if m.ready != nil {
-		m.ready(base)
-	}
-
-	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
 	select {
-	case err := <-errc:
+	case err := <-s.errc:
+		_ = s.Close()
 		return fmt.Errorf("server stopped: %w", err)
 	case <-ctx.Done():
 	}
-	logger.Info("shutting down")
-	if gw != nil {
-		_ = gw.Close() // calls still running are recorded as cancelled
-	}
-	closeFollowers(followers, logger) // what they hold is stored before the log closes
-	// Shutdown lets running requests finish, and every ingest request waits
-	// for its commit, so each acknowledged record is on disk before Close.
-	sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if err := srv.Shutdown(sctx); err != nil {
-		logger.Warn("shutdown", "err", err)
-	}
-	if err := dir.SaveServer(datadir.Server{Addr: bound, Version: Version()}); err != nil {
-		logger.Warn("save server state", "err", err)
-	}
-	return log.Close()
+	s.logger.Info("shutting down")
+	return s.Close()
 }
 
-// withConfigUpstreams adds the upstreams of DATA/config.json that the
+// serveConfig is what serve's flags ask for.
+type serveConfig struct {
+	data, addr   string
+	allowRemote  bool
+	maxBody      uint64
+	ret          retention
+	allowOrigins []string
+	upstreams    []gateway.Upstream
+	follows      []followSpec
+}
+
+// server is one run of `mcplogd serve`, in the shape of a program's Main:
+// ParseFlags reads the flags, Run opens the data directory and starts
+// serving, Close stops everything in the order that keeps every
+// acknowledged record.
+type server struct {
+	m      *Main
+	config serveConfig
+	logger *slog.Logger
+
+	dir       *datadir.Dir
+	token     string
+	log       *opened
+	followers []*follow.Follower
+	gw        *gateway.Gateway // nil without upstreams
+	ln        net.Listener
+	http      *api.Server
+	errc      chan error // set once serving: where Serve's end arrives
+	bound     string     // the address saved as the running server's
+}
+
+// ParseFlags reads serve's command line into s.config.
+func (s *server) ParseFlags(args []string) error {
+	c := &s.config
+	fs := s.m.flags("serve", "[flags]", "Run the server: open or create the data directory, listen, and print the link.")
+	data := s.m.dataFlag(fs)
+	fs.StringVar(&c.addr, "addr", "", "listen address host:port; port 0 picks a free one (default: the last one used, else "+datadir.DefaultAddr+")")
+	fs.BoolVar(&c.allowRemote, "allow-remote", false, "allow listening on a non-loopback address (the token is then the only protection)")
+	sizeVar(fs, &c.maxBody, "max-body", 1<<20, "largest request body; bigger ones get 413")
+	c.ret.register(fs)
+	fs.Func("allow-origin", "also accept MCP requests from this browser origin, e.g. https://tool.example:8443 (repeatable)", func(v string) error {
+		c.allowOrigins = append(c.allowOrigins, v)
+		return nil
+	})
+	fs.Func("upstream", "put mcplogd in front of a game's MCP server: NAME=URL (Streamable HTTP) or NAME=cmd:COMMAND ARGS (stdio); repeatable", func(v string) error {
+		u, err := gateway.ParseUpstream(v)
+		c.upstreams = append(c.upstreams, u)
+		return err
+	})
+	fs.Func("follow", "follow a game's log file like tail -F: [PARSER:]NAME=PATH, PARSER one of unity, log4j, godot, generic (default: detected); NAME is the records' source; repeatable", func(v string) error {
+		f, err := parseFollow(v)
+		c.follows = append(c.follows, f)
+		return err
+	})
+	if err := s.m.parse(fs, args, 0); err != nil {
+		return err
+	}
+	c.data = *data
+	return nil
+}
+
+// Run wires the server and starts it: the log and its indexes, the log
+// files followed, the listener, the gateway, the HTTP API; then it saves the
+// address and prints the link. On an error Close releases what was opened.
+func (s *server) Run(ctx context.Context) (err error) {
+	c := &s.config
+	s.logger = slog.New(slog.NewTextHandler(s.m.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	if s.dir, s.token, err = openDir(c.data); err != nil {
+		return err
+	}
+	metrics := api.NewMetrics() // the store's commits feed GET /metrics
+	sopts := c.ret.storeOptions(s.logger)
+	sopts.OnCommit = metrics.OnCommit
+	if s.log, err = openLog(s.dir, openOptions{Store: sopts, Logger: s.logger, Search: true, Crashes: true}); err != nil {
+		return err
+	}
+	if err := c.withConfig(s.dir); err != nil {
+		return err
+	}
+	if s.followers, err = startFollowers(s.log.log, c.follows, s.logger); err != nil {
+		return err
+	}
+	saved, _ := s.dir.Server()
+	if s.ln, err = s.m.listen(c.addr, saved.Addr, c.allowRemote); err != nil {
+		return err
+	}
+	opts := &api.Options{
+		Token: s.token, MaxBodyBytes: int64(c.maxBody), Logger: s.logger, Version: Version(),
+		RotateToken: s.dir.NewToken, FileSize: s.log.db.Size, AllowOrigins: c.allowOrigins,
+		Retention: c.ret.report(), Metrics: metrics, Followers: followerStatus(s.followers),
+	}
+	if len(c.upstreams) > 0 {
+		gopts := &gateway.Options{Reserved: api.ToolNames(), Version: Version(), Logger: s.logger}
+		if s.gw, err = gateway.New(s.log.log, c.upstreams, gopts); err != nil {
+			return err
+		}
+		opts.Gateway = s.gw
+	}
+	if s.http, err = api.New(s.log.log, opts); err != nil {
+		return err
+	}
+	bound := s.ln.Addr().String()
+	if err := s.dir.SaveServer(datadir.Server{Addr: bound, PID: os.Getpid(), Started: time.Now().UTC(), Version: Version()}); err != nil {
+		return err
+	}
+	s.bound = bound
+	s.printLinks("http://" + bound)
+	if s.m.ready != nil {
+		s.m.ready("http://" + bound)
+	}
+	s.errc = make(chan error, 1)
+	go func() { s.errc <- s.http.Serve(s.ln) }()
+	return nil
+}
+
+// printLinks prints where the server is and how to reach it.
+func (s *server) printLinks(base string) {
+	w, token := s.m.Stdout, s.token
+	link := datadir.Link(base, token)
+	st := s.log.log.Stats()
+	fmt.Fprintf(w, "mcplogd %s serving %s (%d records, newest ID %d)\n", Version(), s.dir.Path, st.Records, st.LastID)
+	fmt.Fprintf(w, "  link:   %s\n", link)
+	fmt.Fprintf(w, "  web:    %s/ui/%s\n", base, token)
+	fmt.Fprintf(w, "  ingest: curl -H 'Authorization: Bearer %s' --data-binary @lines.ndjson %s/api/v1/logs\n", token, base)
+	fmt.Fprintf(w, "  add it to Claude Code:\n    claude mcp add --transport http mcplogd %s\n", link)
+	fmt.Fprintf(w, "  or try it with the MCP Inspector (its CLI wants a path ending in /mcp):\n    npx @modelcontextprotocol/inspector --cli %s/mcp --method tools/list\n", link)
+	for _, u := range s.config.upstreams {
+		fmt.Fprintf(w, "  upstream: %s\n", u)
+	}
+	for _, f := range s.config.follows {
+		fmt.Fprintf(w, "  follow:   %s\n", f)
+	}
+}
+
+// Close stops the server in the order that keeps every acknowledged
+// record: the gateway first (calls still running are recorded as
+// cancelled), then the followers (what they hold is stored), then the HTTP
+// server (running requests finish, and every ingest request waits for its
+// commit), and the log last. It returns the log's Close error.
+func (s *server) Close() error {
+	if s.gw != nil {
+		_ = s.gw.Close()
+	}
+	closeFollowers(s.followers, s.logger)
+	if s.errc != nil {
+		sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if err := s.http.Shutdown(sctx); err != nil {
+			s.logger.Warn("shutdown", "err", err)
+		}
+	} else if s.ln != nil {
+		s.ln.Close()
+	}
+	if s.bound != "" {
+		if err := s.dir.SaveServer(datadir.Server{Addr: s.bound, Version: Version()}); err != nil {
+			s.logger.Warn("save server state", "err", err)
+		}
+	}
+	if s.log == nil {
+		return nil
+	}
+	return s.log.Close()
+}
+
+// withConfig adds the upstreams and followers of DATA/config.json that the
 // flags do not name.
-func withConfigUpstreams(dir *datadir.Dir, flags []gateway.Upstream) ([]gateway.Upstream, error) {
+func (c *serveConfig) withConfig(dir *datadir.Dir) error {
 	cfg, err := dir.Config()
 	if err != nil {
-		return nil, err
+		return err
 	}
-	named := map[string]bool{}
-	for _, u := range flags {
-		named[u.Name] = true
+	upstreamName := func(u gateway.Upstream) string { return u.Name }
+	parseUpstream := func(name, url string) (gateway.Upstream, error) { return gateway.ParseUpstream(name + "=" + url) }
+	if c.upstreams, err = mergeConfig(c.upstreams, cfg.Upstreams, upstreamName, parseUpstream); err != nil {
+		return err
 	}
-	out := flags
-	for _, name := range slices.Sorted(maps.Keys(cfg.Upstreams)) {
-		if named[name] {
-			continue
-		}
-		u, err := gateway.ParseUpstream(name + "=" + cfg.Upstreams[name])
-		if err != nil {
-			return nil, fmt.Errorf("config.json: %w", err)
-		}
-		out = append(out, u)
-	}
-	return out, nil
-}
-
-// retention holds the retention flags that serve and stdio share.
-type retention struct {
-	maxBytes, maxRecords *uint64
-	maxAge               *time.Duration
-}
-
-func retentionFlags(fs *flag.FlagSet) retention {
-	return retention{
-		maxBytes:   sizeFlag(fs, "max-bytes", 1<<30, "retention: keep at most this many bytes of records (0: no limit)"),
-		maxRecords: fs.Uint64("max-records", 0, "retention: keep at most this many records (0: no limit)"),
-		maxAge:     durationFlag(fs, "max-age", 0, "retention: drop records older than this, e.g. 72h or 30d (0: keep)"),
-	}
-}
-
-func (r retention) storeOptions(logger *slog.Logger) *store.Options {
-	return &store.Options{MaxRecords: *r.maxRecords, MaxBytes: *r.maxBytes, MaxAge: *r.maxAge, Logger: logger}
-}
-
-func (r retention) report() *api.Retention {
-	return &api.Retention{MaxRecords: *r.maxRecords, MaxBytes: *r.maxBytes, MaxAge: *r.maxAge}
+	followName := func(f followSpec) string { return f.Name }
+	c.follows, err = mergeConfig(c.follows, cfg.Follow, followName, followKey)
+	return err
 }
 
 // listen binds addr; with none given it reuses the saved address so that
@@ -249,90 +258,24 @@ func isLoopback(host string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// explainOpen turns a locked-file error into one that names the running server.
-func explainOpen(dir *datadir.Dir, err error) error {
-	if !errors.Is(err, store.ErrLocked) {
-		return err
-	}
-	s, _ := dir.Server()
-	if s.PID != 0 {
-		return fmt.Errorf("another mcplogd (pid %d, %s) is using the data directory %s; stop it or pass a different --data", s.PID, s.BaseURL(), dir.Path)
-	}
-	return fmt.Errorf("another process is using the data directory %s; stop it or pass a different --data", dir.Path)
+// retention holds the retention flags that serve and stdio share.
+type retention struct {
+	maxBytes, maxRecords uint64
+	maxAge               time.Duration
 }
 
-type sizeValue struct{ n *uint64 }
-
-func sizeFlag(fs *flag.FlagSet, name string, def uint64, usage string) *uint64 {
-	n := def
-	fs.Var(sizeValue{&n}, name, usage+" (bytes; KB, MB, GB, KiB, MiB, GiB accepted)")
-	return &n
+// register adds the retention flags to fs.
+func (r *retention) register(fs *flag.FlagSet) {
+	sizeVar(fs, &r.maxBytes, "max-bytes", 1<<30, "retention: keep at most this many bytes of records (0: no limit)")
+	fs.Uint64Var(&r.maxRecords, "max-records", 0, "retention: keep at most this many records (0: no limit)")
+	durationVar(fs, &r.maxAge, "max-age", 0, "retention: drop records older than this, e.g. 72h or 30d (0: keep)")
 }
 
-func (v sizeValue) String() string {
-	if v.n == nil {
-		return "0"
-	}
-	return strconv.FormatUint(*v.n, 10)
+func (r *retention) storeOptions(logger *slog.Logger) *store.Options {
+	return &store.Options{MaxRecords: r.maxRecords, MaxBytes: r.maxBytes, MaxAge: r.maxAge, Logger: logger}
 }
 
-func (v sizeValue) Set(s string) error {
-	n, err := parseSize(s)
-	if err == nil {
-		*v.n = n
-	}
-	return err
-}
-
-func parseSize(s string) (uint64, error) {
-	s = strings.TrimSpace(s)
-	units := []struct {
-		suffix string
-		mult   uint64
-	}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"TiB", 1 << 40}, {"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"TB", 1e12}, {"K", 1 << 10}, {"M", 1 << 20}, {"G", 1 << 30}, {"B", 1}}
-	mult := uint64(1)
-	for _, u := range units {
-		if strings.HasSuffix(strings.ToUpper(s), strings.ToUpper(u.suffix)) {
-			s, mult = strings.TrimSpace(s[:len(s)-len(u.suffix)]), u.mult
-			break
-		}
-	}
-	f, err := strconv.ParseFloat(s, 64)
-	if err != nil || f < 0 {
-		return 0, fmt.Errorf("not a size: want a number of bytes such as 1048576, 512KiB or 2GB")
-	}
-	return uint64(f * float64(mult)), nil
-}
-
-type durationValue struct{ d *time.Duration }
-
-func durationFlag(fs *flag.FlagSet, name string, def time.Duration, usage string) *time.Duration {
-	d := def
-	fs.Var(durationValue{&d}, name, usage)
-	return &d
-}
-
-func (v durationValue) String() string {
-	if v.d == nil {
-		return "0s"
-	}
-	return v.d.String()
-}
-
-// Set accepts Go durations plus a days suffix ("30d").
-func (v durationValue) Set(s string) error {
-	if days, ok := strings.CutSuffix(strings.TrimSpace(s), "d"); ok {
-		n, err := strconv.ParseFloat(days, 64)
-		if err != nil || n < 0 {
-			return fmt.Errorf("not a duration: want e.g. 72h or 30d")
-		}
-		*v.d = time.Duration(n * float64(24*time.Hour))
-		return nil
-	}
-	d, err := time.ParseDuration(s)
-	if err != nil || d < 0 {
-		return fmt.Errorf("not a duration: want e.g. 72h or 30d")
-	}
-	*v.d = d
-	return nil
+// report is the retention as store_info and the API report it.
+func (r *retention) report() *api.Retention {
+	return &api.Retention{MaxRecords: r.maxRecords, MaxBytes: r.maxBytes, MaxAge: r.maxAge}
 }

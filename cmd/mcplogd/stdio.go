@@ -3,18 +3,13 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"log/slog"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcplogd/mcplogd/api"
-	"github.com/mcplogd/mcplogd/crash"
 	"github.com/mcplogd/mcplogd/internal/datadir"
-	"github.com/mcplogd/mcplogd/oplog"
-	"github.com/mcplogd/mcplogd/store"
 )
 
 // stdio serves the MCP tools over standard input and output, for clients
@@ -25,7 +20,8 @@ import (
 func (m *Main) stdio(ctx context.Context, args []string) error {
 	fs := m.flags("stdio", "[--data DIR]", "Serve the MCP tools over standard input and output (claude mcp add mcplogd -- mcplogd stdio --data DIR).")
 	data := m.dataFlag(fs)
-	ret := retentionFlags(fs)
+	var ret retention
+	ret.register(fs)
 	if err := m.parse(fs, args, 0); err != nil {
 		return err
 	}
@@ -34,66 +30,32 @@ func (m *Main) stdio(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	backend, closeBackend, err := openBackend(ctx, dir, ret.storeOptions(logger))
+	// A long-lived process: searches need the index, and crashes the
+	// crash index's background reader.
+	b, err := connect(ctx, dir, openOptions{Store: ret.storeOptions(logger), Logger: logger, Search: true, Crashes: true})
 	if err != nil {
 		return err
 	}
-	defer closeBackend()
+	defer b.Close()
 	opts := &api.MCPOptions{Version: Version(), Logger: logger}
-	if _, ok := backend.(*oplog.Log); ok {
+	if b.local != nil {
 		opts.Retention = ret.report() // the store is ours, trimmed as the flags say
 	}
-	if r, ok := backend.(*api.Remote); ok {
+	if b.remote != nil {
 		// The server's upstream tools (its gateway) are offered here too.
-		if gw, err := api.NewRemoteGateway(ctx, r.Client, Version()); err != nil {
+		if gw, err := api.NewRemoteGateway(ctx, b.remote.Client, Version()); err != nil {
 			logger.Warn("the server's upstream tools are not offered over stdio", "err", err)
 		} else {
 			defer gw.Close()
 			opts.Gateway = gw
 		}
 	}
-	srv := api.NewMCPServer(backend, opts)
+	srv := api.NewMCPServer(b.Backend, opts)
 	err = srv.Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(m.Stdin), Writer: nopWriteCloser{m.Stdout}})
 	if ctx.Err() != nil || errors.Is(err, io.EOF) {
 		return nil // the client went away or we were interrupted: a normal end
 	}
 	return err
-}
-
-// openBackend returns the running server of dir as an api.Backend when one
-// answers with dir's token, else the store opened directly with opts (nil:
-// no retention and no search index, for short commands).
-func openBackend(ctx context.Context, dir *datadir.Dir, opts *store.Options) (api.Backend, func(), error) {
-	token, err := dir.Token()
-	if err != nil {
-		return nil, nil, err
-	}
-	if s, _ := dir.Server(); s.Addr != "" {
-		c := api.NewClient(s.BaseURL(), token)
-		pctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-		_, err := c.Stats(pctx)
-		cancel()
-		if err == nil {
-			r := api.NewRemote(c)
-			return r, func() { r.Close() }, nil
-		}
-	}
-	db, err := store.Open(dir.DBPath(), opts)
-	if err != nil {
-		if errors.Is(err, store.ErrLocked) {
-			return nil, nil, fmt.Errorf("%w; its server did not answer", explainOpen(dir, err))
-		}
-		return nil, nil, err
-	}
-	l := oplog.New(db, nil)
-	l.SetCrashes(crash.New(l, &crash.Options{Lazy: opts == nil}))
-	if opts != nil { // a long-lived caller (stdio): searches need the index
-		if err := openIndex(dir, l, db, opts.Logger); err != nil {
-			l.Close()
-			return nil, nil, err
-		}
-	}
-	return l, func() { l.Close() }, nil
 }
 
 type nopWriteCloser struct{ io.Writer }

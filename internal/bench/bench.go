@@ -20,10 +20,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"runtime"
 	"strings"
-	"syscall"
 	"time"
 )
 
@@ -165,9 +163,9 @@ func (r *runner) runDir(name string) (string, func(), error) {
 
 // Main runs the benchmark as `mcplogd bench` does: it parses args (without
 // the program or subcommand name), prints the report to standard output and
-// progress to standard error, and stops on an interrupt. -h gives
-// flag.ErrHelp after printing the usage.
-func Main(args []string) error {
+// progress to standard error, and stops when ctx ends (mcplogd's ctx ends
+// on an interrupt). -h gives flag.ErrHelp after printing the usage.
+func Main(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
 	var cfg Config
 	var quick bool
@@ -209,8 +207,6 @@ func Main(args []string) error {
 		return errors.New("bench: --records, --runs, --seconds and --samples must be positive")
 	}
 	cfg.Progress = os.Stderr
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
 	return Run(ctx, cfg, os.Stdout)
 }
 

@@ -78,7 +78,7 @@ func TestMain_Args(t *testing.T) {
 		{"BadFlag", []string{"--fast"}, "flag provided but not defined"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			err := bench.Main(tt.args)
+			err := bench.Main(context.Background(), tt.args)
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("Main(%q) = %v, want an error containing %q", tt.args, err, tt.want)
 			}

@@ -23,7 +23,18 @@ const (
 // report writes the Markdown report of everything measured.
 func (r *runner) report(out io.Writer) error {
 	w := &errWriter{w: out}
-	c, f := r.cfg, &r.fill
+	r.reportHeader(w)
+	r.reportIngest(w)
+	r.reportStore(w)
+	r.reportHTTP(w)
+	r.reportTargets(w)
+	return w.err
+}
+
+// reportHeader writes the title and where, when and how the figures were
+// measured.
+func (r *runner) reportHeader(w *errWriter) {
+	c := r.cfg
 	w.printf("# mcplogd benchmark\n\n")
 	w.printf("- date: %s (took %s)\n", r.started.UTC().Format("2006-01-02 15:04 MST"), time.Since(r.started).Round(time.Second))
 	w.printf("- machine: %s\n", machine())
@@ -34,7 +45,10 @@ func (r *runner) report(out io.Writer) error {
 	w.printf("- workload: DESIGN.md's benchmark workload (internal/workload, seed %d); ingest figures are the median of %d run(s), "+
 		"each in a fresh store, stopping after %s records or %s; latencies are the median over the runs of each run's "+
 		"percentile of %s reads\n\n", c.Seed, c.Runs, commas(int64(c.Records)), c.PerConfig, commas(int64(c.Samples)))
+}
 
+// reportIngest writes the table of ingest in process against raw bbolt.
+func (r *runner) reportIngest(w *errWriter) {
 	w.printf("## Durable ingest in process\n\n")
 	w.printf("oplog.Log.Append over store.DB: validation, group commit, an fsync per commit. Each writer appends batches "+
 		"from its own pool of %s records generated before the clock starts. Raw bbolt: the same records and encoding "+
@@ -51,7 +65,12 @@ func (r *runner) report(out io.Writer) error {
 	}
 	w.printf("| raw bbolt | %s | %s | %s | %s | 100%% | %s |\n\n", commas(rawBatch), rate(r.raw.median()), spread(&r.raw),
 		perRun(&r.raw), others(&r.raw))
+}
 
+// reportStore writes the figures of the filled store: reads, reopen,
+// memory and disk.
+func (r *runner) reportStore(w *errWriter) {
+	f := &r.fill
 	w.printf("## A store of %s records\n\n", commas(int64(f.records)))
 	w.printf("| what | figure |\n|---|---|\n")
 	w.printf("| fill: 1 writer, batches of %s generated on the fly | %.2f s, %s records/s (others' CPU %s) |\n", commas(fillBatch),
@@ -74,26 +93,37 @@ func (r *runner) report(out io.Writer) error {
 	w.printf("| bytes per record: file / encoded record / raw payload | %s / %s / %s |\n",
 		commas(f.fileSize/n), commas(int64(f.encoded)/n), commas(f.payload/n))
 	w.printf("| file size ÷ raw payload | %.2f |\n\n", r.diskFactor())
+}
 
-	if len(r.http) > 0 {
-		w.printf("## Ingest through POST /api/v1/logs\n\n")
-		w.printf("The api package's handler served on 127.0.0.1 over a new store; clients in this process send " +
-			"pre-encoded JSON arrays of the workload's lines (operations have their own route) with the bearer token " +
-			"and check each answer's count.\n\n")
-		w.printf("| clients | lines per request | lines/s (median) | min – max | lines per run | of in process, same shape | others' CPU |\n")
-		w.printf("|---:|---:|---:|---:|---:|---:|---:|\n")
-		for i := range r.http {
-			row := &r.http[i]
-			share := "–"
-			if in := r.ingestRow(row.writers, row.batch); in != nil {
-				share = percent(row.median().rate() / in.median().rate())
-			}
-			w.printf("| %d | %s | %s | %s | %s | %s | %s |\n", row.writers, commas(int64(row.batch)), rate(row.median()),
-				spread(row), perRun(row), share, others(row))
-		}
-		w.printf("\n")
+// reportHTTP writes the table of ingest through the HTTP API, if measured.
+func (r *runner) reportHTTP(w *errWriter) {
+	if len(r.http) == 0 {
+		return
 	}
+	w.printf("## Ingest through POST /api/v1/logs\n\n")
+	w.printf("The api package's handler served on 127.0.0.1 over a new store; clients in this process send " +
+		"pre-encoded JSON arrays of the workload's lines (operations have their own route) with the bearer token " +
+		"and check each answer's count.\n\n")
+	w.printf("| clients | lines per request | lines/s (median) | min – max | lines per run | of in process, same shape | others' CPU |\n")
+	w.printf("|---:|---:|---:|---:|---:|---:|---:|\n")
+	for i := range r.http {
+		row := &r.http[i]
+		share := "–"
+		if in := r.ingestRow(row.writers, row.batch); in != nil {
+			share = percent(row.median().rate() / in.median().rate())
+		}
+		w.printf("| %d | %s | %s | %s | %s | %s | %s |\n", row.writers, commas(int64(row.batch)), rate(row.median()),
+			spread(row), perRun(row), share, others(row))
+	}
+	w.printf("\n")
+}
 
+// reportTargets writes the table of the figures against issue 2's targets.
+func (r *runner) reportTargets(w *errWriter) {
+	f := &r.fill
+	raw := r.raw.median().rate()
+	tail := medianLatency(f.tail)
+	ro := percentiles(slices.Clone(f.reopen))
 	w.printf("## Against the targets of issue 2\n\n")
 	w.printf("| target | measured | |\n|---|---|---|\n")
 	if b := r.ingestRow(1, 1000); b != nil {
@@ -119,7 +149,6 @@ func (r *runner) report(out io.Writer) error {
 	w.printf("| reopen a 1,000,000-record store ≤ %s | %s p50, %s max%s | %s |\n", dur(targetReopen), dur(ro.p50), dur(ro.max), on,
 		verdict(ro.max <= targetReopen))
 	w.printf("| disk ≤ %.1f × raw payload | %.2f | %s |\n", targetDiskFactor, r.diskFactor(), verdict(r.diskFactor() <= targetDiskFactor))
-	return w.err
 }
 
 func (r *runner) diskFactor() float64 {

@@ -1,0 +1,41 @@
+// Command mcplogd is the flight recorder for game engines' MCP debug
+// servers: it stores every console line and tool call durably and serves
+// them back. Run "mcplogd help" for the subcommands.
+//
+// # Commands
+//
+// "mcplogd serve" (the default command) opens or creates a data directory,
+// listens on 127.0.0.1, and serves the HTTP API, the MCP server, the web
+// page and /metrics over one log; with --upstream it stands in front of a
+// game's MCP server and records every call it forwards, with --follow it
+// reads a game's log file like tail -F. "mcplogd stdio" serves the same MCP
+// tools over standard input and output for clients that launch a command.
+// The other commands (tail, search, crashes, show, import, replay, link,
+// token, reindex, bench, version) read or write a data directory from a
+// shell.
+//
+// # One process per data directory
+//
+// bbolt lets one process hold the data file. A command run beside a server
+// therefore goes through the server over HTTP, with the data directory's
+// token; without a server it opens the store itself and lets go of it when
+// it ends. open.go is that one way in: openLog opens the store, the log and
+// its crash and search indexes in this process, runningServer finds the
+// server that holds them, and connect chooses between the two.
+//
+// # Shape
+//
+// main builds a Main from the process's surroundings (standard streams,
+// environment) and calls Main.Run, which dispatches on the first argument,
+// so that tests run every command in-process. serve is a server with
+// ParseFlags (flags into a config), Run (wiring only: open, listen, start,
+// print the link) and Close (the shutdown order that keeps each
+// acknowledged record: gateway, followers, HTTP, the saved server state,
+// the log).
+//
+//	m := &Main{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv}
+//	err := m.Run(ctx, []string{"tail", "-n", "50", "--level", "error"})
+//
+// Exit status: 0 on success and after --help, 2 after a usage error, 1
+// after any other error, printed as "mcplogd: ..." on standard error.
+package main

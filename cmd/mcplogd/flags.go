@@ -1,0 +1,114 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/mcplogd/mcplogd/oplog"
+)
+
+// This file holds the flag types the commands share: sizes with units and
+// durations with days.
+
+type sizeValue struct{ n *uint64 }
+
+// sizeVar adds a size flag, in bytes with an optional unit, stored in p.
+func sizeVar(fs *flag.FlagSet, p *uint64, name string, def uint64, usage string) {
+	*p = def
+	fs.Var(sizeValue{p}, name, usage+" (bytes; KB, MB, GB, KiB, MiB, GiB accepted)")
+}
+
+func (v sizeValue) String() string {
+	if v.n == nil {
+		return "0"
+	}
+	return strconv.FormatUint(*v.n, 10)
+}
+
+func (v sizeValue) Set(s string) error {
+	n, err := parseSize(s)
+	if err == nil {
+		*v.n = n
+	}
+	return err
+}
+
+func parseSize(s string) (uint64, error) {
+	s = strings.TrimSpace(s)
+	units := []struct {
+		suffix string
+		mult   uint64
+	}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"TiB", 1 << 40}, {"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"TB", 1e12}, {"K", 1 << 10}, {"M", 1 << 20}, {"G", 1 << 30}, {"B", 1}}
+	mult := uint64(1)
+	for _, u := range units {
+		if strings.HasSuffix(strings.ToUpper(s), strings.ToUpper(u.suffix)) {
+			s, mult = strings.TrimSpace(s[:len(s)-len(u.suffix)]), u.mult
+			break
+		}
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil || f < 0 {
+		return 0, fmt.Errorf("not a size: want a number of bytes such as 1048576, 512KiB or 2GB")
+	}
+	return uint64(f * float64(mult)), nil
+}
+
+type durationValue struct{ d *time.Duration }
+
+// durationVar adds a duration flag that also takes days ("30d"), stored in p.
+func durationVar(fs *flag.FlagSet, p *time.Duration, name string, def time.Duration, usage string) {
+	*p = def
+	fs.Var(durationValue{p}, name, usage)
+}
+
+func (v durationValue) String() string {
+	if v.d == nil {
+		return "0s"
+	}
+	return v.d.String()
+}
+
+// Set accepts Go durations plus a days suffix ("30d").
+func (v durationValue) Set(s string) error {
+	if days, ok := strings.CutSuffix(strings.TrimSpace(s), "d"); ok {
+		n, err := strconv.ParseFloat(days, 64)
+		if err != nil || n < 0 {
+			return fmt.Errorf("not a duration: want e.g. 72h or 30d")
+		}
+		*v.d = time.Duration(n * float64(24*time.Hour))
+		return nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d < 0 {
+		return fmt.Errorf("not a duration: want e.g. 72h or 30d")
+	}
+	*v.d = d
+	return nil
+}
+
+// filterVars adds --level, --name, --source and --kind (default kind) to
+// fs, bound to ft.
+func filterVars(fs *flag.FlagSet, ft *oplog.FilterText, kind string) {
+	fs.StringVar(&ft.Level, "level", "", "minimum level: debug, info, warn, error or fatal")
+	fs.StringVar(&ft.Name, "name", "", "only this log name")
+	fs.StringVar(&ft.Source, "source", "", "only this source")
+	fs.StringVar(&ft.Kind, "kind", kind, "line, op or any")
+}
+
+// parseFilter parses args as parse does, then reads the filter flags bound
+// to ft, with relative times counted back from now; an error names the
+// flag as typed ("--level: unknown level").
+func (m *Main) parseFilter(fs *flag.FlagSet, args []string, nargs int, ft *oplog.FilterText) (oplog.Filter, error) {
+	if err := m.parse(fs, args, nargs); err != nil {
+		return oplog.Filter{}, err
+	}
+	f, err := ft.Parse(time.Now())
+	if err != nil {
+		return f, errors.New("--" + oplog.ErrorMessage(err))
+	}
+	return f, nil
+}

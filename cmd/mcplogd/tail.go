@@ -1,0 +1,146 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/mcplogd/mcplogd/internal/datadir"
+	"github.com/mcplogd/mcplogd/oplog"
+)
+
+func (m *Main) tail(ctx context.Context, args []string) error {
+	fs := m.flags("tail", "[-f] [-n N] [--level L] [--name N] [--source S] [--kind K] [--json]", "Print the newest console lines; with -f keep printing new ones as they arrive.")
+	data := m.dataFlag(fs)
+	follow := fs.Bool("f", false, "follow: keep printing new lines")
+	n := fs.Int("n", 20, "how many of the newest lines to print first (max 1000)")
+	var ft oplog.FilterText
+	filterVars(fs, &ft, "line")
+	asJSON := fs.Bool("json", false, "print each record as one JSON line")
+	f, err := m.parseFilter(fs, args, 0, &ft)
+	if err != nil {
+		return err
+	}
+	if *n < 1 {
+		return fmt.Errorf("-n: want at least 1, got %d", *n)
+	}
+	dir, err := datadir.Existing(*data)
+	if err != nil {
+		return err
+	}
+	t := &tailer{dir: dir, q: oplog.TailQuery{Filter: f, Limit: *n}, follow: *follow, asJSON: *asJSON, w: bufio.NewWriter(m.Stdout), stderr: m.Stderr}
+	defer t.w.Flush()
+	defer t.disconnect()
+	return t.run(ctx)
+}
+
+// tailer is one run of `mcplogd tail`.
+type tailer struct {
+	dir            *datadir.Dir
+	q              oplog.TailQuery
+	follow, asJSON bool
+	w              *bufio.Writer
+	stderr         io.Writer
+	b              backend // zero while not connected
+}
+
+func (t *tailer) disconnect() {
+	if t.b.Backend != nil {
+		t.b.Close()
+		t.b = backend{}
+	}
+}
+
+// run prints the newest lines and, with -f, the new ones until ctx ends.
+// Through a server it long-polls; without one it looks again every half
+// second without holding the file, so that a server can start.
+func (t *tailer) run(ctx context.Context) error {
+	for {
+		if t.follow && ctx.Err() != nil {
+			return nil
+		}
+		more, err := t.once(ctx)
+		if err != nil {
+			if t.follow && ctx.Err() != nil {
+				return nil
+			}
+			return err
+		}
+		if !t.follow {
+			return nil
+		}
+		if more {
+			continue
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-time.After(500 * time.Millisecond):
+		}
+	}
+}
+
+// once reads and prints one page; more says to read the next one at once.
+// A failed read through a server when following is reported and retried.
+func (t *tailer) once(ctx context.Context) (more bool, err error) {
+	if t.b.Backend == nil {
+		if t.b, err = connect(ctx, t.dir, openOptions{}); err != nil {
+			return false, err
+		}
+	}
+	isRemote := t.b.remote != nil
+	if t.follow && isRemote {
+		t.q.Wait = 25 * time.Second
+	}
+	page, err := t.b.Tail(ctx, t.q)
+	if !isRemote || err != nil {
+		// Without a server, look again later without holding the file, so
+		// that one can start; after an error, connect afresh.
+		t.disconnect()
+	}
+	if err != nil {
+		if !t.follow || !isRemote || ctx.Err() != nil {
+			return false, err
+		}
+		fmt.Fprintf(t.stderr, "mcplogd tail: %v; reconnecting\n", err)
+		return false, nil
+	}
+	printTail(t.w, &page, t.asJSON)
+	if err := t.w.Flush(); err != nil {
+		return false, err
+	}
+	t.q.SinceID, t.q.HasSince, t.q.Revision, t.q.Limit = page.LastID, true, page.Revision, oplog.MaxTailLimit
+	return isRemote || page.More, nil
+}
+
+func printTail(w io.Writer, t *oplog.Tail, asJSON bool) {
+	if t.Reset {
+		fmt.Fprintln(w, "--- the log was reset (cleared or replaced); starting over ---")
+	}
+	if t.Dropped > 0 {
+		fmt.Fprintf(w, "--- %d records were removed by retention before they were read ---\n", t.Dropped)
+	}
+	for i := range t.Lines {
+		r := &t.Lines[i]
+		if asJSON {
+			b, _ := json.Marshal(r)
+			fmt.Fprintf(w, "%s\n", b)
+			continue
+		}
+		printRecord(w, r, r.Text)
+	}
+}
+
+// printRecord prints one record as a line: time, ID, level, source/name
+// and text.
+func printRecord(w io.Writer, r *oplog.Record, text string) {
+	label := r.Source
+	if r.Name != "" {
+		label += "/" + r.Name
+	}
+	fmt.Fprintf(w, "%s #%d %-5s %s %s\n", r.Time.Format("2006-01-02 15:04:05.000"), r.ID, strings.ToUpper(r.Level.String()), label, text)
+}
