@@ -5,13 +5,6 @@ import (
 	"time"
 )
 
-// Bounds of a crash query.
-const (
-	DefaultCrashLimit = 20
-	MaxCrashLimit     = 1000
-	MaxCrashBuckets   = 200
-)
-
 // CrashIndex groups error records with stack traces by a normalised stack
 // signature, behind Log.FindCrashes. It is fed in the background from the
 // store and may lag behind it, but its answers must be exact: what it has

@@ -28,10 +28,6 @@ func (l *Log) List(ctx context.Context, q Query) (Page, error) {
 	return l.store.List(q)
 }
 
-// maxIndexedList bounds Offset+Count for List through the index, which
-// collects that many IDs; deeper pages walk the store.
-const maxIndexedList = 5000
-
 // listIndexed answers a List whose filters keep few records through the
 // index: the store's backward walk would read about a record in denseShare
 // or fewer per hit, the index only the hits. Total comes from the counters.

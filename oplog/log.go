@@ -8,21 +8,6 @@ import (
 	"time"
 )
 
-// DefaultSource is the source of records whose writer named none.
-const DefaultSource = "default"
-
-// Bounds on what a record may hold, so one bad writer cannot store a record
-// no reader can load.
-const (
-	MaxTextBytes  = 256 << 10 // text
-	MaxStackBytes = 1 << 20   // stack trace
-	MaxJSONBytes  = 1 << 20   // data, arguments and result, each
-	MaxLabelBytes = 256       // source, name and tool
-	summaryRunes  = 200
-	minRecordYear = 1971
-	maxRecordYear = 2261
-)
-
 // LogOptions configures a Log. A nil *LogOptions means defaults.
 type LogOptions struct {
 	// Now returns the current time; time.Now when nil.

@@ -6,16 +6,6 @@ import (
 	"time"
 )
 
-// Limits of one read. Larger requested limits are capped, not refused, as the
-// seeds' console_tail caps at its buffer.
-const (
-	DefaultTailLimit = 200
-	MaxTailLimit     = 1000
-	DefaultListCount = 10
-	MaxListCount     = 1000
-	MaxWait          = 30 * time.Second
-)
-
 // Filter selects records. The zero Filter matches every record.
 type Filter struct {
 	MinLevel Level     // keep this level and above; zero: any

@@ -10,13 +10,6 @@ import (
 	"unicode/utf8"
 )
 
-// Limits of one search page. Larger requested limits are capped, not refused.
-const (
-	DefaultSearchLimit = 50
-	MaxSearchLimit     = 500
-	fragmentBytes      = 160
-)
-
 // SearchQuery asks for records matching a query string and filters, newest first.
 type SearchQuery struct {
 	// Query is a bleve query string over the fields name, level, source,
@@ -166,11 +159,6 @@ func (l *Log) Search(ctx context.Context, q SearchQuery) (SearchPage, error) {
 	return p, nil
 }
 
-// denseShare: filters that keep at least one record in this many are
-// answered by walking the store backwards (about denseShare records read per
-// hit); sparser ones by the index, whose cost follows the hits.
-const denseShare = 200
-
 // dense reports whether f keeps many records (see count; a source filter
 // without a name is not counted apart, so it can make dense optimistic by
 // up to the number of sources).
@@ -231,8 +219,6 @@ func (q *SearchQuery) MatchSearch(r *Record) bool {
 	return q.Filter.Match(r) && (q.Tool == "" || r.Tool == q.Tool) && (q.Status == 0 || r.Status == q.Status) &&
 		(q.ReplayOf == 0 || r.ReplayOf == q.ReplayOf)
 }
-
-const cursorVersion = 1
 
 func encodeCursor(revision, lastID uint64) string {
 	b := []byte{cursorVersion}

@@ -1,0 +1,55 @@
+package oplog
+
+import "time"
+
+// DefaultSource is the source of records whose writer named none.
+const DefaultSource = "default"
+
+// Bounds on what a record may hold, so one bad writer cannot store a record
+// no reader can load.
+const (
+	MaxTextBytes  = 256 << 10 // text
+	MaxStackBytes = 1 << 20   // stack trace
+	MaxJSONBytes  = 1 << 20   // data, arguments and result, each
+	MaxLabelBytes = 256       // source, name and tool
+	summaryRunes  = 200       // an operation's one-line summary
+	minRecordYear = 1971      // record times outside these years are refused
+	maxRecordYear = 2261
+)
+
+// Limits of one read. Larger requested limits are capped, not refused, as the
+// seeds' console_tail caps at its buffer.
+const (
+	DefaultTailLimit = 200
+	MaxTailLimit     = 1000
+	DefaultListCount = 10
+	MaxListCount     = 1000
+	MaxWait          = 30 * time.Second // the longest long poll
+)
+
+// Limits of one search page. Larger requested limits are capped, not refused.
+const (
+	DefaultSearchLimit = 50
+	MaxSearchLimit     = 500
+	fragmentBytes      = 160 // a hit's fragment around the matched word
+)
+
+// Bounds of a crash query.
+const (
+	DefaultCrashLimit = 20
+	MaxCrashLimit     = 1000
+	MaxCrashBuckets   = 200
+)
+
+// maxIndexedList bounds Offset+Count for List through the index, which
+// collects that many IDs; deeper pages walk the store.
+const maxIndexedList = 5000
+
+// denseShare: filters that keep at least one record in this many are
+// answered by walking the store backwards (about denseShare records read per
+// hit); sparser ones by the index, whose cost follows the hits.
+const denseShare = 200
+
+// cursorVersion is the first byte of a search cursor, so that a cursor of
+// an older format is refused rather than misread.
+const cursorVersion = 1
