@@ -1,6 +1,3 @@
-// Package datadir manages mcplogd's data directory: the bbolt file, the
-// access token and what the last server saved about itself (its address and
-// process), so that the link stays the same across launches.
 package datadir
 
 import (
