@@ -65,6 +65,21 @@ type Stats struct {
 // above level min (zero: any).
 func (s *Stats) Count(k Kind, min Level) uint64 { return s.Counts.Count(k, min) }
 
+// NotFound is the ENOTFOUND error for a record id that is not stored,
+// saying why as far as the counters tell: past the newest ID, trimmed by
+// retention, or in a cleared generation.
+func (s *Stats) NotFound(id uint64) error {
+	switch {
+	case id > s.LastID:
+		return Errorf(ENOTFOUND, "no record %d: the newest ID is %d", id, s.LastID)
+	case id <= s.TrimmedThrough && id >= s.GenStart:
+		return Errorf(ENOTFOUND, "record %d was removed by retention (records up to %d were trimmed)", id, s.TrimmedThrough)
+	case id < s.GenStart:
+		return Errorf(ENOTFOUND, "record %d belongs to a cleared generation of this log", id)
+	}
+	return Errorf(ENOTFOUND, "no record %d", id)
+}
+
 // DroppedAfter returns how many records with IDs above since were removed by
 // retention in this generation.
 func (s *Stats) DroppedAfter(since uint64) uint64 {

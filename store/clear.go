@@ -48,7 +48,7 @@ func (d *DB) Neighbors(id uint64) (prev, next uint64, err error) {
 		key := codec.Key(id)
 		k, _ := c.Seek(key)
 		if k == nil || string(k) != string(key) {
-			return notFound(id, s)
+			return s.NotFound(id)
 		}
 		if k, _ := c.Next(); k != nil {
 			next, _ = codec.ID(k)

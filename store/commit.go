@@ -127,7 +127,7 @@ func complete(b *bbolt.Bucket, s *oplog.Stats, names nameTally, r *request) erro
 	key := codec.Key(r.completeID)
 	v := b.Get(key)
 	if v == nil {
-		return notFound(r.completeID, s)
+		return s.NotFound(r.completeID)
 	}
 	rec, err := codec.Decode(r.completeID, v)
 	if err != nil {

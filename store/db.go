@@ -246,25 +246,13 @@ func (d *DB) Get(id uint64) (oplog.Record, error) {
 	err := d.view(func(tx *bbolt.Tx, s *oplog.Stats) error {
 		v := tx.Bucket(codec.RecordsBucket).Get(codec.Key(id))
 		if v == nil {
-			return notFound(id, s)
+			return s.NotFound(id)
 		}
 		var err error
 		r, err = codec.Decode(id, v)
 		return err
 	})
 	return r, err
-}
-
-func notFound(id uint64, s *oplog.Stats) error {
-	switch {
-	case id > s.LastID:
-		return oplog.Errorf(oplog.ENOTFOUND, "no record %d: the newest ID is %d", id, s.LastID)
-	case id <= s.TrimmedThrough && id >= s.GenStart:
-		return oplog.Errorf(oplog.ENOTFOUND, "record %d was removed by retention (records up to %d were trimmed)", id, s.TrimmedThrough)
-	case id < s.GenStart:
-		return oplog.Errorf(oplog.ENOTFOUND, "record %d belongs to a cleared generation of this log", id)
-	}
-	return oplog.Errorf(oplog.ENOTFOUND, "no record %d", id)
 }
 
 // view runs fn in a read transaction with the stats of the same snapshot.

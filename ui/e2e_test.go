@@ -13,7 +13,6 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -82,7 +81,7 @@ func TestMain(m *testing.M) {
 var (
 	binDir   string // holds the mcplogd binary that build makes, removed by TestMain
 	buildBin = sync.OnceValues(func() (string, error) {
-		root, err := repoRoot()
+		root, err := logtest.RepoRoot()
 		if err != nil {
 			return "", err
 		}
@@ -518,7 +517,7 @@ func (b *browser) screenshot(t *testing.T, name string) {
 	if err != nil {
 		t.Fatalf("screenshot %s: %v", name, err)
 	}
-	root, err := repoRoot()
+	root, err := logtest.RepoRoot()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -1197,24 +1196,6 @@ func requestURLs(reqs []*network.EventRequestWillBeSent) []string {
 		out[i] = r.Request.URL
 	}
 	return out
-}
-
-// repoRoot walks up from the working directory to the directory holding go.mod.
-func repoRoot() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New("no go.mod above the working directory")
-		}
-		dir = parent
-	}
 }
 
 type tailBuffer = logtest.TailBuffer

@@ -2,7 +2,6 @@ package everything
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net"
 	"os"
@@ -106,7 +105,7 @@ func locate(t testing.TB) (node, script string) {
 		}
 		t.Skipf("everything: %s; run `make test` (or `cd interop && npm ci`) to install it", msg)
 	}
-	root, err := repoRoot()
+	root, err := logtest.RepoRoot()
 	if err != nil {
 		missing("%v", err)
 	}
@@ -134,24 +133,6 @@ func locate(t testing.TB) (node, script string) {
 		}
 	}
 	return node, script
-}
-
-// repoRoot walks up from the working directory to the directory holding go.mod.
-func repoRoot() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New("no go.mod above the working directory")
-		}
-		dir = parent
-	}
 }
 
 func freePort(t testing.TB) int {

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcplogd/mcplogd/internal/logtest"
 )
 
 func connect(t *testing.T, tr mcp.Transport) *mcp.ClientSession {
@@ -87,7 +89,7 @@ func TestHTTPRestart(t *testing.T) {
 
 // TestOnlyTestsImport checks that no non-test code imports this package.
 func TestOnlyTestsImport(t *testing.T) {
-	root, err := repoRoot()
+	root, err := logtest.RepoRoot()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -273,23 +273,9 @@ func (m *Memory) lookup(id uint64) (int, error) {
 	}
 	i := sort.Search(len(m.recs), func(i int) bool { return m.recs[i].ID >= id })
 	if i == len(m.recs) || m.recs[i].ID != id {
-		return 0, m.notFound(id)
+		return 0, m.s.NotFound(id)
 	}
 	return i, nil
-}
-
-// notFound says why id is not here, in the words of the bbolt store.
-func (m *Memory) notFound(id uint64) error {
-	s := &m.s
-	switch {
-	case id > s.LastID:
-		return oplog.Errorf(oplog.ENOTFOUND, "no record %d: the newest ID is %d", id, s.LastID)
-	case id <= s.TrimmedThrough && id >= s.GenStart:
-		return oplog.Errorf(oplog.ENOTFOUND, "record %d was removed by retention (records up to %d were trimmed)", id, s.TrimmedThrough)
-	case id < s.GenStart:
-		return oplog.Errorf(oplog.ENOTFOUND, "record %d belongs to a cleared generation of this log", id)
-	}
-	return oplog.Errorf(oplog.ENOTFOUND, "no record %d", id)
 }
 
 // stored returns a copy of r that shares no memory with it and holds what
