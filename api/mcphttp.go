@@ -3,7 +3,6 @@ package api
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
 	"crypto/subtle"
 	"encoding/json"
 	"fmt"
@@ -12,10 +11,10 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/labstack/echo/v4"
+	"github.com/mcplogd/mcplogd/mcptools"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -30,9 +29,11 @@ const mcpSessionTimeout = time.Hour
 // protocol errors itself. Bodies over MaxBodyBytes get 413 from limitBody
 // and, for bodies without a length, from the SDK's own reader.
 func (s *Server) mountMCP() {
-	srv, tools := newMCPServer(s.log, &MCPOptions{Version: s.opts.Version, Logger: s.logger,
-		FileSize: s.opts.FileSize, Retention: s.opts.Retention, Gateway: s.opts.Gateway, Followers: s.opts.Followers})
-	srv.AddReceivingMiddleware(s.metrics.timeToolCalls) // outermost: times the other middleware too
+	requests := &mcptools.Requests{}
+	opts := s.opts.Options
+	opts.Logger, opts.Requests = s.logger, requests
+	opts.Middleware = append([]mcp.Middleware{s.metrics.timeToolCalls}, opts.Middleware...)
+	srv := mcptools.New(s.log, &opts)
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{
 		// checkOrigin applies the rules below, for non-loopback listeners too.
 		DisableLocalhostProtection: true,
@@ -56,7 +57,7 @@ func (s *Server) mountMCP() {
 			_ = rc.SetWriteDeadline(time.Time{})
 			r = r.WithContext(ctx)
 		}
-		done := tools.requests.register(r, ctx)
+		done := requests.Register(r, ctx)
 		defer done()
 		if r.Method != http.MethodPost {
 			h.ServeHTTP(w, r)
@@ -180,42 +181,6 @@ func isLoopbackHost(host string) bool {
 	}
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
-}
-
-// requestHeader carries a key from the HTTP request to the tool handlers:
-// the SDK runs a stateful session's handlers on contexts of their own, but
-// hands them the request's header. A client's own value is removed first.
-const requestHeader = "X-Mcplogd-Request"
-
-// mcpRequests lets a tool that waits (console_tail and get_result with
-// waitMs) end when the HTTP request that carried the call ends: the
-// client went away, or the server is shutting down.
-type mcpRequests struct {
-	m sync.Map // key -> context.Context of the HTTP request
-}
-
-// register records ctx, which ends with r, under a new key set in r's
-// header; done forgets it.
-func (m *mcpRequests) register(r *http.Request, ctx context.Context) (done func()) {
-	key := rand.Text()
-	r.Header.Set(requestHeader, key)
-	m.m.Store(key, ctx)
-	return func() { m.m.Delete(key) }
-}
-
-// merge returns a context that ends with ctx or with the HTTP request that
-// carried req, whichever ends first. Without one (stdio), it is ctx.
-func (m *mcpRequests) merge(ctx context.Context, req *mcp.CallToolRequest) (context.Context, context.CancelFunc) {
-	ctx, cancel := context.WithCancel(ctx)
-	if req == nil || req.Extra == nil || req.Extra.Header == nil {
-		return ctx, cancel
-	}
-	v, ok := m.m.Load(req.Extra.Header.Get(requestHeader))
-	if !ok {
-		return ctx, cancel
-	}
-	stop := context.AfterFunc(v.(context.Context), cancel)
-	return ctx, func() { stop(); cancel() }
 }
 
 // notHandled starts the SDK's plain-text answer to a request for a method

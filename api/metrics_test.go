@@ -19,6 +19,7 @@ import (
 
 	"github.com/mcplogd/mcplogd/api"
 	"github.com/mcplogd/mcplogd/internal/logtest"
+	"github.com/mcplogd/mcplogd/mcptools"
 	"github.com/mcplogd/mcplogd/oplog"
 	"github.com/mcplogd/mcplogd/search"
 	"github.com/mcplogd/mcplogd/store"
@@ -57,10 +58,10 @@ func mustServeMetrics(t *testing.T) *harness {
 		{Name: "lua", State: "down"},
 	}}
 	t.Cleanup(func() { close(gw.done) })
-	s, err := api.New(l, &api.Options{Token: testToken, Metrics: m, FileSize: db.Size, Gateway: gw,
+	s, err := api.New(l, &api.Options{Token: testToken, Metrics: m, Options: mcptools.Options{FileSize: db.Size, Gateway: gw,
 		Followers: func() []oplog.FollowerStatus {
 			return []oplog.FollowerStatus{{Name: "Editor", Path: "/tmp/Editor.log", State: "following", Offset: 300, Size: 1000, Lines: 12, Stored: 10}}
-		}})
+		}}})
 	if err != nil {
 		t.Fatal(err)
 	}

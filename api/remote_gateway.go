@@ -9,6 +9,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcplogd/mcplogd/mcptools"
 	"github.com/mcplogd/mcplogd/oplog"
 )
 
@@ -28,11 +29,11 @@ type RemoteGateway struct {
 	changed chan struct{}
 }
 
-var _ Gateway = (*RemoteGateway)(nil)
+var _ mcptools.Gateway = (*RemoteGateway)(nil)
 
 // NewRemoteGateway connects to the MCP endpoint of the server c talks to.
 func NewRemoteGateway(ctx context.Context, c *Client, version string) (*RemoteGateway, error) {
-	g := &RemoteGateway{c: c, own: ToolNames(), done: make(chan struct{}), changed: make(chan struct{})}
+	g := &RemoteGateway{c: c, own: mcptools.ToolNames(), done: make(chan struct{}), changed: make(chan struct{})}
 	mc := mcp.NewClient(&mcp.Implementation{Name: "mcplogd-stdio", Version: version}, &mcp.ClientOptions{
 		Capabilities:           &mcp.ClientCapabilities{},
 		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) { go g.refresh() },

@@ -29,14 +29,14 @@ type (
 // search answers GET /api/v1/search?query=&level=&name=&source=&kind=&tool=&status=&replayOf=&since=&until=&limit=&cursor=.
 func (s *Server) search(c echo.Context) error {
 	p := params{c: c}
-	in := searchIn{Query: c.QueryParam("query"), Level: c.QueryParam("level"), Name: c.QueryParam("name"),
-		Source: c.QueryParam("source"), Kind: c.QueryParam("kind"), Tool: c.QueryParam("tool"),
-		Status: c.QueryParam("status"), Since: c.QueryParam("since"), Until: c.QueryParam("until"),
-		Limit: p.int("limit"), Cursor: c.QueryParam("cursor"), ReplayOf: idArg(c.QueryParam("replayOf"))}
+	in := oplog.SearchText{FilterText: oplog.FilterText{Level: c.QueryParam("level"), Name: c.QueryParam("name"),
+		Kind: c.QueryParam("kind"), Source: c.QueryParam("source"), Since: c.QueryParam("since"), Until: c.QueryParam("until")},
+		Query: c.QueryParam("query"), Tool: c.QueryParam("tool"), Status: c.QueryParam("status"),
+		ReplayOf: c.QueryParam("replayOf"), Limit: p.int("limit"), Cursor: c.QueryParam("cursor")}
 	if p.err != nil {
 		return p.err
 	}
-	q, err := searchQuery(in, time.Now())
+	q, err := in.Parse(time.Now())
 	if err != nil {
 		return err
 	}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/mcplogd/mcplogd/mcptools"
 	"github.com/mcplogd/mcplogd/oplog"
 )
 
@@ -26,6 +27,12 @@ const DefaultMaxBodyBytes = 1 << 20
 // Options configures a Server. Token is required; a zero field otherwise
 // means its documented default.
 type Options struct {
+	// Options configures the MCP server at /mcp/{token} (package
+	// mcptools); its Version is reported by /healthz and /api/v1/info
+	// too, its FileSize by /api/v1/info as fileBytes, and its Logger
+	// receives failed requests (and every request at debug level).
+	mcptools.Options
+
 	// Token is the credential of every /api/v1 route, sent as
 	// "Authorization: Bearer <token>": 64 hex characters (32 random bytes).
 	Token string
@@ -34,42 +41,20 @@ type Options struct {
 	// DefaultMaxBodyBytes (1 MiB).
 	MaxBodyBytes int64
 
-	// Logger receives failed requests (and every request at debug level);
-	// nil discards them.
-	Logger *slog.Logger
-
-	// Version is reported by /healthz and /api/v1/info.
-	Version string
-
 	// RotateToken makes, saves and returns a new token for
 	// POST /api/v1/token/rotate; from then on only the new token is
 	// accepted. Nil: that route answers 404.
 	RotateToken func() (string, error)
-
-	// FileSize returns the data file's size, reported by /api/v1/info as
-	// fileBytes. Nil: not reported.
-	FileSize func() int64
 
 	// AllowOrigins lists extra origins ("https://tool.example:8443") whose
 	// browser pages may call the MCP endpoint; their hosts are also
 	// accepted in the Host header. Nil: only the server's own origin.
 	AllowOrigins []string
 
-	// Retention is reported by the MCP tool store_info. Nil: not reported.
-	Retention *Retention
-
-	// Gateway offers upstream game servers' tools over MCP (package
-	// gateway). Nil: none.
-	Gateway Gateway
-
 	// Metrics, fed by the store's commits (see NewMetrics), adds the
 	// records appended and the commits' latency to GET /metrics. Nil:
 	// /metrics reports the rest only.
 	Metrics *Metrics
-
-	// Followers reports the followed log files, for GET /metrics and
-	// store_info. Nil: none.
-	Followers func() []oplog.FollowerStatus
 }
 
 // Validate reports the first invalid field, by name.

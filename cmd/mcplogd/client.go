@@ -14,13 +14,14 @@ import (
 	"github.com/mcplogd/mcplogd/api"
 	"github.com/mcplogd/mcplogd/internal/bench"
 	"github.com/mcplogd/mcplogd/internal/datadir"
+	"github.com/mcplogd/mcplogd/mcptools"
 	"github.com/mcplogd/mcplogd/oplog"
 )
 
 // backend is the log as the client commands reach it: the running server
 // over HTTP when there is one, else the store opened directly.
 type backend struct {
-	api.Backend
+	mcptools.Backend
 	close func()
 }
 

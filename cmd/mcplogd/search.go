@@ -13,6 +13,7 @@ import (
 
 	"github.com/mcplogd/mcplogd/api"
 	"github.com/mcplogd/mcplogd/internal/datadir"
+	"github.com/mcplogd/mcplogd/mcptools"
 	"github.com/mcplogd/mcplogd/oplog"
 	"github.com/mcplogd/mcplogd/search"
 	"github.com/mcplogd/mcplogd/store"
@@ -121,7 +122,7 @@ func (m *Main) search(ctx context.Context, args []string) error {
 
 // openSearchBackend returns the running server of dir when one answers,
 // else the store opened directly with its search index.
-func openSearchBackend(ctx context.Context, dir *datadir.Dir) (api.Backend, func(), error) {
+func openSearchBackend(ctx context.Context, dir *datadir.Dir) (mcptools.Backend, func(), error) {
 	if r := runningServer(ctx, dir); r != nil {
 		return r, func() { r.Close() }, nil
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/mcplogd/mcplogd/gateway"
 	"github.com/mcplogd/mcplogd/internal/crash"
 	"github.com/mcplogd/mcplogd/internal/datadir"
+	"github.com/mcplogd/mcplogd/mcptools"
 	"github.com/mcplogd/mcplogd/oplog"
 	"github.com/mcplogd/mcplogd/store"
 )
@@ -95,16 +96,16 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 	}
 	var gw *gateway.Gateway
 	if len(upstreams) > 0 {
-		if gw, err = gateway.New(log, upstreams, &gateway.Options{Reserved: api.ToolNames(), Version: Version(), Logger: logger}); err != nil {
+		if gw, err = gateway.New(log, upstreams, &gateway.Options{Reserved: mcptools.ToolNames(), Version: Version(), Logger: logger}); err != nil {
 			ln.Close()
 			return err
 		}
 		defer gw.Close()
 	}
 	opts := &api.Options{
-		Token: token, MaxBodyBytes: int64(*maxBody), Logger: logger, Version: Version(),
-		RotateToken: dir.NewToken, FileSize: db.Size, AllowOrigins: allowOrigins,
-		Retention: ret.report(), Metrics: metrics, Followers: followerStatus(followers),
+		Token: token, MaxBodyBytes: int64(*maxBody), RotateToken: dir.NewToken, AllowOrigins: allowOrigins, Metrics: metrics,
+		Options: mcptools.Options{Logger: logger, Version: Version(), FileSize: db.Size, Retention: ret.report(),
+			Followers: followerStatus(followers)},
 	}
 	if gw != nil {
 		opts.Gateway = gw
@@ -206,8 +207,8 @@ func (r retention) storeOptions(logger *slog.Logger) *store.Options {
 	return &store.Options{MaxRecords: *r.maxRecords, MaxBytes: *r.maxBytes, MaxAge: *r.maxAge, Logger: logger}
 }
 
-func (r retention) report() *api.Retention {
-	return &api.Retention{MaxRecords: *r.maxRecords, MaxBytes: *r.maxBytes, MaxAge: *r.maxAge}
+func (r retention) report() *mcptools.Retention {
+	return &mcptools.Retention{MaxRecords: *r.maxRecords, MaxBytes: *r.maxBytes, MaxAge: *r.maxAge}
 }
 
 // listen binds addr; with none given it reuses the saved address so that

@@ -13,6 +13,7 @@ import (
 	"github.com/mcplogd/mcplogd/api"
 	"github.com/mcplogd/mcplogd/internal/crash"
 	"github.com/mcplogd/mcplogd/internal/datadir"
+	"github.com/mcplogd/mcplogd/mcptools"
 	"github.com/mcplogd/mcplogd/oplog"
 	"github.com/mcplogd/mcplogd/store"
 )
@@ -39,7 +40,7 @@ func (m *Main) stdio(ctx context.Context, args []string) error {
 		return err
 	}
 	defer closeBackend()
-	opts := &api.MCPOptions{Version: Version(), Logger: logger}
+	opts := &mcptools.Options{Version: Version(), Logger: logger}
 	if _, ok := backend.(*oplog.Log); ok {
 		opts.Retention = ret.report() // the store is ours, trimmed as the flags say
 	}
@@ -52,7 +53,7 @@ func (m *Main) stdio(ctx context.Context, args []string) error {
 			opts.Gateway = gw
 		}
 	}
-	srv := api.NewMCPServer(backend, opts)
+	srv := mcptools.New(backend, opts)
 	err = srv.Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(m.Stdin), Writer: nopWriteCloser{m.Stdout}})
 	if ctx.Err() != nil || errors.Is(err, io.EOF) {
 		return nil // the client went away or we were interrupted: a normal end
@@ -63,7 +64,7 @@ func (m *Main) stdio(ctx context.Context, args []string) error {
 // openBackend returns the running server of dir as an api.Backend when one
 // answers with dir's token, else the store opened directly with opts (nil:
 // no retention and no search index, for short commands).
-func openBackend(ctx context.Context, dir *datadir.Dir, opts *store.Options) (api.Backend, func(), error) {
+func openBackend(ctx context.Context, dir *datadir.Dir, opts *store.Options) (mcptools.Backend, func(), error) {
 	token, err := dir.Token()
 	if err != nil {
 		return nil, nil, err

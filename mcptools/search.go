@@ -1,12 +1,11 @@
-package api
+package mcptools
 
 import (
 	"context"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/mcplogd/mcplogd/oplog"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 type searchIn struct {
@@ -38,26 +37,15 @@ type searchOut struct {
 	IndexedThrough uint64         `json:"indexedThrough" jsonschema:"the search index's watermark; newer records are matched too, without it"`
 }
 
-// searchQuery reads the search arguments the tool and the HTTP route share.
-func searchQuery(in searchIn, now time.Time) (oplog.SearchQuery, error) {
-	f, err := filterArgs{level: in.Level, name: in.Name, kind: in.Kind, source: in.Source, since: in.Since, until: in.Until}.filter(now)
-	if err != nil {
-		return oplog.SearchQuery{}, err
-	}
-	q := oplog.SearchQuery{Query: in.Query, Filter: f, Tool: in.Tool, Limit: in.Limit, Cursor: in.Cursor}
-	if q.ReplayOf, _, err = parseIDArg("replayOf", in.ReplayOf, true); err != nil {
-		return q, err
-	}
-	if q.Status, err = oplog.ParseStatus(in.Status); err != nil {
-		return q, argError("status", "%s", oplog.ErrorMessage(err))
-	}
-	if q.Limit < 0 {
-		return q, argError("limit", "must be 0 or more, got %d", q.Limit)
-	}
-	return q, nil
+// text is the arguments as oplog.SearchText reads them, as GET
+// /api/v1/search's parameters are.
+func (in searchIn) text() oplog.SearchText {
+	return oplog.SearchText{FilterText: oplog.FilterText{Level: in.Level, Name: in.Name, Kind: in.Kind, Source: in.Source,
+		Since: in.Since, Until: in.Until}, Query: in.Query, Tool: in.Tool, Status: in.Status, ReplayOf: string(in.ReplayOf),
+		Limit: in.Limit, Cursor: in.Cursor}
 }
 
-func (t *mcpTools) addSearchTools(srv *mcp.Server) {
+func (t *toolset) addSearchTools(srv *mcp.Server) {
 	addTool(srv, t, toolSpec{name: "search_logs", title: "Search records",
 		description: "Full-text search over console lines and operations, newest first, exact even for records written a moment ago. " +
 			"query: words (all required), field:value, \"phrases\", OR, NOT, parentheses, wildcards (Physi*); plus the filters. " +
@@ -66,8 +54,8 @@ func (t *mcpTools) addSearchTools(srv *mcp.Server) {
 		example: map[string]any{"query": `level:error AND name:Physics "null reference"`, "since": "-1h", "limit": 20}}, t.searchLogs)
 }
 
-func (t *mcpTools) searchLogs(ctx context.Context, _ *mcp.CallToolRequest, in searchIn) (searchOut, error) {
-	q, err := searchQuery(in, time.Now())
+func (t *toolset) searchLogs(ctx context.Context, _ *mcp.CallToolRequest, in searchIn) (searchOut, error) {
+	q, err := in.text().Parse(time.Now())
 	if err != nil {
 		return searchOut{}, err
 	}
@@ -81,32 +69,4 @@ func (t *mcpTools) searchLogs(ctx context.Context, _ *mcp.CallToolRequest, in se
 		out.Hits[i] = searchHitOut{recordSummary: t.summary(&p.Hits[i].Record), Fragment: p.Hits[i].Fragment}
 	}
 	return out, nil
-}
-
-// indexInfoOut is the search index's part of store_info; absent when the
-// log has no index (or is a remote one).
-type indexInfoOut struct {
-	IndexedThrough *uint64  `json:"indexedThrough,omitempty" jsonschema:"the highest ID in the search index"`
-	IndexLag       *uint64  `json:"indexLag,omitempty" jsonschema:"records not yet in the search index (searches match them anyway)"`
-	Indexing       string   `json:"indexing,omitempty" jsonschema:"idle, indexing or rebuilding"`
-	IndexProgress  *float64 `json:"indexProgress,omitempty" jsonschema:"while rebuilding: the fraction done, 0 to 1"`
-	IndexBytes     int64    `json:"indexBytes,omitempty" jsonschema:"size of the search index on disk"`
-}
-
-func (t *mcpTools) indexInfo() indexInfoOut {
-	l, ok := t.log.(interface {
-		IndexStatus() (oplog.IndexStatus, bool)
-	})
-	if !ok {
-		return indexInfoOut{}
-	}
-	s, ok := l.IndexStatus()
-	if !ok {
-		return indexInfoOut{}
-	}
-	o := indexInfoOut{IndexedThrough: &s.IndexedThrough, IndexLag: &s.Lag, Indexing: string(s.State), IndexBytes: s.Bytes}
-	if s.State == "rebuilding" {
-		o.IndexProgress = &s.Progress
-	}
-	return o
 }

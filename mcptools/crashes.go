@@ -1,17 +1,16 @@
-package api
+package mcptools
 
 import (
 	"context"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/mcplogd/mcplogd/oplog"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // ---- find_crashes ----
 
-func (t *mcpTools) addCrashTools(srv *mcp.Server) {
+func (t *toolset) addCrashTools(srv *mcp.Server) {
 	addTool(srv, t, toolSpec{name: "find_crashes", title: "Find crashes",
 		description: "Error and fatal records with stack traces (and operations that failed with one), grouped by a normalised " +
 			"stack signature (line numbers, addresses, generic arguments and lambda numbering removed; the top frames kept), " +
@@ -46,8 +45,8 @@ type crashesOut struct {
 	LastID uint64          `json:"lastId" jsonschema:"the newest record ID the answer covers"`
 }
 
-func (t *mcpTools) findCrashes(ctx context.Context, _ *mcp.CallToolRequest, in crashesIn) (crashesOut, error) {
-	f, err := filterArgs{since: in.Since, until: in.Until}.filter(time.Now())
+func (t *toolset) findCrashes(ctx context.Context, _ *mcp.CallToolRequest, in crashesIn) (crashesOut, error) {
+	f, err := oplog.FilterText{Since: in.Since, Until: in.Until}.Parse(time.Now())
 	if err != nil {
 		return crashesOut{}, err
 	}

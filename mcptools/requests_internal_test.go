@@ -1,4 +1,4 @@
-package api
+package mcptools
 
 import (
 	"context"
@@ -9,14 +9,14 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// TestMCPRequests_Merge: a waiting tool ends when the HTTP request that
+// TestRequests_Merge: a waiting tool ends when the HTTP request that
 // carried its call ends, however the SDK's own context fares.
 func TestMCPRequests_Merge(t *testing.T) {
-	var m mcpRequests
+	var m Requests
 	r, _ := http.NewRequest(http.MethodPost, "http://127.0.0.1/mcp/x", nil)
 	r.Header.Set(requestHeader, "forged") // a client's value is replaced
 	httpCtx, endRequest := context.WithCancel(context.Background())
-	done := m.register(r, httpCtx)
+	done := m.Register(r, httpCtx)
 	if r.Header.Get(requestHeader) == "forged" {
 		t.Fatal("register kept the client's header")
 	}

@@ -1,4 +1,4 @@
-package api
+package mcptools
 
 import (
 	"context"
@@ -10,7 +10,7 @@ import (
 )
 
 func TestMCP_RecoverPanics(t *testing.T) {
-	tools := &mcpTools{opts: MCPOptions{Logger: slog.New(slog.DiscardHandler)}}
+	tools := &toolset{opts: Options{Logger: slog.New(slog.DiscardHandler)}}
 	h := tools.recoverPanics(func(context.Context, string, mcp.Request) (mcp.Result, error) { panic("boom") })
 	res, err := h(context.Background(), "tools/call", nil)
 	if res != nil || err == nil || !strings.Contains(err.Error(), "tools/call") {
