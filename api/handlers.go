@@ -10,57 +10,12 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/mcplogd/mcplogd/client"
 	"github.com/mcplogd/mcplogd/oplog"
 )
 
-// The JSON answers, shared with Client.
-type (
-	healthAnswer struct {
-		Status  string `json:"status"`
-		Version string `json:"version"`
-	}
-	appendAnswer struct {
-		Count   int      `json:"count"`
-		FirstID uint64   `json:"firstId"`
-		LastID  uint64   `json:"lastId"`
-		IDs     []uint64 `json:"ids"`
-	}
-	pageAnswer struct {
-		Records []oplog.Record `json:"records"`
-		Total   int64          `json:"total"` // matching records, whatever offset and before say
-		More    bool           `json:"more"`
-	}
-	tailAnswer struct {
-		Lines    []oplog.Record `json:"lines"`
-		LastID   uint64         `json:"lastId"`
-		Revision uint64         `json:"revision"`
-		Dropped  uint64         `json:"dropped"`
-		Reset    bool           `json:"reset"`
-		More     bool           `json:"more"`
-	}
-	infoAnswer struct {
-		Revision       uint64                       `json:"revision"`
-		GenStart       uint64                       `json:"genStart"`
-		FirstID        uint64                       `json:"firstId"`
-		LastID         uint64                       `json:"lastId"`
-		Records        uint64                       `json:"records"`
-		Bytes          uint64                       `json:"bytes"`
-		Lines          uint64                       `json:"lines"`
-		Ops            uint64                       `json:"ops"`
-		Levels         map[string]uint64            `json:"levels"`
-		Counts         map[string]map[string]uint64 `json:"counts"` // by kind, then level
-		Trimmed        uint64                       `json:"trimmed"`
-		TrimmedThrough uint64                       `json:"trimmedThrough"`
-		FileBytes      int64                        `json:"fileBytes,omitempty"`
-		Version        string                       `json:"version"`
-	}
-	tokenAnswer struct {
-		Token string `json:"token"`
-	}
-)
-
 func (s *Server) healthz(c echo.Context) error {
-	return c.JSON(http.StatusOK, healthAnswer{Status: "ok", Version: s.opts.Version})
+	return c.JSON(http.StatusOK, client.HealthAnswer{Status: "ok", Version: s.opts.Version})
 }
 
 // appendLines answers only after the batch is durable.
@@ -75,7 +30,7 @@ func (s *Server) appendLines(c echo.Context) error {
 	if err := s.log.Append(c.Request().Context(), recs); err != nil {
 		return err
 	}
-	a := appendAnswer{Count: len(recs), FirstID: recs[0].ID, LastID: recs[len(recs)-1].ID, IDs: make([]uint64, len(recs))}
+	a := client.AppendAnswer{Count: len(recs), FirstID: recs[0].ID, LastID: recs[len(recs)-1].ID, IDs: make([]uint64, len(recs))}
 	for i := range recs {
 		a.IDs[i] = recs[i].ID
 	}
@@ -144,7 +99,7 @@ func (s *Server) listRecords(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	a := pageAnswer{Records: page.Records, Total: page.Total, More: page.More}
+	a := client.PageAnswer{Records: page.Records, Total: page.Total, More: page.More}
 	if a.Records == nil {
 		a.Records = []oplog.Record{}
 	}
@@ -176,24 +131,13 @@ func (s *Server) tail(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	a := tailAnswer{Lines: t.Lines, LastID: t.LastID, Revision: t.Revision, Dropped: t.Dropped, Reset: t.Reset, More: t.More}
-	if a.Lines == nil {
-		a.Lines = []oplog.Record{}
-	}
+	a := client.NewTailAnswer(&t)
 	return c.JSON(http.StatusOK, a)
 }
 
 func (s *Server) info(c echo.Context) error {
 	st := s.log.Stats()
-	a := infoAnswer{
-		Revision: st.Revision, GenStart: st.GenStart, FirstID: st.FirstID, LastID: st.LastID,
-		Records: st.Records, Bytes: st.Bytes, Lines: st.Count(oplog.KindLine, 0), Ops: st.Count(oplog.KindOp, 0),
-		Levels: map[string]uint64{}, Counts: countsMap(&st.Counts),
-		Trimmed: st.Trimmed, TrimmedThrough: st.TrimmedThrough, Version: s.opts.Version,
-	}
-	for _, l := range oplog.Levels {
-		a.Levels[l.String()] = st.Counts[oplog.KindLine][l] + st.Counts[oplog.KindOp][l]
-	}
+	a := client.NewInfoAnswer(&st, s.opts.Version)
 	if s.opts.FileSize != nil {
 		a.FileBytes = s.opts.FileSize()
 	}
@@ -210,7 +154,7 @@ func (s *Server) rotateToken(c echo.Context) error {
 	}
 	s.SetToken(token)
 	s.logger.Info("token rotated")
-	return c.JSON(http.StatusOK, tokenAnswer{Token: token})
+	return c.JSON(http.StatusOK, client.TokenAnswer{Token: token})
 }
 
 // readBody reads a request body within the server's limit.

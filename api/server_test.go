@@ -15,6 +15,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/mcplogd/mcplogd/api"
+	"github.com/mcplogd/mcplogd/client"
 	"github.com/mcplogd/mcplogd/internal/logtest"
 	"github.com/mcplogd/mcplogd/mcptools"
 	"github.com/mcplogd/mcplogd/oplog"
@@ -613,7 +614,7 @@ func TestServer_Shutdown(t *testing.T) {
 	served := make(chan error, 1)
 	go func() { served <- s.Serve(ln) }()
 
-	c := api.NewClient("http://"+ln.Addr().String(), testToken)
+	c := client.NewClient("http://"+ln.Addr().String(), testToken)
 	type answer struct {
 		tail oplog.Tail
 		err  error

@@ -11,6 +11,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/mcplogd/mcplogd/client"
 	"github.com/mcplogd/mcplogd/oplog"
 )
 
@@ -117,10 +118,7 @@ func (s *Server) stream(c echo.Context) error {
 
 // writeLinesEvent writes t as one "lines" event whose id resumes after it.
 func writeLinesEvent(w http.ResponseWriter, t *oplog.Tail) error {
-	a := tailAnswer{Lines: t.Lines, LastID: t.LastID, Revision: t.Revision, Dropped: t.Dropped, Reset: t.Reset, More: t.More}
-	if a.Lines == nil {
-		a.Lines = []oplog.Record{}
-	}
+	a := client.NewTailAnswer(t)
 	b, err := json.Marshal(a)
 	if err != nil {
 		return err

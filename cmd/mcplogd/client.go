@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/mcplogd/mcplogd/api"
+	"github.com/mcplogd/mcplogd/client"
 	"github.com/mcplogd/mcplogd/internal/bench"
 	"github.com/mcplogd/mcplogd/internal/datadir"
 	"github.com/mcplogd/mcplogd/mcptools"
@@ -34,7 +35,7 @@ func connect(ctx context.Context, dir *datadir.Dir) (b backend, isRemote bool, e
 	if err != nil {
 		return backend{}, false, err
 	}
-	_, isRemote = ab.(*api.Remote)
+	_, isRemote = ab.(*client.Remote)
 	return backend{ab, closeFn}, isRemote, nil
 }
 
@@ -94,7 +95,7 @@ func (m *Main) token(ctx context.Context, args []string) error {
 		if err != nil {
 			return err
 		}
-		if r, ok := b.Backend.(*api.Remote); ok {
+		if r, ok := b.Backend.(*client.Remote); ok {
 			token, err = r.RotateToken(ctx)
 		} else {
 			token, err = dir.NewToken()

@@ -8,7 +8,7 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/mcplogd/mcplogd/api"
+	"github.com/mcplogd/mcplogd/client"
 	"github.com/mcplogd/mcplogd/internal/datadir"
 	"github.com/mcplogd/mcplogd/oplog"
 )
@@ -38,7 +38,7 @@ func (m *Main) replay(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	c := api.NewClient(s.BaseURL(), token)
+	c := client.NewClient(s.BaseURL(), token)
 	pctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	_, err = c.Stats(pctx)
 	cancel()
@@ -75,7 +75,7 @@ func (m *Main) replay(ctx context.Context, args []string) error {
 
 // replayIDs reads IDs and FROM..TO ranges; a range stands for the
 // operations in it, oldest first.
-func (m *Main) replayIDs(ctx context.Context, c *api.Client, args []string) ([]uint64, error) {
+func (m *Main) replayIDs(ctx context.Context, c *client.Client, args []string) ([]uint64, error) {
 	var ids []uint64
 	for _, a := range args {
 		from, to, isRange := strings.Cut(a, "..")

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mcplogd/mcplogd/api"
+	"github.com/mcplogd/mcplogd/client"
 	"github.com/mcplogd/mcplogd/internal/datadir"
 	"github.com/mcplogd/mcplogd/mcptools"
 	"github.com/mcplogd/mcplogd/oplog"
@@ -139,7 +139,7 @@ func openSearchBackend(ctx context.Context, dir *datadir.Dir) (mcptools.Backend,
 }
 
 // runningServer returns a Remote for dir's server when one answers with its token.
-func runningServer(ctx context.Context, dir *datadir.Dir) *api.Remote {
+func runningServer(ctx context.Context, dir *datadir.Dir) *client.Remote {
 	token, err := dir.Token()
 	if err != nil {
 		return nil
@@ -148,13 +148,13 @@ func runningServer(ctx context.Context, dir *datadir.Dir) *api.Remote {
 	if s.Addr == "" {
 		return nil
 	}
-	c := api.NewClient(s.BaseURL(), token)
+	c := client.NewClient(s.BaseURL(), token)
 	pctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
 	if _, err := c.Stats(pctx); err != nil {
 		return nil
 	}
-	return api.NewRemote(c)
+	return client.NewRemote(c)
 }
 
 // reindex rebuilds the search index of a data directory no server holds:

@@ -10,7 +10,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/mcplogd/mcplogd/api"
+	"github.com/mcplogd/mcplogd/client"
 	"github.com/mcplogd/mcplogd/internal/crash"
 	"github.com/mcplogd/mcplogd/internal/datadir"
 	"github.com/mcplogd/mcplogd/mcptools"
@@ -44,9 +44,9 @@ func (m *Main) stdio(ctx context.Context, args []string) error {
 	if _, ok := backend.(*oplog.Log); ok {
 		opts.Retention = ret.report() // the store is ours, trimmed as the flags say
 	}
-	if r, ok := backend.(*api.Remote); ok {
+	if r, ok := backend.(*client.Remote); ok {
 		// The server's upstream tools (its gateway) are offered here too.
-		if gw, err := api.NewRemoteGateway(ctx, r.Client, Version()); err != nil {
+		if gw, err := client.NewRemoteGateway(ctx, r.Client, Version()); err != nil {
 			logger.Warn("the server's upstream tools are not offered over stdio", "err", err)
 		} else {
 			defer gw.Close()
@@ -70,12 +70,12 @@ func openBackend(ctx context.Context, dir *datadir.Dir, opts *store.Options) (mc
 		return nil, nil, err
 	}
 	if s, _ := dir.Server(); s.Addr != "" {
-		c := api.NewClient(s.BaseURL(), token)
+		c := client.NewClient(s.BaseURL(), token)
 		pctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 		_, err := c.Stats(pctx)
 		cancel()
 		if err == nil {
-			r := api.NewRemote(c)
+			r := client.NewRemote(c)
 			return r, func() { r.Close() }, nil
 		}
 	}

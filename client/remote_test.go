@@ -1,4 +1,4 @@
-package api_test
+package client_test
 
 import (
 	"context"
@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcplogd/mcplogd/api"
+	"github.com/mcplogd/mcplogd/client"
 	"github.com/mcplogd/mcplogd/oplog"
 )
 
@@ -17,7 +17,7 @@ import (
 // as the server's own *oplog.Log does.
 func TestRemote_MatchesLocal(t *testing.T) {
 	h := mustServe(t, nil)
-	r := api.NewRemote(api.NewClient(h.url, testToken))
+	r := client.NewRemote(client.NewClient(h.URL, testToken))
 	defer r.Close()
 	ctx := context.Background()
 	lines := []oplog.Record{
@@ -29,19 +29,19 @@ func TestRemote_MatchesLocal(t *testing.T) {
 		t.Fatalf("append: %v (id %d)", err, lines[2].ID)
 	}
 	op := []oplog.Record{{Tool: "run_lua", Arguments: json.RawMessage(`{"code":"1"}`)}}
-	if err := h.log.Append(ctx, op); err != nil {
+	if err := h.Log.Append(ctx, op); err != nil {
 		t.Fatal(err)
 	}
 
 	t.Run("Names", func(t *testing.T) {
 		got, err := r.Names(ctx, "unity")
-		want, _ := h.log.Names(ctx, "unity")
+		want, _ := h.Log.Names(ctx, "unity")
 		if err != nil || fmt.Sprint(got) != fmt.Sprint(want) || len(got) != 1 || got[0].Counts[oplog.KindLine][oplog.LevelError] != 1 {
 			t.Fatalf("remote names %+v, %v; local %+v", got, err, want)
 		}
 	})
 	t.Run("Stats", func(t *testing.T) {
-		if got, want := r.Stats(), h.log.Stats(); got != want {
+		if got, want := r.Stats(), h.Log.Stats(); got != want {
 			t.Fatalf("remote stats %+v; local %+v", got, want)
 		}
 	})
@@ -77,7 +77,7 @@ func TestRemote_MatchesLocal(t *testing.T) {
 		short, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
 		defer cancel()
 		pending := []oplog.Record{{Tool: "query"}}
-		h.log.Append(ctx, pending)
+		h.Log.Append(ctx, pending)
 		if rec, err := r.AwaitComplete(short, pending[0].ID); !errors.Is(err, context.DeadlineExceeded) || rec.ID != pending[0].ID || rec.Status != oplog.StatusPending {
 			t.Fatalf("AwaitComplete of a pending op past its deadline: %+v, %v; want the pending record and DeadlineExceeded", rec, err)
 		}
@@ -96,7 +96,7 @@ func TestRemote_MatchesLocal(t *testing.T) {
 		// keep appending until it does.
 		deadline := time.After(20 * time.Second)
 		for {
-			h.log.Append(ctx, []oplog.Record{{Level: oplog.LevelInfo, Text: "wake"}})
+			h.Log.Append(ctx, []oplog.Record{{Level: oplog.LevelInfo, Text: "wake"}})
 			select {
 			case <-ch:
 				return
@@ -107,12 +107,12 @@ func TestRemote_MatchesLocal(t *testing.T) {
 		}
 	})
 	t.Run("Clear", func(t *testing.T) {
-		if status, b := h.call(http.MethodPost, "/api/v1/clear", `{}`); status != http.StatusBadRequest {
+		if status, b := h.Call(http.MethodPost, "/api/v1/clear", `{}`); status != http.StatusBadRequest {
 			t.Fatalf("clear without confirm: %d %s", status, b)
 		}
-		before := h.log.Stats()
+		before := h.Log.Stats()
 		s, err := r.Clear(ctx)
-		if err != nil || s.Records != 0 || s.Revision == before.Revision || s != h.log.Stats() {
+		if err != nil || s.Records != 0 || s.Revision == before.Revision || s != h.Log.Stats() {
 			t.Fatalf("clear: %+v, %v", s, err)
 		}
 	})

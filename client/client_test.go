@@ -1,4 +1,4 @@
-package api_test
+package client_test
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mcplogd/mcplogd/api"
+	"github.com/mcplogd/mcplogd/client"
 	"github.com/mcplogd/mcplogd/internal/logtest"
 	"github.com/mcplogd/mcplogd/oplog"
 )
@@ -18,10 +19,10 @@ func TestClient_RoundTrip(t *testing.T) {
 	arrived := make(chan struct{}, 1)
 	next := strings.Repeat("fedcba9876543210", 4)
 	h := mustServe(t, &harnessOptions{
-		api:  api.Options{RotateToken: func() (string, error) { return next, nil }},
-		wrap: observe("/api/v1/tail", arrived, nil),
+		API:  api.Options{RotateToken: func() (string, error) { return next, nil }},
+		Wrap: observe("/api/v1/tail", arrived, nil),
 	})
-	c := api.NewClient(h.url+"/", testToken)
+	c := client.NewClient(h.URL+"/", testToken)
 	ctx := context.Background()
 	at := time.Date(2026, 3, 4, 5, 6, 7, 891011121, time.UTC)
 
@@ -40,7 +41,7 @@ func TestClient_RoundTrip(t *testing.T) {
 			t.Fatal(err)
 		}
 		for i, r := range recs {
-			stored, err := h.log.Get(ctx, r.ID)
+			stored, err := h.Log.Get(ctx, r.ID)
 			if err != nil || stored.Text != r.Text {
 				t.Errorf("recs[%d].ID = %d holds %+v, %v", i, r.ID, stored, err)
 			}
@@ -51,7 +52,7 @@ func TestClient_RoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want, _ := h.log.Get(ctx, recs[0].ID)
+		want, _ := h.Log.Get(ctx, recs[0].ID)
 		if !reflect.DeepEqual(got, want) || !got.Time.Equal(at) {
 			t.Errorf("Get = %+v\nwant  %+v", got, want)
 		}
@@ -74,7 +75,7 @@ func TestClient_RoundTrip(t *testing.T) {
 		}
 	})
 	t.Run("Tail", func(t *testing.T) {
-		st := h.log.Stats()
+		st := h.Log.Stats()
 		tail, err := c.Tail(ctx, oplog.TailQuery{HasSince: true, SinceID: recs[0].ID, Limit: 1, Revision: st.Revision})
 		if err != nil || len(tail.Lines) != 1 || tail.Lines[0].ID != recs[1].ID || !tail.More || tail.Revision != st.Revision {
 			t.Errorf("Tail = %+v, %v", tail, err)
@@ -87,7 +88,7 @@ func TestClient_RoundTrip(t *testing.T) {
 		<-arrived
 	})
 	t.Run("TailWait", func(t *testing.T) {
-		last := h.log.Stats().LastID
+		last := h.Log.Stats().LastID
 		type answer struct {
 			tail oplog.Tail
 			err  error
@@ -98,7 +99,7 @@ func TestClient_RoundTrip(t *testing.T) {
 			res <- answer{tail, err}
 		}()
 		within(t, arrived, 10*time.Second, "the tail request")
-		logtest.MustAppend(t, h.log, oplog.Record{Level: oplog.LevelInfo, Text: "wake"})
+		logtest.MustAppend(t, h.Log, oplog.Record{Level: oplog.LevelInfo, Text: "wake"})
 		select {
 		case r := <-res:
 			if r.err != nil || len(r.tail.Lines) != 1 || r.tail.Lines[0].Text != "wake" {
@@ -110,12 +111,12 @@ func TestClient_RoundTrip(t *testing.T) {
 	})
 	t.Run("Stats", func(t *testing.T) {
 		got, err := c.Stats(ctx)
-		if want := h.log.Stats(); err != nil || got != want {
+		if want := h.Log.Stats(); err != nil || got != want {
 			t.Errorf("Stats = %+v, %v\nwant    %+v", got, err, want)
 		}
 	})
 	t.Run("RotateToken", func(t *testing.T) {
-		old := api.NewClient(h.url, testToken)
+		old := client.NewClient(h.URL, testToken)
 		token, err := c.RotateToken(ctx)
 		if err != nil || token != next {
 			t.Fatalf("RotateToken = %q, %v", token, err)
@@ -131,7 +132,7 @@ func TestClient_RoundTrip(t *testing.T) {
 
 func TestClient_Errors(t *testing.T) {
 	h := mustServe(t, nil)
-	c := api.NewClient(h.url, testToken)
+	c := client.NewClient(h.URL, testToken)
 	ctx := context.Background()
 	for _, tt := range []struct {
 		name  string
@@ -147,7 +148,7 @@ func TestClient_Errors(t *testing.T) {
 		{"NoLines", func() error { return c.Append(ctx, nil) }, oplog.EINVALID, "no lines", -1},
 		{"Operation", func() error { return c.Append(ctx, []oplog.Record{{Tool: "run_lua"}}) }, oplog.EINVALID, "operation", 0},
 		{"BadQuery", func() error { _, err := c.List(ctx, oplog.Query{Count: -1}); return err }, oplog.EINVALID, "count", -1},
-		{"WrongToken", func() error { return api.NewClient(h.url, strings.Repeat("9", 64)).Append(ctx, testLines()) }, oplog.EUNAUTHORIZED, "token", -1},
+		{"WrongToken", func() error { return client.NewClient(h.URL, strings.Repeat("9", 64)).Append(ctx, testLines()) }, oplog.EUNAUTHORIZED, "token", -1},
 		{"NoRotation", func() error { _, err := c.RotateToken(ctx); return err }, oplog.ENOTFOUND, "Not Found", -1},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -165,7 +166,7 @@ func TestClient_Errors(t *testing.T) {
 			}
 		})
 	}
-	if n := h.log.Stats().Records; n != 0 {
+	if n := h.Log.Stats().Records; n != 0 {
 		t.Errorf("records = %d after failed calls", n)
 	}
 }
@@ -174,13 +175,13 @@ func TestClient_Unreachable(t *testing.T) {
 	ts := httptest.NewServer(nil)
 	url := ts.URL
 	ts.Close()
-	err := api.NewClient(url, testToken).Health(context.Background())
+	err := client.NewClient(url, testToken).Health(context.Background())
 	if oplog.ErrorCode(err) != oplog.EUNAVAILABLE || !strings.Contains(err.Error(), url) {
 		t.Errorf("Health of a closed server = %v; want unavailable naming %s", err, url)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if err := api.NewClient(url, testToken).Health(ctx); !errors.Is(err, context.Canceled) {
+	if err := client.NewClient(url, testToken).Health(ctx); !errors.Is(err, context.Canceled) {
 		t.Errorf("Health with a cancelled context = %v", err)
 	}
 }
