@@ -3,7 +3,6 @@ package api
 import (
 	"context"
 	"errors"
-	"fmt"
 	"net/http"
 
 	"github.com/labstack/echo/v4"
@@ -30,14 +29,11 @@ func (s *Server) handleError(err error, c echo.Context) {
 }
 
 func (s *Server) errorAnswer(err error, c echo.Context) (int, client.ErrorBody) {
-	var (
-		he  *echo.HTTPError
-		mbe *http.MaxBytesError
-	)
+	var he *echo.HTTPError
 	switch {
-	case errors.As(err, &mbe):
-		return http.StatusRequestEntityTooLarge, client.ErrorBody{Code: oplog.EINVALID,
-			Message: fmt.Sprintf("request body is over the limit of %d bytes", mbe.Limit)}
+	case errors.As(err, new(*http.MaxBytesError)):
+		status, code, msg := oplog.HTTPAnswer(err) // 413, before an *echo.HTTPError that wraps it
+		return status, client.ErrorBody{Code: code, Message: msg}
 	case errors.As(err, &he):
 		msg, ok := he.Message.(string)
 		if !ok {
@@ -50,13 +46,13 @@ func (s *Server) errorAnswer(err error, c echo.Context) (int, client.ErrorBody) 
 		s.logger.Debug("request cancelled by the client", "method", c.Request().Method, "path", c.Path())
 		return http.StatusServiceUnavailable, client.ErrorBody{Code: oplog.EUNAVAILABLE, Message: "the request was cancelled"}
 	}
-	code := oplog.ErrorCode(err)
-	body := client.ErrorBody{Code: code, Message: oplog.ErrorMessage(err)}
+	status, code, msg := oplog.HTTPAnswer(err)
+	body := client.ErrorBody{Code: code, Message: msg}
 	if be, ok := oplog.IsBatchError(err); ok {
 		body.Index = &be.Index
 	}
 	if code == oplog.EINTERNAL {
 		s.logger.Error("request failed", "method", c.Request().Method, "path", c.Path(), "err", err)
 	}
-	return oplog.HTTPStatus(code), body
+	return status, body
 }

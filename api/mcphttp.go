@@ -32,7 +32,6 @@ func (s *Server) mountMCP() {
 	requests := &mcptools.Requests{}
 	opts := s.opts.Options
 	opts.Logger, opts.Requests = s.logger, requests
-	opts.Middleware = append([]mcp.Middleware{s.metrics.timeToolCalls}, opts.Middleware...)
 	srv := mcptools.New(s.log, &opts)
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{
 		// checkOrigin applies the rules below, for non-loopback listeners too.

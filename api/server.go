@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/url"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -51,10 +52,32 @@ type Options struct {
 	// accepted in the Host header. Nil: only the server's own origin.
 	AllowOrigins []string
 
-	// Metrics, fed by the store's commits (see NewMetrics), adds the
-	// records appended and the commits' latency to GET /metrics. Nil:
-	// /metrics reports the rest only.
-	Metrics *Metrics
+	// Routes are endpoints other packages serve beside the API: GET
+	// /metrics (package metrics) and POST /v1/logs (package otlp). Nil:
+	// none.
+	Routes []Route
+
+	// ObserveRequest, when set, is told of every HTTP request once its
+	// answer (errors included) is written, with the route template (never
+	// the URL, which may hold a token; "unmatched" for a path that is no
+	// route), the method as sent, the status and how long it took. The MCP
+	// endpoint and the event stream are left out: their streams last as
+	// long as a session (package metrics times tools/call by tool instead).
+	ObserveRequest func(route, method string, code int, took time.Duration)
+}
+
+// Route is an endpoint that another package serves beside the API. Like
+// /api/v1, it needs the token (or the web page's cookie).
+type Route struct {
+	Method, Path string
+	Handler      http.Handler
+
+	// WriteError answers the errors the server gives this route before
+	// Handler runs (a missing or wrong token) in the route's own shape
+	// (OTLP answers a google.rpc.Status). Nil: the API's JSON error. A body
+	// over MaxBodyBytes by its Content-Length is refused in the API's
+	// shape either way, before any route runs.
+	WriteError func(w http.ResponseWriter, r *http.Request, status int, code, message string)
 }
 
 // Validate reports the first invalid field, by name.
@@ -101,8 +124,6 @@ type Server struct {
 	srv    *http.Server
 	token  atomic.Pointer[string]
 
-	metrics *serverMetrics // GET /metrics
-
 	// stopping ends long polls at Shutdown, which would otherwise wait for them.
 	stopping context.Context
 	stop     context.CancelFunc
@@ -136,7 +157,6 @@ func New(l *oplog.Log, opts *Options) (*Server, error) {
 	e.HTTPErrorHandler = s.handleError
 	e.Use(s.timeRequests, s.logRequests, s.recoverPanics, s.limitBody)
 	s.echo = e
-	s.metrics = newServerMetrics(s)
 	s.routes()
 
 	s.srv = &http.Server{
@@ -173,8 +193,29 @@ func (s *Server) routes() {
 	}
 	s.mountMCP()
 	s.mountUI()
-	s.echo.GET("/metrics", s.serveMetrics, s.authorize)
-	s.mountOTLP()
+	for _, rt := range s.opts.Routes {
+		s.mountRoute(rt)
+	}
+}
+
+// mountRoute adds rt behind the token check.
+func (s *Server) mountRoute(rt Route) {
+	auth := s.authorize
+	if rt.WriteError != nil {
+		auth = func(next echo.HandlerFunc) echo.HandlerFunc {
+			checked := s.authorize(next)
+			return func(c echo.Context) error {
+				err := checked(c)
+				if err == nil || c.Response().Committed {
+					return err
+				}
+				status, body := s.errorAnswer(err, c)
+				rt.WriteError(c.Response(), c.Request(), status, body.Code, body.Message)
+				return nil
+			}
+		}
+	}
+	s.echo.Add(rt.Method, rt.Path, echo.WrapHandler(rt.Handler), auth)
 }
 
 // Handler returns the HTTP handler of every route (the Echo instance).
@@ -262,4 +303,37 @@ func (s *Server) recoverPanics(next echo.HandlerFunc) echo.HandlerFunc {
 		}()
 		return next(c)
 	}
+}
+
+// timeRequests tells Options.ObserveRequest of each HTTP request once its answer
+// (errors included) is written. The MCP endpoint and the page's event
+// stream are left out: their streams last as long as a session, and
+// tools/call is timed by tool.
+func (s *Server) timeRequests(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		if s.opts.ObserveRequest == nil {
+			return next(c)
+		}
+		start := time.Now()
+		err := next(c)
+		route := c.Path() // the template, never the URL: a path may hold a token
+		if route == "/mcp" || strings.HasPrefix(route, "/mcp/") || route == "/api/v1/stream" {
+			return err
+		}
+		if err != nil {
+			c.Error(err) // write the answer now, to know its status
+			err = nil
+		}
+		code := c.Response().Status
+		if code == http.StatusNotFound && !s.isRoute(route) {
+			route = "unmatched" // a scanner's made-up paths must not become labels
+		}
+		s.opts.ObserveRequest(route, c.Request().Method, code, time.Since(start))
+		return err
+	}
+}
+
+// isRoute reports whether path is a registered route template.
+func (s *Server) isRoute(path string) bool {
+	return slices.ContainsFunc(s.echo.Routes(), func(r *echo.Route) bool { return r.Path == path })
 }

@@ -128,3 +128,15 @@ func ErrorTitle(code string) string {
 	}
 	return ""
 }
+
+// HTTPAnswer returns how an HTTP API answers err: an *http.MaxBytesError
+// is 413 EINVALID naming the limit; any other error has the status of its
+// code (HTTPStatus), its code, and its message as ErrorMessage shows it
+// (internal details stay hidden).
+func HTTPAnswer(err error) (status int, code, message string) {
+	if mbe, ok := errors.AsType[*http.MaxBytesError](err); ok {
+		return http.StatusRequestEntityTooLarge, EINVALID, fmt.Sprintf("request body is over the limit of %d bytes", mbe.Limit)
+	}
+	code = ErrorCode(err)
+	return HTTPStatus(code), code, ErrorMessage(err)
+}

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"maps"
 	"net"
+	"net/http"
 	"os"
 	"slices"
 	"strconv"
@@ -20,8 +21,11 @@ import (
 	"github.com/mcplogd/mcplogd/internal/crash"
 	"github.com/mcplogd/mcplogd/internal/datadir"
 	"github.com/mcplogd/mcplogd/mcptools"
+	"github.com/mcplogd/mcplogd/metrics"
 	"github.com/mcplogd/mcplogd/oplog"
+	"github.com/mcplogd/mcplogd/otlp"
 	"github.com/mcplogd/mcplogd/store"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 func (m *Main) serve(ctx context.Context, args []string) error {
@@ -61,9 +65,9 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	metrics := api.NewMetrics() // the store's commits feed GET /metrics
+	commits := metrics.NewCommits() // the store's commits feed GET /metrics
 	sopts := ret.storeOptions(logger)
-	sopts.OnCommit = metrics.OnCommit
+	sopts.OnCommit = commits.OnCommit
 	db, err := store.Open(dir.DBPath(), sopts)
 	if err != nil {
 		return explainOpen(dir, err)
@@ -103,13 +107,22 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 		defer gw.Close()
 	}
 	opts := &api.Options{
-		Token: token, MaxBodyBytes: int64(*maxBody), RotateToken: dir.NewToken, AllowOrigins: allowOrigins, Metrics: metrics,
+		Token: token, MaxBodyBytes: int64(*maxBody), RotateToken: dir.NewToken, AllowOrigins: allowOrigins,
 		Options: mcptools.Options{Logger: logger, Version: Version(), FileSize: db.Size, Retention: ret.report(),
 			Followers: followerStatus(followers)},
 	}
+	mo := &metrics.Options{Commits: commits, FileSize: db.Size, Followers: opts.Followers, Logger: logger}
 	if gw != nil {
-		opts.Gateway = gw
+		opts.Gateway, mo.Upstreams = gw, gw.Status
 	}
+	mtr := metrics.New(log, mo)
+	receiver := otlp.New(log, &otlp.Options{MaxBodyBytes: opts.MaxBodyBytes, Logger: logger})
+	opts.Routes = []api.Route{
+		{Method: http.MethodGet, Path: "/metrics", Handler: mtr.Handler()},
+		{Method: http.MethodPost, Path: otlp.Path, Handler: receiver, WriteError: receiver.WriteError},
+	}
+	opts.ObserveRequest = mtr.ObserveRequest
+	opts.Middleware = []mcp.Middleware{mtr.TimeToolCalls}
 	srv, err := api.New(log, opts)
 	if err != nil {
 		ln.Close()

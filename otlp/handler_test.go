@@ -1,4 +1,4 @@
-package api_test
+package otlp_test
 
 import (
 	"bytes"
@@ -29,14 +29,43 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/mcplogd/mcplogd/api"
+	"github.com/mcplogd/mcplogd/api/apitest"
+	"github.com/mcplogd/mcplogd/client"
 	"github.com/mcplogd/mcplogd/internal/logtest"
 	"github.com/mcplogd/mcplogd/oplog"
+	"github.com/mcplogd/mcplogd/otlp"
+	"github.com/mcplogd/mcplogd/store"
 )
+
+type (
+	harness        = apitest.Harness
+	harnessOptions = apitest.Options
+)
+
+var testToken = apitest.Token
+
+// route mounts the receiver as cmd/mcplogd does.
+func route(l *oplog.Log, maxBody int64) api.Route {
+	h := otlp.New(l, &otlp.Options{MaxBodyBytes: maxBody})
+	return api.Route{Method: http.MethodPost, Path: otlp.Path, Handler: h, WriteError: h.WriteError}
+}
+
+// mustServe serves a fresh store with the receiver at /v1/logs.
+func mustServe(t *testing.T, o *harnessOptions) *harness {
+	t.Helper()
+	if o == nil {
+		o = &harnessOptions{}
+	}
+	o.Setup = func(l *oplog.Log, _ *store.DB, ao *api.Options) {
+		ao.Routes = append(ao.Routes, route(l, ao.MaxBodyBytes))
+	}
+	return apitest.MustServe(t, o)
+}
 
 // storedLines returns every record of h's log, oldest first.
 func storedLines(t *testing.T, h *harness) []oplog.Record {
 	t.Helper()
-	tail, err := h.log.Tail(context.Background(), oplog.TailQuery{HasSince: true, Limit: oplog.MaxTailLimit})
+	tail, err := h.Log.Tail(context.Background(), oplog.TailQuery{HasSince: true, Limit: oplog.MaxTailLimit})
 	if err != nil {
 		t.Fatalf("Tail: %v", err)
 	}
@@ -85,7 +114,7 @@ func TestServer_OTLP_Exporter(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			var requests, gzipped atomic.Int32
-			h := mustServe(t, &harnessOptions{wrap: func(next http.Handler) http.Handler {
+			h := mustServe(t, &harnessOptions{Wrap: func(next http.Handler) http.Handler {
 				return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 					if r.URL.Path == "/v1/logs" {
 						requests.Add(1)
@@ -97,7 +126,7 @@ func TestServer_OTLP_Exporter(t *testing.T) {
 				})
 			}})
 			ctx := context.Background()
-			opts := append(tt.endpoint(h.url),
+			opts := append(tt.endpoint(h.URL),
 				otlploghttp.WithHeaders(map[string]string{"Authorization": "Bearer " + testToken}),
 				otlploghttp.WithCompression(tt.compression),
 				otlploghttp.WithRetry(otlploghttp.RetryConfig{Enabled: false}))
@@ -338,7 +367,7 @@ func TestServer_OTLP_PartialSuccess(t *testing.T) {
 // OTLP/HTTP asks for, a google.rpc.Status, and stores nothing.
 func TestServer_OTLP_Errors(t *testing.T) {
 	const limit = 64 << 10
-	h := mustServe(t, &harnessOptions{api: api.Options{MaxBodyBytes: limit}})
+	h := mustServe(t, &harnessOptions{API: api.Options{MaxBodyBytes: limit}})
 	valid, err := proto.Marshal(&collogspb.ExportLogsServiceRequest{})
 	if err != nil {
 		t.Fatal(err)
@@ -419,19 +448,19 @@ func TestServer_OTLP_Errors(t *testing.T) {
 				}
 				msg = st.GetMessage()
 			case "server":
-				msg = mustDecode[errorBody](t, b).Message
+				msg = apitest.MustDecode[client.ErrorBody](t, b).Message
 			}
 			if !strings.Contains(msg, tt.msg) {
 				t.Errorf("message %q does not contain %q", msg, tt.msg)
 			}
-			if n := h.log.Stats().Records; n != 0 {
+			if n := h.Log.Stats().Records; n != 0 {
 				t.Errorf("%d records stored, want none", n)
 			}
 		})
 	}
 
 	t.Run("GET", func(t *testing.T) {
-		status, _, err := h.send(context.Background(), http.MethodGet, "/v1/logs", bearer, nil)
+		status, _, err := h.Send(context.Background(), http.MethodGet, "/v1/logs", bearer, nil)
 		if err != nil || status != http.StatusMethodNotAllowed {
 			t.Errorf("GET /v1/logs: %d %v", status, err)
 		}
@@ -442,7 +471,7 @@ func TestServer_OTLP_Errors(t *testing.T) {
 		if status != http.StatusOK || ct != "application/x-protobuf" || proto.Unmarshal(b, &resp) != nil || resp.GetPartialSuccess() != nil {
 			t.Errorf("empty request: %d %q %q", status, ct, b)
 		}
-		if n := h.log.Stats().Records; n != 0 {
+		if n := h.Log.Stats().Records; n != 0 {
 			t.Errorf("%d records stored, want none", n)
 		}
 	})
@@ -452,7 +481,7 @@ func TestServer_OTLP_Errors(t *testing.T) {
 // content type and its body.
 func postOTLP(t *testing.T, h *harness, contentType, encoding, auth string, body io.Reader) (int, string, []byte) {
 	t.Helper()
-	req, err := http.NewRequest(http.MethodPost, h.url+"/v1/logs", body)
+	req, err := http.NewRequest(http.MethodPost, h.URL+"/v1/logs", body)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -498,7 +527,7 @@ func stringBody(s string) func() io.Reader { return func() io.Reader { return st
 // is 200 or a client error, never a 5xx, and a refused body stores nothing.
 func FuzzServer_OTLP(f *testing.F) {
 	l, _ := logtest.MustOpenLog(f, nil)
-	s, err := api.New(l, &api.Options{Token: testToken})
+	s, err := api.New(l, &api.Options{Token: testToken, Routes: []api.Route{route(l, 0)}})
 	if err != nil {
 		f.Fatal(err)
 	}

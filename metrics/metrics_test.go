@@ -1,4 +1,4 @@
-package api_test
+package metrics_test
 
 import (
 	"context"
@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -18,8 +17,10 @@ import (
 	"github.com/prometheus/common/model"
 
 	"github.com/mcplogd/mcplogd/api"
+	"github.com/mcplogd/mcplogd/api/apitest"
+	"github.com/mcplogd/mcplogd/client"
 	"github.com/mcplogd/mcplogd/internal/logtest"
-	"github.com/mcplogd/mcplogd/mcptools"
+	"github.com/mcplogd/mcplogd/metrics"
 	"github.com/mcplogd/mcplogd/oplog"
 	"github.com/mcplogd/mcplogd/search"
 	"github.com/mcplogd/mcplogd/store"
@@ -42,54 +43,93 @@ func (g *statusGateway) Replay(context.Context, uint64, bool) (oplog.Replay, err
 	return oplog.Replay{}, errors.New("no replay")
 }
 
-// mustServeMetrics serves a store whose commits feed api.Metrics, with a
+// mustServeMetrics serves a store whose commits feed metrics.Commits, with a
 // real bleve index, a gateway with two upstreams and one follower.
 func mustServeMetrics(t *testing.T) *harness {
 	t.Helper()
-	m := api.NewMetrics()
-	l, db := logtest.MustOpenLog(t, &store.Options{OnCommit: m.OnCommit})
-	idx, err := search.Open(filepath.Join(t.TempDir(), "index"), db, &search.Options{Changed: l.Changed, Interval: 10 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	l.SetIndex(idx)
+	commits := metrics.NewCommits()
 	gw := &statusGateway{done: make(chan struct{}), status: []oplog.UpstreamStatus{
 		{Name: "unity", State: "up", Pending: 2},
 		{Name: "lua", State: "down"},
 	}}
 	t.Cleanup(func() { close(gw.done) })
-	s, err := api.New(l, &api.Options{Token: testToken, Metrics: m, Options: mcptools.Options{FileSize: db.Size, Gateway: gw,
-		Followers: func() []oplog.FollowerStatus {
-			return []oplog.FollowerStatus{{Name: "Editor", Path: "/tmp/Editor.log", State: "following", Offset: 300, Size: 1000, Lines: 12, Stored: 10}}
-		}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts := httptest.NewServer(s.Handler())
-	t.Cleanup(ts.Close)
-	return &harness{t: t, log: l, srv: s, url: ts.URL}
+	return apitest.MustServe(t, &apitest.Options{Store: &store.Options{OnCommit: commits.OnCommit},
+		Setup: func(l *oplog.Log, db *store.DB, o *api.Options) {
+			idx, err := search.Open(filepath.Join(t.TempDir(), "index"), db, &search.Options{Changed: l.Changed, Interval: 10 * time.Millisecond})
+			if err != nil {
+				t.Fatal(err)
+			}
+			l.SetIndex(idx)
+			o.FileSize, o.Gateway = db.Size, gw
+			o.Followers = func() []oplog.FollowerStatus {
+				return []oplog.FollowerStatus{{Name: "Editor", Path: "/tmp/Editor.log", State: "following", Offset: 300, Size: 1000, Lines: 12, Stored: 10}}
+			}
+			mount(l, o, &metrics.Options{Commits: commits, FileSize: db.Size, Upstreams: gw.Status, Followers: o.Followers})
+		}})
 }
 
+// mustServe serves a store with metrics and nothing they could report on
+// but the log: no commits, no index, no gateway, no followers.
+func mustServe(t *testing.T) *harness {
+	return apitest.MustServe(t, &apitest.Options{Setup: func(l *oplog.Log, _ *store.DB, o *api.Options) { mount(l, o, nil) }})
+}
+
+// mount wires metrics into the server's options as cmd/mcplogd does.
+func mount(l *oplog.Log, o *api.Options, mo *metrics.Options) {
+	m := metrics.New(l, mo)
+	o.Routes = append(o.Routes, api.Route{Method: http.MethodGet, Path: "/metrics", Handler: m.Handler()})
+	o.ObserveRequest = m.ObserveRequest
+	o.Middleware = append(o.Middleware, m.TimeToolCalls)
+}
+
+// connect connects a go-sdk client to h's MCP endpoint, closed at cleanup.
+func connect(t *testing.T, h *harness) *mcp.ClientSession {
+	t.Helper()
+	c := mcp.NewClient(&mcp.Implementation{Name: "mcplogd-test", Version: "1"}, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: h.URL + "/mcp/" + testToken}, nil)
+	if err != nil {
+		t.Fatalf("connect: %v", err)
+	}
+	t.Cleanup(func() { _ = cs.Close() })
+	return cs
+}
+
+// callTool calls a tool that must answer (with a result or a tool error).
+func callTool(t *testing.T, cs *mcp.ClientSession, name string, args any) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
+	defer cancel()
+	if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args}); err != nil {
+		t.Fatalf("%s(%v): %v", name, args, err)
+	}
+}
+
+type harness = apitest.Harness
+
+var testToken = apitest.Token
+
 // scrape gets /metrics and parses it with Prometheus' own text parser.
-func (h *harness) scrape() map[string]*dto.MetricFamily {
-	h.t.Helper()
-	req, _ := http.NewRequest(http.MethodGet, h.url+"/metrics", nil)
+func scrape(h *harness) map[string]*dto.MetricFamily {
+	h.T.Helper()
+	req, _ := http.NewRequest(http.MethodGet, h.URL+"/metrics", nil)
 	req.Header.Set("Authorization", "Bearer "+testToken)
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
-		h.t.Fatal(err)
+		h.T.Fatal(err)
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		h.t.Fatalf("GET /metrics: status %d", resp.StatusCode)
+		h.T.Fatalf("GET /metrics: status %d", resp.StatusCode)
 	}
 	if ct := resp.Header.Get("Content-Type"); !strings.HasPrefix(ct, "text/plain") {
-		h.t.Errorf("Content-Type %q, want text/plain", ct)
+		h.T.Errorf("Content-Type %q, want text/plain", ct)
 	}
 	p := expfmt.NewTextParser(model.LegacyValidation)
 	families, err := p.TextToMetricFamilies(resp.Body)
 	if err != nil {
-		h.t.Fatalf("parse /metrics: %v", err)
+		h.T.Fatalf("parse /metrics: %v", err)
 	}
 	return families
 }
@@ -138,9 +178,9 @@ func value(families map[string]*dto.MetricFamily, name string, labels ...string)
 func TestServer_Metrics_Families(t *testing.T) {
 	h := mustServeMetrics(t)
 	// A source's counter appears with its first record, a route's histogram with its first request.
-	logtest.MustAppend(t, h.log, logtest.Lines(1, "x")...)
-	h.call(http.MethodGet, "/api/v1/tail", "")
-	families := h.scrape()
+	logtest.MustAppend(t, h.Log, logtest.Lines(1, "x")...)
+	h.Call(http.MethodGet, "/api/v1/tail", "")
+	families := scrape(h)
 	want := map[string]dto.MetricType{
 		"mcplogd_records_appended_total":        dto.MetricType_COUNTER,
 		"mcplogd_source_records_appended_total": dto.MetricType_COUNTER,
@@ -222,7 +262,7 @@ func TestServer_Metrics_Families(t *testing.T) {
 
 func TestServer_Metrics_AppendedCountersMove(t *testing.T) {
 	h := mustServeMetrics(t)
-	before := h.scrape()
+	before := scrape(h)
 
 	body := `{"level":"info","source":"unity","text":"a"}
 {"level":"info","source":"unity","text":"b"}
@@ -230,10 +270,10 @@ func TestServer_Metrics_AppendedCountersMove(t *testing.T) {
 {"level":"error","source":"godot","text":"d"}
 {"level":"error","source":"godot","text":"e"}
 {"level":"warn","text":"f"}`
-	mustCall[appendAnswer](h, http.MethodPost, "/api/v1/logs", body, http.StatusOK)
-	op := mustCall[record](h, http.MethodPost, "/api/v1/operations", `{"tool":"run_lua","source":"godot"}`, http.StatusCreated)
-	mustCall[record](h, http.MethodPost, fmt.Sprintf("/api/v1/operations/%d/complete", op.ID), `{"error":"boom"}`, http.StatusOK)
-	after := h.scrape()
+	apitest.MustCall[client.AppendAnswer](h, http.MethodPost, "/api/v1/logs", body, http.StatusOK)
+	op := apitest.MustCall[record](h, http.MethodPost, "/api/v1/operations", `{"tool":"run_lua","source":"godot"}`, http.StatusCreated)
+	apitest.MustCall[record](h, http.MethodPost, fmt.Sprintf("/api/v1/operations/%d/complete", op.ID), `{"error":"boom"}`, http.StatusOK)
+	after := scrape(h)
 
 	delta := func(name string, labels ...string) float64 {
 		return value(after, name, labels...) - value(before, name, labels...)
@@ -274,29 +314,29 @@ func TestServer_Metrics_AppendedCountersMove(t *testing.T) {
 
 	// The index catches up: no lag, its watermark the newest ID.
 	logtest.Eventually(t, 10*time.Second, "the index", func() bool {
-		f := h.scrape()
-		return value(f, "mcplogd_index_lag_records") == 0 && value(f, "mcplogd_index_indexed_through") == float64(h.log.Stats().LastID)
+		f := scrape(h)
+		return value(f, "mcplogd_index_lag_records") == 0 && value(f, "mcplogd_index_indexed_through") == float64(h.Log.Stats().LastID)
 	})
-	if got := value(h.scrape(), "mcplogd_index_records_indexed_total"); got != float64(h.log.Stats().LastID) {
-		t.Errorf("mcplogd_index_records_indexed_total = %v, want %d", got, h.log.Stats().LastID)
+	if got := value(scrape(h), "mcplogd_index_records_indexed_total"); got != float64(h.Log.Stats().LastID) {
+		t.Errorf("mcplogd_index_records_indexed_total = %v, want %d", got, h.Log.Stats().LastID)
 	}
 }
 
 func TestServer_Metrics_RequestLatency(t *testing.T) {
 	h := mustServeMetrics(t)
-	logtest.MustAppend(t, h.log, logtest.Lines(5, "frame")...)
-	before := h.scrape()
+	logtest.MustAppend(t, h.Log, logtest.Lines(5, "frame")...)
+	before := scrape(h)
 	for range 3 {
-		mustCall[tailAnswer](h, http.MethodGet, "/api/v1/tail?sinceId=0", "", http.StatusOK)
+		apitest.MustCall[client.TailAnswer](h, http.MethodGet, "/api/v1/tail?sinceId=0", "", http.StatusOK)
 	}
 	for range 2 {
-		h.call(http.MethodGet, "/api/v1/search?query=frame", "")
+		h.Call(http.MethodGet, "/api/v1/search?query=frame", "")
 	}
-	mustCall[record](h, http.MethodGet, "/api/v1/records/1", "", http.StatusOK)
-	h.call(http.MethodGet, "/api/v1/records/999", "")
-	h.call(http.MethodGet, "/no/such/path/"+testToken, "")
-	h.call("BREW", "/api/v1/tail", "")
-	after := h.scrape()
+	apitest.MustCall[record](h, http.MethodGet, "/api/v1/records/1", "", http.StatusOK)
+	h.Call(http.MethodGet, "/api/v1/records/999", "")
+	h.Call(http.MethodGet, "/no/such/path/"+testToken, "")
+	h.Call("BREW", "/api/v1/tail", "")
+	after := scrape(h)
 
 	for _, c := range []struct {
 		labels []string
@@ -324,17 +364,17 @@ func TestServer_Metrics_RequestLatency(t *testing.T) {
 
 func TestServer_Metrics_ToolCalls(t *testing.T) {
 	h := mustServeMetrics(t)
-	m := mustConnect(t, h, nil)
-	before := h.scrape()
-	m.callRaw(t, "console_tail", map[string]any{})
-	m.callRaw(t, "console_tail", map[string]any{"limit": 5})
-	m.callRaw(t, "ping", map[string]any{})
+	cs := connect(t, h)
+	before := scrape(h)
+	callTool(t, cs, "console_tail", map[string]any{})
+	callTool(t, cs, "console_tail", map[string]any{"limit": 5})
+	callTool(t, cs, "ping", map[string]any{})
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	if res, err := m.session.CallTool(ctx, &mcp.CallToolParams{Name: "no_such_tool_" + testToken, Arguments: map[string]any{}}); err == nil && !res.IsError {
+	if res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "no_such_tool_" + testToken, Arguments: map[string]any{}}); err == nil && !res.IsError {
 		t.Fatalf("an unknown tool answered: %+v", res)
 	}
-	after := h.scrape()
+	after := scrape(h)
 	for tool, want := range map[string]float64{"console_tail": 2, "ping": 1, "_unknown": 1} {
 		if got := value(after, "mcplogd_mcp_tool_call_duration_seconds", "tool="+tool) - value(before, "mcplogd_mcp_tool_call_duration_seconds", "tool="+tool); got != want {
 			t.Errorf("mcplogd_mcp_tool_call_duration_seconds{tool=%q} moved by %v, want %v", tool, got, want)
@@ -360,25 +400,25 @@ func TestServer_Metrics_ToolCalls(t *testing.T) {
 func TestServer_Metrics_NeedsToken(t *testing.T) {
 	h := mustServeMetrics(t)
 	for _, auth := range []string{"", "Bearer wrong", "Basic " + testToken, testToken} {
-		status, b, err := h.send(context.Background(), http.MethodGet, "/metrics", auth, nil)
+		status, b, err := h.Send(context.Background(), http.MethodGet, "/metrics", auth, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		checkError(t, status, b, http.StatusUnauthorized, "unauthorized")
+		apitest.CheckError(t, status, b, http.StatusUnauthorized, "unauthorized")
 	}
 	// A rotated token stops working here too.
-	h.srv.SetToken(strings.Repeat("f", 64))
-	status, b, err := h.send(context.Background(), http.MethodGet, "/metrics", "Bearer "+testToken, nil)
+	h.Srv.SetToken(strings.Repeat("f", 64))
+	status, b, err := h.Send(context.Background(), http.MethodGet, "/metrics", "Bearer "+testToken, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkError(t, status, b, http.StatusUnauthorized, "unauthorized")
+	apitest.CheckError(t, status, b, http.StatusUnauthorized, "unauthorized")
 }
 
-func TestServer_Metrics_WithoutMetrics(t *testing.T) {
-	h := mustServe(t, nil) // no Metrics, no index, no gateway, no followers
-	logtest.MustAppend(t, h.log, logtest.Lines(2, "x")...)
-	families := h.scrape()
+func TestServer_Metrics_WithoutCommits(t *testing.T) {
+	h := mustServe(t) // no Commits, no index, no gateway, no followers
+	logtest.MustAppend(t, h.Log, logtest.Lines(2, "x")...)
+	families := scrape(h)
 	for _, name := range []string{"mcplogd_records_appended_total", "mcplogd_store_commit_duration_seconds", "mcplogd_index_lag_records", "mcplogd_upstream_state", "mcplogd_follower_state"} {
 		if families[name] != nil {
 			t.Errorf("%s: reported without its source", name)
@@ -387,4 +427,10 @@ func TestServer_Metrics_WithoutMetrics(t *testing.T) {
 	if got := value(families, "mcplogd_records_retained", "kind=line", "level=info"); got != 2 {
 		t.Errorf("mcplogd_records_retained{kind=line,level=info} = %v, want 2", got)
 	}
+}
+
+// record is the part of a record as the API returns it that the tests read.
+type record struct {
+	ID    uint64 `json:"id"`
+	Level string `json:"level"`
 }
