@@ -1,7 +1,6 @@
 package api
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -54,10 +53,8 @@ func (s *Server) stream(c echo.Context) error {
 		q.SinceID, q.HasSince, q.Revision = since, true, rev
 	}
 	reqCtx := c.Request().Context()
-	ctx, cancel := context.WithCancel(reqCtx)
+	ctx, cancel := s.untilShutdown(reqCtx)
 	defer cancel()
-	stop := context.AfterFunc(s.stopping, cancel)
-	defer stop()
 
 	// The first answer comes before the headers, so that a bad filter is a
 	// plain JSON error.

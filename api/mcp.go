@@ -2,7 +2,6 @@ package api
 
 import (
 	"bytes"
-	"context"
 	"crypto/subtle"
 	"encoding/json"
 	"fmt"
@@ -44,10 +43,8 @@ func (s *Server) mountMCP() {
 		w, r := c.Response(), c.Request()
 		// Shutdown ends waiting tools (they answer with what they have)
 		// and standalone SSE streams, which would otherwise hold it up.
-		ctx, cancel := context.WithCancel(r.Context())
+		ctx, cancel := s.untilShutdown(r.Context())
 		defer cancel()
-		stop := context.AfterFunc(s.stopping, cancel)
-		defer stop()
 		if r.Method == http.MethodGet {
 			// The standalone SSE stream lives as long as the session, past
 			// the server's read and write timeouts.
