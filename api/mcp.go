@@ -18,10 +18,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// mcpSessionTimeout closes MCP sessions that sent nothing for this long, so
-// that clients that vanish without DELETE do not pile up.
-const mcpSessionTimeout = time.Hour
-
 // mountMCP serves the Streamable HTTP MCP endpoint at /mcp/:token. Every
 // request passes, in order: the Host and Origin rules (403), the token (404
 // with no hint, like any unknown path), then the SDK, which answers

@@ -18,9 +18,6 @@ import (
 	"github.com/mcplogd/mcplogd/oplog"
 )
 
-// DefaultMaxBodyBytes is the request body limit when Options.MaxBodyBytes is zero.
-const DefaultMaxBodyBytes = 1 << 20
-
 // Options configures a Server. Token is required; a zero field otherwise
 // means its documented default.
 type Options struct {
@@ -101,15 +98,6 @@ func checkToken(token string) error {
 	}
 	return nil
 }
-
-// Timeouts of the http.Server that Serve runs. Writes outlast the longest
-// long poll (oplog.MaxWait).
-const (
-	readHeaderTimeout = 10 * time.Second
-	readTimeout       = time.Minute
-	writeTimeout      = oplog.MaxWait + 30*time.Second
-	idleTimeout       = 2 * time.Minute
-)
 
 // Server is the HTTP API of one Log. It is safe for concurrent use.
 type Server struct {

@@ -14,16 +14,6 @@ import (
 	"github.com/mcplogd/mcplogd/oplog"
 )
 
-// Stream timing: an idle stream gets a comment this often, so that proxies
-// and the browser see it alive; the browser reconnects after streamRetry.
-const (
-	streamHeartbeat = 15 * time.Second
-	streamRetry     = 2 * time.Second
-	// streamBacklog is how many of the newest lines a stream without
-	// sinceId starts with, when limit does not say.
-	streamBacklog = 500
-)
-
 // stream answers GET /api/v1/stream?sinceId=&revision=&limit=&level=&name=&source=&kind=
 // with Server-Sent Events: an event "lines" (the JSON of GET /api/v1/tail's
 // answer) whenever lines arrive, or reset or dropped happen, and a comment

@@ -3,10 +3,7 @@ package client_test
 import "github.com/mcplogd/mcplogd/api/apitest"
 
 // The harness of package api's tests, shared through apitest.
-type (
-	harness        = apitest.Harness
-	harnessOptions = apitest.Options
-)
+type harnessOptions = apitest.Options
 
 var (
 	testToken = apitest.Token
