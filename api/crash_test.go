@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcplogd/mcplogd/api"
+	"github.com/mcplogd/mcplogd/client"
 	"github.com/mcplogd/mcplogd/crash"
 	"github.com/mcplogd/mcplogd/internal/logtest"
 	"github.com/mcplogd/mcplogd/oplog"
@@ -114,7 +114,7 @@ func TestServer_Crashes(t *testing.T) {
 	checkError(t, status, b, http.StatusBadRequest, oplog.EINVALID, "until")
 
 	// Remote (mcplogd stdio and the CLI when a server runs) answers as the log does.
-	r := api.NewRemote(api.NewClient(h.url, testToken))
+	r := client.NewRemote(client.NewClient(h.url, testToken))
 	defer r.Close()
 	q := oplog.CrashQuery{Source: "unity", Since: at.Add(10 * time.Second), Limit: 5}
 	got, err := r.FindCrashes(context.Background(), q)

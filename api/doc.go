@@ -1,31 +1,53 @@
 // Package api serves the operation log over HTTP with Echo: the ingest API
-// that game engines and editors write to, the query API that the CLI and
-// later the web page read from, and the MCP endpoint for agents (mcp.go,
-// tools.go, mcphttp.go).
+// that game engines and editors write to, the query API that the CLI
+// (package client) and the web page read from, the web page itself, and
+// the MCP endpoint for agents, where it mounts package mcptools' server.
+// It holds no MCP tool, OTLP or Prometheus code: the caller passes the
+// /metrics and /v1/logs handlers in Options.Routes (cmd/mcplogd mounts
+// package metrics' and package otlp's) and request timing as
+// Options.ObserveRequest.
 //
-// Routes:
+// Routes, one file per resource (the file after each):
 //
-//	GET  /healthz                          {"status":"ok","version":...}; no token
-//	POST /api/v1/logs                      a batch of lines -> {"count","firstId","lastId","ids"}
-//	POST /api/v1/operations                start (or record a finished) operation -> the record, 201
-//	POST /api/v1/operations/:id/complete   {status?, result?, error?, endTime?} -> the record
-//	GET  /api/v1/records/:id               one record
-//	GET  /api/v1/records                   newest first: count, offset, before, level, name, kind, source, since, until
-//	GET  /api/v1/tail                      oldest first after sinceId: revision, limit, the filters, waitMs (long poll)
-//	GET  /api/v1/info                      the store's counters
-//	POST /api/v1/token/rotate              a new token; the old one stops working at once
-//	GET  /metrics                          Prometheus text format (metrics.go); the same token
-//	GET|POST|DELETE /mcp/:token            MCP over Streamable HTTP (NewMCPServer's tools)
-//	POST /v1/logs                          OTLP/HTTP logs (protobuf or JSON, gzip) -> ExportLogsServiceResponse
+//	GET  /healthz                          {"status":"ok","version":...}; no token (info.go)
+//	POST /api/v1/logs                      a batch of lines -> {"count","firstId","lastId","ids"} (logs.go)
+//	GET  /api/v1/records                   newest first: count, offset, before, level, name, kind, source, since, until (records.go)
+//	GET  /api/v1/records/:id               one record (records.go)
+//	GET  /api/v1/records/:id/neighbors     {"prev","next"}: the IDs around it, 0 for none (records.go)
+//	GET  /api/v1/tail                      oldest first after sinceId: revision, limit, the filters, waitMs (long poll) (tail.go)
+//	GET  /api/v1/stream                    the tail as Server-Sent Events, resumable with Last-Event-ID (stream.go)
+//	POST /api/v1/operations                start (or record a finished) operation -> the record, 201 (operations.go)
+//	GET  /api/v1/operations/:id            the operation; waitMs waits for it to complete (operations.go)
+//	POST /api/v1/operations/:id/complete   {status?, result?, error?, endTime?} -> the record (operations.go)
+//	POST /api/v1/operations/:id/replay     {confirm?}: send it again to its upstream -> both records, same, diff (operations.go)
+//	GET  /api/v1/names                     every log name with counts and first/last seen; source (names.go)
+//	GET  /api/v1/info                      the store's counters (info.go)
+//	POST /api/v1/clear                     {"confirm": true}: delete every record -> the counters (info.go)
+//	POST /api/v1/token/rotate              a new token; the old one stops working at once; only with Options.RotateToken (info.go)
+//	GET  /api/v1/search                    full-text search: query, the filters, tool, status, replayOf, limit, cursor (search.go)
+//	GET  /api/v1/crashes                   crash groups: since, until, source, limit, buckets (crashes.go)
+//	ANY  /mcp/:token                       MCP over Streamable HTTP (GET, POST, DELETE; mcptools.New's server) (mcp.go)
+//	ANY  /mcp/:token/mcp                   the same, for clients that want a path ending in /mcp (mcp.go)
+//	ANY  /mcp                              the same, with the token as "Authorization: Bearer" (mcp.go)
+//	GET  /ui/:token                        sets the web page's cookie and redirects to /ui/ (ui.go)
+//	GET  /ui/                              the web page, with the cookie (ui.go)
+//	GET  /ui/assets/*                      the page's scripts and styles, with the cookie (ui.go)
+//	GET  /metrics                          Prometheus text format; Options.Routes (package metrics)
+//	POST /v1/logs                          OTLP/HTTP logs (protobuf or JSON, gzip); Options.Routes (package otlp)
 //
-// Every route under /api/v1 needs the store's token as
-// "Authorization: Bearer <token>"; GET /healthz does not. Requests and
+// The web page (package ui) is a single page that reads /api/v1 with the
+// cookie that GET /ui/TOKEN sets: the console as it streams in, records,
+// names, search and crashes.
+//
+// Every route under /api/v1, and the caller's Routes, need the store's
+// token as "Authorization: Bearer <token>" (or the page's cookie from the
+// page's own origin); GET /healthz does not. Requests and
 // answers are JSON. An error is always one shape, whatever produced it:
 //
 //	{"code":"invalid","message":"record 3: level: unknown level \"loud\"; ...","index":3}
 //
-// where code is one of the oplog error codes (errors.go maps each to its
-// HTTP status) and index appears only when one record of a batch was
+// where code is one of the oplog error codes (oplog.HTTPStatus maps each to
+// its HTTP status) and index appears only when one record of a batch was
 // refused. Nothing of a refused batch is written, and a batch is answered
 // 200 only after it is durable.
 //
@@ -39,7 +61,8 @@
 //
 // A program wires it up like this (cmd/mcplogd does):
 //
-//	srv, err := api.New(log, &api.Options{Token: token, Version: version})
+//	srv, err := api.New(log, &api.Options{Token: token,
+//		Options: mcptools.Options{Version: version, Logger: logger}})
 //	if err != nil { ... }
 //	go srv.Serve(ln)
 //	...
@@ -49,8 +72,9 @@
 // prints); a wrong one gets 404 like any unknown path. Against DNS
 // rebinding, a Host that is not a loopback name or the address the request
 // arrived on, or an Origin that is present and not the server's own (or in
-// Options.AllowOrigins), gets 403. NewMCPServer builds the same MCP server
+// Options.AllowOrigins), gets 403. mcptools.New builds the same MCP server
 // for stdio.
 //
-// Client speaks the same API from Go.
+// client.Client speaks the same API from Go; the JSON answers are its
+// types (client.TailAnswer, ...).
 package api

@@ -1,364 +1,236 @@
 package api
 
 import (
-	"context"
+	"bytes"
+	"crypto/subtle"
 	"encoding/json"
 	"fmt"
-	"log/slog"
+	"io"
+	"net"
+	"net/http"
 	"net/url"
-	"runtime/debug"
-	"slices"
 	"strings"
-	"sync"
 	"time"
 
+	"github.com/labstack/echo/v4"
+	"github.com/mcplogd/mcplogd/mcptools"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/mcplogd/mcplogd/oplog"
 )
 
-// DefaultMaxTextChars is MCPOptions.MaxTextChars when zero.
-const DefaultMaxTextChars = 500
-
-// URIs of the MCP resources.
-const (
-	consoleURI       = "mcplogd://console"
-	recordTemplate   = "mcplogd://records/{id}"
-	recordURIPrefix  = "mcplogd://records/"
-	namesTemplate    = "mcplogd://names/{name}"
-	namesURIPrefix   = "mcplogd://names/"
-	maxCompletions   = 100                    // the spec's limit on completion values
-	updateInterval   = 250 * time.Millisecond // at most 4 console updates a second
-	recentNameRecord = 10
-)
-
-// MCPOptions configures NewMCPServer. A nil *MCPOptions means defaults.
-type MCPOptions struct {
-	// Version is reported in the initialize answer, ping and store_info.
-	Version string
-
-	// Logger receives the SDK's and the tools' diagnostics; nil discards them.
-	Logger *slog.Logger
-
-	// MaxTextChars cuts the text of list and tail entries to this many
-	// characters, marking them truncated: true. Default DefaultMaxTextChars
-	// (500); get_log_details always returns the whole text.
-	MaxTextChars int
-
-	// FileSize returns the data file's size for store_info; nil: not reported.
-	FileSize func() int64
-
-	// Retention is reported by store_info as it is; nil: not reported.
-	Retention *Retention
-
-	// Gateway offers upstream game servers' tools beside mcplogd's own and
-	// serves replay_operation; nil: none.
-	Gateway Gateway
-
-	// Followers reports the followed log files for store_info; nil: none.
-	Followers func() []oplog.FollowerStatus
-}
-
-// Retention describes the store's retention settings, for store_info. A
-// zero field means no limit.
-type Retention struct {
-	MaxRecords uint64
-	MaxBytes   uint64
-	MaxAge     time.Duration
-}
-
-// NewMCPServer returns the MCP server with every log tool, resource, template
-// and completion, over l (an *oplog.Log, or a Remote). It serves any number of sessions, over Streamable
-// HTTP (Server mounts it at /mcp/{token}) or stdio (mcp.StdioTransport).
-func NewMCPServer(l Backend, opts *MCPOptions) *mcp.Server {
-	srv, _ := newMCPServer(l, opts)
-	return srv
-}
-
-// recoverPanics turns a panic while handling a request into a JSON-RPC
-// internal error: the SDK runs handlers on goroutines of its own, where a
-// panic would end the whole process and every session with it.
-func (t *mcpTools) recoverPanics(next mcp.MethodHandler) mcp.MethodHandler {
-	return func(ctx context.Context, method string, req mcp.Request) (res mcp.Result, err error) {
-		defer func() {
-			if r := recover(); r != nil {
-				t.opts.Logger.Error("BUG: MCP handler panicked", "method", method, "panic", r, "stack", string(debug.Stack()))
-				res, err = nil, fmt.Errorf("internal error while handling %s", method)
-			}
-		}()
-		return next(ctx, method, req)
-	}
-}
-
-// newMCPServer also returns the tools, whose request contexts the HTTP
-// endpoint registers (see mcpRequests).
-func newMCPServer(l Backend, opts *MCPOptions) (*mcp.Server, *mcpTools) {
-	t := &mcpTools{log: l, started: time.Now(), requests: &mcpRequests{}}
-	if opts != nil {
-		t.opts = *opts
-	}
-	if t.opts.MaxTextChars <= 0 {
-		t.opts.MaxTextChars = DefaultMaxTextChars
-	}
-	if t.opts.Logger == nil {
-		t.opts.Logger = slog.New(slog.DiscardHandler)
-	}
-	w := &consoleWatch{log: l, subs: map[*mcp.ServerSession]bool{}}
-	srv := mcp.NewServer(&mcp.Implementation{Name: "mcplogd", Title: "mcplogd flight recorder", Version: t.opts.Version}, &mcp.ServerOptions{
-		Instructions:       instructions,
-		Logger:             t.opts.Logger,
-		CompletionHandler:  t.complete,
-		SubscribeHandler:   w.subscribe,
-		UnsubscribeHandler: w.unsubscribe,
+// mountMCP serves the Streamable HTTP MCP endpoint at /mcp/:token. Every
+// request passes, in order: the Host and Origin rules (403), the token (404
+// with no hint, like any unknown path), then the SDK, which answers
+// protocol errors itself. Bodies over MaxBodyBytes get 413 from limitBody
+// and, for bodies without a length, from the SDK's own reader.
+func (s *Server) mountMCP() {
+	requests := &mcptools.Requests{}
+	opts := s.opts.Options
+	opts.Logger, opts.Requests = s.logger, requests
+	srv := mcptools.New(s.log, &opts)
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{
+		// checkOrigin applies the rules below, for non-loopback listeners too.
+		DisableLocalhostProtection: true,
+		MaxRequestBodyBytes:        s.opts.MaxBodyBytes,
+		SessionTimeout:             mcpSessionTimeout,
+		Logger:                     s.logger,
 	})
-	w.server = srv
-	t.addTools(srv)
-	srv.AddReceivingMiddleware(t.explainArguments, t.recoverPanics)
-	t.addResources(srv)
-	srv.AddPrompt(triagePrompt, t.triage)
-	if t.opts.Gateway != nil {
-		go syncTools(srv, t.opts.Gateway)
-	}
-	return srv, t
-}
-
-const instructions = `mcplogd keeps every console line and tool operation of game engines and editors in one durable log with increasing IDs.
-Poll new console lines with console_tail: pass the previous lastId as sinceId (and revision); reset: true means start over.
-Browse with get_logs (newest first, filters, total), read one record in full with get_log_details, an operation's outcome with get_result.
-help lists every tool with its arguments and an example.`
-
-func (t *mcpTools) addResources(srv *mcp.Server) {
-	srv.AddResource(&mcp.Resource{
-		URI: consoleURI, Name: "console", Title: "Console: newest lines",
-		Description: fmt.Sprintf("The newest %d console lines as console_tail returns them (JSON). Subscribe to be told when lines arrive.", oplog.DefaultTailLimit),
-		MIMEType:    "application/json",
-	}, t.readConsole)
-	srv.AddResourceTemplate(&mcp.ResourceTemplate{
-		URITemplate: recordTemplate, Name: "record", Title: "One record",
-		Description: "One record in full, as get_log_details returns it (JSON); id is the record's ID.",
-		MIMEType:    "application/json",
-	}, t.readRecord)
-	srv.AddResourceTemplate(&mcp.ResourceTemplate{
-		URITemplate: namesTemplate, Name: "log-name", Title: "One log name",
-		Description: fmt.Sprintf("A log name's counts per source and its newest %d records (JSON); completion offers the stored names.", recentNameRecord),
-		MIMEType:    "application/json",
-	}, t.readName)
-}
-
-func jsonContents(uri string, v any) (*mcp.ReadResourceResult, error) {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return nil, err
-	}
-	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: "application/json", Text: string(b)}}}, nil
-}
-
-func (t *mcpTools) readConsole(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-	out, err := t.consoleTail(ctx, nil, tailIn{})
-	if err != nil {
-		return nil, err
-	}
-	return jsonContents(req.Params.URI, out)
-}
-
-func (t *mcpTools) readRecord(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-	uri := req.Params.URI
-	id, _, err := parseIDArg("id", idArg(strings.TrimPrefix(uri, recordURIPrefix)), false)
-	if err != nil {
-		return nil, mcp.ResourceNotFoundError(uri)
-	}
-	d, err := t.details(ctx, id)
-	if oplog.ErrorCode(err) == oplog.ENOTFOUND {
-		return nil, mcp.ResourceNotFoundError(uri)
-	}
-	if err != nil {
-		return nil, toolError(err)
-	}
-	return jsonContents(uri, d)
-}
-
-// nameResource is the JSON of mcplogd://names/{name}.
-type nameResource struct {
-	Name    string          `json:"name"`
-	Sources []nameInfo      `json:"sources"`
-	Recent  []recordSummary `json:"recent"`
-}
-
-func (t *mcpTools) readName(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-	uri := req.Params.URI
-	name, err := url.PathUnescape(strings.TrimPrefix(uri, namesURIPrefix))
-	if err != nil {
-		return nil, mcp.ResourceNotFoundError(uri)
-	}
-	names, err := t.log.Names(ctx, "")
-	if err != nil {
-		return nil, toolError(err)
-	}
-	r := nameResource{Name: name, Sources: []nameInfo{}}
-	for _, n := range names {
-		if n.Name == name {
-			r.Sources = append(r.Sources, newNameInfo(&n))
+	serve := func(c echo.Context) error {
+		w, r := c.Response(), c.Request()
+		// Shutdown ends waiting tools (they answer with what they have)
+		// and standalone SSE streams, which would otherwise hold it up.
+		ctx, cancel := s.untilShutdown(r.Context())
+		defer cancel()
+		if r.Method == http.MethodGet {
+			// The standalone SSE stream lives as long as the session, past
+			// the server's read and write timeouts.
+			rc := http.NewResponseController(w)
+			_ = rc.SetReadDeadline(time.Time{})
+			_ = rc.SetWriteDeadline(time.Time{})
+			r = r.WithContext(ctx)
 		}
-	}
-	if len(r.Sources) == 0 {
-		return nil, mcp.ResourceNotFoundError(uri)
-	}
-	page, err := t.log.List(ctx, oplog.Query{Filter: oplog.Filter{Name: name}, Count: recentNameRecord})
-	if err != nil {
-		return nil, toolError(err)
-	}
-	r.Recent = t.summaries(page.Records)
-	return jsonContents(uri, r)
-}
-
-var triagePrompt = &mcp.Prompt{
-	Name:        "triage",
-	Title:       "Triage the log",
-	Description: "Look for errors and crashes in the recorded log, optionally in one log name and time range.",
-	Arguments: []*mcp.PromptArgument{
-		{Name: "log_name", Description: "Only this log name (completion offers the stored names); empty: every name."},
-		{Name: "since", Description: `Only records at or after this time: RFC 3339 or relative like "-15m"; empty: all.`},
-	},
-}
-
-func (t *mcpTools) triage(_ context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
-	name, since := req.Params.Arguments["log_name"], req.Params.Arguments["since"]
-	scope := "every log name"
-	if name != "" {
-		scope = fmt.Sprintf("the log name %q", name)
-	}
-	filter := `level: "error"`
-	if name != "" {
-		filter += fmt.Sprintf(", name: %q", name)
-	}
-	if since != "" {
-		filter += fmt.Sprintf(", since: %q", since)
-		scope += " since " + since
-	}
-	text := fmt.Sprintf(`Triage the mcplogd log for %s.
-1. Call list_log_names to see which names have errors.
-2. Call get_logs with {%s, count: 50} and group the errors by message.
-3. For the most frequent or most recent ones, call get_log_details with their id to read the stack trace and data, and get_result for failed operations.
-4. Report each distinct problem: what happened, how often, first and last time, the likely cause, and the record IDs.`, scope, filter)
-	return &mcp.GetPromptResult{
-		Description: "Triage " + scope,
-		Messages:    []*mcp.PromptMessage{{Role: "user", Content: &mcp.TextContent{Text: text}}},
-	}, nil
-}
-
-// complete offers the stored log names for arguments called log_name or
-// name (of the triage prompt, the names template, or anything else), the
-// stored sources for source, and the levels for level.
-func (t *mcpTools) complete(ctx context.Context, req *mcp.CompleteRequest) (*mcp.CompleteResult, error) {
-	prefix := strings.ToLower(req.Params.Argument.Value)
-	var candidates []string
-	switch req.Params.Argument.Name {
-	case "log_name", "name", "source":
-		names, err := t.log.Names(ctx, "")
+		done := requests.Register(r, ctx)
+		defer done()
+		if r.Method != http.MethodPost {
+			h.ServeHTTP(w, r)
+			return nil
+		}
+		body, err := io.ReadAll(r.Body)
 		if err != nil {
-			return nil, toolError(err)
+			return err // over the limit: 413
 		}
-		for _, n := range names {
-			if req.Params.Argument.Name == "source" {
-				candidates = append(candidates, n.Source)
-			} else {
-				candidates = append(candidates, n.Name)
-			}
+		if !json.Valid(body) {
+			writeRPCError(w, http.StatusBadRequest, nil, jsonrpc.CodeParseError, "Parse error: the body is not JSON")
+			return nil
 		}
-		slices.Sort(candidates)
-		candidates = slices.Compact(candidates)
-	case "level":
-		for _, l := range oplog.Levels {
-			candidates = append(candidates, l.String())
-		}
-	}
-	values := []string{}
-	for _, c := range candidates {
-		if c != "" && strings.HasPrefix(strings.ToLower(c), prefix) {
-			values = append(values, c)
-		}
-	}
-	res := &mcp.CompleteResult{Completion: mcp.CompletionResultDetails{Values: values, Total: len(values)}}
-	if len(values) > maxCompletions {
-		res.Completion.Values, res.Completion.HasMore = values[:maxCompletions], true
-	}
-	return res, nil
-}
-
-// consoleWatch sends notifications/resources/updated for mcplogd://console
-// while any session subscribes to it: once after lines arrive, at most once
-// per updateInterval. Subscriptions to other URIs are accepted (clients and
-// the conformance suite subscribe to what they like) but never change.
-type consoleWatch struct {
-	log    Backend
-	server *mcp.Server
-
-	mu      sync.Mutex
-	subs    map[*mcp.ServerSession]bool
-	running bool
-}
-
-func (w *consoleWatch) subscribe(_ context.Context, req *mcp.SubscribeRequest) error {
-	if req.Params.URI != consoleURI {
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		rw := &rpcErrorWriter{ResponseWriter: w, request: body}
+		h.ServeHTTP(rw, r)
+		rw.finish()
 		return nil
 	}
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if !w.subs[req.Session] {
-		w.subs[req.Session] = true
-		go func() {
-			_ = req.Session.Wait() // a session that ends drops its subscription
-			w.drop(req.Session)
-		}()
-	}
-	if !w.running {
-		w.running = true
-		go w.run()
-	}
-	return nil
+	s.echo.Any("/mcp/:token", serve, s.checkOrigin, s.checkMCPToken)
+	// The same endpoint for clients that insist on a path ending in /mcp
+	// (the MCP Inspector's CLI replaces any other path with /mcp): at
+	// /mcp/TOKEN/mcp, and at /mcp with the token as "Authorization: Bearer".
+	s.echo.Any("/mcp/:token/mcp", serve, s.checkOrigin, s.checkMCPToken)
+	s.echo.Any("/mcp", serve, s.checkOrigin, s.checkMCPBearer)
 }
 
-func (w *consoleWatch) unsubscribe(_ context.Context, req *mcp.UnsubscribeRequest) error {
-	if req.Params.URI == consoleURI {
-		w.drop(req.Session)
-	}
-	return nil
-}
-
-func (w *consoleWatch) drop(ss *mcp.ServerSession) {
-	w.mu.Lock()
-	delete(w.subs, ss)
-	w.mu.Unlock()
-}
-
-// active reports whether anyone still subscribes; when not, the watcher stops.
-func (w *consoleWatch) active() bool {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	w.running = len(w.subs) > 0
-	return w.running
-}
-
-func (w *consoleWatch) run() {
-	tick := time.NewTicker(updateInterval)
-	defer tick.Stop()
-	changed := w.log.Changed()
-	for w.active() {
-		select {
-		case <-changed:
-		case <-tick.C:
-			continue // look at the subscribers again
+// checkMCPBearer answers 404, like checkMCPToken, unless the Authorization
+// header carries the current token.
+func (s *Server) checkMCPBearer(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		want := *s.token.Load()
+		got, ok := strings.CutPrefix(c.Request().Header.Get("Authorization"), "Bearer ")
+		if !ok || want == "" || subtle.ConstantTimeCompare([]byte(strings.TrimSpace(got)), []byte(want)) != 1 {
+			return echo.ErrNotFound
 		}
-		next := w.log.Changed()
-		if next == changed {
-			// Close closes the channel without replacing it: the log is gone.
-			w.mu.Lock()
-			w.running = false
-			w.mu.Unlock()
-			return
-		}
-		changed = next
-		_ = w.server.ResourceUpdated(context.Background(), &mcp.ResourceUpdatedNotificationParams{URI: consoleURI})
-		<-tick.C // coalesce what arrives meanwhile into the next notification
+		return next(c)
 	}
+}
+
+// checkMCPToken answers 404, as for any unknown path, unless the path holds
+// the current token.
+func (s *Server) checkMCPToken(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		want := *s.token.Load()
+		if want == "" || subtle.ConstantTimeCompare([]byte(c.Param("token")), []byte(want)) != 1 {
+			return echo.ErrNotFound
+		}
+		return next(c)
+	}
+}
+
+// checkOrigin is the DNS-rebinding defence of the 2025-11-25 spec: 403 for
+// a Host that is not a loopback name or address, the address the request
+// arrived on, or the host of an allowed origin; and 403 for an Origin that
+// is present and neither the server's own (same scheme, host and port as
+// the request, or a loopback host on the port the request arrived on) nor
+// one of Options.AllowOrigins.
+func (s *Server) checkOrigin(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		r := c.Request()
+		if !s.allowedHost(r) {
+			return echo.NewHTTPError(http.StatusForbidden, fmt.Sprintf("Host %q is not this server's address; use the link that mcplogd serve prints", r.Host))
+		}
+		if o := r.Header.Get(echo.HeaderOrigin); o != "" && !s.allowedOrigin(r, o) {
+			return echo.NewHTTPError(http.StatusForbidden, fmt.Sprintf("Origin %q may not use this server; start it with --allow-origin %s to allow it", o, o))
+		}
+		return next(c)
+	}
+}
+
+func (s *Server) allowedHost(r *http.Request) bool {
+	host := hostOnly(r.Host)
+	if isLoopbackHost(host) {
+		return true
+	}
+	if local, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr); ok && hostOnly(local.String()) == host {
+		return true
+	}
+	for _, o := range s.opts.AllowOrigins {
+		if u, err := url.Parse(o); err == nil && strings.EqualFold(u.Hostname(), host) {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *Server) allowedOrigin(r *http.Request, origin string) bool {
+	origin = strings.ToLower(strings.TrimSuffix(origin, "/"))
+	for _, o := range s.opts.AllowOrigins {
+		if strings.ToLower(strings.TrimSuffix(o, "/")) == origin {
+			return true
+		}
+	}
+	u, err := url.Parse(origin)
+	if err != nil || u.Scheme != "http" && u.Scheme != "https" {
+		return false // "null" and other opaque origins
+	}
+	if strings.EqualFold(u.Host, r.Host) {
+		return true // same origin: the web page this server serves
+	}
+	local, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
+	if !ok || !isLoopbackHost(u.Hostname()) {
+		return false
+	}
+	_, port, _ := net.SplitHostPort(local.String())
+	return port != "" && u.Port() == port
+}
+
+// hostOnly returns the host of host[:port], lower case, without brackets.
+func hostOnly(hostport string) string {
+	if h, _, err := net.SplitHostPort(hostport); err == nil {
+		hostport = h
+	}
+	return strings.ToLower(strings.Trim(hostport, "[]"))
+}
+
+func isLoopbackHost(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// notHandled starts the SDK's plain-text answer to a request for a method
+// it does not know (jsonrpc2.ErrNotHandled).
+const notHandled = "JSON RPC not handled"
+
+// rpcErrorWriter turns the SDK's plain-text 400 for an unknown method into
+// the JSON-RPC error -32601 for the request's ID, as the spec asks and
+// clients expect. Every other answer passes through.
+type rpcErrorWriter struct {
+	http.ResponseWriter
+	request []byte
+	held    *bytes.Buffer // a plain-text 400, held back until finish
+}
+
+func (w *rpcErrorWriter) WriteHeader(code int) {
+	if code == http.StatusBadRequest && strings.HasPrefix(w.Header().Get("Content-Type"), "text/plain") {
+		w.held = new(bytes.Buffer)
+		return
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *rpcErrorWriter) Write(b []byte) (int, error) {
+	if w.held != nil {
+		return w.held.Write(b)
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+// Unwrap lets http.ResponseController flush the SDK's event streams.
+func (w *rpcErrorWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+func (w *rpcErrorWriter) finish() {
+	if w.held == nil {
+		return
+	}
+	msg := strings.TrimSpace(w.held.String())
+	var req struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+	}
+	if strings.HasPrefix(msg, notHandled) && json.Unmarshal(w.request, &req) == nil && len(req.ID) > 0 {
+		w.Header().Del("X-Content-Type-Options")
+		writeRPCError(w.ResponseWriter, http.StatusOK, req.ID, jsonrpc.CodeMethodNotFound, fmt.Sprintf("Method not found: %q", req.Method))
+		return
+	}
+	w.ResponseWriter.WriteHeader(http.StatusBadRequest)
+	_, _ = w.ResponseWriter.Write(w.held.Bytes())
+}
+
+// writeRPCError answers with a JSON-RPC error; a nil id is written as null.
+func writeRPCError(w http.ResponseWriter, status int, id json.RawMessage, code int64, msg string) {
+	if id == nil {
+		id = json.RawMessage("null")
+	}
+	b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "error": map[string]any{"code": code, "message": msg}})
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_, _ = w.Write(b)
 }

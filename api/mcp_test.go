@@ -17,6 +17,7 @@ import (
 	"github.com/mcplogd/mcplogd/api"
 	"github.com/mcplogd/mcplogd/internal/logtest"
 	"github.com/mcplogd/mcplogd/internal/workload"
+	"github.com/mcplogd/mcplogd/mcptools"
 	"github.com/mcplogd/mcplogd/oplog"
 )
 
@@ -90,7 +91,7 @@ func TestMCP_ConsoleTail(t *testing.T) {
 			t.Errorf("hasStack: %+v", tl.Lines)
 		}
 		long := tl.Lines[2]
-		if !long.Truncated || len([]rune(long.Text)) != api.DefaultMaxTextChars || long.Source != "editor" {
+		if !long.Truncated || len([]rune(long.Text)) != mcptools.DefaultMaxTextChars || long.Source != "editor" {
 			t.Errorf("long line: truncated %v, %d characters, source %q", long.Truncated, len([]rune(long.Text)), long.Source)
 		}
 		if _, err := time.Parse(time.RFC3339, tl.Lines[0].Time); err != nil || tl.Lines[0].Level != "info" {
@@ -433,8 +434,8 @@ func TestMCP_AppendAndClear(t *testing.T) {
 }
 
 func TestMCP_InfoPingHelp(t *testing.T) {
-	h := mustServe(t, &harnessOptions{api: api.Options{Version: "v9", FileSize: func() int64 { return 4096 },
-		Retention: &api.Retention{MaxRecords: 10, MaxAge: time.Hour}}})
+	h := mustServe(t, &harnessOptions{api: api.Options{Options: mcptools.Options{Version: "v9", FileSize: func() int64 { return 4096 },
+		Retention: &mcptools.Retention{MaxRecords: 10, MaxAge: time.Hour}}}})
 	m := mustConnect(t, h, nil)
 	logtest.MustAppend(t, m.log, oplog.Record{Level: oplog.LevelError, Text: "x"}, oplog.Record{Tool: "run_lua"})
 	info := call[struct {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/mcplogd/mcplogd/api"
+	"github.com/mcplogd/mcplogd/client"
 	"github.com/mcplogd/mcplogd/internal/logtest"
 	"github.com/mcplogd/mcplogd/oplog"
 	"github.com/mcplogd/mcplogd/search"
@@ -138,7 +139,7 @@ func TestHTTP_Search(t *testing.T) {
 		checkError(t, status, b, http.StatusBadRequest, "invalid", "replayOf")
 	})
 	t.Run("Remote", func(t *testing.T) {
-		r := api.NewRemote(api.NewClient(h.url, testToken))
+		r := client.NewRemote(client.NewClient(h.url, testToken))
 		defer r.Close()
 		q := oplog.SearchQuery{Query: "null", Filter: oplog.Filter{MinLevel: oplog.LevelError}, Limit: 6}
 		got, err := r.Search(context.Background(), q)

@@ -2,7 +2,6 @@ package api
 
 import (
 	"context"
-	"crypto/subtle"
 	"encoding/hex"
 	"fmt"
 	"io"
@@ -10,22 +9,24 @@ import (
 	"net"
 	"net/http"
 	"net/url"
-	"runtime/debug"
-	"strings"
 	"sync/atomic"
 	"time"
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/mcplogd/mcplogd/mcptools"
 	"github.com/mcplogd/mcplogd/oplog"
 )
-
-// DefaultMaxBodyBytes is the request body limit when Options.MaxBodyBytes is zero.
-const DefaultMaxBodyBytes = 1 << 20
 
 // Options configures a Server. Token is required; a zero field otherwise
 // means its documented default.
 type Options struct {
+	// Options configures the MCP server at /mcp/{token} (package
+	// mcptools); its Version is reported by /healthz and /api/v1/info
+	// too, its FileSize by /api/v1/info as fileBytes, and its Logger
+	// receives failed requests (and every request at debug level).
+	mcptools.Options
+
 	// Token is the credential of every /api/v1 route, sent as
 	// "Authorization: Bearer <token>": 64 hex characters (32 random bytes).
 	Token string
@@ -34,42 +35,42 @@ type Options struct {
 	// DefaultMaxBodyBytes (1 MiB).
 	MaxBodyBytes int64
 
-	// Logger receives failed requests (and every request at debug level);
-	// nil discards them.
-	Logger *slog.Logger
-
-	// Version is reported by /healthz and /api/v1/info.
-	Version string
-
 	// RotateToken makes, saves and returns a new token for
 	// POST /api/v1/token/rotate; from then on only the new token is
 	// accepted. Nil: that route answers 404.
 	RotateToken func() (string, error)
-
-	// FileSize returns the data file's size, reported by /api/v1/info as
-	// fileBytes. Nil: not reported.
-	FileSize func() int64
 
 	// AllowOrigins lists extra origins ("https://tool.example:8443") whose
 	// browser pages may call the MCP endpoint; their hosts are also
 	// accepted in the Host header. Nil: only the server's own origin.
 	AllowOrigins []string
 
-	// Retention is reported by the MCP tool store_info. Nil: not reported.
-	Retention *Retention
+	// Routes are endpoints other packages serve beside the API: GET
+	// /metrics (package metrics) and POST /v1/logs (package otlp). Nil:
+	// none.
+	Routes []Route
 
-	// Gateway offers upstream game servers' tools over MCP (package
-	// gateway). Nil: none.
-	Gateway Gateway
+	// ObserveRequest, when set, is told of every HTTP request once its
+	// answer (errors included) is written, with the route template (never
+	// the URL, which may hold a token; "unmatched" for a path that is no
+	// route), the method as sent, the status and how long it took. The MCP
+	// endpoint and the event stream are left out: their streams last as
+	// long as a session (package metrics times tools/call by tool instead).
+	ObserveRequest func(route, method string, code int, took time.Duration)
+}
 
-	// Metrics, fed by the store's commits (see NewMetrics), adds the
-	// records appended and the commits' latency to GET /metrics. Nil:
-	// /metrics reports the rest only.
-	Metrics *Metrics
+// Route is an endpoint that another package serves beside the API. Like
+// /api/v1, it needs the token (or the web page's cookie).
+type Route struct {
+	Method, Path string
+	Handler      http.Handler
 
-	// Followers reports the followed log files, for GET /metrics and
-	// store_info. Nil: none.
-	Followers func() []oplog.FollowerStatus
+	// WriteError answers the errors the server gives this route before
+	// Handler runs (a missing or wrong token) in the route's own shape
+	// (OTLP answers a google.rpc.Status). Nil: the API's JSON error. A body
+	// over MaxBodyBytes by its Content-Length is refused in the API's
+	// shape either way, before any route runs.
+	WriteError func(w http.ResponseWriter, r *http.Request, status int, code, message string)
 }
 
 // Validate reports the first invalid field, by name.
@@ -98,15 +99,6 @@ func checkToken(token string) error {
 	return nil
 }
 
-// Timeouts of the http.Server that Serve runs. Writes outlast the longest
-// long poll (oplog.MaxWait).
-const (
-	readHeaderTimeout = 10 * time.Second
-	readTimeout       = time.Minute
-	writeTimeout      = oplog.MaxWait + 30*time.Second
-	idleTimeout       = 2 * time.Minute
-)
-
 // Server is the HTTP API of one Log. It is safe for concurrent use.
 type Server struct {
 	log    *oplog.Log
@@ -115,8 +107,6 @@ type Server struct {
 	echo   *echo.Echo
 	srv    *http.Server
 	token  atomic.Pointer[string]
-
-	metrics *serverMetrics // GET /metrics
 
 	// stopping ends long polls at Shutdown, which would otherwise wait for them.
 	stopping context.Context
@@ -151,7 +141,6 @@ func New(l *oplog.Log, opts *Options) (*Server, error) {
 	e.HTTPErrorHandler = s.handleError
 	e.Use(s.timeRequests, s.logRequests, s.recoverPanics, s.limitBody)
 	s.echo = e
-	s.metrics = newServerMetrics(s)
 	s.routes()
 
 	s.srv = &http.Server{
@@ -188,8 +177,29 @@ func (s *Server) routes() {
 	}
 	s.mountMCP()
 	s.mountUI()
-	s.echo.GET("/metrics", s.serveMetrics, s.authorize)
-	s.mountOTLP()
+	for _, rt := range s.opts.Routes {
+		s.mountRoute(rt)
+	}
+}
+
+// mountRoute adds rt behind the token check.
+func (s *Server) mountRoute(rt Route) {
+	auth := s.authorize
+	if rt.WriteError != nil {
+		auth = func(next echo.HandlerFunc) echo.HandlerFunc {
+			checked := s.authorize(next)
+			return func(c echo.Context) error {
+				err := checked(c)
+				if err == nil || c.Response().Committed {
+					return err
+				}
+				status, body := s.errorAnswer(err, c)
+				rt.WriteError(c.Response(), c.Request(), status, body.Code, body.Message)
+				return nil
+			}
+		}
+	}
+	s.echo.Add(rt.Method, rt.Path, echo.WrapHandler(rt.Handler), auth)
 }
 
 // Handler returns the HTTP handler of every route (the Echo instance).
@@ -213,68 +223,4 @@ func (s *Server) Serve(ln net.Listener) error { return s.srv.Serve(ln) }
 func (s *Server) Shutdown(ctx context.Context) error {
 	s.stop()
 	return s.srv.Shutdown(ctx)
-}
-
-// authorize checks the bearer token in constant time, or else the web
-// page's cookie (see cookieAuth).
-func (s *Server) authorize(next echo.HandlerFunc) echo.HandlerFunc {
-	return func(c echo.Context) error {
-		want := *s.token.Load()
-		scheme, got, _ := strings.Cut(c.Request().Header.Get(echo.HeaderAuthorization), " ")
-		if !strings.EqualFold(scheme, "Bearer") || want == "" ||
-			subtle.ConstantTimeCompare([]byte(strings.TrimSpace(got)), []byte(want)) != 1 {
-			if ok, err := s.cookieAuth(c); !ok {
-				if err != nil {
-					return err
-				}
-				return unauthorized(c)
-			}
-		}
-		return next(c)
-	}
-}
-
-// limitBody refuses bodies over MaxBodyBytes: at once when Content-Length
-// says so, otherwise (chunked) when reading passes the limit.
-func (s *Server) limitBody(next echo.HandlerFunc) echo.HandlerFunc {
-	return func(c echo.Context) error {
-		req := c.Request()
-		if req.ContentLength > s.opts.MaxBodyBytes {
-			return &http.MaxBytesError{Limit: s.opts.MaxBodyBytes}
-		}
-		req.Body = http.MaxBytesReader(c.Response(), req.Body, s.opts.MaxBodyBytes)
-		return next(c)
-	}
-}
-
-// logRequests logs every request at debug level, after its answer (errors
-// included) is written.
-func (s *Server) logRequests(next echo.HandlerFunc) echo.HandlerFunc {
-	return func(c echo.Context) error {
-		start := time.Now()
-		if err := next(c); err != nil {
-			c.Error(err)
-		}
-		s.logger.Debug("request", "method", c.Request().Method, "route", c.Path(), // not the URL: a path may hold a token
-			"status", c.Response().Status, "duration", time.Since(start))
-		return nil
-	}
-}
-
-// recoverPanics turns a handler's panic into a 500 and a log entry with the stack.
-func (s *Server) recoverPanics(next echo.HandlerFunc) echo.HandlerFunc {
-	return func(c echo.Context) (err error) {
-		defer func() {
-			r := recover()
-			if r == nil {
-				return
-			}
-			if r == http.ErrAbortHandler {
-				panic(r) // net/http's way to abort a response; not a bug
-			}
-			s.logger.Error("BUG: handler panicked", "method", c.Request().Method, "route", c.Path(), "panic", r, "stack", string(debug.Stack()))
-			err = fmt.Errorf("handler panicked: %v", r)
-		}()
-		return next(c)
-	}
 }

@@ -15,7 +15,9 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/mcplogd/mcplogd/api"
+	"github.com/mcplogd/mcplogd/client"
 	"github.com/mcplogd/mcplogd/internal/logtest"
+	"github.com/mcplogd/mcplogd/mcptools"
 	"github.com/mcplogd/mcplogd/oplog"
 	"github.com/mcplogd/mcplogd/store"
 )
@@ -49,7 +51,7 @@ func TestNew_Validate(t *testing.T) {
 }
 
 func TestServer_Healthz(t *testing.T) {
-	h := mustServe(t, &harnessOptions{api: api.Options{Version: "v1.2.3"}})
+	h := mustServe(t, &harnessOptions{api: api.Options{Options: mcptools.Options{Version: "v1.2.3"}}})
 	status, b, err := h.send(context.Background(), http.MethodGet, "/healthz", "", nil)
 	if err != nil || status != http.StatusOK {
 		t.Fatalf("GET /healthz without a token: %d %s %v", status, b, err)
@@ -612,7 +614,7 @@ func TestServer_Shutdown(t *testing.T) {
 	served := make(chan error, 1)
 	go func() { served <- s.Serve(ln) }()
 
-	c := api.NewClient("http://"+ln.Addr().String(), testToken)
+	c := client.NewClient("http://"+ln.Addr().String(), testToken)
 	type answer struct {
 		tail oplog.Tail
 		err  error
@@ -637,7 +639,7 @@ func TestServer_Shutdown(t *testing.T) {
 }
 
 func TestServer_Info(t *testing.T) {
-	h := mustServe(t, &harnessOptions{api: api.Options{Version: "v9", FileSize: func() int64 { return 12345 }}})
+	h := mustServe(t, &harnessOptions{api: api.Options{Options: mcptools.Options{Version: "v9", FileSize: func() int64 { return 12345 }}}})
 	mustCall[appendAnswer](h, http.MethodPost, "/api/v1/logs",
 		`[{"level":"info","text":"a"},{"level":"info","text":"b"},{"level":"error","text":"c"}]`, http.StatusOK)
 	mustCall[record](h, http.MethodPost, "/api/v1/operations", `{"tool":"T"}`, http.StatusCreated)

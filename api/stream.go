@@ -1,7 +1,6 @@
 package api
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -11,17 +10,8 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/mcplogd/mcplogd/client"
 	"github.com/mcplogd/mcplogd/oplog"
-)
-
-// Stream timing: an idle stream gets a comment this often, so that proxies
-// and the browser see it alive; the browser reconnects after streamRetry.
-const (
-	streamHeartbeat = 15 * time.Second
-	streamRetry     = 2 * time.Second
-	// streamBacklog is how many of the newest lines a stream without
-	// sinceId starts with, when limit does not say.
-	streamBacklog = 500
 )
 
 // stream answers GET /api/v1/stream?sinceId=&revision=&limit=&level=&name=&source=&kind=
@@ -53,10 +43,8 @@ func (s *Server) stream(c echo.Context) error {
 		q.SinceID, q.HasSince, q.Revision = since, true, rev
 	}
 	reqCtx := c.Request().Context()
-	ctx, cancel := context.WithCancel(reqCtx)
+	ctx, cancel := s.untilShutdown(reqCtx)
 	defer cancel()
-	stop := context.AfterFunc(s.stopping, cancel)
-	defer stop()
 
 	// The first answer comes before the headers, so that a bad filter is a
 	// plain JSON error.
@@ -117,10 +105,7 @@ func (s *Server) stream(c echo.Context) error {
 
 // writeLinesEvent writes t as one "lines" event whose id resumes after it.
 func writeLinesEvent(w http.ResponseWriter, t *oplog.Tail) error {
-	a := tailAnswer{Lines: t.Lines, LastID: t.LastID, Revision: t.Revision, Dropped: t.Dropped, Reset: t.Reset, More: t.More}
-	if a.Lines == nil {
-		a.Lines = []oplog.Record{}
-	}
+	a := client.NewTailAnswer(t)
 	b, err := json.Marshal(a)
 	if err != nil {
 		return err

@@ -18,6 +18,7 @@ import (
 	"github.com/mcplogd/mcplogd/api"
 	"github.com/mcplogd/mcplogd/gateway"
 	"github.com/mcplogd/mcplogd/internal/logtest"
+	"github.com/mcplogd/mcplogd/mcptools"
 	"github.com/mcplogd/mcplogd/oplog"
 	"github.com/mcplogd/mcplogd/search"
 	"github.com/mcplogd/mcplogd/store"
@@ -140,12 +141,12 @@ func newEnv(t testing.TB, ups ...gateway.Upstream) *env {
 		t.Fatal(err)
 	}
 	l := oplog.New(db, nil)
-	gw, err := gateway.New(l, ups, &gateway.Options{Reserved: api.ToolNames(), MinBackoff: 20 * time.Millisecond,
+	gw, err := gateway.New(l, ups, &gateway.Options{Reserved: mcptools.ToolNames(), MinBackoff: 20 * time.Millisecond,
 		MaxBackoff: 200 * time.Millisecond, KeepAlive: 200 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := api.New(l, &api.Options{Token: testToken, Gateway: gw})
+	srv, err := api.New(l, &api.Options{Token: testToken, Options: mcptools.Options{Gateway: gw}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,10 +3,11 @@ package oplog
 import (
 	"errors"
 	"fmt"
+	"net/http"
 )
 
-// Error codes shared by every adapter. The api package maps each code to an
-// HTTP status and an MCP error text in one table.
+// Error codes shared by every adapter. The table below maps each code to an
+// HTTP status and an MCP error title.
 const (
 	EINVALID     = "invalid"     // the caller's input is wrong; the message names the field
 	ENOTFOUND    = "not_found"   // no record with that ID (or it was trimmed by retention)
@@ -73,3 +74,69 @@ var (
 	// ErrClosed is returned by every method after Close.
 	ErrClosed = &Error{Code: EUNAVAILABLE, Message: "the log is closed"}
 )
+
+// codes is the one table between error codes, HTTP statuses and the titles
+// of MCP tool errors. The HTTP API answers an error with the status of its
+// code, its client turns a status back into the code, and an MCP tool
+// error (isError: true) starts with the code's title.
+var codes = []struct {
+	code   string
+	status int
+	title  string
+}{
+	{EINVALID, http.StatusBadRequest, "invalid argument"},
+	{EUNAUTHORIZED, http.StatusUnauthorized, "unauthorized"},
+	{ENOTFOUND, http.StatusNotFound, "not found"},
+	{ECONFLICT, http.StatusConflict, "conflict"},
+	{EUNAVAILABLE, http.StatusServiceUnavailable, "unavailable"},
+	{EINTERNAL, http.StatusInternalServerError, "internal error"},
+}
+
+// HTTPStatus returns the HTTP status of an error code; 500 for a code
+// outside the table.
+func HTTPStatus(code string) int {
+	for _, c := range codes {
+		if c.code == code {
+			return c.status
+		}
+	}
+	return http.StatusInternalServerError
+}
+
+// CodeForHTTPStatus returns the error code of an HTTP status. Statuses
+// outside the table (405, 413, ...) fall back by class: a 4xx is the
+// caller's mistake (EINVALID), anything else EINTERNAL.
+func CodeForHTTPStatus(status int) string {
+	for _, c := range codes {
+		if c.status == status {
+			return c.code
+		}
+	}
+	if status >= 400 && status < 500 {
+		return EINVALID
+	}
+	return EINTERNAL
+}
+
+// ErrorTitle returns the words an MCP tool error starts with for code
+// ("invalid argument"), and "" for a code outside the table.
+func ErrorTitle(code string) string {
+	for _, c := range codes {
+		if c.code == code {
+			return c.title
+		}
+	}
+	return ""
+}
+
+// HTTPAnswer returns how an HTTP API answers err: an *http.MaxBytesError
+// is 413 EINVALID naming the limit; any other error has the status of its
+// code (HTTPStatus), its code, and its message as ErrorMessage shows it
+// (internal details stay hidden).
+func HTTPAnswer(err error) (status int, code, message string) {
+	if mbe, ok := errors.AsType[*http.MaxBytesError](err); ok {
+		return http.StatusRequestEntityTooLarge, EINVALID, fmt.Sprintf("request body is over the limit of %d bytes", mbe.Limit)
+	}
+	code = ErrorCode(err)
+	return HTTPStatus(code), code, ErrorMessage(err)
+}

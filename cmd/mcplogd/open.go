@@ -8,9 +8,10 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/mcplogd/mcplogd/api"
+	"github.com/mcplogd/mcplogd/client"
 	"github.com/mcplogd/mcplogd/crash"
 	"github.com/mcplogd/mcplogd/internal/datadir"
+	"github.com/mcplogd/mcplogd/mcptools"
 	"github.com/mcplogd/mcplogd/oplog"
 	"github.com/mcplogd/mcplogd/search"
 	"github.com/mcplogd/mcplogd/store"
@@ -93,25 +94,25 @@ func explainOpen(dir *datadir.Dir, err error) error {
 
 // runningServer returns a Remote for dir's server when one answers with
 // token within two seconds, else nil.
-func runningServer(ctx context.Context, dir *datadir.Dir, token string) *api.Remote {
+func runningServer(ctx context.Context, dir *datadir.Dir, token string) *client.Remote {
 	s, _ := dir.Server()
 	if s.Addr == "" {
 		return nil
 	}
-	c := api.NewClient(s.BaseURL(), token)
+	c := client.NewClient(s.BaseURL(), token)
 	pctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
 	if _, err := c.Stats(pctx); err != nil {
 		return nil
 	}
-	return api.NewRemote(c)
+	return client.NewRemote(c)
 }
 
 // backend is the log as a command reaches it: through the running server
 // (remote) or opened here (local); exactly one of the two is set.
 type backend struct {
-	api.Backend
-	remote *api.Remote
+	mcptools.Backend
+	remote *client.Remote
 	local  *opened
 }
 

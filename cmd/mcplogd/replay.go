@@ -7,7 +7,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/mcplogd/mcplogd/api"
+	"github.com/mcplogd/mcplogd/client"
 	"github.com/mcplogd/mcplogd/internal/datadir"
 	"github.com/mcplogd/mcplogd/oplog"
 )
@@ -72,7 +72,7 @@ func (m *Main) replay(ctx context.Context, args []string) error {
 
 // replayIDs reads IDs and FROM..TO ranges; a range stands for the
 // operations in it, oldest first.
-func (m *Main) replayIDs(ctx context.Context, c *api.Client, args []string) ([]uint64, error) {
+func (m *Main) replayIDs(ctx context.Context, c *client.Client, args []string) ([]uint64, error) {
 	var ids []uint64
 	for _, a := range args {
 		from, to, isRange := strings.Cut(a, "..")

@@ -18,23 +18,22 @@ func (m *Main) search(ctx context.Context, args []string) error {
 	fs := m.flags("search", "QUERY [flags]", "Search records newest first. QUERY: words (all required), field:value (text, stack, name, level, "+
 		"source, kind, tool, status, time), \"phrases\", OR, NOT, parentheses; e.g. 'level:error AND name:Physics \"null reference\"'.")
 	data := m.dataFlag(fs)
-	var ft oplog.FilterText
-	var tool, status, cursor string
-	filterVars(fs, &ft, "")
-	fs.StringVar(&tool, "tool", "", "only operations of this tool")
-	fs.StringVar(&status, "status", "", "only operations with this status")
-	fs.StringVar(&ft.Since, "since", "", "only records at or after this time (RFC 3339, -1h, Unix ms)")
-	fs.StringVar(&ft.Until, "until", "", "only records before this time")
-	fs.StringVar(&cursor, "cursor", "", "continue after a previous page (its next cursor)")
-	limit := fs.Int("limit", 20, "hits to print (max 500)")
+	var st oplog.SearchText
+	filterVars(fs, &st.FilterText, "")
+	fs.StringVar(&st.Tool, "tool", "", "only operations of this tool")
+	fs.StringVar(&st.Status, "status", "", "only operations with this status")
+	fs.StringVar(&st.Since, "since", "", "only records at or after this time (RFC 3339, -1h, Unix ms)")
+	fs.StringVar(&st.Until, "until", "", "only records before this time")
+	fs.StringVar(&st.Cursor, "cursor", "", "continue after a previous page (its next cursor)")
+	fs.IntVar(&st.Limit, "limit", 20, "hits to print (max 500)")
 	asJSON := fs.Bool("json", false, "print each hit as one JSON line (record and fragment)")
-	f, err := m.parseFilter(fs, args, -1, &ft)
-	if err != nil {
+	if err := m.parse(fs, args, -1); err != nil {
 		return err
 	}
-	q := oplog.SearchQuery{Query: strings.Join(fs.Args(), " "), Filter: f, Tool: tool, Limit: *limit, Cursor: cursor}
-	if q.Status, err = oplog.ParseStatus(status); err != nil {
-		return fmt.Errorf("--status: %s", oplog.ErrorMessage(err))
+	st.Query = strings.Join(fs.Args(), " ")
+	q, err := st.Parse(time.Now())
+	if err != nil {
+		return errors.New("--" + oplog.ErrorMessage(err))
 	}
 	p, err := readLog(ctx, *data, openOptions{Search: true}, func(b backend) (oplog.SearchPage, error) {
 		p, err := b.Search(ctx, q)

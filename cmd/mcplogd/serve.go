@@ -7,14 +7,20 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"net/http"
 	"os"
 	"syscall"
 	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcplogd/mcplogd/api"
 	"github.com/mcplogd/mcplogd/follow"
 	"github.com/mcplogd/mcplogd/gateway"
 	"github.com/mcplogd/mcplogd/internal/datadir"
+	"github.com/mcplogd/mcplogd/mcptools"
+	"github.com/mcplogd/mcplogd/metrics"
+	"github.com/mcplogd/mcplogd/otlp"
 	"github.com/mcplogd/mcplogd/store"
 )
 
@@ -108,9 +114,9 @@ func (s *server) Run(ctx context.Context) (err error) {
 	if s.dir, s.token, err = openDir(c.data); err != nil {
 		return err
 	}
-	metrics := api.NewMetrics() // the store's commits feed GET /metrics
+	commits := metrics.NewCommits() // the store's commits feed GET /metrics
 	sopts := c.ret.storeOptions(s.logger)
-	sopts.OnCommit = metrics.OnCommit
+	sopts.OnCommit = commits.OnCommit
 	if s.log, err = openLog(s.dir, openOptions{Store: sopts, Logger: s.logger, Search: true, Crashes: true}); err != nil {
 		return err
 	}
@@ -125,17 +131,19 @@ func (s *server) Run(ctx context.Context) (err error) {
 		return err
 	}
 	opts := &api.Options{
-		Token: s.token, MaxBodyBytes: int64(c.maxBody), Logger: s.logger, Version: Version(),
-		RotateToken: s.dir.NewToken, FileSize: s.log.db.Size, AllowOrigins: c.allowOrigins,
-		Retention: c.ret.report(), Metrics: metrics, Followers: followerStatus(s.followers),
+		Token: s.token, MaxBodyBytes: int64(c.maxBody), RotateToken: s.dir.NewToken, AllowOrigins: c.allowOrigins,
+		Options: mcptools.Options{Logger: s.logger, Version: Version(), FileSize: s.log.db.Size, Retention: c.ret.report(),
+			Followers: followerStatus(s.followers)},
 	}
+	mo := &metrics.Options{Commits: commits, FileSize: s.log.db.Size, Followers: opts.Followers, Logger: s.logger}
 	if len(c.upstreams) > 0 {
-		gopts := &gateway.Options{Reserved: api.ToolNames(), Version: Version(), Logger: s.logger}
+		gopts := &gateway.Options{Reserved: mcptools.ToolNames(), Version: Version(), Logger: s.logger}
 		if s.gw, err = gateway.New(s.log.log, c.upstreams, gopts); err != nil {
 			return err
 		}
-		opts.Gateway = s.gw
+		opts.Gateway, mo.Upstreams = s.gw, s.gw.Status
 	}
+	s.mount(opts, metrics.New(s.log.log, mo))
 	if s.http, err = api.New(s.log.log, opts); err != nil {
 		return err
 	}
@@ -151,6 +159,18 @@ func (s *server) Run(ctx context.Context) (err error) {
 	s.errc = make(chan error, 1)
 	go func() { s.errc <- s.http.Serve(s.ln) }()
 	return nil
+}
+
+// mount adds GET /metrics and OTLP's POST /v1/logs to the API, and the
+// metrics' request and tool-call timing.
+func (s *server) mount(opts *api.Options, mtr *metrics.Metrics) {
+	receiver := otlp.New(s.log.log, &otlp.Options{MaxBodyBytes: opts.MaxBodyBytes, Logger: s.logger})
+	opts.Routes = []api.Route{
+		{Method: http.MethodGet, Path: "/metrics", Handler: mtr.Handler()},
+		{Method: http.MethodPost, Path: otlp.Path, Handler: receiver, WriteError: receiver.WriteError},
+	}
+	opts.ObserveRequest = mtr.ObserveRequest
+	opts.Middleware = []mcp.Middleware{mtr.TimeToolCalls}
 }
 
 // printLinks prints where the server is and how to reach it.
@@ -276,6 +296,6 @@ func (r *retention) storeOptions(logger *slog.Logger) *store.Options {
 }
 
 // report is the retention as store_info and the API report it.
-func (r *retention) report() *api.Retention {
-	return &api.Retention{MaxRecords: r.maxRecords, MaxBytes: r.maxBytes, MaxAge: r.maxAge}
+func (r *retention) report() *mcptools.Retention {
+	return &mcptools.Retention{MaxRecords: r.maxRecords, MaxBytes: r.maxBytes, MaxAge: r.maxAge}
 }

@@ -8,8 +8,9 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/mcplogd/mcplogd/api"
+	"github.com/mcplogd/mcplogd/client"
 	"github.com/mcplogd/mcplogd/internal/datadir"
+	"github.com/mcplogd/mcplogd/mcptools"
 )
 
 // stdio serves the MCP tools over standard input and output, for clients
@@ -37,20 +38,20 @@ func (m *Main) stdio(ctx context.Context, args []string) error {
 		return err
 	}
 	defer b.Close()
-	opts := &api.MCPOptions{Version: Version(), Logger: logger}
+	opts := &mcptools.Options{Version: Version(), Logger: logger}
 	if b.local != nil {
 		opts.Retention = ret.report() // the store is ours, trimmed as the flags say
 	}
 	if b.remote != nil {
 		// The server's upstream tools (its gateway) are offered here too.
-		if gw, err := api.NewRemoteGateway(ctx, b.remote.Client, Version()); err != nil {
+		if gw, err := client.NewRemoteGateway(ctx, b.remote.Client, Version()); err != nil {
 			logger.Warn("the server's upstream tools are not offered over stdio", "err", err)
 		} else {
 			defer gw.Close()
 			opts.Gateway = gw
 		}
 	}
-	srv := api.NewMCPServer(b.Backend, opts)
+	srv := mcptools.New(b.Backend, opts)
 	err = srv.Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(m.Stdin), Writer: nopWriteCloser{m.Stdout}})
 	if ctx.Err() != nil || errors.Is(err, io.EOF) {
 		return nil // the client went away or we were interrupted: a normal end

@@ -1,0 +1,33 @@
+package api
+
+import (
+	"time"
+
+	"github.com/mcplogd/mcplogd/oplog"
+)
+
+// DefaultMaxBodyBytes is the request body limit when Options.MaxBodyBytes is zero.
+const DefaultMaxBodyBytes = 1 << 20
+
+// Timeouts of the http.Server that Serve runs. Writes outlast the longest
+// long poll (oplog.MaxWait).
+const (
+	readHeaderTimeout = 10 * time.Second
+	readTimeout       = time.Minute
+	writeTimeout      = oplog.MaxWait + 30*time.Second
+	idleTimeout       = 2 * time.Minute
+)
+
+// mcpSessionTimeout closes MCP sessions that sent nothing for this long, so
+// that clients that vanish without DELETE do not pile up.
+const mcpSessionTimeout = time.Hour
+
+// Stream timing: an idle stream gets a comment this often, so that proxies
+// and the browser see it alive; the browser reconnects after streamRetry.
+const (
+	streamHeartbeat = 15 * time.Second
+	streamRetry     = 2 * time.Second
+	// streamBacklog is how many of the newest lines a stream without
+	// sinceId starts with, when limit does not say.
+	streamBacklog = 500
+)

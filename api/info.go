@@ -1,0 +1,59 @@
+package api
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+	"github.com/mcplogd/mcplogd/client"
+	"github.com/mcplogd/mcplogd/oplog"
+)
+
+func (s *Server) healthz(c echo.Context) error {
+	return c.JSON(http.StatusOK, client.HealthAnswer{Status: "ok", Version: s.opts.Version})
+}
+
+func (s *Server) info(c echo.Context) error {
+	st := s.log.Stats()
+	a := client.NewInfoAnswer(&st, s.opts.Version)
+	if s.opts.FileSize != nil {
+		a.FileBytes = s.opts.FileSize()
+	}
+	return c.JSON(http.StatusOK, a)
+}
+
+func (s *Server) rotateToken(c echo.Context) error {
+	token, err := s.opts.RotateToken()
+	if err == nil {
+		err = checkToken(token)
+	}
+	if err != nil {
+		return fmt.Errorf("rotate token: %w", err) // EINTERNAL: the old token stays valid
+	}
+	s.SetToken(token)
+	s.logger.Info("token rotated")
+	return c.JSON(http.StatusOK, client.TokenAnswer{Token: token})
+}
+
+// clear answers POST /api/v1/clear {"confirm": true}.
+func (s *Server) clear(c echo.Context) error {
+	var req client.ClearRequest
+	if b, err := readBody(c); err != nil {
+		return err
+	} else if len(b) > 0 {
+		dec := json.NewDecoder(bytes.NewReader(b))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&req); err != nil {
+			return oplog.Errorf(oplog.EINVALID, `body: want {"confirm": true}: %v`, err)
+		}
+	}
+	if !req.Confirm {
+		return oplog.Errorf(oplog.EINVALID, `confirm: clearing deletes every record; send {"confirm": true}`)
+	}
+	if _, err := s.log.Clear(c.Request().Context()); err != nil {
+		return err
+	}
+	return s.info(c)
+}

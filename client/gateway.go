@@ -1,0 +1,125 @@
+package client
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/mcplogd/mcplogd/mcptools"
+	"github.com/mcplogd/mcplogd/oplog"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// RemoteGateway is a running server's gateway as another process sees it
+// (mcplogd stdio forwarding to that server): the upstream tools the server
+// offers, called through its MCP endpoint, where they are recorded;
+// replays through its HTTP API.
+type RemoteGateway struct {
+	c    *Client
+	cs   *mcp.ClientSession
+	own  []string // mcplogd's own tools, which the stdio server has itself
+	done chan struct{}
+	once sync.Once
+
+	mu      sync.Mutex
+	tools   []*mcp.Tool
+	changed chan struct{}
+}
+
+var _ mcptools.Gateway = (*RemoteGateway)(nil)
+
+// NewRemoteGateway connects to the MCP endpoint of the server c talks to.
+func NewRemoteGateway(ctx context.Context, c *Client, version string) (*RemoteGateway, error) {
+	g := &RemoteGateway{c: c, own: mcptools.ToolNames(), done: make(chan struct{}), changed: make(chan struct{})}
+	mc := mcp.NewClient(&mcp.Implementation{Name: "mcplogd-stdio", Version: version}, &mcp.ClientOptions{
+		Capabilities:           &mcp.ClientCapabilities{},
+		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) { go g.refresh() },
+	})
+	c.mu.Lock()
+	endpoint := c.base + "/mcp/" + c.token
+	c.mu.Unlock()
+	cs, err := mc.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: endpoint}, nil)
+	if err != nil {
+		return nil, err
+	}
+	g.cs = cs
+	g.refresh()
+	return g, nil
+}
+
+// refresh lists the server's tools and keeps the upstreams' ones.
+func (g *RemoteGateway) refresh() {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	res, err := g.cs.ListTools(ctx, nil)
+	if err != nil {
+		return // the server is going away; calls will say so
+	}
+	var tools []*mcp.Tool
+	for _, t := range res.Tools {
+		if !slices.Contains(g.own, t.Name) {
+			tools = append(tools, t)
+		}
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.tools = tools
+	close(g.changed)
+	g.changed = make(chan struct{})
+}
+
+// Tools returns the upstream tools the server offers.
+func (g *RemoteGateway) Tools() []*mcp.Tool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.tools
+}
+
+// Changed returns a channel closed when Tools changes.
+func (g *RemoteGateway) Changed() <-chan struct{} {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.changed
+}
+
+// Done is closed by Close.
+func (g *RemoteGateway) Done() <-chan struct{} { return g.done }
+
+// Call calls the tool on the server, which forwards and records it.
+func (g *RemoteGateway) Call(ctx context.Context, name string, args json.RawMessage) (*mcp.CallToolResult, error) {
+	return g.cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+}
+
+// Replay asks the server to replay operation id.
+func (g *RemoteGateway) Replay(ctx context.Context, id uint64, confirm bool) (oplog.Replay, error) {
+	return g.c.Replay(ctx, id, confirm)
+}
+
+// Status reports the server's upstreams, from its store_info (nil when it
+// does not answer within 2 s).
+func (g *RemoteGateway) Status() []oplog.UpstreamStatus {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	res, err := g.cs.CallTool(ctx, &mcp.CallToolParams{Name: "store_info", Arguments: map[string]any{}})
+	if err != nil || res.IsError {
+		return nil
+	}
+	b, _ := json.Marshal(res.StructuredContent)
+	var info struct {
+		Upstreams []oplog.UpstreamStatus `json:"upstreams"`
+	}
+	_ = json.Unmarshal(b, &info)
+	return info.Upstreams
+}
+
+// Close ends the session with the server.
+func (g *RemoteGateway) Close() error {
+	var err error
+	g.once.Do(func() {
+		close(g.done)
+		err = g.cs.Close()
+	})
+	return err
+}

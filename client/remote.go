@@ -1,0 +1,85 @@
+package client
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/mcplogd/mcplogd/mcptools"
+	"github.com/mcplogd/mcplogd/oplog"
+)
+
+// Remote is a Backend over a running server's HTTP API.
+type Remote struct {
+	*Client
+
+	mu      sync.Mutex
+	stats   oplog.Stats
+	changed chan struct{}
+	watch   context.CancelFunc
+}
+
+// NewRemote returns a Backend that forwards to the server c talks to. Close
+// stops the watcher that Changed starts.
+func NewRemote(c *Client) *Remote { return &Remote{Client: c} }
+
+// Stats asks the server for its counters, giving the last known ones when it
+// does not answer within 5 s.
+func (r *Remote) Stats() oplog.Stats {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	s, err := r.Client.Stats(ctx)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if err == nil {
+		r.stats = s
+	}
+	return r.stats
+}
+
+// Changed returns a channel closed when the server has a record newer than
+// the last one seen; a background long-poll watches for it.
+func (r *Remote) Changed() <-chan struct{} {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.changed == nil {
+		r.changed = make(chan struct{})
+		ctx, cancel := context.WithCancel(context.Background())
+		r.watch = cancel
+		go r.watchChanges(ctx)
+	}
+	return r.changed
+}
+
+func (r *Remote) watchChanges(ctx context.Context) {
+	q := oplog.TailQuery{Limit: 1}
+	for ctx.Err() == nil {
+		t, err := r.Tail(ctx, q)
+		if err != nil {
+			select {
+			case <-ctx.Done():
+			case <-time.After(time.Second):
+			}
+			continue
+		}
+		if q.HasSince && (t.LastID != q.SinceID || t.Reset) {
+			r.mu.Lock()
+			close(r.changed)
+			r.changed = make(chan struct{})
+			r.mu.Unlock()
+		}
+		q = oplog.TailQuery{SinceID: t.LastID, HasSince: true, Revision: t.Revision, Limit: 1, Wait: 25 * time.Second}
+	}
+}
+
+// Close stops the watcher.
+func (r *Remote) Close() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.watch != nil {
+		r.watch()
+	}
+	return nil
+}
+
+var _ mcptools.Backend = (*Remote)(nil)

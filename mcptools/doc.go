@@ -1,0 +1,32 @@
+// Package mcptools is mcplogd's MCP server: the tools agents call to read
+// and write the operation log, its resources, the triage prompt and
+// argument completion. It knows nothing of HTTP servers: package api mounts
+// it at /mcp/{token} over Streamable HTTP, and `mcplogd stdio` serves it
+// over stdin and stdout.
+//
+// The server works over a Backend, what the tools need of the log: an
+// *oplog.Log in the process that owns the data directory, or a
+// client.Remote that forwards to the server that does. A Gateway (package
+// gateway, or client.RemoteGateway) adds the upstream game servers' tools
+// beside mcplogd's own and serves replay_operation.
+//
+//	srv := mcptools.New(log, &mcptools.Options{Version: version, Logger: logger})
+//	err := srv.Run(ctx, &mcp.StdioTransport{})
+//
+// The tools, one file per family: console_tail (tail.go); get_logs,
+// get_logs_by_name, get_log_by_name, get_log_details and get_result
+// (logs.go); list_log_names (names.go); append_log and clear_logs
+// (write.go); store_info, ping and help (info.go); search_logs (search.go);
+// find_crashes (crashes.go); replay_operation (replay.go). Resources are
+// mcplogd://console (subscribable, watch.go), mcplogd://records/{id} and
+// mcplogd://names/{name} (resources.go).
+//
+// Bad arguments are tool results with isError: true whose text starts with
+// the error code's title (oplog.ErrorTitle) and names the argument;
+// JSON-RPC errors are left to malformed requests. Texts in lists and tails
+// are cut at Options.MaxTextChars characters, never bytes.
+//
+// A tool that waits (console_tail and get_result with waitMs) also ends
+// when the HTTP request that carried the call ends, through Requests, which
+// the HTTP endpoint registers into.
+package mcptools

@@ -1,0 +1,148 @@
+package mcptools
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"reflect"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/mcplogd/mcplogd/oplog"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// schemaTypes tells jsonschema.For what the types with their own JSON look like.
+var schemaTypes = map[reflect.Type]*jsonschema.Schema{
+	reflect.TypeFor[idArg](): {Types: []string{"integer", "string"}},
+	// Any JSON value. Not the empty schema: that is written as `true`, and
+	// the TypeScript SDK refuses a tool list with a boolean property schema.
+	reflect.TypeFor[json.RawMessage](): {Description: "any JSON value"},
+}
+
+// schemaFor infers T's schema. Integers are never negative here.
+func schemaFor[T any]() *jsonschema.Schema {
+	s, err := jsonschema.For[T](&jsonschema.ForOptions{TypeSchemas: schemaTypes})
+	if err != nil {
+		panic("BUG: " + err.Error())
+	}
+	for _, p := range s.Properties {
+		if p.Type == "integer" && p.Minimum == nil {
+			p.Minimum = jsonschema.Ptr(0.0)
+		}
+	}
+	return s
+}
+
+// toolSpec describes a tool beyond its argument and result types.
+type toolSpec struct {
+	name, title, description string
+	annotations              *mcp.ToolAnnotations
+	defaults                 map[string]any // argument defaults, shown in the schema and applied by the SDK
+	required                 []string
+	example                  map[string]any // for help
+}
+
+// Annotations: every tool here works on the local log only (openWorldHint
+// false), and only clear_logs destroys anything (the spec's default for
+// destructiveHint is true, so it is always stated).
+var (
+	readOnly   = &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, DestructiveHint: jsonschema.Ptr(false), OpenWorldHint: jsonschema.Ptr(false)}
+	appending  = &mcp.ToolAnnotations{DestructiveHint: jsonschema.Ptr(false), OpenWorldHint: jsonschema.Ptr(false)}
+	destroying = &mcp.ToolAnnotations{DestructiveHint: jsonschema.Ptr(true), OpenWorldHint: jsonschema.Ptr(false)}
+)
+
+// addTool registers a typed tool. The SDK validates the arguments against
+// In's schema (an invalid one is a tool error that names it) and applies
+// the defaults; the result is marshalled once, as structuredContent and as
+// the same JSON in a text block. (Returning Out to the SDK would have it
+// decode, validate and re-encode every answer: a tail of 200 lines would
+// cost several times a ping. The output schemas are checked in tests.)
+func addTool[In, Out any](srv *mcp.Server, t *toolset, spec toolSpec, h func(context.Context, *mcp.CallToolRequest, In) (Out, error)) {
+	in := schemaFor[In]()
+	for name, v := range spec.defaults {
+		p := in.Properties[name]
+		if p == nil {
+			panic("BUG: default for unknown argument " + name)
+		}
+		p.Default = mustJSON(v)
+	}
+	in.Required = append(in.Required, spec.required...)
+	tool := &mcp.Tool{Name: spec.name, Title: spec.title, Description: spec.description,
+		InputSchema: in, OutputSchema: schemaFor[Out](), Annotations: spec.annotations}
+	mcp.AddTool(srv, tool, func(ctx context.Context, req *mcp.CallToolRequest, args In) (*mcp.CallToolResult, any, error) {
+		out, err := h(ctx, req, args)
+		if err != nil {
+			return nil, nil, toolError(err)
+		}
+		b, err := json.Marshal(out)
+		if err != nil {
+			return nil, nil, fmt.Errorf("BUG: %s: marshal result: %w", spec.name, err)
+		}
+		return &mcp.CallToolResult{StructuredContent: json.RawMessage(b), Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}}, nil, nil
+	})
+	t.help = append(t.help, newToolHelp(spec, in))
+}
+
+func mustJSON(v any) json.RawMessage {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic("BUG: " + err.Error())
+	}
+	return b
+}
+
+func (t *toolset) addTools(srv *mcp.Server) {
+	addTool(srv, t, toolSpec{name: "console_tail", title: "Tail the console",
+		description: "Console lines oldest first after sinceId: pass the previous lastId (and revision) to get only new lines; " +
+			"omit sinceId for the newest limit lines. reset: true means sinceId was past the newest ID or from a cleared " +
+			"generation, and lines start over; dropped counts lines retention removed before you read them; more: true means ask again at once. " +
+			"Stack traces are not included (hasStack marks lines that have one: get_log_details shows it).",
+		annotations: readOnly, defaults: map[string]any{"limit": oplog.DefaultTailLimit, "waitMs": 0},
+		example: map[string]any{"sinceId": 1234, "limit": 200, "level": "warn", "waitMs": 5000}}, t.consoleTail)
+	addTool(srv, t, toolSpec{name: "get_logs", title: "List records",
+		description: "Records (console lines and operations) newest first, with filters; total counts every match and more says whether a later page exists. " +
+			"Texts are cut to keep answers small; get_log_details has everything.",
+		annotations: readOnly, defaults: map[string]any{"count": oplog.DefaultListCount, "offset": 0},
+		example: map[string]any{"count": 20, "level": "error", "since": "-15m"}}, t.getLogs)
+	addTool(srv, t, toolSpec{name: "get_logs_by_name", title: "Records of one log name",
+		description: "The newest records of one log name (Unity's log_name), newest first, as logs with total and more.",
+		annotations: readOnly, defaults: map[string]any{"limit": oplog.DefaultListCount}, required: []string{"log_name"},
+		example: map[string]any{"log_name": "Physics", "limit": 10}}, t.getLogsByName)
+	addTool(srv, t, toolSpec{name: "get_log_by_name", title: "One log by name",
+		description: "One log name with its newest entries, newest first (the Unity seed's shape: name and entries).",
+		annotations: readOnly, defaults: map[string]any{"limit": oplog.DefaultListCount}, required: []string{"log_name"},
+		example: map[string]any{"log_name": "Physics", "limit": 10}}, t.getLogByName)
+	addTool(srv, t, toolSpec{name: "get_log_details", title: "One record in full",
+		description: "Everything about one record: text, time, level, name, source, stack trace, data (context), and for an operation " +
+			"its tool, arguments, status, result or error and times; prev and next are the IDs of the neighbouring records (0: none).",
+		annotations: readOnly, example: map[string]any{"log_id": 1234}}, t.getLogDetails)
+	addTool(srv, t, toolSpec{name: "get_result", title: "An operation's result",
+		description: "An operation's status, isComplete, result or error, startTime, endTime and durationMs. " +
+			"With waitMs, waits up to that long for a pending operation to complete.",
+		annotations: readOnly, defaults: map[string]any{"waitMs": 0}, example: map[string]any{"logId": "1234", "waitMs": 5000}}, t.getResult)
+	addTool(srv, t, toolSpec{name: "replay_operation", title: "Replay an operation",
+		description: "Sends a recorded call of an upstream game server's tool again, with its recorded arguments, to the same upstream; " +
+			"records the new operation (replayOf links it) and answers both results with same: true/false and where they differ. " +
+			"A tool the upstream does not mark read-only needs confirm: true, since it may change the game.",
+		annotations: replaying, example: map[string]any{"log_id": 1234, "confirm": true}}, t.replayOperation)
+	addTool(srv, t, toolSpec{name: "list_log_names", title: "List log names",
+		description: "Every log name with its record counts per level, total, and first and last seen; ordered by source, then name.",
+		annotations: readOnly, defaults: map[string]any{"limit": 200}, example: map[string]any{"source": "unity"}}, t.listLogNames)
+	addTool(srv, t, toolSpec{name: "append_log", title: "Write a line",
+		description: "Append one console line, e.g. a marker before an experiment; returns its id (a later console_tail with sinceId just below it starts there).",
+		annotations: appending, defaults: map[string]any{"level": "info", "source": "agent"}, required: []string{"text"},
+		example: map[string]any{"text": "before: spawn 100 enemies", "name": "agent"}}, t.appendLog)
+	addTool(srv, t, toolSpec{name: "clear_logs", title: "Delete every record",
+		description: "Delete every record and start a new generation (a new revision): every tailer gets reset: true. Cannot be undone; needs confirm: true.",
+		annotations: destroying, required: []string{"confirm"}, example: map[string]any{"confirm": true}}, t.clearLogs)
+	addTool(srv, t, toolSpec{name: "store_info", title: "Store information",
+		description: "Counts by kind and level, first and last ID, generation (revision), bytes on disk, retention, uptime and version.",
+		annotations: readOnly, example: map[string]any{}}, t.storeInfo)
+	addTool(srv, t, toolSpec{name: "ping", title: "Ping", description: "Liveness: answers ok with the server's time and version.",
+		annotations: readOnly, example: map[string]any{}}, t.ping)
+	addTool(srv, t, toolSpec{name: "help", title: "Help",
+		description: "Every tool with its arguments (type, default, description) and one example call; tool picks one.",
+		annotations: readOnly, example: map[string]any{"tool": "console_tail"}}, t.helpTool)
+	t.addCrashTools(srv)
+	t.addSearchTools(srv)
+}

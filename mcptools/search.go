@@ -1,0 +1,72 @@
+package mcptools
+
+import (
+	"context"
+	"time"
+
+	"github.com/mcplogd/mcplogd/oplog"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+type searchIn struct {
+	Query    string `json:"query,omitempty" jsonschema:"words and field:value terms, all required unless joined by OR; NOT or - excludes; \"quoted phrases\"; fields: text, stack, name, level, source, kind, tool, status, time. Example: level:error AND name:Physics \"null reference\""`
+	Level    string `json:"level,omitempty" jsonschema:"minimum level: debug, info, warn, error or fatal"`
+	Name     string `json:"name,omitempty" jsonschema:"only this log name"`
+	Source   string `json:"source,omitempty" jsonschema:"only this source"`
+	Kind     string `json:"kind,omitempty" jsonschema:"line, op or any"`
+	Tool     string `json:"tool,omitempty" jsonschema:"only operations of this tool"`
+	Status   string `json:"status,omitempty" jsonschema:"only operations with this status: pending, success, error, timeout or cancelled"`
+	Since    string `json:"since,omitempty" jsonschema:"only records at or after this time: RFC 3339, a date, Unix milliseconds or relative like -1h"`
+	Until    string `json:"until,omitempty" jsonschema:"only records before this time, written like since"`
+	Limit    int    `json:"limit,omitempty" jsonschema:"hits per page; capped at 500"`
+	ReplayOf idArg  `json:"replayOf,omitempty" jsonschema:"only the replays of this operation (its log_id)"`
+	Cursor   string `json:"cursor,omitempty" jsonschema:"the nextCursor of the previous page"`
+}
+
+// searchHitOut is one hit: the record as lists show it, and a fragment.
+type searchHitOut struct {
+	recordSummary
+	Fragment string `json:"fragment,omitempty" jsonschema:"the text (or stack) around the first matched word, marked **like this**"`
+}
+
+type searchOut struct {
+	Hits           []searchHitOut `json:"hits" jsonschema:"newest first"`
+	Total          int64          `json:"total" jsonschema:"matching records; an estimate unless totalExact"`
+	TotalExact     bool           `json:"totalExact"`
+	NextCursor     string         `json:"nextCursor,omitempty" jsonschema:"pass as cursor for the next (older) page; absent on the last page"`
+	IndexedThrough uint64         `json:"indexedThrough" jsonschema:"the search index's watermark; newer records are matched too, without it"`
+}
+
+// text is the arguments as oplog.SearchText reads them, as GET
+// /api/v1/search's parameters are.
+func (in searchIn) text() oplog.SearchText {
+	return oplog.SearchText{FilterText: oplog.FilterText{Level: in.Level, Name: in.Name, Kind: in.Kind, Source: in.Source,
+		Since: in.Since, Until: in.Until}, Query: in.Query, Tool: in.Tool, Status: in.Status, ReplayOf: string(in.ReplayOf),
+		Limit: in.Limit, Cursor: in.Cursor}
+}
+
+func (t *toolset) addSearchTools(srv *mcp.Server) {
+	addTool(srv, t, toolSpec{name: "search_logs", title: "Search records",
+		description: "Full-text search over console lines and operations, newest first, exact even for records written a moment ago. " +
+			"query: words (all required), field:value, \"phrases\", OR, NOT, parentheses, wildcards (Physi*); plus the filters. " +
+			"Page with nextCursor; each hit has a fragment around the matched word. A query that does not parse is an error showing where.",
+		annotations: readOnly, defaults: map[string]any{"limit": oplog.DefaultSearchLimit},
+		example: map[string]any{"query": `level:error AND name:Physics "null reference"`, "since": "-1h", "limit": 20}}, t.searchLogs)
+}
+
+func (t *toolset) searchLogs(ctx context.Context, _ *mcp.CallToolRequest, in searchIn) (searchOut, error) {
+	q, err := in.text().Parse(time.Now())
+	if err != nil {
+		return searchOut{}, err
+	}
+	p, err := t.log.Search(ctx, q)
+	if err != nil {
+		return searchOut{}, err
+	}
+	out := searchOut{Hits: make([]searchHitOut, len(p.Hits)), Total: p.Total, TotalExact: p.TotalExact,
+		NextCursor: p.NextCursor, IndexedThrough: p.IndexedThrough}
+	for i := range p.Hits {
+		out.Hits[i] = searchHitOut{recordSummary: t.summary(&p.Hits[i].Record), Fragment: p.Hits[i].Fragment}
+	}
+	return out, nil
+}

@@ -1,0 +1,142 @@
+package mcptools
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"runtime/debug"
+	"time"
+
+	"github.com/mcplogd/mcplogd/oplog"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Options configures New. A nil *Options means defaults; a zero field
+// means its documented default.
+type Options struct {
+	// Version is reported in the initialize answer, ping and store_info.
+	Version string
+
+	// Logger receives the SDK's and the tools' diagnostics; nil discards them.
+	Logger *slog.Logger
+
+	// MaxTextChars cuts the text of list and tail entries to this many
+	// characters, marking them truncated: true. Default DefaultMaxTextChars
+	// (500); get_log_details always returns the whole text.
+	MaxTextChars int
+
+	// FileSize returns the data file's size for store_info; nil: not reported.
+	FileSize func() int64
+
+	// Retention is reported by store_info as it is; nil: not reported.
+	Retention *Retention
+
+	// Gateway offers upstream game servers' tools beside mcplogd's own and
+	// serves replay_operation; nil: none.
+	Gateway Gateway
+
+	// Followers reports the followed log files for store_info; nil: none.
+	Followers func() []oplog.FollowerStatus
+
+	// Requests lets waiting tools end with the HTTP request that carried
+	// the call (see Requests); the HTTP endpoint registers into it. Nil
+	// (stdio): a waiting tool ends with the call's own context only.
+	Requests *Requests
+
+	// Middleware is added around every request, outermost first, outside
+	// the server's own (which explains bad arguments and recovers panics):
+	// package metrics times tools/call this way. Nil: none.
+	Middleware []mcp.Middleware
+}
+
+// Retention describes the store's retention settings, for store_info. A
+// zero field means no limit.
+type Retention struct {
+	MaxRecords uint64
+	MaxBytes   uint64
+	MaxAge     time.Duration
+}
+
+// New returns the MCP server with every log tool, resource, template and
+// completion, over b (an *oplog.Log, or a client.Remote). It serves any
+// number of sessions, over Streamable HTTP (package api mounts it at
+// /mcp/{token}) or stdio (mcp.StdioTransport).
+func New(b Backend, opts *Options) *mcp.Server {
+	srv, _ := newServer(b, opts)
+	return srv
+}
+
+// recoverPanics turns a panic while handling a request into a JSON-RPC
+// internal error: the SDK runs handlers on goroutines of its own, where a
+// panic would end the whole process and every session with it.
+func (t *toolset) recoverPanics(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (res mcp.Result, err error) {
+		defer func() {
+			if r := recover(); r != nil {
+				t.opts.Logger.Error("BUG: MCP handler panicked", "method", method, "panic", r, "stack", string(debug.Stack()))
+				res, err = nil, fmt.Errorf("internal error while handling %s", method)
+			}
+		}()
+		return next(ctx, method, req)
+	}
+}
+
+// newServer also returns the tools, for ToolNames and tests.
+func newServer(l Backend, opts *Options) (*mcp.Server, *toolset) {
+	t := &toolset{log: l, started: time.Now()}
+	if opts != nil {
+		t.opts = *opts
+	}
+	if t.opts.Requests == nil {
+		t.opts.Requests = &Requests{}
+	}
+	if t.opts.MaxTextChars <= 0 {
+		t.opts.MaxTextChars = DefaultMaxTextChars
+	}
+	if t.opts.Logger == nil {
+		t.opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	w := &consoleWatch{log: l, subs: map[*mcp.ServerSession]bool{}}
+	srv := mcp.NewServer(&mcp.Implementation{Name: "mcplogd", Title: "mcplogd flight recorder", Version: t.opts.Version}, &mcp.ServerOptions{
+		Instructions:       instructions,
+		Logger:             t.opts.Logger,
+		CompletionHandler:  t.complete,
+		SubscribeHandler:   w.subscribe,
+		UnsubscribeHandler: w.unsubscribe,
+	})
+	w.server = srv
+	t.addTools(srv)
+	srv.AddReceivingMiddleware(t.explainArguments, t.recoverPanics)
+	// Added last, so outermost: a timer times the server's own middleware too.
+	srv.AddReceivingMiddleware(t.opts.Middleware...)
+	t.addResources(srv)
+	srv.AddPrompt(triagePrompt, t.triage)
+	if t.opts.Gateway != nil {
+		go syncTools(srv, t.opts.Gateway)
+	}
+	return srv, t
+}
+
+const instructions = `mcplogd keeps every console line and tool operation of game engines and editors in one durable log with increasing IDs.
+Poll new console lines with console_tail: pass the previous lastId as sinceId (and revision); reset: true means start over.
+Browse with get_logs (newest first, filters, total), read one record in full with get_log_details, an operation's outcome with get_result.
+help lists every tool with its arguments and an example.`
+
+// toolset holds the tool handlers over one Log.
+type toolset struct {
+	log     Backend
+	opts    Options
+	started time.Time
+	help    []toolHelp
+}
+
+// ToolNames returns the names of mcplogd's own MCP tools, which upstream
+// tools must not shadow.
+func ToolNames() []string {
+	_, t := newServer(nil, nil)
+	names := make([]string, len(t.help))
+	for i, h := range t.help {
+		names[i] = h.Name
+	}
+	return names
+}
