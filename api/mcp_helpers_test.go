@@ -9,8 +9,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcplogd/mcplogd/api/apitest"
 )
 
 // mcpHarness is a harness with a connected go-sdk client session.
@@ -62,25 +63,7 @@ func (m *mcpHarness) callRaw(t *testing.T, name string, args any) (*mcp.CallTool
 	if err != nil {
 		t.Fatalf("%s(%v): %v", name, args, err)
 	}
-	if len(res.Content) != 1 {
-		t.Fatalf("%s: %d content blocks, want 1", name, len(res.Content))
-	}
-	text, ok := res.Content[0].(*mcp.TextContent)
-	if !ok {
-		t.Fatalf("%s: content is %T, want text", name, res.Content[0])
-	}
-	if res.IsError {
-		return res, []byte(text.Text)
-	}
-	sc, err := json.Marshal(res.StructuredContent)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !jsonEqual(t, sc, []byte(text.Text)) {
-		t.Errorf("%s: structuredContent %s differs from the text %s", name, sc, text.Text)
-	}
-	checkSchema(t, name+" output", m.tools[name].OutputSchema, []byte(text.Text))
-	return res, []byte(text.Text)
+	return res, apitest.CheckToolResult(t, name, res, m.tools[name].OutputSchema)
 }
 
 // call calls a tool that must succeed and decodes its result into T.
@@ -110,41 +93,6 @@ func (m *mcpHarness) callError(t *testing.T, name string, args any, wants ...str
 		}
 	}
 	return string(b)
-}
-
-func jsonEqual(t *testing.T, a, b []byte) bool {
-	t.Helper()
-	var x, y any
-	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
-		return false
-	}
-	xa, _ := json.Marshal(x)
-	ya, _ := json.Marshal(y)
-	return bytes.Equal(xa, ya)
-}
-
-// checkSchema validates the JSON doc against schema, as received by a client.
-func checkSchema(t *testing.T, what string, schema any, doc []byte) {
-	t.Helper()
-	raw, err := json.Marshal(schema)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var s jsonschema.Schema
-	if err := json.Unmarshal(raw, &s); err != nil {
-		t.Fatalf("%s: schema %s: %v", what, raw, err)
-	}
-	rs, err := s.Resolve(nil)
-	if err != nil {
-		t.Fatalf("%s: resolve schema: %v", what, err)
-	}
-	var v any
-	if err := json.Unmarshal(doc, &v); err != nil {
-		t.Fatalf("%s: %v", what, err)
-	}
-	if err := rs.Validate(v); err != nil {
-		t.Errorf("%s does not match its schema: %v\n%s", what, err, doc)
-	}
 }
 
 // tail is console_tail's answer.

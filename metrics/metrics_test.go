@@ -96,14 +96,27 @@ func connect(t *testing.T, h *harness) *mcp.ClientSession {
 	return cs
 }
 
-// callTool calls a tool that must answer (with a result or a tool error).
+// callTool calls a tool that must answer (with a result or a tool error),
+// and checks the answer as every answer is checked (apitest.CheckToolResult).
 func callTool(t *testing.T, cs *mcp.ClientSession, name string, args any) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
 	defer cancel()
-	if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args}); err != nil {
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
 		t.Fatalf("%s(%v): %v", name, args, err)
 	}
+	tools, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range tools.Tools {
+		if tool.Name == name {
+			apitest.CheckToolResult(t, name, res, tool.OutputSchema)
+			return
+		}
+	}
+	t.Fatalf("%s is not in tools/list", name)
 }
 
 type harness = apitest.Harness
