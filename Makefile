@@ -47,6 +47,7 @@ fuzz:
 	$(GO) test ./internal/codec -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./internal/codec -run '^$$' -fuzz '^FuzzRoundTrip$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./api -run '^$$' -fuzz '^FuzzDecodeLines$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./api -run '^$$' -fuzz '^FuzzServer_MCP$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./otlp -run '^$$' -fuzz '^FuzzServer_OTLP$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./crash -run '^$$' -fuzz '^FuzzSignature$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./search -run '^$$' -fuzz '^FuzzQuery$$' -fuzztime $(FUZZTIME)
