@@ -16,7 +16,7 @@ import (
 
 // withCrashes gives h's log a crash index, as serve does.
 func withCrashes(h *harness) *harness {
-	h.log.SetCrashes(crash.New(h.log, nil))
+	h.Log.SetCrashes(crash.New(h.Log, nil))
 	return h
 }
 
@@ -55,7 +55,7 @@ type crashesOut struct {
 func TestMCP_FindCrashes(t *testing.T) {
 	m := mustConnect(t, withCrashes(mustServe(t, nil)), nil)
 	at := time.Now().UTC().Add(-10 * time.Minute).Truncate(time.Millisecond)
-	recs := appendCrashes(t, m.log, 500, at)
+	recs := appendCrashes(t, m.Log, 500, at)
 
 	out := call[crashesOut](t, m, "find_crashes", map[string]any{})
 	if out.Total != 2 || len(out.Groups) != 2 || out.LastID != recs[len(recs)-1].ID {
@@ -97,7 +97,7 @@ func TestMCP_FindCrashes(t *testing.T) {
 func TestServer_Crashes(t *testing.T) {
 	h := withCrashes(mustServe(t, nil))
 	at := time.Date(2026, 2, 1, 10, 0, 0, 0, time.UTC)
-	recs := appendCrashes(t, h.log, 50, at)
+	recs := appendCrashes(t, h.Log, 50, at)
 
 	a := mustCall[crashesOut](h, http.MethodGet, "/api/v1/crashes", "", http.StatusOK)
 	if a.Total != 2 || a.Groups[0].Count != 50 || a.Groups[0].ExampleID != recs[0].ID {
@@ -108,17 +108,17 @@ func TestServer_Crashes(t *testing.T) {
 	if a.Total != 1 || a.Groups[0].Count != 40 || a.Groups[0].ExampleID != recs[10].ID {
 		t.Errorf("filtered: %+v", a)
 	}
-	status, b := h.call(http.MethodGet, "/api/v1/crashes?limit=x", "")
+	status, b := h.Call(http.MethodGet, "/api/v1/crashes?limit=x", "")
 	checkError(t, status, b, http.StatusBadRequest, oplog.EINVALID, "limit")
-	status, b = h.call(http.MethodGet, "/api/v1/crashes?since=2026-02-02&until=2026-02-01", "")
+	status, b = h.Call(http.MethodGet, "/api/v1/crashes?since=2026-02-02&until=2026-02-01", "")
 	checkError(t, status, b, http.StatusBadRequest, oplog.EINVALID, "until")
 
 	// Remote (mcplogd stdio and the CLI when a server runs) answers as the log does.
-	r := client.NewRemote(client.NewClient(h.url, testToken))
+	r := client.NewRemote(client.NewClient(h.URL, testToken))
 	defer r.Close()
 	q := oplog.CrashQuery{Source: "unity", Since: at.Add(10 * time.Second), Limit: 5}
 	got, err := r.FindCrashes(context.Background(), q)
-	want, _ := h.log.FindCrashes(context.Background(), q)
+	want, _ := h.Log.FindCrashes(context.Background(), q)
 	if err != nil || fmt.Sprint(got) != fmt.Sprint(want) || got.Total != 1 {
 		t.Errorf("remote %+v, %v;\nlocal %+v", got, err, want)
 	}

@@ -22,7 +22,7 @@ type mcpHarness struct {
 }
 
 // mcpURL is the MCP endpoint of h.
-func (h *harness) mcpURL() string { return h.url + "/mcp/" + testToken }
+func mcpURL(h *harness) string { return h.URL + "/mcp/" + testToken }
 
 // mustConnect connects a go-sdk client over Streamable HTTP, closed at cleanup.
 func mustConnect(t *testing.T, h *harness, opts *mcp.ClientOptions) *mcpHarness {
@@ -30,7 +30,7 @@ func mustConnect(t *testing.T, h *harness, opts *mcp.ClientOptions) *mcpHarness 
 	c := mcp.NewClient(&mcp.Implementation{Name: "mcplogd-test", Version: "1"}, opts)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: h.mcpURL()}, nil)
+	cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: mcpURL(h)}, nil)
 	if err != nil {
 		t.Fatalf("connect: %v", err)
 	}
@@ -154,9 +154,9 @@ func summaryTexts(recs []summary) string {
 
 // rawMCP posts body to the MCP endpoint path with extra headers and returns
 // the status and body.
-func (h *harness) rawMCP(t *testing.T, method, path, body string, header map[string]string) (int, string) {
+func rawMCP(h *harness, t *testing.T, method, path, body string, header map[string]string) (int, string) {
 	t.Helper()
-	req, err := http.NewRequest(method, h.url+path, strings.NewReader(body))
+	req, err := http.NewRequest(method, h.URL+path, strings.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -75,7 +75,7 @@ func TestMCP_ToolsList(t *testing.T) {
 
 func TestMCP_ConsoleTail(t *testing.T) {
 	m := mustServeMCP(t)
-	recs := logtest.MustAppend(t, m.log,
+	recs := logtest.MustAppend(t, m.Log,
 		oplog.Record{Level: oplog.LevelInfo, Name: "A", Text: "a1"},
 		oplog.Record{Level: oplog.LevelError, Name: "B", Text: "b1", Stack: "at Foo()"},
 		oplog.Record{Tool: "run_lua", Arguments: json.RawMessage(`{"code":"x"}`)}, // an op: never in the console
@@ -137,7 +137,7 @@ func TestMCP_ConsoleTail(t *testing.T) {
 		go func() {
 			got <- call[tail](t, m, "console_tail", map[string]any{"sinceId": recs[3].ID, "waitMs": 30000})
 		}()
-		logtest.MustAppend(t, m.log, oplog.Record{Level: oplog.LevelInfo, Text: "late"})
+		logtest.MustAppend(t, m.Log, oplog.Record{Level: oplog.LevelInfo, Text: "late"})
 		select {
 		case tl := <-got:
 			if tl.texts() != "late" {
@@ -148,7 +148,7 @@ func TestMCP_ConsoleTail(t *testing.T) {
 		}
 	})
 	t.Run("WaitEnds", func(t *testing.T) {
-		st := m.log.Stats()
+		st := m.Log.Stats()
 		tl := call[tail](t, m, "console_tail", map[string]any{"sinceId": st.LastID, "waitMs": 1})
 		if len(tl.Lines) != 0 || tl.LastID != st.LastID || tl.Lines == nil {
 			t.Errorf("empty wait: %+v", tl)
@@ -164,7 +164,7 @@ func TestMCP_ConsoleTail_Concurrent(t *testing.T) {
 	errc := make(chan error, 1)
 	go func() {
 		for b := range batches {
-			if err := m.log.Append(context.Background(), logtest.Lines(perBatch, fmt.Sprintf("b%d", b))); err != nil {
+			if err := m.Log.Append(context.Background(), logtest.Lines(perBatch, fmt.Sprintf("b%d", b))); err != nil {
 				errc <- err
 				return
 			}
@@ -208,7 +208,7 @@ func TestMCP_ConsoleTail_Concurrent(t *testing.T) {
 func TestMCP_GetLogs(t *testing.T) {
 	m := mustServeMCP(t)
 	old := time.Now().Add(-time.Hour).UTC()
-	logtest.MustAppend(t, m.log,
+	logtest.MustAppend(t, m.Log,
 		oplog.Record{Level: oplog.LevelInfo, Name: "A", Text: "1", Time: old},
 		oplog.Record{Level: oplog.LevelError, Name: "B", Text: "2", Stack: "trace", Data: json.RawMessage(`{"scene":"Main"}`)},
 		oplog.Record{Level: oplog.LevelWarn, Name: "A", Source: "editor", Text: "3"},
@@ -257,7 +257,7 @@ func TestMCP_GetLogs(t *testing.T) {
 
 func TestMCP_ByName(t *testing.T) {
 	m := mustServeMCP(t)
-	logtest.MustAppend(t, m.log,
+	logtest.MustAppend(t, m.Log,
 		oplog.Record{Level: oplog.LevelInfo, Name: "test-log", Text: "1"},
 		oplog.Record{Level: oplog.LevelInfo, Name: "other", Text: "2"},
 		oplog.Record{Level: oplog.LevelError, Name: "test-log", Text: "3"},
@@ -302,7 +302,7 @@ type details struct {
 func TestMCP_GetLogDetails(t *testing.T) {
 	m := mustServeMCP(t)
 	start := time.Now().Add(-time.Second).UTC()
-	recs := logtest.MustAppend(t, m.log,
+	recs := logtest.MustAppend(t, m.Log,
 		oplog.Record{Level: oplog.LevelError, Name: "Physics", Text: strings.Repeat("x", 900), Stack: "at Rigidbody.Step ()", Data: json.RawMessage(`{"scene":"Main"}`)},
 		oplog.Record{Tool: "execute_code", Arguments: json.RawMessage(`{"code":"return 1;"}`), StartTime: start, Time: start,
 			Status: oplog.StatusError, Error: "boom", EndTime: start.Add(150 * time.Millisecond)},
@@ -321,7 +321,7 @@ func TestMCP_GetLogDetails(t *testing.T) {
 
 func TestMCP_GetResult(t *testing.T) {
 	m := mustServeMCP(t)
-	recs := logtest.MustAppend(t, m.log,
+	recs := logtest.MustAppend(t, m.Log,
 		oplog.Record{Tool: "execute_code", Status: oplog.StatusSuccess, Result: json.RawMessage(`{"answer":42}`)},
 		oplog.Record{Tool: "query"},
 		oplog.Record{Level: oplog.LevelInfo, Text: "a line"},
@@ -345,7 +345,7 @@ func TestMCP_GetResult(t *testing.T) {
 	}
 	got := make(chan result, 1)
 	go func() { got <- call[result](t, m, "get_result", map[string]any{"log_id": recs[1].ID, "waitMs": 30000}) }()
-	if _, err := m.log.Complete(context.Background(), recs[1].ID, oplog.Completion{Result: json.RawMessage(`"done"`)}); err != nil {
+	if _, err := m.Log.Complete(context.Background(), recs[1].ID, oplog.Completion{Result: json.RawMessage(`"done"`)}); err != nil {
 		t.Fatal(err)
 	}
 	select {
@@ -361,7 +361,7 @@ func TestMCP_GetResult(t *testing.T) {
 
 func TestMCP_ListLogNames(t *testing.T) {
 	m := mustServeMCP(t)
-	logtest.MustAppend(t, m.log,
+	logtest.MustAppend(t, m.Log,
 		oplog.Record{Level: oplog.LevelInfo, Name: "A", Text: "1"},
 		oplog.Record{Level: oplog.LevelError, Name: "A", Text: "2"},
 		oplog.Record{Level: oplog.LevelInfo, Name: "B", Source: "editor", Text: "3"},
@@ -408,7 +408,7 @@ func TestMCP_AppendAndClear(t *testing.T) {
 	a := call[struct {
 		ID uint64 `json:"id"`
 	}](t, m, "append_log", map[string]any{"text": "marker", "name": "agent", "data": map[string]any{"step": 1}})
-	r, err := m.log.Get(context.Background(), a.ID)
+	r, err := m.Log.Get(context.Background(), a.ID)
 	if err != nil || r.Text != "marker" || r.Level != oplog.LevelInfo || r.Source != "agent" || string(r.Data) != `{"step":1}` {
 		t.Fatalf("appended %+v, %v", r, err)
 	}
@@ -416,17 +416,17 @@ func TestMCP_AppendAndClear(t *testing.T) {
 
 	m.callError(t, "clear_logs", map[string]any{}, "confirm")
 	m.callError(t, "clear_logs", map[string]any{"confirm": false}, "confirm", "nothing was deleted")
-	if m.log.Stats().Records != 1 {
+	if m.Log.Stats().Records != 1 {
 		t.Fatal("clear_logs without confirm deleted records")
 	}
 	c := call[struct {
 		Deleted  uint64 `json:"deleted"`
 		Revision uint64 `json:"revision"`
 	}](t, m, "clear_logs", map[string]any{"confirm": true})
-	if c.Deleted != 1 || c.Revision == before.Revision || m.log.Stats().Records != 0 {
-		t.Errorf("clear_logs = %+v, %d records left", c, m.log.Stats().Records)
+	if c.Deleted != 1 || c.Revision == before.Revision || m.Log.Stats().Records != 0 {
+		t.Errorf("clear_logs = %+v, %d records left", c, m.Log.Stats().Records)
 	}
-	logtest.MustAppend(t, m.log, oplog.Record{Level: oplog.LevelInfo, Text: "after"})
+	logtest.MustAppend(t, m.Log, oplog.Record{Level: oplog.LevelInfo, Text: "after"})
 	tl := call[tail](t, m, "console_tail", map[string]any{"sinceId": before.LastID, "revision": before.Revision})
 	if !tl.Reset || tl.texts() != "after" || tl.Revision != c.Revision {
 		t.Errorf("tail after clear = %+v", tl)
@@ -434,10 +434,10 @@ func TestMCP_AppendAndClear(t *testing.T) {
 }
 
 func TestMCP_InfoPingHelp(t *testing.T) {
-	h := mustServe(t, &harnessOptions{api: api.Options{Options: mcptools.Options{Version: "v9", FileSize: func() int64 { return 4096 },
+	h := mustServe(t, &harnessOptions{API: api.Options{Options: mcptools.Options{Version: "v9", FileSize: func() int64 { return 4096 },
 		Retention: &mcptools.Retention{MaxRecords: 10, MaxAge: time.Hour}}}})
 	m := mustConnect(t, h, nil)
-	logtest.MustAppend(t, m.log, oplog.Record{Level: oplog.LevelError, Text: "x"}, oplog.Record{Tool: "run_lua"})
+	logtest.MustAppend(t, m.Log, oplog.Record{Level: oplog.LevelError, Text: "x"}, oplog.Record{Tool: "run_lua"})
 	info := call[struct {
 		Records   uint64                       `json:"records"`
 		Lines     uint64                       `json:"lines"`
@@ -548,22 +548,22 @@ func TestMCP_JSONRPC(t *testing.T) {
 		t.Errorf("unknown tool: %v, want a JSON-RPC error naming it", err)
 	}
 	// Raw JSON-RPC over HTTP: initialize a session, then misbehave in it.
-	status, body := m.rawMCP(t, http.MethodPost, "/mcp/"+testToken, "{not json", nil)
+	status, body := rawMCP(m.harness, t, http.MethodPost, "/mcp/"+testToken, "{not json", nil)
 	if status != http.StatusBadRequest || !strings.Contains(body, "-32700") {
 		t.Errorf("malformed JSON: %d %s, want 400 with -32700", status, body)
 	}
 	sid := rawSession(t, m.harness, "2025-11-25")
 	hdr := map[string]string{"Mcp-Session-Id": sid, "Mcp-Protocol-Version": "2025-11-25"}
-	status, body = m.rawMCP(t, http.MethodPost, "/mcp/"+testToken, `{"jsonrpc":"2.0","id":7,"method":"no/such/method"}`, hdr)
+	status, body = rawMCP(m.harness, t, http.MethodPost, "/mcp/"+testToken, `{"jsonrpc":"2.0","id":7,"method":"no/such/method"}`, hdr)
 	if status != http.StatusOK || !strings.Contains(body, "-32601") {
 		t.Errorf("unknown method: %d %s, want -32601", status, body)
 	}
-	status, body = m.rawMCP(t, http.MethodPost, "/mcp/"+testToken, `{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"ping"`, hdr)
+	status, body = rawMCP(m.harness, t, http.MethodPost, "/mcp/"+testToken, `{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"ping"`, hdr)
 	if status != http.StatusBadRequest || !strings.Contains(body, "-32700") {
 		t.Errorf("malformed JSON in a session: %d %s, want -32700", status, body)
 	}
 	// logging/setLevel is answered with {} (the conformance scenario logging-set-level).
-	status, body = m.rawMCP(t, http.MethodPost, "/mcp/"+testToken, `{"jsonrpc":"2.0","id":9,"method":"logging/setLevel","params":{"level":"info"}}`, hdr)
+	status, body = rawMCP(m.harness, t, http.MethodPost, "/mcp/"+testToken, `{"jsonrpc":"2.0","id":9,"method":"logging/setLevel","params":{"level":"info"}}`, hdr)
 	if status != http.StatusOK || !strings.Contains(body, `"result":{}`) {
 		t.Errorf("logging/setLevel: %d %s", status, body)
 	}
@@ -572,7 +572,7 @@ func TestMCP_JSONRPC(t *testing.T) {
 // rawSession initializes a session with a raw POST and returns its ID.
 func rawSession(t *testing.T, h *harness, version string) string {
 	t.Helper()
-	req, _ := http.NewRequest(http.MethodPost, h.mcpURL(), strings.NewReader(initializeBody(version)))
+	req, _ := http.NewRequest(http.MethodPost, mcpURL(h), strings.NewReader(initializeBody(version)))
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
 	resp, err := http.DefaultClient.Do(req)
@@ -589,7 +589,7 @@ func rawSession(t *testing.T, h *harness, version string) string {
 	}
 	sid := resp.Header.Get("Mcp-Session-Id")
 	// The session is usable after notifications/initialized.
-	req, _ = http.NewRequest(http.MethodPost, h.mcpURL(), strings.NewReader(`{"jsonrpc":"2.0","method":"notifications/initialized"}`))
+	req, _ = http.NewRequest(http.MethodPost, mcpURL(h), strings.NewReader(`{"jsonrpc":"2.0","method":"notifications/initialized"}`))
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
 	req.Header.Set("Mcp-Session-Id", sid)
@@ -610,8 +610,8 @@ func TestMCP_ProtocolVersions(t *testing.T) {
 }
 
 func TestMCP_Security(t *testing.T) {
-	h := mustServe(t, &harnessOptions{api: api.Options{AllowOrigins: []string{"https://tool.example:8443"}}})
-	u, _ := url.Parse(h.url)
+	h := mustServe(t, &harnessOptions{API: api.Options{AllowOrigins: []string{"https://tool.example:8443"}}})
+	u, _ := url.Parse(h.URL)
 	port := u.Port()
 	path := "/mcp/" + testToken
 	init := initializeBody("2025-11-25")
@@ -632,7 +632,7 @@ func TestMCP_Security(t *testing.T) {
 		{"ForeignOrigin", path, map[string]string{"Origin": "http://evil.example.com"}, init, http.StatusForbidden},
 		{"NullOrigin", path, map[string]string{"Origin": "null"}, init, http.StatusForbidden},
 		{"OtherLocalPort", path, map[string]string{"Origin": "http://127.0.0.1:1"}, init, http.StatusForbidden},
-		{"SameOrigin", path, map[string]string{"Origin": h.url}, init, http.StatusOK},
+		{"SameOrigin", path, map[string]string{"Origin": h.URL}, init, http.StatusOK},
 		{"LocalhostSamePort", path, map[string]string{"Host": "localhost:" + port, "Origin": "http://localhost:" + port}, init, http.StatusOK},
 		{"LoopbackOriginOnOurPort", path, map[string]string{"Origin": "http://localhost:" + port}, init, http.StatusOK},
 		{"IPv6LoopbackHost", path, map[string]string{"Host": "[::1]:" + port}, init, http.StatusOK},
@@ -641,7 +641,7 @@ func TestMCP_Security(t *testing.T) {
 		{"TooLarge", path, nil, `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":"` + strings.Repeat("a", 1<<20) + `"}}`, http.StatusRequestEntityTooLarge},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			status, body := h.rawMCP(t, http.MethodPost, tt.path, tt.body, tt.header)
+			status, body := rawMCP(h, t, http.MethodPost, tt.path, tt.body, tt.header)
 			if status != tt.want {
 				t.Errorf("status %d, want %d; body %.300s", status, tt.want, body)
 			}
@@ -652,7 +652,7 @@ func TestMCP_Security(t *testing.T) {
 	}
 	t.Run("ExactlyOneMiBPlusOne", func(t *testing.T) {
 		body := strings.Repeat(" ", 1<<20+1)
-		if status, _ := h.rawMCP(t, http.MethodPost, path, body, nil); status != http.StatusRequestEntityTooLarge {
+		if status, _ := rawMCP(h, t, http.MethodPost, path, body, nil); status != http.StatusRequestEntityTooLarge {
 			t.Errorf("1 MiB + 1: status %d, want 413", status)
 		}
 	})
@@ -662,7 +662,7 @@ func TestMCP_Security(t *testing.T) {
 			_, _ = pw.Write([]byte(strings.Repeat(" ", 1<<20+1)))
 			pw.Close()
 		}()
-		req, _ := http.NewRequest(http.MethodPost, h.url+path, pr)
+		req, _ := http.NewRequest(http.MethodPost, h.URL+path, pr)
 		req.Header.Set("Content-Type", "application/json")
 		req.Header.Set("Accept", "application/json, text/event-stream")
 		resp, err := http.DefaultClient.Do(req)
@@ -676,12 +676,12 @@ func TestMCP_Security(t *testing.T) {
 	})
 	t.Run("RotatedToken", func(t *testing.T) {
 		other := strings.Repeat("ab", 32)
-		h.srv.SetToken(other)
-		defer h.srv.SetToken(testToken)
-		if status, _ := h.rawMCP(t, http.MethodPost, path, init, nil); status != http.StatusNotFound {
+		h.Srv.SetToken(other)
+		defer h.Srv.SetToken(testToken)
+		if status, _ := rawMCP(h, t, http.MethodPost, path, init, nil); status != http.StatusNotFound {
 			t.Errorf("old token: status %d, want 404", status)
 		}
-		if status, _ := h.rawMCP(t, http.MethodPost, "/mcp/"+other, init, nil); status != http.StatusOK {
+		if status, _ := rawMCP(h, t, http.MethodPost, "/mcp/"+other, init, nil); status != http.StatusOK {
 			t.Errorf("new token: status %d, want 200", status)
 		}
 	})
@@ -694,7 +694,7 @@ func TestMCP_Resources(t *testing.T) {
 		updated <- r.Params.URI
 	}})
 	ctx := context.Background()
-	recs := logtest.MustAppend(t, m.log, oplog.Record{Level: oplog.LevelInfo, Name: "Physics", Text: "hello", Stack: "s"})
+	recs := logtest.MustAppend(t, m.Log, oplog.Record{Level: oplog.LevelInfo, Name: "Physics", Text: "hello", Stack: "s"})
 
 	res, err := m.session.ListResources(ctx, nil)
 	if err != nil || len(res.Resources) != 1 || res.Resources[0].URI != "mcplogd://console" {
@@ -737,7 +737,7 @@ func TestMCP_Resources(t *testing.T) {
 	if err := m.session.Subscribe(ctx, &mcp.SubscribeParams{URI: "test://watched-resource"}); err != nil {
 		t.Errorf("subscribing to another URI: %v", err)
 	}
-	logtest.MustAppend(t, m.log, oplog.Record{Level: oplog.LevelInfo, Text: "news"})
+	logtest.MustAppend(t, m.Log, oplog.Record{Level: oplog.LevelInfo, Text: "news"})
 	select {
 	case uri := <-updated:
 		if uri != "mcplogd://console" {
@@ -754,7 +754,7 @@ func TestMCP_Resources(t *testing.T) {
 func TestMCP_PromptsAndCompletion(t *testing.T) {
 	m := mustServeMCP(t)
 	ctx := context.Background()
-	logtest.MustAppend(t, m.log,
+	logtest.MustAppend(t, m.Log,
 		oplog.Record{Level: oplog.LevelInfo, Name: "Physics", Text: "1"},
 		oplog.Record{Level: oplog.LevelInfo, Name: "Player", Source: "editor", Text: "2"},
 		oplog.Record{Level: oplog.LevelInfo, Name: "Audio", Text: "3"},
@@ -790,7 +790,7 @@ func TestMCP_PromptsAndCompletion(t *testing.T) {
 // with what there is.
 func TestMCP_Shutdown(t *testing.T) {
 	arrived := make(chan struct{}, 8)
-	h := mustServe(t, &harnessOptions{wrap: observe("/mcp/"+testToken, arrived, nil)})
+	h := mustServe(t, &harnessOptions{Wrap: observe("/mcp/"+testToken, arrived, nil)})
 	m := mustConnect(t, h, nil)
 	for len(arrived) > 0 {
 		<-arrived
@@ -801,7 +801,7 @@ func TestMCP_Shutdown(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	done := make(chan error, 1)
-	go func() { done <- h.srv.Shutdown(ctx) }()
+	go func() { done <- h.Srv.Shutdown(ctx) }()
 	select {
 	case tl := <-got:
 		if len(tl.Lines) != 0 {
@@ -820,7 +820,7 @@ func TestMCP_ConsoleTail_Budget(t *testing.T) {
 	m := mustServeMCP(t)
 	recs := make([]oplog.Record, 2000)
 	workload.New(1).Fill(recs)
-	logtest.MustAppend(t, m.log, recs...)
+	logtest.MustAppend(t, m.Log, recs...)
 	_, b := m.callRaw(t, "console_tail", map[string]any{"limit": 200})
 	t.Logf("200 tail lines: %d bytes of JSON (sent twice: structuredContent and text)", len(b))
 	if len(b) > 48<<10 {
@@ -896,15 +896,15 @@ func TestMCP_BearerAtSlashMCP(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if tc.name == "OK" {
-				status, body := h.rawMCP(t, http.MethodPost, "/mcp/"+testToken+"/mcp", initializeBody("2025-06-18"), nil)
+				status, body := rawMCP(h, t, http.MethodPost, "/mcp/"+testToken+"/mcp", initializeBody("2025-06-18"), nil)
 				if status != http.StatusOK || !strings.Contains(body, `"serverInfo"`) {
 					t.Fatalf("POST /mcp/TOKEN/mcp: %d %s", status, body)
 				}
-				if status, _ := h.rawMCP(t, http.MethodPost, "/mcp/"+strings.Repeat("f", 64)+"/mcp", initializeBody("2025-06-18"), nil); status != http.StatusNotFound {
+				if status, _ := rawMCP(h, t, http.MethodPost, "/mcp/"+strings.Repeat("f", 64)+"/mcp", initializeBody("2025-06-18"), nil); status != http.StatusNotFound {
 					t.Fatalf("POST /mcp/WRONG/mcp: %d; want 404", status)
 				}
 			}
-			status, body := h.rawMCP(t, http.MethodPost, "/mcp", initializeBody("2025-06-18"), tc.header)
+			status, body := rawMCP(h, t, http.MethodPost, "/mcp", initializeBody("2025-06-18"), tc.header)
 			if status != tc.want {
 				t.Fatalf("POST /mcp: %d %s; want %d", status, body, tc.want)
 			}

@@ -42,7 +42,7 @@ func mustServeSearch(t *testing.T) *harness {
 	}
 	ts := httptest.NewServer(s.Handler())
 	t.Cleanup(ts.Close)
-	return &harness{t: t, log: l, srv: s, url: ts.URL}
+	return &harness{T: t, Log: l, Srv: s, URL: ts.URL}
 }
 
 type searchResult struct {
@@ -120,13 +120,13 @@ func TestHTTP_Search(t *testing.T) {
 		}
 	})
 	t.Run("SyntaxError", func(t *testing.T) {
-		status, b := h.call(http.MethodGet, "/api/v1/search?query="+url.QueryEscape(`a OR`), "")
+		status, b := h.Call(http.MethodGet, "/api/v1/search?query="+url.QueryEscape(`a OR`), "")
 		checkError(t, status, b, http.StatusBadRequest, "invalid", "OR needs a term after it")
 	})
 	t.Run("ReplayOf", func(t *testing.T) {
-		recs := logtest.MustAppend(t, h.log, oplog.Record{Kind: oplog.KindOp, Tool: "spawn", Status: oplog.StatusSuccess},
+		recs := logtest.MustAppend(t, h.Log, oplog.Record{Kind: oplog.KindOp, Tool: "spawn", Status: oplog.StatusSuccess},
 			oplog.Record{Kind: oplog.KindOp, Tool: "spawn", Status: oplog.StatusSuccess})
-		replay := logtest.MustAppend(t, h.log, oplog.Record{Kind: oplog.KindOp, Tool: "spawn", Status: oplog.StatusSuccess, ReplayOf: recs[0].ID})[0]
+		replay := logtest.MustAppend(t, h.Log, oplog.Record{Kind: oplog.KindOp, Tool: "spawn", Status: oplog.StatusSuccess, ReplayOf: recs[0].ID})[0]
 		a := mustCall[struct {
 			Hits []struct {
 				Record oplog.Record `json:"record"`
@@ -135,15 +135,15 @@ func TestHTTP_Search(t *testing.T) {
 		if len(a.Hits) != 1 || a.Hits[0].Record.ID != replay.ID {
 			t.Fatalf("replays of %d: %+v, want only %d", recs[0].ID, a.Hits, replay.ID)
 		}
-		status, b := h.call(http.MethodGet, "/api/v1/search?replayOf=soon", "")
+		status, b := h.Call(http.MethodGet, "/api/v1/search?replayOf=soon", "")
 		checkError(t, status, b, http.StatusBadRequest, "invalid", "replayOf")
 	})
 	t.Run("Remote", func(t *testing.T) {
-		r := client.NewRemote(client.NewClient(h.url, testToken))
+		r := client.NewRemote(client.NewClient(h.URL, testToken))
 		defer r.Close()
 		q := oplog.SearchQuery{Query: "null", Filter: oplog.Filter{MinLevel: oplog.LevelError}, Limit: 6}
 		got, err := r.Search(context.Background(), q)
-		want, werr := h.log.Search(context.Background(), q)
+		want, werr := h.Log.Search(context.Background(), q)
 		got.IndexedThrough = want.IndexedThrough // the indexer may have moved between the two
 		if err != nil || werr != nil || len(got.Hits) != 6 || fmt.Sprint(got) != fmt.Sprint(want) {
 			t.Fatalf("remote %+v, %v\nlocal %+v, %v", got, err, want, werr)

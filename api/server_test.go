@@ -51,8 +51,8 @@ func TestNew_Validate(t *testing.T) {
 }
 
 func TestServer_Healthz(t *testing.T) {
-	h := mustServe(t, &harnessOptions{api: api.Options{Options: mcptools.Options{Version: "v1.2.3"}}})
-	status, b, err := h.send(context.Background(), http.MethodGet, "/healthz", "", nil)
+	h := mustServe(t, &harnessOptions{API: api.Options{Options: mcptools.Options{Version: "v1.2.3"}}})
+	status, b, err := h.Send(context.Background(), http.MethodGet, "/healthz", "", nil)
 	if err != nil || status != http.StatusOK {
 		t.Fatalf("GET /healthz without a token: %d %s %v", status, b, err)
 	}
@@ -79,7 +79,7 @@ func TestServer_Auth(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			for _, path := range []string{"/api/v1/info", "/api/v1/records", "/api/v1/nowhere"} {
-				status, b, err := h.send(context.Background(), http.MethodGet, path, tt.auth, nil)
+				status, b, err := h.Send(context.Background(), http.MethodGet, path, tt.auth, nil)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -93,7 +93,7 @@ func TestServer_Auth(t *testing.T) {
 			}
 		})
 	}
-	if got := h.log.Stats().Records; got != 0 {
+	if got := h.Log.Stats().Records; got != 0 {
 		t.Errorf("records = %d after unauthorised requests", got)
 	}
 }
@@ -115,7 +115,7 @@ func TestServer_Logs_OK(t *testing.T) {
 			if a.Count != n || len(a.IDs) != n || a.FirstID != a.IDs[0] || a.LastID != a.IDs[n-1] {
 				t.Fatalf("answer %+v for %d lines", a, n)
 			}
-			if got := h.log.Stats().Records; got != uint64(n) {
+			if got := h.Log.Stats().Records; got != uint64(n) {
 				t.Fatalf("records = %d, want %d", got, n)
 			}
 			var got []string
@@ -123,7 +123,7 @@ func TestServer_Logs_OK(t *testing.T) {
 				if i > 0 && id <= a.IDs[i-1] {
 					t.Errorf("ids not increasing: %v", a.IDs)
 				}
-				r, err := h.log.Get(context.Background(), id)
+				r, err := h.Log.Get(context.Background(), id)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -152,7 +152,7 @@ func TestServer_Logs_Fields(t *testing.T) {
 		{Time: time.Unix(1767366245, 0).UTC(), Level: oplog.LevelDebug, Name: "Net", Source: oplog.DefaultSource, Text: "t3", Stack: "s3"},
 	}
 	for i, id := range a.IDs {
-		r, err := h.log.Get(context.Background(), id)
+		r, err := h.Log.Get(context.Background(), id)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -215,7 +215,7 @@ func TestServer_Logs_BadLine(t *testing.T) {
 		{"EmptyArray", `[]`, -1, []string{"no lines"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			status, b := h.call(http.MethodPost, "/api/v1/logs", tt.body)
+			status, b := h.Call(http.MethodPost, "/api/v1/logs", tt.body)
 			e := checkError(t, status, b, http.StatusBadRequest, oplog.EINVALID, tt.msgs...)
 			switch {
 			case tt.index < 0 && e.Index != nil:
@@ -223,7 +223,7 @@ func TestServer_Logs_BadLine(t *testing.T) {
 			case tt.index >= 0 && (e.Index == nil || *e.Index != tt.index):
 				t.Errorf("index %v, want %d; body %s", e.Index, tt.index, b)
 			}
-			if got := h.log.Stats().Records; got != 0 {
+			if got := h.Log.Stats().Records; got != 0 {
 				t.Fatalf("records = %d after a refused batch; want nothing written", got)
 			}
 		})
@@ -248,19 +248,19 @@ func TestServer_Logs_TooLarge(t *testing.T) {
 		{"ConfiguredChunked", 4096, func() io.Reader { return hiddenLen{strings.NewReader(strings.Repeat(line, 5))} }},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			h := mustServe(t, &harnessOptions{api: api.Options{MaxBodyBytes: tt.max}})
-			status, b, err := h.send(context.Background(), http.MethodPost, "/api/v1/logs", "Bearer "+testToken, tt.body())
+			h := mustServe(t, &harnessOptions{API: api.Options{MaxBodyBytes: tt.max}})
+			status, b, err := h.Send(context.Background(), http.MethodPost, "/api/v1/logs", "Bearer "+testToken, tt.body())
 			if err != nil {
 				t.Fatal(err)
 			}
 			limit := cmpOr(tt.max, api.DefaultMaxBodyBytes)
 			checkError(t, status, b, http.StatusRequestEntityTooLarge, oplog.EINVALID, fmt.Sprintf("over the limit of %d bytes", limit))
-			if got := h.log.Stats().Records; got != 0 {
+			if got := h.Log.Stats().Records; got != 0 {
 				t.Errorf("records = %d after 413", got)
 			}
 			// A body within the limit still goes through.
 			small := strings.Repeat(line, 3)
-			if status, b = h.call(http.MethodPost, "/api/v1/logs", small); status != http.StatusOK {
+			if status, b = h.Call(http.MethodPost, "/api/v1/logs", small); status != http.StatusOK {
 				t.Errorf("body of %d bytes: %d %s", len(small), status, b)
 			}
 		})
@@ -295,7 +295,7 @@ func TestServer_Operations(t *testing.T) {
 			r.Error != "attempt to call nil" || string(r.Result) != `{"line":3}` || !r.EndTime.Equal(time.Date(2026, 1, 2, 15, 4, 6, 0, time.UTC)) {
 			t.Errorf("completed operation = %+v", r)
 		}
-		stored, err := h.log.Get(context.Background(), start.ID)
+		stored, err := h.Log.Get(context.Background(), start.ID)
 		if err != nil || stored.Status != oplog.StatusError {
 			t.Errorf("stored = %+v, %v", stored, err)
 		}
@@ -335,12 +335,12 @@ func TestServer_Operations(t *testing.T) {
 		{"StartPendingWithResult", "/api/v1/operations", `{"tool":"x","result":1}`, http.StatusBadRequest, oplog.EINVALID, []string{"pending"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			before := h.log.Stats().Records
-			status, b := h.call(http.MethodPost, tt.path, tt.body)
+			before := h.Log.Stats().Records
+			status, b := h.Call(http.MethodPost, tt.path, tt.body)
 			if e := checkError(t, status, b, tt.status, tt.code, tt.msgs...); e.Index != nil {
 				t.Errorf("index %d in a single operation's error", *e.Index)
 			}
-			if after := h.log.Stats().Records; after != before {
+			if after := h.Log.Stats().Records; after != before {
 				t.Errorf("records %d -> %d after a refused request", before, after)
 			}
 		})
@@ -368,7 +368,7 @@ func TestServer_Records_Get(t *testing.T) {
 		{"Negative", "-1", http.StatusBadRequest, oplog.EINVALID, "id:"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			status, b := h.call(http.MethodGet, "/api/v1/records/"+tt.id, "")
+			status, b := h.Call(http.MethodGet, "/api/v1/records/"+tt.id, "")
 			checkError(t, status, b, tt.status, tt.code, tt.msg)
 		})
 	}
@@ -405,7 +405,7 @@ func TestServer_Records_List(t *testing.T) {
 		{"Nothing", "?name=nobody", "", 0, false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			status, b := h.call(http.MethodGet, "/api/v1/records"+tt.query, "")
+			status, b := h.Call(http.MethodGet, "/api/v1/records"+tt.query, "")
 			if status != http.StatusOK {
 				t.Fatalf("status %d: %s", status, b)
 			}
@@ -450,7 +450,7 @@ func TestServer_BadParams(t *testing.T) {
 		{"/api/v1/tail?kind=x", []string{"kind:"}},
 	} {
 		t.Run(tt.path, func(t *testing.T) {
-			status, b := h.call(http.MethodGet, tt.path, "")
+			status, b := h.Call(http.MethodGet, tt.path, "")
 			checkError(t, status, b, http.StatusBadRequest, oplog.EINVALID, tt.msgs...)
 		})
 	}
@@ -462,7 +462,7 @@ func TestServer_Tail(t *testing.T) {
 		`[{"level":"info","text":"1"},{"level":"warn","text":"2","name":"N"},{"level":"info","text":"3","source":"S"}]`, http.StatusOK)
 	mustCall[record](h, http.MethodPost, "/api/v1/operations", `{"tool":"T","text":"op"}`, http.StatusCreated)
 	mustCall[appendAnswer](h, http.MethodPost, "/api/v1/logs", `[{"level":"error","text":"4"},{"level":"info","text":"5"}]`, http.StatusOK)
-	st := h.log.Stats()
+	st := h.Log.Stats()
 	get := func(t *testing.T, query string) tailAnswer {
 		t.Helper()
 		return mustCall[tailAnswer](h, http.MethodGet, "/api/v1/tail"+query, "", http.StatusOK)
@@ -505,7 +505,7 @@ func TestServer_Tail(t *testing.T) {
 		}
 	})
 	t.Run("Empty", func(t *testing.T) {
-		status, b := h.call(http.MethodGet, fmt.Sprintf("/api/v1/tail?sinceId=%d", st.LastID), "")
+		status, b := h.Call(http.MethodGet, fmt.Sprintf("/api/v1/tail?sinceId=%d", st.LastID), "")
 		if status != http.StatusOK || !bytes.Contains(b, []byte(`"lines":[]`)) {
 			t.Errorf("empty tail: %d %s; want lines []", status, b)
 		}
@@ -525,9 +525,9 @@ func TestServer_Tail(t *testing.T) {
 }
 
 func TestServer_Tail_Dropped(t *testing.T) {
-	h := mustServe(t, &harnessOptions{store: &store.Options{MaxRecords: 5}})
+	h := mustServe(t, &harnessOptions{Store: &store.Options{MaxRecords: 5}})
 	mustCall[appendAnswer](h, http.MethodPost, "/api/v1/logs", strings.Repeat(`{"level":"info","text":"x"}`+"\n", 20), http.StatusOK)
-	logtest.Eventually(t, 10*time.Second, "retention", func() bool { return h.log.Stats().Records <= 5 })
+	logtest.Eventually(t, 10*time.Second, "retention", func() bool { return h.Log.Stats().Records <= 5 })
 	a := mustCall[tailAnswer](h, http.MethodGet, "/api/v1/tail?sinceId=0", "", http.StatusOK)
 	if a.Dropped != 15 || len(a.Lines) != 5 {
 		t.Errorf("dropped = %d with %d lines, want 15 and 5", a.Dropped, len(a.Lines))
@@ -536,7 +536,7 @@ func TestServer_Tail_Dropped(t *testing.T) {
 
 func TestServer_Tail_Wait(t *testing.T) {
 	arrived := make(chan struct{}, 1)
-	h := mustServe(t, &harnessOptions{wrap: observe("/api/v1/tail", arrived, nil)})
+	h := mustServe(t, &harnessOptions{Wrap: observe("/api/v1/tail", arrived, nil)})
 	a := mustCall[appendAnswer](h, http.MethodPost, "/api/v1/logs", `{"level":"info","text":"before"}`, http.StatusOK)
 
 	type answer struct {
@@ -546,7 +546,7 @@ func TestServer_Tail_Wait(t *testing.T) {
 	}
 	res := make(chan answer, 1)
 	go func() {
-		status, b, err := h.send(context.Background(), http.MethodGet,
+		status, b, err := h.Send(context.Background(), http.MethodGet,
 			fmt.Sprintf("/api/v1/tail?sinceId=%d&waitMs=10000", a.LastID), "Bearer "+testToken, nil)
 		res <- answer{status, b, err}
 	}()
@@ -579,11 +579,11 @@ func TestServer_Tail_WaitTimesOut(t *testing.T) {
 
 func TestServer_Tail_ClientGone(t *testing.T) {
 	arrived, done := make(chan struct{}, 1), make(chan struct{}, 1)
-	h := mustServe(t, &harnessOptions{wrap: observe("/api/v1/tail", arrived, done)})
+	h := mustServe(t, &harnessOptions{Wrap: observe("/api/v1/tail", arrived, done)})
 	ctx, cancel := context.WithCancel(context.Background())
 	errc := make(chan error, 1)
 	go func() {
-		_, _, err := h.send(ctx, http.MethodGet, "/api/v1/tail?sinceId=0&waitMs=30000", "Bearer "+testToken, nil)
+		_, _, err := h.Send(ctx, http.MethodGet, "/api/v1/tail?sinceId=0&waitMs=30000", "Bearer "+testToken, nil)
 		errc <- err
 	}()
 	within(t, arrived, 10*time.Second, "the tail request")
@@ -639,11 +639,11 @@ func TestServer_Shutdown(t *testing.T) {
 }
 
 func TestServer_Info(t *testing.T) {
-	h := mustServe(t, &harnessOptions{api: api.Options{Options: mcptools.Options{Version: "v9", FileSize: func() int64 { return 12345 }}}})
+	h := mustServe(t, &harnessOptions{API: api.Options{Options: mcptools.Options{Version: "v9", FileSize: func() int64 { return 12345 }}}})
 	mustCall[appendAnswer](h, http.MethodPost, "/api/v1/logs",
 		`[{"level":"info","text":"a"},{"level":"info","text":"b"},{"level":"error","text":"c"}]`, http.StatusOK)
 	mustCall[record](h, http.MethodPost, "/api/v1/operations", `{"tool":"T"}`, http.StatusCreated)
-	st := h.log.Stats()
+	st := h.Log.Stats()
 	type info struct {
 		Revision, GenStart, FirstID, LastID, Records, Bytes, Lines, Ops, Trimmed, TrimmedThrough uint64
 		Levels                                                                                   map[string]uint64
@@ -664,9 +664,9 @@ func TestServer_Info(t *testing.T) {
 func TestServer_RotateToken(t *testing.T) {
 	next := strings.Repeat("fedcba9876543210", 4)
 	var fail error
-	h := mustServe(t, &harnessOptions{api: api.Options{RotateToken: func() (string, error) { return next, fail }}})
+	h := mustServe(t, &harnessOptions{API: api.Options{RotateToken: func() (string, error) { return next, fail }}})
 	auth := func(token string) int {
-		status, _, err := h.send(context.Background(), http.MethodGet, "/api/v1/info", "Bearer "+token, nil)
+		status, _, err := h.Send(context.Background(), http.MethodGet, "/api/v1/info", "Bearer "+token, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -674,7 +674,7 @@ func TestServer_RotateToken(t *testing.T) {
 	}
 
 	fail = errors.New("disk full")
-	status, b := h.call(http.MethodPost, "/api/v1/token/rotate", "")
+	status, b := h.Call(http.MethodPost, "/api/v1/token/rotate", "")
 	checkError(t, status, b, http.StatusInternalServerError, oplog.EINTERNAL)
 	if auth(testToken) != http.StatusOK {
 		t.Fatal("a failed rotation locked out the old token")
@@ -692,11 +692,11 @@ func TestServer_RotateToken(t *testing.T) {
 		t.Errorf("new token after rotation: %d, want 200", s)
 	}
 
-	h.srv.SetToken(testToken)
+	h.Srv.SetToken(testToken)
 	if auth(testToken) != http.StatusOK || auth(next) != http.StatusUnauthorized {
 		t.Error("SetToken did not swap the token")
 	}
-	h.srv.SetToken("")
+	h.Srv.SetToken("")
 	if s := auth(""); s != http.StatusUnauthorized {
 		t.Errorf("empty token set and sent: %d, want 401", s)
 	}
@@ -704,7 +704,7 @@ func TestServer_RotateToken(t *testing.T) {
 
 func TestServer_RotateToken_Disabled(t *testing.T) {
 	h := mustServe(t, nil)
-	status, b := h.call(http.MethodPost, "/api/v1/token/rotate", "")
+	status, b := h.Call(http.MethodPost, "/api/v1/token/rotate", "")
 	checkError(t, status, b, http.StatusNotFound, oplog.ENOTFOUND)
 }
 
@@ -722,7 +722,7 @@ func TestServer_EchoErrors(t *testing.T) {
 		{"APIMethod", http.MethodDelete, "/api/v1/records/1", http.StatusNotFound, oplog.ENOTFOUND},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			status, b := h.call(tt.method, tt.path, "")
+			status, b := h.Call(tt.method, tt.path, "")
 			if e := checkError(t, status, b, tt.status, tt.code); e.Message == "" {
 				t.Errorf("no message: %s", b)
 			}

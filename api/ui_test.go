@@ -22,11 +22,11 @@ var noRedirect = &http.Client{CheckRedirect: func(*http.Request, []*http.Request
 
 // get sends GET path with the given headers (cookie: the UI cookie's value,
 // none when empty) and returns the answer with its body read.
-func (h *harness) get(path, cookie string, header map[string]string) (*http.Response, string) {
-	h.t.Helper()
-	req, err := http.NewRequest(http.MethodGet, h.url+path, nil)
+func get(h *harness, path, cookie string, header map[string]string) (*http.Response, string) {
+	h.T.Helper()
+	req, err := http.NewRequest(http.MethodGet, h.URL+path, nil)
 	if err != nil {
-		h.t.Fatal(err)
+		h.T.Fatal(err)
 	}
 	if cookie != "" {
 		req.AddCookie(&http.Cookie{Name: api.UICookie, Value: cookie})
@@ -36,7 +36,7 @@ func (h *harness) get(path, cookie string, header map[string]string) (*http.Resp
 	}
 	resp, err := noRedirect.Do(req)
 	if err != nil {
-		h.t.Fatalf("GET %s: %v", path, err)
+		h.T.Fatalf("GET %s: %v", path, err)
 	}
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
@@ -66,7 +66,7 @@ func TestServer_UI_Login(t *testing.T) {
 	h := mustServe(t, nil)
 	t.Run("WrongToken", func(t *testing.T) {
 		for _, path := range []string{"/ui/" + strings.Repeat("f", 64), "/ui/x", "/ui"} {
-			resp, _ := h.get(path, "", nil)
+			resp, _ := get(h, path, "", nil)
 			if resp.StatusCode != http.StatusNotFound {
 				t.Errorf("GET %s: status %d, want 404", path, resp.StatusCode)
 			}
@@ -76,7 +76,7 @@ func TestServer_UI_Login(t *testing.T) {
 		}
 	})
 	t.Run("OK", func(t *testing.T) {
-		resp, _ := h.get("/ui/"+testToken, "", nil)
+		resp, _ := get(h, "/ui/"+testToken, "", nil)
 		if resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != "/ui/" {
 			t.Fatalf("status %d, Location %q; want 303 to /ui/", resp.StatusCode, resp.Header.Get("Location"))
 		}
@@ -100,16 +100,16 @@ func TestServer_UI_Page(t *testing.T) {
 	h := mustServe(t, nil)
 	t.Run("NoCookie", func(t *testing.T) {
 		for _, path := range []string{"/ui/", "/ui/assets/app.js", "/ui/assets/app.css"} {
-			if resp, _ := h.get(path, "", nil); resp.StatusCode != http.StatusNotFound {
+			if resp, _ := get(h, path, "", nil); resp.StatusCode != http.StatusNotFound {
 				t.Errorf("GET %s without cookie: status %d, want 404", path, resp.StatusCode)
 			}
-			if resp, _ := h.get(path, strings.Repeat("0", 64), nil); resp.StatusCode != http.StatusNotFound {
+			if resp, _ := get(h, path, strings.Repeat("0", 64), nil); resp.StatusCode != http.StatusNotFound {
 				t.Errorf("GET %s with a wrong cookie: status %d, want 404", path, resp.StatusCode)
 			}
 		}
 	})
 	t.Run("OK", func(t *testing.T) {
-		resp, body := h.get("/ui/", testToken, nil)
+		resp, body := get(h, "/ui/", testToken, nil)
 		if resp.StatusCode != http.StatusOK {
 			t.Fatalf("status %d: %s", resp.StatusCode, body)
 		}
@@ -143,7 +143,7 @@ func TestServer_UI_Page(t *testing.T) {
 			{"/ui/assets/app.js", "text/javascript; charset=utf-8"},
 			{"/ui/assets/app.css", "text/css; charset=utf-8"},
 		} {
-			resp, body := h.get(a.path, testToken, nil)
+			resp, body := get(h, a.path, testToken, nil)
 			if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Type") != a.ctype {
 				t.Errorf("GET %s: status %d, Content-Type %q; want 200, %q", a.path, resp.StatusCode, resp.Header.Get("Content-Type"), a.ctype)
 			}
@@ -153,7 +153,7 @@ func TestServer_UI_Page(t *testing.T) {
 			}
 		}
 		for _, path := range []string{"/ui/assets/nope.js", "/ui/assets/index.html", "/ui/assets/../ui.go"} {
-			if resp, _ := h.get(path, testToken, nil); resp.StatusCode != http.StatusNotFound {
+			if resp, _ := get(h, path, testToken, nil); resp.StatusCode != http.StatusNotFound {
 				t.Errorf("GET %s: status %d, want 404", path, resp.StatusCode)
 			}
 		}
@@ -168,7 +168,7 @@ func TestServer_Authorize_Cookie(t *testing.T) {
 		header map[string]string
 		want   int
 	}{
-		{"SameOriginHeader", testToken, map[string]string{"Origin": h.url}, http.StatusOK},
+		{"SameOriginHeader", testToken, map[string]string{"Origin": h.URL}, http.StatusOK},
 		{"SecFetchSameOrigin", testToken, map[string]string{"Sec-Fetch-Site": "same-origin"}, http.StatusOK},
 		{"OtherOrigin", testToken, map[string]string{"Origin": "http://evil.example"}, http.StatusForbidden},
 		{"OtherPortSameHost", testToken, map[string]string{"Origin": "http://127.0.0.1:1"}, http.StatusForbidden},
@@ -176,20 +176,20 @@ func TestServer_Authorize_Cookie(t *testing.T) {
 		{"SameSite", testToken, map[string]string{"Sec-Fetch-Site": "same-site"}, http.StatusForbidden},
 		{"CrossSite", testToken, map[string]string{"Sec-Fetch-Site": "cross-site"}, http.StatusForbidden},
 		{"NoOriginNoSecFetchRead", testToken, nil, http.StatusOK}, // a plain-http LAN page's GET
-		{"WrongCookie", strings.Repeat("0", 64), map[string]string{"Origin": h.url}, http.StatusUnauthorized},
+		{"WrongCookie", strings.Repeat("0", 64), map[string]string{"Origin": h.URL}, http.StatusUnauthorized},
 		{"Nothing", "", nil, http.StatusUnauthorized},
 		{"Bearer", "", map[string]string{"Authorization": "Bearer " + testToken}, http.StatusOK},
 		{"BearerOtherOrigin", "", map[string]string{"Authorization": "Bearer " + testToken, "Origin": "http://evil.example"}, http.StatusOK},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			resp, body := h.get("/api/v1/info", c.cookie, c.header)
+			resp, body := get(h, "/api/v1/info", c.cookie, c.header)
 			if resp.StatusCode != c.want {
 				t.Errorf("status %d, want %d; body %s", resp.StatusCode, c.want, body)
 			}
 		})
 	}
 	t.Run("NoOriginNoSecFetchWrite", func(t *testing.T) {
-		req, _ := http.NewRequest(http.MethodPost, h.url+"/api/v1/logs", strings.NewReader(`{"level":"info","text":"x"}`))
+		req, _ := http.NewRequest(http.MethodPost, h.URL+"/api/v1/logs", strings.NewReader(`{"level":"info","text":"x"}`))
 		req.AddCookie(&http.Cookie{Name: "mcplogd_ui", Value: testToken})
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
@@ -201,12 +201,12 @@ func TestServer_Authorize_Cookie(t *testing.T) {
 		}
 	})
 	t.Run("RotatedToken", func(t *testing.T) {
-		h.srv.SetToken(strings.Repeat("ab", 32))
-		defer h.srv.SetToken(testToken)
-		if resp, _ := h.get("/api/v1/info", testToken, map[string]string{"Origin": h.url}); resp.StatusCode != http.StatusUnauthorized {
+		h.Srv.SetToken(strings.Repeat("ab", 32))
+		defer h.Srv.SetToken(testToken)
+		if resp, _ := get(h, "/api/v1/info", testToken, map[string]string{"Origin": h.URL}); resp.StatusCode != http.StatusUnauthorized {
 			t.Errorf("old cookie after rotation: status %d, want 401", resp.StatusCode)
 		}
-		if resp, _ := h.get("/ui/", testToken, nil); resp.StatusCode != http.StatusNotFound {
+		if resp, _ := get(h, "/ui/", testToken, nil); resp.StatusCode != http.StatusNotFound {
 			t.Errorf("page with the old cookie after rotation: status %d, want 404", resp.StatusCode)
 		}
 	})
@@ -223,7 +223,7 @@ func openStream(t *testing.T, h *harness, path, lastEventID string) <-chan sseEv
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, h.url+path, nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, h.URL+path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -313,7 +313,7 @@ func streamTexts(a streamLines) string {
 
 func TestServer_Stream(t *testing.T) {
 	h := mustServe(t, nil)
-	logtest.MustAppend(t, h.log, logtest.Lines(3, "old")...)
+	logtest.MustAppend(t, h.Log, logtest.Lines(3, "old")...)
 
 	events := openStream(t, h, "/api/v1/stream", "")
 	first, a := nextLines(t, events)
@@ -324,7 +324,7 @@ func TestServer_Stream(t *testing.T) {
 		t.Errorf("event id %q, want %q", first.id, want)
 	}
 
-	h.call(http.MethodPost, "/api/v1/logs", `{"level":"warn","text":"new 1"}`+"\n"+`{"level":"debug","text":"new 2"}`)
+	h.Call(http.MethodPost, "/api/v1/logs", `{"level":"warn","text":"new 1"}`+"\n"+`{"level":"debug","text":"new 2"}`)
 	ev, a := nextLines(t, events)
 	if got := streamTexts(a); got != "new 1,new 2" || a.Reset || a.Dropped != 0 {
 		t.Fatalf("after ingest: lines %q reset %v dropped %d", got, a.Reset, a.Dropped)
@@ -342,7 +342,7 @@ func TestServer_Stream(t *testing.T) {
 		if _, c := nextLines(t, latest); len(c.Lines) != 0 || c.Reset {
 			t.Errorf("resumed from the newest event: lines %q, reset %v; want none", streamTexts(c), c.Reset)
 		}
-		h.call(http.MethodPost, "/api/v1/logs", `{"level":"error","text":"new 3"}`)
+		h.Call(http.MethodPost, "/api/v1/logs", `{"level":"error","text":"new 3"}`)
 		if _, c := nextLines(t, latest); streamTexts(c) != "new 3" {
 			t.Errorf("then: lines %q, want new 3", streamTexts(c))
 		}
@@ -361,14 +361,14 @@ func TestServer_Stream(t *testing.T) {
 	})
 
 	t.Run("ErrInvalid", func(t *testing.T) {
-		resp, body := h.get("/api/v1/stream?level=loud", testToken, map[string]string{"Origin": h.url})
+		resp, body := get(h, "/api/v1/stream?level=loud", testToken, map[string]string{"Origin": h.URL})
 		checkError(t, resp.StatusCode, []byte(body), http.StatusBadRequest, oplog.EINVALID, "level")
-		resp, body = h.get("/api/v1/stream", testToken, map[string]string{"Origin": h.url, "Last-Event-ID": "x"})
+		resp, body = get(h, "/api/v1/stream", testToken, map[string]string{"Origin": h.URL, "Last-Event-ID": "x"})
 		checkError(t, resp.StatusCode, []byte(body), http.StatusBadRequest, oplog.EINVALID, "Last-Event-ID")
 	})
 
 	t.Run("OtherOrigin", func(t *testing.T) {
-		resp, _ := h.get("/api/v1/stream", testToken, map[string]string{"Origin": "http://evil.example"})
+		resp, _ := get(h, "/api/v1/stream", testToken, map[string]string{"Origin": "http://evil.example"})
 		if resp.StatusCode != http.StatusForbidden {
 			t.Errorf("status %d, want 403", resp.StatusCode)
 		}
@@ -378,7 +378,7 @@ func TestServer_Stream(t *testing.T) {
 func TestServer_Crashes_Buckets(t *testing.T) {
 	h := withCrashes(mustServe(t, nil))
 	at := time.Now().UTC().Add(-10 * time.Minute).Truncate(time.Millisecond)
-	appendCrashes(t, h.log, 10, at) // 10 Unity crashes a second apart, one Lua crash an hour before
+	appendCrashes(t, h.Log, 10, at) // 10 Unity crashes a second apart, one Lua crash an hour before
 
 	type out struct {
 		Groups []struct {
@@ -402,6 +402,6 @@ func TestServer_Crashes_Buckets(t *testing.T) {
 	if b := mustCall[out](h, http.MethodGet, "/api/v1/crashes", "", http.StatusOK); b.Groups[0].Histogram != nil || !b.HistogramFrom.IsZero() {
 		t.Errorf("without buckets: histogram %v, from %s", b.Groups[0].Histogram, b.HistogramFrom)
 	}
-	status, body := h.call(http.MethodGet, "/api/v1/crashes?buckets=-1", "")
+	status, body := h.Call(http.MethodGet, "/api/v1/crashes?buckets=-1", "")
 	checkError(t, status, body, http.StatusBadRequest, oplog.EINVALID, "buckets")
 }
