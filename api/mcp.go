@@ -13,9 +13,10 @@ import (
 	"time"
 
 	"github.com/labstack/echo/v4"
-	"github.com/mcplogd/mcplogd/mcptools"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcplogd/mcplogd/mcptools"
 )
 
 // mountMCP serves the Streamable HTTP MCP endpoint at /mcp/:token. Every

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/labstack/echo/v4"
+
 	"github.com/mcplogd/mcplogd/oplog"
 )
 
@@ -79,4 +80,13 @@ func (p *params) filter(def oplog.Kind) oplog.Filter {
 		f.Kind = def
 	}
 	return f
+}
+
+// tailQuery reads what GET /api/v1/tail and the stream share: sinceId,
+// revision, limit and the filters, kind defaulting to line.
+func (p *params) tailQuery() oplog.TailQuery {
+	q := oplog.TailQuery{Filter: p.filter(oplog.KindLine), Limit: p.int("limit")}
+	q.SinceID, q.HasSince = p.uint("sinceId")
+	q.Revision, _ = p.uint("revision")
+	return q
 }

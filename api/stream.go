@@ -26,9 +26,7 @@ import (
 // goes away or the server shuts down.
 func (s *Server) stream(c echo.Context) error {
 	p := params{c: c}
-	q := oplog.TailQuery{Filter: p.filter(oplog.KindLine), Limit: p.int("limit")}
-	q.SinceID, q.HasSince = p.uint("sinceId")
-	q.Revision, _ = p.uint("revision")
+	q := p.tailQuery()
 	if p.err != nil {
 		return p.err
 	}

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/labstack/echo/v4"
+
 	"github.com/mcplogd/mcplogd/client"
 	"github.com/mcplogd/mcplogd/oplog"
 )
@@ -13,9 +14,7 @@ import (
 // arrives, the wait ends, the client goes away or the server shuts down.
 func (s *Server) tail(c echo.Context) error {
 	p := params{c: c}
-	q := oplog.TailQuery{Filter: p.filter(oplog.KindLine), Limit: p.int("limit")}
-	q.SinceID, q.HasSince = p.uint("sinceId")
-	q.Revision, _ = p.uint("revision")
+	q := p.tailQuery()
 	q.Wait = time.Duration(min(p.int("waitMs"), int(oplog.MaxWait/time.Millisecond))) * time.Millisecond
 	if p.err != nil {
 		return p.err

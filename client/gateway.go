@@ -7,9 +7,10 @@ import (
 	"sync"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/mcplogd/mcplogd/mcptools"
 	"github.com/mcplogd/mcplogd/oplog"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // RemoteGateway is a running server's gateway as another process sees it

@@ -8,8 +8,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mcplogd/mcplogd/oplog"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcplogd/mcplogd/oplog"
 )
 
 // idArg is a record ID argument as JSON: a number, or a string of digits

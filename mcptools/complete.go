@@ -5,8 +5,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/mcplogd/mcplogd/oplog"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcplogd/mcplogd/oplog"
 )
 
 // complete offers the stored log names for arguments called log_name or

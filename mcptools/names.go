@@ -3,8 +3,9 @@ package mcptools
 import (
 	"context"
 
-	"github.com/mcplogd/mcplogd/oplog"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcplogd/mcplogd/oplog"
 )
 
 // ---- list_log_names ----

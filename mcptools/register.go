@@ -7,8 +7,9 @@ import (
 	"reflect"
 
 	"github.com/google/jsonschema-go/jsonschema"
-	"github.com/mcplogd/mcplogd/oplog"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcplogd/mcplogd/oplog"
 )
 
 // schemaTypes tells jsonschema.For what the types with their own JSON look like.

@@ -4,8 +4,9 @@ import (
 	"context"
 
 	"github.com/google/jsonschema-go/jsonschema"
-	"github.com/mcplogd/mcplogd/oplog"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcplogd/mcplogd/oplog"
 )
 
 type replayIn struct {

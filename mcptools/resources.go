@@ -7,8 +7,9 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/mcplogd/mcplogd/oplog"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcplogd/mcplogd/oplog"
 )
 
 func (t *toolset) addResources(srv *mcp.Server) {

@@ -4,8 +4,9 @@ import (
 	"context"
 	"time"
 
-	"github.com/mcplogd/mcplogd/oplog"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcplogd/mcplogd/oplog"
 )
 
 type searchIn struct {

@@ -7,8 +7,9 @@ import (
 	"runtime/debug"
 	"time"
 
-	"github.com/mcplogd/mcplogd/oplog"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcplogd/mcplogd/oplog"
 )
 
 // Options configures New. A nil *Options means defaults; a zero field

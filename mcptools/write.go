@@ -5,8 +5,9 @@ import (
 	"context"
 	"encoding/json"
 
-	"github.com/mcplogd/mcplogd/oplog"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcplogd/mcplogd/oplog"
 )
 
 // ---- append_log and clear_logs ----

@@ -3,8 +3,9 @@ package metrics
 import (
 	"strconv"
 
-	"github.com/mcplogd/mcplogd/oplog"
 	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/mcplogd/mcplogd/oplog"
 )
 
 // Commits counts what the store's group commits wrote, for GET /metrics:

@@ -3,8 +3,9 @@ package metrics
 import (
 	"slices"
 
-	"github.com/mcplogd/mcplogd/oplog"
 	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/mcplogd/mcplogd/oplog"
 )
 
 // stateCollector reports, at each scrape, what the Log, the gateway and

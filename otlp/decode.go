@@ -8,10 +8,11 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/mcplogd/mcplogd/oplog"
 	collogspb "go.opentelemetry.io/proto/otlp/collector/logs/v1"
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
+
+	"github.com/mcplogd/mcplogd/oplog"
 )
 
 // decodeLogs decodes an ExportLogsServiceRequest. Unknown fields are

@@ -10,10 +10,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mcplogd/mcplogd/oplog"
 	collogspb "go.opentelemetry.io/proto/otlp/collector/logs/v1"
 	commonpb "go.opentelemetry.io/proto/otlp/common/v1"
 	logspb "go.opentelemetry.io/proto/otlp/logs/v1"
+
+	"github.com/mcplogd/mcplogd/oplog"
 )
 
 // rejections counts the records refused from one request and keeps the
