@@ -54,8 +54,8 @@ var (
 
 // addTool registers a typed tool. The SDK validates the arguments against
 // In's schema (an invalid one is a tool error that names it) and applies
-// the defaults; the result is marshalled once, as structuredContent and as
-// the same JSON in a text block. (Returning Out to the SDK would have it
+// the defaults; the result is marshalled once, as structuredContent, with
+// a text block that the answer writes (see texter). (Returning Out to the SDK would have it
 // decode, validate and re-encode every answer: a tail of 200 lines would
 // cost several times a ping. The output schemas are checked in tests.)
 func addTool[In, Out any](srv *mcp.Server, t *toolset, spec toolSpec, h func(context.Context, *mcp.CallToolRequest, In) (Out, error)) {
@@ -75,11 +75,11 @@ func addTool[In, Out any](srv *mcp.Server, t *toolset, spec toolSpec, h func(con
 		if err != nil {
 			return nil, nil, toolError(err)
 		}
-		b, err := json.Marshal(out)
+		res, err := result(out)
 		if err != nil {
 			return nil, nil, fmt.Errorf("BUG: %s: marshal result: %w", spec.name, err)
 		}
-		return &mcp.CallToolResult{StructuredContent: json.RawMessage(b), Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}}, nil, nil
+		return res, nil, nil
 	})
 	t.help = append(t.help, newToolHelp(spec, in))
 }
@@ -98,7 +98,7 @@ func (t *toolset) addTools(srv *mcp.Server) {
 			"omit sinceId for the newest limit lines. reset: true means sinceId was past the newest ID or from a cleared " +
 			"generation, and lines start over; dropped counts lines retention removed before you read them; more: true means ask again at once. " +
 			"Stack traces are not included (hasStack marks lines that have one: get_log_details shows it).",
-		annotations: readOnly, defaults: map[string]any{"limit": oplog.DefaultTailLimit, "waitMs": 0},
+		annotations: readOnly, defaults: map[string]any{"limit": oplog.DefaultTailLimit, "waitMs": 0, "collapse": true},
 		example: map[string]any{"sinceId": 1234, "limit": 200, "level": "warn", "waitMs": 5000}}, t.consoleTail)
 	addTool(srv, t, toolSpec{name: "get_logs", title: "List records",
 		description: "Records (console lines and operations) newest first, with filters; total counts every match and more says whether a later page exists. " +

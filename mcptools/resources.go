@@ -39,7 +39,7 @@ func jsonContents(uri string, v any) (*mcp.ReadResourceResult, error) {
 }
 
 func (t *toolset) readConsole(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-	out, err := t.consoleTail(ctx, nil, tailIn{})
+	out, err := t.consoleTail(ctx, nil, tailIn{Collapse: true})
 	if err != nil {
 		return nil, err
 	}

@@ -18,8 +18,20 @@ type tailLine struct {
 	Source    string `json:"source"`
 	Text      string `json:"text"`
 	Truncated bool   `json:"truncated,omitempty" jsonschema:"the text was cut at maxTextChars; get_log_details has all of it"`
+	TextChars int    `json:"textChars,omitempty" jsonschema:"when truncated: the whole text's length in characters"`
 	HasStack  bool   `json:"hasStack,omitempty" jsonschema:"the line has a stack trace; get_log_details shows it"`
+	Repeat    int    `json:"repeat,omitempty" jsonschema:"this line stands for repeat identical lines in a row, IDs id to lastId"`
+	LastID    uint64 `json:"lastId,omitempty" jsonschema:"with repeat: the ID of the last repeated line"`
+
+	line string        // the entry's line in the text block
+	rec  *oplog.Record // the first record it stands for
 }
+
+// last is the highest ID the entry covers.
+func (l *tailLine) last() uint64 { return max(l.ID, l.LastID) }
+
+// records is how many records the entry stands for.
+func (l *tailLine) records() int { return max(l.Repeat, 1) }
 
 // recordSummary is one record in a list: no stack, no data, text cut.
 type recordSummary struct {

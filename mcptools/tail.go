@@ -2,7 +2,10 @@ package mcptools
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -19,6 +22,8 @@ type tailIn struct {
 	Name     string `json:"name,omitempty" jsonschema:"only this log name"`
 	Source   string `json:"source,omitempty" jsonschema:"only this source (game, editor or upstream)"`
 	WaitMs   int    `json:"waitMs,omitempty" jsonschema:"with no new line, wait up to this many milliseconds for one (long poll; capped at 30000); 0 answers at once"`
+	Collapse bool   `json:"collapse,omitempty" jsonschema:"repeated identical lines in a row come as one entry with repeat and lastId; false lists each"`
+	budgetArg
 }
 
 type tailOut struct {
@@ -27,7 +32,37 @@ type tailOut struct {
 	Revision uint64     `json:"revision" jsonschema:"the log's generation; pass it back with sinceId"`
 	Dropped  uint64     `json:"dropped" jsonschema:"lines after sinceId removed by retention before they were read"`
 	Reset    bool       `json:"reset" jsonschema:"sinceId was past the newest ID or from another generation: lines start over"`
-	More     bool       `json:"more" jsonschema:"more lines are ready: call again at once"`
+	More     bool       `json:"more" jsonschema:"more lines are ready (past limit or maxBytes): call again at once with sinceId lastId"`
+	Skipped  int        `json:"skipped,omitempty" jsonschema:"without sinceId: older lines left out to fit maxBytes (get_logs pages back through them)"`
+}
+
+func (o tailOut) text() string {
+	var w textLog
+	for i := range o.Lines {
+		w.keep(o.Lines[i].line)
+	}
+	return w.block(o.header())
+}
+
+func (o tailOut) header() string {
+	n := 0
+	for i := range o.Lines {
+		n += max(o.Lines[i].Repeat, 1)
+	}
+	h := fmt.Sprintf("console_tail: %d lines (%d entries), lastId=%d revision=%d", n, len(o.Lines), o.LastID, o.Revision)
+	if o.Reset {
+		h += " reset=true (lines start over)"
+	}
+	if o.Dropped > 0 {
+		h += fmt.Sprintf(" dropped=%d (removed by retention before you read them)", o.Dropped)
+	}
+	if o.More {
+		h += fmt.Sprintf(" more=true: call again with sinceId=%d", o.LastID)
+	}
+	if o.Skipped > 0 {
+		h += fmt.Sprintf(" skipped=%d older lines (maxBytes)", o.Skipped)
+	}
+	return h
 }
 
 func (t *toolset) consoleTail(ctx context.Context, req *mcp.CallToolRequest, in tailIn) (tailOut, error) {
@@ -54,13 +89,78 @@ func (t *toolset) consoleTail(ctx context.Context, req *mcp.CallToolRequest, in 
 	if err != nil {
 		return tailOut{}, err
 	}
-	out := tailOut{Lines: make([]tailLine, len(tail.Lines)), LastID: tail.LastID, Revision: tail.Revision,
-		Dropped: tail.Dropped, Reset: tail.Reset, More: tail.More}
-	for i := range tail.Lines {
-		r := &tail.Lines[i]
-		l := tailLine{ID: r.ID, Time: r.Time.Format(listTime), Level: r.Level.String(), Name: r.Name, Source: r.Source, HasStack: r.Stack != ""}
-		l.Text, l.Truncated = cut(r.Text, t.opts.MaxTextChars)
-		out.Lines[i] = l
+	return *t.fitTail(&tail, in.Collapse, !q.HasSince, in.bytes(DefaultBudget)), nil
+}
+
+// fitTail turns a tail into console_tail's answer: repeats collapsed, texts
+// cut, and as many entries as the budget holds. Reading on from a sinceId,
+// the oldest entries are kept: when fewer fit than the tail has, lastId is
+// the last one kept and more is true, so that the next call with
+// sinceId=lastId goes on without a gap. For the newest lines (no sinceId)
+// the newest entries are kept and skipped counts the older lines left out.
+func (t *toolset) fitTail(tail *oplog.Tail, collapse, newest bool, budget int) *tailOut {
+	out := &tailOut{Lines: []tailLine{}, LastID: tail.LastID, Revision: tail.Revision, Dropped: tail.Dropped, Reset: tail.Reset, More: tail.More}
+	entries := t.tailEntries(tail.Lines, collapse)
+	f := newFitter(budget, &tailOut{LastID: tail.LastID, Revision: tail.Revision, Dropped: tail.Dropped, Reset: tail.Reset,
+		More: true, Skipped: len(tail.Lines)})
+	var w textLog
+	from, to := 0, len(entries)
+	if newest {
+		day := ""
+		for from = len(entries); from > 0; from-- {
+			e := &entries[from-1]
+			chunk := w.line(e.rec, e.Text, e.TextChars, max(e.Repeat, 1), e.last())
+			chunk = chunk[strings.IndexByte(chunk, '\n')+1:] // the date line is counted below, once per day
+			if d := e.rec.Time.UTC().Format(time.DateOnly); d != day {
+				chunk, day = "= "+d+"\n"+chunk, d
+			}
+			if !f.fits(e, chunk) {
+				break
+			}
+		}
+	} else {
+		for to = 0; to < len(entries); to++ {
+			e := &entries[to]
+			if !f.fits(e, w.line(e.rec, e.Text, e.TextChars, max(e.Repeat, 1), e.last())) {
+				break
+			}
+			w.keep(w.line(e.rec, e.Text, e.TextChars, max(e.Repeat, 1), e.last()))
+		}
+		if to < len(entries) {
+			out.LastID, out.More = entries[to-1].last(), true
+		}
 	}
-	return out, nil
+	w = textLog{}
+	for i := from; i < to; i++ {
+		e := &entries[i]
+		e.line = w.line(e.rec, e.Text, e.TextChars, max(e.Repeat, 1), e.last())
+		w.keep(e.line)
+		out.Skipped += e.records()
+	}
+	out.Skipped = len(tail.Lines) - out.Skipped
+	if to > from {
+		out.Lines = entries[from:to]
+	}
+	return out
+}
+
+// tailEntries collapses recs into console_tail's entries.
+func (t *toolset) tailEntries(recs []oplog.Record, collapse bool) []tailLine {
+	var entries []tailLine
+	start := 0
+	for _, end := range repeats(recs, collapse) {
+		r, last := &recs[start], &recs[end-1]
+		l := tailLine{ID: r.ID, Time: r.Time.Format(listTime), Level: r.Level.String(), Name: r.Name, Source: r.Source,
+			HasStack: r.Stack != "", rec: r}
+		l.Text, l.Truncated = cut(r.Text, t.opts.MaxTextChars)
+		if l.Truncated {
+			l.TextChars = utf8.RuneCountInString(r.Text)
+		}
+		if n := end - start; n > 1 {
+			l.Repeat, l.LastID = n, last.ID
+		}
+		entries = append(entries, l)
+		start = end
+	}
+	return entries
 }

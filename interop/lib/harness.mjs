@@ -201,9 +201,10 @@ export async function connectStdio(dir) {
 }
 
 /**
- * Call a tool that must succeed, and return its structuredContent after checking that the
- * text content carries the same JSON. (The SDK client has already checked structuredContent
- * against the tool's outputSchema.)
+ * Call a tool that must succeed, and return its structuredContent after checking the text
+ * content: either the same JSON, or the tool's compact lines, which name every listed record
+ * as #ID. (The SDK client has already checked structuredContent against the tool's
+ * outputSchema.)
  */
 export async function callOk(client, name, args = {}) {
   const res = await client.callTool({ name, arguments: args });
@@ -211,7 +212,18 @@ export async function callOk(client, name, args = {}) {
   assert.ok(!res.isError, `${name}(${JSON.stringify(args)}) returned isError: ${text}`);
   assert.ok(res.structuredContent && typeof res.structuredContent === 'object',
     `${name} returns structuredContent; got ${JSON.stringify(res).slice(0, 300)}`);
-  assert.deepEqual(JSON.parse(text), res.structuredContent, `${name}: the text content is the structuredContent as JSON`);
+  let json;
+  try { json = JSON.parse(text); } catch { /* compact text */ }
+  if (json !== undefined) {
+    assert.deepEqual(json, res.structuredContent, `${name}: a JSON text content is the structuredContent`);
+  } else {
+    assert.ok(text.trim().length > 0, `${name}: the text content is not empty`);
+    for (const list of ['lines', 'logs', 'entries', 'hits']) {
+      for (const r of res.structuredContent[list] ?? []) {
+        assert.ok(text.includes(`#${r.id}`), `${name}: the text names record #${r.id}: ${text.slice(0, 300)}`);
+      }
+    }
+  }
   return res.structuredContent;
 }
 

@@ -1,0 +1,101 @@
+package mcptools
+
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// budgetArg is the maxBytes argument every read tool takes: the most
+// bytes its whole answer may take, counted as the tools/call result is
+// serialized (the text block and structuredContent together). Embed it in
+// a tool's arguments.
+type budgetArg struct {
+	MaxBytes int `json:"maxBytes,omitempty" jsonschema:"answer size limit in bytes (default 32768; 8192 to 262144); past it the answer stops early and says more"`
+}
+
+// bytes is the budget asked for, or def, within [MinBudget, MaxBudget].
+func (b budgetArg) bytes(def int) int {
+	if b.MaxBytes <= 0 {
+		return def
+	}
+	return min(max(b.MaxBytes, MinBudget), MaxBudget)
+}
+
+// texter is an answer that writes its own text block: what a person or a
+// model reads best (one line per record), not the JSON again, which
+// structuredContent carries. An answer without it is sent as JSON text.
+type texter interface {
+	text() string
+}
+
+// result is the tools/call result of out, as addTool sends it.
+func result(out any) (*mcp.CallToolResult, error) {
+	b, err := json.Marshal(out)
+	if err != nil {
+		return nil, err
+	}
+	text := string(b)
+	if t, ok := out.(texter); ok {
+		text = t.text()
+	}
+	return &mcp.CallToolResult{StructuredContent: json.RawMessage(b), Content: []mcp.Content{&mcp.TextContent{Text: text}}}, nil
+}
+
+// resultSize is the serialized size of out's tools/call result.
+func resultSize(out any) int {
+	res, err := result(out)
+	if err != nil {
+		return 0
+	}
+	b, _ := json.Marshal(res)
+	return len(b)
+}
+
+// fitter decides how many entries of a list fit a budget. It starts from
+// the size of the answer without entries and adds, for each entry, its
+// JSON and its text line as they will be serialized (escapes included).
+type fitter struct {
+	limit, used, n int
+}
+
+// newFitter starts with empty, the answer without entries (with its
+// header text: the more, lastId and the like it will carry, at their
+// longest).
+func newFitter(budget int, empty any) *fitter {
+	return &fitter{limit: budget, used: resultSize(empty) + fitSlack}
+}
+
+// fitSlack covers what an answer's fixed part may grow by once entries are
+// kept (a cursor, larger numbers).
+const fitSlack = 256
+
+// fits reports whether entry (with its text line) still fits, and counts
+// it if so. The first entry always fits: an answer makes progress whatever
+// the budget (MinBudget holds the largest entry a list can have).
+func (f *fitter) fits(entry any, line string) bool {
+	b, err := json.Marshal(entry)
+	if err != nil {
+		return false
+	}
+	l, _ := json.Marshal(line + "\n")
+	n := len(b) + 1 + len(l) - 2 // a comma between entries; the line inside the text's quotes
+	if f.n > 0 && f.used+n > f.limit {
+		return false
+	}
+	f.used += n
+	f.n++
+	return true
+}
+
+// lines joins a text block: a header line, then one line per entry.
+func lines(header string, entries []string) string {
+	var b strings.Builder
+	b.WriteString(header)
+	for _, e := range entries {
+		b.WriteByte('\n')
+		b.WriteString(e)
+	}
+	return b.String()
+}
