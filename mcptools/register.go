@@ -34,6 +34,35 @@ func schemaFor[T any]() *jsonschema.Schema {
 	return s
 }
 
+// outputSchema infers Out's schema as a client needs it to check an
+// answer: the top-level fields with their types and which are required.
+// The text block and the tool's description explain the answer; nested
+// item schemas, descriptions and minimums would cost every client the
+// bytes of tools/list on every connection (about 10 KB of the 16 KB it is
+// kept under) for checks no client needs (the field docs stay in the
+// jsonschema tags, and tests check answers against the full schema).
+func outputSchema[T any]() *jsonschema.Schema {
+	s := fullOutputSchema[T]()
+	for _, p := range s.Properties {
+		lean := jsonschema.Schema{Type: p.Type, Types: p.Types}
+		if lean.Type == "" && len(lean.Types) == 0 {
+			lean.Description = p.Description // any JSON: not the empty schema, written as true (see schemaTypes)
+		}
+		*p = lean
+	}
+	s.AdditionalProperties = nil
+	return s
+}
+
+// fullOutputSchema is Out's whole schema, which tests check answers against.
+func fullOutputSchema[T any]() *jsonschema.Schema {
+	s, err := jsonschema.For[T](&jsonschema.ForOptions{TypeSchemas: schemaTypes})
+	if err != nil {
+		panic("BUG: " + err.Error())
+	}
+	return s
+}
+
 // toolSpec describes a tool beyond its argument and result types.
 type toolSpec struct {
 	name, title, description string
@@ -69,7 +98,7 @@ func addTool[In, Out any](srv *mcp.Server, t *toolset, spec toolSpec, h func(con
 	}
 	in.Required = append(in.Required, spec.required...)
 	tool := &mcp.Tool{Name: spec.name, Title: spec.title, Description: spec.description,
-		InputSchema: in, OutputSchema: schemaFor[Out](), Annotations: spec.annotations}
+		InputSchema: in, OutputSchema: outputSchema[Out](), Annotations: spec.annotations}
 	mcp.AddTool(srv, tool, func(ctx context.Context, req *mcp.CallToolRequest, args In) (*mcp.CallToolResult, any, error) {
 		out, err := h(ctx, req, args)
 		if err != nil {
@@ -82,6 +111,10 @@ func addTool[In, Out any](srv *mcp.Server, t *toolset, spec toolSpec, h func(con
 		return res, nil, nil
 	})
 	t.help = append(t.help, newToolHelp(spec, in))
+	if t.fullSchemas == nil {
+		t.fullSchemas = map[string]*jsonschema.Schema{}
+	}
+	t.fullSchemas[spec.name] = fullOutputSchema[Out]()
 }
 
 func mustJSON(v any) json.RawMessage {

@@ -7,6 +7,7 @@ import (
 	"runtime/debug"
 	"time"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcplogd/mcplogd/oplog"
@@ -129,6 +130,10 @@ type toolset struct {
 	opts    Options
 	started time.Time
 	help    []toolHelp
+
+	// fullSchemas are the tools' whole output schemas (tools/list carries
+	// lean ones, see outputSchema), for tests.
+	fullSchemas map[string]*jsonschema.Schema
 }
 
 // ToolNames returns the names of mcplogd's own MCP tools, which upstream
