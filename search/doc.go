@@ -39,8 +39,9 @@
 // ID range, and retention), indexer.go (the background indexer),
 // rebuild.go (starting over, Reindex), tail.go (the in-memory chunks and
 // the pending operations), search.go (a search over all of them), and the
-// query language in syntax.go (AND, OR, NOT, parentheses) and query.go
-// (fields, values and filters for bleve). Format versions and limits are
+// query language in syntax.go (AND, OR, NOT, parentheses), query.go
+// (fields and filters for bleve) and values.go (the values of level, kind
+// and status, and the case of wildcards and regular expressions). Format versions and limits are
 // in consts.go.
 //
 //	idx, err := search.Open("mcplogd-data/index", db, &search.Options{Changed: log.Changed})
@@ -51,5 +52,8 @@
 // Query strings are bleve's, read the way log search usually is: terms are
 // all required (AND may be written), OR joins alternatives, NOT or -
 // excludes, parentheses group; unqualified words search text and stack;
-// level, kind and status values are spelled as oplog parses them.
+// level, kind and status values are spelled as oplog parses them, and
+// another value is an error that lists them. Wildcards (Physi*) and
+// regular expressions ignore case on text and stack, as words do, and keep
+// it on name, source and tool, which match exactly.
 package search

@@ -652,3 +652,90 @@ func TestIndex_Search_ReplayOf(t *testing.T) {
 		}
 	}
 }
+
+// TestIndex_Search_PatternsIgnoreCase checks that wildcards and regular
+// expressions on text and stack ignore case as words do, that level
+// patterns and spellings match whatever their case, and that name keeps
+// its case: above the watermark, in the segments, and with both at once.
+func TestIndex_Search_PatternsIgnoreCase(t *testing.T) {
+	above := small()
+	above.Interval = 2 * time.Hour // the indexer runs once at Open, then never
+	e := mustOpen(t, t.TempDir(), above, nil)
+	special := func(k int) []oplog.Record {
+		return []oplog.Record{
+			{Level: oplog.LevelInfo, Name: "Game", Text: fmt.Sprintf("BossFight %d started", k)},
+			{Level: oplog.LevelInfo, Name: "Game", Text: "bossfight ended"},
+			{Level: oplog.LevelWarn, Name: "physics", Text: "PHYSICS overload"},
+			{Level: oplog.LevelError, Name: "Physics", Text: "NullReferenceException: null reference", Stack: "at Boss.Fight () in BOSSFIGHT.cs:12"},
+			{Level: oplog.LevelFatal, Name: "Physical", Text: "PhysX crashed"},
+		}
+	}
+	add := func(from int) {
+		logtest.MustAppend(t, e.log, lines(from, 400)...)
+		logtest.MustAppend(t, e.log, special(from)...)
+	}
+	words := func(s string) []string {
+		return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_') })
+	}
+	// prefix keeps the records with a word of text (or stack) starting with p.
+	prefix := func(p string, stack bool) func(r *oplog.Record) bool {
+		return func(r *oplog.Record) bool {
+			s := r.Text
+			if stack {
+				s += " " + r.Stack
+			}
+			return slices.ContainsFunc(words(s), func(w string) bool { return strings.HasPrefix(w, p) })
+		}
+	}
+	physi, bossfi := prefix("physi", true), prefix("bossfi", true)
+	cases := []struct {
+		query string
+		keep  func(r *oplog.Record) bool
+	}{
+		{`Physi*`, physi},
+		{`physi*`, physi},
+		{`PHYSI*`, physi},
+		{`PhYs?cs`, func(r *oplog.Record) bool { return slices.Contains(words(r.Text+" "+r.Stack), "physics") }},
+		{`BossFi*`, bossfi},
+		{`bossfi*`, bossfi},
+		{`text:BOSSFI*`, prefix("bossfi", false)},
+		{`stack:/BossF.*/`, func(r *oplog.Record) bool { return strings.Contains(r.Stack, "BOSSFIGHT") }},
+		{`/Null[A-Z]+/`, prefix("null", true)},
+		{`name:Phys*`, func(r *oplog.Record) bool { return strings.HasPrefix(r.Name, "Phys") }}, // name keeps its case
+		{`name:phys*`, func(r *oplog.Record) bool { return strings.HasPrefix(r.Name, "phys") }},
+		{`level:ERR* OR level:Warning`, func(r *oplog.Record) bool { return r.Level == oplog.LevelError || r.Level == oplog.LevelWarn }},
+		{`level:exception Physi*`, func(r *oplog.Record) bool { return r.Level == oplog.LevelError && physi(r) }},
+		{`kind:any bossfi*`, bossfi},
+		// search_logs's example.
+		{`level:error AND name:Physics "null reference"`, func(r *oplog.Record) bool {
+			return r.Level == oplog.LevelError && r.Name == "Physics" && strings.Contains(r.Text, "null reference")
+		}},
+	}
+	checkAll := func() {
+		t.Helper()
+		for _, c := range cases {
+			e.check(oplog.SearchQuery{Query: c.query, Limit: 97}, c.keep)
+		}
+	}
+	add(0)
+	checkAll()
+	if s := e.idx.Status(); s.IndexedThrough != 0 {
+		t.Fatalf("the indexer ran: %+v", s)
+	}
+	e.opts = small()
+	e = e.reopen()
+	e.waitIndexed()
+	checkAll() // in the segments
+	e.opts = above
+	e = e.reopen()
+	indexed := e.idx.Status().IndexedThrough
+	add(1000)
+	if s := e.idx.Status(); s.IndexedThrough != indexed || indexed == 0 || e.db.Stats().LastID <= indexed {
+		t.Fatalf("want records both below and above the watermark: %+v", s)
+	}
+	checkAll() // both
+	_, err := e.log.Search(context.Background(), oplog.SearchQuery{Query: `BossFi* level:bogus`})
+	if oplog.ErrorCode(err) != oplog.EINVALID || !strings.Contains(oplog.ErrorMessage(err), `unknown level "bogus"; expected debug, info, warn, error or fatal`) {
+		t.Fatalf("level:bogus: %v", err)
+	}
+}

@@ -14,7 +14,9 @@ import (
 )
 
 // Fields of a document. Keyword fields match exactly (case-sensitive, one
-// term); text fields are analysed with wordsName (see analyzer.go). The time
+// term), but for level, kind and status whose values queries spell as oplog
+// parses them (see values.go); text fields are analysed with wordsName (see
+// analyzer.go). The time
 // field of queries is not in bleve (see times.go).
 var (
 	keywordFields = []string{"name", "level", "source", "kind", "tool", "status", "replayOf"}

@@ -83,7 +83,8 @@ func (c *compiled) plan(sp span, look func() timeLookup) (keep func(id uint64) b
 	}, true
 }
 
-// parse parses a query string (see tree); its errors say where it broke.
+// parse parses a query string (see tree) and checks the values of its
+// clauses (see values.go); its errors say where it broke.
 func parse(s string) (query.Query, error) {
 	if len(s) > maxQueryBytes {
 		return nil, oplog.Errorf(oplog.EINVALID, "query: %d bytes is over the limit of %d", len(s), maxQueryBytes)
@@ -91,9 +92,14 @@ func parse(s string) (query.Query, error) {
 	if !utf8.ValidString(s) {
 		return nil, oplog.Errorf(oplog.EINVALID, "query: not valid UTF-8")
 	}
-	q, err := tree(s)
+	q, clauses, err := parseTree(s)
 	if err != nil {
 		return nil, err
+	}
+	for _, c := range clauses {
+		if msg := c.check(); msg != "" {
+			return nil, queryErr(s, c.pos+c.value(), "bad value", msg)
+		}
 	}
 	if q == nil {
 		return query.NewMatchAllQuery(), nil
@@ -204,50 +210,23 @@ func (a *analyzers) leaf(q query.FieldableQuery, c *compiled, negated bool) (que
 		c.times = true
 		return newTimeRangeQuery(dq), nil
 	case slices.Contains(keywordFields, field):
-		switch m := q.(type) {
-		case *query.MatchQuery:
-			m.Match = canonical(field, m.Match)
-		case *query.MatchPhraseQuery: // one keyword, spaces and all
-			tq := query.NewTermQuery(canonical(field, m.MatchPhrase))
-			tq.SetField(field)
-			return tq, nil
-		}
-		return q, nil
+		return keywordLeaf(q)
 	}
 	return nil, oplog.Errorf(oplog.EINVALID, "query: unknown field %q; fields are text, stack, name, level, source, kind, tool, status, replayOf and time", field)
 }
 
 // textLeaf returns the query to run for a leaf on a text field: a phrase
-// becomes a phraseQuery (the index has no positions, see phrase.go).
+// becomes a phraseQuery (the index has no positions, see phrase.go); a
+// wildcard, prefix or regular expression ignores case (see values.go).
 func (a *analyzers) textLeaf(q query.FieldableQuery) (query.Query, error) {
 	p, ok := q.(*query.MatchPhraseQuery)
 	if !ok {
-		return q, nil
+		return fold(q)
 	}
 	if p.Fuzziness != 0 {
 		return nil, oplog.Errorf(oplog.EINVALID, "query: a phrase cannot be fuzzy (%q~%d); make its words fuzzy instead, such as word~1", p.MatchPhrase, p.Fuzziness)
 	}
 	return newPhrase(p.FieldVal, p.MatchPhrase, a.text), nil
-}
-
-// canonical spells a level, kind or status as it is indexed, so that
-// level:Error and level:warning match.
-func canonical(field, v string) string {
-	switch field {
-	case "level":
-		if l, err := oplog.ParseLevel(v); err == nil && l != 0 {
-			return l.String()
-		}
-	case "kind":
-		if k, err := oplog.ParseKind(v); err == nil && k != 0 {
-			return k.String()
-		}
-	case "status":
-		if s, err := oplog.ParseStatus(v); err == nil && s != 0 {
-			return s.String()
-		}
-	}
-	return v
 }
 
 // collect adds the analysed words of a match or phrase to c.terms.

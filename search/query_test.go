@@ -235,7 +235,12 @@ func TestCompile(t *testing.T) {
 	f(`message:foo`, `text:foo`, []string{"foo"})
 	f(`msg:foo`, `text:foo`, []string{"foo"})
 	f(`stack:NullReference`, `stack:NullReference`, []string{"nullreference"})
-	f(`Physi*`, `or(text:Physi* stack:Physi*)`, []string{})
+	f(`Physi*`, `or(text:physi* stack:physi*)`, []string{}) // patterns ignore case, as words do
+	f(`PHYSI*`, `or(text:physi* stack:physi*)`, []string{})
+	f(`text:BossFi*`, `text:bossfi*`, []string{})
+	f(`stack:Te?T`, `stack:te?t`, nil)
+	f(`text:/Null.*EX/`, `text:/(?i)Null.*EX/`, nil)
+	f(`/Physi.*/`, `or(text:/(?i)Physi.*/ stack:/(?i)Physi.*/)`, nil)
 	// A bare number is a word; bleve's numeric alternative has no text field.
 	f(`3`, `or(or(text:3 stack:3) or())`, []string{"3"})
 
@@ -251,7 +256,16 @@ func TestCompile(t *testing.T) {
 	f(`kind:operation`, `kind:op`, nil)
 	f(`status:ok`, `status:success`, nil)
 	f(`name:"Main Camera"`, `name:=Main Camera`, []string{})
-	f(`name:Phys*`, `name:Phys*`, []string{})
+	f(`name:Phys*`, `name:Phys*`, []string{}) // name, source and tool match exactly: case and all
+	f(`source:/Uni.*/`, `source:/Uni.*/`, nil)
+	f(`tool:Spawn?`, `tool:Spawn?`, nil)
+	f(`level:exception`, `level:error`, nil) // the spellings of oplog.ParseLevel
+	f(`level:"Warning"`, `level:=warn`, nil)
+	f(`level:ERR*`, `level:err*`, nil) // level, kind and status values are lower case
+	f(`status:/Succ.*/`, `status:/(?i)Succ.*/`, nil)
+	f(`level:eror~1`, `level:eror~1`, nil) // fuzzy: as written
+	f(`kind:any`, `*`, nil)                // as the kind filter reads it
+	f(`level:error -kind:all`, `(level:error -*)`, nil)
 	f(`replayOf:12`, `or(replayOf:12 replayOf:>=12<=12)`, nil) // bleve reads a number both ways
 
 	// Excluded words are no fragment words.
@@ -310,13 +324,39 @@ func TestCompile_Errors(t *testing.T) {
 	f(`level:`, "syntax error")
 	f(`"a b"~1`, "syntax error")
 	f(`text:"a b"~1`, "syntax error")
+	f(`text:/[/`, `at character 6: regular expression /[/: missing closing ]: [`)
+
+	// An unknown value of level, kind or status lists the values, and
+	// points at it.
+	g := func(s string, col int, what string) {
+		t.Helper()
+		_, err := an.compile(&oplog.SearchQuery{Query: s})
+		want := fmt.Sprintf("query: bad value at character %d: %s\n  %s\n  %s^", col, what, s, strings.Repeat(" ", col-1))
+		if oplog.ErrorCode(err) != oplog.EINVALID || oplog.ErrorMessage(err) != want {
+			t.Fatalf("compile(%q): got %v, want EINVALID with\n%s", s, err, want)
+		}
+	}
+	levels := "expected debug, info, warn, error or fatal"
+	g(`level:bogus`, 7, `unknown level "bogus"; `+levels)
+	g(`name:Physics AND (level:Bogus OR x)`, 25, `unknown level "Bogus"; `+levels)
+	g(`a -level:bogus`, 10, `unknown level "bogus"; `+levels)
+	g(`é +level:"so bad"`, 10, `unknown level "so bad"; `+levels) // characters, not bytes
+	g(`level:exc*`, 7, `unknown level "exc*"; `+levels)           // matches no value as indexed
+	g(`level:/x.*/`, 7, `unknown level "/x.*/"; `+levels)
+	g(`level:>=3`, 7, `unknown level ">=3"; `+levels)
+	g(`kind:x`, 6, `unknown kind "x"; expected line, op or any`)
+	g(`status:x`, 8, `unknown status "x"; expected pending, success, error, timeout or cancelled`)
+	g(`status:3`, 8, `unknown status "3"; expected pending, success, error, timeout or cancelled`)
+	g(`NOT status:running OR status:finished`, 30, `unknown status "finished"; expected pending, success, error, timeout or cancelled`)
+	g(`x stack:/a**/`, 9, "regular expression /a**/: invalid nested repetition operator: **")
 	f(strings.Repeat("a", maxQueryBytes+1), "query: 4097 bytes is over the limit of 4096")
 	f("\xff", "query: not valid UTF-8")
 }
 
 func FuzzQuery(f *testing.F) {
 	for _, s := range []string{`level:error AND name:Physics "null reference"`, `a OR (b AND NOT c)`, `time:>"2026-01-01"`,
-		`text:/ab+c/`, `x~2 y^3 -z +w`, `"unterminated`, `((a)`, `\(a\)`, `name:"a b" OR kind:op`, `a:1.5`, `status:>=3`} {
+		`text:/ab+c/`, `x~2 y^3 -z +w`, `"unterminated`, `((a)`, `\(a\)`, `name:"a b" OR kind:op`, `a:1.5`, `status:>=3`,
+		`level:bogus`, `Physi* text:/N[a-z]+Ex/ level:ERR*`, `kind:any`, `level:"warning"`} {
 		f.Add(s)
 	}
 	an := newAnalyzers(newMapping())

@@ -62,27 +62,37 @@ func lex(s string) ([]token, error) {
 	return toks, nil
 }
 
-func syntaxErr(s string, pos int, what string) error {
+func syntaxErr(s string, pos int, what string) error { return queryErr(s, pos, "syntax error", what) }
+
+// queryErr is an EINVALID error about s at byte pos, with a caret under it.
+func queryErr(s string, pos int, kind, what string) error {
 	col := utf8.RuneCountInString(s[:pos]) + 1
-	return oplog.Errorf(oplog.EINVALID, "query: syntax error at character %d: %s\n  %s\n  %s^", col, what, s, strings.Repeat(" ", col-1))
+	return oplog.Errorf(oplog.EINVALID, "query: %s at character %d: %s\n  %s\n  %s^", kind, col, what, s, strings.Repeat(" ", col-1))
 }
 
 // tree parses s into a bleve query: see the reading above. Each clause is
 // parsed by bleve's query string parser on its own; AND, OR, NOT and
 // parentheses are built here, since bleve's query strings have no grouping.
 func tree(s string) (query.Query, error) {
+	q, _, err := parseTree(s)
+	return q, err
+}
+
+// parseTree is tree, also returning its clauses in order.
+func parseTree(s string) (query.Query, []clause, error) {
 	toks, err := lex(s)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	q, rest, err := group(s, toks, -1)
+	var clauses []clause
+	q, rest, err := group(s, toks, -1, &clauses)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if len(rest) > 0 {
-		return nil, syntaxErr(s, rest[0].pos, "')' without a '(' before it")
+		return nil, nil, syntaxErr(s, rest[0].pos, "')' without a '(' before it")
 	}
-	return q, nil
+	return q, clauses, nil
 }
 
 // alternative is one side of an OR: clauses that must all match and
@@ -90,8 +100,8 @@ func tree(s string) (query.Query, error) {
 type alternative struct{ must, not []query.Query }
 
 // group parses tokens up to the ')' that closes the '(' at open (-1: the
-// top level) and returns the rest after it.
-func group(s string, toks []token, open int) (query.Query, []token, error) {
+// top level) and returns the rest after it; it adds its clauses to clauses.
+func group(s string, toks []token, open int, clauses *[]clause) (query.Query, []token, error) {
 	alts := []alternative{{}}
 	not, last := false, -1
 	var opTok token
@@ -111,7 +121,7 @@ func group(s string, toks []token, open int) (query.Query, []token, error) {
 			}
 			return join(alts), toks, nil
 		case "(":
-			inner, rest, err := group(s, toks, t.pos)
+			inner, rest, err := group(s, toks, t.pos, clauses)
 			if err != nil {
 				return nil, nil, err
 			}
@@ -151,6 +161,7 @@ func group(s string, toks []token, open int) (query.Query, []token, error) {
 				return nil, nil, syntaxErr(s, t.pos, bleveMessage(err))
 			}
 			clause = q
+			*clauses = append(*clauses, clauseOf(q, t, text))
 		}
 		if not {
 			cur.not = append(cur.not, clause)
