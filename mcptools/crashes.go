@@ -20,10 +20,9 @@ const crashStackBytes = 4 << 10
 
 func (t *toolset) addCrashTools(srv *mcp.Server) {
 	addTool(srv, t, toolSpec{name: "find_crashes", title: "Find crashes",
-		description: "Start here to find out why the game crashed. Error and fatal records with stack traces (and operations that failed with one), " +
-			"grouped by a normalised stack signature, newest group first: a crash that happened 500 times is one group with count 500. " +
-			"Each group has lastId (its newest occurrence) and lastFrames (that record's top frames with file:line); " +
-			"with limit 1 the answer also holds its whole stack (up to 4 KB). more: true means more groups exist.",
+		description: "Start here when the game crashed. Errors with stack traces grouped by normalised stack, newest group first, " +
+			"each with count, lastId (its newest occurrence) and lastFrames (that record's top frames with file:line); " +
+			"limit 1 adds its whole stack (up to 4 KB).",
 		annotations: readOnly, defaults: map[string]any{"limit": oplog.DefaultCrashLimit},
 		example: map[string]any{"limit": 1, "since": "-1h"}}, t.findCrashes)
 }
@@ -32,7 +31,7 @@ type crashesIn struct {
 	Since  string `json:"since,omitempty" jsonschema:"only occurrences at or after this time: RFC 3339, a date, Unix milliseconds or relative like -15m"`
 	Until  string `json:"until,omitempty" jsonschema:"only occurrences before this time, written like since"`
 	Source string `json:"source,omitempty" jsonschema:"only occurrences from this source"`
-	Limit  int    `json:"limit,omitempty" jsonschema:"most groups to return, newest first; capped at 1000. 1 adds the newest crash's whole stack"`
+	Limit  int    `json:"limit,omitempty" jsonschema:"most groups, newest first; capped at 1000. 1 adds the newest crash's stack"`
 	budgetArg
 }
 
@@ -46,20 +45,20 @@ type crashGroupOut struct {
 	Sources    []string `json:"sources"`
 	ExampleID  uint64   `json:"exampleId" jsonschema:"the oldest occurrence in range"`
 	LastID     uint64   `json:"lastId" jsonschema:"the newest occurrence in range: get_log_details shows it whole"`
-	LastFrames []string `json:"lastFrames,omitempty" jsonschema:"the top frames of the newest occurrence's stack as written, with file:line"`
+	LastFrames []string `json:"lastFrames,omitempty" jsonschema:"lastId's top frames, file:line kept"`
 
 	// With limit 1: the newest occurrence's message and stack.
-	Text           string `json:"text,omitempty" jsonschema:"with limit 1: the newest occurrence's message (cut like console_tail's)"`
-	Stack          string `json:"stack,omitempty" jsonschema:"with limit 1: the newest occurrence's whole stack, up to 4 KB"`
-	StackBytes     int    `json:"stackBytes,omitempty" jsonschema:"the whole stack's size in bytes"`
-	StackTruncated bool   `json:"stackTruncated,omitempty" jsonschema:"stack was cut: get_log_details with lastId has the rest"`
+	Text           string `json:"text,omitempty" jsonschema:"limit 1: lastId's message"`
+	Stack          string `json:"stack,omitempty" jsonschema:"limit 1: lastId's stack, up to 4 KB"`
+	StackBytes     int    `json:"stackBytes,omitempty" jsonschema:"the whole stack's size"`
+	StackTruncated bool   `json:"stackTruncated,omitempty" jsonschema:"cut: get_log_details has it all"`
 }
 
 type crashesOut struct {
 	Groups []crashGroupOut `json:"groups"`
 	Total  int             `json:"total" jsonschema:"every matching group, whatever limit says"`
 	LastID uint64          `json:"lastId" jsonschema:"the newest record ID the answer covers"`
-	More   bool            `json:"more" jsonschema:"more groups exist (past limit or maxBytes): raise them, or narrow since or source"`
+	More   bool            `json:"more" jsonschema:"more groups exist (past limit or maxBytes)"`
 }
 
 func (o crashesOut) text() string {

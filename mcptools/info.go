@@ -125,7 +125,7 @@ func (t *toolset) ping(context.Context, *mcp.CallToolRequest, struct{}) (pingOut
 }
 
 type helpIn struct {
-	Tool string `json:"tool,omitempty" jsonschema:"one tool, described whole: arguments, defaults and an example; empty: one line per tool"`
+	Tool string `json:"tool,omitempty" jsonschema:"one tool whole: arguments, defaults, an example; empty: one line per tool"`
 }
 
 // toolHelp is one tool in help's answer: name, summary and required
@@ -133,8 +133,8 @@ type helpIn struct {
 // example for the one tool asked.
 type toolHelp struct {
 	Name        string         `json:"name"`
-	Summary     string         `json:"summary,omitempty" jsonschema:"the description's first sentence"`
-	Required    []string       `json:"required,omitempty" jsonschema:"the arguments a call must give"`
+	Summary     string         `json:"summary,omitempty"`
+	Required    []string       `json:"required,omitempty"`
 	Description string         `json:"description,omitempty"`
 	Arguments   []argHelp      `json:"arguments,omitempty"`
 	Example     map[string]any `json:"example,omitempty" jsonschema:"the arguments of one example call"`
@@ -204,7 +204,7 @@ func firstSentence(s string, n int) string {
 const maxSummaryRunes = 80
 
 type helpOut struct {
-	Tools []toolHelp `json:"tools" jsonschema:"every tool in short, or the one asked for whole"`
+	Tools []toolHelp `json:"tools"`
 }
 
 func (o helpOut) text() string {

@@ -142,7 +142,7 @@ func (t *toolset) addTools(srv *mcp.Server) {
 	addTool(srv, t, toolSpec{name: "ping", title: "Ping", description: "Liveness: answers ok with the server's time and version.",
 		annotations: readOnly, example: map[string]any{}}, t.ping)
 	addTool(srv, t, toolSpec{name: "help", title: "Help",
-		description: "One line per tool (name, summary, required arguments); with tool: NAME, that tool whole: arguments, defaults and an example call.",
+		description: "One line per tool; tool: NAME describes one whole (arguments, defaults, an example call).",
 		annotations: readOnly, example: map[string]any{"tool": "console_tail"}}, t.helpTool)
 	t.addCrashTools(srv)
 	t.addSearchTools(srv)
