@@ -13,6 +13,7 @@ const TopFrames = 5
 const (
 	maxHeadBytes  = 200 // a normalised head (exception type and message)
 	maxFrameBytes = 200 // one normalised frame
+	maxLineBytes  = 300 // one frame line as written (TopLines)
 	maxTitleRunes = 120 // a title, "Type in Class.Method"
 	minTitleRunes = 16  // what a title keeps of its type however long the frame
 )
@@ -31,3 +32,7 @@ const minDeadGroups = 1024
 
 // defaultInterval is Options.Interval's default.
 const defaultInterval = time.Second
+
+// maxFramedGroups is how many groups of an answer get LastFrames, each a
+// read of one record: more than an agent's answer can show.
+const maxFramedGroups = 200

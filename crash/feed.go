@@ -131,15 +131,9 @@ func (x *Index) trace(r *oplog.Record) (Trace, bool) {
 	if r.Level < oplog.LevelError {
 		return Trace{}, false
 	}
-	stack, message := r.Stack, r.Text
+	stack, message := stackOf(r), r.Text
 	if r.Kind == oplog.KindOp {
 		message = r.Error
-		if stack == "" {
-			stack = r.Error
-			if !strings.Contains(strings.TrimSpace(stack), "\n") {
-				return Trace{}, false
-			}
-		}
 	}
 	if stack == "" {
 		return Trace{}, false
@@ -215,4 +209,13 @@ func (x *Index) liveGroups() int {
 		}
 	}
 	return n
+}
+
+// stackOf is r's stack: its stack field, or for an operation without one
+// an error text of several lines (which may be a stack).
+func stackOf(r *oplog.Record) string {
+	if r.Stack != "" || r.Kind != oplog.KindOp || !strings.Contains(strings.TrimSpace(r.Error), "\n") {
+		return r.Stack
+	}
+	return r.Error
 }

@@ -26,6 +26,34 @@ func (x *Index) FindCrashes(ctx context.Context, q oplog.CrashQuery) (oplog.Cras
 	if x.ctx.Err() != nil {
 		return oplog.CrashPage{}, oplog.ErrClosed
 	}
+	page, err := x.find(ctx, q)
+	if err != nil {
+		return page, err
+	}
+	return page, x.lastFrames(ctx, &page)
+}
+
+// lastFrames fills the LastFrames of page's first maxFramedGroups groups
+// from the stacks of their newest occurrences, read from the store
+// outside the Index's lock. An occurrence removed since (retention, a
+// clear) leaves its group without them.
+func (x *Index) lastFrames(ctx context.Context, page *oplog.CrashPage) error {
+	for i := range page.Groups[:min(len(page.Groups), maxFramedGroups)] {
+		g := &page.Groups[i]
+		r, err := x.src.Get(ctx, g.LastID)
+		switch {
+		case oplog.ErrorCode(err) == oplog.ENOTFOUND:
+			continue
+		case err != nil:
+			return err
+		}
+		g.LastFrames = TopLines(stackOf(&r), oplog.CrashLastFrames)
+	}
+	return nil
+}
+
+// find groups the matching entries under the Index's lock.
+func (x *Index) find(ctx context.Context, q oplog.CrashQuery) (oplog.CrashPage, error) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	if err := x.catchUp(ctx); err != nil {

@@ -101,3 +101,53 @@ func parseFrame(s string) (frame string, ok bool) {
 	}
 	return normalizeName(s[:strings.LastIndexByte(s, '(')]), true
 }
+
+// TopLines returns stack's top n frames as the stack writes them, file and
+// line kept: what a reader opens in an editor, where Trace's frames are
+// normalised for grouping. Mono's IL offsets (" [0x00012]") are left out,
+// each line is trimmed and cut to maxLineBytes, and Python's frames, which
+// come innermost last, are returned innermost first. Nil when stack has no
+// frame.
+func TopLines(stack string, n int) []string {
+	var out []string
+	python := false
+	for line := range strings.Lines(stack) {
+		s := strings.TrimSpace(line)
+		if s == "Traceback (most recent call last):" {
+			python = true
+		}
+		if s == "" || skipLine(s) {
+			continue
+		}
+		if f, ok := parseFrame(s); !ok || f == "" {
+			continue
+		}
+		s = oplog.ClipBytes(dropILOffset(s), maxLineBytes)
+		switch {
+		case len(out) < n:
+			out = append(out, s)
+		case python:
+			copy(out, out[1:])
+			out[n-1] = s
+		default:
+			return out
+		}
+	}
+	if python {
+		slices.Reverse(out)
+	}
+	return out
+}
+
+// dropILOffset removes Mono's " [0x00012]" from a frame line.
+func dropILOffset(s string) string {
+	i := strings.Index(s, " [0x")
+	if i < 0 {
+		return s
+	}
+	j := strings.IndexByte(s[i:], ']')
+	if j < 0 {
+		return s
+	}
+	return s[:i] + s[i+j+1:]
+}

@@ -2,6 +2,8 @@ package mcptools
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -11,39 +13,101 @@ import (
 
 // ---- find_crashes ----
 
+// crashStackBytes is the most of the newest crash's stack that
+// find_crashes {limit: 1} shows: a typical stack whole, its answer within
+// 4 KB; get_log_details has the rest.
+const crashStackBytes = 4 << 10
+
 func (t *toolset) addCrashTools(srv *mcp.Server) {
 	addTool(srv, t, toolSpec{name: "find_crashes", title: "Find crashes",
-		description: "Error and fatal records with stack traces (and operations that failed with one), grouped by a normalised " +
-			"stack signature (line numbers, addresses, generic arguments and lambda numbering removed; the top frames kept), " +
-			"newest group first: a crash that happened 500 times is one group with count 500. exampleId is the oldest " +
-			"occurrence in range and lastId the newest: get_log_details shows the whole trace.",
+		description: "Start here when the game crashed. Errors with stack traces grouped by normalised stack, newest group first, " +
+			"each with count, lastId (its newest occurrence) and lastFrames (that record's top frames with file:line); " +
+			"limit 1 adds its whole stack (up to 4 KB).",
 		annotations: readOnly, defaults: map[string]any{"limit": oplog.DefaultCrashLimit},
-		example: map[string]any{"since": "-1h", "source": "unity-editor"}}, t.findCrashes)
+		example: map[string]any{"limit": 1, "since": "-1h"}}, t.findCrashes)
 }
 
 type crashesIn struct {
 	Since  string `json:"since,omitempty" jsonschema:"only occurrences at or after this time: RFC 3339, a date, Unix milliseconds or relative like -15m"`
 	Until  string `json:"until,omitempty" jsonschema:"only occurrences before this time, written like since"`
 	Source string `json:"source,omitempty" jsonschema:"only occurrences from this source"`
-	Limit  int    `json:"limit,omitempty" jsonschema:"most groups to return, newest first; capped at 1000"`
+	Limit  int    `json:"limit,omitempty" jsonschema:"most groups, newest first; capped at 1000. 1 adds the newest crash's stack"`
+	budgetArg
 }
 
 type crashGroupOut struct {
-	Signature string   `json:"signature" jsonschema:"16 hex digits, the same for every occurrence of this crash"`
-	Title     string   `json:"title" jsonschema:"one line: the exception and the top frame"`
-	Frames    []string `json:"frames" jsonschema:"the normalised top frames the signature is made of"`
-	Count     int      `json:"count" jsonschema:"occurrences in range"`
-	FirstSeen string   `json:"firstSeen" jsonschema:"RFC 3339, UTC, milliseconds"`
-	LastSeen  string   `json:"lastSeen" jsonschema:"RFC 3339, UTC, milliseconds"`
-	Sources   []string `json:"sources"`
-	ExampleID uint64   `json:"exampleId" jsonschema:"the oldest occurrence in range: get_log_details shows its stack"`
-	LastID    uint64   `json:"lastId" jsonschema:"the newest occurrence in range"`
+	Signature  string   `json:"signature" jsonschema:"16 hex digits, the same for every occurrence of this crash"`
+	Title      string   `json:"title" jsonschema:"one line: the exception and the top frame"`
+	Frames     []string `json:"frames" jsonschema:"the normalised top frames the signature is made of"`
+	Count      int      `json:"count" jsonschema:"occurrences in range"`
+	FirstSeen  string   `json:"firstSeen" jsonschema:"RFC 3339, UTC, milliseconds"`
+	LastSeen   string   `json:"lastSeen" jsonschema:"RFC 3339, UTC, milliseconds"`
+	Sources    []string `json:"sources"`
+	ExampleID  uint64   `json:"exampleId" jsonschema:"the oldest occurrence in range"`
+	LastID     uint64   `json:"lastId" jsonschema:"the newest occurrence in range: get_log_details shows it whole"`
+	LastFrames []string `json:"lastFrames,omitempty" jsonschema:"lastId's top frames, file:line kept"`
+
+	// With limit 1: the newest occurrence's message and stack.
+	Text           string `json:"text,omitempty" jsonschema:"limit 1: lastId's message"`
+	Stack          string `json:"stack,omitempty" jsonschema:"limit 1: lastId's stack, up to 4 KB"`
+	StackBytes     int    `json:"stackBytes,omitempty" jsonschema:"the whole stack's size"`
+	StackTruncated bool   `json:"stackTruncated,omitempty" jsonschema:"cut: get_log_details has it all"`
 }
 
 type crashesOut struct {
 	Groups []crashGroupOut `json:"groups"`
 	Total  int             `json:"total" jsonschema:"every matching group, whatever limit says"`
 	LastID uint64          `json:"lastId" jsonschema:"the newest record ID the answer covers"`
+	More   bool            `json:"more" jsonschema:"more groups exist (past limit or maxBytes)"`
+}
+
+func (o crashesOut) text() string {
+	entries := make([]string, len(o.Groups))
+	for i := range o.Groups {
+		entries[i] = o.Groups[i].lines()
+	}
+	return lines(o.header(), entries)
+}
+
+func (o crashesOut) header() string {
+	h := fmt.Sprintf("find_crashes: %d of %d groups, newest first, lastId=%d", len(o.Groups), o.Total, o.LastID)
+	if o.More {
+		h += " more=true (raise limit or maxBytes, or narrow since/source)"
+	}
+	return h
+}
+
+// lines is a group's text: count, title, last seen, sources and IDs, then
+// its newest occurrence's top frames (or, with limit 1, its message and
+// stack), indented.
+func (g *crashGroupOut) lines() string {
+	var b strings.Builder
+	last := strings.Replace(strings.TrimSuffix(g.LastSeen, "Z"), "T", " ", 1)
+	fmt.Fprintf(&b, "×%d %s, last %s in %s, newest #%d", g.Count, g.Title, last, strings.Join(g.Sources, ", "), g.LastID)
+	if g.ExampleID != g.LastID {
+		fmt.Fprintf(&b, " (first #%d)", g.ExampleID)
+	}
+	if g.Stack == "" {
+		for _, f := range g.LastFrames {
+			b.WriteString("\n  ")
+			b.WriteString(f)
+		}
+		return b.String()
+	}
+	if first, _, _ := strings.Cut(g.Text, "\n"); g.Text != "" && !strings.HasPrefix(g.Stack, first) {
+		b.WriteString("\n  ")
+		b.WriteString(oneLine(g.Text))
+	}
+	if g.StackTruncated {
+		fmt.Fprintf(&b, "\n  stack of #%d, first %d of %d bytes (get_log_details {log_id: %d} has it whole):", g.LastID, len(g.Stack), g.StackBytes, g.LastID)
+	} else {
+		fmt.Fprintf(&b, "\n  stack of #%d (%d bytes):", g.LastID, g.StackBytes)
+	}
+	for l := range strings.Lines(strings.TrimRight(g.Stack, "\n")) {
+		b.WriteString("\n  ")
+		b.WriteString(strings.TrimRight(l, "\r\n"))
+	}
+	return b.String()
 }
 
 func (t *toolset) findCrashes(ctx context.Context, _ *mcp.CallToolRequest, in crashesIn) (crashesOut, error) {
@@ -55,17 +119,65 @@ func (t *toolset) findCrashes(ctx context.Context, _ *mcp.CallToolRequest, in cr
 	if err != nil {
 		return crashesOut{}, err
 	}
-	out := crashesOut{Groups: make([]crashGroupOut, len(p.Groups)), Total: p.Total, LastID: p.LastID}
-	for i, g := range p.Groups {
-		out.Groups[i] = crashGroupOut{Signature: g.Signature, Title: g.Title, Frames: g.Frames, Count: g.Count,
-			FirstSeen: g.FirstSeen.Format(listTime), LastSeen: g.LastSeen.Format(listTime), Sources: g.Sources,
-			ExampleID: g.ExampleID, LastID: g.LastID}
-		if out.Groups[i].Frames == nil {
-			out.Groups[i].Frames = []string{}
+	budget := in.bytes(DefaultBudget)
+	out := crashesOut{Groups: []crashGroupOut{}, Total: p.Total, LastID: p.LastID}
+	fit := newFitter(budget, &crashesOut{Total: p.Total, LastID: p.LastID, More: true})
+	for _, g := range p.Groups {
+		o := crashGroup(&g)
+		if !fit.fits(&o, o.lines()) {
+			break
 		}
-		if out.Groups[i].Sources == nil {
-			out.Groups[i].Sources = []string{}
+		out.Groups = append(out.Groups, o)
+	}
+	out.More = len(out.Groups) < p.Total
+	if in.Limit == 1 && len(out.Groups) == 1 {
+		g := &out.Groups[0]
+		if err := t.addStack(ctx, g, min(crashStackBytes, (budget-fit.used)/2)); err != nil {
+			return crashesOut{}, err
+		}
+		// Escapes (newlines, tabs, quotes) count too: cut what still overflows.
+		for over := resultSize(out) - budget; over > 0 && len(g.Stack) > 0; over = resultSize(out) - budget {
+			g.Stack, g.StackTruncated = oplog.ClipBytes(g.Stack, max(len(g.Stack)-over/2-16, 0)), true
 		}
 	}
 	return out, nil
+}
+
+func crashGroup(g *oplog.CrashGroup) crashGroupOut {
+	o := crashGroupOut{Signature: g.Signature, Title: g.Title, Frames: g.Frames, Count: g.Count,
+		FirstSeen: g.FirstSeen.Format(listTime), LastSeen: g.LastSeen.Format(listTime), Sources: g.Sources,
+		ExampleID: g.ExampleID, LastID: g.LastID, LastFrames: g.LastFrames}
+	if o.Frames == nil {
+		o.Frames = []string{}
+	}
+	if o.Sources == nil {
+		o.Sources = []string{}
+	}
+	return o
+}
+
+// addStack gives g its newest occurrence's message and stack, the stack cut
+// to room bytes (the message and the stack each go in the text block and
+// in structuredContent). A record removed since leaves g as it is.
+func (t *toolset) addStack(ctx context.Context, g *crashGroupOut, room int) error {
+	r, err := t.log.Get(ctx, g.LastID)
+	switch {
+	case oplog.ErrorCode(err) == oplog.ENOTFOUND:
+		return nil
+	case err != nil:
+		return err
+	}
+	stack, text := r.Stack, r.Text
+	if r.Kind == oplog.KindOp {
+		text = ""
+		if stack == "" {
+			stack = r.Error
+		}
+	}
+	text, _ = cut(text, t.opts.MaxTextChars)
+	g.Text = text
+	room -= 2 * len(text)
+	g.Stack, g.StackBytes = oplog.ClipBytes(stack, max(room, crashStackBytes/8)), len(stack)
+	g.StackTruncated = len(g.Stack) < len(stack)
+	return nil
 }

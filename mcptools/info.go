@@ -3,6 +3,8 @@ package mcptools
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -42,6 +44,51 @@ type storeInfoOut struct {
 	indexInfoOut
 }
 
+// text is store_info in a few lines: counts, IDs, size, retention,
+// index, upstreams and followers.
+func (o storeInfoOut) text() string {
+	levels := make([]string, 0, len(o.Levels))
+	for _, l := range []string{"debug", "info", "warn", "error", "fatal"} {
+		if n := o.Levels[l]; n > 0 {
+			levels = append(levels, fmt.Sprintf("%s %d", l, n))
+		}
+	}
+	e := []string{fmt.Sprintf("%d records (%d lines, %d operations), IDs %d..%d, revision=%d", o.Records, o.Lines, o.Ops, o.FirstID, o.LastID, o.Revision)}
+	if len(levels) > 0 {
+		e = append(e, "levels: "+strings.Join(levels, ", "))
+	}
+	size := fmt.Sprintf("%d bytes of records", o.Bytes)
+	if o.FileBytes > 0 {
+		size += fmt.Sprintf(", file %d bytes", o.FileBytes)
+	}
+	e = append(e, size+fmt.Sprintf(", %d trimmed by retention", o.Trimmed))
+	if r := o.Retention; r != nil {
+		e = append(e, fmt.Sprintf("retention: %d records, %d bytes, %s (0: no limit)", r.MaxRecords, r.MaxBytes, r.MaxAge))
+	}
+	if o.Indexing != "" {
+		l := fmt.Sprintf("search index: %s through #%d (lag %d)", o.Indexing, *o.IndexedThrough, *o.IndexLag)
+		if o.IndexProgress != nil {
+			l += fmt.Sprintf(", %.0f%% rebuilt", *o.IndexProgress*100)
+		}
+		e = append(e, l)
+	}
+	for _, u := range o.Upstreams {
+		e = append(e, fmt.Sprintf("upstream %s (%s %s): %s, %d tools, %d pending", u.Name, u.Transport, u.Target, u.State, u.Tools, u.Pending)+errorSuffix(u.Error))
+	}
+	for _, f := range o.Followers {
+		e = append(e, fmt.Sprintf("follows %s as %s (%s): %s, %d of %d bytes read", f.Path, f.Name, f.Parser, f.State, f.Offset, f.Size)+errorSuffix(f.Error))
+	}
+	return lines(fmt.Sprintf("store_info: mcplogd %s, texts in lists cut at %d characters", o.Version, o.MaxTextChars), e)
+}
+
+// errorSuffix is ": err" on one line, or "" without an error.
+func errorSuffix(err string) string {
+	if err == "" {
+		return ""
+	}
+	return ": " + oneLine(err)
+}
+
 func (t *toolset) storeInfo(_ context.Context, _ *mcp.CallToolRequest, _ struct{}) (storeInfoOut, error) {
 	st := t.log.Stats()
 	o := storeInfoOut{Records: st.Records, Lines: st.Count(oplog.KindLine, 0), Ops: st.Count(oplog.KindOp, 0),
@@ -71,19 +118,26 @@ type pingOut struct {
 	Version string `json:"version"`
 }
 
+func (o pingOut) text() string { return "ping: " + o.Status + ", mcplogd " + o.Version }
+
 func (t *toolset) ping(context.Context, *mcp.CallToolRequest, struct{}) (pingOut, error) {
 	return pingOut{Status: "ok", Time: formatTime(time.Now().UTC()), Version: t.opts.Version}, nil
 }
 
 type helpIn struct {
-	Tool string `json:"tool,omitempty" jsonschema:"only this tool; empty: every tool"`
+	Tool string `json:"tool,omitempty" jsonschema:"one tool whole: arguments, defaults, an example; empty: one line per tool"`
 }
 
+// toolHelp is one tool in help's answer: name, summary and required
+// arguments in the list of every tool; name, description, arguments and
+// example for the one tool asked.
 type toolHelp struct {
 	Name        string         `json:"name"`
-	Description string         `json:"description"`
-	Arguments   []argHelp      `json:"arguments"`
-	Example     map[string]any `json:"example" jsonschema:"the arguments of one example call"`
+	Summary     string         `json:"summary,omitempty"`
+	Required    []string       `json:"required,omitempty"`
+	Description string         `json:"description,omitempty"`
+	Arguments   []argHelp      `json:"arguments,omitempty"`
+	Example     map[string]any `json:"example,omitempty" jsonschema:"the arguments of one example call"`
 }
 
 type argHelp struct {
@@ -96,6 +150,9 @@ type argHelp struct {
 
 func newToolHelp(spec toolSpec, in *jsonschema.Schema) toolHelp {
 	h := toolHelp{Name: spec.name, Description: spec.description, Arguments: []argHelp{}, Example: spec.example}
+	if h.Example == nil {
+		h.Example = map[string]any{}
+	}
 	for _, name := range in.PropertyOrder {
 		p := in.Properties[name]
 		typ := p.Type
@@ -105,22 +162,94 @@ func newToolHelp(spec toolSpec, in *jsonschema.Schema) toolHelp {
 		if typ == "" {
 			typ = "any JSON"
 		}
-		required := false
-		for _, r := range in.Required {
-			required = required || r == name
+		required := slices.Contains(in.Required, name)
+		if required {
+			h.Required = append(h.Required, name)
 		}
 		h.Arguments = append(h.Arguments, argHelp{Name: name, Type: typ, Required: required, Default: p.Default, Description: p.Description})
 	}
 	return h
 }
 
+// short is h as help lists every tool: its name, the first sentence of its
+// description, and its required arguments.
+func (h *toolHelp) short() toolHelp {
+	return toolHelp{Name: h.Name, Summary: firstSentence(h.Description, maxSummaryRunes), Required: h.Required}
+}
+
+// firstSentence is s up to its first full stop (not the one of "e.g."),
+// cut at a word to n characters with "…".
+func firstSentence(s string, n int) string {
+	for i := 0; ; {
+		j := strings.Index(s[i:], ". ")
+		if j < 0 {
+			break
+		}
+		if i += j + 1; !strings.HasSuffix(s[:i], "e.g.") && !strings.HasSuffix(s[:i], "i.e.") {
+			s = s[:i]
+			break
+		}
+	}
+	c, cut := oplog.ClipRunes(s, n)
+	if !cut {
+		return s
+	}
+	if i := strings.LastIndexByte(c, ' '); i > 0 {
+		c = c[:i]
+	}
+	return strings.TrimRight(c, ",;:") + "…"
+}
+
+// maxSummaryRunes bounds a tool's summary in help's list.
+const maxSummaryRunes = 80
+
 type helpOut struct {
 	Tools []toolHelp `json:"tools"`
 }
 
+func (o helpOut) text() string {
+	if len(o.Tools) == 1 && o.Tools[0].Description != "" {
+		return o.Tools[0].text()
+	}
+	entries := make([]string, len(o.Tools))
+	for i, h := range o.Tools {
+		entries[i] = h.Name
+		if len(h.Required) > 0 {
+			entries[i] += " (" + strings.Join(h.Required, ", ") + ")"
+		}
+		entries[i] += ": " + h.Summary
+	}
+	return lines(fmt.Sprintf("help: %d tools (required arguments in brackets); help {tool: NAME} describes one whole", len(o.Tools)), entries)
+}
+
+// text describes one tool whole: its description, one line per argument
+// (type, required or default) and an example call.
+func (h toolHelp) text() string {
+	entries := []string{h.Description, "arguments:"}
+	if len(h.Arguments) == 0 {
+		entries[1] = "arguments: none"
+	}
+	for _, a := range h.Arguments {
+		l := "  " + a.Name + " " + a.Type
+		if a.Required {
+			l += ", required"
+		}
+		if len(a.Default) > 0 {
+			l += " = " + string(a.Default)
+		}
+		entries = append(entries, l+": "+a.Description)
+	}
+	ex, _ := json.Marshal(h.Example)
+	return lines("help: "+h.Name, append(entries, "example: "+h.Name+" "+string(ex)))
+}
+
 func (t *toolset) helpTool(_ context.Context, _ *mcp.CallToolRequest, in helpIn) (helpOut, error) {
 	if in.Tool == "" {
-		return helpOut{Tools: t.help}, nil
+		out := helpOut{Tools: make([]toolHelp, len(t.help))}
+		for i := range t.help {
+			out.Tools[i] = t.help[i].short()
+		}
+		return out, nil
 	}
 	names := make([]string, len(t.help))
 	for i, h := range t.help {

@@ -5,7 +5,12 @@ import (
 	"fmt"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcplogd/mcplogd/oplog"
 )
+
+// maxPromptArg bounds each argument the triage prompt repeats, in bytes.
+const maxPromptArg = 200
 
 var triagePrompt = &mcp.Prompt{
 	Name:        "triage",
@@ -18,24 +23,24 @@ var triagePrompt = &mcp.Prompt{
 }
 
 func (t *toolset) triage(_ context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
-	name, since := req.Params.Arguments["log_name"], req.Params.Arguments["since"]
-	scope := "every log name"
+	// Arguments are the client's: bounded, so that the prompt stays ~1 KB.
+	name := oplog.ClipBytes(req.Params.Arguments["log_name"], maxPromptArg)
+	since := oplog.ClipBytes(req.Params.Arguments["since"], maxPromptArg)
+	scope, crashes, search := "every log name", "", `"level:error"`
 	if name != "" {
 		scope = fmt.Sprintf("the log name %q", name)
-	}
-	filter := `level: "error"`
-	if name != "" {
-		filter += fmt.Sprintf(", name: %q", name)
+		search += fmt.Sprintf(", name: %q", name)
 	}
 	if since != "" {
-		filter += fmt.Sprintf(", since: %q", since)
 		scope += " since " + since
+		crashes = fmt.Sprintf(", since: %q", since)
+		search += fmt.Sprintf(", since: %q", since)
 	}
 	text := fmt.Sprintf(`Triage the mcplogd log for %s.
-1. Call list_log_names to see which names have errors.
-2. Call get_logs with {%s, count: 50} and group the errors by message.
-3. For the most frequent or most recent ones, call get_log_details with their id to read the stack trace and data, and get_result for failed operations.
-4. Report each distinct problem: what happened, how often, first and last time, the likely cause, and the record IDs.`, scope, filter)
+1. find_crashes {limit: 5%s}: crashes grouped by stack, newest first, each with its count, lastId (newest occurrence) and top frames with file:line.
+2. For the newest and the most frequent: get_log_details {log_id: lastId, around: 5} shows the whole stack and the records just before it.
+3. search_logs {query: %s} for errors without a stack; console_tail for what happens now.
+4. Report each distinct problem: what happened, how often, first and last time, the likely cause (file:line) and the record IDs.`, scope, crashes, search)
 	return &mcp.GetPromptResult{
 		Description: "Triage " + scope,
 		Messages:    []*mcp.PromptMessage{{Role: "user", Content: &mcp.TextContent{Text: text}}},

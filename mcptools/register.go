@@ -175,7 +175,7 @@ func (t *toolset) addTools(srv *mcp.Server) {
 	addTool(srv, t, toolSpec{name: "ping", title: "Ping", description: "Liveness: answers ok with the server's time and version.",
 		annotations: readOnly, example: map[string]any{}}, t.ping)
 	addTool(srv, t, toolSpec{name: "help", title: "Help",
-		description: "Every tool with its arguments (type, default, description) and one example call; tool picks one.",
+		description: "One line per tool; tool: NAME describes one whole (arguments, defaults, an example call).",
 		annotations: readOnly, example: map[string]any{"tool": "console_tail"}}, t.helpTool)
 	t.addCrashTools(srv)
 	t.addSearchTools(srv)

@@ -2,6 +2,7 @@ package mcptools
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -22,6 +23,31 @@ type replayOut struct {
 }
 
 var replaying = &mcp.ToolAnnotations{DestructiveHint: jsonschema.Ptr(true), OpenWorldHint: jsonschema.Ptr(true)}
+
+func (o replayOut) text() string {
+	h := "replay_operation: same result"
+	if !o.Same {
+		h = "replay_operation: the results differ: " + oneLine(o.Diff)
+	}
+	return lines(h, []string{replayLine("original", &o.Original), replayLine("replay", &o.Replay)})
+}
+
+// replayLine is one operation of a replay in a line: ID, tool, status,
+// duration and its result or error, cut to DefaultMaxTextChars.
+func replayLine(what string, r *resultOut) string {
+	l := fmt.Sprintf("%s #%d %s %s", what, r.ID, r.Tool, r.Status)
+	if r.DurationMs != nil {
+		l += fmt.Sprintf(" %dms", *r.DurationMs)
+	}
+	out := r.Error
+	if out == "" {
+		out = string(r.Result)
+	}
+	if c, clipped := cut(oneLine(out), DefaultMaxTextChars); clipped {
+		out = c + "…"
+	}
+	return l + ": " + out
+}
 
 func (t *toolset) replayOperation(ctx context.Context, _ *mcp.CallToolRequest, in replayIn) (replayOut, error) {
 	id, err := logID(in.LogID, in.LogID2)

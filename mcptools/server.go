@@ -119,10 +119,10 @@ func newServer(l Backend, opts *Options) (*mcp.Server, *toolset) {
 	return srv, t
 }
 
-const instructions = `mcplogd keeps every console line and tool operation of game engines and editors in one durable log with increasing IDs.
-Poll new console lines with console_tail: pass the previous lastId as sinceId (and revision); reset: true means start over.
-Browse with get_logs (newest first, filters, total), read one record in full with get_log_details, an operation's outcome with get_result.
-help lists every tool with its arguments and an example.`
+const instructions = `mcplogd records every console line and tool operation of game engines and editors in one durable log with increasing IDs.
+Why did it crash? find_crashes {limit: 1}: the newest crash with its stack and top frames (file:line); then get_log_details {log_id: its lastId, around: 5} for what led to it.
+Then search_logs {query} for a message; console_tail {sinceId: the previous lastId} follows new lines.
+Answers stop at maxBytes (default 32 KB) and say more. help {tool: NAME} describes a tool.`
 
 // toolset holds the tool handlers over one Log.
 type toolset struct {

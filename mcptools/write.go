@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -23,6 +24,10 @@ type appendIn struct {
 type appendOut struct {
 	ID   uint64 `json:"id"`
 	Time string `json:"time"`
+}
+
+func (o appendOut) text() string {
+	return fmt.Sprintf("append_log: wrote #%d at %s", o.ID, o.Time)
 }
 
 func (t *toolset) appendLog(ctx context.Context, _ *mcp.CallToolRequest, in appendIn) (appendOut, error) {
@@ -57,6 +62,10 @@ type clearOut struct {
 	Deleted  uint64 `json:"deleted" jsonschema:"records deleted"`
 	Revision uint64 `json:"revision" jsonschema:"the new generation"`
 	LastID   uint64 `json:"lastId" jsonschema:"IDs go on after this one"`
+}
+
+func (o clearOut) text() string {
+	return fmt.Sprintf("clear_logs: deleted %d records; a new generation, revision=%d, IDs go on after #%d", o.Deleted, o.Revision, o.LastID)
 }
 
 func (t *toolset) clearLogs(ctx context.Context, _ *mcp.CallToolRequest, in clearIn) (clearOut, error) {

@@ -18,6 +18,10 @@ type CrashIndex interface {
 	Close() error
 }
 
+// CrashLastFrames is how many frames of its newest occurrence's stack a
+// CrashGroup carries in LastFrames.
+const CrashLastFrames = 5
+
 // CrashQuery selects crashes. The zero CrashQuery asks for the newest
 // DefaultCrashLimit groups of every retained crash.
 type CrashQuery struct {
@@ -46,6 +50,12 @@ type CrashGroup struct {
 	Sources   []string  `json:"sources"`   // the sources it happened in, sorted
 	ExampleID uint64    `json:"exampleId"` // the oldest matching occurrence still retained: where it started
 	LastID    uint64    `json:"lastId"`    // the newest matching occurrence
+
+	// LastFrames are the top frames of the newest occurrence's stack as it
+	// writes them, file and line kept ("at Spawner.Update () in
+	// Assets/Scripts/Spawner.cs:42"), at most CrashLastFrames; nil when
+	// that record is gone or past the first groups an index fills.
+	LastFrames []string `json:"lastFrames,omitempty"`
 
 	// Histogram counts the matching occurrences per slice of
 	// [CrashPage.HistogramFrom, CrashPage.HistogramUntil), oldest first,

@@ -1,0 +1,51 @@
+package mcptools
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcplogd/mcplogd/oplog"
+)
+
+// TestTexts_SmallTools: the text blocks of store_info, ping, append_log,
+// clear_logs and replay_operation are short lines, not their JSON.
+func TestTexts_SmallTools(t *testing.T) {
+	lag, through := uint64(2), uint64(40)
+	d := int64(12)
+	tests := []struct {
+		name string
+		out  texter
+		want []string
+	}{
+		{"store_info", storeInfoOut{Records: 42, Lines: 40, Ops: 2, Levels: map[string]uint64{"info": 40, "error": 2}, FirstID: 1, LastID: 42,
+			Revision: 7, Bytes: 9000, FileBytes: 32768, Version: "v1", MaxTextChars: 500, Retention: &retentionOut{MaxRecords: 100, MaxAge: "1h0m0s"},
+			indexInfoOut: indexInfoOut{IndexedThrough: &through, IndexLag: &lag, Indexing: "indexing"},
+			Upstreams:    []oplog.UpstreamStatus{{Name: "game", Transport: "http", Target: "http://127.0.0.1:9/mcp", State: "down", Error: "connection\nrefused", Since: time.Now()}},
+			Followers:    []oplog.FollowerStatus{{Name: "editor", Path: "/tmp/Editor.log", Parser: "unity", State: "following", Offset: 10, Size: 20}}},
+			[]string{"store_info: mcplogd v1", "\n42 records (40 lines, 2 operations), IDs 1..42, revision=7\n", "\nlevels: info 40, error 2\n",
+				"file 32768 bytes", "\nretention: 100 records, 0 bytes, 1h0m0s", "\nsearch index: indexing through #40 (lag 2)",
+				"\nupstream game (http http://127.0.0.1:9/mcp): down, 0 tools, 0 pending: connection refused",
+				"\nfollows /tmp/Editor.log as editor (unity): following, 10 of 20 bytes read"}},
+		{"ping", pingOut{Status: "ok", Version: "v1"}, []string{"ping: ok, mcplogd v1"}},
+		{"append_log", appendOut{ID: 43, Time: "2026-03-14T10:26:53Z"}, []string{"append_log: wrote #43 at 2026-03-14T10:26:53Z"}},
+		{"clear_logs", clearOut{Deleted: 42, Revision: 8, LastID: 42}, []string{"clear_logs: deleted 42 records", "revision=8", "after #42"}},
+		{"replay_operation", replayOut{Original: resultOut{ID: 5, Tool: "run", Status: "success", Result: json.RawMessage(`{"out":1}`), DurationMs: &d},
+			Replay: resultOut{ID: 9, Tool: "run", Status: "error", Error: strings.Repeat("boom ", 200)}, Diff: "status: success → error"},
+			[]string{"replay_operation: the results differ: status: success → error\n", "\noriginal #5 run success 12ms: {\"out\":1}\n", "\nreplay #9 run error: boom boom", "…"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			text := tc.out.text()
+			for _, w := range tc.want {
+				if !strings.Contains(text, w) {
+					t.Errorf("text lacks %q:\n%s", w, text)
+				}
+			}
+			if strings.HasPrefix(text, "{") || len(text) > 1024 {
+				t.Errorf("text is JSON or long (%d bytes):\n%s", len(text), text)
+			}
+		})
+	}
+}
