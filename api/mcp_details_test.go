@@ -47,7 +47,7 @@ type longDetails struct {
 	Before  []crumb             `json:"before"`
 	After   []crumb             `json:"after"`
 	LeftOut int                 `json:"leftOut"`
-	Lines   *opLines            `json:"lines"`
+	Lines   *opLines            `json:"opLines"`
 }
 
 // callWithin calls a tool that must succeed with an answer (the whole
@@ -199,7 +199,7 @@ type opResult struct {
 	Status string              `json:"status"`
 	Result json.RawMessage     `json:"result"`
 	Cut    map[string]fieldCut `json:"cut"`
-	Lines  *opLines            `json:"lines"`
+	Lines  *opLines            `json:"opLines"`
 }
 
 func TestMCP_GetResult_OpLines(t *testing.T) {

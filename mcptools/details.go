@@ -51,7 +51,7 @@ type detailsOut struct {
 	Next       uint64              `json:"next" jsonschema:"the ID of the record after; 0: none"`
 	Field      string              `json:"field,omitempty" jsonschema:"the field read with field and offset; the other long fields are left out"`
 	Cut        map[string]fieldCut `json:"cut,omitempty" jsonschema:"the fields cut to fit maxBytes, by name; a cut data, arguments or result is a string holding that part of its JSON text"`
-	Lines      *opLines            `json:"lines,omitempty" jsonschema:"an operation's: the console lines its source wrote from its start to its end (or now), as records in one line"`
+	Lines      *opLines            `json:"opLines,omitempty" jsonschema:"an operation's: the console lines its source wrote from its start to its end (or now), as records in one line"`
 	Before     []crumb             `json:"before,omitempty" jsonschema:"with around: the records before it from its source, oldest first, in one line (id, time, level, name, text cut: textChars)"`
 	After      []crumb             `json:"after,omitempty" jsonschema:"with around: the records after it, the same way"`
 	LeftOut    int                 `json:"leftOut,omitempty" jsonschema:"records of around left out to fit maxBytes (the farthest)"`
@@ -250,7 +250,7 @@ type getResultOut struct {
 	resultOut
 	Source string              `json:"source"`
 	Cut    map[string]fieldCut `json:"cut,omitempty" jsonschema:"result or error cut to fit maxBytes, with its size; a cut result is a string holding that part of its JSON text; get_log_details with field and offset reads on"`
-	Lines  *opLines            `json:"lines" jsonschema:"the console lines its source wrote from its start to its end (or now), as records in one line"`
+	Lines  *opLines            `json:"opLines" jsonschema:"the console lines its source wrote from its start to its end (or now), as records in one line"`
 
 	parts []shown
 }
