@@ -2,7 +2,6 @@ package mcptools
 
 import (
 	"context"
-	"encoding/json"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -79,95 +78,4 @@ type logByNameOut struct {
 func (t *toolset) getLogByName(ctx context.Context, _ *mcp.CallToolRequest, in byNameIn) (logByNameOut, error) {
 	o, err := t.byName(ctx, in)
 	return logByNameOut{Name: in.LogName, Entries: o.Logs, Total: o.Total, More: o.More}, err
-}
-
-// ---- get_log_details and get_result ----
-
-type logIDIn struct {
-	LogID  idArg `json:"log_id,omitempty" jsonschema:"the record's ID (a number or a string of digits); logId works too"`
-	LogID2 idArg `json:"logId,omitempty" jsonschema:"the same as log_id, as the Unity seed's examples spell it"`
-}
-
-type detailsOut struct {
-	ID         uint64          `json:"id"`
-	Kind       string          `json:"kind" jsonschema:"line or op"`
-	Time       string          `json:"time" jsonschema:"RFC 3339, UTC"`
-	Level      string          `json:"level"`
-	Name       string          `json:"name,omitempty"`
-	Source     string          `json:"source"`
-	Text       string          `json:"text" jsonschema:"the message, whole"`
-	Stack      string          `json:"stack,omitempty" jsonschema:"the stack trace"`
-	Data       json.RawMessage `json:"data,omitempty" jsonschema:"the record's data (Unity's context)"`
-	Tool       string          `json:"tool,omitempty"`
-	Arguments  json.RawMessage `json:"arguments,omitempty"`
-	Status     string          `json:"status,omitempty"`
-	IsComplete *bool           `json:"isComplete,omitempty"`
-	Result     json.RawMessage `json:"result,omitempty"`
-	Error      string          `json:"error,omitempty"`
-	StartTime  string          `json:"startTime,omitempty"`
-	EndTime    string          `json:"endTime,omitempty"`
-	DurationMs *int64          `json:"durationMs,omitempty"`
-	ReplayOf   uint64          `json:"replayOf,omitempty"`
-	Prev       uint64          `json:"prev" jsonschema:"the ID of the record before; 0: none"`
-	Next       uint64          `json:"next" jsonschema:"the ID of the record after; 0: none"`
-}
-
-func (t *toolset) getLogDetails(ctx context.Context, _ *mcp.CallToolRequest, in logIDIn) (detailsOut, error) {
-	id, err := logID(in.LogID, in.LogID2)
-	if err != nil {
-		return detailsOut{}, err
-	}
-	return t.details(ctx, id)
-}
-
-func (t *toolset) details(ctx context.Context, id uint64) (detailsOut, error) {
-	r, err := t.log.Get(ctx, id)
-	if err != nil {
-		return detailsOut{}, err
-	}
-	d := detailsOut{ID: r.ID, Kind: r.Kind.String(), Time: formatTime(r.Time), Level: r.Level.String(), Name: r.Name,
-		Source: r.Source, Text: r.Text, Stack: r.Stack, Data: r.Data}
-	if r.Kind == oplog.KindOp {
-		complete := r.IsComplete()
-		d.Tool, d.Arguments, d.Status, d.IsComplete, d.Result, d.Error = r.Tool, r.Arguments, r.Status.String(), &complete, r.Result, r.Error
-		d.StartTime, d.EndTime, d.DurationMs, d.ReplayOf = formatTime(r.StartTime), formatTime(r.EndTime), durationMs(&r), r.ReplayOf
-	}
-	d.Prev, d.Next, err = t.log.Neighbors(ctx, id)
-	return d, err
-}
-
-type resultIn struct {
-	logIDIn
-	WaitMs int `json:"waitMs,omitempty" jsonschema:"while the operation is pending, wait up to this many milliseconds for it to complete (capped at 30000)"`
-}
-
-type resultOut struct {
-	ID         uint64          `json:"id"`
-	Tool       string          `json:"tool"`
-	Status     string          `json:"status" jsonschema:"pending, success, error, timeout or cancelled"`
-	IsComplete bool            `json:"isComplete"`
-	Result     json.RawMessage `json:"result,omitempty"`
-	Error      string          `json:"error,omitempty"`
-	StartTime  string          `json:"startTime"`
-	EndTime    string          `json:"endTime,omitempty"`
-	DurationMs *int64          `json:"durationMs,omitempty"`
-}
-
-func (t *toolset) getResult(ctx context.Context, req *mcp.CallToolRequest, in resultIn) (resultOut, error) {
-	id, err := logID(in.LogID, in.LogID2)
-	if err != nil {
-		return resultOut{}, err
-	}
-	wctx, cancel := t.opts.Requests.merge(ctx, req)
-	defer cancel()
-	wctx, cancelWait := context.WithTimeout(wctx, waitDuration(in.WaitMs))
-	defer cancelWait()
-	r, err := t.log.AwaitComplete(wctx, id)
-	if err != nil && (r.ID == 0 || wctx.Err() == nil) {
-		return resultOut{}, err
-	}
-	if r.Kind != oplog.KindOp {
-		return resultOut{}, argError("log_id", "record %d is a console line, not an operation; get_log_details shows it", id)
-	}
-	return resultOf(&r), nil
 }

@@ -15,6 +15,7 @@ import (
 // schemaTypes tells jsonschema.For what the types with their own JSON look like.
 var schemaTypes = map[reflect.Type]*jsonschema.Schema{
 	reflect.TypeFor[idArg](): {Types: []string{"integer", "string"}},
+	reflect.TypeFor[crumb](): crumbSchema,
 	// Any JSON value. Not the empty schema: that is written as `true`, and
 	// the TypeScript SDK refuses a tool list with a boolean property schema.
 	reflect.TypeFor[json.RawMessage](): {Description: "any JSON value"},

@@ -20,7 +20,7 @@ func (t *toolset) addResources(srv *mcp.Server) {
 	}, t.readConsole)
 	srv.AddResourceTemplate(&mcp.ResourceTemplate{
 		URITemplate: recordTemplate, Name: "record", Title: "One record",
-		Description: "One record in full, as get_log_details returns it (JSON); id is the record's ID.",
+		Description: "One record as get_log_details returns it (JSON, within 64 KB: cut says which fields were cut); id is the record's ID.",
 		MIMEType:    "application/json",
 	}, t.readRecord)
 	srv.AddResourceTemplate(&mcp.ResourceTemplate{
@@ -52,7 +52,15 @@ func (t *toolset) readRecord(ctx context.Context, req *mcp.ReadResourceRequest) 
 	if err != nil {
 		return nil, mcp.ResourceNotFoundError(uri)
 	}
-	d, err := t.details(ctx, id)
+	// fitSlack: the server adds fields to the result (ttlMs, cacheScope).
+	d, err := t.details(ctx, id, detailsQuery{budget: DefaultDetailsBudget - fitSlack, size: func(d *detailsOut) int {
+		res, err := jsonContents(uri, d)
+		if err != nil {
+			return 0
+		}
+		b, _ := json.Marshal(res)
+		return len(b)
+	}})
 	if oplog.ErrorCode(err) == oplog.ENOTFOUND {
 		return nil, mcp.ResourceNotFoundError(uri)
 	}
