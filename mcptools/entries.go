@@ -9,8 +9,8 @@ import (
 // listArgs are the arguments of get_logs and the by-name tools beyond
 // their filters and paging.
 type listArgs struct {
-	Collapse bool `json:"collapse,omitempty" jsonschema:"identical console lines in a row come as one entry with repeat and oldestId; false lists each"`
-	Stacks   bool `json:"stacks,omitempty" jsonschema:"include stack traces (each cut to 2048 bytes; stackBytes gives the whole length)"`
+	Collapse bool `json:"collapse,omitempty" jsonschema:"identical lines in a row as one entry (repeat, oldestId); false lists each"`
+	Stacks   bool `json:"stacks,omitempty" jsonschema:"include stacks (2048 bytes each at most)"`
 	budgetArg
 }
 
@@ -19,8 +19,8 @@ type listArgs struct {
 // down to oldestId.
 type logEntry struct {
 	recordSummary
-	Repeat   int    `json:"repeat,omitempty" jsonschema:"this entry stands for repeat identical lines in a row: IDs from id (the newest) down to oldestId"`
-	OldestID uint64 `json:"oldestId,omitempty" jsonschema:"with repeat: the ID of the oldest line of the run"`
+	Repeat   int    `json:"repeat,omitempty" jsonschema:"identical lines in a row, from id (newest) down to oldestId"`
+	OldestID uint64 `json:"oldestId,omitempty"`
 
 	line string // the entry's line in the text block
 }
@@ -28,11 +28,11 @@ type logEntry struct {
 // logPage is the paging state of a list of records. Its numbers count
 // records, not entries.
 type logPage struct {
-	Count      int   `json:"count" jsonschema:"records this page covers (an entry with repeat covers that many)"`
-	Offset     int   `json:"offset" jsonschema:"matching records skipped before this page"`
-	Total      int64 `json:"total" jsonschema:"every matching record"`
-	More       bool  `json:"more" jsonschema:"more matching records exist past this page (past count or maxBytes): call again with offset nextOffset"`
-	NextOffset int   `json:"nextOffset,omitempty" jsonschema:"with more: the offset of the next page"`
+	Count      int   `json:"count" jsonschema:"records covered (repeats counted)"`
+	Offset     int   `json:"offset"`
+	Total      int64 `json:"total" jsonschema:"every match"`
+	More       bool  `json:"more" jsonschema:"more past this page: call again with offset nextOffset"`
+	NextOffset int   `json:"nextOffset,omitempty"`
 }
 
 // header is the first line of a list's text block.

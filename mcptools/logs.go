@@ -14,7 +14,7 @@ import (
 
 type getLogsIn struct {
 	Count  int    `json:"count,omitempty" jsonschema:"records per page; capped at 1000"`
-	Offset int    `json:"offset,omitempty" jsonschema:"matching records to skip (paging: the nextOffset of the previous page)"`
+	Offset int    `json:"offset,omitempty" jsonschema:"records to skip: the previous nextOffset"`
 	Level  string `json:"level,omitempty" jsonschema:"minimum level: debug, info, warn, error or fatal"`
 	Name   string `json:"name,omitempty" jsonschema:"only this log name (an operation's name is its tool)"`
 	Kind   string `json:"kind,omitempty" jsonschema:"line, op or any"`
@@ -53,7 +53,7 @@ func (t *toolset) list(ctx context.Context, q oplog.Query, a listArgs) (logsOut,
 type byNameIn struct {
 	LogName string `json:"log_name,omitempty" jsonschema:"the log name"`
 	Limit   int    `json:"limit,omitempty" jsonschema:"most records to return, newest first; capped at 1000"`
-	Offset  int    `json:"offset,omitempty" jsonschema:"records to skip (paging: the nextOffset of the previous page)"`
+	Offset  int    `json:"offset,omitempty" jsonschema:"records to skip: the previous nextOffset"`
 	listArgs
 }
 

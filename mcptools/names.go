@@ -15,7 +15,7 @@ import (
 type namesIn struct {
 	Source string `json:"source,omitempty" jsonschema:"only names of this source; empty: every source"`
 	Limit  int    `json:"limit,omitempty" jsonschema:"most names to return; capped at 1000"`
-	Offset int    `json:"offset,omitempty" jsonschema:"names to skip (paging: the nextOffset of the previous page)"`
+	Offset int    `json:"offset,omitempty" jsonschema:"names to skip: the previous nextOffset"`
 	budgetArg
 }
 
@@ -42,9 +42,9 @@ func newNameInfo(n *oplog.NameInfo) nameInfo {
 type namesOut struct {
 	Names      []nameInfo `json:"names"`
 	Total      int        `json:"total" jsonschema:"every (source, name) pair that matched"`
-	Offset     int        `json:"offset" jsonschema:"names skipped before this page"`
-	More       bool       `json:"more" jsonschema:"more names exist past this page (past limit or maxBytes): call again with offset nextOffset"`
-	NextOffset int        `json:"nextOffset,omitempty" jsonschema:"with more: the offset of the next page"`
+	Offset     int        `json:"offset"`
+	More       bool       `json:"more" jsonschema:"more past this page: call again with offset nextOffset"`
+	NextOffset int        `json:"nextOffset,omitempty"`
 }
 
 func (o namesOut) text() string {

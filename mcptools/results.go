@@ -21,7 +21,7 @@ type tailLine struct {
 	Source    string `json:"source"`
 	Text      string `json:"text"`
 	Truncated bool   `json:"truncated,omitempty" jsonschema:"the text was cut at maxTextChars; get_log_details has all of it"`
-	TextChars int    `json:"textChars,omitempty" jsonschema:"when truncated: the whole text's length in characters"`
+	TextChars int    `json:"textChars,omitempty" jsonschema:"the whole text's length when cut"`
 	HasStack  bool   `json:"hasStack,omitempty" jsonschema:"the line has a stack trace; get_log_details shows it"`
 	stackOut
 	Repeat int    `json:"repeat,omitempty" jsonschema:"this line stands for repeat identical lines in a row, IDs id to lastId"`
@@ -47,7 +47,7 @@ type recordSummary struct {
 	Source    string `json:"source"`
 	Text      string `json:"text"`
 	Truncated bool   `json:"truncated,omitempty" jsonschema:"the text was cut at maxTextChars"`
-	TextChars int    `json:"textChars,omitempty" jsonschema:"when truncated: the whole text's length in characters"`
+	TextChars int    `json:"textChars,omitempty" jsonschema:"the whole text's length when cut"`
 	HasStack  bool   `json:"hasStack,omitempty"`
 	stackOut
 	HasData    bool   `json:"hasData,omitempty"`
@@ -94,8 +94,8 @@ const maxListStack = 2 << 10
 
 // stackOut is a list entry's stack, when the tool was asked for stacks.
 type stackOut struct {
-	Stack      string `json:"stack,omitempty" jsonschema:"with stacks: the stack trace, its first 2048 bytes"`
-	StackBytes int    `json:"stackBytes,omitempty" jsonschema:"when the stack was cut: its whole length in bytes (get_log_details has all of it)"`
+	Stack      string `json:"stack,omitempty" jsonschema:"with stacks: its first 2048 bytes"`
+	StackBytes int    `json:"stackBytes,omitempty" jsonschema:"the whole stack's bytes when cut"`
 }
 
 // listStack cuts s to maxListStack bytes at a UTF-8 boundary.

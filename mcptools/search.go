@@ -23,7 +23,7 @@ type searchIn struct {
 	Limit    int    `json:"limit,omitempty" jsonschema:"hits per page; capped at 500"`
 	ReplayOf idArg  `json:"replayOf,omitempty" jsonschema:"only the replays of this operation (its log_id)"`
 	Cursor   string `json:"cursor,omitempty" jsonschema:"the nextCursor of the previous page"`
-	Stacks   bool   `json:"stacks,omitempty" jsonschema:"include stack traces (each cut to 2048 bytes; stackBytes gives the whole length)"`
+	Stacks   bool   `json:"stacks,omitempty" jsonschema:"include stacks (2048 bytes each at most)"`
 	budgetArg
 }
 
@@ -39,8 +39,8 @@ type searchOut struct {
 	Hits           []searchHitOut `json:"hits" jsonschema:"newest first"`
 	Total          int64          `json:"total" jsonschema:"matching records; an estimate unless totalExact"`
 	TotalExact     bool           `json:"totalExact"`
-	More           bool           `json:"more" jsonschema:"more hits exist past this page (past limit or maxBytes): call again with cursor nextCursor"`
-	NextCursor     string         `json:"nextCursor,omitempty" jsonschema:"pass as cursor for the next (older) page: it goes on right after the last hit shown; absent on the last page"`
+	More           bool           `json:"more" jsonschema:"more past this page: call again with cursor nextCursor"`
+	NextCursor     string         `json:"nextCursor,omitempty" jsonschema:"pass as cursor for the next (older) page; absent on the last page"`
 	IndexedThrough uint64         `json:"indexedThrough" jsonschema:"the search index's watermark; newer records are matched too, without it"`
 }
 

@@ -23,7 +23,7 @@ type tailIn struct {
 	Source   string `json:"source,omitempty" jsonschema:"only this source (game, editor or upstream)"`
 	WaitMs   int    `json:"waitMs,omitempty" jsonschema:"with no new line, wait up to this many milliseconds for one (long poll; capped at 30000); 0 answers at once"`
 	Collapse bool   `json:"collapse,omitempty" jsonschema:"repeated identical lines in a row come as one entry with repeat and lastId; false lists each"`
-	Stacks   bool   `json:"stacks,omitempty" jsonschema:"include stack traces (each cut to 2048 bytes; stackBytes gives the whole length)"`
+	Stacks   bool   `json:"stacks,omitempty" jsonschema:"include stacks (2048 bytes each at most)"`
 	budgetArg
 }
 
