@@ -2,6 +2,8 @@ package mcptools
 
 import (
 	"context"
+	"fmt"
+	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -13,6 +15,8 @@ import (
 type namesIn struct {
 	Source string `json:"source,omitempty" jsonschema:"only names of this source; empty: every source"`
 	Limit  int    `json:"limit,omitempty" jsonschema:"most names to return; capped at 1000"`
+	Offset int    `json:"offset,omitempty" jsonschema:"names to skip: the previous nextOffset"`
+	budgetArg
 }
 
 type nameInfo struct {
@@ -36,9 +40,43 @@ func newNameInfo(n *oplog.NameInfo) nameInfo {
 }
 
 type namesOut struct {
-	Names []nameInfo `json:"names"`
-	Total int        `json:"total" jsonschema:"every (source, name) pair that matched"`
-	More  bool       `json:"more"`
+	Names      []nameInfo `json:"names"`
+	Total      int        `json:"total" jsonschema:"every (source, name) pair that matched"`
+	Offset     int        `json:"offset"`
+	More       bool       `json:"more" jsonschema:"more past this page: call again with offset nextOffset"`
+	NextOffset int        `json:"nextOffset,omitempty"`
+}
+
+func (o namesOut) text() string {
+	h := fmt.Sprintf("list_log_names: %d of %d names, offset=%d", len(o.Names), o.Total, o.Offset)
+	if o.More {
+		h += fmt.Sprintf(" more=true: call again with offset=%d", o.NextOffset)
+	}
+	l := make([]string, len(o.Names))
+	for i := range o.Names {
+		l[i] = o.Names[i].line()
+	}
+	return lines(h, l)
+}
+
+// line is n in list_log_names' text: source/name, total, the counts per
+// level (most severe first) and when it was last seen.
+func (n *nameInfo) line() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s/%s %d", n.Source, n.Name, n.Total)
+	sep := " ("
+	for i := len(oplog.Levels) - 1; i >= 0; i-- {
+		if c := n.Counts[oplog.Levels[i].String()]; c > 0 {
+			fmt.Fprintf(&b, "%s%s %d", sep, oplog.Levels[i], c)
+			sep = ", "
+		}
+	}
+	if sep == ", " {
+		b.WriteByte(')')
+	}
+	b.WriteString(" last ")
+	b.WriteString(n.LastSeen)
+	return b.String()
 }
 
 func (t *toolset) listLogNames(ctx context.Context, _ *mcp.CallToolRequest, in namesIn) (namesOut, error) {
@@ -50,9 +88,20 @@ func (t *toolset) listLogNames(ctx context.Context, _ *mcp.CallToolRequest, in n
 	if limit == 0 {
 		limit = 200
 	}
-	out := namesOut{Names: []nameInfo{}, Total: len(names), More: len(names) > limit}
-	for i := range names[:min(limit, len(names))] {
-		out.Names = append(out.Names, newNameInfo(&names[i]))
+	from := min(in.Offset, len(names))
+	to := min(from+limit, len(names))
+	out := namesOut{Names: []nameInfo{}, Total: len(names), Offset: from}
+	f := newFitter(in.bytes(DefaultBudget), namesOut{Total: len(names), Offset: from, More: true, NextOffset: to})
+	for i := from; i < to; i++ {
+		n := newNameInfo(&names[i])
+		if !f.fits(&n, n.line()) {
+			to = i
+			break
+		}
+		out.Names = append(out.Names, n)
+	}
+	if out.More = to < len(names); out.More {
+		out.NextOffset = to
 	}
 	return out, nil
 }

@@ -137,15 +137,15 @@ func (t *toolset) addTools(srv *mcp.Server) {
 	addTool(srv, t, toolSpec{name: "get_logs", title: "List records",
 		description: "Records (console lines and operations) newest first, with filters; total counts every match and more says whether a later page exists. " +
 			"Texts are cut to keep answers small; get_log_details has everything.",
-		annotations: readOnly, defaults: map[string]any{"count": oplog.DefaultListCount, "offset": 0},
+		annotations: readOnly, defaults: map[string]any{"count": oplog.DefaultListCount, "offset": 0, "collapse": true},
 		example: map[string]any{"count": 20, "level": "error", "since": "-15m"}}, t.getLogs)
 	addTool(srv, t, toolSpec{name: "get_logs_by_name", title: "Records of one log name",
 		description: "The newest records of one log name (Unity's log_name), newest first, as logs with total and more.",
-		annotations: readOnly, defaults: map[string]any{"limit": oplog.DefaultListCount}, required: []string{"log_name"},
+		annotations: readOnly, defaults: map[string]any{"limit": oplog.DefaultListCount, "collapse": true}, required: []string{"log_name"},
 		example: map[string]any{"log_name": "Physics", "limit": 10}}, t.getLogsByName)
 	addTool(srv, t, toolSpec{name: "get_log_by_name", title: "One log by name",
 		description: "One log name with its newest entries, newest first (the Unity seed's shape: name and entries).",
-		annotations: readOnly, defaults: map[string]any{"limit": oplog.DefaultListCount}, required: []string{"log_name"},
+		annotations: readOnly, defaults: map[string]any{"limit": oplog.DefaultListCount, "collapse": true}, required: []string{"log_name"},
 		example: map[string]any{"log_name": "Physics", "limit": 10}}, t.getLogByName)
 	addTool(srv, t, toolSpec{name: "get_log_details", title: "One record in full",
 		description: "Everything about one record: text, time, level, name, source, stack trace, data (context), and for an operation " +

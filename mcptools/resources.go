@@ -38,12 +38,27 @@ func jsonContents(uri string, v any) (*mcp.ReadResourceResult, error) {
 	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: "application/json", Text: string(b)}}}, nil
 }
 
+// readConsole answers as console_tail with its defaults, within
+// DefaultBudget: a resource has no arguments. The tail is fitted to a tool
+// result; its JSON alone, escaped in a resource's text, is about as large,
+// so a tail that comes out larger is read again within less.
 func (t *toolset) readConsole(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-	out, err := t.consoleTail(ctx, nil, tailIn{Collapse: true})
-	if err != nil {
-		return nil, err
+	budget := DefaultBudget
+	for {
+		out, err := t.consoleTail(ctx, nil, tailIn{Collapse: true, budgetArg: budgetArg{MaxBytes: budget}})
+		if err != nil {
+			return nil, err
+		}
+		res, err := jsonContents(req.Params.URI, out)
+		if err != nil || budget <= MinBudget {
+			return res, err
+		}
+		n := readSize(res)
+		if n <= DefaultBudget {
+			return res, nil
+		}
+		budget -= max(n-DefaultBudget, 1<<10)
 	}
-	return jsonContents(req.Params.URI, out)
 }
 
 func (t *toolset) readRecord(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
@@ -101,5 +116,19 @@ func (t *toolset) readName(ctx context.Context, req *mcp.ReadResourceRequest) (*
 		return nil, toolError(err)
 	}
 	r.Recent = t.summaries(page.Records)
-	return jsonContents(uri, r)
+	// A resource has no arguments: it keeps to the default budget, leaving
+	// out the oldest of its recent records if it must.
+	for {
+		res, err := jsonContents(uri, r)
+		if err != nil || len(r.Recent) == 0 || readSize(res) <= DefaultBudget {
+			return res, err
+		}
+		r.Recent = r.Recent[:len(r.Recent)-1]
+	}
+}
+
+// readSize is the serialized size of a resources/read result.
+func readSize(res *mcp.ReadResourceResult) int {
+	b, _ := json.Marshal(res)
+	return len(b)
 }

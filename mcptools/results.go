@@ -1,7 +1,10 @@
 package mcptools
 
 import (
+	"fmt"
+	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/mcplogd/mcplogd/oplog"
 )
@@ -18,10 +21,11 @@ type tailLine struct {
 	Source    string `json:"source"`
 	Text      string `json:"text"`
 	Truncated bool   `json:"truncated,omitempty" jsonschema:"the text was cut at maxTextChars; get_log_details has all of it"`
-	TextChars int    `json:"textChars,omitempty" jsonschema:"when truncated: the whole text's length in characters"`
+	TextChars int    `json:"textChars,omitempty" jsonschema:"the whole text's length when cut"`
 	HasStack  bool   `json:"hasStack,omitempty" jsonschema:"the line has a stack trace; get_log_details shows it"`
-	Repeat    int    `json:"repeat,omitempty" jsonschema:"this line stands for repeat identical lines in a row, IDs id to lastId"`
-	LastID    uint64 `json:"lastId,omitempty" jsonschema:"with repeat: the ID of the last repeated line"`
+	stackOut
+	Repeat int    `json:"repeat,omitempty" jsonschema:"this line stands for repeat identical lines in a row, IDs id to lastId"`
+	LastID uint64 `json:"lastId,omitempty" jsonschema:"with repeat: the ID of the last repeated line"`
 
 	line string        // the entry's line in the text block
 	rec  *oplog.Record // the first record it stands for
@@ -35,15 +39,17 @@ func (l *tailLine) records() int { return max(l.Repeat, 1) }
 
 // recordSummary is one record in a list: no stack, no data, text cut.
 type recordSummary struct {
-	ID         uint64 `json:"id"`
-	Kind       string `json:"kind" jsonschema:"line or op"`
-	Time       string `json:"time" jsonschema:"RFC 3339, UTC, milliseconds"`
-	Level      string `json:"level"`
-	Name       string `json:"name,omitempty"`
-	Source     string `json:"source"`
-	Text       string `json:"text"`
-	Truncated  bool   `json:"truncated,omitempty" jsonschema:"the text was cut at maxTextChars"`
-	HasStack   bool   `json:"hasStack,omitempty"`
+	ID        uint64 `json:"id"`
+	Kind      string `json:"kind" jsonschema:"line or op"`
+	Time      string `json:"time" jsonschema:"RFC 3339, UTC, milliseconds"`
+	Level     string `json:"level"`
+	Name      string `json:"name,omitempty"`
+	Source    string `json:"source"`
+	Text      string `json:"text"`
+	Truncated bool   `json:"truncated,omitempty" jsonschema:"the text was cut at maxTextChars"`
+	TextChars int    `json:"textChars,omitempty" jsonschema:"the whole text's length when cut"`
+	HasStack  bool   `json:"hasStack,omitempty"`
+	stackOut
 	HasData    bool   `json:"hasData,omitempty"`
 	Tool       string `json:"tool,omitempty" jsonschema:"an operation's tool"`
 	Status     string `json:"status,omitempty" jsonschema:"an operation's status: pending, success, error, timeout or cancelled"`
@@ -55,10 +61,18 @@ type recordSummary struct {
 // of is in characters), reporting whether it did.
 func cut(s string, max int) (string, bool) { return oplog.ClipRunes(s, max) }
 
-func (t *toolset) summary(r *oplog.Record) recordSummary {
+// summary is r as lists show it; with stacks, its stack cut to
+// maxListStack.
+func (t *toolset) summary(r *oplog.Record, stacks bool) recordSummary {
 	s := recordSummary{ID: r.ID, Kind: r.Kind.String(), Time: r.Time.Format(listTime), Level: r.Level.String(),
 		Name: r.Name, Source: r.Source, HasStack: r.Stack != "", HasData: len(r.Data) > 0}
 	s.Text, s.Truncated = cut(r.Text, t.opts.MaxTextChars)
+	if s.Truncated {
+		s.TextChars = utf8.RuneCountInString(r.Text)
+	}
+	if stacks {
+		s.stackOut = listStack(r.Stack)
+	}
 	if r.Kind == oplog.KindOp {
 		complete := r.IsComplete()
 		s.Tool, s.Status, s.IsComplete, s.DurationMs = r.Tool, r.Status.String(), &complete, durationMs(r)
@@ -69,9 +83,48 @@ func (t *toolset) summary(r *oplog.Record) recordSummary {
 func (t *toolset) summaries(recs []oplog.Record) []recordSummary {
 	out := make([]recordSummary, len(recs))
 	for i := range recs {
-		out[i] = t.summary(&recs[i])
+		out[i] = t.summary(&recs[i], false)
 	}
 	return out
+}
+
+// maxListStack is the most bytes of a stack a list entry carries when its
+// tool's stacks argument asks for them; get_log_details has the rest.
+const maxListStack = 2 << 10
+
+// stackOut is a list entry's stack, when the tool was asked for stacks.
+type stackOut struct {
+	Stack      string `json:"stack,omitempty" jsonschema:"with stacks: its first 2048 bytes"`
+	StackBytes int    `json:"stackBytes,omitempty" jsonschema:"the whole stack's bytes when cut"`
+}
+
+// listStack cuts s to maxListStack bytes at a UTF-8 boundary.
+func listStack(s string) stackOut {
+	if len(s) <= maxListStack {
+		return stackOut{Stack: s}
+	}
+	n := maxListStack
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return stackOut{Stack: s[:n], StackBytes: len(s)}
+}
+
+// stackLines is the stack's lines in a text block, after its entry's line:
+// indented, and saying the whole length when cut. Empty without a stack.
+func (s stackOut) stackLines() string {
+	if s.Stack == "" {
+		return ""
+	}
+	var b strings.Builder
+	for l := range strings.SplitSeq(strings.TrimRight(s.Stack, "\r\n"), "\n") {
+		b.WriteString("\n    ")
+		b.WriteString(oneLine(strings.TrimRight(l, "\r")))
+	}
+	if s.StackBytes > 0 {
+		fmt.Fprintf(&b, "\n    … [%d bytes]", s.StackBytes)
+	}
+	return b.String()
 }
 
 func durationMs(r *oplog.Record) *int64 {

@@ -2,6 +2,7 @@ package mcptools
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -22,20 +23,41 @@ type searchIn struct {
 	Limit    int    `json:"limit,omitempty" jsonschema:"hits per page; capped at 500"`
 	ReplayOf idArg  `json:"replayOf,omitempty" jsonschema:"only the replays of this operation (its log_id)"`
 	Cursor   string `json:"cursor,omitempty" jsonschema:"the nextCursor of the previous page"`
+	Stacks   bool   `json:"stacks,omitempty" jsonschema:"include stacks (2048 bytes each at most)"`
+	budgetArg
 }
 
 // searchHitOut is one hit: the record as lists show it, and a fragment.
 type searchHitOut struct {
 	recordSummary
 	Fragment string `json:"fragment,omitempty" jsonschema:"the text (or stack) around the first matched word, marked **like this**"`
+
+	line string // the hit's line in the text block
 }
 
 type searchOut struct {
 	Hits           []searchHitOut `json:"hits" jsonschema:"newest first"`
 	Total          int64          `json:"total" jsonschema:"matching records; an estimate unless totalExact"`
 	TotalExact     bool           `json:"totalExact"`
+	More           bool           `json:"more" jsonschema:"more past this page: call again with cursor nextCursor"`
 	NextCursor     string         `json:"nextCursor,omitempty" jsonschema:"pass as cursor for the next (older) page; absent on the last page"`
 	IndexedThrough uint64         `json:"indexedThrough" jsonschema:"the search index's watermark; newer records are matched too, without it"`
+}
+
+func (o searchOut) text() string {
+	total := fmt.Sprint(o.Total)
+	if !o.TotalExact {
+		total = "about " + total
+	}
+	h := fmt.Sprintf("search_logs: %d hits of %s, newest first", len(o.Hits), total)
+	if o.More {
+		h += " more=true: call again with cursor=" + o.NextCursor
+	}
+	var w textLog
+	for i := range o.Hits {
+		w.keep(o.Hits[i].line)
+	}
+	return w.block(h)
 }
 
 // text is the arguments as oplog.SearchText reads them, as GET
@@ -64,10 +86,32 @@ func (t *toolset) searchLogs(ctx context.Context, _ *mcp.CallToolRequest, in sea
 	if err != nil {
 		return searchOut{}, err
 	}
-	out := searchOut{Hits: make([]searchHitOut, len(p.Hits)), Total: p.Total, TotalExact: p.TotalExact,
+	out := searchOut{Hits: []searchHitOut{}, Total: p.Total, TotalExact: p.TotalExact, More: p.NextCursor != "",
 		NextCursor: p.NextCursor, IndexedThrough: p.IndexedThrough}
+	// The longest cursor the answer may carry, for its size without hits.
+	empty := out
+	empty.More, empty.NextCursor = true, oplog.EncodeCursor(^uint64(0), ^uint64(0))
+	f := newFitter(in.bytes(DefaultBudget), empty)
+	var w textLog
 	for i := range p.Hits {
-		out.Hits[i] = searchHitOut{recordSummary: t.summary(&p.Hits[i].Record), Fragment: p.Hits[i].Fragment}
+		r := &p.Hits[i].Record
+		h := searchHitOut{recordSummary: t.summary(r, in.Stacks), Fragment: p.Hits[i].Fragment}
+		if h.Fragment != "" {
+			// The line shows the fragment, around the matched word, in place of the text's start.
+			h.line = w.line(r, h.Fragment, 0, 1, 0)
+		} else {
+			h.line = w.line(r, h.Text, h.TextChars, 1, 0)
+		}
+		h.line += h.stackLines()
+		if !f.fits(&h, h.line) {
+			// The generation now: were the log cleared since the search, the
+			// hits left out are gone, and the cursor finds nothing below them.
+			rev := t.log.Stats().Revision
+			out.More, out.NextCursor = true, oplog.EncodeCursor(rev, out.Hits[len(out.Hits)-1].ID)
+			break
+		}
+		w.keep(h.line)
+		out.Hits = append(out.Hits, h)
 	}
 	return out, nil
 }

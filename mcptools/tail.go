@@ -23,6 +23,7 @@ type tailIn struct {
 	Source   string `json:"source,omitempty" jsonschema:"only this source (game, editor or upstream)"`
 	WaitMs   int    `json:"waitMs,omitempty" jsonschema:"with no new line, wait up to this many milliseconds for one (long poll; capped at 30000); 0 answers at once"`
 	Collapse bool   `json:"collapse,omitempty" jsonschema:"repeated identical lines in a row come as one entry with repeat and lastId; false lists each"`
+	Stacks   bool   `json:"stacks,omitempty" jsonschema:"include stacks (2048 bytes each at most)"`
 	budgetArg
 }
 
@@ -89,7 +90,7 @@ func (t *toolset) consoleTail(ctx context.Context, req *mcp.CallToolRequest, in 
 	if err != nil {
 		return tailOut{}, err
 	}
-	return *t.fitTail(&tail, in.Collapse, !q.HasSince, in.bytes(DefaultBudget)), nil
+	return *t.fitTail(&tail, tailOpts{collapse: in.Collapse, stacks: in.Stacks, newest: !q.HasSince}, in.bytes(DefaultBudget)), nil
 }
 
 // fitTail turns a tail into console_tail's answer: repeats collapsed, texts
@@ -98,9 +99,10 @@ func (t *toolset) consoleTail(ctx context.Context, req *mcp.CallToolRequest, in 
 // the last one kept and more is true, so that the next call with
 // sinceId=lastId goes on without a gap. For the newest lines (no sinceId)
 // the newest entries are kept and skipped counts the older lines left out.
-func (t *toolset) fitTail(tail *oplog.Tail, collapse, newest bool, budget int) *tailOut {
+func (t *toolset) fitTail(tail *oplog.Tail, o tailOpts, budget int) *tailOut {
 	out := &tailOut{Lines: []tailLine{}, LastID: tail.LastID, Revision: tail.Revision, Dropped: tail.Dropped, Reset: tail.Reset, More: tail.More}
-	entries := t.tailEntries(tail.Lines, collapse)
+	entries := t.tailEntries(tail.Lines, o)
+	newest := o.newest
 	f := newFitter(budget, &tailOut{LastID: tail.LastID, Revision: tail.Revision, Dropped: tail.Dropped, Reset: tail.Reset,
 		More: true, Skipped: len(tail.Lines)})
 	var w textLog
@@ -110,7 +112,10 @@ func (t *toolset) fitTail(tail *oplog.Tail, collapse, newest bool, budget int) *
 		for from = len(entries); from > 0; from-- {
 			e := &entries[from-1]
 			chunk := w.line(e.rec, e.Text, e.TextChars, max(e.Repeat, 1), e.last())
-			chunk = chunk[strings.IndexByte(chunk, '\n')+1:] // the date line is counted below, once per day
+			if strings.HasPrefix(chunk, "= ") {
+				chunk = chunk[strings.IndexByte(chunk, '\n')+1:] // the date line is counted below, once per day
+			}
+			chunk += e.stackLines()
 			if d := e.rec.Time.UTC().Format(time.DateOnly); d != day {
 				chunk, day = "= "+d+"\n"+chunk, d
 			}
@@ -121,10 +126,11 @@ func (t *toolset) fitTail(tail *oplog.Tail, collapse, newest bool, budget int) *
 	} else {
 		for to = 0; to < len(entries); to++ {
 			e := &entries[to]
-			if !f.fits(e, w.line(e.rec, e.Text, e.TextChars, max(e.Repeat, 1), e.last())) {
+			l := w.line(e.rec, e.Text, e.TextChars, max(e.Repeat, 1), e.last()) + e.stackLines()
+			if !f.fits(e, l) {
 				break
 			}
-			w.keep(w.line(e.rec, e.Text, e.TextChars, max(e.Repeat, 1), e.last()))
+			w.keep(l)
 		}
 		if to < len(entries) {
 			out.LastID, out.More = entries[to-1].last(), true
@@ -133,7 +139,7 @@ func (t *toolset) fitTail(tail *oplog.Tail, collapse, newest bool, budget int) *
 	w = textLog{}
 	for i := from; i < to; i++ {
 		e := &entries[i]
-		e.line = w.line(e.rec, e.Text, e.TextChars, max(e.Repeat, 1), e.last())
+		e.line = w.line(e.rec, e.Text, e.TextChars, max(e.Repeat, 1), e.last()) + e.stackLines()
 		w.keep(e.line)
 		out.Skipped += e.records()
 	}
@@ -144,17 +150,27 @@ func (t *toolset) fitTail(tail *oplog.Tail, collapse, newest bool, budget int) *
 	return out
 }
 
+// tailOpts are how console_tail's arguments shape its entries.
+type tailOpts struct {
+	collapse bool // runs of identical lines as one entry
+	stacks   bool // stacks included
+	newest   bool // no sinceId: keep the newest entries
+}
+
 // tailEntries collapses recs into console_tail's entries.
-func (t *toolset) tailEntries(recs []oplog.Record, collapse bool) []tailLine {
+func (t *toolset) tailEntries(recs []oplog.Record, o tailOpts) []tailLine {
 	var entries []tailLine
 	start := 0
-	for _, end := range repeats(recs, collapse) {
+	for _, end := range repeats(recs, o.collapse) {
 		r, last := &recs[start], &recs[end-1]
 		l := tailLine{ID: r.ID, Time: r.Time.Format(listTime), Level: r.Level.String(), Name: r.Name, Source: r.Source,
 			HasStack: r.Stack != "", rec: r}
 		l.Text, l.Truncated = cut(r.Text, t.opts.MaxTextChars)
 		if l.Truncated {
 			l.TextChars = utf8.RuneCountInString(r.Text)
+		}
+		if o.stacks {
+			l.stackOut = listStack(r.Stack)
 		}
 		if n := end - start; n > 1 {
 			l.Repeat, l.LastID = n, last.ID

@@ -154,7 +154,7 @@ func (l *Log) Search(ctx context.Context, q SearchQuery) (SearchPage, error) {
 		p.Hits[i] = SearchHit{Record: recs[i], Fragment: Fragment(&recs[i], h.Terms)}
 	}
 	if h.More && len(h.IDs) > 0 {
-		p.NextCursor = encodeCursor(st.Revision, h.IDs[len(h.IDs)-1])
+		p.NextCursor = EncodeCursor(st.Revision, h.IDs[len(h.IDs)-1])
 	}
 	return p, nil
 }
@@ -208,7 +208,7 @@ func (l *Log) searchList(q *SearchQuery, before uint64, st Stats, idx Index) (Se
 		p.IndexedThrough = idx.Status().IndexedThrough
 	}
 	if pg.More && len(pg.Records) > 0 {
-		p.NextCursor = encodeCursor(st.Revision, pg.Records[len(pg.Records)-1].ID)
+		p.NextCursor = EncodeCursor(st.Revision, pg.Records[len(pg.Records)-1].ID)
 	}
 	return p, nil
 }
@@ -220,7 +220,12 @@ func (q *SearchQuery) MatchSearch(r *Record) bool {
 		(q.ReplayOf == 0 || r.ReplayOf == q.ReplayOf)
 }
 
-func encodeCursor(revision, lastID uint64) string {
+// EncodeCursor is the cursor of a search page that goes on below lastID
+// (the last hit a reader was shown) in the log's generation revision: a
+// SearchQuery with it as Cursor answers the hits after lastID. A reader
+// that shows fewer hits than a page holds continues with it instead of
+// the page's NextCursor.
+func EncodeCursor(revision, lastID uint64) string {
 	b := []byte{cursorVersion}
 	b = binary.AppendUvarint(b, revision)
 	b = binary.AppendUvarint(b, lastID)

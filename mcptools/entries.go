@@ -1,0 +1,86 @@
+package mcptools
+
+import (
+	"fmt"
+
+	"github.com/mcplogd/mcplogd/oplog"
+)
+
+// listArgs are the arguments of get_logs and the by-name tools beyond
+// their filters and paging.
+type listArgs struct {
+	Collapse bool `json:"collapse,omitempty" jsonschema:"identical lines in a row as one entry (repeat, oldestId); false lists each"`
+	Stacks   bool `json:"stacks,omitempty" jsonschema:"include stacks (2048 bytes each at most)"`
+	budgetArg
+}
+
+// logEntry is one entry of a list of records, newest first: a record, or
+// a run of identical console lines in a row (repeat), from id (the newest)
+// down to oldestId.
+type logEntry struct {
+	recordSummary
+	Repeat   int    `json:"repeat,omitempty" jsonschema:"identical lines in a row, from id (newest) down to oldestId"`
+	OldestID uint64 `json:"oldestId,omitempty"`
+
+	line string // the entry's line in the text block
+}
+
+// logPage is the paging state of a list of records. Its numbers count
+// records, not entries.
+type logPage struct {
+	Count      int   `json:"count" jsonschema:"records covered (repeats counted)"`
+	Offset     int   `json:"offset"`
+	Total      int64 `json:"total" jsonschema:"every match"`
+	More       bool  `json:"more" jsonschema:"more past this page: call again with offset nextOffset"`
+	NextOffset int   `json:"nextOffset,omitempty"`
+}
+
+// header is the first line of a list's text block.
+func (p logPage) header(what string, entries []logEntry) string {
+	h := fmt.Sprintf("%s: %d of %d records (%d entries), newest first, offset=%d", what, p.Count, p.Total, len(entries), p.Offset)
+	if p.More {
+		h += fmt.Sprintf(" more=true: call again with offset=%d", p.NextOffset)
+	}
+	return h
+}
+
+// listText is a list's text block: header, then each entry's line.
+func listText(header string, entries []logEntry) string {
+	var w textLog
+	for i := range entries {
+		w.keep(entries[i].line)
+	}
+	return w.block(header)
+}
+
+// fitLogs turns a page of records, newest first, read from offset, into
+// entries: repeats collapsed, texts cut, stacks when asked, as many as the
+// budget holds in the answer that mk makes of them. When the budget stops
+// it early, more is true and nextOffset follows the last record kept, so
+// that paging with offset visits every record once.
+func (t *toolset) fitLogs(pg *oplog.Page, offset int, a listArgs, mk func([]logEntry, logPage) any) ([]logEntry, logPage) {
+	p := logPage{Count: len(pg.Records), Offset: offset, Total: pg.Total, More: true, NextOffset: offset + len(pg.Records)}
+	f := newFitter(a.bytes(DefaultBudget), mk([]logEntry{}, p))
+	entries := []logEntry{}
+	var w textLog
+	start := 0
+	for _, end := range repeats(pg.Records, a.Collapse) {
+		r := &pg.Records[start]
+		e := logEntry{recordSummary: t.summary(r, a.Stacks)}
+		if n := end - start; n > 1 {
+			e.Repeat, e.OldestID = n, pg.Records[end-1].ID
+		}
+		e.line = w.line(r, e.Text, e.TextChars, max(e.Repeat, 1), e.OldestID) + e.stackLines()
+		if !f.fits(&e, e.line) {
+			break
+		}
+		w.keep(e.line)
+		entries = append(entries, e)
+		start = end
+	}
+	p.Count, p.More, p.NextOffset = start, start < len(pg.Records) || pg.More, 0
+	if p.More {
+		p.NextOffset = offset + start
+	}
+	return entries, p
+}
