@@ -12,7 +12,7 @@ import (
 // serialized (the text block and structuredContent together). Embed it in
 // a tool's arguments.
 type budgetArg struct {
-	MaxBytes int `json:"maxBytes,omitempty" jsonschema:"answer size limit in bytes (default 32768; 8192 to 262144); past it the answer stops early and says more"`
+	MaxBytes int `json:"maxBytes,omitempty" jsonschema:"answer size cap in bytes (default 32768)"`
 }
 
 // bytes is the budget asked for, or def, within [MinBudget, MaxBudget].

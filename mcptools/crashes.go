@@ -20,18 +20,17 @@ const crashStackBytes = 4 << 10
 
 func (t *toolset) addCrashTools(srv *mcp.Server) {
 	addTool(srv, t, toolSpec{name: "find_crashes", title: "Find crashes",
-		description: "Start here when the game crashed. Errors with stack traces grouped by normalised stack, newest group first, " +
-			"each with count, lastId (its newest occurrence) and lastFrames (that record's top frames with file:line); " +
-			"limit 1 adds its whole stack (up to 4 KB).",
+		description: "Start here when the game crashed: errors with stacks grouped by stack, newest first, with count, " +
+			"lastId (newest occurrence) and its top frames with file:line; limit 1 adds its whole stack.",
 		annotations: readOnly, defaults: map[string]any{"limit": oplog.DefaultCrashLimit},
 		example: map[string]any{"limit": 1, "since": "-1h"}}, t.findCrashes)
 }
 
 type crashesIn struct {
-	Since  string `json:"since,omitempty" jsonschema:"only occurrences at or after this time: RFC 3339, a date, Unix milliseconds or relative like -15m"`
-	Until  string `json:"until,omitempty" jsonschema:"only occurrences before this time, written like since"`
-	Source string `json:"source,omitempty" jsonschema:"only occurrences from this source"`
-	Limit  int    `json:"limit,omitempty" jsonschema:"most groups, newest first; capped at 1000. 1 adds the newest crash's stack"`
+	Since  string `json:"since,omitempty" jsonschema:"from this time: RFC 3339, Unix ms or -15m"`
+	Until  string `json:"until,omitempty" jsonschema:"before this time, like since"`
+	Source string `json:"source,omitempty" jsonschema:"only this source"`
+	Limit  int    `json:"limit,omitempty" jsonschema:"most groups (max 1000); 1 adds the newest stack"`
 	budgetArg
 }
 

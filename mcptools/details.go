@@ -14,17 +14,17 @@ import (
 // ---- get_log_details ----
 
 type logIDIn struct {
-	LogID  idArg `json:"log_id,omitempty" jsonschema:"the record's ID (a number or a string of digits); logId works too"`
-	LogID2 idArg `json:"logId,omitempty" jsonschema:"the same as log_id, as the Unity seed's examples spell it"`
+	LogID  idArg `json:"log_id,omitempty" jsonschema:"the record's ID (number or digits)"`
+	LogID2 idArg `json:"logId,omitempty" jsonschema:"log_id, as Unity spells it"`
 }
 
 type detailsIn struct {
 	logIDIn
-	Around int    `json:"around,omitempty" jsonschema:"also the N records before it and the N after it from its source, one line each (what led to a crash); at most 50"`
-	Field  string `json:"field,omitempty" jsonschema:"read one cut field on from offset: text, stack, data, arguments, result or error"`
-	Offset int    `json:"offset,omitempty" jsonschema:"with field: the byte offset to read from (the nextOffset of cut)"`
+	Around int    `json:"around,omitempty" jsonschema:"also the N records before and after it from its source (max 50)"`
+	Field  string `json:"field,omitempty" jsonschema:"read a cut field from offset: text, stack, data, arguments, result, error"`
+	Offset int    `json:"offset,omitempty" jsonschema:"with field: byte offset (cut's nextOffset)"`
 	// Not budgetArg: its description states the lists' default.
-	MaxBytes int `json:"maxBytes,omitempty" jsonschema:"answer size limit in bytes (default 65536; 8192 to 262144); longer fields are cut and cut says how to read on"`
+	MaxBytes int `json:"maxBytes,omitempty" jsonschema:"answer size cap in bytes (default 65536)"`
 }
 
 type detailsOut struct {
@@ -228,7 +228,7 @@ func trimContext(excess int, before, after *[]crumb, lines *opLines) int {
 
 type resultIn struct {
 	logIDIn
-	WaitMs int `json:"waitMs,omitempty" jsonschema:"while the operation is pending, wait up to this many milliseconds for it to complete (capped at 30000)"`
+	WaitMs int `json:"waitMs,omitempty" jsonschema:"while pending, wait up to this many ms (max 30000)"`
 	budgetArg
 }
 

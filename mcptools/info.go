@@ -125,7 +125,7 @@ func (t *toolset) ping(context.Context, *mcp.CallToolRequest, struct{}) (pingOut
 }
 
 type helpIn struct {
-	Tool string `json:"tool,omitempty" jsonschema:"one tool whole: arguments, defaults, an example; empty: one line per tool"`
+	Tool string `json:"tool,omitempty" jsonschema:"one tool in full; empty: all, one line each"`
 }
 
 // toolHelp is one tool in help's answer: name, summary and required

@@ -12,14 +12,14 @@ import (
 // ---- get_logs and the by-name shapes ----
 
 type getLogsIn struct {
-	Count  int    `json:"count,omitempty" jsonschema:"records per page; capped at 1000"`
-	Offset int    `json:"offset,omitempty" jsonschema:"records to skip: the previous nextOffset"`
-	Level  string `json:"level,omitempty" jsonschema:"minimum level: debug, info, warn, error or fatal"`
-	Name   string `json:"name,omitempty" jsonschema:"only this log name (an operation's name is its tool)"`
+	Count  int    `json:"count,omitempty" jsonschema:"records per page (max 1000)"`
+	Offset int    `json:"offset,omitempty" jsonschema:"records to skip (the previous nextOffset)"`
+	Level  string `json:"level,omitempty" jsonschema:"minimum level (debug…fatal)"`
+	Name   string `json:"name,omitempty" jsonschema:"only this log name (an op's is its tool)"`
 	Kind   string `json:"kind,omitempty" jsonschema:"line, op or any"`
 	Source string `json:"source,omitempty" jsonschema:"only this source"`
-	Since  string `json:"since,omitempty" jsonschema:"only records at or after this time: RFC 3339, a date, Unix milliseconds or relative like -15m"`
-	Until  string `json:"until,omitempty" jsonschema:"only records before this time, written like since"`
+	Since  string `json:"since,omitempty" jsonschema:"from this time: RFC 3339, Unix ms or -15m"`
+	Until  string `json:"until,omitempty" jsonschema:"before this time, like since"`
 	listArgs
 }
 
@@ -51,8 +51,8 @@ func (t *toolset) list(ctx context.Context, q oplog.Query, a listArgs) (logsOut,
 
 type byNameIn struct {
 	LogName string `json:"log_name,omitempty" jsonschema:"the log name"`
-	Limit   int    `json:"limit,omitempty" jsonschema:"most records to return, newest first; capped at 1000"`
-	Offset  int    `json:"offset,omitempty" jsonschema:"records to skip: the previous nextOffset"`
+	Limit   int    `json:"limit,omitempty" jsonschema:"most records (max 1000)"`
+	Offset  int    `json:"offset,omitempty" jsonschema:"records to skip (the previous nextOffset)"`
 	listArgs
 }
 

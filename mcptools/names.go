@@ -13,8 +13,8 @@ import (
 // ---- list_log_names ----
 
 type namesIn struct {
-	Source string `json:"source,omitempty" jsonschema:"only names of this source; empty: every source"`
-	Limit  int    `json:"limit,omitempty" jsonschema:"most names to return; capped at 1000"`
+	Source string `json:"source,omitempty" jsonschema:"only names of this source"`
+	Limit  int    `json:"limit,omitempty" jsonschema:"most names (max 1000)"`
 	Offset int    `json:"offset,omitempty" jsonschema:"names to skip: the previous nextOffset"`
 	budgetArg
 }

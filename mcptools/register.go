@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -36,22 +37,34 @@ func schemaFor[T any]() *jsonschema.Schema {
 }
 
 // outputSchema infers Out's schema as a client needs it to check an
-// answer: the top-level fields with their types and which are required.
-// The text block and the tool's description explain the answer; nested
-// item schemas, descriptions and minimums would cost every client the
-// bytes of tools/list on every connection (about 10 KB of the 16 KB it is
-// kept under) for checks no client needs (the field docs stay in the
-// jsonschema tags, and tests check answers against the full schema).
+// answer: the fields every answer has (those without omitempty) with
+// their types, none of them required. The text block and the tool's description explain the
+// answer; optional fields, nested item schemas, descriptions and minimums
+// would cost every client the bytes of tools/list on every connection
+// (about 11 KB of the 16 KB it is kept under) for checks no client needs.
+// The field docs stay in the jsonschema tags, and tests check answers
+// against the whole schema (fullOutputSchema).
 func outputSchema[T any]() *jsonschema.Schema {
 	s := fullOutputSchema[T]()
-	for _, p := range s.Properties {
+	always := map[string]bool{}
+	for _, f := range reflect.VisibleFields(reflect.TypeFor[T]()) {
+		name, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if f.IsExported() && name != "" && name != "-" && !strings.Contains(","+opts+",", ",omitempty,") {
+			always[name] = true
+		}
+	}
+	for name, p := range s.Properties {
+		if !always[name] {
+			delete(s.Properties, name)
+			continue
+		}
 		lean := jsonschema.Schema{Type: p.Type, Types: p.Types}
 		if lean.Type == "" && len(lean.Types) == 0 {
 			lean.Description = p.Description // any JSON: not the empty schema, written as true (see schemaTypes)
 		}
 		*p = lean
 	}
-	s.AdditionalProperties = nil
+	s.PropertyOrder, s.AdditionalProperties, s.Required = nil, nil, nil
 	return s
 }
 
@@ -128,52 +141,49 @@ func mustJSON(v any) json.RawMessage {
 
 func (t *toolset) addTools(srv *mcp.Server) {
 	addTool(srv, t, toolSpec{name: "console_tail", title: "Tail the console",
-		description: "Console lines oldest first after sinceId: pass the previous lastId (and revision) to get only new lines; " +
-			"omit sinceId for the newest limit lines. reset: true means sinceId was past the newest ID or from a cleared " +
-			"generation, and lines start over; dropped counts lines retention removed before you read them; more: true means ask again at once. " +
-			"Stack traces are not included (hasStack marks lines that have one: get_log_details shows it).",
-		annotations: readOnly, defaults: map[string]any{"limit": oplog.DefaultTailLimit, "waitMs": 0, "collapse": true},
+		description: "Console lines oldest first after sinceId (pass the previous lastId and revision; omit it for the newest lines). " +
+			"reset: lines start over; dropped: lines lost to retention; more: call again at once.",
+		annotations: readOnly, defaults: map[string]any{"limit": oplog.DefaultTailLimit, "collapse": true},
 		example: map[string]any{"sinceId": 1234, "limit": 200, "level": "warn", "waitMs": 5000}}, t.consoleTail)
 	addTool(srv, t, toolSpec{name: "get_logs", title: "List records",
-		description: "Records (console lines and operations) newest first, with filters; total counts every match and more says whether a later page exists. " +
-			"Texts are cut to keep answers small; get_log_details has everything.",
-		annotations: readOnly, defaults: map[string]any{"count": oplog.DefaultListCount, "offset": 0, "collapse": true},
+		description: "Records (lines and operations) newest first, filtered; total counts matches; more: page on with offset=nextOffset. " +
+			"Long texts are cut; get_log_details has everything.",
+		annotations: readOnly, defaults: map[string]any{"count": oplog.DefaultListCount, "collapse": true},
 		example: map[string]any{"count": 20, "level": "error", "since": "-15m"}}, t.getLogs)
 	addTool(srv, t, toolSpec{name: "get_logs_by_name", title: "Records of one log name",
-		description: "The newest records of one log name (Unity's log_name), newest first, as logs with total and more.",
+		description: "The newest records of one log name (Unity's log_name), like get_logs.",
 		annotations: readOnly, defaults: map[string]any{"limit": oplog.DefaultListCount, "collapse": true}, required: []string{"log_name"},
 		example: map[string]any{"log_name": "Physics", "limit": 10}}, t.getLogsByName)
 	addTool(srv, t, toolSpec{name: "get_log_by_name", title: "One log by name",
-		description: "One log name with its newest entries, newest first (the Unity seed's shape: name and entries).",
+		description: "One log name's newest entries (the Unity seed's shape).",
 		annotations: readOnly, defaults: map[string]any{"limit": oplog.DefaultListCount, "collapse": true}, required: []string{"log_name"},
 		example: map[string]any{"log_name": "Physics", "limit": 10}}, t.getLogByName)
 	addTool(srv, t, toolSpec{name: "get_log_details", title: "One record in full",
-		description: "Everything about one record: text, time, level, name, source, stack trace, data (context), and for an operation " +
-			"its tool, arguments, status, result or error and times; prev and next are the IDs of the neighbouring records (0: none).",
+		description: "One record in full: text, stack, data; an operation's arguments, result and the lines it printed. " +
+			"around: N adds what came before and after. Long fields are cut; field and offset read on.",
 		annotations: readOnly, example: map[string]any{"log_id": 1234}}, t.getLogDetails)
 	addTool(srv, t, toolSpec{name: "get_result", title: "An operation's result",
-		description: "An operation's status, isComplete, result or error, startTime, endTime and durationMs. " +
-			"With waitMs, waits up to that long for a pending operation to complete.",
-		annotations: readOnly, defaults: map[string]any{"waitMs": 0}, example: map[string]any{"logId": "1234", "waitMs": 5000}}, t.getResult)
+		description: "An operation's status, result or error, times, and the lines its source printed while it ran; " +
+			"waitMs waits while it is pending.",
+		annotations: readOnly, example: map[string]any{"logId": "1234", "waitMs": 5000}}, t.getResult)
 	addTool(srv, t, toolSpec{name: "replay_operation", title: "Replay an operation",
-		description: "Sends a recorded call of an upstream game server's tool again, with its recorded arguments, to the same upstream; " +
-			"records the new operation (replayOf links it) and answers both results with same: true/false and where they differ. " +
-			"A tool the upstream does not mark read-only needs confirm: true, since it may change the game.",
+		description: "Sends a recorded call of an upstream game server's tool again and compares the results (same, diff); " +
+			"a tool not marked read-only needs confirm: true.",
 		annotations: replaying, example: map[string]any{"log_id": 1234, "confirm": true}}, t.replayOperation)
 	addTool(srv, t, toolSpec{name: "list_log_names", title: "List log names",
-		description: "Every log name with its record counts per level, total, and first and last seen; ordered by source, then name.",
+		description: "Every log name with counts per level and first and last seen, by source and name.",
 		annotations: readOnly, defaults: map[string]any{"limit": 200}, example: map[string]any{"source": "unity"}}, t.listLogNames)
 	addTool(srv, t, toolSpec{name: "append_log", title: "Write a line",
-		description: "Append one console line, e.g. a marker before an experiment; returns its id (a later console_tail with sinceId just below it starts there).",
+		description: "Append one console line, e.g. a marker before an experiment; returns its id.",
 		annotations: appending, defaults: map[string]any{"level": "info", "source": "agent"}, required: []string{"text"},
 		example: map[string]any{"text": "before: spawn 100 enemies", "name": "agent"}}, t.appendLog)
 	addTool(srv, t, toolSpec{name: "clear_logs", title: "Delete every record",
-		description: "Delete every record and start a new generation (a new revision): every tailer gets reset: true. Cannot be undone; needs confirm: true.",
+		description: "Delete every record (a new revision: tailers get reset). Cannot be undone; needs confirm: true.",
 		annotations: destroying, required: []string{"confirm"}, example: map[string]any{"confirm": true}}, t.clearLogs)
 	addTool(srv, t, toolSpec{name: "store_info", title: "Store information",
-		description: "Counts by kind and level, first and last ID, generation (revision), bytes on disk, retention, uptime and version.",
+		description: "Counts, IDs, revision, size, retention, index, upstreams, followed files, version.",
 		annotations: readOnly, example: map[string]any{}}, t.storeInfo)
-	addTool(srv, t, toolSpec{name: "ping", title: "Ping", description: "Liveness: answers ok with the server's time and version.",
+	addTool(srv, t, toolSpec{name: "ping", title: "Ping", description: "Liveness: ok, time and version.",
 		annotations: readOnly, example: map[string]any{}}, t.ping)
 	addTool(srv, t, toolSpec{name: "help", title: "Help",
 		description: "One line per tool; tool: NAME describes one whole (arguments, defaults, an example call).",

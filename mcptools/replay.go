@@ -12,7 +12,7 @@ import (
 
 type replayIn struct {
 	logIDIn
-	Confirm bool `json:"confirm,omitempty" jsonschema:"must be true to replay a tool the upstream does not mark read-only"`
+	Confirm bool `json:"confirm,omitempty" jsonschema:"true to replay a tool not marked read-only"`
 }
 
 type replayOut struct {

@@ -11,19 +11,19 @@ import (
 )
 
 type searchIn struct {
-	Query    string `json:"query,omitempty" jsonschema:"words and field:value terms, all required unless joined by OR; NOT or - excludes; \"quoted phrases\"; fields: text, stack, name, level, source, kind, tool, status, time. Example: level:error AND name:Physics \"null reference\""`
-	Level    string `json:"level,omitempty" jsonschema:"minimum level: debug, info, warn, error or fatal"`
+	Query    string `json:"query,omitempty" jsonschema:"words (all required), field:value (text stack name level source kind tool status time), \"phrases\", OR, NOT, -, wildcards: level:error AND name:Physics \"null reference\""`
+	Level    string `json:"level,omitempty" jsonschema:"minimum level (debug…fatal)"`
 	Name     string `json:"name,omitempty" jsonschema:"only this log name"`
 	Source   string `json:"source,omitempty" jsonschema:"only this source"`
 	Kind     string `json:"kind,omitempty" jsonschema:"line, op or any"`
-	Tool     string `json:"tool,omitempty" jsonschema:"only operations of this tool"`
-	Status   string `json:"status,omitempty" jsonschema:"only operations with this status: pending, success, error, timeout or cancelled"`
-	Since    string `json:"since,omitempty" jsonschema:"only records at or after this time: RFC 3339, a date, Unix milliseconds or relative like -1h"`
-	Until    string `json:"until,omitempty" jsonschema:"only records before this time, written like since"`
-	Limit    int    `json:"limit,omitempty" jsonschema:"hits per page; capped at 500"`
-	ReplayOf idArg  `json:"replayOf,omitempty" jsonschema:"only the replays of this operation (its log_id)"`
-	Cursor   string `json:"cursor,omitempty" jsonschema:"the nextCursor of the previous page"`
-	Stacks   bool   `json:"stacks,omitempty" jsonschema:"include stacks (2048 bytes each at most)"`
+	Tool     string `json:"tool,omitempty" jsonschema:"only ops of this tool"`
+	Status   string `json:"status,omitempty" jsonschema:"ops with this status: pending, success, error, timeout, cancelled"`
+	Since    string `json:"since,omitempty" jsonschema:"from this time: RFC 3339, Unix ms or -1h"`
+	Until    string `json:"until,omitempty" jsonschema:"before this time, like since"`
+	Limit    int    `json:"limit,omitempty" jsonschema:"hits per page (max 500)"`
+	ReplayOf idArg  `json:"replayOf,omitempty" jsonschema:"only replays of this operation"`
+	Cursor   string `json:"cursor,omitempty" jsonschema:"the previous nextCursor"`
+	Stacks   bool   `json:"stacks,omitempty" jsonschema:"include stacks (max 2048 bytes each)"`
 	budgetArg
 }
 
@@ -70,9 +70,8 @@ func (in searchIn) text() oplog.SearchText {
 
 func (t *toolset) addSearchTools(srv *mcp.Server) {
 	addTool(srv, t, toolSpec{name: "search_logs", title: "Search records",
-		description: "Full-text search over console lines and operations, newest first, exact even for records written a moment ago. " +
-			"query: words (all required), field:value, \"phrases\", OR, NOT, parentheses, wildcards (Physi*); plus the filters. " +
-			"Page with nextCursor; each hit has a fragment around the matched word. A query that does not parse is an error showing where.",
+		description: "Full-text search of lines and operations, newest first, exact for records written a moment ago; " +
+			"each hit with a fragment around the match. Page with cursor=nextCursor.",
 		annotations: readOnly, defaults: map[string]any{"limit": oplog.DefaultSearchLimit},
 		example: map[string]any{"query": `level:error AND name:Physics "null reference"`, "since": "-1h", "limit": 20}}, t.searchLogs)
 }

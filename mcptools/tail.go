@@ -15,15 +15,15 @@ import (
 // ---- console_tail ----
 
 type tailIn struct {
-	SinceID  idArg  `json:"sinceId,omitempty" jsonschema:"the lastId of your previous call: only lines after it are returned. Omit for the newest limit lines. A number or a string of digits."`
-	Revision idArg  `json:"revision,omitempty" jsonschema:"the revision of your previous call; when the log was cleared since, the answer has reset: true and starts over"`
-	Limit    int    `json:"limit,omitempty" jsonschema:"most lines to return; capped at 1000"`
-	Level    string `json:"level,omitempty" jsonschema:"minimum level: debug, info, warn, error or fatal (Warning, Exception and other common spellings work)"`
+	SinceID  idArg  `json:"sinceId,omitempty" jsonschema:"the previous lastId: only lines after it; omit for the newest lines"`
+	Revision idArg  `json:"revision,omitempty" jsonschema:"the previous revision; if the log was cleared since: reset true"`
+	Limit    int    `json:"limit,omitempty" jsonschema:"most lines (max 1000)"`
+	Level    string `json:"level,omitempty" jsonschema:"minimum level (debug…fatal)"`
 	Name     string `json:"name,omitempty" jsonschema:"only this log name"`
-	Source   string `json:"source,omitempty" jsonschema:"only this source (game, editor or upstream)"`
-	WaitMs   int    `json:"waitMs,omitempty" jsonschema:"with no new line, wait up to this many milliseconds for one (long poll; capped at 30000); 0 answers at once"`
-	Collapse bool   `json:"collapse,omitempty" jsonschema:"repeated identical lines in a row come as one entry with repeat and lastId; false lists each"`
-	Stacks   bool   `json:"stacks,omitempty" jsonschema:"include stacks (2048 bytes each at most)"`
+	Source   string `json:"source,omitempty" jsonschema:"only this source"`
+	WaitMs   int    `json:"waitMs,omitempty" jsonschema:"long poll: wait up to this many ms (max 30000) for a line"`
+	Collapse bool   `json:"collapse,omitempty" jsonschema:"identical lines in a row as one entry (repeat, lastId)"`
+	Stacks   bool   `json:"stacks,omitempty" jsonschema:"include stacks (max 2048 bytes each)"`
 	budgetArg
 }
 

@@ -55,7 +55,7 @@ func (t *toolset) appendLog(ctx context.Context, _ *mcp.CallToolRequest, in appe
 }
 
 type clearIn struct {
-	Confirm bool `json:"confirm,omitempty" jsonschema:"must be true: every record is deleted and cannot be recovered"`
+	Confirm bool `json:"confirm,omitempty" jsonschema:"must be true: deletes every record for good"`
 }
 
 type clearOut struct {
