@@ -3,7 +3,7 @@ GO          ?= go
 STATICCHECK ?= $(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2
 FUZZTIME    ?= 20s
 
-.PHONY: run build fmt vet lint test test-race fuzz bench bench-go interop screenshots check
+.PHONY: run build fmt vet lint test test-race fuzz bench bench-go bench-mcp-ts interop screenshots check
 
 run:
 	$(GO) run ./cmd/mcplogd
@@ -74,5 +74,12 @@ interop: interop/node_modules/.package-lock.json
 	$(GO) build -o interop/.bin/mcplogd ./cmd/mcplogd
 	cd interop && MCPLOGD_BIN="$$PWD/.bin/mcplogd" $(INTEROP_NODE) --test --test-reporter=spec --test-timeout=300000 \
 		http.test.mjs stdio.test.mjs conformance.test.mjs
+
+# console_tail {} against ping through the TypeScript SDK client at RECORDS records (issue 12's
+# latency row; the Go client's figures: go test ./api -bench 'MCP_(ConsoleTail|Ping)$$').
+RECORDS ?= 1000000
+bench-mcp-ts: interop/node_modules/.package-lock.json
+	$(GO) build -o interop/.bin/mcplogd ./cmd/mcplogd
+	cd interop && RECORDS=$(RECORDS) MCPLOGD_BIN="$$PWD/.bin/mcplogd" $(INTEROP_NODE) bench-tail.mjs
 
 check: fmt vet lint test-race interop
