@@ -144,4 +144,37 @@ describe('Streamable HTTP (TypeScript SDK client)', () => {
       `completion of "Play": ${JSON.stringify(completion)}`);
     assert.ok(!completion.values.includes('NetworkManager'), 'completion keeps to the prefix');
   });
+  test('why did the game crash? the instructions\' first call answers with the newest crash and its stack, small', async () => {
+    const nre = (line) => `NullReferenceException: Object reference not set to an instance of an object
+  at Enemy.Chase () [0x00021] in Assets/Scripts/Enemy.cs:${line}
+  at Enemy.Update () [0x00003] in Assets/Scripts/Enemy.cs:17`;
+    for (let i = 0; i < 30; i++) {
+      await srv.api('POST', '/api/v1/logs', [
+        { level: 'info', name: 'Wave', source: 'unity', text: `wave ${i} spawned` },
+        { level: 'Exception', name: 'Enemy', source: 'unity', text: 'NullReferenceException', stack_trace: nre(40 + (i % 3)) },
+      ]);
+    }
+    const stack = `IndexOutOfRangeException: Index was outside the bounds of the array.
+  at Inventory.Equip (System.Int32 slot) [0x0000c] in Assets/Scripts/Inventory.cs:88
+  at PlayerInput.OnKey (UnityEngine.KeyCode key) [0x00041] in Assets/Scripts/PlayerInput.cs:132
+  at PlayerInput.Update () [0x00010] in Assets/Scripts/PlayerInput.cs:51`;
+    const { ids: [newest] } = await srv.api('POST', '/api/v1/logs',
+      [{ level: 'Exception', name: 'Inventory', source: 'unity', text: 'IndexOutOfRangeException', stack_trace: stack }]);
+
+    // An agent reads the instructions and makes the call they name first for a crash.
+    const instructions = client.getInstructions() ?? '';
+    const first = /Why did it crash\? (\w+) (\{[^}]*\})/.exec(instructions);
+    assert.ok(first, `the instructions answer "why did it crash?" with a call: ${instructions}`);
+    assert.equal(first[1], 'find_crashes', 'the instructions lead with find_crashes');
+    const args = JSON.parse(first[2].replace(/(\w+):/g, '"$1":'));
+    const res = await client.callTool({ name: first[1], arguments: args });
+    const bytes = JSON.stringify(res).length;
+    assert.ok(bytes <= 4096, `one call, ${bytes} bytes (want ≤ 4 KB)`);
+    const text = res.content.map((c) => c.text).join('');
+    assert.ok(text.includes('IndexOutOfRangeException') && text.includes('Assets/Scripts/Inventory.cs:88') && text.includes(`#${newest}`),
+      `the text names the newest crash, its ID and its top frame with file:line: ${text}`);
+    const [g] = res.structuredContent.groups;
+    assert.equal(g.lastId, newest, 'the newest group is the newest crash');
+    assert.equal(g.stack, stack, 'its whole stack comes with it');
+  });
 });
