@@ -214,7 +214,7 @@ func TestMCP_GetResult_OpLines(t *testing.T) {
 		recs = append(recs, line("unity", i*10, fmt.Sprintf("during %d", i)), line("lua", i*10+1, "another source"))
 	}
 	recs = append(recs, line("unity", 241, "after the end"))
-	recs = logtest.MustAppend(t, m.Log, recs...)
+	logtest.MustAppend(t, m.Log, recs...)
 	ops := logtest.MustAppend(t, m.Log,
 		oplog.Record{Source: "unity", Tool: "run_code", Time: start, StartTime: start, EndTime: at(240), Status: oplog.StatusSuccess,
 			Result: json.RawMessage(`"` + strings.Repeat("r", 100<<10) + `"`)},
