@@ -95,7 +95,6 @@ type logsPage struct {
 	NextOffset int         `json:"nextOffset"`
 }
 
-
 // covered counts, in seen, the records an entry of a newest-first list
 // stands for: id alone, or every seeded ID from oldestId to id.
 func (s *budgetStore) covered(t *testing.T, seen map[uint64]int, e listEntry) int {
