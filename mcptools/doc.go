@@ -21,6 +21,16 @@
 // mcplogd://console (subscribable, watch.go), mcplogd://records/{id} and
 // mcplogd://names/{name} (resources.go).
 //
+// Every read tool answers within a byte budget (budget.go: maxBytes,
+// DefaultBudget 32 KB, counted on the whole tools/call result as sent) and
+// says when more exists (more, lastId, nextOffset, nextCursor, skipped), so
+// paging stays lossless. Its structuredContent is the JSON its outputSchema
+// describes; its text block is compact lines, one per record (text.go),
+// with identical lines in a row collapsed into one entry with a repeat
+// count. get_log_details (details.go, fields.go, crumbs.go) cuts a field
+// longer than its 64 KB budget and pages it with field and offset, adds
+// breadcrumbs with around, and an operation's own lines.
+//
 // Bad arguments are tool results with isError: true whose text starts with
 // the error code's title (oplog.ErrorTitle) and names the argument;
 // JSON-RPC errors are left to malformed requests. Texts in lists and tails
