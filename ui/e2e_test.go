@@ -617,7 +617,7 @@ func TestE2E_Search_Crash(t *testing.T) {
 
 	b := mustBrowser(t)
 	b.open(t, s)
-	b.view(t, "search", "#search-input")
+	b.view(t, "search", "#view-search") // not #search-input: the header shows it in every view, and opening the view resets it
 	b.do(t, "type the query", chromedp.SendKeys(chromedp.CSS("#search-input"), "exploded"+"\r"))
 	hit := `#search-results .hit[data-id="` + strconv.FormatUint(crash, 10) + `"]`
 	b.wait(t, "the crash among the hits", waitLong, visible(hit))
@@ -812,7 +812,7 @@ func TestE2E_Token(t *testing.T) {
 
 		// Every view, so that each of the page's requests is made.
 		b.wait(t, "the seeded line", waitLong, visible(lineSel(ids[0])))
-		b.view(t, "search", "#search-input")
+		b.view(t, "search", "#view-search") // not #search-input: the header shows it in every view, and opening the view resets it
 		b.do(t, "search", chromedp.SendKeys(chromedp.CSS("#search-input"), "exploded\r"))
 		b.wait(t, "a hit", waitLong, visible("#search-results .hit"))
 		b.do(t, "open the hit", chromedp.Click(chromedp.CSS("#search-results .hit")))
@@ -897,7 +897,7 @@ func TestE2E_Console_XSS(t *testing.T) {
 	}
 	noImg("live view", "#console")
 
-	b.view(t, "search", "#search-input")
+	b.view(t, "search", "#view-search") // not #search-input: the header shows it in every view, and opening the view resets it
 	b.do(t, "search", chromedp.SendKeys(chromedp.CSS("#search-input"), "onerror\r"))
 	hit := `#search-results .hit[data-id="` + strconv.FormatUint(id, 10) + `"]`
 	b.wait(t, "the hit", waitLong, visible(hit))
@@ -1165,7 +1165,7 @@ func TestScreenshots(t *testing.T) {
 	b.wait(t, "the seeded lines", waitLong, visible(lineSel(ids[len(ids)-1])))
 	b.screenshot(t, "console")
 
-	b.view(t, "search", "#search-input")
+	b.view(t, "search", "#view-search") // not #search-input: the header shows it in every view, and opening the view resets it
 	b.do(t, "search", chromedp.SendKeys(chromedp.CSS("#search-input"), "NullReferenceException\r"))
 	b.wait(t, "hits", waitLong, visible("#search-results .hit mark"))
 	b.screenshot(t, "search")
