@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -193,9 +192,8 @@ func oneLine(s string, n int) string {
 // TestAgentBudgets measures and checks, on issue 12's realistic store
 // (internal/agentload) through the go-sdk client over HTTP, what an
 // agent's calls cost: `go test ./api -run TestAgentBudgets -v` prints the
-// table (docs/budgets.md), and the subtests check each point of the
-// issue's acceptance list. MCPLOGD_BUDGET_PENDING=1 skips the points a
-// branch does not meet yet (see pending).
+// table (the README's "Answers an agent can afford"), and the subtests
+// check each point of the issue's acceptance list.
 func TestAgentBudgets(t *testing.T) {
 	if testing.Short() {
 		t.Skip("fills a store of 20,000 records")
@@ -229,14 +227,4 @@ func thousands(n int) string {
 		s = s[:i] + "," + s[i:]
 	}
 	return s
-}
-
-// pending skips a check of a feature that the branch does not have yet,
-// when MCPLOGD_BUDGET_PENDING=1 (set on a branch before issue 12's tools
-// land); without it every check runs.
-func pending(t *testing.T, what string) {
-	t.Helper()
-	if os.Getenv("MCPLOGD_BUDGET_PENDING") == "1" {
-		t.Skipf("MCPLOGD_BUDGET_PENDING=1: %s is not built on this branch yet", what)
-	}
 }
