@@ -21,6 +21,10 @@ type Options struct {
 	Poll   time.Duration // how often to look at the file when nothing changed; DefaultPoll when <= 0
 	Quiet  time.Duration // flush a held entry after this long without new bytes; DefaultQuiet when <= 0
 	Logger *slog.Logger  // nil: discard
+	// Previous is the previous run's file (Location.Previous): read once,
+	// from its start, before Path, unless the source's newest record is in
+	// it or in Path already. "": none.
+	Previous string
 
 	// makeParser replaces NewParser in tests.
 	makeParser func() Parser
@@ -105,7 +109,7 @@ func Start(l *oplog.Log, opts Options) (*Follower, error) {
 	if err != nil {
 		return nil, fmt.Errorf("follow %s: find where it stopped: %w", opts.Name, err)
 	}
-	f.resume = pos
+	f.resume = previousFirst(pos, opts.Path, opts.Previous)
 	now := time.Now().UTC()
 	f.status = oplog.FollowerStatus{Name: opts.Name, Path: opts.Path, Parser: p.Name(), State: StateWaiting, Since: now}
 	go f.run()

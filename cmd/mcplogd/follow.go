@@ -11,23 +11,30 @@ import (
 	"github.com/mcplogd/mcplogd/oplog"
 )
 
-// followSpec is one --follow [PARSER:]NAME=PATH.
+// followSpec is one --follow [PARSER:]NAME=PATH, or
+// ENGINE:NAME=auto[:PROJECT_DIR] with the path found (follow.Locate).
 type followSpec struct {
 	Name, Parser, Path string
+	Previous           string // the previous run's file, read once first ("": none)
+	Why                string // for auto: the rule that found Path
 }
 
 func (f followSpec) String() string {
+	s := f.Name + "=" + f.Path
 	if f.Parser != "" {
-		return f.Parser + ":" + f.Name + "=" + f.Path
+		s = f.Parser + ":" + s
 	}
-	return f.Name + "=" + f.Path
+	if f.Why != "" {
+		s += " (auto: " + f.Why + ")"
+	}
+	return s
 }
 
-// parseFollow reads [PARSER:]NAME=PATH.
+// parseFollow reads [PARSER:]NAME=PATH or ENGINE:NAME=auto[:PROJECT_DIR].
 func parseFollow(s string) (followSpec, error) {
 	key, path, ok := strings.Cut(s, "=")
 	if !ok || strings.TrimSpace(path) == "" {
-		return followSpec{}, fmt.Errorf("--follow %q: want [PARSER:]NAME=PATH, such as unity:Editor=/path/to/Editor.log", s)
+		return followSpec{}, fmt.Errorf("--follow %q: want [PARSER:]NAME=PATH, such as unity:Editor=/path/to/Editor.log, or ENGINE:NAME=auto[:PROJECT_DIR], such as unity:Editor=auto", s)
 	}
 	return followKey(key, strings.TrimSpace(path))
 }
@@ -42,6 +49,31 @@ func followKey(key, path string) (followSpec, error) {
 	if f.Name == "" || strings.ContainsAny(f.Name, " \t\n=") {
 		return followSpec{}, fmt.Errorf("follow %q: the name (the records' source) must be a word, such as Editor", key)
 	}
+	if dir, ok := autoDir(path); ok {
+		return f.locate(key+"="+path, dir)
+	}
+	return f, nil
+}
+
+// autoDir reads auto[:PROJECT_DIR]; dir "" is the working directory.
+func autoDir(value string) (dir string, ok bool) {
+	if value == "auto" {
+		return "", true
+	}
+	dir, ok = strings.CutPrefix(value, "auto:")
+	return strings.TrimSpace(dir), ok
+}
+
+// locate sets the path of an ENGINE:NAME=auto spec from the engine's rules.
+func (f followSpec) locate(spec, dir string) (followSpec, error) {
+	if f.Parser == "" {
+		return followSpec{}, fmt.Errorf("follow %q: auto needs the engine before the name (unity, godot, log4j or minecraft, unreal), such as unity:Editor=auto", spec)
+	}
+	loc, err := follow.Locate(f.Parser, f.Name, dir, nil)
+	if err != nil {
+		return followSpec{}, fmt.Errorf("follow %q: %w", spec, err)
+	}
+	f.Path, f.Previous, f.Why = loc.Path, loc.Previous, loc.Why
 	return f, nil
 }
 
@@ -74,7 +106,7 @@ func mergeConfig[T any](flags []T, cfg map[string]string, name func(T) string, p
 func startFollowers(l *oplog.Log, specs []followSpec, logger *slog.Logger) ([]*follow.Follower, error) {
 	var out []*follow.Follower
 	for _, f := range specs {
-		fl, err := follow.Start(l, follow.Options{Name: f.Name, Path: f.Path, Parser: f.Parser, Logger: logger})
+		fl, err := follow.Start(l, follow.Options{Name: f.Name, Path: f.Path, Previous: f.Previous, Parser: f.Parser, Logger: logger})
 		if err != nil {
 			closeFollowers(out, logger)
 			return nil, fmt.Errorf("--follow %s: %w", f, err)

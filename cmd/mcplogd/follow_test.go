@@ -37,35 +37,9 @@ func TestServe_Follow(t *testing.T) {
 		t.Errorf("serve did not print its followers: %q", out)
 	}
 	token := readToken(t, data)
-	records := func(source string) []map[string]any {
-		req, _ := http.NewRequest(http.MethodGet, base+"/api/v1/records?count=1000&source="+source, nil)
-		req.Header.Set("Authorization", "Bearer "+token)
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		var p struct {
-			Records []map[string]any `json:"records"`
-		}
-		if err := json.NewDecoder(resp.Body).Decode(&p); err != nil {
-			t.Fatal(err)
-		}
-		return p.Records
-	}
 	waitCount := func(source string, n int) []map[string]any {
 		t.Helper()
-		deadline := time.Now().Add(30 * time.Second)
-		for {
-			recs := records(source)
-			if len(recs) == n {
-				return recs
-			}
-			if len(recs) > n || time.Now().After(deadline) {
-				t.Fatalf("%s: %d records, want %d", source, len(recs), n)
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
+		return waitRecords(t, base, token, source, n)
 	}
 	const godotRecords = 12 // the sample's entries: see follow/parse_test.go
 	recs := waitCount("Game", godotRecords)
@@ -106,4 +80,123 @@ func TestServe_Follow(t *testing.T) {
 	base, _, _ = startServe(t, data, "--addr", "127.0.0.1:0", "--follow", "unity:Editor="+unity)
 	waitCount("Game", godotRecords+1)
 	waitCount("Editor", 1)
+}
+
+// waitRecords waits until the server at base holds exactly n records of
+// source and returns them, oldest first.
+func waitRecords(t *testing.T, base, token, source string, n int) []map[string]any {
+	t.Helper()
+	records := func() []map[string]any {
+		req, _ := http.NewRequest(http.MethodGet, base+"/api/v1/records?count=1000&source="+source, nil)
+		req.Header.Set("Authorization", "Bearer "+token)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var p struct {
+			Records []map[string]any `json:"records"`
+		}
+		if err := json.NewDecoder(resp.Body).Decode(&p); err != nil {
+			t.Fatal(err)
+		}
+		return p.Records
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		recs := records()
+		if len(recs) == n {
+			return recs
+		}
+		if len(recs) > n || time.Now().After(deadline) {
+			t.Fatalf("%s: %d records, want %d", source, len(recs), n)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// TestServe_FollowAuto: serve finds a Unity 6.5 project's Logs/Editor.log
+// (written after it started) and a Godot project's log from config.json,
+// says why, and reads the previous run's Editor-prev.log once, first.
+func TestServe_FollowAuto(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_DATA_HOME", "")
+	unity, godot, data := t.TempDir(), t.TempDir(), filepath.Join(t.TempDir(), "data")
+	write := func(p, s string) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(s), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(filepath.Join(unity, "ProjectSettings", "ProjectVersion.txt"), "m_EditorVersion: 6000.5.0f1\n")
+	write(filepath.Join(unity, "Logs", "Editor-prev.log"), "Loaded the previous run\n")
+	write(filepath.Join(godot, "project.godot"), "[application]\nconfig/name=\"Squash\"\n")
+	cfg, _ := json.Marshal(map[string]any{"follow": map[string]string{"godot:Game": "auto:" + godot}})
+	write(filepath.Join(data, "config.json"), string(cfg))
+
+	base, stdout, stop := startServe(t, data, "--addr", "127.0.0.1:0", "--follow", "unity:Editor=auto:"+unity)
+	editorLog := filepath.Join(unity, "Logs", "Editor.log")
+	godotLog := filepath.Join(home, ".local/share/godot/app_userdata/Squash/logs/godot.log")
+	out := stdout.String()
+	for _, want := range []string{
+		"follow:   unity:Editor=" + editorLog + " (auto: ProjectSettings/ProjectVersion.txt says 6000.5.0f1",
+		"follow:   godot:Game=" + godotLog + " (auto: user://logs/godot.log for linux, from project.godot's name \"Squash\")",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("serve did not print %q:\n%s", want, out)
+		}
+	}
+	token := readToken(t, data)
+	write(editorLog, "Compiling shaders\n")
+	write(godotLog, "Godot Engine v4.3.stable.official.77dcf97d8 - https://godotengine.org\n")
+	recs := waitRecords(t, base, token, "Editor", 2) // newest first
+	if recs[1]["text"] != "Loaded the previous run" || recs[0]["text"] != "Compiling shaders" {
+		t.Errorf("Editor records: %v", recs)
+	}
+	waitRecords(t, base, token, "Game", 1)
+
+	// A restart does not read the previous run's file again.
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+	base, _, stop = startServe(t, data, "--addr", "127.0.0.1:0", "--follow", "unity:Editor=auto:"+unity)
+	time.Sleep(300 * time.Millisecond) // time to read it twice, were it read again
+	waitRecords(t, base, token, "Editor", 2)
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestParseFollow_Auto(t *testing.T) {
+	t.Setenv("HOME", t.TempDir())
+	project := t.TempDir()
+	if err := os.WriteFile(filepath.Join(project, "Shooter.uproject"), []byte("{}"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f, err := parseFollow("unreal:Game=auto:" + project)
+	if err != nil || f.Path != filepath.Join(project, "Saved", "Logs", "Shooter.log") || f.Parser != "unreal" || f.Why == "" {
+		t.Errorf("unreal: %+v, %v", f, err)
+	}
+	t.Chdir(project)
+	if f, err := parseFollow("unreal:Game=auto"); err != nil || f.Path != filepath.Join(project, "Saved", "Logs", "Shooter.log") {
+		t.Errorf("unreal in the working directory: %+v, %v", f, err)
+	}
+	empty := t.TempDir()
+	for spec, want := range map[string]string{
+		"Editor=auto":                    `"Editor=auto": auto needs the engine`,
+		"generic:App=auto":               `"generic:App=auto": "generic": unknown engine`,
+		"godot:Game=auto:" + empty:       `"godot:Game=auto:` + empty + `": the Godot log`,
+		"unity:Player=auto:" + empty:     "ProjectSettings.asset",
+		"minecraft:Server=auto:" + empty: "",
+		"unity:Editor=/path/to/autoexec": "",
+	} {
+		_, err := parseFollow(spec)
+		if want == "" && err != nil || want != "" && (err == nil || !strings.Contains(err.Error(), want)) {
+			t.Errorf("%s: %v, want an error with %q", spec, err, want)
+		}
+	}
 }

@@ -93,7 +93,7 @@ func (s *server) ParseFlags(args []string) error {
 		c.upstreams = append(c.upstreams, u)
 		return err
 	})
-	fs.Func("follow", "follow a game's log file like tail -F: [PARSER:]NAME=PATH, PARSER one of unity, log4j, godot, generic (default: detected); NAME is the records' source; repeatable", func(v string) error {
+	fs.Func("follow", "follow a game's log file like tail -F: [PARSER:]NAME=PATH, PARSER one of unity, log4j, godot, generic (default: detected); NAME is the records' source; PATH auto[:PROJECT_DIR] finds the engine's usual log (unity, godot, log4j, unreal; Unity's Player when NAME has \"player\"); repeatable", func(v string) error {
 		f, err := parseFollow(v)
 		c.follows = append(c.follows, f)
 		return err
