@@ -26,17 +26,24 @@
 // file goes quiet for Options.Quiet is flushed, so that the last message of
 // a paused game is not kept back.
 //
-// # Positions kept in the records
+// # Positions kept with the records
 //
 // The follower keeps no state file. Every record it appends carries in its
 // Data "file" (the path it was read from), "offset" (the offset just past
 // its last line) and "fileId" (device, inode and a hash of the file's first
-// bytes, so that a new file that reuses the inode is told apart). Start
-// reads the newest record of its source that has them and resumes there:
-// in the same file at that offset, in the file it was rotated to while
-// mcplogd was down (found in the same directory by its fileId), or from
-// the start of a file it has never seen. A restart neither duplicates nor
-// skips a line; an entry held at a crash is read again.
+// bytes, so that a new file that reuses the inode is told apart), and each
+// batch stores the same three for its last record as the Log position of
+// the follower (oplog.Log.AppendAt), in the same transaction as the
+// records. The position's key is the follower's source name and absolute
+// path, so each file has its own (the files of a directory too) and no
+// other writer of the source moves or hides it; Clear and retention keep
+// it. Start reads that position in O(1) (for a store written before
+// positions were kept apart, the newest record of its source that has
+// them) and resumes there: in the same file at that offset, in the file it
+// was rotated to while mcplogd was down (found in the same directory by its
+// fileId), or from the start of a file it has never seen. A restart
+// neither duplicates nor skips a line; an entry held at a crash is read
+// again, since the position is just past the last entry stored.
 //
 // # Example
 //

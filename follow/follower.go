@@ -36,13 +36,17 @@ type Options struct {
 // Follower tails one file like `tail -F` and appends its lines to a Log: it
 // survives the file not existing yet, rotation (rename and a new file) and
 // truncation, holds a partial last line until its newline arrives, and
-// stores the read position in the records themselves so that a restart
-// neither duplicates nor skips a line.
+// stores its read position with its records, in the same transaction, so
+// that a restart neither duplicates nor skips a line.
 //
 // Every record it appends carries in Data (merged with what the parser set)
 // "file" (the path), "offset" (the offset just past the record's last line)
-// and "fileId" (device, inode and a hash of the file's first bytes). Start
-// resumes from the newest such record of its source.
+// and "fileId" (device, inode and a hash of the file's first bytes); each
+// batch also stores the same three, for its last record, as the Log
+// position of the follower's key (its name and absolute path). Start
+// resumes from that position, found in O(1) whatever else writes the same
+// source; for a store written before positions were kept apart, from the
+// newest record of its source that carries one.
 type Follower struct {
 	log              *oplog.Log
 	opts             Options
@@ -51,8 +55,9 @@ type Follower struct {
 	stop             chan struct{}
 	done             chan struct{}
 	closeOnce        sync.Once
-	noFlush          bool  // set before stop is closed: end as if killed (tests)
-	err              error // the final flush's error, read after done
+	noFlush          bool   // set before stop is closed: end as if killed (tests)
+	err              error  // the final flush's error, read after done
+	posKey           string // the follower's key in the Log's positions
 	resume           *position
 	lookedForRotated bool          // findRotated was tried for resume
 	lines            atomic.Uint64 // lines read since Start
@@ -105,7 +110,8 @@ func Start(l *oplog.Log, opts Options) (*Follower, error) {
 	if err != nil {
 		return nil, fmt.Errorf("follow %s: %w", opts.Name, err)
 	}
-	pos, err := lastPosition(context.Background(), l, opts.Name)
+	f.posKey = positionKey(opts.Name, opts.Path)
+	pos, err := resumePosition(context.Background(), l, f.posKey, opts.Name)
 	if err != nil {
 		return nil, fmt.Errorf("follow %s: find where it stopped: %w", opts.Name, err)
 	}

@@ -8,20 +8,67 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"syscall"
 
 	"github.com/mcplogd/mcplogd/oplog"
 )
 
-// position is where a previous run stopped, from its newest record.
+// position is where a previous run stopped: the file it was reading (its
+// path then, and its identity) and the offset just past its last stored
+// record. It is stored under the follower's positionKey with each batch of
+// records (oplog.Log.AppendAt), as JSON, and also in each record's data.
 type position struct {
 	File   string `json:"file"`
 	Offset int64  `json:"offset"`
 	FileID string `json:"fileId"`
 }
 
+// positionKey is the follower's key in the Log's positions: its own, not
+// its source's, so that other writers of the source (HTTP ingest, a second
+// follower with the same name, each file of a directory) neither hide nor
+// move it. It is the source name and the absolute path followed, so that a
+// file followed under two names, or two files under one, each keep theirs.
+func positionKey(name, path string) string {
+	if abs, err := filepath.Abs(path); err == nil {
+		path = abs
+	}
+	return "follow\x00" + name + "\x00" + filepath.Clean(path)
+}
+
+// positionValue is what the follower stores under its key with a batch
+// whose last entry is p.
+func positionValue(p *pendingEntry) []byte {
+	out := make([]byte, 0, len(p.path)+len(p.id)+48)
+	out = append(out, `{"file":`...)
+	out = append(out, p.path...) // a JSON string already
+	out = append(out, `,"offset":`...)
+	out = strconv.AppendInt(out, p.end, 10)
+	out = append(out, `,"fileId":`...)
+	out = strconv.AppendQuote(out, p.id) // hex digits and colons
+	return append(out, '}')
+}
+
+// resumePosition returns where the follower with key stopped: the position
+// stored under key, in O(1); else, for a store written before positions
+// were stored apart, the one in the newest record of source that carries
+// one; nil when there is none.
+func resumePosition(ctx context.Context, l *oplog.Log, key, source string) (*position, error) {
+	v, err := l.Position(ctx, key)
+	if err != nil {
+		return nil, err
+	}
+	if v != nil {
+		if pos := positionOf(v); pos != nil {
+			return pos, nil
+		}
+		// Not one of ours: fall back rather than start from nothing.
+	}
+	return lastPosition(ctx, l, source)
+}
+
 // lastPosition returns the position in the newest record of source that
-// carries one, or nil when there is none.
+// carries one, within resumeScan records, or nil when there is none.
 func lastPosition(ctx context.Context, l *oplog.Log, source string) (*position, error) {
 	// Without an index, List walks the store backwards until a record
 	// matches: ask the names table first whether any will.

@@ -21,7 +21,8 @@ type pendingEntry struct {
 }
 
 // store appends the pending entries in batches of batchSize, each record
-// carrying its position.
+// carrying its position in its data, and each batch storing the position
+// after its last entry under the follower's key, in the same transaction.
 func (f *Follower) store() error {
 	if f.fatal != nil {
 		return f.fatal
@@ -32,7 +33,8 @@ func (f *Follower) store() error {
 		for i := range recs {
 			recs[i] = f.record(&f.pending[i])
 		}
-		if err := f.appendBatch(recs); err != nil {
+		pos := oplog.Position{Key: f.posKey, Value: positionValue(&f.pending[n-1])}
+		if err := f.appendBatch(recs, pos); err != nil {
 			if errors.Is(err, oplog.ErrClosed) {
 				f.fatal = err
 			}
@@ -58,9 +60,9 @@ func (f *Follower) store() error {
 
 // appendBatch appends recs; a record the Log refuses is made acceptable
 // (cut to the limits, its parser data dropped) rather than stopping the file.
-func (f *Follower) appendBatch(recs []oplog.Record) error {
+func (f *Follower) appendBatch(recs []oplog.Record, pos oplog.Position) error {
 	for tries := 0; ; tries++ {
-		err := f.log.Append(context.Background(), recs)
+		err := f.log.AppendAt(context.Background(), recs, pos)
 		var be *oplog.BatchError
 		if err == nil || !errors.As(err, &be) || be.Index >= len(recs) || tries >= len(recs) {
 			return err

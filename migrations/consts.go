@@ -15,6 +15,11 @@ const (
 	// schema 3 and the store before it wrote with the wrong time unit for
 	// records dated before 1973.
 	SchemaSeen = 4
+	// SchemaPositions added the positions bucket: each writer's read
+	// position (a followed file's offset), written in the same transaction
+	// as its records. An older mcplogd refuses the file rather than append
+	// without moving the positions, which would then be stale.
+	SchemaPositions = 5
 )
 
 // RecordFormat1 is the format byte that starts every record value written
@@ -26,10 +31,11 @@ const RecordFormat1 = 1
 // schema that introduced them; a step that renames one keeps the old name
 // here under a new identifier.
 var (
-	metaBucket    = []byte("meta")     // since schema 1
-	recordsBucket = []byte("records")  // since schema 1
-	namesBucket   = []byte("names")    // since schema 3
-	schemaKey     = []byte("schema")   // meta: uint32 big-endian schema version
-	revisionKey   = []byte("revision") // meta: the generation in schema 1 only
-	statsKey      = []byte("stats")    // meta: counters since schema 2
+	metaBucket      = []byte("meta")      // since schema 1
+	recordsBucket   = []byte("records")   // since schema 1
+	namesBucket     = []byte("names")     // since schema 3
+	positionsBucket = []byte("positions") // since schema 5: key -> value, both raw bytes
+	schemaKey       = []byte("schema")    // meta: uint32 big-endian schema version
+	revisionKey     = []byte("revision")  // meta: the generation in schema 1 only
+	statsKey        = []byte("stats")     // meta: counters since schema 2
 )

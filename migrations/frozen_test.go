@@ -17,7 +17,7 @@ import (
 
 func TestFrozen_Layout_MatchesCodec(t *testing.T) {
 	for _, c := range []struct{ frozen, today []byte }{
-		{metaBucket, codec.MetaBucket}, {recordsBucket, codec.RecordsBucket}, {namesBucket, codec.NamesBucket},
+		{metaBucket, codec.MetaBucket}, {recordsBucket, codec.RecordsBucket}, {namesBucket, codec.NamesBucket}, {positionsBucket, codec.PositionsBucket},
 		{schemaKey, codec.SchemaKey}, {statsKey, codec.StatsKey},
 	} {
 		if !bytes.Equal(c.frozen, c.today) {

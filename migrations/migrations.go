@@ -23,6 +23,7 @@ var All = []Migration{
 	{Version: SchemaStats, Name: "keep counters, IDs and the generation in meta/stats", Up: countRecords},
 	{Version: SchemaNames, Name: "count records per source and log name", Up: countNames},
 	{Version: SchemaSeen, Name: "recompute each log name's first and last seen in nanoseconds", Up: recountSeen},
+	{Version: SchemaPositions, Name: "keep each writer's read position", Up: createPositions},
 }
 
 // Latest is the schema version this build writes.

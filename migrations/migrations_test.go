@@ -102,7 +102,7 @@ func TestApply_FromV1Fixture(t *testing.T) {
 	}
 	var steps []int
 	from, to, err := migrations.Apply(db, migrations.All, func(m migrations.Migration) { steps = append(steps, m.Version) })
-	if err != nil || from != 1 || to != migrations.Latest() || fmt.Sprint(steps) != "[2 3 4]" {
+	if err != nil || from != 1 || to != migrations.Latest() || fmt.Sprint(steps) != "[2 3 4 5]" {
 		t.Fatalf("Apply = %d, %d, %v (steps %v); want 1 -> %d", from, to, err, steps, migrations.Latest())
 	}
 	if from, to, err := migrations.Apply(db, migrations.All, nil); err != nil || from != to {
@@ -148,6 +148,13 @@ func TestApply_FromV1Fixture(t *testing.T) {
 	next := []oplog.Record{{Level: oplog.LevelInfo, Text: "after upgrade"}}
 	if err := l.Append(t.Context(), next); err != nil || next[0].ID != 21 {
 		t.Fatalf("append after migration: ID %d, %v; want 21", next[0].ID, err)
+	}
+	// Schema 5's positions bucket is there, empty, and takes a position.
+	if v, err := l.Position(t.Context(), "f"); v != nil || err != nil {
+		t.Fatalf("position in a migrated file: %q, %v; want none", v, err)
+	}
+	if err := l.AppendAt(t.Context(), []oplog.Record{{Level: oplog.LevelInfo, Text: "p"}}, oplog.Position{Key: "f", Value: []byte("1")}); err != nil {
+		t.Fatalf("AppendAt in a migrated file: %v", err)
 	}
 }
 

@@ -116,6 +116,14 @@ func recountSeen(tx *bbolt.Tx) error {
 	return nil
 }
 
+// createPositions adds the positions bucket, empty: writers of older
+// schemas kept their position in their records' data, where they look for
+// it when the bucket has none for them.
+func createPositions(tx *bbolt.Tx) error {
+	_, err := tx.CreateBucketIfNotExists(positionsBucket)
+	return err
+}
+
 // scanNames reads every record and tallies it by names key, as schema 3
 // counts: by [kind][level] (a header outside the table counted nowhere),
 // first and last seen in Unix nanoseconds.

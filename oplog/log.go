@@ -98,6 +98,11 @@ func (e *BatchError) Unwrap() error { return e.Err }
 // setting each recs[i].ID. A record that fails validation rejects the whole
 // batch with a *BatchError (code EINVALID) and nothing is written.
 func (l *Log) Append(ctx context.Context, recs []Record) error {
+	return l.append(ctx, recs, nil)
+}
+
+// append is Append, and AppendAt when pos is not nil.
+func (l *Log) append(ctx context.Context, recs []Record, pos *Position) error {
 	if len(recs) == 0 {
 		return nil
 	}
@@ -111,7 +116,13 @@ func (l *Log) Append(ctx context.Context, recs []Record) error {
 			return &Error{Code: EINVALID, Message: be.Error(), Err: be}
 		}
 	}
-	if err := l.store.Append(ctx, recs); err != nil {
+	var err error
+	if pos != nil {
+		err = l.store.AppendAt(ctx, recs, pos)
+	} else {
+		err = l.store.Append(ctx, recs)
+	}
+	if err != nil {
 		return err
 	}
 	l.notify()

@@ -14,6 +14,16 @@ type Store interface {
 	// them were written.
 	Append(ctx context.Context, recs []Record) error
 
+	// AppendAt is Append that also sets the position pos.Key to pos.Value
+	// in the same transaction, so that the position is durable exactly when
+	// recs are (see Position). recs is not empty; pos is valid.
+	AppendAt(ctx context.Context, recs []Record, pos *Position) error
+
+	// Position returns the value the last successful AppendAt stored under
+	// key, nil when none, in time independent of the records stored.
+	// Retention and Clear keep positions.
+	Position(key string) ([]byte, error)
+
 	// Complete ends the pending operation id with c, applied by
 	// Record.ApplyCompletion, and returns the updated record. ENOTFOUND when
 	// there is no such record, EINVALID when it is a line, ECONFLICT when it

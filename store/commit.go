@@ -15,6 +15,8 @@ import (
 // request is one caller's append or completion, waiting for a group commit.
 type request struct {
 	recs []oplog.Record // an append
+	// posKey and posValue: the append's position (AppendAt); nil posKey: none.
+	posKey, posValue []byte
 
 	completeID uint64 // a completion, when recs is nil
 	completion oplog.Completion
@@ -84,6 +86,9 @@ func (d *DB) commit(batch []*request, n int) error {
 				continue
 			}
 			c.Appended += len(r.recs)
+			if err := putPosition(tx, r); err != nil {
+				return err
+			}
 			for i := range r.recs {
 				rec := &r.recs[i]
 				s.LastID++

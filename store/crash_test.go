@@ -24,7 +24,8 @@ const crashChildEnv = "MCPLOGD_CRASH_CHILD"
 
 // TestCrashChild is the child of TestCrash_KillDuringAppends: it appends
 // through oplog.Log and store.DB from several goroutines until it is killed,
-// printing "id text" for every record whose append was acknowledged.
+// printing "id text" for every record whose append was acknowledged. Each
+// writer's appends carry its position: key "w<writer>", value its batch number.
 func TestCrashChild(t *testing.T) {
 	path := os.Getenv(crashChildEnv)
 	if path == "" {
@@ -52,7 +53,8 @@ func TestCrashChild(t *testing.T) {
 				if w == 0 && i%5 == 0 {
 					recs[0] = oplog.Record{Tool: "run_lua", Arguments: json.RawMessage(fmt.Sprintf(`{"i":%d}`, i)), Text: fmt.Sprintf("op-%d", i)}
 				}
-				if err := l.Append(context.Background(), recs); err != nil {
+				pos := oplog.Position{Key: fmt.Sprint("w", w), Value: fmt.Append(nil, i)}
+				if err := l.AppendAt(context.Background(), recs, pos); err != nil {
 					fmt.Println("append:", err)
 					os.Exit(3)
 				}
@@ -71,7 +73,8 @@ func TestCrashChild(t *testing.T) {
 
 // TestCrash_KillDuringAppends kills a writing child with SIGKILL at random
 // moments and checks after each kill that every acknowledged record is
-// present and intact, and that IDs only ever go up.
+// present and intact, that IDs only ever go up, and that each writer's
+// stored position names the newest of its batches in the file.
 func TestCrash_KillDuringAppends(t *testing.T) {
 	if testing.Short() {
 		t.Skip("spawns child processes")
@@ -81,7 +84,8 @@ func TestCrash_KillDuringAppends(t *testing.T) {
 	rng := rand.New(rand.NewPCG(uint64(seed), 0))
 	path := filepath.Join(t.TempDir(), "log.db")
 	acked := map[uint64]string{}
-	var lastID uint64 // the newest ID any earlier round left in the file
+	var lastID uint64                // the newest ID any earlier round left in the file
+	positions := map[string]string{} // writer -> its stored position
 	for round := range 5 {
 		cmd := exec.Command(os.Args[0], "-test.run=^TestCrashChild$", "-test.v=false")
 		cmd.Env = append(os.Environ(), crashChildEnv+"="+path)
@@ -139,6 +143,7 @@ func TestCrash_KillDuringAppends(t *testing.T) {
 		// Every stored record decodes, IDs are strictly increasing and the
 		// counters match what is there.
 		var prev, count uint64
+		newest := map[string]int{} // writer -> its newest batch this round
 		for page := uint64(0); ; {
 			tail, err := db.Tail(oplog.TailQuery{SinceID: page, HasSince: true, Limit: 1000})
 			if err != nil {
@@ -150,6 +155,10 @@ func TestCrash_KillDuringAppends(t *testing.T) {
 				}
 				prev = r.ID
 				count++
+				if r.ID > lastID { // each round's writers count batches from 0
+					w, batch := crashBatch(r.Text)
+					newest[w] = max(newest[w], batch)
+				}
 			}
 			page = tail.LastID
 			if !tail.More {
@@ -159,10 +168,45 @@ func TestCrash_KillDuringAppends(t *testing.T) {
 		if count != s.Records || prev != s.LastID || s.LastID < lastID {
 			t.Fatalf("round %d: read %d records up to %d; stats say %d up to %d (previous round reached %d)", round, count, prev, s.Records, s.LastID, lastID)
 		}
+		checkCrashPositions(t, db, newest, positions)
 		lastID = s.LastID
 		if err := db.Close(); err != nil {
 			t.Fatal(err)
 		}
 		t.Logf("round %d: killed after %d acknowledged records; file holds %d records up to ID %d", round, n, s.Records, s.LastID)
+	}
+}
+
+// crashBatch returns the writer and batch of a record TestCrashChild wrote:
+// "w3-17-…" or, for writer 0's operations, "op-17".
+func crashBatch(text string) (writer string, batch int) {
+	if n, ok := strings.CutPrefix(text, "op-"); ok {
+		b, _ := strconv.Atoi(n)
+		return "w0", b
+	}
+	parts := strings.SplitN(text, "-", 3)
+	b, _ := strconv.Atoi(parts[1])
+	return parts[0], b
+}
+
+// checkCrashPositions fails unless each writer's position is its newest
+// batch of this round in the file, or the one before when it stored none
+// this round: a position is durable exactly with its records. It updates
+// positions.
+func checkCrashPositions(t *testing.T, db *store.DB, newest map[string]int, positions map[string]string) {
+	t.Helper()
+	for w := range 8 {
+		key := fmt.Sprint("w", w)
+		v, err := db.Position(key)
+		want, had := positions[key]
+		if b, ok := newest[key]; ok {
+			want, had = fmt.Sprint(b), true
+		}
+		if err != nil || had != (v != nil) || string(v) != want {
+			t.Fatalf("writer %s: position %q, %v; want %q (present %v)", key, v, err, want, had)
+		}
+		if had {
+			positions[key] = want
+		}
 	}
 }

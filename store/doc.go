@@ -9,6 +9,11 @@
 // recounts them all from the records; the test helpers of internal/logtest
 // run it when every test ends.
 //
+// The positions bucket holds each writer's read position (oplog.Position,
+// a followed file's offset): AppendAt puts it in the transaction that puts
+// the writer's records, so both are durable or neither; retention and Clear
+// leave it alone.
+//
 // Appends from many goroutines share one transaction and one fsync (group
 // commit, commit.go); retention trims the oldest records in the background
 // in small transactions (retention.go); Clear starts a new generation while

@@ -22,6 +22,10 @@ var (
 	// NameKey(source, name) -> AppendNameInfo.
 	NamesBucket = []byte("names")
 
+	// PositionsBucket holds each writer's read position, written with its
+	// records (oplog.Position): the key's bytes -> the value's bytes.
+	PositionsBucket = []byte("positions")
+
 	SchemaKey = []byte("schema") // meta: uint32 big-endian schema version
 	StatsKey  = []byte("stats")  // meta: AppendStats(oplog.Stats)
 )

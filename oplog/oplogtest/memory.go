@@ -19,8 +19,9 @@ import (
 type Memory struct {
 	mu     sync.Mutex
 	closed bool
-	recs   []oplog.Record // ascending IDs
-	s      oplog.Stats    // Revision, GenStart, LastID and the trim counters; the rest is recounted
+	recs   []oplog.Record    // ascending IDs
+	s      oplog.Stats       // Revision, GenStart, LastID and the trim counters; the rest is recounted
+	pos    map[string][]byte // positions by key; kept by Clear and Trim
 }
 
 var _ oplog.Store = (*Memory)(nil)
@@ -40,6 +41,12 @@ func newRevision() uint64 {
 
 // Append stores copies of recs under the next IDs and sets recs[i].ID.
 func (m *Memory) Append(ctx context.Context, recs []oplog.Record) error {
+	return m.AppendAt(ctx, recs, nil)
+}
+
+// AppendAt is Append that also stores a copy of pos (when not nil) under
+// the same lock: both or neither.
+func (m *Memory) AppendAt(ctx context.Context, recs []oplog.Record, pos *oplog.Position) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -48,12 +55,35 @@ func (m *Memory) Append(ctx context.Context, recs []oplog.Record) error {
 	if m.closed {
 		return oplog.ErrClosed
 	}
+	if len(recs) == 0 {
+		return nil
+	}
+	if pos != nil {
+		if m.pos == nil {
+			m.pos = map[string][]byte{}
+		}
+		m.pos[pos.Key] = append([]byte{}, pos.Value...)
+	}
 	for i := range recs {
 		m.s.LastID++
 		recs[i].ID = m.s.LastID
 		m.recs = append(m.recs, stored(recs[i]))
 	}
 	return nil
+}
+
+// Position returns a copy of the value stored under key; nil when none.
+func (m *Memory) Position(key string) ([]byte, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed {
+		return nil, oplog.ErrClosed
+	}
+	v, ok := m.pos[key]
+	if !ok {
+		return nil, nil
+	}
+	return append([]byte{}, v...), nil
 }
 
 // Complete ends the pending operation id with c.
