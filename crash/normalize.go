@@ -138,6 +138,8 @@ func normalizeHead(s string) string {
 		case isHexStart(s, i):
 			b.WriteByte('N')
 			i = skipHex(s, i)
+		case c == '/' && strings.HasPrefix(s[i:], "/root/") && (i == 0 || !isIdent(s[i-1])):
+			i = skipNodePath(s, &b, i)
 		case isDigit(c) && (i == 0 || !isIdent(s[i-1])):
 			b.WriteByte('N')
 			for i < len(s) && (isDigit(s[i]) || s[i] == '.' && i+1 < len(s) && isDigit(s[i+1])) {
@@ -188,6 +190,20 @@ func skipHex(s string, i int) int {
 	i += 2
 	for i < len(s) && isHex(s[i]) {
 		i++
+	}
+	return i
+}
+
+// skipNodePath writes a Godot node path ("/root/Main/Chunk_21/@StaticBody2D@14474")
+// as "/root/*" and returns the index after it: the nodes a game numbers
+// or generates make one error a group per node otherwise.
+func skipNodePath(s string, b *strings.Builder, i int) int {
+	b.WriteString("/root/*")
+	for i < len(s) && s[i] != ' ' && s[i] != '\t' && s[i] != '"' && s[i] != '\'' && s[i] != ')' && s[i] != ',' {
+		i++
+	}
+	if i > 0 && s[i-1] == '.' {
+		i-- // the sentence's full stop
 	}
 	return i
 }

@@ -20,23 +20,42 @@ import (
 // ERROR, SCRIPT ERROR and SHADER ERROR (also as "USER ...") are errors,
 // WARNING a warning, with the message (without its label) as text, "script"
 // or "shader" as name, and the indented lines below as stack. Godot 3's
-// "   At: res://player.gd:12." lines are read too. A crash dump
-// ("handle_crash: Program crashed with signal 11" up to "-- END OF
-// BACKTRACE --") is one fatal record. Every other line is an info record:
-// Godot prints no levels or times for print() output.
+// "   At: res://player.gd:12." lines are read too, and one unindented line
+// between a message and its "   at:" (a hint, a message's second line)
+// joins the message. A crash dump ("handle_crash: Program crashed with
+// signal 11" or "CrashHandlerException: ...") is one fatal record that ends
+// at its end marker ("-- END OF BACKTRACE --", 4.5's "-- END OF C++
+// BACKTRACE --" and the "====" line after it, with the script backtraces
+// that follow it), or at a run banner ("Godot Engine v4.x") or an entry's
+// label if the dump was cut short. C# exceptions ("ERROR: System.X: ..."
+// with "   at ..." frames, or printed by the game: "Error: ...",
+// "[ERROR] ...", "Unhandled Exception:") are one error record with the
+// frames as stack. Every other line is an info record: Godot prints no
+// levels or times for print() output.
 //
 // Stack lines are written in the shape the crash grouping reads as frames:
 // "at: f (file:line)" and backtrace lines "[0] f (file:line)" become
-// "at f (file:line)", so that one error seen again has one signature.
+// "at f (file:line)", a C++ frame's arguments and return type are dropped
+// and an unsymbolised one becomes "at module+offset", so that one error
+// seen again has one signature.
 type godotParser struct {
 	e       entry
 	errs    bool // the held entry is an error or warning: indented lines join it
-	raw     bool // the held entry is a crash dump
+	dump    int8 // the held entry is a crash dump: dumpIn, or dumpEnded after its end marker
+	exc     bool // the held entry is "Unhandled Exception:": the next line is its exception
+	hint    string
+	hintEnd int64
+	hasHint bool // hint is an unindented line held after an error without stack
 	fn      string
 	src     string
 	srcLine int
 	engine  string
 }
+
+const (
+	dumpIn    = 1
+	dumpEnded = 2
+)
 
 func (p *godotParser) Name() string { return "godot" }
 
@@ -45,31 +64,68 @@ func (p *godotParser) Flush() []Entry { return p.take(nil) }
 func (p *godotParser) Line(line string, end int64) []Entry {
 	s := trimRight(line)
 	if s == "" || isRule(s) {
+		if p.hasHint {
+			return p.newEntry(s, end)
+		}
 		p.e.blank(end)
-		if !p.raw {
+		if p.dump == 0 {
 			p.e.closed = true
 		}
 		return nil
 	}
-	if p.raw && p.e.held {
-		t := trimLeft(s)
-		switch {
-		case strings.HasPrefix(t, "-- END OF BACKTRACE --"):
-			p.raw, p.e.closed = false, true
-		case strings.HasPrefix(t, "Engine version: "):
-			p.engine = t[len("Engine version: "):]
-			p.e.end = end
-			return nil
-		case strings.HasPrefix(t, "Dumping the backtrace."):
-			p.e.end = end
-			return nil
+	if p.dump != 0 && p.e.held {
+		if out, ok := p.dumpLine(s, end); ok {
+			return out
 		}
-		return p.add(p.frame(t), end)
+		return p.newEntry(s, end)
 	}
-	if p.errs && p.e.held && !p.e.closed && indented(s) {
-		return p.add(p.frame(trimLeft(s)), end)
+	if p.e.held && !p.e.closed {
+		if p.hasHint {
+			if !indented(s) || !isStackStart(trimLeft(s)) {
+				return p.newEntry(s, end)
+			}
+			p.e.rec.Text = oplog.ClipBytes(p.e.rec.Text+"\n"+p.hint, oplog.MaxTextBytes)
+			p.hasHint = false
+		}
+		if out, ok := p.continuation(s, end); ok {
+			return out
+		}
 	}
+	return p.newEntry(s, end)
+}
+
+// continuation adds s to the held entry when it continues it.
+func (p *godotParser) continuation(s string, end int64) ([]Entry, bool) {
+	switch {
+	case p.exc: // "Unhandled Exception:" then "System.X: message"
+		p.exc = false
+		return p.add(s, end), true
+	case p.errs && indented(s):
+		return p.add(p.frame(trimLeft(s)), end), true
+	case indented(s) && isManagedFrame(trimLeft(s)):
+		// print()ed C# or Java: "Error: ..." and its "   at ..." frames.
+		if p.e.lines == 0 && p.e.rec.Level < oplog.LevelError && looksLikeException(p.e.rec.Text) {
+			p.e.rec.Level = oplog.LevelError
+		}
+		return p.add(trimLeft(s), end), true
+	case p.errs && p.e.rec.Level >= oplog.LevelError && (p.e.lines > 0 || looksLikeException(p.e.rec.Text)) && strings.HasPrefix(s, "ERROR: "):
+		// The editor's Output panel labels every line: "ERROR:    at X.Y()".
+		if rest, ok := strings.CutPrefix(s, "ERROR: "); ok && indented(rest) && isManagedFrame(trimLeft(rest)) {
+			return p.add(trimLeft(rest), end), true
+		}
+	case p.errs && p.e.lines == 0 && !isGodotHeader(s):
+		p.hint, p.hintEnd, p.hasHint = s, end, true
+		return nil, true
+	}
+	return nil, false
+}
+
+// newEntry completes the held entry (and a held hint line) and starts one with s.
+func (p *godotParser) newEntry(s string, end int64) []Entry {
 	out := p.take(nil)
+	if s == "" || isRule(s) {
+		return out
+	}
 	p.begin(s, end)
 	return out
 }
@@ -86,7 +142,7 @@ func (p *godotParser) add(s string, end int64) []Entry {
 
 // begin starts an entry with line s.
 func (p *godotParser) begin(s string, end int64) {
-	p.errs, p.raw, p.fn, p.src, p.srcLine, p.engine = false, false, "", "", -1, ""
+	p.errs, p.dump, p.exc, p.fn, p.src, p.srcLine, p.engine = false, 0, false, "", "", -1, ""
 	label, msg, _ := strings.Cut(strings.TrimPrefix(s, "USER "), ": ")
 	level, name := oplog.LevelInfo, ""
 	switch label {
@@ -102,14 +158,18 @@ func (p *godotParser) begin(s string, end int64) {
 		level, name = oplog.LevelWarn, "script"
 	case "handle_crash", "CrashHandlerException":
 		level, name = oplog.LevelFatal, "crash"
-		p.raw = true
+		p.dump = dumpIn
 	default:
-		p.e.start(s, oplog.LevelInfo, end)
+		p.e.start(s, printLevel(s), end)
+		p.exc = s == "Unhandled Exception:" || s == "Unhandled exception."
+		if p.exc {
+			p.e.rec.Level = oplog.LevelError
+		}
 		return
 	}
 	p.errs = true
 	// Godot 3 starts the message with the function: "get_node: Node not found".
-	if f, _, ok := strings.Cut(msg, ": "); ok && !strings.ContainsAny(f, " \t") {
+	if f, _, ok := strings.Cut(msg, ": "); ok && !strings.ContainsAny(f, " \t") && !strings.Contains(f, ".") {
 		p.fn = f
 	}
 	p.e.start(msg, level, end)
@@ -122,7 +182,9 @@ func (p *godotParser) frame(t string) string {
 	case strings.HasPrefix(t, "at: "): // Godot 4: "at: f (file:line)"
 		rest := t[len("at: "):]
 		if i := strings.LastIndex(rest, " ("); i > 0 && strings.HasSuffix(rest, ")") {
-			p.where(rest[:i], rest[i+2:len(rest)-1])
+			fn := cppName(rest[:i])
+			p.where(fn, rest[i+2:len(rest)-1])
+			return "at " + fn + rest[i:]
 		}
 		return "at " + rest
 	case strings.HasPrefix(t, "At: "): // Godot 3: "At: file:line." or "At: file:line:f() - msg"
@@ -144,7 +206,7 @@ func (p *godotParser) frame(t string) string {
 		return "at " + fn + " (" + loc + ")"
 	case len(t) > 3 && t[0] == '[' && isDigit(t[1]): // a backtrace's "[0] f (file:line)"
 		if i := strings.IndexByte(t, ']'); i > 0 && i+2 < len(t) && t[i+1] == ' ' {
-			return "at " + t[i+2:]
+			return "at " + scriptFrame(t[i+2:])
 		}
 	}
 	return t
@@ -180,8 +242,14 @@ func (p *godotParser) take(out []Entry) []Entry {
 		o.str("engineVersion", p.engine)
 		p.e.rec.Data = o.bytes()
 	}
-	p.raw = false
-	return p.e.take(out)
+	p.dump, p.exc = 0, false
+	out = p.e.take(out)
+	if p.hasHint {
+		p.hasHint = false
+		out = append(out, Entry{Record: oplog.Record{Kind: oplog.KindLine, Level: printLevel(p.hint),
+			Text: oplog.ClipBytes(p.hint, oplog.MaxTextBytes)}, End: p.hintEnd})
+	}
+	return out
 }
 
 // isRule reports a line of ten or more '=' that frames a crash dump.
