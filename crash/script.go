@@ -63,6 +63,7 @@ func luaNumberedFrame(s string) (string, bool) {
 	if !ok || fn == "" || strings.ContainsAny(fn, " \t") || !luaLocation(loc) && !strings.HasPrefix(loc, "[C]") {
 		return "", false
 	}
+	loc = strings.TrimSuffix(loc, ":-1") // a C function's "line"
 	return oplog.ClipBytes(dropLineNumbers(loc)+": in "+normalizeName(fn), maxFrameBytes), true
 }
 

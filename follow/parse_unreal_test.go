@@ -192,3 +192,18 @@ func checkPairs(t *testing.T, sigs, labels []string) {
 	t.Logf("%d records: pairs merged rightly %d, kept apart rightly %d, merged wrongly %d, split wrongly %d",
 		len(sigs), tp, tn, fp, fn)
 }
+
+// BenchmarkParseUnreal feeds the unreal parser its UE4 fixture round and
+// round, as BenchmarkParse does the others: ns/op is ns/line.
+func BenchmarkParseUnreal(b *testing.B) {
+	lines := strings.SplitAfter(string(readSample(b, "unreal/pciterator_ue4.log")), "\n")
+	p := mustParser(b, "unreal")
+	b.ReportAllocs()
+	var off int64
+	for i := 0; b.Loop(); i++ {
+		l := lines[i%len(lines)]
+		off += int64(len(l))
+		p.Line(strings.TrimSuffix(l, "\n"), off)
+	}
+	p.Flush()
+}
