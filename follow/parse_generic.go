@@ -25,7 +25,10 @@ import (
 // timestamp or level word joins it (a Java exception's first line, a
 // message of several lines).
 // An entry without a level word whose stack turns out to be a trace is an
-// error.
+// error. A leading uptime ("4044.612 Error MainLoop.cpp:1429: ...") is
+// skipped, the level word after it read in any case, and every line
+// without one joins the entry; Ren'Py's traceback.txt is one error record
+// (see renpyHeader); a UTF-8 BOM at a line's start is dropped.
 type genericParser struct {
 	clk      *clock
 	e        entry
