@@ -66,7 +66,7 @@ func pythonFrame(s string) string {
 	rest := s[len(`File "`):]
 	path, rest, _ := strings.Cut(rest, `"`)
 	_, fn, _ := strings.Cut(rest, ", in ")
-	return oplog.ClipBytes(path+" in "+normalizeName(fn), maxFrameBytes)
+	return oplog.ClipBytes(pythonPath(path)+" in "+normalizeName(fn), maxFrameBytes)
 }
 
 // luaLocation reports whether loc is where a Lua traceback line says it

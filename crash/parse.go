@@ -15,25 +15,31 @@ import (
 func Parse(stack string) Trace {
 	var t Trace
 	python := false
-	last := "" // the last line that is not a frame: Python's exception
+	py := pyState{indent: -1}
+	last := "" // the last line that is not a frame
 	for line := range strings.Lines(stack) {
 		s := strings.TrimSpace(line)
-		if s == "Traceback (most recent call last):" {
+		if s == "Traceback (most recent call last):" || s == "Full traceback:" { // Ren'Py's traceback.txt
 			python = true
 		}
-		if s == "" || skipLine(s) {
+		if s == "stack traceback:" && t.frameCount == 0 && last != "" {
+			t.Head = normalizeHead(last) // Lua's error is the line before its traceback
+		}
+		if s == "" || skipLine(s) || python && py.source(line, s) {
 			continue
 		}
 		f, ok := parseFrame(s)
 		if !ok {
 			if t.frameCount == 0 && t.Head == "" {
-				t.Head = normalizeHead(s)
+				t.Head = normalizeHead(cutUnrealFile(s))
 			}
 			// Lines after the frames ("Caused by", "exit status 2") are
 			// not the crash's head, except in Python, which ends with it.
 			last = s
+			py.other(s)
 			continue
 		}
+		py.frame(line, s)
 		if f == "" {
 			continue
 		}
@@ -48,7 +54,10 @@ func Parse(stack string) Trace {
 	}
 	if python {
 		slices.Reverse(t.Frames)
-		if t.Head == "" && last != "" {
+		switch {
+		case py.exc != "":
+			t.Head = normalizeHead(py.exc)
+		case t.Head == "" && last != "":
 			t.Head = normalizeHead(last)
 		}
 	}
@@ -81,8 +90,16 @@ func parseFrame(s string) (frame string, ok bool) {
 		return gdbFrame(s), true
 	case strings.HasPrefix(s, `File "`):
 		return pythonFrame(s), true
+	case strings.HasPrefix(s, "[Callstack] ") || strings.HasPrefix(s, "0x"):
+		if f, ok := unrealFrame(s); ok {
+			return f, true
+		}
+	}
+	if f, ok := luaNumberedFrame(s); ok {
+		return f, true
 	}
 	if loc, what, found := strings.Cut(s, ": in "); found && luaLocation(loc) {
+		what = strings.TrimSuffix(what, `"`) // Factorio quotes a mod's error whole
 		return oplog.ClipBytes(dropLineNumbers(loc)+": in "+dropLineNumbers(what), maxFrameBytes), true
 	}
 	if !strings.HasSuffix(s, ")") {
@@ -111,17 +128,20 @@ func parseFrame(s string) (frame string, ok bool) {
 func TopLines(stack string, n int) []string {
 	var out []string
 	python := false
+	py := pyState{indent: -1}
 	for line := range strings.Lines(stack) {
 		s := strings.TrimSpace(line)
-		if s == "Traceback (most recent call last):" {
+		if s == "Traceback (most recent call last):" || s == "Full traceback:" {
 			python = true
 		}
-		if s == "" || skipLine(s) {
+		if s == "" || skipLine(s) || python && py.source(line, s) {
 			continue
 		}
 		if f, ok := parseFrame(s); !ok || f == "" {
+			py.other(s)
 			continue
 		}
+		py.frame(line, s)
 		s = oplog.ClipBytes(dropILOffset(s), maxLineBytes)
 		switch {
 		case len(out) < n:

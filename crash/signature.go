@@ -122,6 +122,9 @@ func shortFrame(f string) string {
 	if _, fn, ok := strings.Cut(f, ".py in "); ok {
 		return fn
 	}
+	if _, fn, ok := strings.Cut(f, ".rpy in "); ok { // Ren'Py's scripts
+		return fn
+	}
 	if loc, what, ok := strings.Cut(f, ": in "); ok {
 		if _, name, ok := strings.Cut(what, "'"); ok {
 			return strings.TrimSuffix(name, "'")

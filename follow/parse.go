@@ -10,7 +10,7 @@ import (
 )
 
 // NewParser returns the parser called name: "unity", "log4j" (alias
-// "minecraft"), "godot", "generic", "plain" (every line one info record),
+// "minecraft"), "godot", "unreal", "generic", "plain" (every line one info record),
 // or "" / "auto", which buffers the first lines (up to 20, or until a
 // flush) until the format is clear, picks one of the four (generic when
 // nothing matches) and replays them into it; its Name is "auto" until it
@@ -41,13 +41,15 @@ func newParser(name string, date, now func() time.Time) (Parser, error) {
 		return &godotParser{}, nil
 	case "generic":
 		return &genericParser{clk: c}, nil
+	case "unreal":
+		return &unrealParser{}, nil
 	case "plain":
 		return plainParser(), nil
 	case "", "auto":
 		return &autoParser{clk: c}, nil
 	}
 	return nil, oplog.Errorf(oplog.EINVALID,
-		"parser: unknown parser %q; expected unity, log4j (or minecraft), godot, generic, plain or auto", name)
+		"parser: unknown parser %q; expected unity, log4j (or minecraft), godot, unreal, generic, plain or auto", name)
 }
 
 // entry is the record a parser is building: the first line made its text,

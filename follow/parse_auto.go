@@ -7,6 +7,7 @@ const (
 	fmtUnity = iota
 	fmtLog4j
 	fmtGodot
+	fmtUnreal
 	numFormats
 )
 
@@ -64,6 +65,8 @@ func (a *autoParser) choose() []Entry {
 		a.p = &log4jParser{clk: a.clk}
 	case fmtGodot:
 		a.p = &godotParser{}
+	case fmtUnreal:
+		a.p = &unrealParser{}
 	default:
 		a.p = &genericParser{clk: a.clk}
 	}
@@ -110,9 +113,16 @@ func (a *autoParser) look(line string) bool {
 	prove := func(f int) bool { a.sure, a.sureFound = f, true; return true }
 	switch {
 	case s[0] == '[':
+		if _, _, _, ok := unrealStamp(s); ok {
+			return prove(fmtUnreal)
+		}
 		if _, ok := parseLog4jHeader(s, a.clk.location()); ok {
 			return prove(fmtLog4j)
 		}
+	case strings.HasPrefix(s, "Log file open, "):
+		return prove(fmtUnreal)
+	case strings.HasPrefix(s, "LogInit: "), strings.HasPrefix(s, "LogConfig: "), strings.HasPrefix(s, "LogWindows: "):
+		a.score[fmtUnreal] += 2
 	case strings.HasPrefix(s, "(Filename: "), strings.HasPrefix(s, "UnityEngine."):
 		return prove(fmtUnity)
 	case strings.HasPrefix(s, "Godot Engine v"), strings.HasPrefix(s, "SCRIPT ERROR: "),

@@ -25,15 +25,21 @@ import (
 // timestamp or level word joins it (a Java exception's first line, a
 // message of several lines).
 // An entry without a level word whose stack turns out to be a trace is an
-// error.
+// error. A leading uptime ("4044.612 Error MainLoop.cpp:1429: ...") is
+// skipped, the level word after it read in any case, and every line
+// without one joins the entry; Ren'Py's traceback.txt is one error record
+// (see renpyHeader); a UTF-8 BOM at a line's start is dropped.
 type genericParser struct {
 	clk      *clock
 	e        entry
-	explicit bool // the held entry's level came from a level word
-	stamped  bool // the held entry began with a timestamp: lines without one join it
-	tbOpen   bool // in a Python traceback: the exception line ending it joins too
-	panic    bool // the held entry is a Go panic: lines up to the next header join
-	bareTB   bool // the held entry is a Python traceback with no message before it
+	explicit bool      // the held entry's level came from a level word
+	stamped  bool      // the held entry began with a timestamp: lines without one join it
+	tbOpen   bool      // in a Python traceback: the exception line ending it joins too
+	panic    bool      // the held entry is a Go panic: lines up to the next header join
+	bareTB   bool      // the held entry is a Python traceback with no message before it
+	uptime   bool      // the held entry began with an uptime: lines without one join it
+	renpy    bool      // the held entry is Ren'Py's traceback.txt: every line joins it
+	upBase   time.Time // the time at uptime 0, from a line giving both
 }
 
 func (p *genericParser) Name() string { return "generic" }
@@ -41,7 +47,7 @@ func (p *genericParser) Name() string { return "generic" }
 func (p *genericParser) Flush() []Entry { return p.take(nil) }
 
 func (p *genericParser) Line(line string, end int64) []Entry {
-	s := trimRight(line)
+	s := trimRight(strings.TrimPrefix(line, "\ufeff")) // a BOM: Ren'Py's traceback.txt, Windows tools
 	if s == "" {
 		p.e.blank(end)
 		return nil
@@ -61,6 +67,10 @@ func (p *genericParser) Line(line string, end int64) []Entry {
 // exception's line, which Python prints last, as text, and the whole
 // traceback as stack.
 func (p *genericParser) take(out []Entry) []Entry {
+	if p.renpy && p.e.held {
+		p.renpy = false
+		p.takeRenpy()
+	}
 	if p.bareTB && p.e.held && len(p.e.stack) > 0 {
 		p.bareTB = false
 		last := p.e.stack[bytes.LastIndexByte(p.e.stack, '\n')+1:]
@@ -75,6 +85,13 @@ func (p *genericParser) take(out []Entry) []Entry {
 
 // continues reports whether s joins the held entry's stack.
 func (p *genericParser) continues(s string) bool {
+	if p.renpy {
+		return true
+	}
+	if p.uptime {
+		_, up := cutUptime(s)
+		return up < 0
+	}
 	if indented(s) || startsTrace(s) || strings.HasPrefix(s, "During handling of the above exception") ||
 		strings.HasPrefix(s, "The above exception was the direct cause") || strings.HasPrefix(s, "--- End of") ||
 		strings.HasPrefix(s, "created by ") || strings.HasPrefix(s, "Suppressed: ") {
@@ -140,14 +157,19 @@ func (p *genericParser) isHeader(s string) bool {
 }
 
 // begin starts an entry with line s.
-func (p *genericParser) begin(s string, end int64) {
+func (p *genericParser) begin(line string, end int64) {
+	s, up := cutUptime(line)
 	t, rest, stamped := p.stamp(s)
 	level, name, text, ok := oplog.LevelInfo, "", rest, false
 	if rt, lv, nm, tx, found := p.rustHeader(s); found {
 		t, level, name, text, ok, stamped = rt, lv, nm, tx, true, true
+	} else if lv, tx, found := upLevel(rest, up); found {
+		level, text, ok = lv, tx, true // "4044.612 Error MainLoop.cpp:1429: ..."
 	} else if lv, nm, tx, found := findLevel(rest); found {
 		level, name, text, ok = lv, nm, tx, true
 	}
+	p.uptime = up >= 0
+	t = p.upTime(t, stamped, up)
 	if !stamped && strings.IndexByte(s, '=') > 0 {
 		if v := logfmtValue(s, "time", "ts"); v != "" {
 			if lt, n, isTime := parseISO(v, p.clk.location()); isTime && n == len(v) {
@@ -160,7 +182,8 @@ func (p *genericParser) begin(s string, end int64) {
 	// A traceback with no line before it (an uncaught Python exception).
 	p.tbOpen = rest == "Traceback (most recent call last):"
 	p.bareTB = p.tbOpen
-	if p.bareTB && !ok {
+	p.renpy = rest == renpyHeader
+	if (p.bareTB || p.renpy) && !ok {
 		level = oplog.LevelError
 	}
 	p.e.start(text, level, end)
@@ -347,4 +370,78 @@ func isUpper(s string) bool {
 // undecorated and not in capitals: "Error loading texture", "Fatal error".
 func strongWord(s string) bool {
 	return strings.EqualFold(s, "error") || strings.EqualFold(s, "warning") || strings.EqualFold(s, "fatal")
+}
+
+// renpyHeader is the first line of Ren'Py's traceback.txt (after its BOM),
+// which it also prints to the console: the simple traceback, "-- Full
+// Traceback ---", "Full traceback:", the full one, the exception line, then
+// the platform, Ren'Py's version, the game's and the time.
+const renpyHeader = "I'm sorry, but an uncaught exception occurred."
+
+// takeRenpy makes the held Ren'Py traceback's text its exception (the last
+// unindented line after an indented one) and its stack everything, header
+// first.
+func (p *genericParser) takeRenpy() {
+	st := string(p.e.stack)
+	exc, prevIndented := "", false
+	for l := range strings.Lines(st) {
+		l = strings.TrimRight(l, "\n")
+		if l == "" {
+			continue
+		}
+		if !indented(l) && prevIndented {
+			exc = l
+		}
+		prevIndented = indented(l)
+	}
+	if exc == "" {
+		return
+	}
+	text := p.e.rec.Text
+	p.e.rec.Text = oplog.ClipBytes(exc, oplog.MaxTextBytes)
+	p.e.stack = append([]byte(text+"\n"), p.e.stack...)
+}
+
+// cutUptime cuts a leading uptime in seconds ("4044.612 Error ...",
+// Factorio's right-aligned "   0.054 Loading mod ...") from s and returns
+// the rest and the uptime in milliseconds, or s and -1.
+func cutUptime(s string) (string, int64) {
+	t := trimLeft(s)
+	i := 0
+	for i < len(t) && isDigit(t[i]) {
+		i++
+	}
+	if i == 0 || i > 9 || i+4 >= len(t) || t[i] != '.' || !isDigit(t[i+1]) || !isDigit(t[i+2]) || !isDigit(t[i+3]) || t[i+4] != ' ' {
+		return s, -1
+	}
+	sec, _ := atoi(t[:i])
+	ms, _ := atoi(t[i+1 : i+4])
+	return strings.TrimLeft(t[i+4:], " "), int64(sec)*1000 + int64(ms)
+}
+
+// upLevel reads the level word that follows an uptime, in any case
+// ("Info", "Error"), and the message after it.
+func upLevel(rest string, up int64) (oplog.Level, string, bool) {
+	if up < 0 {
+		return 0, "", false
+	}
+	word, text, _ := strings.Cut(rest, " ")
+	lv, ok := levelWord(strings.TrimSuffix(word, ":"))
+	return lv, text, ok
+}
+
+// upTime dates an uptime line: a line giving both an uptime and a time
+// ("   0.000 2026-09-01 23:37:49; Factorio 2.0.60") fixes the time at
+// uptime 0; later lines with only an uptime are dated from it.
+func (p *genericParser) upTime(t time.Time, stamped bool, up int64) time.Time {
+	switch {
+	case up < 0:
+		return t
+	case stamped && !t.IsZero():
+		p.upBase = t.Add(-time.Duration(up) * time.Millisecond)
+		return t
+	case !p.upBase.IsZero():
+		return p.upBase.Add(time.Duration(up) * time.Millisecond)
+	}
+	return t
 }

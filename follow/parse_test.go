@@ -234,12 +234,12 @@ func TestNewParser_Names(t *testing.T) {
 }
 
 func TestNewParser_ErrUnknown(t *testing.T) {
-	_, err := NewParser("unreal", nil)
+	_, err := NewParser("cryengine", nil)
 	var e *oplog.Error
 	if !errors.As(err, &e) || e.Code != oplog.EINVALID {
-		t.Fatalf("NewParser(unreal) = %v, want an EINVALID error", err)
+		t.Fatalf("NewParser(cryengine) = %v, want an EINVALID error", err)
 	}
-	for _, name := range []string{`"unreal"`, "unity", "log4j", "minecraft", "godot", "generic", "auto"} {
+	for _, name := range []string{`"cryengine"`, "unity", "unreal", "log4j", "minecraft", "godot", "generic", "auto"} {
 		if !strings.Contains(err.Error(), name) {
 			t.Errorf("error %q does not name %s", err, name)
 		}

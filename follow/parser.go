@@ -19,7 +19,7 @@ type Parser interface {
 	// quiet for a moment (Options.Quiet), before a rotation or truncation is
 	// followed, and at stop.
 	Flush() []Entry
-	// Name is the parser's name ("unity", "log4j", "godot", "generic", "plain").
+	// Name is the parser's name ("unity", "log4j", "godot", "unreal", "generic", "plain").
 	Name() string
 }
 
