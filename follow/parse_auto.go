@@ -64,6 +64,8 @@ func (a *autoParser) choose() []Entry {
 		a.p = &log4jParser{clk: a.clk}
 	case fmtGodot:
 		a.p = &godotParser{}
+	case fmtMcCrash:
+		a.p = &mcCrashParser{clk: a.clk}
 	default:
 		a.p = &genericParser{clk: a.clk}
 	}
@@ -109,6 +111,8 @@ func (a *autoParser) look(line string) bool {
 	}
 	prove := func(f int) bool { a.sure, a.sureFound = f, true; return true }
 	switch {
+	case strings.HasPrefix(s, mcCrashBanner):
+		return prove(fmtMcCrash)
 	case s[0] == '[':
 		if _, ok := parseLog4jHeader(s, a.clk.location()); ok {
 			return prove(fmtLog4j)
