@@ -16,7 +16,8 @@ func Parse(stack string) Trace {
 	var t Trace
 	python := false
 	py := pyState{indent: -1}
-	last := "" // the last line that is not a frame
+	last := ""               // the last line that is not a frame
+	headIsException := false // Head is an exception's line, not an event bus's "Index: 3" (wrapped.go)
 	for line := range strings.Lines(stack) {
 		s := strings.TrimSpace(line)
 		if s == "Traceback (most recent call last):" || s == "Full traceback:" { // Ren'Py's traceback.txt
@@ -30,8 +31,9 @@ func Parse(stack string) Trace {
 		}
 		f, ok := parseFrame(s)
 		if !ok {
-			if t.frameCount == 0 && t.Head == "" {
+			if t.frameCount == 0 && (t.Head == "" || !headIsException && isExceptionLine(s)) {
 				t.Head = normalizeHead(cutUnrealFile(s))
+				headIsException = isExceptionLine(s)
 			}
 			// Lines after the frames ("Caused by", "exit status 2") are
 			// not the crash's head, except in Python, which ends with it.

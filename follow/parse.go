@@ -10,7 +10,8 @@ import (
 )
 
 // NewParser returns the parser called name: "unity", "log4j" (alias
-// "minecraft"), "godot", "unreal", "generic", "plain" (every line one info record),
+// "minecraft"), "mccrash" (Minecraft's crash reports, alias
+// "minecraft-crash"), "godot", "unreal", "generic", "plain" (every line one info record),
 // or "" / "auto", which buffers the first lines (up to 20, or until a
 // flush) until the format is clear, picks one of the four (generic when
 // nothing matches) and replays them into it; its Name is "auto" until it
@@ -39,6 +40,8 @@ func newParser(name string, date, now func() time.Time) (Parser, error) {
 		return &log4jParser{clk: c}, nil
 	case "godot":
 		return &godotParser{}, nil
+	case "mccrash", "minecraft-crash":
+		return &mcCrashParser{clk: c}, nil
 	case "generic":
 		return &genericParser{clk: c}, nil
 	case "unreal":
@@ -49,7 +52,7 @@ func newParser(name string, date, now func() time.Time) (Parser, error) {
 		return &autoParser{clk: c}, nil
 	}
 	return nil, oplog.Errorf(oplog.EINVALID,
-		"parser: unknown parser %q; expected unity, log4j (or minecraft), godot, unreal, generic, plain or auto", name)
+		"parser: unknown parser %q; expected unity, log4j (or minecraft), mccrash, godot, unreal, generic, plain or auto", name)
 }
 
 // entry is the record a parser is building: the first line made its text,

@@ -67,6 +67,8 @@ func (a *autoParser) choose() []Entry {
 		a.p = &godotParser{}
 	case fmtUnreal:
 		a.p = &unrealParser{}
+	case fmtMcCrash:
+		a.p = &mcCrashParser{clk: a.clk}
 	default:
 		a.p = &genericParser{clk: a.clk}
 	}
@@ -112,6 +114,8 @@ func (a *autoParser) look(line string) bool {
 	}
 	prove := func(f int) bool { a.sure, a.sureFound = f, true; return true }
 	switch {
+	case strings.HasPrefix(s, mcCrashBanner):
+		return prove(fmtMcCrash)
 	case s[0] == '[':
 		if _, _, _, ok := unrealStamp(s); ok {
 			return prove(fmtUnreal)

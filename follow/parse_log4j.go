@@ -20,8 +20,11 @@ import (
 // file's date with the header's time of day. Every line that is not a
 // header joins the entry held: the exception after the message ("java.lang.
 // NullPointerException: ..."), "\tat" frames, "Caused by:" chains, "\t...
-// 12 more", a crash report's sections. An exception printed to System.err
-// one log call per line ("[STDERR]: \tat ...") is put back together too.
+// 12 more". An exception printed to System.err one log call per line
+// ("[STDERR]: \tat ...") is put back together too. A crash report printed
+// into the log (a message ending "---- Minecraft Crash Report ----") is
+// read as mcCrashParser reads it: one fatal record with the report's
+// exception. A header with no message takes its text from the line after it.
 type log4jParser struct {
 	clk    *clock
 	e      entry
@@ -30,6 +33,8 @@ type log4jParser struct {
 	marker string
 	stderr bool   // the held entry's message came through [STDERR]
 	exc    string // that message, when it is an exception's first line
+	report bool   // the held entry's message is a crash report's banner: r reads its lines
+	r      mcReport
 }
 
 func (p *log4jParser) Name() string { return "log4j" }
@@ -40,6 +45,9 @@ func (p *log4jParser) Line(line string, end int64) []Entry {
 	s := trimRight(line)
 	if s == "" {
 		p.e.blank(end)
+		if p.report && p.e.held {
+			p.r.line(s, p.clk.location())
+		}
 		return nil
 	}
 	if s[0] == '[' {
@@ -59,6 +67,16 @@ func (p *log4jParser) Line(line string, end int64) []Entry {
 		p.e.start(s, oplog.LevelInfo, end)
 		return nil
 	}
+	if p.report {
+		p.r.line(s, p.clk.location())
+		p.e.end = end
+		return nil
+	}
+	if p.e.rec.Text == "" && p.e.lines == 0 { // "[main/INFO]: " and the message on the lines after it
+		p.e.rec.Text = oplog.ClipBytes(trimLeft(s), oplog.MaxTextBytes)
+		p.e.blanks, p.e.end = 0, end
+		return nil
+	}
 	if !p.e.addKeepingBlanks(s, end) {
 		out := p.take(nil)
 		p.reset()
@@ -69,7 +87,7 @@ func (p *log4jParser) Line(line string, end int64) []Entry {
 }
 
 func (p *log4jParser) reset() {
-	p.thread, p.logger, p.marker, p.stderr, p.exc = "", "", "", false, ""
+	p.thread, p.logger, p.marker, p.stderr, p.exc, p.report = "", "", "", false, "", false
 }
 
 // begin starts an entry from its header.
@@ -87,6 +105,11 @@ func (p *log4jParser) begin(h *log4jHeader, end int64) {
 		p.e.setName(h.logger)
 	} else {
 		p.e.setName(h.thread)
+	}
+	if strings.HasSuffix(h.msg, mcCrashBanner) { // a crash report printed into the log
+		p.report = true
+		p.r.reset()
+		return
 	}
 	if body, ok := stderrBody(h.msg); ok {
 		p.stderr = true
@@ -113,6 +136,10 @@ func (p *log4jParser) joinStderr(body string, end int64) bool {
 func (p *log4jParser) take(out []Entry) []Entry {
 	if !p.e.held {
 		return out
+	}
+	if p.report {
+		p.r.finish(&p.e)
+		return p.e.take(out)
 	}
 	if p.logger != "" || p.marker != "" {
 		var o object
