@@ -13,7 +13,7 @@ import (
 // "minecraft"), "mccrash" (Minecraft's crash reports, alias
 // "minecraft-crash"), "godot", "unreal", "generic", "plain" (every line one info record),
 // or "" / "auto", which buffers the first lines (up to 20, or until a
-// flush) until the format is clear, picks one of the four (generic when
+// flush) until the format is clear, picks one of the others (generic when
 // nothing matches) and replays them into it; its Name is "auto" until it
 // has chosen, then the chosen parser's. Names are case-insensitive. An
 // unknown name is an EINVALID error naming the choices.
