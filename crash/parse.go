@@ -65,6 +65,8 @@ func skipLine(s string) bool {
 		strings.HasPrefix(s, "--- End of"),
 		strings.HasPrefix(s, "..."):
 		return true
+	case nativeNoise(s):
+		return true
 	}
 	// A Go frame's location line: "/home/x/main.go:12 +0x1d".
 	first, _, _ := strings.Cut(s, " ")
@@ -81,6 +83,10 @@ func parseFrame(s string) (frame string, ok bool) {
 		return gdbFrame(s), true
 	case strings.HasPrefix(s, `File "`):
 		return pythonFrame(s), true
+	case strings.HasPrefix(s, "0x"):
+		if f, ok := nativeFrame(s); ok {
+			return f, true
+		}
 	}
 	if loc, what, found := strings.Cut(s, ": in "); found && luaLocation(loc) {
 		return oplog.ClipBytes(dropLineNumbers(loc)+": in "+dropLineNumbers(what), maxFrameBytes), true
