@@ -120,6 +120,7 @@ func skipGroup(s string, i int, open, close byte) int {
 // replacing what varies between occurrences: numbers and addresses become
 // N, quoted values "*" (Java's `Cannot invoke "*" because "*" is null`).
 func normalizeHead(s string) string {
+	s = exceptionStart(s)
 	var b strings.Builder
 	b.Grow(min(len(s), maxHeadBytes))
 	space := false

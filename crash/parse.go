@@ -76,6 +76,8 @@ func skipLine(s string) bool {
 		strings.HasPrefix(s, "--- End of"),
 		strings.HasPrefix(s, "..."):
 		return true
+	case nativeNoise(s):
+		return true
 	}
 	// A Go frame's location line: "/home/x/main.go:12 +0x1d".
 	first, _, _ := strings.Cut(s, " ")
@@ -93,7 +95,10 @@ func parseFrame(s string) (frame string, ok bool) {
 	case strings.HasPrefix(s, `File "`):
 		return pythonFrame(s), true
 	case strings.HasPrefix(s, "[Callstack] ") || strings.HasPrefix(s, "0x"):
-		if f, ok := unrealFrame(s); ok {
+		if f, ok := unrealFrame(s); ok { // 0x… Module!Function() [file:line]
+			return f, true
+		}
+		if f, ok := nativeFrame(s); ok { // Unity's 0x… (module) function
 			return f, true
 		}
 	}

@@ -18,7 +18,13 @@ import (
 // LogAssertion). Lines of the engine's own (Editor.log's "Refreshing native
 // plugins ...") are info records, with the indented lines below them
 // (an import summary) as their stack. Native crashes ("Caught fatal
-// signal" with "#0 0x... in f" frames, Windows' "Crash!!!" dump) are fatal.
+// signal" with "#0 0x... in f" frames, "Received signal SIGSEGV" with
+// "0x... (Mono JIT Code) f" frames, Windows' "Crash!!!" dump up to its "END
+// OF STACKTRACE") are fatal; exceptions logged after a prefix ("Exception
+// in Verse.AI...: System.NullReferenceException: ...") and the engine's
+// own errors ("Could not allocate memory", "Invalid OffsetPtr access") are
+// errors. Lines that may continue a message are held until a frame or the
+// trailer says so (parse_unity_hold.go).
 //
 // Where Unity prints no time, records have none (the Log uses arrival);
 // a leading ISO-8601 timestamp (the -timestamps option) is read.
@@ -28,8 +34,15 @@ type unityParser struct {
 	framed  bool   // the held entry has frames
 	typed   bool   // its level is known: from the message or a UnityEngine.Debug frame
 	trailer bool   // its (Filename: ...) trailer came
-	native  bool   // a native crash: "#N" lines are frames
+	native  bool   // a native crash: "#N" and "0x... (Module) f" lines are frames
+	frames  bool   // the held entry has real frames, not only indented lines
 	raw     string // while set, every line joins the entry up to one starting with raw
+	rawLeft int    // how many more lines raw may take
+	fresh   bool   // the held entry began after a blank line or a trailer
+	run     bool   // the last line was text: a blank line or a trailer ends a run
+	pend    []pendLine
+	pendEnd int64  // the end of a blank line among the pending ones; 0 when none
+	replay  bool   // the pending lines are being read as records of their own
 	src     string // the source file and position, for Data
 	srcLine int
 	srcCol  int
@@ -38,43 +51,42 @@ type unityParser struct {
 
 func (p *unityParser) Name() string { return "unity" }
 
-func (p *unityParser) Flush() []Entry { return p.take(nil) }
+func (p *unityParser) Flush() []Entry {
+	out := p.split(nil)
+	p.run = false
+	return p.take(out)
+}
 
 func (p *unityParser) Line(line string, end int64) []Entry {
-	s := trimRight(line)
+	s := trimEnd(line)
 	var ts time.Time
 	if len(s) > 20 && s[4] == '-' && isDigit(s[0]) {
 		if t, n, ok := parseISO(s, p.clk.location()); ok && n < len(s) && (s[n] == ' ' || s[n] == '|') {
-			ts, s = t, trimRight(s[n+1:])
+			ts, s = t, trimEnd(s[n+1:])
 		}
 	}
 	if s == "" {
-		p.e.blank(end)
-		p.e.closed = true // the stack ended; only the trailer may follow
-		return nil
+		return p.blankLine(end)
 	}
 	if p.raw != "" && p.e.held {
-		out := p.add(s, end)
-		if strings.HasPrefix(trimLeft(s), p.raw) {
-			p.raw = ""
-			p.e.closed = true
+		if out, ok := p.rawLine(s, end); ok {
+			return out
 		}
-		return out
 	}
 	if s[0] == '(' && strings.HasPrefix(s, "(Filename: ") {
+		p.run = false
 		if p.e.held && !p.trailer {
+			p.merge()
 			p.readTrailer(s)
 			p.trailer, p.e.closed = true, true
 			p.e.end = end
 		}
 		return nil // a trailer without its entry: the file was entered mid-entry
 	}
-	if p.e.held && !p.e.closed && p.continues(s) {
-		return p.add(s, end)
+	if len(p.pend) > 0 {
+		return p.pending(s, ts, end)
 	}
-	out := p.take(nil)
-	p.begin(s, ts, end)
-	return out
+	return p.next(s, ts, end)
 }
 
 // continues reports whether s belongs to the held entry's stack.
@@ -82,11 +94,15 @@ func (p *unityParser) continues(s string) bool {
 	switch {
 	case indented(s), isUnityFrame(s):
 		return true
+	case strings.HasPrefix(s, "at "):
+		// An exception's frames that lost their indentation on the way.
+		return p.e.rec.Level >= oplog.LevelError && p.typed
 	case strings.HasPrefix(s, "Rethrow as "), strings.HasPrefix(s, "--- End of "):
 		return p.framed // an inner exception's frames follow
 	case s[0] == '#' && len(s) > 1 && isDigit(s[1]):
 		return p.native
-	case strings.HasPrefix(s, "Obtained ") && strings.HasSuffix(s, " stack frames."):
+	case strings.HasPrefix(s, "Obtained ") && strings.Contains(s, " stack frames"),
+		s == "Stack trace:", isNativeFrame(s):
 		return p.native
 	}
 	return false
@@ -100,8 +116,13 @@ func (p *unityParser) add(s string, end int64) []Entry {
 		p.begin(s, time.Time{}, end)
 		return out
 	}
-	if !p.typed && isUnityFrame(s) {
-		p.frameLevel(s)
+	if isUnityFrame(s) {
+		if !p.typed {
+			p.frameLevel(s)
+		}
+		p.frames = true
+	} else if strings.HasPrefix(trimLeft(s), "at ") {
+		p.frames = true
 	}
 	p.framed = true
 	return nil
@@ -110,19 +131,27 @@ func (p *unityParser) add(s string, end int64) []Entry {
 // begin starts an entry with s as its message.
 func (p *unityParser) begin(s string, ts time.Time, end int64) {
 	p.framed, p.typed, p.trailer, p.native, p.raw = false, false, false, false, ""
+	p.frames, p.fresh, p.run = false, !p.run, true
 	p.src, p.srcLine, p.srcCol, p.code = "", -1, -1, ""
 	level := oplog.LevelInfo
 	name := ""
 	var stack string
 	switch {
-	case isException(s):
+	case isException(s), hasException(s):
 		level, p.typed = oplog.LevelError, true
 	case strings.HasPrefix(s, "Assertion failed"):
 		level, p.typed = oplog.LevelError, true
-	case strings.HasPrefix(s, "Caught fatal signal"):
+	case strings.HasPrefix(s, "Caught fatal signal"), strings.HasPrefix(s, "Received signal "):
 		level, p.typed, p.native = oplog.LevelFatal, true, true
 	case s == "Crash!!!":
-		level, p.typed, p.raw = oplog.LevelFatal, true, "========== END OF STACKTRACE"
+		level, p.typed, p.raw, p.rawLeft = oplog.LevelFatal, true, crashEnd, maxCrashLines
+	case isNativeError(s):
+		level, p.typed = oplog.LevelError, true
+		if strings.HasPrefix(s, "Could not allocate memory") {
+			// The allocator's report (sizes, a memory overview with a blank
+			// line in it) runs to the trailer.
+			p.raw, p.rawLeft = "(Filename: ", maxReportLines
+		}
 	default:
 		if d, ok := parseCompilerDiag(s); ok {
 			level, p.typed, name = d.level, true, "compiler"
