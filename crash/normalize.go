@@ -161,7 +161,9 @@ func normalizeHead(s string) string {
 			i++
 		}
 	}
-	return b.String()
+	// "X:" with its message on the next lines (Forge's log) is the same
+	// head as "X" alone (its crash report).
+	return strings.TrimSuffix(b.String(), ":")
 }
 
 func isDigit(c byte) bool { return '0' <= c && c <= '9' }
