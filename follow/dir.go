@@ -188,8 +188,37 @@ func (d *DirFollower) scan() {
 		}
 	}
 	slices.Sort(names) // crash-YYYY-MM-DD_…: the oldest first
+	seen := make(map[string]bool, len(names))
 	for _, name := range names {
-		d.look(filepath.Join(d.opts.Dir, name))
+		p := filepath.Join(d.opts.Dir, name)
+		seen[p] = true
+		d.look(p)
+	}
+	d.forget(seen)
+}
+
+// forget stops the followers of files removed (what they stored stays)
+// and forgets the files done that are gone.
+func (d *DirFollower) forget(seen map[string]bool) {
+	d.mu.Lock()
+	var gone []*Follower
+	for p, f := range d.files {
+		if !seen[p] {
+			gone = append(gone, f)
+			delete(d.files, p)
+		}
+	}
+	for p := range d.finished {
+		if !seen[p] {
+			delete(d.finished, p)
+		}
+	}
+	d.mu.Unlock()
+	for _, f := range gone {
+		_ = f.Close()
+		d.mu.Lock()
+		d.addEnded(f.Status())
+		d.mu.Unlock()
 	}
 }
 

@@ -104,6 +104,14 @@ func TestDirFollower_NewFiles(t *testing.T) {
 	writeCrash(t, dir, 2)
 	waitStored(t, l, 3)
 	waitIdle(t, d)
+	if err := os.Remove(filepath.Join(dir, crashFixtures[0])); err != nil {
+		t.Fatal(err)
+	}
+	logtest.Eventually(t, waitFor, "removed file forgotten", func() bool {
+		d.mu.Lock()
+		defer d.mu.Unlock()
+		return len(d.finished) == 2
+	})
 	st := d.Status()
 	if st.State != StateFollowing || st.Stored != 3 || st.Parser != "mccrash" || st.Path != filepath.Join(dir, McCrashGlob) {
 		t.Errorf("status %+v", st)
