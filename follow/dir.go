@@ -47,7 +47,9 @@ const maxDirFiles = 8
 // starts a Follower for each file matching Glob that was not read to its
 // end before, under the same Name; a file's Follower stops once the file
 // is read to its end, its records stored, and it has not changed for Done.
-// A file that changes again is followed again from where it stopped.
+// A file that changes again is followed again from where it stopped; one
+// whose last line has no newline stays followed (that line is not stored
+// until it ends), so it holds one of the maxDirFiles places.
 //
 // Each file keeps its own read position (the Follower's key holds its
 // absolute path), so a restart reads only what it had not stored: the
