@@ -26,6 +26,10 @@ type Options struct {
 	// it or in Path already. "": none.
 	Previous string
 
+	// dirFile is set for a file of a DirFollower: it resumes only from its
+	// own position, never from another file's record of the same source.
+	dirFile bool
+
 	// makeParser replaces NewParser in tests.
 	makeParser func() Parser
 	// atEOF, when set, runs each time a read reached the end of the file,
@@ -76,11 +80,8 @@ type Follower struct {
 // and starts following opts.Path in a goroutine. It returns an error for a
 // missing name or path, an unknown parser, or a Log that cannot be read.
 func Start(l *oplog.Log, opts Options) (*Follower, error) {
-	if opts.Name == "" {
-		return nil, errors.New("follow: name: missing; it is the records' source")
-	}
-	if len(opts.Name) > oplog.MaxLabelBytes || strings.ContainsAny(opts.Name, "\x00\n\r") {
-		return nil, fmt.Errorf("follow: name %q: must be at most %d bytes without line breaks", opts.Name, oplog.MaxLabelBytes)
+	if err := checkName(opts.Name); err != nil {
+		return nil, err
 	}
 	if opts.Path == "" {
 		return nil, fmt.Errorf("follow %s: path: missing", opts.Name)
@@ -111,7 +112,11 @@ func Start(l *oplog.Log, opts Options) (*Follower, error) {
 		return nil, fmt.Errorf("follow %s: %w", opts.Name, err)
 	}
 	f.posKey = positionKey(opts.Name, opts.Path)
-	pos, err := resumePosition(context.Background(), l, f.posKey, opts.Name)
+	source := opts.Name
+	if opts.dirFile {
+		source = "" // other files' records are no position of this one
+	}
+	pos, err := resumePosition(context.Background(), l, f.posKey, source)
 	if err != nil {
 		return nil, fmt.Errorf("follow %s: find where it stopped: %w", opts.Name, err)
 	}
@@ -120,6 +125,17 @@ func Start(l *oplog.Log, opts Options) (*Follower, error) {
 	f.status = oplog.FollowerStatus{Name: opts.Name, Path: opts.Path, Parser: p.Name(), State: StateWaiting, Since: now}
 	go f.run()
 	return f, nil
+}
+
+// checkName checks a follower's name, the records' source.
+func checkName(name string) error {
+	if name == "" {
+		return errors.New("follow: name: missing; it is the records' source")
+	}
+	if len(name) > oplog.MaxLabelBytes || strings.ContainsAny(name, "\x00\n\r") {
+		return fmt.Errorf("follow: name %q: must be at most %d bytes without line breaks", name, oplog.MaxLabelBytes)
+	}
+	return nil
 }
 
 // Close stops following: it flushes the entry the parser holds, stores it

@@ -29,7 +29,14 @@ type Location struct {
 	// read once before Path (Options.Previous); "" when there is none.
 	Previous string
 	Why      string // the rule that found Path, for the user
+	// Glob, when set, says Path is a directory whose files matching Glob
+	// are each followed once (DirFollower): Minecraft's crash reports.
+	Glob string
 }
+
+// McCrashGlob names Minecraft's crash reports in crash-reports/:
+// crash-2023-12-28_13.21.22-client.txt, crash-…-server.txt.
+const McCrashGlob = "crash-*.txt"
 
 // ErrUnknownEngine is returned by Locate for an engine it has no rules for.
 var ErrUnknownEngine = errors.New("unknown engine: want unity, godot, log4j (or minecraft) or unreal")
@@ -38,7 +45,9 @@ var ErrUnknownEngine = errors.New("unknown engine: want unity, godot, log4j (or 
 // "minecraft", "unreal") for the project in dir ("" for the working
 // directory; for Minecraft "" means the default .minecraft unless the
 // working directory holds logs/latest.log). For Unity, a name containing
-// "player" (any case) asks for the Player's log, any other the Editor's.
+// "player" (any case) asks for the Player's log, any other the Editor's;
+// for Minecraft, a name containing "crash" asks for the crash-reports
+// directory (Location.Glob set), any other for logs/latest.log.
 // env nil means this machine. The file need not exist; Locate reads the
 // project's files it needs (ProjectSettings, project.godot, *.uproject)
 // and returns an error naming what it could not find.
@@ -61,7 +70,11 @@ func Locate(engine, name, dir string, env *Env) (Location, error) {
 	case "godot":
 		return e.godot(dir)
 	case "log4j", "minecraft":
-		return e.minecraft(dir, given)
+		loc, err := e.minecraft(dir, given)
+		if strings.Contains(strings.ToLower(name), "crash") {
+			loc = minecraftCrashes(loc)
+		}
+		return loc, err
 	case "unreal":
 		return e.unreal(dir)
 	}
@@ -253,6 +266,18 @@ func (e Env) minecraft(dir string, given bool) (Location, error) {
 		p = e.join(e.Home, ".minecraft", "logs", "latest.log")
 	}
 	return Location{Path: p, Why: "the default .minecraft directory's logs/latest.log for " + e.GOOS}, nil
+}
+
+// minecraftCrashes is the crash-reports directory beside the logs
+// directory of latest.log.
+func minecraftCrashes(latest Location) Location {
+	sep := string(filepath.Separator)
+	if strings.Contains(latest.Path, `\`) && !strings.Contains(latest.Path, "/") {
+		sep = `\` // another system's path (tests)
+	}
+	root := strings.TrimSuffix(latest.Path, sep+"logs"+sep+"latest.log")
+	return Location{Path: root + sep + "crash-reports", Glob: McCrashGlob,
+		Why: "crash-reports/" + McCrashGlob + " beside " + latest.Why}
 }
 
 func (e Env) unreal(dir string) (Location, error) {

@@ -104,6 +104,8 @@ func TestLocate_Paths(t *testing.T) {
 	// Minecraft: logs/latest.log of the directory given.
 	for _, engine := range []string{"log4j", "minecraft"} {
 		f("linux", nil, engine, "Server", nil, "./logs/latest.log", "")
+		// A name containing "crash": the crash-reports directory.
+		f("linux", nil, engine, "Crashes", nil, "./crash-reports", "")
 	}
 
 	// Unreal: Saved/Logs/<project>.log.
@@ -124,6 +126,15 @@ func TestLocate_Minecraft_Default(t *testing.T) {
 		loc, err := Locate("minecraft", "Game", "", envOf(goos, home, winVars))
 		if err != nil || loc.Path != want {
 			t.Errorf("%s: %q, %v; want %q", goos, loc.Path, err, want)
+		}
+	}
+	for goos, want := range map[string]string{
+		"linux":   filepath.Join(home, ".minecraft/crash-reports"),
+		"windows": `C:\Users\me\AppData\Roaming\.minecraft\crash-reports`,
+	} {
+		loc, err := Locate("minecraft", "ClientCrashes", "", envOf(goos, home, winVars))
+		if err != nil || loc.Path != want || loc.Glob != McCrashGlob {
+			t.Errorf("%s crashes: %q %q, %v; want %q", goos, loc.Path, loc.Glob, err, want)
 		}
 	}
 	writeFiles(t, ".", map[string]string{"logs/latest.log": "[12:00:00] [Server thread/INFO]: Done\n"})

@@ -52,7 +52,7 @@ func positionValue(p *pendingEntry) []byte {
 // resumePosition returns where the follower with key stopped: the position
 // stored under key, in O(1); else, for a store written before positions
 // were stored apart, the one in the newest record of source that carries
-// one; nil when there is none.
+// one (source "": none); nil when there is none.
 func resumePosition(ctx context.Context, l *oplog.Log, key, source string) (*position, error) {
 	v, err := l.Position(ctx, key)
 	if err != nil {
@@ -63,6 +63,9 @@ func resumePosition(ctx context.Context, l *oplog.Log, key, source string) (*pos
 			return pos, nil
 		}
 		// Not one of ours: fall back rather than start from nothing.
+	}
+	if source == "" {
+		return nil, nil
 	}
 	return lastPosition(ctx, l, source)
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"log/slog"
 	"maps"
+	"os"
 	"slices"
 	"strings"
 
@@ -12,17 +13,23 @@ import (
 )
 
 // followSpec is one --follow [PARSER:]NAME=PATH, or
-// ENGINE:NAME=auto[:PROJECT_DIR] with the path found (follow.Locate).
+// ENGINE:NAME=auto[:PROJECT_DIR] with the path found (follow.Locate). A
+// PATH ending in a separator or naming a directory follows each file of
+// the directory once (follow.DirFollower): Minecraft's crash reports.
 type followSpec struct {
 	Name, Parser, Path string
 	Previous           string // the previous run's file, read once first ("": none)
 	Why                string // for auto: the rule that found Path
+	Glob               string // set when Path is a directory: the files followed
 }
 
 func (f followSpec) String() string {
 	s := f.Name + "=" + f.Path
 	if f.Parser != "" {
 		s = f.Parser + ":" + s
+	}
+	if f.Glob != "" {
+		s += " (each " + f.Glob + ")"
 	}
 	if f.Why != "" {
 		s += " (auto: " + f.Why + ")"
@@ -52,7 +59,18 @@ func followKey(key, path string) (followSpec, error) {
 	if dir, ok := autoDir(path); ok {
 		return f.locate(key+"="+path, dir)
 	}
+	if strings.HasSuffix(path, "/") || strings.HasSuffix(path, string(os.PathSeparator)) || isDir(path) {
+		f.Glob = "*"
+		if p := strings.ToLower(f.Parser); p == "mccrash" || p == "minecraft-crash" {
+			f.Glob = follow.McCrashGlob
+		}
+	}
 	return f, nil
+}
+
+func isDir(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.IsDir()
 }
 
 // autoDir reads auto[:PROJECT_DIR]; dir "" is the working directory.
@@ -73,7 +91,10 @@ func (f followSpec) locate(spec, dir string) (followSpec, error) {
 	if err != nil {
 		return followSpec{}, fmt.Errorf("follow %q: %w", spec, err)
 	}
-	f.Path, f.Previous, f.Why = loc.Path, loc.Previous, loc.Why
+	f.Path, f.Previous, f.Why, f.Glob = loc.Path, loc.Previous, loc.Why, loc.Glob
+	if f.Glob != "" {
+		f.Parser = "mccrash" // the only directory Locate finds
+	}
 	return f, nil
 }
 
@@ -101,23 +122,56 @@ func mergeConfig[T any](flags []T, cfg map[string]string, name func(T) string, p
 	return out, nil
 }
 
+// follower is a followed file (follow.Follower) or directory
+// (follow.DirFollower).
+type follower interface {
+	Close() error
+	Status() oplog.FollowerStatus
+}
+
 // startFollowers starts a follower per spec; on an error it stops those
 // it started.
-func startFollowers(l *oplog.Log, specs []followSpec, logger *slog.Logger) ([]*follow.Follower, error) {
-	var out []*follow.Follower
+func startFollowers(l *oplog.Log, specs []followSpec, logger *slog.Logger) ([]follower, error) {
+	var out []follower
 	for _, f := range specs {
-		fl, err := follow.Start(l, follow.Options{Name: f.Name, Path: f.Path, Previous: f.Previous, Parser: f.Parser, Logger: logger})
+		var fl follower
+		var err error
+		if f.Glob != "" {
+			fl, err = follow.StartDir(l, follow.DirOptions{Name: f.Name, Dir: f.Path, Glob: f.Glob, Parser: f.Parser, Logger: logger})
+		} else {
+			fl, err = follow.Start(l, follow.Options{Name: f.Name, Path: f.Path, Previous: f.Previous, Parser: f.Parser, Logger: logger})
+		}
 		if err != nil {
 			closeFollowers(out, logger)
 			return nil, fmt.Errorf("--follow %s: %w", f, err)
 		}
 		out = append(out, fl)
 	}
+	crashHint(specs, logger)
 	return out, nil
 }
 
+// crashHint tells the user of a Minecraft log found by auto that the crash
+// reports are followed apart, when no follow reads them.
+func crashHint(specs []followSpec, logger *slog.Logger) {
+	latest := false
+	for _, f := range specs {
+		switch strings.ToLower(f.Parser) {
+		case "mccrash", "minecraft-crash":
+			if f.Glob != "" {
+				return
+			}
+		case "log4j", "minecraft":
+			latest = latest || f.Why != ""
+		}
+	}
+	if latest {
+		logger.Info("follow: Minecraft's crash reports are a separate follow", "hint", "--follow minecraft:Crashes=auto[:DIR]")
+	}
+}
+
 // closeFollowers stops each follower once; later calls do nothing.
-func closeFollowers(fs []*follow.Follower, logger *slog.Logger) {
+func closeFollowers(fs []follower, logger *slog.Logger) {
 	for _, f := range fs {
 		if err := f.Close(); err != nil && err != oplog.ErrClosed {
 			logger.Warn("stopping a follower", "follower", f.Status().Name, "err", err)
@@ -125,9 +179,9 @@ func closeFollowers(fs []*follow.Follower, logger *slog.Logger) {
 	}
 }
 
-// followerStatus reports the followers for /metrics and store_info; nil
-// when there are none.
-func followerStatus(fs []*follow.Follower) func() []oplog.FollowerStatus {
+// followerStatus reports the followers for /metrics and store_info, a
+// directory as one follower; nil when there are none.
+func followerStatus(fs []follower) func() []oplog.FollowerStatus {
 	if len(fs) == 0 {
 		return nil
 	}

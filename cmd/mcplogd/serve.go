@@ -15,7 +15,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcplogd/mcplogd/api"
-	"github.com/mcplogd/mcplogd/follow"
 	"github.com/mcplogd/mcplogd/gateway"
 	"github.com/mcplogd/mcplogd/internal/datadir"
 	"github.com/mcplogd/mcplogd/mcptools"
@@ -67,7 +66,7 @@ type server struct {
 	dir       *datadir.Dir
 	token     string
 	log       *opened
-	followers []*follow.Follower
+	followers []follower
 	gw        *gateway.Gateway // nil without upstreams
 	ln        net.Listener
 	http      *api.Server
@@ -93,7 +92,7 @@ func (s *server) ParseFlags(args []string) error {
 		c.upstreams = append(c.upstreams, u)
 		return err
 	})
-	fs.Func("follow", "follow a game's log file like tail -F: [PARSER:]NAME=PATH, PARSER one of unity, log4j, godot, generic (default: detected); NAME is the records' source; PATH auto[:PROJECT_DIR] finds the engine's usual log (unity, godot, log4j, unreal; Unity's Player when NAME has \"player\"); repeatable", func(v string) error {
+	fs.Func("follow", "follow a game's log file like tail -F: [PARSER:]NAME=PATH, PARSER one of unity, log4j, godot, generic (default: detected); NAME is the records' source; PATH auto[:PROJECT_DIR] finds the engine's usual log (unity, godot, log4j, unreal; Unity's Player when NAME has \"player\", Minecraft's crash-reports/ when NAME has \"crash\"); a PATH ending in / follows each file of the directory once (mccrash: crash-*.txt); repeatable", func(v string) error {
 		f, err := parseFollow(v)
 		c.follows = append(c.follows, f)
 		return err
