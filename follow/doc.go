@@ -45,6 +45,14 @@
 // neither duplicates nor skips a line; an entry held at a crash is read
 // again, since the position is just past the last entry stored.
 //
+// # Where the logs are, and directories
+//
+// Locate finds an engine's usual log from a project directory per OS
+// (Unity Editor and Player, Godot, Minecraft, Unreal; locate.go). StartDir
+// follows a directory of files that appear over time, such as Minecraft's
+// crash-reports/crash-*.txt: each file once to its end, with a position of
+// its own (dir.go).
+//
 // # Example
 //
 //	f, err := follow.Start(l, follow.Options{
