@@ -127,8 +127,10 @@ func (a *autoParser) look(line string) bool {
 		return prove(fmtUnreal)
 	case strings.HasPrefix(s, "LogInit: "), strings.HasPrefix(s, "LogConfig: "), strings.HasPrefix(s, "LogWindows: "):
 		a.score[fmtUnreal] += 2
-	case strings.HasPrefix(s, "(Filename: "), strings.HasPrefix(s, "UnityEngine."):
-		return prove(fmtUnity)
+	case strings.HasPrefix(s, "(Filename: "), strings.HasPrefix(s, "UnityEngine."),
+		strings.HasPrefix(s, "Crash!!!"), strings.HasPrefix(s, "Caught fatal signal - signo:"),
+		strings.HasPrefix(s, "0x") && strings.Contains(s, " (Mono JIT Code) "):
+		return prove(fmtUnity) // Unity's own words, or its crash dumps (a log may hold only a dump)
 	case strings.HasPrefix(s, "Godot Engine v"), strings.HasPrefix(s, "SCRIPT ERROR: "),
 		strings.HasPrefix(s, "USER SCRIPT ERROR: "), strings.HasPrefix(s, "SHADER ERROR: "):
 		return prove(fmtGodot)

@@ -497,6 +497,10 @@ func TestParse_AutoStartMidFile(t *testing.T) {
 	f("Loading res://levels/level_02.tscn\nenemy spawned\n", "godot")
 	f("hello\nworld\n", "generic")
 	f("ERROR: disk full\nretrying\n", "generic") // one weak hint is not enough
+	// Logs that hold only a Unity crash dump (real excerpts, testdata/unity).
+	f("Received signal SIGSEGV\nStack trace:\n0x000001a292aa11c7 (Mono JIT Code) (wrapper managed-to-native) UnityEngine.RectOffset:Remove_Injected (UnityEngine.RectOffset,UnityEngine.Rect&,UnityEngine.Rect&)\n", "unity")
+	f("\tScene opening time: \t\t\t0.328 seconds\nCaught fatal signal - signo:11 code:1 errno:0 addr:(nil)\nObtained 12 stack frames.\n#0  0x007f613be3a8a0 in funlockfile\n", "unity")
+	f("Crash!!!\nSymInit: Symbol-SearchPath: '.;C:\\Game', symOptions: 530, UserName: 'u'\n", "unity")
 }
 
 // TestParse_AutoHoldsUntilSure: nothing comes out while the format is
