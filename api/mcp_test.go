@@ -510,7 +510,7 @@ func TestMCP_InvalidArguments(t *testing.T) {
 		{"console_tail", map[string]any{"waitMs": -1}, []string{"waitMs"}},
 		{"console_tail", map[string]any{"revision": "x"}, []string{"revision"}},
 		{"console_tail", map[string]any{"sinceID": 5}, []string{"sinceID"}}, // a misspelt name is not ignored
-		{"get_logs", map[string]any{"kind": "event"}, []string{"kind", "line, op or any"}},
+		{"get_logs", map[string]any{"kind": "event"}, []string{"kind", "line, op, marker or any"}},
 		{"get_logs", map[string]any{"since": "yesterday-ish"}, []string{"since", "RFC 3339"}},
 		{"get_logs", map[string]any{"until": "nope"}, []string{"until"}},
 		{"get_logs", map[string]any{"since": "-1m", "until": "-2m"}, []string{"until"}},

@@ -437,7 +437,7 @@ func TestServer_BadParams(t *testing.T) {
 		{"/api/v1/records?offset=x", []string{"offset:"}},
 		{"/api/v1/records?before=-3", []string{"before:"}},
 		{"/api/v1/records?level=loud", []string{"level:", `"loud"`, "debug, info, warn, error or fatal"}},
-		{"/api/v1/records?kind=bogus", []string{"kind:", `"bogus"`, "line, op or any"}},
+		{"/api/v1/records?kind=bogus", []string{"kind:", `"bogus"`, "line, op, marker or any"}},
 		{"/api/v1/records?since=soonish", []string{"since:", "RFC 3339"}},
 		{"/api/v1/records?until=x", []string{"until:"}},
 		{"/api/v1/records?since=2026-01-02&until=2026-01-01", []string{"until:"}},

@@ -16,7 +16,7 @@ type getLogsIn struct {
 	Offset int    `json:"offset,omitempty" jsonschema:"records to skip (the previous nextOffset)"`
 	Level  string `json:"level,omitempty" jsonschema:"minimum level (debug…fatal)"`
 	Name   string `json:"name,omitempty" jsonschema:"only this log name (an op's is its tool)"`
-	Kind   string `json:"kind,omitempty" jsonschema:"line, op or any"`
+	Kind   string `json:"kind,omitempty" jsonschema:"line, op, marker or any"`
 	Source string `json:"source,omitempty" jsonschema:"only this source"`
 	Since  string `json:"since,omitempty" jsonschema:"from this time: RFC 3339, Unix ms or -15m"`
 	Until  string `json:"until,omitempty" jsonschema:"before this time, like since"`

@@ -15,7 +15,7 @@ type searchIn struct {
 	Level    string `json:"level,omitempty" jsonschema:"minimum level (debug…fatal)"`
 	Name     string `json:"name,omitempty" jsonschema:"only this log name"`
 	Source   string `json:"source,omitempty" jsonschema:"only this source"`
-	Kind     string `json:"kind,omitempty" jsonschema:"line, op or any"`
+	Kind     string `json:"kind,omitempty" jsonschema:"line, op, marker or any"`
 	Tool     string `json:"tool,omitempty" jsonschema:"only ops of this tool"`
 	Status   string `json:"status,omitempty" jsonschema:"ops with this status: pending, success, error, timeout, cancelled"`
 	Since    string `json:"since,omitempty" jsonschema:"from this time: RFC 3339, Unix ms or -1h"`

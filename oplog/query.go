@@ -14,10 +14,22 @@ type Filter struct {
 	Source   string    // exact source; empty: any
 	Since    time.Time // keep records with Time >= Since; zero: no bound
 	Until    time.Time // keep records with Time < Until; zero: no bound
+
+	// WithMarkers keeps markers too when Kind is KindLine: what a tail shows.
+	WithMarkers bool
+
+	// Runs keeps only records of the listed sources' runs (source → run,
+	// see Log.ResolveRun); nil: any run. A non-nil empty map matches none.
+	Runs map[string]uint64
 }
 
 // Match reports whether r passes every condition of f.
 func (f *Filter) Match(r *Record) bool {
+	if f.Runs != nil {
+		if run, ok := f.Runs[r.Source]; !ok || r.Run != run {
+			return false
+		}
+	}
 	return f.MatchHeader(r.Kind, r.Level, r.Time.UnixNano()) &&
 		(f.Name == "" || f.Name == r.Name) && (f.Source == "" || f.Source == r.Source)
 }
@@ -25,7 +37,7 @@ func (f *Filter) Match(r *Record) bool {
 // MatchHeader checks the conditions that need only a record's kind, level and
 // time (Unix nanoseconds); stores use it to skip records without decoding them.
 func (f *Filter) MatchHeader(k Kind, l Level, unixNano int64) bool {
-	if f.Kind != 0 && k != f.Kind || l < f.MinLevel {
+	if f.Kind != 0 && k != f.Kind && !(f.WithMarkers && f.Kind == KindLine && k == KindMarker) || l < f.MinLevel {
 		return false
 	}
 	if !f.Since.IsZero() && unixNano < f.Since.UnixNano() {

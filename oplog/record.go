@@ -6,16 +6,17 @@ import (
 	"time"
 )
 
-// Kind says whether a record is a console line or an operation.
+// Kind says whether a record is a console line, an operation or a marker.
 type Kind uint8
 
 // Kinds. The zero Kind is not valid in a record; in a filter it means any.
 const (
-	KindLine Kind = 1 // a console line
-	KindOp   Kind = 2 // a tool invocation
+	KindLine   Kind = 1 // a console line
+	KindOp     Kind = 2 // a tool invocation
+	KindMarker Kind = 3 // a moment of a source's life: a new run, a compile's start or outcome (marker.go)
 )
 
-var kindNames = [...]string{KindLine: "line", KindOp: "op"}
+var kindNames = [...]string{KindLine: "line", KindOp: "op", KindMarker: "marker"}
 
 func (k Kind) String() string {
 	if k == 0 || int(k) >= len(kindNames) {
@@ -24,7 +25,8 @@ func (k Kind) String() string {
 	return kindNames[k]
 }
 
-// ParseKind parses "line" or "op" (case-insensitively; "operation" too).
+// ParseKind parses "line", "op" or "marker" (case-insensitively;
+// "operation" too).
 // The empty string, "any" and "all" give the zero Kind, which filters match as any.
 func ParseKind(s string) (Kind, error) {
 	switch strings.ToLower(strings.TrimSpace(s)) {
@@ -34,8 +36,10 @@ func ParseKind(s string) (Kind, error) {
 		return KindLine, nil
 	case "op", "ops", "operation", "operations":
 		return KindOp, nil
+	case "marker", "markers":
+		return KindMarker, nil
 	}
-	return 0, Errorf(EINVALID, "unknown kind %q; expected line, op or any", s)
+	return 0, Errorf(EINVALID, "unknown kind %q; expected line, op, marker or any", s)
 }
 
 // MarshalText implements encoding.TextMarshaler.
@@ -179,6 +183,7 @@ type Record struct {
 	Text   string          `json:"text"`            // the message; an op's one-line summary
 	Stack  string          `json:"stack,omitempty"` // stack trace or traceback
 	Data   json.RawMessage `json:"data,omitempty"`  // a JSON object, or nil
+	Run    uint64          `json:"run,omitempty"`   // the run of its source it belongs to (marker.go); set by the Store
 
 	Tool      string          `json:"tool,omitempty"`
 	Arguments json.RawMessage `json:"arguments,omitempty"`

@@ -344,7 +344,7 @@ func TestCompile_Errors(t *testing.T) {
 	g(`level:exc*`, 7, `unknown level "exc*"; `+levels)           // matches no value as indexed
 	g(`level:/x.*/`, 7, `unknown level "/x.*/"; `+levels)
 	g(`level:>=3`, 7, `unknown level ">=3"; `+levels)
-	g(`kind:x`, 6, `unknown kind "x"; expected line, op or any`)
+	g(`kind:x`, 6, `unknown kind "x"; expected line, op, marker or any`)
 	g(`status:x`, 8, `unknown status "x"; expected pending, success, error, timeout or cancelled`)
 	g(`status:3`, 8, `unknown status "3"; expected pending, success, error, timeout or cancelled`)
 	g(`NOT status:running OR status:finished`, 30, `unknown status "finished"; expected pending, success, error, timeout or cancelled`)

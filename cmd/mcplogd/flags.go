@@ -96,7 +96,7 @@ func filterVars(fs *flag.FlagSet, ft *oplog.FilterText, kind string) {
 	fs.StringVar(&ft.Level, "level", "", "minimum level: debug, info, warn, error or fatal")
 	fs.StringVar(&ft.Name, "name", "", "only this log name")
 	fs.StringVar(&ft.Source, "source", "", "only this source")
-	fs.StringVar(&ft.Kind, "kind", kind, "line, op or any")
+	fs.StringVar(&ft.Kind, "kind", kind, "line, op, marker or any")
 }
 
 // parseFilter parses args as parse does, then reads the filter flags bound
