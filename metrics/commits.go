@@ -23,7 +23,7 @@ import (
 // It is safe for concurrent use.
 type Commits struct {
 	appended      *prometheus.CounterVec
-	byKindLevel   [3][6]prometheus.Counter // resolved once: OnCommit runs on the committer
+	byKindLevel   [len(oplog.Counts{})][6]prometheus.Counter // resolved once: OnCommit runs on the committer
 	bySource      *prometheus.CounterVec
 	sources       labelCap
 	commitSeconds prometheus.Histogram

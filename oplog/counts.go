@@ -1,11 +1,11 @@
 package oplog
 
 // Kinds lists the kinds of record, in order.
-var Kinds = []Kind{KindLine, KindOp}
+var Kinds = []Kind{KindLine, KindOp, KindMarker}
 
 // Counts are record counters by [Kind][Level]; index 0 of each is unused
 // (the zero Kind and Level mean "any" elsewhere).
-type Counts [3][6]uint64
+type Counts [4][6]uint64
 
 // Count returns the sum over kind k (zero: any) at or above level min
 // (zero: any).
@@ -23,7 +23,8 @@ func (c *Counts) Count(k Kind, min Level) uint64 {
 }
 
 // Map spells the counters out by name, as the JSON answers carry them:
-// {"line": {"debug": 3, ...}, "op": {...}}, every kind and level present.
+// {"line": {"debug": 3, ...}, "op": {...}, "marker": {...}}, every kind and
+// level present.
 func (c *Counts) Map() map[string]map[string]uint64 {
 	m := make(map[string]map[string]uint64, len(Kinds))
 	for _, k := range Kinds {

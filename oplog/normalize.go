@@ -3,6 +3,7 @@ package oplog
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -19,7 +20,7 @@ func checkFilter(f *Filter) error {
 }
 
 func normalize(r *Record, now time.Time) error {
-	r.ID = 0
+	r.ID, r.Run = 0, 0 // the Store assigns both
 	if r.Kind == 0 {
 		r.Kind = KindLine
 		if r.Tool != "" {
@@ -51,8 +52,11 @@ func normalize(r *Record, now time.Time) error {
 	if err := checkJSON("data", r.Data, true); err != nil {
 		return err
 	}
-	if r.Kind == KindLine {
+	switch r.Kind {
+	case KindLine:
 		return normalizeLine(r)
+	case KindMarker:
+		return normalizeMarker(r)
 	}
 	return normalizeOp(r, now)
 }
@@ -66,6 +70,28 @@ func normalizeLine(r *Record) error {
 	case r.Tool != "" || r.Arguments != nil || r.Status != 0 || r.Result != nil || r.Error != "" ||
 		!r.StartTime.IsZero() || !r.EndTime.IsZero() || r.ReplayOf != 0:
 		return Errorf(EINVALID, "kind: a line cannot carry operation fields (tool, arguments, status, result, error, startTime, endTime, replayOf)")
+	}
+	return nil
+}
+
+// normalizeMarker checks a marker: one of the Markers names, a text like a
+// line's (required), no operation fields; its level defaults to info (error for
+// compile.failed).
+func normalizeMarker(r *Record) error {
+	if !slices.Contains(Markers, r.Name) {
+		return Errorf(EINVALID, "name: a marker is named %s, not %q", strings.Join(Markers, ", "), r.Name)
+	}
+	if r.Text == "" {
+		return Errorf(EINVALID, "text: missing; a %s marker needs a text saying what happened", r.Name)
+	}
+	if r.Level == 0 {
+		r.Level = LevelInfo
+		if r.Name == MarkerCompileFailed {
+			r.Level = LevelError
+		}
+	}
+	if err := normalizeLine(r); err != nil {
+		return Errorf(EINVALID, "%s", strings.Replace(ErrorMessage(err), "a line", "a marker", 1))
 	}
 	return nil
 }

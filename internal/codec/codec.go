@@ -35,6 +35,7 @@ func nanos(t time.Time) int64 {
 func Append(dst []byte, r *oplog.Record) []byte {
 	dst = append(dst, Format, byte(r.Kind), byte(r.Level), byte(r.Status))
 	dst = binary.BigEndian.AppendUint64(dst, uint64(nanos(r.Time)))
+	dst = binary.AppendUvarint(dst, r.Run)
 	dst = appendString(dst, r.Source)
 	dst = appendString(dst, r.Name)
 	dst = appendString(dst, r.Text)
@@ -63,9 +64,9 @@ func appendBytes(dst, b []byte) []byte {
 }
 
 // Header reads the fixed part of a value: kind, level, status and time in
-// Unix nanoseconds.
+// Unix nanoseconds. It reads both formats (Format and Format1).
 func Header(v []byte) (oplog.Kind, oplog.Level, oplog.Status, int64, error) {
-	if len(v) < HeaderSize || v[0] != Format {
+	if len(v) < HeaderSize || v[0] != Format && v[0] != Format1 {
 		return 0, 0, 0, 0, headerError(v)
 	}
 	return oplog.Kind(v[1]), oplog.Level(v[2]), oplog.Status(v[3]), int64(binary.BigEndian.Uint64(v[4:12])), nil
@@ -75,13 +76,36 @@ func headerError(v []byte) error {
 	if len(v) < HeaderSize {
 		return fmt.Errorf("%w: %d bytes is shorter than the %d-byte header", ErrCorrupt, len(v), HeaderSize)
 	}
-	return fmt.Errorf("%w: format %d, want %d", ErrCorrupt, v[0], Format)
+	return fmt.Errorf("%w: format %d, want %d or %d", ErrCorrupt, v[0], Format1, Format)
+}
+
+// fields returns a decoder at the first length-prefixed field of v (whose
+// header is valid) and the record's run: format 1 has none (run 0).
+func fields(v []byte, s string) (decoder, uint64) {
+	d := decoder{b: v, off: HeaderSize, s: s}
+	if v[0] == Format1 {
+		return d, 0
+	}
+	return d, d.uvarint()
+}
+
+// Run returns the run of a value without decoding the rest; 0 for a
+// record of format 1, written before runs were kept.
+func Run(v []byte) (uint64, error) {
+	if _, _, _, _, err := Header(v); err != nil {
+		return 0, err
+	}
+	d, run := fields(v, "")
+	return run, d.err
 }
 
 // SourceName returns the source and name fields of a value without copying
 // them; they are valid only as long as v is.
 func SourceName(v []byte) (source, name []byte, err error) {
-	d := decoder{b: v, off: HeaderSize}
+	if _, _, _, _, err := Header(v); err != nil {
+		return nil, nil, err
+	}
+	d, _ := fields(v, "")
 	source = d.bytes()
 	name = d.bytes()
 	return source, name, d.err
@@ -95,8 +119,8 @@ func Decode(id uint64, v []byte) (oplog.Record, error) {
 		return oplog.Record{}, err
 	}
 	// One string holds every text field; fields are substrings of it.
-	d := decoder{b: v, off: HeaderSize, s: string(v)}
-	r := oplog.Record{ID: id, Kind: kind, Level: level, Status: status, Time: oplog.FromUnixNano(t)}
+	d, run := fields(v, string(v))
+	r := oplog.Record{ID: id, Kind: kind, Level: level, Status: status, Time: oplog.FromUnixNano(t), Run: run}
 	r.Source = d.str()
 	r.Name = d.str()
 	r.Text = d.str()

@@ -22,6 +22,7 @@ func sampleRecords() []oplog.Record {
 			Arguments: json.RawMessage(`{"code":"return 1"}`), Status: oplog.StatusSuccess, Result: json.RawMessage(`1`),
 			StartTime: t0, EndTime: t0.Add(time.Millisecond), ReplayOf: 3},
 		{Kind: oplog.KindOp, Level: oplog.LevelInfo, Time: t0, Source: "s", Tool: "t", Status: oplog.StatusPending, StartTime: t0},
+		{Kind: oplog.KindMarker, Level: oplog.LevelError, Time: t0, Source: "unity", Name: oplog.MarkerCompileFailed, Text: "compile failed", Run: 300},
 	}
 }
 
@@ -44,6 +45,45 @@ func TestCodec_RoundTrip(t *testing.T) {
 		if err != nil || string(src) != r.Source || string(name) != r.Name {
 			t.Errorf("record %d: SourceName %q %q %v", i, src, name, err)
 		}
+		if run, err := codec.Run(v); err != nil || run != r.Run {
+			t.Errorf("record %d: Run %d %v; want %d", i, run, err, r.Run)
+		}
+	}
+}
+
+// A record of format 1 (written before runs) is read as it was, with run 0.
+func TestCodec_Format1_ReadsWithRunZero(t *testing.T) {
+	r := sampleRecords()[1]
+	r.Run = 7
+	v2 := codec.Append(nil, &r)
+	// Format 1 is format 2 without the run's uvarint (one byte for 7).
+	v1 := append([]byte{codec.Format1}, v2[1:codec.HeaderSize]...)
+	v1 = append(v1, v2[codec.HeaderSize+1:]...)
+	got, err := codec.Decode(9, v1)
+	r.ID, r.Run = 9, 0
+	if err != nil || !reflect.DeepEqual(got, r) {
+		t.Fatalf("format 1: %+v, %v; want %+v", got, err, r)
+	}
+	if run, err := codec.Run(v1); err != nil || run != 0 {
+		t.Fatalf("Run of format 1: %d, %v", run, err)
+	}
+	if src, name, err := codec.SourceName(v1); err != nil || string(src) != r.Source || string(name) != r.Name {
+		t.Fatalf("SourceName of format 1: %q %q %v", src, name, err)
+	}
+}
+
+func TestRunInfo_RoundTrip(t *testing.T) {
+	ri := oplog.RunInfo{Source: "unity", Run: 1 << 40, Start: time.Date(2026, 12, 1, 0, 0, 0, 1, time.UTC), FirstID: 3, LastID: 90, Records: 80, Errors: 2}
+	k := codec.RunKey(ri.Source, ri.Run)
+	if !bytes.HasPrefix(k, codec.SourcePrefix("unity")) || bytes.Compare(k, codec.RunKey("unity", 1<<40+1)) >= 0 {
+		t.Fatalf("run key %q does not sort under its source", k)
+	}
+	got, err := codec.DecodeRunInfo(k, codec.AppendRunInfo(nil, &ri))
+	if err != nil || got != ri {
+		t.Fatalf("run info round trip: %+v, %v; want %+v", got, err, ri)
+	}
+	if _, err := codec.DecodeRunInfo([]byte("unity"), nil); !errors.Is(err, codec.ErrCorrupt) {
+		t.Fatalf("key without run: %v", err)
 	}
 }
 
@@ -80,6 +120,7 @@ func TestKey_OrderIsIDOrder(t *testing.T) {
 func TestStats_RoundTrip(t *testing.T) {
 	s := oplog.Stats{Revision: 42, GenStart: 1, FirstID: 3, LastID: 9, Records: 7, Bytes: 900, Trimmed: 2, TrimmedThrough: 2}
 	s.Counts[oplog.KindOp][oplog.LevelError] = 5
+	s.Counts[oplog.KindMarker][oplog.LevelInfo] = 6
 	got, err := codec.DecodeStats(codec.AppendStats(nil, &s))
 	if err != nil || got != s {
 		t.Fatalf("stats round trip: %+v, %v", got, err)

@@ -1,15 +1,22 @@
 package codec
 
-// Format is the version byte that starts every record value. Package
-// migrations freezes each format it has to read (RecordFormat1 there).
-const Format = 1
+// Format is the version byte that starts every record value written
+// today: format 2 adds the record's run (a uvarint right after the header).
+// Package migrations freezes each format it has to read (RecordFormat1 and
+// RecordFormat2 there).
+const Format = 2
+
+// Format1 is the record format written before runs were kept. Its records
+// are never rewritten: Decode, Header, SourceName and Run read them, with
+// run 0 (no run).
+const Format1 = 1
 
 // HeaderSize is the length of the fixed part of a record value.
 const HeaderSize = 12
 
 // statsFields is the number of uint64s in an encoded oplog.Stats: eight
-// counters and the 3×6 counts by kind and level.
-const statsFields = 8 + 3*6
+// counters and the 4×6 counts by kind and level.
+const statsFields = 8 + 4*6
 
 // The bbolt file's layout at the current schema version (migrations.Latest).
 // Package migrations owns how older layouts become this one.
@@ -25,6 +32,9 @@ var (
 	// PositionsBucket holds each writer's read position, written with its
 	// records (oplog.Position): the key's bytes -> the value's bytes.
 	PositionsBucket = []byte("positions")
+	// RunsBucket holds each source's runs: RunKey(source, run) ->
+	// AppendRunInfo. A source's current run is its last key.
+	RunsBucket = []byte("runs")
 
 	SchemaKey = []byte("schema") // meta: uint32 big-endian schema version
 	StatsKey  = []byte("stats")  // meta: AppendStats(oplog.Stats)

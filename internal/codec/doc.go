@@ -6,15 +6,20 @@
 // decoding (format, kind, level, status, time) followed by length-prefixed
 // fields. Strings share one allocation when decoded.
 //
-//	0      format (1)
+//	0      format (2; 1 before runs, read with run 0)
 //	1      kind
 //	2      level
 //	3      status
 //	4..11  time, Unix nanoseconds, big-endian
-//	12..   uvarint-prefixed source, name, text, stack, data
+//	12..   the run (uvarint; format 2 only), then uvarint-prefixed
+//	       source, name, text, stack, data
 //	       operations add tool, arguments, result, error (uvarint-prefixed),
 //	       start and end time (varint Unix nanoseconds, 0 for none) and
 //	       replayOf (uvarint)
+//
+// The run follows the header rather than sitting in it: a filter on runs
+// (oplog.Filter.Runs) needs the source as well, so stores read the run
+// (Run) and the source (SourceName) only when a filter names runs.
 //
 // Keys are 8-byte big-endian IDs, so that bbolt's byte order is ID order:
 //

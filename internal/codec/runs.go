@@ -1,0 +1,56 @@
+package codec
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+
+	"github.com/mcplogd/mcplogd/oplog"
+)
+
+// RunKey is the runs bucket's key of (source, run): the source, NUL, and
+// the run as 8 big-endian bytes, so that a source's runs sort in order
+// after its prefix (SourcePrefix) and its current run is the last of them.
+func RunKey(source string, run uint64) []byte {
+	k := make([]byte, 0, len(source)+9)
+	k = append(k, source...)
+	k = append(k, 0)
+	return binary.BigEndian.AppendUint64(k, run)
+}
+
+// DecodeRunKey splits a key made by RunKey.
+func DecodeRunKey(k []byte) (source string, run uint64, err error) {
+	i := bytes.IndexByte(k, 0)
+	if i < 0 || len(k)-i-1 != 8 {
+		return "", 0, fmt.Errorf("%w: run key %q", ErrCorrupt, k)
+	}
+	return string(k[:i]), binary.BigEndian.Uint64(k[i+1:]), nil
+}
+
+// AppendRunInfo appends the value of a runs bucket entry (without its
+// source and run, which are the key) to dst.
+func AppendRunInfo(dst []byte, r *oplog.RunInfo) []byte {
+	dst = binary.AppendVarint(dst, nanos(r.Start))
+	for _, x := range []uint64{r.FirstID, r.LastID, r.Records, r.Errors} {
+		dst = binary.AppendUvarint(dst, x)
+	}
+	return dst
+}
+
+// DecodeRunInfo decodes a runs bucket entry.
+func DecodeRunInfo(k, v []byte) (oplog.RunInfo, error) {
+	var r oplog.RunInfo
+	var err error
+	if r.Source, r.Run, err = DecodeRunKey(k); err != nil {
+		return r, err
+	}
+	d := decoder{b: v}
+	r.Start = oplog.FromUnixNano(d.varint())
+	for _, p := range []*uint64{&r.FirstID, &r.LastID, &r.Records, &r.Errors} {
+		*p = d.uvarint()
+	}
+	if d.err == nil && d.off != len(v) {
+		d.err = fmt.Errorf("%w: %d trailing bytes", ErrCorrupt, len(v)-d.off)
+	}
+	return r, d.err
+}
