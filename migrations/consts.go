@@ -20,11 +20,16 @@ const (
 	// as its records. An older mcplogd refuses the file rather than append
 	// without moving the positions, which would then be stale.
 	SchemaPositions = 5
+	// SchemaRuns added the marker kind's counts (stats and names count
+	// 4×6) and the runs bucket; records written since carry their run
+	// (RecordFormat2).
+	SchemaRuns = 6
 )
 
 // RecordFormat1 is the format byte that starts every record value written
-// by every schema so far (see v1codec.go). A new record format gets the next
-// number here and a step that rewrites the records.
+// by schemas 1 to 5 (see v1codec.go); schema 6 writes RecordFormat2
+// (v6codec.go) and leaves format-1 records as they are. A new record format
+// gets the next number and a step.
 const RecordFormat1 = 1
 
 // The bbolt names of buckets and meta keys. They have not changed since the
@@ -35,6 +40,7 @@ var (
 	recordsBucket   = []byte("records")   // since schema 1
 	namesBucket     = []byte("names")     // since schema 3
 	positionsBucket = []byte("positions") // since schema 5: key -> value, both raw bytes
+	runsBucket      = []byte("runs")      // since schema 6: source NUL run -> run info
 	schemaKey       = []byte("schema")    // meta: uint32 big-endian schema version
 	revisionKey     = []byte("revision")  // meta: the generation in schema 1 only
 	statsKey        = []byte("stats")     // meta: counters since schema 2

@@ -24,6 +24,7 @@ var All = []Migration{
 	{Version: SchemaNames, Name: "count records per source and log name", Up: countNames},
 	{Version: SchemaSeen, Name: "recompute each log name's first and last seen in nanoseconds", Up: recountSeen},
 	{Version: SchemaPositions, Name: "keep each writer's read position", Up: createPositions},
+	{Version: SchemaRuns, Name: "count markers and keep each source's runs", Up: keepRuns},
 }
 
 // Latest is the schema version this build writes.

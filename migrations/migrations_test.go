@@ -52,7 +52,7 @@ func writeV1(path string) error {
 				r = oplog.Record{Kind: oplog.KindOp, Level: oplog.LevelInfo, Time: r.Time, Source: "unity", Name: "execute_code",
 					Text: "execute_code", Tool: "execute_code", Status: oplog.StatusPending, StartTime: r.Time}
 			}
-			if err := b.Put(codec.Key(id), codec.Append(nil, &r)); err != nil {
+			if err := b.Put(codec.Key(id), format1(codec.Append(nil, &r))); err != nil {
 				return err
 			}
 		}
@@ -102,7 +102,7 @@ func TestApply_FromV1Fixture(t *testing.T) {
 	}
 	var steps []int
 	from, to, err := migrations.Apply(db, migrations.All, func(m migrations.Migration) { steps = append(steps, m.Version) })
-	if err != nil || from != 1 || to != migrations.Latest() || fmt.Sprint(steps) != "[2 3 4 5]" {
+	if err != nil || from != 1 || to != migrations.Latest() || fmt.Sprint(steps) != "[2 3 4 5 6]" {
 		t.Fatalf("Apply = %d, %d, %v (steps %v); want 1 -> %d", from, to, err, steps, migrations.Latest())
 	}
 	if from, to, err := migrations.Apply(db, migrations.All, nil); err != nil || from != to {
@@ -155,6 +155,40 @@ func TestApply_FromV1Fixture(t *testing.T) {
 	}
 	if err := l.AppendAt(t.Context(), []oplog.Record{{Level: oplog.LevelInfo, Text: "p"}}, oplog.Position{Key: "f", Value: []byte("1")}); err != nil {
 		t.Fatalf("AppendAt in a migrated file: %v", err)
+	}
+	checkRunsAfterMigration(t, s, l)
+}
+
+// checkRunsAfterMigration: schema 6 leaves the records written before it in
+// no run (run 0, no RunInfo); the first records after it start run 1 of
+// their source, a run marker starts run 2, and the counters agree.
+func checkRunsAfterMigration(t *testing.T, s *store.DB, l *oplog.Log) {
+	t.Helper()
+	if r, err := s.Get(6); err != nil || r.Run != 0 {
+		t.Fatalf("old record after migration: run %d, %v; want 0", r.Run, err)
+	}
+	if r, err := s.Get(20); err != nil || r.Run != 0 || r.Status != oplog.StatusSuccess {
+		t.Fatalf("old op completed after migration: %+v, %v; want run 0", r, err)
+	}
+	unity := []oplog.Record{{Source: "unity", Level: oplog.LevelInfo, Text: "new"},
+		{Source: "unity", Kind: oplog.KindMarker, Name: oplog.MarkerRun, Text: "Unity started"}}
+	if err := l.Append(t.Context(), unity); err != nil {
+		t.Fatal(err)
+	}
+	runs, err := l.Runs(t.Context(), "unity")
+	if err != nil || len(runs) != 2 || runs[0].Run != 1 || runs[0].FirstID != unity[0].ID || runs[0].Records != 1 ||
+		runs[1].Run != 2 || runs[1].FirstID != unity[1].ID || unity[1].Run != 2 {
+		t.Fatalf("runs after migration: %+v, %v", runs, err)
+	}
+	old, err := l.List(t.Context(), oplog.Query{Filter: oplog.Filter{Runs: map[string]uint64{"unity": 1}}})
+	if err != nil || len(old.Records) != 1 || old.Total != 1 || old.Records[0].Text != "new" {
+		t.Fatalf("run 1 after migration: %+v, %v", old, err)
+	}
+	if st := l.Stats(); st.Count(oplog.KindMarker, 0) != 1 || st.Count(oplog.KindLine, 0) != 17 {
+		t.Fatalf("counts after migration: %v", st.Counts.Map())
+	}
+	if err := s.Check(); err != nil {
+		t.Fatal(err)
 	}
 }
 

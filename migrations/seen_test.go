@@ -1,6 +1,7 @@
 package migrations_test
 
 import (
+	"encoding/binary"
 	"path/filepath"
 	"testing"
 	"time"
@@ -27,15 +28,16 @@ func writeV3WrongSeen(t *testing.T, path string, recs []oplog.Record) {
 		t.Fatalf("Apply to schema 3: %d, %v", to, err)
 	}
 	err = db.Update(func(tx *bbolt.Tx) error {
-		s, err := codec.DecodeStats(tx.Bucket(codec.MetaBucket).Get(codec.StatsKey))
-		if err != nil {
-			return err
+		var s oplog.Stats
+		old := tx.Bucket(codec.MetaBucket).Get(codec.StatsKey)
+		for i, p := range []*uint64{&s.Revision, &s.GenStart, &s.FirstID, &s.LastID} {
+			*p = binary.BigEndian.Uint64(old[8*i:])
 		}
 		names := map[string]*oplog.NameInfo{}
 		for i := range recs {
 			r := &recs[i]
 			s.LastID++
-			v := codec.Append(nil, r)
+			v := format1(codec.Append(nil, r))
 			if err := tx.Bucket(codec.RecordsBucket).Put(codec.Key(s.LastID), v); err != nil {
 				return err
 			}
@@ -58,15 +60,47 @@ func writeV3WrongSeen(t *testing.T, path string, recs []oplog.Record) {
 			}
 		}
 		for key, n := range names {
-			if err := tx.Bucket(codec.NamesBucket).Put([]byte(key), codec.AppendNameInfo(nil, n)); err != nil {
+			if err := tx.Bucket(codec.NamesBucket).Put([]byte(key), schema3Name(n)); err != nil {
 				return err
 			}
 		}
-		return tx.Bucket(codec.MetaBucket).Put(codec.StatsKey, codec.AppendStats(nil, &s))
+		return tx.Bucket(codec.MetaBucket).Put(codec.StatsKey, schema2Stats(&s))
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
+}
+
+// format1 turns a format-2 value of run 0 into the format-1 value that
+// schemas 1 to 5 wrote: the same without the run's one byte.
+func format1(v []byte) []byte {
+	return append(append([]byte{migrations.RecordFormat1}, v[1:codec.HeaderSize]...), v[codec.HeaderSize+1:]...)
+}
+
+// schema2Stats encodes s as schemas 2 to 5 did: eight counters and 3×6 counts.
+func schema2Stats(s *oplog.Stats) []byte {
+	var dst []byte
+	for _, x := range []uint64{s.Revision, s.GenStart, s.FirstID, s.LastID, s.Records, s.Bytes, s.Trimmed, s.TrimmedThrough} {
+		dst = binary.BigEndian.AppendUint64(dst, x)
+	}
+	for k := range 3 {
+		for l := range s.Counts[k] {
+			dst = binary.BigEndian.AppendUint64(dst, s.Counts[k][l])
+		}
+	}
+	return dst
+}
+
+// schema3Name encodes n as schemas 3 to 5 did: 3×6 counts, first and last seen.
+func schema3Name(n *oplog.NameInfo) []byte {
+	var dst []byte
+	for k := range 3 {
+		for l := range n.Counts[k] {
+			dst = binary.AppendUvarint(dst, n.Counts[k][l])
+		}
+	}
+	dst = binary.AppendVarint(dst, n.FirstSeen.UnixNano())
+	return binary.AppendVarint(dst, n.LastSeen.UnixNano())
 }
 
 func TestApply_RecountSeen_FixesFirstAndLastSeen(t *testing.T) {

@@ -8,7 +8,8 @@ import (
 )
 
 // Each step reads and writes only through the frozen codecs of its version
-// (v1codec.go, v2codec.go, v3codec.go), never through internal/codec.
+// (v1codec.go, v2codec.go, v3codec.go, v6codec.go), never through
+// internal/codec.
 
 // createBuckets is schema 1: the meta and records buckets, a generation,
 // and IDs from the records bucket's sequence.
@@ -121,6 +122,50 @@ func recountSeen(tx *bbolt.Tx) error {
 // it when the bucket has none for them.
 func createPositions(tx *bbolt.Tx) error {
 	_, err := tx.CreateBucketIfNotExists(positionsBucket)
+	return err
+}
+
+// keepRuns is schema 6: meta/stats and every names value get a fourth row
+// of counts for the marker kind (zero: no marker was written before), and
+// the runs bucket is created empty. Records already written keep format 1
+// and run 0: they belong to no run, and no RunInfo claims them (their run
+// is unknown: a store of schema 5 never saw the engines' run banners as
+// runs). A source's first record after the upgrade starts its run 1.
+func keepRuns(tx *bbolt.Tx) error {
+	meta := tx.Bucket(metaBucket)
+	old, err := v2DecodeStats(meta.Get(statsKey))
+	if err != nil {
+		return fmt.Errorf("meta/stats: %w", err)
+	}
+	s := v6Stats{revision: old.revision, genStart: old.genStart, firstID: old.firstID, lastID: old.lastID,
+		records: old.records, bytes: old.bytes, trimmed: old.trimmed, trimmedThru: old.trimmedThru}
+	for k := range old.counts {
+		s.counts[k] = old.counts[k]
+	}
+	if err := meta.Put(statsKey, v6AppendStats(nil, &s)); err != nil {
+		return err
+	}
+	b := tx.Bucket(namesBucket)
+	type entry struct{ k, v []byte }
+	var wider []entry // bbolt forbids Put while its cursor walks
+	c := b.Cursor()
+	for k, v := c.First(); k != nil; k, v = c.Next() {
+		n, err := v3DecodeName(v)
+		if err != nil {
+			return fmt.Errorf("names %q: %w", k, err)
+		}
+		n6 := v6Name{first: n.first, last: n.last}
+		for kind := range n.counts {
+			n6.counts[kind] = n.counts[kind]
+		}
+		wider = append(wider, entry{append([]byte(nil), k...), v6AppendName(nil, &n6)})
+	}
+	for _, e := range wider {
+		if err := b.Put(e.k, e.v); err != nil {
+			return err
+		}
+	}
+	_, err = tx.CreateBucketIfNotExists(runsBucket)
 	return err
 }
 

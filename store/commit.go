@@ -72,6 +72,7 @@ func (d *DB) commit(batch []*request, n int) error {
 	names := nameTally{}
 	began := time.Now()
 	err := d.update(func(tx *bbolt.Tx, s *oplog.Stats) error {
+		runs := newRunTally(tx)
 		b := tx.Bucket(codec.RecordsBucket)
 		b.FillPercent = 1 // keys only ever grow: pack pages full
 		// bbolt keeps references to keys and values until the commit, so
@@ -80,7 +81,7 @@ func (d *DB) commit(batch []*request, n int) error {
 		vals := make([]byte, 0, 256*n)
 		for _, r := range batch {
 			if r.recs == nil {
-				if r.err = complete(b, s, names, r); r.err == nil {
+				if r.err = complete(b, s, names, runs, r); r.err == nil {
 					c.Completed++
 				}
 				continue
@@ -93,6 +94,9 @@ func (d *DB) commit(batch []*request, n int) error {
 				rec := &r.recs[i]
 				s.LastID++
 				rec.ID = s.LastID
+				if err := runs.assign(rec); err != nil {
+					return err
+				}
 				keys = codec.AppendKey(keys, rec.ID)
 				start := len(vals)
 				vals = codec.Append(vals, rec)
@@ -108,6 +112,9 @@ func (d *DB) commit(batch []*request, n int) error {
 					s.FirstID = rec.ID
 				}
 			}
+		}
+		if err := runs.flush(); err != nil {
+			return err
 		}
 		return names.flush(tx)
 	})
@@ -128,7 +135,7 @@ func (d *DB) commit(batch []*request, n int) error {
 
 // complete applies one completion inside the commit transaction. Its error
 // is the caller's alone: the rest of the batch still commits.
-func complete(b *bbolt.Bucket, s *oplog.Stats, names nameTally, r *request) error {
+func complete(b *bbolt.Bucket, s *oplog.Stats, names nameTally, runs *runTally, r *request) error {
 	key := codec.Key(r.completeID)
 	v := b.Get(key)
 	if v == nil {
@@ -140,6 +147,9 @@ func complete(b *bbolt.Bucket, s *oplog.Stats, names nameTally, r *request) erro
 	}
 	oldKind, oldLevel, oldSize := rec.Kind, rec.Level, len(v)
 	if err := rec.ApplyCompletion(r.completion); err != nil {
+		return err
+	}
+	if err := runs.completed(rec.Source, rec.Run, oldLevel, rec.Level); err != nil {
 		return err
 	}
 	nv := codec.Append(nil, &rec)

@@ -281,14 +281,25 @@ func match(f *oplog.Filter, v []byte) (bool, error) {
 	if err != nil || !f.MatchHeader(kind, level, t) {
 		return false, err
 	}
-	if f.Name == "" && f.Source == "" {
+	if f.Name == "" && f.Source == "" && f.Runs == nil {
 		return true, nil
 	}
 	source, name, err := codec.SourceName(v)
 	if err != nil {
 		return false, err
 	}
-	return (f.Source == "" || string(source) == f.Source) && (f.Name == "" || string(name) == f.Name), nil
+	if f.Source != "" && string(source) != f.Source || f.Name != "" && string(name) != f.Name {
+		return false, nil
+	}
+	if f.Runs == nil {
+		return true, nil
+	}
+	want, ok := f.Runs[string(source)]
+	if !ok {
+		return false, nil
+	}
+	run, err := codec.Run(v)
+	return run == want, err
 }
 
 // List answers q newest first.
@@ -320,9 +331,10 @@ func (d *DB) List(q oplog.Query) (oplog.Page, error) {
 }
 
 // total counts the records that match f: from the counters when f has no
-// time bounds, else by reading every record's header.
+// time bounds or runs, else by reading every record's header (and source
+// and run when f names runs).
 func total(tx *bbolt.Tx, s *oplog.Stats, f *oplog.Filter) (int64, error) {
-	if !f.Since.IsZero() || !f.Until.IsZero() {
+	if !f.Since.IsZero() || !f.Until.IsZero() || f.Runs != nil {
 		var n int64
 		c := tx.Bucket(codec.RecordsBucket).Cursor()
 		for k, v := c.First(); k != nil; k, v = c.Next() {
@@ -336,11 +348,18 @@ func total(tx *bbolt.Tx, s *oplog.Stats, f *oplog.Filter) (int64, error) {
 		}
 		return n, nil
 	}
+	count := func(c *oplog.Counts) uint64 {
+		n := c.Count(f.Kind, f.MinLevel)
+		if f.WithMarkers && f.Kind == oplog.KindLine {
+			n += c.Count(oplog.KindMarker, f.MinLevel)
+		}
+		return n
+	}
 	if f.Name == "" && f.Source == "" {
-		return int64(s.Count(f.Kind, f.MinLevel)), nil
+		return int64(count(&s.Counts)), nil
 	}
 	var n uint64
-	err := eachName(tx, f.Source, f.Name, func(ni *oplog.NameInfo) { n += ni.Count(f.Kind, f.MinLevel) })
+	err := eachName(tx, f.Source, f.Name, func(ni *oplog.NameInfo) { n += count(&ni.Counts) })
 	return int64(n), err
 }
 

@@ -17,14 +17,14 @@ type nameTally map[nameKey]*nameDelta
 type nameKey struct{ source, name string }
 
 type nameDelta struct {
-	counts      [3][6]int64
+	counts      [len(oplog.Counts{})][len(oplog.Counts{}[0])]int64
 	first, last int64 // Unix nanoseconds of the records added; 0 when none
 }
 
 // add counts one record in (delta +1) or out (delta -1). Times are taken
 // into first and last seen only for records counted in.
 func (t nameTally) add(source, name string, kind oplog.Kind, level oplog.Level, unixNano int64, delta int64) {
-	if int(kind) >= 3 || int(level) >= 6 {
+	if int(kind) >= len(oplog.Counts{}) || int(level) >= len(oplog.Counts{}[0]) {
 		return // a corrupt header is counted nowhere rather than panicking
 	}
 	k := nameKey{source, name}

@@ -19,12 +19,16 @@ import (
 type Memory struct {
 	mu     sync.Mutex
 	closed bool
-	recs   []oplog.Record    // ascending IDs
-	s      oplog.Stats       // Revision, GenStart, LastID and the trim counters; the rest is recounted
-	pos    map[string][]byte // positions by key; kept by Clear and Trim
+	recs   []oplog.Record             // ascending IDs
+	s      oplog.Stats                // Revision, GenStart, LastID and the trim counters; the rest is recounted
+	pos    map[string][]byte          // positions by key; kept by Clear and Trim
+	runs   map[string][]oplog.RunInfo // by source, run n at n-1; kept by Clear and Trim
 }
 
-var _ oplog.Store = (*Memory)(nil)
+var (
+	_ oplog.Store    = (*Memory)(nil)
+	_ oplog.RunStore = (*Memory)(nil)
+)
 
 // NewMemory returns an empty Memory with a new generation.
 func NewMemory() *Memory {
@@ -67,6 +71,7 @@ func (m *Memory) AppendAt(ctx context.Context, recs []oplog.Record, pos *oplog.P
 	for i := range recs {
 		m.s.LastID++
 		recs[i].ID = m.s.LastID
+		m.assignRun(&recs[i])
 		m.recs = append(m.recs, stored(recs[i]))
 	}
 	return nil
@@ -101,8 +106,55 @@ func (m *Memory) Complete(ctx context.Context, id uint64, c oplog.Completion) (o
 	if err := r.ApplyCompletion(c); err != nil {
 		return oplog.Record{}, err
 	}
+	if old, now := m.recs[i].Level >= oplog.LevelError, r.Level >= oplog.LevelError; old != now && r.Run > 0 {
+		info := &m.runs[r.Source][r.Run-1]
+		if now {
+			info.Errors++
+		} else {
+			info.Errors--
+		}
+	}
 	m.recs[i] = stored(r)
 	return r, nil
+}
+
+// assignRun sets r.Run as a Store must (oplog's marker.go) and counts r in
+// its run. m.mu is held.
+func (m *Memory) assignRun(r *oplog.Record) {
+	if m.runs == nil {
+		m.runs = map[string][]oplog.RunInfo{}
+	}
+	runs := m.runs[r.Source]
+	if len(runs) == 0 || r.Kind == oplog.KindMarker && r.Name == oplog.MarkerRun {
+		runs = append(runs, oplog.RunInfo{Source: r.Source, Run: uint64(len(runs) + 1), Start: nanos(r.Time), FirstID: r.ID})
+		m.runs[r.Source] = runs
+	}
+	info := &runs[len(runs)-1]
+	r.Run = info.Run
+	info.LastID = r.ID
+	info.Records++
+	if r.Level >= oplog.LevelError {
+		info.Errors++
+	}
+}
+
+// Runs returns the runs of source ("" every source), by source then run.
+func (m *Memory) Runs(source string) ([]oplog.RunInfo, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed {
+		return nil, oplog.ErrClosed
+	}
+	out := []oplog.RunInfo{}
+	for src, runs := range m.runs {
+		if source == "" || src == source {
+			out = append(out, runs...)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		return out[i].Source < out[j].Source || out[i].Source == out[j].Source && out[i].Run < out[j].Run
+	})
+	return out, nil
 }
 
 // Get returns a copy of record id.

@@ -46,6 +46,11 @@ func TestStore(t *testing.T, open Opener) {
 		{"Neighbors", testNeighbors},
 		{"Clear", testClear},
 		{"Stats", testStats},
+		{"Runs/NumberedPerSource", testRunsNumberedPerSource},
+		{"Runs/MarkersValidatedAndCounted", testMarkersValidatedAndCounted},
+		{"Runs/Filter", testRunsFilter},
+		{"Runs/ResolveRunAndLastMarker", testResolveRunAndLastMarker},
+		{"Runs/CompleteAndClear", testRunsCompleteAndClear},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.test(t, open) })
 	}

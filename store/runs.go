@@ -1,0 +1,156 @@
+package store
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+
+	"go.etcd.io/bbolt"
+
+	"github.com/mcplogd/mcplogd/internal/codec"
+	"github.com/mcplogd/mcplogd/oplog"
+)
+
+// Runs. The committer numbers each record's run as it assigns its ID, in
+// the same transaction (oplog's marker.go says what a run is): per source,
+// runs count from 1; a run marker starts the source's next run; any other
+// record joins the source's current run, the last key of the source in the
+// runs bucket, found by one cursor seek. Each run's RunInfo is updated in
+// the transaction too. Retention leaves runs as they are (RunInfo.Records
+// counts what was appended), and so does Clear: run numbers never repeat
+// for a source, and a game that keeps running across a clear keeps its run.
+
+var _ oplog.RunStore = (*DB)(nil)
+
+type runKey struct {
+	source string
+	run    uint64
+}
+
+// runTally is one transaction's view of the runs bucket: the current run of
+// each source it touched and the RunInfos it changed, written by flush.
+type runTally struct {
+	b       *bbolt.Bucket
+	current map[string]uint64
+	infos   map[runKey]*oplog.RunInfo
+}
+
+func newRunTally(tx *bbolt.Tx) *runTally {
+	return &runTally{b: tx.Bucket(codec.RunsBucket), current: map[string]uint64{}, infos: map[runKey]*oplog.RunInfo{}}
+}
+
+// assign sets rec.Run (rec.ID is set) and counts rec in that run.
+func (t *runTally) assign(rec *oplog.Record) error {
+	cur, ok := t.current[rec.Source]
+	if !ok {
+		var err error
+		if cur, err = currentRun(t.b, rec.Source); err != nil {
+			return err
+		}
+	}
+	if cur == 0 || rec.Kind == oplog.KindMarker && rec.Name == oplog.MarkerRun {
+		cur++
+	}
+	t.current[rec.Source] = cur
+	rec.Run = cur
+	info, err := t.info(rec.Source, cur)
+	if err != nil {
+		return err
+	}
+	if info.Records == 0 && info.FirstID == 0 {
+		info.Start, info.FirstID = rec.Time, rec.ID
+	}
+	info.LastID = rec.ID
+	info.Records++
+	if rec.Level >= oplog.LevelError {
+		info.Errors++
+	}
+	return nil
+}
+
+// completed counts an operation of run whose level went from old to now.
+func (t *runTally) completed(source string, run uint64, old, now oplog.Level) error {
+	if run == 0 || (old >= oplog.LevelError) == (now >= oplog.LevelError) {
+		return nil
+	}
+	info, err := t.info(source, run)
+	if err != nil || info.Records == 0 {
+		return err
+	}
+	if now >= oplog.LevelError {
+		info.Errors++
+	} else if info.Errors > 0 {
+		info.Errors--
+	}
+	return nil
+}
+
+// info returns the RunInfo of (source, run), read from the bucket the first
+// time, a new one when the bucket has none.
+func (t *runTally) info(source string, run uint64) (*oplog.RunInfo, error) {
+	k := runKey{source, run}
+	if info := t.infos[k]; info != nil {
+		return info, nil
+	}
+	info := &oplog.RunInfo{Source: source, Run: run}
+	key := codec.RunKey(source, run)
+	if v := t.b.Get(key); v != nil {
+		got, err := codec.DecodeRunInfo(key, v)
+		if err != nil {
+			return nil, fmt.Errorf("runs: %w", err)
+		}
+		*info = got
+	}
+	t.infos[k] = info
+	return info, nil
+}
+
+// flush writes the changed RunInfos.
+func (t *runTally) flush() error {
+	for _, info := range t.infos {
+		if err := t.b.Put(codec.RunKey(info.Source, info.Run), codec.AppendRunInfo(nil, info)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// currentRun returns the newest run of source in the runs bucket b, 0 when
+// it has none, with one seek: its keys sort by run under its prefix.
+func currentRun(b *bbolt.Bucket, source string) (uint64, error) {
+	c := b.Cursor()
+	last := codec.RunKey(source, math.MaxUint64)
+	k, _ := c.Seek(last)
+	switch {
+	case k == nil:
+		k, _ = c.Last()
+	case !bytes.Equal(k, last):
+		k, _ = c.Prev()
+	}
+	if k == nil || !bytes.HasPrefix(k, codec.SourcePrefix(source)) {
+		return 0, nil
+	}
+	_, run, err := codec.DecodeRunKey(k)
+	return run, err
+}
+
+// Runs returns the runs of source ("" every source), by source then run.
+func (d *DB) Runs(source string) ([]oplog.RunInfo, error) {
+	out := []oplog.RunInfo{}
+	err := d.view(func(tx *bbolt.Tx, _ *oplog.Stats) error {
+		var prefix []byte
+		if source != "" {
+			prefix = codec.SourcePrefix(source)
+		}
+		c := tx.Bucket(codec.RunsBucket).Cursor()
+		for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
+			info, err := codec.DecodeRunInfo(k, v)
+			if err != nil {
+				return fmt.Errorf("runs: %w", err)
+			}
+			out = append(out, info)
+		}
+		return nil
+	})
+	return out, err
+}
