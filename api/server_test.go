@@ -653,8 +653,9 @@ func TestServer_Info(t *testing.T) {
 	}
 	got := mustCall[info](h, http.MethodGet, "/api/v1/info", "", http.StatusOK)
 	want := info{Revision: st.Revision, GenStart: 1, FirstID: 1, LastID: 4, Records: 4, Bytes: st.Bytes, Lines: 3, Ops: 1,
-		Levels:    map[string]uint64{"debug": 0, "info": 3, "warn": 0, "error": 1, "fatal": 0},
-		Counts:    map[string]map[string]uint64{"line": {"debug": 0, "info": 2, "warn": 0, "error": 1, "fatal": 0}, "op": {"debug": 0, "info": 1, "warn": 0, "error": 0, "fatal": 0}},
+		Levels: map[string]uint64{"debug": 0, "info": 3, "warn": 0, "error": 1, "fatal": 0},
+		Counts: map[string]map[string]uint64{"line": {"debug": 0, "info": 2, "warn": 0, "error": 1, "fatal": 0}, "op": {"debug": 0, "info": 1, "warn": 0, "error": 0, "fatal": 0},
+			"marker": {"debug": 0, "info": 0, "warn": 0, "error": 0, "fatal": 0}},
 		FileBytes: 12345, Version: "v9"}
 	if fmt.Sprint(got) != fmt.Sprint(want) || st.Bytes == 0 || st.Revision == 0 {
 		t.Errorf("info = %+v\nwant   %+v", got, want)
