@@ -14,7 +14,8 @@ import (
 // Check recounts the counters that every transaction keeps by hand — the
 // stats (records, bytes, counts by kind and level, first and last ID) and
 // each name's counts and first and last seen — from the records of one
-// snapshot, and returns an error wrapping ErrInconsistent that names every
+// snapshot, with each run's RunInfo as far as the retained records tell
+// (check_runs.go), and returns an error wrapping ErrInconsistent that names every
 // counter that differs; nil when all agree. It reads the whole file: it is
 // for tests and for repair tools, not for serving. ErrClosed after Close.
 //
@@ -24,11 +25,13 @@ import (
 func (d *DB) Check() error {
 	return d.view(func(tx *bbolt.Tx, s *oplog.Stats) error {
 		var errs []error
-		got, names, err := recount(tx)
+		runs := newRunRecount()
+		got, names, err := recount(tx, runs)
 		if err != nil {
 			return err
 		}
 		errs = append(errs, checkStats(s, &got)...)
+		errs = append(errs, runs.check(tx)...)
 		errs = append(errs, checkNames(tx, names, s.Trimmed == 0)...)
 		if len(errs) == 0 {
 			return nil
@@ -39,8 +42,8 @@ func (d *DB) Check() error {
 
 // recount tallies every record of tx: stats as the committer counts them
 // (Revision and the trim counters left zero, LastID the highest key) and
-// the names bucket's entries by key.
-func recount(tx *bbolt.Tx) (oplog.Stats, map[string]*oplog.NameInfo, error) {
+// the names bucket's entries by key; runs tallies the runs.
+func recount(tx *bbolt.Tx, runs *runRecount) (oplog.Stats, map[string]*oplog.NameInfo, error) {
 	var s oplog.Stats
 	names := map[string]*oplog.NameInfo{}
 	c := tx.Bucket(codec.RecordsBucket).Cursor()
@@ -62,6 +65,7 @@ func recount(tx *bbolt.Tx) (oplog.Stats, map[string]*oplog.NameInfo, error) {
 		}
 		s.LastID = id
 		codec.Count(&s, kind, level, len(v), +1)
+		runs.add(id, v, string(source), level, t)
 		key := string(codec.NameKey(string(source), string(name)))
 		n := names[key]
 		if n == nil {
