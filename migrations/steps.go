@@ -139,9 +139,7 @@ func keepRuns(tx *bbolt.Tx) error {
 	}
 	s := v6Stats{revision: old.revision, genStart: old.genStart, firstID: old.firstID, lastID: old.lastID,
 		records: old.records, bytes: old.bytes, trimmed: old.trimmed, trimmedThru: old.trimmedThru}
-	for k := range old.counts {
-		s.counts[k] = old.counts[k]
-	}
+	copy(s.counts[:], old.counts[:])
 	if err := meta.Put(statsKey, v6AppendStats(nil, &s)); err != nil {
 		return err
 	}
@@ -155,9 +153,7 @@ func keepRuns(tx *bbolt.Tx) error {
 			return fmt.Errorf("names %q: %w", k, err)
 		}
 		n6 := v6Name{first: n.first, last: n.last}
-		for kind := range n.counts {
-			n6.counts[kind] = n.counts[kind]
-		}
+		copy(n6.counts[:], n.counts[:])
 		wider = append(wider, entry{append([]byte(nil), k...), v6AppendName(nil, &n6)})
 	}
 	for _, e := range wider {

@@ -14,6 +14,11 @@
 // the writer's records, so both are durable or neither; retention and Clear
 // leave it alone.
 //
+// The runs bucket holds each source's runs (oplog.RunInfo, runs.go): the
+// committer sets every record's Run and updates its run in the same
+// transaction; retention and Clear leave runs alone, so a source's run
+// numbers never repeat. Records written before schema 6 have run 0.
+//
 // Appends from many goroutines share one transaction and one fsync (group
 // commit, commit.go); retention trims the oldest records in the background
 // in small transactions (retention.go); Clear starts a new generation while
