@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -313,10 +314,16 @@ func (d *DB) List(q oplog.Query) (oplog.Page, error) {
 		if p.Total, err = total(tx, s, &q.Filter); err != nil {
 			return err
 		}
+		_, hi, none, err := runSpan(tx, &q.Filter)
+		if err != nil || none {
+			return err
+		}
 		c := tx.Bucket(codec.RecordsBucket).Cursor()
 		var k, v []byte
-		if q.Before > 0 {
-			if k, _ = c.Seek(codec.Key(q.Before)); k == nil {
+		// Start below Before and past no run's last record: with neither,
+		// before wraps to 0 (from the newest).
+		if before := min(q.Before-1, hi) + 1; before > 0 {
+			if k, _ = c.Seek(codec.Key(before)); k == nil {
 				k, v = c.Last()
 			} else {
 				k, v = c.Prev()
@@ -335,9 +342,13 @@ func (d *DB) List(q oplog.Query) (oplog.Page, error) {
 // and run when f names runs).
 func total(tx *bbolt.Tx, s *oplog.Stats, f *oplog.Filter) (int64, error) {
 	if !f.Since.IsZero() || !f.Until.IsZero() || f.Runs != nil {
+		lo, hi, none, err := runSpan(tx, f)
+		if err != nil || none {
+			return 0, err
+		}
 		var n int64
 		c := tx.Bucket(codec.RecordsBucket).Cursor()
-		for k, v := c.First(); k != nil; k, v = c.Next() {
+		for k, v := c.Seek(codec.Key(lo)); k != nil && bytes.Compare(k, codec.Key(hi)) <= 0; k, v = c.Next() {
 			ok, err := match(f, v)
 			if err != nil {
 				return 0, err

@@ -154,3 +154,30 @@ func (d *DB) Runs(source string) ([]oplog.RunInfo, error) {
 	})
 	return out, err
 }
+
+// runSpan returns the IDs lo..hi that the runs f names can hold, from their
+// RunInfos: 1..MaxUint64 when f names none (or run 0, records from before
+// runs), and none when no run it names exists.
+func runSpan(tx *bbolt.Tx, f *oplog.Filter) (lo, hi uint64, none bool, err error) {
+	if f.Runs == nil {
+		return 1, math.MaxUint64, false, nil
+	}
+	lo, hi, none = math.MaxUint64, 0, true
+	b := tx.Bucket(codec.RunsBucket)
+	for source, run := range f.Runs {
+		if run == 0 {
+			return 1, math.MaxUint64, false, nil
+		}
+		key := codec.RunKey(source, run)
+		v := b.Get(key)
+		if v == nil {
+			continue
+		}
+		info, err := codec.DecodeRunInfo(key, v)
+		if err != nil {
+			return 0, 0, true, fmt.Errorf("runs: %w", err)
+		}
+		lo, hi, none = min(lo, info.FirstID), max(hi, info.LastID), false
+	}
+	return lo, hi, none, nil
+}

@@ -131,6 +131,10 @@ func testRunsFilter(t *testing.T, open Opener) {
 	if p := list(oplog.Filter{Runs: map[string]uint64{"unity": 1}}); fmt.Sprint(texts(p.Records)) != "[u1-b u1-a]" || p.Total != 2 || p.More {
 		t.Fatalf("unity run 1: %v total %d more %v", texts(p.Records), p.Total, p.More)
 	}
+	older, err := l.List(t.Context(), oplog.Query{Filter: oplog.Filter{Runs: map[string]uint64{"unity": 1}}, Before: 3})
+	if err != nil || fmt.Sprint(texts(older.Records)) != "[u1-a]" || older.Total != 2 {
+		t.Fatalf("unity run 1 before 3: %v total %d, %v", texts(older.Records), older.Total, err)
+	}
 	p := list(oplog.Filter{Runs: map[string]uint64{"unity": 2, "godot": 1}, MinLevel: oplog.LevelError})
 	if fmt.Sprint(texts(p.Records)) != "[u2-b u2-failed]" || p.Total != 2 {
 		t.Fatalf("errors of unity 2 and godot 1: %v total %d", texts(p.Records), p.Total)
