@@ -103,9 +103,15 @@ func Start(l *oplog.Log, opts Options) (*Follower, error) {
 		f.logger = slog.New(slog.DiscardHandler)
 	}
 	f.logger = f.logger.With("follow", opts.Name, "path", opts.Path)
-	f.newParser = func() (Parser, error) { return NewParser(opts.Parser, f.fileDate) }
+	f.newParser = func() (Parser, error) {
+		p, err := NewParser(opts.Parser, f.fileDate)
+		if err != nil {
+			return nil, err
+		}
+		return withMarkers(p), nil
+	}
 	if opts.makeParser != nil {
-		f.newParser = func() (Parser, error) { return opts.makeParser(), nil }
+		f.newParser = func() (Parser, error) { return withMarkers(opts.makeParser()), nil }
 	}
 	p, err := f.newParser()
 	if err != nil {

@@ -268,7 +268,8 @@ func TestFollower_Truncation(t *testing.T) {
 		if err := os.WriteFile(path, []byte(joinLines(lines("run2", 0, 5))), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		want := slices.Concat(lines("run1", 0, 50), lines("run2", 0, 5))
+		// The new content has no banner: the follower's marker starts the run.
+		want := slices.Concat(lines("run1", 0, 50), []string{"run started: the log file was truncated"}, lines("run2", 0, 5))
 		waitStored(t, l, len(want))
 		appendFile(t, path, joinLines(lines("run2", 5, 8)))
 		want = append(want, lines("run2", 5, 8)...)
@@ -288,7 +289,8 @@ func TestFollower_Truncation(t *testing.T) {
 		if err := os.WriteFile(path, []byte(banner+"\n"+joinLines(lines("run2", 0, 5))), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		want := slices.Concat([]string{banner}, lines("run1", 0, 50), []string{banner}, lines("run2", 0, 5))
+		want := slices.Concat([]string{banner}, lines("run1", 0, 50),
+			[]string{"run started: the log file was truncated", banner}, lines("run2", 0, 5))
 		waitStored(t, l, len(want))
 		mustClose(t, f)
 		checkTexts(t, l, want)
@@ -303,9 +305,9 @@ func TestFollower_Truncation(t *testing.T) {
 		// Overwrite in place without truncating: the size never shrinks, only
 		// the first bytes tell.
 		overwrite(t, path, "new-1\nnew-2\n")
-		waitStored(t, l, 4)
+		waitStored(t, l, 5)
 		mustClose(t, f)
-		checkTexts(t, l, []string{"old-1", "old-2", "new-1", "new-2"})
+		checkTexts(t, l, []string{"old-1", "old-2", "run started: the log file was rewritten", "new-1", "new-2"})
 	})
 
 	t.Run("LongerOtherContent", func(t *testing.T) {
@@ -316,9 +318,9 @@ func TestFollower_Truncation(t *testing.T) {
 		waitStored(t, l, 1)
 		// Rewritten and grown past the old size before the next look.
 		overwrite(t, path, "new-1\nnew-2\nnew-3\n")
-		waitStored(t, l, 4)
+		waitStored(t, l, 5)
 		mustClose(t, f)
-		checkTexts(t, l, []string{"old-1", "new-1", "new-2", "new-3"})
+		checkTexts(t, l, []string{"old-1", "run started: the log file was rewritten", "new-1", "new-2", "new-3"})
 	})
 }
 

@@ -56,10 +56,11 @@ func TestFollow_LiveEqualsOneShot(t *testing.T) {
 // until it ends, so it is left out here too), then a flush.
 func oneShot(t *testing.T, data []byte) []oplog.Record {
 	t.Helper()
-	p, err := NewParser("auto", time.Now)
+	np, err := NewParser("auto", time.Now)
 	if err != nil {
 		t.Fatal(err)
 	}
+	p := withMarkers(np) // as the follower reads
 	var entries []Entry
 	var off int64
 	for {

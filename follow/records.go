@@ -29,6 +29,9 @@ func (f *Follower) store() error {
 	}
 	for len(f.pending) > 0 {
 		n := min(len(f.pending), batchSize)
+		for n < len(f.pending) && f.pending[n].end == f.pending[n-1].end {
+			n++ // a marker and its entry are stored together, or a restart would skip one
+		}
 		recs := make([]oplog.Record, n)
 		for i := range recs {
 			recs[i] = f.record(&f.pending[i])
@@ -77,7 +80,9 @@ func (f *Follower) appendBatch(recs []oplog.Record, pos oplog.Position) error {
 func (f *Follower) record(p *pendingEntry) oplog.Record {
 	r := p.rec
 	r.ID = 0
-	r.Kind = oplog.KindLine
+	if r.Kind != oplog.KindMarker {
+		r.Kind = oplog.KindLine
+	}
 	r.Source = f.opts.Name
 	if !r.Level.Valid() {
 		r.Level = oplog.LevelInfo
@@ -91,8 +96,13 @@ func (f *Follower) record(p *pendingEntry) oplog.Record {
 // sanitize makes a refused record acceptable: it keeps the text and stack
 // (valid UTF-8, within limits) and the position, and drops the rest.
 func sanitize(r *oplog.Record, p *pendingEntry) {
+	kind := oplog.KindLine
+	if r.Kind == oplog.KindMarker {
+		kind = oplog.KindMarker
+	}
 	*r = oplog.Record{
-		Kind:   oplog.KindLine,
+		Kind:   kind,
+		Name:   markerName(r),
 		Source: r.Source,
 		Level:  oplog.LevelInfo,
 		Text:   oplog.ClipBytes(strings.ToValidUTF8(r.Text, "\uFFFD"), oplog.MaxTextBytes),
@@ -139,4 +149,12 @@ func withPosition(data json.RawMessage, p *pendingEntry) json.RawMessage {
 	out = append(out, p.id...)
 	out = append(out, `"}`...)
 	return out
+}
+
+// markerName keeps a marker's name when a refused record is cut down.
+func markerName(r *oplog.Record) string {
+	if r.Kind == oplog.KindMarker {
+		return r.Name
+	}
+	return ""
 }

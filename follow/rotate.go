@@ -53,6 +53,9 @@ func (f *Follower) checkReplaced() error {
 		return err
 	}
 	f.switchTo(c)
+	if m, ok := f.parser.(*marking); ok {
+		m.startRun(why) // unless the new content begins with its banner
+	}
 	return nil
 }
 

@@ -41,7 +41,7 @@ func (m *mirror) tail(ctx context.Context, s *mcp.ClientSession, _ *mcp.Tool) ([
 	if next.known && !a.Reset && rev != "" && next.revision != "" && rev != next.revision {
 		m.logger.Info("upstream restarted; reading its new run from the start", "upstream", m.source, "revision", rev)
 		next.last, next.revision, next.run = 0, rev, next.run+1
-		return nil, next, paceMore, nil
+		return []oplog.Record{m.runMarker(next, "its revision changed")}, next, paceMore, nil
 	}
 	if a.Reset && next.known {
 		m.logger.Info("upstream restarted (reset)", "upstream", m.source, "revision", rev)
@@ -52,6 +52,9 @@ func (m *mirror) tail(ctx context.Context, s *mcp.ClientSession, _ *mcp.Tool) ([
 		next.revision = rev
 	}
 	var recs []oplog.Record
+	if a.Reset && m.pos.known {
+		recs = append(recs, m.runMarker(next, "its console was reset"))
+	}
 	if a.Dropped.v > 0 {
 		recs = append(recs, m.lost(a.Dropped.v))
 	}
@@ -77,4 +80,12 @@ func (m *mirror) tail(ctx context.Context, s *mcp.ClientSession, _ *mcp.Tool) ([
 		return recs, next, paceFlowing, nil
 	}
 	return recs, next, paceIdle, nil
+}
+
+// runMarker is the run marker of the upstream's restart: once per reset or
+// revision change, before the new run's lines.
+func (m *mirror) runMarker(p position, why string) oplog.Record {
+	data, _ := json.Marshal(map[string]any{"upstreamRun": p.run, "reason": why})
+	return oplog.Record{Kind: oplog.KindMarker, Name: oplog.MarkerRun, Level: oplog.LevelInfo, Source: m.source,
+		Text: "run started: " + m.source + " restarted (" + why + ")", Data: data}
 }

@@ -1,0 +1,294 @@
+package follow
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/mcplogd/mcplogd/oplog"
+)
+
+// Markers: a marking parser wraps a format's parser and puts marker records
+// (oplog.KindMarker) among its entries: a run marker just before the entry
+// that starts a run of the game or editor (its start banner), and compile
+// markers around a compile: compile.start before the entry that starts it,
+// compile.ok or compile.failed after the entry that ends it. The parsers
+// stay what they were; the markers are read from the records they complete.
+//
+// One run marker per run: a run's start is often several banner lines
+// (Unity's "Mono path[0]" then "Initialize engine version", a Minecraft
+// launcher's first line then "Setting user:"), so a banner line within
+// bannerWindow entries of the last run marker starts no other. A file read
+// again after it was truncated or rewritten starts a run too (startRun):
+// at its first entry, unless that entry is a banner.
+
+// bannerWindow is how many entries after a run marker may still be banner
+// lines of the same run, by format: Unity's and Minecraft's logs are one
+// file per run (the start block is long: a modded Minecraft lists its mods
+// first); Godot's banner is one line.
+func bannerWindow(format string) int {
+	switch format {
+	case "unity":
+		return 200
+	case "log4j":
+		return 5000
+	}
+	return 0
+}
+
+// marking is a Parser that adds markers to another's entries.
+type marking struct {
+	p         Parser
+	sinceRun  int    // entries since the last run marker; -1 before any
+	newRun    string // set by startRun: why the next entry starts a run
+	compiling bool   // a compile started and has no outcome yet
+	errors    int    // its compile errors so far
+}
+
+// withMarkers returns p with markers added to its entries.
+func withMarkers(p Parser) Parser { return &marking{p: p, sinceRun: -1} }
+
+func (m *marking) Name() string { return m.p.Name() }
+
+func (m *marking) Line(line string, end int64) []Entry { return m.mark(m.p.Line(line, end)) }
+
+func (m *marking) Flush() []Entry { return m.mark(m.p.Flush()) }
+
+// startRun says that the next entry begins a new run (the file was
+// truncated or rewritten), unless it is a banner, which says so itself.
+func (m *marking) startRun(why string) { m.newRun = why }
+
+// mark returns entries with the markers they call for.
+func (m *marking) mark(entries []Entry) []Entry {
+	if len(entries) == 0 {
+		return entries
+	}
+	var out []Entry
+	for i, e := range entries {
+		before, after := m.markers(&e.Record)
+		if len(before) == 0 && len(after) == 0 {
+			if out != nil {
+				out = append(out, e)
+			}
+			continue
+		}
+		if out == nil {
+			out = append(make([]Entry, 0, len(entries)+2), entries[:i]...)
+		}
+		for _, r := range before {
+			out = append(out, Entry{Record: r, End: e.End}) // stored with its entry (Follower.store)
+		}
+		out = append(out, e)
+		for _, r := range after {
+			out = append(out, Entry{Record: r, End: e.End})
+		}
+	}
+	if out == nil {
+		return entries
+	}
+	return out
+}
+
+// markers returns the markers to put before and after r.
+func (m *marking) markers(r *oplog.Record) (before, after []oplog.Record) {
+	format := m.p.Name()
+	if b, ok := runBanner(format, r); ok && (m.sinceRun < 0 || m.sinceRun > bannerWindow(format) || m.newRun != "") {
+		before = append(before, marker(r, oplog.MarkerRun, oplog.LevelInfo, "run started: "+b.text, b.data()))
+		m.runStarted()
+	} else if m.newRun != "" {
+		before = append(before, marker(r, oplog.MarkerRun, oplog.LevelInfo, "run started: the log file was "+m.newRun,
+			(&runInfo{reason: m.newRun}).data()))
+		m.runStarted()
+	}
+	if m.sinceRun >= 0 {
+		m.sinceRun++
+	}
+	if format != "unity" {
+		return before, nil
+	}
+	switch unityCompile(r) {
+	case compileStart:
+		if !m.compiling {
+			before = append(before, marker(r, oplog.MarkerCompileStart, oplog.LevelInfo, "compile started", nil))
+			m.compiling, m.errors = true, 0
+		}
+	case compileReloaded:
+		// A domain reload after a recompile: the compile succeeded, even
+		// when it started unseen (a reload after errors with no new ones).
+		if !m.compiling {
+			before = append(before, marker(r, oplog.MarkerCompileStart, oplog.LevelInfo, "compile started", nil))
+			m.compiling, m.errors = true, 0
+		}
+	case compileError:
+		if m.compiling {
+			m.errors++
+		}
+	case compileEnd:
+		if m.compiling && m.errors > 0 {
+			after = append(after, m.outcome(r))
+		}
+	case compileDone:
+		if m.compiling {
+			after = append(after, m.outcome(r))
+		}
+	}
+	return before, after
+}
+
+// runStarted resets the state of a run: no compile is under way.
+func (m *marking) runStarted() {
+	m.sinceRun, m.newRun = 0, ""
+	m.compiling, m.errors = false, 0
+}
+
+// outcome ends the compile under way: failed when it had errors.
+func (m *marking) outcome(r *oplog.Record) oplog.Record {
+	n := m.errors
+	m.compiling, m.errors = false, 0
+	if n == 0 {
+		return marker(r, oplog.MarkerCompileOK, oplog.LevelInfo, "compile succeeded", nil)
+	}
+	word := " errors"
+	if n == 1 {
+		word = " error"
+	}
+	var o object
+	o.num("errors", n)
+	return marker(r, oplog.MarkerCompileFailed, oplog.LevelError, "compile failed: "+strconv.Itoa(n)+word, o.bytes())
+}
+
+// marker makes a marker record at r's time.
+func marker(r *oplog.Record, name string, level oplog.Level, text string, data []byte) oplog.Record {
+	return oplog.Record{Kind: oplog.KindMarker, Name: name, Level: level, Time: r.Time, Text: text, Data: data}
+}
+
+// runInfo is what a run marker says of the run.
+type runInfo struct {
+	text    string // "Unity 2022.3.21f1 (Editor)"
+	engine  string
+	version string
+	reason  string // "banner", "truncated", "rewritten"
+}
+
+func (i *runInfo) data() []byte {
+	var o object
+	o.str("engine", i.engine)
+	o.str("version", i.version)
+	o.str("reason", i.reason)
+	return o.bytes()
+}
+
+// runBanner reports whether r is a line a run of its format begins with.
+func runBanner(format string, r *oplog.Record) (runInfo, bool) {
+	s := r.Text
+	switch format {
+	case "unity":
+		return unityBanner(s)
+	case "godot":
+		// Not a crash dump's "Engine version: Godot Engine v...".
+		if strings.HasPrefix(s, "Godot Engine v") {
+			v, _, _ := strings.Cut(s[len("Godot Engine "):], " ")
+			return runInfo{text: "Godot Engine " + v, engine: "godot", version: strings.TrimPrefix(v, "v"), reason: "banner"}, true
+		}
+	case "log4j":
+		return minecraftBanner(s)
+	case "unreal":
+		if strings.HasPrefix(s, "Log file open") {
+			return runInfo{text: "Unreal Engine", engine: "unreal", reason: "banner"}, true
+		}
+	}
+	return runInfo{}, false
+}
+
+// unityBanner reads the first lines of an Editor.log or a Player.log.
+func unityBanner(s string) (runInfo, bool) {
+	i := runInfo{engine: "unity", reason: "banner"}
+	switch {
+	case strings.HasPrefix(s, "[Licensing::Module] Trying to connect to existing licensing client channel"),
+		strings.HasPrefix(s, "COMMAND LINE ARGUMENTS:"):
+		i.text = "Unity (Editor)"
+	case strings.HasPrefix(s, "Built from '") && strings.Contains(s, "Version is '"):
+		v := s[strings.Index(s, "Version is '")+len("Version is '"):]
+		v, _, _ = strings.Cut(v, " ")
+		i.version = strings.TrimSuffix(v, "'")
+		i.text = "Unity " + i.version + " (Editor)"
+	case strings.HasPrefix(s, "Mono path[0] = "):
+		i.text = "Unity"
+	case strings.HasPrefix(s, "Initialize engine version: "):
+		v, _, _ := strings.Cut(s[len("Initialize engine version: "):], " ")
+		i.version = v
+		i.text = "Unity " + v
+	default:
+		return i, false
+	}
+	return i, true
+}
+
+// minecraftBanner reads Minecraft's start: a launcher's first line, the
+// client's "Setting user:", the server's "Starting minecraft server".
+func minecraftBanner(s string) (runInfo, bool) {
+	i := runInfo{engine: "minecraft", reason: "banner"}
+	switch {
+	case strings.HasPrefix(s, "Loading Minecraft ") && strings.Contains(s, " with Fabric Loader"):
+		i.version, _, _ = strings.Cut(s[len("Loading Minecraft "):], " ")
+		i.text = "Minecraft " + i.version + " (Fabric)"
+	case strings.HasPrefix(s, "Starting minecraft server version "):
+		i.version = strings.TrimSpace(s[len("Starting minecraft server version "):])
+		i.text = "Minecraft server " + i.version
+	case strings.HasPrefix(s, "ModLauncher ") && (strings.Contains(s, " starting:") || strings.HasPrefix(s, "ModLauncher running:")):
+		i.text = "Minecraft (ModLauncher)"
+	case strings.HasPrefix(s, "Loading tweak class name "):
+		i.text = "Minecraft (LaunchWrapper)"
+	case strings.HasPrefix(s, "Setting user: "):
+		i.text = "Minecraft client"
+	default:
+		return i, false
+	}
+	return i, true
+}
+
+// compileEvent is what a Unity record says of a script compile.
+type compileEvent int
+
+const (
+	compileNone     compileEvent = iota
+	compileStart                 // a compile starts
+	compileError                 // a compile error
+	compileEnd                   // a compile (or the refresh around it) ended, either way
+	compileReloaded              // the domain is reloaded after a recompile
+	compileDone                  // the reload finished: the compile succeeded
+)
+
+// unityCompile reads the lines Unity prints around a script compile, from
+// 5.x ("- starting compile Library/ScriptAssemblies/...", mcs's
+// "-----CompilerOutput:-stdout--exitcode: 1--compilationhadfailure: True")
+// to 2021+ ("[ScriptCompilation] Requested script compilation because:",
+// "Asset Pipeline Refresh (id=...)", "Reloading assemblies after forced
+// synchronous recompile.", "Begin MonoManager ReloadAssembly", "- Completed
+// reload", "Mono: successfully reloaded assembly").
+func unityCompile(r *oplog.Record) compileEvent {
+	s := r.Text
+	switch {
+	case r.Name == "compiler" && r.Level >= oplog.LevelError:
+		return compileError
+	case strings.HasPrefix(s, "[ScriptCompilation] Requested script compilation"),
+		strings.HasPrefix(s, "- Starting script compilation"),
+		strings.HasPrefix(s, "- starting compile "),
+		strings.HasPrefix(s, "CompileScripts:"):
+		return compileStart
+	case strings.HasPrefix(s, "-----CompilerOutput:") && strings.Contains(s, "compilationhadfailure: True"),
+		strings.HasPrefix(s, "Compilation failed: "):
+		return compileError
+	case strings.HasPrefix(s, "Asset Pipeline Refresh (id="),
+		strings.HasPrefix(s, "- Finished script compilation"),
+		strings.HasPrefix(s, "-----EndCompilerOutput"),
+		strings.HasPrefix(s, "Scripts have compiler errors"):
+		return compileEnd
+	case strings.HasPrefix(s, "Reloading assemblies after "):
+		return compileReloaded
+	case strings.HasPrefix(s, "Mono: successfully reloaded assembly"),
+		strings.HasPrefix(s, "- Completed reload"),
+		strings.HasPrefix(s, "- Finished resetting the current domain"):
+		return compileDone
+	}
+	return compileNone
+}

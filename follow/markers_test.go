@@ -1,0 +1,169 @@
+package follow
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcplogd/mcplogd/oplog"
+)
+
+// markSample parses testdata/name with parser and markers, and returns the
+// entries.
+func markSample(t *testing.T, name, parser string) []Entry {
+	t.Helper()
+	return feed(withMarkers(mustParser(t, parser)), readSample(t, name))
+}
+
+// markerTrail writes each marker with the text of the line next to it:
+// "run<Godot Engine v4...", the entry after a marker put before its entry,
+// "compile.failed>Asset Pipeline..." the entry before an outcome.
+func markerTrail(es []Entry) []string {
+	var out []string
+	for i, e := range es {
+		if e.Record.Kind != oplog.KindMarker {
+			continue
+		}
+		var next string
+		if e.Record.Name == oplog.MarkerCompileOK || e.Record.Name == oplog.MarkerCompileFailed {
+			for j := i - 1; j >= 0; j-- {
+				if es[j].Record.Kind != oplog.KindMarker {
+					next = ">" + es[j].Record.Text
+					break
+				}
+			}
+		} else {
+			for j := i + 1; j < len(es); j++ {
+				if es[j].Record.Kind != oplog.KindMarker {
+					next = "<" + es[j].Record.Text
+					break
+				}
+			}
+		}
+		if len(next) > 40 {
+			next = next[:40]
+		}
+		out = append(out, e.Record.Name+next)
+	}
+	return out
+}
+
+// TestMarkers_Fixtures checks the markers of real logs (and the
+// hand-written Editor.log): where they are, their order, one run marker per run.
+func TestMarkers_Fixtures(t *testing.T) {
+	for _, c := range []struct {
+		file, parser string
+		want         []string
+	}{
+		{"unity_editor.log", "unity", []string{
+			"run<[Licensing::Module] Trying to connect t",
+			"compile.start<[ScriptCompilation] Requested script co", "compile.failed>Asset Pipeline Refresh (id=2c3f5a1e8d7b",
+			"compile.start<Reloading assemblies after forced synch", "compile.ok>Mono: successfully reloaded assembly",
+			"compile.start<[ScriptCompilation] Requested script co"}},
+		// "Mono path[0]" and "Initialize engine version" start one run.
+		{"unity/player-2019.4-mod-errors.log", "unity", []string{"run<Mono path[0] = 'C:/Program Files (x86)/"}},
+		{"unity/editor-5.5-import-crash.log", "unity", []string{"compile.start<- starting compile Library/ScriptAssemb"}},
+		// Three runs; the crash dumps' "Engine version: Godot Engine v" start none.
+		{"godot/crash_runs.log", "godot", []string{"run<Godot Engine v4.7.1.stable.official.a13",
+			"run<Godot Engine v4.4.1.rc.custom_build.abe", "run<Godot Engine v4.4.1.rc.custom_build.abe"}},
+		{"godot.log", "godot", []string{"run<Godot Engine v4.2.1.stable.official.b09"}},
+		{"minecraft_latest.log", "log4j", []string{"run<Starting minecraft server version 1.20."}},
+		{"minecraft/latest-neoforge-1.21.1.log", "log4j", []string{"run<ModLauncher 11.0.5+main.901c6ea8 starti"}},
+		{"minecraft/latest-forge-1.12.2.log", "log4j", nil}, // a log's tail: no start
+		{"minecraft/crash-2023-12-28_13.21.22-client.txt", "mccrash", nil},
+	} {
+		t.Run(c.file, func(t *testing.T) {
+			es := markSample(t, c.file, c.parser)
+			if got := markerTrail(es); strings.Join(got, "\n") != strings.Join(c.want, "\n") {
+				t.Errorf("markers:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(c.want, "\n"))
+			}
+			plain := feed(mustParser(t, c.parser), readSample(t, c.file))
+			var lines []Entry
+			for _, e := range es {
+				if e.Record.Kind == oplog.KindMarker {
+					if !e.Record.Time.Equal(timeOfNext(es, e)) && e.Record.Name == oplog.MarkerRun {
+						t.Errorf("run marker time %v, not its line's", e.Record.Time)
+					}
+					continue
+				}
+				lines = append(lines, e)
+			}
+			if len(lines) != len(plain) {
+				t.Fatalf("%d records besides the markers, want the parser's %d", len(lines), len(plain))
+			}
+		})
+	}
+}
+
+// timeOfNext returns the time of the first record after marker m.
+func timeOfNext(es []Entry, m Entry) (zero time.Time) {
+	for i := range es {
+		if es[i].End == m.End && es[i].Record.Kind != oplog.KindMarker {
+			return es[i].Record.Time
+		}
+	}
+	return zero
+}
+
+// TestMarkers_Lines is the closure table of the marker rules on single lines.
+func TestMarkers_Lines(t *testing.T) {
+	for _, c := range []struct {
+		parser, text string
+		want         []string // "name|level|text" of each marker, in order
+	}{
+		{"unity", "Built from '2022.3/staging' branch; Version is '2022.3.10f1 (ff3792e53c62) revision 16750306'; Using compiler version '193229919'; Build Type 'Release'\n",
+			[]string{"run|info|run started: Unity 2022.3.10f1 (Editor)"}},
+		{"unity", "Initialize engine version: 2019.4.30f1 (e8c891080a1f)\n", []string{"run|info|run started: Unity 2019.4.30f1"}},
+		{"unity", "- Starting script compilation\nAssets/A.cs(1,2): error CS0103: The name 'x' does not exist in the current context\n" +
+			"Assets/A.cs(3,2): error CS0103: The name 'y' does not exist in the current context\n- Finished script compilation in 1.2 seconds\n",
+			[]string{"compile.start|info|compile started", "compile.failed|error|compile failed: 2 errors"}},
+		{"unity", "-----CompilerOutput:-stdout--exitcode: 1--compilationhadfailure: True--outfile: Temp/Assembly-CSharp.dll\n" +
+			"-----EndCompilerOutput---------------\n", nil}, // no start seen: no outcome either
+		{"unity", "[ScriptCompilation] Requested script compilation because: Assetdatabase observed changes in script compilation related files\n" +
+			"Reloading assemblies after forced synchronous recompile.\nBegin MonoManager ReloadAssembly\n- Completed reload, in  0.421 seconds\n",
+			[]string{"compile.start|info|compile started", "compile.ok|info|compile succeeded"}},
+		// A domain reload at start-up is no compile.
+		{"unity", "Begin MonoManager ReloadAssembly\n- Completed reload, in  0.111 seconds\n", nil},
+		{"godot", "Godot Engine v3.5.3.stable.official.6c814135b - https://godotengine.org\n",
+			[]string{"run|info|run started: Godot Engine v3.5.3.stable.official.6c814135b"}},
+		{"godot", "Engine version: Godot Engine v4.5.dev.custom_build (6a6a1168a5a7b14ef988f3516303b6d67a985ebd)\n", nil},
+		{"log4j", "[12:00:00] [main/INFO]: Loading Minecraft 1.20.1 with Fabric Loader 0.14.21\n[12:00:05] [Render thread/INFO]: Setting user: Steve\n",
+			[]string{"run|info|run started: Minecraft 1.20.1 (Fabric)"}},
+		{"log4j", "[12:00:05] [Render thread/INFO]: Setting user: Steve\n", []string{"run|info|run started: Minecraft client"}},
+		{"log4j", "[12:00:00] [main/INFO]: ModLauncher running: args [--launchTarget, forgeclient]\n", []string{"run|info|run started: Minecraft (ModLauncher)"}},
+		{"unreal", "Log file open, 05/03/19 19:02:29\n", []string{"run|info|run started: Unreal Engine"}},
+	} {
+		t.Run(c.text, func(t *testing.T) {
+			var got []string
+			for _, e := range feed(withMarkers(mustParser(t, c.parser)), []byte(c.text)) {
+				if r := e.Record; r.Kind == oplog.KindMarker {
+					got = append(got, r.Name+"|"+r.Level.String()+"|"+r.Text)
+				}
+			}
+			if strings.Join(got, "\n") != strings.Join(c.want, "\n") {
+				t.Errorf("markers:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(c.want, "\n"))
+			}
+		})
+	}
+}
+
+// TestMarkers_StartRun: after a truncation the first entry starts a run,
+// once, whether it is a banner or not.
+func TestMarkers_StartRun(t *testing.T) {
+	for _, c := range []struct{ text, want string }{
+		{"Godot Engine v4.2.1.stable.official.b09f793f5 - https://godotengine.org\nhello\n", "run started: Godot Engine v4.2.1.stable.official.b09f793f5"},
+		{"hello\nworld\n", "run started: the log file was truncated"},
+	} {
+		p := withMarkers(mustParser(t, "godot"))
+		p.(*marking).startRun("truncated")
+		var got []string
+		for _, e := range feed(p, []byte(c.text)) {
+			if e.Record.Kind == oplog.KindMarker {
+				got = append(got, e.Record.Text)
+			}
+		}
+		if len(got) != 1 || got[0] != c.want {
+			t.Errorf("%q: markers %q, want one %q", c.text, got, c.want)
+		}
+	}
+}
