@@ -157,7 +157,10 @@ func TestServe_FollowAuto(t *testing.T) {
 	if recs[1]["text"] != "Loaded the previous run" || recs[0]["text"] != "Compiling shaders" {
 		t.Errorf("Editor records: %v", recs)
 	}
-	waitRecords(t, base, token, "Game", 1)
+	// Godot's banner starts a run: its marker, then the banner line (newest first).
+	if game := waitRecords(t, base, token, "Game", 2); game[1]["kind"] != "marker" || game[1]["name"] != "run" || game[0]["kind"] != "line" {
+		t.Errorf("Game records: %v", game)
+	}
 
 	// A restart does not read the previous run's file again.
 	if err := stop(); err != nil {
