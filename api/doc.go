@@ -52,6 +52,15 @@
 // refused. Nothing of a refused batch is written, and a batch is answered
 // 200 only after it is durable.
 //
+// Runs: every record belongs to a run of its source (see oplog's
+// marker.go). GET /api/v1/tail, /records, /search, /crashes and /stream
+// take run (current, previous or a run number, of source or of every
+// source; a bad selector is 400, a run no source has 404) and since=
+// last_compile (from the newest compile.start marker; 404 when there is
+// none); runs (repeated SOURCE:RUN) is the exact form package client sends.
+// The tail and the stream show markers beside the lines unless
+// markers=false.
+//
 // Lines arrive in a small wire format (see DecodeLine): a JSON array of
 // objects, NDJSON, or one object:
 //
