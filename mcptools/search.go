@@ -11,7 +11,7 @@ import (
 )
 
 type searchIn struct {
-	Query    string `json:"query,omitempty" jsonschema:"words (all required), field:value (text stack name level source kind tool status time), \"phrases\", OR, NOT, -, wildcards: level:error AND name:Physics \"null reference\""`
+	Query    string `json:"query,omitempty" jsonschema:"words (all required), field:value (text stack name level source kind tool status run time), \"phrases\", OR, NOT, -, wildcards: level:error AND name:Physics \"null reference\""`
 	Level    string `json:"level,omitempty" jsonschema:"minimum level (debug…fatal)"`
 	Name     string `json:"name,omitempty" jsonschema:"only this log name"`
 	Source   string `json:"source,omitempty" jsonschema:"only this source"`
