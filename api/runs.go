@@ -17,16 +17,16 @@ import (
 // a number) only the runs it selects.
 func (s *Server) runs(c echo.Context) error {
 	ctx := c.Request().Context()
-	source := c.QueryParam("source")
+	source, sel := c.QueryParam("source"), c.QueryParam("run")
+	picked, err := s.log.ResolveRun(ctx, source, sel) // first: a bad selector is EINVALID whatever the store
+	if err != nil {
+		return err
+	}
 	runs, err := s.log.Runs(ctx, source)
 	if err != nil {
 		return err
 	}
-	if sel := c.QueryParam("run"); sel != "" {
-		picked, err := s.log.ResolveRun(ctx, source, sel)
-		if err != nil {
-			return err
-		}
+	if picked != nil {
 		kept := runs[:0]
 		for _, r := range runs {
 			if n, ok := picked[r.Source]; ok && n == r.Run {
