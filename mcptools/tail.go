@@ -169,7 +169,7 @@ func (t *toolset) tailEntries(recs []oplog.Record, o tailOpts) []tailLine {
 	for _, end := range repeats(recs, o.collapse) {
 		r, last := &recs[start], &recs[end-1]
 		l := tailLine{ID: r.ID, Time: r.Time.Format(listTime), Level: r.Level.String(), Name: r.Name, Source: r.Source,
-			HasStack: r.Stack != "", rec: r}
+			Marker: r.Kind == oplog.KindMarker, HasStack: r.Stack != "", rec: r}
 		l.Text, l.Truncated = cut(r.Text, t.opts.MaxTextChars)
 		if l.Truncated {
 			l.TextChars = utf8.RuneCountInString(r.Text)
