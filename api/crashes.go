@@ -9,11 +9,11 @@ import (
 	"github.com/mcplogd/mcplogd/oplog"
 )
 
-// crashes answers GET /api/v1/crashes?since=&until=&source=&limit=&buckets=.
+// crashes answers GET /api/v1/crashes?since=&until=&source=&run=&limit=&buckets=.
 func (s *Server) crashes(c echo.Context) error {
-	p := params{c: c}
+	p := params{c: c, log: s.log}
 	f := p.filter(0)
-	q := oplog.CrashQuery{Since: f.Since, Until: f.Until, Source: f.Source, Limit: p.int("limit"), Buckets: p.int("buckets")}
+	q := oplog.CrashQuery{Since: f.Since, Until: f.Until, Source: f.Source, Runs: f.Runs, Limit: p.int("limit"), Buckets: p.int("buckets")}
 	if p.err != nil {
 		return p.err
 	}

@@ -11,7 +11,7 @@
 //
 //	GET  /healthz                          {"status":"ok","version":...}; no token (info.go)
 //	POST /api/v1/logs                      a batch of lines -> {"count","firstId","lastId","ids"} (logs.go)
-//	GET  /api/v1/records                   newest first: count, offset, before, level, name, kind, source, since, until (records.go)
+//	GET  /api/v1/records                   newest first: count, offset, before, level, name, kind, source, since, until, run (records.go)
 //	GET  /api/v1/records/:id               one record (records.go)
 //	GET  /api/v1/records/:id/neighbors     {"prev","next"}: the IDs around it, 0 for none (records.go)
 //	GET  /api/v1/tail                      oldest first after sinceId: revision, limit, the filters, waitMs (long poll) (tail.go)
@@ -25,7 +25,8 @@
 //	POST /api/v1/clear                     {"confirm": true}: delete every record -> the counters (info.go)
 //	POST /api/v1/token/rotate              a new token; the old one stops working at once; only with Options.RotateToken (info.go)
 //	GET  /api/v1/search                    full-text search: query, the filters, tool, status, replayOf, limit, cursor (search.go)
-//	GET  /api/v1/crashes                   crash groups: since, until, source, limit, buckets (crashes.go)
+//	GET  /api/v1/crashes                   crash groups: since, until, source, run, limit, buckets (crashes.go)
+//	GET  /api/v1/runs                      {"runs"}: the runs of each source, oldest first: source, run (runs.go)
 //	ANY  /mcp/:token                       MCP over Streamable HTTP (GET, POST, DELETE; mcptools.New's server) (mcp.go)
 //	ANY  /mcp/:token/mcp                   the same, for clients that want a path ending in /mcp (mcp.go)
 //	ANY  /mcp                              the same, with the token as "Authorization: Bearer" (mcp.go)
@@ -50,6 +51,15 @@
 // its HTTP status) and index appears only when one record of a batch was
 // refused. Nothing of a refused batch is written, and a batch is answered
 // 200 only after it is durable.
+//
+// Runs: every record belongs to a run of its source (see oplog's
+// marker.go). GET /api/v1/tail, /records, /search, /crashes and /stream
+// take run (current, previous or a run number, of source or of every
+// source; a bad selector is 400, a run no source has 404) and since=
+// last_compile (from the newest compile.start marker; 404 when there is
+// none); runs (repeated SOURCE:RUN) is the exact form package client sends.
+// The tail and the stream show markers beside the lines unless
+// markers=false.
 //
 // Lines arrive in a small wire format (see DecodeLine): a JSON array of
 // objects, NDJSON, or one object:

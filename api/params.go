@@ -8,6 +8,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/mcplogd/mcplogd/mcptools"
 	"github.com/mcplogd/mcplogd/oplog"
 )
 
@@ -32,6 +33,7 @@ func parseID(s string) (uint64, error) {
 // parameter and what it accepts.
 type params struct {
 	c   echo.Context
+	log *oplog.Log // for run and since=last_compile; nil: not read
 	err error
 }
 
@@ -68,24 +70,30 @@ func (p *params) int(name string) int {
 	return n
 }
 
-// filter reads level, name, kind (def when absent), source, since and until.
+// filter reads level, name, kind (def when absent), source, since (a time
+// or last_compile), until, run, runs and markers (runs.go).
 func (p *params) filter(def oplog.Kind) oplog.Filter {
 	q := p.c.QueryParam
 	f, err := oplog.FilterText{Level: q("level"), Name: q("name"), Kind: q("kind"), Source: q("source"),
-		Since: q("since"), Until: q("until")}.Parse(time.Now())
+		Since: mcptools.SinceTime(q("since")), Until: q("until")}.Parse(time.Now())
 	if err != nil {
 		p.fail(err)
 	}
 	if q("kind") == "" {
 		f.Kind = def
 	}
+	p.scope(&f)
 	return f
 }
 
 // tailQuery reads what GET /api/v1/tail and the stream share: sinceId,
-// revision, limit and the filters, kind defaulting to line.
+// revision, limit and the filters, kind defaulting to line, with markers
+// unless markers=false.
 func (p *params) tailQuery() oplog.TailQuery {
 	q := oplog.TailQuery{Filter: p.filter(oplog.KindLine), Limit: p.int("limit")}
+	if p.c.QueryParam("markers") == "" {
+		q.WithMarkers = true
+	}
 	q.SinceID, q.HasSince = p.uint("sinceId")
 	q.Revision, _ = p.uint("revision")
 	return q

@@ -22,7 +22,7 @@ func (s *Server) getRecord(c echo.Context) error {
 }
 
 func (s *Server) listRecords(c echo.Context) error {
-	p := params{c: c}
+	p := params{c: c, log: s.log}
 	q := oplog.Query{Filter: p.filter(0), Count: p.int("count"), Offset: p.int("offset")}
 	q.Before, _ = p.uint("before")
 	if p.err != nil {

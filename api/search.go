@@ -7,14 +7,15 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/mcplogd/mcplogd/client"
+	"github.com/mcplogd/mcplogd/mcptools"
 	"github.com/mcplogd/mcplogd/oplog"
 )
 
-// search answers GET /api/v1/search?query=&level=&name=&source=&kind=&tool=&status=&replayOf=&since=&until=&limit=&cursor=.
+// search answers GET /api/v1/search?query=&level=&name=&source=&kind=&tool=&status=&replayOf=&since=&until=&run=&limit=&cursor=.
 func (s *Server) search(c echo.Context) error {
 	p := params{c: c}
 	in := oplog.SearchText{FilterText: oplog.FilterText{Level: c.QueryParam("level"), Name: c.QueryParam("name"),
-		Kind: c.QueryParam("kind"), Source: c.QueryParam("source"), Since: c.QueryParam("since"), Until: c.QueryParam("until")},
+		Kind: c.QueryParam("kind"), Source: c.QueryParam("source"), Since: mcptools.SinceTime(c.QueryParam("since")), Until: c.QueryParam("until")},
 		Query: c.QueryParam("query"), Tool: c.QueryParam("tool"), Status: c.QueryParam("status"),
 		ReplayOf: c.QueryParam("replayOf"), Limit: p.int("limit"), Cursor: c.QueryParam("cursor")}
 	if p.err != nil {
@@ -23,6 +24,10 @@ func (s *Server) search(c echo.Context) error {
 	q, err := in.Parse(time.Now())
 	if err != nil {
 		return err
+	}
+	p.log = s.log
+	if p.scope(&q.Filter); p.err != nil {
+		return p.err
 	}
 	page, err := s.log.Search(c.Request().Context(), q)
 	if err != nil {

@@ -172,6 +172,7 @@ func (s *Server) routes() {
 	g.GET("/crashes", s.crashes)
 	g.GET("/search", s.search)
 	g.GET("/stream", s.stream)
+	g.GET("/runs", s.runs)
 	if s.opts.RotateToken != nil {
 		g.POST("/token/rotate", s.rotateToken)
 	}

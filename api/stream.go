@@ -25,7 +25,7 @@ import (
 // event comes at once, even when empty. The stream ends when the client
 // goes away or the server shuts down.
 func (s *Server) stream(c echo.Context) error {
-	p := params{c: c}
+	p := params{c: c, log: s.log}
 	q := p.tailQuery()
 	if p.err != nil {
 		return p.err

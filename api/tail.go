@@ -13,7 +13,7 @@ import (
 // tail answers a console reader; with waitMs it long-polls until a line
 // arrives, the wait ends, the client goes away or the server shuts down.
 func (s *Server) tail(c echo.Context) error {
-	p := params{c: c}
+	p := params{c: c, log: s.log}
 	q := p.tailQuery()
 	q.Wait = time.Duration(min(p.int("waitMs"), int(oplog.MaxWait/time.Millisecond))) * time.Millisecond
 	if p.err != nil {

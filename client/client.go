@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -55,6 +56,17 @@ func filterValues(f *oplog.Filter) url.Values {
 	for name, t := range map[string]time.Time{"since": f.Since, "until": f.Until} {
 		if !t.IsZero() {
 			v.Set(name, t.UTC().Format(time.RFC3339Nano))
+		}
+	}
+	if f.Kind == oplog.KindLine {
+		v.Set("markers", strconv.FormatBool(f.WithMarkers))
+	}
+	if f.Runs != nil {
+		for src, run := range f.Runs {
+			v.Add("runs", src+":"+strconv.FormatUint(run, 10))
+		}
+		if len(f.Runs) == 0 {
+			v.Set("runs", "")
 		}
 	}
 	return v

@@ -22,7 +22,7 @@ type CrashesAnswer struct {
 
 // FindCrashes asks the server for its crash groups (see oplog.Log.FindCrashes).
 func (c *Client) FindCrashes(ctx context.Context, q oplog.CrashQuery) (oplog.CrashPage, error) {
-	v := filterValues(&oplog.Filter{Since: q.Since, Until: q.Until, Source: q.Source})
+	v := filterValues(&oplog.Filter{Since: q.Since, Until: q.Until, Source: q.Source, Runs: q.Runs})
 	v.Del("kind")
 	setNum(v, "limit", q.Limit)
 	var a CrashesAnswer

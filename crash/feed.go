@@ -110,7 +110,7 @@ func (x *Index) add(r *oplog.Record) {
 		x.sources = append(x.sources, name)
 		x.bySource[name] = src
 	}
-	e := entry{id: r.ID, time: r.Time.UnixNano(), group: g, source: src}
+	e := entry{id: r.ID, time: r.Time.UnixNano(), group: g, source: src, run: uint32(min(r.Run, 1<<32-1))}
 	if n := len(x.entries); n == 0 || x.entries[n-1].id < e.id {
 		x.entries = append(x.entries, e)
 		return

@@ -62,25 +62,16 @@ func (x *Index) find(ctx context.Context, q oplog.CrashQuery) (oplog.CrashPage, 
 	st := x.src.Stats()
 	x.trim(&st)
 
-	src, anySource := uint32(0), q.Source == ""
-	if !anySource {
-		var ok bool
-		if src, ok = x.bySource[q.Source]; !ok {
-			return oplog.CrashPage{Groups: []oplog.CrashGroup{}, LastID: st.LastID}, nil
-		}
+	sel, ok := x.selector(&q)
+	if !ok {
+		return oplog.CrashPage{Groups: []oplog.CrashGroup{}, LastID: st.LastID}, nil
 	}
-	since, until := int64(-1<<63), int64(1<<63-1)
-	if !q.Since.IsZero() {
-		since = q.Since.UnixNano()
-	}
-	if !q.Until.IsZero() {
-		until = q.Until.UnixNano()
-	}
+	since, until := sel.since, sel.until
 	aggs := make([]agg, len(x.groups))
 	var hit []int32
 	for i := range x.entries {
 		e := &x.entries[i]
-		if e.time < since || e.time >= until || !anySource && e.source != src {
+		if e.time < since || e.time >= until || !sel.of(e) {
 			continue
 		}
 		a := &aggs[e.group]
@@ -112,14 +103,15 @@ func (x *Index) find(ctx context.Context, q oplog.CrashQuery) (oplog.CrashPage, 
 		page.Groups = append(page.Groups, cg)
 	}
 	if q.Buckets > 0 && len(page.Groups) > 0 {
-		x.histograms(&page, hit[:len(page.Groups)], aggs, since, until, src, anySource, q)
+		x.histograms(&page, hit[:len(page.Groups)], aggs, &sel, q)
 	}
 	return page, nil
 }
 
 // histograms fills the Histogram of page's groups (hit, in the same order)
 // with a second pass over the entries; see oplog.CrashQuery.Buckets.
-func (x *Index) histograms(page *oplog.CrashPage, hit []int32, aggs []agg, since, until int64, src uint32, anySource bool, q oplog.CrashQuery) {
+func (x *Index) histograms(page *oplog.CrashPage, hit []int32, aggs []agg, sel *selector, q oplog.CrashQuery) {
+	since, until := sel.since, sel.until
 	from, to := int64(1<<63-1), int64(-1<<63)
 	for i := range aggs {
 		if aggs[i].count > 0 {
@@ -145,7 +137,7 @@ func (x *Index) histograms(page *oplog.CrashPage, hit []int32, aggs []agg, since
 	span := float64(to - from)
 	for i := range x.entries {
 		e := &x.entries[i]
-		if e.time < from || e.time >= to || !anySource && e.source != src {
+		if e.time < from || e.time >= to || !sel.of(e) {
 			continue
 		}
 		if p, ok := pos[e.group]; ok {
@@ -154,4 +146,53 @@ func (x *Index) histograms(page *oplog.CrashPage, hit []int32, aggs []agg, since
 		}
 	}
 	page.HistogramFrom, page.HistogramUntil = time.Unix(0, from).UTC(), time.Unix(0, to).UTC()
+}
+
+// selector is a CrashQuery as the entries are matched against it.
+type selector struct {
+	since, until int64  // Unix nanoseconds, [since, until)
+	src          uint32 // the source, unless anySource
+	anySource    bool
+	runs         map[uint32]uint32 // source → run; nil: any run
+}
+
+// selector translates q for the entries; false when it can match none.
+func (x *Index) selector(q *oplog.CrashQuery) (selector, bool) {
+	s := selector{since: -1 << 63, until: 1<<63 - 1, anySource: q.Source == ""}
+	if !q.Since.IsZero() {
+		s.since = q.Since.UnixNano()
+	}
+	if !q.Until.IsZero() {
+		s.until = q.Until.UnixNano()
+	}
+	if !s.anySource {
+		var ok bool
+		if s.src, ok = x.bySource[q.Source]; !ok {
+			return s, false
+		}
+	}
+	if q.Runs != nil {
+		s.runs = map[uint32]uint32{}
+		for name, run := range q.Runs {
+			if src, ok := x.bySource[name]; ok && run < 1<<32 {
+				s.runs[src] = uint32(run)
+			}
+		}
+		if len(s.runs) == 0 {
+			return s, false
+		}
+	}
+	return s, true
+}
+
+// of reports whether e is of the selected source and run.
+func (s *selector) of(e *entry) bool {
+	if !s.anySource && e.source != s.src {
+		return false
+	}
+	if s.runs != nil {
+		run, ok := s.runs[e.source]
+		return ok && e.run == run
+	}
+	return true
 }

@@ -51,8 +51,8 @@ func (o Options) withDefaults() Options {
 // Index groups a log's crashes by signature. It implements
 // oplog.CrashIndex and is safe for concurrent use.
 //
-// It holds, per crash record, an entry of 24 bytes (ID, time, source,
-// group) in ID order, and per group its signature, title and frames; the
+// It holds, per crash record, an entry of 32 bytes (ID, time, source,
+// run, group) in ID order, and per group its signature, title and frames; the
 // records themselves stay in the store. Two cursors follow the store: one
 // over error and fatal lines, one over operations (1% of records in the
 // usual mix), because an operation is appended pending at level info and
@@ -88,6 +88,7 @@ type entry struct {
 	time   int64 // Unix nanoseconds
 	group  int32
 	source uint32
+	run    uint32 // the run of its source (oplog.Record.Run); 0: not known
 }
 
 // group is what every occurrence of one crash shares.

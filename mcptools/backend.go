@@ -22,6 +22,8 @@ type Backend interface {
 	Changed() <-chan struct{}
 	FindCrashes(ctx context.Context, q oplog.CrashQuery) (oplog.CrashPage, error)
 	Search(ctx context.Context, q oplog.SearchQuery) (oplog.SearchPage, error)
+	Runs(ctx context.Context, source string) ([]oplog.RunInfo, error)
+	RunBackend
 }
 
 var _ Backend = (*oplog.Log)(nil)

@@ -27,9 +27,10 @@ func (t *toolset) addCrashTools(srv *mcp.Server) {
 }
 
 type crashesIn struct {
-	Since  string `json:"since,omitempty" jsonschema:"from this time: RFC 3339, Unix ms or -15m"`
+	Since  string `json:"since,omitempty" jsonschema:"from this time: RFC 3339, Unix ms, -15m or last_compile"`
 	Until  string `json:"until,omitempty" jsonschema:"before this time, like since"`
 	Source string `json:"source,omitempty" jsonschema:"only this source"`
+	Run    string `json:"run,omitempty" jsonschema:"current, previous or a run number"`
 	Limit  int    `json:"limit,omitempty" jsonschema:"most groups (max 1000); 1 adds the newest stack"`
 	budgetArg
 }
@@ -110,11 +111,14 @@ func (g *crashGroupOut) lines() string {
 }
 
 func (t *toolset) findCrashes(ctx context.Context, _ *mcp.CallToolRequest, in crashesIn) (crashesOut, error) {
-	f, err := oplog.FilterText{Since: in.Since, Until: in.Until}.Parse(time.Now())
+	f, err := oplog.FilterText{Since: SinceTime(in.Since), Until: in.Until, Source: in.Source}.Parse(time.Now())
 	if err != nil {
 		return crashesOut{}, err
 	}
-	p, err := t.log.FindCrashes(ctx, oplog.CrashQuery{Since: f.Since, Until: f.Until, Source: in.Source, Limit: in.Limit})
+	if err := Scope(ctx, t.log, &f, in.Run, in.Since); err != nil {
+		return crashesOut{}, err
+	}
+	p, err := t.log.FindCrashes(ctx, oplog.CrashQuery{Since: f.Since, Until: f.Until, Source: in.Source, Runs: f.Runs, Limit: in.Limit})
 	if err != nil {
 		return crashesOut{}, err
 	}

@@ -31,6 +31,13 @@
 // longer than its 64 KB budget and pages it with field and offset, adds
 // breadcrumbs with around, and an operation's own lines.
 //
+// Runs (scope.go, runs.go): console_tail, get_logs, search_logs and
+// find_crashes take run (current, previous or a run number, of source or
+// of every source) and since last_compile (the newest compile.start
+// marker's time), which Scope turns into the filter; tails show markers
+// beside the lines (marker: true), and store_info lists each source's
+// newest runs.
+//
 // Bad arguments are tool results with isError: true whose text starts with
 // the error code's title (oplog.ErrorTitle) and names the argument;
 // JSON-RPC errors are left to malformed requests. Texts in lists and tails

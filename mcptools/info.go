@@ -41,6 +41,7 @@ type storeInfoOut struct {
 	TrimmedThrough uint64                       `json:"trimmedThrough"`
 	Upstreams      []oplog.UpstreamStatus       `json:"upstreams,omitempty" jsonschema:"the game servers behind the gateway"`
 	Followers      []oplog.FollowerStatus       `json:"followers,omitempty" jsonschema:"the log files followed"`
+	Runs           []sourceRunsOut              `json:"runs,omitempty" jsonschema:"each source's runs (a launch of the game or editor), newest first"`
 	indexInfoOut
 }
 
@@ -78,6 +79,9 @@ func (o storeInfoOut) text() string {
 	for _, f := range o.Followers {
 		e = append(e, fmt.Sprintf("follows %s as %s (%s): %s, %d of %d bytes read", f.Path, f.Name, f.Parser, f.State, f.Offset, f.Size)+errorSuffix(f.Error))
 	}
+	for i := range o.Runs {
+		e = append(e, o.Runs[i].runsText())
+	}
 	return lines(fmt.Sprintf("store_info: mcplogd %s, texts in lists cut at %d characters", o.Version, o.MaxTextChars), e)
 }
 
@@ -89,7 +93,7 @@ func errorSuffix(err string) string {
 	return ": " + oneLine(err)
 }
 
-func (t *toolset) storeInfo(_ context.Context, _ *mcp.CallToolRequest, _ struct{}) (storeInfoOut, error) {
+func (t *toolset) storeInfo(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (storeInfoOut, error) {
 	st := t.log.Stats()
 	o := storeInfoOut{Records: st.Records, Lines: st.Count(oplog.KindLine, 0), Ops: st.Count(oplog.KindOp, 0),
 		Levels: st.Counts.ByLevel(), Counts: st.Counts.Map(), FirstID: st.FirstID, LastID: st.LastID,
@@ -109,6 +113,7 @@ func (t *toolset) storeInfo(_ context.Context, _ *mcp.CallToolRequest, _ struct{
 	if t.opts.Followers != nil {
 		o.Followers = t.opts.Followers()
 	}
+	o.Runs = t.runsInfo(ctx)
 	return o, nil
 }
 

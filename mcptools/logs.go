@@ -18,8 +18,9 @@ type getLogsIn struct {
 	Name   string `json:"name,omitempty" jsonschema:"only this log name (an op's is its tool)"`
 	Kind   string `json:"kind,omitempty" jsonschema:"line, op, marker or any"`
 	Source string `json:"source,omitempty" jsonschema:"only this source"`
-	Since  string `json:"since,omitempty" jsonschema:"from this time: RFC 3339, Unix ms or -15m"`
+	Since  string `json:"since,omitempty" jsonschema:"from this time: RFC 3339, Unix ms, -15m or last_compile"`
 	Until  string `json:"until,omitempty" jsonschema:"before this time, like since"`
+	Run    string `json:"run,omitempty" jsonschema:"current, previous or a run number"`
 	listArgs
 }
 
@@ -31,8 +32,11 @@ type logsOut struct {
 func (o logsOut) text() string { return listText(o.header("get_logs", o.Logs), o.Logs) }
 
 func (t *toolset) getLogs(ctx context.Context, _ *mcp.CallToolRequest, in getLogsIn) (logsOut, error) {
-	f, err := oplog.FilterText{Level: in.Level, Name: in.Name, Kind: in.Kind, Source: in.Source, Since: in.Since, Until: in.Until}.Parse(time.Now())
+	f, err := oplog.FilterText{Level: in.Level, Name: in.Name, Kind: in.Kind, Source: in.Source, Since: SinceTime(in.Since), Until: in.Until}.Parse(time.Now())
 	if err != nil {
+		return logsOut{}, err
+	}
+	if err := Scope(ctx, t.log, &f, in.Run, in.Since); err != nil {
 		return logsOut{}, err
 	}
 	return t.list(ctx, oplog.Query{Filter: f, Count: in.Count, Offset: in.Offset}, in.listArgs)

@@ -11,15 +11,16 @@ import (
 )
 
 type searchIn struct {
-	Query    string `json:"query,omitempty" jsonschema:"words (all required), field:value (text stack name level source kind tool status time), \"phrases\", OR, NOT, -, wildcards: level:error AND name:Physics \"null reference\""`
+	Query    string `json:"query,omitempty" jsonschema:"words (all required), field:value (text stack name level source kind tool status run time), \"phrases\", OR, NOT, -, wildcards: level:error AND name:Physics \"null reference\""`
 	Level    string `json:"level,omitempty" jsonschema:"minimum level (debug…fatal)"`
 	Name     string `json:"name,omitempty" jsonschema:"only this log name"`
 	Source   string `json:"source,omitempty" jsonschema:"only this source"`
 	Kind     string `json:"kind,omitempty" jsonschema:"line, op, marker or any"`
 	Tool     string `json:"tool,omitempty" jsonschema:"only ops of this tool"`
 	Status   string `json:"status,omitempty" jsonschema:"ops with this status: pending, success, error, timeout, cancelled"`
-	Since    string `json:"since,omitempty" jsonschema:"from this time: RFC 3339, Unix ms or -1h"`
+	Since    string `json:"since,omitempty" jsonschema:"from this time: RFC 3339, Unix ms, -1h or last_compile"`
 	Until    string `json:"until,omitempty" jsonschema:"before this time, like since"`
+	Run      string `json:"run,omitempty" jsonschema:"current, previous or a run number"`
 	Limit    int    `json:"limit,omitempty" jsonschema:"hits per page (max 500)"`
 	ReplayOf idArg  `json:"replayOf,omitempty" jsonschema:"only replays of this operation"`
 	Cursor   string `json:"cursor,omitempty" jsonschema:"the previous nextCursor"`
@@ -64,7 +65,7 @@ func (o searchOut) text() string {
 // /api/v1/search's parameters are.
 func (in searchIn) text() oplog.SearchText {
 	return oplog.SearchText{FilterText: oplog.FilterText{Level: in.Level, Name: in.Name, Kind: in.Kind, Source: in.Source,
-		Since: in.Since, Until: in.Until}, Query: in.Query, Tool: in.Tool, Status: in.Status, ReplayOf: string(in.ReplayOf),
+		Since: SinceTime(in.Since), Until: in.Until}, Query: in.Query, Tool: in.Tool, Status: in.Status, ReplayOf: string(in.ReplayOf),
 		Limit: in.Limit, Cursor: in.Cursor}
 }
 
@@ -79,6 +80,9 @@ func (t *toolset) addSearchTools(srv *mcp.Server) {
 func (t *toolset) searchLogs(ctx context.Context, _ *mcp.CallToolRequest, in searchIn) (searchOut, error) {
 	q, err := in.text().Parse(time.Now())
 	if err != nil {
+		return searchOut{}, err
+	}
+	if err := Scope(ctx, t.log, &q.Filter, in.Run, in.Since); err != nil {
 		return searchOut{}, err
 	}
 	p, err := t.log.Search(ctx, q)

@@ -21,6 +21,8 @@ type tailIn struct {
 	Level    string `json:"level,omitempty" jsonschema:"minimum level (debug…fatal)"`
 	Name     string `json:"name,omitempty" jsonschema:"only this log name"`
 	Source   string `json:"source,omitempty" jsonschema:"only this source"`
+	Run      string `json:"run,omitempty" jsonschema:"current, previous or a run number"`
+	Since    string `json:"since,omitempty" jsonschema:"lines from this time (like get_logs) or last_compile"`
 	WaitMs   int    `json:"waitMs,omitempty" jsonschema:"long poll: wait up to this many ms (max 30000) for a line"`
 	Collapse bool   `json:"collapse,omitempty" jsonschema:"identical lines in a row as one entry (repeat, lastId)"`
 	Stacks   bool   `json:"stacks,omitempty" jsonschema:"include stacks (max 2048 bytes each)"`
@@ -67,11 +69,14 @@ func (o tailOut) header() string {
 }
 
 func (t *toolset) consoleTail(ctx context.Context, req *mcp.CallToolRequest, in tailIn) (tailOut, error) {
-	f, err := oplog.FilterText{Level: in.Level, Name: in.Name, Source: in.Source}.Parse(time.Now())
+	f, err := oplog.FilterText{Level: in.Level, Name: in.Name, Source: in.Source, Since: SinceTime(in.Since)}.Parse(time.Now())
 	if err != nil {
 		return tailOut{}, err
 	}
-	f.Kind = oplog.KindLine
+	if err := Scope(ctx, t.log, &f, in.Run, in.Since); err != nil {
+		return tailOut{}, err
+	}
+	f.Kind, f.WithMarkers = oplog.KindLine, true
 	q := oplog.TailQuery{Filter: f, Limit: in.Limit, Wait: waitDuration(in.WaitMs)}
 	if q.SinceID, q.HasSince, err = parseIDArg("sinceId", in.SinceID, true); err != nil {
 		return tailOut{}, err
@@ -164,7 +169,7 @@ func (t *toolset) tailEntries(recs []oplog.Record, o tailOpts) []tailLine {
 	for _, end := range repeats(recs, o.collapse) {
 		r, last := &recs[start], &recs[end-1]
 		l := tailLine{ID: r.ID, Time: r.Time.Format(listTime), Level: r.Level.String(), Name: r.Name, Source: r.Source,
-			HasStack: r.Stack != "", rec: r}
+			Marker: r.Kind == oplog.KindMarker, HasStack: r.Stack != "", rec: r}
 		l.Text, l.Truncated = cut(r.Text, t.opts.MaxTextChars)
 		if l.Truncated {
 			l.TextChars = utf8.RuneCountInString(r.Text)

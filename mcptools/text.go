@@ -59,6 +59,9 @@ func (w *textLog) line(r *oplog.Record, text string, truncatedFrom int, repeat i
 		}
 		b.WriteByte(':')
 	} else {
+		if r.Kind == oplog.KindMarker {
+			b.WriteString("marker ")
+		}
 		b.WriteString(r.Name)
 	}
 	b.WriteByte(' ')

@@ -25,10 +25,11 @@ const CrashLastFrames = 5
 // CrashQuery selects crashes. The zero CrashQuery asks for the newest
 // DefaultCrashLimit groups of every retained crash.
 type CrashQuery struct {
-	Since  time.Time // only occurrences with Time >= Since; zero: no bound
-	Until  time.Time // only occurrences with Time < Until; zero: no bound
-	Source string    // only occurrences from this source; empty: any
-	Limit  int       // most groups to return; DefaultCrashLimit when zero, capped at MaxCrashLimit
+	Since  time.Time         // only occurrences with Time >= Since; zero: no bound
+	Until  time.Time         // only occurrences with Time < Until; zero: no bound
+	Source string            // only occurrences from this source; empty: any
+	Runs   map[string]uint64 // only occurrences of these sources' runs (Filter.Runs); nil: any
+	Limit  int               // most groups to return; DefaultCrashLimit when zero, capped at MaxCrashLimit
 
 	// Buckets, when positive, asks for each group's occurrences counted in
 	// Buckets equal slices of time (CrashGroup.Histogram), for a sparkline.

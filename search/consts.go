@@ -13,7 +13,8 @@ import "time"
 //   - 3: no term vectors: phrases are checked against the records (see
 //     phrase.go).
 //   - 4: replayOf, the ID a replayed operation replays.
-const MappingVersion = 4
+//   - 5: run, the run of its source a record belongs to (kind marker too).
+const MappingVersion = 5
 
 // metaName is the file, in the index's directory, that records the mapping
 // version, the store generation, the persisted watermark and the segments.

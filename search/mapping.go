@@ -19,7 +19,7 @@ import (
 // analyzer.go). The time
 // field of queries is not in bleve (see times.go).
 var (
-	keywordFields = []string{"name", "level", "source", "kind", "tool", "status", "replayOf"}
+	keywordFields = []string{"name", "level", "source", "kind", "tool", "status", "replayOf", "run"}
 	textFields    = []string{"text", "stack"}
 	timeField     = "time"
 )
@@ -78,6 +78,9 @@ func (a *analyzers) document(r *oplog.Record) *document.Document {
 	kw("level", r.Level.String())
 	for _, f := range keywords(r.Name, r.Source, r.Kind, r.Tool, r.Status, r.ReplayOf) {
 		kw(f.field, f.v)
+	}
+	if r.Run != 0 {
+		kw("run", docID(r.Run))
 	}
 	if r.Text != "" {
 		d.AddField(document.NewTextFieldCustom("text", nil, []byte(r.Text), textOpts, a.text))

@@ -51,8 +51,17 @@ func (a *analyzers) compile(q *oplog.SearchQuery) (*compiled, error) {
 		}
 		conj = append(conj, query.NewDisjunctionQuery(levels))
 	}
-	for _, f := range keywords(q.Name, q.Source, q.Kind, q.Tool, q.Status, q.ReplayOf) {
+	kind := q.Kind
+	if q.WithMarkers && kind == oplog.KindLine {
+		kind = 0
+		conj = append(conj, query.NewDisjunctionQuery([]query.Query{fieldTerm("kind", oplog.KindLine.String()),
+			fieldTerm("kind", oplog.KindMarker.String())}))
+	}
+	for _, f := range keywords(q.Name, q.Source, kind, q.Tool, q.Status, q.ReplayOf) {
 		term(f.field, f.v)
+	}
+	if q.Runs != nil {
+		conj = append(conj, runsQuery(q.Runs))
 	}
 	switch len(conj) {
 	case 0:
@@ -64,6 +73,26 @@ func (a *analyzers) compile(q *oplog.SearchQuery) (*compiled, error) {
 	}
 	c.rng = timeRange{since: q.Since, until: q.Until}
 	return c, nil
+}
+
+// fieldTerm is a term query on one field.
+func fieldTerm(field, v string) query.Query {
+	tq := query.NewTermQuery(v)
+	tq.SetField(field)
+	return tq
+}
+
+// runsQuery matches the records of Filter.Runs: source S and run N, for
+// each pair; none when the map is empty.
+func runsQuery(runs map[string]uint64) query.Query {
+	alts := make([]query.Query, 0, len(runs))
+	for src, run := range runs {
+		alts = append(alts, query.NewConjunctionQuery([]query.Query{fieldTerm("source", src), fieldTerm("run", docID(run))}))
+	}
+	if len(alts) == 0 {
+		return query.NewMatchNoneQuery()
+	}
+	return query.NewDisjunctionQuery(alts)
 }
 
 // plan says how to search documents whose times lie in sp: not at all
@@ -212,7 +241,7 @@ func (a *analyzers) leaf(q query.FieldableQuery, c *compiled, negated bool) (que
 	case slices.Contains(keywordFields, field):
 		return keywordLeaf(q)
 	}
-	return nil, oplog.Errorf(oplog.EINVALID, "query: unknown field %q; fields are text, stack, name, level, source, kind, tool, status, replayOf and time", field)
+	return nil, oplog.Errorf(oplog.EINVALID, "query: unknown field %q; fields are text, stack, name, level, source, kind, tool, status, replayOf, run and time", field)
 }
 
 // textLeaf returns the query to run for a leaf on a text field: a phrase

@@ -267,6 +267,8 @@ func TestCompile(t *testing.T) {
 	f(`kind:any`, `*`, nil)                // as the kind filter reads it
 	f(`level:error -kind:all`, `(level:error -*)`, nil)
 	f(`replayOf:12`, `or(replayOf:12 replayOf:>=12<=12)`, nil) // bleve reads a number both ways
+	f(`run:2`, `or(run:2 run:>=2<=2)`, nil)
+	f(`kind:marker`, `kind:marker`, nil)
 
 	// Excluded words are no fragment words.
 	f(`foo -bar`, "", []string{"foo"})
@@ -299,6 +301,11 @@ func TestCompile_Filters(t *testing.T) {
 	f(oplog.SearchQuery{Filter: oplog.Filter{Name: "Physics", Source: "game", Kind: oplog.KindOp}}, `and(name:=Physics source:=game kind:=op)`)
 	f(oplog.SearchQuery{Tool: "spawn", Status: oplog.StatusError, ReplayOf: 7}, `and(tool:=spawn status:=error replayOf:=7)`)
 	f(oplog.SearchQuery{Query: "foo", Filter: oplog.Filter{Name: "Physics"}}, `and(or(text:foo stack:foo) name:=Physics)`)
+	// Runs: each source with its run; an empty map matches none.
+	f(oplog.SearchQuery{Filter: oplog.Filter{Runs: map[string]uint64{"unity": 2}}}, `and(source:=unity run:=2)`)
+	f(oplog.SearchQuery{Filter: oplog.Filter{Runs: map[string]uint64{}}}, `none`)
+	// A tail's kind: lines and markers.
+	f(oplog.SearchQuery{Filter: oplog.Filter{Kind: oplog.KindLine, WithMarkers: true}}, `or(kind:=line kind:=marker)`)
 }
 
 // TestCompile_Errors checks the errors of compile: EINVALID, naming what
@@ -313,7 +320,7 @@ func TestCompile_Errors(t *testing.T) {
 		}
 	}
 	f(`bogus:x`, `unknown field "bogus"`)
-	f(`a:1.5`, `unknown field "a"; fields are text, stack, name, level, source, kind, tool, status, replayOf and time`)
+	f(`a:1.5`, `unknown field "a"; fields are text, stack, name, level, source, kind, tool, status, replayOf, run and time`)
 	f(`time:2026`, `time takes a date range`)
 	f(`time:>=2026-01-01`, "at character 1: syntax error")
 	f(`name:Physics AND (level:error`, "at character 18: '(' is never closed")

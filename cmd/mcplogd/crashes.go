@@ -4,32 +4,39 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
 
+	"github.com/mcplogd/mcplogd/mcptools"
 	"github.com/mcplogd/mcplogd/oplog"
 )
 
 func (m *Main) crashes(ctx context.Context, args []string) error {
-	fs := m.flags("crashes", "[--since T] [--until T] [--source S] [--limit N] [--json] [--data DIR]",
+	fs := m.flags("crashes", "[--since T] [--until T] [--source S] [--run R] [--limit N] [--json] [--data DIR]",
 		"List crashes (error records with stack traces) grouped by stack signature, newest first.")
 	data := m.dataFlag(fs)
 	var ft oplog.FilterText
-	fs.StringVar(&ft.Since, "since", "", "only crashes at or after this time: RFC 3339, a date, Unix milliseconds or relative like -1h")
+	fs.StringVar(&ft.Since, "since", "", "only crashes at or after this time: RFC 3339, a date, Unix milliseconds, relative like -1h, or last_compile")
 	fs.StringVar(&ft.Until, "until", "", "only crashes before this time, written like --since")
 	fs.StringVar(&ft.Source, "source", "", "only crashes from this source")
+	run := fs.String("run", "", "only crashes of this run of each source: current, previous or a run number")
 	limit := fs.Int("limit", oplog.DefaultCrashLimit, fmt.Sprintf("most groups to print (max %d)", oplog.MaxCrashLimit))
 	asJSON := fs.Bool("json", false, "print each group as one JSON line")
 	f, err := m.parseFilter(fs, args, 0, &ft)
 	if err != nil {
 		return err
 	}
-	q := oplog.CrashQuery{Source: f.Source, Since: f.Since, Until: f.Until, Limit: *limit}
 	if *limit < 1 {
 		return fmt.Errorf("--limit: want at least 1, got %d", *limit)
 	}
-	page, err := readLog(ctx, *data, openOptions{}, func(b backend) (oplog.CrashPage, error) { return b.FindCrashes(ctx, q) })
+	page, err := readLog(ctx, *data, openOptions{}, func(b backend) (oplog.CrashPage, error) {
+		if err := mcptools.Scope(ctx, b, &f, *run, ft.Since); err != nil {
+			return oplog.CrashPage{}, errors.New("--" + oplog.ErrorMessage(err))
+		}
+		return b.FindCrashes(ctx, oplog.CrashQuery{Source: f.Source, Since: f.Since, Until: f.Until, Runs: f.Runs, Limit: *limit})
+	})
 	if err != nil {
 		return err
 	}

@@ -47,3 +47,38 @@ func TestCrashes(t *testing.T) {
 		t.Fatalf("bad --since: %v", err)
 	}
 }
+
+// TestRunFlags: --run and --since last_compile on crashes, search and tail;
+// a bad selector or no compile is a clear error. The success cases need the
+// store's runs.
+func TestRunFlags(t *testing.T) {
+	data := filepath.Join(t.TempDir(), "data")
+	base, _, stop := startServe(t, data, "--addr", "127.0.0.1:0")
+	token := readToken(t, data)
+	if code, body := post(t, base+"/api/v1/logs", token, `{"level":"info","source":"godot","text":"hello"}`); code != 200 {
+		t.Fatalf("ingest: %d %s", code, body)
+	}
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+	for _, cmd := range [][]string{{"crashes"}, {"search", "hello"}, {"tail"}} {
+		if _, err := run(t, data, append(cmd, "--run", "latest")...); err == nil || !strings.Contains(err.Error(), "--run: want current, previous or a run number") {
+			t.Errorf("%s --run latest: %v", cmd[0], err)
+		}
+		if cmd[0] == "tail" {
+			continue
+		}
+		if _, err := run(t, data, append(cmd, "--since", "last_compile")...); err == nil || !strings.Contains(err.Error(), "no compile.start marker") {
+			t.Errorf("%s --since last_compile: %v", cmd[0], err)
+		}
+	}
+	t.Run("needs the store's runs", func(t *testing.T) {
+		out, err := run(t, data, "search", "hello", "--run", "current")
+		if err != nil || !strings.Contains(out, "hello") {
+			t.Errorf("search --run current: %q, %v", out, err)
+		}
+		if _, err := run(t, data, "tail", "--run", "previous", "--source", "godot"); err == nil || !strings.Contains(err.Error(), `has no previous run`) {
+			t.Errorf("tail --run previous: %v", err)
+		}
+	})
+}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcplogd/mcplogd/mcptools"
 	"github.com/mcplogd/mcplogd/oplog"
 )
 
@@ -106,7 +107,9 @@ func (m *Main) parseFilter(fs *flag.FlagSet, args []string, nargs int, ft *oplog
 	if err := m.parse(fs, args, nargs); err != nil {
 		return oplog.Filter{}, err
 	}
-	f, err := ft.Parse(time.Now())
+	parsed := *ft
+	parsed.Since = mcptools.SinceTime(ft.Since) // last_compile: mcptools.Scope resolves it
+	f, err := parsed.Parse(time.Now())
 	if err != nil {
 		return f, errors.New("--" + oplog.ErrorMessage(err))
 	}

@@ -11,18 +11,20 @@ import (
 	"time"
 
 	"github.com/mcplogd/mcplogd/internal/datadir"
+	"github.com/mcplogd/mcplogd/mcptools"
 	"github.com/mcplogd/mcplogd/oplog"
 )
 
 func (m *Main) search(ctx context.Context, args []string) error {
 	fs := m.flags("search", "QUERY [flags]", "Search records newest first. QUERY: words (all required), field:value (text, stack, name, level, "+
-		"source, kind, tool, status, time), \"phrases\", OR, NOT, parentheses; e.g. 'level:error AND name:Physics \"null reference\"'.")
+		"source, kind, tool, status, run, time), \"phrases\", OR, NOT, parentheses; e.g. 'level:error AND name:Physics \"null reference\"'.")
 	data := m.dataFlag(fs)
 	var st oplog.SearchText
 	filterVars(fs, &st.FilterText, "")
 	fs.StringVar(&st.Tool, "tool", "", "only operations of this tool")
 	fs.StringVar(&st.Status, "status", "", "only operations with this status")
-	fs.StringVar(&st.Since, "since", "", "only records at or after this time (RFC 3339, -1h, Unix ms)")
+	fs.StringVar(&st.Since, "since", "", "only records at or after this time (RFC 3339, -1h, Unix ms or last_compile)")
+	run := fs.String("run", "", "only records of this run of each source: current, previous or a run number")
 	fs.StringVar(&st.Until, "until", "", "only records before this time")
 	fs.StringVar(&st.Cursor, "cursor", "", "continue after a previous page (its next cursor)")
 	fs.IntVar(&st.Limit, "limit", 20, "hits to print (max 500)")
@@ -31,11 +33,16 @@ func (m *Main) search(ctx context.Context, args []string) error {
 		return err
 	}
 	st.Query = strings.Join(fs.Args(), " ")
+	since := st.Since
+	st.Since = mcptools.SinceTime(since)
 	q, err := st.Parse(time.Now())
 	if err != nil {
 		return errors.New("--" + oplog.ErrorMessage(err))
 	}
 	p, err := readLog(ctx, *data, openOptions{Search: true}, func(b backend) (oplog.SearchPage, error) {
+		if err := mcptools.Scope(ctx, b, &q.Filter, *run, since); err != nil {
+			return oplog.SearchPage{}, errors.New("--" + oplog.ErrorMessage(err))
+		}
 		p, err := b.Search(ctx, q)
 		if err != nil {
 			return p, errors.New(oplog.ErrorMessage(err))

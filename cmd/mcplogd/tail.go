@@ -4,27 +4,32 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
 	"time"
 
 	"github.com/mcplogd/mcplogd/internal/datadir"
+	"github.com/mcplogd/mcplogd/mcptools"
 	"github.com/mcplogd/mcplogd/oplog"
 )
 
 func (m *Main) tail(ctx context.Context, args []string) error {
-	fs := m.flags("tail", "[-f] [-n N] [--level L] [--name N] [--source S] [--kind K] [--json]", "Print the newest console lines; with -f keep printing new ones as they arrive.")
+	fs := m.flags("tail", "[-f] [-n N] [--level L] [--name N] [--source S] [--kind K] [--run R] [--json]",
+		"Print the newest console lines and markers; with -f keep printing new ones as they arrive.")
 	data := m.dataFlag(fs)
 	follow := fs.Bool("f", false, "follow: keep printing new lines")
 	n := fs.Int("n", 20, "how many of the newest lines to print first (max 1000)")
 	var ft oplog.FilterText
 	filterVars(fs, &ft, "line")
 	asJSON := fs.Bool("json", false, "print each record as one JSON line")
+	run := fs.String("run", "", "only lines of this run of each source, as it is when tail starts: current, previous or a run number")
 	f, err := m.parseFilter(fs, args, 0, &ft)
 	if err != nil {
 		return err
 	}
+	f.WithMarkers = f.Kind == oplog.KindLine
 	if *n < 1 {
 		return fmt.Errorf("-n: want at least 1, got %d", *n)
 	}
@@ -32,7 +37,7 @@ func (m *Main) tail(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	t := &tailer{dir: dir, q: oplog.TailQuery{Filter: f, Limit: *n}, follow: *follow, asJSON: *asJSON, w: bufio.NewWriter(m.Stdout), stderr: m.Stderr}
+	t := &tailer{dir: dir, q: oplog.TailQuery{Filter: f, Limit: *n}, follow: *follow, asJSON: *asJSON, runSel: *run, w: bufio.NewWriter(m.Stdout), stderr: m.Stderr}
 	defer t.w.Flush()
 	defer t.disconnect()
 	return t.run(ctx)
@@ -43,6 +48,7 @@ type tailer struct {
 	dir            *datadir.Dir
 	q              oplog.TailQuery
 	follow, asJSON bool
+	runSel         string // the --run selector, resolved into q.Runs at the first connection
 	w              *bufio.Writer
 	stderr         io.Writer
 	b              backend // zero while not connected
@@ -91,6 +97,13 @@ func (t *tailer) once(ctx context.Context) (more bool, err error) {
 		if t.b, err = connect(ctx, t.dir, openOptions{}); err != nil {
 			return false, err
 		}
+	}
+	if t.runSel != "" {
+		if err := mcptools.Scope(ctx, t.b, &t.q.Filter, t.runSel, ""); err != nil {
+			t.disconnect()
+			return false, errors.New("--" + oplog.ErrorMessage(err))
+		}
+		t.runSel = ""
 	}
 	isRemote := t.b.remote != nil
 	if t.follow && isRemote {
