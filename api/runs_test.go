@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/mcplogd/mcplogd/internal/logtest"
 	"github.com/mcplogd/mcplogd/oplog"
+	"github.com/mcplogd/mcplogd/search"
 )
 
 // Tests of runs and compile markers through MCP and the HTTP API. They need
@@ -107,8 +109,19 @@ func checkIDs(t *testing.T, what string, got, want []uint64) {
 
 // TestMCP_Runs: run and since=last_compile on console_tail, get_logs,
 // search_logs and find_crashes, over the go-sdk client (needs the store's runs).
+// withIndex gives h's log a search index, as serve does.
+func withIndex(t *testing.T, h *harness) *harness {
+	t.Helper()
+	idx, err := search.Open(filepath.Join(t.TempDir(), "index"), h.DB, &search.Options{Changed: h.Log.Changed})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.Log.SetIndex(idx)
+	return h
+}
+
 func TestMCP_Runs(t *testing.T) {
-	m := mustConnect(t, withCrashes(mustServe(t, nil)), nil)
+	m := mustConnect(t, withIndex(t, withCrashes(mustServe(t, nil))), nil)
 	recs := appendRuns(t, m.Log)
 	tailIDs := func(args map[string]any) []uint64 {
 		t.Helper()
@@ -226,7 +239,7 @@ func TestMCP_StoreInfoRuns(t *testing.T) {
 // TestServer_Runs: run, since=last_compile and markers on the routes, and
 // GET /api/v1/runs (needs the store's runs).
 func TestServer_Runs(t *testing.T) {
-	h := withCrashes(mustServe(t, nil))
+	h := withIndex(t, withCrashes(mustServe(t, nil)))
 	recs := appendRuns(t, h.Log)
 	get := func(route string, v url.Values) []uint64 {
 		t.Helper()

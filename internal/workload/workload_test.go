@@ -199,7 +199,10 @@ func TestGenerator_Fill_Append(t *testing.T) {
 		t.Fatalf("append: %v", err)
 	}
 	for i := range recs {
-		want[i].ID = recs[i].ID
+		want[i].ID, want[i].Run = recs[i].ID, recs[i].Run // the store assigns both
+		if recs[i].Run != 1 {
+			t.Fatalf("record %d: run %d, want 1 (its source's first run)", i, recs[i].Run)
+		}
 		if !reflect.DeepEqual(recs[i], want[i]) {
 			t.Fatalf("record %d changed when appended:\n got %+v\nwant %+v", i, recs[i], want[i])
 		}
