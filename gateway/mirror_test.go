@@ -347,6 +347,53 @@ func TestMirror_Run_RestartsBurstAndReconnects(t *testing.T) {
 			t.Errorf("line %q: level %s time %s data %s; want level %s time %s upstreamId %d upstreamRun %d",
 				r.Text, r.Level, r.Time, r.Data, wantLevel, sent.at, sent.ID, runs[r.Text[0]])
 		}
+		// Each upstream restart is a run of the source: mcplogd's run numbers follow the game's.
+		if r.Run != uint64(runs[r.Text[0]]) {
+			t.Errorf("line %q: run %d, want %d", r.Text, r.Run, runs[r.Text[0]])
+		}
+	}
+	checkRunMarkers(t, l, recs)
+}
+
+// checkRunMarkers checks that each restart of the upstream is one run
+// marker, placed after the last line of the run before it and before the
+// first line of its own run (the lines' texts start with their run's letter).
+func checkRunMarkers(t *testing.T, l *oplog.Log, lines []oplog.Record) {
+	t.Helper()
+	p, err := l.List(context.Background(), oplog.Query{Filter: oplog.Filter{Kind: oplog.KindMarker, Source: "mc"}, Count: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	markers := p.Records
+	slices.Reverse(markers) // oldest first
+	if len(markers) != 2 {
+		t.Fatalf("%d markers of mc, want 2 (one per restart): %s", len(markers), texts(markers))
+	}
+	ids := func(letter byte) (first, last uint64) {
+		for _, r := range lines {
+			if r.Text[0] == letter && r.Name != mirrorName {
+				last = r.ID
+				if first == 0 {
+					first = r.ID
+				}
+			}
+		}
+		if first == 0 {
+			t.Fatalf("no line of run %c", letter)
+		}
+		return first, last
+	}
+	for i, m := range []struct {
+		before, after byte
+		run           uint64
+	}{{'c', 'd', 2}, {'e', 'f', 3}} {
+		r := markers[i]
+		_, lastOld := ids(m.before)
+		firstNew, _ := ids(m.after)
+		if r.Name != oplog.MarkerRun || r.Run != m.run || r.ID <= lastOld || r.ID >= firstNew {
+			t.Errorf("marker %d: %s %s run %d id %d; want a run marker of run %d after #%d (run %c's last line) and before #%d (run %c's first)",
+				i, r.Kind, r.Name, r.Run, r.ID, m.run, lastOld, m.before, firstNew, m.after)
+		}
 	}
 }
 
