@@ -88,8 +88,66 @@ func (m *marking) mark(entries []Entry) []Entry {
 	return out
 }
 
+// markerPrefixes are the beginnings of every line a banner or compile rule
+// reads, by first byte: any other entry is passed over after one or two
+// comparisons (most entries of a log are neither). A rule added below must
+// add its prefix here (TestMarkers_PrefixesListed checks it).
+var markerPrefixes = func() (t [256][]string) {
+	for _, p := range []string{
+		"- Completed reload",
+		"- Finished resetting the current domain",
+		"- Finished script compilation",
+		"- Starting script compilation",
+		"- starting compile ",
+		"-----CompilerOutput:",
+		"-----EndCompilerOutput",
+		"Asset Pipeline Refresh (id=",
+		"Built from '",
+		"COMMAND LINE ARGUMENTS:",
+		"Compilation failed: ",
+		"CompileScripts:",
+		"Godot Engine v",
+		"Initialize engine version: ",
+		"Loading Minecraft ",
+		"Loading tweak class name ",
+		"Log file open",
+		"ModLauncher ",
+		"ModLauncher running:",
+		"Mono path[0] = ",
+		"Mono: successfully reloaded assembly",
+		"Reloading assemblies after ",
+		"Scripts have compiler errors",
+		"Setting user: ",
+		"Starting minecraft server version ",
+		"[Licensing::Module] Trying to connect to existing licensing client channel",
+		"[ScriptCompilation] Requested script compilation",
+	} {
+		t[p[0]] = append(t[p[0]], p)
+	}
+	return t
+}()
+
+// mayMark reports whether s begins like a line some marker rule reads.
+func mayMark(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, p := range markerPrefixes[s[0]] {
+		if strings.HasPrefix(s, p) {
+			return true
+		}
+	}
+	return false
+}
+
 // markers returns the markers to put before and after r.
 func (m *marking) markers(r *oplog.Record) (before, after []oplog.Record) {
+	if m.newRun == "" && r.Name != "compiler" && !mayMark(r.Text) {
+		if m.sinceRun >= 0 {
+			m.sinceRun++
+		}
+		return nil, nil
+	}
 	format := m.p.Name()
 	if b, ok := runBanner(format, r); ok && (m.sinceRun < 0 || m.sinceRun > bannerWindow(format) || m.newRun != "") {
 		before = append(before, marker(r, oplog.MarkerRun, oplog.LevelInfo, "run started: "+b.text, b.data()))

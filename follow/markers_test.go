@@ -1,6 +1,9 @@
 package follow
 
 import (
+	"os"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -164,6 +167,24 @@ func TestMarkers_StartRun(t *testing.T) {
 		}
 		if len(got) != 1 || got[0] != c.want {
 			t.Errorf("%q: markers %q, want one %q", c.text, got, c.want)
+		}
+	}
+}
+
+// TestMarkers_PrefixesListed: every prefix a marker rule compares is in
+// markerPrefixes, which lets an entry that matches none skip the rules.
+func TestMarkers_PrefixesListed(t *testing.T) {
+	src, err := os.ReadFile("markers.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range regexp.MustCompile(`HasPrefix\(s, ("[^"]*")\)`).FindAllSubmatch(src, -1) {
+		p, err := strconv.Unquote(string(m[1]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !mayMark(p) {
+			t.Errorf("the rule prefix %q is not in markerPrefixes: entries starting with it would skip the rules", p)
 		}
 	}
 }

@@ -2,17 +2,21 @@ package follow
 
 import (
 	"bytes"
+	"strings"
 	"testing"
 	"time"
 )
 
 // BenchmarkParse feeds each parser its sample, line after line, round and
 // round: one op is one line (ns/op is ns/line). The follower must keep up
-// with 50,000 lines/s, 20 µs a line.
+// with 50,000 lines/s, 20 µs a line. "+markers" runs the parser inside the
+// marker detection the follower wraps every parser in.
 func BenchmarkParse(b *testing.B) {
 	for _, tc := range []struct{ parser, sample string }{
 		{"unity", "unity_editor.log"}, {"log4j", "minecraft_latest.log"},
 		{"godot", "godot.log"}, {"generic", "generic.log"}, {"auto", "minecraft_latest.log"},
+		{"unity+markers", "unity_editor.log"}, {"log4j+markers", "minecraft_latest.log"},
+		{"unity/player", "unity/player-2019.4-mod-errors.log"}, {"unity/player+markers", "unity/player-2019.4-mod-errors.log"},
 	} {
 		b.Run(tc.parser, func(b *testing.B) {
 			data := readSample(b, tc.sample)
@@ -26,9 +30,14 @@ func BenchmarkParse(b *testing.B) {
 					ends = append(ends, off)
 				}
 			}
-			p, err := newParser(tc.parser, func() time.Time { return fileDate }, func() time.Time { return testNow })
+			name, marked := strings.CutSuffix(tc.parser, "+markers")
+			name, _, _ = strings.Cut(name, "/")
+			p, err := newParser(name, func() time.Time { return fileDate }, func() time.Time { return testNow })
 			if err != nil {
 				b.Fatal(err)
+			}
+			if marked {
+				p = withMarkers(p)
 			}
 			b.SetBytes(int64(len(data) / len(lines)))
 			b.ReportAllocs()
