@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -178,6 +179,7 @@ func (f *Follower) stopped() bool {
 
 func (f *Follower) run() {
 	defer close(f.done)
+	defer f.recoverPanic()
 	timer := time.NewTimer(0)
 	defer timer.Stop()
 	for !f.stopped() {
@@ -294,4 +296,19 @@ func (f *Follower) switchTo(cur *file) {
 	f.status.Offset, f.status.Size, f.status.Parser = cur.stored, cur.size, p.Name()
 	f.mu.Unlock()
 	f.setState(StateFollowing, nil)
+}
+
+// recoverPanic keeps a parser's bug from ending the whole process: the
+// follower stops, failing, with the panic in its status and the log, and
+// the rest of mcplogd goes on. What it stored stays; a restart resumes.
+func (f *Follower) recoverPanic() {
+	r := recover()
+	if r == nil {
+		return
+	}
+	err := fmt.Errorf("BUG: following stopped: %v", r)
+	f.logger.Error("BUG: a follower panicked; it stopped", "panic", r, "stack", string(debug.Stack()))
+	f.err = err
+	f.setState(StateFailing, err)
+	f.closeFile()
 }

@@ -776,3 +776,29 @@ func followOnce(t *testing.T, l *oplog.Log, path string, ls []string) {
 	waitStored(t, l, len(ls))
 	mustClose(t, f)
 }
+
+// panicParser panics on its first line, as a parser's bug would.
+type panicParser struct{}
+
+func (panicParser) Line(string, int64) []Entry { panic("boom") }
+func (panicParser) Flush() []Entry             { return nil }
+func (panicParser) Name() string               { return "panic" }
+
+// TestFollower_ParserPanic: a parser's bug stops its follower, failing with
+// the panic in its status, instead of ending the process; the log goes on.
+func TestFollower_ParserPanic(t *testing.T) {
+	l := mustLog(t)
+	path := filepath.Join(t.TempDir(), "game.log")
+	appendFile(t, path, "one\n")
+	opts := testOptions(path)
+	opts.makeParser = func() Parser { return panicParser{} }
+	f := mustStart(t, l, opts)
+	logtest.Eventually(t, waitFor, "the follower to fail", func() bool {
+		st := f.Status()
+		return st.State == StateFailing && strings.Contains(st.Error, "BUG") && strings.Contains(st.Error, "boom")
+	})
+	if err := f.Close(); err == nil || !strings.Contains(err.Error(), "boom") {
+		t.Errorf("Close = %v, want the panic", err)
+	}
+	logtest.MustAppend(t, l, oplog.Record{Level: oplog.LevelInfo, Text: "still here"})
+}

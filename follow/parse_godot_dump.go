@@ -160,7 +160,7 @@ func binOffset(bin, addr string) (name string, symbol bool) {
 	if j := strings.Index(bin, "(+0x"); j >= 0 && strings.HasSuffix(bin, ")") {
 		off, bin = bin[j+4:len(bin)-1], bin[:j]
 	} else if j := strings.Index(bin, "("); j >= 0 {
-		if sym := bin[j+1 : len(bin)-1]; sym != "" && !strings.HasPrefix(sym, "+") {
+		if sym := bin[j+1 : max(len(bin)-1, j+1)]; sym != "" && !strings.HasPrefix(sym, "+") {
 			sym, _, _ = strings.Cut(sym, "+")
 			return sym, true // "libc.so.6(__libc_start_main+0x8b)"
 		}

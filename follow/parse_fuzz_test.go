@@ -1,0 +1,57 @@
+package follow
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcplogd/mcplogd/oplog"
+)
+
+// FuzzParsers feeds arbitrary file contents to every parser, inside the
+// marker detection the follower adds: none may panic, every entry ends
+// within what was read and after the entry before it (the follower stores
+// End as the file's read position), and every record is a valid line or
+// marker (the Log would refuse anything else and the follower would stall).
+func FuzzParsers(f *testing.F) {
+	for _, name := range []string{"generic.log", "godot.log", "minecraft_latest.log", "unity_editor.log",
+		"godot/crash_runs.log", "unreal/ue5_hlod_assert.log", "minecraft/crash-2023-12-28_13.21.22-client.txt",
+		"unity/editor-5.5-import-crash.log", "generic/renpy_traceback_bom.txt"} {
+		data := readSample(f, name)
+		f.Add(data[:min(len(data), 4096)])
+	}
+	f.Add([]byte("\xef\xbb\xbf[2019.05.03-19.02.32:939][  0]LogWindows: Error: === Critical error: ===\n\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, name := range []string{"unity", "log4j", "mccrash", "godot", "unreal", "generic", "auto"} {
+			p, err := newParser(name, func() time.Time { return fileDate }, func() time.Time { return testNow })
+			if err != nil {
+				t.Fatal(err)
+			}
+			p = withMarkers(p)
+			var entries []Entry
+			var off int64
+			for {
+				i := bytes.IndexByte(data[off:], '\n')
+				if i < 0 {
+					break
+				}
+				line := strings.TrimSuffix(string(data[off:off+int64(i)]), "\r")
+				off += int64(i) + 1
+				entries = append(entries, p.Line(line, off)...)
+			}
+			entries = append(entries, p.Flush()...)
+			var last int64
+			for k, e := range entries {
+				if e.End < last || e.End > off {
+					t.Fatalf("%s: entry %d ends at %d; the one before at %d, %d bytes read", name, k, e.End, last, off)
+				}
+				last = e.End
+				r := &e.Record
+				if (r.Kind != oplog.KindLine && r.Kind != oplog.KindMarker) || !r.Level.Valid() {
+					t.Fatalf("%s: entry %d: kind %d level %d", name, k, r.Kind, r.Level)
+				}
+			}
+		}
+	})
+}
