@@ -51,6 +51,7 @@ fuzz:
 	$(GO) test ./otlp -run '^$$' -fuzz '^FuzzServer_OTLP$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./crash -run '^$$' -fuzz '^FuzzSignature$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./follow -run '^$$' -fuzz '^FuzzParsers$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./gateway -run '^$$' -fuzz '^FuzzMirrorRecord$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./search -run '^$$' -fuzz '^FuzzQuery$$' -fuzztime $(FUZZTIME)
 
 # The README's table: 1,000,000 records of the DESIGN.md workload, medians of 3 runs.
