@@ -50,9 +50,20 @@ func (l *Log) listIndexed(ctx context.Context, idx Index, q Query, st *Stats) (P
 	return Page{Records: recs, Total: int64(total), More: h.More}, nil
 }
 
+// ManyGetter is what a Store that reads several records at once adds
+// (package store: one read transaction for a page of hits).
+type ManyGetter interface {
+	// GetMany returns the records of ids in their order, leaving out the
+	// IDs not stored.
+	GetMany(ids []uint64) ([]Record, error)
+}
+
 // loadHits loads the records of the IDs an index returned, in order,
 // skipping those that retention trimmed since the index answered.
 func (l *Log) loadHits(ids []uint64) ([]Record, error) {
+	if g, ok := l.store.(ManyGetter); ok {
+		return g.GetMany(ids)
+	}
 	recs := make([]Record, 0, len(ids))
 	for _, id := range ids {
 		r, err := l.store.Get(id)

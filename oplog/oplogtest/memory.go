@@ -168,6 +168,23 @@ func (m *Memory) Get(id uint64) (oplog.Record, error) {
 	return stored(m.recs[i]), nil
 }
 
+// GetMany returns the records of ids in their order, leaving out the IDs
+// not stored.
+func (m *Memory) GetMany(ids []uint64) ([]oplog.Record, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed {
+		return nil, oplog.ErrClosed
+	}
+	out := make([]oplog.Record, 0, len(ids))
+	for _, id := range ids {
+		if i, err := m.lookup(id); err == nil {
+			out = append(out, stored(m.recs[i]))
+		}
+	}
+	return out, nil
+}
+
 // List answers q newest first.
 func (m *Memory) List(q oplog.Query) (oplog.Page, error) {
 	m.mu.Lock()

@@ -27,6 +27,7 @@ func TestStore(t *testing.T, open Opener) {
 		{"Append/ConcurrentWritersGetDenseUniqueIDs", testAppendConcurrent},
 		{"Append/BadRecordRejectsBatch", testAppendBadBatch},
 		{"Get", testGet},
+		{"GetMany", testGetMany},
 		{"Complete", testComplete},
 		{"AwaitComplete", testAwaitComplete},
 		{"Wait", testWait},

@@ -197,3 +197,30 @@ func testStats(t *testing.T, open Opener) {
 		t.Fatalf("stats after the op failed %+v", s)
 	}
 }
+
+// testGetMany: a store that reads many records at once (oplog.ManyGetter)
+// gives them in the order asked, whole, leaving out IDs it does not hold.
+func testGetMany(t *testing.T, open Opener) {
+	st := open(t)
+	l := oplog.New(st, nil)
+	t.Cleanup(func() { _ = l.Close() })
+	g, ok := st.(oplog.ManyGetter)
+	if !ok {
+		t.Skip("the store reads records one at a time")
+	}
+	recs := MustAppend(t, l, Lines(5, "m")...)
+	got, err := g.GetMany([]uint64{recs[3].ID, recs[0].ID, 999, recs[4].ID, recs[3].ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"m-3", "m-0", "m-4", "m-3"}
+	if len(got) != len(want) {
+		t.Fatalf("GetMany: %d records, want %d", len(got), len(want))
+	}
+	for i, r := range got {
+		one, err := l.Get(context.Background(), r.ID)
+		if err != nil || r.Text != want[i] || !reflect.DeepEqual(r, one) {
+			t.Errorf("GetMany record %d: %+v, want %s as Get gives it (%+v, %v)", i, r, want[i], one, err)
+		}
+	}
+}

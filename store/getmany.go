@@ -1,0 +1,33 @@
+package store
+
+import (
+	"go.etcd.io/bbolt"
+
+	"github.com/mcplogd/mcplogd/internal/codec"
+	"github.com/mcplogd/mcplogd/oplog"
+)
+
+var _ oplog.ManyGetter = (*DB)(nil)
+
+// GetMany returns the records of ids in their order, read in one
+// transaction; IDs not stored (trimmed by retention, or never written)
+// are left out.
+func (d *DB) GetMany(ids []uint64) ([]oplog.Record, error) {
+	recs := make([]oplog.Record, 0, len(ids))
+	err := d.view(func(tx *bbolt.Tx, _ *oplog.Stats) error {
+		b := tx.Bucket(codec.RecordsBucket)
+		for _, id := range ids {
+			v := b.Get(codec.Key(id))
+			if v == nil {
+				continue
+			}
+			r, err := codec.Decode(id, v)
+			if err != nil {
+				return err
+			}
+			recs = append(recs, r)
+		}
+		return nil
+	})
+	return recs, err
+}
