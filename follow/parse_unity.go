@@ -228,7 +228,8 @@ func (p *unityParser) take(out []Entry) []Entry {
 		return out
 	}
 	if p.src != "" {
-		var o object
+		// Room for the keys, the numbers and some escapes: one allocation.
+		o := object{b: make([]byte, 0, len(p.src)+len(p.code)+80)}
 		o.str("srcFile", p.src)
 		o.num("srcLine", p.srcLine)
 		o.num("srcColumn", p.srcCol)
