@@ -250,12 +250,18 @@ func isUnityFrame(s string) bool {
 	if s[0] == '(' {
 		return strings.HasPrefix(s, "(wrapper ")
 	}
-	if i := strings.Index(s, " ("); i > 0 && !strings.ContainsAny(s[:i], " \t") {
-		return strings.ContainsAny(s[:i], ":.")
+	// The first word ends at the first blank: "Class:Method (args)" has
+	// its " (" there.
+	k := 0
+	for k < len(s) && s[k] != ' ' && s[k] != '\t' {
+		k++
+	}
+	if k > 0 && k+1 < len(s) && s[k] == ' ' && s[k+1] == '(' {
+		return strings.IndexByte(s[:k], ':') >= 0 || strings.IndexByte(s[:k], '.') >= 0
 	}
 	// Unity before 2020 and IL2CPP players: "UnityEngine.Debug:Log(Object)".
-	i := strings.IndexByte(s, '(')
-	return i > 0 && !strings.ContainsAny(s[:i], " \t") && strings.IndexByte(s[:i], ':') > 0
+	i := strings.IndexByte(s[:k], '(')
+	return i > 0 && strings.IndexByte(s[:i], ':') > 0
 }
 
 // isException reports a .NET exception's first line:
