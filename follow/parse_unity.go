@@ -47,6 +47,7 @@ type unityParser struct {
 	srcLine int
 	srcCol  int
 	code    string // the compiler's diagnostic code ("CS1002")
+	plain   string // a line startsEntry said starts no entry: begin need not look again
 }
 
 func (p *unityParser) Name() string { return "unity" }
@@ -137,6 +138,8 @@ func (p *unityParser) begin(s string, ts time.Time, end int64) {
 	name := ""
 	var stack string
 	switch {
+	case s == p.plain:
+		// Not indented and no startsEntry: none of the cases below.
 	case isException(s), hasException(s):
 		level, p.typed = oplog.LevelError, true
 	case strings.HasPrefix(s, "Assertion failed"):

@@ -118,8 +118,14 @@ func (p *unityParser) pending(s string, ts time.Time, end int64) []Entry {
 // holds reports whether s may be part of the held entry, to be decided by
 // the lines after it.
 func (p *unityParser) holds(s string) bool {
-	if p.replay || !p.e.held || p.trailer || p.raw != "" || len(p.pend) >= maxPendLines || startsEntry(s) {
+	if p.replay || !p.e.held || p.trailer || p.raw != "" || len(p.pend) >= maxPendLines {
 		return false
+	}
+	if startsEntry(s) {
+		return false
+	}
+	if !indented(s) {
+		p.plain = s // begin need not look again
 	}
 	if p.e.closed {
 		// Player.log: an exception's report may go on after a blank line
