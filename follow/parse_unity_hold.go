@@ -188,15 +188,15 @@ func startsEntry(s string) bool {
 }
 
 // hasDiagCode reports whether s holds "error CS" or "warning CS": one
-// scan for the " CS" they share.
+// scan for the "CS" they share (a capital C is rarer than a space).
 func hasDiagCode(s string) bool {
 	for i := 0; ; {
-		j := strings.Index(s[i:], " CS")
+		j := strings.Index(s[i:], "CS")
 		if j < 0 {
 			return false
 		}
 		i += j
-		if strings.HasSuffix(s[:i], "error") || strings.HasSuffix(s[:i], "warning") {
+		if strings.HasSuffix(s[:i], "error ") || strings.HasSuffix(s[:i], "warning ") {
 			return true
 		}
 		i++
