@@ -154,7 +154,12 @@ func (m *marking) markers(r *oplog.Record) (before, after []oplog.Record) {
 	before, after = m.before[:0], m.after[:0]
 	defer func() { m.before, m.after = before, after }()
 	format := m.p.Name()
-	if b, ok := runBanner(format, r); ok && (m.sinceRun < 0 || m.sinceRun > bannerWindow(format) || m.newRun != "") {
+	var b runInfo
+	ok := false
+	if m.sinceRun < 0 || m.sinceRun > bannerWindow(format) || m.newRun != "" {
+		b, ok = runBanner(format, r) // not within a run's banner: Unity's is many lines
+	}
+	if ok {
 		before = append(before, marker(r, oplog.MarkerRun, oplog.LevelInfo, "run started: "+b.text, b.data()))
 		m.runStarted()
 	} else if m.newRun != "" {
