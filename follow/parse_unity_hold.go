@@ -121,11 +121,13 @@ func (p *unityParser) holds(s string) bool {
 	if p.replay || !p.e.held || p.trailer || p.raw != "" || len(p.pend) >= maxPendLines {
 		return false
 	}
-	if startsEntry(s) {
-		return false
-	}
-	if !indented(s) {
-		p.plain = s // begin need not look again
+	if s != p.plain { // a line pending asks twice
+		if startsEntry(s) {
+			return false
+		}
+		if !indented(s) {
+			p.plain = s // begin need not look again
+		}
 	}
 	if p.e.closed {
 		// Player.log: an exception's report may go on after a blank line
