@@ -42,6 +42,8 @@ type marking struct {
 	newRun    string // set by startRun: why the next entry starts a run
 	compiling bool   // a compile started and has no outcome yet
 	errors    int    // its compile errors so far
+
+	before, after []oplog.Record // markers' room, reused: mark copies what it returns
 }
 
 // withMarkers returns p with markers added to its entries.
@@ -63,11 +65,12 @@ func (m *marking) mark(entries []Entry) []Entry {
 		return entries
 	}
 	var out []Entry
-	for i, e := range entries {
+	for i := range entries {
+		e := &entries[i] // not a copy: an Entry is large, and most are passed over
 		before, after := m.markers(&e.Record)
 		if len(before) == 0 && len(after) == 0 {
 			if out != nil {
-				out = append(out, e)
+				out = append(out, *e)
 			}
 			continue
 		}
@@ -77,7 +80,7 @@ func (m *marking) mark(entries []Entry) []Entry {
 		for _, r := range before {
 			out = append(out, Entry{Record: r, End: e.End}) // stored with its entry (Follower.store)
 		}
-		out = append(out, e)
+		out = append(out, *e)
 		for _, r := range after {
 			out = append(out, Entry{Record: r, End: e.End})
 		}
@@ -148,8 +151,15 @@ func (m *marking) markers(r *oplog.Record) (before, after []oplog.Record) {
 		}
 		return nil, nil
 	}
+	before, after = m.before[:0], m.after[:0]
+	defer func() { m.before, m.after = before, after }()
 	format := m.p.Name()
-	if b, ok := runBanner(format, r); ok && (m.sinceRun < 0 || m.sinceRun > bannerWindow(format) || m.newRun != "") {
+	var b runInfo
+	ok := false
+	if m.sinceRun < 0 || m.sinceRun > bannerWindow(format) || m.newRun != "" {
+		b, ok = runBanner(format, r) // not within a run's banner: Unity's is many lines
+	}
+	if ok {
 		before = append(before, marker(r, oplog.MarkerRun, oplog.LevelInfo, "run started: "+b.text, b.data()))
 		m.runStarted()
 	} else if m.newRun != "" {

@@ -47,6 +47,7 @@ type unityParser struct {
 	srcLine int
 	srcCol  int
 	code    string // the compiler's diagnostic code ("CS1002")
+	plain   string // a line startsEntry said starts no entry: begin need not look again
 }
 
 func (p *unityParser) Name() string { return "unity" }
@@ -137,6 +138,8 @@ func (p *unityParser) begin(s string, ts time.Time, end int64) {
 	name := ""
 	var stack string
 	switch {
+	case s == p.plain:
+		// Not indented and no startsEntry: none of the cases below.
 	case isException(s), hasException(s):
 		level, p.typed = oplog.LevelError, true
 	case strings.HasPrefix(s, "Assertion failed"):
@@ -228,7 +231,8 @@ func (p *unityParser) take(out []Entry) []Entry {
 		return out
 	}
 	if p.src != "" {
-		var o object
+		// Room for the keys, the numbers and some escapes: one allocation.
+		o := object{b: make([]byte, 0, len(p.src)+len(p.code)+80)}
 		o.str("srcFile", p.src)
 		o.num("srcLine", p.srcLine)
 		o.num("srcColumn", p.srcCol)
@@ -249,12 +253,18 @@ func isUnityFrame(s string) bool {
 	if s[0] == '(' {
 		return strings.HasPrefix(s, "(wrapper ")
 	}
-	if i := strings.Index(s, " ("); i > 0 && !strings.ContainsAny(s[:i], " \t") {
-		return strings.ContainsAny(s[:i], ":.")
+	// The first word ends at the first blank: "Class:Method (args)" has
+	// its " (" there.
+	k := 0
+	for k < len(s) && s[k] != ' ' && s[k] != '\t' {
+		k++
+	}
+	if k > 0 && k+1 < len(s) && s[k] == ' ' && s[k+1] == '(' {
+		return strings.IndexByte(s[:k], ':') >= 0 || strings.IndexByte(s[:k], '.') >= 0
 	}
 	// Unity before 2020 and IL2CPP players: "UnityEngine.Debug:Log(Object)".
-	i := strings.IndexByte(s, '(')
-	return i > 0 && !strings.ContainsAny(s[:i], " \t") && strings.IndexByte(s[:i], ':') > 0
+	i := strings.IndexByte(s[:k], '(')
+	return i > 0 && strings.IndexByte(s[:i], ':') > 0
 }
 
 // isException reports a .NET exception's first line:

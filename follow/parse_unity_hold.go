@@ -118,8 +118,16 @@ func (p *unityParser) pending(s string, ts time.Time, end int64) []Entry {
 // holds reports whether s may be part of the held entry, to be decided by
 // the lines after it.
 func (p *unityParser) holds(s string) bool {
-	if p.replay || !p.e.held || p.trailer || p.raw != "" || len(p.pend) >= maxPendLines || startsEntry(s) {
+	if p.replay || !p.e.held || p.trailer || p.raw != "" || len(p.pend) >= maxPendLines {
 		return false
+	}
+	if s != p.plain { // a line pending asks twice
+		if startsEntry(s) {
+			return false
+		}
+		if !indented(s) {
+			p.plain = s // begin need not look again
+		}
 	}
 	if p.e.closed {
 		// Player.log: an exception's report may go on after a blank line
@@ -178,8 +186,23 @@ func startsEntry(s string) bool {
 	}
 	return isException(s) || hasException(s) || s == "Crash!!!" || isNativeError(s) ||
 		strings.HasPrefix(s, "Caught fatal signal") || strings.HasPrefix(s, "Received signal ") ||
-		strings.HasPrefix(s, "Assertion failed") ||
-		strings.Contains(s, "error CS") || strings.Contains(s, "warning CS")
+		strings.HasPrefix(s, "Assertion failed") || hasDiagCode(s)
+}
+
+// hasDiagCode reports whether s holds "error CS" or "warning CS": one
+// scan for the "CS" they share (a capital C is rarer than a space).
+func hasDiagCode(s string) bool {
+	for i := 0; ; {
+		j := strings.Index(s[i:], "CS")
+		if j < 0 {
+			return false
+		}
+		i += j
+		if strings.HasSuffix(s[:i], "error ") || strings.HasSuffix(s[:i], "warning ") {
+			return true
+		}
+		i++
+	}
 }
 
 // continuedLine reports a line that reads as the rest of a message, not a
@@ -238,6 +261,9 @@ var nativeErrors = [...]string{
 
 // isNativeError reports an error of the engine's own.
 func isNativeError(s string) bool {
+	if s == "" || nativeErrorStart[s[0]] == 0 {
+		return false // most lines: one look at the first byte
+	}
 	for _, e := range nativeErrors {
 		if strings.HasPrefix(s, e) {
 			return true
@@ -258,5 +284,13 @@ func isNativeFrame(s string) bool {
 	}
 	return i > 6 && i+1 < len(s) && s[i] == ' ' && s[i+1] == '('
 }
+
+// nativeErrorStart marks the first bytes of nativeErrors.
+var nativeErrorStart = func() (t [256]byte) {
+	for _, e := range nativeErrors {
+		t[e[0]] = 1
+	}
+	return t
+}()
 
 func isHexDigit(c byte) bool { return isDigit(c) || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F' }
