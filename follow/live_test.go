@@ -60,19 +60,7 @@ func oneShot(t *testing.T, data []byte) []oplog.Record {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := withMarkers(np) // as the follower reads
-	var entries []Entry
-	var off int64
-	for {
-		i := bytes.IndexByte(data[off:], '\n')
-		if i < 0 {
-			break
-		}
-		line := strings.TrimSuffix(string(data[off:off+int64(i)]), "\r")
-		off += int64(i) + 1
-		entries = append(entries, p.Line(line, off)...)
-	}
-	entries = append(entries, p.Flush()...)
+	entries, _ := feedComplete(withMarkers(np), data) // as the follower reads
 	recs := make([]oplog.Record, len(entries))
 	for i, e := range entries {
 		recs[i] = e.Record
@@ -162,4 +150,22 @@ func parserData(b json.RawMessage) string {
 	}
 	out, _ := json.Marshal(m)
 	return string(out)
+}
+
+// feedComplete feeds p every complete line of data, as a follower reads a
+// file (a last line without its newline is held, so it is left out), then
+// flushes; it returns the entries and the bytes of the complete lines.
+func feedComplete(p Parser, data []byte) ([]Entry, int64) {
+	var entries []Entry
+	var off int64
+	for {
+		i := bytes.IndexByte(data[off:], '\n')
+		if i < 0 {
+			break
+		}
+		line := strings.TrimSuffix(string(data[off:off+int64(i)]), "\r")
+		off += int64(i) + 1
+		entries = append(entries, p.Line(line, off)...)
+	}
+	return append(entries, p.Flush()...), off
 }

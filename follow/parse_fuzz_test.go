@@ -1,8 +1,6 @@
 package follow
 
 import (
-	"bytes"
-	"strings"
 	"testing"
 	"time"
 
@@ -28,19 +26,7 @@ func FuzzParsers(f *testing.F) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			p = withMarkers(p)
-			var entries []Entry
-			var off int64
-			for {
-				i := bytes.IndexByte(data[off:], '\n')
-				if i < 0 {
-					break
-				}
-				line := strings.TrimSuffix(string(data[off:off+int64(i)]), "\r")
-				off += int64(i) + 1
-				entries = append(entries, p.Line(line, off)...)
-			}
-			entries = append(entries, p.Flush()...)
+			entries, off := feedComplete(withMarkers(p), data)
 			var last int64
 			for k, e := range entries {
 				if e.End < last || e.End > off {
