@@ -94,22 +94,30 @@ func recountSeen(tx *bbolt.Tx) error {
 	if err != nil {
 		return err
 	}
+	return rewriteNames(tx, func(k []byte, n v3Name) []byte {
+		n.first, n.last = 0, 0
+		if seen := all[string(k)]; seen != nil {
+			n.first, n.last = seen.first, seen.last
+		}
+		return v3AppendName(nil, &n)
+	})
+}
+
+// rewriteNames replaces every value of the names bucket, read as schema 3
+// wrote it, with what fn makes of it.
+func rewriteNames(tx *bbolt.Tx, fn func(k []byte, n v3Name) []byte) error {
 	b := tx.Bucket(namesBucket)
 	type entry struct{ k, v []byte }
-	var fixed []entry // bbolt forbids Put while its cursor walks
+	var out []entry // bbolt forbids Put while its cursor walks
 	c := b.Cursor()
 	for k, v := c.First(); k != nil; k, v = c.Next() {
 		n, err := v3DecodeName(v)
 		if err != nil {
 			return fmt.Errorf("names %q: %w", k, err)
 		}
-		n.first, n.last = 0, 0
-		if seen := all[string(k)]; seen != nil {
-			n.first, n.last = seen.first, seen.last
-		}
-		fixed = append(fixed, entry{append([]byte(nil), k...), v3AppendName(nil, &n)})
+		out = append(out, entry{append([]byte(nil), k...), fn(k, n)})
 	}
-	for _, e := range fixed {
+	for _, e := range out {
 		if err := b.Put(e.k, e.v); err != nil {
 			return err
 		}
@@ -143,23 +151,13 @@ func keepRuns(tx *bbolt.Tx) error {
 	if err := meta.Put(statsKey, v6AppendStats(nil, &s)); err != nil {
 		return err
 	}
-	b := tx.Bucket(namesBucket)
-	type entry struct{ k, v []byte }
-	var wider []entry // bbolt forbids Put while its cursor walks
-	c := b.Cursor()
-	for k, v := c.First(); k != nil; k, v = c.Next() {
-		n, err := v3DecodeName(v)
-		if err != nil {
-			return fmt.Errorf("names %q: %w", k, err)
-		}
+	err = rewriteNames(tx, func(_ []byte, n v3Name) []byte {
 		n6 := v6Name{first: n.first, last: n.last}
 		copy(n6.counts[:], n.counts[:])
-		wider = append(wider, entry{append([]byte(nil), k...), v6AppendName(nil, &n6)})
-	}
-	for _, e := range wider {
-		if err := b.Put(e.k, e.v); err != nil {
-			return err
-		}
+		return v6AppendName(nil, &n6)
+	})
+	if err != nil {
+		return err
 	}
 	_, err = tx.CreateBucketIfNotExists(runsBucket)
 	return err
