@@ -30,13 +30,22 @@ func DecodeLines(r io.Reader) ([]oplog.Record, error) {
 	}
 	b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
 	t := bytes.TrimSpace(b)
+	if recs, ok := fastLines(b, t); ok {
+		return recs, nil
+	}
+	return decodeLinesSlow(b, t)
+}
+
+// decodeLinesSlow decodes field by field what fastLines left: it words
+// the error of a bad batch.
+func decodeLinesSlow(b, t []byte) ([]oplog.Record, error) {
 	switch {
 	case len(t) == 0:
 		return nil, nil
 	case t[0] == '[':
 		return decodeArray(t)
 	case t[0] == '{' && json.Valid(t):
-		r, err := DecodeLine(t)
+		r, err := decodeLineSlow(t)
 		if err != nil {
 			return nil, recordError(0, 0, err)
 		}
@@ -56,7 +65,7 @@ func decodeArray(b []byte) ([]oplog.Record, error) {
 		if err := dec.Decode(&raw); err != nil {
 			return nil, recordError(len(recs), 0, oplog.Errorf(oplog.EINVALID, "malformed JSON: %v", err))
 		}
-		r, err := DecodeLine(raw)
+		r, err := decodeLineSlow(raw)
 		if err != nil {
 			return nil, recordError(len(recs), 0, err)
 		}
@@ -79,7 +88,7 @@ func decodeNDJSON(b []byte) ([]oplog.Record, error) {
 		if line = bytes.TrimSpace(line); len(line) == 0 {
 			continue
 		}
-		r, err := DecodeLine(line)
+		r, err := decodeLineSlow(line)
 		if err != nil {
 			return nil, recordError(len(recs), n, err)
 		}
@@ -113,6 +122,13 @@ func recordError(index, line int, err error) error {
 // and values of the wrong type are EINVALID *oplog.Errors naming the field.
 // Sizes and label characters are checked later, by oplog.Log.Append.
 func DecodeLine(b []byte) (oplog.Record, error) {
+	if r, ok := fastLine(b); ok {
+		return r, nil
+	}
+	return decodeLineSlow(b)
+}
+
+func decodeLineSlow(b []byte) (oplog.Record, error) {
 	f, err := parseObject(b)
 	if err != nil {
 		return oplog.Record{}, err

@@ -1,0 +1,570 @@
+package api
+
+import (
+	"bytes"
+	"encoding/json"
+	"time"
+	"unicode"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"github.com/mcplogd/mcplogd/oplog"
+)
+
+// This file is DecodeLines' fast path: one pass over each line object that
+// checks its syntax and fills the record's fields as it goes, with no map
+// and no second scan of data. It only ever answers a well-formed batch of
+// well-formed lines. Anything else (a syntax error, an unknown field, two
+// spellings of one field, a value of the wrong type, a bad level or time,
+// nesting deeper than fastMaxDepth) makes it give up, and the batch is
+// decoded again by the field-by-field decoder in ingest.go, which words
+// the error. So the two decoders agree on every input by construction of
+// the fallback; TestDecodeLines_FastMatchesSlow and FuzzDecodeLines_FastSlow
+// check that the fast path, when it answers, answers what the slow one does.
+
+// fastMaxDepth is how deep data may nest before the fast path leaves the
+// value to encoding/json (whose own limit is 10,000).
+const fastMaxDepth = 200
+
+// The fields of a line object, one per spelling.
+const (
+	slotTime = iota
+	slotLevel
+	slotName
+	slotLogName
+	slotLogNameCamel
+	slotSource
+	slotText
+	slotMessage
+	slotStack
+	slotStackTrace
+	slotStackTraceSnake
+	slotData
+	slotContext
+	numSlots
+)
+
+func slotOf(key []byte) int {
+	switch string(key) {
+	case "time":
+		return slotTime
+	case "level":
+		return slotLevel
+	case "name":
+		return slotName
+	case "log_name":
+		return slotLogName
+	case "logName":
+		return slotLogNameCamel
+	case "source":
+		return slotSource
+	case "text":
+		return slotText
+	case "message":
+		return slotMessage
+	case "stack":
+		return slotStack
+	case "stackTrace":
+		return slotStackTrace
+	case "stack_trace":
+		return slotStackTraceSnake
+	case "data":
+		return slotData
+	case "context":
+		return slotContext
+	}
+	return -1
+}
+
+// fastValue is one field's value as it appears in the line: a string with
+// its quotes, a number, or data's object. plain says the string needs no
+// unescaping (ASCII, no backslash) or the object no compacting (no
+// whitespace outside strings).
+type fastValue struct {
+	raw   []byte
+	plain bool
+}
+
+// scanner walks JSON text, checking it as strictly as encoding/json does.
+type scanner struct {
+	b []byte
+	i int
+}
+
+// ws skips JSON whitespace and says whether there was any.
+func (s *scanner) ws() bool {
+	start := s.i
+	for s.i < len(s.b) {
+		switch s.b[s.i] {
+		case ' ', '\t', '\n', '\r':
+			s.i++
+			continue
+		}
+		break
+	}
+	return s.i > start
+}
+
+func (s *scanner) next(c byte) bool {
+	if s.i < len(s.b) && s.b[s.i] == c {
+		s.i++
+		return true
+	}
+	return false
+}
+
+// str reads a string at s.i (its opening quote); plain reports no escapes
+// and ASCII only.
+func (s *scanner) str() (ok, plain bool) {
+	s.i++ // the opening quote
+	plain = true
+	for s.i < len(s.b) {
+		c := s.b[s.i]
+		switch {
+		case c == '"':
+			s.i++
+			return true, plain
+		case c == '\\':
+			plain = false
+			if s.i+1 >= len(s.b) {
+				return false, false
+			}
+			switch s.b[s.i+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				s.i += 2
+			case 'u':
+				if s.i+6 > len(s.b) || !isHex4(s.b[s.i+2:s.i+6]) {
+					return false, false
+				}
+				s.i += 6
+			default:
+				return false, false
+			}
+		case c < ' ':
+			return false, false
+		case c >= utf8.RuneSelf:
+			plain = false
+			s.i++
+		default:
+			s.i++
+		}
+	}
+	return false, false
+}
+
+func isHex4(h []byte) bool {
+	for _, c := range h {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+			return false
+		}
+	}
+	return true
+}
+
+func (s *scanner) digits() int {
+	start := s.i
+	for s.i < len(s.b) && '0' <= s.b[s.i] && s.b[s.i] <= '9' {
+		s.i++
+	}
+	return s.i - start
+}
+
+// num reads a number: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+func (s *scanner) num() bool {
+	s.next('-')
+	switch {
+	case s.next('0'):
+	case s.i < len(s.b) && '1' <= s.b[s.i] && s.b[s.i] <= '9':
+		s.digits()
+	default:
+		return false
+	}
+	if s.next('.') && s.digits() == 0 {
+		return false
+	}
+	if s.next('e') || s.next('E') {
+		if !s.next('+') {
+			s.next('-')
+		}
+		if s.digits() == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+func (s *scanner) lit(word string) bool {
+	if !bytes.HasPrefix(s.b[s.i:], []byte(word)) {
+		return false
+	}
+	s.i += len(word)
+	return true
+}
+
+// value reads any JSON value; plain reports a string without escapes or
+// non-ASCII bytes, or a value without whitespace.
+func (s *scanner) value(depth int) (ok, plain bool) {
+	if s.i >= len(s.b) {
+		return false, false
+	}
+	switch c := s.b[s.i]; {
+	case c == '"':
+		return s.str()
+	case c == '{' || c == '[':
+		if depth > fastMaxDepth {
+			return false, false
+		}
+		return s.composite(depth)
+	case c == 't':
+		return s.lit("true"), true
+	case c == 'f':
+		return s.lit("false"), true
+	case c == 'n':
+		return s.lit("null"), true
+	case c == '-' || '0' <= c && c <= '9':
+		return s.num(), true
+	}
+	return false, false
+}
+
+// composite reads an object or an array at s.i.
+func (s *scanner) composite(depth int) (ok, plain bool) {
+	closer, isObject := byte(']'), s.b[s.i] == '{'
+	if isObject {
+		closer = '}'
+	}
+	s.i++
+	plain = !s.ws()
+	if s.next(closer) {
+		return true, plain
+	}
+	for {
+		if isObject {
+			if s.i >= len(s.b) || s.b[s.i] != '"' {
+				return false, false
+			}
+			if ok, _ := s.str(); !ok {
+				return false, false
+			}
+			sp := s.ws()
+			if !s.next(':') {
+				return false, false
+			}
+			sp = s.ws() || sp
+			plain = plain && !sp
+		}
+		start := s.i
+		ok, p := s.value(depth + 1)
+		if !ok {
+			return false, false
+		}
+		// A string is compact whatever it holds.
+		sp := s.ws()
+		plain = plain && (p || s.b[start] == '"') && !sp
+		if s.next(closer) {
+			return true, plain
+		}
+		if !s.next(',') {
+			return false, false
+		}
+		sp = s.ws()
+		plain = plain && !sp
+	}
+}
+
+// fastLine reads the line object at s.i and returns its record; ok is false
+// when the slow decoder must have the last word.
+func (s *scanner) fastLine() (oplog.Record, bool) {
+	var vals fastValues
+	if !s.next('{') {
+		return oplog.Record{}, false
+	}
+	s.ws()
+	if !s.next('}') {
+		for {
+			if s.i >= len(s.b) || s.b[s.i] != '"' {
+				return oplog.Record{}, false
+			}
+			start := s.i
+			ok, plain := s.str()
+			if !ok || !plain {
+				return oplog.Record{}, false
+			}
+			slot := slotOf(s.b[start+1 : s.i-1])
+			s.ws()
+			if slot < 0 || !s.next(':') {
+				return oplog.Record{}, false
+			}
+			s.ws()
+			vstart := s.i
+			ok, plain = s.value(1)
+			if !ok {
+				return oplog.Record{}, false
+			}
+			vals[slot] = fastValue{raw: s.b[vstart:s.i], plain: plain} // the last one wins, as in a map
+			if s.b[vstart] == 'n' {
+				vals[slot] = fastValue{} // null is absent
+			}
+			s.ws()
+			if s.next('}') {
+				break
+			}
+			if !s.next(',') {
+				return oplog.Record{}, false
+			}
+			s.ws()
+		}
+	}
+	return vals.record()
+}
+
+type fastValues [numSlots]fastValue
+
+// one returns the value of the one spelling given; ok is false when two
+// are.
+func (v *fastValues) one(slots ...int) (fastValue, bool) {
+	var got fastValue
+	for _, s := range slots {
+		if v[s].raw != nil {
+			if got.raw != nil {
+				return fastValue{}, false
+			}
+			got = v[s]
+		}
+	}
+	return got, true
+}
+
+// str returns the string of the one spelling given, "" when none is; ok is
+// false for anything but a string.
+func (v *fastValues) str(slots ...int) (string, bool) {
+	f, ok := v.one(slots...)
+	switch {
+	case !ok:
+		return "", false
+	case f.raw == nil:
+		return "", true
+	case f.raw[0] != '"':
+		return "", false
+	case f.plain:
+		return string(f.raw[1 : len(f.raw)-1]), true
+	}
+	if in := f.raw[1 : len(f.raw)-1]; bytes.IndexByte(in, '\\') < 0 && utf8.Valid(in) {
+		return string(in), true
+	}
+	return unquoteJSON(f.raw[1 : len(f.raw)-1]), true
+}
+
+func (v *fastValues) record() (oplog.Record, bool) {
+	r := oplog.Record{Kind: oplog.KindLine}
+	var ok [6]bool
+	r.Name, ok[0] = v.str(slotName, slotLogName, slotLogNameCamel)
+	r.Source, ok[1] = v.str(slotSource)
+	r.Text, ok[2] = v.str(slotText, slotMessage)
+	r.Stack, ok[3] = v.str(slotStack, slotStackTrace, slotStackTraceSnake)
+	r.Level = quickLevel(v[slotLevel].raw)
+	var level string
+	if r.Level == 0 {
+		level, ok[4] = v.str(slotLevel)
+	} else {
+		ok[4] = true
+	}
+	data, ok5 := v.one(slotData, slotContext)
+	ok[5] = ok5 && (data.raw == nil || data.raw[0] == '{')
+	if ok != [6]bool{true, true, true, true, true, true} {
+		return oplog.Record{}, false
+	}
+	if data.raw != nil {
+		if data.plain {
+			r.Data = bytes.Clone(data.raw)
+		} else {
+			var buf bytes.Buffer
+			if json.Compact(&buf, data.raw) != nil {
+				return oplog.Record{}, false
+			}
+			r.Data = buf.Bytes()
+		}
+	}
+	var err error
+	if r.Level == 0 {
+		if r.Level, err = oplog.ParseLevel(level); err != nil || r.Level == 0 {
+			return oplog.Record{}, false
+		}
+	}
+	t := v[slotTime].raw
+	switch {
+	case t == nil:
+	case t[0] == '"':
+		s, _ := v.str(slotTime)
+		if r.Time, err = oplog.ParseTime(s, time.Now()); err != nil {
+			return oplog.Record{}, false
+		}
+	case t[0] == '-' || '0' <= t[0] && t[0] <= '9':
+		if r.Time, err = oplog.ParseTime(string(t), time.Now()); err != nil {
+			return oplog.Record{}, false
+		}
+	default:
+		return oplog.Record{}, false
+	}
+	return r, true
+}
+
+// quickLevel reads the usual spellings of a level without a string; 0
+// leaves the rest to oplog.ParseLevel.
+func quickLevel(raw []byte) oplog.Level {
+	switch string(raw) {
+	case `"debug"`:
+		return oplog.LevelDebug
+	case `"info"`:
+		return oplog.LevelInfo
+	case `"warn"`:
+		return oplog.LevelWarn
+	case `"error"`:
+		return oplog.LevelError
+	case `"fatal"`:
+		return oplog.LevelFatal
+	}
+	return 0
+}
+
+// unquoteJSON decodes the inside of a JSON string that str accepted, as
+// encoding/json does (its unquoteBytes): bad UTF-8 and lone surrogates
+// become U+FFFD.
+func unquoteJSON(s []byte) string {
+	b := make([]byte, 0, len(s)+utf8.UTFMax)
+	for r := 0; r < len(s); {
+		c := s[r]
+		switch {
+		case c == '\\':
+			switch e := s[r+1]; e {
+			case 'b':
+				b = append(b, '\b')
+			case 'f':
+				b = append(b, '\f')
+			case 'n':
+				b = append(b, '\n')
+			case 'r':
+				b = append(b, '\r')
+			case 't':
+				b = append(b, '\t')
+			case 'u':
+				rr := hex4(s[r+2 : r+6])
+				r += 6
+				if utf16.IsSurrogate(rr) {
+					if r+6 <= len(s) && s[r] == '\\' && s[r+1] == 'u' {
+						if dec := utf16.DecodeRune(rr, hex4(s[r+2:r+6])); dec != unicode.ReplacementChar {
+							r += 6
+							b = utf8.AppendRune(b, dec)
+							continue
+						}
+					}
+					rr = unicode.ReplacementChar
+				}
+				b = utf8.AppendRune(b, rr)
+				continue
+			default: // " \ /
+				b = append(b, e)
+			}
+			r += 2
+		case c < utf8.RuneSelf:
+			b = append(b, c)
+			r++
+		default:
+			rr, size := utf8.DecodeRune(s[r:])
+			b = utf8.AppendRune(b, rr)
+			r += size
+		}
+	}
+	return string(b)
+}
+
+// hex4 reads 4 hex digits that isHex4 accepted.
+func hex4(h []byte) rune {
+	var r rune
+	for _, c := range h {
+		switch {
+		case c <= '9':
+			c -= '0'
+		case c >= 'a':
+			c -= 'a' - 10
+		default:
+			c -= 'A' - 10
+		}
+		r = r*16 + rune(c)
+	}
+	return r
+}
+
+// fastLines decodes what DecodeLines was given (b after the byte order
+// mark, t trimmed) when every line is well formed; ok is false otherwise.
+func fastLines(b, t []byte) ([]oplog.Record, bool) {
+	switch {
+	case len(t) == 0:
+		return nil, true
+	case t[0] == '[':
+		return fastArray(t)
+	case t[0] == '{':
+		s := scanner{b: t}
+		r, ok := s.fastLine()
+		if ok && s.i == len(t) {
+			return []oplog.Record{r}, true
+		}
+		if !ok {
+			return nil, false
+		}
+		// A well-formed object followed by more: NDJSON.
+	}
+	return fastNDJSON(b)
+}
+
+func fastArray(t []byte) ([]oplog.Record, bool) {
+	s := scanner{b: t, i: 1}
+	s.ws()
+	var recs []oplog.Record
+	if !s.next(']') {
+		recs = make([]oplog.Record, 0, bytes.Count(t, []byte(`"level"`))+1) // about one a line
+		for {
+			r, ok := s.fastLine()
+			if !ok {
+				return nil, false
+			}
+			recs = append(recs, r)
+			s.ws()
+			if s.next(']') {
+				break
+			}
+			if !s.next(',') {
+				return nil, false
+			}
+			s.ws()
+		}
+	}
+	s.ws()
+	return recs, s.i == len(t)
+}
+
+func fastNDJSON(b []byte) ([]oplog.Record, bool) {
+	recs := make([]oplog.Record, 0, bytes.Count(b, []byte{'\n'})+1)
+	for len(b) > 0 {
+		var line []byte
+		line, b, _ = bytes.Cut(b, []byte{'\n'})
+		if line = bytes.TrimSpace(line); len(line) == 0 {
+			continue
+		}
+		s := scanner{b: line}
+		r, ok := s.fastLine()
+		if !ok || s.i != len(line) {
+			return nil, false
+		}
+		recs = append(recs, r)
+	}
+	return recs, true
+}
+
+// fastLine decodes one line object b, trimmed; ok is false when DecodeLine
+// must decode it field by field.
+func fastLine(b []byte) (oplog.Record, bool) {
+	s := scanner{b: bytes.TrimSpace(b)}
+	r, ok := s.fastLine()
+	return r, ok && s.i == len(s.b)
+}
