@@ -115,6 +115,9 @@ func Run(ctx context.Context, cfg Config, out io.Writer) error {
 		if err := r.measureHTTP(ctx); err != nil {
 			return fmt.Errorf("HTTP ingest: %w", err)
 		}
+		if err := r.measureBurst(ctx); err != nil { // burst.go
+			return fmt.Errorf("burst: %w", err)
+		}
 	}
 	return r.report(out)
 }
@@ -131,6 +134,7 @@ type runner struct {
 	ingest []ingestRow
 	raw    ingestRow
 	http   []ingestRow
+	burst  burstResult // burst.go
 }
 
 func (r *runner) progress(format string, args ...any) {

@@ -27,6 +27,7 @@ func (r *runner) report(out io.Writer) error {
 	r.reportIngest(w)
 	r.reportStore(w)
 	r.reportHTTP(w)
+	r.reportBurst(w) // report_burst.go
 	r.reportTargets(w)
 	return w.err
 }
