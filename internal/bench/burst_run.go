@@ -50,6 +50,8 @@ func (r *runner) burstOnce(ctx context.Context, busy bool) (burstRun, error) {
 	}()
 	if busy {
 		if run.searches, err = s.searchWhile(ctx, r.burst.shapes, lastID, done); err != nil {
+			cancel()
+			<-done // before the server stops
 			return burstRun{}, err
 		}
 	}
