@@ -27,6 +27,7 @@ func (r *runner) report(out io.Writer) error {
 	r.reportIngest(w)
 	r.reportStore(w)
 	r.reportHTTP(w)
+	r.reportMemory(w)
 	r.reportTargets(w)
 	return w.err
 }
