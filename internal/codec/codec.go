@@ -127,9 +127,13 @@ func Decode(id uint64, v []byte) (oplog.Record, error) {
 		return oplog.Record{}, err
 	}
 	if v[0] == FormatS2 {
-		if v, err = expanded(v); err != nil {
+		// Expanded into a pooled buffer: string(v) below copies it.
+		bp := getScratch()
+		if v, err = expanded(*bp, v); err != nil {
+			putScratch(bp, *bp)
 			return oplog.Record{}, fmt.Errorf("record %d: %w", id, err)
 		}
+		defer putScratch(bp, v)
 	}
 	// One string holds every text field; fields are substrings of it.
 	d, run := fields(v, string(v))
@@ -157,15 +161,16 @@ func Decode(id uint64, v []byte) (oplog.Record, error) {
 	return r, nil
 }
 
-// expanded returns the format-2 equivalent of the format-3 value v.
-func expanded(v []byte) ([]byte, error) {
+// expanded appends to dst[:0] the format-2 equivalent of the format-3
+// value v.
+func expanded(dst, v []byte) ([]byte, error) {
 	d, _ := fields(v, "")
 	d.span() // source
 	d.span() // name
 	if d.err != nil {
 		return nil, d.err
 	}
-	return expand(v, d.off)
+	return expand(dst, v, d.off)
 }
 
 type decoder struct {

@@ -46,15 +46,13 @@ func compress(dst []byte, start, rest int) []byte {
 	if n < CompressMin {
 		return dst
 	}
-	bp := scratch.Get().(*[]byte)
-	defer scratch.Put(bp)
-	if need := s2.MaxEncodedLen(n); cap(*bp) < need {
-		*bp = make([]byte, need)
+	bp := getScratch()
+	buf := *bp
+	if need := s2.MaxEncodedLen(n); cap(buf) < need {
+		buf = make([]byte, need)
 	}
-	c := s2.Encode((*bp)[:cap(*bp)], dst[rest:])
-	if cap(*bp) > maxScratch {
-		*bp = nil
-	}
+	c := s2.Encode(buf[:cap(buf)], dst[rest:])
+	defer putScratch(bp, buf)
 	if len(c) >= n {
 		return dst
 	}
@@ -62,18 +60,32 @@ func compress(dst []byte, start, rest int) []byte {
 	return append(dst[:rest], c...)
 }
 
-// expand returns the format-2 equivalent of the format-3 value v, whose
-// fields after the name start at v[rest:].
-func expand(v []byte, rest int) ([]byte, error) {
+// expand appends to dst[:0] the format-2 equivalent of the format-3 value
+// v, whose fields after the name start at v[rest:].
+func expand(dst, v []byte, rest int) ([]byte, error) {
 	n, err := s2.DecodedLen(v[rest:])
 	if err != nil || n > maxExpanded {
 		return nil, fmt.Errorf("%w: compressed fields at byte %d: bad expanded length", ErrCorrupt, rest)
 	}
-	out := make([]byte, rest+n)
+	if cap(dst) < rest+n {
+		dst = make([]byte, rest+n)
+	}
+	out := dst[:rest+n]
 	copy(out, v[:rest])
 	out[0] = Format
 	if _, err := s2.Decode(out[rest:], v[rest:]); err != nil {
 		return nil, fmt.Errorf("%w: compressed fields at byte %d: %v", ErrCorrupt, rest, err)
 	}
 	return out, nil
+}
+
+// getScratch returns a buffer from the pool; putScratch gives it back,
+// unless it grew too large to keep.
+func getScratch() *[]byte { return scratch.Get().(*[]byte) }
+
+func putScratch(bp *[]byte, b []byte) {
+	if cap(b) <= maxScratch {
+		*bp = b
+		scratch.Put(bp)
+	}
 }
