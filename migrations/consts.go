@@ -24,12 +24,17 @@ const (
 	// 4×6) and the runs bucket; records written since carry their run
 	// (RecordFormat2).
 	SchemaRuns = 6
+	// SchemaCompressed lets records be written compressed (RecordFormat3).
+	// Nothing is rewritten; an older mcplogd refuses the file rather than
+	// read its compressed records as corrupt.
+	SchemaCompressed = 7
 )
 
 // RecordFormat1 is the format byte that starts every record value written
 // by schemas 1 to 5 (see v1codec.go); schema 6 writes RecordFormat2
-// (v6codec.go) and leaves format-1 records as they are. A new record format
-// gets the next number and a step.
+// (v6codec.go) and leaves format-1 records as they are; schema 7 adds
+// RecordFormat3 (v7codec.go), compressed. A new record format gets the next
+// number and a step.
 const RecordFormat1 = 1
 
 // The bbolt names of buckets and meta keys. They have not changed since the

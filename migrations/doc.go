@@ -10,10 +10,10 @@
 // A step reads and writes the layout of its own version, never today's: each
 // format a step touches is copied here, frozen, in a file named after the
 // schema version that introduced it (v1codec.go for record format 1 and the
-// keys, v2codec.go for meta/stats, v3codec.go for the names bucket). When
-// package internal/codec changes a format, it gets a new format number in
-// consts.go, a new vNcodec.go and a new step; the old steps keep working on
-// the files they were written for. A test checks that the newest frozen
+// keys, v2codec.go for meta/stats, v3codec.go for the names bucket,
+// v7codec.go for compressed records). When package internal/codec changes a
+// format, it gets a new format number in consts.go, a new vNcodec.go and a
+// new step; the old steps keep working on the files they were written for. A test checks that the newest frozen
 // codecs still agree with internal/codec.
 //
 // Package store calls Apply at every Open:

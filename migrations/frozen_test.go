@@ -2,10 +2,14 @@ package migrations
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/klauspost/compress/s2"
 
 	"github.com/mcplogd/mcplogd/internal/codec"
 	"github.com/mcplogd/mcplogd/oplog"
@@ -26,8 +30,9 @@ func TestFrozen_Layout_MatchesCodec(t *testing.T) {
 			t.Errorf("frozen name %q, internal/codec %q", c.frozen, c.today)
 		}
 	}
-	if RecordFormat2 != codec.Format || RecordFormat1 != codec.Format1 || v1HeaderSize != codec.HeaderSize {
-		t.Errorf("record formats %d, %d/%d bytes, internal/codec %d, %d/%d", RecordFormat2, RecordFormat1, v1HeaderSize, codec.Format, codec.Format1, codec.HeaderSize)
+	if RecordFormat3 != codec.FormatS2 || RecordFormat2 != codec.Format || RecordFormat1 != codec.Format1 || v1HeaderSize != codec.HeaderSize {
+		t.Errorf("record formats %d, %d, %d/%d bytes, internal/codec %d, %d, %d/%d", RecordFormat3, RecordFormat2, RecordFormat1, v1HeaderSize,
+			codec.FormatS2, codec.Format, codec.Format1, codec.HeaderSize)
 	}
 }
 
@@ -106,5 +111,37 @@ func TestFrozen_V3Name_RoundTrips(t *testing.T) {
 	back, err := v3DecodeName(v3AppendName(nil, &n))
 	if err != nil || back != n {
 		t.Fatalf("v3 name round trip: %+v, %v; want %+v", back, err, n)
+	}
+}
+
+// codec writes a large record in format 3 as v7codec.go describes it: the
+// header, run, source and name of format 2, then an S2 block of format 2's
+// fields from text on.
+func TestFrozen_V7Record_CodecWritesIt(t *testing.T) {
+	r := oplog.Record{Kind: oplog.KindLine, Level: oplog.LevelError, Time: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), Run: 300,
+		Source: "unity", Name: "Player", Text: "boom", Stack: strings.Repeat("at Player.Update () in Player.cs:42\n", 30)}
+	v := codec.Append(nil, &r)
+	if v[0] != RecordFormat3 || v[1] != byte(r.Kind) || v[2] != byte(r.Level) || int64(binary.BigEndian.Uint64(v[4:12])) != r.Time.UnixNano() {
+		t.Fatalf("header % x", v[:v1HeaderSize])
+	}
+	run, n := binary.Uvarint(v[v1HeaderSize:])
+	off := v1HeaderSize + n
+	if run != r.Run {
+		t.Fatalf("run %d, want %d", run, r.Run)
+	}
+	for _, want := range []string{r.Source, r.Name} {
+		l, n := binary.Uvarint(v[off:])
+		if got := string(v[off+n : off+n+int(l)]); got != want {
+			t.Fatalf("field %q, want %q", got, want)
+		}
+		off += n + int(l)
+	}
+	var want []byte
+	for _, f := range []string{r.Text, r.Stack, ""} { // text, stack, no data
+		want = append(binary.AppendUvarint(want, uint64(len(f))), f...)
+	}
+	got, err := s2.Decode(nil, v[off:])
+	if err != nil || !bytes.Equal(got, want) {
+		t.Fatalf("S2 block after the name: %q, %v; want %q", got, err, want)
 	}
 }

@@ -25,6 +25,7 @@ var All = []Migration{
 	{Version: SchemaSeen, Name: "recompute each log name's first and last seen in nanoseconds", Up: recountSeen},
 	{Version: SchemaPositions, Name: "keep each writer's read position", Up: createPositions},
 	{Version: SchemaRuns, Name: "count markers and keep each source's runs", Up: keepRuns},
+	{Version: SchemaCompressed, Name: "allow compressed records", Up: allowCompressed},
 }
 
 // Latest is the schema version this build writes.

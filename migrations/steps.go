@@ -8,7 +8,7 @@ import (
 )
 
 // Each step reads and writes only through the frozen codecs of its version
-// (v1codec.go, v2codec.go, v3codec.go, v6codec.go), never through
+// (v1codec.go, v2codec.go, v3codec.go, v6codec.go, v7codec.go), never through
 // internal/codec.
 
 // createBuckets is schema 1: the meta and records buckets, a generation,

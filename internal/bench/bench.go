@@ -111,6 +111,9 @@ func Run(ctx context.Context, cfg Config, out io.Writer) error {
 	if err := r.measureIngest(ctx); err != nil {
 		return fmt.Errorf("ingest: %w", err)
 	}
+	if err := r.measureMemory(ctx); err != nil {
+		return fmt.Errorf("memory with indexes: %w", err)
+	}
 	if !cfg.NoHTTP {
 		if err := r.measureHTTP(ctx); err != nil {
 			return fmt.Errorf("HTTP ingest: %w", err)
@@ -135,6 +138,7 @@ type runner struct {
 	raw    ingestRow
 	http   []ingestRow
 	burst  burstResult // burst.go
+	memory memoryResult
 }
 
 func (r *runner) progress(format string, args ...any) {

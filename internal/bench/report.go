@@ -28,6 +28,7 @@ func (r *runner) report(out io.Writer) error {
 	r.reportStore(w)
 	r.reportHTTP(w)
 	r.reportBurst(w) // report_burst.go
+	r.reportMemory(w)
 	r.reportTargets(w)
 	return w.err
 }

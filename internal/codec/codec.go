@@ -32,12 +32,20 @@ func nanos(t time.Time) int64 {
 
 // Append appends the encoding of r to dst and returns the extended slice.
 // The ID is the key's business and is not encoded.
+// A record whose fields after the name take CompressMin bytes or more is
+// written compressed (FormatS2) when that makes it smaller.
 func Append(dst []byte, r *oplog.Record) []byte {
+	start := len(dst)
 	dst = append(dst, Format, byte(r.Kind), byte(r.Level), byte(r.Status))
 	dst = binary.BigEndian.AppendUint64(dst, uint64(nanos(r.Time)))
 	dst = binary.AppendUvarint(dst, r.Run)
 	dst = appendString(dst, r.Source)
 	dst = appendString(dst, r.Name)
+	return compress(appendRest(dst, r), start, len(dst))
+}
+
+// appendRest appends the fields after the name.
+func appendRest(dst []byte, r *oplog.Record) []byte {
 	dst = appendString(dst, r.Text)
 	dst = appendString(dst, r.Stack)
 	dst = appendBytes(dst, r.Data)
@@ -64,9 +72,9 @@ func appendBytes(dst, b []byte) []byte {
 }
 
 // Header reads the fixed part of a value: kind, level, status and time in
-// Unix nanoseconds. It reads both formats (Format and Format1).
+// Unix nanoseconds. It reads every format (Format, FormatS2 and Format1).
 func Header(v []byte) (oplog.Kind, oplog.Level, oplog.Status, int64, error) {
-	if len(v) < HeaderSize || v[0] != Format && v[0] != Format1 {
+	if len(v) < HeaderSize || v[0] != Format && v[0] != FormatS2 && v[0] != Format1 {
 		return 0, 0, 0, 0, headerError(v)
 	}
 	return oplog.Kind(v[1]), oplog.Level(v[2]), oplog.Status(v[3]), int64(binary.BigEndian.Uint64(v[4:12])), nil
@@ -76,7 +84,7 @@ func headerError(v []byte) error {
 	if len(v) < HeaderSize {
 		return fmt.Errorf("%w: %d bytes is shorter than the %d-byte header", ErrCorrupt, len(v), HeaderSize)
 	}
-	return fmt.Errorf("%w: format %d, want %d or %d", ErrCorrupt, v[0], Format1, Format)
+	return fmt.Errorf("%w: format %d, want %d, %d or %d", ErrCorrupt, v[0], Format1, Format, FormatS2)
 }
 
 // fields returns a decoder at the first length-prefixed field of v (whose
@@ -118,6 +126,15 @@ func Decode(id uint64, v []byte) (oplog.Record, error) {
 	if err != nil {
 		return oplog.Record{}, err
 	}
+	if v[0] == FormatS2 {
+		// Expanded into a pooled buffer: string(v) below copies it.
+		bp := getScratch()
+		if v, err = expanded(*bp, v); err != nil {
+			putScratch(bp, *bp)
+			return oplog.Record{}, fmt.Errorf("record %d: %w", id, err)
+		}
+		defer putScratch(bp, v)
+	}
 	// One string holds every text field; fields are substrings of it.
 	d, run := fields(v, string(v))
 	r := oplog.Record{ID: id, Kind: kind, Level: level, Status: status, Time: oplog.FromUnixNano(t), Run: run}
@@ -142,6 +159,18 @@ func Decode(id uint64, v []byte) (oplog.Record, error) {
 		return oplog.Record{}, fmt.Errorf("record %d: %w", id, d.err)
 	}
 	return r, nil
+}
+
+// expanded appends to dst[:0] the format-2 equivalent of the format-3
+// value v.
+func expanded(dst, v []byte) ([]byte, error) {
+	d, _ := fields(v, "")
+	d.span() // source
+	d.span() // name
+	if d.err != nil {
+		return nil, d.err
+	}
+	return expand(dst, v, d.off)
 }
 
 type decoder struct {

@@ -2,9 +2,12 @@ package codec_test
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"reflect"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -133,7 +136,7 @@ func TestStats_RoundTrip(t *testing.T) {
 // FuzzDecode feeds arbitrary bytes to the decoder: it must return a record or
 // ErrCorrupt, never panic, and what it returns must survive a round trip.
 func FuzzDecode(f *testing.F) {
-	for _, r := range sampleRecords() {
+	for _, r := range append(sampleRecords(), bigStack()) {
 		f.Add(codec.Append(nil, &r))
 	}
 	f.Add([]byte{})
@@ -181,4 +184,75 @@ func FuzzRoundTrip(f *testing.F) {
 			t.Fatalf("round trip:\n got %+v\nwant %+v", got, r)
 		}
 	})
+}
+
+// bigStack is a record whose stack makes it worth compressing.
+func bigStack() oplog.Record {
+	r := sampleRecords()[1]
+	r.Run = 5
+	r.Stack = strings.Repeat("at Game.AI.PathManager:UpdateFoo () (at Assets/Scripts/Game/AI/PathManager.cs:42)\n", 20)
+	return r
+}
+
+// A large record is written compressed (format 3) and every reader reads
+// it as it reads format 2; a short one stays format 2.
+func TestCodec_Compressed_RoundTrip(t *testing.T) {
+	r := bigStack()
+	v := codec.Append([]byte("prefix"), &r)[len("prefix"):]
+	if v[0] != codec.FormatS2 || len(v) >= len(r.Stack)/2 {
+		t.Fatalf("a %d-byte stack: format %d, %d bytes; want format %d and under half", len(r.Stack), v[0], len(v), codec.FormatS2)
+	}
+	got, err := codec.Decode(9, v)
+	r.ID = 9
+	if err != nil || !reflect.DeepEqual(got, r) {
+		t.Fatalf("decode: %+v, %v; want %+v", got, err, r)
+	}
+	if kind, level, _, ns, err := codec.Header(v); err != nil || kind != r.Kind || level != r.Level || ns != r.Time.UnixNano() {
+		t.Fatalf("header: %v %v %v %v", kind, level, ns, err)
+	}
+	if src, name, err := codec.SourceName(v); err != nil || string(src) != r.Source || string(name) != r.Name {
+		t.Fatalf("SourceName: %q %q %v", src, name, err)
+	}
+	if run, err := codec.Run(v); err != nil || run != 5 {
+		t.Fatalf("Run: %d %v", run, err)
+	}
+	if v := codec.Append(nil, &sampleRecords()[1]); v[0] != codec.Format {
+		t.Fatalf("a short record is format %d, want %d", v[0], codec.Format)
+	}
+	// Random bytes do not shrink: written plain, whatever their size.
+	r.Stack = string(randomBytes(4096))
+	if v := codec.Append(nil, &r); v[0] != codec.Format {
+		t.Fatalf("an incompressible record is format %d, want %d", v[0], codec.Format)
+	}
+}
+
+func randomBytes(n int) []byte {
+	b := make([]byte, n)
+	x := uint64(88172645463325252)
+	for i := range b {
+		x ^= x << 13
+		x ^= x >> 7
+		x ^= x << 17
+		b[i] = byte(x)
+	}
+	return b
+}
+
+// A damaged compressed record is ErrCorrupt, never a panic or a record.
+func TestCodec_Compressed_Corrupt(t *testing.T) {
+	r := bigStack()
+	v := codec.Append(nil, &r)
+	// The S2 block, which starts with its expanded length, follows the name.
+	at := bytes.Index(v, []byte(r.Name)) + len(r.Name)
+	for name, bad := range map[string][]byte{
+		"Truncated":   v[:len(v)-4],
+		"NoBlock":     v[:at],
+		"LengthOnly":  v[:at+2],
+		"LongerClaim": slices.Concat(v[:at], binary.AppendUvarint(nil, uint64(len(r.Stack)*4)), v[at+2:]),
+		"HugeClaim":   slices.Concat(v[:at], binary.AppendUvarint(nil, 1<<40), v[at+2:]),
+	} {
+		if got, err := codec.Decode(1, bad); !errors.Is(err, codec.ErrCorrupt) {
+			t.Errorf("%s: %d-byte stack, %v; want ErrCorrupt", name, len(got.Stack), err)
+		}
+	}
 }

@@ -6,6 +6,12 @@ package codec
 // RecordFormat2 there).
 const Format = 2
 
+// FormatS2 is the version byte of a record written compressed: format 2
+// with the fields after the name in one S2 block (compress.go). Append
+// writes it for records with a large text, stack or JSON field; every
+// reader takes both.
+const FormatS2 = 3
+
 // Format1 is the record format written before runs were kept. Its records
 // are never rewritten: Decode, Header, SourceName and Run read them, with
 // run 0 (no run).

@@ -6,7 +6,7 @@
 // decoding (format, kind, level, status, time) followed by length-prefixed
 // fields. Strings share one allocation when decoded.
 //
-//	0      format (2; 1 before runs, read with run 0)
+//	0      format (2; 3 compressed; 1 before runs, read with run 0)
 //	1      kind
 //	2      level
 //	3      status
@@ -16,6 +16,11 @@
 //	       operations add tool, arguments, result, error (uvarint-prefixed),
 //	       start and end time (varint Unix nanoseconds, 0 for none) and
 //	       replayOf (uvarint)
+//
+// A record whose fields from text on take 256 bytes or more (a stack
+// trace, a large JSON value) is written in format 3 when that shrinks it:
+// the same header, run, source and name, then those fields as one S2 block
+// (compress.go). Header, Run and SourceName read both without expanding.
 //
 // The run follows the header rather than sitting in it: a filter on runs
 // (oplog.Filter.Runs) needs the source as well, so stores read the run
