@@ -40,7 +40,7 @@ type recView struct {
 	an    analysis.Analyzer
 	words [2][]string
 	done  [2]bool
-	ascii [2]int8 // 0: not known yet, 1: ASCII, -1: not
+	odd   [2]int8 // 0: not known yet, 1: the field holds a foldsToASCII rune, -1: not
 }
 
 // field returns the raw text of a text field (0: text, 1: stack).
@@ -65,22 +65,30 @@ func (v *recView) terms(f int) []string {
 	return v.words[f]
 }
 
+// foldsToASCII are the runes whose lower case is ASCII (İ, K) or that a
+// case-insensitive regular expression matches to an ASCII letter in a
+// lower-cased word (ſ): a word holding one can match an ASCII literal
+// that its text does not hold.
+var foldsToASCII = []string{"\u0130", "\u212A", "\u017F"}
+
 // mayHold reports whether text field f can hold a word containing lit
-// (lower-case ASCII): false only when its text is ASCII and lacks lit in any
-// case, which spares analysing most records. (Only ASCII text is judged:
-// two non-ASCII letters lower-case to ASCII ones.)
+// (lower-case ASCII): false only when its text lacks lit in any ASCII case
+// and holds none of foldsToASCII, which spares analysing most records.
 func (v *recView) mayHold(f int, lit string) bool {
 	s := v.field(f)
-	if lit == "" || v.done[f] {
+	if lit == "" || v.done[f] || s == "" {
 		return s != ""
 	}
-	if v.ascii[f] == 0 {
-		v.ascii[f] = 1
-		if !isASCII(s) {
-			v.ascii[f] = -1
+	if containsFoldASCII(s, lit) {
+		return true
+	}
+	if v.odd[f] == 0 {
+		v.odd[f] = -1
+		if !isASCII(s) && slices.ContainsFunc(foldsToASCII, func(r string) bool { return strings.Contains(s, r) }) {
+			v.odd[f] = 1
 		}
 	}
-	return v.ascii[f] < 0 || containsFoldASCII(s, lit)
+	return v.odd[f] > 0
 }
 
 // containsFoldASCII reports whether s holds lit (lower-case ASCII) in any
@@ -411,8 +419,16 @@ func asciiLit(s string) string {
 	return strings.ToLower(s)
 }
 
+// isASCII reports whether s is ASCII, eight bytes at a time.
 func isASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		if (uint64(s[i])|uint64(s[i+1])<<8|uint64(s[i+2])<<16|uint64(s[i+3])<<24|
+			uint64(s[i+4])<<32|uint64(s[i+5])<<40|uint64(s[i+6])<<48|uint64(s[i+7])<<56)&0x8080808080808080 != 0 {
+			return false
+		}
+	}
+	for ; i < len(s); i++ {
 		if s[i] >= utf8.RuneSelf {
 			return false
 		}

@@ -95,6 +95,7 @@ type Index struct {
 	closed      bool
 
 	dirty *dirtySet // operations indexed while pending
+	tail  tailCache // decoded records above the watermark
 
 	stop     chan struct{}
 	done     chan struct{}

@@ -123,7 +123,7 @@ func (x *Index) search(ctx context.Context, c *compiled, p pred, before uint64, 
 		}
 		x.mu.RUnlock()
 		lo := max(wm+1, lowest)
-		if err := x.searchTail(ctx, p, col, lo, top); err != nil {
+		if err := x.searchTail(ctx, p, col, lo, top, st.Revision); err != nil {
 			return h, err
 		}
 		top = lo - 1

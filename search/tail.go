@@ -9,32 +9,39 @@ import (
 	"github.com/mcplogd/mcplogd/oplog"
 )
 
-// searchTail evaluates p on the records lo..hi, read from the store
-// TailChunk IDs at a time, newest first, until col is full. It holds no
-// lock of the index: the indexer moves on meanwhile.
-func (x *Index) searchTail(ctx context.Context, p pred, col *collector, lo, hi uint64) error {
+// searchTail evaluates p on the records lo..hi, read TailChunk IDs at a
+// time (a chunk k holds IDs k*TailChunk+1..(k+1)*TailChunk), newest
+// first, until col is full. It holds no lock of the index: the indexer
+// moves on meanwhile.
+func (x *Index) searchTail(ctx context.Context, p pred, col *collector, lo, hi uint64, rev uint64) error {
 	n := x.opts.TailChunk
+	x.tail.drop(rev, (lo-1)/n)
 	v := &recView{an: x.an.text}
 	for top := hi; top >= lo; {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		clo := lo
-		if top-lo >= n {
-			clo = top - n + 1
-		}
-		recs, err := x.readRange(clo, top)
+		k := (top - 1) / n
+		clo := max(lo, k*n+1)
+		recs, fresh, err := x.chunk(k, rev)
 		if err != nil {
 			return err
 		}
 		var got []uint64
 		down := clo
 		for i := len(recs) - 1; i >= 0; i-- {
-			*v = recView{r: &recs[i], an: v.an}
+			r := &recs[i]
+			if r.ID > top || r.ID < clo {
+				continue
+			}
+			if f, ok := fresh[r.ID]; ok {
+				r = f
+			}
+			*v = recView{r: r, an: v.an}
 			if p(v) {
-				got = append(got, recs[i].ID)
+				got = append(got, r.ID)
 				if len(col.ids)+len(got) > col.limit {
-					down = recs[i].ID
+					down = r.ID
 					break
 				}
 			}
@@ -48,6 +55,79 @@ func (x *Index) searchTail(ctx context.Context, p pred, col *collector, lo, hi u
 	return nil
 }
 
+// tailCache keeps the records of the chunks above the watermark that
+// searches read whole, decoded, up to maxTailCached records: reading and
+// decoding was most of a search's time during a lag. A record does not
+// change once stored but for an operation that completes: the operations
+// pending when a chunk was read are read again by each search.
+type tailCache struct {
+	mu     sync.Mutex
+	rev    uint64 // the store generation of the chunks
+	chunks map[uint64]*tailChunk
+}
+
+type tailChunk struct {
+	recs    []oplog.Record // oldest first
+	pending []uint64       // the operations pending when read
+}
+
+// drop forgets the chunks below k, and all of them if the store's
+// generation is no longer rev.
+func (t *tailCache) drop(rev, k uint64) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.rev != rev {
+		t.rev, t.chunks = rev, map[uint64]*tailChunk{}
+	}
+	for c := range t.chunks {
+		if c < k {
+			delete(t.chunks, c)
+		}
+	}
+}
+
+// chunk returns the stored records of chunk k and, by ID, the current
+// record of each operation that was pending when they were read.
+func (x *Index) chunk(k, rev uint64) ([]oplog.Record, map[uint64]*oplog.Record, error) {
+	t := &x.tail
+	t.mu.Lock()
+	c := t.chunks[k]
+	t.mu.Unlock()
+	if c == nil {
+		n := x.opts.TailChunk
+		recs, err := x.readRange(k*n+1, (k+1)*n)
+		if err != nil {
+			return nil, nil, err
+		}
+		c = &tailChunk{recs: recs}
+		for i := range recs {
+			if recs[i].Kind == oplog.KindOp && !recs[i].IsComplete() {
+				c.pending = append(c.pending, recs[i].ID)
+			}
+		}
+		// Only a whole chunk is kept: the last one grows as records arrive.
+		if len(recs) > 0 && recs[len(recs)-1].ID == (k+1)*n {
+			t.mu.Lock()
+			if t.rev == rev && uint64(len(t.chunks)+1)*n <= maxTailCached {
+				t.chunks[k] = c
+			}
+			t.mu.Unlock()
+		}
+	}
+	if len(c.pending) == 0 {
+		return c.recs, nil, nil
+	}
+	now, err := x.getMany(c.pending)
+	if err != nil {
+		return nil, nil, err
+	}
+	fresh := make(map[uint64]*oplog.Record, len(now))
+	for i := range now {
+		fresh[now[i].ID] = &now[i]
+	}
+	return c.recs, fresh, nil
+}
+
 // readRange returns the stored records lo..hi, oldest first.
 func (x *Index) readRange(lo, hi uint64) ([]oplog.Record, error) {
 	var recs []oplog.Record
@@ -56,10 +136,14 @@ func (x *Index) readRange(lo, hi uint64) ([]oplog.Record, error) {
 		if err != nil {
 			return nil, err
 		}
-		for i := range tl.Lines {
-			if tl.Lines[i].ID <= hi {
-				recs = append(recs, tl.Lines[i])
-			}
+		n := len(tl.Lines)
+		for n > 0 && tl.Lines[n-1].ID > hi {
+			n--
+		}
+		if recs == nil {
+			recs = tl.Lines[:n] // one read, as a chunk of up to maxReadBatch IDs is: no copy
+		} else {
+			recs = append(recs, tl.Lines[:n]...)
 		}
 		if tl.Reset || tl.LastID <= since || len(tl.Lines) == 0 {
 			break // the store moved on (cleared): nothing more here
