@@ -12,8 +12,9 @@
 //
 // Answers are exact whatever the indexer's lag: the compiled query is
 // evaluated directly on the records above the watermark, read from the
-// store TailChunk IDs at a time, newest first, with bleve's semantics
-// (eval.go), and on the operations indexed while still pending (whose
+// store TailChunk IDs at a time (whole chunks kept decoded until the
+// watermark passes them), newest first, with bleve's semantics (eval.go),
+// and on the operations indexed while still pending (whose
 // status and level change when they complete) as they now stand. A search
 // walks those records and then the segments newest first, unscored,
 // collecting IDs and sorting them in Go, and stops when the page is full,
@@ -38,8 +39,8 @@
 // (meta.json and the segments on disk), segments.go (one bleve index per
 // ID range, and retention), indexer.go (the background indexer),
 // rebuild.go (starting over, Reindex), tail.go (the records above the
-// watermark and the pending operations), eval.go (a query evaluated on a
-// record), search.go (a search over all of them), and the
+// watermark and the pending operations), eval.go and evalterms.go (a query
+// evaluated on a record), search.go (a search over all of them), and the
 // query language in syntax.go (AND, OR, NOT, parentheses), query.go
 // (fields and filters for bleve) and values.go (the values of level, kind
 // and status, and the case of wildcards and regular expressions). Format versions and limits are

@@ -100,7 +100,8 @@ func (x *Index) search(ctx context.Context, c *compiled, p pred, before uint64, 
 	}
 	h := oplog.IndexHits{Terms: c.terms}
 	col := &collector{upper: upper, limit: limit, down: upper + 1}
-	for top, first := upper, true; top >= lowest && !col.full(); first = false {
+	top := upper
+	for first := true; ; first = false {
 		x.mu.RLock()
 		if x.closed {
 			x.mu.RUnlock()
@@ -112,6 +113,10 @@ func (x *Index) search(ctx context.Context, c *compiled, p pred, before uint64, 
 		}
 		if first {
 			h.IndexedThrough = wm
+		}
+		if top < lowest || col.full() {
+			x.mu.RUnlock()
+			break
 		}
 		if top <= wm {
 			err := x.searchSegments(ctx, c, p, col, lowest, top)

@@ -429,6 +429,7 @@ func BenchmarkSearchLag(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
+			b.ReportMetric(float64(lat[0].Microseconds())/1000, "first-ms")
 			reportPercentiles(b, lat)
 		})
 	}
