@@ -15,6 +15,7 @@ import (
 	"github.com/mcplogd/mcplogd/internal/logtest"
 	"github.com/mcplogd/mcplogd/oplog"
 	"github.com/mcplogd/mcplogd/search"
+	"github.com/mcplogd/mcplogd/store"
 )
 
 // lagBase is the time of the first record of variedRecords; record i is i
@@ -209,21 +210,69 @@ func compareLag(t *testing.T, lag, idx *search.Index, q oplog.SearchQuery) int {
 	return n
 }
 
+// parkingStore is a store whose next Tail of parkLimit records (a
+// search reading a chunk above the watermark) waits until release closes.
+type parkingStore struct {
+	oplog.Store
+	armed   atomic.Bool
+	parked  chan struct{}
+	release chan struct{}
+}
+
+const parkLimit = 4000 // the TailChunk of the test: no other read asks for as many
+
+func (p *parkingStore) Tail(q oplog.TailQuery) (oplog.Tail, error) {
+	if q.Limit == parkLimit && p.armed.CompareAndSwap(true, false) {
+		close(p.parked)
+		<-p.release
+	}
+	return p.Store.Tail(q)
+}
+
 func TestSearch_WatermarkAdvancesDuringLagSearches(t *testing.T) {
 	dir := t.TempDir()
 	opts := small()
 	opts.SegmentSize, opts.BatchSize, opts.TailChunk = 0, 0, 0
-	lagging := opts
-	lagging.Interval = 2 * time.Hour
-	e := mustOpen(t, dir, lagging, nil)
-	logtest.MustAppend(t, e.log, lines(0, 40_000)...)
-	e.opts = opts
-	e = e.reopen() // the indexer starts from nothing with 40,000 records of lag
-	last := e.db.Stats().LastID
+	opts.Interval = 2 * time.Hour
+	e := mustOpen(t, dir, opts, nil)
+	logtest.MustAppend(t, e.log, lines(0, 30_000)...)
+	e.close()
+	// Reopened over a store that parks the first chunk a search reads: the
+	// indexer starts from nothing with 30,000 records of lag.
+	db, err := store.Open(filepath.Join(dir, "log.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := oplog.New(db, nil)
+	ps := &parkingStore{Store: db, parked: make(chan struct{}), release: make(chan struct{})}
+	ps.armed.Store(true)
+	idx, err := search.Open(filepath.Join(dir, "index"), ps, &search.Options{TailChunk: parkLimit, Changed: l.Changed, Interval: 20 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.SetIndex(idx)
+	t.Cleanup(func() { _ = l.Close() })
+	var release, stopped sync.Once
+	unpark := func() { release.Do(func() { close(ps.release) }) }
 	stop := make(chan struct{})
+	halt := func() { stopped.Do(func() { close(stop) }) }
+	t.Cleanup(func() { halt(); unpark() }) // before closing, should the test fail with a search parked
+	last := db.Stats().LastID
 	var wg sync.WaitGroup
 	var searches atomic.Int64
-	errs := make(chan error, 2)
+	errs := make(chan error, 3)
+	// A word no record has: every search walks the whole lag.
+	nowhere := &oplog.SearchQuery{Query: "nowhere"}
+	wg.Go(func() { // parks in its walk until the index caught up
+		if h, err := idx.Search(context.Background(), nowhere, 0, 50); err != nil || len(h.IDs) > 0 {
+			errs <- fmt.Errorf("parked search: %v hits, %v", h.IDs, err)
+		}
+	})
+	select {
+	case <-ps.parked:
+	case <-time.After(30 * time.Second):
+		t.Fatal("no search read a chunk above the watermark")
+	}
 	for range 2 {
 		wg.Go(func() {
 			for {
@@ -232,8 +281,7 @@ func TestSearch_WatermarkAdvancesDuringLagSearches(t *testing.T) {
 					return
 				default:
 				}
-				// A word no record has: every search walks the whole lag.
-				if _, err := e.idx.Search(context.Background(), &oplog.SearchQuery{Query: "nowhere"}, 0, 50); err != nil {
+				if _, err := idx.Search(context.Background(), nowhere, 0, 50); err != nil {
 					errs <- err
 					return
 				}
@@ -241,12 +289,13 @@ func TestSearch_WatermarkAdvancesDuringLagSearches(t *testing.T) {
 			}
 		})
 	}
-	logtest.Eventually(t, 60*time.Second, "the watermark reaching the last ID", func() bool {
-		return e.idx.Status().IndexedThrough >= last
+	logtest.Eventually(t, 60*time.Second, "the watermark reaching the last ID while a search is in its walk", func() bool {
+		return idx.Status().IndexedThrough >= last
 	})
+	unpark()
 	n := searches.Load()
 	logtest.Eventually(t, 30*time.Second, "a search after the index caught up", func() bool { return searches.Load() > n })
-	close(stop)
+	halt()
 	wg.Wait()
 	select {
 	case err := <-errs:
