@@ -43,13 +43,13 @@ const (
 	// filling a time column or walking the records above the watermark.
 	maxReadBatch = 10_000
 
-	// maxTailCached bounds the decoded records above the watermark that
-	// searches keep (see tailCache).
-	maxTailCached = 1 << 17
-
 	// ctxCheckEvery is how many matches a searcher walks between looks at
 	// its context.
 	ctxCheckEvery = 1024
+
+	// maxTailCached bounds the decoded records above the watermark that
+	// searches keep (see tailCache).
+	maxTailCached = 1 << 17
 )
 
 // Timings of the background indexer and of WaitIndexed.
