@@ -29,7 +29,7 @@ const (
 	defaultSegmentSize = 1 << 16 // IDs per segment; meta.json records it, another size rebuilds
 	defaultBatchSize   = 10_000  // records per indexing step
 	maxDefaultParallel = 4       // bleve batches at once when Parallel is zero (and GOMAXPROCS allows)
-	defaultTailChunk   = 4096    // IDs per in-memory chunk above the watermark
+	defaultTailChunk   = 4096    // IDs read at a time above the watermark
 	defaultInterval    = time.Second
 )
 
@@ -40,12 +40,16 @@ const (
 	maxQueryBytes = 4096
 
 	// maxReadBatch is how many records one read of the store returns when
-	// filling a time column or an in-memory chunk.
+	// filling a time column or walking the records above the watermark.
 	maxReadBatch = 10_000
 
 	// ctxCheckEvery is how many matches a searcher walks between looks at
 	// its context.
 	ctxCheckEvery = 1024
+
+	// maxTailCached bounds the decoded records above the watermark that
+	// searches keep (see tailCache).
+	maxTailCached = 1 << 17
 )
 
 // Timings of the background indexer and of WaitIndexed.

@@ -10,17 +10,18 @@
 // Changed channel, so appends never wait for it. Retention drops whole
 // segments; a cleared store starts the index over.
 //
-// Answers are exact whatever the indexer's lag: the records above the
-// watermark are indexed at query time into in-memory bleve indexes with
-// the same mapping (cached per chunk of TailChunk IDs and extended as
-// records arrive), and operations indexed while still pending (whose
-// status and level change when they complete) are matched as they now
-// stand. A search walks the in-memory chunks and then the segments newest
-// first, unscored, collecting IDs and sorting them in Go, and stops when
-// the page is full, so newest-first never sorts all matches.
+// Answers are exact whatever the indexer's lag: the compiled query is
+// evaluated directly on the records above the watermark, read from the
+// store TailChunk IDs at a time (whole chunks kept decoded until the
+// watermark passes them), newest first, with bleve's semantics (eval.go),
+// and on the operations indexed while still pending (whose
+// status and level change when they complete) as they now stand. A search
+// walks those records and then the segments newest first, unscored,
+// collecting IDs and sorting them in Go, and stops when the page is full,
+// so newest-first never sorts all matches.
 //
 // Record times are not in bleve (a datetime field was a third of the
-// indexing cost): each segment and chunk keeps its records' times in a
+// indexing cost): each segment keeps its records' times in a
 // column beside it (filled from the store, once, for a segment opened from
 // disk) and the span of those times (in meta.json for segments). A
 // since/until search skips the segments its range cannot meet, takes every
@@ -37,8 +38,9 @@
 // The files follow those parts: index.go (Open, Status, Close), meta.go
 // (meta.json and the segments on disk), segments.go (one bleve index per
 // ID range, and retention), indexer.go (the background indexer),
-// rebuild.go (starting over, Reindex), tail.go (the in-memory chunks and
-// the pending operations), search.go (a search over all of them), and the
+// rebuild.go (starting over, Reindex), tail.go (the records above the
+// watermark and the pending operations), eval.go and evalterms.go (a query
+// evaluated on a record), search.go (a search over all of them), and the
 // query language in syntax.go (AND, OR, NOT, parentheses), query.go
 // (fields and filters for bleve) and values.go (the values of level, kind
 // and status, and the case of wildcards and regular expressions). Format versions and limits are

@@ -32,8 +32,8 @@ type Options struct {
 	// at most) the indexer runs at once. Default GOMAXPROCS, at most 4.
 	Parallel int
 
-	// TailChunk is how many IDs one in-memory index of not yet indexed
-	// records covers. Default 4,096.
+	// TailChunk is how many IDs of not yet indexed records a search reads
+	// from the store at a time. Default 4,096.
 	TailChunk uint64
 
 	// Interval is how often the indexer looks for new records when nothing
@@ -73,9 +73,9 @@ func (o Options) withDefaults() Options {
 }
 
 // Index is a bleve implementation of oplog.Index: one bleve index per
-// segment of SegmentSize IDs under dir, fed in the background from the store,
-// and in-memory indexes of the records above the watermark built at query
-// time, so that answers are exact. It is safe for concurrent use.
+// segment of SegmentSize IDs under dir, fed in the background from the store;
+// the records above the watermark are matched at query time (see eval.go),
+// so that answers are exact. It is safe for concurrent use.
 type Index struct {
 	dir  string
 	st   oplog.Store
@@ -94,8 +94,8 @@ type Index struct {
 	rebuildTo   uint64 // while rebuilding: the LastID to reach
 	closed      bool
 
-	dirty *dirtySet  // operations indexed while pending
-	tail  *tailCache // in-memory indexes above the watermark
+	dirty *dirtySet // operations indexed while pending
+	tail  tailCache // decoded records above the watermark
 
 	stop     chan struct{}
 	done     chan struct{}
@@ -140,8 +140,7 @@ func (s *segment) lookup(st oplog.Store) (timeLookup, error) {
 // Open opens the index in dir (creating it) over st, and starts the
 // background indexer. A missing, unreadable, corrupt or older-mapping index
 // is not an error: it is dropped and rebuilt from st in the background,
-// while searches stay exact through in-memory indexes of what is not yet
-// indexed. Errors are for a dir that cannot be created or written.
+// while searches stay exact by matching what is not yet indexed directly. Errors are for a dir that cannot be created or written.
 func Open(dir string, st oplog.Store, opts *Options) (*Index, error) {
 	var o Options
 	if opts != nil {
@@ -154,7 +153,6 @@ func Open(dir string, st oplog.Store, opts *Options) (*Index, error) {
 	x := &Index{dir: dir, st: st, opts: o, m: newMapping(), state: oplog.IndexIdle, stop: make(chan struct{}),
 		done: make(chan struct{}), reindex: make(chan chan error), dirty: newDirtySet()}
 	x.an = newAnalyzers(x.m)
-	x.tail = &tailCache{x: x, chunks: map[uint64]*memChunk{}}
 	if err := x.load(); err != nil {
 		return nil, err
 	}
@@ -214,6 +212,5 @@ func (x *Index) Close() error {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	x.segs = nil
-	x.tail.reset()
 	return errors.Join(errs...)
 }

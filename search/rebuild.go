@@ -27,7 +27,6 @@ func (x *Index) restartLocked(why string, st oplog.Stats) error {
 	for _, s := range segs {
 		_ = s.idx.Close()
 	}
-	x.tail.reset()
 	x.dirty.mu.Lock()
 	clear(x.dirty.ids)
 	x.dirty.mu.Unlock()

@@ -64,81 +64,89 @@ func searchIDs(ctx context.Context, bi bleve.Index, m mapping.IndexMapping, q qu
 }
 
 // Search returns the IDs of the records matching q below before (0: no
-// bound), newest first: first the records above the watermark, matched in
-// in-memory indexes with the same mapping, then the segments, newest first,
-// until limit+1 are found. Operations indexed while pending are matched as
-// they now stand.
+// bound), newest first: first the records above the watermark, on which
+// the query is evaluated as they are read from the store (see eval.go),
+// then the segments, newest first, until limit+1 are found. Operations
+// indexed while pending are matched as they now stand.
 func (x *Index) Search(ctx context.Context, q *oplog.SearchQuery, before uint64, limit int) (oplog.IndexHits, error) {
 	c, err := x.an.compile(q)
 	if err != nil {
 		return oplog.IndexHits{}, err
 	}
+	p, err := x.an.compileEval(x.m, c)
+	if err != nil {
+		return oplog.IndexHits{}, oplog.Errorf(oplog.EINVALID, "query: %v", err)
+	}
 	recs := &recordReader{st: x.st}
 	ctx = context.WithValue(ctx, recordsKey{}, recs)
-	h, err := x.search(ctx, c, before, limit)
+	h, err := x.search(ctx, c, p, before, limit)
 	if err == nil {
 		err = recs.error()
 	}
 	return h, err
 }
 
-func (x *Index) search(ctx context.Context, c *compiled, before uint64, limit int) (oplog.IndexHits, error) {
+// search walks down from the newest ID: the records above the watermark
+// are evaluated without the index's lock, then, under it, the segments
+// searched below the watermark seen before that walk (the watermark only
+// grows, and what it passed stays in the segments); should it have fallen
+// (a rebuild), the gap is walked too. So each record is looked at once.
+func (x *Index) search(ctx context.Context, c *compiled, p pred, before uint64, limit int) (oplog.IndexHits, error) {
 	st := x.st.Stats()
 	lowest := max(st.FirstID, st.GenStart, 1)
 	upper := st.LastID
 	if before > 0 {
 		upper = min(upper, before-1)
 	}
-	x.mu.RLock()
-	defer x.mu.RUnlock()
-	if x.closed {
-		return oplog.IndexHits{}, oplog.ErrClosed
-	}
-	wm := x.watermark
-	if x.revision != st.Revision {
-		wm = 0 // the segments hold a cleared generation: use none of them
-	}
-	h := oplog.IndexHits{Terms: c.terms, IndexedThrough: wm}
-	dirty := x.dirty.snapshot()
-	pend, err := x.dirty.match(ctx, x, c, dirty, lowest, upper)
-	if err != nil {
-		return h, err
-	}
-	col := &collector{dirty: dirty, pend: pend, upper: upper, limit: limit, down: upper + 1}
-	// Above the watermark: in-memory chunks, newest first.
-	if upper > wm && upper >= lowest {
-		if err := x.searchTail(ctx, c, col, max(wm+1, lowest)); err != nil {
+	h := oplog.IndexHits{Terms: c.terms}
+	col := &collector{upper: upper, limit: limit, down: upper + 1}
+	top := upper
+	for first := true; ; first = false {
+		x.mu.RLock()
+		if x.closed {
+			x.mu.RUnlock()
+			return h, oplog.ErrClosed
+		}
+		wm := x.watermark
+		if x.revision != st.Revision {
+			wm = 0 // the segments hold a cleared generation: use none of them
+		}
+		if first {
+			h.IndexedThrough = wm
+		}
+		if top < lowest || col.full() {
+			x.mu.RUnlock()
+			break
+		}
+		if top <= wm {
+			err := x.searchSegments(ctx, c, p, col, lowest, top)
+			x.mu.RUnlock()
+			if err != nil {
+				return h, err
+			}
+			break
+		}
+		x.mu.RUnlock()
+		lo := max(wm+1, lowest)
+		if err := x.searchTail(ctx, p, col, lo, top, st.Revision); err != nil {
 			return h, err
 		}
-	}
-	if !col.full() && x.revision == st.Revision {
-		if err := x.searchSegments(ctx, c, col, lowest, min(upper, wm)); err != nil {
-			return h, err
-		}
+		top = lo - 1
 	}
 	col.result(&h, lowest, st.LastID, before)
 	return h, nil
 }
 
-// searchTail searches the in-memory chunks of lo..col.upper, newest
-// first, until col is full.
-func (x *Index) searchTail(ctx context.Context, c *compiled, col *collector, lo uint64) error {
-	err := x.tail.search(ctx, c, lo, col.upper, func(chunkLo uint64, got []uint64) bool {
-		col.add(got, chunkLo)
-		return !col.full()
-	})
+// searchSegments searches the segments' IDs in lowest..top, newest
+// segment first, until col is full; the operations indexed while pending
+// are matched by p instead. Under x.mu (read).
+func (x *Index) searchSegments(ctx context.Context, c *compiled, p pred, col *collector, lowest, top uint64) error {
+	col.dirty = x.dirty.snapshot()
+	pend, err := x.matchDirty(p, col.dirty, lowest, top)
 	if err != nil {
 		return err
 	}
-	if !col.full() {
-		col.down = lo
-	}
-	return nil
-}
-
-// searchSegments searches the segments' IDs in lowest..top, newest
-// segment first, until col is full. Under x.mu (read).
-func (x *Index) searchSegments(ctx context.Context, c *compiled, col *collector, lowest, top uint64) error {
+	col.pend = pend
 	for i := len(x.segs) - 1; i >= 0; i-- {
 		s := x.segs[i]
 		if s.lo > top {
@@ -163,8 +171,8 @@ func (x *Index) searchSegments(ctx context.Context, c *compiled, col *collector,
 
 // collector gathers a search's IDs, newest first, down from upper.
 type collector struct {
-	dirty map[uint64]bool // operations indexed while pending: matched by pend, not by the index
-	pend  []uint64        // those of dirty that match as they now stand
+	dirty map[uint64]bool // operations indexed while pending: matched by pend, not by the segments
+	pend  []uint64        // those of dirty that match as they now stand, below the records walked
 	upper uint64
 	limit int
 	ids   []uint64

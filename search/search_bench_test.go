@@ -3,6 +3,7 @@ package search_test
 import (
 	"context"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -349,6 +350,91 @@ func BenchmarkPlainBleveNewest50(b *testing.B) {
 	}
 }
 
+// lagFixture is a store of -search.records records of the workload, the
+// newest holding a word no other has, under an index that indexed none of
+// them (opened on the empty store, it is never woken and polls hourly).
+type lagFixture struct {
+	dir  string
+	log  *oplog.Log
+	last time.Time
+}
+
+var (
+	lagOnce sync.Once
+	lagFix  *lagFixture
+	lagErr  error
+)
+
+func buildLagFixture() (*lagFixture, error) {
+	dir, err := os.MkdirTemp("", "mcplogd-search-lag-bench-")
+	if err != nil {
+		return nil, err
+	}
+	f := &lagFixture{dir: dir}
+	db, err := store.Open(filepath.Join(dir, "log.db"), nil)
+	if err != nil {
+		return nil, err
+	}
+	f.log = oplog.New(db, nil)
+	idx, err := search.Open(filepath.Join(dir, "index"), db, &search.Options{Interval: 24 * time.Hour})
+	if err != nil {
+		return nil, err
+	}
+	f.log.SetIndex(idx)
+	g := workload.New(2)
+	batch := make([]oplog.Record, 1000)
+	for n := 0; n < *benchRecords; n += len(batch) {
+		g.Fill(batch)
+		if n+len(batch) >= *benchRecords {
+			batch[len(batch)-1].Text += " zanzibarite"
+		}
+		if err := f.log.Append(context.Background(), batch); err != nil {
+			return nil, err
+		}
+		f.last = batch[len(batch)-1].Time
+	}
+	if s := idx.Status(); s.IndexedThrough != 0 {
+		return nil, fmt.Errorf("the index indexed: %+v", s)
+	}
+	return f, nil
+}
+
+// BenchmarkSearchLag measures Log.Search for the newest 50 hits when no
+// record is indexed: every shape evaluated on the records above the
+// watermark.
+func BenchmarkSearchLag(b *testing.B) {
+	lagOnce.Do(func() { lagFix, lagErr = buildLagFixture() })
+	if lagErr != nil {
+		b.Fatal(lagErr)
+	}
+	f := lagFix
+	recent := f.last.Add(-time.Minute).Format(time.RFC3339)
+	for _, tc := range []struct{ name, q string }{
+		{"rare-newest", "zanzibarite"},
+		{"nowhere", "qqqnowhere"},
+		{"common", "value"},
+		{"phrase", `"nil value"`},
+		{"wildcard", "Physi*"},
+		{"name+level", "name:Physics AND level:error"},
+		{"not", "NOT level:info"},
+		{"time", `time:>="` + recent + `"`},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			var lat []time.Duration
+			for b.Loop() {
+				start := time.Now()
+				_, err := f.log.Search(context.Background(), oplog.SearchQuery{Query: tc.q, Limit: 50})
+				lat = append(lat, time.Since(start))
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(lat[0].Microseconds())/1000, "first-ms")
+			reportPercentiles(b, lat)
+		})
+	}
+}
+
 func reportPercentiles(b *testing.B, lat []time.Duration) {
 	slices.Sort(lat)
 	p := func(q float64) float64 {
@@ -361,6 +447,10 @@ func reportPercentiles(b *testing.B, lat []time.Duration) {
 func TestMain(m *testing.M) {
 	flag.Parse()
 	code := m.Run()
+	if lagFix != nil {
+		_ = lagFix.log.Close()
+		_ = os.RemoveAll(lagFix.dir)
+	}
 	if fix != nil {
 		_ = fix.log.Close()
 		if fix.plain != nil {

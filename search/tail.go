@@ -2,131 +2,155 @@ package search
 
 import (
 	"context"
-	"fmt"
 	"maps"
 	"slices"
 	"sync"
 
-	"github.com/blevesearch/bleve/v2"
-
 	"github.com/mcplogd/mcplogd/oplog"
 )
 
-// tailCache holds in-memory bleve indexes (same mapping as the segments) of
-// the records above the watermark, one per TailChunk of IDs. A search
-// builds the chunks it needs, newest first, and extends the newest one as
-// records arrive; chunks at or below the watermark are dropped. So a
-// record is searchable the moment its append returns, with the same
-// analysis and query semantics as in the segments.
-type tailCache struct {
-	x      *Index
-	mu     sync.Mutex
-	chunks map[uint64]*memChunk // by chunk number
-}
-
-type memChunk struct {
-	idx     bleve.Index
-	through uint64   // every record of the chunk up to here is indexed
-	span    span     // the times of its documents
-	times   *timeCol // and each one
-}
-
-func (t *tailCache) bounds(k uint64) (lo, hi uint64) {
-	n := t.x.opts.TailChunk
-	return k*n + 1, (k + 1) * n
-}
-
-func (t *tailCache) reset() {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	for k, c := range t.chunks {
-		_ = c.idx.Close()
-		delete(t.chunks, k)
-	}
-}
-
-// search calls fn with the IDs in lo..hi that match c, one chunk at a
-// time, newest first, until fn returns false.
-func (t *tailCache) search(ctx context.Context, c *compiled, lo, hi uint64, fn func(chunkLo uint64, ids []uint64) bool) error {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	for k, c := range t.chunks {
-		if _, chi := t.bounds(k); chi < lo {
-			_ = c.idx.Close()
-			delete(t.chunks, k)
+// searchTail evaluates p on the records lo..hi, read TailChunk IDs at a
+// time (a chunk k holds IDs k*TailChunk+1..(k+1)*TailChunk), newest
+// first, until col is full. It holds no lock of the index: the indexer
+// moves on meanwhile.
+func (x *Index) searchTail(ctx context.Context, p pred, col *collector, lo, hi uint64, rev uint64) error {
+	n := x.opts.TailChunk
+	x.tail.drop(rev, (lo-1)/n)
+	v := &recView{an: x.an.text}
+	for top := hi; top >= lo; {
+		if err := ctx.Err(); err != nil {
+			return err
 		}
-	}
-	n := t.x.opts.TailChunk
-	for k := (hi - 1) / n; ; k-- {
-		clo, chi := t.bounds(k)
-		ch, err := t.chunk(k, min(chi, hi))
+		k := (top - 1) / n
+		clo := max(lo, k*n+1)
+		recs, fresh, err := x.chunk(k, rev)
 		if err != nil {
 			return err
 		}
-		var ids []uint64
-		look := func() timeLookup { return ch.times.get }
-		if keep, ok := c.plan(ch.span, look); ok {
-			var l timeLookup
-			if c.times {
-				l = look()
+		var got []uint64
+		down := clo
+		for i := len(recs) - 1; i >= 0; i-- {
+			r := &recs[i]
+			if r.ID > top || r.ID < clo {
+				continue
 			}
-			ids, err = searchIDs(ctx, ch.idx, t.x.m, c.q, max(lo, clo), min(hi, chi), keep, l, nil)
-			if err != nil {
-				return err
+			if f, ok := fresh[r.ID]; ok {
+				r = f
+			}
+			*v = recView{r: r, an: v.an}
+			if p(v) {
+				got = append(got, r.ID)
+				if len(col.ids)+len(got) > col.limit {
+					down = r.ID
+					break
+				}
 			}
 		}
-		if !fn(max(lo, clo), ids) || clo <= lo || k == 0 {
+		col.add(got, down)
+		if col.full() || clo == lo {
 			return nil
+		}
+		top = clo - 1
+	}
+	return nil
+}
+
+// tailCache keeps the records of the chunks above the watermark that
+// searches read whole, decoded, up to maxTailCached records: reading and
+// decoding was most of a search's time during a lag. A record does not
+// change once stored but for an operation that completes: the operations
+// pending when a chunk was read are read again by each search.
+type tailCache struct {
+	mu     sync.Mutex
+	rev    uint64 // the store generation of the chunks
+	chunks map[uint64]*tailChunk
+}
+
+type tailChunk struct {
+	recs    []oplog.Record // oldest first
+	pending []uint64       // the operations pending when read
+}
+
+// drop forgets the chunks below k, and all of them if the store's
+// generation is no longer rev.
+func (t *tailCache) drop(rev, k uint64) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.rev != rev {
+		t.rev, t.chunks = rev, map[uint64]*tailChunk{}
+	}
+	for c := range t.chunks {
+		if c < k {
+			delete(t.chunks, c)
 		}
 	}
 }
 
-// chunk returns chunk k indexed through upto at least.
-func (t *tailCache) chunk(k, upto uint64) (*memChunk, error) {
-	clo, chi := t.bounds(k)
+// chunk returns the stored records of chunk k and, by ID, the current
+// record of each operation that was pending when they were read.
+func (x *Index) chunk(k, rev uint64) ([]oplog.Record, map[uint64]*oplog.Record, error) {
+	t := &x.tail
+	t.mu.Lock()
 	c := t.chunks[k]
+	t.mu.Unlock()
 	if c == nil {
-		idx, err := bleve.NewMemOnly(t.x.m)
+		n := x.opts.TailChunk
+		recs, err := x.readRange(k*n+1, (k+1)*n)
 		if err != nil {
-			return nil, fmt.Errorf("index: in-memory chunk: %w", err)
+			return nil, nil, err
 		}
-		c = &memChunk{idx: idx, through: clo - 1, span: newSpan(), times: newTimeCol(clo, chi-clo+1)}
-		t.chunks[k] = c
+		c = &tailChunk{recs: recs}
+		for i := range recs {
+			if recs[i].Kind == oplog.KindOp && !recs[i].IsComplete() {
+				c.pending = append(c.pending, recs[i].ID)
+			}
+		}
+		// Only a whole chunk is kept: the last one grows as records arrive.
+		if len(recs) > 0 && recs[len(recs)-1].ID == (k+1)*n {
+			t.mu.Lock()
+			if t.rev == rev && uint64(len(t.chunks)+1)*n <= maxTailCached {
+				t.chunks[k] = c
+			}
+			t.mu.Unlock()
+		}
 	}
-	for c.through < upto {
-		tl, err := t.x.st.Tail(oplog.TailQuery{SinceID: c.through, HasSince: true, Limit: int(min(chi-c.through, maxReadBatch))})
+	if len(c.pending) == 0 {
+		return c.recs, nil, nil
+	}
+	now, err := x.getMany(c.pending)
+	if err != nil {
+		return nil, nil, err
+	}
+	fresh := make(map[uint64]*oplog.Record, len(now))
+	for i := range now {
+		fresh[now[i].ID] = &now[i]
+	}
+	return c.recs, fresh, nil
+}
+
+// readRange returns the stored records lo..hi, oldest first.
+func (x *Index) readRange(lo, hi uint64) ([]oplog.Record, error) {
+	var recs []oplog.Record
+	for since := lo - 1; since < hi; {
+		tl, err := x.st.Tail(oplog.TailQuery{SinceID: since, HasSince: true, Limit: int(min(hi-since, maxReadBatch))})
 		if err != nil {
 			return nil, err
 		}
-		b := c.idx.NewBatch()
-		var pending []uint64
-		sp := newSpan()
-		for i := range tl.Lines {
-			r := &tl.Lines[i]
-			if r.ID > chi {
-				break
-			}
-			if err := b.IndexAdvanced(t.x.an.document(r)); err != nil {
-				return nil, err
-			}
-			sp.add(r.Time)
-			c.times.set(r)
-			if r.Kind == oplog.KindOp && !r.IsComplete() {
-				pending = append(pending, r.ID)
-			}
+		n := len(tl.Lines)
+		for n > 0 && tl.Lines[n-1].ID > hi {
+			n--
 		}
-		t.x.dirty.add(pending...)
-		if err := c.idx.Batch(b); err != nil {
-			return nil, err
+		if recs == nil {
+			recs = tl.Lines[:n] // one read, as a chunk of up to maxReadBatch IDs is: no copy
+		} else {
+			recs = append(recs, tl.Lines[:n]...)
 		}
-		c.span.merge(sp)
-		next := min(tl.LastID, chi)
-		if tl.Reset || next <= c.through {
+		if tl.Reset || tl.LastID <= since || len(tl.Lines) == 0 {
 			break // the store moved on (cleared): nothing more here
 		}
-		c.through = next
+		since = tl.LastID
 	}
-	return c, nil
+	return recs, nil
 }
 
 // dirtySet holds the operations that were indexed while pending: their
@@ -136,10 +160,6 @@ func (t *tailCache) chunk(k, upto uint64) (*memChunk, error) {
 type dirtySet struct {
 	mu  sync.Mutex
 	ids map[uint64]bool
-
-	cacheMu  sync.Mutex
-	cacheKey string // the ids and statuses the cached index holds
-	cache    bleve.Index
 }
 
 func newDirtySet() *dirtySet { return &dirtySet{ids: map[uint64]bool{}} }
@@ -169,23 +189,40 @@ func (d *dirtySet) snapshot() map[uint64]bool {
 	return maps.Clone(d.ids)
 }
 
-// match returns the IDs of ids in lo..hi whose current record matches q,
-// using a small in-memory index rebuilt only when the set or a status changed.
-func (d *dirtySet) match(ctx context.Context, x *Index, c *compiled, ids map[uint64]bool, lo, hi uint64) ([]uint64, error) {
-	if len(ids) == 0 {
-		return nil, nil
-	}
-	var recs []oplog.Record
-	times := map[uint64]int64{}
-	key := make([]byte, 0, 16*len(ids))
-	sorted := make([]uint64, 0, len(ids))
+// matchDirty returns the IDs of ids in lo..hi whose current record matches p.
+func (x *Index) matchDirty(p pred, ids map[uint64]bool, lo, hi uint64) ([]uint64, error) {
+	var sorted []uint64
 	for id := range ids {
 		if id >= lo && id <= hi {
 			sorted = append(sorted, id)
 		}
 	}
+	if len(sorted) == 0 {
+		return nil, nil
+	}
 	slices.Sort(sorted)
-	for _, id := range sorted {
+	recs, err := x.getMany(sorted)
+	if err != nil {
+		return nil, err
+	}
+	var out []uint64
+	v := &recView{an: x.an.text}
+	for i := range recs {
+		*v = recView{r: &recs[i], an: v.an}
+		if p(v) {
+			out = append(out, recs[i].ID)
+		}
+	}
+	return out, nil
+}
+
+// getMany reads the stored records of ids, leaving out those not stored.
+func (x *Index) getMany(ids []uint64) ([]oplog.Record, error) {
+	if g, ok := x.st.(oplog.ManyGetter); ok {
+		return g.GetMany(ids)
+	}
+	var recs []oplog.Record
+	for _, id := range ids {
 		r, err := x.st.Get(id)
 		if oplog.ErrorCode(err) == oplog.ENOTFOUND {
 			continue
@@ -193,43 +230,6 @@ func (d *dirtySet) match(ctx context.Context, x *Index, c *compiled, ids map[uin
 			return nil, err
 		}
 		recs = append(recs, r)
-		times[r.ID] = r.Time.UnixNano()
-		key = fmt.Appendf(key, "%d:%d,", r.ID, r.Status)
 	}
-	if len(recs) == 0 {
-		return nil, nil
-	}
-	d.cacheMu.Lock()
-	defer d.cacheMu.Unlock()
-	if d.cache == nil || d.cacheKey != string(key) {
-		if d.cache != nil {
-			_ = d.cache.Close()
-		}
-		idx, err := bleve.NewMemOnly(x.m)
-		if err != nil {
-			return nil, err
-		}
-		b := idx.NewBatch()
-		for i := range recs {
-			if err := b.IndexAdvanced(x.an.document(&recs[i])); err != nil {
-				return nil, err
-			}
-		}
-		if err := idx.Batch(b); err != nil {
-			return nil, err
-		}
-		d.cache, d.cacheKey = idx, string(key)
-	}
-	look := func(id uint64) (int64, bool) {
-		t, ok := times[id]
-		return t, ok
-	}
-	var keep func(uint64) bool
-	if !c.rng.none() {
-		keep = func(id uint64) bool {
-			t, ok := times[id]
-			return ok && c.rng.in(t)
-		}
-	}
-	return searchIDs(ctx, d.cache, x.m, c.q, lo, hi, keep, look, nil)
+	return recs, nil
 }

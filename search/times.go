@@ -19,10 +19,10 @@ import (
 
 // Record times are not in bleve: a datetime field costs 16 prefix-coded
 // terms per document, most of them unique, which was a third of the
-// indexing time and of the index size. Each segment and in-memory chunk
-// keeps its documents' times in a column instead (8 bytes per ID, in
-// memory; a segment opened from disk fills it from the store the first
-// time a time range needs it), with its span for skipping. A since/until
+// indexing time and of the index size. Each segment keeps its documents'
+// times in a column instead (8 bytes per ID, in memory; a segment opened
+// from disk fills it from the store the first time a time range needs
+// it), with its span for skipping. A since/until
 // filter is applied to the IDs a search collects; a time range written in
 // the query string is a timeRangeQuery, which filters bleve's documents
 // through the column.
