@@ -80,13 +80,14 @@ func (f *textField) EncodedFieldType() byte                           { return '
 func (f *textField) AnalyzedLength() int                              { return f.length }
 func (f *textField) AnalyzedTokenFrequencies() index.TokenFrequencies { return f.freqs }
 
+// Size is an estimate (bleve's walks the frequencies, a few percent of
+// indexing).
 func (f *textField) Size() int {
-	n := 96 + len(f.name) + len(f.value)
-	if f.freqs != nil {
-		n += f.freqs.Size() + size.SizeOfMap
-	}
-	return n
+	return 96 + len(f.name) + 2*len(f.value) + f.length*tokenFreqSize
 }
+
+// tokenFreqSize estimates the bytes of one term of a field's frequencies.
+var tokenFreqSize = 64 + size.SizeOfPtr
 
 // Analyze counts the field's words as wordsAnalyzer and bleve's
 // TokenFrequency (without term vectors) would: the terms lower-cased in one
@@ -106,14 +107,19 @@ func (f *textField) Analyze() {
 	})
 	f.length = len(ends)
 	str := string(buf)
-	f.freqs = make(index.TokenFrequencies, len(ends))
-	slab := make([]index.TokenFreq, 0, len(ends))
+	// Words repeat (stacks most): room for half of them to be distinct,
+	// the map grows past that and the slab is topped up.
+	f.freqs = make(index.TokenFrequencies, len(ends)/2+1)
+	slab := make([]index.TokenFreq, 0, len(ends)/2+1)
 	from := int32(0)
 	for _, end := range ends {
 		key := str[from:end]
 		if tf, ok := f.freqs[key]; ok {
 			tf.SetFrequency(tf.Frequency() + 1)
 		} else {
+			if len(slab) == cap(slab) { // the pointers taken stay valid
+				slab = make([]index.TokenFreq, 0, cap(slab))
+			}
 			slab = append(slab, index.TokenFreq{Term: buf[from:end:end]})
 			tf := &slab[len(slab)-1]
 			tf.SetFrequency(1)
