@@ -26,27 +26,41 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
-		return &wordsAnalyzer{stop: stop}, nil
+		return newWordsAnalyzer(stop), nil
 	}); err != nil {
 		panic(err)
 	}
 }
 
 type wordsAnalyzer struct {
-	stop analysis.TokenMap
+	stop    analysis.TokenMap
+	maxStop int // the longest stop word's length: longer words skip the lookup
+}
+
+func newWordsAnalyzer(stop analysis.TokenMap) *wordsAnalyzer {
+	a := &wordsAnalyzer{stop: stop}
+	for w := range stop {
+		a.maxStop = max(a.maxStop, len(w))
+	}
+	return a
 }
 
 func isWordRune(r rune) bool {
 	return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' || unicode.IsMark(r)
 }
 
-// Analyze splits input into words; positions count stop words too, as
-// bleve's stop filter leaves them.
-func (a *wordsAnalyzer) Analyze(input []byte) analysis.TokenStream {
-	var out analysis.TokenStream
-	var toks []analysis.Token // one allocation for the tokens of input
-	var buf []byte            // and one for their terms
-	pos := 0
+// isStop says whether term (lower-cased) is a stop word.
+func (a *wordsAnalyzer) isStop(term []byte) bool {
+	if len(term) > a.maxStop {
+		return false
+	}
+	_, stop := a.stop[string(term)]
+	return stop
+}
+
+// eachWord calls fn with the bounds of each word of input, in order, and
+// whether the word is ASCII.
+func eachWord(input []byte, fn func(start, end int, ascii bool)) {
 	for i := 0; i < len(input); {
 		start, ascii := i, true
 		for i < len(input) {
@@ -73,28 +87,42 @@ func (a *wordsAnalyzer) Analyze(input []byte) analysis.TokenStream {
 			}
 			continue
 		}
-		pos++
-		var term []byte
-		if ascii {
-			if buf == nil {
-				buf = make([]byte, 0, len(input))
-			}
-			if len(buf)+i-start > cap(buf) { // after non-ASCII words that grew
-				buf = make([]byte, 0, len(input))
-			}
-			from := len(buf)
-			for _, c := range input[start:i] {
-				if c >= 'A' && c <= 'Z' {
-					c += 'a' - 'A'
-				}
-				buf = append(buf, c)
-			}
-			term = buf[from:len(buf):len(buf)]
-		} else {
-			term = bytes.ToLower(input[start:i])
+		fn(start, i, ascii)
+	}
+}
+
+// appendLower appends word, lower-cased, to buf.
+func appendLower(buf, word []byte, ascii bool) []byte {
+	if !ascii {
+		return append(buf, bytes.ToLower(word)...)
+	}
+	for _, c := range word {
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
 		}
-		if _, stop := a.stop[string(term)]; stop {
-			continue
+		buf = append(buf, c)
+	}
+	return buf
+}
+
+// Analyze splits input into words; positions count stop words too, as
+// bleve's stop filter leaves them.
+func (a *wordsAnalyzer) Analyze(input []byte) analysis.TokenStream {
+	var out analysis.TokenStream
+	var toks []analysis.Token // one allocation for the tokens of input
+	var buf []byte            // and one for their terms
+	pos := 0
+	eachWord(input, func(start, end int, ascii bool) {
+		pos++
+		if buf == nil || len(buf)+4*(end-start) > cap(buf) { // after non-ASCII words that grew
+			buf = make([]byte, 0, max(len(input), 4*(end-start)))
+		}
+		from := len(buf)
+		buf = appendLower(buf, input[start:end], ascii)
+		term := buf[from:len(buf):len(buf)]
+		if a.isStop(term) {
+			buf = buf[:from]
+			return
 		}
 		if toks == nil {
 			toks = make([]analysis.Token, 0, len(input)/6+1)
@@ -102,8 +130,8 @@ func (a *wordsAnalyzer) Analyze(input []byte) analysis.TokenStream {
 		if len(toks) == cap(toks) {
 			toks = make([]analysis.Token, 0, cap(toks))
 		}
-		toks = append(toks, analysis.Token{Term: term, Start: start, End: i, Position: pos, Type: analysis.AlphaNumeric})
+		toks = append(toks, analysis.Token{Term: term, Start: start, End: end, Position: pos, Type: analysis.AlphaNumeric})
 		out = append(out, &toks[len(toks)-1])
-	}
+	})
 	return out
 }

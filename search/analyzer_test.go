@@ -1,8 +1,13 @@
 package search
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/blevesearch/bleve/v2/document"
+	index "github.com/blevesearch/bleve_index_api"
 )
 
 func TestWordsAnalyzer(t *testing.T) {
@@ -24,4 +29,49 @@ func TestWordsAnalyzer(t *testing.T) {
 			t.Fatalf("positions %v, want %v", positions, wantPos)
 		}
 	}
+}
+
+// TestFieldsAnalyseAsBleve checks that the documents' own fields give the
+// terms, frequencies and lengths bleve's TextField gives with the same
+// analyzers, so that the index is the same as with bleve's fields.
+func TestFieldsAnalyseAsBleve(t *testing.T) {
+	an := newAnalyzers(newMapping())
+	for _, s := range []string{"", "...", "the the a", "NullReferenceException: the Foo.cs:42 don't naïve_X ΩMEGA-2 (at Assets/x.cs)",
+		"x x X x. İSTANBUL ǅemal ΣΑΣ and the END end End", strings.Repeat("word Word wörd ", 50)} {
+		mine := &textField{name: "text", value: []byte(s), an: an.words}
+		mine.Analyze()
+		theirs := document.NewTextFieldCustom("text", nil, []byte(s), textOpts, an.text)
+		theirs.Analyze()
+		if mine.AnalyzedLength() != theirs.AnalyzedLength() {
+			t.Errorf("%q: length %d, bleve's %d", s, mine.AnalyzedLength(), theirs.AnalyzedLength())
+		}
+		if got, want := freqString(mine.AnalyzedTokenFrequencies()), freqString(theirs.AnalyzedTokenFrequencies()); got != want {
+			t.Errorf("%q: frequencies\n%s\nbleve's\n%s", s, got, want)
+		}
+	}
+	for _, v := range []string{"Physics", "error", "naïve Name"} {
+		mine := an.kw.field("name", v)
+		theirs := document.NewTextFieldCustom("name", nil, []byte(v), keywordOpts, an.keyword)
+		theirs.Analyze()
+		if mine.AnalyzedLength() != theirs.AnalyzedLength() || freqString(mine.AnalyzedTokenFrequencies()) != freqString(theirs.AnalyzedTokenFrequencies()) {
+			t.Errorf("keyword %q: %d %s, bleve's %d %s", v, mine.AnalyzedLength(), freqString(mine.AnalyzedTokenFrequencies()),
+				theirs.AnalyzedLength(), freqString(theirs.AnalyzedTokenFrequencies()))
+		}
+		if an.kw.field("name", v) != mine {
+			t.Errorf("keyword %q: not shared", v)
+		}
+	}
+}
+
+// freqString spells tf, sorted; a term that differs from its key shows as key=term.
+func freqString(tf index.TokenFrequencies) string {
+	var out []string
+	for k, f := range tf {
+		if string(f.Term) != k {
+			k += "=" + string(f.Term)
+		}
+		out = append(out, fmt.Sprintf("%s:%d", k, f.Frequency()))
+	}
+	slices.Sort(out)
+	return strings.Join(out, " ")
 }

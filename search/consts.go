@@ -43,6 +43,10 @@ const (
 	// filling a time column or walking the records above the watermark.
 	maxReadBatch = 10_000
 
+	// maxKeywordCache is how many keyword field values the documents'
+	// builder keeps (see kwCache).
+	maxKeywordCache = 1 << 14
+
 	// ctxCheckEvery is how many matches a searcher walks between looks at
 	// its context.
 	ctxCheckEvery = 1024

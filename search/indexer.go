@@ -110,7 +110,7 @@ func (x *Index) indexOnce() (n int, err error) {
 	if len(dropped) == 0 && !metaStale {
 		return len(t.Lines), nil
 	}
-	return len(t.Lines), x.writeMeta()
+	return len(t.Lines), x.writeMetaSync(false)
 }
 
 // beginStep queues a step that reaches through: it holds the persisted

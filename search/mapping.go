@@ -53,10 +53,14 @@ func newMapping() *mapping.IndexMappingImpl {
 // analyzers are the mapping's analyzers, resolved once.
 type analyzers struct {
 	keyword, text analysis.Analyzer
+	words         *wordsAnalyzer // text, for the documents' fields
+	kw            *kwCache       // the documents' keyword fields
 }
 
 func newAnalyzers(m mapping.IndexMapping) analyzers {
-	return analyzers{keyword: m.AnalyzerNamed(keyword.Name), text: m.AnalyzerNamed(wordsName)}
+	text := m.AnalyzerNamed(wordsName)
+	words, _ := text.(*wordsAnalyzer)
+	return analyzers{keyword: m.AnalyzerNamed(keyword.Name), text: text, words: words, kw: newKwCache()}
 }
 
 const (
@@ -67,12 +71,13 @@ const (
 // docID is a record's document ID: its decimal ID.
 func docID(id uint64) string { return strconv.FormatUint(id, 10) }
 
-// document builds r's document directly, skipping bleve's reflection.
+// document builds r's document directly, skipping bleve's reflection and
+// its general analysis (see field.go).
 func (a *analyzers) document(r *oplog.Record) *document.Document {
 	d := document.NewDocument(docID(r.ID))
 	kw := func(name, v string) {
 		if v != "" {
-			d.AddField(document.NewTextFieldCustom(name, nil, []byte(v), keywordOpts, a.keyword))
+			d.AddField(a.kw.field(name, v))
 		}
 	}
 	kw("level", r.Level.String())
@@ -83,10 +88,10 @@ func (a *analyzers) document(r *oplog.Record) *document.Document {
 		kw("run", docID(r.Run))
 	}
 	if r.Text != "" {
-		d.AddField(document.NewTextFieldCustom("text", nil, []byte(r.Text), textOpts, a.text))
+		d.AddField(&textField{name: "text", value: []byte(r.Text), an: a.words})
 	}
 	if r.Stack != "" {
-		d.AddField(document.NewTextFieldCustom("stack", nil, []byte(r.Stack), textOpts, a.text))
+		d.AddField(&textField{name: "stack", value: []byte(r.Stack), an: a.words})
 	}
 	return d
 }

@@ -153,8 +153,16 @@ func removeSegments(dir string, keep map[string]bool) error {
 	return nil
 }
 
-// writeMeta records the watermark and the segments, atomically.
-func (x *Index) writeMeta() error {
+// writeMeta records the watermark and the segments, atomically, and
+// durably.
+func (x *Index) writeMeta() error { return x.writeMetaSync(true) }
+
+// writeMetaSync is writeMeta that leaves the file to the system's write-back
+// when sync is false: what it records is on disk already (persisted
+// callbacks), so a crash leaves an older meta.json, whose records are
+// indexed again, or at worst an empty one, and the index is rebuilt. The
+// indexer writes it after every step, and an fsync there was dead time.
+func (x *Index) writeMetaSync(sync bool) error {
 	x.metaLock.Lock()
 	defer x.metaLock.Unlock()
 	x.mu.RLock()
@@ -171,7 +179,7 @@ func (x *Index) writeMeta() error {
 		return fmt.Errorf("index: %w", err)
 	}
 	_, err = f.Write(b)
-	if err == nil {
+	if err == nil && sync {
 		err = f.Sync()
 	}
 	if cerr := f.Close(); err == nil {

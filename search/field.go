@@ -1,0 +1,130 @@
+package search
+
+import (
+	"sync"
+
+	"github.com/blevesearch/bleve/v2/size"
+	index "github.com/blevesearch/bleve_index_api"
+)
+
+// The fields of a document, analysed without bleve's general path: the same
+// terms, frequencies and lengths as bleve's TextField with the keyword
+// analyzer (keyword fields) or wordsAnalyzer (text and stack) gives, with a
+// few allocations per field instead of a few per word. Indexing
+// allocated most of its garbage there.
+
+// kwField is a keyword field: one term, the value itself. Its token
+// frequencies are shared, read only, by every document with the same value
+// (bleve only reads them: a document never holds a field twice).
+type kwField struct {
+	name  string
+	value []byte
+	freqs index.TokenFrequencies
+}
+
+func (f *kwField) Name() string                                     { return f.name }
+func (f *kwField) ArrayPositions() []uint64                         { return nil }
+func (f *kwField) Options() index.FieldIndexingOptions              { return keywordOpts }
+func (f *kwField) Analyze()                                         {}
+func (f *kwField) Value() []byte                                    { return f.value }
+func (f *kwField) NumPlainTextBytes() uint64                        { return uint64(len(f.value)) }
+func (f *kwField) EncodedFieldType() byte                           { return 't' }
+func (f *kwField) AnalyzedLength() int                              { return 1 }
+func (f *kwField) AnalyzedTokenFrequencies() index.TokenFrequencies { return f.freqs }
+func (f *kwField) Size() int                                        { return 64 + len(f.name) + len(f.value) }
+
+// kwKey is a keyword field and its value.
+type kwKey struct{ field, v string }
+
+// kwCache holds the keyword fields met so far, up to maxKeywordCache; the
+// keyword fields are few-valued but for replayOf and run.
+type kwCache struct {
+	mu sync.Mutex
+	m  map[kwKey]*kwField
+}
+
+func newKwCache() *kwCache { return &kwCache{m: map[kwKey]*kwField{}} }
+
+// field returns the keyword field name with value v.
+func (c *kwCache) field(name, v string) *kwField {
+	k := kwKey{name, v}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if f, ok := c.m[k]; ok {
+		return f
+	}
+	tf := &index.TokenFreq{Term: []byte(v)}
+	tf.SetFrequency(1)
+	f := &kwField{name: name, value: tf.Term, freqs: index.TokenFrequencies{v: tf}}
+	if len(c.m) < maxKeywordCache {
+		c.m[k] = f
+	}
+	return f
+}
+
+// textField is a text or stack field, analysed by wordsAnalyzer.
+type textField struct {
+	name   string
+	value  []byte
+	an     *wordsAnalyzer
+	length int
+	freqs  index.TokenFrequencies
+}
+
+func (f *textField) Name() string                                     { return f.name }
+func (f *textField) ArrayPositions() []uint64                         { return nil }
+func (f *textField) Options() index.FieldIndexingOptions              { return textOpts }
+func (f *textField) Value() []byte                                    { return f.value }
+func (f *textField) NumPlainTextBytes() uint64                        { return uint64(len(f.value)) }
+func (f *textField) EncodedFieldType() byte                           { return 't' }
+func (f *textField) AnalyzedLength() int                              { return f.length }
+func (f *textField) AnalyzedTokenFrequencies() index.TokenFrequencies { return f.freqs }
+
+// Size is an estimate (bleve's walks the frequencies, a few percent of
+// indexing).
+func (f *textField) Size() int {
+	return 96 + len(f.name) + 2*len(f.value) + f.length*tokenFreqSize
+}
+
+// tokenFreqSize estimates the bytes of one term of a field's frequencies.
+var tokenFreqSize = 64 + size.SizeOfPtr
+
+// Analyze counts the field's words as wordsAnalyzer and bleve's
+// TokenFrequency (without term vectors) would: the terms lower-cased in one
+// buffer, the map's keys cut from one string.
+func (f *textField) Analyze() {
+	in := f.value
+	buf := make([]byte, 0, len(in))
+	ends := make([]int32, 0, len(in)/6+1)
+	eachWord(in, func(start, end int, ascii bool) {
+		from := len(buf)
+		buf = appendLower(buf, in[start:end], ascii)
+		if f.an.isStop(buf[from:]) {
+			buf = buf[:from]
+			return
+		}
+		ends = append(ends, int32(len(buf)))
+	})
+	f.length = len(ends)
+	str := string(buf)
+	// Words repeat (stacks most): room for half of them to be distinct,
+	// the map grows past that and the slab is topped up.
+	f.freqs = make(index.TokenFrequencies, len(ends)/2+1)
+	slab := make([]index.TokenFreq, 0, len(ends)/2+1)
+	from := int32(0)
+	for _, end := range ends {
+		key := str[from:end]
+		if tf, ok := f.freqs[key]; ok {
+			tf.SetFrequency(tf.Frequency() + 1)
+		} else {
+			if len(slab) == cap(slab) { // the pointers taken stay valid
+				slab = make([]index.TokenFreq, 0, cap(slab))
+			}
+			slab = append(slab, index.TokenFreq{Term: buf[from:end:end]})
+			tf := &slab[len(slab)-1]
+			tf.SetFrequency(1)
+			f.freqs[key] = tf
+		}
+		from = end
+	}
+}
