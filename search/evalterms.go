@@ -19,25 +19,39 @@ import (
 // containsFoldASCII reports whether s holds lit (lower-case ASCII) in any
 // ASCII case.
 func containsFoldASCII(s, lit string) bool {
-	c := lit[0]
-	up := c
-	if c >= 'a' && c <= 'z' {
-		up = c - 'a' + 'A'
+	lo, up := lit[0], lit[0]
+	if lo >= 'a' && lo <= 'z' {
+		up = lo - 'a' + 'A'
 	}
-	for len(s) >= len(lit) {
-		i := strings.IndexByte(s, c)
-		if up != c {
-			if j := strings.IndexByte(s, up); j >= 0 && (i < 0 || j < i) {
-				i = j
+	// Where each case of lit's first byte next occurs, from i on; each is
+	// searched for again only once passed, so s is read about twice.
+	nextLo, nextUp := -1, -1
+	for i := 0; len(s)-i >= len(lit); {
+		if nextLo < i {
+			if nextLo = strings.IndexByte(s[i:], lo); nextLo >= 0 {
+				nextLo += i
+			} else {
+				nextLo = len(s)
 			}
 		}
-		if i < 0 || len(s)-i < len(lit) {
+		if up != lo && nextUp < i {
+			if nextUp = strings.IndexByte(s[i:], up); nextUp >= 0 {
+				nextUp += i
+			} else {
+				nextUp = len(s)
+			}
+		}
+		j := nextLo
+		if up != lo {
+			j = min(j, nextUp)
+		}
+		if len(s)-j < len(lit) {
 			return false
 		}
-		if strings.EqualFold(s[i:i+len(lit)], lit) {
+		if strings.EqualFold(s[j:j+len(lit)], lit) {
 			return true
 		}
-		s = s[i+1:]
+		i = j + 1
 	}
 	return false
 }

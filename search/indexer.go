@@ -30,6 +30,11 @@ func (x *Index) run() {
 		if err != nil {
 			x.opts.Logger.Error("search indexing failed", "err", err)
 		}
+		if err == nil {
+			if err := x.warm(); err != nil {
+				x.opts.Logger.Error("search: reading the records above the watermark failed", "err", err)
+			}
+		}
 		if s := x.Status(); s.State == oplog.IndexRebuilding && time.Since(lastLog) > rebuildLogEvery {
 			lastLog = time.Now()
 			x.opts.Logger.Info("rebuilding search index", "indexedThrough", s.IndexedThrough, "lag", s.Lag, "progress", fmt.Sprintf("%.0f%%", 100*s.Progress))
