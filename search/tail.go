@@ -97,11 +97,14 @@ func (x *Index) warm() error {
 	wm, rev := x.watermark, x.revision
 	x.mu.RUnlock()
 	n := x.opts.TailChunk
-	if rev != st.Revision || st.LastID < wm+n {
+	if rev != st.Revision {
 		return nil
 	}
 	low := wm / n // the chunk of wm+1
 	x.tail.drop(rev, low)
+	if st.LastID < wm+n {
+		return nil
+	}
 	for k := st.LastID/n - 1; k >= low; k-- { // (k+1)*n <= LastID: whole chunks
 		t := &x.tail
 		t.mu.Lock()
