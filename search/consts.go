@@ -53,7 +53,7 @@ const (
 
 	// maxTailCached bounds the decoded records above the watermark that
 	// searches keep (see tailCache).
-	maxTailCached = 1 << 16
+	maxTailCached = 1 << 17
 )
 
 // Timings of the background indexer and of WaitIndexed.

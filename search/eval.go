@@ -78,7 +78,7 @@ func (v *recView) mayHold(f int, lit string) bool {
 	}
 	if v.odd[f] == 0 {
 		v.odd[f] = -1
-		if !isASCII(s) && slices.ContainsFunc(foldsToASCII, func(r string) bool { return strings.Contains(s, r) }) {
+		if slices.ContainsFunc(foldsToASCII, func(r string) bool { return strings.Contains(s, r) }) {
 			v.odd[f] = 1
 		}
 	}
