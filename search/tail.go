@@ -64,6 +64,16 @@ type tailCache struct {
 	mu     sync.Mutex
 	rev    uint64 // the store generation of the chunks
 	chunks map[uint64]*tailChunk
+	max    uint64 // records kept; 0: maxTailCached
+}
+
+// limit is how many records the cache keeps: maxTailCached, or max when a
+// test set it.
+func (t *tailCache) limit() uint64 {
+	if t.max != 0 {
+		return t.max
+	}
+	return maxTailCached
 }
 
 type tailChunk struct {
@@ -109,10 +119,10 @@ func (x *Index) warm() error {
 		t := &x.tail
 		t.mu.Lock()
 		_, cached := t.chunks[k]
-		full := uint64(len(t.chunks)+1)*n > maxTailCached
+		admit := t.admits(k, n)
 		t.mu.Unlock()
-		if full {
-			return nil
+		if !cached && !admit {
+			return nil // the cache is full of newer chunks
 		}
 		if !cached {
 			if _, _, err := x.chunk(k, rev); err != nil {
@@ -124,6 +134,30 @@ func (x *Index) warm() error {
 		}
 	}
 	return nil
+}
+
+// admits reports whether chunk k can be kept: when the cache is full, a
+// chunk newer than its oldest one is (the oldest is dropped then), as
+// searches read the newest records first and the indexer reaches the
+// oldest soonest. Under t.mu.
+func (t *tailCache) admits(k, n uint64) bool {
+	if uint64(len(t.chunks)+1)*n <= t.limit() {
+		return true
+	}
+	oldest := k
+	for c := range t.chunks {
+		oldest = min(oldest, c)
+	}
+	return oldest < k
+}
+
+// keep caches chunk k, dropping the oldest chunks while the cache is full.
+// Under t.mu.
+func (t *tailCache) keep(k, n uint64, c *tailChunk) {
+	for uint64(len(t.chunks)+1)*n > t.limit() && len(t.chunks) > 0 {
+		delete(t.chunks, slices.Min(slices.Collect(maps.Keys(t.chunks))))
+	}
+	t.chunks[k] = c
 }
 
 // chunk returns the stored records of chunk k and, by ID, the current
@@ -148,8 +182,8 @@ func (x *Index) chunk(k, rev uint64) ([]oplog.Record, map[uint64]*oplog.Record, 
 		// Only a whole chunk is kept: the last one grows as records arrive.
 		if len(recs) > 0 && recs[len(recs)-1].ID == (k+1)*n {
 			t.mu.Lock()
-			if t.rev == rev && uint64(len(t.chunks)+1)*n <= maxTailCached {
-				t.chunks[k] = c
+			if t.rev == rev && t.admits(k, n) {
+				t.keep(k, n, c)
 			}
 			t.mu.Unlock()
 		}

@@ -13,7 +13,8 @@ import (
 
 // TestWarm_ReadsWholeChunksAboveTheWatermark checks that the indexer's warm
 // step leaves the whole chunks above the watermark decoded in the cache
-// (newest first, within maxTailCached), not the growing last one, and drops
+// (newest first, within its limit, the newest kept when it is full), not
+// the growing last one, and drops
 // them once the watermark passes them.
 func TestWarm_ReadsWholeChunksAboveTheWatermark(t *testing.T) {
 	st := oplogtest.NewMemory()
@@ -48,11 +49,42 @@ func TestWarm_ReadsWholeChunksAboveTheWatermark(t *testing.T) {
 	if got := cached(); !slices.Equal(got, []uint64{0, 1, 2, 3}) {
 		t.Fatalf("after warm, cached chunks %v; want the whole ones 0..3 (IDs 1..400), not the growing 4", got)
 	}
-	if _, err := x.indexOnce(); err != nil { // BatchSize covers all 450
+	// Full, the cache keeps the newest chunks: a search reading an older one
+	// leaves it as it is, a newer one pushes the oldest out.
+	x.tail.mu.Lock()
+	x.tail.max = 300
+	clear(x.tail.chunks)
+	x.tail.mu.Unlock()
+	if err := x.warm(); err != nil {
 		t.Fatal(err)
 	}
-	if got := x.Status().IndexedThrough; got != 450 {
-		t.Fatalf("indexed through %d, want 450", got)
+	if got := cached(); !slices.Equal(got, []uint64{1, 2, 3}) {
+		t.Fatalf("with room for 3 chunks, cached %v; want the newest 1..3", got)
+	}
+	if _, _, err := x.chunk(0, x.revision); err != nil {
+		t.Fatal(err)
+	}
+	if got := cached(); !slices.Equal(got, []uint64{1, 2, 3}) {
+		t.Fatalf("after reading the older chunk 0, cached %v; want 1..3 still", got)
+	}
+	more := make([]oplog.Record, 100)
+	for i := range more {
+		more[i] = oplog.Record{Kind: oplog.KindLine, Level: oplog.LevelInfo, Source: "game", Name: "Main", Text: fmt.Sprintf("more %d", i), Time: time.Now()}
+	}
+	if err := st.Append(context.Background(), more); err != nil {
+		t.Fatal(err)
+	}
+	if err := x.warm(); err != nil {
+		t.Fatal(err)
+	}
+	if got := cached(); !slices.Equal(got, []uint64{2, 3, 4}) {
+		t.Fatalf("after 100 more records, cached %v; want the newest 2..4", got)
+	}
+	if _, err := x.indexOnce(); err != nil { // BatchSize covers all 550
+		t.Fatal(err)
+	}
+	if got := x.Status().IndexedThrough; got != 550 {
+		t.Fatalf("indexed through %d, want 550", got)
 	}
 	if err := x.warm(); err != nil {
 		t.Fatal(err)
