@@ -174,8 +174,10 @@ func Main(ctx context.Context, args []string) error {
 	fs.BoolVar(&quick, "quick", false, "a quick look: 100,000 records, 1 run, 2s per ingest run")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: mcplogd bench [flags]\n\n"+
-			"Measures durable ingest, reads, reopen, memory and disk use on DESIGN.md's\n"+
-			"benchmark workload and prints a Markdown table. The full run takes minutes.\n\n")
+			"Measures durable ingest, reads, reopen, HTTP ingest, search right after a\n"+
+			"burst (beside SQLite+FTS5 through python3 when it is installed), memory and\n"+
+			"disk with the indexes running, on DESIGN.md's benchmark workload, and prints\n"+
+			"Markdown tables. The full run takes about five minutes.\n\n")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
