@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -27,7 +28,8 @@ func TestSearch_DirectAndServed(t *testing.T) {
 	}
 	// No server: the store and index are opened here (the index starts empty and matches anyway).
 	out, err := run(t, data, "search", "--level", "error", "--limit", "2", "wall")
-	if err != nil || !strings.Contains(out, "#291 ERROR default/Physics body 290 hit the **wall**") || !strings.Contains(out, "2 shown, 30 matching; more with --cursor") {
+	// Above the watermark the walk stops at the page, so the total may be an estimate.
+	if err != nil || !strings.Contains(out, "#291 ERROR default/Physics body 290 hit the **wall**") || !regexp.MustCompile(`2 shown, (30|about \d+) matching; more with --cursor`).MatchString(out) {
 		t.Fatalf("search: %q, %v", out, err)
 	}
 	if _, err := run(t, data, "search", "name:Physics AND ("); err == nil || !strings.Contains(err.Error(), "never closed") {
