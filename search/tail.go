@@ -141,24 +141,22 @@ func (x *Index) warm() error {
 // searches read the newest records first and the indexer reaches the
 // oldest soonest. Under t.mu.
 func (t *tailCache) admits(k, n uint64) bool {
-	if uint64(len(t.chunks)+1)*n <= t.limit() {
-		return true
-	}
-	oldest := k
-	for c := range t.chunks {
-		oldest = min(oldest, c)
-	}
-	return oldest < k
+	return !t.full(n) || len(t.chunks) > 0 && t.oldest() < k
 }
 
 // keep caches chunk k, dropping the oldest chunks while the cache is full.
 // Under t.mu.
 func (t *tailCache) keep(k, n uint64, c *tailChunk) {
-	for uint64(len(t.chunks)+1)*n > t.limit() && len(t.chunks) > 0 {
-		delete(t.chunks, slices.Min(slices.Collect(maps.Keys(t.chunks))))
+	for t.full(n) && len(t.chunks) > 0 {
+		delete(t.chunks, t.oldest())
 	}
 	t.chunks[k] = c
 }
+
+// full reports whether one more chunk of n records is over the limit;
+// oldest is the lowest chunk kept (there is one). Under t.mu.
+func (t *tailCache) full(n uint64) bool { return uint64(len(t.chunks)+1)*n > t.limit() }
+func (t *tailCache) oldest() uint64     { return slices.Min(slices.Collect(maps.Keys(t.chunks))) }
 
 // chunk returns the stored records of chunk k and, by ID, the current
 // record of each operation that was pending when they were read.
@@ -205,26 +203,35 @@ func (x *Index) chunk(k, rev uint64) ([]oplog.Record, map[uint64]*oplog.Record, 
 // readRange returns the stored records lo..hi, oldest first.
 func (x *Index) readRange(lo, hi uint64) ([]oplog.Record, error) {
 	var recs []oplog.Record
+	err := eachRecord(x.st, lo, hi, func(batch []oplog.Record) {
+		if recs == nil {
+			recs = batch // one read, as a chunk of up to maxReadBatch IDs is: no copy
+		} else {
+			recs = append(recs, batch...)
+		}
+	})
+	return recs, err
+}
+
+// eachRecord calls fn with the stored records lo..hi, oldest first, read
+// maxReadBatch at a time.
+func eachRecord(st oplog.Store, lo, hi uint64, fn func([]oplog.Record)) error {
 	for since := lo - 1; since < hi; {
-		tl, err := x.st.Tail(oplog.TailQuery{SinceID: since, HasSince: true, Limit: int(min(hi-since, maxReadBatch))})
+		tl, err := st.Tail(oplog.TailQuery{SinceID: since, HasSince: true, Limit: int(min(hi-since, maxReadBatch))})
 		if err != nil {
-			return nil, err
+			return err
 		}
 		n := len(tl.Lines)
 		for n > 0 && tl.Lines[n-1].ID > hi {
 			n--
 		}
-		if recs == nil {
-			recs = tl.Lines[:n] // one read, as a chunk of up to maxReadBatch IDs is: no copy
-		} else {
-			recs = append(recs, tl.Lines[:n]...)
-		}
+		fn(tl.Lines[:n])
 		if tl.Reset || tl.LastID <= since || len(tl.Lines) == 0 {
-			break // the store moved on (cleared): nothing more here
+			return nil // the store moved on (cleared): nothing more here
 		}
 		since = tl.LastID
 	}
-	return recs, nil
+	return nil
 }
 
 // dirtySet holds the operations that were indexed while pending: their

@@ -60,18 +60,13 @@ func (c *timeCol) fill(st oplog.Store, hi uint64) error {
 	if c.full {
 		return nil
 	}
-	for since := c.lo - 1; since < hi; {
-		tl, err := st.Tail(oplog.TailQuery{SinceID: since, HasSince: true, Limit: int(min(hi-since, maxReadBatch))})
-		if err != nil {
-			return err
+	err := eachRecord(st, c.lo, hi, func(batch []oplog.Record) {
+		for i := range batch {
+			c.set(&batch[i])
 		}
-		for i := range tl.Lines {
-			c.set(&tl.Lines[i])
-		}
-		if tl.Reset || tl.LastID <= since || len(tl.Lines) == 0 {
-			break
-		}
-		since = tl.LastID
+	})
+	if err != nil {
+		return err
 	}
 	c.full = true
 	return nil
