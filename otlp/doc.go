@@ -21,7 +21,12 @@
 // with curl can read it), in protobuf otherwise, with the HTTP status of
 // the error table (oplog.HTTPStatus): 400 for a malformed body (nothing
 // stored), 401 for a missing or wrong token, 413 for a body over
-// Options.MaxBodyBytes before or after decompression, 415 for another
+// Options.MaxBodyBytes before or after decompression, or whose log records
+// would take more than 8 times that as records (each counted 256 bytes
+// besides its text, stack, labels and data; the data holds a copy of its
+// resource's and scope's attributes), so that a request's memory follows
+// its size (nothing is stored; the message names the count or the
+// resource whose copies were too big), 415 for another
 // content type or content encoding, 503 when the log is closing.
 // Status.code is the gRPC code of the oplog error code. One exception: a
 // Content-Length over the limit is refused by the server's body limit

@@ -80,11 +80,18 @@ func (h *Handler) export(w http.ResponseWriter, req *http.Request) error {
 	if err != nil {
 		return err
 	}
+	bud := newBudget(h.limit)
+	if err := bud.count(countLogRecords(b, asJSON, int(bud.limit/recordCost))); err != nil {
+		return err
+	}
 	msg, err := decodeLogs(b, asJSON)
 	if err != nil {
 		return err
 	}
-	recs, rejected := records(msg)
+	recs, rejected, err := records(msg, bud)
+	if err != nil {
+		return err
+	}
 	for len(recs) > 0 {
 		err := h.log.Append(req.Context(), recs)
 		be, ok := oplog.IsBatchError(err)

@@ -51,7 +51,7 @@ func route(l *oplog.Log, maxBody int64) api.Route {
 }
 
 // mustServe serves a fresh store with the receiver at /v1/logs.
-func mustServe(t *testing.T, o *harnessOptions) *harness {
+func mustServe(t testing.TB, o *harnessOptions) *harness {
 	t.Helper()
 	if o == nil {
 		o = &harnessOptions{}

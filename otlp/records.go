@@ -39,13 +39,15 @@ func (r *rejections) message() string {
 }
 
 // records turns the log records of msg into lines, in order. Records
-// that break oplog's size limits are left out and counted.
-func records(msg *collogspb.ExportLogsServiceRequest) ([]oplog.Record, rejections) {
+// that break oplog's size limits are left out and counted. The records of
+// one request are held to b: past it, the request fails (413) and nothing
+// of it is stored.
+func records(msg *collogspb.ExportLogsServiceRequest, b *budget) ([]oplog.Record, rejections, error) {
 	var (
 		recs     []oplog.Record
 		rejected rejections
 	)
-	for _, rl := range msg.GetResourceLogs() {
+	for ri, rl := range msg.GetResourceLogs() {
 		source, resource := "", map[string]any{}
 		for _, kv := range rl.GetResource().GetAttributes() {
 			if kv.GetKey() == "service.name" {
@@ -54,7 +56,8 @@ func records(msg *collogspb.ExportLogsServiceRequest) ([]oplog.Record, rejection
 			}
 			resource[kv.GetKey()] = valueOf(kv.GetValue(), 0)
 		}
-		for _, sl := range rl.GetScopeLogs() {
+		resourceBytes := jsonSize(resource)
+		for si, sl := range rl.GetScopeLogs() {
 			scope := sl.GetScope()
 			scopeData := map[string]any{}
 			if v := scope.GetVersion(); v != "" {
@@ -63,18 +66,37 @@ func records(msg *collogspb.ExportLogsServiceRequest) ([]oplog.Record, rejection
 			if attrs := scope.GetAttributes(); len(attrs) > 0 {
 				scopeData["attributes"] = mapOf(attrs, 0)
 			}
+			g := &group{shared: resourceBytes + jsonSize(scopeData), records: len(sl.GetLogRecords()), ri: ri, si: si}
 			name := oplog.Label(scope.GetName())
 			for _, lr := range sl.GetLogRecords() {
+				if err := b.start(g); err != nil {
+					return nil, rejections{}, err
+				}
 				r, err := record(lr, source, name, resource, scopeData)
 				if err != nil {
 					rejected.add(err)
 					continue
 				}
+				if err := b.own(g, &r); err != nil {
+					return nil, rejections{}, err
+				}
 				recs = append(recs, r)
 			}
 		}
 	}
-	return recs, rejected
+	return recs, rejected, nil
+}
+
+// jsonSize is the length of m's JSON, 0 for an empty map (left out of data).
+func jsonSize(m map[string]any) int {
+	if len(m) == 0 {
+		return 0
+	}
+	b, err := marshalJSON(m)
+	if err != nil {
+		return 0
+	}
+	return len(b)
 }
 
 // record maps one log record as the package documentation describes.
