@@ -129,3 +129,21 @@ func TestServer_OTLP_ResourceCopiesBounded(t *testing.T) {
 		t.Errorf("record 1's resource: %v", d.Resource)
 	}
 }
+
+// TestServer_OTLP_ManyTinyRecordsRefused: 40,000 empty log records (80 KB
+// of protobuf, 240 KB of JSON) are counted before the body is decoded and
+// refused with 413 naming the count; nothing is stored.
+func TestServer_OTLP_ManyTinyRecordsRefused(t *testing.T) {
+	h := mustServe(t, nil)
+	msg := amplified(0, 40_000, "")
+	for _, asJSON := range []bool{false, true} {
+		body, ct := encode(t, msg, asJSON)
+		status, b := send(t, h, ct, body)
+		if status != http.StatusRequestEntityTooLarge || !bytes.Contains(b, []byte("its 40000 log records")) {
+			t.Errorf("json %v: status %d, %.300s", asJSON, status, b)
+		}
+	}
+	if n := h.Log.Stats().Records; n != 0 {
+		t.Fatalf("%d records stored, want none", n)
+	}
+}
