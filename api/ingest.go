@@ -3,6 +3,7 @@ package api
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -24,26 +25,37 @@ import (
 // number and the field. A read error is an EINVALID *oplog.Error wrapping
 // it (an *http.MaxBytesError stays reachable with errors.As).
 func DecodeLines(r io.Reader) ([]oplog.Record, error) {
+	return decodeLines(r, 0)
+}
+
+// errTooManyLines is decodeLines' answer to a batch of more than its
+// maximum of records.
+var errTooManyLines = errors.New("too many lines")
+
+// decodeLines is DecodeLines refusing a batch of more than max records
+// (0: any number) with errTooManyLines, before it decodes more.
+func decodeLines(r io.Reader, max int) ([]oplog.Record, error) {
 	b, err := io.ReadAll(r)
 	if err != nil {
 		return nil, &oplog.Error{Code: oplog.EINVALID, Message: fmt.Sprintf("cannot read the body: %v", err), Err: err}
 	}
 	b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
 	t := bytes.TrimSpace(b)
-	if recs, ok := fastLines(b, t); ok {
+	if recs, ok := fastLines(b, t, max); ok {
 		return recs, nil
 	}
-	return decodeLinesSlow(b, t)
+	return decodeLinesSlow(b, t, max)
 }
 
 // decodeLinesSlow decodes field by field what fastLines left: it words
-// the error of a bad batch.
-func decodeLinesSlow(b, t []byte) ([]oplog.Record, error) {
+// the error of a bad batch, or answers errTooManyLines at the record after
+// max (0: no maximum).
+func decodeLinesSlow(b, t []byte, max int) ([]oplog.Record, error) {
 	switch {
 	case len(t) == 0:
 		return nil, nil
 	case t[0] == '[':
-		return decodeArray(t)
+		return decodeArray(t, max)
 	case t[0] == '{' && json.Valid(t):
 		r, err := decodeLineSlow(t)
 		if err != nil {
@@ -51,16 +63,19 @@ func decodeLinesSlow(b, t []byte) ([]oplog.Record, error) {
 		}
 		return []oplog.Record{r}, nil
 	}
-	return decodeNDJSON(b)
+	return decodeNDJSON(b, max)
 }
 
-func decodeArray(b []byte) ([]oplog.Record, error) {
+func decodeArray(b []byte, max int) ([]oplog.Record, error) {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	if _, err := dec.Token(); err != nil { // the '[' that DecodeLines saw
 		return nil, oplog.Errorf(oplog.EINVALID, "malformed JSON: %v", err)
 	}
 	var recs []oplog.Record
 	for dec.More() {
+		if max > 0 && len(recs) == max {
+			return nil, errTooManyLines
+		}
 		var raw json.RawMessage
 		if err := dec.Decode(&raw); err != nil {
 			return nil, recordError(len(recs), 0, oplog.Errorf(oplog.EINVALID, "malformed JSON: %v", err))
@@ -80,13 +95,16 @@ func decodeArray(b []byte) ([]oplog.Record, error) {
 	return recs, nil
 }
 
-func decodeNDJSON(b []byte) ([]oplog.Record, error) {
+func decodeNDJSON(b []byte, max int) ([]oplog.Record, error) {
 	var recs []oplog.Record
 	for n := 1; len(b) > 0; n++ {
 		var line []byte
 		line, b, _ = bytes.Cut(b, []byte{'\n'})
 		if line = bytes.TrimSpace(line); len(line) == 0 {
 			continue
+		}
+		if max > 0 && len(recs) == max {
+			return nil, errTooManyLines
 		}
 		r, err := decodeLineSlow(line)
 		if err != nil {
@@ -176,6 +194,9 @@ func decodeOperation(b []byte) (oplog.Record, error) {
 		Error:     f.string("error"),
 		EndTime:   f.time("endTime"),
 	}
+	if oplog.HasForwardedKey(r.Data) {
+		f.fail(oplog.Errorf(oplog.EINVALID, "data: %q is the gateway's mark of the calls it forwarded itself, which alone can be replayed; leave it out", oplog.ForwardedKey))
+	}
 	return r, f.done()
 }
 
@@ -215,7 +236,37 @@ func parseObject(b []byte) (*fields, error) {
 	if err := json.Unmarshal(b, &f.m); err != nil {
 		return nil, oplog.Errorf(oplog.EINVALID, "malformed JSON: %v", err)
 	}
+	if k, ok := duplicateKey(b, len(f.m)); ok {
+		return nil, oplog.Errorf(oplog.EINVALID, "%s: given twice; give each field once", k)
+	}
 	return f, nil
+}
+
+// duplicateKey returns the first key that the object b (valid JSON, with
+// distinct keys that decode to n) gives twice: a map keeps only the last,
+// which would silently drop the first.
+func duplicateKey(b []byte, distinct int) (string, bool) {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if _, err := dec.Token(); err != nil {
+		return "", false
+	}
+	seen := make(map[string]bool, distinct)
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return "", false
+		}
+		k, _ := tok.(string)
+		if seen[k] {
+			return k, true
+		}
+		seen[k] = true
+		var skip json.RawMessage
+		if dec.Decode(&skip) != nil {
+			return "", false
+		}
+	}
+	return "", false
 }
 
 // take removes the fields called any of names and returns the one that is
@@ -289,8 +340,14 @@ func (f *fields) time(names ...string) time.Time {
 		return time.Time{}
 	}
 	t, err := oplog.ParseTime(s, time.Now())
-	if err != nil {
+	switch {
+	case err != nil:
 		f.fail(oplog.Errorf(oplog.EINVALID, "%s: %s", name, oplog.ErrorMessage(err)))
+	case t.IsZero() && strings.TrimSpace(s) != "":
+		// 0 and 0001-01-01T00:00:00Z are no moment a game logged, as 1.5
+		// (1970) is none: refused alike, rather than read as "now".
+		f.fail(oplog.Errorf(oplog.EINVALID, "%s: %s is the zero time, out of range (years %d to %d); leave %s out for the arrival time",
+			name, s, oplog.MinRecordYear, oplog.MaxRecordYear, name))
 	}
 	return t
 }

@@ -13,7 +13,8 @@ import (
 // checks its syntax and fills the record's fields as it goes, with no map
 // and no second scan of data. It only ever answers a well-formed batch of
 // well-formed lines. Anything else (a syntax error, an unknown field, two
-// spellings of one field, a value of the wrong type, a bad level or time,
+// spellings of one field, a field given twice, a value of the wrong type,
+// a bad level or time (the zero time too),
 // nesting deeper than fastMaxDepth) makes it give up, and the batch is
 // decoded again by the field-by-field decoder in ingest.go, which words
 // the error. So the two decoders agree on every input by construction of
@@ -83,6 +84,7 @@ type fastValue struct {
 // when the slow decoder must have the last word.
 func (s *scanner) fastLine() (oplog.Record, bool) {
 	var vals fastValues
+	var seen uint16 // the slots given, null or not
 	if !s.next('{') {
 		return oplog.Record{}, false
 	}
@@ -108,7 +110,11 @@ func (s *scanner) fastLine() (oplog.Record, bool) {
 			if !ok {
 				return oplog.Record{}, false
 			}
-			vals[slot] = fastValue{raw: s.b[vstart:s.i], plain: plain} // the last one wins, as in a map
+			if seen&(1<<slot) != 0 {
+				return oplog.Record{}, false // a field given twice: the slow decoder refuses it
+			}
+			seen |= 1 << slot
+			vals[slot] = fastValue{raw: s.b[vstart:s.i], plain: plain}
 			if s.b[vstart] == 'n' {
 				vals[slot] = fastValue{} // null is absent
 			}
@@ -203,11 +209,11 @@ func (v *fastValues) record() (oplog.Record, bool) {
 	case t == nil:
 	case t[0] == '"':
 		s, _ := v.str(slotTime)
-		if r.Time, err = oplog.ParseTime(s, time.Now()); err != nil {
+		if r.Time, err = oplog.ParseTime(s, time.Now()); err != nil || r.Time.IsZero() && s != "" {
 			return oplog.Record{}, false
 		}
 	case t[0] == '-' || '0' <= t[0] && t[0] <= '9':
-		if r.Time, err = oplog.ParseTime(string(t), time.Now()); err != nil {
+		if r.Time, err = oplog.ParseTime(string(t), time.Now()); err != nil || r.Time.IsZero() {
 			return oplog.Record{}, false
 		}
 	default:
@@ -236,12 +242,14 @@ func quickLevel(raw []byte) oplog.Level {
 
 // fastLines decodes what DecodeLines was given (b after the byte order
 // mark, t trimmed) when every line is well formed; ok is false otherwise.
-func fastLines(b, t []byte) ([]oplog.Record, bool) {
+// Past max records (0: no maximum), it leaves the batch to the slow
+// decoder, which refuses it where it is first too long or malformed.
+func fastLines(b, t []byte, max int) ([]oplog.Record, bool) {
 	switch {
 	case len(t) == 0:
 		return nil, true
 	case t[0] == '[':
-		return fastArray(t)
+		return fastArray(t, max)
 	case t[0] == '{':
 		s := scanner{b: t}
 		r, ok := s.fastLine()
@@ -253,16 +261,28 @@ func fastLines(b, t []byte) ([]oplog.Record, bool) {
 		}
 		// A well-formed object followed by more: NDJSON.
 	}
-	return fastNDJSON(b)
+	return fastNDJSON(b, max)
 }
 
-func fastArray(t []byte) ([]oplog.Record, bool) {
+// capacity is the records to make room for: about n, at most max (when
+// max > 0).
+func capacity(n, max int) int {
+	if max > 0 {
+		return min(n, max)
+	}
+	return n
+}
+
+func fastArray(t []byte, max int) ([]oplog.Record, bool) {
 	s := scanner{b: t, i: 1}
 	s.ws()
 	var recs []oplog.Record
 	if !s.next(']') {
-		recs = make([]oplog.Record, 0, bytes.Count(t, []byte(`"level"`))+1) // about one a line
+		recs = make([]oplog.Record, 0, capacity(bytes.Count(t, []byte(`"level"`))+1, max)) // about one a line
 		for {
+			if max > 0 && len(recs) == max {
+				return nil, false
+			}
 			r, ok := s.fastLine()
 			if !ok {
 				return nil, false
@@ -282,13 +302,16 @@ func fastArray(t []byte) ([]oplog.Record, bool) {
 	return recs, s.i == len(t)
 }
 
-func fastNDJSON(b []byte) ([]oplog.Record, bool) {
-	recs := make([]oplog.Record, 0, bytes.Count(b, []byte{'\n'})+1)
+func fastNDJSON(b []byte, max int) ([]oplog.Record, bool) {
+	recs := make([]oplog.Record, 0, capacity(bytes.Count(b, []byte{'\n'})+1, max))
 	for len(b) > 0 {
 		var line []byte
 		line, b, _ = bytes.Cut(b, []byte{'\n'})
 		if line = bytes.TrimSpace(line); len(line) == 0 {
 			continue
+		}
+		if max > 0 && len(recs) == max {
+			return nil, false
 		}
 		s := scanner{b: line}
 		r, ok := s.fastLine()

@@ -66,7 +66,7 @@ func TestDecodeLines_FastMatchesSlow(t *testing.T) {
 	for _, in := range []string{`[{"level":"info","text":"a"}]`, "{\"level\":\"error\",\"stack\":\"a\\nb\"}\n{\"level\":\"info\"}",
 		`{"level":"info","data":{ "a" : 1 }}`, `{"level":"info","text":"\u00e9"}`} {
 		b := []byte(in)
-		if _, ok := fastLines(b, bytes.TrimSpace(b)); !ok {
+		if _, ok := fastLines(b, bytes.TrimSpace(b), 0); !ok {
 			t.Errorf("fast path left the well-formed %q to the slow one", in)
 		}
 	}
@@ -85,11 +85,11 @@ func compareFastSlow(t *testing.T, in []byte) bool {
 	t.Helper()
 	b := bytes.TrimPrefix(in, []byte("\xef\xbb\xbf"))
 	tr := bytes.TrimSpace(b)
-	fast, ok := fastLines(b, tr)
+	fast, ok := fastLines(b, tr, 0)
 	if !ok {
 		return false
 	}
-	slow, err := decodeLinesSlow(b, tr)
+	slow, err := decodeLinesSlow(b, tr, 0)
 	if err != nil {
 		t.Errorf("%q: fast path gave %d records, slow one %v", in, len(fast), err)
 		return true

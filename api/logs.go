@@ -1,6 +1,8 @@
 package api
 
 import (
+	"errors"
+	"fmt"
 	"net/http"
 
 	"github.com/labstack/echo/v4"
@@ -9,9 +11,24 @@ import (
 	"github.com/mcplogd/mcplogd/oplog"
 )
 
+// MaxLines is the most lines one POST /api/v1/logs may hold under a body
+// limit of maxBody bytes: their records are held to oplog.MaxExpansion
+// times the body limit, each counted oplog.RecordCost bytes (16,384 lines
+// for 1 MiB), so that a body of many tiny lines takes memory in proportion
+// to its size.
+func MaxLines(maxBody int64) int {
+	return int(max(maxBody*oplog.MaxExpansion/oplog.RecordCost, 1))
+}
+
 // appendLines answers only after the batch is durable.
 func (s *Server) appendLines(c echo.Context) error {
-	recs, err := DecodeLines(c.Request().Body)
+	max := MaxLines(s.opts.MaxBodyBytes)
+	recs, err := decodeLines(c.Request().Body, max)
+	if errors.Is(err, errTooManyLines) {
+		return echo.NewHTTPError(http.StatusRequestEntityTooLarge, fmt.Sprintf(
+			"too many lines: a request holds at most %d (the body limit of %d bytes × %d / %d bytes counted for each line); send them in smaller batches",
+			max, s.opts.MaxBodyBytes, oplog.MaxExpansion, oplog.RecordCost))
+	}
 	if err != nil {
 		return err
 	}

@@ -13,8 +13,23 @@ const (
 	MaxJSONBytes  = 1 << 20   // data, arguments and result, each
 	MaxLabelBytes = 256       // source, name and tool
 	summaryRunes  = 200       // an operation's one-line summary
-	minRecordYear = 1971      // record times outside these years are refused
-	maxRecordYear = 2261
+)
+
+// Record times outside these years are refused.
+const (
+	MinRecordYear = 1971
+	MaxRecordYear = 2261
+)
+
+// The records one request may become are held to MaxExpansion times the
+// server's body limit, each record counted RecordCost bytes besides its
+// own text, stack, labels and JSON (about the oplog.Record that holds it,
+// 288 bytes, and its share of the commit), so that the memory a request
+// takes follows its size: a body of many tiny lines, or OTLP's resource
+// attributes copied into each of many log records, is refused with 413.
+const (
+	MaxExpansion = 8
+	RecordCost   = 512
 )
 
 // Limits of one read. Larger requested limits are capped, not refused, as the

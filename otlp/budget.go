@@ -8,11 +8,11 @@ import (
 )
 
 // budget bounds the bytes of records that one request may expand into
-// (maxExpansion times the body limit), so that the memory a request takes
+// (oplog.MaxExpansion times the body limit), so that the memory a request takes
 // follows its size: OTLP copies the resource's and the scope's attributes
 // into the data of each of their log records, and a small body of many
 // empty log records under a large resource attribute would otherwise
-// become gigabytes of records. Every log record is charged recordCost, the
+// become gigabytes of records. Every log record is charged oplog.RecordCost, the
 // attributes its scope shares (before its data is built, so a refused
 // record costs no copy) and then its own bytes; the first charge over the
 // budget fails the request with 413, naming what was too big.
@@ -22,18 +22,18 @@ type budget struct {
 }
 
 func newBudget(bodyLimit int64) *budget {
-	return &budget{limit: maxExpansion * bodyLimit, body: bodyLimit}
+	return &budget{limit: oplog.MaxExpansion * bodyLimit, body: bodyLimit}
 }
 
 // count charges n log records of the request before it is decoded, at
-// recordCost each.
+// oplog.RecordCost each.
 func (b *budget) count(n int) error {
-	if int64(n)*recordCost <= b.limit {
+	if int64(n)*oplog.RecordCost <= b.limit {
 		return nil
 	}
 	return &statusError{http.StatusRequestEntityTooLarge, fmt.Sprintf(
 		"request too large once expanded: its %d log records, counted %d bytes each, are over %d bytes of records (%d × the body limit of %d bytes); send fewer log records per request",
-		n, recordCost, b.limit, maxExpansion, b.body)}
+		n, oplog.RecordCost, b.limit, oplog.MaxExpansion, b.body)}
 }
 
 // group is what every log record of one scope carries: the JSON of its
@@ -46,7 +46,7 @@ type group struct {
 
 // start charges a log record of g before it is built.
 func (b *budget) start(g *group) error {
-	return b.charge(g, recordCost+int64(g.shared))
+	return b.charge(g, oplog.RecordCost+int64(g.shared))
 }
 
 // own charges what record r of g holds apart from the shared attributes:
@@ -67,5 +67,5 @@ func (b *budget) charge(g *group, n int64) error {
 	}
 	return &statusError{http.StatusRequestEntityTooLarge, fmt.Sprintf(
 		"request too large once expanded: its log records take over %d bytes as records (%d × the body limit of %d bytes, counting %d bytes more for each record); %s",
-		b.limit, maxExpansion, b.body, recordCost, why)}
+		b.limit, oplog.MaxExpansion, b.body, oplog.RecordCost, why)}
 }

@@ -18,11 +18,3 @@ const (
 // arrays and maps become a placeholder string, so that no reader of data
 // has to walk a pathological structure.
 const maxDepth = 32
-
-// maxExpansion bounds the records one request may become, in bytes, as a
-// multiple of the body limit (see budget).
-const maxExpansion = 8
-
-// recordCost is what a record is counted besides its bytes: about the
-// oplog.Record (288 bytes) that holds it.
-const recordCost = 256

@@ -81,7 +81,7 @@ func (h *Handler) export(w http.ResponseWriter, req *http.Request) error {
 		return err
 	}
 	bud := newBudget(h.limit)
-	if err := bud.count(countLogRecords(b, asJSON, int(bud.limit/recordCost))); err != nil {
+	if err := bud.count(countLogRecords(b, asJSON, int(bud.limit/oplog.RecordCost))); err != nil {
 		return err
 	}
 	msg, err := decodeLogs(b, asJSON)
@@ -205,6 +205,8 @@ func grpcCode(code string) codes.Code {
 		return codes.FailedPrecondition
 	case oplog.EUNAVAILABLE:
 		return codes.Unavailable
+	case oplog.ENOSPACE:
+		return codes.ResourceExhausted
 	}
 	return codes.Internal
 }
