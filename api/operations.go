@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"time"
 
@@ -69,8 +70,9 @@ func (s *Server) getOperation(c echo.Context) error {
 	ctx, cancelWait := context.WithTimeout(sctx, wait)
 	defer cancelWait()
 	r, err := s.log.AwaitComplete(ctx, id)
-	if err != nil && (ctx.Err() == nil || c.Request().Context().Err() != nil) {
-		return err
+	waitEnded := ctx.Err() != nil && errors.Is(err, ctx.Err()) && c.Request().Context().Err() == nil
+	if err != nil && !waitEnded {
+		return err // an unknown ID is 404, with waitMs=0 too
 	}
 	if r.Kind != oplog.KindOp {
 		return oplog.Errorf(oplog.EINVALID, "id: record %d is a %s, not an operation", id, r.Kind)

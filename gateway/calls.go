@@ -148,7 +148,7 @@ type call struct {
 // be recorded is still answered, without log_id.
 func (g *Gateway) start(ctx context.Context, u *upstream, tool string, args json.RawMessage, replayOf uint64) *call {
 	rec := []oplog.Record{{Kind: oplog.KindOp, Source: u.cfg.Name, Tool: tool, Arguments: args, Status: oplog.StatusPending,
-		ReplayOf: replayOf, StartTime: time.Now().UTC()}}
+		ReplayOf: replayOf, StartTime: time.Now().UTC(), Data: oplog.ForwardedData()}}
 	cctx, cancel := context.WithCancel(g.ctx)
 	op := &call{ready: make(chan struct{}), done: make(chan *mcp.CallToolResult, 1), cancel: cancel}
 	u.mu.Lock()

@@ -30,6 +30,10 @@ func (g *Gateway) Replay(ctx context.Context, id uint64, confirm bool) (oplog.Re
 	if orig.Kind != oplog.KindOp {
 		return oplog.Replay{}, oplog.Errorf(oplog.EINVALID, "log_id: record %d is a console line, not an operation", id)
 	}
+	if !orig.IsForwarded() {
+		return oplog.Replay{}, oplog.Errorf(oplog.EINVALID, "log_id: operation %d was not forwarded by this gateway (it was written through the API, or recorded before mcplogd marked the calls it forwarded); only calls the gateway made itself can be replayed",
+			id)
+	}
 	var u *upstream
 	for _, c := range g.ups {
 		if c.cfg.Name == orig.Source {

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
+	"syscall"
 )
 
 // Error codes shared by every adapter. The table below maps each code to an
@@ -14,6 +16,7 @@ const (
 	ECONFLICT    = "conflict"    // the request contradicts the record's state (completing twice)
 	EUNAVAILABLE = "unavailable" // the log is closed or shutting down
 	EINTERNAL    = "internal"    // I/O or a broken invariant; the message is for the operator
+	ENOSPACE     = "no_space"    // the disk holding the data is full: nothing of the request was written
 
 	EUNAUTHORIZED = "unauthorized" // the caller's credential is missing or wrong
 )
@@ -41,12 +44,15 @@ func Errorf(code, format string, args ...any) *Error {
 }
 
 // ErrorCode returns the code of the first *Error in err's chain, EINTERNAL for
-// any other non-nil error, and "" for nil.
+// any other non-nil error, and "" for nil; ENOSPACE for an error that a
+// full disk caused (IsNoSpace), whatever wraps it.
 func ErrorCode(err error) string {
 	var e *Error
 	switch {
 	case err == nil:
 		return ""
+	case IsNoSpace(err):
+		return ENOSPACE
 	case errors.As(err, &e):
 		return e.Code
 	default:
@@ -62,11 +68,22 @@ func ErrorMessage(err error) string {
 	switch {
 	case err == nil:
 		return ""
+	case IsNoSpace(err):
+		return noSpaceMessage
 	case errors.As(err, &e):
 		return e.Error()
 	default:
 		return "internal error"
 	}
+}
+
+// noSpaceMessage is what a caller is told when the disk is full.
+const noSpaceMessage = "the disk holding the data directory is full (no space left on device): nothing of this request was written; free some space and send it again"
+
+// IsNoSpace reports whether err comes from a full disk: ENOSPC in its
+// chain, or in its text when a layer below formatted it without %w.
+func IsNoSpace(err error) bool {
+	return err != nil && (errors.Is(err, syscall.ENOSPC) || strings.Contains(err.Error(), syscall.ENOSPC.Error()))
 }
 
 // Sentinel errors. Each is an *Error, so ErrorCode reports its code.
@@ -89,6 +106,7 @@ var codes = []struct {
 	{ENOTFOUND, http.StatusNotFound, "not found"},
 	{ECONFLICT, http.StatusConflict, "conflict"},
 	{EUNAVAILABLE, http.StatusServiceUnavailable, "unavailable"},
+	{ENOSPACE, http.StatusInsufficientStorage, "disk full"},
 	{EINTERNAL, http.StatusInternalServerError, "internal error"},
 }
 

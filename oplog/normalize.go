@@ -31,8 +31,8 @@ func normalize(r *Record, now time.Time) error {
 		r.Time = now
 	}
 	r.Time = r.Time.UTC()
-	if y := r.Time.Year(); y < minRecordYear || y > maxRecordYear {
-		return Errorf(EINVALID, "time: %s is out of range (years %d to %d)", r.Time.Format(time.RFC3339), minRecordYear, maxRecordYear)
+	if y := r.Time.Year(); y < MinRecordYear || y > MaxRecordYear {
+		return Errorf(EINVALID, "time: %s is out of range (years %d to %d)", r.Time.Format(time.RFC3339), MinRecordYear, MaxRecordYear)
 	}
 	if r.Source == "" {
 		r.Source = DefaultSource

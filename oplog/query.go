@@ -1,6 +1,7 @@
 package oplog
 
 import (
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -104,6 +105,11 @@ func ParseTime(s string, now time.Time) (time.Time, error) {
 		return UnixTime(n), nil
 	}
 	if f, err := strconv.ParseFloat(s, 64); err == nil && f > 0 {
+		if f*1e9 >= math.MaxInt64 {
+			// Seconds past 2262 (or a whole number too big for int64): as
+			// nanoseconds it would wrap around to 1677.
+			return time.Time{}, Errorf(EINVALID, "time %q is out of range: as Unix seconds it is after the year 2262", s)
+		}
 		return time.Unix(0, int64(f*1e9)).UTC(), nil
 	}
 	rel := strings.TrimSpace(strings.TrimSuffix(s, "ago"))

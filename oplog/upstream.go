@@ -1,6 +1,43 @@
 package oplog
 
-import "time"
+import (
+	"encoding/json"
+	"time"
+)
+
+// ForwardedKey is the key of an operation's data that says the gateway
+// forwarded the call itself: {"mcplogd.forwarded": true}. Only the gateway
+// sets it, and the HTTP API refuses it in the operations it is sent, so
+// that only the calls the gateway made can be replayed to an upstream: an
+// operation written through the API under an upstream's name cannot.
+const ForwardedKey = "mcplogd.forwarded"
+
+// ForwardedData is the data the gateway records its operations with.
+func ForwardedData() json.RawMessage { return json.RawMessage(`{"` + ForwardedKey + `":true}`) }
+
+// HasForwardedKey reports whether the JSON object data has ForwardedKey,
+// however its key is spelled in JSON (escapes decode to the same key).
+func HasForwardedKey(data json.RawMessage) bool {
+	if len(data) == 0 {
+		return false
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal(data, &m) != nil {
+		return false
+	}
+	_, ok := m[ForwardedKey]
+	return ok
+}
+
+// IsForwarded reports whether r is an operation the gateway forwarded
+// (see ForwardedKey).
+func (r *Record) IsForwarded() bool {
+	if r.Kind != KindOp || len(r.Data) == 0 {
+		return false
+	}
+	var m map[string]json.RawMessage
+	return json.Unmarshal(r.Data, &m) == nil && string(m[ForwardedKey]) == "true"
+}
 
 // UpstreamStatus is the state of one game server behind the gateway.
 type UpstreamStatus struct {
