@@ -50,6 +50,9 @@ var fastCorpus = []string{
 	`{"level":"info","data":` + strings.Repeat(`{"a":`, 300) + `1` + strings.Repeat(`}`, 300) + `}`,
 	"{\"level\":\"info\"}\u00a0", "{\"level\":\"info\"}\n\u00a0{\"level\":\"debug\"}\n",
 	"[{\"level\":\"info\"}]\n", "\t{\"level\":\"info\"}\t\n", "[{\"level\":\"info\"}\u00a0]",
+	`{"level":"info","level":"warn"}`, `{"level":"info","data":null,"data":{}}`, `{"level":"info","x":1,"x":1}`,
+	`{"level":"info","time":0}`, `{"level":"info","time":-0}`, `{"level":"info","time":"0"}`, `{"level":"info","time":""}`,
+	`{"level":"info","time":" "}`, `{"level":"info","time":"0001-01-01T00:00:00Z"}`, `{"level":"info","time":99999999999999999999}`,
 }
 
 func TestDecodeLines_FastMatchesSlow(t *testing.T) {
