@@ -66,4 +66,3 @@ func BenchmarkAPI_HostileIngest(b *testing.B) {
 		})
 	}
 }
-
