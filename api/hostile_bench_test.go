@@ -34,7 +34,7 @@ func hostileBodies() []struct {
 		{"empty-objects", fill("{}\n"), http.StatusBadRequest},
 		{"deep-data", deep(500_000), http.StatusBadRequest},
 		{"deep-data-accepted", deep(9_000), http.StatusOK},
-		{"accepted=1000-lines", fill(`{"level":"info","name":"Player","source":"unity","text":"spawned entity at (3, 4) after loading the level geometry and the navigation mesh; frame 4242","data":{"frame":4242}}` + "\n")[:0], http.StatusOK},
+		{"accepted=200B-lines", fill(`{"level":"info","name":"Player","source":"unity","text":"spawned entity at (3, 4) after loading the level geometry and the navigation mesh; frame 4242, which took 48 ms","data":{"frame":4242}}` + "\n"), http.StatusOK},
 	}
 }
 
@@ -48,10 +48,6 @@ func BenchmarkAPI_HostileIngest(b *testing.B) {
 		b.Run(c.name, func(b *testing.B) {
 			h := apitest.MustServe(b, nil)
 			body := c.body
-			if len(body) == 0 { // accepted: as many 200-byte lines as 1 MiB holds
-				line := `{"level":"info","name":"Player","source":"unity","text":"spawned entity at (3, 4) after loading the level geometry and the navigation mesh; frame 4242, which took 48 ms","data":{"frame":4242}}` + "\n"
-				body = bytes.Repeat([]byte(line), (1<<20)/len(line))
-			}
 			b.SetBytes(int64(len(body)))
 			p := logtest.MeasurePeak(func() {
 				for range b.N {
