@@ -12,7 +12,7 @@ import (
 
 // wordsName is the analyzer of text and stack: words are runs of letters,
 // digits, marks and underscores (as oplog.Fragment reads them), lower-cased,
-// without English stop words. It replaces bleve's standard analyzer, whose
+// without English stop words, and cut to maxTokenBytes (appendTerm). It replaces bleve's standard analyzer, whose
 // Unicode word segmentation was a fifth of the indexing time: the index
 // and every query use it, so the two always agree. Unlike the standard
 // analyzer it splits Foo.cs, 3.14 and don't into two words; a query word
@@ -91,6 +91,50 @@ func eachWord(input []byte, fn func(start, end int, ascii bool)) {
 	}
 }
 
+// maxWordInput is how much of a word appendTerm reads: lower-casing
+// shrinks a character at most threefold (the Kelvin sign's three bytes
+// become k), so the first maxTokenBytes of the lower-cased word come from
+// at most this many bytes of it.
+const maxWordInput = 3*maxTokenBytes + utf8.UTFMax
+
+// appendTerm appends word's term to buf: the word lower-cased, cut to
+// maxTokenBytes at a character boundary, as Lucene's maxTokenLength cuts
+// long tokens. A word of a megabyte (a base64 blob, a minified line) costs
+// the index a term of maxTokenBytes, not a dictionary node per byte; the
+// record keeps the word whole, and a query for it is confirmed on the
+// records (see cutWord).
+func appendTerm(buf, word []byte, ascii bool) []byte {
+	if len(word) > maxWordInput {
+		n := maxWordInput
+		for n > 0 && !utf8.RuneStart(word[n]) {
+			n--
+		}
+		word = word[:n]
+	}
+	from := len(buf)
+	buf = appendLower(buf, word, ascii)
+	if len(buf)-from > maxTokenBytes {
+		n := from + maxTokenBytes
+		for n > from && !utf8.RuneStart(buf[n]) {
+			n--
+		}
+		buf = buf[:n]
+	}
+	return buf
+}
+
+// cutWord returns the whole lower-cased word of a token whose term
+// appendTerm cut, and "" for a token whose term is its whole word.
+func cutWord(input []byte, t *analysis.Token) string {
+	if t.End-t.Start <= maxTokenBytes/2 { // lower-casing grows a character at most by half (ɐ to Ɐ is 2 to 3 bytes)
+		return ""
+	}
+	if w := bytes.ToLower(input[t.Start:t.End]); len(w) > len(t.Term) {
+		return string(w)
+	}
+	return ""
+}
+
 // appendLower appends word, lower-cased, to buf.
 func appendLower(buf, word []byte, ascii bool) []byte {
 	if !ascii {
@@ -114,11 +158,12 @@ func (a *wordsAnalyzer) Analyze(input []byte) analysis.TokenStream {
 	pos := 0
 	eachWord(input, func(start, end int, ascii bool) {
 		pos++
-		if buf == nil || len(buf)+4*(end-start) > cap(buf) { // after non-ASCII words that grew
-			buf = make([]byte, 0, max(len(input), 4*(end-start)))
+		wl := min(end-start, maxWordInput)
+		if buf == nil || len(buf)+4*wl > cap(buf) { // after non-ASCII words that grew
+			buf = make([]byte, 0, max(len(input), 4*wl))
 		}
 		from := len(buf)
-		buf = appendLower(buf, input[start:end], ascii)
+		buf = appendTerm(buf, input[start:end], ascii)
 		term := buf[from:len(buf):len(buf)]
 		if a.isStop(term) {
 			buf = buf[:from]

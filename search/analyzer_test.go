@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/blevesearch/bleve/v2/document"
 	index "github.com/blevesearch/bleve_index_api"
@@ -37,7 +38,9 @@ func TestWordsAnalyzer(t *testing.T) {
 func TestFieldsAnalyseAsBleve(t *testing.T) {
 	an := newAnalyzers(newMapping())
 	for _, s := range []string{"", "...", "the the a", "NullReferenceException: the Foo.cs:42 don't naïve_X ΩMEGA-2 (at Assets/x.cs)",
-		"x x X x. İSTANBUL ǅemal ΣΑΣ and the END end End", strings.Repeat("word Word wörd ", 50)} {
+		"x x X x. İSTANBUL ǅemal ΣΑΣ and the END end End", strings.Repeat("word Word wörd ", 50),
+		strings.Repeat("Ab", 129) + " " + strings.Repeat("ab", 128) + " " + strings.Repeat("AB", 200) + "x " + strings.Repeat("é", 200),
+		strings.Repeat("K", 300) + " " + strings.Repeat("Ⱥ", 200) + " " + strings.Repeat("a", 255) + "é " + strings.Repeat("z", 1<<20)} {
 		mine := &textField{name: "text", value: []byte(s), an: an.words}
 		mine.Analyze()
 		theirs := document.NewTextFieldCustom("text", nil, []byte(s), textOpts, an.text)
@@ -74,4 +77,32 @@ func freqString(tf index.TokenFrequencies) string {
 	}
 	slices.Sort(out)
 	return strings.Join(out, " ")
+}
+
+// TestWordsAnalyzer_CutsLongWords: a word's term is its lower-cased word
+// cut to maxTokenBytes at a character boundary, whatever lower-casing does
+// to its length (the Kelvin sign shrinks threefold, Ⱥ grows by half);
+// cutWord gives the whole lower-cased word of a cut term, and "" for a
+// whole one.
+func TestWordsAnalyzer_CutsLongWords(t *testing.T) {
+	a := newAnalyzers(newMapping()).text
+	for _, w := range []string{strings.Repeat("a", 256), strings.Repeat("Ab", 129), strings.Repeat("é", 128), strings.Repeat("é", 129),
+		strings.Repeat("\u212A", 300), strings.Repeat("Ⱥ", 200), strings.Repeat("a", 255) + "é", strings.Repeat("z", 1<<20)} {
+		in := []byte("x " + w + " y")
+		toks := a.Analyze(in)
+		if len(toks) != 3 {
+			t.Fatalf("%.20q: %d tokens", w, len(toks))
+		}
+		term, lower := string(toks[1].Term), strings.ToLower(w)
+		if len(term) > maxTokenBytes || !utf8.ValidString(term) || !strings.HasPrefix(lower, term) ||
+			len(lower) > maxTokenBytes && len(term) <= maxTokenBytes-utf8.UTFMax || len(lower) <= maxTokenBytes && term != lower {
+			t.Errorf("%.20q (%d bytes lower-cased): term of %d bytes %.20q", w, len(lower), len(term), term)
+		}
+		if whole := cutWord(in, toks[1]); (whole != "") != (term != lower) || whole != "" && whole != lower {
+			t.Errorf("%.20q: cutWord gave %d bytes", w, len(whole))
+		}
+		if toks[1].Start != 2 || toks[1].End != 2+len(w) || toks[2].Position != 3 {
+			t.Errorf("%.20q: token at %d-%d, next at position %d", w, toks[1].Start, toks[1].End, toks[2].Position)
+		}
+	}
 }

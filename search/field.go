@@ -98,7 +98,7 @@ func (f *textField) Analyze() {
 	ends := make([]int32, 0, len(in)/6+1)
 	eachWord(in, func(start, end int, ascii bool) {
 		from := len(buf)
-		buf = appendLower(buf, in[start:end], ascii)
+		buf = appendTerm(buf, in[start:end], ascii)
 		if f.an.isStop(buf[from:]) {
 			buf = buf[:from]
 			return

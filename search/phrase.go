@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/mapping"
@@ -33,28 +34,61 @@ type phraseQuery struct {
 }
 
 // phraseWord is a word of a phrase and its position relative to the first
-// (stop words left gaps).
+// (stop words left gaps). full is the whole word, lower-cased, when its
+// term may stand for longer words too (see confirmWord): the records'
+// words are compared whole.
 type phraseWord struct {
 	term string
 	at   int
+	full string
+}
+
+// confirmWord returns the whole lower-cased word of token t of input when
+// the index cannot tell it from other words by its term: its term was cut
+// to maxTokenBytes, or is so close to it that a longer word's cut term can
+// equal it. "" when the term is the word and no other word's.
+func confirmWord(input []byte, t *analysis.Token) string {
+	if w := cutWord(input, t); w != "" {
+		return w
+	}
+	if len(t.Term) > maxTokenBytes-utf8.UTFMax {
+		return string(t.Term)
+	}
+	return ""
+}
+
+// is reports whether token t of input is w.
+func (w *phraseWord) is(input []byte, t *analysis.Token) bool {
+	if string(t.Term) != w.term {
+		return false
+	}
+	if w.full == "" {
+		return true // a term this short is no longer word's cut term
+	}
+	whole := cutWord(input, t)
+	if whole == "" {
+		whole = string(t.Term)
+	}
+	return whole == w.full
 }
 
 // newPhrase returns the query for phrase in the text field: a phraseQuery,
-// or a plain term query when the phrase is one word, or nothing-matches
-// when it is only stop words.
+// or a plain term query when the phrase is one word that its term tells
+// apart, or nothing-matches when it is only stop words.
 func newPhrase(field, phrase string, an analysis.Analyzer) query.Query {
-	toks := an.Analyze([]byte(phrase))
-	switch len(toks) {
-	case 0:
+	in := []byte(phrase)
+	toks := an.Analyze(in)
+	if len(toks) == 0 {
 		return query.NewMatchNoneQuery()
-	case 1:
-		tq := query.NewTermQuery(string(toks[0].Term))
-		tq.SetField(field)
-		return tq
 	}
 	q := &phraseQuery{field: field, an: an}
 	for _, t := range toks {
-		q.words = append(q.words, phraseWord{term: string(t.Term), at: t.Position - toks[0].Position})
+		q.words = append(q.words, phraseWord{term: string(t.Term), at: t.Position - toks[0].Position, full: confirmWord(in, t)})
+	}
+	if len(q.words) == 1 && q.words[0].full == "" {
+		tq := query.NewTermQuery(q.words[0].term)
+		tq.SetField(field)
+		return tq
 	}
 	return q
 }
@@ -109,9 +143,10 @@ func (q *phraseQuery) Searcher(ctx context.Context, r index.IndexReader, _ mappi
 
 // in reports whether text, analysed, holds q's words in order.
 func (q *phraseQuery) in(text string) bool {
-	toks := q.an.Analyze([]byte(text))
+	in := []byte(text)
+	toks := q.an.Analyze(in)
 	for i, t := range toks {
-		if string(t.Term) == q.words[0].term && q.follows(toks, i) {
+		if q.words[0].is(in, t) && q.follows(in, toks, i) {
 			return true
 		}
 	}
@@ -120,14 +155,15 @@ func (q *phraseQuery) in(text string) bool {
 
 // follows reports whether the rest of q's words follow toks[i] at their
 // positions. Tokens come in position order; stop words left gaps.
-func (q *phraseQuery) follows(toks analysis.TokenStream, i int) bool {
+func (q *phraseQuery) follows(in []byte, toks analysis.TokenStream, i int) bool {
 	p, j := toks[i].Position, i
-	for _, w := range q.words[1:] {
+	for k := range q.words[1:] {
+		w := &q.words[1+k]
 		want := p + w.at
 		for j < len(toks) && toks[j].Position < want {
 			j++
 		}
-		if j == len(toks) || toks[j].Position != want || string(toks[j].Term) != w.term {
+		if j == len(toks) || toks[j].Position != want || !w.is(in, toks[j]) {
 			return false
 		}
 	}

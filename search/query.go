@@ -139,6 +139,10 @@ func parse(s string) (query.Query, error) {
 // bleveMessage rewords an error of bleve's query string parser.
 func bleveMessage(err error) string {
 	msg := strings.ReplaceAll(err.Error(), "\n", "; ")
+	if strings.Contains(msg, "runtime error") {
+		// bleve's parser recovered from its own fault: no use to the caller.
+		return "this clause cannot be read; quote a phrase (\"…\") or escape special characters with \\"
+	}
 	return strings.NewReplacer("tSTRING", "word", "tPHRASE", "phrase", "tNUMBER", "number", "tCOLON", "':'",
 		"tPLUS", "'+'", "tMINUS", "'-'", "tLEFTBRACKET", "'('", "tRIGHTBRACKET", "')'", "tLEFTRANGE", "'['",
 		"tRIGHTRANGE", "']'", "tGREATER", "'>'", "tLESS", "'<'", "tEQUAL", "'='", "tTILDE", "'~'", "tBOOST", "'^'",
@@ -193,9 +197,10 @@ func (a *analyzers) translate(q query.Query, c *compiled, negated bool) (query.Q
 func (a *analyzers) leaf(q query.FieldableQuery, c *compiled, negated bool) (query.Query, error) {
 	field := q.Field()
 	if m, ok := q.(*query.MatchQuery); ok && m.Fuzziness == 0 && (field == "" || field == "message" || field == "msg" || slices.Contains(textFields, field)) {
-		if len(a.text.Analyze([]byte(m.Match))) > 1 {
+		if in := []byte(m.Match); a.phraseOfWord(in) {
 			// One word to the standard analyzer (Foo.cs, 3.14), several
 			// here: they must follow each other, as they did in the word.
+			// Or one word longer than its term: it is confirmed whole.
 			p := query.NewMatchPhraseQuery(m.Match)
 			p.SetField(field)
 			p.BoostVal = m.BoostVal
@@ -272,11 +277,24 @@ func (a *analyzers) collect(q query.FieldableQuery, c *compiled, negated bool) {
 	default:
 		return
 	}
-	for _, tok := range a.text.Analyze([]byte(text)) {
-		if t := string(tok.Term); !slices.Contains(c.terms, t) {
+	in := []byte(text)
+	for _, tok := range a.text.Analyze(in) {
+		t := string(tok.Term)
+		if w := cutWord(in, tok); w != "" {
+			t = w // fragments look for the whole word
+		}
+		if !slices.Contains(c.terms, t) {
 			c.terms = append(c.terms, t)
 		}
 	}
+}
+
+// phraseOfWord reports whether a query word must be searched as a phrase:
+// the analyzer splits it in several (Foo.cs), or its term may stand for
+// longer words too (see confirmWord).
+func (a *analyzers) phraseOfWord(in []byte) bool {
+	toks := a.text.Analyze(in)
+	return len(toks) > 1 || len(toks) == 1 && confirmWord(in, toks[0]) != ""
 }
 
 // clone copies a leaf query so that it can be given another field.

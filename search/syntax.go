@@ -41,18 +41,23 @@ func lex(s string) ([]token, error) {
 					i = min(i+2, len(s))
 					continue
 				case '"':
-					j := i + 1
-					for j < len(s) && s[j] != '"' {
-						if s[j] == '\\' {
-							j++
-						}
-						j++
-					}
-					if j >= len(s) {
+					j := closing(s, i, '"')
+					if j < 0 {
 						return nil, syntaxErr(s, i, "a quote that is never closed")
 					}
 					i = j + 1
 					continue
+				case '/':
+					// A regular expression, where a value starts: its
+					// parentheses and spaces are its own.
+					if i == start || s[i-1] == ':' || i == start+1 && (s[start] == '+' || s[start] == '-') {
+						j := closing(s, i, '/')
+						if j < 0 {
+							return nil, syntaxErr(s, i, "a regular expression (/…/) that is never closed")
+						}
+						i = j + 1
+						continue
+					}
 				}
 				i++
 			}
@@ -60,6 +65,22 @@ func lex(s string) ([]token, error) {
 		}
 	}
 	return toks, nil
+}
+
+// closing returns the index of the delimiter that closes the one at
+// s[open], past backslash escapes; -1 when there is none.
+func closing(s string, open int, delim byte) int {
+	j := open + 1
+	for j < len(s) && s[j] != delim {
+		if s[j] == '\\' {
+			j++
+		}
+		j++
+	}
+	if j >= len(s) {
+		return -1
+	}
+	return j
 }
 
 func syntaxErr(s string, pos int, what string) error { return queryErr(s, pos, "syntax error", what) }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/blevesearch/bleve/v2/search/query"
+	"github.com/blevesearch/bleve/v2/search/searcher"
 
 	"github.com/mcplogd/mcplogd/oplog"
 )
@@ -107,6 +108,16 @@ func checkLeaves(q query.Query, raw string) string {
 }
 
 func checkLeaf(q query.FieldableQuery, raw string) string {
+	fuzzy := 0
+	switch q := q.(type) {
+	case *query.MatchQuery:
+		fuzzy = q.Fuzziness
+	case *query.FuzzyQuery:
+		fuzzy = q.Fuzziness
+	}
+	if fuzzy > searcher.MaxFuzziness || fuzzy < 0 {
+		return fmt.Sprintf("a fuzzy word allows 1 or %d edits (word~1, word~%d), not %d", searcher.MaxFuzziness, searcher.MaxFuzziness, fuzzy)
+	}
 	var pattern string // a regular expression matching whole values
 	switch q := q.(type) {
 	case *query.RegexpQuery:
