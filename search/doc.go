@@ -28,7 +28,9 @@
 // match of those wholly inside it, and checks the time of each match in the
 // others; a time range in the query string filters through the column.
 // Text and stack are split into words of letters, digits and underscores,
-// lower-cased, without English stop words (analyzer.go); the indexer runs
+// lower-cased, without English stop words, each indexed by its first
+// maxTokenBytes (a search for a longer word is confirmed on the records,
+// as phrases are) (analyzer.go); the indexer runs
 // a few bleve batches at once (Options.Parallel) so that one is analysed
 // while another builds its segment.
 //
