@@ -81,9 +81,21 @@ func ErrorMessage(err error) string {
 const noSpaceMessage = "the disk holding the data directory is full (no space left on device): nothing of this request was written; free some space and send it again"
 
 // IsNoSpace reports whether err comes from a full disk: ENOSPC in its
-// chain, or in its text when a layer below formatted it without %w.
+// chain, or in the text of an internal error (not an *Error of another
+// code, whose message may quote a caller's input) when a layer below
+// formatted it without %w.
 func IsNoSpace(err error) bool {
-	return err != nil && (errors.Is(err, syscall.ENOSPC) || strings.Contains(err.Error(), syscall.ENOSPC.Error()))
+	if err == nil {
+		return false
+	}
+	if errors.Is(err, syscall.ENOSPC) {
+		return true
+	}
+	var e *Error
+	if errors.As(err, &e) && e.Code != EINTERNAL {
+		return false
+	}
+	return strings.Contains(err.Error(), syscall.ENOSPC.Error())
 }
 
 // Sentinel errors. Each is an *Error, so ErrorCode reports its code.
