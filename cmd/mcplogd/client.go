@@ -2,17 +2,14 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"strconv"
 
 	"github.com/mcplogd/mcplogd/internal/bench"
 	"github.com/mcplogd/mcplogd/internal/datadir"
-	"github.com/mcplogd/mcplogd/oplog"
 )
 
 // This file holds the small commands about the data directory and its
-// records: link, token, show, and bench.
+// records: link, token and bench (show is in show.go).
 
 func (m *Main) link(_ context.Context, args []string) error {
 	fs := m.flags("link", "[--data DIR]", "Print the MCP link of a data directory (the same across launches).")
@@ -62,28 +59,6 @@ func (m *Main) token(ctx context.Context, args []string) error {
 		}
 	}
 	fmt.Fprintln(m.Stdout, token)
-	return nil
-}
-
-func (m *Main) show(ctx context.Context, args []string) error {
-	fs := m.flags("show", "ID [--data DIR]", "Print one record in full as JSON.")
-	data := m.dataFlag(fs)
-	if err := m.parse(fs, args, 1); err != nil {
-		return err
-	}
-	id, err := strconv.ParseUint(fs.Arg(0), 10, 64)
-	if err != nil || id == 0 {
-		return fmt.Errorf("ID: %q is not a record ID (a positive integer)", fs.Arg(0))
-	}
-	r, err := readLog(ctx, *data, openOptions{}, func(b backend) (oplog.Record, error) { return b.Get(ctx, id) })
-	if err != nil {
-		return err
-	}
-	out, err := json.MarshalIndent(r, "", "  ")
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(m.Stdout, "%s\n", out)
 	return nil
 }
 
