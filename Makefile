@@ -3,13 +3,23 @@ GO          ?= go
 STATICCHECK ?= $(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2
 FUZZTIME    ?= 20s
 
-.PHONY: run build fmt vet lint test test-race fuzz bench bench-go bench-mcp-ts interop screenshots check
+.PHONY: run build install fmt vet lint test test-race fuzz bench bench-go bench-mcp-ts interop screenshots check
+
+# VERSION is what `mcplogd version` prints for `make build` and `make install`: the
+# nearest tag and commit (git describe), else "dev". `go install …@vX.Y.Z` needs no stamp:
+# the module's version is in the binary's build info.
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+LDFLAGS  = -X main.version=$(VERSION)
 
 run:
 	$(GO) run ./cmd/mcplogd
 
 build:
-	$(GO) build -o bin/mcplogd ./cmd/mcplogd
+	$(GO) build -ldflags '$(LDFLAGS)' -o bin/mcplogd ./cmd/mcplogd
+
+# Installs mcplogd into $(go env GOBIN), else $(go env GOPATH)/bin.
+install:
+	$(GO) install -ldflags '$(LDFLAGS)' ./cmd/mcplogd
 
 fmt:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \

@@ -63,5 +63,5 @@ func (m *Main) token(ctx context.Context, args []string) error {
 }
 
 func (m *Main) bench(ctx context.Context, args []string) error {
-	return bench.Main(ctx, args)
+	return bench.Command(ctx, args, m.Stdout, m.Stderr)
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -91,6 +92,9 @@ func (m *Main) Run(ctx context.Context, args []string) error {
 	}
 	switch args[0] {
 	case "help", "-h", "--help", "-help":
+		if len(args) > 1 && args[0] == "help" && slices.ContainsFunc(commands, func(c command) bool { return c.name == args[1] }) {
+			return m.Run(ctx, []string{args[1], "--help"}) // "mcplogd help tail"
+		}
 		m.usage(m.Stdout)
 		return nil
 	}
@@ -109,7 +113,7 @@ func (m *Main) usage(w io.Writer) {
 	for _, c := range commands {
 		fmt.Fprintf(w, "  %-8s %-50s %s\n", c.name, c.args, c.summary)
 	}
-	fmt.Fprintf(w, "\nEvery command takes --data DIR (default $MCPLOGD_DATA or ./%s) and --help.\n", "mcplogd-data")
+	fmt.Fprintf(w, "\nEvery command takes --data DIR (default $MCPLOGD_DATA or ./%s) and --help (or: mcplogd help COMMAND).\n", "mcplogd-data")
 }
 
 func (m *Main) printVersion(_ context.Context, args []string) error {
@@ -121,7 +125,9 @@ func (m *Main) printVersion(_ context.Context, args []string) error {
 	return nil
 }
 
-// flags returns a flag set whose --help prints the command's usage line and summary.
+// flags returns a flag set whose --help prints the command's usage line and
+// summary (parse sends it to standard output, and a flag error to standard
+// error).
 func (m *Main) flags(name, args, summary string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(m.Stderr)
@@ -143,10 +149,18 @@ func (m *Main) parse(fs *flag.FlagSet, args []string, nargs int) error {
 	}
 	var pos []string
 	for {
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return flag.ErrHelp
-			}
+		// The flag package prints --help's usage, and an error with the
+		// usage, to the set's output: the usage asked for goes to standard
+		// output (so that "| less" shows it), an error to standard error.
+		var msg bytes.Buffer
+		fs.SetOutput(&msg)
+		err := fs.Parse(args)
+		fs.SetOutput(m.Stderr)
+		if errors.Is(err, flag.ErrHelp) {
+			_, _ = m.Stdout.Write(msg.Bytes())
+			return flag.ErrHelp
+		} else if err != nil {
+			_, _ = m.Stderr.Write(msg.Bytes())
 			return errUsage
 		}
 		if fs.NArg() == 0 {

@@ -52,6 +52,7 @@ type serveConfig struct {
 	allowOrigins []string
 	upstreams    []gateway.Upstream
 	follows      []followSpec
+	logLevel     slog.Level
 }
 
 // server is one run of `mcplogd serve`, in the shape of a program's Main:
@@ -97,6 +98,10 @@ func (s *server) ParseFlags(args []string) error {
 		c.follows = append(c.follows, f)
 		return err
 	})
+	c.logLevel = slog.LevelWarn
+	fs.Func("log-level", "what the server logs to standard error: debug, info (a line per MCP session and request), warn or error (default warn)", func(v string) error {
+		return c.logLevel.UnmarshalText([]byte(v))
+	})
 	if err := s.m.parse(fs, args, 0); err != nil {
 		return err
 	}
@@ -109,7 +114,7 @@ func (s *server) ParseFlags(args []string) error {
 // address and prints the link. On an error Close releases what was opened.
 func (s *server) Run(ctx context.Context) (err error) {
 	c := &s.config
-	s.logger = slog.New(slog.NewTextHandler(s.m.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	s.logger = slog.New(slog.NewTextHandler(s.m.Stderr, &slog.HandlerOptions{Level: c.logLevel}))
 	if s.dir, s.token, err = openDir(c.data); err != nil {
 		return err
 	}

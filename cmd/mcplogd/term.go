@@ -50,7 +50,6 @@ func (p paint) sgr(code, s string) string {
 
 func (p paint) bold(s string) string    { return p.sgr(sgrBold, s) }
 func (p paint) dim(s string) string     { return p.sgr(sgrDim, s) }
-func (p paint) under(s string) string   { return p.sgr(sgrUnder, s) }
 func (p paint) cyan(s string) string    { return p.sgr(sgrCyan, s) }
 func (p paint) magenta(s string) string { return p.sgr(sgrMagenta, s) }
 
