@@ -147,5 +147,5 @@ func sameOrigin(r *http.Request) bool {
 // unauthorized is authorize's answer without a credential.
 func unauthorized(c echo.Context) error {
 	c.Response().Header().Set(echo.HeaderWWWAuthenticate, `Bearer realm="mcplogd"`)
-	return oplog.Errorf(oplog.EUNAUTHORIZED, "missing or wrong token: send the token of the data directory (mcplogd link prints it) as \"Authorization: Bearer <token>\"")
+	return oplog.Errorf(oplog.EUNAUTHORIZED, "missing or wrong token: send the token of the data directory (mcplogd token prints it) as \"Authorization: Bearer <token>\"")
 }
