@@ -30,6 +30,14 @@ func (s *Server) mountUI() {
 	s.echo.GET("/ui/", s.uiPage, append(mw, s.checkUICookie)...)
 	s.echo.GET("/ui/assets/*", s.uiAsset, append(mw, s.checkUICookie)...)
 	s.echo.GET("/ui/:token", s.uiLogin, append(mw, s.checkMCPToken)...)
+	s.echo.GET("/", s.rootPage, uiHeaders)
+}
+
+// rootPage says how to open the web page (the link that serve prints, or
+// mcplogd link --web) to whoever opens the server's address: it holds no
+// token and needs none.
+func (s *Server) rootPage(c echo.Context) error {
+	return serveUIFile(c, "root.html")
 }
 
 // uiHeaders sets the security headers of every /ui answer, errors included.
