@@ -12,8 +12,9 @@ import (
 // records: link, token and bench (show is in show.go).
 
 func (m *Main) link(_ context.Context, args []string) error {
-	fs := m.flags("link", "[--data DIR]", "Print the MCP link of a data directory (the same across launches).")
+	fs := m.flags("link", "[--web] [--data DIR]", "Print the MCP link of a data directory (the same across launches); --web prints the web page's link.")
 	data := m.dataFlag(fs)
+	web := fs.Bool("web", false, "print the web page's link (BASE/ui/TOKEN) instead")
 	if err := m.parse(fs, args, 0); err != nil {
 		return err
 	}
@@ -27,6 +28,10 @@ func (m *Main) link(_ context.Context, args []string) error {
 	}
 	if s.Addr == "" {
 		s.Addr = datadir.DefaultAddr
+	}
+	if *web {
+		fmt.Fprintf(m.Stdout, "%s/ui/%s\n", s.BaseURL(), token)
+		return nil
 	}
 	fmt.Fprintln(m.Stdout, datadir.Link(s.BaseURL(), token))
 	return nil

@@ -70,7 +70,7 @@ func init() {
 	commands = []command{
 		{"serve", "[flags]", "run the server (the default command)", (*Main).serve},
 		{"stdio", "[--data DIR]", "serve the MCP tools over standard input/output", (*Main).stdio},
-		{"link", "[--data DIR]", "print the MCP link of a data directory", (*Main).link},
+		{"link", "[--web] [--data DIR]", "print the MCP link of a data directory (--web: the web page's)", (*Main).link},
 		{"token", "[--new] [--data DIR]", "print the access token, or rotate it with --new", (*Main).token},
 		{"tail", "[-f] [-n N] [--level L] [--name N] [--source S]", "print the newest console lines; -f follows", (*Main).tail},
 		{"crashes", "[--since T] [--source S] [--limit N] [--json]", "list crashes grouped by stack signature, newest first", (*Main).crashes},

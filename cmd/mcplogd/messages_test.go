@@ -41,6 +41,9 @@ func TestServe_Messages(t *testing.T) {
 		t.Fatalf("401: %d %s", code, body)
 	}
 	token := readToken(t, data)
+	if out, err := run(t, data, "link", "--web"); err != nil || out != base+"/ui/"+token+"\n" {
+		t.Fatalf("link --web: %q, %v; want %s/ui/TOKEN", out, err, base)
+	}
 	code, body = post(t, base+"/api/v1/operations", token,
 		`{"tool":"spawn_wave","arguments":{"wave":"BossFight+<PhaseRoutine>d__12"},"source":"game","status":"success",`+
 			`"time":"2026-01-02T03:04:05Z","endTime":"2026-01-02T03:04:05.25Z","result":{"ok":true}}`)
