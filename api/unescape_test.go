@@ -1,0 +1,77 @@
+package api_test
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// teeTransport keeps a copy of every answer body the client reads.
+type teeTransport struct {
+	mu  sync.Mutex
+	raw bytes.Buffer
+}
+
+func (tt *teeTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	resp, err := http.DefaultTransport.RoundTrip(r)
+	if err != nil {
+		return nil, err
+	}
+	resp.Body = struct {
+		io.Reader
+		io.Closer
+	}{io.TeeReader(resp.Body, tt), resp.Body}
+	return resp, nil
+}
+
+func (tt *teeTransport) Write(p []byte) (int, error) {
+	tt.mu.Lock()
+	defer tt.mu.Unlock()
+	return tt.raw.Write(p)
+}
+
+func (tt *teeTransport) String() string {
+	tt.mu.Lock()
+	defer tt.mu.Unlock()
+	return tt.raw.String()
+}
+
+// TestServer_MCP_NoHTMLEscapes: the MCP endpoint's answers, as they cross
+// the wire, hold < and > as they are, in the text block and in
+// structuredContent alike, and still decode.
+func TestServer_MCP_NoHTMLEscapes(t *testing.T) {
+	h := mustServe(t, nil)
+	mustCall[map[string]any](h, "POST", "/api/v1/logs", `{"level":"error","name":"Boss","text":"BossFight+<PhaseRoutine>d__12 failed & stopped"}`, http.StatusOK)
+	tee := &teeTransport{}
+	c := mcp.NewClient(&mcp.Implementation{Name: "mcplogd-test", Version: "1"}, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: mcpURL(h), HTTPClient: &http.Client{Transport: tee}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "console_tail", Arguments: map[string]any{}})
+	if err != nil || res.IsError {
+		t.Fatalf("console_tail: %v %+v", err, res)
+	}
+	if text := res.Content[0].(*mcp.TextContent).Text; !strings.Contains(text, "BossFight+<PhaseRoutine>d__12 failed & stopped") {
+		t.Fatalf("the decoded text block: %s", text)
+	}
+	raw := tee.String()
+	if strings.Count(raw, "BossFight+<PhaseRoutine>d__12 failed & stopped") < 2 {
+		t.Errorf("the answer on the wire does not hold the text unescaped in both the text block and structuredContent:\n%s", raw)
+	}
+	for _, esc := range []string{`\u003c`, `\u003e`, `\u0026`} {
+		if strings.Contains(raw, esc) {
+			t.Errorf("the answer on the wire holds %s:\n%s", esc, raw)
+		}
+	}
+}
