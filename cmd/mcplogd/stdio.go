@@ -11,6 +11,7 @@ import (
 	"github.com/mcplogd/mcplogd/client"
 	"github.com/mcplogd/mcplogd/internal/datadir"
 	"github.com/mcplogd/mcplogd/mcptools"
+	"github.com/mcplogd/mcplogd/oplog"
 )
 
 // stdio serves the MCP tools over standard input and output, for clients
@@ -52,7 +53,10 @@ func (m *Main) stdio(ctx context.Context, args []string) error {
 		}
 	}
 	srv := mcptools.New(b.Backend, opts)
-	err = srv.Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(m.Stdin), Writer: nopWriteCloser{m.Stdout}})
+	// The SDK writes < > & as \u003c \u003e \u0026; every message ends in
+	// a newline, so the unescaper holds nothing back between messages.
+	out := &oplog.UnescapeWriter{W: m.Stdout}
+	err = srv.Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(m.Stdin), Writer: nopWriteCloser{out}})
 	if ctx.Err() != nil || errors.Is(err, io.EOF) {
 		return nil // the client went away or we were interrupted: a normal end
 	}
