@@ -75,3 +75,18 @@ func TestServer_MCP_NoHTMLEscapes(t *testing.T) {
 		}
 	}
 }
+
+// TestServer_JSON_StoredEscapes: data stored with HTML escapes (as
+// json.Marshal writes it) comes out of the API as < and >; an escaped
+// backslash before "u003c" is left alone.
+func TestServer_JSON_StoredEscapes(t *testing.T) {
+	h := mustServe(t, nil)
+	mustCall[map[string]any](h, "POST", "/api/v1/logs", `{"level":"info","text":"a \\u003c b","data":{"boss":"BossFight+\u003cPhaseRoutine\u003ed__12"}}`, http.StatusOK)
+	resp, body := get(h, "/api/v1/records/1", "", map[string]string{"Authorization": "Bearer " + testToken})
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET /api/v1/records/1: %d %s", resp.StatusCode, body)
+	}
+	if !strings.Contains(body, `"boss":"BossFight+<PhaseRoutine>d__12"`) || !strings.Contains(body, `"text":"a \\u003c b"`) {
+		t.Fatalf("GET /api/v1/records/1: %s", body)
+	}
+}
