@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"io"
 	"os"
 	"strings"
@@ -104,10 +105,21 @@ func (p paint) highlight(fragment string) string {
 	return b.String()
 }
 
-// marshalJSON is oplog.MarshalJSON, indented by two spaces when indent is set.
+// marshalJSON is oplog.MarshalJSON, indented by two spaces when indent is
+// set, with any HTML escapes that stored JSON holds (written by
+// json.Marshal elsewhere) turned back into < > &.
 func marshalJSON(v any, indent bool) ([]byte, error) {
+	ind := ""
 	if indent {
-		return oplog.MarshalJSON(v, "  ")
+		ind = "  "
 	}
-	return oplog.MarshalJSON(v, "")
+	b, err := oplog.MarshalJSON(v, ind)
+	if err != nil {
+		return nil, err
+	}
+	var out bytes.Buffer
+	u := &oplog.UnescapeWriter{W: &out}
+	_, _ = u.Write(b)
+	_ = u.Flush()
+	return out.Bytes(), nil
 }
