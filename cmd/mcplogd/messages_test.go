@@ -1,11 +1,19 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcplogd/mcplogd/internal/datadir"
+	"github.com/mcplogd/mcplogd/internal/logtest"
 )
 
 // TestImport_NotNDJSON: import of a plain-text log or a JSON array says
@@ -64,5 +72,54 @@ func TestServe_Messages(t *testing.T) {
 	out, err = run(t, data, "replay", "1", "2")
 	if err == nil || strings.Count(err.Error(), "no upstreams") != 1 || out != "" {
 		t.Fatalf("replay without upstreams: %v, output %q; want one error and no table", err, out)
+	}
+}
+
+// TestServe_QuietTerminal: the real binary's terminal stays with the
+// printed link through MCP sessions: nothing on standard error by default,
+// a session's lines with --log-level info.
+func TestServe_QuietTerminal(t *testing.T) {
+	bin := buildBinary(t)
+	for _, tc := range []struct {
+		name  string
+		args  []string
+		quiet bool
+	}{{"Default", nil, true}, {"Info", []string{"--log-level", "info"}, false}} {
+		t.Run(tc.name, func(t *testing.T) {
+			data := filepath.Join(t.TempDir(), "data")
+			cmd := exec.Command(bin, append([]string{"serve", "--data", data, "--addr", "127.0.0.1:0"}, tc.args...)...)
+			var stderr syncBuffer
+			cmd.Stderr = &stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
+			dir := &datadir.Dir{Path: data}
+			logtest.Eventually(t, 20*time.Second, "the server to save its address", func() bool {
+				s, _ := dir.Server()
+				return s.PID == cmd.Process.Pid
+			})
+			s, _ := dir.Server()
+			for range 3 {
+				c := mcp.NewClient(&mcp.Implementation{Name: "agent", Version: "1"}, nil)
+				ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+				cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: s.BaseURL() + "/mcp/" + readToken(t, data)}, nil)
+				if err != nil {
+					cancel()
+					t.Fatal(err)
+				}
+				if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "ping"}); err != nil {
+					t.Fatal(err)
+				}
+				cs.Close()
+				cancel()
+			}
+			if tc.quiet && stderr.String() != "" {
+				t.Errorf("serve's standard error after three MCP sessions:\n%s", stderr.String())
+			}
+			if !tc.quiet {
+				logtest.Eventually(t, 10*time.Second, "a session line with --log-level info", func() bool { return strings.Contains(stderr.String(), "session") })
+			}
+		})
 	}
 }
