@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -68,6 +69,11 @@ func TestServe_Messages(t *testing.T) {
 	out, err := run(t, data, "tail", "--kind", "op")
 	if err != nil || !strings.Contains(out, "game/spawn_wave [success 250ms]") || !strings.Contains(out, "game/slow_tool [pending running") {
 		t.Fatalf("tail --kind op: %q, %v", out, err)
+	}
+	out, err = run(t, data, "show", fmt.Sprint(op.ID))
+	if err != nil || !strings.Contains(out, "tool spawn_wave  status success  250ms") ||
+		!strings.Contains(out, "Arguments\n  {\n    \"wave\": \"BossFight+<PhaseRoutine>d__12\"\n  }") || !strings.Contains(out, "Result\n  {\n    \"ok\": true") {
+		t.Fatalf("show of an operation: %q, %v", out, err)
 	}
 	out, err = run(t, data, "replay", "1", "2")
 	if err == nil || strings.Count(err.Error(), "no upstreams") != 1 || out != "" {
