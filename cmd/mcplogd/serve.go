@@ -47,12 +47,12 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 type serveConfig struct {
 	data, addr   string
 	allowRemote  bool
+	logLevel     slog.Level
 	maxBody      uint64
 	ret          retention
 	allowOrigins []string
 	upstreams    []gateway.Upstream
 	follows      []followSpec
-	logLevel     slog.Level
 }
 
 // server is one run of `mcplogd serve`, in the shape of a program's Main:
@@ -82,6 +82,10 @@ func (s *server) ParseFlags(args []string) error {
 	data := s.m.dataFlag(fs)
 	fs.StringVar(&c.addr, "addr", "", "listen address host:port; port 0 picks a free one (default: the last one used, else "+datadir.DefaultAddr+")")
 	fs.BoolVar(&c.allowRemote, "allow-remote", false, "allow listening on a non-loopback address (the token is then the only protection)")
+	c.logLevel = slog.LevelWarn
+	fs.Func("log-level", "what the server logs to standard error: debug, info (a line per MCP session and request), warn or error (default warn)", func(v string) error {
+		return c.logLevel.UnmarshalText([]byte(v))
+	})
 	sizeVar(fs, &c.maxBody, "max-body", 1<<20, "largest request body; bigger ones get 413")
 	c.ret.register(fs)
 	fs.Func("allow-origin", "also accept MCP requests from this browser origin, e.g. https://tool.example:8443 (repeatable)", func(v string) error {
@@ -97,10 +101,6 @@ func (s *server) ParseFlags(args []string) error {
 		f, err := parseFollow(v)
 		c.follows = append(c.follows, f)
 		return err
-	})
-	c.logLevel = slog.LevelWarn
-	fs.Func("log-level", "what the server logs to standard error: debug, info (a line per MCP session and request), warn or error (default warn)", func(v string) error {
-		return c.logLevel.UnmarshalText([]byte(v))
 	})
 	if err := s.m.parse(fs, args, 0); err != nil {
 		return err
