@@ -1,6 +1,7 @@
 package api
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -103,11 +104,11 @@ func (s *Server) stream(c echo.Context) error {
 // writeLinesEvent writes t as one "lines" event whose id resumes after it.
 func writeLinesEvent(w http.ResponseWriter, t *oplog.Tail) error {
 	a := client.NewTailAnswer(t)
-	b, err := oplog.MarshalJSON(a, "")
+	b, err := json.Marshal(a)
 	if err != nil {
 		return err
 	}
-	// JSON holds no raw newline (strings escape theirs): one data line.
+	// json.Marshal escapes no newline into the output: one data line.
 	_, err = fmt.Fprintf(w, "id: %d:%d\nevent: lines\ndata: %s\n\n", t.LastID, t.Revision, b)
 	return err
 }
