@@ -90,3 +90,30 @@ func TestServer_JSON_StoredEscapes(t *testing.T) {
 		t.Fatalf("GET /api/v1/records/1: %s", body)
 	}
 }
+
+// TestServer_Stream_NoHTMLEscapes: the event stream's JSON holds < as it is.
+func TestServer_Stream_NoHTMLEscapes(t *testing.T) {
+	h := mustServe(t, nil)
+	mustCall[map[string]any](h, "POST", "/api/v1/logs", `{"level":"info","text":"BossFight+<PhaseRoutine>d__12"}`, http.StatusOK)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, h.URL+"/api/v1/stream", nil)
+	req.Header.Set("Authorization", "Bearer "+testToken)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var got bytes.Buffer
+	buf := make([]byte, 4096)
+	for !strings.Contains(got.String(), "\n\n") {
+		n, err := resp.Body.Read(buf)
+		got.Write(buf[:n])
+		if err != nil {
+			break
+		}
+	}
+	if ev := got.String(); !strings.Contains(ev, `"text":"BossFight+<PhaseRoutine>d__12"`) || strings.Contains(ev, `\u003c`) {
+		t.Fatalf("the first event: %s", ev)
+	}
+}
