@@ -3,7 +3,7 @@ GO          ?= go
 STATICCHECK ?= $(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2
 FUZZTIME    ?= 20s
 
-.PHONY: run build install fmt vet lint test test-race fuzz bench bench-go bench-mcp-ts interop screenshots check
+.PHONY: run build fmt vet lint test test-race fuzz bench bench-go bench-mcp-ts interop screenshots check
 
 # VERSION is what `mcplogd version` prints for `make build` and `make install`: the
 # nearest tag and commit (git describe), else "dev". `go install …@vX.Y.Z` needs no stamp:
@@ -18,6 +18,7 @@ build:
 	$(GO) build -ldflags '$(LDFLAGS)' -o bin/mcplogd ./cmd/mcplogd
 
 # Installs mcplogd into $(go env GOBIN), else $(go env GOPATH)/bin.
+.PHONY: install
 install:
 	$(GO) install -ldflags '$(LDFLAGS)' ./cmd/mcplogd
 
