@@ -27,6 +27,10 @@ func (m *Main) stdio(ctx context.Context, args []string) error {
 	if err := m.parse(fs, args, 0); err != nil {
 		return err
 	}
+	// The SDK writes < > & as \u003c \u003e \u0026; its messages go out
+	// through the unescaper (each ends in a newline: nothing is held).
+	m = m.withStdout(&oplog.UnescapeWriter{W: m.Stdout})
+
 	logger := slog.New(slog.NewTextHandler(m.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	dir, err := datadir.Open(*data)
 	if err != nil {
@@ -53,10 +57,7 @@ func (m *Main) stdio(ctx context.Context, args []string) error {
 		}
 	}
 	srv := mcptools.New(b.Backend, opts)
-	// The SDK writes < > & as \u003c \u003e \u0026; every message ends in
-	// a newline, so the unescaper holds nothing back between messages.
-	out := &oplog.UnescapeWriter{W: m.Stdout}
-	err = srv.Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(m.Stdin), Writer: nopWriteCloser{out}})
+	err = srv.Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(m.Stdin), Writer: nopWriteCloser{m.Stdout}})
 	if ctx.Err() != nil || errors.Is(err, io.EOF) {
 		return nil // the client went away or we were interrupted: a normal end
 	}

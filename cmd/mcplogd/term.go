@@ -123,3 +123,10 @@ func marshalJSON(v any, indent bool) ([]byte, error) {
 	_ = u.Flush()
 	return out.Bytes(), nil
 }
+
+// withStdout returns a copy of m that writes its standard output to w.
+func (m *Main) withStdout(w io.Writer) *Main {
+	c := *m
+	c.Stdout = w
+	return &c
+}
