@@ -13,8 +13,8 @@ import (
 
 func (m *Main) link(_ context.Context, args []string) error {
 	fs := m.flags("link", "[--web] [--data DIR]", "Print the MCP link of a data directory (the same across launches); --web prints the web page's link.")
-	data := m.dataFlag(fs)
 	web := fs.Bool("web", false, "print the web page's link (BASE/ui/TOKEN) instead")
+	data := m.dataFlag(fs)
 	if err := m.parse(fs, args, 0); err != nil {
 		return err
 	}
