@@ -160,10 +160,15 @@ func TestCLI_Colour(t *testing.T) {
 }
 
 // TestCLI_Version: the binary prints the version it was stamped with
-// (make build's -ldflags -X main.version=...).
+// (make build's -ldflags -X main.version=...), and a command's --help on
+// standard output with exit status 0.
 func TestCLI_Version(t *testing.T) {
 	out := piped(t, cliEnv(t.TempDir()), "version")
 	if !strings.HasPrefix(out, "mcplogd "+testVersion+" (go") {
 		t.Fatalf("version: %q, want the stamp %s", out, testVersion)
+	}
+	// piped fails unless the process exits 0.
+	if out := piped(t, cliEnv(t.TempDir()), "search", "--help"); !strings.Contains(out, "Usage: mcplogd search") || !strings.Contains(out, "-cursor") {
+		t.Fatalf("search --help on standard output: %q", out)
 	}
 }
