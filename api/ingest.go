@@ -230,6 +230,10 @@ type fields struct {
 func parseObject(b []byte) (*fields, error) {
 	b = bytes.TrimSpace(b)
 	if len(b) == 0 || b[0] != '{' {
+		if len(b) > 0 && !json.Valid(b) { // plain text would be called "a number" below
+			c, _ := oplog.ClipRunes(string(b), 40)
+			return nil, oplog.Errorf(oplog.EINVALID, "expected a JSON object, got text that is not JSON: %q", c)
+		}
 		return nil, oplog.Errorf(oplog.EINVALID, "expected a JSON object, got %s", jsonKind(b))
 	}
 	f := &fields{}

@@ -136,10 +136,11 @@ func New(l *oplog.Log, opts *Options) (*Server, error) {
 	s.stopping, s.stop = context.WithCancel(context.Background())
 
 	e := echo.New()
+	e.JSONSerializer = jsonSerializer{}
 	e.HideBanner, e.HidePort = true, true
 	e.Logger.SetOutput(io.Discard) // everything worth saying goes to s.logger
 	e.HTTPErrorHandler = s.handleError
-	e.Use(s.timeRequests, s.logRequests, s.recoverPanics, s.limitBody)
+	e.Use(s.timeRequests, s.logRequests, s.recoverPanics, s.limitBody, unescapeHTML)
 	s.echo = e
 	s.routes()
 

@@ -30,6 +30,14 @@ func (s *Server) mountUI() {
 	s.echo.GET("/ui/", s.uiPage, append(mw, s.checkUICookie)...)
 	s.echo.GET("/ui/assets/*", s.uiAsset, append(mw, s.checkUICookie)...)
 	s.echo.GET("/ui/:token", s.uiLogin, append(mw, s.checkMCPToken)...)
+	s.echo.GET("/", s.rootPage, uiHeaders)
+}
+
+// rootPage says how to open the web page (the link that serve prints, or
+// mcplogd link --web) to whoever opens the server's address: it holds no
+// token and needs none.
+func (s *Server) rootPage(c echo.Context) error {
+	return serveUIFile(c, "root.html")
 }
 
 // uiHeaders sets the security headers of every /ui answer, errors included.
@@ -147,5 +155,5 @@ func sameOrigin(r *http.Request) bool {
 // unauthorized is authorize's answer without a credential.
 func unauthorized(c echo.Context) error {
 	c.Response().Header().Set(echo.HeaderWWWAuthenticate, `Bearer realm="mcplogd"`)
-	return oplog.Errorf(oplog.EUNAUTHORIZED, "missing or wrong token: send the token of the data directory (mcplogd link prints it) as \"Authorization: Bearer <token>\"")
+	return oplog.Errorf(oplog.EUNAUTHORIZED, "missing or wrong token: send the token of the data directory (mcplogd token prints it) as \"Authorization: Bearer <token>\"")
 }

@@ -109,6 +109,12 @@ func parseFrame(s string) (frame string, ok bool) {
 		what = strings.TrimSuffix(what, `"`) // Factorio quotes a mod's error whole
 		return oplog.ClipBytes(dropLineNumbers(loc)+": in "+dropLineNumbers(what), maxFrameBytes), true
 	}
+	// Mono's frames as Unity's player logs and some bridges write them,
+	// without "at ": "WaveSpawner.SpawnNext () [0x00012] in /Users/dev/W.cs:42".
+	if i := strings.Index(s, " ("); i > 0 && !strings.ContainsAny(s[:i], " \t") && s[0] != '(' &&
+		(strings.Contains(s[i:], ") [0x") || strings.Contains(s[i:], ") in <")) {
+		return atFrame(s), true
+	}
 	if !strings.HasSuffix(s, ")") {
 		return "", false
 	}

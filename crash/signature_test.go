@@ -119,6 +119,11 @@ func TestSignature(t *testing.T) {
 			[]string{"Engine::PhysicsSystem::Step", "std::vector::at", "Engine::World::Tick"}},
 		{"Python", python, "AttributeError in think", []string{"game/ai.py in think", "game/main.py in <module>"}},
 		{"FramesOnly", "Player.Update () (at Assets/Scripts/Player.cs:42)\n", "crash in Player.Update", []string{"Player.Update"}},
+		// Mono frames without "at ", as Unity players and bridges print them.
+		{"MonoBare", "NullReferenceException: Object reference not set to an instance of an object\n" +
+			"WaveSpawner.SpawnNext () [0x%x] in /Users/dev/Game/Assets/Scripts/WaveSpawner.cs:%d\n" +
+			"WaveSpawner.Update () [0x%x] in <9f3c2a1b0d4e4f6a8b7c6d5e4f3a2b1c>:0\n",
+			"NullReferenceException in WaveSpawner.SpawnNext", []string{"WaveSpawner.SpawnNext", "WaveSpawner.Update"}},
 		{"Empty", "", "crash", nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -181,6 +186,11 @@ func TestTrace_WithHead(t *testing.T) {
 	}
 	if got := a.Title(); got != "NullReferenceException in Player.Update" {
 		t.Errorf("title %q", got)
+	}
+	mono := crash.Parse("WaveSpawner.SpawnNext () [0x00012] in /Users/dev/Game/Assets/WaveSpawner.cs:42\n").
+		WithHead("NullReferenceException: Object reference not set to an instance of an object")
+	if got := mono.Title(); got != "NullReferenceException in WaveSpawner.SpawnNext" {
+		t.Errorf("title of a bare Mono frame with the message as head: %q", got)
 	}
 	// A stack with its own head keeps it.
 	d := crash.Parse(fill(unityAt, 1))

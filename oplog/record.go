@@ -202,7 +202,7 @@ func (r *Record) IsComplete() bool { return r.Kind == KindOp && r.Status > Statu
 func (r Record) MarshalJSON() ([]byte, error) {
 	type plain Record
 	if r.Kind != KindOp {
-		return json.Marshal(plain(r))
+		return MarshalJSON(plain(r), "")
 	}
 	op := struct {
 		plain
@@ -213,7 +213,7 @@ func (r Record) MarshalJSON() ([]byte, error) {
 		d := r.EndTime.Sub(r.StartTime).Milliseconds()
 		op.DurationMs = &d
 	}
-	return json.Marshal(op)
+	return MarshalJSON(op, "")
 }
 
 // Completion is how an operation ended.

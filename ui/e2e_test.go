@@ -1151,6 +1151,7 @@ func TestScreenshots(t *testing.T) {
 		line{Level: "error", Name: "World", Source: "server", Text: "java.lang.IllegalStateException: chunk not loaded", Stack: javaStack},
 		line{Level: "fatal", Name: "Render", Source: "game", Text: "graphics device lost", Stack: "System.Exception: device removed\n   at Game.Render.Present() in C:\\build\\Game\\Render.cs:line 210\n"},
 		line{Level: "info", Name: "Spawner", Source: "game", Text: "wave 5 cleared in 94 s"},
+		line{Level: "error", Name: "Waves", Source: "player", Text: "NullReferenceException: Object reference not set to an instance of an object", Stack: monoStack},
 	)
 	// Spread over the last 40 minutes, so that times and sparklines vary.
 	start := time.Now().Add(-40 * time.Minute)
@@ -1177,6 +1178,18 @@ func TestScreenshots(t *testing.T) {
 	b.do(t, "open a Unity crash", chromedp.Click(chromedp.CSS(`#crashes .group[data-signature]:last-child`)))
 	b.wait(t, "its stack", waitLong, visible("#record pre.stack .frame"))
 	b.screenshot(t, "record")
+
+	for _, op := range []string{
+		`{"tool":"spawn_wave","arguments":{"wave":5},"source":"game","status":"success","result":{"spawned":12}}`,
+		`{"tool":"query_state","arguments":{"path":"Player/Health"},"source":"game","status":"success","result":{"hp":87}}`,
+		`{"tool":"execute_code","arguments":{"code":"Spawner.Instance.Reset()"},"source":"game","status":"error","error":"NullReferenceException: Spawner.Instance is null"}`,
+		`{"tool":"spawn_wave","arguments":{"wave":6},"source":"game"}`,
+	} {
+		s.do(t, "POST", "/api/v1/operations", op, http.StatusCreated)
+	}
+	b.view(t, "ops", "#ops")
+	b.wait(t, "the operations", waitLong, `document.querySelectorAll("#ops .op").length >= 4`)
+	b.screenshot(t, "ops")
 }
 
 // --- small helpers ---------------------------------------------------------

@@ -2,20 +2,18 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"strconv"
 
 	"github.com/mcplogd/mcplogd/internal/bench"
 	"github.com/mcplogd/mcplogd/internal/datadir"
-	"github.com/mcplogd/mcplogd/oplog"
 )
 
 // This file holds the small commands about the data directory and its
-// records: link, token, show, and bench.
+// records: link, token and bench (show is in show.go).
 
 func (m *Main) link(_ context.Context, args []string) error {
-	fs := m.flags("link", "[--data DIR]", "Print the MCP link of a data directory (the same across launches).")
+	fs := m.flags("link", "[--web] [--data DIR]", "Print the MCP link of a data directory (the same across launches); --web prints the web page's link.")
+	web := fs.Bool("web", false, "print the web page's link (BASE/ui/TOKEN) instead")
 	data := m.dataFlag(fs)
 	if err := m.parse(fs, args, 0); err != nil {
 		return err
@@ -30,6 +28,10 @@ func (m *Main) link(_ context.Context, args []string) error {
 	}
 	if s.Addr == "" {
 		s.Addr = datadir.DefaultAddr
+	}
+	if *web {
+		fmt.Fprintf(m.Stdout, "%s/ui/%s\n", s.BaseURL(), token)
+		return nil
 	}
 	fmt.Fprintln(m.Stdout, datadir.Link(s.BaseURL(), token))
 	return nil
@@ -65,28 +67,6 @@ func (m *Main) token(ctx context.Context, args []string) error {
 	return nil
 }
 
-func (m *Main) show(ctx context.Context, args []string) error {
-	fs := m.flags("show", "ID [--data DIR]", "Print one record in full as JSON.")
-	data := m.dataFlag(fs)
-	if err := m.parse(fs, args, 1); err != nil {
-		return err
-	}
-	id, err := strconv.ParseUint(fs.Arg(0), 10, 64)
-	if err != nil || id == 0 {
-		return fmt.Errorf("ID: %q is not a record ID (a positive integer)", fs.Arg(0))
-	}
-	r, err := readLog(ctx, *data, openOptions{}, func(b backend) (oplog.Record, error) { return b.Get(ctx, id) })
-	if err != nil {
-		return err
-	}
-	out, err := json.MarshalIndent(r, "", "  ")
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(m.Stdout, "%s\n", out)
-	return nil
-}
-
 func (m *Main) bench(ctx context.Context, args []string) error {
-	return bench.Main(ctx, args)
+	return bench.Command(ctx, args, m.Stdout, m.Stderr)
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -42,15 +41,15 @@ func (m *Main) crashes(ctx context.Context, args []string) error {
 	}
 	w := bufio.NewWriter(m.Stdout)
 	defer w.Flush()
-	return printCrashes(w, &page, *asJSON)
+	return printCrashes(w, &page, *asJSON, m.paintFor(m.Stdout))
 }
 
 // printCrashes prints crash groups, two lines each, newest first; asJSON
 // prints each group as one JSON object instead.
-func printCrashes(w io.Writer, page *oplog.CrashPage, asJSON bool) error {
+func printCrashes(w io.Writer, page *oplog.CrashPage, asJSON bool, p paint) error {
 	if asJSON {
 		for _, g := range page.Groups {
-			line, err := json.Marshal(g)
+			line, err := marshalJSON(g, false)
 			if err != nil {
 				return err
 			}
@@ -63,8 +62,8 @@ func printCrashes(w io.Writer, page *oplog.CrashPage, asJSON bool) error {
 		return nil
 	}
 	for _, g := range page.Groups {
-		fmt.Fprintf(w, "%6d× %s\n", g.Count, g.Title)
-		fmt.Fprintf(w, "        last %s, first %s, %s; signature %s; mcplogd show %d\n",
+		fmt.Fprintf(w, "%s %s\n", p.level(oplog.LevelError, fmt.Sprintf("%6d×", g.Count)), p.bold(g.Title))
+		fmt.Fprintf(w, p.dim("        last %s, first %s, %s; signature %s;")+" mcplogd show %d\n",
 			g.LastSeen.Local().Format("2006-01-02 15:04:05"), g.FirstSeen.Local().Format("2006-01-02 15:04:05"),
 			strings.Join(g.Sources, ", "), g.Signature, g.LastID)
 	}

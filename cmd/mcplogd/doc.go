@@ -36,6 +36,14 @@
 //	m := &Main{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv}
 //	err := m.Run(ctx, []string{"tail", "-n", "50", "--level", "error"})
 //
+// # Output for people and for programs
+//
+// On a terminal the commands print in colour (term.go: levels, statuses,
+// matched words, file:line); piped, with NO_COLOR set or TERM=dumb they
+// print plain text, and --json prints JSON for programs. No JSON mcplogd
+// writes escapes HTML (< stays <, not \u003c). --help goes to standard
+// output.
+//
 // Exit status: 0 on success and after --help, 2 after a usage error, 1
 // after any other error, printed as "mcplogd: ..." on standard error.
 package main

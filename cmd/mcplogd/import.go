@@ -2,7 +2,9 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -56,7 +58,7 @@ func (m *Main) importFile(ctx context.Context, args []string) error {
 		fmt.Fprintln(m.Stdout, "imported 0 lines")
 		return nil
 	}
-	fmt.Fprintf(m.Stdout, "imported %d lines (IDs %d to %d)\n", imp.imported, imp.first, imp.last)
+	fmt.Fprintf(m.Stdout, "imported %s (IDs %d to %d)\n", plural(imp.imported, "line"), imp.first, imp.last)
 	return nil
 }
 
@@ -88,7 +90,7 @@ func (imp *importer) read(ctx context.Context, in io.Reader) error {
 		}
 		r, err := api.DecodeLine(line)
 		if err != nil {
-			return fmt.Errorf("line %d: %s (%d lines before it were imported)", imp.lineNo, oplog.ErrorMessage(err), imp.imported)
+			return fmt.Errorf("line %d: %s (%s)", imp.lineNo, importProblem(line, err), imp.before())
 		}
 		imp.batch = append(imp.batch, r)
 		imp.batchBytes += len(line)
@@ -108,13 +110,45 @@ func (imp *importer) read(ctx context.Context, in io.Reader) error {
 	return nil
 }
 
+// before says what was imported before an error.
+func (imp *importer) before() string {
+	if imp.imported == 0 {
+		return "nothing was imported"
+	}
+	if imp.imported == 1 {
+		return "1 line before it was imported"
+	}
+	return fmt.Sprintf("%d lines before it were imported", imp.imported)
+}
+
+// ndjsonExample is one line of what import reads.
+const ndjsonExample = `{"level":"info","name":"Player","text":"spawned"}`
+
+// importProblem words a line's decoding error for a person who may have
+// given import a plain-text log or a JSON array: import reads NDJSON.
+func importProblem(line []byte, err error) string {
+	b := bytes.TrimSpace(line)
+	c, _ := oplog.ClipRunes(string(b), 40)
+	switch {
+	case !json.Valid(b) && b[0] != '{':
+		return fmt.Sprintf("not JSON: %q; import reads NDJSON, one JSON object per line such as %s "+
+			"(a game's plain-text log is read by: mcplogd serve --follow NAME=PATH)", c, ndjsonExample)
+	case b[0] == '[':
+		return "a JSON array; import reads NDJSON, one JSON object per line such as " + ndjsonExample +
+			" (POST /api/v1/logs takes arrays: curl --data-binary @FILE)"
+	case b[0] != '{':
+		return fmt.Sprintf("%s; import reads NDJSON, one JSON object per line such as %s", oplog.ErrorMessage(err), ndjsonExample)
+	}
+	return oplog.ErrorMessage(err)
+}
+
 // flush appends the batch.
 func (imp *importer) flush(ctx context.Context) error {
 	if len(imp.batch) == 0 {
 		return nil
 	}
 	if err := imp.b.Append(ctx, imp.batch); err != nil {
-		return fmt.Errorf("appending lines before line %d: %w (%d lines were imported before them)", imp.lineNo+1, err, imp.imported)
+		return fmt.Errorf("appending lines before line %d: %w (%s)", imp.lineNo+1, err, imp.before())
 	}
 	if imp.first == 0 {
 		imp.first = imp.batch[0].ID

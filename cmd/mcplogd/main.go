@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -69,13 +70,13 @@ func init() {
 	commands = []command{
 		{"serve", "[flags]", "run the server (the default command)", (*Main).serve},
 		{"stdio", "[--data DIR]", "serve the MCP tools over standard input/output", (*Main).stdio},
-		{"link", "[--data DIR]", "print the MCP link of a data directory", (*Main).link},
+		{"link", "[--web] [--data DIR]", "print the MCP link of a data directory (--web: the web page's)", (*Main).link},
 		{"token", "[--new] [--data DIR]", "print the access token, or rotate it with --new", (*Main).token},
-		{"tail", "[-f] [-n N] [--level L] [--name N] [--source S]", "print the newest console lines; -f follows", (*Main).tail},
+		{"tail", "[-f] [-n N] [--level L] [--kind K] [--json] ...", "print the newest console lines (stacks and operations marked); -f follows", (*Main).tail},
 		{"crashes", "[--since T] [--source S] [--limit N] [--json]", "list crashes grouped by stack signature, newest first", (*Main).crashes},
 		{"search", "QUERY [--level L] [--name N] [--source S] [--limit N] [--json]", "search records, newest first", (*Main).search},
 		{"reindex", "[--data DIR]", "rebuild the search index from the log (server stopped)", (*Main).reindex},
-		{"show", "ID", "print one record in full as JSON", (*Main).show},
+		{"show", "ID [--json]", "print one record in full: header, text, stack frames, data", (*Main).show},
 		{"replay", "ID [ID…|FROM..TO] [--yes]", "replay recorded operations against their upstreams; a table of same/differs", (*Main).replay},
 		{"import", "FILE|-", "append NDJSON lines from a file or standard input", (*Main).importFile},
 		{"bench", "[--quick] [--records N]", "measure ingest, tail and list on this machine", (*Main).bench},
@@ -91,6 +92,9 @@ func (m *Main) Run(ctx context.Context, args []string) error {
 	}
 	switch args[0] {
 	case "help", "-h", "--help", "-help":
+		if len(args) > 1 && args[0] == "help" && slices.ContainsFunc(commands, func(c command) bool { return c.name == args[1] }) {
+			return m.Run(ctx, []string{args[1], "--help"}) // "mcplogd help tail"
+		}
 		m.usage(m.Stdout)
 		return nil
 	}
@@ -109,7 +113,7 @@ func (m *Main) usage(w io.Writer) {
 	for _, c := range commands {
 		fmt.Fprintf(w, "  %-8s %-50s %s\n", c.name, c.args, c.summary)
 	}
-	fmt.Fprintf(w, "\nEvery command takes --data DIR (default $MCPLOGD_DATA or ./%s) and --help.\n", "mcplogd-data")
+	fmt.Fprintf(w, "\nEvery command takes --data DIR (default $MCPLOGD_DATA or ./%s) and --help (or: mcplogd help COMMAND).\n", "mcplogd-data")
 }
 
 func (m *Main) printVersion(_ context.Context, args []string) error {
@@ -121,7 +125,9 @@ func (m *Main) printVersion(_ context.Context, args []string) error {
 	return nil
 }
 
-// flags returns a flag set whose --help prints the command's usage line and summary.
+// flags returns a flag set whose --help prints the command's usage line and
+// summary (parse sends it to standard output, and a flag error to standard
+// error).
 func (m *Main) flags(name, args, summary string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(m.Stderr)
@@ -143,10 +149,18 @@ func (m *Main) parse(fs *flag.FlagSet, args []string, nargs int) error {
 	}
 	var pos []string
 	for {
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return flag.ErrHelp
-			}
+		// The flag package prints --help's usage, and an error with the
+		// usage, to the set's output: the usage asked for goes to standard
+		// output (so that "| less" shows it), an error to standard error.
+		var msg bytes.Buffer
+		fs.SetOutput(&msg)
+		err := fs.Parse(args)
+		fs.SetOutput(m.Stderr)
+		if errors.Is(err, flag.ErrHelp) {
+			_, _ = m.Stdout.Write(msg.Bytes())
+			return flag.ErrHelp
+		} else if err != nil {
+			_, _ = m.Stderr.Write(msg.Bytes())
 			return errUsage
 		}
 		if fs.NArg() == 0 {

@@ -125,7 +125,7 @@ func TestServe_NewUser(t *testing.T) {
 		t.Fatalf("tail through the server: %q, %v", out, err)
 	}
 	out, err = run(t, data, "show", "2")
-	if err != nil || !strings.Contains(out, `"stack": "at Player.Update ()"`) {
+	if err != nil || !strings.Contains(out, "Stack (1 frame)\n  at Player.Update ()\n") {
 		t.Fatalf("show 2: %q, %v", out, err)
 	}
 	if out, err := run(t, data, "link"); err != nil || strings.TrimSpace(out) != link {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -47,14 +48,23 @@ func (m *Main) replay(ctx context.Context, args []string) error {
 		return err
 	}
 	w := tabwriter.NewWriter(m.Stdout, 0, 4, 2, ' ', 0)
-	defer w.Flush()
 	fmt.Fprintln(w, "ID\tSOURCE\tTOOL\tREPLAY\tOUTCOME")
 	var failed int
-	for _, id := range ids {
+	var firstErr string // the first failure's message, while every row fails alike
+	for i, id := range ids {
 		r, err := c.Replay(ctx, id, *yes)
 		if err != nil {
+			if msg := oplog.ErrorMessage(err); i == failed && (i == 0 || msg == firstErr) {
+				firstErr = msg
+			} else {
+				firstErr = ""
+			}
 			failed++
-			fmt.Fprintf(w, "%d\t\t\t-\t%s\n", id, oneLine(oplog.ErrorMessage(err)))
+			source, tool := "-", "-"
+			if rec, gerr := c.Get(ctx, id); gerr == nil {
+				source, tool = rec.Source, rec.Tool
+			}
+			fmt.Fprintf(w, "%d\t%s\t%s\t-\t%s\n", id, source, orDash(tool), oneLine(oplog.ErrorMessage(err)))
 			continue
 		}
 		outcome := "same"
@@ -63,11 +73,28 @@ func (m *Main) replay(ctx context.Context, args []string) error {
 		}
 		fmt.Fprintf(w, "%d\t%s\t%s\t%d\t%s\n", id, r.Original.Source, r.Original.Tool, r.Replay.ID, oneLine(outcome))
 	}
+	if failed == len(ids) && firstErr != "" {
+		// Every row failed alike (no upstream, or it is down): say it once;
+		// the table, still buffered in w, is not printed.
+		if failed == 1 {
+			return errors.New(firstErr)
+		}
+		return fmt.Errorf("%s (all %d operations)", firstErr, failed)
+	}
+	if err := w.Flush(); err != nil {
+		return err
+	}
 	if failed > 0 {
-		w.Flush()
 		return fmt.Errorf("%d of %d operations not replayed", failed, len(ids))
 	}
 	return nil
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
 }
 
 // replayIDs reads IDs and FROM..TO ranges; a range stands for the

@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -54,28 +53,29 @@ func (m *Main) search(ctx context.Context, args []string) error {
 	}
 	w := bufio.NewWriter(m.Stdout)
 	defer w.Flush()
-	printHits(w, &p, *asJSON)
+	printHits(w, &p, *asJSON, m.paintFor(m.Stdout))
 	return nil
 }
 
-// printHits prints a page of search hits, one line each, and a last line
-// with the totals; asJSON prints each hit as one JSON object instead.
-func printHits(w io.Writer, p *oplog.SearchPage, asJSON bool) {
+// printHits prints a page of search hits, one line each with the matched
+// word in bold (pt), and a last line with the totals; asJSON prints each
+// hit as one JSON object instead, its fragment's **marks** kept.
+func printHits(w io.Writer, p *oplog.SearchPage, asJSON bool, pt paint) {
 	for _, h := range p.Hits {
 		r := &h.Record
 		if asJSON {
-			b, _ := json.Marshal(struct {
+			b, _ := marshalJSON(struct {
 				Record   oplog.Record `json:"record"`
 				Fragment string       `json:"fragment,omitempty"`
-			}{*r, h.Fragment})
+			}{*r, h.Fragment}, false)
 			fmt.Fprintf(w, "%s\n", b)
 			continue
 		}
 		text := r.Text
 		if h.Fragment != "" {
-			text = h.Fragment
+			text = pt.highlight(h.Fragment)
 		}
-		printRecord(w, r, text)
+		printRecord(w, r, text, pt)
 	}
 	if asJSON {
 		return
@@ -84,11 +84,11 @@ func printHits(w io.Writer, p *oplog.SearchPage, asJSON bool) {
 	if !p.TotalExact {
 		total = "about " + total
 	}
-	fmt.Fprintf(w, "-- %d shown, %s matching", len(p.Hits), total)
+	summary := fmt.Sprintf("-- %d shown, %s matching", len(p.Hits), total)
 	if p.NextCursor != "" {
-		fmt.Fprintf(w, "; more with --cursor %s", p.NextCursor)
+		summary += "; more with --cursor " + p.NextCursor
 	}
-	fmt.Fprintln(w)
+	fmt.Fprintln(w, pt.dim(summary))
 }
 
 // reindex rebuilds the search index of a data directory no server holds:

@@ -29,8 +29,12 @@ func TestSearch_DirectAndServed(t *testing.T) {
 	// No server: the store and index are opened here (the index starts empty and matches anyway).
 	out, err := run(t, data, "search", "--level", "error", "--limit", "2", "wall")
 	// Above the watermark the walk stops at the page, so the total may be an estimate.
-	if err != nil || !strings.Contains(out, "#291 ERROR default/Physics body 290 hit the **wall**") || !regexp.MustCompile(`2 shown, (30|about \d+) matching; more with --cursor`).MatchString(out) {
+	// Not a terminal: the highlight's ** marks are dropped (--json keeps them).
+	if err != nil || !strings.Contains(out, "#291 ERROR default/Physics body 290 hit the wall\n") || !regexp.MustCompile(`2 shown, (30|about \d+) matching; more with --cursor`).MatchString(out) {
 		t.Fatalf("search: %q, %v", out, err)
+	}
+	if out, err := run(t, data, "search", "--json", "--limit", "1", "wall"); err != nil || !strings.Contains(out, `"fragment":"body 299 hit the **wall**"`) {
+		t.Fatalf("search --json: %q, %v", out, err)
 	}
 	if _, err := run(t, data, "search", "name:Physics AND ("); err == nil || !strings.Contains(err.Error(), "never closed") {
 		t.Fatalf("bad query: %v", err)

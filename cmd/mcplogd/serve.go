@@ -47,6 +47,7 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 type serveConfig struct {
 	data, addr   string
 	allowRemote  bool
+	logLevel     slog.Level
 	maxBody      uint64
 	ret          retention
 	allowOrigins []string
@@ -81,6 +82,10 @@ func (s *server) ParseFlags(args []string) error {
 	data := s.m.dataFlag(fs)
 	fs.StringVar(&c.addr, "addr", "", "listen address host:port; port 0 picks a free one (default: the last one used, else "+datadir.DefaultAddr+")")
 	fs.BoolVar(&c.allowRemote, "allow-remote", false, "allow listening on a non-loopback address (the token is then the only protection)")
+	c.logLevel = slog.LevelWarn
+	fs.Func("log-level", "what the server logs to standard error: debug, info (a line per MCP session and request), warn or error (default warn)", func(v string) error {
+		return c.logLevel.UnmarshalText([]byte(v))
+	})
 	sizeVar(fs, &c.maxBody, "max-body", 1<<20, "largest request body; bigger ones get 413")
 	c.ret.register(fs)
 	fs.Func("allow-origin", "also accept MCP requests from this browser origin, e.g. https://tool.example:8443 (repeatable)", func(v string) error {
@@ -109,7 +114,7 @@ func (s *server) ParseFlags(args []string) error {
 // address and prints the link. On an error Close releases what was opened.
 func (s *server) Run(ctx context.Context) (err error) {
 	c := &s.config
-	s.logger = slog.New(slog.NewTextHandler(s.m.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	s.logger = slog.New(slog.NewTextHandler(s.m.Stderr, &slog.HandlerOptions{Level: c.logLevel}))
 	if s.dir, s.token, err = openDir(c.data); err != nil {
 		return err
 	}

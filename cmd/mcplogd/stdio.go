@@ -11,6 +11,7 @@ import (
 	"github.com/mcplogd/mcplogd/client"
 	"github.com/mcplogd/mcplogd/internal/datadir"
 	"github.com/mcplogd/mcplogd/mcptools"
+	"github.com/mcplogd/mcplogd/oplog"
 )
 
 // stdio serves the MCP tools over standard input and output, for clients
@@ -26,6 +27,10 @@ func (m *Main) stdio(ctx context.Context, args []string) error {
 	if err := m.parse(fs, args, 0); err != nil {
 		return err
 	}
+	// The SDK writes < > & as \u003c \u003e \u0026; its messages go out
+	// through the unescaper (each ends in a newline: nothing is held).
+	m = m.withStdout(&oplog.UnescapeWriter{W: m.Stdout})
+
 	logger := slog.New(slog.NewTextHandler(m.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	dir, err := datadir.Open(*data)
 	if err != nil {

@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -37,7 +36,7 @@ func (m *Main) tail(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	t := &tailer{dir: dir, q: oplog.TailQuery{Filter: f, Limit: *n}, follow: *follow, asJSON: *asJSON, runSel: *run, w: bufio.NewWriter(m.Stdout), stderr: m.Stderr}
+	t := &tailer{dir: dir, q: oplog.TailQuery{Filter: f, Limit: *n}, follow: *follow, asJSON: *asJSON, runSel: *run, w: bufio.NewWriter(m.Stdout), stderr: m.Stderr, paint: m.paintFor(m.Stdout)}
 	defer t.w.Flush()
 	defer t.disconnect()
 	return t.run(ctx)
@@ -49,6 +48,7 @@ type tailer struct {
 	q              oplog.TailQuery
 	follow, asJSON bool
 	runSel         string // the --run selector, resolved into q.Runs at the first connection
+	paint          paint
 	w              *bufio.Writer
 	stderr         io.Writer
 	b              backend // zero while not connected
@@ -122,7 +122,7 @@ func (t *tailer) once(ctx context.Context) (more bool, err error) {
 		fmt.Fprintf(t.stderr, "mcplogd tail: %v; reconnecting\n", err)
 		return false, nil
 	}
-	printTail(t.w, &page, t.asJSON)
+	printTail(t.w, &page, t.asJSON, t.paint)
 	if err := t.w.Flush(); err != nil {
 		return false, err
 	}
@@ -130,30 +130,47 @@ func (t *tailer) once(ctx context.Context) (more bool, err error) {
 	return isRemote || page.More, nil
 }
 
-func printTail(w io.Writer, t *oplog.Tail, asJSON bool) {
+func printTail(w io.Writer, t *oplog.Tail, asJSON bool, p paint) {
 	if t.Reset {
-		fmt.Fprintln(w, "--- the log was reset (cleared or replaced); starting over ---")
+		fmt.Fprintln(w, p.dim("--- the log was reset (cleared or replaced); starting over ---"))
 	}
 	if t.Dropped > 0 {
-		fmt.Fprintf(w, "--- %d records were removed by retention before they were read ---\n", t.Dropped)
+		fmt.Fprintln(w, p.dim(fmt.Sprintf("--- %d records were removed by retention before they were read ---", t.Dropped)))
 	}
 	for i := range t.Lines {
 		r := &t.Lines[i]
 		if asJSON {
-			b, _ := json.Marshal(r)
+			b, _ := marshalJSON(r, false)
 			fmt.Fprintf(w, "%s\n", b)
 			continue
 		}
-		printRecord(w, r, r.Text)
+		printRecord(w, r, r.Text, p)
 	}
 }
 
-// printRecord prints one record as a line: time, ID, level, source/name
-// and text.
-func printRecord(w io.Writer, r *oplog.Record, text string) {
+// printRecord prints one record as a line: time, ID, level, source/name,
+// for an operation its status and duration, the text, and for a record
+// with a stack how many frames it has (mcplogd show ID prints them).
+func printRecord(w io.Writer, r *oplog.Record, text string, p paint) {
 	label := r.Source
 	if r.Name != "" {
 		label += "/" + r.Name
 	}
-	fmt.Fprintf(w, "%s #%d %-5s %s %s\n", r.Time.Format("2006-01-02 15:04:05.000"), r.ID, strings.ToUpper(r.Level.String()), label, text)
+	var op string
+	if r.Kind == oplog.KindOp {
+		op = p.status(r.Status, "["+r.Status.String())
+		if d, ok := opDuration(r); ok {
+			op += p.status(r.Status, " "+d)
+		}
+		op += p.status(r.Status, "]") + " "
+	}
+	var stack string
+	if r.Stack != "" {
+		stack = "  " + p.magenta("[stack: "+plural(len(stackFrames(r.Stack)), "frame")+"]")
+	}
+	if r.Kind == oplog.KindMarker {
+		text = p.dim("-- " + text + " --")
+	}
+	fmt.Fprintf(w, "%s %s %s %s %s%s%s\n", p.dim(r.Time.Format("2006-01-02 15:04:05.000")), p.dim(fmt.Sprintf("#%d", r.ID)),
+		p.level(r.Level, fmt.Sprintf("%-5s", strings.ToUpper(r.Level.String()))), p.cyan(label), op, text, stack)
 }

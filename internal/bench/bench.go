@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -161,6 +162,12 @@ func (r *runner) runDir(name string) (string, func(), error) {
 // progress to standard error, and stops when ctx ends (mcplogd's ctx ends
 // on an interrupt). -h gives flag.ErrHelp after printing the usage.
 func Main(ctx context.Context, args []string) error {
+	return Command(ctx, args, os.Stdout, os.Stderr)
+}
+
+// Command is Main with the standard streams given: the report and -h's
+// usage go to stdout, progress and flag errors to stderr.
+func Command(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
 	var cfg Config
 	var quick bool
@@ -180,7 +187,14 @@ func Main(ctx context.Context, args []string) error {
 			"Markdown tables. The full run takes about five minutes.\n\n")
 		fs.PrintDefaults()
 	}
+	var msg bytes.Buffer
+	fs.SetOutput(&msg)
 	if err := fs.Parse(args); err != nil {
+		out := stderr
+		if errors.Is(err, flag.ErrHelp) {
+			out = stdout
+		}
+		_, _ = out.Write(msg.Bytes())
 		return err
 	}
 	cfg.PerConfig = time.Duration(*seconds * float64(time.Second))
@@ -203,8 +217,8 @@ func Main(ctx context.Context, args []string) error {
 	if cfg.Records <= 0 || cfg.Runs <= 0 || cfg.PerConfig <= 0 || cfg.Samples <= 0 {
 		return errors.New("bench: --records, --runs, --seconds and --samples must be positive")
 	}
-	cfg.Progress = os.Stderr
-	return Run(ctx, cfg, os.Stdout)
+	cfg.Progress = stderr
+	return Run(ctx, cfg, stdout)
 }
 
 // machine describes where the figures were measured.

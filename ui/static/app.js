@@ -125,6 +125,14 @@
     return pre;
   }
 
+  // stackMark is the small mark of a record that has a stack trace.
+  function stackMark(stack) {
+    const n = String(stack).split(/\r?\n/).filter((l) => l.trim()).length;
+    const m = el('span', 'stack-mark', 'stack');
+    m.title = 'has a stack trace (' + n + (n === 1 ? ' frame' : ' frames') + '): open the record to read it';
+    return m;
+  }
+
   // ---- Highlights: the API marks matched words **like this** ----
 
   function markedNodes(s) {
@@ -156,6 +164,7 @@
     if (r.source && r.source !== 'default') d.append(el('span', 'source', r.source));
     if (r.name) d.append(el('span', 'name', r.name));
     d.append(el('span', 'text', r.text));
+    if (r.stack) d.append(stackMark(r.stack));
     return d;
   }
 
@@ -277,6 +286,7 @@
     const meta = el('div', 'meta');
     meta.append(link('id', '#/record/' + r.id, '#' + r.id), document.createTextNode(' ' + fmtDateTime(r.time) + ' · ' + lv + ' · ' + r.kind +
       ' · ' + (r.source || '') + (r.name ? ' · ' + r.name : '')));
+    if (r.stack) meta.append(stackMark(r.stack));
     const text = el('div', 'text fragment');
     text.append(...markedNodes(h.fragment || r.text || ''));
     d.append(meta, text);
@@ -494,7 +504,7 @@
 
   // ---- Operations ----
 
-  const ops = { timer: null, els: new Map(), tick: 0 };
+  const ops = { timer: null, els: new Map(), tick: 0, key: '', tools: new Set() };
 
   function opFill(d, r) {
     const status = r.status || '';
@@ -517,11 +527,34 @@
     return d;
   }
 
+  function opsFilters() {
+    return { tool: $('#ops-tool').value.trim(), status: $('#ops-status').value };
+  }
+
+  // opsLoad lists the newest 100 operations; with a tool or status filter
+  // it asks the search API, which filters by both.
   async function opsLoad() {
     const box = $('#ops');
-    const a = await api('/api/v1/records', { kind: 'op', count: 100 });
+    const f = opsFilters();
+    const filtered = !!(f.tool || f.status);
+    const key = JSON.stringify(f);
+    ops.key = key;
+    let records;
+    if (filtered) {
+      const a = await api('/api/v1/search', { kind: 'op', tool: f.tool, status: f.status, limit: 100 });
+      records = (a.hits || []).map((h) => h.record);
+    } else {
+      records = (await api('/api/v1/records', { kind: 'op', count: 100 })).records || [];
+    }
+    if (ops.key !== key) return; // the filters changed meanwhile
     const list = [];
-    for (const r of a.records || []) {
+    for (const r of records) {
+      if (r.tool && !ops.tools.has(r.tool)) {
+        ops.tools.add(r.tool);
+        const o = el('option');
+        o.value = r.tool;
+        $('#ops-tools').append(o);
+      }
       let d = ops.els.get(r.id);
       if (d) opFill(d, r); else { d = opEl(r); ops.els.set(r.id, d); }
       list.push(d);
@@ -531,7 +564,9 @@
       box.replaceChildren(...list);
       for (const [id, d] of ops.els) if (!d.isConnected) ops.els.delete(id);
     }
-    if (!list.length) box.replaceChildren(el('div', 'muted', 'No operations yet.'));
+    if (!list.length) box.replaceChildren(el('div', 'muted', filtered ? 'No operations match.' : 'No operations yet.'));
+    $('#ops-summary').textContent = list.length + (list.length === 1 ? ' operation' : ' operations') + ', newest first' +
+      (list.length >= 100 ? ' (the newest 100)' : '');
   }
 
   async function opsRefreshPending() {
@@ -552,6 +587,11 @@
   }
 
   function setupOps() {
+    const reload = () => opsLoad().catch((err) => $('#ops').replaceChildren(el('div', 'muted', 'Cannot list operations: ' + err.message)));
+    let t = null;
+    $('#ops-tool').addEventListener('input', () => { clearTimeout(t); t = setTimeout(reload, 300); });
+    $('#ops-tool').addEventListener('change', () => { clearTimeout(t); reload(); });
+    $('#ops-status').addEventListener('change', reload);
     $('#ops').addEventListener('click', (ev) => {
       const op = ev.target.closest('.op');
       if (op) openRecord(op.dataset.id);
