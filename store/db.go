@@ -33,6 +33,12 @@ type Options struct {
 	MaxBytes   uint64
 	MaxAge     time.Duration
 
+	// Hold, when set, returns the highest record ID that MaxRecords and
+	// MaxAge may trim: records above it are kept (the studio forwarder has
+	// not sent them yet) until MaxBytes, the disk limit, forces them out.
+	// Nil: no hold.
+	Hold func() uint64
+
 	// RetentionInterval is how often MaxAge is checked. Default one minute,
 	// or MaxAge/10 when that is shorter.
 	RetentionInterval time.Duration
