@@ -27,6 +27,7 @@ type StudioStatus struct {
 	Since   time.Time   `json:"since"` // when it entered State
 
 	Seq         uint64    `json:"seq"`         // rows acknowledged by VictoriaLogs (the forwarding sequence)
+	Reconciled  uint64    `json:"reconciled"`  // every seq up to it was found in VictoriaLogs
 	ForwardedID uint64    `json:"forwardedId"` // the highest record ID acknowledged
 	LagRecords  uint64    `json:"lagRecords"`  // records appended and not acknowledged yet
 	LagSeconds  float64   `json:"lagSeconds"`  // age of the oldest record not acknowledged yet; 0 when none

@@ -236,6 +236,14 @@ func (f *Forwarder) failed(err error) {
 	}
 }
 
+// noteError records err as the last error without changing the state.
+func (f *Forwarder) noteError(err error) {
+	f.mu.Lock()
+	f.status.LastError, f.status.LastErrorAt = err.Error(), time.Now()
+	f.mu.Unlock()
+	f.opts.Logger.Warn("studio: reconciliation failed; retried later", "err", err)
+}
+
 // publish copies the loop's state into what Status and Hold report.
 func (f *Forwarder) publish(now time.Time) {
 	st := f.src.Stats()
@@ -249,7 +257,7 @@ func (f *Forwarder) publish(now time.Time) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	s := &f.status
-	s.Seq, s.ForwardedID, s.PendingOps = f.st.Seq, f.st.Through, len(f.st.Pending)
+	s.Seq, s.Reconciled, s.ForwardedID, s.PendingOps = f.st.Seq, f.st.Reconciled, f.st.Through, len(f.st.Pending)
 	s.Resent, s.Lost, s.TooOld = f.st.Resent, f.st.Lost, f.st.TooOld
 	s.LagRecords = 0
 	if st.Revision == f.st.Revision && st.LastID > f.st.Through {

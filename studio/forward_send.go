@@ -35,7 +35,13 @@ func (f *Forwarder) step(ctx context.Context) (busy bool, err error) {
 	}
 	if f.reconcileDue(now) {
 		if err := f.reconcile(ctx, now); err != nil {
-			return false, err
+			if ctx.Err() != nil {
+				return false, err
+			}
+			// Inserts may still work (a cluster with a storage node down
+			// takes them): go on sending, look again later.
+			f.noteError(err)
+			f.st.Journal[0].Checked = now
 		}
 	}
 	b, body, err := f.next(ctx, &st, now)

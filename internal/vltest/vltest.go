@@ -158,11 +158,14 @@ type VL struct {
 var common = []string{"-retentionPeriod=100y", "-inmemoryDataFlushInterval=1s"}
 
 // Start runs a single node with its data in a temporary directory; the
-// test's cleanup ends it.
-func Start(tb testing.TB) *VL {
+// test's cleanup ends it. args are added to its flags (a later flag wins:
+// "-inmemoryDataFlushInterval=1h" keeps rows in memory, so that Kill
+// loses them).
+func Start(tb testing.TB, args ...string) *VL {
 	tb.Helper()
 	bin := need(tb)
-	n := startNode(tb, bin, "single", append([]string{"-storageDataPath=" + filepath.Join(tb.TempDir(), "vl")}, common...)...)
+	flags := append([]string{"-storageDataPath=" + filepath.Join(tb.TempDir(), "vl")}, common...)
+	n := startNode(tb, bin, "single", append(flags, args...)...)
 	return &VL{URL: n.URL, Front: n}
 }
 
