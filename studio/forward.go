@@ -39,6 +39,10 @@ type ForwardOptions struct {
 	// rows and 4 MiB.
 	BatchRows  int
 	BatchBytes int
+	// Linger is how long records may wait for more to fill a batch; a
+	// full batch goes at once. Fewer, larger inserts cost local ingest
+	// (and VictoriaLogs) less. Default 250 ms.
+	Linger time.Duration
 	// Settle is how long after VictoriaLogs acknowledged rows they are
 	// looked for (it buffers for about a second and writes to disk every
 	// 5 s; a storage node killed before that loses them). Default 15 s.
@@ -66,6 +70,9 @@ func (o ForwardOptions) withDefaults() ForwardOptions {
 	if o.BatchBytes <= 0 {
 		o.BatchBytes = DefaultBatchBytes
 	}
+	if o.Linger <= 0 {
+		o.Linger = DefaultLinger
+	}
 	if o.Settle <= 0 {
 		o.Settle = DefaultSettle
 	}
@@ -92,6 +99,7 @@ const (
 	DefaultBatchRows        = 5000
 	DefaultBatchBytes       = 4 << 20
 	DefaultSettle           = 15 * time.Second
+	DefaultLinger           = 250 * time.Millisecond
 	defaultRetention        = 7 * 24 * time.Hour
 	defaultFutureRetention  = 2 * 24 * time.Hour // VictoriaLogs' -futureRetention
 	retentionMargin         = time.Hour          // not sent this close to either edge
@@ -113,6 +121,8 @@ type Forwarder struct {
 	attempts  map[uint64]int // resends per seq
 	lag       lagSamples
 	buf       []byte
+	wake      time.Time // a batch lingers until then; zero: none
+	uncertain bool      // a batch's answer was lost: new batches wait until the journal is reconciled
 
 	hold   atomic.Uint64
 	mu     sync.Mutex
@@ -212,12 +222,21 @@ func (f *Forwarder) run(ctx context.Context) {
 		if busy {
 			continue
 		}
+		var linger *time.Timer
+		if !f.wake.IsZero() {
+			linger = time.NewTimer(time.Until(f.wake))
+		} else {
+			linger = time.NewTimer(time.Hour)
+		}
 		select {
 		case <-ctx.Done():
+			linger.Stop()
 			return
 		case <-changed:
 		case <-tick.C:
+		case <-linger.C:
 		}
+		linger.Stop()
 	}
 }
 

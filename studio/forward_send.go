@@ -44,6 +44,15 @@ func (f *Forwarder) step(ctx context.Context) (busy bool, err error) {
 			f.st.Journal[0].Checked = now
 		}
 	}
+	if f.uncertain {
+		if len(f.st.Journal) > 0 {
+			return false, nil // the failed batch is reconciled first: no new batch while VictoriaLogs fails
+		}
+		f.uncertain = false
+	}
+	if f.lingers(&st, now) {
+		return false, nil
+	}
 	b, body, err := f.next(ctx, &st, now)
 	if err != nil || body == nil {
 		return false, err
@@ -53,6 +62,24 @@ func (f *Forwarder) step(ctx context.Context) (busy bool, err error) {
 		return false, f.errorf("save state: %w", err)
 	}
 	return true, f.send(ctx, body, &f.st.Journal[len(f.st.Journal)-1])
+}
+
+// lingers reports whether the records not sent yet are too few for a
+// batch and young enough to wait for more (until f.wake).
+func (f *Forwarder) lingers(st *oplog.Stats, now time.Time) bool {
+	f.wake = time.Time{}
+	if st.Revision != f.st.Revision || st.LastID <= f.st.Through || st.LastID-f.st.Through >= uint64(f.opts.BatchRows) {
+		return false
+	}
+	f.mu.Lock()
+	f.lag.observe(st.LastID, f.st.Through, now)
+	since := f.lag.since
+	f.mu.Unlock()
+	if wake := since.Add(f.opts.Linger); now.Before(wake) {
+		f.wake = wake
+		return true
+	}
+	return false
 }
 
 // cmp returns d, or def when d is zero.
@@ -186,6 +213,7 @@ func (f *Forwarder) send(ctx context.Context, body []byte, b *batch) error {
 		return f.errorf("%w", err)
 	}
 	f.retry = nil
+	f.uncertain = err != nil
 	f.st.adopt(b, time.Now())
 	if serr := f.st.save(f.opts.StatePath); serr != nil {
 		return f.errorf("save state: %w", serr)
