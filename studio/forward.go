@@ -39,10 +39,11 @@ type ForwardOptions struct {
 	// rows and 4 MiB.
 	BatchRows  int
 	BatchBytes int
-	// Linger is how long records may wait for more to fill a batch; a
-	// full batch goes at once. Fewer, larger inserts cost local ingest
-	// (and VictoriaLogs) less. Default 250 ms.
-	Linger time.Duration
+	// Quiet and MaxDelay keep forwarding out of local bursts: sending
+	// starts once no record was appended for Quiet, or once the oldest
+	// record not sent has waited MaxDelay, whichever comes first; then
+	// the backlog goes in full batches. Defaults 100 ms and 2 s.
+	Quiet, MaxDelay time.Duration
 	// Settle is how long after VictoriaLogs acknowledged rows they are
 	// looked for (it buffers for about a second and writes to disk every
 	// 5 s; a storage node killed before that loses them). Default 15 s.
@@ -70,8 +71,11 @@ func (o ForwardOptions) withDefaults() ForwardOptions {
 	if o.BatchBytes <= 0 {
 		o.BatchBytes = DefaultBatchBytes
 	}
-	if o.Linger <= 0 {
-		o.Linger = DefaultLinger
+	if o.Quiet <= 0 {
+		o.Quiet = DefaultQuiet
+	}
+	if o.MaxDelay <= 0 {
+		o.MaxDelay = DefaultMaxDelay
 	}
 	if o.Settle <= 0 {
 		o.Settle = DefaultSettle
@@ -99,7 +103,8 @@ const (
 	DefaultBatchRows        = 5000
 	DefaultBatchBytes       = 4 << 20
 	DefaultSettle           = 15 * time.Second
-	DefaultLinger           = 250 * time.Millisecond
+	DefaultQuiet            = 100 * time.Millisecond
+	DefaultMaxDelay         = 2 * time.Second
 	defaultRetention        = 7 * 24 * time.Hour
 	defaultFutureRetention  = 2 * 24 * time.Hour // VictoriaLogs' -futureRetention
 	retentionMargin         = time.Hour          // not sent this close to either edge
@@ -121,7 +126,7 @@ type Forwarder struct {
 	attempts  map[uint64]int // resends per seq
 	lag       lagSamples
 	buf       []byte
-	wake      time.Time // a batch lingers until then; zero: none
+	wake      time.Time // sending waits until then (lingers); zero: not waiting
 	uncertain bool      // a batch's answer was lost: new batches wait until the journal is reconciled
 
 	hold   atomic.Uint64

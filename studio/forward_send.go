@@ -64,18 +64,25 @@ func (f *Forwarder) step(ctx context.Context) (busy bool, err error) {
 	return true, f.send(ctx, body, &f.st.Journal[len(f.st.Journal)-1])
 }
 
-// lingers reports whether the records not sent yet are too few for a
-// batch and young enough to wait for more (until f.wake).
+// lingers reports whether sending should wait (until f.wake): records
+// are being appended right now (a burst: local ingest goes first) and the
+// oldest not sent has waited less than MaxDelay. Under a steady stream
+// records thus go about MaxDelay after they were appended; a backlog older
+// than that goes at once, batch after batch.
 func (f *Forwarder) lingers(st *oplog.Stats, now time.Time) bool {
 	f.wake = time.Time{}
-	if st.Revision != f.st.Revision || st.LastID <= f.st.Through || st.LastID-f.st.Through >= uint64(f.opts.BatchRows) {
+	if st.Revision != f.st.Revision || st.LastID <= f.st.Through {
 		return false
 	}
 	f.mu.Lock()
 	f.lag.observe(st.LastID, f.st.Through, now)
-	since := f.lag.since
+	since, appended := f.lag.since, f.lag.appended
 	f.mu.Unlock()
-	if wake := since.Add(f.opts.Linger); now.Before(wake) {
+	wake := appended.Add(f.opts.Quiet)
+	if late := since.Add(f.opts.MaxDelay); late.Before(wake) {
+		wake = late
+	}
+	if now.Before(wake) {
 		f.wake = wake
 		return true
 	}
@@ -227,9 +234,10 @@ func (f *Forwarder) send(ctx context.Context, body []byte, b *batch) error {
 // lagSamples remember when the log's newest ID was seen, so that the age of
 // the oldest record not acknowledged can be told.
 type lagSamples struct {
-	ids   []uint64
-	times []time.Time
-	since time.Time // when the oldest record not acknowledged was first seen; zero: none
+	ids      []uint64
+	times    []time.Time
+	since    time.Time // when the oldest record not acknowledged was first seen; zero: none
+	appended time.Time // when the newest ID was first seen
 }
 
 const maxLagSamples = 1024
@@ -243,6 +251,7 @@ func (l *lagSamples) observe(last, through uint64, now time.Time) {
 			l.ids, l.times = l.ids[:n/2], l.times[:n/2]
 		}
 		l.ids, l.times = append(l.ids, last), append(l.times, now)
+		l.appended = now
 	}
 	i := 0
 	for i < len(l.ids) && l.ids[i] <= through {

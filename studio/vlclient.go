@@ -138,6 +138,9 @@ func (c *vlclient) retention(ctx context.Context) (time.Duration, error) {
 func parseVMDuration(s string) (time.Duration, error) {
 	units := map[string]time.Duration{"ms": time.Millisecond, "s": time.Second, "m": time.Minute, "h": time.Hour,
 		"d": 24 * time.Hour, "w": 7 * 24 * time.Hour, "y": 365 * 24 * time.Hour}
+	if s == "" {
+		return 0, errors.New("empty duration")
+	}
 	if f, err := strconv.ParseFloat(s, 64); err == nil {
 		return time.Duration(f * 31 * 24 * float64(time.Hour)), nil
 	}

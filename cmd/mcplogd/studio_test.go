@@ -113,7 +113,15 @@ func TestServe_Studio_KillNine(t *testing.T) {
 				mu.Unlock()
 			}
 		}()
-		at := 1 + rng.IntN(20) // the random moment: after this many acknowledged batches
+		// The random moment: once forwarding is under way in this round
+		// (VictoriaLogs acknowledged rows of it), after 0 to 15 more batches.
+		seq := p.metric(t, "mcplogd_studio_rows_acknowledged_total")
+		logtest.Eventually(t, 30*time.Second, "rows of this round acknowledged", func() bool {
+			return p.metric(t, "mcplogd_studio_rows_acknowledged_total") > seq
+		})
+		mu.Lock()
+		at := batches + rng.IntN(16)
+		mu.Unlock()
 		logtest.Eventually(t, 30*time.Second, "batches acknowledged", func() bool {
 			mu.Lock()
 			defer mu.Unlock()
@@ -124,7 +132,7 @@ func TestServe_Studio_KillNine(t *testing.T) {
 		}
 		_ = p.cmd.Wait()
 		<-done
-		t.Logf("round %d: killed after %d batches", round, at)
+		t.Logf("round %d: killed after %d batches of 200 lines", round, at)
 	}
 	p := startStudioServe(t, bin, data, flags...)
 	logtest.Eventually(t, 60*time.Second, "the last server to forward and reconcile everything", func() bool {
