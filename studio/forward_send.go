@@ -133,22 +133,9 @@ func (f *Forwarder) follow(st *oplog.Stats) {
 func (f *Forwarder) next(ctx context.Context, st *oplog.Stats, now time.Time) (batch, []byte, error) {
 	s := &f.st
 	b := batch{Revision: s.Revision, Seq: s.Seq + 1}
-	body := f.buf[:0]
-	for i, id := range s.Pending {
-		if i >= maxPendingChecksPerStep || len(b.Comps) >= f.opts.BatchRows/2 {
-			break
-		}
-		r, err := f.src.Get(ctx, id)
-		if oplog.ErrorCode(err) == oplog.ENOTFOUND {
-			s.Pending = slices.DeleteFunc(s.Pending, func(x uint64) bool { return x == id })
-			continue
-		} else if err != nil {
-			return b, nil, err
-		}
-		if r.IsComplete() {
-			body = f.schema.appendRow(body, &r, b.Seq+uint64(len(b.Comps)), s.Revision)
-			b.Comps = append(b.Comps, id)
-		}
+	body, err := f.completions(ctx, &b, f.buf[:0])
+	if err != nil {
+		return b, nil, err
 	}
 	old, future := now.Add(-f.retention+retentionMargin), now.Add(defaultFutureRetention-retentionMargin)
 	for st.LastID > s.Through && int(b.rows()) < f.opts.BatchRows && len(body) < f.opts.BatchBytes {
@@ -202,6 +189,36 @@ func (f *Forwarder) next(ctx context.Context, st *oplog.Stats, now time.Time) (b
 		return b, nil, nil
 	}
 	return b, body, nil
+}
+
+// completions appends to body the second rows of the operations sent
+// pending that have completed since, noting them in b.Comps.
+func (f *Forwarder) completions(ctx context.Context, b *batch, body []byte) ([]byte, error) {
+	s := &f.st
+	var gone []uint64 // trimmed or cleared: no completion to send
+	defer func() {
+		s.Pending = slices.DeleteFunc(s.Pending, func(x uint64) bool { return slices.Contains(gone, x) })
+	}()
+	n := min(len(s.Pending), maxPendingChecksPerStep)
+	f.pendingAt += n // a different slice each step when there are many
+	for i := range n {
+		if len(b.Comps) >= f.opts.BatchRows/2 {
+			break
+		}
+		id := s.Pending[(f.pendingAt-n+i)%len(s.Pending)]
+		r, err := f.src.Get(ctx, id)
+		if oplog.ErrorCode(err) == oplog.ENOTFOUND {
+			gone = append(gone, id)
+			continue
+		} else if err != nil {
+			return body, err
+		}
+		if r.IsComplete() {
+			body = f.schema.appendRow(body, &r, b.Seq+uint64(len(b.Comps)), s.Revision)
+			b.Comps = append(b.Comps, id)
+		}
+	}
+	return body, nil
 }
 
 // send posts body, the rows of b (the journal's last batch), and counts b
