@@ -129,6 +129,7 @@ type Forwarder struct {
 	wake      time.Time // sending waits until then (lingers); zero: not waiting
 	uncertain bool      // a batch's answer was lost: new batches wait until the journal is reconciled
 	pendingAt int       // where the next look at Pending starts
+	resumed   bool      // resume has run
 
 	hold   atomic.Uint64
 	mu     sync.Mutex

@@ -3,6 +3,7 @@ package studio_test
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
@@ -168,4 +169,33 @@ func TestForward_TooOld(t *testing.T) {
 	if got := rows(t, v, "m1"); len(got) != 1 || got[0]["_msg"] != "now" {
 		t.Fatalf("rows %v; want only the recent record", got)
 	}
+}
+
+// TestForward_StateFileLost: a forwarder without its state file continues
+// after the rows VictoriaLogs holds, rather than sending them twice.
+func TestForward_StateFileLost(t *testing.T) {
+	v := vltest.Start(t)
+	l, _ := logtest.MustOpenLog(t, nil)
+	logtest.MustAppend(t, l, logtest.Lines(1000, "before")...)
+	state := filepath.Join(t.TempDir(), "studio-forward.json")
+	opts := studio.ForwardOptions{URL: v.URL, Project: "game", Machine: "m1", StatePath: state, Settle: time.Second}
+	f, err := studio.Forward(l, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	caughtUp(t, f, l, 30*time.Second)
+	f.Close()
+	if err := os.Remove(state); err != nil {
+		t.Fatal(err)
+	}
+	v.ForceFlush(t)
+	if f, err = studio.Forward(l, opts); err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	logtest.MustAppend(t, l, logtest.Lines(100, "after")...)
+	if s := caughtUp(t, f, l, 30*time.Second); s.Seq != 1100 {
+		t.Fatalf("seq %d after the state file was lost, want 1100", s.Seq)
+	}
+	exactlyOnce(t, v, l, "m1")
 }

@@ -30,6 +30,12 @@ func (f *Forwarder) step(ctx context.Context) (busy bool, err error) {
 		}
 		f.retention = cmp(r, defaultRetention)
 	}
+	if !f.resumed {
+		if err := f.resume(ctx); err != nil {
+			return false, err
+		}
+		f.resumed = true
+	}
 	if f.retry != nil {
 		return true, f.send(ctx, f.retry, &f.st.Journal[len(f.st.Journal)-1])
 	}
