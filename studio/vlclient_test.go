@@ -61,3 +61,29 @@ func TestAppendRow_ValidJSON(t *testing.T) {
 		}
 	}
 }
+
+// TestAppendRow_Clipped: a record at the local limits still makes a line
+// VictoriaLogs takes (under 256 KiB).
+func TestAppendRow_Clipped(t *testing.T) {
+	s := rowSchema{project: "p", machine: "m"}
+	big := func(n int) string {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = 'x'
+		}
+		return string(b)
+	}
+	r := oplog.Record{ID: 1, Kind: oplog.KindLine, Level: oplog.LevelError, Source: "s", Time: time.Now(),
+		Text: big(oplog.MaxTextBytes), Stack: big(oplog.MaxStackBytes), Data: json.RawMessage(`{"a":"` + big(oplog.MaxJSONBytes-10) + `"}`)}
+	line := s.appendRow(nil, &r, 1, 1)
+	if len(line) > 200<<10 {
+		t.Fatalf("row of %d bytes", len(line))
+	}
+	var got map[string]any
+	if err := json.Unmarshal(line, &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got["_msg"].(string)) != maxFieldBytes || len(got["stack"].(string)) != maxFieldBytes || got["data"] != nil {
+		t.Errorf("clipped row: _msg %d bytes, stack %d, data %v", len(got["_msg"].(string)), len(got["stack"].(string)), got["data"] != nil)
+	}
+}
