@@ -170,7 +170,7 @@ func Forward(src Source, opts ForwardOptions) (*Forwarder, error) {
 	now := time.Now()
 	if n := len(f.st.Journal); n > 0 && f.st.Journal[n-1].Acked.IsZero() {
 		// Sent or not before the last stop: reconciliation will tell.
-		f.st.adopt(&f.st.Journal[n-1], now)
+		f.st.adopt(&f.st.Journal[n-1], now, 0)
 	}
 	f.status = oplog.StudioStatus{URL: base, Project: o.Project, Machine: o.Machine, State: oplog.StudioStarting, Since: now}
 	f.publish(now)

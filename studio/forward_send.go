@@ -244,7 +244,7 @@ func (f *Forwarder) send(ctx context.Context, body []byte, b *batch) error {
 	}
 	f.retry = nil
 	f.uncertain = err != nil
-	f.st.adopt(b, time.Now())
+	f.st.adopt(b, time.Now(), f.opts.Settle/4)
 	if serr := f.st.save(f.opts.StatePath); serr != nil {
 		return f.errorf("save state: %w", serr)
 	}
