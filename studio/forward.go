@@ -93,7 +93,7 @@ func (o ForwardOptions) withDefaults() ForwardOptions {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
 	if o.HTTPClient == nil {
-		o.HTTPClient = &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 4, IdleConnTimeout: time.Minute}}
+		o.HTTPClient = &http.Client{Transport: &http.Transport{Proxy: http.ProxyFromEnvironment, MaxIdleConnsPerHost: 4, IdleConnTimeout: time.Minute}}
 	}
 	return o
 }
@@ -161,7 +161,7 @@ func Forward(src Source, opts ForwardOptions) (*Forwarder, error) {
 		}
 		st = state{Version: stateVersion, Project: o.Project, Machine: o.Machine}
 	}
-	f := &Forwarder{src: src, opts: o, vl: &vlclient{base: base, hc: o.HTTPClient}, st: st,
+	f := &Forwarder{src: src, opts: o, vl: &vlclient{base: base, shown: redact(base), hc: o.HTTPClient}, st: st,
 		retention: o.Retention, attempts: map[uint64]int{}, done: make(chan struct{})}
 	f.schema = rowSchema{project: o.Project, machine: o.Machine}
 	if o.Signature != nil {
@@ -172,7 +172,7 @@ func Forward(src Source, opts ForwardOptions) (*Forwarder, error) {
 		// Sent or not before the last stop: reconciliation will tell.
 		f.st.adopt(&f.st.Journal[n-1], now, 0)
 	}
-	f.status = oplog.StudioStatus{URL: base, Project: o.Project, Machine: o.Machine, State: oplog.StudioStarting, Since: now}
+	f.status = oplog.StudioStatus{URL: f.vl.shown, Project: o.Project, Machine: o.Machine, State: oplog.StudioStarting, Since: now}
 	f.publish(now)
 	ctx, cancel := context.WithCancel(context.Background())
 	f.cancel = cancel
@@ -258,7 +258,7 @@ func (f *Forwarder) failed(err error) {
 	f.status.LastError, f.status.LastErrorAt = err.Error(), now
 	f.mu.Unlock()
 	if prev != oplog.StudioUnreachable {
-		f.opts.Logger.Warn("studio: VictoriaLogs unreachable; records wait in the local log and go when it answers", "url", f.vl.base, "err", err)
+		f.opts.Logger.Warn("studio: VictoriaLogs unreachable; records wait in the local log and go when it answers", "url", f.vl.shown, "err", err)
 	}
 }
 
@@ -296,7 +296,7 @@ func (f *Forwarder) publish(now time.Time) {
 	}
 	if s.State != state {
 		if s.State == oplog.StudioUnreachable {
-			f.opts.Logger.Info("studio: VictoriaLogs answers again", "url", f.vl.base)
+			f.opts.Logger.Info("studio: VictoriaLogs answers again", "url", f.vl.shown)
 		}
 		s.State, s.Since = state, now
 	}
@@ -304,5 +304,5 @@ func (f *Forwarder) publish(now time.Time) {
 
 // errorf is an error of the forwarder, naming VictoriaLogs' URL.
 func (f *Forwarder) errorf(format string, args ...any) error {
-	return fmt.Errorf("studio %s: "+format, append([]any{f.vl.base}, args...)...)
+	return fmt.Errorf("studio %s: "+format, append([]any{f.vl.shown}, args...)...)
 }

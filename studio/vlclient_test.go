@@ -87,3 +87,9 @@ func TestAppendRow_Clipped(t *testing.T) {
 		t.Errorf("clipped row: _msg %d bytes, stack %d, data %v", len(got["_msg"].(string)), len(got["stack"].(string)), got["data"] != nil)
 	}
 }
+
+func TestRedact(t *testing.T) {
+	if got := redact("http://team:s3cret@vl:9428"); got != "http://team:xxxxx@vl:9428" {
+		t.Errorf("redact = %q", got)
+	}
+}

@@ -210,11 +210,14 @@ func TestServe_Studio_Config(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(data, "config.json"), []byte(cfg), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	base, _, stop := startServe(t, data, "--addr", "127.0.0.1:0")
+	base, stdout, stop := startServe(t, data, "--addr", "127.0.0.1:0")
+	host, _ := os.Hostname()
+	if want := fmt.Sprintf("studio:   forwarding to %s as project \"shooter\", machine %q", v.URL, host); !strings.Contains(stdout.String(), want) {
+		t.Errorf("serve's banner lacks %q:\n%s", want, stdout.String())
+	}
 	if code, body := post(t, base+"/api/v1/logs", readToken(t, data), `{"level":"warn","text":"from config"}`); code != 200 {
 		t.Fatalf("ingest: %d %s", code, body)
 	}
-	host, _ := os.Hostname()
 	q := fmt.Sprintf(`{project="shooter",machine=%q}`, host)
 	logtest.Eventually(t, 30*time.Second, "the row in VictoriaLogs", func() bool {
 		v.ForceFlush(t)
