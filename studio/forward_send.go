@@ -47,7 +47,9 @@ func (f *Forwarder) step(ctx context.Context) (busy bool, err error) {
 			// Inserts may still work (a cluster with a storage node down
 			// takes them): go on sending, look again later.
 			f.noteError(err)
-			f.st.Journal[0].Checked = now
+			if len(f.st.Journal) > 0 {
+				f.st.Journal[0].Checked = now
+			}
 		}
 	}
 	if f.uncertain {
