@@ -199,3 +199,41 @@ func TestForward_StateFileLost(t *testing.T) {
 	}
 	exactlyOnce(t, v, l, "m1")
 }
+
+// TestForward_RetentionWaitsForForwarding: --max-records does not trim
+// records that were not forwarded yet; once they are, it does.
+func TestForward_RetentionWaitsForForwarding(t *testing.T) {
+	v := vltest.Start(t)
+	v.Stop()
+	var fw atomic.Pointer[studio.Forwarder]
+	var asked atomic.Int64 // retention asks for the hold each time it would trim
+	hold := func() uint64 {
+		asked.Add(1)
+		if f := fw.Load(); f != nil {
+			return f.Hold()
+		}
+		return 0
+	}
+	l, db := logtest.MustOpenLog(t, &store.Options{MaxRecords: 100, Hold: hold})
+	f := forward(t, l, v.URL, "m1")
+	fw.Store(f)
+	for range 10 {
+		logtest.MustAppend(t, l, logtest.Lines(100, "held")...)
+	}
+	logtest.Eventually(t, 10*time.Second, "the forwarder to find VictoriaLogs down", func() bool { return f.Status().State == oplog.StudioUnreachable })
+	for range 2 { // a commit over the limit wakes retention; its second pass starts after the first committed
+		n := asked.Load()
+		logtest.MustAppend(t, l, logtest.Lines(1, "kick")...)
+		logtest.Eventually(t, 10*time.Second, "retention to run", func() bool { return asked.Load() > n })
+	}
+	if st := db.Stats(); st.Trimmed != 0 || st.Records != 1002 {
+		t.Fatalf("retention trimmed %d records not forwarded yet (%d kept)", st.Trimmed, st.Records)
+	}
+	v.Restart(t)
+	caughtUp(t, f, l, 30*time.Second)
+	logtest.MustAppend(t, l, logtest.Lines(1, "kick")...)
+	logtest.Eventually(t, 10*time.Second, "retention to trim what was forwarded", func() bool { return db.Stats().Records <= 100 })
+	if s := f.Status(); s.Lost != 0 {
+		t.Errorf("lost %d", s.Lost)
+	}
+}
