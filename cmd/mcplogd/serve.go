@@ -53,6 +53,7 @@ type serveConfig struct {
 	allowOrigins []string
 	upstreams    []gateway.Upstream
 	follows      []followSpec
+	studio       studioFlags
 }
 
 // server is one run of `mcplogd serve`, in the shape of a program's Main:
@@ -69,6 +70,7 @@ type server struct {
 	log       *opened
 	followers []follower
 	gw        *gateway.Gateway // nil without upstreams
+	studio    studioLink
 	ln        net.Listener
 	http      *api.Server
 	errc      chan error // set once serving: where Serve's end arrives
@@ -102,6 +104,7 @@ func (s *server) ParseFlags(args []string) error {
 		c.follows = append(c.follows, f)
 		return err
 	})
+	c.studio.register(fs)
 	if err := s.m.parse(fs, args, 0); err != nil {
 		return err
 	}
@@ -121,10 +124,16 @@ func (s *server) Run(ctx context.Context) (err error) {
 	commits := metrics.NewCommits() // the store's commits feed GET /metrics
 	sopts := c.ret.storeOptions(s.logger)
 	sopts.OnCommit = commits.OnCommit
+	if err := s.studio.prepare(&c.studio, s.dir, sopts, s.logger); err != nil {
+		return err
+	}
 	if s.log, err = openLog(s.dir, openOptions{Store: sopts, Logger: s.logger, Search: true, Crashes: true}); err != nil {
 		return err
 	}
 	if err := c.withConfig(s.dir); err != nil {
+		return err
+	}
+	if err := s.studio.start(s.log.log); err != nil {
 		return err
 	}
 	if s.followers, err = startFollowers(s.log.log, c.follows, s.logger); err != nil {
@@ -137,9 +146,9 @@ func (s *server) Run(ctx context.Context) (err error) {
 	opts := &api.Options{
 		Token: s.token, MaxBodyBytes: int64(c.maxBody), RotateToken: s.dir.NewToken, AllowOrigins: c.allowOrigins,
 		Options: mcptools.Options{Logger: s.logger, Version: Version(), FileSize: s.log.db.Size, Retention: c.ret.report(),
-			Followers: followerStatus(s.followers)},
+			Followers: followerStatus(s.followers), Studio: s.studio.status()},
 	}
-	mo := &metrics.Options{Commits: commits, FileSize: s.log.db.Size, Followers: opts.Followers, Logger: s.logger}
+	mo := &metrics.Options{Commits: commits, FileSize: s.log.db.Size, Followers: opts.Followers, Studio: opts.Studio, Logger: s.logger}
 	if len(c.upstreams) > 0 {
 		gopts := &gateway.Options{Reserved: mcptools.ToolNames(), Version: Version(), Logger: s.logger}
 		if s.gw, err = gateway.New(s.log.log, c.upstreams, gopts); err != nil {
@@ -194,6 +203,9 @@ func (s *server) printLinks(base string) {
 	for _, f := range s.config.follows {
 		fmt.Fprintf(w, "  follow:   %s\n", f)
 	}
+	if d := s.studio.describe(); d != "" {
+		fmt.Fprintf(w, "  studio:   %s\n", d)
+	}
 }
 
 // Close stops the server in the order that keeps every acknowledged
@@ -220,6 +232,7 @@ func (s *server) Close() error {
 			s.logger.Warn("save server state", "err", err)
 		}
 	}
+	s.studio.close()
 	if s.log == nil {
 		return nil
 	}
