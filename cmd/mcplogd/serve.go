@@ -52,6 +52,7 @@ type serveConfig struct {
 	allowOrigins []string
 	upstreams    []gateway.Upstream
 	follows      []followSpec
+	limits       serveLimits // limits.go
 }
 
 // server is one run of `mcplogd serve`, in the shape of a program's Main:
@@ -83,6 +84,7 @@ func (s *server) ParseFlags(args []string) error {
 	fs.BoolVar(&c.allowRemote, "allow-remote", false, "allow listening on a non-loopback address (the token is then the only protection)")
 	sizeVar(fs, &c.maxBody, "max-body", 1<<20, "largest request body; bigger ones get 413")
 	c.ret.register(fs)
+	c.limits.register(fs)
 	fs.Func("allow-origin", "also accept MCP requests from this browser origin, e.g. https://tool.example:8443 (repeatable)", func(v string) error {
 		c.allowOrigins = append(c.allowOrigins, v)
 		return nil
@@ -122,6 +124,9 @@ func (s *server) Run(ctx context.Context) (err error) {
 	if err := c.withConfig(s.dir); err != nil {
 		return err
 	}
+	if err := c.limits.expire(s.log.log, c, s); err != nil {
+		return err
+	}
 	if s.followers, err = startFollowers(s.log.log, c.follows, s.logger); err != nil {
 		return err
 	}
@@ -130,7 +135,7 @@ func (s *server) Run(ctx context.Context) (err error) {
 		return err
 	}
 	opts := &api.Options{
-		Token: s.token, MaxBodyBytes: int64(c.maxBody), RotateToken: s.dir.NewToken, AllowOrigins: c.allowOrigins,
+		Token: s.token, MaxBodyBytes: int64(c.maxBody), RotateToken: s.dir.NewToken, AllowOrigins: c.allowOrigins, Limits: c.limits.api(),
 		Options: mcptools.Options{Logger: s.logger, Version: Version(), FileSize: s.log.db.Size, Retention: c.ret.report(),
 			Followers: followerStatus(s.followers)},
 	}
