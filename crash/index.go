@@ -67,7 +67,8 @@ func (o Options) withDefaults() Options {
 // over error and fatal lines, one over operations (1% of records in the
 // usual mix), because an operation is appended pending at level info and
 // may fail later, in place. Operations seen pending are asked about again
-// until they end.
+// once they end, as the Log's journal of completions tells (all of them
+// every Interval with a Source that has none).
 type Index struct {
 	src    Source
 	opts   Options

@@ -76,6 +76,7 @@ func (x *Index) indexOnce() (n int, err error) {
 		return 0, x.restartLocked("the log was cleared", st)
 	}
 	pos := x.dirty.mark() // before any read of an operation that refreshPending may hold
+	x.dirty.trim(st.FirstID)
 	t, err := x.st.Tail(oplog.TailQuery{SinceID: wm, HasSince: true, Revision: rev, Limit: x.opts.BatchSize})
 	if err != nil {
 		return 0, err

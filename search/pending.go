@@ -24,6 +24,7 @@ type dirtySet struct {
 	ids     map[uint64]bool
 	held    map[uint64]bool
 	pos     uint64                           // the journal's position when held was last brought up to date
+	low     uint64                           // the oldest retained ID when last trimmed
 	journal func(pos uint64) oplog.Completed // nil: no journal
 	reads   atomic.Uint64                    // records of operations in ids read again
 }
@@ -50,6 +51,23 @@ func (d *dirtySet) remove(ids ...uint64) {
 	for _, id := range ids {
 		delete(d.ids, id)
 		delete(d.held, id)
+	}
+}
+
+// trim forgets the operations below first, the oldest retained ID:
+// retention removed them, and one that never completes would otherwise
+// stay in held for good.
+func (d *dirtySet) trim(first uint64) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if first <= d.low {
+		return
+	}
+	d.low = first
+	for id := range d.held {
+		if id < first {
+			delete(d.held, id)
+		}
 	}
 }
 
