@@ -144,3 +144,17 @@ func TestMCP_Limits_IdleSessionReaped(t *testing.T) {
 		t.Fatalf("a request of the reaped session: %d %s, want 404", status, body)
 	}
 }
+
+// TestMCP_Limits_SessionsEscapedMethod: an initialize whose method is
+// spelled with a JSON escape counts against the cap too.
+func TestMCP_Limits_SessionsEscapedMethod(t *testing.T) {
+	h := mustServe(t, &harnessOptions{API: api.Options{Limits: api.Limits{MCPSessions: 1}}})
+	body := strings.Replace(initializeBody("2025-06-18"), `"initialize"`, `"\u0069nitialize"`, 1)
+	if status, out := rawMCP(h, t, http.MethodPost, "/mcp/"+testToken, body, nil); status != http.StatusOK {
+		t.Fatalf("first escaped initialize: %d %s", status, out)
+	}
+	logtest.Eventually(t, 10*time.Second, "the session open", func() bool { return h.Srv.Sessions() == 1 })
+	if status, out := rawMCP(h, t, http.MethodPost, "/mcp/"+testToken, body, nil); status != http.StatusServiceUnavailable {
+		t.Fatalf("second escaped initialize past the cap: %d %s, want 503", status, out)
+	}
+}

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"bytes"
 	"encoding/json"
 	"net/http"
 	"slices"
@@ -90,8 +91,16 @@ func (r *sessionRegistry) current(id string, cur uint64) bool {
 	return false
 }
 
-// revoke closes every session opened before generation cur.
+// revoke closes every session opened before generation cur, and any
+// initialized one it does not know (which can only be older).
 func (r *sessionRegistry) revoke(cur uint64) {
+	r.mu.Lock()
+	for id := range r.live() {
+		if _, ok := r.gens[id]; !ok {
+			r.gens[id] = 0
+		}
+	}
+	r.mu.Unlock()
 	r.closeIf(func(_ string, n uint64) bool { return n < cur })
 }
 
@@ -180,7 +189,8 @@ func peekRPC(body []byte) rpcPeek {
 		} `json:"params"`
 	}
 	var p rpcPeek
-	if len(body) == 0 {
+	if len(body) == 0 || !bytes.Contains(body, []byte("initialize")) && !bytes.Contains(body, []byte("waitMs")) &&
+		!bytes.Contains(body, []byte(`\u`)) { // an escape could spell either
 		return p
 	}
 	var msgs []message
