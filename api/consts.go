@@ -18,10 +18,6 @@ const (
 	idleTimeout       = 2 * time.Minute
 )
 
-// mcpSessionTimeout closes MCP sessions that sent nothing for this long, so
-// that clients that vanish without DELETE do not pile up.
-const mcpSessionTimeout = time.Hour
-
 // Stream timing: an idle stream gets a comment this often, so that proxies
 // and the browser see it alive; the browser reconnects after streamRetry.
 const (

@@ -53,6 +53,11 @@
 // refused. Nothing of a refused batch is written, and a batch is answered
 // 200 only after it is durable.
 //
+// Rotating the token (SetToken) ends what the old one opened: event
+// streams, waiting long polls, MCP sessions (revoke.go). Options.Limits
+// caps MCP sessions, event streams and waiting requests; past a cap, 503
+// with Retry-After (limits.go, mcp_sessions.go).
+//
 // Runs: every record belongs to a run of its source (see oplog's
 // marker.go). GET /api/v1/tail, /records, /search, /crashes and /stream
 // take run (current, previous or a run number, of source or of every

@@ -29,11 +29,12 @@ func (s *Server) mountMCP() {
 	opts := s.opts.Options
 	opts.Logger, opts.Requests = s.logger, requests
 	srv := mcptools.New(s.log, &opts)
+	s.sessions.srv = srv
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{
 		// checkOrigin applies the rules below, for non-loopback listeners too.
 		DisableLocalhostProtection: true,
 		MaxRequestBodyBytes:        s.opts.MaxBodyBytes,
-		SessionTimeout:             mcpSessionTimeout,
+		SessionTimeout:             max(s.opts.Limits.MCPSessionIdle, 0),
 		Logger:                     s.logger,
 	})
 	serve := func(c echo.Context) error {
@@ -53,7 +54,7 @@ func (s *Server) mountMCP() {
 		done := requests.Register(r, ctx)
 		defer done()
 		if r.Method != http.MethodPost {
-			h.ServeHTTP(w, r)
+			s.guardMCP(c, h, w, r, nil)
 			return nil
 		}
 		body, err := io.ReadAll(r.Body)
@@ -66,16 +67,16 @@ func (s *Server) mountMCP() {
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
 		rw := &rpcErrorWriter{ResponseWriter: w, request: body}
-		h.ServeHTTP(rw, r)
+		s.guardMCP(c, h, rw, r, body)
 		rw.finish()
 		return nil
 	}
-	s.echo.Any("/mcp/:token", serve, s.checkOrigin, s.checkMCPToken)
+	s.echo.Any("/mcp/:token", serve, s.withGeneration, s.checkOrigin, s.checkMCPToken)
 	// The same endpoint for clients that insist on a path ending in /mcp
 	// (the MCP Inspector's CLI replaces any other path with /mcp): at
 	// /mcp/TOKEN/mcp, and at /mcp with the token as "Authorization: Bearer".
-	s.echo.Any("/mcp/:token/mcp", serve, s.checkOrigin, s.checkMCPToken)
-	s.echo.Any("/mcp", serve, s.checkOrigin, s.checkMCPBearer)
+	s.echo.Any("/mcp/:token/mcp", serve, s.withGeneration, s.checkOrigin, s.checkMCPToken)
+	s.echo.Any("/mcp", serve, s.withGeneration, s.checkOrigin, s.checkMCPBearer)
 }
 
 // checkMCPBearer answers 404, like checkMCPToken, unless the Authorization

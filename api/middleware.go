@@ -17,6 +17,7 @@ import (
 // page's cookie (see cookieAuth).
 func (s *Server) authorize(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
+		c.Set(genKey, s.gen.Load()) // before the token: see revoke.go
 		want := *s.token.Load()
 		scheme, got, _ := strings.Cut(c.Request().Header.Get(echo.HeaderAuthorization), " ")
 		if !strings.EqualFold(scheme, "Bearer") || want == "" ||

@@ -65,6 +65,12 @@ func (s *Server) getOperation(c echo.Context) error {
 	if p.err != nil {
 		return p.err
 	}
+	if wait > 0 {
+		if !s.polls.take() {
+			return s.polls.busy(c)
+		}
+		defer s.polls.put()
+	}
 	sctx, cancel := s.untilShutdown(c.Request().Context())
 	defer cancel()
 	ctx, cancelWait := context.WithTimeout(sctx, wait)

@@ -35,6 +35,9 @@ type Options struct {
 	// DefaultMaxBodyBytes (1 MiB).
 	MaxBodyBytes int64
 
+	// Limits caps MCP sessions, event streams and long polls (limits.go).
+	Limits Limits
+
 	// RotateToken makes, saves and returns a new token for
 	// POST /api/v1/token/rotate; from then on only the new token is
 	// accepted. Nil: that route answers 404.
@@ -107,6 +110,11 @@ type Server struct {
 	echo   *echo.Echo
 	srv    *http.Server
 	token  atomic.Pointer[string]
+	gen    atomic.Pointer[generation] // the current token's (revoke.go)
+
+	sessions *sessionRegistry // MCP sessions (mcp_sessions.go)
+	streams  *slots           // open event streams
+	polls    *slots           // waiting long polls
 
 	// stopping ends long polls at Shutdown, which would otherwise wait for them.
 	stopping context.Context
@@ -133,6 +141,11 @@ func New(l *oplog.Log, opts *Options) (*Server, error) {
 		s.logger = slog.New(slog.DiscardHandler)
 	}
 	s.token.Store(&s.opts.Token)
+	s.gen.Store(newGeneration(1))
+	s.opts.Limits = s.opts.Limits.withDefaults()
+	s.sessions = newSessionRegistry(s.opts.Limits.MCPSessions)
+	s.streams = newSlots(s.opts.Limits.Streams, "event streams", "--max-streams")
+	s.polls = newSlots(s.opts.Limits.LongPolls, "waiting long polls", "--max-long-polls")
 	s.stopping, s.stop = context.WithCancel(context.Background())
 
 	e := echo.New()
@@ -212,8 +225,13 @@ func (s *Server) Handler() http.Handler { return s.echo }
 func (s *Server) Echo() *echo.Echo { return s.echo }
 
 // SetToken makes token the only credential accepted from now on. Requests
-// already past the check finish. An empty token refuses every request.
-func (s *Server) SetToken(token string) { s.token.Store(&token) }
+// already past the check finish; event streams, long polls and MCP sessions
+// opened with the old token end (revoke.go). An empty token refuses every
+// request.
+func (s *Server) SetToken(token string) {
+	s.token.Store(&token)
+	s.rotate()
+}
 
 // Serve answers HTTP requests on ln until Shutdown; then it returns
 // http.ErrServerClosed.

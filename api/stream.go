@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -23,8 +24,14 @@ import (
 // neither repeats nor misses lines. Without either, the stream starts with
 // the newest limit lines (default 500). kind defaults to line. The first
 // event comes at once, even when empty. The stream ends when the client
-// goes away or the server shuts down.
+// goes away, the server shuts down or the token it was opened with is
+// replaced (before its next event). Past Limits.Streams open streams, 503.
 func (s *Server) stream(c echo.Context) error {
+	if !s.streams.take() {
+		return s.streams.busy(c)
+	}
+	defer s.streams.put()
+	gen := s.generationOf(c)
 	p := params{c: c, log: s.log}
 	q := p.tailQuery()
 	if p.err != nil {
@@ -41,8 +48,10 @@ func (s *Server) stream(c echo.Context) error {
 		q.SinceID, q.HasSince, q.Revision = since, true, rev
 	}
 	reqCtx := c.Request().Context()
-	ctx, cancel := s.untilShutdown(reqCtx)
+	sctx, cancel := s.untilShutdown(reqCtx)
 	defer cancel()
+	ctx, cancelRevoked := s.untilRevoked(sctx, c)
+	defer cancelRevoked()
 
 	// The first answer comes before the headers, so that a bad filter is a
 	// plain JSON error.
@@ -64,6 +73,9 @@ func (s *Server) stream(c echo.Context) error {
 	q.Limit = oplog.MaxTailLimit
 	q.Wait = streamHeartbeat
 	for {
+		if gen.revoked() {
+			return nil // not one more line for a replaced token
+		}
 		if err := writeLinesEvent(w, &t); err != nil {
 			return nil // the client went away
 		}
@@ -71,31 +83,45 @@ func (s *Server) stream(c echo.Context) error {
 			return nil
 		}
 		q.SinceID, q.HasSince, q.Revision = t.LastID, true, t.Revision
-		for {
-			start := time.Now()
-			t, err = s.log.Tail(ctx, q)
-			if err != nil {
-				if ctx.Err() == nil {
-					s.logger.Warn("stream: tail failed", "err", err)
-				}
-				return nil // headers are out: end the stream; the browser retries
+		var ok bool
+		if t, ok = s.nextEvent(ctx, w, rc, q, gen); !ok {
+			return nil
+		}
+	}
+}
+
+// nextEvent waits for the stream's next event after q, writing a heartbeat
+// comment every streamHeartbeat meanwhile. It reports false when the
+// stream must end: the client went away, the server shuts down, the log
+// failed, or gen's token was replaced.
+func (s *Server) nextEvent(ctx context.Context, w http.ResponseWriter, rc *http.ResponseController, q oplog.TailQuery, gen *generation) (oplog.Tail, bool) {
+	for {
+		start := time.Now()
+		t, err := s.log.Tail(ctx, q)
+		if err != nil {
+			if ctx.Err() == nil {
+				s.logger.Warn("stream: tail failed", "err", err)
 			}
-			if len(t.Lines) > 0 || t.Reset || t.Dropped > 0 {
-				break
-			}
-			q.SinceID, q.Revision = t.LastID, t.Revision // past lines the filter skipped
-			if _, err := fmt.Fprint(w, ": heartbeat\n\n"); err != nil {
-				return nil
-			}
-			if err := rc.Flush(); err != nil {
-				return nil
-			}
-			if time.Since(start) < time.Second { // a closing log answers at once
-				select {
-				case <-time.After(time.Second):
-				case <-ctx.Done():
-					return nil
-				}
+			return t, false // headers are out: end the stream; the browser retries
+		}
+		if len(t.Lines) > 0 || t.Reset || t.Dropped > 0 {
+			return t, true
+		}
+		q.SinceID, q.Revision = t.LastID, t.Revision // past lines the filter skipped
+		if gen.revoked() {
+			return t, false
+		}
+		if _, err := fmt.Fprint(w, ": heartbeat\n\n"); err != nil {
+			return t, false
+		}
+		if err := rc.Flush(); err != nil {
+			return t, false
+		}
+		if time.Since(start) < time.Second { // a closing log answers at once
+			select {
+			case <-time.After(time.Second):
+			case <-ctx.Done():
+				return t, false
 			}
 		}
 	}

@@ -66,12 +66,49 @@ func (x *Index) reset(t *oplog.Tail) bool {
 	return true
 }
 
-// recheckPending asks about the operations seen pending, adding those that
-// have since failed with a stack.
+// recheckPending asks about the operations seen pending that completed
+// since it last looked, by the source's journal (all of them without one,
+// or when the journal lost track), adding those that failed with a stack.
 func (x *Index) recheckPending(ctx context.Context) error {
 	x.checked = time.Now()
+	if x.journal == nil || x.jpos == 0 {
+		return x.recheckAll(ctx)
+	}
+	c := x.journal(x.jpos)
+	if c.Lost {
+		return x.recheckAll(ctx)
+	}
+	for _, id := range c.IDs {
+		i, found := slices.BinarySearch(x.pending, id)
+		if !found {
+			continue
+		}
+		x.reads++
+		r, err := x.src.Get(ctx, id)
+		switch {
+		case oplog.ErrorCode(err) == oplog.ENOTFOUND:
+		case err != nil:
+			return err // jpos stays: asked again next time
+		case r.Status == oplog.StatusPending:
+			continue // cannot be: it completed; asked again next time
+		default:
+			x.add(&r)
+		}
+		x.pending = slices.Delete(x.pending, i, i+1)
+	}
+	x.jpos = c.Next
+	return nil
+}
+
+// recheckAll asks about every operation seen pending.
+func (x *Index) recheckAll(ctx context.Context) error {
+	var pos uint64
+	if x.journal != nil {
+		pos = x.journal(0).Next // before the reads: what completes after them is in the journal
+	}
 	keep := x.pending[:0]
 	for i, id := range x.pending {
+		x.reads++
 		r, err := x.src.Get(ctx, id)
 		switch {
 		case oplog.ErrorCode(err) == oplog.ENOTFOUND:
@@ -86,7 +123,17 @@ func (x *Index) recheckPending(ctx context.Context) error {
 		}
 	}
 	x.pending = keep
+	x.jpos = pos
 	return nil
+}
+
+// PendingReads returns how many times the index has read again an
+// operation it saw pending: with a source that offers its journal of
+// completions, once per operation that completed, not once per look.
+func (x *Index) PendingReads() uint64 {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return x.reads
 }
 
 // add indexes r if it is a crash.

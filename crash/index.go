@@ -20,6 +20,16 @@ type Source interface {
 
 var _ Source = (*oplog.Log)(nil)
 
+// completions is what a Source may offer besides: its journal of completed
+// operations (oplog.Log.CompletedSince), so that the operations seen
+// pending are read again only once they complete. Without it, they are all
+// read again every Options.Interval.
+type completions interface {
+	CompletedSince(pos uint64) oplog.Completed
+}
+
+var _ completions = (*oplog.Log)(nil)
+
 // Options configures an Index. A nil *Options means defaults; a zero field
 // means its documented default.
 type Options struct {
@@ -57,7 +67,8 @@ func (o Options) withDefaults() Options {
 // over error and fatal lines, one over operations (1% of records in the
 // usual mix), because an operation is appended pending at level info and
 // may fail later, in place. Operations seen pending are asked about again
-// until they end.
+// once they end, as the Log's journal of completions tells (all of them
+// every Interval with a Source that has none).
 type Index struct {
 	src    Source
 	opts   Options
@@ -72,6 +83,9 @@ type Index struct {
 	entries  []entry  // ascending ID
 	pending  []uint64 // operations read while pending, ascending
 	checked  time.Time
+	journal  func(pos uint64) oplog.Completed // the source's journal of completions; nil: none
+	jpos     uint64                           // the journal's position when pending was last brought up to date
+	reads    uint64                           // pending operations read again (for tests)
 	groups   []group
 	bySig    map[string]int32
 	sources  []string
@@ -108,6 +122,9 @@ func New(src Source, opts *Options) *Index {
 	}
 	x := &Index{src: src, opts: o.withDefaults(), done: make(chan struct{}), bySig: map[string]int32{},
 		bySource: map[string]uint32{}, traces: map[string]Trace{}, started: time.Now()}
+	if j, ok := src.(completions); ok {
+		x.journal = j.CompletedSince
+	}
 	x.ctx, x.cancel = context.WithCancel(context.Background())
 	if x.opts.Lazy {
 		close(x.done)

@@ -23,9 +23,14 @@ type Log struct {
 	index   Index      // full-text search; nil until SetIndex
 	crashes CrashIndex // crash groups; nil until SetCrashes
 
-	mu      sync.Mutex
-	changed chan struct{} // closed and replaced on every change
-	closed  bool
+	mu         sync.Mutex
+	changed    chan struct{} // closed and replaced on every change
+	closed     bool
+	stopExpire context.CancelFunc // ends ExpirePending's loop; nil until it runs
+
+	journal  journal        // the newest completions (pending.go)
+	pend     pendingOps     // the pending operations ExpirePending watches (expire.go)
+	expiring sync.WaitGroup // ExpirePending's loop
 }
 
 // New returns a Log over s. The Log owns s: Close closes it.
@@ -46,8 +51,12 @@ func (l *Log) Close() error {
 	}
 	l.closed = true
 	close(l.changed)
-	index, crashes := l.index, l.crashes
+	index, crashes, stopExpire := l.index, l.crashes, l.stopExpire
 	l.mu.Unlock()
+	if stopExpire != nil {
+		stopExpire()
+	}
+	l.expiring.Wait()
 	var errs []error
 	if index != nil {
 		errs = append(errs, index.Close())
@@ -125,6 +134,7 @@ func (l *Log) append(ctx context.Context, recs []Record, pos *Position) error {
 	if err != nil {
 		return err
 	}
+	l.pend.added(recs)
 	l.notify()
 	return nil
 }
@@ -144,6 +154,8 @@ func (l *Log) Complete(ctx context.Context, id uint64, c Completion) (Record, er
 	if err != nil {
 		return Record{}, err
 	}
+	l.journal.add(id) // after the commit, before Complete returns: see CompletedSince
+	l.pend.remove(id)
 	l.notify()
 	return r, nil
 }
@@ -190,6 +202,7 @@ func (l *Log) Clear(ctx context.Context) (Stats, error) {
 	if err != nil {
 		return Stats{}, err
 	}
+	l.pend.clear()
 	l.notify()
 	return s, nil
 }

@@ -15,7 +15,10 @@
 // store TailChunk IDs at a time (whole chunks kept decoded until the
 // watermark passes them), newest first, with bleve's semantics (eval.go),
 // and on the operations indexed while still pending (whose
-// status and level change when they complete) as they now stand. A search
+// status and level change when they complete) as they now stand: those
+// that completed since, by the log's journal of completions
+// (Options.Completed), so that operations that never complete are not read
+// again by every step and every search (pending.go). A search
 // walks those records and then the segments newest first, unscored,
 // collecting IDs and sorting them in Go, and stops when the page is full,
 // so newest-first never sorts all matches.

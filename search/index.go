@@ -45,6 +45,12 @@ type Options struct {
 	// nil: the indexer polls every Interval.
 	Changed func() <-chan struct{}
 
+	// Completed is the log's journal of completed operations
+	// (oplog.Log.CompletedSince): with it, the operations indexed while
+	// pending are read again only once they complete; nil: every indexing
+	// step and every search reads them all again.
+	Completed func(pos uint64) oplog.Completed
+
 	// Logger receives progress and errors; nil discards them.
 	Logger *slog.Logger
 }
@@ -151,7 +157,7 @@ func Open(dir string, st oplog.Store, opts *Options) (*Index, error) {
 		return nil, fmt.Errorf("index: %w", err)
 	}
 	x := &Index{dir: dir, st: st, opts: o, m: newMapping(), state: oplog.IndexIdle, stop: make(chan struct{}),
-		done: make(chan struct{}), reindex: make(chan chan error), dirty: newDirtySet()}
+		done: make(chan struct{}), reindex: make(chan chan error), dirty: newDirtySet(o.Completed)}
 	x.an = newAnalyzers(x.m)
 	if err := x.load(); err != nil {
 		return nil, err

@@ -41,6 +41,9 @@ func mustOpen(t *testing.T, dir string, opts search.Options, sopts *store.Option
 	if opts.Interval < time.Hour {
 		opts.Changed = l.Changed
 	}
+	if opts.Completed == nil {
+		opts.Completed = l.CompletedSince
+	}
 	idx, err := search.Open(filepath.Join(dir, "index"), db, &opts)
 	if err != nil {
 		_ = db.Close()

@@ -75,6 +75,8 @@ func (x *Index) indexOnce() (n int, err error) {
 	if rev != st.Revision {
 		return 0, x.restartLocked("the log was cleared", st)
 	}
+	pos := x.dirty.mark() // before any read of an operation that refreshPending may hold
+	x.dirty.trim(st.FirstID)
 	t, err := x.st.Tail(oplog.TailQuery{SinceID: wm, HasSince: true, Revision: rev, Limit: x.opts.BatchSize})
 	if err != nil {
 		return 0, err
@@ -101,7 +103,7 @@ func (x *Index) indexOnce() (n int, err error) {
 	}
 	x.dirty.add(ops.pending...)
 	x.dirty.remove(ops.done...)
-	if err := x.refreshPending(wm); err != nil {
+	if err := x.refreshPending(wm, pos); err != nil {
 		return 0, err
 	}
 	dropped, metaStale := x.endStep(step, &t, st)
@@ -268,13 +270,16 @@ func (x *Index) advancePersisted() {
 }
 
 // refreshPending reindexes the operations at or below wm that were indexed
-// while pending and have completed (or gone) since.
-func (x *Index) refreshPending(wm uint64) error {
-	var done []uint64
+// while pending and have completed (or gone) since; those still pending
+// are held (see dirtySet), by the journal's position pos taken before.
+func (x *Index) refreshPending(wm, pos uint64) error {
+	var done, still []uint64
+	defer func() { x.dirty.hold(still, pos) }()
 	for id := range x.dirty.snapshot() {
 		if id > wm {
 			continue
 		}
+		x.dirty.reads.Add(1)
 		r, err := x.st.Get(id)
 		switch {
 		case oplog.ErrorCode(err) == oplog.ENOTFOUND:
@@ -283,6 +288,7 @@ func (x *Index) refreshPending(wm uint64) error {
 		case err != nil:
 			return err
 		case !r.IsComplete():
+			still = append(still, id)
 			continue
 		}
 		s, err := x.segmentFor(x.segLo(id))

@@ -27,9 +27,7 @@ func (x *Index) restartLocked(why string, st oplog.Stats) error {
 	for _, s := range segs {
 		_ = s.idx.Close()
 	}
-	x.dirty.mu.Lock()
-	clear(x.dirty.ids)
-	x.dirty.mu.Unlock()
+	x.dirty.reset()
 	if err := removeSegments(x.dir, nil); err != nil {
 		return err
 	}

@@ -79,6 +79,7 @@ func (t *tailCache) limit() uint64 {
 type tailChunk struct {
 	recs    []oplog.Record // oldest first
 	pending []uint64       // the operations pending when read
+	pos     uint64         // the journal's position before they were read
 }
 
 // drop forgets the chunks below k, and all of them if the store's
@@ -167,11 +168,12 @@ func (x *Index) chunk(k, rev uint64) ([]oplog.Record, map[uint64]*oplog.Record, 
 	t.mu.Unlock()
 	if c == nil {
 		n := x.opts.TailChunk
+		pos := x.dirty.mark()
 		recs, err := x.readRange(k*n+1, (k+1)*n)
 		if err != nil {
 			return nil, nil, err
 		}
-		c = &tailChunk{recs: recs}
+		c = &tailChunk{recs: recs, pos: pos}
 		for i := range recs {
 			if recs[i].Kind == oplog.KindOp && !recs[i].IsComplete() {
 				c.pending = append(c.pending, recs[i].ID)
@@ -186,10 +188,12 @@ func (x *Index) chunk(k, rev uint64) ([]oplog.Record, map[uint64]*oplog.Record, 
 			t.mu.Unlock()
 		}
 	}
-	if len(c.pending) == 0 {
+	ids := x.dirty.completedSince(c.pending, c.pos)
+	if len(ids) == 0 {
 		return c.recs, nil, nil
 	}
-	now, err := x.getMany(c.pending)
+	x.dirty.reads.Add(uint64(len(ids)))
+	now, err := x.getMany(ids)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -234,42 +238,6 @@ func eachRecord(st oplog.Store, lo, hi uint64, fn func([]oplog.Record)) error {
 	return nil
 }
 
-// dirtySet holds the operations that were indexed while pending: their
-// status and level may have changed since, so their hits in the indexes
-// are ignored and they are matched as they now stand in the store instead.
-// There are few: an operation leaves the set when it is indexed complete.
-type dirtySet struct {
-	mu  sync.Mutex
-	ids map[uint64]bool
-}
-
-func newDirtySet() *dirtySet { return &dirtySet{ids: map[uint64]bool{}} }
-
-func (d *dirtySet) add(ids ...uint64) {
-	if len(ids) == 0 {
-		return
-	}
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	for _, id := range ids {
-		d.ids[id] = true
-	}
-}
-
-func (d *dirtySet) remove(ids ...uint64) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	for _, id := range ids {
-		delete(d.ids, id)
-	}
-}
-
-func (d *dirtySet) snapshot() map[uint64]bool {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	return maps.Clone(d.ids)
-}
-
 // matchDirty returns the IDs of ids in lo..hi whose current record matches p.
 func (x *Index) matchDirty(p pred, ids map[uint64]bool, lo, hi uint64) ([]uint64, error) {
 	var sorted []uint64
@@ -282,6 +250,7 @@ func (x *Index) matchDirty(p pred, ids map[uint64]bool, lo, hi uint64) ([]uint64
 		return nil, nil
 	}
 	slices.Sort(sorted)
+	x.dirty.reads.Add(uint64(len(sorted)))
 	recs, err := x.getMany(sorted)
 	if err != nil {
 		return nil, err

@@ -58,7 +58,7 @@ func openLog(dir *datadir.Dir, opts openOptions) (*opened, error) {
 	o := &opened{dir: dir, db: db, log: oplog.New(db, nil)}
 	o.log.SetCrashes(crash.New(o.log, &crash.Options{Logger: opts.Logger, Lazy: !opts.Crashes}))
 	if opts.Search {
-		o.idx, err = search.Open(indexDir(dir), db, &search.Options{Changed: o.log.Changed, Logger: opts.Logger})
+		o.idx, err = search.Open(indexDir(dir), db, &search.Options{Changed: o.log.Changed, Completed: o.log.CompletedSince, Logger: opts.Logger})
 		if err != nil {
 			o.log.Close()
 			return nil, err

@@ -54,6 +54,7 @@ type serveConfig struct {
 	upstreams    []gateway.Upstream
 	follows      []followSpec
 	studio       studioFlags
+	limits       serveLimits // limits.go
 }
 
 // server is one run of `mcplogd serve`, in the shape of a program's Main:
@@ -90,6 +91,7 @@ func (s *server) ParseFlags(args []string) error {
 	})
 	sizeVar(fs, &c.maxBody, "max-body", 1<<20, "largest request body; bigger ones get 413")
 	c.ret.register(fs)
+	c.limits.register(fs)
 	fs.Func("allow-origin", "also accept MCP requests from this browser origin, e.g. https://tool.example:8443 (repeatable)", func(v string) error {
 		c.allowOrigins = append(c.allowOrigins, v)
 		return nil
@@ -136,6 +138,9 @@ func (s *server) Run(ctx context.Context) (err error) {
 	if err := s.studio.start(s.log.log); err != nil {
 		return err
 	}
+	if err := c.limits.expire(s.log.log, c, s); err != nil {
+		return err
+	}
 	if s.followers, err = startFollowers(s.log.log, c.follows, s.logger); err != nil {
 		return err
 	}
@@ -144,7 +149,7 @@ func (s *server) Run(ctx context.Context) (err error) {
 		return err
 	}
 	opts := &api.Options{
-		Token: s.token, MaxBodyBytes: int64(c.maxBody), RotateToken: s.dir.NewToken, AllowOrigins: c.allowOrigins,
+		Token: s.token, MaxBodyBytes: int64(c.maxBody), RotateToken: s.dir.NewToken, AllowOrigins: c.allowOrigins, Limits: c.limits.api(),
 		Options: mcptools.Options{Logger: s.logger, Version: Version(), FileSize: s.log.db.Size, Retention: c.ret.report(),
 			Followers: followerStatus(s.followers), Studio: s.studio.status()},
 	}

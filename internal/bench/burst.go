@@ -210,7 +210,7 @@ func startBurstServer(dir string) (*burstServer, error) {
 	}
 	l := oplog.New(db, nil)
 	l.SetCrashes(crash.New(l, &crash.Options{}))
-	idx, err := search.Open(filepath.Join(dir, "index"), db, &search.Options{Changed: l.Changed})
+	idx, err := search.Open(filepath.Join(dir, "index"), db, &search.Options{Changed: l.Changed, Completed: l.CompletedSince})
 	if err != nil {
 		l.Close()
 		return nil, err

@@ -122,7 +122,7 @@ func (r *runner) measureMemory(ctx context.Context) error {
 	}
 	l := oplog.New(db, nil)
 	l.SetCrashes(crash.New(l, &crash.Options{}))
-	idx, err := search.Open(filepath.Join(dir, "index"), db, &search.Options{Changed: l.Changed})
+	idx, err := search.Open(filepath.Join(dir, "index"), db, &search.Options{Changed: l.Changed, Completed: l.CompletedSince})
 	if err != nil {
 		_ = l.Close()
 		return err
