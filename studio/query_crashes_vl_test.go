@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mcplogd/mcplogd/crash"
+	"github.com/mcplogd/mcplogd/internal/studiotest"
 	"github.com/mcplogd/mcplogd/oplog"
 	"github.com/mcplogd/mcplogd/search"
 	"github.com/mcplogd/mcplogd/studio"
@@ -24,7 +25,7 @@ func crashRows(machine string, id0, seq0 uint64, t0, n int, text, stack string) 
 		r := oplog.Record{ID: id0 + uint64(i), Kind: oplog.KindLine, Level: oplog.LevelError, Source: "unity",
 			Time: base.Add(time.Duration(t0+i) * time.Second), Text: text, Stack: st}
 		sig := crash.Parse(st).WithHead(text).Signature()
-		rows = append(rows, schemaRow("game", machine, 1, seq0+uint64(i), &r, sig))
+		rows = append(rows, studiotest.Row("game", machine, 1, seq0+uint64(i), &r, sig))
 	}
 	return rows
 }
@@ -42,7 +43,7 @@ func mustStudio(t *testing.T, url string) *studio.Client {
 // group with the total count, first and last seen over both, and each
 // machine with its count; another project's crash is not in it.
 func TestClient_FindCrashes_TwoMachines(t *testing.T) {
-	url := startVL(t)
+	url := studiotest.Start(t)
 	player := "NullReferenceException\n  at Player.Update () in Assets/Player.cs:%d"
 	rows := crashRows("alice-pc", 10, 1, 0, 3, nre, player)
 	rows = append(rows, crashRows("ci-7", 500, 1, 10, 2, nre, player)...)
@@ -51,7 +52,7 @@ func TestClient_FindCrashes_TwoMachines(t *testing.T) {
 	for _, r := range other {
 		r["project"] = "other-game"
 	}
-	ingest(t, url, append(rows, other...))
+	studiotest.Ingest(t, url, append(rows, other...))
 	c := mustStudio(t, url)
 
 	p, err := c.FindCrashes(context.Background(), oplog.StudioCrashQuery{})
@@ -92,7 +93,7 @@ func TestClient_FindCrashes_TwoMachines(t *testing.T) {
 // completed shows once, as completed, in lists, searches, details and
 // names; the same ID on two machines (or two revisions) are two records.
 func TestClient_NewestRowWins(t *testing.T) {
-	url := startVL(t)
+	url := studiotest.Start(t)
 	op := oplog.Record{ID: 7, Kind: oplog.KindOp, Level: oplog.LevelInfo, Source: "agent", Name: "build", Tool: "build",
 		Status: oplog.StatusPending, Time: base, Text: "build player"}
 	done := op
@@ -100,9 +101,9 @@ func TestClient_NewestRowWins(t *testing.T) {
 	line := oplog.Record{ID: 7, Kind: oplog.KindLine, Level: oplog.LevelInfo, Source: "unity", Time: base.Add(time.Second), Text: "other machine"}
 	old := line
 	old.Text = "before the log was cleared"
-	ingest(t, url, []map[string]any{
-		schemaRow("game", "m1", 1, 1, &op, ""), schemaRow("game", "m1", 1, 2, &done, ""),
-		schemaRow("game", "m2", 1, 1, &line, ""), schemaRow("game", "m2", 0, 1, &old, ""),
+	studiotest.Ingest(t, url, []map[string]any{
+		studiotest.Row("game", "m1", 1, 1, &op, ""), studiotest.Row("game", "m1", 1, 2, &done, ""),
+		studiotest.Row("game", "m2", 1, 1, &line, ""), studiotest.Row("game", "m2", 0, 1, &old, ""),
 	})
 	c := mustStudio(t, url)
 	ctx := context.Background()
@@ -138,7 +139,7 @@ func TestClient_NewestRowWins(t *testing.T) {
 	if err != nil || len(names) != 1 || names[0].Total != 1 || names[0].Count(oplog.KindOp, oplog.LevelError) != 1 {
 		t.Errorf("names of agent: %+v, %v; want build once, at error", names, err)
 	}
-	if n := vlCount(t, url, `{project="game"}`); n != 4 {
+	if n := studiotest.Count(t, url, `{project="game"}`); n != 4 {
 		t.Errorf("VictoriaLogs holds %d rows, want 4", n)
 	}
 }

@@ -38,10 +38,10 @@ func decodeCursor(s string) (int, error) {
 }
 
 // page reads up to n records that pass filter, from row offset off, newest
-// first, and returns them with the cursor of the next page ("" at the end).
-func (c *Client) page(ctx context.Context, filter string, off, n int) ([]oplog.StudioRecord, string, error) {
+// first, and returns them with the cursor of the next page ("" at the end)
+// and the cursor that reads on from each.
+func (c *Client) page(ctx context.Context, filter string, off, n int) (kept []oplog.StudioRecord, next string, at []string, err error) {
 	batch := max(2*n, 64)
-	var kept []oplog.StudioRecord
 	for {
 		var rows []studioRow
 		q := filter + " | " + newestFirst + fmt.Sprintf(" | offset %d | limit %d", off, batch)
@@ -50,24 +50,25 @@ func (c *Client) page(ctx context.Context, filter string, off, n int) ([]oplog.S
 			return nil
 		})
 		if err != nil {
-			return nil, "", err
+			return nil, "", nil, err
 		}
 		newest, err := c.newest(ctx, rows)
 		if err != nil {
-			return nil, "", err
+			return nil, "", nil, err
 		}
 		for i := range rows {
 			if !newest[i] {
 				continue
 			}
 			if len(kept) == n {
-				return kept, encodeCursor(off + i), nil
+				return kept, encodeCursor(off + i), at, nil
 			}
 			kept = append(kept, rows[i].rec)
+			at = append(at, encodeCursor(off+i))
 		}
 		off += len(rows)
 		if len(rows) < batch {
-			return kept, "", nil
+			return kept, "", at, nil
 		}
 	}
 }
@@ -125,11 +126,11 @@ func (c *Client) List(ctx context.Context, q oplog.StudioListQuery) (oplog.Studi
 	if err != nil {
 		return oplog.StudioPage{}, err
 	}
-	recs, next, err := c.page(ctx, and(streamFilter(c.opts.Project, q.Machine, q.Source), f), off, n)
+	recs, next, at, err := c.page(ctx, and(streamFilter(c.opts.Project, q.Machine, q.Source), f), off, n)
 	if err != nil {
 		return oplog.StudioPage{}, err
 	}
-	return oplog.StudioPage{Records: recs, NextCursor: next}, nil
+	return oplog.StudioPage{Records: recs, NextCursor: next, Cursors: at}, nil
 }
 
 // Search answers q over every machine of the project (or q.Machine).
@@ -158,12 +159,12 @@ func (c *Client) Search(ctx context.Context, q oplog.StudioSearchQuery) (oplog.S
 			return oplog.StudioSearchPage{}, err
 		}
 	}
-	recs, next, err := c.page(ctx, and(streamFilter(c.opts.Project, q.Machine, q.Source), f, text), off, n)
+	recs, next, at, err := c.page(ctx, and(streamFilter(c.opts.Project, q.Machine, q.Source), f, text), off, n)
 	if err != nil {
 		return oplog.StudioSearchPage{}, err
 	}
 	terms := queryWords(q.Query)
-	out := oplog.StudioSearchPage{Hits: make([]oplog.StudioHit, len(recs)), NextCursor: next}
+	out := oplog.StudioSearchPage{Hits: make([]oplog.StudioHit, len(recs)), NextCursor: next, Cursors: at}
 	for i := range recs {
 		out.Hits[i] = oplog.StudioHit{StudioRecord: recs[i], Fragment: oplog.Fragment(&recs[i].Record, terms)}
 	}

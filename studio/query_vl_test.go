@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcplogd/mcplogd/crash"
 	"github.com/mcplogd/mcplogd/internal/logtest"
+	"github.com/mcplogd/mcplogd/internal/studiotest"
 	"github.com/mcplogd/mcplogd/oplog"
 	"github.com/mcplogd/mcplogd/search"
 	"github.com/mcplogd/mcplogd/studio"
@@ -72,7 +73,7 @@ func mustTwin(t *testing.T) *twin {
 	seq := uint64(0)
 	row := func(r *oplog.Record) {
 		seq++
-		rows = append(rows, schemaRow("game", "m1", rev, seq, r, ""))
+		rows = append(rows, studiotest.Row("game", "m1", rev, seq, r, ""))
 	}
 	for i := range recs {
 		row(&recs[i]) // operations as they started: pending
@@ -89,8 +90,8 @@ func mustTwin(t *testing.T) *twin {
 		recs[i] = done
 		row(&done)
 	}
-	url := startVL(t)
-	ingest(t, url, rows)
+	url := studiotest.Start(t)
+	studiotest.Ingest(t, url, rows)
 	c, err := studio.NewClient(studio.ClientOptions{URL: url, Project: "game", Translate: search.LogsQL, Crash: describeCrash})
 	if err != nil {
 		t.Fatal(err)

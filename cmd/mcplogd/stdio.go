@@ -39,6 +39,9 @@ func (m *Main) stdio(ctx context.Context, args []string) error {
 	}
 	defer b.Close()
 	opts := &mcptools.Options{Version: Version(), Logger: logger}
+	if opts.Studio, err = configuredStudio(dir.Path); err != nil {
+		return err
+	}
 	if b.local != nil {
 		opts.Retention = ret.report() // the store is ours, trimmed as the flags say
 	}

@@ -1,4 +1,4 @@
-package studio_test
+package studiotest
 
 import (
 	"bytes"
@@ -16,13 +16,9 @@ import (
 	"github.com/mcplogd/mcplogd/oplog"
 )
 
-// A private VictoriaLogs starter for the query tests (helper 16a's
-// internal/vltest will replace it): a single node on 127.0.0.1 with a
-// temporary data path, ended at cleanup.
-
-// vlBinary finds victoria-logs on PATH or in GOPATH/bin; the test is
+// Binary finds victoria-logs on PATH or in GOPATH/bin; the test is
 // skipped, saying how to install it, when it is missing.
-func vlBinary(tb testing.TB) string {
+func Binary(tb testing.TB) string {
 	tb.Helper()
 	if p, err := exec.LookPath("victoria-logs"); err == nil {
 		return p
@@ -41,10 +37,10 @@ func vlBinary(tb testing.TB) string {
 
 func fileExists(p string) bool { _, err := os.Stat(p); return err == nil }
 
-// startVL starts a single-node VictoriaLogs and returns its base URL.
-func startVL(tb testing.TB) string {
+// Start starts a single-node VictoriaLogs and returns its base URL.
+func Start(tb testing.TB) string {
 	tb.Helper()
-	bin := vlBinary(tb)
+	bin := Binary(tb)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		tb.Fatal(err)
@@ -86,8 +82,8 @@ func startVL(tb testing.TB) string {
 	}
 }
 
-// schemaRow is a record as the forwarder sends it: the studio schema.
-func schemaRow(project, machine string, revision, seq uint64, r *oplog.Record, signature string) map[string]any {
+// Row is a record as the forwarder sends it: the studio schema.
+func Row(project, machine string, revision, seq uint64, r *oplog.Record, signature string) map[string]any {
 	m := map[string]any{"project": project, "machine": machine, "source": r.Source, "_msg": r.Text,
 		"_time": r.Time.UTC().Format(time.RFC3339Nano), "id": r.ID, "seq": seq, "revision": revision,
 		"kind": r.Kind.String(), "level": r.Level.String()}
@@ -109,9 +105,9 @@ func schemaRow(project, machine string, revision, seq uint64, r *oplog.Record, s
 	return m
 }
 
-// ingest sends rows to VictoriaLogs as JSON lines and flushes them, so
+// Ingest sends rows to VictoriaLogs as JSON lines and flushes them, so
 // that queries see them.
-func ingest(tb testing.TB, url string, rows []map[string]any) {
+func Ingest(tb testing.TB, url string, rows []map[string]any) {
 	tb.Helper()
 	var body bytes.Buffer
 	enc := json.NewEncoder(&body)
@@ -140,8 +136,8 @@ func post(tb testing.TB, url, ctype string, body *bytes.Buffer) {
 	}
 }
 
-// vlCount asks VictoriaLogs directly how many rows q matches.
-func vlCount(tb testing.TB, url, q string) int {
+// Count asks VictoriaLogs directly how many rows q matches.
+func Count(tb testing.TB, url, q string) int {
 	tb.Helper()
 	resp, err := http.PostForm(url+"/select/logsql/query", map[string][]string{"query": {q + " | stats count() as n"}})
 	if err != nil {
