@@ -60,7 +60,8 @@ type StudioHit struct {
 // StudioSearchPage is the answer to a StudioSearchQuery; it has no total.
 type StudioSearchPage struct {
 	Hits       []StudioHit
-	NextCursor string // empty on the last page
+	NextCursor string   // empty on the last page
+	Cursors    []string // Cursors[i] reads on from Hits[i], for an answer cut short
 }
 
 // StudioListQuery asks for records newest first: Count per page
@@ -76,7 +77,8 @@ type StudioListQuery struct {
 // StudioPage is the answer to a StudioListQuery; it has no total.
 type StudioPage struct {
 	Records    []StudioRecord
-	NextCursor string // empty on the last page
+	NextCursor string   // empty on the last page
+	Cursors    []string // Cursors[i] reads on from Records[i], for an answer cut short
 }
 
 // StudioCrashQuery selects crashes over the studio: Since, Until, Source
