@@ -20,10 +20,10 @@ import (
 
 // studioInfo answers GET /api/v1/studio: the project, or 404 without a studio.
 func (s *Server) studioInfo(c echo.Context) error {
-	if s.opts.Studio == nil {
+	if s.opts.StudioScope == nil {
 		return oplog.Errorf(oplog.ENOTFOUND, "this server has no studio (mcplogd serve --studio URL, or \"studio\" in config.json)")
 	}
-	return c.JSON(http.StatusOK, client.StudioAnswer{Project: s.opts.Studio.Project()})
+	return c.JSON(http.StatusOK, client.StudioAnswer{Project: s.opts.StudioScope.Project()})
 }
 
 // studioScope reads scope and machine: the studio for scope=studio, nil
@@ -40,7 +40,7 @@ func (s *Server) studioScope(c echo.Context) (oplog.Studio, error) {
 	default:
 		return nil, oplog.Errorf(oplog.EINVALID, "scope: %q: expected local or studio", q("scope"))
 	}
-	if s.opts.Studio == nil {
+	if s.opts.StudioScope == nil {
 		return nil, oplog.Errorf(oplog.EUNAVAILABLE, "scope: studio: this server has no studio (mcplogd serve --studio URL, or \"studio\" in config.json)")
 	}
 	if q("run") != "" || len(c.QueryParams()["runs"]) > 0 {
@@ -49,7 +49,7 @@ func (s *Server) studioScope(c echo.Context) (oplog.Studio, error) {
 	if mcptools.IsLastCompile(q("since")) {
 		return nil, oplog.Errorf(oplog.EINVALID, "since: last_compile is one machine's; with scope=studio give a time")
 	}
-	return s.opts.Studio, nil
+	return s.opts.StudioScope, nil
 }
 
 func studioRecords(recs []oplog.StudioRecord, fragments []string) []client.StudioRecordAnswer {

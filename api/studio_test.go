@@ -40,7 +40,7 @@ func studioHarness(t *testing.T) *harness {
 		t.Fatal(err)
 	}
 	o := &harnessOptions{}
-	o.API.Studio = c
+	o.API.StudioScope = c
 	return mustServe(t, o)
 }
 

@@ -45,10 +45,10 @@ type Options struct {
 	// (stdio): a waiting tool ends with the call's own context only.
 	Requests *Requests
 
-	// Studio answers the tools' scope "studio": every machine of the
-	// project (package studio's Client, over VictoriaLogs). Nil: scope
+	// StudioScope answers the tools' scope "studio": every machine of
+	// the project (package studio's Client, over VictoriaLogs). Nil: scope
 	// studio is an error that says how to configure one.
-	Studio oplog.Studio
+	StudioScope oplog.Studio
 
 	// Middleware is added around every request, outermost first, outside
 	// the server's own (which explains bad arguments and recovers panics):

@@ -36,11 +36,11 @@ func (t *toolset) studio(a scopeArgs) (oplog.Studio, error) {
 		}
 		return nil, nil
 	case "studio":
-		if t.opts.Studio == nil {
+		if t.opts.StudioScope == nil {
 			return nil, oplog.Errorf(oplog.EUNAVAILABLE, "scope: studio: this mcplogd has no studio; start it with "+
 				"mcplogd serve --studio URL, or set \"studio\": {\"url\", \"project\", \"machine\"} in config.json")
 		}
-		return t.opts.Studio, nil
+		return t.opts.StudioScope, nil
 	}
 	return nil, argError("scope", "%q: expected local or studio", a.Scope)
 }

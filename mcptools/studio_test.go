@@ -62,7 +62,7 @@ func studioSession(t *testing.T, lines int) *mcp.ClientSession {
 		t.Fatal(err)
 	}
 	l, _ := logtest.MustOpenLog(t, nil)
-	return connectWith(t, l, &mcptools.Options{Version: "test", Studio: c})
+	return connectWith(t, l, &mcptools.Options{Version: "test", StudioScope: c})
 }
 
 func connectWith(t *testing.T, l *oplog.Log, opts *mcptools.Options) *mcp.ClientSession {

@@ -33,7 +33,7 @@ func (m *Main) crashes(ctx context.Context, args []string) error {
 	if *limit < 1 {
 		return fmt.Errorf("--limit: want at least 1, got %d", *limit)
 	}
-	if err := studioFlags(*inStudio, *machine, *run, ft.Since); err != nil {
+	if err := checkStudioFlags(*inStudio, *machine, *run, ft.Since); err != nil {
 		return err
 	}
 	if *inStudio {

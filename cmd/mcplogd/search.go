@@ -41,7 +41,7 @@ func (m *Main) search(ctx context.Context, args []string) error {
 	if err != nil {
 		return errors.New("--" + oplog.ErrorMessage(err))
 	}
-	if err := studioFlags(*inStudio, *machine, *run, since); err != nil {
+	if err := checkStudioFlags(*inStudio, *machine, *run, since); err != nil {
 		return err
 	}
 	if *inStudio {

@@ -134,7 +134,7 @@ func (s *server) Run(ctx context.Context) (err error) {
 		Options: mcptools.Options{Logger: s.logger, Version: Version(), FileSize: s.log.db.Size, Retention: c.ret.report(),
 			Followers: followerStatus(s.followers)},
 	}
-	if opts.Studio, err = configuredStudio(s.dir.Path); err != nil {
+	if opts.StudioScope, err = configuredStudio(s.dir.Path); err != nil {
 		return err
 	}
 	mo := &metrics.Options{Commits: commits, FileSize: s.log.db.Size, Followers: opts.Followers, Logger: s.logger}

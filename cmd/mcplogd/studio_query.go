@@ -101,8 +101,8 @@ func studioOf(path string) (*studio.Client, error) {
 	return newStudioClient(s)
 }
 
-// studioFlags checks --studio beside the flags that are one machine's.
-func studioFlags(inStudio bool, machine, run, since string) error {
+// checkStudioFlags checks --studio beside the flags that are one machine's.
+func checkStudioFlags(inStudio bool, machine, run, since string) error {
 	switch {
 	case !inStudio && machine != "":
 		return errors.New("--machine: only with --studio")
