@@ -26,15 +26,19 @@ lint:
 # makes a test that cannot find it fail (plain `go test` without node_modules skips it).
 # The web page's end-to-end tests (ui/e2e_test.go) drive Debian's Chromium (/usr/bin/chromium,
 # which scripts/need-chromium installs with apt-get when it is missing); MCPLOGD_REQUIRE_BROWSER=1
-# likewise makes them fail without it.
-TEST_ENV = MCPLOGD_REQUIRE_EVERYTHING=1 MCPLOGD_REQUIRE_BROWSER=1
+# likewise makes them fail without it. The studio tests (internal/vltest) run the pinned
+# VictoriaLogs, which scripts/need-victoria-logs installs with go install when it is missing;
+# MCPLOGD_REQUIRE_VICTORIALOGS=1 makes them fail without it.
+TEST_ENV = MCPLOGD_REQUIRE_EVERYTHING=1 MCPLOGD_REQUIRE_BROWSER=1 MCPLOGD_REQUIRE_VICTORIALOGS=1
 
 test: interop/node_modules/.package-lock.json
 	scripts/need-chromium
+	GO=$(GO) scripts/need-victoria-logs
 	$(TEST_ENV) $(GO) test ./...
 
 test-race: interop/node_modules/.package-lock.json
 	scripts/need-chromium
+	GO=$(GO) scripts/need-victoria-logs
 	$(TEST_ENV) $(GO) test -race -timeout 15m ./...
 
 # The README's screenshots (docs/screenshots/*.png), taken by the end-to-end test in Chromium.

@@ -41,6 +41,7 @@ type storeInfoOut struct {
 	TrimmedThrough uint64                       `json:"trimmedThrough"`
 	Upstreams      []oplog.UpstreamStatus       `json:"upstreams,omitempty" jsonschema:"the game servers behind the gateway"`
 	Followers      []oplog.FollowerStatus       `json:"followers,omitempty" jsonschema:"the log files followed"`
+	Studio         *oplog.StudioStatus          `json:"studio,omitempty" jsonschema:"forwarding to the studio's VictoriaLogs"`
 	Runs           []sourceRunsOut              `json:"runs,omitempty" jsonschema:"each source's runs (a launch of the game or editor), newest first"`
 	indexInfoOut
 }
@@ -79,6 +80,10 @@ func (o storeInfoOut) text() string {
 	for _, f := range o.Followers {
 		e = append(e, fmt.Sprintf("follows %s as %s (%s): %s, %d of %d bytes read", f.Path, f.Name, f.Parser, f.State, f.Offset, f.Size)+errorSuffix(f.Error))
 	}
+	if s := o.Studio; s != nil {
+		e = append(e, fmt.Sprintf("studio %s as %s/%s: %s, seq %d, lag %d records (%.1fs), %d resent, %d lost, %d too old",
+			s.URL, s.Project, s.Machine, s.State, s.Seq, s.LagRecords, s.LagSeconds, s.Resent, s.Lost, s.TooOld)+errorSuffix(s.LastError))
+	}
 	for i := range o.Runs {
 		e = append(e, o.Runs[i].runsText())
 	}
@@ -112,6 +117,10 @@ func (t *toolset) storeInfo(ctx context.Context, _ *mcp.CallToolRequest, _ struc
 	}
 	if t.opts.Followers != nil {
 		o.Followers = t.opts.Followers()
+	}
+	if t.opts.Studio != nil {
+		s := t.opts.Studio()
+		o.Studio = &s
 	}
 	o.Runs = t.runsInfo(ctx)
 	return o, nil

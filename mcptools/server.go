@@ -40,6 +40,10 @@ type Options struct {
 	// Followers reports the followed log files for store_info; nil: none.
 	Followers func() []oplog.FollowerStatus
 
+	// Studio reports the forwarding to the studio's VictoriaLogs for
+	// store_info; nil: none.
+	Studio func() oplog.StudioStatus
+
 	// Requests lets waiting tools end with the HTTP request that carried
 	// the call (see Requests); the HTTP endpoint registers into it. Nil
 	// (stdio): a waiting tool ends with the call's own context only.

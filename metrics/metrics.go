@@ -38,6 +38,10 @@ type Options struct {
 	// Followers reports the followed log files. Nil: none.
 	Followers func() []oplog.FollowerStatus
 
+	// Studio reports the forwarding to the studio's VictoriaLogs
+	// (mcplogd_studio_*). Nil: none.
+	Studio func() oplog.StudioStatus
+
 	// Logger receives the errors of collectors while a scrape is
 	// answered; nil discards them.
 	Logger *slog.Logger
@@ -90,6 +94,9 @@ func New(src Source, opts *Options) *Metrics {
 	)
 	if c := m.opts.Commits; c != nil {
 		m.registry.MustRegister(c.collectors()...)
+	}
+	if m.opts.Studio != nil {
+		m.registry.MustRegister(studioCollector{m.opts.Studio})
 	}
 	m.handler = promhttp.HandlerFor(m.registry, promhttp.HandlerOpts{
 		ErrorLog:      slog.NewLogLogger(logger.Handler(), slog.LevelWarn),

@@ -25,13 +25,14 @@ type Options struct {
 	// before failing with ErrLocked. Default 1s.
 	Timeout time.Duration
 
-	// MaxRecords, MaxBytes and MaxAge bound what is kept; the oldest records
-	// are trimmed in the background. MaxBytes counts the records' encoded
-	// size; bbolt reuses freed pages but the file does not shrink. Zero
-	// means no limit.
+	// MaxRecords, MaxBytes and MaxAge bound what is kept (zero: no limit);
+	// the oldest records are trimmed in the background. MaxBytes counts the
+	// records' encoded size (the file does not shrink). Hold (nil: none) is the highest
+	// ID MaxRecords and MaxAge may trim: the rest (not forwarded yet) waits for MaxBytes.
 	MaxRecords uint64
 	MaxBytes   uint64
 	MaxAge     time.Duration
+	Hold       func() uint64
 
 	// RetentionInterval is how often MaxAge is checked. Default one minute,
 	// or MaxAge/10 when that is shorter.

@@ -21,6 +21,15 @@ func (d *DB) overLimit(s *oplog.Stats) bool {
 	return d.opts.MaxRecords > 0 && s.Records > d.opts.MaxRecords || d.opts.MaxBytes > 0 && s.Bytes > d.opts.MaxBytes
 }
 
+// held reports whether record id is held (Options.Hold) and the disk limit
+// MaxBytes does not force it out.
+func (d *DB) held(id uint64, s *oplog.Stats) bool {
+	if d.opts.Hold == nil || id <= d.opts.Hold() {
+		return false
+	}
+	return d.opts.MaxBytes == 0 || s.Bytes <= d.opts.MaxBytes
+}
+
 // retentionLoop trims the oldest records when a commit went over a limit
 // and, for MaxAge, on a timer.
 func (d *DB) retentionLoop() {
@@ -82,6 +91,9 @@ func (d *DB) trimOnce() (int, error) {
 			id, err := codec.ID(k)
 			if err != nil {
 				return err
+			}
+			if d.held(id, s) {
+				break
 			}
 			source, name, err := codec.SourceName(v)
 			if err != nil {

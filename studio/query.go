@@ -1,8 +1,3 @@
-// Package studio connects mcplogd to a studio: every machine of a project
-// forwarding its log to one VictoriaLogs (single node or cluster), and the
-// same tools asking it across machines. Client (query*.go) answers the
-// tools' scope "studio" with LogsQL over VictoriaLogs' HTTP API; it
-// implements oplog.Studio.
 package studio
 
 import (

@@ -1,7 +1,7 @@
 package studio
 
 import (
-	"cmp"
+	gocmp "cmp"
 	"context"
 	"encoding/json"
 	"slices"
@@ -36,7 +36,7 @@ func (c *Client) FindCrashes(ctx context.Context, q oplog.StudioCrashQuery) (opl
 	out := oplog.StudioCrashPage{Total: len(groups)}
 	for sig, g := range groups {
 		slices.SortFunc(g.Machines, func(a, b oplog.MachineCount) int {
-			return cmp.Or(cmp.Compare(b.Count, a.Count), strings.Compare(a.Machine, b.Machine))
+			return gocmp.Or(gocmp.Compare(b.Count, a.Count), strings.Compare(a.Machine, b.Machine))
 		})
 		slices.Sort(g.Sources)
 		g.Sources = slices.Compact(g.Sources)
@@ -45,7 +45,7 @@ func (c *Client) FindCrashes(ctx context.Context, q oplog.StudioCrashQuery) (opl
 		out.Groups = append(out.Groups, *g)
 	}
 	slices.SortFunc(out.Groups, func(a, b oplog.StudioCrashGroup) int {
-		return cmp.Or(b.LastSeen.Compare(a.LastSeen), strings.Compare(a.Signature, b.Signature))
+		return gocmp.Or(b.LastSeen.Compare(a.LastSeen), strings.Compare(a.Signature, b.Signature))
 	})
 	out.Groups = out.Groups[:min(n, len(out.Groups))]
 	return out, nil
@@ -139,7 +139,7 @@ func (c *Client) Names(ctx context.Context, source, machine string) ([]oplog.Stu
 		out = append(out, *ni)
 	}
 	slices.SortFunc(out, func(a, b oplog.StudioNameInfo) int {
-		return cmp.Or(strings.Compare(a.Source, b.Source), strings.Compare(a.Name, b.Name), strings.Compare(a.Machine, b.Machine))
+		return gocmp.Or(strings.Compare(a.Source, b.Source), strings.Compare(a.Name, b.Name), strings.Compare(a.Machine, b.Machine))
 	})
 	return out, nil
 }

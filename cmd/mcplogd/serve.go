@@ -52,6 +52,7 @@ type serveConfig struct {
 	allowOrigins []string
 	upstreams    []gateway.Upstream
 	follows      []followSpec
+	studio       studioFlags
 }
 
 // server is one run of `mcplogd serve`, in the shape of a program's Main:
@@ -68,6 +69,7 @@ type server struct {
 	log       *opened
 	followers []follower
 	gw        *gateway.Gateway // nil without upstreams
+	studio    studioLink
 	ln        net.Listener
 	http      *api.Server
 	errc      chan error // set once serving: where Serve's end arrives
@@ -97,6 +99,7 @@ func (s *server) ParseFlags(args []string) error {
 		c.follows = append(c.follows, f)
 		return err
 	})
+	c.studio.register(fs)
 	if err := s.m.parse(fs, args, 0); err != nil {
 		return err
 	}
@@ -116,10 +119,16 @@ func (s *server) Run(ctx context.Context) (err error) {
 	commits := metrics.NewCommits() // the store's commits feed GET /metrics
 	sopts := c.ret.storeOptions(s.logger)
 	sopts.OnCommit = commits.OnCommit
+	if err := s.studio.prepare(&c.studio, s.dir, sopts, s.logger); err != nil {
+		return err
+	}
 	if s.log, err = openLog(s.dir, openOptions{Store: sopts, Logger: s.logger, Search: true, Crashes: true}); err != nil {
 		return err
 	}
 	if err := c.withConfig(s.dir); err != nil {
+		return err
+	}
+	if err := s.studio.start(s.log.log); err != nil {
 		return err
 	}
 	if s.followers, err = startFollowers(s.log.log, c.follows, s.logger); err != nil {
@@ -132,12 +141,14 @@ func (s *server) Run(ctx context.Context) (err error) {
 	opts := &api.Options{
 		Token: s.token, MaxBodyBytes: int64(c.maxBody), RotateToken: s.dir.NewToken, AllowOrigins: c.allowOrigins,
 		Options: mcptools.Options{Logger: s.logger, Version: Version(), FileSize: s.log.db.Size, Retention: c.ret.report(),
-			Followers: followerStatus(s.followers)},
+			Followers: followerStatus(s.followers), Studio: s.studio.status()},
 	}
-	if opts.StudioScope, err = configuredStudio(s.dir.Path); err != nil {
-		return err
+	if s.studio.on { // the tools' scope "studio" reads the studio it forwards to
+		if opts.StudioScope, err = newStudioClient(studioSettings{URL: s.studio.opts.URL, Project: s.studio.opts.Project}); err != nil {
+			return err
+		}
 	}
-	mo := &metrics.Options{Commits: commits, FileSize: s.log.db.Size, Followers: opts.Followers, Logger: s.logger}
+	mo := &metrics.Options{Commits: commits, FileSize: s.log.db.Size, Followers: opts.Followers, Studio: opts.Studio, Logger: s.logger}
 	if len(c.upstreams) > 0 {
 		gopts := &gateway.Options{Reserved: mcptools.ToolNames(), Version: Version(), Logger: s.logger}
 		if s.gw, err = gateway.New(s.log.log, c.upstreams, gopts); err != nil {
@@ -218,6 +229,7 @@ func (s *server) Close() error {
 			s.logger.Warn("save server state", "err", err)
 		}
 	}
+	s.studio.close()
 	if s.log == nil {
 		return nil
 	}

@@ -39,7 +39,7 @@ func (m *Main) stdio(ctx context.Context, args []string) error {
 	}
 	defer b.Close()
 	opts := &mcptools.Options{Version: Version(), Logger: logger}
-	if opts.StudioScope, err = configuredStudio(dir.Path); err != nil {
+	if opts.StudioScope, err = configuredStudio(dir); err != nil {
 		return err
 	}
 	if b.local != nil {

@@ -2,13 +2,11 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -19,42 +17,19 @@ import (
 	"github.com/mcplogd/mcplogd/studio"
 )
 
-// studioSettings is the "studio" object of DATA/config.json:
-// {"studio": {"url", "project", "machine"}}. It is read here on its own,
-// leniently (the rest of the file is datadir.Config's).
+// studioSettings name the studio the tools' scope "studio" reads.
 type studioSettings struct {
-	URL     string `json:"url"`
-	Project string `json:"project"`
-	Machine string `json:"machine"`
+	URL, Project string
 }
 
-// readStudioSettings reads the studio settings of the data directory at
-// path; ok is false when config.json has none. The project defaults to
-// the name of the directory that holds the data directory.
-func readStudioSettings(path string) (s studioSettings, ok bool, err error) {
-	file := filepath.Join(path, "config.json")
-	b, err := os.ReadFile(file)
-	if errors.Is(err, os.ErrNotExist) {
-		return s, false, nil
-	} else if err != nil {
+// readStudioSettings reads the studio settings of dir's config.json; ok
+// is false when it has none. The project defaults as serve's does.
+func readStudioSettings(dir *datadir.Dir) (s studioSettings, ok bool, err error) {
+	cfg, err := dir.Config()
+	if err != nil || cfg.Studio == nil || cfg.Studio.URL == "" {
 		return s, false, err
 	}
-	var c struct {
-		Studio *studioSettings `json:"studio"`
-	}
-	if err := json.NewDecoder(bytes.NewReader(b)).Decode(&c); err != nil {
-		return s, false, fmt.Errorf("%s: %w", file, err)
-	}
-	if c.Studio == nil || c.Studio.URL == "" {
-		return s, false, nil
-	}
-	s = *c.Studio
-	if s.Project == "" {
-		if abs, err := filepath.Abs(path); err == nil {
-			s.Project = filepath.Base(filepath.Dir(abs))
-		}
-	}
-	return s, true, nil
+	return studioSettings{URL: cfg.Studio.URL, Project: cmpOr(cfg.Studio.Project, dir.DefaultProject())}, true, nil
 }
 
 // newStudioClient is the studio client of settings s: the query language
@@ -70,10 +45,10 @@ func describeCrash(text, stack string) (string, []string, []string) {
 	return t.Title(), t.Frames, crash.TopLines(stack, oplog.CrashLastFrames)
 }
 
-// configuredStudio is the studio the data directory at path is configured
-// with, for the tools' scope "studio"; nil when it has none.
-func configuredStudio(path string) (oplog.Studio, error) {
-	s, ok, err := readStudioSettings(path)
+// configuredStudio is the studio dir is configured with (config.json), for
+// the tools' scope "studio"; nil when it has none.
+func configuredStudio(dir *datadir.Dir) (oplog.Studio, error) {
+	s, ok, err := readStudioSettings(dir)
 	if err != nil || !ok {
 		return nil, err
 	}
@@ -91,7 +66,7 @@ func studioOf(path string) (*studio.Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	s, ok, err := readStudioSettings(dir.Path)
+	s, ok, err := readStudioSettings(dir)
 	if err != nil {
 		return nil, err
 	}

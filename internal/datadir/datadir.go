@@ -171,7 +171,26 @@ type Config struct {
 	// Follow maps a name, or PARSER:NAME, to a log file's path, as
 	// --follow [PARSER:]NAME=PATH takes them.
 	Follow map[string]string `json:"follow,omitempty"`
+
+	// Studio names the studio's VictoriaLogs that serve forwards to, as
+	// --studio, --project and --machine do; nil: none.
+	Studio *Studio `json:"studio,omitempty"`
 }
+
+// Studio is config.json's {"studio": {"url", "project", "machine"}}.
+type Studio struct {
+	URL     string `json:"url"`               // VictoriaLogs' root, e.g. http://127.0.0.1:9428
+	Project string `json:"project,omitempty"` // "": DefaultProject
+	Machine string `json:"machine,omitempty"` // "": the host name
+}
+
+// DefaultProject is the project a data directory forwards as when none is
+// named: the name of the directory that holds it (the game project's
+// folder when the data directory sits in it).
+func (d *Dir) DefaultProject() string { return filepath.Base(filepath.Dir(d.Path)) }
+
+// StudioStatePath is where the studio forwarder keeps its position.
+func (d *Dir) StudioStatePath() string { return filepath.Join(d.Path, "studio-forward.json") }
 
 // Config reads DATA/config.json; a missing file is the zero Config.
 func (d *Dir) Config() (Config, error) {
@@ -186,7 +205,7 @@ func (d *Dir) Config() (Config, error) {
 	dec := json.NewDecoder(strings.NewReader(string(b)))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&c); err != nil {
-		return c, fmt.Errorf("%s: %w (it may hold {\"upstreams\": {\"NAME\": \"URL or cmd:COMMAND ARGS\"}, \"follow\": {\"[PARSER:]NAME\": \"PATH\"}})", path, err)
+		return c, fmt.Errorf("%s: %w (it may hold {\"upstreams\": {\"NAME\": \"URL or cmd:COMMAND ARGS\"}, \"follow\": {\"[PARSER:]NAME\": \"PATH\"}, \"studio\": {\"url\": \"URL\", \"project\": \"NAME\", \"machine\": \"NAME\"}})", path, err)
 	}
 	return c, nil
 }

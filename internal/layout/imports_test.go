@@ -21,6 +21,7 @@ var allowed = map[string][]string{
 	"follow":     {"oplog"},
 	"otlp":       {"oplog"},
 	"metrics":    {"oplog"},
+	"studio":     {"oplog"},
 	"mcptools":   {"oplog"},
 	"client":     {"oplog", "mcptools"},
 	"api":        {"oplog", "mcptools", "client", "ui"},
