@@ -21,7 +21,7 @@ type getLogsIn struct {
 	Since  string `json:"since,omitempty" jsonschema:"from this time: RFC 3339, Unix ms, -15m or last_compile"`
 	Until  string `json:"until,omitempty" jsonschema:"before this time, like since"`
 	Run    string `json:"run,omitempty" jsonschema:"current, previous or a run number"`
-	Cursor string `json:"cursor,omitempty" jsonschema:"studio scope: the previous nextCursor"`
+	Cursor string `json:"cursor,omitempty" jsonschema:"studio: nextCursor"`
 	scopeArgs
 	listArgs
 }

@@ -22,9 +22,6 @@ type scopeArgs struct {
 	Machine string `json:"machine,omitempty" jsonschema:"studio scope: only this machine"`
 }
 
-// scopeValues are the values scope takes.
-var scopeValues = []any{"local", "studio"}
-
 // studio returns the studio to ask, nil for local scope. EINVALID names a
 // bad scope or a machine without studio scope; EUNAVAILABLE says the
 // server has no studio.
@@ -45,9 +42,9 @@ func (t *toolset) studio(a scopeArgs) (oplog.Studio, error) {
 	return nil, argError("scope", "%q: expected local or studio", a.Scope)
 }
 
-// leanScope returns in as tools/list carries it: scope as an enum and
-// machine without their descriptions, which cost every connection bytes
-// that the enum and the names say (help keeps them).
+// leanScope returns in as tools/list carries it: scope and machine with
+// the shortest descriptions, five tools' worth of bytes that every
+// connection pays (help keeps the whole ones).
 func leanScope(in *jsonschema.Schema) *jsonschema.Schema {
 	scope, machine := in.Properties["scope"], in.Properties["machine"]
 	if scope == nil || machine == nil {
@@ -58,8 +55,8 @@ func leanScope(in *jsonschema.Schema) *jsonschema.Schema {
 	for k, v := range in.Properties {
 		lean.Properties[k] = v
 	}
-	lean.Properties["scope"] = &jsonschema.Schema{Type: "string", Enum: scopeValues}
-	lean.Properties["machine"] = &jsonschema.Schema{Type: "string"}
+	lean.Properties["scope"] = &jsonschema.Schema{Type: "string", Description: "local or studio"}
+	lean.Properties["machine"] = &jsonschema.Schema{Type: "string", Description: "studio: one machine"}
 	return &lean
 }
 

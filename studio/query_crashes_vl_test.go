@@ -43,7 +43,11 @@ func mustStudio(t *testing.T, url string) *studio.Client {
 // group with the total count, first and last seen over both, and each
 // machine with its count; another project's crash is not in it.
 func TestClient_FindCrashes_TwoMachines(t *testing.T) {
-	url := studiotest.Start(t)
+	t.Run("SingleNode", func(t *testing.T) { testFindCrashesTwoMachines(t, studiotest.Start(t)) })
+	t.Run("Cluster", func(t *testing.T) { testFindCrashesTwoMachines(t, studiotest.StartCluster(t)) })
+}
+
+func testFindCrashesTwoMachines(t *testing.T, url string) {
 	player := "NullReferenceException\n  at Player.Update () in Assets/Player.cs:%d"
 	rows := crashRows("alice-pc", 10, 1, 0, 3, nre, player)
 	rows = append(rows, crashRows("ci-7", 500, 1, 10, 2, nre, player)...)

@@ -4,82 +4,27 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"net"
 	"net/http"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strconv"
 	"testing"
 	"time"
 
+	"github.com/mcplogd/mcplogd/internal/vltest"
 	"github.com/mcplogd/mcplogd/oplog"
 )
 
-// Binary finds victoria-logs on PATH or in GOPATH/bin; the test is
-// skipped, saying how to install it, when it is missing.
-func Binary(tb testing.TB) string {
-	tb.Helper()
-	if p, err := exec.LookPath("victoria-logs"); err == nil {
-		return p
-	}
-	if home, err := os.UserHomeDir(); err == nil {
-		if p := filepath.Join(home, "go", "bin", "victoria-logs"); fileExists(p) {
-			return p
-		}
-	}
-	if gp := os.Getenv("GOPATH"); gp != "" && fileExists(filepath.Join(gp, "bin", "victoria-logs")) {
-		return filepath.Join(gp, "bin", "victoria-logs")
-	}
-	tb.Skip("victoria-logs not installed: CGO_ENABLED=0 go install github.com/VictoriaMetrics/VictoriaLogs/app/victoria-logs@v1.52.1")
-	return ""
-}
-
-func fileExists(p string) bool { _, err := os.Stat(p); return err == nil }
-
-// Start starts a single-node VictoriaLogs and returns its base URL.
+// Start starts a single-node VictoriaLogs (internal/vltest) and returns
+// its base URL.
 func Start(tb testing.TB) string {
 	tb.Helper()
-	bin := Binary(tb)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		tb.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	_ = ln.Close()
-	dir := tb.TempDir()
-	cmd := exec.Command(bin, "-storageDataPath="+filepath.Join(dir, "data"), "-httpListenAddr="+addr,
-		"-retentionPeriod=100y", "-loggerLevel=ERROR")
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Start(); err != nil {
-		tb.Fatal(err)
-	}
-	exited := make(chan struct{})
-	go func() { _ = cmd.Wait(); close(exited) }()
-	tb.Cleanup(func() {
-		_ = cmd.Process.Kill()
-		<-exited
-	})
-	url := "http://" + addr
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		resp, err := http.Get(url + "/health")
-		if err == nil {
-			_ = resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
-				return url
-			}
-		}
-		select {
-		case <-exited:
-			tb.Fatalf("victoria-logs exited: %s", out.String())
-		case <-time.After(20 * time.Millisecond):
-		}
-		if time.Now().After(deadline) {
-			tb.Fatalf("victoria-logs did not answer /health within 30 s: %s", out.String())
-		}
-	}
+	return vltest.Start(tb).URL
+}
+
+// StartCluster starts two storage nodes behind one front (internal/vltest)
+// and returns the front's base URL.
+func StartCluster(tb testing.TB) string {
+	tb.Helper()
+	return vltest.StartCluster(tb, 2).URL
 }
 
 // Row is a record as the forwarder sends it: the studio schema.
