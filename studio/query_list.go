@@ -2,76 +2,12 @@ package studio
 
 import (
 	"context"
-	"fmt"
 	"strconv"
 	"strings"
 	"unicode"
 
 	"github.com/mcplogd/mcplogd/oplog"
 )
-
-// Paging. Rows are read newest first (newestFirst) with offset and limit;
-// a cursor is the offset of the next row to read. An operation has two
-// rows (started, then completed, with a higher seq): a row is kept only
-// when it is its record's newest, asked of VictoriaLogs for the page's
-// operations at once, so a filter matches an operation as it is now and
-// each record shows once. Lines and markers have one row each.
-
-// studioRow is a decoded row and its forwarding sequence.
-type studioRow struct {
-	rec oplog.StudioRecord
-	seq uint64
-}
-
-// encodeCursor and decodeCursor spell a row offset as a cursor.
-func encodeCursor(off int) string { return "v" + strconv.Itoa(off) }
-
-func decodeCursor(s string) (int, error) {
-	if s == "" {
-		return 0, nil
-	}
-	n, err := strconv.Atoi(strings.TrimPrefix(s, "v"))
-	if err != nil || n < 0 || !strings.HasPrefix(s, "v") {
-		return 0, oplog.Errorf(oplog.EINVALID, "cursor: %q is not a studio cursor (pass the nextCursor of a studio answer)", s)
-	}
-	return n, nil
-}
-
-// page reads up to n records that pass filter, from row offset off, newest
-// first, and returns them with the cursor of the next page ("" at the end)
-// and the cursor that reads on from each.
-func (c *Client) page(ctx context.Context, filter string, off, n int) (kept []oplog.StudioRecord, next string, at []string, err error) {
-	batch := max(2*n, 64)
-	for {
-		var rows []studioRow
-		q := filter + " | " + newestFirst + fmt.Sprintf(" | offset %d | limit %d", off, batch)
-		err := c.query(ctx, q, func(r row) error {
-			rows = append(rows, studioRow{rec: r.record(), seq: r.num("seq")})
-			return nil
-		})
-		if err != nil {
-			return nil, "", nil, err
-		}
-		newest, err := c.newest(ctx, rows)
-		if err != nil {
-			return nil, "", nil, err
-		}
-		for i := range rows {
-			if !newest[i] {
-				continue
-			}
-			if len(kept) == n {
-				return kept, encodeCursor(off + i), at, nil
-			}
-			kept = append(kept, rows[i].rec)
-			at = append(at, encodeCursor(off+i))
-		}
-		off += len(rows)
-		if len(rows) < batch {
-			return kept, "", at, nil
-		}
-	}
-}
 
 // opKey names an operation across machines and revisions.
 type opKey struct {
@@ -118,7 +54,7 @@ func (c *Client) List(ctx context.Context, q oplog.StudioListQuery) (oplog.Studi
 	if err != nil {
 		return oplog.StudioPage{}, err
 	}
-	off, err := decodeCursor(q.Cursor)
+	cur, err := decodeCursor(q.Cursor)
 	if err != nil {
 		return oplog.StudioPage{}, err
 	}
@@ -126,7 +62,7 @@ func (c *Client) List(ctx context.Context, q oplog.StudioListQuery) (oplog.Studi
 	if err != nil {
 		return oplog.StudioPage{}, err
 	}
-	recs, next, at, err := c.page(ctx, and(streamFilter(c.opts.Project, q.Machine, q.Source), f), off, n)
+	recs, next, at, err := c.page(ctx, and(streamFilter(c.opts.Project, q.Machine, q.Source), f), cur, n)
 	if err != nil {
 		return oplog.StudioPage{}, err
 	}
@@ -142,7 +78,7 @@ func (c *Client) Search(ctx context.Context, q oplog.StudioSearchQuery) (oplog.S
 	if q.ReplayOf != 0 {
 		return oplog.StudioSearchPage{}, oplog.Errorf(oplog.EINVALID, "replayOf: replays are one machine's; not in studio scope")
 	}
-	off, err := decodeCursor(q.Cursor)
+	cur, err := decodeCursor(q.Cursor)
 	if err != nil {
 		return oplog.StudioSearchPage{}, err
 	}
@@ -159,7 +95,7 @@ func (c *Client) Search(ctx context.Context, q oplog.StudioSearchQuery) (oplog.S
 			return oplog.StudioSearchPage{}, err
 		}
 	}
-	recs, next, at, err := c.page(ctx, and(streamFilter(c.opts.Project, q.Machine, q.Source), f, text), off, n)
+	recs, next, at, err := c.page(ctx, and(streamFilter(c.opts.Project, q.Machine, q.Source), f, text), cur, n)
 	if err != nil {
 		return oplog.StudioSearchPage{}, err
 	}
