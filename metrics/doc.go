@@ -38,7 +38,7 @@
 //	mcplogd_follower_offset_bytes{follower}, _size_bytes, _lag_bytes  gauges: read, file size, size-offset
 //	mcplogd_follower_lines_read_total{follower}, mcplogd_follower_records_stored_total{follower}  counters
 //	mcplogd_studio_state{state}                       gauge: 1 for the studio forwarding's state (serve --studio)
-//	mcplogd_studio_lag_records, _lag_seconds, _forwarded_id, _pending_operations  gauges
+//	mcplogd_studio_lag_records, _lag_seconds, _forwarded_id, _rows_reconciled, _pending_operations  gauges
 //	mcplogd_studio_rows_acknowledged_total, _rows_resent_total, _records_lost_total, _records_too_old_total  counters
 //	mcplogd_studio_last_error_timestamp_seconds       gauge: when forwarding last failed
 //

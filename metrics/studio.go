@@ -15,6 +15,8 @@ var (
 		"1 for the state the forwarding to the studio's VictoriaLogs is in, 0 for the others.", []string{"state"}, nil)
 	studioSeqDesc = prometheus.NewDesc("mcplogd_studio_rows_acknowledged_total",
 		"Rows VictoriaLogs acknowledged: the forwarding sequence (seq) of this machine.", nil, nil)
+	studioReconciledDesc = prometheus.NewDesc("mcplogd_studio_rows_reconciled",
+		"The seq through which every row was found in VictoriaLogs (reconciliation).", nil, nil)
 	studioForwardedDesc = prometheus.NewDesc("mcplogd_studio_forwarded_id",
 		"The highest record ID forwarded and acknowledged.", nil, nil)
 	studioLagDesc = prometheus.NewDesc("mcplogd_studio_lag_records",
@@ -34,7 +36,7 @@ var (
 )
 
 func (c studioCollector) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{studioStateDesc, studioSeqDesc, studioForwardedDesc, studioLagDesc, studioLagSecondsDesc,
+	for _, d := range []*prometheus.Desc{studioStateDesc, studioSeqDesc, studioReconciledDesc, studioForwardedDesc, studioLagDesc, studioLagSecondsDesc,
 		studioPendingDesc, studioResentDesc, studioLostDesc, studioTooOldDesc, studioErrorDesc} {
 		ch <- d
 	}
@@ -54,6 +56,7 @@ func (c studioCollector) Collect(ch chan<- prometheus.Metric) {
 		ch <- prometheus.MustNewConstMetric(d, prometheus.CounterValue, v)
 	}
 	counter(studioSeqDesc, float64(s.Seq))
+	gauge(studioReconciledDesc, float64(s.Reconciled))
 	gauge(studioForwardedDesc, float64(s.ForwardedID))
 	gauge(studioLagDesc, float64(s.LagRecords))
 	gauge(studioLagSecondsDesc, s.LagSeconds)

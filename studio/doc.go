@@ -23,7 +23,9 @@
 // # Nothing lost, nothing twice
 //
 // The forwarder never sits on the append path: it wakes on the log's
-// Changed channel and reads the store after its own position. Before each
+// Changed channel and reads the store after its own position, and it
+// stays out of local bursts (it starts sending once appends pause for
+// Quiet, or once the oldest record not sent has waited MaxDelay). Before each
 // insert it saves the batch (its first seq, the completions and the run of
 // record IDs it carries) in the state file, and after VictoriaLogs'
 // 2xx it saves the new position. A batch whose answer was lost (a kill -9,
@@ -35,7 +37,9 @@
 // the seqs of a range that falls short, and sends exactly the missing rows
 // again, each with its own seq; batches found whole leave the journal.
 // While a storage node is down the queries fail (no partial answers), so
-// reconciliation waits for it to come back.
+// reconciliation waits for it to come back; inserts go on meanwhile. A
+// state file that is gone (a fresh state) continues after the highest seq
+// and record ID VictoriaLogs holds of the machine.
 //
 // Records older than VictoriaLogs' -retentionPeriod (read from its /flags)
 // are not sent and are counted (TooOld); records retention removed before

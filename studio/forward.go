@@ -39,6 +39,11 @@ type ForwardOptions struct {
 	// rows and 4 MiB.
 	BatchRows  int
 	BatchBytes int
+	// Quiet and MaxDelay keep forwarding out of local bursts: sending
+	// starts once no record was appended for Quiet, or once the oldest
+	// record not sent has waited MaxDelay, whichever comes first; then
+	// the backlog goes in full batches. Defaults 100 ms and 2 s.
+	Quiet, MaxDelay time.Duration
 	// Settle is how long after VictoriaLogs acknowledged rows they are
 	// looked for (it buffers for about a second and writes to disk every
 	// 5 s; a storage node killed before that loses them). Default 15 s.
@@ -66,6 +71,12 @@ func (o ForwardOptions) withDefaults() ForwardOptions {
 	if o.BatchBytes <= 0 {
 		o.BatchBytes = DefaultBatchBytes
 	}
+	if o.Quiet <= 0 {
+		o.Quiet = DefaultQuiet
+	}
+	if o.MaxDelay <= 0 {
+		o.MaxDelay = DefaultMaxDelay
+	}
 	if o.Settle <= 0 {
 		o.Settle = DefaultSettle
 	}
@@ -82,7 +93,7 @@ func (o ForwardOptions) withDefaults() ForwardOptions {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
 	if o.HTTPClient == nil {
-		o.HTTPClient = &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 4, IdleConnTimeout: time.Minute}}
+		o.HTTPClient = &http.Client{Transport: &http.Transport{Proxy: http.ProxyFromEnvironment, MaxIdleConnsPerHost: 4, IdleConnTimeout: time.Minute}}
 	}
 	return o
 }
@@ -92,6 +103,8 @@ const (
 	DefaultBatchRows        = 5000
 	DefaultBatchBytes       = 4 << 20
 	DefaultSettle           = 15 * time.Second
+	DefaultQuiet            = 100 * time.Millisecond
+	DefaultMaxDelay         = 2 * time.Second
 	defaultRetention        = 7 * 24 * time.Hour
 	defaultFutureRetention  = 2 * 24 * time.Hour // VictoriaLogs' -futureRetention
 	retentionMargin         = time.Hour          // not sent this close to either edge
@@ -113,6 +126,10 @@ type Forwarder struct {
 	attempts  map[uint64]int // resends per seq
 	lag       lagSamples
 	buf       []byte
+	wake      time.Time // sending waits until then (lingers); zero: not waiting
+	uncertain bool      // a batch's answer was lost: new batches wait until the journal is reconciled
+	pendingAt int       // where the next look at Pending starts
+	resumed   bool      // resume has run
 
 	hold   atomic.Uint64
 	mu     sync.Mutex
@@ -144,7 +161,7 @@ func Forward(src Source, opts ForwardOptions) (*Forwarder, error) {
 		}
 		st = state{Version: stateVersion, Project: o.Project, Machine: o.Machine}
 	}
-	f := &Forwarder{src: src, opts: o, vl: &vlclient{base: base, hc: o.HTTPClient}, st: st,
+	f := &Forwarder{src: src, opts: o, vl: &vlclient{base: base, shown: redact(base), hc: o.HTTPClient}, st: st,
 		retention: o.Retention, attempts: map[uint64]int{}, done: make(chan struct{})}
 	f.schema = rowSchema{project: o.Project, machine: o.Machine}
 	if o.Signature != nil {
@@ -153,9 +170,9 @@ func Forward(src Source, opts ForwardOptions) (*Forwarder, error) {
 	now := time.Now()
 	if n := len(f.st.Journal); n > 0 && f.st.Journal[n-1].Acked.IsZero() {
 		// Sent or not before the last stop: reconciliation will tell.
-		f.st.adopt(&f.st.Journal[n-1], now)
+		f.st.adopt(&f.st.Journal[n-1], now, 0)
 	}
-	f.status = oplog.StudioStatus{URL: base, Project: o.Project, Machine: o.Machine, State: oplog.StudioStarting, Since: now}
+	f.status = oplog.StudioStatus{URL: f.vl.shown, Project: o.Project, Machine: o.Machine, State: oplog.StudioStarting, Since: now}
 	f.publish(now)
 	ctx, cancel := context.WithCancel(context.Background())
 	f.cancel = cancel
@@ -212,12 +229,21 @@ func (f *Forwarder) run(ctx context.Context) {
 		if busy {
 			continue
 		}
+		var linger *time.Timer
+		if !f.wake.IsZero() {
+			linger = time.NewTimer(time.Until(f.wake))
+		} else {
+			linger = time.NewTimer(time.Hour)
+		}
 		select {
 		case <-ctx.Done():
+			linger.Stop()
 			return
 		case <-changed:
 		case <-tick.C:
+		case <-linger.C:
 		}
+		linger.Stop()
 	}
 }
 
@@ -232,7 +258,7 @@ func (f *Forwarder) failed(err error) {
 	f.status.LastError, f.status.LastErrorAt = err.Error(), now
 	f.mu.Unlock()
 	if prev != oplog.StudioUnreachable {
-		f.opts.Logger.Warn("studio: VictoriaLogs unreachable; records wait in the local log and go when it answers", "url", f.vl.base, "err", err)
+		f.opts.Logger.Warn("studio: VictoriaLogs unreachable; records wait in the local log and go when it answers", "url", f.vl.shown, "err", err)
 	}
 }
 
@@ -270,7 +296,7 @@ func (f *Forwarder) publish(now time.Time) {
 	}
 	if s.State != state {
 		if s.State == oplog.StudioUnreachable {
-			f.opts.Logger.Info("studio: VictoriaLogs answers again", "url", f.vl.base)
+			f.opts.Logger.Info("studio: VictoriaLogs answers again", "url", f.vl.shown)
 		}
 		s.State, s.Since = state, now
 	}
@@ -278,5 +304,5 @@ func (f *Forwarder) publish(now time.Time) {
 
 // errorf is an error of the forwarder, naming VictoriaLogs' URL.
 func (f *Forwarder) errorf(format string, args ...any) error {
-	return fmt.Errorf("studio %s: "+format, append([]any{f.vl.base}, args...)...)
+	return fmt.Errorf("studio %s: "+format, append([]any{f.vl.shown}, args...)...)
 }

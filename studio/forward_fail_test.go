@@ -3,6 +3,8 @@ package studio_test
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -144,4 +146,56 @@ func TestForward_DiskLimitCountsLost(t *testing.T) {
 	if s.Lost == 0 || s.Seq+s.Lost != 2000 {
 		t.Fatalf("lost %d, sent %d; want records lost to the disk limit counted, lost+sent = 2000", s.Lost, s.Seq)
 	}
+}
+
+// TestForward_TooOld: a record older than VictoriaLogs' retention (which
+// would drop it) is counted and not sent; the others go.
+func TestForward_TooOld(t *testing.T) {
+	v := vltest.Start(t)
+	l, _ := logtest.MustOpenLog(t, nil)
+	logtest.MustAppend(t, l,
+		oplog.Record{Source: "game", Level: oplog.LevelInfo, Text: "older than the retention", Time: time.Now().Add(-90 * time.Minute)},
+		oplog.Record{Source: "game", Level: oplog.LevelInfo, Text: "now"})
+	f, err := studio.Forward(l, studio.ForwardOptions{URL: v.URL, Project: "game", Machine: "m1", Retention: 2 * time.Hour,
+		StatePath: filepath.Join(t.TempDir(), "studio-forward.json"), Settle: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	s := caughtUp(t, f, l, 30*time.Second)
+	if s.TooOld != 1 || s.Seq != 1 {
+		t.Fatalf("too old %d, sent %d; want 1 and 1", s.TooOld, s.Seq)
+	}
+	if got := rows(t, v, "m1"); len(got) != 1 || got[0]["_msg"] != "now" {
+		t.Fatalf("rows %v; want only the recent record", got)
+	}
+}
+
+// TestForward_StateFileLost: a forwarder without its state file continues
+// after the rows VictoriaLogs holds, rather than sending them twice.
+func TestForward_StateFileLost(t *testing.T) {
+	v := vltest.Start(t)
+	l, _ := logtest.MustOpenLog(t, nil)
+	logtest.MustAppend(t, l, logtest.Lines(1000, "before")...)
+	state := filepath.Join(t.TempDir(), "studio-forward.json")
+	opts := studio.ForwardOptions{URL: v.URL, Project: "game", Machine: "m1", StatePath: state, Settle: time.Second}
+	f, err := studio.Forward(l, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	caughtUp(t, f, l, 30*time.Second)
+	f.Close()
+	if err := os.Remove(state); err != nil {
+		t.Fatal(err)
+	}
+	v.ForceFlush(t)
+	if f, err = studio.Forward(l, opts); err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	logtest.MustAppend(t, l, logtest.Lines(100, "after")...)
+	if s := caughtUp(t, f, l, 30*time.Second); s.Seq != 1100 {
+		t.Fatalf("seq %d after the state file was lost, want 1100", s.Seq)
+	}
+	exactlyOnce(t, v, l, "m1")
 }

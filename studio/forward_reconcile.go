@@ -90,6 +90,38 @@ func (f *Forwarder) reconcile(ctx context.Context, now time.Time) error {
 	return s.save(f.opts.StatePath)
 }
 
+// resume, on a fresh state (no row sent yet, say its file was lost),
+// continues after the rows VictoriaLogs already holds of this machine: seqs
+// after its highest, and records after the highest ID of this revision.
+func (f *Forwarder) resume(ctx context.Context) error {
+	s := &f.st
+	if s.Seq != 0 || len(s.Journal) != 0 {
+		return nil
+	}
+	seq, err := f.highest(ctx, fmt.Sprintf(`{project=%s,machine=%s}`, strconv.Quote(f.opts.Project), strconv.Quote(f.opts.Machine)), "seq")
+	if err != nil || seq == 0 {
+		return err
+	}
+	id, err := f.highest(ctx, f.filter(), "id")
+	if err != nil {
+		return err
+	}
+	f.opts.Logger.Warn("studio: VictoriaLogs already holds rows of this machine that the state file does not know; continuing after them",
+		"seq", seq, "id", id)
+	s.Seq, s.Reconciled, s.Through = seq, seq, max(s.Through, id)
+	return s.save(f.opts.StatePath)
+}
+
+// highest returns the highest value of field in the rows q selects; 0 when none.
+func (f *Forwarder) highest(ctx context.Context, q, field string) (uint64, error) {
+	var n uint64
+	err := f.queryRows(ctx, q+" | stats max("+field+") m", func(row map[string]string) error {
+		n, _ = strconv.ParseUint(row["m"], 10, 64) // "" when there is no row
+		return nil
+	})
+	return n, err
+}
+
 // expected counts the seqs from..to that the batches hold.
 func expected(due []batch, from, to uint64) int {
 	n := 0

@@ -15,6 +15,11 @@ type rowSchema struct {
 	signature func(*oplog.Record) string
 }
 
+// maxFieldBytes bounds _msg, stack and data in a row: VictoriaLogs skips
+// a line over 256 KiB (-insert.maxLineSizeBytes) and still answers 2xx.
+// Longer texts are cut (at a character); a larger data object is left out.
+const maxFieldBytes = 64 << 10
+
 // appendRow appends r as one JSON line of the studio schema: stream fields
 // project, machine and source; _msg, _time, id, seq, revision, kind,
 // level, name, stack, signature, tool, status, run, and data (which
@@ -27,7 +32,7 @@ func (s *rowSchema) appendRow(b []byte, r *oplog.Record, seq, revision uint64) [
 	b = append(b, `,"source":`...)
 	b = appendString(b, r.Source)
 	b = append(b, `,"_msg":`...)
-	b = appendString(b, r.Text)
+	b = appendString(b, oplog.ClipBytes(r.Text, maxFieldBytes))
 	b = append(b, `,"_time":"`...)
 	b = r.Time.UTC().AppendFormat(b, time.RFC3339Nano)
 	b = append(b, `","id":`...)
@@ -42,7 +47,7 @@ func (s *rowSchema) appendRow(b []byte, r *oplog.Record, seq, revision uint64) [
 	b = append(b, r.Level.String()...)
 	b = append(b, '"')
 	b = appendField(b, "name", r.Name)
-	b = appendField(b, "stack", r.Stack)
+	b = appendField(b, "stack", oplog.ClipBytes(r.Stack, maxFieldBytes))
 	if s.signature != nil {
 		b = appendField(b, "signature", s.signature(r))
 	}
@@ -52,7 +57,7 @@ func (s *rowSchema) appendRow(b []byte, r *oplog.Record, seq, revision uint64) [
 		b = append(b, `,"run":`...)
 		b = strconv.AppendUint(b, r.Run, 10)
 	}
-	if len(r.Data) > 0 && r.Data[0] == '{' {
+	if len(r.Data) > 0 && len(r.Data) <= maxFieldBytes && r.Data[0] == '{' {
 		b = append(b, `,"data":`...)
 		b = append(b, r.Data...)
 	}

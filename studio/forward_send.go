@@ -30,6 +30,12 @@ func (f *Forwarder) step(ctx context.Context) (busy bool, err error) {
 		}
 		f.retention = cmp(r, defaultRetention)
 	}
+	if !f.resumed {
+		if err := f.resume(ctx); err != nil {
+			return false, err
+		}
+		f.resumed = true
+	}
 	if f.retry != nil {
 		return true, f.send(ctx, f.retry, &f.st.Journal[len(f.st.Journal)-1])
 	}
@@ -41,8 +47,19 @@ func (f *Forwarder) step(ctx context.Context) (busy bool, err error) {
 			// Inserts may still work (a cluster with a storage node down
 			// takes them): go on sending, look again later.
 			f.noteError(err)
-			f.st.Journal[0].Checked = now
+			if len(f.st.Journal) > 0 {
+				f.st.Journal[0].Checked = now
+			}
 		}
+	}
+	if f.uncertain {
+		if len(f.st.Journal) > 0 {
+			return false, nil // the failed batch is reconciled first: no new batch while VictoriaLogs fails
+		}
+		f.uncertain = false
+	}
+	if f.lingers(&st, now) {
+		return false, nil
 	}
 	b, body, err := f.next(ctx, &st, now)
 	if err != nil || body == nil {
@@ -53,6 +70,31 @@ func (f *Forwarder) step(ctx context.Context) (busy bool, err error) {
 		return false, f.errorf("save state: %w", err)
 	}
 	return true, f.send(ctx, body, &f.st.Journal[len(f.st.Journal)-1])
+}
+
+// lingers reports whether sending should wait (until f.wake): records
+// are being appended right now (a burst: local ingest goes first) and the
+// oldest not sent has waited less than MaxDelay. Under a steady stream
+// records thus go about MaxDelay after they were appended; a backlog older
+// than that goes at once, batch after batch.
+func (f *Forwarder) lingers(st *oplog.Stats, now time.Time) bool {
+	f.wake = time.Time{}
+	if st.Revision != f.st.Revision || st.LastID <= f.st.Through {
+		return false
+	}
+	f.mu.Lock()
+	f.lag.observe(st.LastID, f.st.Through, now)
+	since, appended := f.lag.since, f.lag.appended
+	f.mu.Unlock()
+	wake := appended.Add(f.opts.Quiet)
+	if late := since.Add(f.opts.MaxDelay); late.Before(wake) {
+		wake = late
+	}
+	if now.Before(wake) {
+		f.wake = wake
+		return true
+	}
+	return false
 }
 
 // cmp returns d, or def when d is zero.
@@ -99,22 +141,9 @@ func (f *Forwarder) follow(st *oplog.Stats) {
 func (f *Forwarder) next(ctx context.Context, st *oplog.Stats, now time.Time) (batch, []byte, error) {
 	s := &f.st
 	b := batch{Revision: s.Revision, Seq: s.Seq + 1}
-	body := f.buf[:0]
-	for i, id := range s.Pending {
-		if i >= maxPendingChecksPerStep || len(b.Comps) >= f.opts.BatchRows/2 {
-			break
-		}
-		r, err := f.src.Get(ctx, id)
-		if oplog.ErrorCode(err) == oplog.ENOTFOUND {
-			s.Pending = slices.DeleteFunc(s.Pending, func(x uint64) bool { return x == id })
-			continue
-		} else if err != nil {
-			return b, nil, err
-		}
-		if r.IsComplete() {
-			body = f.schema.appendRow(body, &r, b.Seq+uint64(len(b.Comps)), s.Revision)
-			b.Comps = append(b.Comps, id)
-		}
+	body, err := f.completions(ctx, &b, f.buf[:0])
+	if err != nil {
+		return b, nil, err
 	}
 	old, future := now.Add(-f.retention+retentionMargin), now.Add(defaultFutureRetention-retentionMargin)
 	for st.LastID > s.Through && int(b.rows()) < f.opts.BatchRows && len(body) < f.opts.BatchBytes {
@@ -170,6 +199,36 @@ func (f *Forwarder) next(ctx context.Context, st *oplog.Stats, now time.Time) (b
 	return b, body, nil
 }
 
+// completions appends to body the second rows of the operations sent
+// pending that have completed since, noting them in b.Comps.
+func (f *Forwarder) completions(ctx context.Context, b *batch, body []byte) ([]byte, error) {
+	s := &f.st
+	var gone []uint64 // trimmed or cleared: no completion to send
+	defer func() {
+		s.Pending = slices.DeleteFunc(s.Pending, func(x uint64) bool { return slices.Contains(gone, x) })
+	}()
+	n := min(len(s.Pending), maxPendingChecksPerStep)
+	f.pendingAt += n // a different slice each step when there are many
+	for i := range n {
+		if len(b.Comps) >= f.opts.BatchRows/2 {
+			break
+		}
+		id := s.Pending[(f.pendingAt-n+i)%len(s.Pending)]
+		r, err := f.src.Get(ctx, id)
+		if oplog.ErrorCode(err) == oplog.ENOTFOUND {
+			gone = append(gone, id)
+			continue
+		} else if err != nil {
+			return body, err
+		}
+		if r.IsComplete() {
+			body = f.schema.appendRow(body, &r, b.Seq+uint64(len(b.Comps)), s.Revision)
+			b.Comps = append(b.Comps, id)
+		}
+	}
+	return body, nil
+}
+
 // send posts body, the rows of b (the journal's last batch), and counts b
 // as sent when VictoriaLogs acknowledged it, or when the answer was lost
 // (reconciliation then finds what did not arrive). When nothing could
@@ -186,7 +245,8 @@ func (f *Forwarder) send(ctx context.Context, body []byte, b *batch) error {
 		return f.errorf("%w", err)
 	}
 	f.retry = nil
-	f.st.adopt(b, time.Now())
+	f.uncertain = err != nil
+	f.st.adopt(b, time.Now(), f.opts.Settle/4)
 	if serr := f.st.save(f.opts.StatePath); serr != nil {
 		return f.errorf("save state: %w", serr)
 	}
@@ -199,9 +259,10 @@ func (f *Forwarder) send(ctx context.Context, body []byte, b *batch) error {
 // lagSamples remember when the log's newest ID was seen, so that the age of
 // the oldest record not acknowledged can be told.
 type lagSamples struct {
-	ids   []uint64
-	times []time.Time
-	since time.Time // when the oldest record not acknowledged was first seen; zero: none
+	ids      []uint64
+	times    []time.Time
+	since    time.Time // when the oldest record not acknowledged was first seen; zero: none
+	appended time.Time // when the newest ID was first seen
 }
 
 const maxLagSamples = 1024
@@ -215,6 +276,7 @@ func (l *lagSamples) observe(last, through uint64, now time.Time) {
 			l.ids, l.times = l.ids[:n/2], l.times[:n/2]
 		}
 		l.ids, l.times = append(l.ids, last), append(l.times, now)
+		l.appended = now
 	}
 	i := 0
 	for i < len(l.ids) && l.ids[i] <= through {

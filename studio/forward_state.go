@@ -77,8 +77,13 @@ func (b *batch) at(seq uint64) (id uint64, comp bool) {
 	return b.Lo + i - uint64(len(b.Comps)), false
 }
 
-// adopt counts b as sent: the seqs, records and operations it covers.
-func (s *state) adopt(b *batch, at time.Time) {
+// adopt counts b, the journal's last batch, as sent: the seqs, records and
+// operations it covers. It merges b into the batch before it when b
+// continues its run of seqs and IDs and was sent soon after it (within
+// window), so that the journal stays short through a long outage of
+// reconciliation (a storage node down) without delaying any check by
+// more than window.
+func (s *state) adopt(b *batch, at time.Time, window time.Duration) {
 	b.Acked = at
 	s.Seq = max(s.Seq, b.last())
 	if b.Lo != 0 {
@@ -86,6 +91,17 @@ func (s *state) adopt(b *batch, at time.Time) {
 	}
 	s.Pending = slices.DeleteFunc(s.Pending, func(id uint64) bool { return slices.Contains(b.Comps, id) })
 	s.Pending = append(s.Pending, b.NewPending...)
+	n := len(s.Journal)
+	if n < 2 || b != &s.Journal[n-1] {
+		return
+	}
+	prev := &s.Journal[n-2]
+	if prev.Revision == b.Revision && len(b.Comps) == 0 && prev.Lo != 0 && b.Lo == prev.Hi+1 && b.Seq == prev.last()+1 &&
+		!prev.Acked.IsZero() && prev.Checked.IsZero() && at.Sub(prev.Acked) < window {
+		prev.Hi, prev.Acked = b.Hi, at
+		prev.NewPending = append(prev.NewPending, b.NewPending...)
+		s.Journal = s.Journal[:n-1]
+	}
 }
 
 // loadState reads the state at path; a missing file is a fresh state.

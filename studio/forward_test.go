@@ -160,3 +160,23 @@ func TestForward_OrderAndSchema(t *testing.T) {
 		t.Errorf("state %s, want %s", s.State, oplog.StudioUpToDate)
 	}
 }
+
+// TestForward_TwoMachinesOneCrash: the same crash on two machines has one
+// signature in VictoriaLogs, so that LogsQL groups it across them.
+func TestForward_TwoMachinesOneCrash(t *testing.T) {
+	v := vltest.Start(t)
+	stack := "NullReferenceException: Object reference not set\n  at Player.Update () [0x%05x] in Assets/Player.cs:%d\n"
+	for i, m := range []string{"m1", "m2"} {
+		l, _ := logtest.MustOpenLog(t, nil)
+		logtest.MustAppend(t, l,
+			oplog.Record{Source: "unity", Level: oplog.LevelError, Text: "NullReferenceException: Object reference not set",
+				Stack: fmt.Sprintf(stack, 12+i, 42+i)}, // other addresses and lines: the same crash
+			oplog.Record{Source: "unity", Level: oplog.LevelInfo, Text: "not a crash"})
+		caughtUp(t, forward(t, l, v.URL, m), l, 30*time.Second)
+	}
+	v.ForceFlush(t)
+	got := v.Query(t, `{project="game"} signature:* | stats by (signature) count() n, count_uniq(machine) machines`)
+	if len(got) != 1 || got[0]["n"] != "2" || got[0]["machines"] != "2" {
+		t.Fatalf("crash groups %v; want one signature seen on both machines", got)
+	}
+}

@@ -21,8 +21,18 @@ import (
 // ingest, LogsQL queries for reconciliation, and the retention it runs
 // with. base is a single node's or a cluster front's root URL.
 type vlclient struct {
-	base string // no trailing slash
-	hc   *http.Client
+	base  string // no trailing slash; user:password@ in it authenticates (basic auth)
+	shown string // base without the password, for status and logs
+	hc    *http.Client
+}
+
+// redact returns base with its password, if any, replaced by xxxxx.
+func redact(base string) string {
+	u, err := url.Parse(base)
+	if err != nil {
+		return base
+	}
+	return u.Redacted()
 }
 
 // ingestPath is the JSON-lines ingest with this package's schema: the
@@ -30,7 +40,8 @@ type vlclient struct {
 const ingestPath = "/insert/jsonline?_stream_fields=project,machine,source&_msg_field=_msg&_time_field=_time"
 
 // ParseURL checks a VictoriaLogs root URL as --studio takes it
-// (http://host:9428): http or https, a host, no query.
+// (http://host:9428, or http://user:password@host:9428 behind basic auth):
+// http or https, a host, no query.
 func ParseURL(s string) (string, error) {
 	u, err := url.Parse(strings.TrimSpace(s))
 	if err != nil {
@@ -138,6 +149,9 @@ func (c *vlclient) retention(ctx context.Context) (time.Duration, error) {
 func parseVMDuration(s string) (time.Duration, error) {
 	units := map[string]time.Duration{"ms": time.Millisecond, "s": time.Second, "m": time.Minute, "h": time.Hour,
 		"d": 24 * time.Hour, "w": 7 * 24 * time.Hour, "y": 365 * 24 * time.Hour}
+	if s == "" {
+		return 0, errors.New("empty duration")
+	}
 	if f, err := strconv.ParseFloat(s, 64); err == nil {
 		return time.Duration(f * 31 * 24 * float64(time.Hour)), nil
 	}

@@ -203,6 +203,9 @@ func (s *server) printLinks(base string) {
 	for _, f := range s.config.follows {
 		fmt.Fprintf(w, "  follow:   %s\n", f)
 	}
+	if d := s.studio.describe(); d != "" {
+		fmt.Fprintf(w, "  studio:   %s\n", d)
+	}
 }
 
 // Close stops the server in the order that keeps every acknowledged

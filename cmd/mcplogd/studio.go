@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"flag"
+	"fmt"
 	"log/slog"
 	"os"
 	"sync/atomic"
@@ -117,6 +118,15 @@ func (l *studioLink) status() func() oplog.StudioStatus {
 		}
 		return oplog.StudioStatus{URL: l.opts.URL, Project: l.opts.Project, Machine: l.opts.Machine, State: oplog.StudioStarting}
 	}
+}
+
+// describe says where records go, for serve's banner; "" without a studio.
+func (l *studioLink) describe() string {
+	if !l.on {
+		return ""
+	}
+	s := l.status()()
+	return fmt.Sprintf("forwarding to %s as project %q, machine %q", s.URL, s.Project, s.Machine)
 }
 
 // close stops the forwarder; what it did not send goes at the next start.

@@ -9,6 +9,6 @@
 //
 // The binary is the pinned victoria-logs (Version) that
 // scripts/need-victoria-logs installs with go install; it is looked for on
-// PATH, then in $(go env GOPATH)/bin. Without it a test is skipped, or fails
+// PATH, then in $(go env GOBIN) or $(go env GOPATH)/bin. Without it a test is skipped, or fails
 // when MCPLOGD_REQUIRE_VICTORIALOGS=1 (as make test sets).
 package vltest

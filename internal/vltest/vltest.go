@@ -29,14 +29,20 @@ func Binary() string {
 	if p, err := exec.LookPath("victoria-logs"); err == nil {
 		return p
 	}
-	gopath := os.Getenv("GOPATH")
-	if gopath == "" {
-		if out, err := exec.Command("go", "env", "GOPATH").Output(); err == nil {
-			gopath = strings.TrimSpace(string(out))
+	// Where go install puts it: GOBIN, else the first GOPATH's bin.
+	out, _ := exec.Command("go", "env", "GOBIN", "GOPATH").Output()
+	env := strings.Split(string(out), "\n")
+	var dirs []string
+	if len(env) > 0 && strings.TrimSpace(env[0]) != "" {
+		dirs = append(dirs, strings.TrimSpace(env[0]))
+	}
+	if len(env) > 1 {
+		for _, dir := range filepath.SplitList(strings.TrimSpace(env[1])) {
+			dirs = append(dirs, filepath.Join(dir, "bin"))
 		}
 	}
-	for _, dir := range filepath.SplitList(gopath) {
-		p := filepath.Join(dir, "bin", "victoria-logs")
+	for _, dir := range dirs {
+		p := filepath.Join(dir, "victoria-logs")
 		if _, err := os.Stat(p); err == nil {
 			return p
 		}
@@ -50,7 +56,7 @@ func need(tb testing.TB) string {
 	tb.Helper()
 	p := Binary()
 	if p == "" {
-		msg := "victoria-logs not found on PATH or in $(go env GOPATH)/bin; install it with scripts/need-victoria-logs"
+		msg := "victoria-logs not found on PATH, in $(go env GOBIN) or in $(go env GOPATH)/bin; install it with scripts/need-victoria-logs"
 		if os.Getenv("MCPLOGD_REQUIRE_VICTORIALOGS") == "1" {
 			tb.Fatal(msg)
 		}
