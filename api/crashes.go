@@ -11,6 +11,12 @@ import (
 
 // crashes answers GET /api/v1/crashes?since=&until=&source=&run=&limit=&buckets=.
 func (s *Server) crashes(c echo.Context) error {
+	if st, err := s.studioScope(c); err != nil || st != nil {
+		if err != nil {
+			return err
+		}
+		return s.studioCrashes(c, st)
+	}
 	p := params{c: c, log: s.log}
 	f := p.filter(0)
 	q := oplog.CrashQuery{Since: f.Since, Until: f.Until, Source: f.Source, Runs: f.Runs, Limit: p.int("limit"), Buckets: p.int("buckets")}

@@ -25,6 +25,12 @@ func (s *Server) search(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	if st, err := s.studioScope(c); err != nil || st != nil {
+		if err != nil {
+			return err
+		}
+		return s.studioSearch(c, st, q)
+	}
 	p.log = s.log
 	if p.scope(&q.Filter); p.err != nil {
 		return p.err

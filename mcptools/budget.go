@@ -32,6 +32,9 @@ type texter interface {
 
 // result is the tools/call result of out, as addTool sends it.
 func result(out any) (*mcp.CallToolResult, error) {
+	if a, ok := out.(alternate); ok && a.alternate() != nil {
+		out = a.alternate()
+	}
 	b, err := json.Marshal(out)
 	if err != nil {
 		return nil, err

@@ -32,6 +32,7 @@ type crashesIn struct {
 	Source string `json:"source,omitempty" jsonschema:"only this source"`
 	Run    string `json:"run,omitempty" jsonschema:"current, previous or a run number"`
 	Limit  int    `json:"limit,omitempty" jsonschema:"most groups (max 1000); 1 adds the newest stack"`
+	scopeArgs
 	budgetArg
 }
 
@@ -59,6 +60,8 @@ type crashesOut struct {
 	Total  int             `json:"total" jsonschema:"every matching group, whatever limit says"`
 	LastID uint64          `json:"lastId" jsonschema:"the newest record ID the answer covers"`
 	More   bool            `json:"more" jsonschema:"more groups exist (past limit or maxBytes)"`
+
+	studioOf
 }
 
 func (o crashesOut) text() string {
@@ -111,6 +114,12 @@ func (g *crashGroupOut) lines() string {
 }
 
 func (t *toolset) findCrashes(ctx context.Context, _ *mcp.CallToolRequest, in crashesIn) (crashesOut, error) {
+	if s, err := t.studio(in.scopeArgs); err != nil || s != nil {
+		if err != nil {
+			return crashesOut{}, err
+		}
+		return t.studioCrashes(ctx, s, in)
+	}
 	f, err := oplog.FilterText{Since: SinceTime(in.Since), Until: in.Until, Source: in.Source}.Parse(time.Now())
 	if err != nil {
 		return crashesOut{}, err

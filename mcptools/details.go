@@ -25,6 +25,7 @@ type detailsIn struct {
 	Offset int    `json:"offset,omitempty" jsonschema:"with field: byte offset (cut's nextOffset)"`
 	// Not budgetArg: its description states the lists' default.
 	MaxBytes int `json:"maxBytes,omitempty" jsonschema:"answer size cap in bytes (default 65536)"`
+	scopeArgs
 }
 
 type detailsOut struct {
@@ -57,6 +58,7 @@ type detailsOut struct {
 	LeftOut    int                 `json:"leftOut,omitempty" jsonschema:"records of around left out to fit maxBytes (the farthest)"`
 
 	parts []shown // the long fields as shown, for the text block
+	studioOf
 }
 
 // detailsQuery is what get_log_details asks beyond the ID.
@@ -69,6 +71,12 @@ type detailsQuery struct {
 }
 
 func (t *toolset) getLogDetails(ctx context.Context, _ *mcp.CallToolRequest, in detailsIn) (detailsOut, error) {
+	if s, err := t.studio(in.scopeArgs); err != nil || s != nil {
+		if err != nil {
+			return detailsOut{}, err
+		}
+		return t.studioDetails(ctx, s, in)
+	}
 	id, err := logID(in.LogID, in.LogID2)
 	if err != nil {
 		return detailsOut{}, err

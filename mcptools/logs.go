@@ -21,17 +21,30 @@ type getLogsIn struct {
 	Since  string `json:"since,omitempty" jsonschema:"from this time: RFC 3339, Unix ms, -15m or last_compile"`
 	Until  string `json:"until,omitempty" jsonschema:"before this time, like since"`
 	Run    string `json:"run,omitempty" jsonschema:"current, previous or a run number"`
+	Cursor string `json:"cursor,omitempty" jsonschema:"studio: nextCursor"`
+	scopeArgs
 	listArgs
 }
 
 type logsOut struct {
 	Logs []logEntry `json:"logs" jsonschema:"newest first"`
 	logPage
+
+	studioOf
 }
 
 func (o logsOut) text() string { return listText(o.header("get_logs", o.Logs), o.Logs) }
 
 func (t *toolset) getLogs(ctx context.Context, _ *mcp.CallToolRequest, in getLogsIn) (logsOut, error) {
+	if s, err := t.studio(in.scopeArgs); err != nil || s != nil {
+		if err != nil {
+			return logsOut{}, err
+		}
+		return t.studioLogs(ctx, s, in)
+	}
+	if in.Cursor != "" {
+		return logsOut{}, argError("cursor", "only with scope studio; local scope pages with offset")
+	}
 	f, err := oplog.FilterText{Level: in.Level, Name: in.Name, Kind: in.Kind, Source: in.Source, Since: SinceTime(in.Since), Until: in.Until}.Parse(time.Now())
 	if err != nil {
 		return logsOut{}, err
@@ -49,7 +62,7 @@ func (t *toolset) list(ctx context.Context, q oplog.Query, a listArgs) (logsOut,
 		return logsOut{}, err
 	}
 	var out logsOut
-	out.Logs, out.logPage = t.fitLogs(&page, q.Offset, a, func(e []logEntry, p logPage) any { return logsOut{e, p} })
+	out.Logs, out.logPage = t.fitLogs(&page, q.Offset, a, func(e []logEntry, p logPage) any { return logsOut{Logs: e, logPage: p} })
 	return out, nil
 }
 

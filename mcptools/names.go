@@ -16,6 +16,7 @@ type namesIn struct {
 	Source string `json:"source,omitempty" jsonschema:"only names of this source"`
 	Limit  int    `json:"limit,omitempty" jsonschema:"most names (max 1000)"`
 	Offset int    `json:"offset,omitempty" jsonschema:"names to skip: the previous nextOffset"`
+	scopeArgs
 	budgetArg
 }
 
@@ -45,6 +46,8 @@ type namesOut struct {
 	Offset     int        `json:"offset"`
 	More       bool       `json:"more" jsonschema:"more past this page: call again with offset nextOffset"`
 	NextOffset int        `json:"nextOffset,omitempty"`
+
+	studioOf
 }
 
 func (o namesOut) text() string {
@@ -80,6 +83,12 @@ func (n *nameInfo) line() string {
 }
 
 func (t *toolset) listLogNames(ctx context.Context, _ *mcp.CallToolRequest, in namesIn) (namesOut, error) {
+	if s, err := t.studio(in.scopeArgs); err != nil || s != nil {
+		if err != nil {
+			return namesOut{}, err
+		}
+		return t.studioNames(ctx, s, in)
+	}
 	names, err := t.log.Names(ctx, in.Source)
 	if err != nil {
 		return namesOut{}, err

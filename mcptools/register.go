@@ -112,7 +112,7 @@ func addTool[In, Out any](srv *mcp.Server, t *toolset, spec toolSpec, h func(con
 	}
 	in.Required = append(in.Required, spec.required...)
 	tool := &mcp.Tool{Name: spec.name, Title: spec.title, Description: spec.description,
-		InputSchema: in, OutputSchema: outputSchema[Out](), Annotations: spec.annotations}
+		InputSchema: leanScope(in), OutputSchema: outputSchema[Out](), Annotations: spec.annotations}
 	mcp.AddTool(srv, tool, func(ctx context.Context, req *mcp.CallToolRequest, args In) (*mcp.CallToolResult, any, error) {
 		out, err := h(ctx, req, args)
 		if err != nil {

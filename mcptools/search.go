@@ -25,6 +25,7 @@ type searchIn struct {
 	ReplayOf idArg  `json:"replayOf,omitempty" jsonschema:"only replays of this operation"`
 	Cursor   string `json:"cursor,omitempty" jsonschema:"the previous nextCursor"`
 	Stacks   bool   `json:"stacks,omitempty" jsonschema:"include stacks (max 2048 bytes each)"`
+	scopeArgs
 	budgetArg
 }
 
@@ -43,6 +44,8 @@ type searchOut struct {
 	More           bool           `json:"more" jsonschema:"more past this page: call again with cursor nextCursor"`
 	NextCursor     string         `json:"nextCursor,omitempty" jsonschema:"pass as cursor for the next (older) page; absent on the last page"`
 	IndexedThrough uint64         `json:"indexedThrough" jsonschema:"the search index's watermark; newer records are matched too, without it"`
+
+	studioOf
 }
 
 func (o searchOut) text() string {
@@ -78,6 +81,12 @@ func (t *toolset) addSearchTools(srv *mcp.Server) {
 }
 
 func (t *toolset) searchLogs(ctx context.Context, _ *mcp.CallToolRequest, in searchIn) (searchOut, error) {
+	if s, err := t.studio(in.scopeArgs); err != nil || s != nil {
+		if err != nil {
+			return searchOut{}, err
+		}
+		return t.studioSearch(ctx, s, in)
+	}
 	q, err := in.text().Parse(time.Now())
 	if err != nil {
 		return searchOut{}, err

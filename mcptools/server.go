@@ -49,6 +49,11 @@ type Options struct {
 	// (stdio): a waiting tool ends with the call's own context only.
 	Requests *Requests
 
+	// StudioScope answers the tools' scope "studio": every machine of
+	// the project (package studio's Client, over VictoriaLogs). Nil: scope
+	// studio is an error that says how to configure one.
+	StudioScope oplog.Studio
+
 	// Middleware is added around every request, outermost first, outside
 	// the server's own (which explains bad arguments and recovers panics):
 	// package metrics times tools/call this way. Nil: none.

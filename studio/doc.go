@@ -45,4 +45,14 @@
 // are not sent and are counted (TooOld); records retention removed before
 // they were sent (only the --max-bytes limit may do that, see Hold) are
 // counted as Lost and logged.
+//
+// # Studio scope
+//
+// Client (query*.go) implements oplog.Studio, the tools' scope "studio",
+// with LogsQL over /select/logsql/query: query strings translated by
+// search.LogsQL (what LogsQL cannot say the same way is an error), filters
+// and the project, machine and source as stream filters, lists newest first
+// with an offset cursor, and an operation's newest row kept (the rows of a
+// page are checked against max(seq) per (machine, revision, id)); crashes
+// are one stats query by (signature, machine), summed per signature.
 package studio

@@ -23,12 +23,20 @@ func (m *Main) crashes(ctx context.Context, args []string) error {
 	run := fs.String("run", "", "only crashes of this run of each source: current, previous or a run number")
 	limit := fs.Int("limit", oplog.DefaultCrashLimit, fmt.Sprintf("most groups to print (max %d)", oplog.MaxCrashLimit))
 	asJSON := fs.Bool("json", false, "print each group as one JSON line")
+	inStudio := fs.Bool("studio", false, "crashes of every machine of the project in the studio (config.json's \"studio\"), with the machines each was seen on")
+	machine := fs.String("machine", "", "with --studio: only this machine")
 	f, err := m.parseFilter(fs, args, 0, &ft)
 	if err != nil {
 		return err
 	}
 	if *limit < 1 {
 		return fmt.Errorf("--limit: want at least 1, got %d", *limit)
+	}
+	if err := checkStudioFlags(*inStudio, *machine, *run, ft.Since); err != nil {
+		return err
+	}
+	if *inStudio {
+		return m.studioCrashes(ctx, *data, oplog.StudioCrashQuery{Since: f.Since, Until: f.Until, Source: f.Source, Machine: *machine, Limit: *limit}, *asJSON)
 	}
 	page, err := readLog(ctx, *data, openOptions{}, func(b backend) (oplog.CrashPage, error) {
 		if err := mcptools.Scope(ctx, b, &f, *run, ft.Since); err != nil {

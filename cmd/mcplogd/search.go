@@ -28,6 +28,8 @@ func (m *Main) search(ctx context.Context, args []string) error {
 	fs.StringVar(&st.Cursor, "cursor", "", "continue after a previous page (its next cursor)")
 	fs.IntVar(&st.Limit, "limit", 20, "hits to print (max 500)")
 	asJSON := fs.Bool("json", false, "print each hit as one JSON line (record and fragment)")
+	inStudio := fs.Bool("studio", false, "search every machine of the project in the studio (config.json's \"studio\") instead of this log")
+	machine := fs.String("machine", "", "with --studio: only this machine")
 	if err := m.parse(fs, args, -1); err != nil {
 		return err
 	}
@@ -37,6 +39,12 @@ func (m *Main) search(ctx context.Context, args []string) error {
 	q, err := st.Parse(time.Now())
 	if err != nil {
 		return errors.New("--" + oplog.ErrorMessage(err))
+	}
+	if err := checkStudioFlags(*inStudio, *machine, *run, since); err != nil {
+		return err
+	}
+	if *inStudio {
+		return m.studioSearch(ctx, *data, q, *machine, *asJSON)
 	}
 	p, err := readLog(ctx, *data, openOptions{Search: true}, func(b backend) (oplog.SearchPage, error) {
 		if err := mcptools.Scope(ctx, b, &q.Filter, *run, since); err != nil {

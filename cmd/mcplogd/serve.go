@@ -153,6 +153,11 @@ func (s *server) Run(ctx context.Context) (err error) {
 		Options: mcptools.Options{Logger: s.logger, Version: Version(), FileSize: s.log.db.Size, Retention: c.ret.report(),
 			Followers: followerStatus(s.followers), Studio: s.studio.status()},
 	}
+	if s.studio.on { // the tools' scope "studio" reads the studio it forwards to
+		if opts.StudioScope, err = newStudioClient(studioSettings{URL: s.studio.opts.URL, Project: s.studio.opts.Project}); err != nil {
+			return err
+		}
+	}
 	mo := &metrics.Options{Commits: commits, FileSize: s.log.db.Size, Followers: opts.Followers, Studio: opts.Studio, Logger: s.logger}
 	if len(c.upstreams) > 0 {
 		gopts := &gateway.Options{Reserved: mcptools.ToolNames(), Version: Version(), Logger: s.logger}

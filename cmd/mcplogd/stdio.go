@@ -44,6 +44,9 @@ func (m *Main) stdio(ctx context.Context, args []string) error {
 	}
 	defer b.Close()
 	opts := &mcptools.Options{Version: Version(), Logger: logger}
+	if opts.StudioScope, err = configuredStudio(dir); err != nil {
+		return err
+	}
 	if b.local != nil {
 		opts.Retention = ret.report() // the store is ours, trimmed as the flags say
 	}

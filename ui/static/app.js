@@ -282,9 +282,10 @@
     const r = h.record;
     const lv = levelName(r.level);
     const d = el('div', 'hit level-' + lv);
-    d.dataset.id = r.id;
     const meta = el('div', 'meta');
-    meta.append(link('id', '#/record/' + r.id, '#' + r.id), document.createTextNode(' ' + fmtDateTime(r.time) + ' · ' + lv + ' · ' + r.kind +
+    if (h.machine) meta.append(el('span', 'machine', h.machine), document.createTextNode(' #' + r.id));
+    else { d.dataset.id = r.id; meta.append(link('id', '#/record/' + r.id, '#' + r.id)); }
+    meta.append(document.createTextNode(' ' + fmtDateTime(r.time) + ' · ' + lv + ' · ' + r.kind +
       ' · ' + (r.source || '') + (r.name ? ' · ' + r.name : '')));
     if (r.stack) meta.append(stackMark(r.stack));
     const text = el('div', 'text fragment');
@@ -300,15 +301,16 @@
     if (!more) { results.replaceChildren(); srch.cursor = ''; }
     $('#search-summary').textContent = 'Searching…';
     try {
-      const a = await api('/api/v1/search', { query: p.q, since: p.since, until: p.until, limit: 50, cursor: more ? srch.cursor : '' });
+      const a = await api('/api/v1/search', { query: p.q, since: p.since, until: p.until, limit: 50, cursor: more ? srch.cursor : '', scope: p.scope });
       if (seq !== srch.seq) return;
       const frag = document.createDocumentFragment();
-      for (const h of a.hits || []) frag.append(hitEl(h));
+      for (const h of a.hits || a.records || []) frag.append(hitEl(h));
       results.append(frag);
       srch.cursor = a.nextCursor || '';
       $('#search-more').hidden = !srch.cursor;
       const shown = results.querySelectorAll('.hit').length;
-      $('#search-summary').textContent = (a.total || 0) + (a.totalExact ? '' : '+') + ' matches, newest first; ' + shown + ' shown';
+      $('#search-summary').textContent = a.scope === 'studio' ? 'Studio ' + a.project + ', every machine, newest first; ' + shown + ' shown'
+        : (a.total || 0) + (a.totalExact ? '' : '+') + ' matches, newest first; ' + shown + ' shown';
     } catch (err) {
       if (seq !== srch.seq) return;
       $('#search-more').hidden = true;
@@ -317,7 +319,7 @@
   }
 
   function searchShow(params) {
-    const p = { q: params.get('q') || '', since: params.get('since') || '', until: params.get('until') || '' };
+    const p = { q: params.get('q') || '', since: params.get('since') || '', until: params.get('until') || '', scope: studioScope() };
     $('#search-input').value = p.q;
     $('#search-since').value = p.since;
     $('#search-until').value = p.until;
@@ -350,7 +352,7 @@
     $('#search-more').addEventListener('click', () => runSearch(true));
     $('#search-results').addEventListener('click', (ev) => {
       const hit = ev.target.closest('.hit');
-      if (hit && !ev.target.closest('a')) openRecord(hit.dataset.id);
+      if (hit && hit.dataset.id && !ev.target.closest('a')) openRecord(hit.dataset.id);
     });
   }
 
@@ -481,21 +483,23 @@
     const sum = $('#crashes-summary');
     sum.textContent = 'Loading…';
     try {
-      const a = await api('/api/v1/crashes', { limit: 200, buckets: 30, until: new Date(Date.now() + 1000).toISOString() });
+      const studio = studioScope() === 'studio';
+      const a = await api('/api/v1/crashes', studio ? { limit: 200, scope: 'studio' } : { limit: 200, buckets: 30, until: new Date(Date.now() + 1000).toISOString() });
       const frag = document.createDocumentFragment();
       for (const g of a.groups || []) {
         const d = el('div', 'group');
         d.dataset.signature = g.signature;
-        d.dataset.openId = String(g.lastId || g.exampleId);
+        if (!studio) d.dataset.openId = String(g.lastId || g.exampleId);
         const body = el('div', 'body');
         body.append(el('div', 'title', g.title),
           el('div', 'meta', 'last ' + fmtDateTime(g.lastSeen) + ' · first ' + fmtDateTime(g.firstSeen) + ' · ' + (g.sources || []).join(', ') +
             (g.frames && g.frames.length ? ' · ' + g.frames[0] : '')));
+        if (g.machines) body.append(el('div', 'meta machines', 'on ' + g.machines.map((m) => m.machine + ' ×' + m.count).join(', ')));
         d.append(el('span', 'count', g.count), sparkline(g.histogram), body);
         frag.append(d);
       }
       box.replaceChildren(frag);
-      sum.textContent = (a.total || 0) + ' crash groups, newest first' +
+      sum.textContent = (a.total || 0) + ' crash groups, newest first' + (studio ? ', every machine of studio ' + a.project : '') +
         (a.histogramFrom ? '; sparklines from ' + fmtDateTime(a.histogramFrom) + ' to ' + fmtDateTime(a.histogramUntil) : '');
     } catch (err) {
       sum.textContent = 'Cannot list crashes: ' + err.message;
@@ -598,7 +602,7 @@
     });
     $('#crashes').addEventListener('click', (ev) => {
       const g = ev.target.closest('.group');
-      if (g) openRecord(g.dataset.openId);
+      if (g && g.dataset.openId) openRecord(g.dataset.openId);
     });
   }
 
@@ -635,7 +639,9 @@
     if (!spec) return false;
     const cur = $(spec[0]).querySelector(spec[1] + '.selected');
     if (!cur) return false;
-    openRecord(cur.dataset.openId || cur.dataset.id);
+    const id = cur.dataset.openId || cur.dataset.id;
+    if (!id) return false; // a studio row: another machine's record
+    openRecord(id);
     return true;
   }
 
@@ -684,7 +690,20 @@
     else if (view === 'ops') opsShow();
   }
 
+  // ---- Studio scope: a local/studio switch when the server has a studio ----
+
+  function studioScope() { return $('#scope-switch').hidden ? '' : $('#scope').value; }
+
+  function setupStudio() {
+    api('/api/v1/studio').then((a) => {
+      $('#scope-switch').hidden = false;
+      $('#scope').title = 'studio: project ' + a.project;
+    }, () => {});
+    $('#scope').addEventListener('change', () => { srch.key = null; route(); });
+  }
+
   function start() {
+    setupStudio();
     setupConsole();
     setupSearch();
     setupOps();

@@ -1,0 +1,180 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+
+	"github.com/mcplogd/mcplogd/crash"
+	"github.com/mcplogd/mcplogd/internal/datadir"
+	"github.com/mcplogd/mcplogd/oplog"
+	"github.com/mcplogd/mcplogd/search"
+	"github.com/mcplogd/mcplogd/studio"
+)
+
+// studioSettings name the studio the tools' scope "studio" reads.
+type studioSettings struct {
+	URL, Project string
+}
+
+// readStudioSettings reads the studio settings of dir's config.json; ok
+// is false when it has none. The project defaults as serve's does.
+func readStudioSettings(dir *datadir.Dir) (s studioSettings, ok bool, err error) {
+	cfg, err := dir.Config()
+	if err != nil || cfg.Studio == nil || cfg.Studio.URL == "" {
+		return s, false, err
+	}
+	return studioSettings{URL: cfg.Studio.URL, Project: cmpOr(cfg.Studio.Project, dir.DefaultProject())}, true, nil
+}
+
+// newStudioClient is the studio client of settings s: the query language
+// translated by package search, crashes described by package crash.
+func newStudioClient(s studioSettings) (*studio.Client, error) {
+	return studio.NewClient(studio.ClientOptions{URL: s.URL, Project: s.Project, Translate: search.LogsQL, Crash: describeCrash})
+}
+
+// describeCrash is studio.ClientOptions.Crash: title and frames as the
+// local crash index makes them.
+func describeCrash(text, stack string) (string, []string, []string) {
+	t := crash.Parse(stack).WithHead(text)
+	return t.Title(), t.Frames, crash.TopLines(stack, oplog.CrashLastFrames)
+}
+
+// configuredStudio is the studio dir is configured with (config.json), for
+// the tools' scope "studio"; nil when it has none.
+func configuredStudio(dir *datadir.Dir) (oplog.Studio, error) {
+	s, ok, err := readStudioSettings(dir)
+	if err != nil || !ok {
+		return nil, err
+	}
+	c, err := newStudioClient(s)
+	if err != nil {
+		return nil, fmt.Errorf("config.json: %w", err)
+	}
+	return c, nil
+}
+
+// studioOf opens the studio that the data directory at path is configured
+// with, or says how to configure one.
+func studioOf(path string) (*studio.Client, error) {
+	dir, err := datadir.Existing(path)
+	if err != nil {
+		return nil, err
+	}
+	s, ok, err := readStudioSettings(dir)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, fmt.Errorf("--studio: %s has no studio: add {\"studio\": {\"url\": \"http://HOST:9428\", \"project\": \"NAME\"}} to its config.json", filepath.Join(dir.Path, "config.json"))
+	}
+	return newStudioClient(s)
+}
+
+// checkStudioFlags checks --studio beside the flags that are one machine's.
+func checkStudioFlags(inStudio bool, machine, run, since string) error {
+	switch {
+	case !inStudio && machine != "":
+		return errors.New("--machine: only with --studio")
+	case inStudio && run != "":
+		return errors.New("--run: runs are one machine's; with --studio use --since and --until")
+	case inStudio && strings.EqualFold(strings.TrimSpace(since), "last_compile"):
+		return errors.New("--since: last_compile is one machine's; with --studio give a time")
+	}
+	return nil
+}
+
+// studioSearch is `mcplogd search --studio`: the same query over every
+// machine of the project.
+func (m *Main) studioSearch(ctx context.Context, data string, q oplog.SearchQuery, machine string, asJSON bool) error {
+	c, err := studioOf(data)
+	if err != nil {
+		return err
+	}
+	p, err := c.Search(ctx, oplog.StudioSearchQuery{SearchQuery: q, Machine: machine})
+	if err != nil {
+		return errors.New(oplog.ErrorMessage(err))
+	}
+	w := bufio.NewWriter(m.Stdout)
+	defer w.Flush()
+	for _, h := range p.Hits {
+		if asJSON {
+			b, _ := json.Marshal(struct {
+				Machine  string       `json:"machine"`
+				Record   oplog.Record `json:"record"`
+				Fragment string       `json:"fragment,omitempty"`
+			}{h.Machine, h.Record, h.Fragment})
+			fmt.Fprintf(w, "%s\n", b)
+			continue
+		}
+		text := h.Text
+		if h.Fragment != "" {
+			text = h.Fragment
+		}
+		fmt.Fprintf(w, "%-12s ", h.Machine)
+		printRecord(w, &h.Record, text)
+	}
+	if !asJSON {
+		fmt.Fprintf(w, "-- %d shown (studio %s)", len(p.Hits), c.Project())
+		if p.NextCursor != "" {
+			fmt.Fprintf(w, "; more with --cursor %s", p.NextCursor)
+		}
+		fmt.Fprintln(w)
+	}
+	return nil
+}
+
+// studioCrashes is `mcplogd crashes --studio`: crash groups over every
+// machine of the project, with the machines each was seen on.
+func (m *Main) studioCrashes(ctx context.Context, data string, q oplog.StudioCrashQuery, asJSON bool) error {
+	c, err := studioOf(data)
+	if err != nil {
+		return err
+	}
+	p, err := c.FindCrashes(ctx, q)
+	if err != nil {
+		return errors.New(oplog.ErrorMessage(err))
+	}
+	w := bufio.NewWriter(m.Stdout)
+	defer w.Flush()
+	return printStudioCrashes(w, &p, c.Project(), asJSON)
+}
+
+func printStudioCrashes(w io.Writer, p *oplog.StudioCrashPage, project string, asJSON bool) error {
+	if len(p.Groups) == 0 && !asJSON {
+		fmt.Fprintf(w, "no crashes in studio %s\n", project)
+		return nil
+	}
+	for _, g := range p.Groups {
+		if asJSON {
+			b, err := json.Marshal(struct {
+				oplog.CrashGroup
+				FirstMachine string               `json:"firstMachine"`
+				LastMachine  string               `json:"lastMachine"`
+				Machines     []oplog.MachineCount `json:"machines"`
+			}{g.CrashGroup, g.FirstMachine, g.LastMachine, g.Machines})
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(w, "%s\n", b)
+			continue
+		}
+		ms := make([]string, len(g.Machines))
+		for i, mc := range g.Machines {
+			ms[i] = fmt.Sprintf("%s ×%d", mc.Machine, mc.Count)
+		}
+		fmt.Fprintf(w, "%6d× %s\n", g.Count, g.Title)
+		fmt.Fprintf(w, "        on %s; last %s on %s #%d, first %s; signature %s\n", strings.Join(ms, ", "),
+			g.LastSeen.Local().Format("2006-01-02 15:04:05"), g.LastMachine, g.LastID,
+			g.FirstSeen.Local().Format("2006-01-02 15:04:05"), g.Signature)
+	}
+	if !asJSON && p.Total > len(p.Groups) {
+		fmt.Fprintf(w, "(%d of %d groups; --limit shows more)\n", len(p.Groups), p.Total)
+	}
+	return nil
+}

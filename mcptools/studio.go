@@ -1,0 +1,79 @@
+package mcptools
+
+import (
+	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/mcplogd/mcplogd/oplog"
+)
+
+// Studio scope. search_logs, find_crashes, get_logs, list_log_names and
+// get_log_details take scope: local (the default: this machine's log) or
+// studio (every machine of the project, from Options.Studio), and machine
+// (studio: only that machine). A studio answer is its own shape beside
+// the local one (studio*Out, sent through answer.alternate): every record
+// names its machine, lists page with a cursor and carry no total, crash
+// groups list the machines they were seen on.
+
+// scopeArgs are the scope arguments of the tools that can read the studio.
+type scopeArgs struct {
+	Scope   string `json:"scope,omitempty" jsonschema:"local (this machine, the default) or studio (every machine of the project)"`
+	Machine string `json:"machine,omitempty" jsonschema:"studio scope: only this machine"`
+}
+
+// studio returns the studio to ask, nil for local scope. EINVALID names a
+// bad scope or a machine without studio scope; EUNAVAILABLE says the
+// server has no studio.
+func (t *toolset) studio(a scopeArgs) (oplog.Studio, error) {
+	switch strings.ToLower(strings.TrimSpace(a.Scope)) {
+	case "", "local":
+		if a.Machine != "" {
+			return nil, argError("machine", "only with scope studio (local scope is this machine's log)")
+		}
+		return nil, nil
+	case "studio":
+		if t.opts.StudioScope == nil {
+			return nil, oplog.Errorf(oplog.EUNAVAILABLE, "scope: studio: this mcplogd has no studio; start it with "+
+				"mcplogd serve --studio URL, or set \"studio\": {\"url\", \"project\", \"machine\"} in config.json")
+		}
+		return t.opts.StudioScope, nil
+	}
+	return nil, argError("scope", "%q: expected local or studio", a.Scope)
+}
+
+// leanScope returns in as tools/list carries it: scope and machine with
+// the shortest descriptions, five tools' worth of bytes that every
+// connection pays (help keeps the whole ones).
+func leanScope(in *jsonschema.Schema) *jsonschema.Schema {
+	scope, machine := in.Properties["scope"], in.Properties["machine"]
+	if scope == nil || machine == nil {
+		return in
+	}
+	lean := *in
+	lean.Properties = make(map[string]*jsonschema.Schema, len(in.Properties))
+	for k, v := range in.Properties {
+		lean.Properties[k] = v
+	}
+	lean.Properties["scope"] = &jsonschema.Schema{Type: "string", Description: "local or studio"}
+	lean.Properties["machine"] = &jsonschema.Schema{Type: "string", Description: "studio: one machine"}
+	return &lean
+}
+
+// alternate is an answer that may be sent as another value: a studio
+// answer, in place of the local shape (see result).
+type alternate interface {
+	alternate() any
+}
+
+// studioOf is how a tool's local answer carries its studio answer.
+type studioOf struct {
+	studioAnswer any
+}
+
+func (s studioOf) alternate() any { return s.studioAnswer }
+
+// withMachine puts machine before the ID of a record's text line.
+func withMachine(line, machine string) string {
+	return strings.Replace(line, "#", machine+" #", 1)
+}

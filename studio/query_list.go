@@ -1,0 +1,144 @@
+package studio
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/mcplogd/mcplogd/oplog"
+)
+
+// opKey names an operation across machines and revisions.
+type opKey struct {
+	machine      string
+	revision, id uint64
+}
+
+// newest says, for each row, whether it is its record's newest row.
+func (c *Client) newest(ctx context.Context, rows []studioRow) ([]bool, error) {
+	out := make([]bool, len(rows))
+	var ids []string
+	seen := map[uint64]bool{}
+	for i, r := range rows {
+		out[i] = r.rec.Kind != oplog.KindOp
+		if !out[i] && !seen[r.rec.ID] {
+			seen[r.rec.ID] = true
+			ids = append(ids, strconv.FormatUint(r.rec.ID, 10))
+		}
+	}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	maxSeq := map[opKey]uint64{}
+	q := streamFilter(c.opts.Project, "", "") + " kind:=op id:in(" + strings.Join(ids, ",") + ")" +
+		" | stats by (machine, revision, id) max(seq) as seq"
+	err := c.query(ctx, q, func(r row) error {
+		maxSeq[opKey{r["machine"], r.num("revision"), r.num("id")}] = r.num("seq")
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	for i, r := range rows {
+		if r.rec.Kind == oplog.KindOp {
+			out[i] = maxSeq[opKey{r.rec.Machine, r.rec.Revision, r.rec.ID}] == r.seq
+		}
+	}
+	return out, nil
+}
+
+// List pages the records that pass q's filter, newest first.
+func (c *Client) List(ctx context.Context, q oplog.StudioListQuery) (oplog.StudioPage, error) {
+	n, err := limit("count", q.Count, oplog.DefaultListCount, oplog.MaxListCount)
+	if err != nil {
+		return oplog.StudioPage{}, err
+	}
+	cur, err := decodeCursor(q.Cursor)
+	if err != nil {
+		return oplog.StudioPage{}, err
+	}
+	f, err := filterLogsQL(&q.Filter, "", 0)
+	if err != nil {
+		return oplog.StudioPage{}, err
+	}
+	recs, next, at, err := c.page(ctx, and(streamFilter(c.opts.Project, q.Machine, q.Source), f), cur, n)
+	if err != nil {
+		return oplog.StudioPage{}, err
+	}
+	return oplog.StudioPage{Records: recs, NextCursor: next, Cursors: at}, nil
+}
+
+// Search answers q over every machine of the project (or q.Machine).
+func (c *Client) Search(ctx context.Context, q oplog.StudioSearchQuery) (oplog.StudioSearchPage, error) {
+	n, err := limit("limit", q.Limit, oplog.DefaultSearchLimit, oplog.MaxSearchLimit)
+	if err != nil {
+		return oplog.StudioSearchPage{}, err
+	}
+	if q.ReplayOf != 0 {
+		return oplog.StudioSearchPage{}, oplog.Errorf(oplog.EINVALID, "replayOf: replays are one machine's; not in studio scope")
+	}
+	cur, err := decodeCursor(q.Cursor)
+	if err != nil {
+		return oplog.StudioSearchPage{}, err
+	}
+	f, err := filterLogsQL(&q.Filter, q.Tool, q.Status)
+	if err != nil {
+		return oplog.StudioSearchPage{}, err
+	}
+	text := ""
+	if strings.TrimSpace(q.Query) != "" {
+		if c.opts.Translate == nil {
+			return oplog.StudioSearchPage{}, oplog.Errorf(oplog.EUNAVAILABLE, "query: this studio client cannot translate query strings")
+		}
+		if text, err = c.opts.Translate(q.Query); err != nil {
+			return oplog.StudioSearchPage{}, err
+		}
+	}
+	recs, next, at, err := c.page(ctx, and(streamFilter(c.opts.Project, q.Machine, q.Source), f, text), cur, n)
+	if err != nil {
+		return oplog.StudioSearchPage{}, err
+	}
+	terms := queryWords(q.Query)
+	out := oplog.StudioSearchPage{Hits: make([]oplog.StudioHit, len(recs)), NextCursor: next, Cursors: at}
+	for i := range recs {
+		out.Hits[i] = oplog.StudioHit{StudioRecord: recs[i], Fragment: oplog.Fragment(&recs[i].Record, terms)}
+	}
+	return out, nil
+}
+
+// limit is n, or def when zero, at most most; EINVALID when negative.
+func limit(field string, n, def, most int) (int, error) {
+	if n < 0 {
+		return 0, oplog.Errorf(oplog.EINVALID, "%s: must not be negative, got %d", field, n)
+	}
+	if n == 0 {
+		n = def
+	}
+	return min(n, most), nil
+}
+
+// queryWords are the lower-cased words of a query string's text terms,
+// for fragments: operators, excluded terms and other fields' values left
+// out.
+func queryWords(q string) []string {
+	var words []string
+	for _, tok := range strings.Fields(q) {
+		tok = strings.Trim(tok, "()+")
+		if tok == "" || strings.HasPrefix(tok, "-") || strings.HasPrefix(tok, "!") || tok == "AND" || tok == "OR" || tok == "NOT" {
+			continue
+		}
+		if field, v, ok := strings.Cut(tok, ":"); ok && !strings.HasPrefix(tok, `"`) {
+			if field != "text" && field != "stack" && field != "message" && field != "msg" {
+				continue
+			}
+			tok = v
+		}
+		for w := range strings.FieldsFuncSeq(strings.ToLower(tok), func(r rune) bool {
+			return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_'
+		}) {
+			words = append(words, w)
+		}
+	}
+	return words
+}
