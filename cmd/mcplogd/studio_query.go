@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -102,22 +101,23 @@ func (m *Main) studioSearch(ctx context.Context, data string, q oplog.SearchQuer
 	}
 	w := bufio.NewWriter(m.Stdout)
 	defer w.Flush()
+	pt := m.paintFor(m.Stdout)
 	for _, h := range p.Hits {
 		if asJSON {
-			b, _ := json.Marshal(struct {
+			b, _ := marshalJSON(struct {
 				Machine  string       `json:"machine"`
 				Record   oplog.Record `json:"record"`
 				Fragment string       `json:"fragment,omitempty"`
-			}{h.Machine, h.Record, h.Fragment})
+			}{h.Machine, h.Record, h.Fragment}, false)
 			fmt.Fprintf(w, "%s\n", b)
 			continue
 		}
 		text := h.Text
 		if h.Fragment != "" {
-			text = h.Fragment
+			text = pt.highlight(h.Fragment)
 		}
 		fmt.Fprintf(w, "%-12s ", h.Machine)
-		printRecord(w, &h.Record, text)
+		printRecord(w, &h.Record, text, pt)
 	}
 	if !asJSON {
 		fmt.Fprintf(w, "-- %d shown (studio %s)", len(p.Hits), c.Project())
@@ -152,12 +152,12 @@ func printStudioCrashes(w io.Writer, p *oplog.StudioCrashPage, project string, a
 	}
 	for _, g := range p.Groups {
 		if asJSON {
-			b, err := json.Marshal(struct {
+			b, err := marshalJSON(struct {
 				oplog.CrashGroup
 				FirstMachine string               `json:"firstMachine"`
 				LastMachine  string               `json:"lastMachine"`
 				Machines     []oplog.MachineCount `json:"machines"`
-			}{g.CrashGroup, g.FirstMachine, g.LastMachine, g.Machines})
+			}{g.CrashGroup, g.FirstMachine, g.LastMachine, g.Machines}, false)
 			if err != nil {
 				return err
 			}
