@@ -100,7 +100,11 @@ func (x *Index) openSegment(sm segmentMeta) (s *segment, err error) {
 			err = fmt.Errorf("panic opening: %v", r)
 		}
 	}()
-	idx, err := bleve.OpenUsing(filepath.Join(x.dir, segName(sm.Lo)), scorchConfig())
+	path := filepath.Join(x.dir, segName(sm.Lo))
+	if err := verifySegment(path); err != nil {
+		return nil, err
+	}
+	idx, err := bleve.OpenUsing(path, scorchConfig())
 	if err != nil {
 		return nil, err
 	}
