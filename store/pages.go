@@ -84,12 +84,12 @@ func parseMeta(b []byte) (boltMeta, error) {
 
 // boltFile is a data file opened for defensive reading.
 type boltFile struct {
-	f    *os.File
-	path string
-	size int64
+	f      *os.File
+	path   string
+	size   int64
 	meta   boltMeta // the valid meta with the highest txid, as bbolt picks
 	usable bool     // a valid meta page was found
-	bad  []string // what was wrong with the other meta page, if anything
+	bad    []string // what was wrong with the other meta page, if anything
 }
 
 // openBoltFile opens path, finds its meta page the way bbolt does, and
