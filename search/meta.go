@@ -200,3 +200,23 @@ func (x *Index) writeMetaSync(sync bool) error {
 	x.mu.Unlock()
 	return nil
 }
+
+// HoldsRecords reports whether the index in dir has indexed records (its
+// meta.json says so, or segment directories are there): then the log it
+// was built from is not new, and a missing or empty log beside it is lost
+// data, not a fresh start.
+func HoldsRecords(dir string) bool {
+	if b, err := os.ReadFile(filepath.Join(dir, metaName)); err == nil {
+		var m metaFile
+		if json.Unmarshal(b, &m) == nil && (m.IndexedThrough > 0 || len(m.Segments) > 0) {
+			return true
+		}
+	}
+	ents, _ := os.ReadDir(dir)
+	for _, e := range ents {
+		if strings.HasPrefix(e.Name(), segPrefix) {
+			return true
+		}
+	}
+	return false
+}
