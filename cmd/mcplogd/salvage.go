@@ -111,7 +111,6 @@ func copyDirFiles(src, dst string, skip ...string) error {
 	return nil
 }
 
-
 func copyFile(src, dst string) error {
 	in, err := os.Open(src)
 	if err != nil {
