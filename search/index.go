@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/blevesearch/bleve/v2"
@@ -93,6 +94,7 @@ type Index struct {
 	state       oplog.IndexState
 	rebuildTo   uint64 // while rebuilding: the LastID to reach
 	closed      bool
+	full        atomic.Bool // the disk was full at the last write (diskfull.go)
 
 	dirty *dirtySet // operations indexed while pending
 	tail  tailCache // decoded records above the watermark
@@ -208,7 +210,7 @@ func (x *Index) Close() error {
 		// Persists what was introduced; the persisted callbacks take x.mu.
 		errs = append(errs, s.idx.Close())
 	}
-	errs = append(errs, x.writeMeta())
+	errs = append(errs, x.tolerateFull(x.writeMeta()))
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	x.segs = nil

@@ -47,7 +47,7 @@ func (x *Index) load() error {
 		if err := removeSegments(x.dir, nil); err != nil {
 			return err
 		}
-		return x.writeMeta()
+		return x.tolerateFull(x.writeMeta())
 	}
 	b, err := os.ReadFile(filepath.Join(x.dir, metaName))
 	if errors.Is(err, os.ErrNotExist) {
@@ -86,7 +86,7 @@ func (x *Index) load() error {
 	if err := removeSegments(x.dir, keep); err != nil {
 		return err
 	}
-	if err := x.writeMeta(); err != nil {
+	if err := x.tolerateFull(x.writeMeta()); err != nil {
 		return err
 	}
 	return x.loadPending()

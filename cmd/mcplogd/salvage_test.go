@@ -38,8 +38,10 @@ func buildBinary(t *testing.T) string {
 
 // proc is a serve process.
 type proc struct {
-	cmd    *exec.Cmd
-	stderr *syncBuffer
+	cmd     *exec.Cmd
+	exited  chan struct{} // closed once it exited; then waitErr is set
+	waitErr error
+	stderr  *syncBuffer
 	c      *client.Client
 	base   string
 	token  string
@@ -48,12 +50,7 @@ type proc struct {
 // serveProc starts bin serve on data and waits for it to listen.
 func serveProc(t *testing.T, bin, data string) *proc {
 	t.Helper()
-	p := &proc{cmd: exec.Command(bin, "serve", "--data", data, "--addr", "127.0.0.1:0"), stderr: &syncBuffer{}}
-	p.cmd.Stderr = p.stderr
-	if err := p.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = p.cmd.Process.Kill(); _ = p.cmd.Wait() })
+	p := startProc(t, bin, "serve", "--data", data, "--addr", "127.0.0.1:0")
 	dir := &datadir.Dir{Path: data}
 	logtest.Eventually(t, 20*time.Second, "the server to listen", func() bool {
 		s, _ := dir.Server()
@@ -65,11 +62,25 @@ func serveProc(t *testing.T, bin, data string) *proc {
 	return p
 }
 
+// startProc starts bin with args; the test's cleanup kills it.
+func startProc(t *testing.T, bin string, args ...string) *proc {
+	t.Helper()
+	p := &proc{cmd: exec.Command(bin, args...), stderr: &syncBuffer{}, exited: make(chan struct{})}
+	p.cmd.Stderr = p.stderr
+	if err := p.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { p.waitErr = p.cmd.Wait(); close(p.exited) }()
+	t.Cleanup(func() { _ = p.cmd.Process.Kill(); <-p.exited })
+	return p
+}
+
 func (p *proc) stop(t *testing.T) {
 	t.Helper()
 	_ = p.cmd.Process.Signal(syscall.SIGTERM)
-	if err := p.cmd.Wait(); err != nil {
-		t.Fatalf("serve after SIGTERM: %v\n%s", err, p.stderr.String())
+	<-p.exited
+	if p.waitErr != nil {
+		t.Fatalf("serve after SIGTERM: %v\n%s", p.waitErr, p.stderr.String())
 	}
 }
 
