@@ -42,9 +42,9 @@ type proc struct {
 	exited  chan struct{} // closed once it exited; then waitErr is set
 	waitErr error
 	stderr  *syncBuffer
-	c      *client.Client
-	base   string
-	token  string
+	c       *client.Client
+	base    string
+	token   string
 }
 
 // serveProc starts bin serve on data and waits for it to listen.
