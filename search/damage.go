@@ -8,6 +8,7 @@ import (
 	"hash/crc32"
 	"io"
 	"os"
+	"time"
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/index/scorch"
@@ -31,6 +32,10 @@ import (
 
 // zapFooterCRC is the size of the CRC that ends a zap file.
 const zapFooterCRC = 4
+
+// recheckAfter is how long after a failed search checked a segment's files
+// another failure checks them again.
+const recheckAfter = 10 * time.Second
 
 // verifySegment opens the segment at path read-only and checks every zap
 // file of its current snapshot. bleve may panic on a mangled file; that is
@@ -151,6 +156,10 @@ func (x *Index) repair(err error) bool {
 	var oe *oplog.Error
 	if errors.As(err, &oe) {
 		return false // the query's fault, or the store's
+	}
+	now := time.Now().UnixNano()
+	if last := se.seg.checked.Load(); now-last < int64(recheckAfter) || !se.seg.checked.CompareAndSwap(last, now) {
+		return false // checked a moment ago (a query that fails on every call need not read the files each time)
 	}
 	cerr := checkFiles(se.seg.idx)
 	if cerr == nil {

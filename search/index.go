@@ -129,6 +129,8 @@ type segment struct {
 	span   span     // the times of its documents; under Index.mu
 	times  *timeCol // its records' times
 	idx    bleve.Index
+
+	checked atomic.Int64 // when a failed search last checked its files (damage.go), unix ns
 }
 
 // lookup returns s's time column, filled from st first if s was opened from disk.
