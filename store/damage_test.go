@@ -34,7 +34,9 @@ func damagedStore(t *testing.T, n int) (string, []oplog.Record) {
 		recs := logtest.Lines(500, fmt.Sprint("batch", i))
 		recs[7] = oplog.Record{Tool: "run_lua", Arguments: json.RawMessage(`{"code":"return 1"}`)}
 		recs[9].Stack = strings.Repeat(fmt.Sprintf("at Frame%d () in File.cs:%d\n", i, i), 400) // ~12 KB
-		logtest.MustAppend(t, l, recs...)
+		if err := l.AppendAt(ctx, recs, oplog.Position{Key: "writer", Value: fmt.Append(nil, "batch ", i/500)}); err != nil {
+			t.Fatal(err)
+		}
 	}
 	all, err := db.Tail(oplog.TailQuery{HasSince: true, Limit: 1 << 30})
 	if err != nil {
@@ -164,6 +166,7 @@ func TestDB_DamagedPageBodyIsAnErrorNotACrash(t *testing.T) {
 
 func TestSalvage_CopiesTheReadableRecords(t *testing.T) {
 	cases := map[string]func(t *testing.T, path string){
+		"intact":    func(t *testing.T, path string) {},
 		"garbled":   func(t *testing.T, path string) { garblePages(t, path, 8+rand.IntN(57), randomFill) },
 		"zeroed":    func(t *testing.T, path string) { garblePages(t, path, 8+rand.IntN(57), func([]byte) {}) },
 		"truncated": func(t *testing.T, path string) { fi, _ := os.Stat(path); _ = os.Truncate(path, fi.Size()/2) },
@@ -199,6 +202,13 @@ func TestSalvage_CopiesTheReadableRecords(t *testing.T) {
 			}
 			if rep.Copied < uint64(len(orig))/3 || rep.Copied == uint64(len(orig)) && rep.BadPages > 0 {
 				t.Fatalf("copied %d of %d records, %d bad pages", rep.Copied, len(orig), rep.BadPages)
+			}
+			if name != "intact" {
+				return
+			}
+			pos, err := db.Position("writer")
+			if rep.Copied != uint64(len(orig)) || rep.BadPages != 0 || rep.Positions != 1 || string(pos) != "batch 39" || err != nil {
+				t.Fatalf("an intact file: %+v, position %q (%v)", rep, pos, err)
 			}
 		})
 	}
