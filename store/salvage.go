@@ -33,7 +33,7 @@ const maxProblems = 10
 
 // Salvage copies every record of the data file src that can still be read
 // into a new data file dst (which must not exist), keeping each record's
-// ID, and the followers' read positions. It reads src with the defensive
+// ID and run, and the followers' read positions. It reads src with the defensive
 // reader of pages.go (never with bbolt, which may crash on it): the
 // records bucket's tree from the newest valid meta page; when a page of
 // that tree cannot be read, every other leaf page of the file that is
@@ -111,6 +111,9 @@ func (s *salvager) run() error {
 	s.flush()
 	if v, ok := buckets[string(codec.PositionsBucket)]; ok && s.err == nil {
 		s.err = s.positions(v)
+	}
+	if s.err == nil {
+		s.err = s.out.recountRuns()
 	}
 	return s.err
 }
@@ -281,23 +284,20 @@ func (s *salvager) positions(v []byte) error {
 	})
 }
 
-// putSalvaged writes recs with their own IDs in one transaction, counting
-// them as the committer does, and returns how many it wrote; a record whose
-// ID is stored already is left out.
+// putSalvaged writes recs with their own IDs and runs in one transaction,
+// counting them as the committer does (the runs bucket aside: see
+// recountRuns), and returns how many it wrote; a record whose ID is stored
+// already is left out.
 func (d *DB) putSalvaged(recs []oplog.Record) (uint64, error) {
 	var n uint64
 	names := nameTally{}
 	err := d.update(func(tx *bbolt.Tx, s *oplog.Stats) error {
-		runs := newRunTally(tx)
 		b := tx.Bucket(codec.RecordsBucket)
 		for i := range recs {
 			rec := &recs[i]
 			key := codec.Key(rec.ID)
 			if rec.ID == 0 || b.Get(key) != nil {
 				continue
-			}
-			if err := runs.assign(rec); err != nil {
-				return err
 			}
 			v := codec.Append(nil, rec)
 			if err := b.Put(key, v); err != nil {
@@ -311,13 +311,28 @@ func (d *DB) putSalvaged(recs []oplog.Record) (uint64, error) {
 				s.FirstID = rec.ID
 			}
 		}
-		if err := runs.flush(); err != nil {
-			return err
-		}
 		return names.flush(tx)
 	})
 	if err != nil {
 		return 0, errors.Join(errors.New("salvage: write"), err)
 	}
 	return n, nil
+}
+
+// recountRuns writes the runs bucket from the records: each keeps the run
+// it had, and the records come in no order (orphans after the tree).
+func (d *DB) recountRuns() error {
+	return d.update(func(tx *bbolt.Tx, _ *oplog.Stats) error {
+		rc := newRunRecount()
+		if _, _, err := recount(tx, rc); err != nil {
+			return err
+		}
+		b := tx.Bucket(codec.RunsBucket)
+		for _, info := range rc.runs {
+			if err := b.Put(codec.RunKey(info.Source, info.Run), codec.AppendRunInfo(nil, info)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 }
