@@ -191,7 +191,7 @@ func TestSalvage_CopiesTheReadableRecords(t *testing.T) {
 				byID[r.ID] = r
 			}
 			for _, r := range got.Lines {
-				if want := byID[r.ID];  !reflect.DeepEqual(r, want) {
+				if want := byID[r.ID]; !reflect.DeepEqual(r, want) {
 					t.Fatalf("record %d salvaged as %+v, was %+v", r.ID, r, want)
 				}
 			}
