@@ -29,50 +29,63 @@ func ScenarioDiskFull(e *Env) (Result, error) {
 		return r, nil
 	}
 	defer exec.Command("umount", "-l", mnt).Run()
-	data, filler := filepath.Join(mnt, "data"), filepath.Join(mnt, "filler")
-	a := newAcks()
+	filler := filepath.Join(mnt, "filler")
 	for round := range e.Rounds {
-		s, err := e.Start(data)
+		data := filepath.Join(mnt, fmt.Sprint("data-", round)) // a new one each round: the last one's records would fill the disk
+		acked, lost, dup, err := e.diskFullRound(data, filler, round)
+		r.Acked, r.Lost, r.Dup, r.Rounds = r.Acked+acked, r.Lost+lost, r.Dup+dup, round+1
 		if err != nil {
-			return r, err
+			return r, fmt.Errorf("round %d: %w", round, err)
 		}
-		if err := fill(filler, 2<<20); err != nil {
-			s.Kill()
-			return r, err
-		}
-		ctx, cancel := context.WithCancel(context.Background())
-		var wg sync.WaitGroup
-		wg.Add(1)
-		go func() { defer wg.Done(); e.Ingest(ctx, s, fmt.Sprintf("fault-full r%d", round), a) }()
-		failed := a.failed.Load()
-		KillWhen(s, time.Minute, func() bool { return a.failed.Load() >= failed+50 })
-		cancel()
-		wg.Wait()
-		if err := e.readOnlyStart(data); err != nil {
-			return r, fmt.Errorf("round %d: restart on a full disk: %w", round, err)
-		}
-		recs, err := Records(data)
-		if err != nil {
-			return r, err
-		}
-		lost, dup := a.Verify(recs, "fault-full", 0)
-		r.Lost, r.Dup, r.Rounds = lost, dup, round+1
-		e.logf("disk full round %d: %d acknowledged, %d lost, %d duplicated", round, a.Len(), lost, dup)
-		if err := os.Remove(filler); err != nil {
+		e.logf("disk full round %d: %d acknowledged, %d lost, %d duplicated", round, acked, lost, dup)
+		if err := os.RemoveAll(data); err != nil {
 			return r, err
 		}
 	}
-	r.Acked = a.Len()
+	r.Note = "restarted on the full disk each time: started, answered reads; took appends again once there was room"
+	return r, nil
+}
+
+// diskFullRound fills the disk under a server ingesting into data, kills
+// it once appends fail, restarts it on the full disk, checks the data file,
+// then frees the room and appends again.
+func (e *Env) diskFullRound(data, filler string, round int) (acked, lost, dup int, err error) {
+	a := newAcks()
 	s, err := e.Start(data)
 	if err != nil {
-		return r, err
+		return 0, 0, 0, err
+	}
+	if err := fill(filler, 2<<20); err != nil {
+		s.Kill()
+		return 0, 0, 0, err
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() { defer wg.Done(); e.Ingest(ctx, s, fmt.Sprintf("fault-full r%d", round), a) }()
+	KillWhen(s, time.Minute, func() bool { return a.failed.Load() >= 50 })
+	cancel()
+	wg.Wait()
+	if err := e.readOnlyStart(data); err != nil {
+		return a.Len(), 0, 0, fmt.Errorf("restart on a full disk: %w", err)
+	}
+	recs, err := Records(data)
+	if err != nil {
+		return a.Len(), 0, 0, err
+	}
+	lost, dup = a.Verify(recs, "fault-full", 0)
+	if err := os.Remove(filler); err != nil {
+		return a.Len(), lost, dup, err
+	}
+	s, err = e.Start(data)
+	if err != nil {
+		return a.Len(), lost, dup, err
 	}
 	defer s.Stop()
 	if _, err := s.Post(context.Background(), "/api/v1/logs", []byte(`{"level":"info","text":"room again"}`), nil); err != nil {
-		return r, fmt.Errorf("append once there is room: %w", err)
+		return a.Len(), lost, dup, fmt.Errorf("append once there is room: %w", err)
 	}
-	r.Note = "restarted on the full disk: started, answered reads; appends again once there was room"
-	return r, nil
+	return a.Len(), lost, dup, nil
 }
 
 // readOnlyStart starts a server on the full disk, reads its counters and

@@ -64,12 +64,12 @@ func (e *Env) ingestRounds(name string, lo, span int, args ...string) (Result, e
 }
 
 // ScenarioIngest: kill -9 during an 8-writer ingest.
-func ScenarioIngest(e *Env) (Result, error) { return e.ingestRounds("ingest", 5, 200) }
+func ScenarioIngest(e *Env) (Result, error) { return e.ingestRounds("ingest", 5, 2000) }
 
 // ScenarioRetention: kill -9 during an ingest that keeps retention busy
 // (at most 3,000 records kept, trimmed in batches).
 func ScenarioRetention(e *Env) (Result, error) {
-	r, err := e.ingestRounds("retention", 150, 400, "--max-records", "3000")
+	r, err := e.ingestRounds("retention", 150, 1000, "--max-records", "3000")
 	r.Note = "--max-records 3000; no hole between the oldest and newest record"
 	return r, err
 }
@@ -91,7 +91,7 @@ func ScenarioCompletion(e *Env) (Result, error) {
 			wg.Add(1)
 			go func() { defer wg.Done(); e.operate(ctx, s, fmt.Sprintf("op-r%d-w%d", round, w), starts, done) }()
 		}
-		target := done.batches.Load() + int64(10+e.Rand.IntN(300))
+		target := done.batches.Load() + int64(10+e.Rand.IntN(1000))
 		KillWhen(s, time.Minute, func() bool { return done.batches.Load() >= target })
 		cancel()
 		wg.Wait()
