@@ -3,7 +3,7 @@ GO          ?= go
 STATICCHECK ?= $(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2
 FUZZTIME    ?= 20s
 
-.PHONY: run build fmt vet lint test test-race fuzz bench bench-go bench-mcp-ts interop screenshots check
+.PHONY: run build fmt vet lint test test-race fuzz faults bench bench-go bench-mcp-ts interop screenshots check
 
 # VERSION is what `mcplogd version` prints for `make build` and `make install`: the
 # nearest tag and commit (git describe), else "dev". `go install …@vX.Y.Z` needs no stamp:
@@ -68,6 +68,14 @@ fuzz:
 	$(GO) test ./follow -run '^$$' -fuzz '^FuzzParsers$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./gateway -run '^$$' -fuzz '^FuzzMirrorRecord$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./search -run '^$$' -fuzz '^FuzzQuery$$' -fuzztime $(FUZZTIME)
+
+# The fault-injection suite (internal/faults): kill -9 during ingest, completion, retention,
+# reindex and follow, a full disk (a tmpfs: needs root), damaged index and log.db; a table of
+# acknowledged / lost / duplicated per scenario. FAULTS=ingest,follow picks scenarios.
+FAULTS        ?= 1
+FAULTS_ROUNDS ?= 10
+faults:
+	MCPLOGD_FAULTS="$(FAULTS)" MCPLOGD_FAULTS_ROUNDS=$(FAULTS_ROUNDS) $(GO) test ./internal/faults -run '^TestFaults$$' -count=1 -v -timeout 60m
 
 # The README's table: 1,000,000 records of the DESIGN.md workload, medians of 3 runs.
 bench:

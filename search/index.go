@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/blevesearch/bleve/v2"
@@ -99,6 +100,7 @@ type Index struct {
 	state       oplog.IndexState
 	rebuildTo   uint64 // while rebuilding: the LastID to reach
 	closed      bool
+	full        atomic.Bool // the disk was full at the last write (diskfull.go)
 
 	dirty *dirtySet // operations indexed while pending
 	tail  tailCache // decoded records above the watermark
@@ -133,6 +135,8 @@ type segment struct {
 	span   span     // the times of its documents; under Index.mu
 	times  *timeCol // its records' times
 	idx    bleve.Index
+
+	checked atomic.Int64 // when a failed search last checked its files (damage.go), unix ns
 }
 
 // lookup returns s's time column, filled from st first if s was opened from disk.
@@ -214,7 +218,7 @@ func (x *Index) Close() error {
 		// Persists what was introduced; the persisted callbacks take x.mu.
 		errs = append(errs, s.idx.Close())
 	}
-	errs = append(errs, x.writeMeta())
+	errs = append(errs, x.tolerateFull(x.writeMeta()))
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	x.segs = nil

@@ -26,7 +26,12 @@ func (x *Index) run() {
 		if x.opts.Changed != nil {
 			changed = x.opts.Changed()
 		}
-		n, err := x.indexOnce()
+		var n int
+		var err error
+		if !x.stillFull() { // diskfull.go
+			n, err = x.indexOnce()
+			err = x.tolerateFull(err)
+		}
 		if err != nil {
 			x.opts.Logger.Error("search indexing failed", "err", err)
 		}

@@ -47,7 +47,7 @@ func (x *Index) load() error {
 		if err := removeSegments(x.dir, nil); err != nil {
 			return err
 		}
-		return x.writeMeta()
+		return x.tolerateFull(x.writeMeta())
 	}
 	b, err := os.ReadFile(filepath.Join(x.dir, metaName))
 	if errors.Is(err, os.ErrNotExist) {
@@ -86,7 +86,7 @@ func (x *Index) load() error {
 	if err := removeSegments(x.dir, keep); err != nil {
 		return err
 	}
-	if err := x.writeMeta(); err != nil {
+	if err := x.tolerateFull(x.writeMeta()); err != nil {
 		return err
 	}
 	return x.loadPending()
@@ -100,7 +100,11 @@ func (x *Index) openSegment(sm segmentMeta) (s *segment, err error) {
 			err = fmt.Errorf("panic opening: %v", r)
 		}
 	}()
-	idx, err := bleve.OpenUsing(filepath.Join(x.dir, segName(sm.Lo)), scorchConfig())
+	path := filepath.Join(x.dir, segName(sm.Lo))
+	if err := verifySegment(path); err != nil {
+		return nil, err
+	}
+	idx, err := bleve.OpenUsing(path, scorchConfig())
 	if err != nil {
 		return nil, err
 	}
@@ -195,4 +199,24 @@ func (x *Index) writeMetaSync(sync bool) error {
 	x.metaWritten = m.IndexedThrough
 	x.mu.Unlock()
 	return nil
+}
+
+// HoldsRecords reports whether the index in dir has indexed records (its
+// meta.json says so, or segment directories are there): then the log it
+// was built from is not new, and a missing or empty log beside it is lost
+// data, not a fresh start.
+func HoldsRecords(dir string) bool {
+	if b, err := os.ReadFile(filepath.Join(dir, metaName)); err == nil {
+		var m metaFile
+		if json.Unmarshal(b, &m) == nil && (m.IndexedThrough > 0 || len(m.Segments) > 0) {
+			return true
+		}
+	}
+	ents, _ := os.ReadDir(dir)
+	for _, e := range ents {
+		if strings.HasPrefix(e.Name(), segPrefix) {
+			return true
+		}
+	}
+	return false
 }

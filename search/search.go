@@ -80,6 +80,9 @@ func (x *Index) Search(ctx context.Context, q *oplog.SearchQuery, before uint64,
 	recs := &recordReader{st: x.st}
 	ctx = context.WithValue(ctx, recordsKey{}, recs)
 	h, err := x.search(ctx, c, p, before, limit)
+	if x.repair(err) {
+		h, err = x.search(ctx, c, p, before, limit) // damage.go: the index starts over
+	}
 	if err == nil {
 		err = recs.error()
 	}
@@ -156,9 +159,9 @@ func (x *Index) searchSegments(ctx context.Context, c *compiled, p pred, col *co
 			break
 		}
 		lo, hi := max(s.lo, lowest), min(s.hi, top)
-		got, err := x.segmentIDs(ctx, s, c, lo, hi)
+		got, err := x.safeSegmentIDs(ctx, s, c, lo, hi)
 		if err != nil {
-			return fmt.Errorf("index: %s: %w", segName(s.lo), err)
+			return err
 		}
 		col.add(got, lo)
 		if col.full() {

@@ -116,15 +116,20 @@ func Open(path string, opts *Options) (*DB, error) {
 		o = *opts
 	}
 	o = o.withDefaults()
-	bdb, err := bbolt.Open(path, 0o600, &bbolt.Options{Timeout: o.Timeout, FreelistType: bbolt.FreelistMapType})
+	if err := checkFile(path); err != nil {
+		return nil, err
+	}
+	bdb, err := openBolt(path, o.Timeout)
 	if errors.Is(err, bolterrors.ErrTimeout) {
 		return nil, fmt.Errorf("%w: %s (no lock within %s)", ErrLocked, path, o.Timeout)
 	}
-	if err != nil {
+	if err != nil && !errors.Is(err, ErrDamaged) {
 		return nil, fmt.Errorf("open %s: %w", path, err)
+	} else if err != nil {
+		return nil, err
 	}
 	d := &DB{db: bdb, path: path, opts: o, reqs: make(chan *request, requestQueue), trim: make(chan struct{}, 1), stop: make(chan struct{})}
-	if err := d.load(); err != nil {
+	if err := d.guard(d.load); err != nil {
 		_ = bdb.Close()
 		return nil, err
 	}
@@ -209,16 +214,18 @@ var errUnchanged = errors.New("unchanged")
 func (d *DB) update(fn func(tx *bbolt.Tx, s *oplog.Stats) error) error {
 	var s oplog.Stats
 	var txid int
-	err := d.db.Update(func(tx *bbolt.Tx) error {
-		var err error
-		txid = tx.ID()
-		if s, err = readStats(tx); err != nil {
-			return err
-		}
-		if err := fn(tx, &s); err != nil {
-			return err
-		}
-		return writeStats(tx, &s)
+	err := d.guard(func() error {
+		return d.db.Update(func(tx *bbolt.Tx) error {
+			var err error
+			txid = tx.ID()
+			if s, err = readStats(tx); err != nil {
+				return err
+			}
+			if err := fn(tx, &s); err != nil {
+				return err
+			}
+			return writeStats(tx, &s)
+		})
 	})
 	if errors.Is(err, errUnchanged) {
 		return nil
@@ -255,20 +262,6 @@ func (d *DB) Get(id uint64) (oplog.Record, error) {
 		return err
 	})
 	return r, err
-}
-
-// view runs fn in a read transaction with the stats of the same snapshot.
-func (d *DB) view(fn func(tx *bbolt.Tx, s *oplog.Stats) error) error {
-	if d.isClosed() {
-		return oplog.ErrClosed
-	}
-	return d.db.View(func(tx *bbolt.Tx) error {
-		s, err := readStats(tx)
-		if err != nil {
-			return err
-		}
-		return fn(tx, &s)
-	})
 }
 
 func (d *DB) isClosed() bool {

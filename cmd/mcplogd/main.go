@@ -76,6 +76,7 @@ func init() {
 		{"crashes", "[--since T] [--source S] [--limit N] [--json]", "list crashes grouped by stack signature, newest first", (*Main).crashes},
 		{"search", "QUERY [--level L] [--name N] [--source S] [--limit N] [--json]", "search records, newest first", (*Main).search},
 		{"reindex", "[--data DIR]", "rebuild the search index from the log (server stopped)", (*Main).reindex},
+		{"salvage", "--out NEWDIR [--data DIR]", "copy the readable records of a damaged log.db into a new data directory", (*Main).salvage},
 		{"show", "ID [--json]", "print one record in full: header, text, stack frames, data", (*Main).show},
 		{"replay", "ID [ID…|FROM..TO] [--yes]", "replay recorded operations against their upstreams; a table of same/differs", (*Main).replay},
 		{"import", "FILE|-", "append NDJSON lines from a file or standard input", (*Main).importFile},

@@ -51,6 +51,9 @@ type opened struct {
 // openLog opens dir's store, the log over it and its indexes. A store held
 // by another process gives explainOpen's error, which wraps store.ErrLocked.
 func openLog(dir *datadir.Dir, opts openOptions) (*opened, error) {
+	if err := refuseLostLog(dir); err != nil { // salvage.go
+		return nil, err
+	}
 	db, err := store.Open(dir.DBPath(), opts.Store)
 	if err != nil {
 		return nil, explainOpen(dir, err)

@@ -171,7 +171,9 @@ func (s *server) Run(ctx context.Context) (err error) {
 		return err
 	}
 	bound := s.ln.Addr().String()
-	if err := s.dir.SaveServer(datadir.Server{Addr: bound, PID: os.Getpid(), Started: time.Now().UTC(), Version: Version()}); err != nil {
+	if err := s.dir.SaveServer(datadir.Server{Addr: bound, PID: os.Getpid(), Started: time.Now().UTC(), Version: Version()}); diskFull(err) {
+		s.logger.Warn("disk full: server.json not written, so other commands do not find this server; reads work, appends fail until there is room", "err", err)
+	} else if err != nil {
 		return err
 	}
 	s.bound = bound

@@ -1,0 +1,132 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcplogd/mcplogd/client"
+	"github.com/mcplogd/mcplogd/internal/logtest"
+	"github.com/mcplogd/mcplogd/oplog"
+)
+
+// mountTmpfs mounts a tmpfs of size bytes on a new directory and returns
+// it; the test is skipped where mounting is not allowed (not root).
+func mountTmpfs(t *testing.T, size int) string {
+	t.Helper()
+	dir := t.TempDir()
+	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", fmt.Sprintf("size=%d", size), "tmpfs", dir).CombinedOutput(); err != nil {
+		t.Skipf("cannot mount a tmpfs (%v: %s): a full disk needs one", err, strings.TrimSpace(string(out)))
+	}
+	t.Cleanup(func() { _ = exec.Command("umount", "-l", dir).Run() })
+	return dir
+}
+
+// fillDisk writes a file in dir until the disk is full and returns it.
+func fillDisk(t *testing.T, dir string) string {
+	t.Helper()
+	path := filepath.Join(dir, "filler")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	b := make([]byte, 64<<10)
+	for {
+		if _, err := f.Write(b); err != nil {
+			if !diskFull(err) {
+				t.Fatal(err)
+			}
+			break
+		}
+	}
+	for n := len(b) / 2; n > 0; n /= 2 { // the last bytes
+		for {
+			if _, err := f.Write(b[:n]); err != nil {
+				break
+			}
+		}
+	}
+	return path
+}
+
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
+// serveAt starts bin serve on data at addr and waits for /healthz (a full
+// disk has no room for server.json, which serveProc waits for).
+func serveAt(t *testing.T, bin, data, addr string) *proc {
+	t.Helper()
+	p := startProc(t, bin, "serve", "--data", data, "--addr", addr)
+	logtest.Eventually(t, 20*time.Second, "the server to answer /healthz", func() bool {
+		select {
+		case <-p.exited:
+			t.Fatalf("serve exited: %s", p.stderr.String())
+		default:
+		}
+		resp, err := http.Get("http://" + addr + "/healthz")
+		if err == nil {
+			resp.Body.Close()
+		}
+		return err == nil && resp.StatusCode == 200
+	})
+	p.base, p.token = "http://"+addr, readToken(t, data)
+	p.c = client.NewClient(p.base, p.token)
+	return p
+}
+
+// TestServe_StartsOnAFullDisk: a server restarted while its disk is full
+// starts, answers reads and searches, refuses appends with an error, and
+// takes appends again (and indexes them) once there is room.
+func TestServe_StartsOnAFullDisk(t *testing.T) {
+	bin := buildBinary(t)
+	disk := mountTmpfs(t, 16<<20)
+	data := filepath.Join(disk, "data")
+	p := serveProc(t, bin, data)
+	ingestNeedles(t, p, 5000)
+	p.stop(t)
+
+	filler := fillDisk(t, disk)
+	p = serveAt(t, bin, data, freeAddr(t))
+	ctx := context.Background()
+	if st, err := p.c.Stats(ctx); err != nil || st.Records != 5000 {
+		t.Fatalf("stats on a full disk: %+v, %v", st, err)
+	}
+	if got := countNeedles(t, p); got != needles(5000) {
+		t.Fatalf("search on a full disk: %d needles, want %d", got, needles(5000))
+	}
+	if code, body := post(t, p.base+"/api/v1/logs", p.token, strings.Repeat(`{"level":"info","text":"no room `+strings.Repeat("x", 2000)+`"}`+"\n", 200)); code < 500 {
+		t.Fatalf("an append on a full disk answered %d: %s", code, body)
+	}
+	if err := os.Remove(filler); err != nil {
+		t.Fatal(err)
+	}
+	code, body := post(t, p.base+"/api/v1/logs", p.token, `{"level":"info","text":"room again, a needle"}`)
+	if code != 200 {
+		t.Fatalf("append once there is room: %d %s", code, body)
+	}
+	st, _ := p.c.Stats(ctx)
+	waitIndexed(t, p, st.LastID)
+	pg, err := p.c.Search(ctx, oplog.SearchQuery{Query: `"room again"`, Limit: 5})
+	if err != nil || len(pg.Hits) != 1 {
+		t.Fatalf("search for the new record: %+v, %v", pg, err)
+	}
+	p.stop(t)
+	if !strings.Contains(p.stderr.String(), "disk full") {
+		t.Errorf("the full disk was not logged:\n%s", p.stderr.String())
+	}
+}

@@ -1,0 +1,213 @@
+package store_test
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/mcplogd/mcplogd/internal/logtest"
+	"github.com/mcplogd/mcplogd/oplog"
+	"github.com/mcplogd/mcplogd/store"
+)
+
+const pageSize = 4096 // bbolt's on this machine; damagedStore checks it
+
+// damagedStore writes n records (lines, operations, some large enough to
+// be compressed and to span overflow pages) into a real data file, closes
+// it and returns its path and every record as read back.
+func damagedStore(t *testing.T, n int) (string, []oplog.Record) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "log.db")
+	db, err := store.Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := oplog.New(db, nil)
+	for i := 0; i < n; i += 500 {
+		recs := logtest.Lines(500, fmt.Sprint("batch", i))
+		recs[7] = oplog.Record{Tool: "run_lua", Arguments: json.RawMessage(`{"code":"return 1"}`)}
+		recs[9].Stack = strings.Repeat(fmt.Sprintf("at Frame%d () in File.cs:%d\n", i, i), 400) // ~12 KB
+		if err := l.AppendAt(ctx, recs, oplog.Position{Key: "writer", Value: fmt.Append(nil, "batch ", i/500)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	all, err := db.Tail(oplog.TailQuery{HasSince: true, Limit: 1 << 30})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := os.ReadFile(path); err != nil || binary.LittleEndian.Uint32(b[16+8:]) != pageSize {
+		t.Fatalf("page size of %s is not %d (%v)", path, pageSize, err)
+	}
+	return path, all.Lines
+}
+
+// garblePages overwrites n distinct random pages from page 2 on with what
+// fill gives, and returns their numbers.
+func garblePages(t *testing.T, path string, n int, fill func([]byte)) []int64 {
+	t.Helper()
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	pages := fi.Size() / pageSize
+	var picked []int64
+	for _, p := range rand.Perm(int(pages - 2))[:n] {
+		b := make([]byte, pageSize)
+		fill(b)
+		if _, err := f.WriteAt(b, int64(p+2)*pageSize); err != nil {
+			t.Fatal(err)
+		}
+		picked = append(picked, int64(p+2))
+	}
+	return picked
+}
+
+func randomFill(b []byte) {
+	for i := range b {
+		b[i] = byte(rand.Uint32())
+	}
+}
+
+func TestDB_Open_RefusesDamagedFile(t *testing.T) {
+	cases := map[string]func(t *testing.T, path string){
+		"truncated to half": func(t *testing.T, path string) {
+			fi, _ := os.Stat(path)
+			if err := os.Truncate(path, fi.Size()/2); err != nil {
+				t.Fatal(err)
+			}
+		},
+		"truncated mid-page": func(t *testing.T, path string) {
+			fi, _ := os.Stat(path)
+			if err := os.Truncate(path, fi.Size()-1000); err != nil {
+				t.Fatal(err)
+			}
+		},
+		"8 to 64 pages garbled": func(t *testing.T, path string) { garblePages(t, path, 8+rand.IntN(57), randomFill) },
+		"8 to 64 pages zeroed":  func(t *testing.T, path string) { garblePages(t, path, 8+rand.IntN(57), func([]byte) {}) },
+		"both meta pages garbled": func(t *testing.T, path string) {
+			b := make([]byte, 2*pageSize)
+			randomFill(b)
+			f, _ := os.OpenFile(path, os.O_WRONLY, 0)
+			defer f.Close()
+			if _, err := f.WriteAt(b, 0); err != nil {
+				t.Fatal(err)
+			}
+		},
+	}
+	for name, damage := range cases {
+		t.Run(name, func(t *testing.T) {
+			path, _ := damagedStore(t, 20_000)
+			damage(t, path)
+			db, err := store.Open(path, nil)
+			if err == nil {
+				db.Close()
+				t.Fatal("a damaged file opened")
+			}
+			if !errors.Is(err, store.ErrDamaged) || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), "mcplogd salvage") {
+				t.Fatalf("error %q: want ErrDamaged naming %s and mcplogd salvage", err, path)
+			}
+			t.Log(err)
+		})
+	}
+}
+
+func TestDB_DamagedPageBodyIsAnErrorNotACrash(t *testing.T) {
+	path, _ := damagedStore(t, 20_000)
+	// Garble the bodies of leaf pages, keeping their headers: the page
+	// check at Open passes, bbolt meets the damage while reading.
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for p := int64(10); p < int64(len(b)/pageSize/2) && n < 20; p += 3 { // old records: Open reads none
+		pg := b[p*pageSize : (p+1)*pageSize]
+		if binary.LittleEndian.Uint64(pg) == uint64(p) && binary.LittleEndian.Uint16(pg[8:]) == 0x02 {
+			randomFill(pg[16:])
+			n++
+		}
+	}
+	if n == 0 {
+		t.Fatal("no leaf page found")
+	}
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	db, err := store.Open(path, nil)
+	if errors.Is(err, store.ErrDamaged) {
+		t.Logf("refused at open, where bbolt read a garbled page: %v", err)
+		return
+	} else if err != nil {
+		t.Fatalf("open: %v", err)
+	}
+	defer db.Close()
+	_, err = db.Tail(oplog.TailQuery{HasSince: true, Limit: 1 << 30})
+	cerr := db.Check()
+	if err == nil && cerr == nil {
+		t.Fatal("reading 20 garbled leaf pages gave no error")
+	}
+	t.Logf("tail: %v\ncheck: %v", err, cerr)
+}
+
+func TestSalvage_CopiesTheReadableRecords(t *testing.T) {
+	cases := map[string]func(t *testing.T, path string){
+		"intact":    func(t *testing.T, path string) {},
+		"garbled":   func(t *testing.T, path string) { garblePages(t, path, 8+rand.IntN(57), randomFill) },
+		"zeroed":    func(t *testing.T, path string) { garblePages(t, path, 8+rand.IntN(57), func([]byte) {}) },
+		"truncated": func(t *testing.T, path string) { fi, _ := os.Stat(path); _ = os.Truncate(path, fi.Size()/2) },
+	}
+	for name, damage := range cases {
+		t.Run(name, func(t *testing.T) {
+			path, orig := damagedStore(t, 20_000)
+			damage(t, path)
+			out := filepath.Join(t.TempDir(), "log.db")
+			rep, err := store.Salvage(path, out)
+			if err != nil {
+				t.Fatalf("salvage: %v (%+v)", err, rep)
+			}
+			t.Logf("%+v", rep)
+			db := logtest.MustOpenDBAt(t, out, nil) // Check at cleanup: the counters agree
+			got, err := db.Tail(oplog.TailQuery{HasSince: true, Limit: 1 << 30})
+			if err != nil {
+				t.Fatal(err)
+			}
+			byID := map[uint64]oplog.Record{}
+			for _, r := range orig {
+				byID[r.ID] = r
+			}
+			for _, r := range got.Lines {
+				if want := byID[r.ID]; !reflect.DeepEqual(r, want) {
+					t.Fatalf("record %d salvaged as %+v, was %+v", r.ID, r, want)
+				}
+			}
+			if uint64(len(got.Lines)) != rep.Copied || rep.Expected != 0 && rep.Expected != uint64(len(orig)) {
+				t.Fatalf("the new file holds %d records, the report says %d copied of %d (held %d)", len(got.Lines), rep.Copied, rep.Expected, len(orig))
+			}
+			if rep.Copied < uint64(len(orig))/3 || rep.Copied == uint64(len(orig)) && rep.BadPages > 0 {
+				t.Fatalf("copied %d of %d records, %d bad pages", rep.Copied, len(orig), rep.BadPages)
+			}
+			if name != "intact" {
+				return
+			}
+			pos, err := db.Position("writer")
+			if rep.Copied != uint64(len(orig)) || rep.BadPages != 0 || rep.Positions != 1 || string(pos) != "batch 39" || err != nil {
+				t.Fatalf("an intact file: %+v, position %q (%v)", rep, pos, err)
+			}
+		})
+	}
+}
