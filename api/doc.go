@@ -27,7 +27,7 @@
 //	GET  /api/v1/search                    full-text search: query, the filters, tool, status, replayOf, limit, cursor; scope, machine (search.go, studio.go)
 //	GET  /api/v1/crashes                   crash groups: since, until, source, run, limit, buckets; scope, machine (crashes.go, studio.go)
 //	GET  /api/v1/runs                      {"runs"}: the runs of each source, oldest first: source, run (runs.go)
-//	GET  /api/v1/studio                    {"project"} of the server's studio; 404 without one (studio.go)
+//	GET  /api/v1/studio                    {"studio", "project"}: whether the server has a studio, its project (studio.go)
 //	ANY  /mcp/:token                       MCP over Streamable HTTP (GET, POST, DELETE; mcptools.New's server) (mcp.go)
 //	ANY  /mcp/:token/mcp                   the same, for clients that want a path ending in /mcp (mcp.go)
 //	ANY  /mcp                              the same, with the token as "Authorization: Bearer" (mcp.go)

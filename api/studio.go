@@ -18,12 +18,12 @@ import (
 // shapes. GET /api/v1/studio says whether there is a studio (the web page
 // shows its local/studio switch then).
 
-// studioInfo answers GET /api/v1/studio: the project, or 404 without a studio.
+// studioInfo answers GET /api/v1/studio: whether there is a studio, and its project.
 func (s *Server) studioInfo(c echo.Context) error {
 	if s.opts.StudioScope == nil {
-		return oplog.Errorf(oplog.ENOTFOUND, "this server has no studio (mcplogd serve --studio URL, or \"studio\" in config.json)")
+		return c.JSON(http.StatusOK, client.StudioAnswer{})
 	}
-	return c.JSON(http.StatusOK, client.StudioAnswer{Project: s.opts.StudioScope.Project()})
+	return c.JSON(http.StatusOK, client.StudioAnswer{Studio: true, Project: s.opts.StudioScope.Project()})
 }
 
 // studioScope reads scope and machine: the studio for scope=studio, nil

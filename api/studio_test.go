@@ -49,7 +49,7 @@ func studioHarness(t *testing.T) *harness {
 // names the project.
 func TestStudio_HTTP(t *testing.T) {
 	h := studioHarness(t)
-	if a := mustCall[client.StudioAnswer](h, "GET", "/api/v1/studio", "", http.StatusOK); a.Project != "game" {
+	if a := mustCall[client.StudioAnswer](h, "GET", "/api/v1/studio", "", http.StatusOK); !a.Studio || a.Project != "game" {
 		t.Errorf("studio: %+v", a)
 	}
 	cr := mustCall[client.StudioCrashesAnswer](h, "GET", "/api/v1/crashes?scope=studio", "", http.StatusOK)
@@ -81,6 +81,9 @@ func TestStudio_HTTP(t *testing.T) {
 // TestStudio_HTTPErrors: each refusal names what is wrong.
 func TestStudio_HTTPErrors(t *testing.T) {
 	local := mustServe(t, nil)
+	if a := mustCall[client.StudioAnswer](local, "GET", "/api/v1/studio", "", http.StatusOK); a.Studio || a.Project != "" {
+		t.Errorf("studio of a server without one: %+v", a)
+	}
 	h := studioHarness(t)
 	for _, c := range []struct {
 		h      *harness
@@ -88,7 +91,6 @@ func TestStudio_HTTPErrors(t *testing.T) {
 		status int
 		want   string
 	}{
-		{local, "/api/v1/studio", http.StatusNotFound, "no studio"},
 		{local, "/api/v1/search?scope=studio", http.StatusServiceUnavailable, "no studio"},
 		{local, "/api/v1/records?machine=ci-7", http.StatusBadRequest, "machine: only with scope=studio"},
 		{h, "/api/v1/crashes?scope=all", http.StatusBadRequest, "scope"},

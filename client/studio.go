@@ -6,10 +6,11 @@ import "github.com/mcplogd/mcplogd/oplog"
 // /crashes and /records): every record with its machine, pages with a
 // cursor and no total.
 
-// StudioAnswer is GET /api/v1/studio's answer: the project this server's
-// studio reads.
+// StudioAnswer is GET /api/v1/studio's answer: whether this server has a
+// studio, and the project it reads.
 type StudioAnswer struct {
-	Project string `json:"project"`
+	Studio  bool   `json:"studio"`            // whether the server has a studio
+	Project string `json:"project,omitempty"` // its project
 }
 
 // StudioRecordAnswer is a record of one machine of the project.

@@ -696,6 +696,7 @@
 
   function setupStudio() {
     api('/api/v1/studio').then((a) => {
+      if (!a.studio) return;
       $('#scope-switch').hidden = false;
       $('#scope').title = 'studio: project ' + a.project;
     }, () => {});
