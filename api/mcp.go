@@ -36,6 +36,7 @@ func (s *Server) mountMCP() {
 		SessionTimeout:             mcpSessionTimeout,
 		Logger:                     s.logger,
 	})
+	modern := s.newModernHandler(srv)
 	serve := func(c echo.Context) error {
 		w, r := c.Response(), c.Request()
 		// Shutdown ends waiting tools (they answer with what they have)
@@ -65,6 +66,10 @@ func (s *Server) mountMCP() {
 			return nil
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
+		if ok, listen := isModern(r, body); ok {
+			serveModern(ctx, modern, w, r, listen)
+			return nil
+		}
 		rw := &rpcErrorWriter{ResponseWriter: w, request: body}
 		h.ServeHTTP(rw, r)
 		rw.finish()
