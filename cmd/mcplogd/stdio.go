@@ -6,10 +6,7 @@ import (
 	"io"
 	"log/slog"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/mcplogd/mcplogd/client"
-	"github.com/mcplogd/mcplogd/internal/datadir"
 	"github.com/mcplogd/mcplogd/mcptools"
 )
 
@@ -21,13 +18,14 @@ import (
 func (m *Main) stdio(ctx context.Context, args []string) error {
 	fs := m.flags("stdio", "[--data DIR]", "Serve the MCP tools over standard input and output (claude mcp add mcplogd -- mcplogd stdio --data DIR).")
 	data := m.dataFlag(fs)
+	create := createFlag(fs)
 	var ret retention
 	ret.register(fs)
 	if err := m.parse(fs, args, 0); err != nil {
 		return err
 	}
 	logger := slog.New(slog.NewTextHandler(m.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	dir, err := datadir.Open(*data)
+	dir, _, err := clientDir(*data, *create)
 	if err != nil {
 		return err
 	}
@@ -52,13 +50,15 @@ func (m *Main) stdio(ctx context.Context, args []string) error {
 		}
 	}
 	srv := mcptools.New(b.Backend, opts)
-	err = srv.Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(m.Stdin), Writer: nopWriteCloser{m.Stdout}})
+	// stdioLines answers bad lines itself and ends the session only once
+	// every request read is answered.
+	lines := newStdioLines(m.Stdout)
+	pr, pw := io.Pipe()
+	defer pr.Close() // a feed still writing stops
+	go lines.feed(ctx, m.Stdin, pw)
+	err = srv.Run(ctx, lines.transport(pr))
 	if ctx.Err() != nil || errors.Is(err, io.EOF) {
 		return nil // the client went away or we were interrupted: a normal end
 	}
 	return err
 }
-
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }
