@@ -52,6 +52,7 @@ type serveConfig struct {
 	allowOrigins []string
 	upstreams    []gateway.Upstream
 	follows      []followSpec
+	compat       string
 }
 
 // server is one run of `mcplogd serve`, in the shape of a program's Main:
@@ -97,6 +98,7 @@ func (s *server) ParseFlags(args []string) error {
 		c.follows = append(c.follows, f)
 		return err
 	})
+	compatFlag(fs, &c.compat)
 	if err := s.m.parse(fs, args, 0); err != nil {
 		return err
 	}
@@ -132,7 +134,7 @@ func (s *server) Run(ctx context.Context) (err error) {
 	opts := &api.Options{
 		Token: s.token, MaxBodyBytes: int64(c.maxBody), RotateToken: s.dir.NewToken, AllowOrigins: c.allowOrigins,
 		Options: mcptools.Options{Logger: s.logger, Version: Version(), FileSize: s.log.db.Size, Retention: c.ret.report(),
-			Followers: followerStatus(s.followers)},
+			Followers: followerStatus(s.followers), Compat: c.compat},
 	}
 	mo := &metrics.Options{Commits: commits, FileSize: s.log.db.Size, Followers: opts.Followers, Logger: s.logger}
 	if len(c.upstreams) > 0 {
@@ -235,6 +237,10 @@ func (c *serveConfig) withConfig(dir *datadir.Dir) error {
 	}
 	followName := func(f followSpec) string { return f.Name }
 	c.follows, err = mergeConfig(c.follows, cfg.Follow, followName, followKey)
+	if err != nil {
+		return err
+	}
+	c.compat, err = withCompat(c.compat, cfg)
 	return err
 }
 

@@ -19,6 +19,8 @@ func (m *Main) stdio(ctx context.Context, args []string) error {
 	fs := m.flags("stdio", "[--data DIR]", "Serve the MCP tools over standard input and output (claude mcp add mcplogd -- mcplogd stdio --data DIR).")
 	data := m.dataFlag(fs)
 	create := createFlag(fs)
+	var compat string
+	compatFlag(fs, &compat)
 	var ret retention
 	ret.register(fs)
 	if err := m.parse(fs, args, 0); err != nil {
@@ -29,6 +31,13 @@ func (m *Main) stdio(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	cfg, err := dir.Config()
+	if err != nil {
+		return err
+	}
+	if compat, err = withCompat(compat, cfg); err != nil {
+		return err
+	}
 	// A long-lived process: searches need the index, and crashes the
 	// crash index's background reader.
 	b, err := connect(ctx, dir, openOptions{Store: ret.storeOptions(logger), Logger: logger, Search: true, Crashes: true})
@@ -36,7 +45,7 @@ func (m *Main) stdio(ctx context.Context, args []string) error {
 		return err
 	}
 	defer b.Close()
-	opts := &mcptools.Options{Version: Version(), Logger: logger}
+	opts := &mcptools.Options{Version: Version(), Logger: logger, Compat: compat}
 	if b.local != nil {
 		opts.Retention = ret.report() // the store is ours, trimmed as the flags say
 	}

@@ -171,6 +171,10 @@ type Config struct {
 	// Follow maps a name, or PARSER:NAME, to a log file's path, as
 	// --follow [PARSER:]NAME=PATH takes them.
 	Follow map[string]string `json:"follow,omitempty"`
+
+	// Compat is the answers' compatibility mode, as --compat takes it
+	// ("unity-bridge"); the flag wins.
+	Compat string `json:"compat,omitempty"`
 }
 
 // Config reads DATA/config.json; a missing file is the zero Config.
@@ -186,7 +190,7 @@ func (d *Dir) Config() (Config, error) {
 	dec := json.NewDecoder(strings.NewReader(string(b)))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&c); err != nil {
-		return c, fmt.Errorf("%s: %w (it may hold {\"upstreams\": {\"NAME\": \"URL or cmd:COMMAND ARGS\"}, \"follow\": {\"[PARSER:]NAME\": \"PATH\"}})", path, err)
+		return c, fmt.Errorf("%s: %w (it may hold {\"upstreams\": {\"NAME\": \"URL or cmd:COMMAND ARGS\"}, \"follow\": {\"[PARSER:]NAME\": \"PATH\"}, \"compat\": \"unity-bridge\"})", path, err)
 	}
 	return c, nil
 }
