@@ -159,14 +159,18 @@ func TestStdio_BadLines(t *testing.T) {
 }
 
 // TestStdio_BothGenerations: the go-sdk client pinned to 2026-07-28 (no
-// initialize: server/discover, per-request _meta) and to 2025-11-25 both
-// use the tools over stdio of the real binary.
+// initialize: server/discover, per-request _meta, subscriptions/listen) and
+// to 2025-11-25 (resources/subscribe) both use the tools over stdio of the
+// real binary and are told when the console changes.
 func TestStdio_BothGenerations(t *testing.T) {
 	bin := stdioBinary(t)
 	data := filepath.Join(t.TempDir(), "data")
 	for i, v := range []string{"2026-07-28", "2025-11-25"} {
 		cmd := exec.Command(bin, "stdio", "--data", data, "--create")
-		c := mcp.NewClient(&mcp.Implementation{Name: "pinned", Version: "1"}, nil)
+		updated := make(chan string, 8)
+		c := mcp.NewClient(&mcp.Implementation{Name: "pinned", Version: "1"}, &mcp.ClientOptions{
+			ResourceUpdatedHandler: func(_ context.Context, r *mcp.ResourceUpdatedNotificationRequest) { updated <- r.Params.URI },
+		})
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		cs, err := c.Connect(ctx, &mcp.CommandTransport{Command: cmd}, &mcp.ClientSessionOptions{ProtocolVersion: v})
 		if err != nil {
@@ -176,8 +180,19 @@ func TestStdio_BothGenerations(t *testing.T) {
 		if got := cs.InitializeResult().ProtocolVersion; got != v {
 			t.Errorf("pinned to %s, speaks %s", v, got)
 		}
+		if err := cs.Subscribe(ctx, &mcp.SubscribeParams{URI: "mcplogd://console"}); err != nil {
+			t.Fatalf("%s: subscribe: %v", v, err)
+		}
 		if out := callJSON(t, cs, "append_log", map[string]any{"text": "from " + v}); out["id"] != float64(i+1) {
 			t.Errorf("%s: append_log = %v", v, out)
+		}
+		select {
+		case uri := <-updated:
+			if uri != "mcplogd://console" {
+				t.Errorf("%s: updated %q", v, uri)
+			}
+		case <-ctx.Done():
+			t.Fatalf("%s: no notifications/resources/updated after append_log", v)
 		}
 		tail := callJSON(t, cs, "console_tail", nil)
 		if lines, _ := tail["lines"].([]any); len(lines) != i+1 {
