@@ -91,6 +91,25 @@ describe('MCP 2026-07-28 beside 2025-11-25 sessions (one link)', () => {
     assert.ok(tools.tools.length >= 15, `tools/list: ${tools.tools.length} tools`);
   });
 
+  test('both clients use every tool, each with the example its help gives', async () => {
+    const { tools } = await client.listTools();
+    const stateless = await request(srv.link, 'tools/list');
+    assert.deepEqual(stateless.tools.map((t) => t.name).sort(), tools.map((t) => t.name).sort());
+    // Tool errors that are right on this store: no gateway, no such IDs; clear_logs is refused.
+    const mayFail = new Set(['replay_operation', 'get_result', 'get_log_details', 'clear_logs']);
+    for (const { name } of tools) {
+      const help = await callOk(client, 'help', { tool: name });
+      const args = name === 'clear_logs' ? { confirm: false } : help.tools[0].example;
+      const session = await client.callTool({ name, arguments: args });
+      const modern = await request(srv.link, 'tools/call', { name, arguments: args });
+      for (const [who, r] of [['2025-11-25', session], ['2026-07-28', modern]]) {
+        assert.ok(!r.isError || mayFail.has(name), `${name}(${JSON.stringify(args)}) at ${who}: ${JSON.stringify(r.content)}`);
+        assert.ok(r.content?.length > 0, `${name} at ${who} answers`);
+      }
+      assert.equal(Boolean(modern.isError), Boolean(session.isError), `${name}: the same outcome in both generations`);
+    }
+  });
+
   test('subscriptions/listen tells of new console lines', async () => {
     const ctl = new AbortController();
     const res = await post(srv.link, 'subscriptions/listen', { notifications: { resourceSubscriptions: ['mcplogd://console'] } }, ctl.signal);
