@@ -27,7 +27,7 @@ import (
 func (s *Server) mountMCP() {
 	requests := &mcptools.Requests{}
 	opts := s.opts.Options
-	opts.Logger, opts.Requests = s.logger, requests
+	opts.Logger, opts.Requests = quietSessions(s.logger), requests
 	srv := mcptools.New(s.log, &opts)
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{
 		// checkOrigin applies the rules below, for non-loopback listeners too.

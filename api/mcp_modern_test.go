@@ -3,6 +3,7 @@ package api_test
 import (
 	"context"
 	"encoding/json"
+	"log/slog"
 	"maps"
 	"net/http"
 	"path/filepath"
@@ -14,6 +15,8 @@ import (
 
 	"github.com/mcplogd/mcplogd/api"
 	"github.com/mcplogd/mcplogd/crash"
+	"github.com/mcplogd/mcplogd/internal/logtest"
+	"github.com/mcplogd/mcplogd/mcptools"
 	"github.com/mcplogd/mcplogd/oplog"
 	"github.com/mcplogd/mcplogd/search"
 	"github.com/mcplogd/mcplogd/store"
@@ -206,4 +209,20 @@ func with(m map[string]string, k, v string) map[string]string {
 	c := maps.Clone(m)
 	c[k] = v
 	return c
+}
+
+// TestMCP_Modern_QuietLog: 2026-07-28 requests are sessions of their own
+// inside the SDK; its per-session INFO lines go to DEBUG, so the server's
+// log does not grow by three lines per tool call.
+func TestMCP_Modern_QuietLog(t *testing.T) {
+	var buf logtest.Buffer
+	logger := slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	h := mustServe(t, &harnessOptions{API: api.Options{Options: mcptools.Options{Logger: logger}}})
+	cs := connectVersion(t, h, "2026-07-28", nil)
+	for range 5 {
+		callTool(t, cs, "ping", nil)
+	}
+	if strings.Contains(buf.String(), "session") {
+		t.Errorf("the server logged per-session lines at INFO:\n%s", buf.String())
+	}
 }
