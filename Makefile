@@ -48,6 +48,7 @@ fuzz:
 	$(GO) test ./internal/codec -run '^$$' -fuzz '^FuzzRoundTrip$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./api -run '^$$' -fuzz '^FuzzDecodeLines$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./api -run '^$$' -fuzz '^FuzzServer_MCP$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./api -run '^$$' -fuzz '^FuzzServer_MCPModern$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./otlp -run '^$$' -fuzz '^FuzzServer_OTLP$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./crash -run '^$$' -fuzz '^FuzzSignature$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./follow -run '^$$' -fuzz '^FuzzParsers$$' -fuzztime $(FUZZTIME)
