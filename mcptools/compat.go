@@ -1,6 +1,7 @@
 package mcptools
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -122,8 +123,10 @@ func (t *toolset) upstreamHas(name string) bool {
 // bridgeArgs applies the bridge's defaults: no collapsing, and get_logs
 // lists 10 operations.
 func bridgeArgs(tool string, args json.RawMessage, types map[string]string) json.RawMessage {
-	m := map[string]any{}
-	if json.Unmarshal(args, &m) != nil || m == nil {
+	var m map[string]any
+	dec := json.NewDecoder(bytes.NewReader(args))
+	dec.UseNumber() // IDs stay as written
+	if dec.Decode(&m) != nil || m == nil {
 		return args // the SDK words the error
 	}
 	set := func(k string, v any) {

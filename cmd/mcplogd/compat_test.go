@@ -136,16 +136,24 @@ func TestCompat_UnityBridge(t *testing.T) {
 	if q := bridgeCall(t, cs, "unity_query", `{"query":"UnityEngine.Application.version","timeout":5000}`); path(q, "result.result.query") != "UnityEngine.Application.version" {
 		t.Errorf("unity_query: %v", q)
 	}
-	res := bridgeCall(t, cs, "get_result", `{"logId":"`+logID+`"}`)
+	// As the bridge's documents advise: check is_complete, ask again.
+	var res map[string]any
+	logtest.Eventually(t, 30*time.Second, "get_result is_complete", func() bool {
+		res = bridgeCall(t, cs, "get_result", `{"logId":"`+logID+`"}`)
+		return res["is_complete"] == true
+	})
 	if path(res, "result.logId") != logID || path(res, "result.status") != "success" || path(res, "result.isComplete") != true ||
 		fmt.Sprintf("%T", path(res, "result.startTime")) != "float64" || fmt.Sprintf("%T", path(res, "result.endTime")) != "float64" || res["log_id"] != logID {
 		t.Errorf("get_result {logId}: %v", res)
 	}
-	logs := bridgeCall(t, cs, "get_logs", `{"count":5}`)
-	ops, _ := logs["operations"].([]any)
-	if len(ops) != 2 {
-		t.Fatalf("get_logs: %d operations, want the 2 calls: %v", len(ops), logs)
-	}
+	// The gateway completes an operation just after it answers the call.
+	var logs map[string]any
+	var ops []any
+	logtest.Eventually(t, 30*time.Second, "both operations complete", func() bool {
+		logs = bridgeCall(t, cs, "get_logs", `{"count":5}`)
+		ops, _ = logs["operations"].([]any)
+		return len(ops) == 2 && path(ops[0], "isComplete") == true && path(ops[1], "isComplete") == true
+	})
 	for i, op := range ops {
 		for _, k := range []string{"logId:string", "status:string", "isComplete:bool", "startTime:float64", "endTime:float64", "operationType:string"} {
 			name, typ, _ := strings.Cut(k, ":")
