@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -225,5 +226,21 @@ func TestClientCommands_RefuseMissingDataDir(t *testing.T) {
 	out, err := run(t, data, "link", "--create")
 	if err != nil || !strings.Contains(out, "/mcp/") {
 		t.Fatalf("link --create: %q %v", out, err)
+	}
+}
+
+// TestReadLine: lines come without their end (\n or \r\n); one over the
+// limit is skipped to its end and reported; the last line may lack an end.
+func TestReadLine(t *testing.T) {
+	br := bufio.NewReaderSize(strings.NewReader("short\r\n"+strings.Repeat("x", 100)+"\nnext"), 16)
+	for i, want := range []struct {
+		line    string
+		tooLong bool
+		eof     bool
+	}{{"short", false, false}, {"", true, false}, {"next", false, true}} {
+		line, tooLong, err := readLine(br, 10)
+		if string(line) != want.line || tooLong != want.tooLong || (err != nil) != want.eof {
+			t.Errorf("line %d: %q %v %v, want %+v", i, line, tooLong, err, want)
+		}
 	}
 }
