@@ -2,6 +2,7 @@ package main
 
 import (
 	"flag"
+	"fmt"
 
 	"github.com/mcplogd/mcplogd/internal/datadir"
 	"github.com/mcplogd/mcplogd/mcptools"
@@ -21,5 +22,8 @@ func withCompat(flagMode string, cfg datadir.Config) (string, error) {
 	if flagMode != "" {
 		return flagMode, nil
 	}
-	return cfg.Compat, mcptools.CheckCompat(cfg.Compat)
+	if err := mcptools.CheckCompat(cfg.Compat); err != nil {
+		return "", fmt.Errorf("config.json: %w", err)
+	}
+	return cfg.Compat, nil
 }

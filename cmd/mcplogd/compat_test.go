@@ -217,3 +217,21 @@ func toolNames(l *mcp.ListToolsResult) []string {
 	}
 	return names
 }
+
+// TestCompat_BadMode: an unknown mode is refused by name, from the flag and
+// from config.json.
+func TestCompat_BadMode(t *testing.T) {
+	data := filepath.Join(t.TempDir(), "data")
+	if _, err := run(t, data, "serve", "--compat", "unity"); err == nil || !strings.Contains(err.Error(), "unity-bridge") {
+		t.Errorf("serve --compat unity: %v", err)
+	}
+	if err := os.MkdirAll(data, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(data, "config.json"), []byte(`{"compat":"bridge"}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := run(t, data, "serve", "--addr", "127.0.0.1:0"); err == nil || !strings.Contains(err.Error(), "config.json") || !strings.Contains(err.Error(), `"bridge"`) {
+		t.Errorf("config.json compat bridge: %v", err)
+	}
+}
