@@ -16,7 +16,7 @@ import (
 // its upstreams' tools are offered too); otherwise this process opens the
 // store itself.
 func (m *Main) stdio(ctx context.Context, args []string) error {
-	fs := m.flags("stdio", "[--data DIR]", "Serve the MCP tools over standard input and output (claude mcp add mcplogd -- mcplogd stdio --data DIR).")
+	fs := m.flags("stdio", "[--data DIR] [--create] [--compat unity-bridge]", "Serve the MCP tools over standard input and output (claude mcp add mcplogd -- mcplogd stdio --data DIR).")
 	data := m.dataFlag(fs)
 	create := createFlag(fs)
 	var compat string
