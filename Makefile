@@ -63,6 +63,7 @@ fuzz:
 	$(GO) test ./internal/codec -run '^$$' -fuzz '^FuzzRoundTrip$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./api -run '^$$' -fuzz '^FuzzDecodeLines$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./api -run '^$$' -fuzz '^FuzzServer_MCP$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./api -run '^$$' -fuzz '^FuzzServer_MCPModern$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./otlp -run '^$$' -fuzz '^FuzzServer_OTLP$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./crash -run '^$$' -fuzz '^FuzzSignature$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./follow -run '^$$' -fuzz '^FuzzParsers$$' -fuzztime $(FUZZTIME)
@@ -107,7 +108,7 @@ interop/node_modules/.package-lock.json: interop/package.json interop/package-lo
 interop: interop/node_modules/.package-lock.json
 	$(GO) build -o interop/.bin/mcplogd ./cmd/mcplogd
 	cd interop && MCPLOGD_BIN="$$PWD/.bin/mcplogd" $(INTEROP_NODE) --test --test-reporter=spec --test-timeout=300000 \
-		http.test.mjs stdio.test.mjs conformance.test.mjs
+		http.test.mjs modern.test.mjs stdio.test.mjs conformance.test.mjs
 
 # console_tail {} against ping through the TypeScript SDK client at RECORDS records (issue 12's
 # latency row; the Go client's figures: go test ./api -bench 'MCP_(ConsoleTail|Ping)$$').

@@ -27,7 +27,7 @@ import (
 func (s *Server) mountMCP() {
 	requests := &mcptools.Requests{}
 	opts := s.opts.Options
-	opts.Logger, opts.Requests = s.logger, requests
+	opts.Logger, opts.Requests = quietSessions(s.logger), requests
 	srv := mcptools.New(s.log, &opts)
 	s.sessions.srv = srv
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{
@@ -37,6 +37,7 @@ func (s *Server) mountMCP() {
 		SessionTimeout:             max(s.opts.Limits.MCPSessionIdle, 0),
 		Logger:                     s.logger,
 	})
+	modern := s.newModernHandler(srv)
 	serve := func(c echo.Context) error {
 		w, r := c.Response(), c.Request()
 		// Shutdown ends waiting tools (they answer with what they have)
@@ -66,6 +67,10 @@ func (s *Server) mountMCP() {
 			return nil
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
+		if ok, listen := isModern(r, body); ok {
+			serveModern(ctx, modern, w, r, listen)
+			return nil
+		}
 		rw := &rpcErrorWriter{ResponseWriter: w, request: body}
 		s.guardMCP(c, h, rw, r, body)
 		rw.finish()

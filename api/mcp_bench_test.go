@@ -40,63 +40,72 @@ func BenchmarkMCP_Ping(b *testing.B) {
 
 func benchMCP(b *testing.B, tool string, args map[string]any) {
 	url := benchServer(b)
-	for _, clients := range []int{1, 32} {
-		b.Run(fmt.Sprintf("records=%d/clients=%d", *benchRecords, clients), func(b *testing.B) {
-			sessions := make([]*mcp.ClientSession, clients)
-			for i := range sessions {
-				c := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil)
-				cs, err := c.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: url}, nil)
-				if err != nil {
-					b.Fatal(err)
-				}
-				defer cs.Close()
-				sessions[i] = cs
-			}
-			var (
-				mu        sync.Mutex
-				latencies []time.Duration
-				wg        sync.WaitGroup
-				failed    = make(chan error, clients)
-			)
-			calls := make(chan struct{}, 1024)
-			b.ReportAllocs()
-			b.ResetTimer()
-			for _, cs := range sessions {
-				wg.Go(func() {
-					var mine []time.Duration
-					for range calls {
-						start := time.Now()
-						res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tool, Arguments: args})
-						if err == nil && res.IsError {
-							err = fmt.Errorf("tool error: %v", res.Content)
-						}
-						if err != nil {
-							failed <- err
-							return
-						}
-						mine = append(mine, time.Since(start))
-					}
-					mu.Lock()
-					latencies = append(latencies, mine...)
-					mu.Unlock()
-				})
-			}
-			for range b.N {
-				calls <- struct{}{}
-			}
-			close(calls)
-			wg.Wait()
-			b.StopTimer()
-			select {
-			case err := <-failed:
-				b.Fatal(err)
-			default:
-			}
-			slices.Sort(latencies)
-			b.ReportMetric(ms(latencies[len(latencies)/2]), "p50-ms")
-			b.ReportMetric(ms(latencies[len(latencies)*99/100]), "p99-ms")
-		})
+	// Both protocol generations: a 2025-11-25 session, and 2026-07-28's
+	// stateless requests (a session of the SDK's own per request).
+	for _, proto := range []string{"2025-11-25", "2026-07-28"} {
+		for _, clients := range []int{1, 32} {
+			benchMCPClients(b, url, proto, clients, tool, args)
+		}
 	}
+}
+
+// benchMCPClients runs tool with clients concurrent clients speaking proto.
+func benchMCPClients(b *testing.B, url, proto string, clients int, tool string, args map[string]any) {
+	b.Run(fmt.Sprintf("proto=%s/records=%d/clients=%d", proto, *benchRecords, clients), func(b *testing.B) {
+		sessions := make([]*mcp.ClientSession, clients)
+		for i := range sessions {
+			c := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil)
+			cs, err := c.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: url}, &mcp.ClientSessionOptions{ProtocolVersion: proto})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer cs.Close()
+			sessions[i] = cs
+		}
+		var (
+			mu        sync.Mutex
+			latencies []time.Duration
+			wg        sync.WaitGroup
+			failed    = make(chan error, clients)
+		)
+		calls := make(chan struct{}, 1024)
+		b.ReportAllocs()
+		b.ResetTimer()
+		for _, cs := range sessions {
+			wg.Go(func() {
+				var mine []time.Duration
+				for range calls {
+					start := time.Now()
+					res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tool, Arguments: args})
+					if err == nil && res.IsError {
+						err = fmt.Errorf("tool error: %v", res.Content)
+					}
+					if err != nil {
+						failed <- err
+						return
+					}
+					mine = append(mine, time.Since(start))
+				}
+				mu.Lock()
+				latencies = append(latencies, mine...)
+				mu.Unlock()
+			})
+		}
+		for range b.N {
+			calls <- struct{}{}
+		}
+		close(calls)
+		wg.Wait()
+		b.StopTimer()
+		select {
+		case err := <-failed:
+			b.Fatal(err)
+		default:
+		}
+		slices.Sort(latencies)
+		b.ReportMetric(ms(latencies[len(latencies)/2]), "p50-ms")
+		b.ReportMetric(ms(latencies[len(latencies)*99/100]), "p99-ms")
+	})
 }
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }

@@ -46,15 +46,21 @@ func result(out any) (*mcp.CallToolResult, error) {
 	return &mcp.CallToolResult{StructuredContent: json.RawMessage(b), Content: []mcp.Content{&mcp.TextContent{Text: text}}}, nil
 }
 
-// resultSize is the serialized size of out's tools/call result.
+// resultSize is the serialized size of out's tools/call result, with room
+// for what protocol 2026-07-28 adds to every result (modernSlack).
 func resultSize(out any) int {
 	res, err := result(out)
 	if err != nil {
 		return 0
 	}
 	b, _ := json.Marshal(res)
-	return len(b)
+	return len(b) + modernSlack
 }
+
+// modernSlack is what the go-sdk adds to each result under protocol
+// 2026-07-28: "resultType":"complete" and the server's identity in _meta
+// (about 130 bytes with a version of up to 60 characters).
+const modernSlack = 192
 
 // fitter decides how many entries of a list fit a budget. It starts from
 // the size of the answer without entries and adds, for each entry, its

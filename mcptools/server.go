@@ -58,6 +58,10 @@ type Options struct {
 	// the server's own (which explains bad arguments and recovers panics):
 	// package metrics times tools/call this way. Nil: none.
 	Middleware []mcp.Middleware
+
+	// Compat shapes the answers for another tool's clients: "" (none) or
+	// CompatUnityBridge. New panics on other values; CheckCompat first.
+	Compat string
 }
 
 // Retention describes the store's retention settings, for store_info. A
@@ -118,6 +122,7 @@ func newServer(l Backend, opts *Options) (*mcp.Server, *toolset) {
 	w.server = srv
 	t.addTools(srv)
 	srv.AddReceivingMiddleware(t.explainArguments, t.recoverPanics)
+	t.addCompat(srv) // outside: the arguments are respelled before they are explained
 	// Added last, so outermost: a timer times the server's own middleware too.
 	srv.AddReceivingMiddleware(t.opts.Middleware...)
 	t.addResources(srv)

@@ -15,10 +15,11 @@ func (m *Main) link(_ context.Context, args []string) error {
 	fs := m.flags("link", "[--web] [--data DIR]", "Print the MCP link of a data directory (the same across launches); --web prints the web page's link.")
 	web := fs.Bool("web", false, "print the web page's link (BASE/ui/TOKEN) instead")
 	data := m.dataFlag(fs)
+	create := createFlag(fs)
 	if err := m.parse(fs, args, 0); err != nil {
 		return err
 	}
-	dir, token, err := openDir(*data)
+	dir, token, err := clientDir(*data, *create)
 	if err != nil {
 		return err
 	}
@@ -41,10 +42,11 @@ func (m *Main) token(ctx context.Context, args []string) error {
 	fs := m.flags("token", "[--new] [--data DIR]", "Print the access token; --new replaces it (a running server switches at once and the old link stops working).")
 	data := m.dataFlag(fs)
 	rotate := fs.Bool("new", false, "make a new token")
+	create := createFlag(fs)
 	if err := m.parse(fs, args, 0); err != nil {
 		return err
 	}
-	dir, token, err := openDir(*data)
+	dir, token, err := clientDir(*data, *create)
 	if err != nil {
 		return err
 	}

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/mcplogd/mcplogd/api"
-	"github.com/mcplogd/mcplogd/internal/datadir"
 	"github.com/mcplogd/mcplogd/oplog"
 )
 
@@ -26,6 +25,7 @@ const importBatchBytes = 512 << 10
 func (m *Main) importFile(ctx context.Context, args []string) error {
 	fs := m.flags("import", "FILE|- [--data DIR]", "Append NDJSON lines (the POST /api/v1/logs format, one object per line) from FILE or standard input.")
 	data := m.dataFlag(fs)
+	create := createFlag(fs)
 	if err := m.parse(fs, args, 1); err != nil {
 		return err
 	}
@@ -41,7 +41,7 @@ func (m *Main) importFile(ctx context.Context, args []string) error {
 		}
 		in = f
 	}
-	dir, err := datadir.Open(*data)
+	dir, _, err := clientDir(*data, *create)
 	if err != nil {
 		return err
 	}

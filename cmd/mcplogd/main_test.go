@@ -205,7 +205,7 @@ func TestImport(t *testing.T) {
 	if err := os.WriteFile(file, []byte(b.String()), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	out, err := run(t, data, "import", file)
+	out, err := run(t, data, "import", "--create", file)
 	if err != nil || !strings.Contains(out, "imported 1200 lines (IDs 1 to 1200)") {
 		t.Fatalf("import: %q, %v", out, err)
 	}
@@ -307,7 +307,7 @@ func TestServe_Process(t *testing.T) {
 
 func TestParse_FlagsAfterArguments(t *testing.T) {
 	data := filepath.Join(t.TempDir(), "data")
-	if _, err := run(t, data, "import", "-"); err != nil {
+	if _, err := run(t, data, "import", "--create", "-"); err != nil {
 		t.Fatal(err)
 	}
 	m := newMain(io.Discard, io.Discard, filepath.Join(t.TempDir(), "elsewhere"))

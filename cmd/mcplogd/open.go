@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"log/slog"
 	"path/filepath"
@@ -168,6 +169,31 @@ func readLog[T any](ctx context.Context, path string, opts openOptions, read fun
 // token, creating one the first time.
 func openDir(path string) (*datadir.Dir, string, error) {
 	dir, err := datadir.Open(path)
+	if err != nil {
+		return nil, "", err
+	}
+	token, err := dir.Token()
+	if err != nil {
+		return nil, "", err
+	}
+	return dir, token, nil
+}
+
+// createFlag adds --create to a client command (stdio, link, token,
+// import): serve makes a missing data directory, the others refuse it, as
+// tail does, unless told to make it.
+func createFlag(fs *flag.FlagSet) *bool {
+	return fs.Bool("create", false, "make the data directory when it does not exist (without it a missing one is refused)")
+}
+
+// clientDir opens the data directory at path for a client command, and
+// its token: a missing directory is refused with datadir.Existing's
+// message unless create.
+func clientDir(path string, create bool) (*datadir.Dir, string, error) {
+	if create {
+		return openDir(path)
+	}
+	dir, err := datadir.Existing(path)
 	if err != nil {
 		return nil, "", err
 	}

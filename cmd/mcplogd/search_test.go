@@ -23,7 +23,7 @@ func TestSearch_DirectAndServed(t *testing.T) {
 	if err := os.WriteFile(file, []byte(b.String()), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := run(t, data, "import", file); err != nil {
+	if _, err := run(t, data, "import", "--create", file); err != nil {
 		t.Fatal(err)
 	}
 	// No server: the store and index are opened here (the index starts empty and matches anyway).

@@ -55,6 +55,7 @@ type serveConfig struct {
 	follows      []followSpec
 	studio       studioFlags
 	limits       serveLimits // limits.go
+	compat       string
 }
 
 // server is one run of `mcplogd serve`, in the shape of a program's Main:
@@ -107,6 +108,7 @@ func (s *server) ParseFlags(args []string) error {
 		return err
 	})
 	c.studio.register(fs)
+	compatFlag(fs, &c.compat)
 	if err := s.m.parse(fs, args, 0); err != nil {
 		return err
 	}
@@ -151,7 +153,7 @@ func (s *server) Run(ctx context.Context) (err error) {
 	opts := &api.Options{
 		Token: s.token, MaxBodyBytes: int64(c.maxBody), RotateToken: s.dir.NewToken, AllowOrigins: c.allowOrigins, Limits: c.limits.api(),
 		Options: mcptools.Options{Logger: s.logger, Version: Version(), FileSize: s.log.db.Size, Retention: c.ret.report(),
-			Followers: followerStatus(s.followers), Studio: s.studio.status()},
+			Followers: followerStatus(s.followers), Studio: s.studio.status(), Compat: c.compat},
 	}
 	if s.studio.on { // the tools' scope "studio" reads the studio it forwards to
 		if opts.StudioScope, err = newStudioClient(studioSettings{URL: s.studio.opts.URL, Project: s.studio.opts.Project}); err != nil {
@@ -265,6 +267,10 @@ func (c *serveConfig) withConfig(dir *datadir.Dir) error {
 	}
 	followName := func(f followSpec) string { return f.Name }
 	c.follows, err = mergeConfig(c.follows, cfg.Follow, followName, followKey)
+	if err != nil {
+		return err
+	}
+	c.compat, err = withCompat(c.compat, cfg)
 	return err
 }
 

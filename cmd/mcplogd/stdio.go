@@ -6,10 +6,7 @@ import (
 	"io"
 	"log/slog"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/mcplogd/mcplogd/client"
-	"github.com/mcplogd/mcplogd/internal/datadir"
 	"github.com/mcplogd/mcplogd/mcptools"
 	"github.com/mcplogd/mcplogd/oplog"
 )
@@ -20,8 +17,11 @@ import (
 // its upstreams' tools are offered too); otherwise this process opens the
 // store itself.
 func (m *Main) stdio(ctx context.Context, args []string) error {
-	fs := m.flags("stdio", "[--data DIR]", "Serve the MCP tools over standard input and output (claude mcp add mcplogd -- mcplogd stdio --data DIR).")
+	fs := m.flags("stdio", "[--data DIR] [--create] [--compat unity-bridge]", "Serve the MCP tools over standard input and output (claude mcp add mcplogd -- mcplogd stdio --data DIR).")
 	data := m.dataFlag(fs)
+	create := createFlag(fs)
+	var compat string
+	compatFlag(fs, &compat)
 	var ret retention
 	ret.register(fs)
 	if err := m.parse(fs, args, 0); err != nil {
@@ -32,8 +32,15 @@ func (m *Main) stdio(ctx context.Context, args []string) error {
 	m = m.withStdout(&oplog.UnescapeWriter{W: m.Stdout})
 
 	logger := slog.New(slog.NewTextHandler(m.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	dir, err := datadir.Open(*data)
+	dir, _, err := clientDir(*data, *create)
 	if err != nil {
+		return err
+	}
+	cfg, err := dir.Config()
+	if err != nil {
+		return err
+	}
+	if compat, err = withCompat(compat, cfg); err != nil {
 		return err
 	}
 	// A long-lived process: searches need the index, and crashes the
@@ -43,7 +50,7 @@ func (m *Main) stdio(ctx context.Context, args []string) error {
 		return err
 	}
 	defer b.Close()
-	opts := &mcptools.Options{Version: Version(), Logger: logger}
+	opts := &mcptools.Options{Version: Version(), Logger: logger, Compat: compat}
 	if opts.StudioScope, err = configuredStudio(dir); err != nil {
 		return err
 	}
@@ -60,13 +67,15 @@ func (m *Main) stdio(ctx context.Context, args []string) error {
 		}
 	}
 	srv := mcptools.New(b.Backend, opts)
-	err = srv.Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(m.Stdin), Writer: nopWriteCloser{m.Stdout}})
+	// stdioLines answers bad lines itself and ends the session only once
+	// every request read is answered.
+	lines := newStdioLines(m.Stdout)
+	pr, pw := io.Pipe()
+	defer pr.Close() // a feed still writing stops
+	go lines.feed(ctx, m.Stdin, pw)
+	err = srv.Run(ctx, lines.transport(pr))
 	if ctx.Err() != nil || errors.Is(err, io.EOF) {
 		return nil // the client went away or we were interrupted: a normal end
 	}
 	return err
 }
-
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }

@@ -16,9 +16,9 @@ import (
 	"github.com/mcplogd/mcplogd/internal/logtest"
 )
 
-// startStdio runs `mcplogd stdio` in-process on pipes and connects the
-// go-sdk client to it.
-func startStdio(t *testing.T, data string) *mcp.ClientSession {
+// startStdio runs `mcplogd stdio` in-process on pipes, with args, and
+// connects the go-sdk client to it.
+func startStdio(t *testing.T, data string, args ...string) *mcp.ClientSession {
 	t.Helper()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
@@ -30,7 +30,7 @@ func startStdio(t *testing.T, data string) *mcp.ClientSession {
 		return ""
 	}}
 	done := make(chan error, 1)
-	go func() { done <- m.Run(ctx, []string{"stdio"}); outW.Close() }()
+	go func() { done <- m.Run(ctx, append([]string{"stdio"}, args...)); outW.Close() }()
 	c := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
 	cs, err := c.Connect(ctx, &mcp.IOTransport{Reader: outR, Writer: inW}, nil)
 	if err != nil {
@@ -70,7 +70,7 @@ func callJSON(t *testing.T, cs *mcp.ClientSession, tool string, args map[string]
 
 func TestStdio_OpensStoreWithoutServer(t *testing.T) {
 	data := filepath.Join(t.TempDir(), "data")
-	cs := startStdio(t, data)
+	cs := startStdio(t, data, "--create")
 	tools, err := cs.ListTools(context.Background(), nil)
 	if err != nil || len(tools.Tools) < 10 {
 		t.Fatalf("tools/list over stdio: %d tools, %v", len(tools.Tools), err)

@@ -175,6 +175,9 @@ type Config struct {
 	// Studio names the studio's VictoriaLogs that serve forwards to, as
 	// --studio, --project and --machine do; nil: none.
 	Studio *Studio `json:"studio,omitempty"`
+	// Compat is the answers' compatibility mode, as --compat takes it
+	// ("unity-bridge"); the flag wins.
+	Compat string `json:"compat,omitempty"`
 }
 
 // Studio is config.json's {"studio": {"url", "project", "machine"}}.
@@ -205,7 +208,7 @@ func (d *Dir) Config() (Config, error) {
 	dec := json.NewDecoder(strings.NewReader(string(b)))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&c); err != nil {
-		return c, fmt.Errorf("%s: %w (it may hold {\"upstreams\": {\"NAME\": \"URL or cmd:COMMAND ARGS\"}, \"follow\": {\"[PARSER:]NAME\": \"PATH\"}, \"studio\": {\"url\": \"URL\", \"project\": \"NAME\", \"machine\": \"NAME\"}})", path, err)
+		return c, fmt.Errorf("%s: %w (it may hold {\"upstreams\": {\"NAME\": \"URL or cmd:COMMAND ARGS\"}, \"follow\": {\"[PARSER:]NAME\": \"PATH\"}, \"studio\": {\"url\": \"URL\", \"project\": \"NAME\", \"machine\": \"NAME\"}, \"compat\": \"unity-bridge\"})", path, err)
 	}
 	return c, nil
 }
