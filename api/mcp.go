@@ -68,7 +68,7 @@ func (s *Server) mountMCP() {
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
 		if ok, listen := isModern(r, body); ok {
-			serveModern(ctx, modern, w, r, listen)
+			s.guardModern(ctx, c, modern, w, r, body, listen)
 			return nil
 		}
 		rw := &rpcErrorWriter{ResponseWriter: w, request: body}

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/labstack/echo/v4"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -65,17 +66,43 @@ func isModern(r *http.Request, body []byte) (modern, listen bool) {
 	return modern, modern && req.Method == "subscriptions/listen"
 }
 
-// serveModern serves a 2026-07-28 request. A subscriptions/listen stream
-// lives until the client cancels it or ctx (the server's shutdown) ends,
-// past the server's read and write timeouts, like a 2025 session's GET
-// stream. Other requests keep their own context: at shutdown a waiting
-// tool ends through mcptools.Requests and still answers with what it has.
-func serveModern(ctx context.Context, h http.Handler, w http.ResponseWriter, r *http.Request, listen bool) {
-	if listen {
+// guardModern serves a 2026-07-28 request under the rules guardMCP keeps
+// for 2025 sessions: nothing for a replaced token (404); a
+// subscriptions/listen stream takes a slot of --max-streams and a waiting
+// tool call one of --max-long-polls (503 with Retry-After past them); both
+// end when the token they were opened with is replaced. A listen stream
+// lives until the client cancels it or shutdown (ctx) ends it, past the
+// server's read and write timeouts, like a 2025 session's GET stream.
+// Other requests keep their own context: at shutdown a waiting tool ends
+// through mcptools.Requests and still answers with what it has.
+func (s *Server) guardModern(ctx context.Context, c echo.Context, h http.Handler, w http.ResponseWriter, r *http.Request, body []byte, listen bool) {
+	g := s.generationOf(c)
+	if g.revoked() {
+		http.Error(w, "not found", http.StatusNotFound)
+		return
+	}
+	msgs := peekRPC(body)
+	base := r.Context()
+	switch {
+	case listen:
+		if !s.streams.take() {
+			writeBusy(w, msgs.id, s.streams)
+			return
+		}
+		defer s.streams.put()
 		rc := http.NewResponseController(w)
 		_ = rc.SetReadDeadline(time.Time{})
 		_ = rc.SetWriteDeadline(time.Time{})
-		r = r.WithContext(ctx)
+		base = ctx
+	case msgs.waits:
+		if !s.polls.take() {
+			writeBusy(w, msgs.id, s.polls)
+			return
+		}
+		defer s.polls.put()
 	}
-	h.ServeHTTP(w, r)
+	rctx, cancel := context.WithCancel(base)
+	defer cancel()
+	defer context.AfterFunc(g.ctx, cancel)() // a replaced token ends the stream or the wait
+	h.ServeHTTP(w, r.WithContext(rctx))
 }
