@@ -103,8 +103,8 @@ func TestServer_Limits_LongPolls(t *testing.T) {
 // initialize gets 503 with Retry-After; closing a session frees its slot.
 func TestMCP_Limits_Sessions(t *testing.T) {
 	h := mustServe(t, &harnessOptions{API: api.Options{Limits: api.Limits{MCPSessions: 2}}})
-	a := mustConnect(t, h, nil)
-	mustConnect(t, h, nil)
+	a := mustConnectAt(t, h, nil, sessionVersion)
+	mustConnectAt(t, h, nil, sessionVersion)
 	req, _ := http.NewRequest(http.MethodPost, mcpURL(h), strings.NewReader(initializeBody("2025-06-18")))
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
@@ -117,7 +117,7 @@ func TestMCP_Limits_Sessions(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	c := mcp.NewClient(&mcp.Implementation{Name: "third", Version: "1"}, nil)
-	if cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: mcpURL(h)}, nil); err == nil {
+	if cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: mcpURL(h)}, &mcp.ClientSessionOptions{ProtocolVersion: sessionVersion}); err == nil {
 		cs.Close()
 		t.Fatal("a go-sdk client connected past the cap")
 	}
@@ -125,7 +125,7 @@ func TestMCP_Limits_Sessions(t *testing.T) {
 		t.Fatal(err)
 	}
 	logtest.Eventually(t, 10*time.Second, "the closed session gone", func() bool { return h.Srv.Sessions() == 1 })
-	cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: mcpURL(h)}, nil)
+	cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: mcpURL(h)}, &mcp.ClientSessionOptions{ProtocolVersion: sessionVersion})
 	if err != nil {
 		t.Fatalf("connect after a session closed: %v", err)
 	}
@@ -136,7 +136,7 @@ func TestMCP_Limits_Sessions(t *testing.T) {
 // Limits.MCPSessionIdle is closed; its next request gets 404.
 func TestMCP_Limits_IdleSessionReaped(t *testing.T) {
 	h := mustServe(t, &harnessOptions{API: api.Options{Limits: api.Limits{MCPSessionIdle: 50 * time.Millisecond}}})
-	m := mustConnect(t, h, nil)
+	m := mustConnectAt(t, h, nil, sessionVersion)
 	logtest.Eventually(t, 10*time.Second, "the idle session reaped", func() bool { return h.Srv.Sessions() == 0 })
 	status, body := rawMCP(h, t, http.MethodPost, "/mcp/"+testToken, `{"jsonrpc":"2.0","id":2,"method":"ping"}`,
 		map[string]string{"Mcp-Session-Id": m.session.ID()})

@@ -27,10 +27,21 @@ func mcpURL(h *harness) string { return h.URL + "/mcp/" + testToken }
 // mustConnect connects a go-sdk client over Streamable HTTP, closed at cleanup.
 func mustConnect(t *testing.T, h *harness, opts *mcp.ClientOptions) *mcpHarness {
 	t.Helper()
+	return mustConnectAt(t, h, opts, "")
+}
+
+// sessionVersion is the newest protocol version with sessions (initialize,
+// Mcp-Session-Id); the go-sdk client's default, 2026-07-28, has none.
+const sessionVersion = "2025-11-25"
+
+// mustConnectAt is mustConnect pinned to a protocol version ("": the
+// go-sdk client's default).
+func mustConnectAt(t *testing.T, h *harness, opts *mcp.ClientOptions, version string) *mcpHarness {
+	t.Helper()
 	c := mcp.NewClient(&mcp.Implementation{Name: "mcplogd-test", Version: "1"}, opts)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: mcpURL(h)}, nil)
+	cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: mcpURL(h)}, &mcp.ClientSessionOptions{ProtocolVersion: version})
 	if err != nil {
 		t.Fatalf("connect: %v", err)
 	}

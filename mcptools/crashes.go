@@ -27,8 +27,8 @@ func (t *toolset) addCrashTools(srv *mcp.Server) {
 }
 
 type crashesIn struct {
-	Since  string `json:"since,omitempty" jsonschema:"from this time: RFC 3339, Unix ms, -15m or last_compile"`
-	Until  string `json:"until,omitempty" jsonschema:"before this time, like since"`
+	Since  string `json:"since,omitempty" jsonschema:"RFC 3339, Unix ms, -15m or last_compile"`
+	Until  string `json:"until,omitempty" jsonschema:"same forms as since"`
 	Source string `json:"source,omitempty" jsonschema:"only this source"`
 	Run    string `json:"run,omitempty" jsonschema:"current, previous or a run number"`
 	Limit  int    `json:"limit,omitempty" jsonschema:"most groups (max 1000); 1 adds the newest stack"`

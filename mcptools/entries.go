@@ -9,7 +9,7 @@ import (
 // listArgs are the arguments of get_logs and the by-name tools beyond
 // their filters and paging.
 type listArgs struct {
-	Collapse bool `json:"collapse,omitempty" jsonschema:"identical lines in a row as one entry (repeat, oldestId)"`
+	Collapse bool `json:"collapse,omitempty" jsonschema:"repeats in a row as one entry (repeat, oldestId)"`
 	Stacks   bool `json:"stacks,omitempty" jsonschema:"include stacks (max 2048 bytes each)"`
 	budgetArg
 }

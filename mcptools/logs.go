@@ -18,8 +18,8 @@ type getLogsIn struct {
 	Name   string `json:"name,omitempty" jsonschema:"only this log name (an op's is its tool)"`
 	Kind   string `json:"kind,omitempty" jsonschema:"line, op, marker or any"`
 	Source string `json:"source,omitempty" jsonschema:"only this source"`
-	Since  string `json:"since,omitempty" jsonschema:"from this time: RFC 3339, Unix ms, -15m or last_compile"`
-	Until  string `json:"until,omitempty" jsonschema:"before this time, like since"`
+	Since  string `json:"since,omitempty" jsonschema:"RFC 3339, Unix ms, -15m or last_compile"`
+	Until  string `json:"until,omitempty" jsonschema:"same forms as since"`
 	Run    string `json:"run,omitempty" jsonschema:"current, previous or a run number"`
 	Cursor string `json:"cursor,omitempty" jsonschema:"studio: nextCursor"`
 	scopeArgs

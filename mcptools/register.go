@@ -141,8 +141,8 @@ func mustJSON(v any) json.RawMessage {
 
 func (t *toolset) addTools(srv *mcp.Server) {
 	addTool(srv, t, toolSpec{name: "console_tail", title: "Tail the console",
-		description: "Console lines oldest first after sinceId (pass the previous lastId and revision; omit it for the newest lines). " +
-			"reset: lines start over; dropped: lines lost to retention; more: call again at once.",
+		description: "Console lines oldest first after sinceId (the previous lastId, with its revision; omit for the newest lines). " +
+			"reset: lines start over; dropped: lost to retention; more: call again at once.",
 		annotations: readOnly, defaults: map[string]any{"limit": oplog.DefaultTailLimit, "collapse": true},
 		example: map[string]any{"sinceId": 1234, "limit": 200, "level": "warn", "waitMs": 5000}}, t.consoleTail)
 	addTool(srv, t, toolSpec{name: "get_logs", title: "List records",
@@ -159,8 +159,8 @@ func (t *toolset) addTools(srv *mcp.Server) {
 		annotations: readOnly, defaults: map[string]any{"limit": oplog.DefaultListCount, "collapse": true}, required: []string{"log_name"},
 		example: map[string]any{"log_name": "Physics", "limit": 10}}, t.getLogByName)
 	addTool(srv, t, toolSpec{name: "get_log_details", title: "One record in full",
-		description: "One record in full: text, stack, data; an operation's arguments, result and the lines it printed. " +
-			"around: N adds what came before and after. Long fields are cut; field and offset read on.",
+		description: "One record in full: text, stack, data; an operation's arguments, result and printed lines. " +
+			"around: N adds its neighbours. Long fields are cut; field and offset read on.",
 		annotations: readOnly, example: map[string]any{"log_id": 1234}}, t.getLogDetails)
 	addTool(srv, t, toolSpec{name: "get_result", title: "An operation's result",
 		description: "An operation's status, result or error, times, and the lines its source printed while it ran; " +

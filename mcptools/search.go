@@ -18,8 +18,8 @@ type searchIn struct {
 	Kind     string `json:"kind,omitempty" jsonschema:"line, op, marker or any"`
 	Tool     string `json:"tool,omitempty" jsonschema:"only ops of this tool"`
 	Status   string `json:"status,omitempty" jsonschema:"ops with this status: pending, success, error, timeout, cancelled"`
-	Since    string `json:"since,omitempty" jsonschema:"from this time: RFC 3339, Unix ms, -1h or last_compile"`
-	Until    string `json:"until,omitempty" jsonschema:"before this time, like since"`
+	Since    string `json:"since,omitempty" jsonschema:"RFC 3339, Unix ms, -1h or last_compile"`
+	Until    string `json:"until,omitempty" jsonschema:"same forms as since"`
 	Run      string `json:"run,omitempty" jsonschema:"current, previous or a run number"`
 	Limit    int    `json:"limit,omitempty" jsonschema:"hits per page (max 500)"`
 	ReplayOf idArg  `json:"replayOf,omitempty" jsonschema:"only replays of this operation"`
@@ -75,7 +75,7 @@ func (in searchIn) text() oplog.SearchText {
 func (t *toolset) addSearchTools(srv *mcp.Server) {
 	addTool(srv, t, toolSpec{name: "search_logs", title: "Search records",
 		description: "Full-text search of lines and operations, newest first, exact for records written a moment ago; " +
-			"each hit with a fragment around the match. Page with cursor=nextCursor.",
+			"each hit with a fragment. Page with cursor=nextCursor.",
 		annotations: readOnly, defaults: map[string]any{"limit": oplog.DefaultSearchLimit},
 		example: map[string]any{"query": `level:error AND name:Physics "null reference"`, "since": "-1h", "limit": 20}}, t.searchLogs)
 }

@@ -24,7 +24,7 @@ type tailIn struct {
 	Run      string `json:"run,omitempty" jsonschema:"current, previous or a run number"`
 	Since    string `json:"since,omitempty" jsonschema:"lines from this time (like get_logs) or last_compile"`
 	WaitMs   int    `json:"waitMs,omitempty" jsonschema:"long poll: wait up to this many ms (max 30000) for a line"`
-	Collapse bool   `json:"collapse,omitempty" jsonschema:"identical lines in a row as one entry (repeat, lastId)"`
+	Collapse bool   `json:"collapse,omitempty" jsonschema:"repeats in a row as one entry (repeat, lastId)"`
 	Stacks   bool   `json:"stacks,omitempty" jsonschema:"include stacks (max 2048 bytes each)"`
 	budgetArg
 }
