@@ -8,10 +8,12 @@ import (
 // sdkChatter is what the go-sdk's MCP server logs at INFO for every session
 // and subscription. Under protocol 2026-07-28 every request is a session of
 // its own, so these would be three lines per tool call; they are logged at
-// DEBUG instead.
+// DEBUG instead. "session initialized" stays at INFO: only a 2025 session's
+// notifications/initialized logs it, so --log-level info says each session
+// once.
 var sdkChatter = map[string]bool{
 	"server connecting": true, "server session connected": true, "server session disconnected": true,
-	"server session ended": true, "server run start": true, "session initialized": true,
+	"server session ended": true, "server run start": true,
 	"resource subscribed": true, "resource unsubscribed": true, "resource updated notification sent": true,
 	"client log level set": true,
 }

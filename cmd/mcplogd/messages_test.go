@@ -31,7 +31,7 @@ func TestImport_NotNDJSON(t *testing.T) {
 			if err := os.WriteFile(file, []byte(tc.input), 0o600); err != nil {
 				t.Fatal(err)
 			}
-			_, err := run(t, data, "import", file)
+			_, err := run(t, data, "import", "--create", file)
 			if err == nil || !strings.Contains(err.Error(), "line 1: "+tc.want) || !strings.Contains(err.Error(), "nothing was imported") {
 				t.Fatalf("import: %v; want %q", err, tc.want)
 			}
@@ -109,7 +109,8 @@ func TestServe_QuietTerminal(t *testing.T) {
 			for range 3 {
 				c := mcp.NewClient(&mcp.Implementation{Name: "agent", Version: "1"}, nil)
 				ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-				cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: s.BaseURL() + "/mcp/" + readToken(t, data)}, nil)
+				cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: s.BaseURL() + "/mcp/" + readToken(t, data)},
+					&mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"}) // sessions, which info names
 				if err != nil {
 					cancel()
 					t.Fatal(err)

@@ -37,7 +37,7 @@ func TestStdio_NoHTMLEscapes(t *testing.T) {
 	data := filepath.Join(t.TempDir(), "data")
 	m := newMain(io.Discard, io.Discard, data)
 	m.Stdin = strings.NewReader(`{"level":"warn","text":"BossFight+<PhaseRoutine>d__12 & more"}` + "\n")
-	if err := m.Run(context.Background(), []string{"import", "-"}); err != nil {
+	if err := m.Run(context.Background(), []string{"import", "--create", "-"}); err != nil {
 		t.Fatal(err)
 	}
 	inR, inW := io.Pipe()

@@ -119,7 +119,7 @@ func TestCLI_Colour(t *testing.T) {
 	if err := os.WriteFile(file, []byte(lines), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := run(t, data, "import", file); err != nil {
+	if _, err := run(t, data, "import", "--create", file); err != nil {
 		t.Fatal(err)
 	}
 	tty, pipe, noColor := cliEnv(data), cliEnv(data), cliEnv(data, "NO_COLOR=1")
