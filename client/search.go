@@ -26,6 +26,20 @@ type SearchAnswer struct {
 
 // Search asks the server's GET /api/v1/search.
 func (c *Client) Search(ctx context.Context, q oplog.SearchQuery) (oplog.SearchPage, error) {
+	var a SearchAnswer
+	if err := c.do(ctx, http.MethodGet, "/api/v1/search", searchValues(&q), nil, &a); err != nil {
+		return oplog.SearchPage{}, err
+	}
+	p := oplog.SearchPage{Hits: make([]oplog.SearchHit, len(a.Hits)), Total: a.Total, TotalExact: a.TotalExact,
+		NextCursor: a.NextCursor, IndexedThrough: a.IndexedThrough}
+	for i, h := range a.Hits {
+		p.Hits[i] = oplog.SearchHit{Record: h.Record, Fragment: h.Fragment}
+	}
+	return p, nil
+}
+
+// searchValues encodes q as GET /api/v1/search's query parameters.
+func searchValues(q *oplog.SearchQuery) url.Values {
 	v := filterValues(&q.Filter)
 	set := func(name, s string) {
 		if s != "" {
@@ -42,14 +56,5 @@ func (c *Client) Search(ctx context.Context, q oplog.SearchQuery) (oplog.SearchP
 	if q.Limit != 0 {
 		v.Set("limit", strconv.Itoa(q.Limit))
 	}
-	var a SearchAnswer
-	if err := c.do(ctx, http.MethodGet, "/api/v1/search", url.Values(v), nil, &a); err != nil {
-		return oplog.SearchPage{}, err
-	}
-	p := oplog.SearchPage{Hits: make([]oplog.SearchHit, len(a.Hits)), Total: a.Total, TotalExact: a.TotalExact,
-		NextCursor: a.NextCursor, IndexedThrough: a.IndexedThrough}
-	for i, h := range a.Hits {
-		p.Hits[i] = oplog.SearchHit{Record: h.Record, Fragment: h.Fragment}
-	}
-	return p, nil
+	return v
 }

@@ -23,7 +23,7 @@ func (m *Main) crashes(ctx context.Context, args []string) error {
 	run := fs.String("run", "", "only crashes of this run of each source: current, previous or a run number")
 	limit := fs.Int("limit", oplog.DefaultCrashLimit, fmt.Sprintf("most groups to print (max %d)", oplog.MaxCrashLimit))
 	asJSON := fs.Bool("json", false, "print each group as one JSON line")
-	inStudio := fs.Bool("studio", false, "crashes of every machine of the project in the studio (config.json's \"studio\"), with the machines each was seen on")
+	inStudio := fs.Bool("studio", false, "crashes of every machine of the project in the studio (the running server's --studio, else config.json's \"studio\"), with the machines each was seen on")
 	machine := fs.String("machine", "", "with --studio: only this machine")
 	f, err := m.parseFilter(fs, args, 0, &ft)
 	if err != nil {

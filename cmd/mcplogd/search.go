@@ -28,7 +28,7 @@ func (m *Main) search(ctx context.Context, args []string) error {
 	fs.StringVar(&st.Cursor, "cursor", "", "continue after a previous page (its next cursor)")
 	fs.IntVar(&st.Limit, "limit", 20, "hits to print (max 500)")
 	asJSON := fs.Bool("json", false, "print each hit as one JSON line (record and fragment)")
-	inStudio := fs.Bool("studio", false, "search every machine of the project in the studio (config.json's \"studio\") instead of this log")
+	inStudio := fs.Bool("studio", false, "search every machine of the project in the studio (the running server's --studio, else config.json's \"studio\") instead of this log")
 	machine := fs.String("machine", "", "with --studio: only this machine")
 	if err := m.parse(fs, args, -1); err != nil {
 		return err

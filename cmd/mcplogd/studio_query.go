@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/mcplogd/mcplogd/client"
 	"github.com/mcplogd/mcplogd/crash"
 	"github.com/mcplogd/mcplogd/internal/datadir"
 	"github.com/mcplogd/mcplogd/oplog"
@@ -58,22 +59,58 @@ func configuredStudio(dir *datadir.Dir) (oplog.Studio, error) {
 	return c, nil
 }
 
-// studioOf opens the studio that the data directory at path is configured
-// with, or says how to configure one.
-func studioOf(path string) (*studio.Client, error) {
+// studioReader is what `search --studio` and `crashes --studio` ask: a
+// studio client of config.json's settings, or the running server's studio.
+type studioReader interface {
+	Search(ctx context.Context, q oplog.StudioSearchQuery) (oplog.StudioSearchPage, error)
+	FindCrashes(ctx context.Context, q oplog.StudioCrashQuery) (oplog.StudioCrashPage, error)
+	Project() string
+}
+
+// studioOf returns the studio of the data directory at path: the running
+// server's when it has one (started with --studio URL, or from config.json:
+// flags win there), else config.json's; otherwise it says how to get one.
+func studioOf(ctx context.Context, path string) (studioReader, error) {
 	dir, err := datadir.Existing(path)
 	if err != nil {
 		return nil, err
+	}
+	token, err := dir.Token()
+	if err != nil {
+		return nil, err
+	}
+	if r := runningServer(ctx, dir, token); r != nil {
+		if a, err := r.StudioInfo(ctx); err == nil && a.Studio {
+			return serverStudio{c: r.Client, project: a.Project}, nil
+		}
 	}
 	s, ok, err := readStudioSettings(dir)
 	if err != nil {
 		return nil, err
 	}
 	if !ok {
-		return nil, fmt.Errorf("--studio: %s has no studio: add {\"studio\": {\"url\": \"http://HOST:9428\", \"project\": \"NAME\"}} to its config.json", filepath.Join(dir.Path, "config.json"))
+		return nil, fmt.Errorf("--studio: %s has no studio: start its server with mcplogd serve --studio http://HOST:9428 --project NAME, "+
+			"or add {\"studio\": {\"url\": \"http://HOST:9428\", \"project\": \"NAME\"}} to %s", dir.Path, filepath.Join(dir.Path, "config.json"))
 	}
 	return newStudioClient(s)
 }
+
+// serverStudio is a running server's studio, asked over its HTTP API
+// (scope=studio).
+type serverStudio struct {
+	c       *client.Client
+	project string
+}
+
+func (s serverStudio) Search(ctx context.Context, q oplog.StudioSearchQuery) (oplog.StudioSearchPage, error) {
+	return s.c.StudioSearch(ctx, q)
+}
+
+func (s serverStudio) FindCrashes(ctx context.Context, q oplog.StudioCrashQuery) (oplog.StudioCrashPage, error) {
+	return s.c.StudioCrashes(ctx, q)
+}
+
+func (s serverStudio) Project() string { return s.project }
 
 // checkStudioFlags checks --studio beside the flags that are one machine's.
 func checkStudioFlags(inStudio bool, machine, run, since string) error {
@@ -91,7 +128,7 @@ func checkStudioFlags(inStudio bool, machine, run, since string) error {
 // studioSearch is `mcplogd search --studio`: the same query over every
 // machine of the project.
 func (m *Main) studioSearch(ctx context.Context, data string, q oplog.SearchQuery, machine string, asJSON bool) error {
-	c, err := studioOf(data)
+	c, err := studioOf(ctx, data)
 	if err != nil {
 		return err
 	}
@@ -132,7 +169,7 @@ func (m *Main) studioSearch(ctx context.Context, data string, q oplog.SearchQuer
 // studioCrashes is `mcplogd crashes --studio`: crash groups over every
 // machine of the project, with the machines each was seen on.
 func (m *Main) studioCrashes(ctx context.Context, data string, q oplog.StudioCrashQuery, asJSON bool) error {
-	c, err := studioOf(data)
+	c, err := studioOf(ctx, data)
 	if err != nil {
 		return err
 	}

@@ -20,7 +20,8 @@ import (
 // directories and machine names, a crash ingested on each; find_crashes
 // {scope: "studio"} through one server's MCP endpoint shows one group seen
 // on both machines, and `mcplogd crashes --studio` and `search --studio`
-// say the same from the command line.
+// say the same from the command line, for the server whose studio is in
+// config.json and for the one given --studio URL (the CLI asks it).
 func TestStudioScope_TwoServes(t *testing.T) {
 	vl := vltest.Start(t)
 	alice, ci := filepath.Join(t.TempDir(), "alice"), filepath.Join(t.TempDir(), "ci")
@@ -79,8 +80,20 @@ func TestStudioScope_TwoServes(t *testing.T) {
 	if err != nil || strings.Count(out, "ci-7 ") != 1 || strings.Contains(out, "alice-pc") {
 		t.Errorf("search --studio --machine ci-7: %q, %v", out, err)
 	}
-	if _, err := run(t, ci, "crashes", "--studio"); err == nil || !strings.Contains(err.Error(), "has no studio") {
-		t.Errorf("crashes --studio without config.json's studio: %v", err)
+	// ci's studio comes from serve's flags only (no config.json): the
+	// commands ask its running server.
+	out, err = run(t, ci, "crashes", "--studio")
+	if err != nil || !strings.Contains(out, "on alice-pc ×2, ci-7 ×1") {
+		t.Errorf("crashes --studio of a server started with --studio URL: %q, %v", out, err)
+	}
+	out, err = run(t, ci, "search", "--studio", "--machine", "alice-pc", "object reference")
+	if err != nil || strings.Count(out, "alice-pc ") != 2 || !strings.Contains(out, "(studio game)") {
+		t.Errorf("search --studio of a server started with --studio URL: %q, %v", out, err)
+	}
+	lone := filepath.Join(t.TempDir(), "lone")
+	startServe(t, lone, "--addr", "127.0.0.1:0")
+	if _, err := run(t, lone, "crashes", "--studio"); err == nil || !strings.Contains(err.Error(), "has no studio: start its server with mcplogd serve --studio") {
+		t.Errorf("crashes --studio with neither a studio server nor config.json's studio: %v", err)
 	}
 	if _, err := run(t, alice, "search", "--machine", "ci-7", "x"); err == nil || !strings.Contains(err.Error(), "--machine: only with --studio") {
 		t.Errorf("--machine without --studio: %v", err)
