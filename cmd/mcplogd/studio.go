@@ -75,6 +75,8 @@ type studioLink struct {
 	opts studio.ForwardOptions
 	on   bool
 	fw   atomic.Pointer[studio.Forwarder]
+
+	projectDefaulted bool // neither --project nor config.json named the project
 }
 
 // prepare reads the studio settings and, with a studio, makes retention
@@ -83,6 +85,9 @@ func (l *studioLink) prepare(f *studioFlags, dir *datadir.Dir, sopts *store.Opti
 	var err error
 	if l.opts, l.on, err = f.options(dir); err != nil || !l.on {
 		return err
+	}
+	if cfg, _ := dir.Config(); f.project == "" && (cfg.Studio == nil || cfg.Studio.Project == "") {
+		l.projectDefaulted = true
 	}
 	l.opts.Logger = logger
 	sopts.Hold = func() uint64 {
@@ -126,7 +131,12 @@ func (l *studioLink) describe() string {
 		return ""
 	}
 	s := l.status()()
-	return fmt.Sprintf("forwarding to %s as project %q, machine %q", s.URL, s.Project, s.Machine)
+	d := fmt.Sprintf("forwarding to %s as project %q, machine %q", s.URL, s.Project, s.Machine)
+	if l.projectDefaulted {
+		// Two data directories in two folders are two projects unless told.
+		d += fmt.Sprintf("\n            (%q is the name of the data directory's folder: machines group together only under one --project)", s.Project)
+	}
+	return d
 }
 
 // close stops the forwarder; what it did not send goes at the next start.

@@ -215,6 +215,10 @@ func TestServe_Studio_Config(t *testing.T) {
 	if want := fmt.Sprintf("studio:   forwarding to %s as project \"shooter\", machine %q", v.URL, host); !strings.Contains(stdout.String(), want) {
 		t.Errorf("serve's banner lacks %q:\n%s", want, stdout.String())
 	}
+	// The project was not named: the banner says where "shooter" came from.
+	if want := `("shooter" is the name of the data directory's folder: machines group together only under one --project)`; !strings.Contains(stdout.String(), want) {
+		t.Errorf("serve's banner lacks %q:\n%s", want, stdout.String())
+	}
 	if code, body := post(t, base+"/api/v1/logs", readToken(t, data), `{"level":"warn","text":"from config"}`); code != 200 {
 		t.Fatalf("ingest: %d %s", code, body)
 	}
