@@ -59,6 +59,9 @@ func (t *toolset) bridge(next mcp.MethodHandler) mcp.MethodHandler {
 		}
 		ctr.Params.Name = t.bridgeName(ctr.Params.Name)
 		types := t.argTypes(ctr.Params.Name)
+		if types == nil && !t.upstreamHas(ctr.Params.Name) {
+			return bridgeUnsupported(ctr.Params.Name), nil
+		}
 		if types == nil {
 			res, err := next(ctx, method, req) // an upstream's tool
 			if r, ok := res.(*mcp.CallToolResult); ok && err == nil && r != nil {
@@ -72,7 +75,13 @@ func (t *toolset) bridge(next mcp.MethodHandler) mcp.MethodHandler {
 		if err != nil || !ok || r == nil {
 			return res, err
 		}
-		return t.bridgeResult(ctr.Params.Name, ctr.Params.Arguments, r), nil
+		out := t.bridgeResult(ctr.Params.Name, ctr.Params.Arguments, r)
+		if ctr.Params.Name == "get_log_by_name" && !out.IsError {
+			env := out.StructuredContent.(map[string]any)
+			t.bridgeEntryData(ctx, env)
+			out.Content = []mcp.Content{&mcp.TextContent{Text: linedJSON(env)}}
+		}
+		return out, nil
 	}
 }
 

@@ -3,6 +3,7 @@ package mcptools
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -75,5 +76,50 @@ func TestCompat_Bridge_Shapes(t *testing.T) {
 	}
 	if err := CheckCompat("unity"); err == nil || !strings.Contains(err.Error(), CompatUnityBridge) {
 		t.Errorf("CheckCompat(unity) = %v", err)
+	}
+}
+
+// TestCompat_Bridge_SeedEntriesAndUnsupported: get_log_by_name's entries
+// carry their record's data as the bridge's example does ({"detail": …}),
+// and a tool nobody offers (execute_code without an upstream) answers the
+// bridge's error envelope "Unsupported tool: …" as a tool result, not a
+// JSON-RPC error a bridge client does not expect.
+func TestCompat_Bridge_SeedEntriesAndUnsupported(t *testing.T) {
+	l, _ := logtest.MustOpenLog(t, nil)
+	logtest.MustAppend(t, l, oplog.Record{Level: oplog.LevelInfo, Name: "test-log", Text: "Test message", Data: json.RawMessage(`{"detail":"Info details"}`)})
+	logtest.MustAppend(t, l, oplog.Record{Level: oplog.LevelError, Name: "test-log", Text: "Error message"})
+	cs := bridgeSession(t, l)
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "get_log_by_name", Arguments: json.RawMessage(`{"log_name":"test-log","limit":10}`)})
+	if err != nil || res.IsError {
+		t.Fatalf("get_log_by_name: %v %+v", err, res)
+	}
+	var a struct {
+		Status string `json:"status"`
+		Result struct {
+			Name    string `json:"name"`
+			Entries []struct {
+				Message string         `json:"message"`
+				Data    map[string]any `json:"data"`
+			} `json:"entries"`
+		} `json:"result"`
+	}
+	text := res.Content[0].(*mcp.TextContent).Text
+	if err := json.Unmarshal([]byte(text), &a); err != nil || a.Status != "success" || a.Result.Name != "test-log" || len(a.Result.Entries) != 2 ||
+		a.Result.Entries[1].Message != "Test message" || a.Result.Entries[1].Data["detail"] != "Info details" || a.Result.Entries[0].Data != nil {
+		t.Errorf("get_log_by_name: the entries' data as the bridge's: %v\n%s", err, text)
+	}
+	sc, _ := json.Marshal(res.StructuredContent)
+	if !strings.Contains(string(sc), `"data":{"detail":"Info details"}`) {
+		t.Errorf("structuredContent lacks the entry's data: %s", sc)
+	}
+
+	res, err = cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "execute_code", Arguments: json.RawMessage(`{"code":"return 1;","timeout":5000}`)})
+	if err != nil {
+		t.Fatalf("execute_code without an upstream: a JSON-RPC error, not the bridge's envelope: %v", err)
+	}
+	var e map[string]any
+	if json.Unmarshal([]byte(res.Content[0].(*mcp.TextContent).Text), &e) != nil || !res.IsError || e["status"] != "error" || e["is_complete"] != true ||
+		!strings.HasPrefix(fmt.Sprint(e["error"]), "Unsupported tool: execute_code") || !strings.Contains(fmt.Sprint(e["error"]), "--upstream") {
+		t.Errorf("execute_code without an upstream: %v (isError %v)", e, res.IsError)
 	}
 }
