@@ -27,6 +27,8 @@ type stdioLines struct {
 
 	writeMu sync.Mutex // one line at a time on out
 
+	initialized bool // an initialize was read (feed's goroutine only)
+
 	mu      sync.Mutex
 	pending map[string]int // requests read and not yet answered, by ID
 	settled chan struct{}  // signalled when pending may have become empty
@@ -112,8 +114,16 @@ func (l *stdioLines) check(n int, msg []byte) bool {
 		return false
 	}
 	req, ok := m.(*jsonrpc.Request)
+	if ok && req.Method == "initialize" {
+		l.initialized = true
+	}
 	switch {
 	case !ok:
+	case req.IsCall() && !l.initialized && needsSession(req):
+		l.reply(rawID(req), jsonrpc.CodeInvalidRequest, fmt.Sprintf("Invalid Request: line %d: %s before initialize: send initialize first "+
+			"(then notifications/initialized), or name the 2026-07-28 protocol in the request's _meta (%s, with clientCapabilities); "+
+			"server/discover lists the versions", n, req.Method, metaVersion))
+		return false
 	case req.IsCall():
 		l.count(idKey(req.ID), 1)
 	case req.Method == "notifications/cancelled":
@@ -184,3 +194,30 @@ func (w lineWriter) Write(b []byte) (int, error) {
 }
 
 func (lineWriter) Close() error { return nil }
+
+// metaVersion is the _meta key a 2026-07-28 request names its version with.
+const metaVersion = "io.modelcontextprotocol/protocolVersion"
+
+// needsSession reports whether req may only come inside a session: not
+// initialize, ping or server/discover, and without a protocol version in
+// its _meta (a 2026-07-28 request needs no session). The SDK answers such
+// a request with a code 0 error and logs it; here it gets a message
+// saying what to send first.
+func needsSession(req *jsonrpc.Request) bool {
+	switch req.Method {
+	case "initialize", "ping", "server/discover":
+		return false
+	}
+	var p struct {
+		Meta map[string]json.RawMessage `json:"_meta"`
+	}
+	_ = json.Unmarshal(req.Params, &p)
+	_, versioned := p.Meta[metaVersion]
+	return !versioned
+}
+
+// rawID is req's ID as JSON, for an answer written here.
+func rawID(req *jsonrpc.Request) json.RawMessage {
+	b, _ := json.Marshal(req.ID.Raw())
+	return b
+}

@@ -244,3 +244,38 @@ func TestReadLine(t *testing.T) {
 		}
 	}
 }
+
+// TestStdio_CallBeforeInitialize: a tools/call piped without initialize (as
+// the Unity bridge's docs pipe one into their own client) gets -32600
+// saying to send initialize first or to name 2026-07-28 in _meta, not the
+// SDK's code 0 "invalid during session initialization"; ping still
+// answers, and the session that follows works.
+func TestStdio_CallBeforeInitialize(t *testing.T) {
+	bin := stdioBinary(t)
+	data := filepath.Join(t.TempDir(), "data")
+	in := strings.Join([]string{
+		`{"jsonrpc":"2.0","id":"1","method":"tools/call","params":{"name":"get_logs","arguments":{"count":5}}}`,
+		`{"jsonrpc":"2.0","id":2,"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":3,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"printf","version":"1"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"get_logs","arguments":{"count":5}}}`,
+	}, "\n")
+	answers := pipeStdio(t, bin, data, in, "--create")
+	a := answers[`"1"`]
+	if len(a) != 1 || a[0]["error"] == nil {
+		t.Fatalf("tools/call before initialize: %v", answers)
+	}
+	e := a[0]["error"].(map[string]any)
+	if e["code"] != float64(-32600) || !strings.Contains(e["message"].(string), "tools/call before initialize: send initialize first") ||
+		!strings.Contains(e["message"].(string), "io.modelcontextprotocol/protocolVersion") {
+		t.Errorf("tools/call before initialize: %v", e)
+	}
+	for _, id := range []string{"2", "3", "4"} {
+		if a := answers[id]; len(a) != 1 || a[0]["result"] == nil {
+			t.Errorf("request %s: %v", id, a)
+		}
+	}
+	if r, _ := answers["4"][0]["result"].(map[string]any); r["isError"] == true {
+		t.Errorf("get_logs in the session: %v", r)
+	}
+}
