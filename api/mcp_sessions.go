@@ -162,6 +162,10 @@ func (s *Server) guardMCP(c echo.Context, h http.Handler, w http.ResponseWriter,
 		}
 		defer s.polls.put()
 	}
+	if id, method, ok := sessionless(r, body); ok && r.Method == http.MethodPost {
+		writeSessionless(w, id, method)
+		return
+	}
 	h.ServeHTTP(w, r)
 }
 
