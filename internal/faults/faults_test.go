@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/mcplogd/mcplogd/internal/logtest"
+	"github.com/mcplogd/mcplogd/internal/vltest"
 )
 
 // TestFaults runs the suite: `make faults` (MCPLOGD_FAULTS=1). The
@@ -57,6 +58,9 @@ func TestFaults(t *testing.T) {
 			continue
 		}
 		e := &Env{Bin: bin, Dir: filepath.Join(dir, fmt.Sprint("s", i)), Rounds: rounds, Rand: rand.New(rand.NewPCG(seed, uint64(i))), Log: log}
+		if vltest.Binary() != "" {
+			e.VL = func() *vltest.VL { return vltest.Start(t) }
+		}
 		if err := os.MkdirAll(e.Dir, 0o700); err != nil {
 			t.Fatal(err)
 		}
