@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -84,7 +85,7 @@ func TestIngest_HostileFields(t *testing.T) {
 
 // TestQueryParams_Hostile: a since past 2262 is 400 naming since (it
 // wrapped to 1677 and matched everything); an operation ID that no record
-// has is 404.
+// has is 404; a search for abc~3 is 400 and /(a|aa)*b/ answers 200.
 func TestQueryParams_Hostile(t *testing.T) {
 	h := mustServe(t, nil)
 	mustCall[struct{ Count int }](h, http.MethodPost, "/api/v1/logs", `{"level":"info","text":"a"}`, http.StatusOK)
@@ -97,6 +98,16 @@ func TestQueryParams_Hostile(t *testing.T) {
 	for _, p := range []string{"/api/v1/operations/99999999999", "/api/v1/operations/99999999999?waitMs=50"} {
 		status, b := h.Call(http.MethodGet, p, "")
 		checkError(t, status, b, http.StatusNotFound, oplog.ENOTFOUND, "99999999999")
+	}
+	// A fuzziness over 2 was 500, a regular expression with parentheses a
+	// parse error quoting a runtime error.
+	h, _ = mustServeSearch(t)
+	status, b := h.Call(http.MethodGet, "/api/v1/search?query="+url.QueryEscape("abc~3"), "")
+	checkError(t, status, b, http.StatusBadRequest, oplog.EINVALID, "fuzzy", "not 3")
+	for _, q := range []string{"/(a|aa)*b/", "/(a|x)/"} {
+		if status, b := h.Call(http.MethodGet, "/api/v1/search?query="+url.QueryEscape(q), ""); status != http.StatusOK {
+			t.Errorf("search %s: %d %s, want 200", q, status, b)
+		}
 	}
 }
 
