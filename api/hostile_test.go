@@ -171,3 +171,22 @@ func mustServeAt(t *testing.T, path string) *harness {
 	})
 	return &harness{T: t, Log: l, DB: db, Srv: s, URL: ts.URL}
 }
+
+// TestIngest_HostileBodies: each of the benchmark's hostile bodies at the
+// 1 MiB limit gets its status (1 MiB of tiny lines 413, `data` nested
+// 500,000 deep 400 and 9,000 deep 200, ...), and a refused one stores
+// nothing.
+func TestIngest_HostileBodies(t *testing.T) {
+	for _, c := range hostileBodies() {
+		t.Run(c.name, func(t *testing.T) {
+			h := mustServe(t, nil)
+			status, b := h.Call(http.MethodPost, "/api/v1/logs", string(c.body))
+			if status != c.want {
+				t.Fatalf("status %d, want %d: %.300s", status, c.want, b)
+			}
+			if n := h.Log.Stats().Records; status != http.StatusOK && n != 0 {
+				t.Fatalf("a refused body stored %d records", n)
+			}
+		})
+	}
+}
