@@ -62,6 +62,7 @@ fuzz:
 	$(GO) test ./internal/codec -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./internal/codec -run '^$$' -fuzz '^FuzzRoundTrip$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./api -run '^$$' -fuzz '^FuzzDecodeLines$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./api -run '^$$' -fuzz '^FuzzDecodeLines_FastSlow$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./api -run '^$$' -fuzz '^FuzzServer_MCP$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./api -run '^$$' -fuzz '^FuzzServer_MCPModern$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./otlp -run '^$$' -fuzz '^FuzzServer_OTLP$$' -fuzztime $(FUZZTIME)
@@ -71,11 +72,13 @@ fuzz:
 	$(GO) test ./search -run '^$$' -fuzz '^FuzzQuery$$' -fuzztime $(FUZZTIME)
 
 # The fault-injection suite (internal/faults): kill -9 during ingest, completion, retention,
-# reindex and follow, a full disk (a tmpfs: needs root), damaged index and log.db; a table of
+# reindex, follow and studio forwarding (a real VictoriaLogs: scripts/need-victoria-logs), a full
+# disk (a tmpfs: needs root), damaged index and log.db; a table of
 # acknowledged / lost / duplicated per scenario. FAULTS=ingest,follow picks scenarios.
 FAULTS        ?= 1
 FAULTS_ROUNDS ?= 10
 faults:
+	GO=$(GO) scripts/need-victoria-logs
 	MCPLOGD_FAULTS="$(FAULTS)" MCPLOGD_FAULTS_ROUNDS=$(FAULTS_ROUNDS) $(GO) test ./internal/faults -run '^TestFaults$$' -count=1 -v -timeout 60m
 
 # The README's table: 1,000,000 records of the DESIGN.md workload, medians of 3 runs.

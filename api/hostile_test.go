@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -84,7 +85,7 @@ func TestIngest_HostileFields(t *testing.T) {
 
 // TestQueryParams_Hostile: a since past 2262 is 400 naming since (it
 // wrapped to 1677 and matched everything); an operation ID that no record
-// has is 404.
+// has is 404; a search for abc~3 is 400 and /(a|aa)*b/ answers 200.
 func TestQueryParams_Hostile(t *testing.T) {
 	h := mustServe(t, nil)
 	mustCall[struct{ Count int }](h, http.MethodPost, "/api/v1/logs", `{"level":"info","text":"a"}`, http.StatusOK)
@@ -97,6 +98,16 @@ func TestQueryParams_Hostile(t *testing.T) {
 	for _, p := range []string{"/api/v1/operations/99999999999", "/api/v1/operations/99999999999?waitMs=50"} {
 		status, b := h.Call(http.MethodGet, p, "")
 		checkError(t, status, b, http.StatusNotFound, oplog.ENOTFOUND, "99999999999")
+	}
+	// A fuzziness over 2 was 500, a regular expression with parentheses a
+	// parse error quoting a runtime error.
+	h, _ = mustServeSearch(t)
+	status, b := h.Call(http.MethodGet, "/api/v1/search?query="+url.QueryEscape("abc~3"), "")
+	checkError(t, status, b, http.StatusBadRequest, oplog.EINVALID, "fuzzy", "not 3")
+	for _, q := range []string{"/(a|aa)*b/", "/(a|x)/"} {
+		if status, b := h.Call(http.MethodGet, "/api/v1/search?query="+url.QueryEscape(q), ""); status != http.StatusOK {
+			t.Errorf("search %s: %d %s, want 200", q, status, b)
+		}
 	}
 }
 
@@ -159,4 +170,23 @@ func mustServeAt(t *testing.T, path string) *harness {
 		}
 	})
 	return &harness{T: t, Log: l, DB: db, Srv: s, URL: ts.URL}
+}
+
+// TestIngest_HostileBodies: each of the benchmark's hostile bodies at the
+// 1 MiB limit gets its status (1 MiB of tiny lines 413, `data` nested
+// 500,000 deep 400 and 9,000 deep 200, ...), and a refused one stores
+// nothing.
+func TestIngest_HostileBodies(t *testing.T) {
+	for _, c := range hostileBodies() {
+		t.Run(c.name, func(t *testing.T) {
+			h := mustServe(t, nil)
+			status, b := h.Call(http.MethodPost, "/api/v1/logs", string(c.body))
+			if status != c.want {
+				t.Fatalf("status %d, want %d: %.300s", status, c.want, b)
+			}
+			if n := h.Log.Stats().Records; status != http.StatusOK && n != 0 {
+				t.Fatalf("a refused body stored %d records", n)
+			}
+		})
+	}
 }

@@ -147,3 +147,45 @@ func TestServer_OTLP_ManyTinyRecordsRefused(t *testing.T) {
 		t.Fatalf("%d records stored, want none", n)
 	}
 }
+
+// TestServer_OTLP_DeepAttributes: an attribute value nested 1,000 arrays
+// deep (in protobuf and in OTLP/JSON) is stored with what is deeper than 32
+// levels replaced by a placeholder, so that no reader of data recurses
+// without bound; 10,000 deep is past the decoders' recursion limit: 400.
+func TestServer_OTLP_DeepAttributes(t *testing.T) {
+	deep := func(n int) *collogspb.ExportLogsServiceRequest {
+		v := &commonpb.AnyValue{Value: &commonpb.AnyValue_StringValue{StringValue: "bottom"}}
+		for range n {
+			v = &commonpb.AnyValue{Value: &commonpb.AnyValue_ArrayValue{ArrayValue: &commonpb.ArrayValue{Values: []*commonpb.AnyValue{v}}}}
+		}
+		req := amplified(0, 1, "deep")
+		req.ResourceLogs[0].ScopeLogs[0].LogRecords[0].Attributes = []*commonpb.KeyValue{{Key: "deep", Value: v}}
+		return req
+	}
+	for _, asJSON := range []bool{false, true} {
+		h := mustServe(t, nil)
+		body, ct := encode(t, deep(10_000), asJSON)
+		if status, b := send(t, h, ct, body); status != http.StatusBadRequest || !strings.Contains(string(b), "malformed") {
+			t.Fatalf("json %v, 10,000 deep: status %d, %.300s", asJSON, status, b)
+		}
+		body, ct = encode(t, deep(1000), asJSON)
+		if status, b := send(t, h, ct, body); status != http.StatusOK {
+			t.Fatalf("json %v, 1,000 deep: status %d, %.300s", asJSON, status, b)
+		}
+		recs := storedLines(t, h)
+		if len(recs) != 1 {
+			t.Fatalf("json %v: %d records stored", asJSON, len(recs))
+		}
+		depth, x := 0, decodeData(t, recs[0]).Attributes["deep"]
+		for {
+			a, ok := x.([]any)
+			if !ok || len(a) != 1 {
+				break
+			}
+			depth, x = depth+1, a[0]
+		}
+		if depth > 40 || x != "[nested too deeply]" {
+			t.Fatalf("json %v: stored %d levels deep down to %v, want a placeholder by level 32", asJSON, depth, x)
+		}
+	}
+}

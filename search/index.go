@@ -37,6 +37,12 @@ type Options struct {
 	// from the store at a time. Default 4,096.
 	TailChunk uint64
 
+	// Walks is how many searches at once evaluate more records above the
+	// watermark than one TailChunk (a walk takes a core for up to ~1 µs a
+	// record); more wait for a turn, or until their context ends, so that
+	// the indexer, which ends the lag, keeps its share. Default GOMAXPROCS.
+	Walks int
+
 	// Interval is how often the indexer looks for new records when nothing
 	// wakes it, and how long it gathers records after a wake-up before a
 	// small batch. Default 1s (gathering: Interval/10).
@@ -70,6 +76,9 @@ func (o Options) withDefaults() Options {
 	if o.TailChunk == 0 {
 		o.TailChunk = defaultTailChunk
 	}
+	if o.Walks <= 0 {
+		o.Walks = runtime.GOMAXPROCS(0)
+	}
 	if o.Interval <= 0 {
 		o.Interval = defaultInterval
 	}
@@ -102,8 +111,9 @@ type Index struct {
 	closed      bool
 	full        atomic.Bool // the disk was full at the last write (diskfull.go)
 
-	dirty *dirtySet // operations indexed while pending
-	tail  tailCache // decoded records above the watermark
+	dirty *dirtySet     // operations indexed while pending
+	tail  tailCache     // decoded records above the watermark
+	walks chan struct{} // a turn of a search walking the records above the watermark (Options.Walks)
 
 	stop     chan struct{}
 	done     chan struct{}
@@ -161,7 +171,8 @@ func Open(dir string, st oplog.Store, opts *Options) (*Index, error) {
 		return nil, fmt.Errorf("index: %w", err)
 	}
 	x := &Index{dir: dir, st: st, opts: o, m: newMapping(), state: oplog.IndexIdle, stop: make(chan struct{}),
-		done: make(chan struct{}), reindex: make(chan chan error), dirty: newDirtySet(o.Completed)}
+		done: make(chan struct{}), reindex: make(chan chan error), dirty: newDirtySet(o.Completed),
+		walks: make(chan struct{}, o.Walks)}
 	x.an = newAnalyzers(x.m)
 	if err := x.load(); err != nil {
 		return nil, err

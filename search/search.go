@@ -131,7 +131,7 @@ func (x *Index) search(ctx context.Context, c *compiled, p pred, before uint64, 
 		}
 		x.mu.RUnlock()
 		lo := max(wm+1, lowest)
-		if err := x.searchTail(ctx, p, col, lo, top, st.Revision); err != nil {
+		if err := x.walk(ctx, p, col, lo, top, st.Revision); err != nil {
 			return h, err
 		}
 		top = lo - 1
@@ -258,4 +258,19 @@ func countIn(ids []uint64, lo, hi uint64) int {
 		}
 	}
 	return n
+}
+
+// walk is searchTail, in a turn of Options.Walks when it may read more
+// than one chunk.
+func (x *Index) walk(ctx context.Context, p pred, col *collector, lo, hi uint64, rev uint64) error {
+	if hi-lo < x.opts.TailChunk {
+		return x.searchTail(ctx, p, col, lo, hi, rev)
+	}
+	select {
+	case x.walks <- struct{}{}:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	defer func() { <-x.walks }()
+	return x.searchTail(ctx, p, col, lo, hi, rev)
 }

@@ -109,8 +109,8 @@ func TestServe_StartsOnAFullDisk(t *testing.T) {
 	if got := countNeedles(t, p); got != needles(5000) {
 		t.Fatalf("search on a full disk: %d needles, want %d", got, needles(5000))
 	}
-	if code, body := post(t, p.base+"/api/v1/logs", p.token, strings.Repeat(`{"level":"info","text":"no room `+strings.Repeat("x", 2000)+`"}`+"\n", 200)); code < 500 {
-		t.Fatalf("an append on a full disk answered %d: %s", code, body)
+	if code, body := post(t, p.base+"/api/v1/logs", p.token, strings.Repeat(`{"level":"info","text":"no room `+strings.Repeat("x", 2000)+`"}`+"\n", 200)); code != http.StatusInsufficientStorage || !strings.Contains(body, "no_space") {
+		t.Fatalf("an append on a full disk answered %d (want 507, no_space): %s", code, body)
 	}
 	if err := os.Remove(filler); err != nil {
 		t.Fatal(err)

@@ -3,9 +3,11 @@ package main
 import (
 	"context"
 	"flag"
+	"fmt"
 	"time"
 
 	"github.com/mcplogd/mcplogd/api"
+	"github.com/mcplogd/mcplogd/internal/datadir"
 	"github.com/mcplogd/mcplogd/oplog"
 )
 
@@ -13,16 +15,40 @@ import (
 // how long an operation may stay pending.
 type serveLimits struct {
 	pendingMaxAge            time.Duration
+	pendingMaxAgeSet         bool // given as a flag: config.json's does not count
 	sessions, streams, polls int
 	sessionIdle              time.Duration
 }
 
 func (l *serveLimits) register(fs *flag.FlagSet) {
-	durationVar(fs, &l.pendingMaxAge, "pending-max-age", oplog.DefaultMaxPendingAge, "settle as timeout an operation still pending this long after its start, e.g. 24h or 7d (0: never)")
+	l.pendingMaxAge = oplog.DefaultMaxPendingAge
+	fs.Var(setDuration{durationValue{&l.pendingMaxAge}, &l.pendingMaxAgeSet}, "pending-max-age", "settle as timeout an operation still pending this long after its start, e.g. 24h or 7d (0: never; also \"pendingMaxAge\" in DATA/config.json)")
 	fs.IntVar(&l.sessions, "max-mcp-sessions", api.DefaultMaxMCPSessions, "MCP sessions open at once; more get 503 with Retry-After (0: no limit)")
 	fs.IntVar(&l.streams, "max-streams", api.DefaultMaxStreams, "event streams (GET /api/v1/stream) open at once; more get 503 (0: no limit)")
 	fs.IntVar(&l.polls, "max-long-polls", api.DefaultMaxLongPolls, "requests waiting at once (waitMs of /api/v1/tail, console_tail, get_result); more get 503 (0: no limit)")
 	durationVar(fs, &l.sessionIdle, "mcp-session-idle", api.DefaultMCPSessionIdle, "close an MCP session that sent no request for this long (0: never)")
+}
+
+// setDuration is a duration flag that notes it was given.
+type setDuration struct {
+	durationValue
+	set *bool
+}
+
+func (v setDuration) Set(s string) error {
+	*v.set = true
+	return v.durationValue.Set(s)
+}
+
+// withConfig takes config.json's pendingMaxAge unless the flag was given.
+func (l *serveLimits) withConfig(cfg datadir.Config) error {
+	if l.pendingMaxAgeSet || cfg.PendingMaxAge == "" {
+		return nil
+	}
+	if err := (durationValue{&l.pendingMaxAge}).Set(cfg.PendingMaxAge); err != nil {
+		return fmt.Errorf("config.json: pendingMaxAge %q: %w", cfg.PendingMaxAge, err)
+	}
+	return nil
 }
 
 // api returns the limits as api.Options takes them (0 there means default,

@@ -5,10 +5,13 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcplogd/mcplogd/internal/logtest"
 )
 
 func getStatus(t *testing.T, base, token string, id uint64) string {
@@ -105,5 +108,55 @@ func TestToken_New_EndsStream(t *testing.T) {
 		}
 	case <-ctx.Done():
 		t.Fatal("the old token's stream did not end")
+	}
+}
+
+// TestServe_PendingMaxAge_Config: config.json's pendingMaxAge sets the
+// age when no flag does, and --pending-max-age wins over it.
+func TestServe_PendingMaxAge_Config(t *testing.T) {
+	data := filepath.Join(t.TempDir(), "data")
+	base, _, stop := startServe(t, data, "--addr", "127.0.0.1:0", "--pending-max-age", "0")
+	token := readToken(t, data)
+	at := func(ago time.Duration) string {
+		return `{"tool":"build","time":"` + time.Now().Add(-ago).UTC().Format(time.RFC3339) + `"}`
+	}
+	days, hours := startOp(t, base, token, at(48*time.Hour)), startOp(t, base, token, at(2*time.Hour))
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+	config := filepath.Join(data, "config.json")
+	if err := os.WriteFile(config, []byte(`{"pendingMaxAge": "1h"}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	settled := func(base string, id uint64) {
+		t.Helper()
+		logtest.Eventually(t, 10*time.Second, "the operation settled as timeout at start", func() bool {
+			return getStatus(t, base, token, id) == "timeout"
+		})
+	}
+	// The flag (30h) wins: the two-day-old operation is settled, the
+	// two-hour-old one (older than config.json's 1h) is not. Both are
+	// settled by the same pass at start.
+	base, _, stop = startServe(t, data, "--addr", "127.0.0.1:0", "--pending-max-age", "30h")
+	settled(base, days)
+	if st := getStatus(t, base, token, hours); st != "pending" {
+		t.Fatalf("with --pending-max-age 30h over config.json's 1h: %s, want pending", st)
+	}
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+	// Without the flag config.json's 1h counts (the default, 24h, would
+	// leave it pending).
+	base, _, stop = startServe(t, data, "--addr", "127.0.0.1:0")
+	settled(base, hours)
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(config, []byte(`{"pendingMaxAge": "soon"}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	err := newMain(io.Discard, io.Discard, data).Run(context.Background(), []string{"serve", "--addr", "127.0.0.1:0"})
+	if err == nil || !strings.Contains(err.Error(), "config.json") || !strings.Contains(err.Error(), "pendingMaxAge") {
+		t.Fatalf("config.json's pendingMaxAge \"soon\": %v, want an error naming the file and the key", err)
 	}
 }

@@ -254,7 +254,7 @@ func (s *server) Close() error {
 }
 
 // withConfig adds the upstreams and followers of DATA/config.json that the
-// flags do not name.
+// flags do not name, and its compat and pendingMaxAge where no flag gave them.
 func (c *serveConfig) withConfig(dir *datadir.Dir) error {
 	cfg, err := dir.Config()
 	if err != nil {
@@ -270,8 +270,10 @@ func (c *serveConfig) withConfig(dir *datadir.Dir) error {
 	if err != nil {
 		return err
 	}
-	c.compat, err = withCompat(c.compat, cfg)
-	return err
+	if c.compat, err = withCompat(c.compat, cfg); err != nil {
+		return err
+	}
+	return c.limits.withConfig(cfg)
 }
 
 // listen binds addr; with none given it reuses the saved address so that

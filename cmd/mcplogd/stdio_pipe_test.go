@@ -125,10 +125,26 @@ func TestStdio_Piped(t *testing.T) {
 }
 
 // TestStdio_BadLines: a line that is not JSON gets -32700, one that is not
-// a JSON-RPC message (or a batch) -32600, and the session goes on.
+// a JSON-RPC message (or a batch) -32600, and the session goes on, with
+// the store opened by stdio itself and through a running server.
 func TestStdio_BadLines(t *testing.T) {
 	bin := stdioBinary(t)
-	data := filepath.Join(t.TempDir(), "data")
+	for _, mode := range []string{"alone", "beside a server"} {
+		t.Run(mode, func(t *testing.T) {
+			data := filepath.Join(t.TempDir(), "data")
+			args := []string{"--create"}
+			if mode != "alone" {
+				startServe(t, data, "--addr", "127.0.0.1:0")
+				args = nil
+			}
+			checkBadLines(t, bin, data, args...)
+		})
+	}
+}
+
+// checkBadLines pipes bad lines between good requests into stdio on data.
+func checkBadLines(t *testing.T, bin, data string, args ...string) {
+	t.Helper()
 	in := strings.Join([]string{
 		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"printf","version":"1"}}}`,
 		`garbage`,
@@ -140,7 +156,7 @@ func TestStdio_BadLines(t *testing.T) {
 		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"ping","arguments":{}}}`,
 		`{"jsonrpc":"2.0","id":3,"method":"ping"}`,
 	}, "\n")
-	answers := pipeStdio(t, bin, data, in, "--create")
+	answers := pipeStdio(t, bin, data, in, args...)
 	for _, id := range []string{"1", "2", "3"} {
 		if a := answers[id]; len(a) != 1 || a[0]["result"] == nil {
 			t.Errorf("request %s after bad lines: %v", id, a)

@@ -178,6 +178,10 @@ type Config struct {
 	// Compat is the answers' compatibility mode, as --compat takes it
 	// ("unity-bridge"); the flag wins.
 	Compat string `json:"compat,omitempty"`
+	// PendingMaxAge is how long an operation may stay pending before serve
+	// settles it as timeout, as --pending-max-age takes it ("24h", "7d",
+	// "0": never); "": the default. The flag wins.
+	PendingMaxAge string `json:"pendingMaxAge,omitempty"`
 }
 
 // Studio is config.json's {"studio": {"url", "project", "machine"}}.
@@ -208,7 +212,7 @@ func (d *Dir) Config() (Config, error) {
 	dec := json.NewDecoder(strings.NewReader(string(b)))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&c); err != nil {
-		return c, fmt.Errorf("%s: %w (it may hold {\"upstreams\": {\"NAME\": \"URL or cmd:COMMAND ARGS\"}, \"follow\": {\"[PARSER:]NAME\": \"PATH\"}, \"studio\": {\"url\": \"URL\", \"project\": \"NAME\", \"machine\": \"NAME\"}, \"compat\": \"unity-bridge\"})", path, err)
+		return c, fmt.Errorf("%s: %w (it may hold {\"upstreams\": {\"NAME\": \"URL or cmd:COMMAND ARGS\"}, \"follow\": {\"[PARSER:]NAME\": \"PATH\"}, \"studio\": {\"url\": \"URL\", \"project\": \"NAME\", \"machine\": \"NAME\"}, \"compat\": \"unity-bridge\", \"pendingMaxAge\": \"24h\"})", path, err)
 	}
 	return c, nil
 }

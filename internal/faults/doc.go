@@ -1,7 +1,8 @@
 // Package faults is the fault-injection suite that `make faults` runs: it
 // builds the real mcplogd, and in each scenario kills it with SIGKILL at
 // random points of ingest, operation completion, retention, an index
-// rebuild and file following, fills its disk (a tmpfs), and damages its
+// rebuild, file following and forwarding to a studio's VictoriaLogs
+// (counted there by id and seq), fills its disk (a tmpfs), and damages its
 // files, then counts, from what clients were told and what the data file
 // holds after the restart, how many records were acknowledged, lost and
 // duplicated.

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/mcplogd/mcplogd/client"
+	"github.com/mcplogd/mcplogd/internal/vltest"
 	"github.com/mcplogd/mcplogd/oplog"
 	"github.com/mcplogd/mcplogd/store"
 )
@@ -52,6 +53,10 @@ type Env struct {
 	Rounds int
 	Rand   *rand.Rand
 	Log    io.Writer // progress; io.Discard for none
+
+	// VL starts a VictoriaLogs for the studio scenario; nil when
+	// victoria-logs is not installed.
+	VL func() *vltest.VL
 }
 
 // Server is one running mcplogd serve process.

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/mcplogd/mcplogd/internal/logtest"
+	"github.com/mcplogd/mcplogd/internal/vltest"
 )
 
 // TestFaults runs the suite: `make faults` (MCPLOGD_FAULTS=1). The
@@ -35,17 +36,8 @@ func TestFaults(t *testing.T) {
 	if err != nil {
 		seed = uint64(time.Now().UnixNano())
 	}
-	root, err := logtest.RepoRoot()
-	if err != nil {
-		t.Fatal(err)
-	}
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "mcplogd")
-	build := exec.Command("go", "build", "-o", bin, "./cmd/mcplogd")
-	build.Dir = root
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildBinary(t, dir)
 	var log io.Writer = io.Discard
 	if testing.Verbose() {
 		log = os.Stdout
@@ -57,6 +49,9 @@ func TestFaults(t *testing.T) {
 			continue
 		}
 		e := &Env{Bin: bin, Dir: filepath.Join(dir, fmt.Sprint("s", i)), Rounds: rounds, Rand: rand.New(rand.NewPCG(seed, uint64(i))), Log: log}
+		if vltest.Binary() != "" {
+			e.VL = func() *vltest.VL { return vltest.Start(t) }
+		}
 		if err := os.MkdirAll(e.Dir, 0o700); err != nil {
 			t.Fatal(err)
 		}
@@ -75,4 +70,20 @@ func TestFaults(t *testing.T) {
 	for _, row := range rows {
 		fmt.Println(row)
 	}
+}
+
+// buildBinary builds mcplogd into dir and returns its path.
+func buildBinary(t *testing.T, dir string) string {
+	t.Helper()
+	root, err := logtest.RepoRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(dir, "mcplogd")
+	build := exec.Command("go", "build", "-o", bin, "./cmd/mcplogd")
+	build.Dir = root
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
 }

@@ -20,6 +20,7 @@ var Scenarios = []Scenario{
 	{"disk full", ScenarioDiskFull},
 	{"damaged index", ScenarioDamagedIndex},
 	{"damaged log.db", ScenarioDamagedLog},
+	{"studio", ScenarioStudio},
 }
 
 // ingestRounds kills a server during an 8-writer ingest, Rounds times,
