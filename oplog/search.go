@@ -60,6 +60,10 @@ type IndexHits struct {
 	TotalExact     bool
 	Terms          []string // the analysed words of the query, for fragments
 	IndexedThrough uint64
+	// Resume, when not zero, is where the next page goes on (its before):
+	// the search stopped at its time budget with every ID from Resume up
+	// searched; More is then true and TotalExact false.
+	Resume uint64
 }
 
 // Index is the full-text index behind Log.Search (package search, on bleve).
@@ -153,7 +157,10 @@ func (l *Log) Search(ctx context.Context, q SearchQuery) (SearchPage, error) {
 	for i := range recs {
 		p.Hits[i] = SearchHit{Record: recs[i], Fragment: Fragment(&recs[i], h.Terms)}
 	}
-	if h.More && len(h.IDs) > 0 {
+	switch {
+	case h.Resume > 0:
+		p.NextCursor = EncodeCursor(st.Revision, h.Resume)
+	case h.More && len(h.IDs) > 0:
 		p.NextCursor = EncodeCursor(st.Revision, h.IDs[len(h.IDs)-1])
 	}
 	return p, nil

@@ -35,10 +35,11 @@ const segPrefix = "seg-"
 
 // Defaults of Options (see there).
 const (
-	defaultSegmentSize = 1 << 16 // IDs per segment; meta.json records it, another size rebuilds
-	defaultBatchSize   = 10_000  // records per indexing step
-	maxDefaultParallel = 4       // bleve batches at once when Parallel is zero (and GOMAXPROCS allows)
-	defaultTailChunk   = 4096    // IDs read at a time above the watermark
+	defaultSegmentSize = 1 << 16         // IDs per segment; meta.json records it, another size rebuilds
+	defaultBatchSize   = 10_000          // records per indexing step
+	maxDefaultParallel = 4               // bleve batches at once when Parallel is zero (and GOMAXPROCS allows)
+	defaultTailChunk   = 4096            // IDs read at a time above the watermark
+	defaultWalkBudget  = 2 * time.Second // Options.WalkBudget
 	defaultInterval    = time.Second
 )
 

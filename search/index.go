@@ -43,6 +43,14 @@ type Options struct {
 	// the indexer, which ends the lag, keeps its share. Default GOMAXPROCS.
 	Walks int
 
+	// WalkBudget is how long a search may evaluate records above the
+	// watermark (a rebuild of a large store leaves them all there): past
+	// it, the search answers what it found with TotalExact false and
+	// IndexHits.Resume, where the next page goes on, rather than stall.
+	// At least one chunk is evaluated per search, so paging always
+	// progresses. Default 2s; negative: none.
+	WalkBudget time.Duration
+
 	// Interval is how often the indexer looks for new records when nothing
 	// wakes it, and how long it gathers records after a wake-up before a
 	// small batch. Default 1s (gathering: Interval/10).
@@ -78,6 +86,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.Walks <= 0 {
 		o.Walks = runtime.GOMAXPROCS(0)
+	}
+	if o.WalkBudget == 0 {
+		o.WalkBudget = defaultWalkBudget
 	}
 	if o.Interval <= 0 {
 		o.Interval = defaultInterval

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"time"
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/mapping"
@@ -103,6 +104,9 @@ func (x *Index) search(ctx context.Context, c *compiled, p pred, before uint64, 
 	}
 	h := oplog.IndexHits{Terms: c.terms}
 	col := &collector{upper: upper, limit: limit, down: upper + 1}
+	if x.opts.WalkBudget > 0 {
+		col.deadline = time.Now().Add(x.opts.WalkBudget)
+	}
 	top := upper
 	for first := true; ; first = false {
 		x.mu.RLock()
@@ -133,6 +137,9 @@ func (x *Index) search(ctx context.Context, c *compiled, p pred, before uint64, 
 		lo := max(wm+1, lowest)
 		if err := x.walk(ctx, p, col, lo, top, st.Revision); err != nil {
 			return h, err
+		}
+		if col.stopped {
+			break
 		}
 		top = lo - 1
 	}
@@ -181,6 +188,9 @@ type collector struct {
 	ids   []uint64
 	found int64
 	down  uint64 // every ID in [down, upper] has been searched
+
+	deadline time.Time // the end of Options.WalkBudget; zero: none
+	stopped  bool      // the walk stopped at deadline, not full and not at the bottom
 }
 
 // add takes the IDs found from down up, in no order.
@@ -215,6 +225,9 @@ func (col *collector) result(h *oplog.IndexHits, lowest, lastID, before uint64) 
 	ids = slices.Compact(ids)
 	h.More = len(ids) > col.limit
 	h.IDs = ids[:min(len(ids), col.limit)]
+	if col.stopped && !h.More {
+		h.More, h.Resume = true, col.down // past the walk's budget: go on below what was searched
+	}
 	h.Total = found
 	h.TotalExact = complete && before == 0
 	if !complete && col.upper >= col.down {

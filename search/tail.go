@@ -5,6 +5,7 @@ import (
 	"maps"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/mcplogd/mcplogd/oplog"
 )
@@ -48,6 +49,10 @@ func (x *Index) searchTail(ctx context.Context, p pred, col *collector, lo, hi u
 		}
 		col.add(got, down)
 		if col.full() || clo == lo {
+			return nil
+		}
+		if !col.deadline.IsZero() && time.Now().After(col.deadline) {
+			col.stopped = true // Options.WalkBudget: answer what was found
 			return nil
 		}
 		top = clo - 1
