@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcplogd/mcplogd/internal/logtest"
 )
 
 // TestServe_Follow: serve follows a Godot log named in config.json and a
@@ -62,9 +64,13 @@ func TestServe_Follow(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitCount("Editor", 1)
-	out, err := run(t, data, "crashes")
-	if err != nil || !strings.Contains(out, "3× ") || !strings.Contains(out, "NullReferenceException") {
-		t.Fatalf("crashes: %v\n%s", err, out)
+	var out string
+	logtest.Eventually(t, 20*time.Second, "the Unity crash among the crashes (the crash index reads in the background)", func() bool {
+		out, err = run(t, data, "crashes")
+		return err == nil && strings.Contains(out, "NullReferenceException")
+	})
+	if !strings.Contains(out, "3× ") {
+		t.Fatalf("crashes:\n%s", out)
 	}
 
 	// A restart reads on from where it stopped.
