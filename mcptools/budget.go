@@ -140,6 +140,11 @@ func jsonStringLen(s string) int {
 // lines joins a text block: a header line, then one line per entry.
 func lines(header string, entries []string) string {
 	var b strings.Builder
+	n := len(header)
+	for _, e := range entries {
+		n += 1 + len(e)
+	}
+	b.Grow(n)
 	b.WriteString(header)
 	for _, e := range entries {
 		b.WriteByte('\n')

@@ -154,9 +154,10 @@ type tailOpts struct {
 
 // tailEntries collapses recs into console_tail's entries.
 func (t *toolset) tailEntries(recs []oplog.Record, o tailOpts) []tailLine {
-	var entries []tailLine
+	runs := repeats(recs, o.collapse)
+	entries := make([]tailLine, 0, len(runs))
 	start := 0
-	for _, end := range repeats(recs, o.collapse) {
+	for _, end := range runs {
 		r, last := &recs[start], &recs[end-1]
 		l := tailLine{ID: r.ID, Time: listTimeOf(r.Time), Level: r.Level.String(), Name: r.Name, Source: r.Source,
 			Marker: r.Kind == oplog.KindMarker, HasStack: r.Stack != "", rec: r}
