@@ -112,7 +112,7 @@ func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond)
 
 // benchServer serves a store pre-filled with -mcp.records records of the
 // workload; the store and server are shared by the benchmark's runs.
-func benchServer(b *testing.B) string {
+func benchServer(b testing.TB) string {
 	b.Helper()
 	l, _ := logtest.MustOpenLog(b, nil)
 	g := workload.New(1)
