@@ -15,11 +15,6 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/mcplogd/mcplogd/api"
-	"github.com/mcplogd/mcplogd/internal/logtest"
-	"github.com/mcplogd/mcplogd/internal/workload"
-	"github.com/mcplogd/mcplogd/oplog"
 )
 
 // BenchmarkMCP_Split splits BenchmarkMCP_ConsoleTail's and
@@ -93,21 +88,7 @@ type splitRecorder struct {
 }
 
 func newRecorder(b *testing.B) *splitRecorder {
-	l, _ := logtest.MustOpenLog(b, nil)
-	g := workload.New(1)
-	recs := make([]oplog.Record, 1000)
-	for n := 0; n < *benchRecords; n += len(recs) {
-		batch := recs[:min(len(recs), *benchRecords-n)]
-		g.Fill(batch)
-		if err := l.Append(context.Background(), batch); err != nil {
-			b.Fatal(err)
-		}
-	}
-	s, err := api.New(l, &api.Options{Token: testToken})
-	if err != nil {
-		b.Fatal(err)
-	}
-	r := &splitRecorder{handler: s.Handler()}
+	r := &splitRecorder{handler: benchHandler(b)}
 	ts := httptest.NewServer(r)
 	b.Cleanup(ts.Close)
 	r.url = ts.URL + "/mcp/" + testToken
