@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"net/http"
 	"net/http/httptest"
 	"slices"
 	"sync"
@@ -114,6 +115,15 @@ func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond)
 // workload; the store and server are shared by the benchmark's runs.
 func benchServer(b *testing.B) string {
 	b.Helper()
+	ts := httptest.NewServer(benchHandler(b))
+	b.Cleanup(ts.Close)
+	return ts.URL + "/mcp/" + testToken
+}
+
+// benchHandler is the server's handler over a store of -mcp.records
+// records of the workload.
+func benchHandler(b *testing.B) http.Handler {
+	b.Helper()
 	l, _ := logtest.MustOpenLog(b, nil)
 	g := workload.New(1)
 	recs := make([]oplog.Record, 1000)
@@ -128,7 +138,5 @@ func benchServer(b *testing.B) string {
 	if err != nil {
 		b.Fatal(err)
 	}
-	ts := httptest.NewServer(s.Handler())
-	b.Cleanup(ts.Close)
-	return ts.URL + "/mcp/" + testToken
+	return s.Handler()
 }

@@ -3,6 +3,7 @@ package mcptools
 import (
 	"encoding/json"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -31,19 +32,21 @@ type texter interface {
 }
 
 // result is the tools/call result of out, as addTool sends it.
+// structuredContent is out itself, not its JSON: the SDK marshals the
+// result with encoding/json, which compacts a json.RawMessage again byte by
+// byte, while a value is encoded once (issue 12's latency row).
 func result(out any) (*mcp.CallToolResult, error) {
 	if a, ok := out.(alternate); ok && a.alternate() != nil {
 		out = a.alternate()
+	}
+	if t, ok := out.(texter); ok {
+		return &mcp.CallToolResult{StructuredContent: out, Content: []mcp.Content{&mcp.TextContent{Text: t.text()}}}, nil
 	}
 	b, err := json.Marshal(out)
 	if err != nil {
 		return nil, err
 	}
-	text := string(b)
-	if t, ok := out.(texter); ok {
-		text = t.text()
-	}
-	return &mcp.CallToolResult{StructuredContent: json.RawMessage(b), Content: []mcp.Content{&mcp.TextContent{Text: text}}}, nil
+	return &mcp.CallToolResult{StructuredContent: json.RawMessage(b), Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}}, nil
 }
 
 // resultSize is the serialized size of out's tools/call result, with room
@@ -84,12 +87,17 @@ const fitSlack = 256
 // it if so. The first entry always fits: an answer makes progress whatever
 // the budget (MinBudget holds the largest entry a list can have).
 func (f *fitter) fits(entry any, line string) bool {
+	return f.fitsText(entry, jsonStringLen(line)+len(`\n`))
+}
+
+// fitsText is fits for an entry whose lines take text bytes inside the
+// text block's quotes (escapes and line ends included).
+func (f *fitter) fitsText(entry any, text int) bool {
 	b, err := json.Marshal(entry)
 	if err != nil {
 		return false
 	}
-	l, _ := json.Marshal(line + "\n")
-	n := len(b) + 1 + len(l) - 2 // a comma between entries; the line inside the text's quotes
+	n := len(b) + 1 + text // a comma between entries
 	if f.n > 0 && f.used+n > f.limit {
 		return false
 	}
@@ -98,9 +106,45 @@ func (f *fitter) fits(entry any, line string) bool {
 	return true
 }
 
+// jsonStringLen is the length of s as json.Marshal writes it inside the
+// quotes: HTML characters and control bytes escaped, invalid UTF-8 as
+// \ufffd, U+2028 and U+2029 escaped.
+func jsonStringLen(s string) int {
+	n := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			switch {
+			case c == '\\' || c == '"' || c == '\b' || c == '\f' || c == '\n' || c == '\r' || c == '\t':
+				n += 2
+			case c < 0x20 || c == '<' || c == '>' || c == '&':
+				n += 6
+			default:
+				n++
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1, r == '\u2028', r == '\u2029':
+			n += 6
+		default:
+			n += size
+		}
+		i += size
+	}
+	return n
+}
+
 // lines joins a text block: a header line, then one line per entry.
 func lines(header string, entries []string) string {
 	var b strings.Builder
+	n := len(header)
+	for _, e := range entries {
+		n += 1 + len(e)
+	}
+	b.Grow(n)
 	b.WriteString(header)
 	for _, e := range entries {
 		b.WriteByte('\n')

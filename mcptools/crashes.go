@@ -157,7 +157,7 @@ func (t *toolset) findCrashes(ctx context.Context, _ *mcp.CallToolRequest, in cr
 
 func crashGroup(g *oplog.CrashGroup) crashGroupOut {
 	o := crashGroupOut{Signature: g.Signature, Title: g.Title, Frames: g.Frames, Count: g.Count,
-		FirstSeen: g.FirstSeen.Format(listTime), LastSeen: g.LastSeen.Format(listTime), Sources: g.Sources,
+		FirstSeen: listTimeOf(g.FirstSeen), LastSeen: listTimeOf(g.LastSeen), Sources: g.Sources,
 		ExampleID: g.ExampleID, LastID: g.LastID, LastFrames: g.LastFrames}
 	if o.Frames == nil {
 		o.Frames = []string{}

@@ -44,7 +44,7 @@ type crumb struct {
 var crumbSchema = &jsonschema.Schema{Type: "object"}
 
 func newCrumb(r *oplog.Record) crumb {
-	c := crumb{ID: r.ID, Time: r.Time.Format(listTime), Level: r.Level.String(), Name: r.Name, HasStack: r.Stack != ""}
+	c := crumb{ID: r.ID, Time: listTimeOf(r.Time), Level: r.Level.String(), Name: r.Name, HasStack: r.Stack != ""}
 	text, cut := oplog.ClipRunes(r.Text, crumbTextChars)
 	c.Text = text
 	if cut {

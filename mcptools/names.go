@@ -31,7 +31,7 @@ type nameInfo struct {
 
 func newNameInfo(n *oplog.NameInfo) nameInfo {
 	ni := nameInfo{Name: n.Name, Source: n.Source, Total: n.Total, Counts: map[string]uint64{},
-		FirstSeen: n.FirstSeen.Format(listTime), LastSeen: n.LastSeen.Format(listTime)}
+		FirstSeen: listTimeOf(n.FirstSeen), LastSeen: listTimeOf(n.LastSeen)}
 	for _, l := range oplog.Levels {
 		if c := n.Count(0, l) - n.Count(0, l+1); c > 0 {
 			ni.Counts[l.String()] = c

@@ -65,7 +65,7 @@ func cut(s string, max int) (string, bool) { return oplog.ClipRunes(s, max) }
 // summary is r as lists show it; with stacks, its stack cut to
 // maxListStack.
 func (t *toolset) summary(r *oplog.Record, stacks bool) recordSummary {
-	s := recordSummary{ID: r.ID, Kind: r.Kind.String(), Time: r.Time.Format(listTime), Level: r.Level.String(),
+	s := recordSummary{ID: r.ID, Kind: r.Kind.String(), Time: listTimeOf(r.Time), Level: r.Level.String(),
 		Name: r.Name, Source: r.Source, HasStack: r.Stack != "", HasData: len(r.Data) > 0}
 	s.Text, s.Truncated = cut(r.Text, t.opts.MaxTextChars)
 	if s.Truncated {

@@ -3,7 +3,6 @@ package mcptools
 import (
 	"context"
 	"fmt"
-	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -107,45 +106,36 @@ func (t *toolset) consoleTail(ctx context.Context, req *mcp.CallToolRequest, in 
 func (t *toolset) fitTail(tail *oplog.Tail, o tailOpts, budget int) *tailOut {
 	out := &tailOut{Lines: []tailLine{}, LastID: tail.LastID, Revision: tail.Revision, Dropped: tail.Dropped, Reset: tail.Reset, More: tail.More}
 	entries := t.tailEntries(tail.Lines, o)
-	newest := o.newest
 	f := newFitter(budget, &tailOut{LastID: tail.LastID, Revision: tail.Revision, Dropped: tail.Dropped, Reset: tail.Reset,
 		More: true, Skipped: len(tail.Lines)})
-	var w textLog
-	from, to := 0, len(entries)
-	if newest {
-		day := ""
-		for from = len(entries); from > 0; from-- {
-			e := &entries[from-1]
-			chunk := w.line(e.rec, e.Text, e.TextChars, max(e.Repeat, 1), e.last())
-			if strings.HasPrefix(chunk, "= ") {
-				chunk = chunk[strings.IndexByte(chunk, '\n')+1:] // the date line is counted below, once per day
-			}
-			chunk += e.stackLines()
-			if d := e.rec.Time.UTC().Format(time.DateOnly); d != day {
-				chunk, day = "= "+d+"\n"+chunk, d
-			}
-			if !f.fits(e, chunk) {
-				break
-			}
+	// Each entry's line is written once, without its date line; a date
+	// line counts where the date changes (walking back from the newest, or
+	// on from sinceId) and is added to the kept lines below.
+	fit := func(e *tailLine, day *string) bool {
+		e.line = entryLine(e.rec, e.Text, e.TextChars, e.records(), e.last()) + e.stackLines()
+		text := jsonStringLen(e.line) + len(`\n`)
+		if d := dayOf(e.rec.Time); d != *day {
+			text, *day = text+len("= ")+len(d)+len(`\n`), d
+		}
+		return f.fitsText(e, text)
+	}
+	from, to, day := 0, len(entries), ""
+	if o.newest {
+		for from = len(entries); from > 0 && fit(&entries[from-1], &day); from-- {
 		}
 	} else {
-		for to = 0; to < len(entries); to++ {
-			e := &entries[to]
-			l := w.line(e.rec, e.Text, e.TextChars, max(e.Repeat, 1), e.last()) + e.stackLines()
-			if !f.fits(e, l) {
-				break
-			}
-			w.keep(l)
+		for to = 0; to < len(entries) && fit(&entries[to], &day); to++ {
 		}
 		if to < len(entries) {
 			out.LastID, out.More = entries[to-1].last(), true
 		}
 	}
-	w = textLog{}
+	day = ""
 	for i := from; i < to; i++ {
 		e := &entries[i]
-		e.line = w.line(e.rec, e.Text, e.TextChars, max(e.Repeat, 1), e.last()) + e.stackLines()
-		w.keep(e.line)
+		if d := dayOf(e.rec.Time); d != day {
+			e.line, day = "= "+d+"\n"+e.line, d
+		}
 		out.Skipped += e.records()
 	}
 	out.Skipped = len(tail.Lines) - out.Skipped
@@ -164,11 +154,12 @@ type tailOpts struct {
 
 // tailEntries collapses recs into console_tail's entries.
 func (t *toolset) tailEntries(recs []oplog.Record, o tailOpts) []tailLine {
-	var entries []tailLine
+	runs := repeats(recs, o.collapse)
+	entries := make([]tailLine, 0, len(runs))
 	start := 0
-	for _, end := range repeats(recs, o.collapse) {
+	for _, end := range runs {
 		r, last := &recs[start], &recs[end-1]
-		l := tailLine{ID: r.ID, Time: r.Time.Format(listTime), Level: r.Level.String(), Name: r.Name, Source: r.Source,
+		l := tailLine{ID: r.ID, Time: listTimeOf(r.Time), Level: r.Level.String(), Name: r.Name, Source: r.Source,
 			Marker: r.Kind == oplog.KindMarker, HasStack: r.Stack != "", rec: r}
 		l.Text, l.Truncated = cut(r.Text, t.opts.MaxTextChars)
 		if l.Truncated {

@@ -1,7 +1,6 @@
 package mcptools
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -30,49 +29,75 @@ type textLog struct {
 // characters (0: whole), preceded by a date line when the date changes.
 // keep adds it to the block.
 func (w *textLog) line(r *oplog.Record, text string, truncatedFrom int, repeat int, last uint64) string {
-	t := r.Time.UTC()
-	var b strings.Builder
-	if day := t.Format(time.DateOnly); day != w.day {
-		b.WriteString("= ")
-		b.WriteString(day)
-		b.WriteByte('\n')
+	b := make([]byte, 0, 64+len(r.Source)+len(r.Name)+len(text))
+	if day := dayOf(r.Time); day != w.day {
+		b = append(b, "= "...)
+		b = append(b, day...)
+		b = append(b, '\n')
 	}
-	b.WriteByte('#')
-	b.WriteString(strconv.FormatUint(r.ID, 10))
+	return string(appendEntry(b, r, text, truncatedFrom, repeat, last))
+}
+
+// entryLine is line without the date line.
+func entryLine(r *oplog.Record, text string, truncatedFrom int, repeat int, last uint64) string {
+	b := make([]byte, 0, 48+len(r.Source)+len(r.Name)+len(text))
+	return string(appendEntry(b, r, text, truncatedFrom, repeat, last))
+}
+
+// dayOf is the date line's date of t.
+func dayOf(t time.Time) string {
+	var a [10]byte
+	if b, ok := appendDate(a[:0], t.UTC()); ok {
+		return string(b)
+	}
+	return t.UTC().Format(time.DateOnly)
+}
+
+// appendEntry appends an entry's line (see line) without its date line.
+func appendEntry(b []byte, r *oplog.Record, text string, truncatedFrom int, repeat int, last uint64) []byte {
+	b = append(b, '#')
+	b = strconv.AppendUint(b, r.ID, 10)
 	if repeat > 1 {
-		fmt.Fprintf(&b, "..#%d ×%d", last, repeat)
+		b = append(b, "..#"...)
+		b = strconv.AppendUint(b, last, 10)
+		b = append(b, " ×"...)
+		b = strconv.AppendInt(b, int64(repeat), 10)
 	}
-	b.WriteByte(' ')
-	b.WriteString(t.Format("15:04:05.000"))
-	b.WriteByte(' ')
-	b.WriteString(strings.ToUpper(r.Level.String()))
-	b.WriteByte(' ')
-	b.WriteString(r.Source)
-	b.WriteByte('/')
+	b = append(b, ' ')
+	b = appendClock(b, r.Time.UTC())
+	b = append(b, ' ')
+	b = append(b, upperLevel(r.Level)...)
+	b = append(b, ' ')
+	b = append(b, r.Source...)
+	b = append(b, '/')
 	if r.Kind == oplog.KindOp {
-		b.WriteString("op ")
-		b.WriteString(r.Tool)
-		b.WriteByte(' ')
-		b.WriteString(r.Status.String())
+		b = append(b, "op "...)
+		b = append(b, r.Tool...)
+		b = append(b, ' ')
+		b = append(b, r.Status.String()...)
 		if d := durationMs(r); d != nil {
-			fmt.Fprintf(&b, " %dms", *d)
+			b = append(b, ' ')
+			b = strconv.AppendInt(b, *d, 10)
+			b = append(b, "ms"...)
 		}
-		b.WriteByte(':')
+		b = append(b, ':')
 	} else {
 		if r.Kind == oplog.KindMarker {
-			b.WriteString("marker ")
+			b = append(b, "marker "...)
 		}
-		b.WriteString(r.Name)
+		b = append(b, r.Name...)
 	}
-	b.WriteByte(' ')
-	b.WriteString(oneLine(text))
+	b = append(b, ' ')
+	b = append(b, oneLine(text)...)
 	if truncatedFrom > 0 {
-		fmt.Fprintf(&b, "… [%d chars]", truncatedFrom)
+		b = append(b, "… ["...)
+		b = strconv.AppendInt(b, int64(truncatedFrom), 10)
+		b = append(b, " chars]"...)
 	}
 	if r.Stack != "" {
-		b.WriteString(" [stack]")
+		b = append(b, " [stack]"...)
 	}
-	return b.String()
+	return b
 }
 
 // keep adds a line that line returned.

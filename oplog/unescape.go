@@ -25,8 +25,17 @@ var htmlEscapes = [...]struct {
 	c   byte
 }{{`\u003c`, '<'}, {`\u003e`, '>'}, {`\u0026`, '&'}}
 
-// Write unescapes p and writes it to W; it reports len(p) on success.
+// Write unescapes p and writes it to W; it reports len(p) on success. A p
+// with no escape to undo, and none begun at its end, goes to W as it is.
 func (u *UnescapeWriter) Write(p []byte) (int, error) {
+	if len(u.held) == 0 && !bytes.Contains(p, []byte(`\u00`)) {
+		if i := bytes.LastIndexByte(p, '\\'); i < 0 || len(p)-i >= 6 {
+			if _, err := u.W.Write(p); err != nil {
+				return 0, err
+			}
+			return len(p), nil
+		}
+	}
 	in := p
 	if len(u.held) > 0 {
 		in = append(u.held, p...)

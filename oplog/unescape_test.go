@@ -26,6 +26,16 @@ func TestUnescapeWriter(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	checkUnescape(t, in, want)
+	// Without HTML escapes the input passes unchanged, whatever the cut,
+	// escapes of other kinds (and backslashes at the end of a write)
+	// included.
+	plain := []byte(`{"path":"C:\\users\\dev\\","q":"\"quoted\"","nl":"a\nb","u":"\u2028\u00e9","end":"\\"}`)
+	checkUnescape(t, plain, plain)
+}
+
+func checkUnescape(t *testing.T, in, want []byte) {
+	t.Helper()
 	for step := 1; step <= len(in); step++ {
 		var out bytes.Buffer
 		u := &oplog.UnescapeWriter{W: &out}

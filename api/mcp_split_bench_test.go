@@ -1,0 +1,139 @@
+package api_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"regexp"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// BenchmarkMCP_Split splits BenchmarkMCP_ConsoleTail's and
+// BenchmarkMCP_Ping's calls into the server's part and the client's part
+// (issue 12's latency row), one go-sdk client, each protocol generation:
+//
+//   - side=server replays the go-sdk client's recorded tools/call requests
+//     straight into the server's http.Handler, in process: Echo, the SDK's
+//     handler, the tool and the answer's JSON, without the network or a
+//     client.
+//   - side=client answers the go-sdk client from a recording of the
+//     server's answer, so only the client and the loopback remain.
+func BenchmarkMCP_Split(b *testing.B) {
+	rec := newRecorder(b)
+	for _, proto := range []string{"2025-11-25", "2026-07-28"} {
+		c := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil)
+		cs, err := c.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: rec.url}, &mcp.ClientSessionOptions{ProtocolVersion: proto})
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer cs.Close()
+		for _, tool := range []string{"console_tail", "ping"} {
+			call := func() {
+				res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tool, Arguments: map[string]any{}})
+				if err == nil && res.IsError {
+					err = fmt.Errorf("tool error: %v", res.Content)
+				}
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+			rec.recording = true
+			call() // records the request and the answer
+			rec.recording = false
+			b.Run(fmt.Sprintf("proto=%s/tool=%s/side=server", proto, tool), func(b *testing.B) {
+				benchLatency(b, func() { rec.replay(b) })
+			})
+			b.Run(fmt.Sprintf("proto=%s/tool=%s/side=client", proto, tool), func(b *testing.B) {
+				benchLatency(b, call)
+			})
+		}
+	}
+}
+
+// benchLatency runs call b.N times and reports its p50.
+func benchLatency(b *testing.B, call func()) {
+	lat := make([]time.Duration, 0, b.N)
+	b.ReportAllocs()
+	for b.Loop() {
+		start := time.Now()
+		call()
+		lat = append(lat, time.Since(start))
+	}
+	slices.Sort(lat)
+	b.ReportMetric(ms(lat[len(lat)/2]), "p50-ms")
+}
+
+// splitRecorder serves the benchmark store, recording the last tools/call
+// request and its answer while recording is set, and answering tools/call
+// from that recording (with the caller's JSON-RPC ID) while it is not.
+type splitRecorder struct {
+	url       string
+	handler   http.Handler
+	recording bool
+
+	mu     sync.Mutex
+	req    *http.Request // the recorded request, its body in body
+	body   []byte
+	answer []byte
+	header http.Header
+}
+
+func newRecorder(b *testing.B) *splitRecorder {
+	r := &splitRecorder{handler: benchHandler(b)}
+	ts := httptest.NewServer(r)
+	b.Cleanup(ts.Close)
+	r.url = ts.URL + "/mcp/" + testToken
+	return r
+}
+
+var rpcID = regexp.MustCompile(`"id":[0-9]+`)
+
+func (r *splitRecorder) ServeHTTP(w http.ResponseWriter, req *http.Request) {
+	body, _ := io.ReadAll(req.Body)
+	req.Body = io.NopCloser(bytes.NewReader(body))
+	var m struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+	}
+	if req.Method != http.MethodPost || json.Unmarshal(body, &m) != nil || m.Method != "tools/call" {
+		r.handler.ServeHTTP(w, req)
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !r.recording {
+		for k, v := range r.header {
+			w.Header()[k] = v
+		}
+		_, _ = w.Write(rpcID.ReplaceAll(r.answer, []byte(`"id":`+string(m.ID))))
+		return
+	}
+	rw := httptest.NewRecorder()
+	r.handler.ServeHTTP(rw, req.Clone(context.Background()))
+	r.req, r.body, r.answer, r.header = req.Clone(context.Background()), body, rw.Body.Bytes(), rw.Header().Clone()
+	for k, v := range r.header {
+		w.Header()[k] = v
+	}
+	w.WriteHeader(rw.Code)
+	_, _ = w.Write(r.answer)
+}
+
+// replay sends the recorded request to the server's handler in process.
+func (r *splitRecorder) replay(b *testing.B) {
+	req := r.req.Clone(context.Background())
+	req.Body = io.NopCloser(bytes.NewReader(r.body))
+	rw := httptest.NewRecorder()
+	r.handler.ServeHTTP(rw, req)
+	if rw.Code != http.StatusOK || !bytes.Contains(rw.Body.Bytes(), []byte(`"result"`)) {
+		b.Fatalf("replay: %d %.300s", rw.Code, rw.Body.Bytes())
+	}
+}
