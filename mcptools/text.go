@@ -69,9 +69,8 @@ func appendEntry(b []byte, r *oplog.Record, text string, truncatedFrom int, repe
 	b = append(b, upperLevel(r.Level)...)
 	b = append(b, ' ')
 	b = append(b, r.Source...)
-	b = append(b, '/')
 	if r.Kind == oplog.KindOp {
-		b = append(b, "op "...)
+		b = append(b, "/op "...)
 		b = append(b, r.Tool...)
 		b = append(b, ' ')
 		b = append(b, r.Status.String()...)
@@ -81,10 +80,11 @@ func appendEntry(b []byte, r *oplog.Record, text string, truncatedFrom int, repe
 			b = append(b, "ms"...)
 		}
 		b = append(b, ':')
-	} else {
-		if r.Kind == oplog.KindMarker {
-			b = append(b, "marker "...)
-		}
+	} else if r.Kind == oplog.KindMarker {
+		b = append(b, "/marker "...)
+		b = append(b, r.Name...)
+	} else if r.Name != "" { // a line without a name: its source alone, not "unity/"
+		b = append(b, '/')
 		b = append(b, r.Name...)
 	}
 	b = append(b, ' ')
