@@ -3,6 +3,7 @@ package api_test
 import (
 	"bytes"
 	"fmt"
+	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -137,7 +138,16 @@ func TestAppendLines_DiskFull(t *testing.T) {
 		}
 	}
 	_ = f.Close()
-	batch := strings.Repeat(fmt.Sprintf(`{"level":"info","text":"%s"}`+"\n", strings.Repeat("y", 4000)), 200)
+	var lines strings.Builder // incompressible (records are S2-compressed), so the batch cannot fit in the file's free pages
+	rnd := rand.New(rand.NewPCG(1, 2))
+	for range 200 {
+		lines.WriteString(`{"level":"info","text":"`)
+		for range 250 { // 4,000 hex digits
+			fmt.Fprintf(&lines, "%016x", rnd.Uint64())
+		}
+		lines.WriteString("\"}\n")
+	}
+	batch := lines.String()
 	status, b := h.Call(http.MethodPost, "/api/v1/logs", batch)
 	checkError(t, status, b, http.StatusInsufficientStorage, oplog.ENOSPACE, "disk", "full", "nothing of this request was written")
 	if err := os.Remove(filler); err != nil {
