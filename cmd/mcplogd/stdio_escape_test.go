@@ -1,35 +1,15 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"io"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
-
-// lockedBuffer is a bytes.Buffer safe for one writer and one reader.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
 
 // TestStdio_NoHTMLEscapes: what mcplogd stdio writes holds < > & as they
 // are, not as \u003c \u003e \u0026.
@@ -42,7 +22,7 @@ func TestStdio_NoHTMLEscapes(t *testing.T) {
 	}
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
-	var raw lockedBuffer
+	var raw syncBuffer
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	m = newMain(outW, io.Discard, data)

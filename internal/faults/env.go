@@ -14,11 +14,11 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
 
 	"github.com/mcplogd/mcplogd/client"
+	"github.com/mcplogd/mcplogd/internal/logtest"
 	"github.com/mcplogd/mcplogd/internal/vltest"
 	"github.com/mcplogd/mcplogd/oplog"
 	"github.com/mcplogd/mcplogd/store"
@@ -64,28 +64,11 @@ type Server struct {
 	cmd    *exec.Cmd
 	exited chan struct{}
 	err    error
-	stderr *lockedBuffer
+	stderr *logtest.Buffer
 	Data   string
 	Base   string
 	Token  string
 	C      *client.Client
-}
-
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }
 
 // Start runs serve on data with args and waits until it answers /healthz.
@@ -96,7 +79,7 @@ func (e *Env) Start(data string, args ...string) (*Server, error) {
 	}
 	addr := ln.Addr().String()
 	ln.Close()
-	s := &Server{Data: data, Base: "http://" + addr, stderr: &lockedBuffer{}, exited: make(chan struct{})}
+	s := &Server{Data: data, Base: "http://" + addr, stderr: &logtest.Buffer{}, exited: make(chan struct{})}
 	s.cmd = exec.Command(e.Bin, append([]string{"serve", "--data", data, "--addr", addr}, args...)...)
 	s.cmd.Stderr = s.stderr
 	if err := s.cmd.Start(); err != nil {
