@@ -69,6 +69,9 @@ func (o storeInfoOut) text() string {
 	}
 	if o.Indexing != "" {
 		l := fmt.Sprintf("search index: %s through #%d (lag %d)", o.Indexing, *o.IndexedThrough, *o.IndexLag)
+		if o.SegmentLag != nil && *o.SegmentLag > 0 {
+			l += fmt.Sprintf(", %d not yet in its segments", *o.SegmentLag)
+		}
 		if o.IndexProgress != nil {
 			l += fmt.Sprintf(", %.0f%% rebuilt", *o.IndexProgress*100)
 		}
@@ -278,8 +281,9 @@ func (t *toolset) helpTool(_ context.Context, _ *mcp.CallToolRequest, in helpIn)
 // indexInfoOut is the search index's part of store_info; absent when the
 // log has no index (or is a remote one).
 type indexInfoOut struct {
-	IndexedThrough *uint64  `json:"indexedThrough,omitempty" jsonschema:"the highest ID in the search index"`
-	IndexLag       *uint64  `json:"indexLag,omitempty" jsonschema:"records not yet in the search index (searches match them anyway)"`
+	IndexedThrough *uint64  `json:"indexedThrough,omitempty" jsonschema:"every record up to this ID is in the search index"`
+	IndexLag       *uint64  `json:"indexLag,omitempty" jsonschema:"records not yet in it (searches match them anyway)"`
+	SegmentLag     *uint64  `json:"segmentLag,omitempty" jsonschema:"records in memory only, not yet in its segments on disk"`
 	Indexing       string   `json:"indexing,omitempty" jsonschema:"idle, indexing or rebuilding"`
 	IndexProgress  *float64 `json:"indexProgress,omitempty" jsonschema:"while rebuilding: the fraction done, 0 to 1"`
 	IndexBytes     int64    `json:"indexBytes,omitempty" jsonschema:"size of the search index on disk"`
@@ -296,7 +300,7 @@ func (t *toolset) indexInfo() indexInfoOut {
 	if !ok {
 		return indexInfoOut{}
 	}
-	o := indexInfoOut{IndexedThrough: &s.IndexedThrough, IndexLag: &s.Lag, Indexing: string(s.State), IndexBytes: s.Bytes}
+	o := indexInfoOut{IndexedThrough: &s.IndexedThrough, IndexLag: &s.Lag, SegmentLag: &s.SegmentLag, Indexing: string(s.State), IndexBytes: s.Bytes}
 	if s.State == oplog.IndexRebuilding {
 		o.IndexProgress = &s.Progress
 	}

@@ -22,9 +22,11 @@ var (
 	fileBytesDesc = prometheus.NewDesc("mcplogd_store_file_bytes",
 		"Size of the bbolt data file; it does not shrink when records are trimmed.", nil, nil)
 	indexedThroughDesc = prometheus.NewDesc("mcplogd_index_indexed_through",
-		"The full-text index's watermark: the highest record ID indexed.", nil, nil)
+		"The full-text index's watermark: every record up to this ID is in it (in a segment, or in the in-memory term set of its chunk).", nil, nil)
 	indexLagDesc = prometheus.NewDesc("mcplogd_index_lag_records",
 		"Records appended above the index's watermark (searches scan them from the store).", nil, nil)
+	segmentLagDesc = prometheus.NewDesc("mcplogd_index_segment_lag_records",
+		"Records not yet in the index's segments on disk (in term sets, or above the watermark).", nil, nil)
 	indexedDesc = prometheus.NewDesc("mcplogd_index_records_indexed_total",
 		"How far the index's watermark advanced, from 0 at the first scrape and again from where a rebuild restarts it; rate() of it is the indexing rate.", nil, nil)
 	indexBytesDesc = prometheus.NewDesc("mcplogd_index_disk_bytes",
@@ -49,7 +51,7 @@ var (
 
 func (c *stateCollector) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{retainedDesc, retainedBytesDesc, trimmedDesc, fileBytesDesc,
-		indexedThroughDesc, indexLagDesc, indexedDesc, indexBytesDesc, upstreamStateDesc, upstreamPendingDesc,
+		indexedThroughDesc, indexLagDesc, segmentLagDesc, indexedDesc, indexBytesDesc, upstreamStateDesc, upstreamPendingDesc,
 		followerStateDesc, followerOffsetDesc, followerSizeDesc, followerLagDesc, followerLinesDesc, followerStoredDesc} {
 		ch <- d
 	}
@@ -70,6 +72,7 @@ func (c *stateCollector) Collect(ch chan<- prometheus.Metric) {
 	if is, ok := c.src.IndexStatus(); ok {
 		ch <- prometheus.MustNewConstMetric(indexedThroughDesc, prometheus.GaugeValue, float64(is.IndexedThrough))
 		ch <- prometheus.MustNewConstMetric(indexLagDesc, prometheus.GaugeValue, float64(is.Lag))
+		ch <- prometheus.MustNewConstMetric(segmentLagDesc, prometheus.GaugeValue, float64(is.SegmentLag))
 		ch <- prometheus.MustNewConstMetric(indexedDesc, prometheus.CounterValue, float64(c.indexedTotal(is.IndexedThrough)))
 		ch <- prometheus.MustNewConstMetric(indexBytesDesc, prometheus.GaugeValue, float64(is.Bytes))
 	}

@@ -44,12 +44,17 @@ type SearchPage struct {
 
 // IndexStatus says how far the full-text index has come.
 type IndexStatus struct {
-	IndexedThrough uint64 // the highest ID indexed (the watermark)
-	Lag            uint64 // records appended after the watermark
-	State          IndexState
-	Progress       float64
-	Segments       int
-	Bytes          int64 // on disk
+	IndexedThrough uint64 // every record up to here is in an index: a segment or a chunk's term set
+	Lag            uint64 // records appended after IndexedThrough
+	// SegmentsThrough is the watermark of the durable segments (bleve);
+	// the records above it are in the in-memory term sets of their chunks
+	// up to IndexedThrough. SegmentLag counts them.
+	SegmentsThrough uint64
+	SegmentLag      uint64
+	State           IndexState
+	Progress        float64
+	Segments        int
+	Bytes           int64 // on disk
 }
 
 // IndexHits is what an Index answers to a search: matching IDs, newest first.

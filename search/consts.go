@@ -66,6 +66,16 @@ const (
 	// as many raised the peak RSS of a 1M-line ingest by ~100 MB for ~40 ms
 	// off the first search after a 200,000-line burst.
 	maxTailCached = 1 << 16
+
+	// termsStep is how many records the term sets' builder reads before it
+	// looks whether the index is closing (see buildTerms).
+	termsStep = 1 << 16
+
+	// maxTermSetRecords bounds the records above the watermark in term
+	// sets (~80 bytes of memory each for the workload's records): past it
+	// (a rebuild of a large store), the newer records are evaluated
+	// without one until the watermark moves.
+	maxTermSetRecords = 1 << 19
 )
 
 // Timings of the background indexer and of WaitIndexed.

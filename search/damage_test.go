@@ -68,7 +68,7 @@ func TestIndex_Open_RebuildsWhenEveryZapIsDamaged(t *testing.T) {
 	// Exact meanwhile: the records are evaluated from the store.
 	e.check(oplog.SearchQuery{Query: "needle", Limit: 500}, hasNeedle)
 	e.waitIndexed()
-	if s := e.idx.Status(); s.Segments != 4 || s.Lag != 0 {
+	if s := e.idx.Status(); s.Segments != 4 || s.SegmentLag != 0 {
 		t.Fatalf("status after rebuild: %+v", s)
 	}
 	e.check(oplog.SearchQuery{Query: "needle", Limit: 500}, hasNeedle)
@@ -91,7 +91,7 @@ func TestIndex_Search_DamagedWhileOpenRebuilds(t *testing.T) {
 		t.Fatalf("the damage was not reported: %s", logs.String())
 	}
 	e.waitIndexed()
-	if s := e.idx.Status(); s.Segments != 4 || s.Lag != 0 {
+	if s := e.idx.Status(); s.Segments != 4 || s.SegmentLag != 0 {
 		t.Fatalf("status after rebuild: %+v", s)
 	}
 	e.check(oplog.SearchQuery{Query: "needle", Limit: 500}, hasNeedle)

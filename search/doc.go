@@ -10,8 +10,22 @@
 // Changed channel, so appends never wait for it. Retention drops whole
 // segments; a cleared store starts the index over.
 //
+// Bleve builds segments at ~50,000 records a second on two cores, slower
+// than a burst arrives. The records above the watermark are therefore
+// indexed first in memory, by chunk of TailChunk IDs: a second background
+// loop puts each field's distinct terms (as the mapping analyses them) in
+// the chunk's term set, ~300,000 records a second on one core (terms.go);
+// a complete chunk's set is frozen into one sorted block (~80 bytes a
+// record). Status counts a record as indexed once it is in a segment or in
+// a term set (SegmentsThrough and SegmentLag say how far the segments
+// are). A search tests each chunk's set with the query's mirror on terms
+// (terms_pred.go: a NOT, or a shape it does not know, is a maybe) and
+// skips the chunks that cannot match, so a rare word is found in
+// milliseconds at any lag.
+//
 // Answers are exact whatever the indexer's lag: the compiled query is
-// evaluated directly on the records above the watermark, read from the
+// evaluated directly on the records above the watermark that no term set
+// rules out, read from the
 // store TailChunk IDs at a time (whole chunks kept decoded until the
 // watermark passes them), newest first, with bleve's semantics (eval.go),
 // and on the operations indexed while still pending (whose
@@ -47,7 +61,8 @@
 // (meta.json and the segments on disk), segments.go (one bleve index per
 // ID range, and retention), indexer.go (the background indexer),
 // rebuild.go (starting over, Reindex), tail.go (the records above the
-// watermark and the pending operations), eval.go and evalterms.go (a query
+// watermark and the pending operations), terms.go and terms_pred.go (their
+// term sets), eval.go and evalterms.go (a query
 // evaluated on a record), search.go (a search over all of them), and the
 // query language in syntax.go (AND, OR, NOT, parentheses), query.go
 // (fields and filters for bleve) and values.go (the values of level, kind

@@ -275,30 +275,12 @@ func (ev *evaluator) boolean(q *query.BooleanQuery) (pred, bool, error) {
 // one term (or fuzzy term) per token, any of them (or all: operator and);
 // no token is a MatchNone searcher.
 func (ev *evaluator) match(q *query.MatchQuery) (pred, bool, error) {
-	name := q.Analyzer
-	if name == "" {
-		name = ev.m.AnalyzerNameForPath(q.FieldVal)
+	toks, ms, err := ev.matchTerms(q)
+	if err != nil || len(toks) == 0 {
+		return nil, err == nil, err
 	}
-	an := ev.m.AnalyzerNamed(name)
-	if an == nil {
-		return nil, false, fmt.Errorf("no analyzer named '%s' registered", name)
-	}
-	toks := an.Analyze([]byte(q.Match))
-	if len(toks) == 0 {
-		return nil, true, nil
-	}
-	ps := make([]pred, len(toks))
-	for i, t := range toks {
-		var m termMatcher
-		var err error
-		if q.Fuzziness != 0 {
-			m, err = fuzzyMatcher(string(t.Term), q.Fuzziness, q.Prefix)
-			if err != nil {
-				return nil, false, err
-			}
-		} else {
-			m = exactMatcher(string(t.Term))
-		}
+	ps := make([]pred, len(ms))
+	for i, m := range ms {
 		ps[i] = leafPred(q.FieldVal, m)
 	}
 	if q.Operator == query.MatchQueryOperatorAnd {
@@ -312,6 +294,33 @@ func (ev *evaluator) match(q *query.MatchQuery) (pred, bool, error) {
 		}, false, nil
 	}
 	return anyOf(ps, 1), false, nil
+}
+
+// matchTerms analyses q's text with its field's analyzer, as MatchQuery
+// does, and returns its tokens and a matcher for each.
+func (ev *evaluator) matchTerms(q *query.MatchQuery) (analysis.TokenStream, []termMatcher, error) {
+	name := q.Analyzer
+	if name == "" {
+		name = ev.m.AnalyzerNameForPath(q.FieldVal)
+	}
+	an := ev.m.AnalyzerNamed(name)
+	if an == nil {
+		return nil, nil, fmt.Errorf("no analyzer named '%s' registered", name)
+	}
+	toks := an.Analyze([]byte(q.Match))
+	ms := make([]termMatcher, len(toks))
+	for i, t := range toks {
+		if q.Fuzziness == 0 {
+			ms[i] = exactMatcher(string(t.Term))
+			continue
+		}
+		m, err := fuzzyMatcher(string(t.Term), q.Fuzziness, q.Prefix)
+		if err != nil {
+			return nil, nil, err
+		}
+		ms[i] = m
+	}
+	return toks, ms, nil
 }
 
 // phrase checks q's words in order on the record (as phraseQuery does on
@@ -334,6 +343,19 @@ func (ev *evaluator) phrase(q *phraseQuery) pred {
 // leaf compiles a term-level leaf: term, fuzzy, prefix, wildcard, regular
 // expression; numeric and date ranges match nothing (no field has numbers).
 func (ev *evaluator) leaf(q query.Query) (pred, error) {
+	m, field, err := leafMatcher(q)
+	if err != nil {
+		return nil, err
+	}
+	if m.match == nil {
+		return func(*recView) bool { return false }, nil
+	}
+	return leafPred(field, m), nil
+}
+
+// leafMatcher returns the matcher of a term-level leaf and its field; a
+// range leaf has none (it matches nothing).
+func leafMatcher(q query.Query) (termMatcher, string, error) {
 	var m termMatcher
 	var err error
 	var field string
@@ -345,7 +367,7 @@ func (ev *evaluator) leaf(q query.Query) (pred, error) {
 		field = q.FieldVal
 	case *query.PrefixQuery:
 		p := q.Prefix
-		m, field = termMatcher{match: func(t string) bool { return strings.HasPrefix(t, p) }, lit: asciiLit(p)}, q.FieldVal
+		m, field = termMatcher{match: func(t string) bool { return strings.HasPrefix(t, p) }, lit: asciiLit(p), prefix: p}, q.FieldVal
 	case *query.WildcardQuery:
 		m, err = regexpMatcher(wildcardReplacer.Replace(q.Wildcard))
 		field = q.FieldVal
@@ -355,15 +377,12 @@ func (ev *evaluator) leaf(q query.Query) (pred, error) {
 	case *query.NumericRangeQuery, *query.DateRangeQuery, *query.TermRangeQuery:
 		if vq, ok := q.(query.ValidatableQuery); ok {
 			if err := vq.Validate(); err != nil {
-				return nil, err
+				return m, "", err
 			}
 		}
-		return func(*recView) bool { return false }, nil
+		return m, "", nil
 	default:
-		return nil, oplog.Errorf(oplog.EINVALID, "query: unsupported query %T", q)
+		return m, "", oplog.Errorf(oplog.EINVALID, "query: unsupported query %T", q)
 	}
-	if err != nil {
-		return nil, err
-	}
-	return leafPred(field, m), nil
+	return m, field, err
 }

@@ -58,13 +58,17 @@ func containsFoldASCII(s, lit string) bool {
 
 // termMatcher is a leaf's test of one term of a field, and a lower-case
 // ASCII literal every matching term contains ("" when none is known).
+// term is the one term an exact matcher matches ("" for the others);
+// prefix, one every matching term starts with ("" when none is known).
 type termMatcher struct {
-	match func(term string) bool
-	lit   string
+	match  func(term string) bool
+	lit    string
+	term   string
+	prefix string
 }
 
 func exactMatcher(term string) termMatcher {
-	return termMatcher{match: func(t string) bool { return t == term }, lit: asciiLit(term)}
+	return termMatcher{match: func(t string) bool { return t == term }, lit: asciiLit(term), term: term, prefix: term}
 }
 
 // asciiLit returns s lower-cased when it is ASCII, for mayHold; "" if not.
@@ -125,7 +129,34 @@ func regexpMatcher(pattern string) (termMatcher, error) {
 	if err != nil {
 		return termMatcher{}, err
 	}
-	return termMatcher{match: func(t string) bool { return accepts(re, t) }, lit: requiredLit(parsed)}, nil
+	return termMatcher{match: func(t string) bool { return accepts(re, t) }, lit: requiredLit(parsed), prefix: literalPrefix(parsed)}, nil
+}
+
+// literalPrefix returns a prefix of every term re matches whole ("" when it
+// cannot tell). A case-folding literal gives its lower-case ASCII letters
+// and digits up to the first s (ſ folds to it, and terms keep ſ) or other
+// rune: terms are lower-cased, so the rest of its case orbit is in none.
+func literalPrefix(re *syntax.Regexp) string {
+	if re.Op == syntax.OpConcat && len(re.Sub) > 0 {
+		re = re.Sub[0]
+	}
+	if re.Op != syntax.OpLiteral {
+		return ""
+	}
+	if re.Flags&syntax.FoldCase == 0 {
+		return string(re.Rune)
+	}
+	var b strings.Builder
+	for _, r := range re.Rune {
+		if r >= 'A' && r <= 'Z' {
+			r += 'a' - 'A'
+		}
+		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_') || r == 's' {
+			break
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 // requiredLit returns the longest ASCII literal every match of re
@@ -189,5 +220,5 @@ func fuzzyMatcher(term string, fuzziness, prefix int) (termMatcher, error) {
 	if err != nil {
 		return termMatcher{}, err
 	}
-	return termMatcher{match: func(t string) bool { return strings.HasPrefix(t, pre) && accepts(dfa, t) }}, nil
+	return termMatcher{match: func(t string) bool { return strings.HasPrefix(t, pre) && accepts(dfa, t) }, prefix: pre}, nil
 }

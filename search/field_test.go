@@ -28,7 +28,7 @@ func TestIndex_ParallelBatchesShareKeywordFields(t *testing.T) {
 		}
 	}
 	e.waitIndexed()
-	if st := e.idx.Status(); st.Lag != 0 || st.Segments != 2 {
+	if st := e.idx.Status(); st.SegmentLag != 0 || st.Segments != 2 {
 		t.Fatalf("status %+v, want caught up in 2 segments", st)
 	}
 	e.check(oplog.SearchQuery{Query: "name:Physics"}, func(r *oplog.Record) bool { return r.Name == "Physics" })

@@ -122,15 +122,18 @@ type Index struct {
 	closed      bool
 	full        atomic.Bool // the disk was full at the last write (diskfull.go)
 
-	dirty *dirtySet     // operations indexed while pending
-	tail  tailCache     // decoded records above the watermark
-	walks chan struct{} // a turn of a search walking the records above the watermark (Options.Walks)
+	dirty   *dirtySet     // operations indexed while pending
+	tail    tailCache     // decoded records above the watermark
+	terms   termSets      // the term sets of the chunks above the watermark (terms.go)
+	skipped atomic.Uint64 // chunks a search skipped by their term sets
+	walks   chan struct{} // a turn of a search walking the records above the watermark (Options.Walks)
 
-	stop     chan struct{}
-	done     chan struct{}
-	reindex  chan chan error
-	metaLock sync.Mutex
-	work     sync.Mutex // one indexing step or restart at a time
+	stop      chan struct{}
+	done      chan struct{}
+	termsDone chan struct{}
+	reindex   chan chan error
+	metaLock  sync.Mutex
+	work      sync.Mutex // one indexing step or restart at a time
 }
 
 var _ oplog.Index = (*Index)(nil)
@@ -182,13 +185,14 @@ func Open(dir string, st oplog.Store, opts *Options) (*Index, error) {
 		return nil, fmt.Errorf("index: %w", err)
 	}
 	x := &Index{dir: dir, st: st, opts: o, m: newMapping(), state: oplog.IndexIdle, stop: make(chan struct{}),
-		done: make(chan struct{}), reindex: make(chan chan error), dirty: newDirtySet(o.Completed),
+		done: make(chan struct{}), termsDone: make(chan struct{}), reindex: make(chan chan error), dirty: newDirtySet(o.Completed),
 		walks: make(chan struct{}, o.Walks)}
 	x.an = newAnalyzers(x.m)
 	if err := x.load(); err != nil {
 		return nil, err
 	}
 	go x.run()
+	go x.runTerms()
 	return x, nil
 }
 
@@ -197,12 +201,19 @@ func (x *Index) Status() oplog.IndexStatus {
 	st := x.st.Stats()
 	x.mu.RLock()
 	defer x.mu.RUnlock()
-	s := oplog.IndexStatus{IndexedThrough: x.watermark, State: x.state, Segments: len(x.segs)}
-	if st.LastID > x.watermark {
-		s.Lag = st.LastID - x.watermark
+	wm := x.watermark
+	s := oplog.IndexStatus{SegmentsThrough: wm, IndexedThrough: wm, State: x.state, Segments: len(x.segs)}
+	if x.revision == st.Revision {
+		s.IndexedThrough = min(x.terms.covered(x.revision, wm), st.LastID)
+	}
+	if st.LastID > wm {
+		s.SegmentLag = st.LastID - wm
+	}
+	if st.LastID > s.IndexedThrough {
+		s.Lag = st.LastID - s.IndexedThrough
 	}
 	if x.state == oplog.IndexRebuilding && x.rebuildTo > 0 {
-		s.Progress = min(float64(x.watermark)/float64(x.rebuildTo), 1)
+		s.Progress = min(float64(wm)/float64(x.rebuildTo), 1)
 	}
 	s.Bytes = dirSize(x.dir)
 	return s
@@ -232,6 +243,7 @@ func (x *Index) Close() error {
 	x.mu.Unlock()
 	close(x.stop)
 	<-x.done
+	<-x.termsDone
 	x.mu.RLock()
 	segs := slices.Clone(x.segs)
 	x.mu.RUnlock()

@@ -179,7 +179,7 @@ func TestIndex_Search_ExactWhileIndexerLags(t *testing.T) {
 		return hasNeedle(r) && r.Name == "Physics"
 	})
 	e.check(oplog.SearchQuery{Query: "physics", Limit: 500}, func(r *oplog.Record) bool { return r.Stack != "" })
-	if s := e.idx.Status(); s.IndexedThrough != 0 || s.Lag != 10_000 {
+	if s := e.idx.Status(); s.SegmentsThrough != 0 || s.SegmentLag != 10_000 {
 		t.Fatalf("the indexer ran: %+v", s)
 	}
 	e.opts = small()
@@ -234,7 +234,7 @@ func TestIndex_Open_RebuildsMissingIndex(t *testing.T) {
 	e = e.reopen()
 	e.check(oplog.SearchQuery{Query: "needle", Limit: 500}, hasNeedle)
 	e.waitIndexed()
-	if s := e.idx.Status(); s.Segments != 4 || s.Lag != 0 {
+	if s := e.idx.Status(); s.Segments != 4 || s.SegmentLag != 0 {
 		t.Fatalf("status after rebuild: %+v", s)
 	}
 	e.check(oplog.SearchQuery{Query: "needle", Limit: 500}, hasNeedle)
@@ -291,7 +291,7 @@ func TestIndex_Open_MappingVersionBumpRebuilds(t *testing.T) {
 		t.Fatal(err)
 	}
 	e = e.reopen()
-	if s := e.idx.Status(); s.IndexedThrough != 0 || s.State != "rebuilding" {
+	if s := e.idx.Status(); s.SegmentsThrough != 0 || s.State != "rebuilding" {
 		t.Fatalf("after a mapping bump the index must start over: %+v", s)
 	}
 	e.check(oplog.SearchQuery{Query: "needle", Limit: 500}, hasNeedle)
@@ -420,7 +420,7 @@ func TestIndex_Search_TimeRange(t *testing.T) {
 	e := mustOpen(t, t.TempDir(), opts, nil)
 	logtest.MustAppend(t, e.log, timed(0, 5000)...)
 	checkAll(e)
-	if s := e.idx.Status(); s.IndexedThrough != 0 {
+	if s := e.idx.Status(); s.SegmentsThrough != 0 {
 		t.Fatalf("the indexer ran: %+v", s)
 	}
 	e.opts = small()
@@ -722,7 +722,7 @@ func TestIndex_Search_PatternsIgnoreCase(t *testing.T) {
 	}
 	add(0)
 	checkAll()
-	if s := e.idx.Status(); s.IndexedThrough != 0 {
+	if s := e.idx.Status(); s.SegmentsThrough != 0 {
 		t.Fatalf("the indexer ran: %+v", s)
 	}
 	e.opts = small()
@@ -731,9 +731,9 @@ func TestIndex_Search_PatternsIgnoreCase(t *testing.T) {
 	checkAll() // in the segments
 	e.opts = above
 	e = e.reopen()
-	indexed := e.idx.Status().IndexedThrough
+	indexed := e.idx.Status().SegmentsThrough
 	add(1000)
-	if s := e.idx.Status(); s.IndexedThrough != indexed || indexed == 0 || e.db.Stats().LastID <= indexed {
+	if s := e.idx.Status(); s.SegmentsThrough != indexed || indexed == 0 || e.db.Stats().LastID <= indexed {
 		t.Fatalf("want records both below and above the watermark: %+v", s)
 	}
 	checkAll() // both

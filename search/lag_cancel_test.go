@@ -99,7 +99,7 @@ func laggingIndex(t *testing.T, walks int) (*search.Index, *parkingStore) {
 	}
 	t.Cleanup(func() { _ = idx.Close() })
 	logtest.MustAppend(t, l, lines(0, 30_000)...)
-	if w := idx.Status().IndexedThrough; w != 0 {
+	if w := idx.Status().SegmentsThrough; w != 0 {
 		t.Fatalf("the index holds records up to %d: no lag to walk", w)
 	}
 	return idx, ps

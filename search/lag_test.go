@@ -90,6 +90,7 @@ var lagQueries = []string{
 	`time:>="2026-05-01T12:10:00Z"`, `time:<"2026-05-01T12:05:00Z"`, `time:>"2026-05-01T12:20:00Z" AND needle`,
 	`time:>="2026-05-01T12:10:00Z" time:<"2026-05-01T12:12:00Z"`,
 	"name:5", "text:5", "name:>5", "level:>5",
+	"half", "after half", `"after half"`, "hal*", "/h.lf/", "half~1", "text:half", "stack:half", "failed", "ok",
 }
 
 // lagFilters are SearchQuery filters to combine with some queries.
@@ -121,8 +122,20 @@ func TestSearch_LagEqualsIndexed(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = lag.Close() })
+	// This one never indexes either, but its chunks of 3 IDs get term sets
+	// (terms.go) when asked: searches skip the chunks that cannot match.
+	sets, err := search.Open(filepath.Join(dir, "sets"), e.db, &search.Options{TailChunk: 3, Interval: 2 * time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = sets.Close() })
 	recs := logtest.MustAppend(t, e.log, variedRecords(2500)...)
 	e.waitIndexed()
+	// Built while the operations are pending: those completed later are
+	// matched as they now stand.
+	if n, err := sets.BuildTerms(); err != nil || n != len(recs) {
+		t.Fatalf("term sets of %d records (%v), want %d", n, err, len(recs))
+	}
 	// A search of the lagging index reads (and keeps) every record while the
 	// operations are pending.
 	if _, err := lag.Search(context.Background(), &oplog.SearchQuery{Query: "nowhere"}, 0, 10); err != nil {
@@ -145,8 +158,20 @@ func TestSearch_LagEqualsIndexed(t *testing.T) {
 			e.waitIndexed()
 		}
 	}
-	if s := lag.Status(); s.IndexedThrough != 0 {
-		t.Fatalf("the lagging index indexed: %+v", s)
+	if n, err := sets.BuildTerms(); err != nil || n != 1 {
+		t.Fatalf("term sets of %d more records (%v), want 1", n, err)
+	}
+	for _, x := range []*search.Index{lag, sets} {
+		if s := x.Status(); s.SegmentsThrough != 0 {
+			t.Fatalf("a lagging index indexed: %+v", s)
+		}
+	}
+	last := e.db.Stats().LastID
+	if s := sets.Status(); s.IndexedThrough != last || s.Lag != 0 || s.SegmentLag != last {
+		t.Fatalf("status with every record in a term set: %+v, want indexed through %d, lag 0, segment lag %d", s, last, last)
+	}
+	if s := lag.Status(); s.IndexedThrough != 0 || s.Lag != last {
+		t.Fatalf("status without term sets: %+v, want lag %d", s, last)
 	}
 	runs := map[string]uint64{}
 	for _, r := range recs {
@@ -167,10 +192,15 @@ func TestSearch_LagEqualsIndexed(t *testing.T) {
 	hits := 0
 	for _, q := range qs {
 		hits += compareLag(t, lag, e.idx, q)
+		compareLag(t, sets, e.idx, q)
 	}
 	if hits < 10_000 {
 		t.Fatalf("only %d hits over %d queries: the workload does not exercise the queries", hits, len(qs))
 	}
+	if n := sets.SkippedChunks(); n < 1000 {
+		t.Fatalf("searches skipped %d chunks by their term sets: the sets are not used", n)
+	}
+	t.Logf("%d chunks skipped by their term sets", sets.SkippedChunks())
 }
 
 // compareLag pages through q on both indexes, with pages of 7 and of 100,
@@ -290,7 +320,7 @@ func TestSearch_WatermarkAdvancesDuringLagSearches(t *testing.T) {
 		})
 	}
 	logtest.Eventually(t, 60*time.Second, "the watermark reaching the last ID while a search is in its walk", func() bool {
-		return idx.Status().IndexedThrough >= last
+		return idx.Status().SegmentsThrough >= last
 	})
 	unpark()
 	n := searches.Load()

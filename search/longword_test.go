@@ -71,7 +71,7 @@ func TestSearch_LongWords(t *testing.T) {
 	e := mustOpen(t, t.TempDir(), opts, nil)
 	logtest.MustAppend(t, e.log, recs...)
 	checks(e)
-	if s := e.idx.Status(); s.IndexedThrough != 0 {
+	if s := e.idx.Status(); s.SegmentsThrough != 0 {
 		t.Fatalf("the indexer ran: %+v", s)
 	}
 	e.opts = small()

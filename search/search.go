@@ -78,11 +78,12 @@ func (x *Index) Search(ctx context.Context, q *oplog.SearchQuery, before uint64,
 	if err != nil {
 		return oplog.IndexHits{}, oplog.Errorf(oplog.EINVALID, "query: %v", err)
 	}
+	cp := x.an.chunkPred(x.m, c)
 	recs := &recordReader{st: x.st}
 	ctx = context.WithValue(ctx, recordsKey{}, recs)
-	h, err := x.search(ctx, c, p, before, limit)
+	h, err := x.search(ctx, c, p, cp, before, limit)
 	if x.repair(err) {
-		h, err = x.search(ctx, c, p, before, limit) // damage.go: the index starts over
+		h, err = x.search(ctx, c, p, cp, before, limit) // damage.go: the index starts over
 	}
 	if err == nil {
 		err = recs.error()
@@ -95,7 +96,7 @@ func (x *Index) Search(ctx context.Context, q *oplog.SearchQuery, before uint64,
 // searched below the watermark seen before that walk (the watermark only
 // grows, and what it passed stays in the segments); should it have fallen
 // (a rebuild), the gap is walked too. So each record is looked at once.
-func (x *Index) search(ctx context.Context, c *compiled, p pred, before uint64, limit int) (oplog.IndexHits, error) {
+func (x *Index) search(ctx context.Context, c *compiled, p pred, cp cpred, before uint64, limit int) (oplog.IndexHits, error) {
 	st := x.st.Stats()
 	lowest := max(st.FirstID, st.GenStart, 1)
 	upper := st.LastID
@@ -135,7 +136,7 @@ func (x *Index) search(ctx context.Context, c *compiled, p pred, before uint64, 
 		}
 		x.mu.RUnlock()
 		lo := max(wm+1, lowest)
-		if err := x.walk(ctx, p, col, lo, top, st.Revision); err != nil {
+		if err := x.walk(ctx, p, cp, col, lo, top, st.Revision); err != nil {
 			return h, err
 		}
 		if col.stopped {
@@ -275,9 +276,9 @@ func countIn(ids []uint64, lo, hi uint64) int {
 
 // walk is searchTail, in a turn of Options.Walks when it may read more
 // than one chunk.
-func (x *Index) walk(ctx context.Context, p pred, col *collector, lo, hi uint64, rev uint64) error {
+func (x *Index) walk(ctx context.Context, p pred, cp cpred, col *collector, lo, hi uint64, rev uint64) error {
 	if hi-lo < x.opts.TailChunk {
-		return x.searchTail(ctx, p, col, lo, hi, rev)
+		return x.searchTail(ctx, p, cp, col, lo, hi, rev)
 	}
 	select {
 	case x.walks <- struct{}{}:
@@ -285,5 +286,5 @@ func (x *Index) walk(ctx context.Context, p pred, col *collector, lo, hi uint64,
 		return ctx.Err()
 	}
 	defer func() { <-x.walks }()
-	return x.searchTail(ctx, p, col, lo, hi, rev)
+	return x.searchTail(ctx, p, cp, col, lo, hi, rev)
 }

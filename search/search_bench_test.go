@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"sync"
@@ -356,6 +357,7 @@ func BenchmarkPlainBleveNewest50(b *testing.B) {
 type lagFixture struct {
 	dir  string
 	log  *oplog.Log
+	idx  *search.Index
 	last time.Time
 }
 
@@ -393,15 +395,18 @@ func buildLagFixture() (*lagFixture, error) {
 		}
 		f.last = batch[len(batch)-1].Time
 	}
-	if s := idx.Status(); s.IndexedThrough != 0 {
+	if s := idx.Status(); s.SegmentsThrough != 0 {
 		return nil, fmt.Errorf("the index indexed: %+v", s)
 	}
+	f.idx = idx
 	return f, nil
 }
 
 // BenchmarkSearchLag measures Log.Search for the newest 50 hits when no
-// record is indexed: every shape evaluated on the records above the
-// watermark.
+// record is in a bleve segment: every shape evaluated on the records
+// above the watermark, first without term sets (sets=off), then with the
+// term sets of every chunk built (sets=on; terms-build reports what
+// building them cost).
 func BenchmarkSearchLag(b *testing.B) {
 	lagOnce.Do(func() { lagFix, lagErr = buildLagFixture() })
 	if lagErr != nil {
@@ -409,29 +414,64 @@ func BenchmarkSearchLag(b *testing.B) {
 	}
 	f := lagFix
 	recent := f.last.Add(-time.Minute).Format(time.RFC3339)
-	for _, tc := range []struct{ name, q string }{
+	cases := []struct{ name, q string }{
 		{"rare-newest", "zanzibarite"},
 		{"nowhere", "qqqnowhere"},
 		{"common", "value"},
 		{"phrase", `"nil value"`},
 		{"wildcard", "Physi*"},
+		{"rare-wildcard", "zanzibar*"},
 		{"name+level", "name:Physics AND level:error"},
+		{"rare+name+level", "zanzibarite name:Physics level:error"},
 		{"not", "NOT level:info"},
+		{"rare-not-common", "zanzibarite NOT value"},
 		{"time", `time:>="` + recent + `"`},
-	} {
-		b.Run(tc.name, func(b *testing.B) {
-			var lat []time.Duration
-			for b.Loop() {
+	}
+	for _, sets := range []string{"off", "on"} {
+		if sets == "on" {
+			b.Run("terms-build", func(b *testing.B) {
+				var before, after runtime.MemStats
+				runtime.GC()
+				runtime.ReadMemStats(&before)
 				start := time.Now()
-				_, err := f.log.Search(context.Background(), oplog.SearchQuery{Query: tc.q, Limit: 50})
-				lat = append(lat, time.Since(start))
+				n, err := f.idx.BuildTerms()
+				took := time.Since(start)
+				for err == nil && n > 0 {
+					var more int
+					more, err = f.idx.BuildTerms()
+					n, took = n+more, time.Since(start)
+					if more == 0 {
+						break
+					}
+				}
 				if err != nil {
 					b.Fatal(err)
 				}
-			}
-			b.ReportMetric(float64(lat[0].Microseconds())/1000, "first-ms")
-			reportPercentiles(b, lat)
-		})
+				runtime.GC()
+				runtime.ReadMemStats(&after)
+				for b.Loop() {
+				}
+				if n > 0 {
+					b.ReportMetric(float64(n)/took.Seconds(), "records/s")
+					b.ReportMetric(float64(after.HeapInuse-before.HeapInuse)/float64(n), "heapB/record")
+				}
+			})
+		}
+		for _, tc := range cases {
+			b.Run("sets="+sets+"/"+tc.name, func(b *testing.B) {
+				var lat []time.Duration
+				for b.Loop() {
+					start := time.Now()
+					_, err := f.log.Search(context.Background(), oplog.SearchQuery{Query: tc.q, Limit: 50})
+					lat = append(lat, time.Since(start))
+					if err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(float64(lat[0].Microseconds())/1000, "first-ms")
+				reportPercentiles(b, lat)
+			})
+		}
 	}
 }
 

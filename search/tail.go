@@ -1,6 +1,7 @@
 package search
 
 import (
+	"cmp"
 	"context"
 	"maps"
 	"slices"
@@ -12,9 +13,10 @@ import (
 
 // searchTail evaluates p on the records lo..hi, read TailChunk IDs at a
 // time (a chunk k holds IDs k*TailChunk+1..(k+1)*TailChunk), newest
-// first, until col is full. It holds no lock of the index: the indexer
-// moves on meanwhile.
-func (x *Index) searchTail(ctx context.Context, p pred, col *collector, lo, hi uint64, rev uint64) error {
+// first, until col is full, skipping the chunks whose term set cp rules
+// out (but for their operations completed since). It holds no lock of the
+// index: the indexer moves on meanwhile.
+func (x *Index) searchTail(ctx context.Context, p pred, cp cpred, col *collector, lo, hi uint64, rev uint64) error {
 	n := x.opts.TailChunk
 	x.tail.drop(rev, (lo-1)/n)
 	v := &recView{an: x.an.text}
@@ -24,7 +26,7 @@ func (x *Index) searchTail(ctx context.Context, p pred, col *collector, lo, hi u
 		}
 		k := (top - 1) / n
 		clo := max(lo, k*n+1)
-		recs, fresh, err := x.chunk(k, rev)
+		recs, fresh, err := x.chunkFor(k, clo, top, rev, cp)
 		if err != nil {
 			return err
 		}
@@ -58,6 +60,31 @@ func (x *Index) searchTail(ctx context.Context, p pred, col *collector, lo, hi u
 		top = clo - 1
 	}
 	return nil
+}
+
+// chunkFor returns the records of chunk k to evaluate for clo..top, as
+// chunk does; when the chunk's term set rules cp out, only its operations
+// completed since the set was built (nil cp: every record).
+func (x *Index) chunkFor(k, clo, top, rev uint64, cp cpred) ([]oplog.Record, map[uint64]*oplog.Record, error) {
+	ct := x.terms.get(rev, k, clo, top)
+	if cp == nil || ct == nil {
+		return x.chunk(k, rev)
+	}
+	ct.mu.RLock()
+	may, pending, pos := cp(ct), ct.pending, ct.pos
+	ct.mu.RUnlock()
+	if may {
+		return x.chunk(k, rev)
+	}
+	x.skipped.Add(1)
+	ids := x.dirty.completedSince(pending, pos)
+	if len(ids) == 0 {
+		return nil, nil, nil
+	}
+	x.dirty.reads.Add(uint64(len(ids)))
+	recs, err := x.getMany(ids)
+	slices.SortFunc(recs, func(a, b oplog.Record) int { return cmp.Compare(a.ID, b.ID) })
+	return recs, nil, err
 }
 
 // tailCache keeps the records of the chunks above the watermark that

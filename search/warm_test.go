@@ -83,7 +83,7 @@ func TestWarm_ReadsWholeChunksAboveTheWatermark(t *testing.T) {
 	if _, err := x.indexOnce(); err != nil { // BatchSize covers all 550
 		t.Fatal(err)
 	}
-	if got := x.Status().IndexedThrough; got != 550 {
+	if got := x.Status().SegmentsThrough; got != 550 {
 		t.Fatalf("indexed through %d, want 550", got)
 	}
 	if err := x.warm(); err != nil {

@@ -1,0 +1,15 @@
+package search
+
+// BuildTerms builds the chunk term sets now: an index opened with a long
+// Interval and no Changed builds them only when it opens.
+func (x *Index) BuildTerms() (int, error) { return x.buildTerms() }
+
+// SkippedChunks is how many chunks searches skipped by their term sets.
+func (x *Index) SkippedChunks() uint64 { return x.skipped.Load() }
+
+// TermSetChunks is how many chunks have a term set.
+func (x *Index) TermSetChunks() int {
+	x.terms.mu.Lock()
+	defer x.terms.mu.Unlock()
+	return len(x.terms.chunks)
+}

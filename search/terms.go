@@ -1,0 +1,291 @@
+package search
+
+import (
+	"maps"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+	"unsafe"
+
+	"github.com/mcplogd/mcplogd/oplog"
+)
+
+// Chunk term sets: the index of the records above the watermark. Bleve
+// builds a segment at ~50,000 records a second on two cores, slower than a
+// burst arrives; a term set (the distinct terms of each field of a chunk
+// of TailChunk IDs, as the mapping indexes them) is built at several
+// times that pace, as VictoriaLogs' per-block bloom filters are. A search
+// skips every chunk whose terms cannot match its query (chunkPred) and
+// evaluates its predicate on the records of the others only, so a rare
+// word is found in milliseconds at any lag. The sets live in memory: at a
+// start they are built again from the records above the persisted
+// watermark, and dropped as bleve's watermark passes them.
+
+// chunkTerms is the term set of one chunk: its records from..through.
+type chunkTerms struct {
+	mu       sync.RWMutex
+	from     uint64                 // the lowest ID whose terms are in (the chunk's first, or the watermark's next)
+	through  uint64                 // the highest
+	words    [2]map[string]struct{} // text, stack: while the chunk grows
+	frozen   [2]dict                // the same, once the chunk is complete (words nil)
+	kw       map[kwKey]struct{}
+	span     span
+	pending  []uint64 // the operations that were pending when read: matched as they now stand
+	pos      uint64   // the completions journal's position before the first read
+	complete bool     // every ID of the chunk is in
+}
+
+// termSets are the chunk term sets above the watermark.
+type termSets struct {
+	mu      sync.Mutex
+	rev     uint64 // the store generation of the sets
+	wm      uint64 // the watermark they were started from
+	through uint64 // every record from wm+1 up to here is in a set
+	chunks  map[uint64]*chunkTerms
+}
+
+// get returns chunk k's set if it holds every record lo..hi of it.
+func (t *termSets) get(rev, k, lo, hi uint64) *chunkTerms {
+	t.mu.Lock()
+	c := t.chunks[k]
+	ok := t.rev == rev && c != nil
+	t.mu.Unlock()
+	if !ok {
+		return nil
+	}
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	if c.from > lo || c.through < hi {
+		return nil
+	}
+	return c
+}
+
+// covered returns the highest ID through which every record above the
+// watermark wm is in a term set (wm when none is).
+func (t *termSets) covered(rev, wm uint64) uint64 {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.rev != rev || t.wm > wm {
+		return wm
+	}
+	return max(t.through, wm)
+}
+
+// buildTerms adds up to termsStep records after the sets' end to their
+// chunks' sets, dropping those the watermark passed, and holding no more
+// than maxTermSetRecords above it. It returns how many it added.
+func (x *Index) buildTerms() (int, error) {
+	st := x.st.Stats()
+	x.mu.RLock()
+	wm, rev := x.watermark, x.revision
+	x.mu.RUnlock()
+	t := &x.terms
+	n := x.opts.TailChunk
+	t.mu.Lock()
+	if t.rev != rev || t.wm > wm || rev != st.Revision {
+		// a new generation, or the watermark fell (a rebuild): start over
+		t.rev, t.wm, t.through, t.chunks = rev, wm, wm, map[uint64]*chunkTerms{}
+	}
+	for k := range t.chunks {
+		if (k+1)*n <= wm {
+			delete(t.chunks, k)
+		}
+	}
+	from := max(t.through, wm)
+	t.mu.Unlock()
+	last := min(st.LastID, from+termsStep, wm+maxTermSetRecords)
+	if rev != st.Revision || last <= from {
+		return 0, nil
+	}
+	pos := x.dirty.mark()
+	added := 0
+	var buf []byte
+	err := eachRecord(x.st, from+1, last, func(recs []oplog.Record) {
+		for i := 0; i < len(recs); {
+			k := (recs[i].ID - 1) / n
+			j := i
+			for j < len(recs) && (recs[j].ID-1)/n == k {
+				j++
+			}
+			t.mu.Lock()
+			c := t.chunks[k]
+			if c == nil {
+				c = &chunkTerms{from: recs[i].ID, words: [2]map[string]struct{}{{}, {}}, kw: map[kwKey]struct{}{},
+					span: newSpan(), pos: pos}
+				if t.rev == rev {
+					t.chunks[k] = c
+				}
+			}
+			t.mu.Unlock()
+			c.mu.Lock()
+			for r := range recs[i:j] {
+				buf = c.add(&recs[i+r], x.an.words, buf)
+			}
+			c.through = recs[j-1].ID
+			if c.through == (k+1)*n && !c.complete {
+				c.complete = true
+				for f := range c.words {
+					c.frozen[f], c.words[f] = freeze(c.words[f]), nil
+				}
+			}
+			c.mu.Unlock()
+			t.mu.Lock()
+			if t.rev == rev && t.through < recs[j-1].ID {
+				t.through = recs[j-1].ID
+			}
+			t.mu.Unlock()
+			added += j - i
+			i = j
+		}
+	})
+	return added, err
+}
+
+// add puts r's terms in c; buf is scratch space, returned for reuse.
+// Under c.mu.
+func (c *chunkTerms) add(r *oplog.Record, an *wordsAnalyzer, buf []byte) []byte {
+	c.kw[kwKey{"level", r.Level.String()}] = struct{}{}
+	for _, f := range keywords(r.Name, r.Source, r.Kind, r.Tool, r.Status, r.ReplayOf) {
+		if f.v != "" {
+			c.kw[kwKey(f)] = struct{}{}
+		}
+	}
+	if r.Run != 0 {
+		c.kw[kwKey{"run", docID(r.Run)}] = struct{}{}
+	}
+	for f, s := range [2]string{r.Text, r.Stack} {
+		set := c.words[f]
+		in := []byte(s) // (no copy: the compiler sees it is only read)
+		eachWord(in, func(start, end int, ascii bool) {
+			buf = appendTerm(buf[:0], in[start:end], ascii)
+			if _, ok := set[string(buf)]; ok || an.isStop(buf) {
+				return
+			}
+			set[string(buf)] = struct{}{}
+		})
+	}
+	c.span.add(r.Time)
+	if r.Kind == oplog.KindOp && !r.IsComplete() {
+		c.pending = append(c.pending, r.ID)
+	}
+	return buf
+}
+
+// runTerms keeps the term sets up with the log, beside the indexer.
+func (x *Index) runTerms() {
+	defer close(x.termsDone)
+	tick := time.NewTicker(x.opts.Interval)
+	defer tick.Stop()
+	for {
+		var changed <-chan struct{}
+		if x.opts.Changed != nil {
+			changed = x.opts.Changed()
+		}
+		n, err := x.buildTerms()
+		if err != nil {
+			x.opts.Logger.Error("search: reading the records above the watermark failed", "err", err)
+		}
+		if err == nil && n >= termsStep {
+			select {
+			case <-x.stop:
+				return
+			default:
+				continue
+			}
+		}
+		select {
+		case <-x.stop:
+			return
+		case <-tick.C:
+		case <-changed:
+		}
+	}
+}
+
+// has reports whether text field f (0: text, 1: stack) of c holds term.
+// Under c.mu (read).
+func (c *chunkTerms) has(f int, term string) bool {
+	if c.complete {
+		return c.frozen[f].has(term)
+	}
+	_, ok := c.words[f][term]
+	return ok
+}
+
+// any reports whether a term of text field f matches m. Under c.mu (read).
+func (c *chunkTerms) any(f int, m termMatcher) bool {
+	test := func(t string) bool { return (m.lit == "" || strings.Contains(t, m.lit) || !isASCII(t)) && m.match(t) }
+	if !c.complete {
+		for t := range c.words[f] {
+			if test(t) {
+				return true
+			}
+		}
+		return false
+	}
+	d := &c.frozen[f]
+	lo, hi := 0, d.len()
+	if m.prefix != "" { // the terms with the prefix are a run of the sorted ones
+		lo = sort.Search(hi, func(i int) bool { return d.at(i) >= m.prefix })
+		hi = lo + sort.Search(hi-lo, func(i int) bool { return !strings.HasPrefix(d.at(lo+i), m.prefix) })
+	}
+	for i := lo; i < hi; i++ {
+		if test(d.at(i)) {
+			return true
+		}
+	}
+	return false
+}
+
+// dict is a sorted set of terms in one block of bytes: a complete chunk's
+// terms take a fifth of the memory of a map of them.
+type dict struct {
+	data []byte
+	ends []uint32 // term i is data[ends[i-1]:ends[i]] (from 0 for the first)
+}
+
+func freeze(set map[string]struct{}) dict {
+	terms := slices.Sorted(maps.Keys(set))
+	size := 0
+	for _, t := range terms {
+		size += len(t)
+	}
+	d := dict{data: make([]byte, 0, size), ends: make([]uint32, len(terms))}
+	for i, t := range terms {
+		d.data = append(d.data, t...)
+		d.ends[i] = uint32(len(d.data))
+	}
+	return d
+}
+
+func (d *dict) len() int { return len(d.ends) }
+
+// at returns term i, sharing d's bytes (which never change).
+func (d *dict) at(i int) string {
+	from := uint32(0)
+	if i > 0 {
+		from = d.ends[i-1]
+	}
+	if from == d.ends[i] {
+		return ""
+	}
+	return unsafe.String(&d.data[from], int(d.ends[i]-from))
+}
+
+func (d *dict) has(term string) bool {
+	i := sort.Search(d.len(), func(i int) bool { return d.at(i) >= term })
+	return i < d.len() && d.at(i) == term
+}
+
+// meets reports whether s may hold a time q matches: false only when every
+// time of s is known and outside q.
+func (s span) meets(q *timeRangeQuery) bool {
+	if !s.Known || s.Wild || s.N == 0 || !representable(q.start) || !representable(q.end) {
+		return s.N != 0 || s.Wild || !s.Known
+	}
+	return q.match(s.Min) || q.match(s.Max) ||
+		(q.start.IsZero() || s.Max >= q.start.UnixNano()) && (q.end.IsZero() || s.Min <= q.end.UnixNano())
+}

@@ -1,0 +1,91 @@
+package search_test
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/mcplogd/mcplogd/internal/logtest"
+	"github.com/mcplogd/mcplogd/oplog"
+	"github.com/mcplogd/mcplogd/search"
+	"github.com/mcplogd/mcplogd/store"
+)
+
+// heldStore holds every Tail of limit records (the bleve indexer's
+// steps) until release closes: the segments lag for as long as a test
+// wants, while other reads go on.
+type heldStore struct {
+	oplog.Store
+	limit   int
+	release chan struct{}
+}
+
+func (h *heldStore) Tail(q oplog.TailQuery) (oplog.Tail, error) {
+	if q.Limit == h.limit {
+		<-h.release
+	}
+	return h.Store.Tail(q)
+}
+
+// TestTerms_BuiltInTheBackground: with bleve held back, the term sets
+// take every appended record within moments (Status counts them as
+// indexed, SegmentLag as not in a segment), a search for a rare word skips
+// the chunks whose sets lack it and finds it, and once the segments catch
+// up the sets are dropped.
+func TestTerms_BuiltInTheBackground(t *testing.T) {
+	dir := t.TempDir()
+	db, err := store.Open(filepath.Join(dir, "log.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := oplog.New(db, nil)
+	hs := &heldStore{Store: db, limit: 777, release: make(chan struct{})}
+	released := false
+	release := func() {
+		if !released {
+			released = true
+			close(hs.release)
+		}
+	}
+	idx, err := search.Open(filepath.Join(dir, "index"), hs, &search.Options{BatchSize: 777, TailChunk: 500,
+		Changed: l.Changed, Completed: l.CompletedSince, Interval: 50 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.SetIndex(idx)
+	t.Cleanup(func() { release(); _ = l.Close() })
+
+	recs := lines(1, 5000)
+	recs[4321].Text = "the one zanzibarite line"
+	logtest.MustAppend(t, l, recs...)
+	last := db.Stats().LastID
+	logtest.Eventually(t, 20*time.Second, "every record in a term set", func() bool {
+		return idx.Status().IndexedThrough == last
+	})
+	if s := idx.Status(); s.Lag != 0 || s.SegmentsThrough != 0 || s.SegmentLag != last {
+		t.Fatalf("status with the segments held back: %+v; want lag 0, segment lag %d", s, last)
+	}
+	skipped := idx.SkippedChunks()
+	h, err := idx.Search(context.Background(), &oplog.SearchQuery{Query: "zanzibarite"}, 0, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(h.IDs) != 1 || h.IDs[0] != recs[4321].ID || !h.TotalExact || h.Total != 1 {
+		t.Fatalf("zanzibarite: %+v, want only #%d", h, recs[4321].ID)
+	}
+	if got := idx.SkippedChunks() - skipped; got != 9 {
+		t.Fatalf("the search skipped %d chunks, want 9 of the 10", got)
+	}
+	if n := idx.TermSetChunks(); n != 10 {
+		t.Fatalf("%d chunks have term sets, want 10", n)
+	}
+
+	release()
+	logtest.Eventually(t, 30*time.Second, "the segments caught up and the term sets dropped", func() bool {
+		return idx.Status().SegmentsThrough == last && idx.TermSetChunks() == 0
+	})
+	if s := idx.Status(); s.IndexedThrough != last || s.Lag != 0 || s.SegmentLag != 0 {
+		t.Fatalf("status caught up: %+v", s)
+	}
+}
