@@ -84,19 +84,22 @@ type burstData struct {
 
 // burstSearch is one query asked during the lag.
 type burstSearch struct {
-	shape int
-	took  time.Duration
-	lag   uint64 // records above the watermark when it was asked
-	hits  int
+	shape  int
+	took   time.Duration
+	lag    uint64 // records in no index when it was asked
+	segLag uint64 // records not yet in a segment then
+	hits   int
 }
 
 // burstRun is one burst into a new server.
 type burstRun struct {
-	ingest   time.Duration // from the first request to the last answer
-	lagAtEnd uint64        // records above the watermark when the last answer came
-	catchUp  time.Duration // from the last answer until the watermark reached the last ID
-	searches []burstSearch // asked in a loop from the last answer until caught up (busy runs)
-	others   float64
+	ingest      time.Duration // from the first request to the last answer
+	lagAtEnd    uint64        // records in no index when the last answer came
+	segLagAtEnd uint64        // records not yet in a segment then
+	catchUp     time.Duration // from the last answer until every record was in an index (a segment or a term set)
+	segCatchUp  time.Duration // and until every record was in a segment
+	searches    []burstSearch // asked in a loop from the last answer until every record was in a segment (busy runs)
+	others      float64
 	// Newest 50 over HTTP once caught up (quiet runs): name+level, a word.
 	nameLevel, word latency
 }
@@ -135,8 +138,9 @@ func (r *runner) measureBurst(ctx context.Context) error {
 			} else {
 				r.burst.quiet = append(r.burst.quiet, run)
 			}
-			r.progress("burst of %d lines, run %d/%d (%s): ingest %.2fs (%.0f lines/s), lag at its end %d, caught up %.2fs after",
-				d.lines, round+1, r.cfg.Runs, what, run.ingest.Seconds(), run.rate(d.lines), run.lagAtEnd, run.catchUp.Seconds())
+			r.progress("burst of %d lines, run %d/%d (%s): ingest %.2fs (%.0f lines/s), lag at its end %d (%d not in segments), caught up %.2fs after (in segments %.2fs)",
+				d.lines, round+1, r.cfg.Runs, what, run.ingest.Seconds(), run.rate(d.lines), run.lagAtEnd, run.segLagAtEnd,
+				run.catchUp.Seconds(), run.segCatchUp.Seconds())
 		}
 		if err := r.measureSQLite(ctx); err != nil {
 			return fmt.Errorf("SQLite baseline: %w", err)

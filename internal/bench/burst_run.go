@@ -34,19 +34,24 @@ func (r *runner) burstOnce(ctx context.Context, busy bool) (burstRun, error) {
 		return burstRun{}, err
 	}
 	end := time.Now()
-	run := burstRun{ingest: end.Sub(start), lagAtEnd: s.lag(lastID)}
-	// The watermark is watched on its own, so that a slow search does not
-	// hide when the index caught up.
+	run := burstRun{ingest: end.Sub(start), lagAtEnd: s.lag(lastID), segLagAtEnd: s.segLag(lastID)}
+	// The watermarks are watched on their own, so that a slow search does
+	// not hide when the index caught up; searches go on until every record
+	// is in a segment.
 	wctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	caught := make(chan error, 1)
 	done := make(chan struct{})
-	var caughtAt time.Time
+	var caughtAt, segAt time.Time
 	go func() {
-		err := s.waitIndexed(wctx, lastID)
+		defer close(done)
+		err := s.waitIndexed(wctx, lastID, s.lag)
 		caughtAt = time.Now()
+		if err == nil {
+			err = s.waitIndexed(wctx, lastID, s.segLag)
+		}
+		segAt = time.Now()
 		caught <- err
-		close(done)
 	}()
 	if busy {
 		if run.searches, err = s.searchWhile(ctx, r.burst.shapes, lastID, done); err != nil {
@@ -58,7 +63,7 @@ func (r *runner) burstOnce(ctx context.Context, busy bool) (burstRun, error) {
 	if err := <-caught; err != nil {
 		return burstRun{}, err
 	}
-	run.catchUp = caughtAt.Sub(end)
+	run.catchUp, run.segCatchUp = caughtAt.Sub(end), segAt.Sub(end)
 	run.others = othersShare(before, sampleCPU())
 	if !busy {
 		if run.nameLevel, run.word, err = r.newest50(ctx, s); err != nil {
@@ -68,7 +73,8 @@ func (r *runner) burstOnce(ctx context.Context, busy bool) (burstRun, error) {
 	return run, nil
 }
 
-// lag is how many records above the index's watermark lastID is.
+// lag is how many records up to lastID are in no index yet (neither in
+// a segment nor in a chunk's term set).
 func (s *burstServer) lag(lastID uint64) uint64 {
 	if wm := s.idx.Status().IndexedThrough; wm < lastID {
 		return lastID - wm
@@ -76,12 +82,20 @@ func (s *burstServer) lag(lastID uint64) uint64 {
 	return 0
 }
 
-// waitIndexed waits until the watermark reaches lastID.
-func (s *burstServer) waitIndexed(ctx context.Context, lastID uint64) error {
+// segLag is how many records up to lastID are not yet in a segment.
+func (s *burstServer) segLag(lastID uint64) uint64 {
+	if wm := s.idx.Status().SegmentsThrough; wm < lastID {
+		return lastID - wm
+	}
+	return 0
+}
+
+// waitIndexed waits until lag(lastID) is 0.
+func (s *burstServer) waitIndexed(ctx context.Context, lastID uint64, lag func(uint64) uint64) error {
 	deadline := time.Now().Add(burstCatchUpLimit)
-	for s.lag(lastID) > 0 {
+	for lag(lastID) > 0 {
 		if time.Now().After(deadline) {
-			return fmt.Errorf("the index is still %d records behind %s after the burst", s.lag(lastID), burstCatchUpLimit)
+			return fmt.Errorf("the index is still %d records behind %s after the burst", lag(lastID), burstCatchUpLimit)
 		}
 		select {
 		case <-ctx.Done():
@@ -93,7 +107,7 @@ func (s *burstServer) waitIndexed(ctx context.Context, lastID uint64) error {
 }
 
 // searchWhile asks each shape in turn, one query at a time, until done is
-// closed (the watermark reached lastID) and every shape was asked once;
+// closed (every record is in a segment) and every shape was asked once;
 // the answer must hold the newest line first when the shape asks for it.
 func (s *burstServer) searchWhile(ctx context.Context, shapes []burstShape, lastID uint64, done <-chan struct{}) ([]burstSearch, error) {
 	var out []burstSearch
@@ -105,7 +119,7 @@ func (s *burstServer) searchWhile(ctx context.Context, shapes []burstShape, last
 			default:
 			}
 		}
-		lag := s.lag(lastID)
+		lag, segLag := s.lag(lastID), s.segLag(lastID)
 		sh := i % len(shapes)
 		var a client.SearchAnswer
 		t0 := time.Now()
@@ -116,7 +130,7 @@ func (s *burstServer) searchWhile(ctx context.Context, shapes []burstShape, last
 		if shapes[sh].newest && (len(a.Hits) == 0 || a.Hits[0].Record.ID != lastID) {
 			return nil, fmt.Errorf("%s: the newest hit is not the burst's last line (%d hits)", shapes[sh].name, len(a.Hits))
 		}
-		out = append(out, burstSearch{shape: sh, took: took, lag: lag, hits: len(a.Hits)})
+		out = append(out, burstSearch{shape: sh, took: took, lag: lag, segLag: segLag, hits: len(a.Hits)})
 	}
 }
 
