@@ -39,6 +39,7 @@ type chunkTerms struct {
 
 // termSets are the chunk term sets above the watermark.
 type termSets struct {
+	build   sync.Mutex // one buildTerms at a time
 	mu      sync.Mutex
 	rev     uint64 // the store generation of the sets
 	wm      uint64 // the watermark they were started from
@@ -78,6 +79,8 @@ func (t *termSets) covered(rev, wm uint64) uint64 {
 // chunks' sets, dropping those the watermark passed, and holding no more
 // than maxTermSetRecords above it. It returns how many it added.
 func (x *Index) buildTerms() (int, error) {
+	x.terms.build.Lock()
+	defer x.terms.build.Unlock()
 	st := x.st.Stats()
 	x.mu.RLock()
 	wm, rev := x.watermark, x.revision
