@@ -30,12 +30,16 @@ type chunkTerms struct {
 	through  uint64                 // the highest
 	words    [2]map[string]struct{} // text, stack: while the chunk grows
 	frozen   [2]dict                // the same, once the chunk is complete (words nil)
+	arena    [2][]byte              // the bytes of words' terms (the last block; the others are held by the terms)
 	kw       map[kwKey]struct{}
 	span     span
 	pending  []uint64 // the operations that were pending when read: matched as they now stand
 	pos      uint64   // the completions journal's position before the first read
 	complete bool     // every ID of the chunk is in
 }
+
+// arenaBlock is the size of the blocks that hold a growing chunk's terms.
+const arenaBlock = 32 << 10
 
 // termSets are the chunk term sets above the watermark.
 type termSets struct {
@@ -116,7 +120,7 @@ func (x *Index) buildTerms() (int, error) {
 			t.mu.Lock()
 			c := t.chunks[k]
 			if c == nil {
-				c = &chunkTerms{from: recs[i].ID, words: [2]map[string]struct{}{{}, {}}, kw: map[kwKey]struct{}{},
+				c = &chunkTerms{from: recs[i].ID, words: [2]map[string]struct{}{make(map[string]struct{}, 1024), {}}, kw: map[kwKey]struct{}{},
 					span: newSpan(), pos: pos}
 				if t.rev == rev {
 					t.chunks[k] = c
@@ -133,6 +137,7 @@ func (x *Index) buildTerms() (int, error) {
 				for f := range c.words {
 					c.frozen[f], c.words[f] = freeze(c.words[f]), nil
 				}
+				c.arena = [2][]byte{}
 			}
 			c.mu.Unlock()
 			t.mu.Lock()
@@ -160,14 +165,17 @@ func (c *chunkTerms) add(r *oplog.Record, an *wordsAnalyzer, buf []byte) []byte 
 		c.kw[kwKey{"run", docID(r.Run)}] = struct{}{}
 	}
 	for f, s := range [2]string{r.Text, r.Stack} {
+		if s == "" {
+			continue
+		}
 		set := c.words[f]
-		in := []byte(s) // (no copy: the compiler sees it is only read)
+		in := unsafe.Slice(unsafe.StringData(s), len(s)) // only read
 		eachWord(in, func(start, end int, ascii bool) {
 			buf = appendTerm(buf[:0], in[start:end], ascii)
 			if _, ok := set[string(buf)]; ok || an.isStop(buf) {
 				return
 			}
-			set[string(buf)] = struct{}{}
+			set[c.intern(f, buf)] = struct{}{}
 		})
 	}
 	c.span.add(r.Time)
@@ -175,6 +183,19 @@ func (c *chunkTerms) add(r *oplog.Record, an *wordsAnalyzer, buf []byte) []byte 
 		c.pending = append(c.pending, r.ID)
 	}
 	return buf
+}
+
+// intern copies a new term of text field f into the chunk's arena, so
+// that its terms take a few allocations, not one each. Under c.mu.
+func (c *chunkTerms) intern(f int, term []byte) string {
+	a := c.arena[f]
+	if cap(a)-len(a) < len(term) {
+		a = make([]byte, 0, max(arenaBlock, len(term)))
+	}
+	from := len(a)
+	a = append(a, term...)
+	c.arena[f] = a
+	return unsafe.String(&a[from], len(term))
 }
 
 // runTerms keeps the term sets up with the log, beside the indexer.
