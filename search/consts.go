@@ -79,6 +79,11 @@ const (
 	maxTermSetRecords = 1 << 18
 )
 
+// maxTermSetBytes bounds the memory of the term sets (records of long
+// texts with many distinct words: logs of base64 blobs, say), as
+// maxTermSetRecords does for the workload's. A variable for tests.
+var maxTermSetBytes int64 = 64 << 20
+
 // Timings of the background indexer and of WaitIndexed.
 const (
 	rebuildLogEvery = 2 * time.Second       // progress lines while rebuilding

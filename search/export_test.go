@@ -13,3 +13,17 @@ func (x *Index) TermSetChunks() int {
 	defer x.terms.mu.Unlock()
 	return len(x.terms.chunks)
 }
+
+// SetMaxTermSetBytes sets maxTermSetBytes until the returned func runs.
+func SetMaxTermSetBytes(n int64) (restore func()) {
+	old := maxTermSetBytes
+	maxTermSetBytes = n
+	return func() { maxTermSetBytes = old }
+}
+
+// TermSetBytes is what the term sets take, about.
+func (x *Index) TermSetBytes() int64 {
+	x.terms.mu.Lock()
+	defer x.terms.mu.Unlock()
+	return x.terms.bytes
+}

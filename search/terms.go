@@ -36,7 +36,12 @@ type chunkTerms struct {
 	pending  []uint64 // the operations that were pending when read: matched as they now stand
 	pos      uint64   // the completions journal's position before the first read
 	complete bool     // every ID of the chunk is in
+	size     int64    // the bytes its terms take, about
 }
+
+// termOverhead is about what a term costs a growing chunk's set beside
+// its bytes (its map entry).
+const termOverhead = 40
 
 // arenaBlock is the size of the blocks that hold a growing chunk's terms.
 const arenaBlock = 32 << 10
@@ -49,6 +54,7 @@ type termSets struct {
 	wm      uint64 // the watermark they were started from
 	through uint64 // every record from wm+1 up to here is in a set
 	chunks  map[uint64]*chunkTerms
+	bytes   int64 // the sum of the chunks' sizes
 }
 
 // get returns chunk k's set if it holds every record lo..hi of it.
@@ -81,7 +87,8 @@ func (t *termSets) covered(rev, wm uint64) uint64 {
 
 // buildTerms adds up to termsStep records after the sets' end to their
 // chunks' sets, dropping those the watermark passed, and holding no more
-// than maxTermSetRecords above it. It returns how many it added.
+// than maxTermSetRecords above it nor much more than maxTermSetBytes. It
+// returns how many it added.
 func (x *Index) buildTerms() (int, error) {
 	x.terms.build.Lock()
 	defer x.terms.build.Unlock()
@@ -94,15 +101,21 @@ func (x *Index) buildTerms() (int, error) {
 	t.mu.Lock()
 	if t.rev != rev || t.wm > wm || rev != st.Revision {
 		// a new generation, or the watermark fell (a rebuild): start over
-		t.rev, t.wm, t.through, t.chunks = rev, wm, wm, map[uint64]*chunkTerms{}
+		t.rev, t.wm, t.through, t.chunks, t.bytes = rev, wm, wm, map[uint64]*chunkTerms{}, 0
 	}
-	for k := range t.chunks {
+	for k, c := range t.chunks {
 		if (k+1)*n <= wm {
 			delete(t.chunks, k)
+			c.mu.RLock()
+			t.bytes -= c.size
+			c.mu.RUnlock()
 		}
 	}
-	from := max(t.through, wm)
+	from, full := max(t.through, wm), t.bytes > maxTermSetBytes
 	t.mu.Unlock()
+	if full {
+		return 0, nil // until the watermark passes some of them
+	}
 	last := min(st.LastID, from+termsStep, wm+maxTermSetRecords)
 	if rev != st.Revision || last <= from {
 		return 0, nil
@@ -111,7 +124,7 @@ func (x *Index) buildTerms() (int, error) {
 	added := 0
 	var buf []byte
 	err := eachRecord(x.st, from+1, last, func(recs []oplog.Record) {
-		for i := 0; i < len(recs); {
+		for i := 0; i < len(recs) && !full; {
 			k := (recs[i].ID - 1) / n
 			j := i
 			for j < len(recs) && (recs[j].ID-1)/n == k {
@@ -128,21 +141,27 @@ func (x *Index) buildTerms() (int, error) {
 			}
 			t.mu.Unlock()
 			c.mu.Lock()
+			size := c.size
 			for r := range recs[i:j] {
 				buf = c.add(&recs[i+r], x.an.words, buf)
 			}
 			c.through = recs[j-1].ID
 			if c.through == (k+1)*n && !c.complete {
 				c.complete = true
+				c.size = 0
 				for f := range c.words {
 					c.frozen[f], c.words[f] = freeze(c.words[f]), nil
+					c.size += int64(len(c.frozen[f].data) + 4*len(c.frozen[f].ends))
 				}
 				c.arena = [2][]byte{}
 			}
+			grown := c.size - size
 			c.mu.Unlock()
 			t.mu.Lock()
 			if t.rev == rev && t.through < recs[j-1].ID {
 				t.through = recs[j-1].ID
+				t.bytes += grown
+				full = t.bytes > maxTermSetBytes // the records after these wait for the watermark
 			}
 			t.mu.Unlock()
 			added += j - i
@@ -176,6 +195,7 @@ func (c *chunkTerms) add(r *oplog.Record, an *wordsAnalyzer, buf []byte) []byte 
 				return
 			}
 			set[c.intern(f, buf)] = struct{}{}
+			c.size += int64(len(buf)) + termOverhead
 		})
 	}
 	c.span.add(r.Time)

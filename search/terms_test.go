@@ -2,7 +2,9 @@ package search_test
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -88,4 +90,67 @@ func TestTerms_BuiltInTheBackground(t *testing.T) {
 	if s := idx.Status(); s.IndexedThrough != last || s.Lag != 0 || s.SegmentLag != 0 {
 		t.Fatalf("status caught up: %+v", s)
 	}
+}
+
+// TestTerms_BoundedInBytes: records of many distinct words (hex blobs)
+// fill the term sets' byte budget; the sets stop there (Status shows the
+// rest as lag), searches stay exact past it, and once the segments catch
+// up the sets are dropped.
+func TestTerms_BoundedInBytes(t *testing.T) {
+	defer search.SetMaxTermSetBytes(256 << 10)()
+	dir := t.TempDir()
+	db, err := store.Open(filepath.Join(dir, "log.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := oplog.New(db, nil)
+	hs := &heldStore{Store: db, limit: 777, release: make(chan struct{})}
+	released := false
+	release := func() {
+		if !released {
+			released = true
+			close(hs.release)
+		}
+	}
+	idx, err := search.Open(filepath.Join(dir, "index"), hs, &search.Options{BatchSize: 777, TailChunk: 100,
+		Changed: l.Changed, Completed: l.CompletedSince, Interval: 50 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.SetIndex(idx)
+	t.Cleanup(func() { release(); _ = l.Close() })
+
+	recs := make([]oplog.Record, 2000)
+	for i := range recs {
+		var b strings.Builder
+		for w := range 40 {
+			fmt.Fprintf(&b, "%x ", uint64(i)*1_000_003+uint64(w)*7_919)
+		}
+		recs[i] = oplog.Record{Level: oplog.LevelInfo, Text: b.String()}
+	}
+	recs[1990].Text += " zanzibarite"
+	logtest.MustAppend(t, l, recs...)
+	last := db.Stats().LastID
+	logtest.Eventually(t, 20*time.Second, "the term sets at their budget", func() bool {
+		s := idx.Status()
+		return s.IndexedThrough > 0 && idx.TermSetBytes() > 256<<10
+	})
+	if n, err := idx.BuildTerms(); err != nil || n != 0 {
+		t.Fatalf("past the budget the builder added %d records (%v)", n, err)
+	}
+	s := idx.Status()
+	if s.IndexedThrough >= last || s.Lag == 0 || s.SegmentsThrough != 0 {
+		t.Fatalf("status past the budget: %+v; want some records outside the sets", s)
+	}
+	if b := idx.TermSetBytes(); b > 256<<10+200_000 {
+		t.Fatalf("term sets hold %d bytes, budget %d", b, 256<<10)
+	}
+	h, err := idx.Search(context.Background(), &oplog.SearchQuery{Query: "zanzibarite"}, 0, 10)
+	if err != nil || len(h.IDs) != 1 || h.IDs[0] != recs[1990].ID {
+		t.Fatalf("zanzibarite: %+v, %v; want #%d", h, err, recs[1990].ID)
+	}
+	release()
+	logtest.Eventually(t, 30*time.Second, "the segments caught up and the term sets dropped", func() bool {
+		return idx.Status().SegmentsThrough == last && idx.TermSetChunks() == 0 && idx.TermSetBytes() == 0
+	})
 }
