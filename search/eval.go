@@ -123,15 +123,28 @@ func leafPred(field string, m termMatcher) pred {
 	}
 }
 
-// evaluator compiles queries into predicates.
+// evaluator compiles queries into predicates (and chunk predicates, see
+// terms_pred.go), building each leaf's matcher once for both.
 type evaluator struct {
-	m  mapping.IndexMapping
-	an analysis.Analyzer // of text and stack, for phrases
+	m    mapping.IndexMapping
+	an   analysis.Analyzer // of text and stack, for phrases
+	memo map[query.Query]leafMemo
+}
+
+// leafMemo is what leafMatcher or matchTerms built for a leaf.
+type leafMemo struct {
+	toks  analysis.TokenStream
+	ms    []termMatcher
+	field string
+	err   error
+}
+
+func (a *analyzers) evaluator(m mapping.IndexMapping) *evaluator {
+	return &evaluator{m: m, an: a.text, memo: map[query.Query]leafMemo{}}
 }
 
 // compileEval returns c's predicate, the filters' time range included.
-func (a *analyzers) compileEval(m mapping.IndexMapping, c *compiled) (pred, error) {
-	ev := &evaluator{m: m, an: a.text}
+func (ev *evaluator) compileEval(c *compiled) (pred, error) {
 	p, none, err := ev.node(c.q)
 	if err != nil {
 		return nil, err
@@ -299,6 +312,15 @@ func (ev *evaluator) match(q *query.MatchQuery) (pred, bool, error) {
 // matchTerms analyses q's text with its field's analyzer, as MatchQuery
 // does, and returns its tokens and a matcher for each.
 func (ev *evaluator) matchTerms(q *query.MatchQuery) (analysis.TokenStream, []termMatcher, error) {
+	if l, ok := ev.memo[q]; ok {
+		return l.toks, l.ms, l.err
+	}
+	toks, ms, err := ev.buildMatchTerms(q)
+	ev.memo[q] = leafMemo{toks: toks, ms: ms, err: err} // (q is a pointer)
+	return toks, ms, err
+}
+
+func (ev *evaluator) buildMatchTerms(q *query.MatchQuery) (analysis.TokenStream, []termMatcher, error) {
 	name := q.Analyzer
 	if name == "" {
 		name = ev.m.AnalyzerNameForPath(q.FieldVal)
@@ -343,7 +365,7 @@ func (ev *evaluator) phrase(q *phraseQuery) pred {
 // leaf compiles a term-level leaf: term, fuzzy, prefix, wildcard, regular
 // expression; numeric and date ranges match nothing (no field has numbers).
 func (ev *evaluator) leaf(q query.Query) (pred, error) {
-	m, field, err := leafMatcher(q)
+	m, field, err := ev.leafMatcher(q)
 	if err != nil {
 		return nil, err
 	}
@@ -355,6 +377,17 @@ func (ev *evaluator) leaf(q query.Query) (pred, error) {
 
 // leafMatcher returns the matcher of a term-level leaf and its field; a
 // range leaf has none (it matches nothing).
+func (ev *evaluator) leafMatcher(q query.Query) (termMatcher, string, error) {
+	if l, ok := ev.memo[q]; ok {
+		return l.ms[0], l.field, l.err
+	}
+	m, field, err := leafMatcher(q)
+	if reflect.ValueOf(q).Kind() == reflect.Pointer { // as every query is; another could not be a key
+		ev.memo[q] = leafMemo{ms: []termMatcher{m}, field: field, err: err}
+	}
+	return m, field, err
+}
+
 func leafMatcher(q query.Query) (termMatcher, string, error) {
 	var m termMatcher
 	var err error

@@ -74,11 +74,12 @@ func (x *Index) Search(ctx context.Context, q *oplog.SearchQuery, before uint64,
 	if err != nil {
 		return oplog.IndexHits{}, err
 	}
-	p, err := x.an.compileEval(x.m, c)
+	ev := x.an.evaluator(x.m)
+	p, err := ev.compileEval(c)
 	if err != nil {
 		return oplog.IndexHits{}, oplog.Errorf(oplog.EINVALID, "query: %v", err)
 	}
-	cp := x.an.chunkPred(x.m, c)
+	cp := ev.chunkPred(c)
 	recs := &recordReader{st: x.st}
 	ctx = context.WithValue(ctx, recordsKey{}, recs)
 	h, err := x.search(ctx, c, p, cp, before, limit)

@@ -3,7 +3,6 @@ package search
 import (
 	"slices"
 
-	"github.com/blevesearch/bleve/v2/mapping"
 	"github.com/blevesearch/bleve/v2/search/query"
 )
 
@@ -17,8 +16,7 @@ func never(*chunkTerms) bool { return false }
 // chunkPred compiles c into the test of a chunk's term set: false only when
 // no record of the chunk can match. It mirrors compileEval leaf by leaf,
 // with each NOT, and each shape it does not know, taken as a maybe.
-func (a *analyzers) chunkPred(m mapping.IndexMapping, c *compiled) cpred {
-	ev := &evaluator{m: m, an: a.text}
+func (ev *evaluator) chunkPred(c *compiled) cpred {
 	p, none := ev.chunkNode(c.q)
 	if none {
 		return never
@@ -68,7 +66,7 @@ func (ev *evaluator) chunkNode(q query.Query) (cpred, bool) {
 	case *timeRangeQuery:
 		return func(ch *chunkTerms) bool { return ch.span.meets(q) }, false
 	}
-	m, field, err := leafMatcher(q)
+	m, field, err := ev.leafMatcher(q)
 	if err != nil || m.match == nil {
 		return maybe, false // (compileEval refused it already; a range matches nothing there)
 	}
