@@ -140,23 +140,7 @@ func (x *Index) buildTerms() (int, error) {
 				}
 			}
 			t.mu.Unlock()
-			c.mu.Lock()
-			size := c.size
-			for r := range recs[i:j] {
-				buf = c.add(&recs[i+r], x.an.words, buf)
-			}
-			c.through = recs[j-1].ID
-			if c.through == (k+1)*n && !c.complete {
-				c.complete = true
-				c.size = 0
-				for f := range c.words {
-					c.frozen[f], c.words[f] = freeze(c.words[f]), nil
-					c.size += int64(len(c.frozen[f].data) + 4*len(c.frozen[f].ends))
-				}
-				c.arena = [2][]byte{}
-			}
-			grown := c.size - size
-			c.mu.Unlock()
+			grown := c.addAll(recs[i:j], x.an.words, (k+1)*n, &buf)
 			t.mu.Lock()
 			if t.rev == rev && t.through < recs[j-1].ID {
 				t.through = recs[j-1].ID
@@ -169,6 +153,28 @@ func (x *Index) buildTerms() (int, error) {
 		}
 	})
 	return added, err
+}
+
+// addAll puts the terms of recs, the next records of c, in c, freezing c
+// once its records reach end, and returns how many bytes c grew by.
+func (c *chunkTerms) addAll(recs []oplog.Record, an *wordsAnalyzer, end uint64, buf *[]byte) int64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	size := c.size
+	for i := range recs {
+		*buf = c.add(&recs[i], an, *buf)
+	}
+	c.through = recs[len(recs)-1].ID
+	if c.through == end && !c.complete {
+		c.complete = true
+		c.size = 0
+		for f := range c.words {
+			c.frozen[f], c.words[f] = freeze(c.words[f]), nil
+			c.size += int64(len(c.frozen[f].data) + 4*len(c.frozen[f].ends))
+		}
+		c.arena = [2][]byte{}
+	}
+	return c.size - size
 }
 
 // add puts r's terms in c; buf is scratch space, returned for reuse.
