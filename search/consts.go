@@ -71,6 +71,11 @@ const (
 	// looks whether the index is closing (see buildTerms).
 	termsStep = 1 << 16
 
+	// termsReadBatch is how many records the term sets' builder reads at a
+	// time: few, as it reads while a burst is written (and the memory is
+	// the burst's).
+	termsReadBatch = 1024
+
 	// maxTermSetRecords bounds the records above the watermark in term
 	// sets (~80 bytes of memory each for the workload's records, ~21 MB
 	// in all; a burst of 200,000 lines fits): past it (a rebuild of a

@@ -252,8 +252,13 @@ func (x *Index) readRange(lo, hi uint64) ([]oplog.Record, error) {
 // eachRecord calls fn with the stored records lo..hi, oldest first, read
 // maxReadBatch at a time.
 func eachRecord(st oplog.Store, lo, hi uint64, fn func([]oplog.Record)) error {
+	return eachRecordBy(st, lo, hi, maxReadBatch, fn)
+}
+
+// eachRecordBy is eachRecord, reading batch records at a time.
+func eachRecordBy(st oplog.Store, lo, hi uint64, batch int, fn func([]oplog.Record)) error {
 	for since := lo - 1; since < hi; {
-		tl, err := st.Tail(oplog.TailQuery{SinceID: since, HasSince: true, Limit: int(min(hi-since, maxReadBatch))})
+		tl, err := st.Tail(oplog.TailQuery{SinceID: since, HasSince: true, Limit: int(min(hi-since, uint64(batch)))})
 		if err != nil {
 			return err
 		}

@@ -123,7 +123,7 @@ func (x *Index) buildTerms() (int, error) {
 	pos := x.dirty.mark()
 	added := 0
 	var buf []byte
-	err := eachRecord(x.st, from+1, last, func(recs []oplog.Record) {
+	err := eachRecordBy(x.st, from+1, last, termsReadBatch, func(recs []oplog.Record) {
 		for i := 0; i < len(recs) && !full; {
 			k := (recs[i].ID - 1) / n
 			j := i

@@ -14,9 +14,9 @@ import (
 	"github.com/mcplogd/mcplogd/store"
 )
 
-// heldStore holds every Tail of limit records (the bleve indexer's
-// steps) until release closes: the segments lag for as long as a test
-// wants, while other reads go on.
+// heldStore holds every Tail of limit records (the bleve indexer's steps;
+// more than the term sets' builder reads at a time) until release closes:
+// the segments lag for as long as a test wants, while other reads go on.
 type heldStore struct {
 	oplog.Store
 	limit   int
@@ -42,7 +42,7 @@ func TestTerms_BuiltInTheBackground(t *testing.T) {
 		t.Fatal(err)
 	}
 	l := oplog.New(db, nil)
-	hs := &heldStore{Store: db, limit: 777, release: make(chan struct{})}
+	hs := &heldStore{Store: db, limit: 1500, release: make(chan struct{})}
 	released := false
 	release := func() {
 		if !released {
@@ -50,7 +50,7 @@ func TestTerms_BuiltInTheBackground(t *testing.T) {
 			close(hs.release)
 		}
 	}
-	idx, err := search.Open(filepath.Join(dir, "index"), hs, &search.Options{BatchSize: 777, TailChunk: 500,
+	idx, err := search.Open(filepath.Join(dir, "index"), hs, &search.Options{BatchSize: 1500, TailChunk: 500,
 		Changed: l.Changed, Completed: l.CompletedSince, Interval: 50 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
@@ -104,7 +104,7 @@ func TestTerms_BoundedInBytes(t *testing.T) {
 		t.Fatal(err)
 	}
 	l := oplog.New(db, nil)
-	hs := &heldStore{Store: db, limit: 777, release: make(chan struct{})}
+	hs := &heldStore{Store: db, limit: 1500, release: make(chan struct{})}
 	released := false
 	release := func() {
 		if !released {
@@ -112,7 +112,7 @@ func TestTerms_BoundedInBytes(t *testing.T) {
 			close(hs.release)
 		}
 	}
-	idx, err := search.Open(filepath.Join(dir, "index"), hs, &search.Options{BatchSize: 777, TailChunk: 100,
+	idx, err := search.Open(filepath.Join(dir, "index"), hs, &search.Options{BatchSize: 1500, TailChunk: 100,
 		Changed: l.Changed, Completed: l.CompletedSince, Interval: 50 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
