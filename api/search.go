@@ -13,6 +13,10 @@ import (
 
 // search answers GET /api/v1/search?query=&level=&name=&source=&kind=&tool=&status=&replayOf=&since=&until=&run=&limit=&cursor=.
 func (s *Server) search(c echo.Context) error {
+	if c.QueryParams().Has("q") && !c.QueryParams().Has("query") {
+		// (q is what many search APIs call it: answering every record instead would mislead)
+		return oplog.Errorf(oplog.EINVALID, "q: unknown parameter; the query string is query=")
+	}
 	p := params{c: c}
 	in := oplog.SearchText{FilterText: oplog.FilterText{Level: c.QueryParam("level"), Name: c.QueryParam("name"),
 		Kind: c.QueryParam("kind"), Source: c.QueryParam("source"), Since: mcptools.SinceTime(c.QueryParam("since")), Until: c.QueryParam("until")},

@@ -149,6 +149,9 @@ func TestHTTP_Search(t *testing.T) {
 		}
 		status, b := h.Call(http.MethodGet, "/api/v1/search?replayOf=soon", "")
 		checkError(t, status, b, http.StatusBadRequest, "invalid", "replayOf")
+		// q= would otherwise be ignored, and every record come back
+		status, b = h.Call(http.MethodGet, "/api/v1/search?q=null", "")
+		checkError(t, status, b, http.StatusBadRequest, "invalid", "the query string is query=")
 	})
 	t.Run("Remote", func(t *testing.T) {
 		r := client.NewRemote(client.NewClient(h.URL, testToken))
