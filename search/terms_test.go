@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -30,12 +31,11 @@ func (h *heldStore) Tail(q oplog.TailQuery) (oplog.Tail, error) {
 	return h.Store.Tail(q)
 }
 
-// TestTerms_BuiltInTheBackground: with bleve held back, the term sets
-// take every appended record within moments (Status counts them as
-// indexed, SegmentLag as not in a segment), a search for a rare word skips
-// the chunks whose sets lack it and finds it, and once the segments catch
-// up the sets are dropped.
-func TestTerms_BuiltInTheBackground(t *testing.T) {
+// heldIndex opens a store, a log and an index with chunks of tailChunk IDs
+// whose segments stay behind until release is called (at cleanup at the
+// latest), while the term sets are built.
+func heldIndex(t *testing.T, tailChunk uint64) (*store.DB, *oplog.Log, *search.Index, func()) {
+	t.Helper()
 	dir := t.TempDir()
 	db, err := store.Open(filepath.Join(dir, "log.db"), nil)
 	if err != nil {
@@ -43,20 +43,25 @@ func TestTerms_BuiltInTheBackground(t *testing.T) {
 	}
 	l := oplog.New(db, nil)
 	hs := &heldStore{Store: db, limit: 1500, release: make(chan struct{})}
-	released := false
-	release := func() {
-		if !released {
-			released = true
-			close(hs.release)
-		}
-	}
-	idx, err := search.Open(filepath.Join(dir, "index"), hs, &search.Options{BatchSize: 1500, TailChunk: 500,
+	var once sync.Once
+	release := func() { once.Do(func() { close(hs.release) }) }
+	idx, err := search.Open(filepath.Join(dir, "index"), hs, &search.Options{BatchSize: 1500, TailChunk: tailChunk,
 		Changed: l.Changed, Completed: l.CompletedSince, Interval: 50 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
 	l.SetIndex(idx)
 	t.Cleanup(func() { release(); _ = l.Close() })
+	return db, l, idx, release
+}
+
+// TestTerms_BuiltInTheBackground: with bleve held back, the term sets
+// take every appended record within moments (Status counts them as
+// indexed, SegmentLag as not in a segment), a search for a rare word skips
+// the chunks whose sets lack it and finds it, and once the segments catch
+// up the sets are dropped.
+func TestTerms_BuiltInTheBackground(t *testing.T) {
+	db, l, idx, release := heldIndex(t, 500)
 
 	recs := lines(1, 5000)
 	recs[4321].Text = "the one zanzibarite line"
@@ -98,27 +103,7 @@ func TestTerms_BuiltInTheBackground(t *testing.T) {
 // up the sets are dropped.
 func TestTerms_BoundedInBytes(t *testing.T) {
 	defer search.SetMaxTermSetBytes(256 << 10)()
-	dir := t.TempDir()
-	db, err := store.Open(filepath.Join(dir, "log.db"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	l := oplog.New(db, nil)
-	hs := &heldStore{Store: db, limit: 1500, release: make(chan struct{})}
-	released := false
-	release := func() {
-		if !released {
-			released = true
-			close(hs.release)
-		}
-	}
-	idx, err := search.Open(filepath.Join(dir, "index"), hs, &search.Options{BatchSize: 1500, TailChunk: 100,
-		Changed: l.Changed, Completed: l.CompletedSince, Interval: 50 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	l.SetIndex(idx)
-	t.Cleanup(func() { release(); _ = l.Close() })
+	db, l, idx, release := heldIndex(t, 100)
 
 	recs := make([]oplog.Record, 2000)
 	for i := range recs {
