@@ -21,10 +21,19 @@ func (x *Index) run() {
 	defer tick.Stop()
 	gather := max(x.opts.Interval/10, time.Millisecond)
 	lastLog := time.Now()
+	var y yielding
 	for {
 		var changed <-chan struct{}
 		if x.opts.Changed != nil {
 			changed = x.opts.Changed()
+		}
+		if x.yields(&y) {
+			select {
+			case <-x.stop:
+				return
+			case <-time.After(yieldFor):
+			}
+			continue
 		}
 		var n int
 		var err error
@@ -64,6 +73,43 @@ func (x *Index) run() {
 			}
 		}
 	}
+}
+
+// yielding is what the indexer saw at its last look at the log.
+type yielding struct {
+	last  uint64    // the log's LastID
+	at    time.Time // when
+	since time.Time // when it began to wait; zero: it is not waiting
+}
+
+// yields reports whether the indexer's next step waits, leaving the cores
+// to a burst being written: records arrive at yieldRate or more, the term
+// sets keep up with them (searches stay fast), the segments are less than
+// half the sets' bound behind, and it has not waited yieldMax in a row.
+// The segments then catch up once the burst ends. (Building segments took
+// a third of the cores from a burst of HTTP ingest: 80,000-115,000 lines/s
+// against 100,000-165,000 with the indexer yielding.)
+func (x *Index) yields(y *yielding) bool {
+	st, now := x.st.Stats(), time.Now()
+	x.mu.RLock()
+	wm, rev, state := x.watermark, x.revision, x.state
+	x.mu.RUnlock()
+	hot := !y.at.IsZero() && st.LastID > y.last &&
+		float64(st.LastID-y.last) >= yieldRate*now.Sub(y.at).Seconds()
+	y.last, y.at = st.LastID, now
+	if !hot || state == oplog.IndexRebuilding || rev != st.Revision || st.LastID-wm >= maxTermSetRecords/2 ||
+		x.terms.covered(rev, wm)+yieldUncovered < st.LastID {
+		y.since = time.Time{}
+		return false
+	}
+	if y.since.IsZero() {
+		y.since = now
+	}
+	if now.Sub(y.since) >= yieldMax {
+		y.since = time.Time{} // one step, then it may wait again
+		return false
+	}
+	return true
 }
 
 // indexOnce indexes one batch after the watermark, reindexes completed
