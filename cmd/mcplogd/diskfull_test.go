@@ -144,8 +144,11 @@ func TestServe_StartsOnAFullDisk(t *testing.T) {
 		t.Fatalf("search for the new record: %+v, %v", pg, err)
 	}
 	p.stop(t)
-	if !strings.Contains(p.stderr.String(), "disk full") {
-		t.Errorf("the full disk was not logged:\n%s", p.stderr.String())
+	// By the search index ("disk full") or by the store's failed commit:
+	// while a burst is written the indexer steps aside, and may not have
+	// tried to write before there was room again.
+	if out := p.stderr.String(); !strings.Contains(out, "disk full") && !strings.Contains(out, "no space left on device") {
+		t.Errorf("the full disk was not logged:\n%s", out)
 	}
 }
 
