@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mcplogd/mcplogd/follow"
+	"github.com/mcplogd/mcplogd/internal/logtest"
 )
 
 func TestParseFollow_Dir(t *testing.T) {
@@ -71,17 +72,20 @@ func TestServe_FollowCrashes(t *testing.T) {
 	if recs[1]["time"] != "2020-05-15T22:03:56Z" {
 		t.Errorf("time %v, want the report's", recs[1]["time"])
 	}
-	req, _ := http.NewRequest(http.MethodGet, base+"/metrics", nil)
-	req.Header.Set("Authorization", "Bearer "+token)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if want := `mcplogd_follower_records_stored_total{follower="Crashes"} 2`; !strings.Contains(string(b), want) {
-		t.Errorf("/metrics lacks %q:\n%s", want, b)
-	}
+	// The follower counts a record once its append returned: a moment after
+	// the record can be read.
+	want := `mcplogd_follower_records_stored_total{follower="Crashes"} 2`
+	logtest.Eventually(t, 10*time.Second, "/metrics counting the 2 records stored", func() bool {
+		req, _ := http.NewRequest(http.MethodGet, base+"/metrics", nil)
+		req.Header.Set("Authorization", "Bearer "+token)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		return strings.Contains(string(b), want)
+	})
 	if err := stop(); err != nil {
 		t.Fatal(err)
 	}
