@@ -58,6 +58,11 @@ type Config struct {
 	// NoHTTP leaves out ingest through the HTTP API.
 	NoHTTP bool
 
+	// Only names the one section to measure and report: "burst" (search
+	// right after a burst through HTTP) or "memory" (memory and disk with
+	// the indexes running). Empty measures every section.
+	Only string
+
 	// Progress receives a line per finished step (the full benchmark takes
 	// minutes); nil discards them.
 	Progress io.Writer
@@ -89,6 +94,12 @@ func (c Config) withDefaults() Config {
 // out. It stops early with ctx's error when ctx ends.
 func Run(ctx context.Context, cfg Config, out io.Writer) error {
 	cfg = cfg.withDefaults()
+	if cfg.Only != "" && cfg.Only != "burst" && cfg.Only != "memory" {
+		return fmt.Errorf("bench: Config.Only: burst or memory, got %q", cfg.Only)
+	}
+	if cfg.Only == "burst" && cfg.NoHTTP {
+		return errors.New("bench: the burst section is through HTTP: Config.Only burst with NoHTTP")
+	}
 	if cfg.Records < MinRecords {
 		return fmt.Errorf("bench: Config.Records: at least %d, got %d", MinRecords, cfg.Records)
 	}
@@ -104,6 +115,18 @@ func Run(ctx context.Context, cfg Config, out io.Writer) error {
 		return err
 	}
 	r := &runner{cfg: cfg, dir: dir, started: time.Now(), cpu: sampleCPU()}
+	switch cfg.Only {
+	case "burst":
+		if err := r.measureBurst(ctx); err != nil {
+			return fmt.Errorf("burst: %w", err)
+		}
+		return r.report(out)
+	case "memory":
+		if err := r.measureMemory(ctx); err != nil {
+			return fmt.Errorf("memory with indexes: %w", err)
+		}
+		return r.report(out)
+	}
 	// The store is filled first, so that memory after the fill is that of
 	// a process that has done nothing else.
 	if err := r.measureFill(ctx); err != nil {
@@ -178,6 +201,7 @@ func Command(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs.Int64Var(&cfg.Seed, "seed", DefaultSeed, "workload seed")
 	fs.IntVar(&cfg.Samples, "samples", DefaultSamples, "reads timed per latency series")
 	fs.BoolVar(&cfg.NoHTTP, "no-http", false, "leave out ingest through the HTTP API")
+	fs.StringVar(&cfg.Only, "only", "", "measure one section only: burst (search right after a burst) or memory (memory and disk with the indexes)")
 	fs.BoolVar(&quick, "quick", false, "a quick look: 100,000 records, 1 run, 2s per ingest run")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: mcplogd bench [flags]\n\n"+

@@ -50,6 +50,29 @@ func TestRun_Small(t *testing.T) {
 	}
 }
 
+// TestRun_Only measures one section and reports it alone.
+func TestRun_Only(t *testing.T) {
+	var out bytes.Buffer
+	cfg := bench.Config{Dir: t.TempDir(), Records: 3000, Runs: 1, Samples: 20, Only: "memory"}
+	if err := bench.Run(context.Background(), cfg, &out); err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	report := out.String()
+	for _, want := range []string{"# mcplogd benchmark", "--only=memory`", "## Memory and disk with the indexes, 3,000 records"} {
+		if !strings.Contains(report, want) {
+			t.Errorf("report lacks %q", want)
+		}
+	}
+	for _, other := range []string{"## Durable ingest", "## A store of", "## Ingest through", "## After a burst", "## Against the targets"} {
+		if strings.Contains(report, other) {
+			t.Errorf("report has %q, another section", other)
+		}
+	}
+	if t.Failed() {
+		t.Logf("report:\n%s", report)
+	}
+}
+
 func TestRun_TooFewRecords(t *testing.T) {
 	err := bench.Run(context.Background(), bench.Config{Dir: t.TempDir(), Records: 10}, &bytes.Buffer{})
 	if err == nil || !strings.Contains(err.Error(), "Records") {
@@ -76,6 +99,8 @@ func TestMain_Args(t *testing.T) {
 		{"Extra", []string{"now"}, `unexpected argument "now"`},
 		{"BadRuns", []string{"--runs=0"}, "must be positive"},
 		{"BadFlag", []string{"--fast"}, "flag provided but not defined"},
+		{"BadOnly", []string{"--only=reads"}, `burst or memory, got "reads"`},
+		{"BurstNoHTTP", []string{"--only=burst", "--no-http"}, "burst section is through HTTP"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			err := bench.Main(context.Background(), tt.args)

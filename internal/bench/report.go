@@ -24,6 +24,14 @@ const (
 func (r *runner) report(out io.Writer) error {
 	w := &errWriter{w: out}
 	r.reportHeader(w)
+	switch r.cfg.Only {
+	case "burst":
+		r.reportBurst(w)
+		return w.err
+	case "memory":
+		r.reportMemory(w)
+		return w.err
+	}
 	r.reportIngest(w)
 	r.reportStore(w)
 	r.reportHTTP(w)
@@ -198,6 +206,9 @@ func (r *runner) command() string {
 	}
 	if c.NoHTTP {
 		args = append(args, "--no-http")
+	}
+	if c.Only != "" {
+		args = append(args, "--only="+c.Only)
 	}
 	return strings.Join(args, " ")
 }
