@@ -116,7 +116,7 @@ func (d *DB) commit(batch []*request, n int) error {
 		if err := runs.flush(); err != nil {
 			return err
 		}
-		return names.flush(tx)
+		return names.flush(tx, &d.names)
 	})
 	if err != nil {
 		d.opts.Logger.Error("commit failed", "records", n, "err", err)

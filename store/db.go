@@ -94,6 +94,7 @@ type DB struct {
 	stats   atomic.Pointer[oplog.Stats] // as of the last commit
 	statsMu sync.Mutex                  // orders publish calls
 	statsTx int                         // the bbolt tx that stats come from
+	names   nameCache                   // write transactions only
 
 	mu       sync.RWMutex // guards closed against in-flight senders
 	closed   bool

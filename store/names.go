@@ -61,16 +61,23 @@ func (t nameTally) appendedBySource() map[string]uint64 {
 	return out
 }
 
-// flush applies the tally to the names bucket of tx.
-func (t nameTally) flush(tx *bbolt.Tx) error {
+// flush applies the tally to the names bucket of tx, reading each entry
+// from cache when cache holds it as of the transaction before tx.
+func (t nameTally) flush(tx *bbolt.Tx, cache *nameCache) error {
 	b := tx.Bucket(codec.NamesBucket)
+	if cache.txid != tx.ID()-1 || cache.m == nil {
+		cache.m = map[nameKey]oplog.NameInfo{}
+	}
+	cache.txid = -1 // until every entry is written: an error leaves it untrusted
 	for k, d := range t {
 		key := codec.NameKey(k.source, k.name)
-		var n oplog.NameInfo
-		if v := b.Get(key); v != nil {
-			var err error
-			if n, err = codec.DecodeNameInfo(key, v); err != nil {
-				return fmt.Errorf("names: %w", err)
+		n, cached := cache.m[k]
+		if !cached {
+			if v := b.Get(key); v != nil {
+				var err error
+				if n, err = codec.DecodeNameInfo(key, v); err != nil {
+					return fmt.Errorf("names: %w", err)
+				}
 			}
 		}
 		var total uint64
@@ -82,6 +89,7 @@ func (t nameTally) flush(tx *bbolt.Tx) error {
 			}
 		}
 		if total == 0 {
+			delete(cache.m, k)
 			if err := b.Delete(key); err != nil {
 				return err
 			}
@@ -98,9 +106,26 @@ func (t nameTally) flush(tx *bbolt.Tx) error {
 		if err := b.Put(key, codec.AppendNameInfo(nil, &n)); err != nil {
 			return err
 		}
+		if cached || len(cache.m) < maxNameCache {
+			cache.m[k] = n
+		}
 	}
+	cache.txid = tx.ID()
 	return nil
 }
+
+// nameCache holds names entries as the write transaction txid left them,
+// so that the next commit's tally does not decode each entry again. Only
+// write transactions use it (bbolt runs one at a time), and only the one
+// right after txid trusts it: one that rolled back or changed the bucket
+// otherwise (a clear) leaves it behind, and the next flush starts it over.
+type nameCache struct {
+	txid int
+	m    map[nameKey]oplog.NameInfo
+}
+
+// maxNameCache bounds the entries a nameCache holds (~250 bytes each).
+const maxNameCache = 4096
 
 // Names returns every (source, name) with its counts; source "" means all.
 func (d *DB) Names(source string) ([]oplog.NameInfo, error) {

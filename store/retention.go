@@ -118,7 +118,7 @@ func (d *DB) trimOnce() (int, error) {
 			}
 		}
 		n = len(doomed)
-		return names.flush(tx)
+		return names.flush(tx, &d.names)
 	})
 	return n, err
 }
