@@ -72,6 +72,8 @@ func show(q query.Query) string {
 		return field(q.FieldVal) + "=" + q.Term
 	case *query.WildcardQuery:
 		return field(q.FieldVal) + q.Wildcard
+	case *query.PrefixQuery:
+		return field(q.FieldVal) + q.Prefix + "*"
 	case *query.RegexpQuery:
 		return field(q.FieldVal) + "/" + q.Regexp + "/"
 	case *query.NumericRangeQuery:
@@ -206,6 +208,27 @@ func TestTree_Errors(t *testing.T) {
 	f(`"a b"~1`, at(`"a b"~1`, 1, "syntax error"))
 }
 
+// firstLeaf returns the first query of q's tree that has no others in it.
+func firstLeaf(q query.Query) query.Query {
+	switch q := q.(type) {
+	case *query.BooleanQuery:
+		for _, sub := range []query.Query{q.Must, q.Should, q.MustNot} {
+			if sub != nil {
+				return firstLeaf(sub)
+			}
+		}
+	case *query.ConjunctionQuery:
+		if len(q.Conjuncts) > 0 {
+			return firstLeaf(q.Conjuncts[0])
+		}
+	case *query.DisjunctionQuery:
+		if len(q.Disjuncts) > 0 {
+			return firstLeaf(q.Disjuncts[0])
+		}
+	}
+	return q
+}
+
 // TestCompile checks what a query becomes for bleve: fields, values spelled
 // as indexed, words for fragments, and the errors of the whole query.
 func TestCompile(t *testing.T) {
@@ -239,6 +262,16 @@ func TestCompile(t *testing.T) {
 	f(`PHYSI*`, `or(text:physi* stack:physi*)`, []string{})
 	f(`text:BossFi*`, `text:bossfi*`, []string{})
 	f(`stack:Te?T`, `stack:te?t`, nil)
+	// word* runs as a prefix, not a wildcard; other patterns stay wildcards.
+	for q, prefix := range map[string]bool{`text:BossFi*`: true, `text:a*b*`: false, `text:Te?T*`: false, `text:*`: false} {
+		c, err := an.compile(&oplog.SearchQuery{Query: q})
+		if err != nil {
+			t.Fatalf("compile(%q): %v", q, err)
+		}
+		if _, ok := firstLeaf(c.q).(*query.PrefixQuery); ok != prefix {
+			t.Errorf("compile(%q) = %T (%s), want a prefix query: %v", q, c.q, show(c.q), prefix)
+		}
+	}
 	f(`text:/Null.*EX/`, `text:/(?i)Null.*EX/`, nil)
 	f(`/Physi.*/`, `or(text:/(?i)Physi.*/ stack:/(?i)Physi.*/)`, nil)
 	// A bare number is a word; bleve's numeric alternative has no text field.
