@@ -82,5 +82,8 @@
 // level, kind and status values are spelled as oplog parses them, and
 // another value is an error that lists them. Wildcards (Physi*) and
 // regular expressions ignore case on text and stack, as words do, and keep
-// it on name, source and tool, which match exactly.
+// it on name, source and tool, which match exactly. A word and a trailing
+// star (Physi*) on text and stack runs as a prefix query, which bleve
+// answers from each segment's term dictionary without the regular
+// expression automaton a wildcard builds per segment and field.
 package search
