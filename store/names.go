@@ -3,6 +3,7 @@ package store
 import (
 	"bytes"
 	"fmt"
+	"strings"
 
 	"go.etcd.io/bbolt"
 
@@ -106,8 +107,12 @@ func (t nameTally) flush(tx *bbolt.Tx, cache *nameCache) error {
 		if err := b.Put(key, codec.AppendNameInfo(nil, &n)); err != nil {
 			return err
 		}
-		if cached || len(cache.m) < maxNameCache {
+		if cached {
 			cache.m[k] = n
+		} else if len(cache.m) < maxNameCache {
+			// a record's label may share the bytes of a long text (a line
+			// cut by a parser): the cache keeps copies
+			cache.m[nameKey{strings.Clone(k.source), strings.Clone(k.name)}] = n
 		}
 	}
 	cache.txid = tx.ID()
