@@ -1,6 +1,7 @@
 package search
 
 import (
+	"strings"
 	"sync"
 
 	"github.com/blevesearch/bleve/v2/size"
@@ -53,11 +54,14 @@ func (c *kwCache) field(name, v string) *kwField {
 	if f, ok := c.m[k]; ok {
 		return f
 	}
+	// v may be a substring of a whole record (codec.Decode): what the cache
+	// keeps is a copy, so that it holds no record's text
+	v = strings.Clone(v)
 	tf := &index.TokenFreq{Term: []byte(v)}
 	tf.SetFrequency(1)
 	f := &kwField{name: name, value: tf.Term, freqs: index.TokenFrequencies{v: tf}}
 	if len(c.m) < maxKeywordCache {
-		c.m[k] = f
+		c.m[kwKey{name, v}] = f
 	}
 	return f
 }

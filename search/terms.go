@@ -182,8 +182,9 @@ func (c *chunkTerms) addAll(recs []oplog.Record, an *wordsAnalyzer, end uint64, 
 func (c *chunkTerms) add(r *oplog.Record, an *wordsAnalyzer, buf []byte) []byte {
 	c.kw[kwKey{"level", r.Level.String()}] = struct{}{}
 	for _, f := range keywords(r.Name, r.Source, r.Kind, r.Tool, r.Status, r.ReplayOf) {
-		if f.v != "" {
-			c.kw[kwKey(f)] = struct{}{}
+		if _, ok := c.kw[kwKey(f)]; !ok && f.v != "" {
+			// a copy: r's strings share the bytes of its whole record
+			c.kw[kwKey{f.field, strings.Clone(f.v)}] = struct{}{}
 		}
 	}
 	if r.Run != 0 {
