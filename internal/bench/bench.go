@@ -238,6 +238,12 @@ func Command(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			cfg.PerConfig = 2 * time.Second
 		}
 	}
+	switch {
+	case cfg.Only != "" && cfg.Only != "burst" && cfg.Only != "memory":
+		return fmt.Errorf("bench: --only: burst or memory, got %q", cfg.Only)
+	case cfg.Only == "burst" && cfg.NoHTTP:
+		return errors.New("bench: --only=burst and --no-http: the burst section is through HTTP")
+	}
 	if cfg.Records <= 0 || cfg.Runs <= 0 || cfg.PerConfig <= 0 || cfg.Samples <= 0 {
 		return errors.New("bench: --records, --runs, --seconds and --samples must be positive")
 	}

@@ -99,8 +99,8 @@ func TestMain_Args(t *testing.T) {
 		{"Extra", []string{"now"}, `unexpected argument "now"`},
 		{"BadRuns", []string{"--runs=0"}, "must be positive"},
 		{"BadFlag", []string{"--fast"}, "flag provided but not defined"},
-		{"BadOnly", []string{"--only=reads"}, `burst or memory, got "reads"`},
-		{"BurstNoHTTP", []string{"--only=burst", "--no-http"}, "burst section is through HTTP"},
+		{"BadOnly", []string{"--only=reads"}, `--only: burst or memory, got "reads"`},
+		{"BurstNoHTTP", []string{"--only=burst", "--no-http"}, "--only=burst and --no-http: the burst section is through HTTP"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			err := bench.Main(context.Background(), tt.args)
