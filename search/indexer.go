@@ -22,6 +22,7 @@ func (x *Index) run() {
 	gather := max(x.opts.Interval/10, time.Millisecond)
 	lastLog := time.Now()
 	var y yielding
+	var rel releaser // release.go
 	for {
 		var changed <-chan struct{}
 		if x.opts.Changed != nil {
@@ -43,6 +44,8 @@ func (x *Index) run() {
 		}
 		if err != nil {
 			x.opts.Logger.Error("search indexing failed", "err", err)
+		} else {
+			rel.indexed(n, x.opts.BatchSize, time.Now())
 		}
 		if err == nil {
 			if err := x.warm(); err != nil {
