@@ -182,7 +182,7 @@ func (ev *evaluator) node(q query.Query) (pred, bool, error) {
 		if err != nil || len(ps) == 0 {
 			return nil, true, err
 		}
-		return anyOf(ps, max(int(q.Min), 1)), false, nil
+		return atLeast(ps, max(int(q.Min), 1)), false, nil
 	case *query.MatchAllQuery:
 		return func(*recView) bool { return true }, false, nil
 	case *query.MatchNoneQuery:
@@ -226,9 +226,10 @@ func stringMode(q query.Query) bool {
 	return f.IsValid() && f.Kind() == reflect.Bool && f.Bool()
 }
 
-// anyOf matches when at least min of ps do.
-func anyOf(ps []pred, min int) pred {
-	return func(v *recView) bool {
+// atLeast matches when at least min of ps do: records (pred) and the term
+// sets of chunks (cpred, terms_pred.go) alike.
+func atLeast[V any, P ~func(V) bool](ps []P, min int) P {
+	return func(v V) bool {
 		n := 0
 		for _, p := range ps {
 			if p(v) {
@@ -306,7 +307,7 @@ func (ev *evaluator) match(q *query.MatchQuery) (pred, bool, error) {
 			return true
 		}, false, nil
 	}
-	return anyOf(ps, 1), false, nil
+	return atLeast(ps, 1), false, nil
 }
 
 // matchTerms analyses q's text with its field's analyzer, as MatchQuery

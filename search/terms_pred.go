@@ -89,21 +89,6 @@ func (ev *evaluator) chunkNodes(qs []query.Query, skip bool) []cpred {
 	return ps
 }
 
-// atLeast: at least min of ps may match.
-func atLeast(ps []cpred, min int) cpred {
-	return func(ch *chunkTerms) bool {
-		n := 0
-		for _, p := range ps {
-			if p(ch) {
-				if n++; n >= min {
-					return true
-				}
-			}
-		}
-		return false
-	}
-}
-
 // chunkBoolean is boolean's mirror: a NOT cannot rule a chunk out.
 func (ev *evaluator) chunkBoolean(q *query.BooleanQuery) (cpred, bool) {
 	part := func(sub query.Query) (cpred, bool) {
