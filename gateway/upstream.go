@@ -261,14 +261,15 @@ func (u *upstream) connect(ctx context.Context) (*mcp.ClientSession, error) {
 		cmd := exec.Command(u.cfg.Command[0], u.cfg.Command[1:]...)
 		t = &mcp.CommandTransport{Command: cmd, TerminateDuration: terminateWait}
 	}
-	var session *mcp.ClientSession
 	opts := &mcp.ClientOptions{
 		// No roots: mcplogd has none to offer, and a server that asks
 		// for them at start can hold up a close by seconds.
 		Capabilities: &mcp.ClientCapabilities{},
 		KeepAlive:    u.g.opts.KeepAlive,
-		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) {
-			go u.refreshTools(ctx, session)
+		ToolListChangedHandler: func(_ context.Context, req *mcp.ToolListChangedRequest) {
+			// the request's session: a notification may come before
+			// Connect has returned it here
+			go u.refreshTools(ctx, req.Session)
 		},
 	}
 	u.receiveLogs(opts)
@@ -279,7 +280,6 @@ func (u *upstream) connect(ctx context.Context) (*mcp.ClientSession, error) {
 	if err != nil {
 		return nil, err
 	}
-	session = s
 	tools, err := listTools(cctx, s)
 	if err != nil {
 		_ = s.Close()
