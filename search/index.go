@@ -122,11 +122,12 @@ type Index struct {
 	closed      bool
 	full        atomic.Bool // the disk was full at the last write (diskfull.go)
 
-	dirty   *dirtySet     // operations indexed while pending
-	tail    tailCache     // decoded records above the watermark
-	terms   termSets      // the term sets of the chunks above the watermark (terms.go)
-	skipped atomic.Uint64 // chunks a search skipped by their term sets
-	walks   chan struct{} // a turn of a search walking the records above the watermark (Options.Walks)
+	dirty    *dirtySet     // operations indexed while pending
+	tail     tailCache     // decoded records above the watermark
+	terms    termSets      // the term sets of the chunks above the watermark (terms.go)
+	skipped  atomic.Uint64 // chunks a search skipped by their term sets
+	walks    chan struct{} // a turn of a search walking the records above the watermark (Options.Walks)
+	unmapped unmapper      // when the store's mapped pages go back (release.go)
 
 	stop      chan struct{}
 	done      chan struct{}
@@ -188,6 +189,9 @@ func Open(dir string, st oplog.Store, opts *Options) (*Index, error) {
 		done: make(chan struct{}), termsDone: make(chan struct{}), reindex: make(chan chan error), dirty: newDirtySet(o.Completed),
 		walks: make(chan struct{}, o.Walks)}
 	x.an = newAnalyzers(x.m)
+	if m, ok := st.(mappedReleaser); ok {
+		x.unmapped.unmap = m.ReleaseMapped
+	}
 	if err := x.load(); err != nil {
 		return nil, err
 	}

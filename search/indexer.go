@@ -46,6 +46,7 @@ func (x *Index) run() {
 			x.opts.Logger.Error("search indexing failed", "err", err)
 		} else {
 			rel.indexed(n, x.opts.BatchSize, time.Now())
+			x.readN(n, n < x.opts.BatchSize)
 		}
 		if err == nil {
 			if err := x.warm(); err != nil {

@@ -1,6 +1,7 @@
 package search
 
 import (
+	"errors"
 	"testing"
 	"time"
 )
@@ -43,5 +44,47 @@ func TestReleaser(t *testing.T) {
 	step(0) // its backlog is still counted: given back once the time has passed
 	if calls != 2 {
 		t.Fatalf("after releaseEvery: %d calls, want 2", calls)
+	}
+}
+
+// The store's mapped pages go back after every releaseBacklog records the
+// indexers read, while they are behind too, and when one catches up after
+// unmapIdle or more; not after each small read.
+func TestUnmapper(t *testing.T) {
+	unmaps := 0
+	u := unmapper{unmap: func() error { unmaps++; return nil }}
+	read := func(n, times int, caughtUp bool) {
+		t.Helper()
+		for range times {
+			if err := u.readN(n, caughtUp); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	read(10_000, 20, false) // 200,000 records, behind all along
+	// at 70,000 and 140,000: the count starts over each time
+	if unmaps != 2 {
+		t.Fatalf("while behind, 200,000 records read: %d unmaps", unmaps)
+	}
+	was := unmaps
+	read(5, 100, true)   // a trickle: 500 records in small reads, each caught up
+	if unmaps != was+1 { // the 60,000 left over from the catch-up went at the first
+		t.Fatalf("a trickle after a catch-up: %d unmaps, want 1", unmaps-was)
+	}
+	read(5, 100, true)
+	if unmaps != was+1 {
+		t.Fatalf("a trickle of 500 records unmapped %d times", unmaps-was-1)
+	}
+	read(unmapIdle, 1, true)
+	if unmaps != was+2 {
+		t.Fatalf("catching up after %d records: %d unmaps, want 1", unmapIdle, unmaps-was-1)
+	}
+	u.unmap = func() error { return errors.New("boom") }
+	if err := u.readN(releaseBacklog, false); err == nil || err.Error() != "boom" {
+		t.Fatalf("the store's error: %v", err)
+	}
+	var none unmapper // a store without a mapping
+	if err := none.readN(releaseBacklog, true); err != nil {
+		t.Fatal(err)
 	}
 }

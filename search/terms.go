@@ -238,6 +238,8 @@ func (x *Index) runTerms() {
 		n, err := x.buildTerms()
 		if err != nil {
 			x.opts.Logger.Error("search: reading the records above the watermark failed", "err", err)
+		} else {
+			x.readN(n, n < termsStep)
 		}
 		if err == nil && n >= termsStep {
 			select {
