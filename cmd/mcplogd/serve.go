@@ -55,6 +55,7 @@ type serveConfig struct {
 	follows      []followSpec
 	studio       studioFlags
 	limits       serveLimits // limits.go
+	memory       memoryLimit // memory.go
 	compat       string
 }
 
@@ -93,6 +94,7 @@ func (s *server) ParseFlags(args []string) error {
 	sizeVar(fs, &c.maxBody, "max-body", 1<<20, "largest request body; bigger ones get 413")
 	c.ret.register(fs)
 	c.limits.register(fs)
+	c.memory.register(fs)
 	fs.Func("allow-origin", "also accept MCP requests from this browser origin, e.g. https://tool.example:8443 (repeatable)", func(v string) error {
 		c.allowOrigins = append(c.allowOrigins, v)
 		return nil
@@ -122,6 +124,7 @@ func (s *server) ParseFlags(args []string) error {
 func (s *server) Run(ctx context.Context) (err error) {
 	c := &s.config
 	s.logger = slog.New(slog.NewTextHandler(s.m.Stderr, &slog.HandlerOptions{Level: c.logLevel}))
+	c.memory.apply(s.m.Getenv)
 	if s.dir, s.token, err = openDir(c.data); err != nil {
 		return err
 	}

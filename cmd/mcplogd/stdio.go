@@ -24,9 +24,12 @@ func (m *Main) stdio(ctx context.Context, args []string) error {
 	compatFlag(fs, &compat)
 	var ret retention
 	ret.register(fs)
+	var mem memoryLimit
+	mem.register(fs)
 	if err := m.parse(fs, args, 0); err != nil {
 		return err
 	}
+	mem.apply(m.Getenv)
 	// The SDK writes < > & as \u003c \u003e \u0026; its messages go out
 	// through the unescaper (each ends in a newline: nothing is held).
 	m = m.withStdout(&oplog.UnescapeWriter{W: m.Stdout})

@@ -115,6 +115,7 @@ type burstResult struct {
 	// sqliteSkipped says why there is no SQLite baseline, if there is none.
 	sqliteSkipped string
 	shapes        []burstShape
+	limit         int64 // the Go memory limit of the runs (limit.go)
 }
 
 // measureBurst runs the burst cfg.Runs times without searches and as many
@@ -127,7 +128,12 @@ func (r *runner) measureBurst(ctx context.Context) error {
 	r.burst = burstResult{data: d, shapes: burstShapes(d.name, d.level)}
 	for round := range r.cfg.Runs {
 		for _, busy := range []bool{false, true} {
-			run, err := r.burstOnce(ctx, busy)
+			var run burstRun
+			limit, err := underServeLimit(func() (err error) {
+				run, err = r.burstOnce(ctx, busy)
+				return err
+			})
+			r.burst.limit = limit
 			if err != nil {
 				return err
 			}

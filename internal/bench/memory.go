@@ -36,6 +36,7 @@ type memoryResult struct {
 	ingest   time.Duration // the appends
 	catchUp  time.Duration // from the ingest's end to the index's watermark at the last ID
 	before   procStatus    // before the store was opened
+	limit    int64         // the Go memory limit of the run (limit.go)
 	peak     procStatus    // the sample of the highest RSS, ingest and catch-up
 	ingestP  int64         // median RSS during the ingest
 	steady   procStatus    // the median-RSS sample over memorySteady after catch-up
@@ -111,6 +112,13 @@ func (r *runner) measureMemory(ctx context.Context) error {
 		return err
 	}
 	defer remove()
+	m := &r.memory
+	m.limit, err = underServeLimit(func() error { return r.memoryWith(ctx, dir) })
+	return err
+}
+
+// memoryWith is measureMemory's run in dir.
+func (r *runner) memoryWith(ctx context.Context, dir string) error {
 	m := &r.memory
 	runtime.GC()
 	debug.FreeOSMemory()

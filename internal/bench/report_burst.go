@@ -30,8 +30,9 @@ func (r *runner) reportBurst(w *errWriter) {
 		"built first: `indexedThrough`); the lag beside each search is the records not yet in a segment when it was asked. "+
 		"Then the SQLite baseline: Python's sqlite3 in process on the same lines, decoded before the clock starts (only "+
 		"the inserts and commits are timed; WAL, synchronous=FULL, FTS5 over text and stack by a trigger, an index on name, "+
-		"level, id; %s lines per transaction), and the same newest-50 reads. Figures are medians over the runs (min – max).\n\n",
-		commas(int64(d.lines)), burstClients, commas(burstBatch), burstWord, len(b.quiet), commas(burstBatch))
+		"level, id; %s lines per transaction), and the same newest-50 reads. Figures are medians over the runs (min – max). "+
+		"The bursts run %s.\n\n",
+		commas(int64(d.lines)), burstClients, commas(burstBatch), burstWord, len(b.quiet), commas(burstBatch), limitNote(b.limit))
 	w.printf("| what | mcplogd | baseline, same run | goal | |\n|---|---|---|---|---|\n")
 	r.reportBurstIngest(w)
 	var lags, segLags, cQuiet, cBusy, sQuiet, sBusy, queries []time.Duration

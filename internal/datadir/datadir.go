@@ -18,6 +18,11 @@ const Default = "mcplogd-data"
 // DefaultAddr is where serve listens when neither --addr nor a saved address says otherwise.
 const DefaultAddr = "127.0.0.1:7170"
 
+// DefaultMemoryLimit is the soft limit of the Go runtime's memory that
+// serve and stdio set (--memory-limit): the heap of a 1,000,000-line
+// catch-up peaks at twice its live ~80–150 MB without one.
+const DefaultMemoryLimit = 200 << 20
+
 // Dir is a data directory.
 type Dir struct {
 	Path string // absolute
