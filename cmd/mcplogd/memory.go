@@ -24,7 +24,7 @@ type memoryLimit struct {
 
 func (l *memoryLimit) register(fs *flag.FlagSet) {
 	l.bytes = datadir.DefaultMemoryLimit
-	fs.Var(setSize{sizeValue{&l.bytes}, &l.set}, "memory-limit", "soft limit of the Go heap and runtime: near it the garbage collector works harder instead of the process growing (0: none; default 200MiB, or GOMEMLIMIT when that is set and the flag is not)")
+	fs.Var(setSize{sizeValue{&l.bytes}, &l.set}, "memory-limit", "soft limit of the Go heap and runtime: near it the garbage collector works harder instead of the process growing (0: none; GOMEMLIMIT when that is set and the flag is not; 200MiB by default) (bytes; KB, MB, GB, KiB, MiB, GiB accepted)")
 }
 
 // apply sets the limit: the flag's, else the GOMEMLIMIT the runtime already
