@@ -11,7 +11,7 @@ package store
 
 // ReleaseMapped lets go of the pages of the file this process has mapped.
 // It holds a read transaction meanwhile, so bbolt cannot remap the file
-// under it. On systems without madvise it does nothing.
+// under it. On systems other than Linux it does nothing.
 func (d *DB) ReleaseMapped() error {
 	if d.isClosed() {
 		return nil

@@ -2,5 +2,5 @@
 
 package store
 
-// dropMapped does nothing where the store does not use madvise.
+// dropMapped does nothing: the store uses madvise on Linux only.
 func dropMapped(uintptr, int64) error { return nil }
