@@ -35,7 +35,7 @@ func ParseUpstream(s string) (Upstream, error) {
 		return Upstream{}, oplog.Errorf(oplog.EINVALID, "upstream %q: the name may hold letters, digits, '-' and '_' only", name)
 	}
 	if cmd, ok := strings.CutPrefix(target, "cmd:"); ok {
-		words, err := splitWords(cmd)
+		words, err := oplog.SplitWords(cmd)
 		if err != nil || len(words) == 0 {
 			return Upstream{}, oplog.Errorf(oplog.EINVALID, "upstream %s: cannot read the command %q", name, cmd)
 		}
@@ -46,59 +46,6 @@ func ParseUpstream(s string) (Upstream, error) {
 		return Upstream{}, oplog.Errorf(oplog.EINVALID, "upstream %s: %q is neither an http(s) URL nor cmd:COMMAND", name, target)
 	}
 	return Upstream{Name: name, URL: target}, nil
-}
-
-// splitWords splits a command line into words as a shell would: spaces
-// separate, single quotes keep everything, double quotes keep everything but
-// a backslash escape, a backslash outside quotes escapes the next byte.
-func splitWords(s string) ([]string, error) {
-	var words []string
-	var w strings.Builder
-	inWord := false
-	var quote byte
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case quote == '\'':
-			if c == '\'' {
-				quote = 0
-			} else {
-				w.WriteByte(c)
-			}
-		case quote == '"':
-			switch {
-			case c == '"':
-				quote = 0
-			case c == '\\' && i+1 < len(s):
-				i++
-				w.WriteByte(s[i])
-			default:
-				w.WriteByte(c)
-			}
-		case c == '\'' || c == '"':
-			quote, inWord = c, true
-		case c == '\\' && i+1 < len(s):
-			i++
-			w.WriteByte(s[i])
-			inWord = true
-		case c == ' ' || c == '\t' || c == '\n':
-			if inWord {
-				words = append(words, w.String())
-				w.Reset()
-				inWord = false
-			}
-		default:
-			w.WriteByte(c)
-			inWord = true
-		}
-	}
-	if quote != 0 {
-		return nil, fmt.Errorf("a %c quote is never closed", quote)
-	}
-	if inWord {
-		words = append(words, w.String())
-	}
-	return words, nil
 }
 
 func validName(s string) bool {
