@@ -777,12 +777,12 @@ func followOnce(t *testing.T, l *oplog.Log, path string, ls []string) {
 	mustClose(t, f)
 }
 
-// panicParser panics on its first line, as a parser's bug would.
-type panicParser struct{}
+// buggyParser panics on its first line, as a parser's bug would.
+type buggyParser struct{}
 
-func (panicParser) Line(string, int64) []Entry { panic("boom") }
-func (panicParser) Flush() []Entry             { return nil }
-func (panicParser) Name() string               { return "panic" }
+func (buggyParser) Line(string, int64) []Entry { panic("boom") }
+func (buggyParser) Flush() []Entry             { return nil }
+func (buggyParser) Name() string               { return "panic" }
 
 // TestFollower_ParserPanic: a parser's bug stops its follower, failing with
 // the panic in its status, instead of ending the process; the log goes on.
@@ -791,7 +791,7 @@ func TestFollower_ParserPanic(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "game.log")
 	appendFile(t, path, "one\n")
 	opts := testOptions(path)
-	opts.makeParser = func() Parser { return panicParser{} }
+	opts.makeParser = func() Parser { return buggyParser{} }
 	f := mustStart(t, l, opts)
 	logtest.Eventually(t, waitFor, "the follower to fail", func() bool {
 		st := f.Status()

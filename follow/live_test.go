@@ -163,7 +163,7 @@ func feedComplete(p Parser, data []byte) ([]Entry, int64) {
 		if i < 0 {
 			break
 		}
-		line := strings.TrimSuffix(string(data[off:off+int64(i)]), "\r")
+		line := cleanLine(data[off : off+int64(i)])
 		off += int64(i) + 1
 		entries = append(entries, p.Line(line, off)...)
 	}

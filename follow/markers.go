@@ -145,6 +145,12 @@ func mayMark(s string) bool {
 
 // markers returns the markers to put before and after r.
 func (m *marking) markers(r *oplog.Record) (before, after []oplog.Record) {
+	if r.Kind == oplog.KindMarker {
+		if r.Name == oplog.MarkerRun { // the parser read a run's start itself
+			m.runStarted()
+		}
+		return nil, nil
+	}
 	if m.newRun == "" && r.Name != "compiler" && !mayMark(r.Text) {
 		if m.sinceRun >= 0 {
 			m.sinceRun++

@@ -11,12 +11,16 @@ import (
 
 // NewParser returns the parser called name: "unity", "log4j" (alias
 // "minecraft"), "mccrash" (Minecraft's crash reports, alias
-// "minecraft-crash"), "godot", "unreal", "generic", "plain" (every line one info record),
-// or "" / "auto", which buffers the first lines (up to 20, or until a
-// flush) until the format is clear, picks one of the others (generic when
-// nothing matches) and replays them into it; its Name is "auto" until it
-// has chosen, then the chosen parser's. Names are case-insensitive. An
-// unknown name is an EINVALID error naming the choices.
+// "minecraft-crash"), "godot", "unreal", "luanti" (alias "minetest"),
+// "rust" (tracing's fmt lines, alias "bevy"), "json" (JSON lines of
+// structured loggers), "generic" (alias "lua" and "love": it reads Lua's
+// uncaught errors and Rust's panics too), "plain" (every line one info
+// record), or "" / "auto", which buffers the first lines (up to 20, or
+// until a flush) until the format is clear, picks one of the others
+// (generic when nothing matches) and replays them into it; its Name is
+// "auto" until it has chosen, then the chosen parser's. Names are
+// case-insensitive. An unknown name is an EINVALID error naming the
+// choices.
 //
 // date gives the day of lines that carry only a time of day (Minecraft's
 // [12:34:56]): the followed file's modification date; nil means today in
@@ -33,26 +37,48 @@ func newParser(name string, date, now func() time.Time) (Parser, error) {
 	if date == nil {
 		c.date = func() time.Time { return time.Now().UTC() }
 	}
-	switch strings.ToLower(strings.TrimSpace(name)) {
-	case "unity":
-		return &unityParser{clk: c}, nil
-	case "log4j", "minecraft":
-		return &log4jParser{clk: c}, nil
-	case "godot":
-		return &godotParser{}, nil
-	case "mccrash", "minecraft-crash":
-		return &mcCrashParser{clk: c}, nil
-	case "generic":
-		return &genericParser{clk: c}, nil
-	case "unreal":
-		return &unrealParser{}, nil
-	case "plain":
-		return plainParser(), nil
+	switch n := strings.ToLower(strings.TrimSpace(name)); n {
 	case "", "auto":
 		return &autoParser{clk: c}, nil
+	case "plain":
+		return plainParser(), nil
+	default:
+		if p := formatParser(n, c); p != nil {
+			return p, nil
+		}
 	}
 	return nil, oplog.Errorf(oplog.EINVALID,
-		"parser: unknown parser %q; expected unity, log4j (or minecraft), mccrash, godot, unreal, generic, plain or auto", name)
+		"parser: unknown parser %q; expected %s or auto", name, ParserNames)
+}
+
+// ParserNames lists the parsers NewParser knows, for messages and help.
+const ParserNames = "unity, log4j (or minecraft), mccrash, godot, unreal, luanti (or minetest), rust (or bevy), json, generic (or lua, love), plain"
+
+// formatParser returns the parser of a format's name, or nil.
+func formatParser(name string, c *clock) Parser {
+	switch name {
+	case "unity":
+		return &unityParser{clk: c}
+	case "log4j", "minecraft":
+		return &log4jParser{clk: c}
+	case "godot":
+		return &godotParser{}
+	case "mccrash", "minecraft-crash":
+		return &mcCrashParser{clk: c}
+	case "unreal":
+		return &unrealParser{}
+	case "luanti", "minetest":
+		return &luantiParser{clk: c}
+	case "rust", "bevy":
+		return &rustParser{clk: c, g: newGeneric(c, "generic")}
+	case "json":
+		return &jsonParser{clk: c, g: newGeneric(c, "generic")}
+	case "generic":
+		return newGeneric(c, "generic")
+	case "lua", "love":
+		return newGeneric(c, "lua")
+	}
+	return nil
 }
 
 // entry is the record a parser is building: the first line made its text,

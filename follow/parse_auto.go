@@ -8,6 +8,10 @@ const (
 	fmtLog4j
 	fmtGodot
 	fmtUnreal
+	fmtLuanti
+	fmtRust
+	fmtJSON
+	fmtLua
 	numFormats
 )
 
@@ -69,8 +73,16 @@ func (a *autoParser) choose() []Entry {
 		a.p = &unrealParser{}
 	case fmtMcCrash:
 		a.p = &mcCrashParser{clk: a.clk}
+	case fmtLuanti:
+		a.p = &luantiParser{clk: a.clk}
+	case fmtRust:
+		a.p = formatParser("rust", a.clk)
+	case fmtJSON:
+		a.p = formatParser("json", a.clk)
+	case fmtLua:
+		a.p = formatParser("lua", a.clk)
 	default:
-		a.p = &genericParser{clk: a.clk}
+		a.p = formatParser("generic", a.clk)
 	}
 	var out []Entry
 	for i, l := range a.lines {
@@ -113,6 +125,9 @@ func (a *autoParser) look(line string) bool {
 		return false
 	}
 	prove := func(f int) bool { a.sure, a.sureFound = f, true; return true }
+	if f, ok := a.proof(s); ok {
+		return prove(f)
+	}
 	switch {
 	case strings.HasPrefix(s, mcCrashBanner):
 		return prove(fmtMcCrash)
@@ -131,7 +146,7 @@ func (a *autoParser) look(line string) bool {
 		strings.HasPrefix(s, "Crash!!!"), strings.HasPrefix(s, "Caught fatal signal - signo:"),
 		strings.HasPrefix(s, "0x") && strings.Contains(s, " (Mono JIT Code) "):
 		return prove(fmtUnity) // Unity's own words, or its crash dumps (a log may hold only a dump)
-	case strings.HasPrefix(s, "Godot Engine v"), strings.HasPrefix(s, "SCRIPT ERROR: "),
+	case strings.HasPrefix(s, "Godot Engine v"), strings.HasPrefix(s, "SCRIPT ERROR: "), isGodotFileLabel(s),
 		strings.HasPrefix(s, "USER SCRIPT ERROR: "), strings.HasPrefix(s, "SHADER ERROR: "):
 		return prove(fmtGodot)
 	case godotErr && (strings.HasPrefix(trimLeft(s), "at: ") || strings.HasPrefix(trimLeft(s), "At: ")) && indented(s):
@@ -157,4 +172,32 @@ func (a *autoParser) look(line string) bool {
 		a.score[fmtUnity] += 2
 	}
 	return false
+}
+
+// proof reports the formats of this round that one line proves: a
+// Luanti header with its date or the separator debug.txt starts with, a
+// tracing line with its timestamp, a JSON line of a structured logger,
+// LÖVE's own words.
+func (a *autoParser) proof(s string) (int, bool) {
+	switch {
+	case s == luantiSep:
+		a.score[fmtLuanti]++
+	case strings.TrimSpace(s) == "Separator" && a.score[fmtLuanti] > 0:
+		return fmtLuanti, true
+	case len(s) > 22 && isDigit(s[0]) && s[10] == ' ' && s[19] == ':':
+		if h, ok := parseLuantiHeader(s, a.clk.location()); ok && !h.t.IsZero() {
+			return fmtLuanti, true
+		}
+	case len(s) > 22 && isDigit(s[0]) && s[10] == 'T':
+		if t, ok := parseTracing(s, a.clk); ok && !t.t.IsZero() {
+			return fmtRust, true
+		}
+	case s[0] == '{':
+		if looksLikeJSONLog(s) {
+			return fmtJSON, true
+		}
+	case strings.Contains(s, `[love "`), strings.HasPrefix(s, "LOVE - Warning: "):
+		return fmtLua, true
+	}
+	return 0, false
 }

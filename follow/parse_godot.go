@@ -143,7 +143,7 @@ func (p *godotParser) add(s string, end int64) []Entry {
 // begin starts an entry with line s.
 func (p *godotParser) begin(s string, end int64) {
 	p.errs, p.dump, p.exc, p.fn, p.src, p.srcLine, p.engine = false, 0, false, "", "", -1, ""
-	label, msg, _ := strings.Cut(strings.TrimPrefix(s, "USER "), ": ")
+	label, msg, _ := godotLabel(s)
 	level, name := oplog.LevelInfo, ""
 	switch label {
 	case "ERROR":
@@ -188,6 +188,11 @@ func (p *godotParser) frame(t string) string {
 		}
 		return "at " + rest
 	case strings.HasPrefix(t, "At: "): // Godot 3: "At: file:line." or "At: file:line:f() - msg"
+		if p.e.lines == 0 && p.fn != "" {
+			// The console's "ERROR: f: msg": the text is the message, as
+			// the file logger writes it ("**ERROR**: msg").
+			p.e.rec.Text = strings.TrimPrefix(p.e.rec.Text, p.fn+": ")
+		}
 		loc := t[len("At: "):]
 		if i := strings.Index(loc, " - "); i >= 0 {
 			loc = loc[:i]

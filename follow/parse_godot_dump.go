@@ -45,7 +45,7 @@ func (p *godotParser) dumpLine(s string, end int64) (out []Entry, ok bool) {
 // isGodotHeader reports a line that starts an entry of its own: an error
 // or warning label, a crash dump, or a run's banner.
 func isGodotHeader(s string) bool {
-	label, _, ok := strings.Cut(strings.TrimPrefix(s, "USER "), ": ")
+	label, _, ok := godotLabel(s)
 	if ok {
 		switch label {
 		case "ERROR", "SCRIPT ERROR", "SHADER ERROR", "WARNING", "SCRIPT WARNING", "handle_crash", "CrashHandlerException":
@@ -53,6 +53,27 @@ func isGodotHeader(s string) bool {
 		}
 	}
 	return strings.HasPrefix(s, "Godot Engine v")
+}
+
+// godotLabel cuts the label from a line: "ERROR: msg" (and "USER
+// ERROR: msg") as Godot prints them, "**ERROR**: msg" as Godot 3's file
+// logger writes them.
+func godotLabel(s string) (label, msg string, ok bool) {
+	label, msg, ok = strings.Cut(strings.TrimPrefix(s, "USER "), ": ")
+	if len(label) > 4 && strings.HasPrefix(label, "**") && strings.HasSuffix(label, "**") {
+		label = label[2 : len(label)-2]
+	}
+	return label, msg, ok
+}
+
+// isGodotFileLabel reports the label of an error Godot 3's file logger
+// wrote: "**ERROR**: ", "**SCRIPT ERROR**: ".
+func isGodotFileLabel(s string) bool {
+	if !strings.HasPrefix(s, "**") {
+		return false
+	}
+	label, _, ok := godotLabel(s)
+	return ok && label != s[:strings.IndexByte(s, ':')] && isGodotHeader(s)
 }
 
 // isStackStart reports an indented line that begins a stack: Godot's

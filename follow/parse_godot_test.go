@@ -112,7 +112,7 @@ func TestParseGodot_Godot3(t *testing.T) {
 		1: {level: oplog.LevelFatal, name: "crash", text: "Program crashed with signal 4"},
 		2: {level: oplog.LevelFatal, name: "crash", text: "Program crashed with signal 11", stack: ptr("at __kernel_sigreturn\n-- END OF BACKTRACE --")},
 		3: {level: oplog.LevelFatal, name: "crash", text: "Program crashed with signal 11", stack: ptr("at __kernel_sigreturn\n-- END OF BACKTRACE --")},
-		4: {level: oplog.LevelError, text: "debug_send_unhandled_exception_error: System.TypeInitializationException: The type initializer for 'Godot.WeakRef' threw an exception.",
+		4: {level: oplog.LevelError, text: "System.TypeInitializationException: The type initializer for 'Godot.WeakRef' threw an exception.",
 			stack: ptr("at debug_send_unhandled_exception_error (modules/mono/mono_gd/gd_mono_utils.cpp:602)")},
 		5: {level: oplog.LevelError, text: "Unhandled Exception:",
 			stack: ptr("System.NullReferenceException: Object reference not set to an instance of an object.\nat PlayerBase._PhysicsProcess (System.Single dt) [0x00001] in <5b8faf5510df4577ac02e8d379d27c53>:0")},

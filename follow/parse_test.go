@@ -54,7 +54,7 @@ func feed(p Parser, data []byte) []Entry {
 		if i < 0 {
 			i = len(data) - 1 // no newline at the end: the follower holds it; not in these samples
 		}
-		line := strings.TrimSuffix(string(data[:i]), "\r")
+		line := cleanLine(data[:i])
 		off += int64(i + 1)
 		data = data[i+1:]
 		out = append(out, p.Line(line, off)...)
@@ -129,6 +129,9 @@ func checkAll(t *testing.T, es []Entry, size int64) {
 	var last int64
 	for i, e := range es {
 		r := e.Record
+		if r.Kind == oplog.KindMarker && r.Name == oplog.MarkerRun && i+1 < len(es) && es[i+1].End == e.End {
+			continue // a run's start a parser read (Luanti's separator), stored with the entry after it
+		}
 		if r.Kind != oplog.KindLine || !r.Level.Valid() {
 			t.Errorf("entry %d (%q): kind %d level %d", i, r.Text, r.Kind, r.Level)
 		}
@@ -157,7 +160,9 @@ func checkAll(t *testing.T, es []Entry, size int64) {
 func levels(es []Entry) map[oplog.Level]int {
 	m := map[oplog.Level]int{}
 	for _, e := range es {
-		m[e.Record.Level]++
+		if e.Record.Kind != oplog.KindMarker {
+			m[e.Record.Level]++
+		}
 	}
 	return m
 }
@@ -695,9 +700,9 @@ func TestParse_GodotVariants(t *testing.T) {
 		if len(es) != 2 {
 			t.Fatalf("%d entries", len(es))
 		}
-		checkEntry(t, 0, es[0], want{level: oplog.LevelError, name: "script", text: "_process: Invalid get index 'position' (on base: 'null instance').",
+		checkEntry(t, 0, es[0], want{level: oplog.LevelError, name: "script", text: "Invalid get index 'position' (on base: 'null instance').",
 			stack: ptr("at _process (res://player.gd:12)"), data: `{"srcFile":"res://player.gd","srcLine":12,"function":"_process"}`})
-		checkEntry(t, 1, es[1], want{level: oplog.LevelError, text: "get_node: Node not found: Sprite.",
+		checkEntry(t, 1, es[1], want{level: oplog.LevelError, text: "Node not found: Sprite.",
 			stack: ptr("at get_node (scene/main/node.cpp:1371)")})
 	})
 	t.Run("Backtrace", func(t *testing.T) {

@@ -36,3 +36,25 @@ func (plain) Line(line string, end int64) []Entry {
 func (plain) Flush() []Entry { return nil }
 
 func (plain) Name() string { return "plain" }
+
+// layer is a parser others are put in front of: each reads the lines of
+// its own shape and hands every other line to the layer below it, so that
+// one parser reads a format's lines and, say, a Rust panic or a Lua error
+// printed among them. At most one entry is held in a stack of layers: a
+// layer completes the entries below it (take) before it starts one, and
+// its own before it hands a line down.
+type layer interface {
+	Parser
+	// take completes the entry held by the layer or the ones below it, if
+	// any, appending it to out.
+	take(out []Entry) []Entry
+	// isHeader reports whether s starts an entry of its own in this
+	// layer or one below it.
+	isHeader(s string) bool
+}
+
+// newGeneric returns the generic parser: Lua's uncaught errors in front of
+// Rust's panics in front of genericParser, named name.
+func newGeneric(c *clock, name string) *luaParser {
+	return &luaParser{name: name, g: &panicParser{g: &genericParser{clk: c}}}
+}

@@ -1,9 +1,6 @@
 package follow
 
-import (
-	"bytes"
-	"io"
-)
+import "io"
 
 // readSome reads from the current file up to passBytes and feeds its complete
 // lines to the parser. It reports the bytes read and whether it reached the
@@ -39,36 +36,13 @@ func (f *Follower) readSome() (n int64, eof bool, err error) {
 
 // feed splits chunk, which ends at offset end, into lines.
 func (f *Follower) feed(chunk []byte, end int64) {
-	c := f.cur
-	start := end - int64(len(chunk)) // offset of chunk[0]
-	for len(chunk) > 0 {
-		i := bytes.IndexByte(chunk, '\n')
-		if i < 0 {
-			c.partial = append(c.partial, chunk...)
-			if len(c.partial) >= maxLine {
-				f.line(c.partial, end)
-				c.partial = c.partial[:0]
-			}
-			return
-		}
-		lineEnd := start + int64(i) + 1
-		if len(c.partial) > 0 {
-			c.partial = append(c.partial, chunk[:i]...)
-			f.line(c.partial, lineEnd)
-			c.partial = c.partial[:0]
-		} else {
-			f.line(chunk[:i], lineEnd)
-		}
-		chunk = chunk[i+1:]
-		start = lineEnd
-	}
+	splitLines(&f.cur.partial, chunk, end, f.line)
 }
 
 // line hands one line, ending at offset end, to the parser.
 func (f *Follower) line(b []byte, end int64) {
-	b = bytes.TrimSuffix(b, []byte{'\r'})
 	f.lines.Add(1)
-	f.addEntries(f.parser.Line(string(b), end))
+	f.addEntries(f.parser.Line(cleanLine(b), end))
 }
 
 func (f *Follower) addEntries(es []Entry) {
