@@ -21,7 +21,7 @@ import (
 func TestFollow_LiveEqualsOneShot(t *testing.T) {
 	var fixtures []string
 	err := filepath.WalkDir("testdata", func(path string, d os.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && (strings.HasSuffix(path, ".log") || strings.HasSuffix(path, ".txt")) {
+		if err == nil && !d.IsDir() && (strings.HasSuffix(path, ".log") || strings.HasSuffix(path, ".txt") || strings.HasSuffix(path, ".jsonl")) {
 			fixtures = append(fixtures, path)
 		}
 		return err

@@ -40,6 +40,7 @@ type marking struct {
 	p         Parser
 	sinceRun  int    // entries since the last run marker; -1 before any
 	newRun    string // set by startRun: why the next entry starts a run
+	launched  bool   // the runs are launches (mcplogd run): no banner or parser starts one
 	compiling bool   // a compile started and has no outcome yet
 	errors    int    // its compile errors so far
 
@@ -67,6 +68,12 @@ func (m *marking) mark(entries []Entry) []Entry {
 	var out []Entry
 	for i := range entries {
 		e := &entries[i] // not a copy: an Entry is large, and most are passed over
+		if m.launched && e.Record.Kind == oplog.KindMarker && e.Record.Name == oplog.MarkerRun {
+			if out == nil {
+				out = append(make([]Entry, 0, len(entries)), entries[:i]...)
+			}
+			continue // a launch is the run: the parser's start of one is not
+		}
 		before, after := m.markers(&e.Record)
 		if len(before) == 0 && len(after) == 0 {
 			if out != nil {
@@ -162,7 +169,7 @@ func (m *marking) markers(r *oplog.Record) (before, after []oplog.Record) {
 	format := m.p.Name()
 	var b runInfo
 	ok := false
-	if m.sinceRun < 0 || m.sinceRun > bannerWindow(format) || m.newRun != "" {
+	if !m.launched && (m.sinceRun < 0 || m.sinceRun > bannerWindow(format) || m.newRun != "") {
 		b, ok = runBanner(format, r) // not within a run's banner: Unity's is many lines
 	}
 	if ok {

@@ -245,3 +245,63 @@ func parseSampleQuiet(t *testing.T, sample string) []Entry {
 	t.Helper()
 	return feed(mustParser(t, "auto"), readSample(t, sample))
 }
+
+// TestParseJSON: the JSON lines of slog, zap, logrus, pino, bunyan,
+// winston, structlog, python-json-logger and Serilog, as those loggers
+// wrote them: message, level, time, logger and stack from each one's
+// keys, the rest kept as data, one record a line.
+func TestParseJSON(t *testing.T) {
+	for _, tc := range []struct {
+		file              string
+		i                 int
+		level             oplog.Level
+		name, text, stack string // stack: its start
+		data              string // a piece of Data
+	}{
+		{"slog.jsonl", 5, oplog.LevelError, "", "payment declined", "", `"source":{"function":"main.runSlog"`},
+		{"slog.jsonl", 6, oplog.LevelWarn, "", "custom level between WARN and ERROR", "", ""},
+		{"zap.jsonl", 4, oplog.LevelError, "db", "payment declined", "main.runZap\n\t/tmp/jsonlogs/gen-go/main.go:68", `"caller":"gen-go/main.go:68"`},
+		{"logrus.jsonl", 3, oplog.LevelWarn, "", "slow request", "", `"duration":1500000000`},
+		{"pino.jsonl", 3, oplog.LevelError, "", "request failed", "Error: boom\n    at failingOp (", `"err":{"code":"EBOOM","message":"boom","type":"Error"}`},
+		{"bunyan.jsonl", 3, oplog.LevelError, "myapp", "request failed", "Error: boom\n", `"hostname":"vm"`},
+		{"winston.jsonl", 3, oplog.LevelError, "", "request failed boom", "Error: boom\n", `"code":"EBOOM"`},
+		{"structlog.jsonl", 4, oplog.LevelError, "myapp.api", "request failed", "Traceback (most recent call last):\n", `"attempt":3`},
+		{"python-json-logger.jsonl", 3, oplog.LevelError, "myapp.api", "request failed", "Traceback (most recent call last):\n", ""},
+		{"serilog-compact.jsonl", 3, oplog.LevelError, "", "Something failed", "System.DivideByZeroException: Attempted to divide by zero.", ""},
+		{"serilog-compact.jsonl", 5, oplog.LevelInfo, "Microsoft.Hosting.Lifetime", "Now listening on: http://localhost:5000", "", `"address":"http://localhost:5000"`},
+		{"serilog-json.jsonl", 0, oplog.LevelInfo, "", "Hello, {\"Name\":\"nblumhardt\",\"Tags\":[1,2,3]}, 123 at 2016-06-07T13:44:57.8532799+10:00", "", ""},
+	} {
+		data := readSample(t, "json/"+tc.file)
+		es := feed(mustParser(t, "json"), data)
+		if n := strings.Count(string(data), "\n"); len(es) != n {
+			t.Errorf("%s: %d records of %d lines", tc.file, len(es), n)
+			continue
+		}
+		r := es[tc.i].Record
+		if r.Level != tc.level || r.Name != tc.name || r.Text != tc.text || !strings.HasPrefix(r.Stack, tc.stack) ||
+			!strings.Contains(string(r.Data), tc.data) || tc.stack == "" && r.Stack != "" {
+			t.Errorf("%s line %d: {%s %q %q %.40q %s}, want {%s %q %q %.40q %s}", tc.file, tc.i+1, r.Level, r.Name, r.Text, r.Stack, r.Data,
+				tc.level, tc.name, tc.text, tc.stack, tc.data)
+		}
+		if tc.file != "winston.jsonl" && r.Time.IsZero() {
+			t.Errorf("%s line %d: no time", tc.file, tc.i+1)
+		}
+		if strings.Contains(string(r.Data), `"stack"`) {
+			t.Errorf("%s line %d: the stack is in Data too: %s", tc.file, tc.i+1, r.Data)
+		}
+	}
+	// pino's numbers, zap's float seconds, Python's comma before the milliseconds.
+	for line, want := range map[string]time.Time{
+		`{"level":30,"time":1796230878427,"msg":"x"}`:                            time.UnixMilli(1796230878427).UTC(),
+		`{"level":"info","ts":1796230846.5,"msg":"x"}`:                           time.Unix(1796230846, 5e8).UTC(),
+		`{"levelname":"INFO","asctime":"2026-12-02 17:02:32,623","message":"x"}`: time.Date(2026, 12, 2, 17, 2, 32, 623e6, fileDate.Location()),
+	} {
+		if r, ok := parseOne(t, "json", line); ok && !r.Time.Equal(want) {
+			t.Errorf("%s: time %v, want %v", line, r.Time, want)
+		}
+	}
+	// A line that is no logger's JSON is the generic parser's.
+	if r, ok := parseOne(t, "json", `ERROR: not json`); ok && (r.Level != oplog.LevelError || r.Text != "not json") {
+		t.Errorf("plain line: %s %q", r.Level, r.Text)
+	}
+}

@@ -60,7 +60,7 @@ var jsonKeys = struct{ msg, level, time, logger, stack []string }{
 	msg:    []string{"msg", "message", "@m", "@mt", "event", "text", "RenderedMessage", "MessageTemplate"},
 	level:  []string{"level", "lvl", "severity", "@l", "Level", "levelname", "log.level", "loglevel"},
 	time:   []string{"time", "ts", "timestamp", "@t", "@timestamp", "Timestamp", "datetime", "asctime"},
-	logger: []string{"logger", "logger_name", "name", "@logger", "SourceContext", "component", "module"},
+	logger: []string{"logger", "logger_name", "@logger", "SourceContext", "component", "module"},
 	stack:  []string{"stack", "stacktrace", "stack_trace", "exception", "exc_info", "@x", "Exception", "error.stack_trace"},
 }
 
@@ -75,11 +75,11 @@ func jsonRecord(s string, clk *clock) (oplog.Record, bool) {
 	}
 	r := oplog.Record{Kind: oplog.KindLine, Level: oplog.LevelInfo}
 	msgKey := takeString(m, jsonKeys.msg, &r.Text)
-	levelKey := ""
+	levelKey, numericLevel := "", false
 	for _, k := range jsonKeys.level {
 		if v, ok := m[k]; ok {
 			if lv, ok := jsonLevel(v); ok {
-				r.Level, levelKey = lv, k
+				r.Level, levelKey, numericLevel = lv, k, len(v) > 0 && v[0] != '"'
 				delete(m, k)
 				break
 			}
@@ -101,7 +101,12 @@ func jsonRecord(s string, clk *clock) (oplog.Record, bool) {
 		}
 	}
 	var name string
-	takeString(m, jsonKeys.logger, &name)
+	if takeString(m, jsonKeys.logger, &name) == "" && (levelKey == "levelname" || numericLevel) {
+		takeString(m, []string{"name"}, &name) // pino's and bunyan's logger, Python logging's
+	}
+	if msgKey == "@mt" || msgKey == "MessageTemplate" {
+		r.Text = renderTemplate(r.Text, m) // Serilog's template, with its properties
+	}
 	if name != "" && len(name) <= oplog.MaxLabelBytes && !strings.ContainsAny(name, "\x00\r\n") {
 		r.Name = name
 	}
@@ -216,11 +221,13 @@ func jsonStack(m map[string]json.RawMessage) string {
 		if !ok || len(v) == 0 || v[0] != '{' {
 			continue
 		}
-		var e struct {
-			Stack string `json:"stack"`
-		}
-		if json.Unmarshal(v, &e) == nil && e.Stack != "" {
-			return oplog.ClipBytes(e.Stack, oplog.MaxStackBytes)
+		var e map[string]json.RawMessage
+		var st string
+		if json.Unmarshal(v, &e) == nil && takeString(e, []string{"stack"}, &st) != "" && st != "" {
+			if b, err := json.Marshal(e); err == nil {
+				m[k] = b // the rest of the error stays in Data, its stack once
+			}
+			return oplog.ClipBytes(st, oplog.MaxStackBytes)
 		}
 	}
 	return ""
@@ -240,4 +247,44 @@ func looksLikeJSONLog(s string) bool {
 		}
 	}
 	return false
+}
+
+// renderTemplate fills a Serilog message template ("Now listening on:
+// {address}", "{@User}", "{N:x8}") with the properties of m (its
+// "Properties" object when it has one): strings as they are, other
+// values as JSON. A hole with no property is left as written.
+func renderTemplate(tmpl string, m map[string]json.RawMessage) string {
+	props := m
+	if raw, ok := m["Properties"]; ok {
+		var p map[string]json.RawMessage
+		if json.Unmarshal(raw, &p) == nil {
+			props = p
+		}
+	}
+	var b strings.Builder
+	for {
+		i := strings.IndexByte(tmpl, '{')
+		j := strings.IndexByte(tmpl[max(i, 0):], '}')
+		if i < 0 || j < 0 {
+			b.WriteString(tmpl)
+			return b.String()
+		}
+		j += i
+		name := strings.TrimLeft(tmpl[i+1:j], "@$")
+		if k := strings.IndexAny(name, ":,"); k >= 0 {
+			name = name[:k]
+		}
+		b.WriteString(tmpl[:i])
+		v, ok := props[name]
+		var str string
+		switch {
+		case !ok || name == "":
+			b.WriteString(tmpl[i : j+1])
+		case len(v) > 0 && v[0] == '"' && json.Unmarshal(v, &str) == nil:
+			b.WriteString(str)
+		default:
+			b.Write(v)
+		}
+		tmpl = tmpl[j+1:]
+	}
 }

@@ -78,18 +78,24 @@ func (f *Follower) appendBatch(recs []oplog.Record, pos oplog.Position) error {
 // record makes the record of one entry: the follower's source, a level,
 // text and stack within the limits, and the position in Data.
 func (f *Follower) record(p *pendingEntry) oplog.Record {
-	r := p.rec
+	r := prepare(p.rec, f.opts.Name)
+	r.Data = withPosition(r.Data, p)
+	return r
+}
+
+// prepare makes a parser's record one the Log takes: a line or a marker
+// of source, a valid level, text and stack within the limits.
+func prepare(r oplog.Record, source string) oplog.Record {
 	r.ID = 0
 	if r.Kind != oplog.KindMarker {
 		r.Kind = oplog.KindLine
 	}
-	r.Source = f.opts.Name
+	r.Source = source
 	if !r.Level.Valid() {
 		r.Level = oplog.LevelInfo
 	}
 	r.Text = oplog.ClipBytes(r.Text, oplog.MaxTextBytes)
 	r.Stack = oplog.ClipBytes(r.Stack, oplog.MaxStackBytes)
-	r.Data = withPosition(r.Data, p)
 	return r
 }
 

@@ -19,7 +19,7 @@ type tailLine struct {
 	Level     string `json:"level" jsonschema:"debug, info, warn, error or fatal"`
 	Name      string `json:"name,omitempty"`
 	Source    string `json:"source"`
-	Marker    bool   `json:"marker,omitempty" jsonschema:"a marker: name is run, compile.start, compile.ok or compile.failed"`
+	Marker    bool   `json:"marker,omitempty" jsonschema:"a marker: name is run, compile.start, compile.ok, compile.failed or exit"`
 	Text      string `json:"text"`
 	Truncated bool   `json:"truncated,omitempty" jsonschema:"the text was cut at maxTextChars; get_log_details has all of it"`
 	TextChars int    `json:"textChars,omitempty" jsonschema:"the whole text's length when cut"`

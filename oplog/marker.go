@@ -19,6 +19,11 @@ import (
 //	compile.ok      it succeeded (synthesised when the engine prints
 //	                nothing on success)
 //	compile.failed  it failed (level error)
+//	exit            the process a run launched (mcplogd run) ended; its
+//	                Data says how: "exitCode", or "signal" and
+//	                "signalNumber" (level info for status 0, error for
+//	                another status or a stop from outside, fatal for a
+//	                crash's signal)
 //
 // The Store sets every record's Run as it appends it: the source's current
 // run, counted from 1 (a source's first record starts run 1 when it is not
@@ -29,10 +34,11 @@ const (
 	MarkerCompileStart  = "compile.start"
 	MarkerCompileOK     = "compile.ok"
 	MarkerCompileFailed = "compile.failed"
+	MarkerExit          = "exit"
 )
 
 // Markers lists the marker names.
-var Markers = []string{MarkerRun, MarkerCompileStart, MarkerCompileOK, MarkerCompileFailed}
+var Markers = []string{MarkerRun, MarkerCompileStart, MarkerCompileOK, MarkerCompileFailed, MarkerExit}
 
 // RunInfo describes one run of one source.
 type RunInfo struct {

@@ -1,0 +1,206 @@
+package follow
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"os/exec"
+	"strings"
+	"time"
+
+	"github.com/mcplogd/mcplogd/oplog"
+)
+
+// capture turns a running program's output into records and stores them.
+type capture struct {
+	a        Appender
+	opts     CommandOptions
+	logger   *slog.Logger
+	parser   Parser
+	partial  []byte
+	read     int64 // bytes read
+	pending  []oplog.Record
+	lastData time.Time
+	flushed  bool
+	err      error // the first error storing records
+}
+
+// drainWait bounds how long output is read after the program exited:
+// what it printed is read at once, but a process it started may hold the
+// terminal open for good.
+const drainWait = 2 * time.Second
+
+func newCapture(a Appender, opts CommandOptions, p Parser) *capture {
+	if opts.Quiet <= 0 {
+		opts.Quiet = DefaultQuiet
+	}
+	if opts.StopWait <= 0 {
+		opts.StopWait = 10 * time.Second
+	}
+	m := &marking{p: p, sinceRun: -1, launched: true}
+	logger := opts.Logger
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	return &capture{a: a, opts: opts, logger: logger.With("run", opts.Name), parser: m, flushed: true}
+}
+
+// launched stores the run's start.
+func (c *capture) launched(pid int, t time.Time) {
+	data, _ := json.Marshal(map[string]any{"reason": "launch", "command": commandText(c.opts.Args), "pid": pid})
+	c.pending = append(c.pending, prepare(oplog.Record{Kind: oplog.KindMarker, Name: oplog.MarkerRun, Level: oplog.LevelInfo,
+		Time: t.UTC(), Text: "run started: " + commandText(c.opts.Args), Data: data}, c.opts.Name))
+	c.store()
+}
+
+// loop reads the program's output until it has exited and its output is
+// read, forwarding signals, and returns how it ended.
+func (c *capture) loop(ctx context.Context, cmd *exec.Cmd, out io.ReadCloser) Exit {
+	defer out.Close()
+	chunks := make(chan []byte, 16)
+	go readChunks(out, chunks)
+	waitc := make(chan Exit, 1)
+	go func() { waitc <- waitExit(cmd) }()
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
+	var exit Exit
+	var exited bool
+	var drain, kill <-chan time.Time
+	stop := ctx.Done()
+	for {
+		select {
+		case b, ok := <-chunks:
+			if !ok {
+				if exited {
+					return exit
+				}
+				chunks = nil
+				continue
+			}
+			c.feed(b)
+		case exit = <-waitc:
+			if chunks == nil {
+				return exit
+			}
+			exited, drain = true, time.After(drainWait)
+		case <-drain:
+			c.logger.Warn("run: the program exited but something it started still holds its output; not read further")
+			return exit
+		case s := <-c.opts.Signals:
+			forward(cmd.Process, s)
+		case <-stop:
+			stop = nil
+			terminate(cmd.Process)
+			kill = time.After(c.opts.StopWait)
+		case <-kill:
+			_ = cmd.Process.Kill()
+		case <-tick.C:
+			c.tick()
+		}
+	}
+}
+
+// readChunks sends what r reads, chunk by chunk, and closes chunks at its
+// end (a pseudo-terminal's EIO is its end too).
+func readChunks(r io.Reader, chunks chan<- []byte) {
+	defer close(chunks)
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := r.Read(buf)
+		if n > 0 {
+			chunks <- append([]byte(nil), buf[:n]...)
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// feed copies a chunk of output to Output and parses its lines.
+func (c *capture) feed(b []byte) {
+	if c.opts.Output != nil {
+		_, _ = c.opts.Output.Write(b)
+	}
+	c.read += int64(len(b))
+	c.lastData, c.flushed = time.Now(), false
+	splitLines(&c.partial, b, c.read, func(line []byte, end int64) {
+		c.add(c.parser.Line(cleanLine(line), end))
+	})
+}
+
+func (c *capture) add(es []Entry) {
+	for _, e := range es {
+		c.pending = append(c.pending, prepare(e.Record, c.opts.Name))
+	}
+}
+
+// tick stores what is pending, and the held entry once output was quiet
+// for Quiet.
+func (c *capture) tick() {
+	if !c.flushed && time.Since(c.lastData) >= c.opts.Quiet {
+		c.add(c.parser.Flush())
+		c.flushed = true
+	}
+	c.store()
+}
+
+// exited stores the rest of the output and the exit marker.
+func (c *capture) exited(e Exit) {
+	if len(c.partial) > 0 {
+		c.add(c.parser.Line(cleanLine(c.partial), c.read))
+		c.partial = nil
+	}
+	c.add(c.parser.Flush())
+	data := map[string]any{"durationMs": e.Duration.Milliseconds()}
+	if e.Signal != "" {
+		data["signal"], data["signalNumber"] = e.Signal, e.SignalNumber
+		if e.CoreDumped {
+			data["coreDumped"] = true
+		}
+	} else {
+		data["exitCode"] = e.Code
+	}
+	b, _ := json.Marshal(data)
+	c.pending = append(c.pending, prepare(oplog.Record{Kind: oplog.KindMarker, Name: oplog.MarkerExit, Level: e.Level(),
+		Time: time.Now().UTC(), Text: commandName(c.opts.Args) + " " + e.String(), Data: b}, c.opts.Name))
+	c.store()
+}
+
+// store appends what is pending; on an error it keeps it for the next try.
+func (c *capture) store() {
+	for len(c.pending) > 0 {
+		n := min(len(c.pending), batchSize)
+		err := c.a.Append(context.Background(), c.pending[:n])
+		var be *oplog.BatchError
+		if errors.As(err, &be) && be.Index < n {
+			c.logger.Warn("run: a record was refused; storing it cut down", "err", err)
+			r := &c.pending[be.Index]
+			*r = oplog.Record{Kind: r.Kind, Name: markerName(r), Source: r.Source, Level: oplog.LevelInfo, Time: r.Time,
+				Text: oplog.ClipBytes(strings.ToValidUTF8(r.Text, "\uFFFD"), oplog.MaxTextBytes), Stack: oplog.ClipBytes(strings.ToValidUTF8(r.Stack, "\uFFFD"), oplog.MaxStackBytes)}
+			continue
+		}
+		if err != nil {
+			if c.err == nil {
+				c.logger.Error("run: records not stored yet; trying again", "records", len(c.pending), "err", err)
+				c.err = err
+			}
+			return
+		}
+		c.err = nil
+		c.pending = c.pending[n:]
+	}
+	c.pending = nil
+}
+
+// commandName is the program's file name.
+func commandName(args []string) string {
+	name := args[0]
+	for i := len(name) - 1; i >= 0; i-- {
+		if name[i] == '/' || name[i] == '\\' {
+			return name[i+1:]
+		}
+	}
+	return name
+}

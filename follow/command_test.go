@@ -1,0 +1,181 @@
+//go:build !windows
+
+package follow
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/mcplogd/mcplogd/oplog"
+)
+
+// all returns every record of the test source, markers too, oldest first.
+func all(tb testing.TB, l *oplog.Log) []oplog.Record {
+	tb.Helper()
+	var out []oplog.Record
+	q := oplog.TailQuery{Filter: oplog.Filter{Source: testSource, Kind: oplog.KindLine, WithMarkers: true}, HasSince: true, Limit: oplog.MaxTailLimit}
+	for {
+		t, err := l.Tail(context.Background(), q)
+		if err != nil {
+			tb.Fatalf("tail: %v", err)
+		}
+		out = append(out, t.Lines...)
+		if !t.More {
+			return out
+		}
+		q.SinceID = t.LastID
+	}
+}
+
+func runCmd(t *testing.T, l *oplog.Log, opts CommandOptions) Exit {
+	t.Helper()
+	opts.Name = testSource
+	exit, err := RunCommand(context.Background(), l, opts)
+	if err != nil {
+		t.Fatalf("RunCommand(%q): %v", opts.Args, err)
+	}
+	return exit
+}
+
+// TestRunCommand_ExitStatus: a run per launch, its lines between the run
+// marker and the exit marker, the exit status recorded, the output copied.
+func TestRunCommand_ExitStatus(t *testing.T) {
+	l := mustLog(t)
+	var out bytes.Buffer
+	exit := runCmd(t, l, CommandOptions{Args: []string{"sh", "-c", "echo hello; echo 'ERROR: bad thing' >&2; exit 3"}, Output: &out})
+	if exit.Code != 3 || exit.Signal != "" || exit.String() != "exited with status 3" {
+		t.Errorf("exit = %+v", exit)
+	}
+	runCmd(t, l, CommandOptions{Args: []string{"sh", "-c", "echo again"}})
+	recs := all(t, l)
+	var got []string
+	for _, r := range recs {
+		got = append(got, r.Kind.String()+"/"+r.Name+"/"+r.Level.String()+"/"+r.Text)
+	}
+	want := []string{
+		"marker/run/info/run started: sh -c 'echo hello; echo '\\''ERROR: bad thing'\\'' >&2; exit 3'",
+		"line//info/hello", "line//error/bad thing", "marker/exit/error/sh exited with status 3",
+		"marker/run/info/run started: sh -c 'echo again'", "line//info/again", "marker/exit/info/sh exited with status 0",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("records:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if recs[0].Run != 1 || recs[3].Run != 1 || recs[4].Run != 2 || recs[6].Run != 2 {
+		t.Errorf("runs %d %d %d %d, want 1 1 2 2", recs[0].Run, recs[3].Run, recs[4].Run, recs[6].Run)
+	}
+	var d struct {
+		ExitCode *int `json:"exitCode"`
+	}
+	if json.Unmarshal(recs[3].Data, &d) != nil || d.ExitCode == nil || *d.ExitCode != 3 {
+		t.Errorf("exit marker data %s", recs[3].Data)
+	}
+	if !strings.Contains(out.String(), "hello\r\n") || !strings.Contains(out.String(), "ERROR: bad thing") {
+		t.Errorf("output copied: %q", out.String())
+	}
+}
+
+// TestRunCommand_KilledRightAfterPrinting: a program that buffers its
+// output when it goes to a pipe or file (Python, LÖVE's LuaJIT) and is
+// killed with SIGKILL right after printing loses nothing: its output is a
+// terminal, so it is line-buffered. The signal is recorded.
+func TestRunCommand_KilledRightAfterPrinting(t *testing.T) {
+	python, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("no python3")
+	}
+	l := mustLog(t)
+	script := `import os, signal
+print("Error: main.lua:7: attempt to index a nil value")
+print("stack traceback:")
+print("\t[C]: in function 'error'")
+print("\tmain.lua:7: in function 'update'")
+os.kill(os.getpid(), signal.SIGKILL)`
+	exit := runCmd(t, l, CommandOptions{Args: []string{python, "-c", script}, Parser: "lua"})
+	if exit.Signal != "SIGKILL" || exit.SignalNumber != int(syscall.SIGKILL) {
+		t.Errorf("exit = %+v, want SIGKILL", exit)
+	}
+	recs := all(t, l)
+	if len(recs) != 3 {
+		t.Fatalf("%d records: %q", len(recs), texts(recs))
+	}
+	if r := recs[1]; r.Level != oplog.LevelFatal || r.Text != "main.lua:7: attempt to index a nil value" ||
+		r.Stack != "stack traceback:\n\t[C]: in function 'error'\n\tmain.lua:7: in function 'update'" {
+		t.Errorf("the error: %s %q %q", r.Level, r.Text, r.Stack)
+	}
+	if r := recs[2]; r.Name != oplog.MarkerExit || r.Level != oplog.LevelError || !strings.Contains(string(r.Data), `"signal":"SIGKILL"`) {
+		t.Errorf("exit marker %s %q %s", r.Level, r.Text, r.Data)
+	}
+}
+
+// TestRunCommand_CrashSignal: a program that dies of SIGSEGV gets a fatal
+// exit marker naming the signal.
+func TestRunCommand_CrashSignal(t *testing.T) {
+	l := mustLog(t)
+	exit := runCmd(t, l, CommandOptions{Args: []string{"sh", "-c", "echo about to crash; kill -SEGV $$"}})
+	if exit.Signal != "SIGSEGV" || exit.Level() != oplog.LevelFatal {
+		t.Fatalf("exit = %+v", exit)
+	}
+	recs := all(t, l)
+	if r := recs[len(recs)-1]; r.Name != oplog.MarkerExit || r.Level != oplog.LevelFatal || !strings.Contains(r.Text, "SIGSEGV") {
+		t.Errorf("exit marker %s %q", r.Level, r.Text)
+	}
+}
+
+// TestRunCommand_SignalForwarded: a signal mcplogd gets (a Ctrl-C) goes
+// to the program, which may end as it likes; the records end with how.
+func TestRunCommand_SignalForwarded(t *testing.T) {
+	l := mustLog(t)
+	sigs := make(chan os.Signal, 1)
+	started := make(chan *os.Process, 1)
+	done := make(chan Exit, 1)
+	go func() {
+		exit, _ := RunCommand(context.Background(), l, CommandOptions{Name: testSource, Signals: sigs,
+			Args:    []string{"sh", "-c", "trap 'echo stopping; exit 0' INT; echo ready; while :; do sleep 0.05; done"},
+			started: func(p *os.Process) { started <- p }})
+		done <- exit
+	}()
+	<-started
+	deadline := time.Now().Add(waitFor)
+	for !slices.Contains(texts(all(t, l)), "ready") {
+		if time.Now().After(deadline) {
+			t.Fatal("the program never printed ready")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	sigs <- os.Interrupt
+	select {
+	case exit := <-done:
+		if exit.Code != 0 || exit.Signal != "" {
+			t.Errorf("exit = %+v, want status 0 from its trap", exit)
+		}
+	case <-time.After(waitFor):
+		t.Fatal("the program did not stop on the forwarded interrupt")
+	}
+	if got := strings.Join(texts(all(t, l)), "|"); !strings.Contains(got, "ready|stopping|sh exited with status 0") {
+		t.Errorf("records %q", got)
+	}
+}
+
+// TestRunCommand_BadCommand: a program that does not exist is an error
+// and stores nothing.
+func TestRunCommand_BadCommand(t *testing.T) {
+	l := mustLog(t)
+	_, err := RunCommand(context.Background(), l, CommandOptions{Name: testSource, Args: []string{"/no/such/game"}})
+	if err == nil || !strings.Contains(err.Error(), "/no/such/game") {
+		t.Fatalf("err = %v", err)
+	}
+	if recs := all(t, l); len(recs) != 0 {
+		t.Errorf("stored %q", texts(recs))
+	}
+	if _, err := RunCommand(context.Background(), l, CommandOptions{Name: testSource}); err == nil {
+		t.Error("no command: no error")
+	}
+}

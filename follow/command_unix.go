@@ -1,0 +1,71 @@
+//go:build !windows
+
+package follow
+
+import (
+	"errors"
+	"io"
+	"os"
+	"os/exec"
+	"syscall"
+
+	"github.com/creack/pty"
+	"golang.org/x/sys/unix"
+)
+
+// errNoPTY says the system has no pseudo-terminals: output is read
+// through a pipe.
+var errNoPTY = errors.New("no pseudo-terminals here")
+
+// startPTY starts cmd with its standard output and error on a new
+// pseudo-terminal, in a session of its own (so that a Ctrl-C meant for
+// mcplogd is forwarded once, not delivered twice), and returns the
+// terminal's side mcplogd reads. Standard input stays cmd.Stdin (the null
+// device when nil): a pseudo-terminal's input would be echoed into the
+// output.
+func startPTY(cmd *exec.Cmd) (io.ReadCloser, error) {
+	ptm, tty, err := pty.Open()
+	if err != nil {
+		return nil, errors.Join(errNoPTY, err)
+	}
+	defer tty.Close()
+	_ = pty.Setsize(ptm, &pty.Winsize{Rows: 50, Cols: 200})
+	cmd.Stdout, cmd.Stderr = tty, tty
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if err := cmd.Start(); err != nil {
+		ptm.Close()
+		return nil, err
+	}
+	return ptm, nil
+}
+
+// waitExit waits for cmd and reads how it ended.
+func waitExit(cmd *exec.Cmd) Exit {
+	err := cmd.Wait()
+	st, ok := cmd.ProcessState.Sys().(syscall.WaitStatus)
+	switch {
+	case ok && st.Signaled():
+		sig := st.Signal()
+		return Exit{Code: -1, Signal: unix.SignalName(sig), SignalNumber: int(sig), CoreDumped: st.CoreDump()}
+	case ok && st.Exited():
+		return Exit{Code: st.ExitStatus()}
+	case err != nil:
+		return Exit{Code: -1, Signal: "unknown"}
+	}
+	return Exit{Code: cmd.ProcessState.ExitCode()}
+}
+
+// forward sends sig to the program's process group (the program and what
+// it started).
+func forward(p *os.Process, sig os.Signal) {
+	s, ok := sig.(syscall.Signal)
+	if !ok {
+		return
+	}
+	if err := syscall.Kill(-p.Pid, s); err != nil {
+		_ = p.Signal(sig)
+	}
+}
+
+// terminate asks the program to stop.
+func terminate(p *os.Process) { forward(p, syscall.SIGTERM) }

@@ -1,0 +1,26 @@
+package follow
+
+import (
+	"errors"
+	"io"
+	"os"
+	"os/exec"
+)
+
+// errNoPTY says the system has no pseudo-terminals: on Windows output is
+// read through a pipe.
+var errNoPTY = errors.New("no pseudo-terminals here")
+
+func startPTY(*exec.Cmd) (io.ReadCloser, error) { return nil, errNoPTY }
+
+// waitExit waits for cmd and reads its exit status.
+func waitExit(cmd *exec.Cmd) Exit {
+	_ = cmd.Wait()
+	return Exit{Code: cmd.ProcessState.ExitCode()}
+}
+
+// forward passes an interrupt on as the only stop Windows has.
+func forward(p *os.Process, sig os.Signal) { _ = p.Kill() }
+
+// terminate stops the program.
+func terminate(p *os.Process) { _ = p.Kill() }
