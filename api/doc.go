@@ -10,7 +10,8 @@
 // Routes, one file per resource (the file after each):
 //
 //	GET  /healthz                          {"status":"ok","version":...}; no token (info.go)
-//	POST /api/v1/logs                      a batch of lines -> {"count","firstId","lastId","ids"} (logs.go)
+//	POST /api/v1/logs                      a batch of lines (and markers) -> {"count","firstId","lastId","ids"}; positionKey, position: a writer's read position stored with it (logs.go)
+//	GET  /api/v1/positions                 {"key","value"}: the read position stored under key, null when none (logs.go)
 //	GET  /api/v1/records                   newest first: count, offset, before, level, name, kind, source, since, until, run; scope, machine, cursor (records.go, studio.go)
 //	GET  /api/v1/records/:id               one record (records.go)
 //	GET  /api/v1/records/:id/neighbors     {"prev","next"}: the IDs around it, 0 for none (records.go)

@@ -134,7 +134,8 @@ func recordError(index, line int, err error) error {
 //	 "source": "unity-editor",
 //	 "text": "spawned",                    or "message"
 //	 "stack": "at Player.Spawn ()",        or "stackTrace", "stack_trace"
-//	 "data": {"x": 3}}                     a JSON object, or "context"
+//	 "data": {"x": 3},                     a JSON object, or "context"
+//	 "kind": "line"}                       or "marker": name is then a marker's (oplog.Markers)
 //
 // A null value counts as absent. Unknown fields, two spellings of one field
 // and values of the wrong type are EINVALID *oplog.Errors naming the field.
@@ -161,8 +162,16 @@ func decodeLineSlow(b []byte) (oplog.Record, error) {
 		Data:   f.json(true, "data", "context"),
 	}
 	level := f.string("level")
+	kind := f.string("kind")
 	if err := f.done(); err != nil {
 		return oplog.Record{}, err
+	}
+	switch kind {
+	case "", "line":
+	case "marker":
+		r.Kind = oplog.KindMarker // name says which: run, compile.*, exit
+	default:
+		return oplog.Record{}, oplog.Errorf(oplog.EINVALID, "kind: want line or marker, got %q (operations go to POST /api/v1/operations)", kind)
 	}
 	if r.Level, err = oplog.ParseLevel(level); err != nil {
 		return oplog.Record{}, oplog.Errorf(oplog.EINVALID, "level: %s", oplog.ErrorMessage(err))

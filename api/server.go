@@ -172,6 +172,7 @@ func (s *Server) routes() {
 	s.echo.GET("/healthz", s.healthz)
 	g := s.echo.Group("/api/v1", s.authorize)
 	g.POST("/logs", s.appendLines)
+	g.GET("/positions", s.position)
 	g.POST("/operations", s.startOperation)
 	g.POST("/operations/:id/complete", s.completeOperation)
 	g.POST("/operations/:id/replay", s.replay)

@@ -117,7 +117,8 @@ func sanitize(r *oplog.Record, p *pendingEntry) {
 	}
 }
 
-// withPosition adds "file", "offset" and "fileId" to the JSON object data.
+// withPosition adds "file", "offset" and "fileId" (unless p has none) to
+// the JSON object data.
 // A "file" the parser set is kept (it may name a source file); offset and
 // fileId are the follower's.
 func withPosition(data json.RawMessage, p *pendingEntry) json.RawMessage {
@@ -133,7 +134,9 @@ func withPosition(data json.RawMessage, p *pendingEntry) json.RawMessage {
 				m["file"] = p.path
 			}
 			m["offset"] = strconv.AppendInt(nil, p.end, 10)
-			m["fileId"] = strconv.AppendQuote(nil, p.id) // hex digits and colons
+			if p.id != "" {
+				m["fileId"] = strconv.AppendQuote(nil, p.id) // hex digits and colons
+			}
 			if b, err := json.Marshal(m); err == nil {
 				return b
 			}
@@ -151,6 +154,9 @@ func withPosition(data json.RawMessage, p *pendingEntry) json.RawMessage {
 	out = append(out, p.path...)
 	out = append(out, `,"offset":`...)
 	out = strconv.AppendInt(out, p.end, 10)
+	if p.id == "" { // an import's: no file identity
+		return append(out, '}')
+	}
 	out = append(out, `,"fileId":"`...)
 	out = append(out, p.id...)
 	out = append(out, `"}`...)

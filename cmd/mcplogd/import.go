@@ -5,32 +5,33 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/mcplogd/mcplogd/api"
+	"github.com/mcplogd/mcplogd/follow"
 	"github.com/mcplogd/mcplogd/oplog"
 )
 
-// importBatch is how many lines go into one append; small enough to stay
-// under the server's default body limit with ~1 KB lines.
-const importBatch = 500
-
-// importBatchBytes ends a batch early when its lines add up to more.
-const importBatchBytes = 512 << 10
-
 func (m *Main) importFile(ctx context.Context, args []string) error {
-	fs := m.flags("import", "FILE|- [--data DIR]", "Append NDJSON lines (the POST /api/v1/logs format, one object per line) from FILE or standard input.")
+	fs := m.flags("import", "FILE|- [--parser P] [--source NAME] [--data DIR]",
+		"Import a log: a game's log file (read by the parsers serve --follow uses, detected from its first lines), JSON lines of a "+
+			"structured logger, or NDJSON records (the POST /api/v1/logs format). Importing the same file again adds nothing; a file that grew adds what is new.")
 	data := m.dataFlag(fs)
 	create := createFlag(fs)
+	parser := fs.String("parser", "", "the log's format: "+follow.ParserNames+" (default: detected)")
+	source := fs.String("source", "", "the records' source (default: the file's name, \"stdin\" for -); NDJSON records keep their own")
 	if err := m.parse(fs, args, 1); err != nil {
 		return err
 	}
-	in, size := m.Stdin, int64(0)
-	if name := fs.Arg(0); name != "-" {
+	name := fs.Arg(0)
+	in, size, date := m.Stdin, int64(0), time.Now
+	if name != "-" {
 		f, err := os.Open(name)
 		if err != nil {
 			return err
@@ -38,8 +39,13 @@ func (m *Main) importFile(ctx context.Context, args []string) error {
 		defer f.Close()
 		if st, err := f.Stat(); err == nil {
 			size = st.Size()
+			date = st.ModTime
 		}
 		in = f
+	}
+	in, err := refuseNonObject(in)
+	if err != nil {
+		return err
 	}
 	dir, _, err := clientDir(*data, *create)
 	if err != nil {
@@ -50,114 +56,99 @@ func (m *Main) importFile(ctx context.Context, args []string) error {
 		return err
 	}
 	defer b.Close()
-	imp := &importer{b: b, progress: newProgress(m.Stderr, size)}
-	if err := imp.read(ctx, in); err != nil {
-		return err
+	opts := importOptions(name, *source, *parser, date)
+	bar := newProgress(m.Stderr, size)
+	opts.Progress = func(read int64, records int) { bar.bytes = read; bar.update(records) }
+	res, err := follow.Import(ctx, importSink(b), in, opts)
+	bar.done()
+	if err != nil {
+		return fmt.Errorf("import %s: %w", name, err)
 	}
-	if imp.imported == 0 {
-		fmt.Fprintln(m.Stdout, "imported 0 lines")
-		return nil
-	}
-	fmt.Fprintf(m.Stdout, "imported %s (IDs %d to %d)\n", plural(imp.imported, "line"), imp.first, imp.last)
+	m.importReport(name, opts.Source, res)
 	return nil
 }
 
-// importer appends NDJSON lines in batches.
-type importer struct {
-	b        backend
-	progress *progress
-
-	batch       []oplog.Record
-	batchBytes  int
-	lineNo      int // lines read
-	imported    int // records appended
-	first, last uint64
-}
-
-// read appends every line of in; an error says which line and how many
-// were imported before it.
-func (imp *importer) read(ctx context.Context, in io.Reader) error {
-	sc := bufio.NewScanner(in)
-	sc.Buffer(make([]byte, 64<<10), 4<<20)
-	var readBytes int64
-	for sc.Scan() {
-		imp.lineNo++
-		line := sc.Bytes()
-		readBytes += int64(len(line)) + 1
-		imp.progress.bytes = readBytes
-		if len(strings.TrimSpace(string(line))) == 0 {
-			continue
+// importOptions are follow.Import's options for the file called name.
+func importOptions(name, source, parser string, date func() time.Time) follow.ImportOptions {
+	if source == "" {
+		source = "stdin"
+		if name != "-" {
+			source = filepath.Base(name)
 		}
+	}
+	opts := follow.ImportOptions{Source: source, Parser: parser, Date: date}
+	if name != "-" {
+		opts.File, _ = filepath.Abs(name)
+	}
+	explicit := source != "stdin" && source != filepath.Base(name)
+	opts.Decode = func(line []byte) (oplog.Record, error) {
 		r, err := api.DecodeLine(line)
-		if err != nil {
-			return fmt.Errorf("line %d: %s (%s)", imp.lineNo, importProblem(line, err), imp.before())
+		if err == nil && r.Source == "" && explicit {
+			r.Source = source
 		}
-		imp.batch = append(imp.batch, r)
-		imp.batchBytes += len(line)
-		if len(imp.batch) == importBatch || imp.batchBytes > importBatchBytes {
-			if err := imp.flush(ctx); err != nil {
-				return err
-			}
-		}
+		return r, err
 	}
-	if err := sc.Err(); err != nil {
-		return fmt.Errorf("line %d: %w", imp.lineNo+1, err)
-	}
-	if err := imp.flush(ctx); err != nil {
-		return err
-	}
-	imp.progress.done()
-	return nil
+	return opts
 }
 
-// before says what was imported before an error.
-func (imp *importer) before() string {
-	if imp.imported == 0 {
-		return "nothing was imported"
+// importSink is where an import goes: the running server, or the log.
+func importSink(b backend) follow.Sink {
+	if b.remote != nil {
+		return b.remote
 	}
-	if imp.imported == 1 {
-		return "1 line before it was imported"
-	}
-	return fmt.Sprintf("%d lines before it were imported", imp.imported)
+	return b.local.log
 }
 
-// ndjsonExample is one line of what import reads.
+// importReport says what an import did.
+func (m *Main) importReport(name, source string, res follow.ImportResult) {
+	switch {
+	case res.Records == 0 && res.Skipped > 0 && res.Skipped == res.Bytes:
+		fmt.Fprintf(m.Stdout, "%s was imported into source %s before: nothing new (%s)\n", name, source, plural(int(res.Bytes), "byte"))
+	case res.Records == 0:
+		fmt.Fprintf(m.Stdout, "imported 0 records from %s\n", name)
+	default:
+		what := "records"
+		if res.Parser == "ndjson" {
+			what = "lines"
+		}
+		fmt.Fprintf(m.Stdout, "imported %d %s (IDs %d to %d) from %s", res.Records, what, res.First, res.Last, name)
+		if res.Parser != "ndjson" {
+			fmt.Fprintf(m.Stdout, " into source %s (parser %s)", source, res.Parser)
+		}
+		if res.Skipped > 0 {
+			fmt.Fprintf(m.Stdout, "; its first %s were imported before", plural(int(res.Skipped), "byte"))
+		}
+		fmt.Fprintln(m.Stdout)
+	}
+}
+
+// ndjsonExample is one line of the NDJSON import reads.
 const ndjsonExample = `{"level":"info","name":"Player","text":"spawned"}`
 
-// importProblem words a line's decoding error for a person who may have
-// given import a plain-text log or a JSON array: import reads NDJSON.
-func importProblem(line []byte, err error) string {
-	b := bytes.TrimSpace(line)
-	c, _ := oplog.ClipRunes(string(b), 40)
-	switch {
-	case !json.Valid(b) && b[0] != '{':
-		return fmt.Sprintf("not JSON: %q; import reads NDJSON, one JSON object per line such as %s "+
-			"(a game's plain-text log is read by: mcplogd serve --follow NAME=PATH)", c, ndjsonExample)
-	case b[0] == '[':
-		return "a JSON array; import reads NDJSON, one JSON object per line such as " + ndjsonExample +
-			" (POST /api/v1/logs takes arrays: curl --data-binary @FILE)"
-	case b[0] != '{':
-		return fmt.Sprintf("%s; import reads NDJSON, one JSON object per line such as %s", oplog.ErrorMessage(err), ndjsonExample)
+// refuseNonObject refuses an input whose first line is JSON but not an
+// object (a JSON array, null): import reads NDJSON, one object a line. It
+// returns the input to read: standard input read through a buffer.
+func refuseNonObject(in io.Reader) (io.Reader, error) {
+	head := make([]byte, 64<<10)
+	if f, ok := in.(*os.File); ok && f != os.Stdin {
+		n, _ := f.ReadAt(head, 0)
+		head = head[:n]
+	} else {
+		br := bufio.NewReaderSize(in, len(head))
+		head, _ = br.Peek(len(head))
+		in = br
 	}
-	return oplog.ErrorMessage(err)
-}
-
-// flush appends the batch.
-func (imp *importer) flush(ctx context.Context) error {
-	if len(imp.batch) == 0 {
-		return nil
+	line, _, _ := bytes.Cut(bytes.TrimLeft(head, " \t\r\n"), []byte{'\n'})
+	line = bytes.TrimSpace(line)
+	if len(line) == 0 || line[0] == '{' || !json.Valid(line) {
+		return in, nil
 	}
-	if err := imp.b.Append(ctx, imp.batch); err != nil {
-		return fmt.Errorf("appending lines before line %d: %w (%s)", imp.lineNo+1, err, imp.before())
+	if line[0] == '[' {
+		return nil, errors.New("line 1: a JSON array; import reads NDJSON, one JSON object per line such as " + ndjsonExample +
+			" (POST /api/v1/logs takes arrays: curl --data-binary @FILE), or a game's log")
 	}
-	if imp.first == 0 {
-		imp.first = imp.batch[0].ID
-	}
-	imp.last = imp.batch[len(imp.batch)-1].ID
-	imp.imported += len(imp.batch)
-	imp.batch, imp.batchBytes = imp.batch[:0], 0
-	imp.progress.update(imp.imported)
-	return nil
+	c, _ := oplog.ClipRunes(string(line), 40)
+	return nil, fmt.Errorf("line 1: %q is JSON but not an object; import reads NDJSON, one JSON object per line such as %s, or a game's log", c, ndjsonExample)
 }
 
 // progress draws a one-line progress bar on a terminal, and nothing elsewhere.

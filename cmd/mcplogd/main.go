@@ -79,7 +79,7 @@ func init() {
 		{"salvage", "--out NEWDIR [--data DIR]", "copy the readable records of a damaged log.db into a new data directory", (*Main).salvage},
 		{"show", "ID [--json]", "print one record in full: header, text, stack frames, data", (*Main).show},
 		{"replay", "ID [ID…|FROM..TO] [--yes]", "replay recorded operations against their upstreams; a table of same/differs", (*Main).replay},
-		{"import", "FILE|-", "append NDJSON lines from a file or standard input", (*Main).importFile},
+		{"import", "FILE|- [--parser P] [--source S]", "import a game's log, a logger's JSON lines or NDJSON records, once", (*Main).importFile},
 		{"bench", "[--quick] [--records N]", "measure ingest, tail and list on this machine", (*Main).bench},
 		{"version", "", "print the version", (*Main).printVersion},
 	}

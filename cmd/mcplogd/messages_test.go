@@ -17,14 +17,14 @@ import (
 	"github.com/mcplogd/mcplogd/internal/logtest"
 )
 
-// TestImport_NotNDJSON: import of a plain-text log or a JSON array says
-// what import reads, instead of "expected a JSON object, got null".
+// TestImport_NotNDJSON: a plain-text log is imported with the parsers;
+// a JSON array or another JSON value that is not an object is refused,
+// saying what import reads.
 func TestImport_NotNDJSON(t *testing.T) {
 	data := filepath.Join(t.TempDir(), "data")
 	for _, tc := range []struct{ name, input, want string }{
-		{"PlainText", "Player spawned at 0,0\n", `not JSON: "Player spawned at 0,0"; import reads NDJSON`},
-		{"Array", `[{"level":"info","text":"a"}]` + "\n", "a JSON array; import reads NDJSON"},
-		{"Null", "null\n", "expected a JSON object, got null; import reads NDJSON"},
+		{"Array", `[{"level":"info","text":"a"}]` + "\n", "line 1: a JSON array; import reads NDJSON"},
+		{"Null", "null\n", `line 1: "null" is JSON but not an object; import reads NDJSON`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			file := filepath.Join(t.TempDir(), "in")
@@ -32,10 +32,18 @@ func TestImport_NotNDJSON(t *testing.T) {
 				t.Fatal(err)
 			}
 			_, err := run(t, data, "import", "--create", file)
-			if err == nil || !strings.Contains(err.Error(), "line 1: "+tc.want) || !strings.Contains(err.Error(), "nothing was imported") {
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("import: %v; want %q", err, tc.want)
 			}
 		})
+	}
+	file := filepath.Join(t.TempDir(), "game.log")
+	if err := os.WriteFile(file, []byte("Player spawned at 0,0\nERROR: no save slot\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, err := run(t, data, "import", "--create", file)
+	if err != nil || !strings.Contains(out, "imported 2 records (IDs 1 to 2) from "+file+" into source game.log (parser generic)") {
+		t.Fatalf("import of a plain log: %q, %v", out, err)
 	}
 }
 

@@ -1,0 +1,281 @@
+package follow
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash"
+	"io"
+	"time"
+
+	"github.com/mcplogd/mcplogd/oplog"
+)
+
+// Sink is where Import stores records and its read position: an
+// oplog.Log, or a client of a running server.
+type Sink interface {
+	AppendAt(ctx context.Context, recs []oplog.Record, pos oplog.Position) error
+	Position(ctx context.Context, key string) ([]byte, error)
+}
+
+// ImportOptions configures Import.
+type ImportOptions struct {
+	Source string // the records' Source; required
+	Parser string // "" or "auto": detected from the first lines; else a parser name
+	File   string // the input's name, kept in each record's Data ("file"); "" for none
+	// Decode, when set, reads lines of a wire format of records
+	// (mcplogd's NDJSON): when the input's first line decodes, every line
+	// must, and each is a record as Decode made it; otherwise the parser
+	// reads the input.
+	Decode func(line []byte) (oplog.Record, error)
+	// Date dates lines that carry only a time of day (the input file's
+	// modification time); nil: now.
+	Date func() time.Time
+	// Progress, when set, is called after each stored batch with the
+	// bytes read so far.
+	Progress func(read int64, records int)
+}
+
+// ImportResult says what Import did.
+type ImportResult struct {
+	Records     int    // records appended
+	First, Last uint64 // their IDs
+	Skipped     int64  // bytes imported before, not read again
+	Bytes       int64  // bytes of the input
+	Parser      string // the parser that read it ("ndjson" for the wire format)
+}
+
+// importHead is how much of the input's beginning names it: the same
+// beginning under the same source is taken for the same input (perhaps
+// grown), and checked (importPosition.SHA256).
+const importHead = 4 << 10
+
+// Import reads a log, a file or standard input, once, with the parsers a
+// Follower uses (run and compile markers too), and appends its records to
+// s: imported records give the same records, runs and crash groups the
+// same file followed gives. Its read position is stored with each batch
+// under a key of the source and the input's first 4 KiB, so importing
+// the same input again adds nothing (Skipped is its size), an input that
+// has grown since adds only what is new, and an import that was cut short
+// goes on where it stopped. An input that begins as one imported before
+// but differs later (another run's log) is imported whole when r can seek
+// (a file), and refused otherwise.
+func Import(ctx context.Context, s Sink, r io.Reader, opts ImportOptions) (ImportResult, error) {
+	if err := checkName(opts.Source); err != nil {
+		return ImportResult{}, fmt.Errorf("import: %w", err)
+	}
+	in := bufio.NewReaderSize(r, chunkSize)
+	head, err := in.Peek(importHead)
+	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
+		return ImportResult{}, err
+	}
+	sum := sha256.Sum256(head)
+	im := &importer{s: s, opts: opts, r: r, in: in, hash: sha256.New(),
+		key: "import\x00" + opts.Source + "\x00" + hex.EncodeToString(sum[:16])}
+	if opts.File != "" {
+		im.file, _ = json.Marshal(opts.File)
+	}
+	if err := im.resume(ctx); err != nil {
+		return im.res, err
+	}
+	if err := im.choose(head[min(len(head), int(im.res.Skipped)):]); err != nil {
+		return im.res, err
+	}
+	err = im.read(ctx)
+	return im.res, err
+}
+
+// importer is one Import under way.
+type importer struct {
+	s       Sink
+	opts    ImportOptions
+	r       io.Reader
+	in      *bufio.Reader
+	key     string
+	hash    hash.Hash // of every byte read, from 0
+	off     int64     // bytes read
+	p       Parser    // nil: the wire format
+	partial []byte
+	pending []oplog.Record
+	ends    []int64
+	lineNo  int
+	file    []byte // opts.File as a JSON string, or nil
+	res     ImportResult
+}
+
+// importPosition is the value of an import's position.
+type importPosition struct {
+	Offset int64  `json:"offset"`
+	SHA256 string `json:"sha256,omitempty"` // of the first Offset bytes, once the whole input was read
+}
+
+// resume skips what an import of the same input stored before.
+func (im *importer) resume(ctx context.Context) error {
+	v, err := im.s.Position(ctx, im.key)
+	if err != nil || v == nil {
+		return err
+	}
+	var pos importPosition
+	if json.Unmarshal(v, &pos) != nil || pos.Offset <= 0 {
+		return nil
+	}
+	n, err := io.CopyN(im.hash, im.in, pos.Offset)
+	im.off = n
+	if err != nil && !errors.Is(err, io.EOF) {
+		return err
+	}
+	if n == pos.Offset && (pos.SHA256 == "" || pos.SHA256 == hex.EncodeToString(im.hash.Sum(nil))) {
+		im.res.Skipped = n
+		return nil
+	}
+	// Another input with the same beginning (two runs' godot.log): read
+	// it all, when it can be read again.
+	seeker, ok := im.r.(io.Seeker)
+	if !ok {
+		return fmt.Errorf("import: an input with the same first bytes was imported into source %q before, and this one differs after them; import it from a file, or under another --source", im.opts.Source)
+	}
+	if _, err := seeker.Seek(0, io.SeekStart); err != nil {
+		return err
+	}
+	im.in.Reset(im.r)
+	im.hash.Reset()
+	im.off = 0
+	return nil
+}
+
+// choose picks the wire format or a parser from the first line to read.
+func (im *importer) choose(rest []byte) error {
+	if im.opts.Decode != nil {
+		first := rest
+		for {
+			line, after, _ := bytes.Cut(first, []byte{'\n'})
+			if len(bytes.TrimSpace(line)) > 0 || len(after) == 0 {
+				first = line
+				break
+			}
+			first = after
+		}
+		if _, err := im.opts.Decode(bytes.TrimSpace(first)); err == nil && len(bytes.TrimSpace(first)) > 0 {
+			im.res.Parser = "ndjson"
+			return nil
+		}
+	}
+	date := im.opts.Date
+	if date == nil {
+		date = time.Now
+	}
+	p, err := NewParser(im.opts.Parser, date)
+	if err != nil {
+		return err
+	}
+	im.p = withMarkers(p)
+	return nil
+}
+
+// read reads the rest of the input, storing as it goes.
+func (im *importer) read(ctx context.Context) error {
+	buf := make([]byte, chunkSize)
+	for {
+		n, err := im.in.Read(buf)
+		if n > 0 {
+			im.hash.Write(buf[:n])
+			im.off += int64(n)
+			var lerr error
+			splitLines(&im.partial, buf[:n], im.off, func(line []byte, end int64) {
+				if lerr == nil {
+					lerr = im.line(line, end)
+				}
+			})
+			if lerr != nil {
+				return lerr
+			}
+			if len(im.pending) >= batchSize {
+				if err := im.store(ctx, false); err != nil {
+					return err
+				}
+			}
+		}
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if len(im.partial) > 0 {
+		if err := im.line(im.partial, im.off); err != nil {
+			return err
+		}
+	}
+	if im.p != nil {
+		im.add(im.p.Flush())
+		im.res.Parser = im.p.Name()
+	}
+	im.res.Bytes = im.off
+	return im.store(ctx, true)
+}
+
+// line reads one line.
+func (im *importer) line(b []byte, end int64) error {
+	im.lineNo++
+	if im.p != nil {
+		im.add(im.p.Line(cleanLine(b), end))
+		return nil
+	}
+	b = bytes.TrimSpace(b)
+	if len(b) == 0 {
+		return nil
+	}
+	r, err := im.opts.Decode(b)
+	if err != nil {
+		return fmt.Errorf("line %d: %w", im.lineNo, err)
+	}
+	im.pending, im.ends = append(im.pending, r), append(im.ends, end)
+	return nil
+}
+
+func (im *importer) add(es []Entry) {
+	for _, e := range es {
+		r := prepare(e.Record, im.opts.Source)
+		if im.file != nil {
+			r.Data = withPosition(r.Data, &pendingEntry{end: e.End, path: im.file})
+		}
+		im.pending, im.ends = append(im.pending, r), append(im.ends, e.End)
+	}
+}
+
+// store appends what is pending in batches, each with the position after
+// its last record; the last batch of the input says the whole was read.
+func (im *importer) store(ctx context.Context, last bool) error {
+	for len(im.pending) > 0 {
+		n := min(len(im.pending), batchSize)
+		for n < len(im.pending) && im.ends[n] == im.ends[n-1] {
+			n++ // a marker and its entry go together
+		}
+		pos := importPosition{Offset: im.ends[n-1]}
+		if last && n == len(im.pending) {
+			pos = importPosition{Offset: im.off, SHA256: hex.EncodeToString(im.hash.Sum(nil))}
+		}
+		v, _ := json.Marshal(pos)
+		batch := im.pending[:n]
+		if err := im.s.AppendAt(ctx, batch, oplog.Position{Key: im.key, Value: v}); err != nil {
+			return fmt.Errorf("storing records before byte %d: %w (%d records before them were stored; importing again goes on from there)", im.ends[n-1], err, im.res.Records)
+		}
+		if im.res.First == 0 {
+			im.res.First = batch[0].ID
+		}
+		im.res.Last = batch[n-1].ID
+		im.res.Records += n
+		im.pending, im.ends = im.pending[n:], im.ends[n:]
+		if im.opts.Progress != nil {
+			im.opts.Progress(im.off, im.res.Records)
+		}
+	}
+	im.pending, im.ends = nil, nil
+	return nil
+}

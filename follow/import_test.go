@@ -1,0 +1,206 @@
+package follow
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcplogd/mcplogd/oplog"
+)
+
+// fixtures lists every log under testdata.
+func fixtures(t *testing.T) []string {
+	t.Helper()
+	var out []string
+	err := filepath.WalkDir("testdata", func(path string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && !strings.Contains(path, "fuzz") && !strings.HasSuffix(path, ".md") {
+			out = append(out, path)
+		}
+		return err
+	})
+	if err != nil || len(out) < 30 {
+		t.Fatalf("fixtures: %d, %v", len(out), err)
+	}
+	return out
+}
+
+func mustImport(t *testing.T, s Sink, data []byte, opts ImportOptions) ImportResult {
+	t.Helper()
+	if opts.Source == "" {
+		opts.Source = testSource
+	}
+	res, err := Import(context.Background(), s, bytes.NewReader(data), opts)
+	if err != nil {
+		t.Fatalf("Import: %v", err)
+	}
+	return res
+}
+
+// TestImport_EqualsFollowed: every fixture imported gives the records a
+// follower of the same file stores: texts, levels, stacks, data, runs and
+// crash signatures alike.
+func TestImport_EqualsFollowed(t *testing.T) {
+	for _, fx := range fixtures(t) {
+		t.Run(strings.TrimPrefix(filepath.ToSlash(fx), "testdata/"), func(t *testing.T) {
+			data, err := os.ReadFile(fx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if i := bytes.LastIndexByte(data, '\n'); i >= 0 {
+				data = data[:i+1] // a follower holds an unterminated last line
+			}
+			imported := mustLog(t)
+			mustImport(t, imported, data, ImportOptions{File: fx})
+			followed := mustLog(t)
+			path := filepath.Join(t.TempDir(), "game.log")
+			if err := os.WriteFile(path, data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			f := mustStart(t, followed, Options{Name: testSource, Path: path, Poll: 2 * time.Millisecond, Quiet: time.Hour})
+			waitLines(t, f, uint64(bytes.Count(data, []byte("\n"))))
+			mustClose(t, f)
+			got, want := all(t, imported), all(t, followed)
+			if len(got) != len(want) {
+				t.Fatalf("imported %d records, followed %d", len(got), len(want))
+			}
+			parsed := oneShot(t, data)
+			for i := range want {
+				if i < len(parsed) && parsed[i].Time.IsZero() {
+					got[i].Time, want[i].Time = time.Time{}, time.Time{} // the time each arrived
+				}
+				if d := diffRecord(&got[i], &want[i]); d != "" || got[i].Kind != want[i].Kind || got[i].Run != want[i].Run {
+					t.Errorf("record %d (%.50q): %s; kind %s/%s run %d/%d", i, want[i].Text, d, got[i].Kind, want[i].Kind, got[i].Run, want[i].Run)
+				}
+			}
+			if a, b := crashGroups(entries(got)), crashGroups(entries(want)); a != b {
+				t.Errorf("crash groups: imported %d, followed %d", a, b)
+			}
+		})
+	}
+}
+
+func entries(recs []oplog.Record) []Entry {
+	out := make([]Entry, len(recs))
+	for i, r := range recs {
+		out[i].Record = r
+	}
+	return out
+}
+
+// TestImport_Twice: the same input imported again adds nothing and says
+// so; grown, only what was added is imported; under another source it
+// is imported again.
+func TestImport_Twice(t *testing.T) {
+	l := mustLog(t)
+	data := readSample(t, "luanti/debug.txt")
+	half := bytes.Index(data, []byte("mode=crash_globalstep"))
+	half = bytes.LastIndex(data[:half], []byte("\n\n-------------")) + 1
+	first := mustImport(t, l, data[:half], ImportOptions{})
+	if first.Records == 0 || first.Skipped != 0 || first.Bytes != int64(half) || first.Parser != "luanti" {
+		t.Fatalf("first import %+v", first)
+	}
+	again := mustImport(t, l, data[:half], ImportOptions{})
+	if again.Records != 0 || again.Skipped != int64(half) {
+		t.Errorf("the same input again: %+v, want nothing added and all skipped", again)
+	}
+	grown := mustImport(t, l, data, ImportOptions{})
+	if grown.Skipped != int64(half) || grown.Records == 0 {
+		t.Errorf("grown: %+v", grown)
+	}
+	whole := mustLog(t)
+	mustImport(t, whole, data, ImportOptions{})
+	got, want := all(t, l), all(t, whole)
+	if len(got) != len(want) {
+		t.Fatalf("in two imports %d records, in one %d", len(got), len(want))
+	}
+	for i := range want {
+		if d := diffRecord(&got[i], &want[i]); d != "" || got[i].Run != want[i].Run {
+			t.Errorf("record %d: %s (run %d, want %d)", i, d, got[i].Run, want[i].Run)
+		}
+	}
+	other := mustImport(t, l, data, ImportOptions{Source: "other"})
+	if other.Records != len(want) {
+		t.Errorf("another source: %d records, want %d", other.Records, len(want))
+	}
+	// Another run's log that begins the same: imported whole from a file,
+	// refused from a stream that cannot be read again.
+	changed := append([]byte(nil), data...)
+	changed[half-2] = 'X'
+	if _, err := Import(context.Background(), l, io.MultiReader(bytes.NewReader(changed)), ImportOptions{Source: testSource}); err == nil || !strings.Contains(err.Error(), "--source") {
+		t.Errorf("a stream with the same beginning that differs after: %v", err)
+	}
+	if res := mustImport(t, l, changed, ImportOptions{}); res.Records != len(want) || res.Skipped != 0 {
+		t.Errorf("a file with the same beginning that differs after: %+v", res)
+	}
+}
+
+// failingSink refuses every batch after the first n.
+type failingSink struct {
+	*oplog.Log
+	n int
+}
+
+func (s *failingSink) AppendAt(ctx context.Context, recs []oplog.Record, pos oplog.Position) error {
+	if s.n == 0 {
+		return errors.New("disk full")
+	}
+	s.n--
+	return s.Log.AppendAt(ctx, recs, pos)
+}
+
+// TestImport_Interrupted: an import cut short (a batch refused) says how
+// far it got; importing again goes on from there, nothing twice.
+func TestImport_Interrupted(t *testing.T) {
+	var data []byte
+	for i := range 3500 {
+		data = append(data, []byte("2026-12-02T10:00:00Z ERROR line "+strings.Repeat("x", i%40)+"\n")...)
+	}
+	l := mustLog(t)
+	_, err := Import(context.Background(), &failingSink{Log: l, n: 2}, bytes.NewReader(data), ImportOptions{Source: testSource})
+	if err == nil || !strings.Contains(err.Error(), "disk full") || !strings.Contains(err.Error(), "records before them were stored") {
+		t.Fatalf("err = %v", err)
+	}
+	before := len(all(t, l))
+	res := mustImport(t, l, data, ImportOptions{})
+	if before == 0 || res.Records != 3500-before || res.Skipped == 0 {
+		t.Errorf("resumed after %d records: %+v", before, res)
+	}
+	if n := len(all(t, l)); n != 3500 {
+		t.Errorf("%d records, want 3500", n)
+	}
+}
+
+// TestImport_WireFormat: mcplogd's own NDJSON is imported as records
+// (their sources kept), once; a bad line is named.
+func TestImport_WireFormat(t *testing.T) {
+	decode := func(b []byte) (oplog.Record, error) {
+		if !bytes.HasPrefix(b, []byte(`{"level":"info","text":`)) {
+			return oplog.Record{}, errors.New("not a line of ours")
+		}
+		return oplog.Record{Level: oplog.LevelInfo, Text: string(b[len(`{"level":"info","text":`)+1 : len(b)-2])}, nil
+	}
+	l := mustLog(t)
+	data := []byte("{\"level\":\"info\",\"text\":\"a\"}\n\n{\"level\":\"info\",\"text\":\"b\"}\n")
+	res := mustImport(t, l, data, ImportOptions{Decode: decode})
+	if res.Parser != "ndjson" || res.Records != 2 {
+		t.Errorf("%+v", res)
+	}
+	if again := mustImport(t, l, data, ImportOptions{Decode: decode}); again.Records != 0 {
+		t.Errorf("again: %+v", again)
+	}
+	_, err := Import(context.Background(), l, strings.NewReader("{\"level\":\"info\",\"text\":\"c\"}\nnot json\n"), ImportOptions{Source: "x", Decode: decode})
+	if err == nil || !strings.Contains(err.Error(), "line 2") {
+		t.Errorf("a bad line: %v", err)
+	}
+	// A log the wire format does not read is parsed.
+	res = mustImport(t, l, []byte("ERROR: boom\n"), ImportOptions{Source: "y", Decode: decode})
+	if res.Parser != "generic" || res.Records != 1 {
+		t.Errorf("a plain log: %+v", res)
+	}
+}
