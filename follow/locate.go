@@ -32,6 +32,9 @@ type Location struct {
 	// Glob, when set, says Path is a directory whose files matching Glob
 	// are each followed once (DirFollower): Minecraft's crash reports.
 	Glob string
+	// Note, when set, is what the user should know of the file: Godot 3's
+	// godot.log never holds a crash.
+	Note string
 }
 
 // McCrashGlob names Minecraft's crash reports in crash-reports/:
@@ -39,10 +42,10 @@ type Location struct {
 const McCrashGlob = "crash-*.txt"
 
 // ErrUnknownEngine is returned by Locate for an engine it has no rules for.
-var ErrUnknownEngine = errors.New("unknown engine: want unity, godot, log4j (or minecraft) or unreal")
+var ErrUnknownEngine = errors.New("unknown engine: want unity, godot, log4j (or minecraft), unreal or luanti (or minetest)")
 
 // Locate finds the usual log file of engine ("unity", "godot", "log4j" or
-// "minecraft", "unreal") for the project in dir ("" for the working
+// "minecraft", "unreal", "luanti" or "minetest") for the project in dir ("" for the working
 // directory; for Minecraft "" means the default .minecraft unless the
 // working directory holds logs/latest.log). For Unity, a name containing
 // "player" (any case) asks for the Player's log, any other the Editor's;
@@ -77,6 +80,8 @@ func Locate(engine, name, dir string, env *Env) (Location, error) {
 		return loc, err
 	case "unreal":
 		return e.unreal(dir)
+	case "luanti", "minetest":
+		return e.luanti(dir, given)
 	}
 	return Location{}, fmt.Errorf("%q: %w", engine, ErrUnknownEngine)
 }
@@ -329,11 +334,30 @@ func (e Env) godot(dir string) (Location, error) {
 	default:
 		user, why = e.join(data, godotDir, "app_userdata", name), fmt.Sprintf("project.godot's name %q", name)
 	}
-	return Location{Path: e.join(user, "logs", "godot.log"), Why: "user://logs/godot.log for " + e.GOOS + ", from " + why}, nil
+	loc := Location{Path: e.join(user, "logs", "godot.log"), Why: "user://logs/godot.log for " + e.GOOS + ", from " + why}
+	if s["config_version"] == "4" {
+		loc.Note = "this is a Godot 3 project (project.godot's config_version=4): Godot 3 writes a crash's backtrace only to its standard error, " +
+			"never to godot.log, so a crashed run's log just stops; to record crashes, run the game under mcplogd: " +
+			"mcplogd run --name " + godotRunName(name) + " -- godot3 --path " + dir + " (or serve --run)"
+	}
+	return loc, nil
 }
 
-// godotSettings reads the [application] section of a project.godot, its
-// string values unquoted.
+// godotRunName is a source name made of a project's name.
+func godotRunName(name string) string {
+	if name = strings.Map(func(r rune) rune {
+		if r == ' ' || r == '=' || r == ':' {
+			return -1
+		}
+		return r
+	}, name); name != "" {
+		return name
+	}
+	return "Game"
+}
+
+// godotSettings reads the [application] section of a project.godot and
+// the keys before any section (config_version), string values unquoted.
 func godotSettings(file string) (map[string]string, error) {
 	out := map[string]string{}
 	section := ""
@@ -344,7 +368,7 @@ func godotSettings(file string) (map[string]string, error) {
 			return true
 		}
 		k, v, ok := strings.Cut(line, "=")
-		if !ok || section != "application" {
+		if !ok || section != "application" && section != "" {
 			return true
 		}
 		v = strings.TrimSpace(v)

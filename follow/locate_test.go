@@ -218,3 +218,67 @@ func TestFollower_Previous(t *testing.T) {
 	want = append(want, append(lines("d", 0, 2), lines("e", 0, 2)...)...)
 	run(24)
 }
+
+// TestLocate_Luanti: debug.txt in the directory given, above a portable
+// install's world, in ~/.luanti or ~/.minetest (the one holding a log,
+// else the one that exists), and on Windows and macOS.
+func TestLocate_Luanti(t *testing.T) {
+	loc := func(home, dir string, env *Env) string {
+		t.Helper()
+		if env == nil {
+			env = envOf("linux", home, nil)
+		}
+		l, err := Locate("luanti", "Server", dir, env)
+		if err != nil {
+			t.Fatalf("Locate(luanti, %q): %v", dir, err)
+		}
+		return l.Path
+	}
+	home := t.TempDir()
+	writeFiles(t, home, map[string]string{".minetest/debug.txt": "x", ".luanti/": ""})
+	if got := loc(home, "", nil); got != filepath.Join(home, ".minetest", "debug.txt") {
+		t.Errorf("the directory holding a debug.txt: %s", got)
+	}
+	writeFiles(t, home, map[string]string{".luanti/debug.txt": "x"})
+	if got := loc(home, "", nil); got != filepath.Join(home, ".luanti", "debug.txt") {
+		t.Errorf("both have one: %s, want ~/.luanti's", got)
+	}
+	empty := t.TempDir()
+	writeFiles(t, empty, map[string]string{".minetest/": ""})
+	if got := loc(empty, "", nil); got != filepath.Join(empty, ".minetest", "debug.txt") {
+		t.Errorf("only ~/.minetest exists: %s", got)
+	}
+	if got := loc(t.TempDir(), "", nil); !strings.HasSuffix(got, "/.luanti/debug.txt") {
+		t.Errorf("nothing exists: %s", got)
+	}
+	portable := t.TempDir()
+	writeFiles(t, portable, map[string]string{"debug.txt": "x", "worlds/w1/world.mt": "gameid = minetest"})
+	if got := loc(home, filepath.Join(portable, "worlds", "w1"), nil); got != filepath.Join(portable, "debug.txt") {
+		t.Errorf("a portable install's world: %s", got)
+	}
+	if got := loc(home, portable, nil); got != filepath.Join(portable, "debug.txt") {
+		t.Errorf("the install given: %s", got)
+	}
+	if got := loc(home, "", envOf("windows", `C:\Users\me`, map[string]string{"APPDATA": `C:\Users\me\AppData\Roaming`})); got != `C:\Users\me\AppData\Roaming\Luanti\debug.txt` {
+		t.Errorf("windows: %s", got)
+	}
+	if got := loc("/Users/me", "", envOf("darwin", "/Users/me", nil)); got != "/Users/me/Library/Application Support/luanti/debug.txt" {
+		t.Errorf("darwin: %s", got)
+	}
+}
+
+// TestLocate_Godot3Note: a Godot 3 project's godot.log comes with a note
+// that it never holds a crash, and how to record one; a Godot 4 one not.
+func TestLocate_Godot3Note(t *testing.T) {
+	for version, wantNote := range map[string]bool{"4": true, "5": false} {
+		dir := t.TempDir()
+		writeFiles(t, dir, map[string]string{"project.godot": "config_version=" + version + "\n\n[application]\n\nconfig/name=\"Space Game\"\n"})
+		l, err := Locate("godot", "Game", dir, envOf("linux", t.TempDir(), nil))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := l.Note != ""; got != wantNote || wantNote && !strings.Contains(l.Note, "mcplogd run --name SpaceGame -- godot3 --path "+dir) {
+			t.Errorf("config_version=%s: note %q", version, l.Note)
+		}
+	}
+}

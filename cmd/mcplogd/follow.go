@@ -21,6 +21,7 @@ type followSpec struct {
 	Previous           string // the previous run's file, read once first ("": none)
 	Why                string // for auto: the rule that found Path
 	Glob               string // set when Path is a directory: the files followed
+	Note               string // for auto: what the user should know of the file (follow.Location.Note)
 }
 
 func (f followSpec) String() string {
@@ -85,13 +86,13 @@ func autoDir(value string) (dir string, ok bool) {
 // locate sets the path of an ENGINE:NAME=auto spec from the engine's rules.
 func (f followSpec) locate(spec, dir string) (followSpec, error) {
 	if f.Parser == "" {
-		return followSpec{}, fmt.Errorf("follow %q: auto needs the engine before the name (unity, godot, log4j or minecraft, unreal), such as unity:Editor=auto", spec)
+		return followSpec{}, fmt.Errorf("follow %q: auto needs the engine before the name (unity, godot, log4j or minecraft, unreal, luanti or minetest), such as unity:Editor=auto", spec)
 	}
 	loc, err := follow.Locate(f.Parser, f.Name, dir, nil)
 	if err != nil {
 		return followSpec{}, fmt.Errorf("follow %q: %w", spec, err)
 	}
-	f.Path, f.Previous, f.Why, f.Glob = loc.Path, loc.Previous, loc.Why, loc.Glob
+	f.Path, f.Previous, f.Why, f.Glob, f.Note = loc.Path, loc.Previous, loc.Why, loc.Glob, loc.Note
 	if f.Glob != "" {
 		f.Parser = "mccrash" // the only directory Locate finds
 	}
@@ -148,6 +149,11 @@ func startFollowers(l *oplog.Log, specs []followSpec, logger *slog.Logger) ([]fo
 		out = append(out, fl)
 	}
 	crashHint(specs, logger)
+	for _, f := range specs {
+		if f.Note != "" {
+			logger.Warn("follow "+f.Name+": "+f.Note, "path", f.Path)
+		}
+	}
 	return out, nil
 }
 

@@ -25,6 +25,10 @@ func main() {
 	case errors.Is(err, flag.ErrHelp):
 	case errors.Is(err, errUsage):
 		os.Exit(2)
+	case errors.As(err, new(exitStatus)):
+		var code exitStatus
+		errors.As(err, &code)
+		os.Exit(int(code)) // run: the status of the program it ran
 	default:
 		fmt.Fprintln(os.Stderr, "mcplogd:", err)
 		os.Exit(1)
@@ -79,6 +83,7 @@ func init() {
 		{"salvage", "--out NEWDIR [--data DIR]", "copy the readable records of a damaged log.db into a new data directory", (*Main).salvage},
 		{"show", "ID [--json]", "print one record in full: header, text, stack frames, data", (*Main).show},
 		{"replay", "ID [ID…|FROM..TO] [--yes]", "replay recorded operations against their upstreams; a table of same/differs", (*Main).replay},
+		{"run", "[--name N] [--parser P] -- COMMAND ARGS...", "run a game and record its output: a run per launch, its exit status or signal", (*Main).runCommand},
 		{"import", "FILE|- [--parser P] [--source S]", "import a game's log, a logger's JSON lines or NDJSON records, once", (*Main).importFile},
 		{"bench", "[--quick] [--records N]", "measure ingest, tail and list on this machine", (*Main).bench},
 		{"version", "", "print the version", (*Main).printVersion},

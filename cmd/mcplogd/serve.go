@@ -15,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcplogd/mcplogd/api"
+	"github.com/mcplogd/mcplogd/follow"
 	"github.com/mcplogd/mcplogd/gateway"
 	"github.com/mcplogd/mcplogd/internal/datadir"
 	"github.com/mcplogd/mcplogd/mcptools"
@@ -53,6 +54,7 @@ type serveConfig struct {
 	allowOrigins []string
 	upstreams    []gateway.Upstream
 	follows      []followSpec
+	runs         []runSpec
 	studio       studioFlags
 	limits       serveLimits // limits.go
 	memory       memoryLimit // memory.go
@@ -72,6 +74,7 @@ type server struct {
 	token     string
 	log       *opened
 	followers []follower
+	runners   *runners
 	gw        *gateway.Gateway // nil without upstreams
 	studio    studioLink
 	ln        net.Listener
@@ -104,9 +107,14 @@ func (s *server) ParseFlags(args []string) error {
 		c.upstreams = append(c.upstreams, u)
 		return err
 	})
-	fs.Func("follow", "follow a game's log file like tail -F: [PARSER:]NAME=PATH, PARSER one of unity, log4j, godot, generic (default: detected); NAME is the records' source; PATH auto[:PROJECT_DIR] finds the engine's usual log (unity, godot, log4j, unreal; Unity's Player when NAME has \"player\", Minecraft's crash-reports/ when NAME has \"crash\"); a PATH ending in / follows each file of the directory once (mccrash: crash-*.txt); repeatable", func(v string) error {
+	fs.Func("follow", "follow a game's log file like tail -F: [PARSER:]NAME=PATH, PARSER one of "+follow.ParserNames+" (default: detected); NAME is the records' source; PATH auto[:PROJECT_DIR] finds the engine's usual log (unity, godot, log4j, unreal, luanti; Unity's Player when NAME has \"player\", Minecraft's crash-reports/ when NAME has \"crash\"); a PATH ending in / follows each file of the directory once (mccrash: crash-*.txt); repeatable", func(v string) error {
 		f, err := parseFollow(v)
 		c.follows = append(c.follows, f)
+		return err
+	})
+	fs.Func("run", "run a game and record its output, as mcplogd run does: [PARSER:]NAME=COMMAND ARGS (stopped with the server); repeatable", func(v string) error {
+		r, err := parseRun(v)
+		c.runs = append(c.runs, r)
 		return err
 	})
 	c.studio.register(fs)
@@ -188,6 +196,7 @@ func (s *server) Run(ctx context.Context) (err error) {
 	}
 	s.errc = make(chan error, 1)
 	go func() { s.errc <- s.http.Serve(s.ln) }()
+	s.runners = startRuns(s.log.log, c.runs, s.m.Stdout, s.logger)
 	return nil
 }
 
@@ -220,6 +229,9 @@ func (s *server) printLinks(base string) {
 	for _, f := range s.config.follows {
 		fmt.Fprintf(w, "  follow:   %s\n", f)
 	}
+	for _, r := range s.config.runs {
+		fmt.Fprintf(w, "  run:      %s\n", r)
+	}
 	if d := s.studio.describe(); d != "" {
 		fmt.Fprintf(w, "  studio:   %s\n", d)
 	}
@@ -234,6 +246,7 @@ func (s *server) Close() error {
 	if s.gw != nil {
 		_ = s.gw.Close()
 	}
+	s.runners.Close()
 	closeFollowers(s.followers, s.logger)
 	if s.errc != nil {
 		sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -271,6 +284,10 @@ func (c *serveConfig) withConfig(dir *datadir.Dir) error {
 	followName := func(f followSpec) string { return f.Name }
 	c.follows, err = mergeConfig(c.follows, cfg.Follow, followName, followKey)
 	if err != nil {
+		return err
+	}
+	runName := func(r runSpec) string { return r.Name }
+	if c.runs, err = mergeConfig(c.runs, cfg.Run, runName, runKey); err != nil {
 		return err
 	}
 	if c.compat, err = withCompat(c.compat, cfg); err != nil {

@@ -177,6 +177,10 @@ type Config struct {
 	// --follow [PARSER:]NAME=PATH takes them.
 	Follow map[string]string `json:"follow,omitempty"`
 
+	// Run maps a name, or PARSER:NAME, to a command serve starts and
+	// records ("love game/"), as --run [PARSER:]NAME=COMMAND takes them.
+	Run map[string]string `json:"run,omitempty"`
+
 	// Studio names the studio's VictoriaLogs that serve forwards to, as
 	// --studio, --project and --machine do; nil: none.
 	Studio *Studio `json:"studio,omitempty"`

@@ -1,0 +1,77 @@
+//go:build !windows
+
+package main
+
+import (
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestRun_ExitStatus: mcplogd run records a launch as a run, its output
+// and how it ended, and exits with the program's status; beside a
+// running server the markers go over HTTP as markers.
+func TestRun_ExitStatus(t *testing.T) {
+	for _, beside := range []bool{false, true} {
+		data := filepath.Join(t.TempDir(), "data")
+		if beside {
+			startServe(t, data, "--addr", "127.0.0.1:0")
+		}
+		_, err := run(t, data, "run", "--create", "--name", "Game", "--", "sh", "-c", "echo 'ERROR: no save slot'; exit 3")
+		var code exitStatus
+		if !errors.As(err, &code) || code != 3 {
+			t.Fatalf("server %v: run = %v; want exit status 3", beside, err)
+		}
+		if _, err := run(t, data, "run", "--name", "Game", "--", "sh", "-c", "kill -SEGV $$"); !errors.As(err, &code) || code != 128+11 {
+			t.Fatalf("server %v: run of a segfault = %v; want 139", beside, err)
+		}
+		out, err := run(t, data, "tail", "--source", "Game", "-n", "10")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, want := range []string{"run started: sh -c 'echo '\\''ERROR: no save slot'\\''; exit 3'", "no save slot", "sh exited with status 3", "sh killed by signal 11 (SIGSEGV"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("server %v: tail lacks %q:\n%s", beside, want, out)
+			}
+		}
+	}
+	if _, err := run(t, t.TempDir(), "run", "--create"); !errors.Is(err, errUsage) {
+		t.Errorf("run without a command: %v", err)
+	}
+}
+
+// TestServe_Run: serve --run (and config.json's "run") starts the program
+// and records it; the exit marker comes once it ends.
+func TestServe_Run(t *testing.T) {
+	data := filepath.Join(t.TempDir(), "data")
+	base, stdout, stop := startServe(t, data, "--addr", "127.0.0.1:0", "--run", "lua:Game=sh -c 'echo \"Error: main.lua:3: boom\"; echo \"stack traceback:\"; printf \"\\t[C]: in function error\\n\"'")
+	if !strings.Contains(stdout.String(), "run:      lua:Game=sh -c") {
+		t.Errorf("serve's links: %s", stdout.String())
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		out, _ := run(t, data, "tail", "--source", "Game", "-n", "10")
+		if strings.Contains(out, "sh exited with status 0") {
+			if !strings.Contains(out, "FATAL") || !strings.Contains(out, "main.lua:3: boom") {
+				t.Errorf("the program's error:\n%s", out)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no exit marker after 10 s:\n%s", out)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	_ = base
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := parseRun("Game"); err == nil || !strings.Contains(err.Error(), "NAME=COMMAND") {
+		t.Errorf("--run Game: %v", err)
+	}
+	if _, err := parseRun("nope:Game=love ."); err == nil || !strings.Contains(err.Error(), "unknown parser") {
+		t.Errorf("--run with an unknown parser: %v", err)
+	}
+}
