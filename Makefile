@@ -39,16 +39,21 @@ lint:
 # which scripts/need-chromium installs with apt-get when it is missing); MCPLOGD_REQUIRE_BROWSER=1
 # likewise makes them fail without it. The studio tests (internal/vltest) run the pinned
 # VictoriaLogs, which scripts/need-victoria-logs installs with go install when it is missing;
-# MCPLOGD_REQUIRE_VICTORIALOGS=1 makes them fail without it.
-TEST_ENV = MCPLOGD_REQUIRE_EVERYTHING=1 MCPLOGD_REQUIRE_BROWSER=1 MCPLOGD_REQUIRE_VICTORIALOGS=1
+# MCPLOGD_REQUIRE_VICTORIALOGS=1 makes them fail without it. The engine tests (follow/engines*_test.go)
+# run Debian's godot3-server, minetest-server, love under Xvfb and a Rust program built offline
+# against Debian's tracing crates, which scripts/need-engines installs with apt-get;
+# MCPLOGD_REQUIRE_ENGINES=1 makes them fail without them.
+TEST_ENV = MCPLOGD_REQUIRE_EVERYTHING=1 MCPLOGD_REQUIRE_BROWSER=1 MCPLOGD_REQUIRE_VICTORIALOGS=1 MCPLOGD_REQUIRE_ENGINES=1
 
 test: interop/node_modules/.package-lock.json
 	scripts/need-chromium
+	scripts/need-engines
 	GO=$(GO) scripts/need-victoria-logs
 	$(TEST_ENV) $(GO) test ./...
 
 test-race: interop/node_modules/.package-lock.json
 	scripts/need-chromium
+	scripts/need-engines
 	GO=$(GO) scripts/need-victoria-logs
 	$(TEST_ENV) $(GO) test -race -timeout 15m ./...
 

@@ -7,7 +7,6 @@ import (
 	"context"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"slices"
 	"strings"
 	"syscall"
@@ -87,10 +86,7 @@ func TestRunCommand_ExitStatus(t *testing.T) {
 // killed with SIGKILL right after printing loses nothing: its output is a
 // terminal, so it is line-buffered. The signal is recorded.
 func TestRunCommand_KilledRightAfterPrinting(t *testing.T) {
-	python, err := exec.LookPath("python3")
-	if err != nil {
-		t.Skip("no python3")
-	}
+	python := needEngine(t, "python3")
 	l := mustLog(t)
 	script := `import os, signal
 print("Error: main.lua:7: attempt to index a nil value")

@@ -1,0 +1,180 @@
+//go:build !windows
+
+package follow
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/mcplogd/mcplogd/oplog"
+)
+
+// TestEngine_LOVE: Debian's love under Xvfb, through RunCommand: a run per
+// launch (LÖVE prints no banner), the exit status of a clean quit and of
+// love.event.quit(3), and an error in love.update: LÖVE prints it and
+// stays on its error screen; killed with SIGKILL as soon as the traceback
+// is printed, it loses nothing (its output is a terminal, so LuaJIT's
+// stdout is line-buffered; redirected to a file, it would be lost).
+func TestEngine_LOVE(t *testing.T) {
+	xvfb := needEngine(t, "xvfb-run")
+	love := needEngine(t, "love")
+	game := copyGame(t, "love")
+	l := mustLog(t)
+	var printed []string
+	for _, mode := range []string{"ok", "exit3"} {
+		_, out := runGame(t, l, "love", CommandOptions{Args: []string{xvfb, "-a", love, game, mode}})
+		printed = append(printed, out)
+	}
+	out := &output{want: "[C]: in function 'xpcall'", seen: make(chan struct{})}
+	started := make(chan *os.Process, 1)
+	done := make(chan Exit, 1)
+	go func() {
+		exit, err := RunCommand(t.Context(), l, CommandOptions{Name: "love", Args: []string{xvfb, "-a", love, game, "error"},
+			Output: out, started: func(p *os.Process) { started <- p }})
+		if err != nil {
+			t.Error(err)
+		}
+		done <- exit
+	}()
+	p := <-started
+	select {
+	case <-out.seen:
+		_ = syscall.Kill(-p.Pid, syscall.SIGKILL) // the game and its X server
+	case <-time.After(waitFor):
+		t.Fatalf("no traceback after %s: %q", waitFor, out.String())
+	}
+	exit := <-done
+	printed = append(printed, out.String())
+	if exit.Signal != "SIGKILL" {
+		t.Errorf("exit %+v, want SIGKILL", exit)
+	}
+	recs := ofSource(t, l, "love")
+	if got := exits(recs); len(got) != 3 || got[0] != "info xvfb-run exited with status 0" || got[1] != "error xvfb-run exited with status 3" || !strings.Contains(got[2], "SIGKILL") {
+		t.Errorf("exit markers %q", got)
+	}
+	runs := runsOf(recs)
+	crash, ok := find(runs[3], func(r *oplog.Record) bool { return r.Level == oplog.LevelFatal })
+	if !ok || crash.Text != "main.lua:22: attempt to index local 'player' (a nil value)" || !strings.Contains(string(crash.Data), `"srcFile":"main.lua","srcLine":22`) ||
+		!strings.HasSuffix(crash.Stack, "[C]: in function 'xpcall'") || !strings.Contains(crash.Stack, "\tmain.lua:22: in function 'update'") {
+		t.Errorf("the error: %+v", crash)
+	}
+	if r, ok := find(runs[1], hasText("save slot missing")); !ok || r.Level != oplog.LevelError {
+		t.Errorf("the game's own ERROR: line %+v", r)
+	}
+	for i := range printed {
+		checkRunEqualsOneShot(t, runs[uint64(i+1)], printed[i], "auto")
+	}
+	if n := crashGroups(entries(recs)); n != 1 {
+		t.Errorf("%d crash groups, want 1", n)
+	}
+}
+
+// buildRust builds testdata/engines/rust offline against Debian's crates
+// and returns the program.
+func buildRust(t *testing.T) string {
+	t.Helper()
+	cargo := needEngine(t, "cargo")
+	if _, err := os.Stat("/usr/share/cargo/registry/tracing-subscriber-0.3.16"); err != nil {
+		needEngine(t, "/usr/share/cargo/registry/tracing-subscriber-0.3.16") // librust-tracing-subscriber-dev
+	}
+	dir := copyGame(t, "rust")
+	cmd := exec.Command(cargo, "build", "--offline", "--quiet")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "CARGO_TARGET_DIR="+filepath.Join(dir, "target"))
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("cargo build: %v\n%s", err, out)
+	}
+	return filepath.Join(dir, "target", "debug", "probe")
+}
+
+// TestEngine_Rust: a program logging through tracing-subscriber's fmt
+// layer (as Bevy does), with colours on, run three times under RunCommand
+// (a clean run, a panic in main, a panic in a named thread then in main,
+// with RUST_BACKTRACE=1), and once with its output written to a file a
+// follower follows with no parser named.
+func TestEngine_Rust(t *testing.T) {
+	probe := buildRust(t)
+	l := mustLog(t)
+	env := append(os.Environ(), "RUST_BACKTRACE=1")
+	var printed []string
+	for _, mode := range []string{"ok", "panic", "thread"} {
+		_, out := runGame(t, l, "rust", CommandOptions{Args: []string{probe, mode}, Env: env})
+		printed = append(printed, out)
+	}
+	recs := ofSource(t, l, "rust")
+	if got := exits(recs); !slices.Equal(got, []string{"info probe exited with status 0", "error probe exited with status 101", "error probe exited with status 101"}) {
+		t.Errorf("exit markers %q", got)
+	}
+	runs := runsOf(recs)
+	checkRustRun(t, runs[1], false)
+	checkRustRun(t, runs[2], true)
+	if r, ok := find(runs[3], func(r *oplog.Record) bool { return r.Name == "panic" && r.Level == oplog.LevelError }); !ok ||
+		!strings.Contains(r.Text, "index out of bounds") || !strings.Contains(string(r.Data), `"thread":"worker"`) {
+		t.Errorf("the worker's panic: %+v", r)
+	}
+	for i := range printed {
+		checkRunEqualsOneShot(t, runs[uint64(i+1)], printed[i], "rust")
+	}
+	// The same program's output in a file, followed.
+	logFile := filepath.Join(t.TempDir(), "game.log")
+	f := mustStart(t, l, Options{Name: "rust-file", Path: logFile, Poll: 10 * time.Millisecond, Quiet: 100 * time.Millisecond})
+	w, err := os.Create(logFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(probe, "panic")
+	cmd.Stdout, cmd.Stderr, cmd.Env = w, w, env
+	if err := cmd.Run(); err == nil {
+		t.Error("the panicking program exited 0")
+	}
+	w.Close()
+	file := waitRecords(t, l, "rust-file", "the panic in the followed file", func(recs []oplog.Record) bool {
+		return count(recs, func(r *oplog.Record) bool { return r.Name == "panic" }) == 1
+	})
+	mustClose(t, f)
+	checkRustRun(t, file, true)
+}
+
+// checkRustRun checks a run of the probe: its tracing lines, and its
+// panic when it had one.
+func checkRustRun(t *testing.T, recs []oplog.Record, panicked bool) {
+	t.Helper()
+	if r, ok := find(recs, func(r *oplog.Record) bool { return r.Name == "bevy_render::renderer" }); !ok || r.Level != oplog.LevelInfo ||
+		r.Text != `AdapterInfo { name: "llvmpipe", backend: Vulkan } adapter="llvmpipe"` || r.Time.IsZero() {
+		t.Errorf("the renderer's line: %+v", r)
+	}
+	if r, ok := find(recs, func(r *oplog.Record) bool { return r.Name == "probe" && r.Level == oplog.LevelError }); !ok ||
+		r.Text != "failed to save code=42" || !strings.Contains(string(r.Data), `"spans":"frame{n=7}"`) {
+		t.Errorf("the error in a span: %+v", r)
+	}
+	if r, ok := find(recs, hasText("inventory:\nsword\nshield")); !ok || r.Name != "probe" {
+		t.Errorf("the multi-line message: %+v", r)
+	}
+	levels := map[oplog.Level]int{}
+	for _, r := range recs {
+		if r.Kind == oplog.KindLine && r.Name != "panic" {
+			levels[r.Level]++
+		}
+	}
+	wantInfo := 3
+	if panicked {
+		wantInfo = 2 // no "done"
+	}
+	if levels[oplog.LevelDebug] != 2 || levels[oplog.LevelInfo] != wantInfo || levels[oplog.LevelWarn] != 1 || levels[oplog.LevelError] != 1 {
+		t.Errorf("levels %v", levels)
+	}
+	p, ok := find(recs, func(r *oplog.Record) bool { return r.Name == "panic" && r.Level == oplog.LevelFatal })
+	if ok != panicked {
+		t.Fatalf("a fatal panic: %v, want %v", ok, panicked)
+	}
+	if panicked && (p.Text != "no save slot" || !strings.Contains(p.Stack, "\nat probe::main (") || !strings.Contains(p.Stack, "/src/main.rs:27:14)\nat core::ops::function::FnOnce::call_once") ||
+		!strings.Contains(string(p.Data), `"location":"src/main.rs:27:14"`)) {
+		t.Errorf("the panic: %q %q %s", p.Text, p.Stack, p.Data)
+	}
+}
