@@ -17,6 +17,8 @@ func BenchmarkParse(b *testing.B) {
 		{"godot", "godot.log"}, {"generic", "generic.log"}, {"auto", "minecraft_latest.log"},
 		{"unity+markers", "unity_editor.log"}, {"log4j+markers", "minecraft_latest.log"},
 		{"unity/player", "unity/player-2019.4-mod-errors.log"}, {"unity/player+markers", "unity/player-2019.4-mod-errors.log"},
+		{"godot/godot3_file", "godot/godot3_file.log"}, {"luanti", "luanti/debug.txt"}, {"luanti+markers", "luanti/debug.txt"},
+		{"rust", "rust/tracing.log"}, {"generic/love", "love/error_update.txt"}, {"json", "json/zap.jsonl"},
 	} {
 		b.Run(tc.parser, func(b *testing.B) {
 			data := readSample(b, tc.sample)

@@ -57,7 +57,7 @@ func (p *luaParser) isHeader(s string) bool {
 
 func (p *luaParser) Flush() []Entry {
 	out := p.release(nil)
-	return append(out, p.g.Flush()...)
+	return join(out, p.g.Flush())
 }
 
 func (p *luaParser) Line(line string, end int64) []Entry {
@@ -75,7 +75,7 @@ func (p *luaParser) Line(line string, end int64) []Entry {
 		p.e.start(msg, oplog.LevelError, end)
 		return out
 	}
-	return append(out, p.g.Line(line, end)...)
+	return join(out, p.g.Line(line, end))
 }
 
 // continues adds s to the held error when it goes on with it.

@@ -48,7 +48,7 @@ const (
 
 func (p *panicParser) Name() string { return p.g.Name() }
 
-func (p *panicParser) Flush() []Entry { return append(p.takeOwn(nil), p.g.Flush()...) }
+func (p *panicParser) Flush() []Entry { return join(p.takeOwn(nil), p.g.Flush()) }
 
 func (p *panicParser) Line(line string, end int64) []Entry {
 	s := trimRight(line)
@@ -69,7 +69,7 @@ func (p *panicParser) Line(line string, end int64) []Entry {
 		p.begin(thread, rest, end)
 		return out
 	}
-	return append(out, p.g.Line(line, end)...)
+	return join(out, p.g.Line(line, end))
 }
 
 func (p *panicParser) take(out []Entry) []Entry { return p.g.take(p.takeOwn(out)) }

@@ -31,7 +31,7 @@ type rustParser struct {
 
 func (p *rustParser) Name() string { return "rust" }
 
-func (p *rustParser) Flush() []Entry { return append(p.takeOwn(nil), p.g.Flush()...) }
+func (p *rustParser) Flush() []Entry { return join(p.takeOwn(nil), p.g.Flush()) }
 
 func (p *rustParser) Line(line string, end int64) []Entry {
 	s := trimRight(line)
@@ -64,7 +64,7 @@ func (p *rustParser) Line(line string, end int64) []Entry {
 		}
 		return out
 	}
-	return append(out, p.g.Line(line, end)...)
+	return join(out, p.g.Line(line, end))
 }
 
 func (p *rustParser) take(out []Entry) []Entry { return p.g.take(p.takeOwn(out)) }

@@ -58,3 +58,13 @@ type layer interface {
 func newGeneric(c *clock, name string) *luaParser {
 	return &luaParser{name: name, g: &panicParser{g: &genericParser{clk: c}}}
 }
+
+// join returns out followed by more: more itself when out is empty, so
+// that a layer that adds nothing hands on the slice the layer below made
+// (an entry's allocation is a tenth of a parser's time).
+func join(out, more []Entry) []Entry {
+	if len(out) == 0 {
+		return more
+	}
+	return append(out, more...)
+}
