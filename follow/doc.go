@@ -20,11 +20,26 @@
 // A Parser (NewParser) turns lines into records, holding lines while an
 // entry may go on (a stack trace below its message): "unity" for Unity's
 // Editor.log and Player.log, "log4j" (alias "minecraft") for Log4j layouts,
-// "godot" for Godot's output, "generic" for a timestamp and a level word
-// of any logger, "plain" for one info record per line, and "auto", which
-// reads the first lines (detectLines) and picks one. An entry held when the
-// file goes quiet for Options.Quiet is flushed, so that the last message of
-// a paused game is not kept back.
+// "godot" for Godot's output and Godot 3's file logger, "unreal", "luanti"
+// (alias "minetest") for Luanti's debug.txt and console, "rust" for
+// tracing's fmt lines, "json" for JSON lines of structured loggers,
+// "generic" (alias "lua", "love") for a timestamp and a level word of any
+// logger, Lua's uncaught errors and Rust's panics, "plain" for one info
+// record per line, and "auto", which reads the first lines (detectLines)
+// and picks one. Some parsers are layers in front of others (layer): the
+// generic parser is Lua's errors in front of Rust's panics in front of
+// genericParser. Lines reach a parser without their \r and terminal
+// escapes (cleanLine). An entry held when the file goes quiet for
+// Options.Quiet is flushed, so that the last message of a paused game is
+// not kept back.
+//
+// # Runs of a program, and imports
+//
+// RunCommand runs a game and records its output, read through a
+// pseudo-terminal so that it stays line-buffered: a run marker at the
+// launch, an exit marker with its status or signal at the end. Import
+// reads a log once with the same parsers, its position stored with its
+// records so that importing it again adds nothing.
 //
 // # Positions kept with the records
 //
@@ -48,7 +63,7 @@
 // # Where the logs are, and directories
 //
 // Locate finds an engine's usual log from a project directory per OS
-// (Unity Editor and Player, Godot, Minecraft, Unreal; locate.go). StartDir
+// (Unity Editor and Player, Godot, Minecraft, Unreal, Luanti; locate.go). StartDir
 // follows a directory of files that appear over time, such as Minecraft's
 // crash-reports/crash-*.txt: each file once to its end, with a position of
 // its own (dir.go).
