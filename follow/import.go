@@ -29,9 +29,9 @@ type ImportOptions struct {
 	Parser string // "" or "auto": detected from the first lines; else a parser name
 	File   string // the input's name, kept in each record's Data ("file"); "" for none
 	// Decode, when set, reads lines of a wire format of records
-	// (mcplogd's NDJSON): when the input's first line decodes, every line
-	// must, and each is a record as Decode made it; otherwise the parser
-	// reads the input.
+	// (mcplogd's NDJSON): when the lines of the input's first 4 KiB all
+	// decode, every line must, and each is a record as Decode made it;
+	// otherwise the parser reads the input.
 	Decode func(line []byte) (oplog.Record, error)
 	// Date dates lines that carry only a time of day (the input file's
 	// modification time); nil: now.
@@ -148,22 +148,13 @@ func (im *importer) resume(ctx context.Context) error {
 	return nil
 }
 
-// choose picks the wire format or a parser from the first line to read.
-func (im *importer) choose(rest []byte) error {
-	if im.opts.Decode != nil {
-		first := rest
-		for {
-			line, after, _ := bytes.Cut(first, []byte{'\n'})
-			if len(bytes.TrimSpace(line)) > 0 || len(after) == 0 {
-				first = line
-				break
-			}
-			first = after
-		}
-		if _, err := im.opts.Decode(bytes.TrimSpace(first)); err == nil && len(bytes.TrimSpace(first)) > 0 {
-			im.res.Parser = "ndjson"
-			return nil
-		}
+// choose picks the wire format, when every complete line of the input's
+// head decodes (a JSON logger's lines share some of its keys, but not all
+// of their lines decode), or else a parser.
+func (im *importer) choose(head []byte) error {
+	if im.opts.Decode != nil && allDecode(head, im.opts.Decode) {
+		im.res.Parser = "ndjson"
+		return nil
 	}
 	date := im.opts.Date
 	if date == nil {
@@ -175,6 +166,28 @@ func (im *importer) choose(rest []byte) error {
 	}
 	im.p = withMarkers(p)
 	return nil
+}
+
+// allDecode reports whether head has a line and each of its complete
+// non-blank lines decodes.
+func allDecode(head []byte, decode func([]byte) (oplog.Record, error)) bool {
+	n := 0
+	for {
+		line, rest, ok := bytes.Cut(head, []byte{'\n'})
+		if !ok && len(rest) == 0 && n > 0 {
+			return true // a line cut short by the head's end
+		}
+		if line = bytes.TrimSpace(line); len(line) > 0 {
+			if _, err := decode(line); err != nil {
+				return false
+			}
+			n++
+		}
+		if !ok {
+			return n > 0
+		}
+		head = rest
+	}
 }
 
 // read reads the rest of the input, storing as it goes.

@@ -194,9 +194,16 @@ func TestImport_WireFormat(t *testing.T) {
 	if again := mustImport(t, l, data, ImportOptions{Decode: decode}); again.Records != 0 {
 		t.Errorf("again: %+v", again)
 	}
-	_, err := Import(context.Background(), l, strings.NewReader("{\"level\":\"info\",\"text\":\"c\"}\nnot json\n"), ImportOptions{Source: "x", Decode: decode})
-	if err == nil || !strings.Contains(err.Error(), "line 2") {
+	// A bad line past the head that chose the wire format is named.
+	good := strings.Repeat("{\"level\":\"info\",\"text\":\"c\"}\n", 200)
+	_, err := Import(context.Background(), l, strings.NewReader(good+"not json\n"), ImportOptions{Source: "x", Decode: decode})
+	if err == nil || !strings.Contains(err.Error(), "line 201") {
 		t.Errorf("a bad line: %v", err)
+	}
+	// Lines of which some do not decode in the head are a logger's: parsed.
+	res = mustImport(t, l, []byte("{\"level\":\"info\",\"text\":\"a\"}\n{\"level\":\"info\",\"msg\":\"b\",\"pid\":3}\n"), ImportOptions{Source: "z", Decode: decode})
+	if res.Parser != "json" || res.Records != 2 {
+		t.Errorf("JSON lines of which one decodes: %+v", res)
 	}
 	// A log the wire format does not read is parsed.
 	res = mustImport(t, l, []byte("ERROR: boom\n"), ImportOptions{Source: "y", Decode: decode})

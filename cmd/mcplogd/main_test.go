@@ -213,11 +213,19 @@ func TestImport(t *testing.T) {
 	if err != nil || !strings.Contains(out, "#1200 INFO  default/imp line 1199") {
 		t.Fatalf("tail after import: %q, %v", out, err)
 	}
+	// NDJSON chosen by its first lines: a bad line after them is named.
 	bad := filepath.Join(t.TempDir(), "bad.ndjson")
-	os.WriteFile(bad, []byte(`{"level":"info","text":"ok"}`+"\n"+`{"level":"info","text":"ok", "frame": 3}`+"\n"), 0o600)
+	os.WriteFile(bad, []byte(strings.Repeat(`{"level":"info","text":"ok"}`+"\n", 200)+`{"level":"info","text":"ok", "frame": 3}`+"\n"), 0o600)
 	_, err = run(t, data, "import", bad)
-	if err == nil || !strings.Contains(err.Error(), "line 2") || !strings.Contains(err.Error(), "frame") {
-		t.Fatalf("import of a bad line: %v; want an error naming line 2 and the field", err)
+	if err == nil || !strings.Contains(err.Error(), "line 201") || !strings.Contains(err.Error(), "frame") {
+		t.Fatalf("import of a bad line: %v; want an error naming line 201 and the field", err)
+	}
+	// JSON lines with keys the ingest format does not have are a logger's:
+	// imported with the json parser, the other keys kept in data.
+	logger := filepath.Join(t.TempDir(), "app.jsonl")
+	os.WriteFile(logger, []byte(`{"level":"info","message":"ok"}`+"\n"+`{"level":"info","message":"ok", "frame": 3}`+"\n"), 0o600)
+	if out, err := run(t, data, "import", logger); err != nil || !strings.Contains(out, "imported 2 records") || !strings.Contains(out, "(parser json)") {
+		t.Fatalf("import of a logger's lines: %q, %v", out, err)
 	}
 }
 
