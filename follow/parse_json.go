@@ -57,7 +57,7 @@ func (p *jsonParser) Line(line string, end int64) []Entry {
 // jsonKeys are the keys loggers write each field under, most specific
 // first.
 var jsonKeys = struct{ msg, level, time, logger, stack []string }{
-	msg:    []string{"msg", "message", "@m", "@mt", "event", "text", "RenderedMessage", "MessageTemplate"},
+	msg:    []string{"msg", "message", "@m", "@mt", "@message", "event", "text", "RenderedMessage", "MessageTemplate"},
 	level:  []string{"level", "lvl", "severity", "@l", "Level", "levelname", "log.level", "loglevel"},
 	time:   []string{"time", "ts", "timestamp", "@t", "@timestamp", "Timestamp", "datetime", "asctime"},
 	logger: []string{"logger", "logger_name", "@logger", "SourceContext", "component", "module"},
