@@ -16,24 +16,6 @@ import (
 	"github.com/mcplogd/mcplogd/oplog"
 )
 
-// all returns every record of the test source, markers too, oldest first.
-func all(tb testing.TB, l *oplog.Log) []oplog.Record {
-	tb.Helper()
-	var out []oplog.Record
-	q := oplog.TailQuery{Filter: oplog.Filter{Source: testSource, Kind: oplog.KindLine, WithMarkers: true}, HasSince: true, Limit: oplog.MaxTailLimit}
-	for {
-		t, err := l.Tail(context.Background(), q)
-		if err != nil {
-			tb.Fatalf("tail: %v", err)
-		}
-		out = append(out, t.Lines...)
-		if !t.More {
-			return out
-		}
-		q.SinceID = t.LastID
-	}
-}
-
 func runCmd(t *testing.T, l *oplog.Log, opts CommandOptions) Exit {
 	t.Helper()
 	opts.Name = testSource

@@ -49,24 +49,6 @@ func copyGame(t *testing.T, name string) string {
 	return dst
 }
 
-// ofSource returns every record of source, markers too, oldest first.
-func ofSource(tb testing.TB, l *oplog.Log, source string) []oplog.Record {
-	tb.Helper()
-	var out []oplog.Record
-	q := oplog.TailQuery{Filter: oplog.Filter{Source: source, Kind: oplog.KindLine, WithMarkers: true}, HasSince: true, Limit: oplog.MaxTailLimit}
-	for {
-		t, err := l.Tail(context.Background(), q)
-		if err != nil {
-			tb.Fatalf("tail: %v", err)
-		}
-		out = append(out, t.Lines...)
-		if !t.More {
-			return out
-		}
-		q.SinceID = t.LastID
-	}
-}
-
 // runs splits records into runs by their Run.
 func runsOf(recs []oplog.Record) map[uint64][]oplog.Record {
 	out := map[uint64][]oplog.Record{}

@@ -59,9 +59,22 @@ func mustStart(tb testing.TB, l *oplog.Log, opts Options) *Follower {
 
 // stored returns the records of the test source, oldest first.
 func stored(tb testing.TB, l *oplog.Log) []oplog.Record {
+	return tailAll(tb, l, oplog.Filter{Source: testSource})
+}
+
+// all returns every record of the test source, markers too, oldest first.
+func all(tb testing.TB, l *oplog.Log) []oplog.Record { return ofSource(tb, l, testSource) }
+
+// ofSource returns every record of source, markers too, oldest first.
+func ofSource(tb testing.TB, l *oplog.Log, source string) []oplog.Record {
+	return tailAll(tb, l, oplog.Filter{Source: source, Kind: oplog.KindLine, WithMarkers: true})
+}
+
+// tailAll returns every record f keeps, oldest first, page by page.
+func tailAll(tb testing.TB, l *oplog.Log, f oplog.Filter) []oplog.Record {
 	tb.Helper()
 	var out []oplog.Record
-	q := oplog.TailQuery{Filter: oplog.Filter{Source: testSource}, HasSince: true, Limit: oplog.MaxTailLimit}
+	q := oplog.TailQuery{Filter: f, HasSince: true, Limit: oplog.MaxTailLimit}
 	for {
 		t, err := l.Tail(context.Background(), q)
 		if err != nil {
