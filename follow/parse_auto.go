@@ -153,8 +153,9 @@ func (a *autoParser) look(line string) bool {
 		return prove(fmtGodot)
 	case strings.HasPrefix(s, "ERROR: "), strings.HasPrefix(s, "WARNING: "),
 		strings.HasPrefix(s, "USER ERROR: "), strings.HasPrefix(s, "USER WARNING: "):
+		// Godot's only when its "at:" line follows (that proves it): games
+		// of every engine print "ERROR: ..." lines of their own.
 		a.godotErr = true
-		a.score[fmtGodot]++
 	}
 	if strings.Contains(s, "res://") {
 		a.score[fmtGodot] += 2
