@@ -86,7 +86,7 @@ faults:
 	GO=$(GO) scripts/need-victoria-logs
 	MCPLOGD_FAULTS="$(FAULTS)" MCPLOGD_FAULTS_ROUNDS=$(FAULTS_ROUNDS) $(GO) test ./internal/faults -run '^TestFaults$$' -count=1 -v -timeout 60m
 
-# The README's table: 1,000,000 records of the DESIGN.md workload, medians of 3 runs.
+# The README's table: 1,000,000 records of the benchmark workload (internal/workload), medians of 3 runs.
 bench:
 	$(GO) run ./cmd/mcplogd bench
 
@@ -118,8 +118,8 @@ interop: interop/node_modules/.package-lock.json
 	cd interop && MCPLOGD_BIN="$$PWD/.bin/mcplogd" $(INTEROP_NODE) --test --test-reporter=spec --test-timeout=300000 \
 		http.test.mjs modern.test.mjs stdio.test.mjs conformance.test.mjs
 
-# console_tail {} against ping through the TypeScript SDK client at RECORDS records (issue 12's
-# latency row; the Go client's figures: go test ./api -bench 'MCP_(ConsoleTail|Ping)$$').
+# console_tail {} against ping through the TypeScript SDK client at RECORDS records (the
+# latency measure; the Go client's figures: go test ./api -bench 'MCP_(ConsoleTail|Ping)$$').
 RECORDS ?= 1000000
 bench-mcp-ts: interop/node_modules/.package-lock.json
 	$(GO) build -o interop/.bin/mcplogd ./cmd/mcplogd

@@ -19,7 +19,7 @@ import (
 	"github.com/mcplogd/mcplogd/oplog"
 )
 
-var benchRecords = flag.Int("mcp.records", 100_000, "records in the store of the MCP benchmarks (DESIGN.md's workload)")
+var benchRecords = flag.Int("mcp.records", 100_000, "records in the store of the MCP benchmarks (the workload of internal/workload)")
 
 // BenchmarkMCP_ConsoleTail measures console_tail (the newest 200 lines)
 // through the whole path: go-sdk client, HTTP on 127.0.0.1, Echo, the SDK's

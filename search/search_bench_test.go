@@ -23,7 +23,7 @@ import (
 )
 
 var (
-	benchRecords  = flag.Int("search.records", 100_000, "records of the DESIGN.md workload in the search benchmarks' store")
+	benchRecords  = flag.Int("search.records", 100_000, "records of the benchmark workload (internal/workload) in the search benchmarks' store")
 	benchSegment  = flag.Uint64("search.segment", 0, "segment size (IDs) of the benchmarked index; 0: the default")
 	benchBatch    = flag.Int("search.batch", 0, "records per indexing batch; 0: the default")
 	benchParallel = flag.Int("search.parallel", 0, "bleve batches indexed at once; 0: the default")

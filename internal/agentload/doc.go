@@ -1,5 +1,5 @@
-// Package agentload builds the realistic store that issue 12 measured an
-// agent's answers on: about 20,000 records of a Unity game (Debug.Log lines,
+// Package agentload builds the realistic store that the answer-size tests
+// measure an agent's answers on: about 20,000 records of a Unity game (Debug.Log lines,
 // NullReferenceException with Mono stacks), a Lua ECS engine (errors with
 // tracebacks) and a Minecraft server (log4j lines, Java exceptions with
 // "Caused by:"); about 400 crashes in several groups; a flood of 600

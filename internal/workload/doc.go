@@ -1,4 +1,4 @@
-// Package workload generates DESIGN.md's benchmark workload: a deterministic
+// Package workload generates the benchmark workload: a deterministic
 // stream of console lines and operations that every benchmark appends, so
 // that figures compare.
 //
