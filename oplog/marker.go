@@ -19,11 +19,17 @@ import (
 //	compile.ok      it succeeded (synthesised when the engine prints
 //	                nothing on success)
 //	compile.failed  it failed (level error)
-//	exit            the process a run launched (mcplogd run) ended; its
+//	exit            the run's process ended: mcplogd run saw it end (its
 //	                Data says how: "exitCode", or "signal" and
-//	                "signalNumber" (level info for status 0, error for
-//	                another status or a stop from outside, fatal for a
-//	                crash's signal)
+//	                "signalNumber"; level info for status 0 or a stop
+//	                mcplogd asked for, error for another status or signal,
+//	                fatal for a crash's signal), or a parser read the
+//	                engine's own clean-shutdown line (Data "reason":
+//	                "shutdown", level info)
+//	end             mcplogd stopped reading the run with no sign of how it
+//	                ended: an import reached the end of its file, a
+//	                follower stopped or its file was rotated (Data
+//	                "reason")
 //
 // The Store sets every record's Run as it appends it: the source's current
 // run, counted from 1 (a source's first record starts run 1 when it is not
@@ -35,20 +41,40 @@ const (
 	MarkerCompileOK     = "compile.ok"
 	MarkerCompileFailed = "compile.failed"
 	MarkerExit          = "exit"
+	MarkerEnd           = "end"
 )
 
 // Markers lists the marker names.
-var Markers = []string{MarkerRun, MarkerCompileStart, MarkerCompileOK, MarkerCompileFailed, MarkerExit}
+var Markers = []string{MarkerRun, MarkerCompileStart, MarkerCompileOK, MarkerCompileFailed, MarkerExit, MarkerEnd}
 
-// RunInfo describes one run of one source.
+// RunInfo describes one run of one source: its records and how it ended
+// (outcome.go says how the outcome is decided).
 type RunInfo struct {
 	Source  string    `json:"source"`
 	Run     uint64    `json:"run"`
 	Start   time.Time `json:"start"`   // its first record's time
+	Last    time.Time `json:"last"`    // its latest record's time
 	FirstID uint64    `json:"firstId"` // its first record
 	LastID  uint64    `json:"lastId"`  // its newest record
 	Records uint64    `json:"records"` // records appended in it (retention does not lower it)
 	Errors  uint64    `json:"errors"`  // of them at level error or fatal
+
+	// Outcome is how the run ended: OutcomeCrashed, OutcomeExited,
+	// OutcomeEnded or OutcomeRunning.
+	Outcome string `json:"outcome"`
+	// EndID is the record that decided Outcome (the crash, the exit
+	// marker or shutdown line, the end marker, the next run's first
+	// record); 0 while it is running.
+	EndID uint64 `json:"endId,omitempty"`
+	// End is EndID's time (for OutcomeEnded, the run's last record's);
+	// zero while it is running.
+	End time.Time `json:"end,omitzero"`
+	// CrashID is the crash that ended a crashed run: its first fatal
+	// record, or when a failing exit status ended it, the newest error
+	// with a stack before it (the exit marker when there is none).
+	CrashID uint64 `json:"crashId,omitempty"`
+	// ErrorID is the run's newest error or fatal record with a stack.
+	ErrorID uint64 `json:"errorId,omitempty"`
 }
 
 // RunStore is what a Store that keeps runs adds (package store and the
@@ -69,12 +95,62 @@ func (l *Log) Runs(ctx context.Context, source string) ([]RunInfo, error) {
 	if !ok {
 		return nil, Errorf(EUNAVAILABLE, "run: this log keeps no runs")
 	}
-	return rs.Runs(source)
+	runs, err := rs.Runs(source)
+	if err != nil {
+		return nil, err
+	}
+	// Runs stored before outcomes were kept: the newest of a source is
+	// running, the others ended when the next began.
+	for i := range runs {
+		if r := &runs[i]; r.Outcome == "" {
+			r.Outcome = OutcomeRunning
+			if i+1 < len(runs) && runs[i+1].Source == r.Source {
+				r.Outcome, r.End = OutcomeEnded, r.Start
+			}
+		}
+		if r := &runs[i]; r.Last.IsZero() {
+			r.Last = r.Start
+		}
+	}
+	return runs, nil
+}
+
+// Latest returns the indexes into runs (by source, then run, as Runs
+// returns them) of each source's newest and previous run, by time: the
+// run with the latest start is a source's current one, whatever its
+// number (an old log imported late has high run numbers and old times).
+// previous is -1 when the source has one run.
+func Latest(runs []RunInfo) map[string][2]int {
+	out := map[string][2]int{}
+	for i := range runs {
+		r := &runs[i]
+		p, ok := out[r.Source]
+		if !ok {
+			out[r.Source] = [2]int{i, -1}
+			continue
+		}
+		switch {
+		case later(r, &runs[p[0]]):
+			out[r.Source] = [2]int{i, p[0]}
+		case p[1] < 0 || later(r, &runs[p[1]]):
+			out[r.Source] = [2]int{p[0], i}
+		}
+	}
+	return out
+}
+
+// later reports whether run a started after run b (the higher run first
+// at the same time).
+func later(a, b *RunInfo) bool {
+	if !a.Start.Equal(b.Start) {
+		return a.Start.After(b.Start)
+	}
+	return a.Run > b.Run
 }
 
 // ResolveRun turns a run selector as callers write it into Filter.Runs:
-// "current" or "" (each source's newest run), "previous" (the one before
-// it), or a run number; source "" means every source (a number then
+// "current" or "" (each source's newest run by time, see Latest),
+// "previous" (the one before it), or a run number; source "" means every source (a number then
 // selects that run of each source that had it). "" gives nil: any run.
 // EINVALID for another selector, ENOTFOUND when no source has that run.
 func (l *Log) ResolveRun(ctx context.Context, source, sel string) (map[string]uint64, error) {
@@ -90,24 +166,18 @@ func (l *Log) ResolveRun(ctx context.Context, source, sel string) (map[string]ui
 	if err != nil {
 		return nil, err
 	}
-	newest := map[string]uint64{}
-	has := map[string]map[uint64]bool{}
-	for _, r := range runs {
-		newest[r.Source] = max(newest[r.Source], r.Run)
-		if has[r.Source] == nil {
-			has[r.Source] = map[uint64]bool{}
-		}
-		has[r.Source][r.Run] = true
-	}
 	out := map[string]uint64{}
-	for src, cur := range newest {
+	for src, p := range Latest(runs) {
 		switch {
 		case sel == "current":
-			out[src] = cur
-		case sel == "previous" && cur > 1:
-			out[src] = cur - 1
-		case n > 0 && has[src][n]:
-			out[src] = n
+			out[src] = runs[p[0]].Run
+		case sel == "previous" && p[1] >= 0:
+			out[src] = runs[p[1]].Run
+		}
+	}
+	for _, r := range runs {
+		if n > 0 && r.Run == n {
+			out[r.Source] = n
 		}
 	}
 	if len(out) == 0 {

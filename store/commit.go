@@ -149,7 +149,7 @@ func complete(b *bbolt.Bucket, s *oplog.Stats, names nameTally, runs *runTally, 
 	if err := rec.ApplyCompletion(r.completion); err != nil {
 		return err
 	}
-	if err := runs.completed(rec.Source, rec.Run, oldLevel, rec.Level); err != nil {
+	if err := runs.completed(&rec, oldLevel); err != nil {
 		return err
 	}
 	nv := codec.Append(nil, &rec)

@@ -39,7 +39,8 @@ func newRunTally(tx *bbolt.Tx) *runTally {
 	return &runTally{b: tx.Bucket(codec.RunsBucket), current: map[string]uint64{}, infos: map[runKey]*oplog.RunInfo{}}
 }
 
-// assign sets rec.Run (rec.ID is set) and counts rec in that run.
+// assign sets rec.Run (rec.ID is set) and counts rec in that run; a run
+// marker ends the source's current run (oplog's outcome.go).
 func (t *runTally) assign(rec *oplog.Record) error {
 	cur, ok := t.current[rec.Source]
 	if !ok {
@@ -49,6 +50,13 @@ func (t *runTally) assign(rec *oplog.Record) error {
 		}
 	}
 	if cur == 0 || rec.Kind == oplog.KindMarker && rec.Name == oplog.MarkerRun {
+		if cur > 0 {
+			prev, err := t.info(rec.Source, cur)
+			if err != nil {
+				return err
+			}
+			prev.Next(rec)
+		}
 		cur++
 	}
 	t.current[rec.Source] = cur
@@ -57,31 +65,21 @@ func (t *runTally) assign(rec *oplog.Record) error {
 	if err != nil {
 		return err
 	}
-	if info.Records == 0 && info.FirstID == 0 {
-		info.Start, info.FirstID = rec.Time, rec.ID
-	}
-	info.LastID = rec.ID
-	info.Records++
-	if rec.Level >= oplog.LevelError {
-		info.Errors++
-	}
+	info.Add(rec)
 	return nil
 }
 
-// completed counts an operation of run whose level went from old to now.
-func (t *runTally) completed(source string, run uint64, old, now oplog.Level) error {
-	if run == 0 || (old >= oplog.LevelError) == (now >= oplog.LevelError) {
+// completed updates the run of rec, an operation completed in place from
+// level old.
+func (t *runTally) completed(rec *oplog.Record, old oplog.Level) error {
+	if rec.Run == 0 {
 		return nil
 	}
-	info, err := t.info(source, run)
+	info, err := t.info(rec.Source, rec.Run)
 	if err != nil || info.Records == 0 {
 		return err
 	}
-	if now >= oplog.LevelError {
-		info.Errors++
-	} else if info.Errors > 0 {
-		info.Errors--
-	}
+	info.Completed(rec, old)
 	return nil
 }
 

@@ -76,7 +76,9 @@ func TestCodec_Format1_ReadsWithRunZero(t *testing.T) {
 }
 
 func TestRunInfo_RoundTrip(t *testing.T) {
-	ri := oplog.RunInfo{Source: "unity", Run: 1 << 40, Start: time.Date(2026, 12, 1, 0, 0, 0, 1, time.UTC), FirstID: 3, LastID: 90, Records: 80, Errors: 2}
+	start := time.Date(2026, 12, 1, 0, 0, 0, 1, time.UTC)
+	ri := oplog.RunInfo{Source: "unity", Run: 1 << 40, Start: start, Last: start.Add(time.Minute), FirstID: 3, LastID: 90, Records: 80, Errors: 2,
+		Outcome: oplog.OutcomeCrashed, EndID: 88, End: start.Add(50 * time.Second), CrashID: 87, ErrorID: 87}
 	k := codec.RunKey(ri.Source, ri.Run)
 	if !bytes.HasPrefix(k, codec.SourcePrefix("unity")) || bytes.Compare(k, codec.RunKey("unity", 1<<40+1)) >= 0 {
 		t.Fatalf("run key %q does not sort under its source", k)
@@ -84,6 +86,14 @@ func TestRunInfo_RoundTrip(t *testing.T) {
 	got, err := codec.DecodeRunInfo(k, codec.AppendRunInfo(nil, &ri))
 	if err != nil || got != ri {
 		t.Fatalf("run info round trip: %+v, %v; want %+v", got, err, ri)
+	}
+	// An entry written before outcomes were kept: its outcome is not known.
+	old := binary.AppendVarint(nil, start.UnixNano())
+	for _, x := range []uint64{3, 90, 80, 2} {
+		old = binary.AppendUvarint(old, x)
+	}
+	if got, err := codec.DecodeRunInfo(k, old); err != nil || got.Outcome != "" || got.Records != 80 || !got.Last.IsZero() {
+		t.Fatalf("run info of the older format: %+v, %v", got, err)
 	}
 	if _, err := codec.DecodeRunInfo([]byte("unity"), nil); !errors.Is(err, codec.ErrCorrupt) {
 		t.Fatalf("key without run: %v", err)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"slices"
 
 	"github.com/mcplogd/mcplogd/oplog"
 )
@@ -34,7 +35,13 @@ func AppendRunInfo(dst []byte, r *oplog.RunInfo) []byte {
 	for _, x := range []uint64{r.FirstID, r.LastID, r.Records, r.Errors} {
 		dst = binary.AppendUvarint(dst, x)
 	}
-	return dst
+	// Since outcomes were kept: an entry without these is an older one.
+	dst = binary.AppendVarint(dst, nanos(r.Last))
+	dst = binary.AppendUvarint(dst, uint64(max(slices.Index(oplog.Outcomes, r.Outcome), 0)))
+	dst = binary.AppendUvarint(dst, r.EndID)
+	dst = binary.AppendVarint(dst, nanos(r.End))
+	dst = binary.AppendUvarint(dst, r.CrashID)
+	return binary.AppendUvarint(dst, r.ErrorID)
 }
 
 // DecodeRunInfo decodes a runs bucket entry.
@@ -48,6 +55,19 @@ func DecodeRunInfo(k, v []byte) (oplog.RunInfo, error) {
 	r.Start = oplog.FromUnixNano(d.varint())
 	for _, p := range []*uint64{&r.FirstID, &r.LastID, &r.Records, &r.Errors} {
 		*p = d.uvarint()
+	}
+	if d.err == nil && d.off < len(v) {
+		r.Last = oplog.FromUnixNano(d.varint())
+		if o := d.uvarint(); o < uint64(len(oplog.Outcomes)) {
+			r.Outcome = oplog.Outcomes[o]
+		} else if d.err == nil {
+			d.err = fmt.Errorf("%w: run outcome %d", ErrCorrupt, o)
+		}
+		r.EndID = d.uvarint()
+		if end := d.varint(); end != 0 {
+			r.End = oplog.FromUnixNano(end)
+		}
+		r.CrashID, r.ErrorID = d.uvarint(), d.uvarint()
 	}
 	if d.err == nil && d.off != len(v) {
 		d.err = fmt.Errorf("%w: %d trailing bytes", ErrCorrupt, len(v)-d.off)

@@ -106,13 +106,8 @@ func (m *Memory) Complete(ctx context.Context, id uint64, c oplog.Completion) (o
 	if err := r.ApplyCompletion(c); err != nil {
 		return oplog.Record{}, err
 	}
-	if old, now := m.recs[i].Level >= oplog.LevelError, r.Level >= oplog.LevelError; old != now && r.Run > 0 {
-		info := &m.runs[r.Source][r.Run-1]
-		if now {
-			info.Errors++
-		} else {
-			info.Errors--
-		}
+	if r.Run > 0 {
+		m.runs[r.Source][r.Run-1].Completed(&r, m.recs[i].Level)
 	}
 	m.recs[i] = stored(r)
 	return r, nil
@@ -126,16 +121,18 @@ func (m *Memory) assignRun(r *oplog.Record) {
 	}
 	runs := m.runs[r.Source]
 	if len(runs) == 0 || r.Kind == oplog.KindMarker && r.Name == oplog.MarkerRun {
-		runs = append(runs, oplog.RunInfo{Source: r.Source, Run: uint64(len(runs) + 1), Start: nanos(r.Time), FirstID: r.ID})
+		if len(runs) > 0 {
+			runs[len(runs)-1].Next(r)
+		}
+		runs = append(runs, oplog.RunInfo{Source: r.Source, Run: uint64(len(runs) + 1)})
 		m.runs[r.Source] = runs
 	}
 	info := &runs[len(runs)-1]
 	r.Run = info.Run
-	info.LastID = r.ID
-	info.Records++
-	if r.Level >= oplog.LevelError {
-		info.Errors++
-	}
+	t := r.Time
+	r.Time = nanos(t) // as stored
+	info.Add(r)
+	r.Time = t
 }
 
 // Runs returns the runs of source ("" every source), by source then run.

@@ -52,6 +52,8 @@ func TestStore(t *testing.T, open Opener) {
 		{"Runs/Filter", testRunsFilter},
 		{"Runs/ResolveRunAndLastMarker", testResolveRunAndLastMarker},
 		{"Runs/CompleteAndClear", testRunsCompleteAndClear},
+		{"Runs/Outcomes", testRunsOutcomes},
+		{"Runs/ResolveRunByTime", testResolveRunByTime},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.test(t, open) })
 	}

@@ -1,0 +1,86 @@
+package oplogtest
+
+import (
+	"encoding/json"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/mcplogd/mcplogd/oplog"
+)
+
+// Run outcomes (oplog's outcome.go): every store that keeps runs decides
+// them as it appends.
+
+func exitMarker(source string, level oplog.Level, data map[string]any) oplog.Record {
+	b, _ := json.Marshal(data)
+	return oplog.Record{Source: source, Kind: oplog.KindMarker, Name: oplog.MarkerExit, Level: level, Text: "exited", Data: b}
+}
+
+// outcomes returns "run:outcome:endID:crashID" of each run of source.
+func outcomes(t *testing.T, l *oplog.Log, source string) []string {
+	t.Helper()
+	var out []string
+	for _, r := range runs(t, l, source) {
+		out = append(out, fmt.Sprintf("%d:%s:%d:%d", r.Run, r.Outcome, r.EndID, r.CrashID))
+	}
+	return out
+}
+
+func testRunsOutcomes(t *testing.T, open Opener) {
+	l := newLog(t, open)
+	stack := func(r oplog.Record) oplog.Record { r.Stack = "at Game.Update () (at Assets/Game.cs:3)"; return r }
+	a := MustAppend(t, l,
+		line("g", oplog.LevelInfo, "boot"),
+		line("g", oplog.LevelFatal, "Received signal SIGSEGV"), // 1: crashed by the fatal
+		line("g", oplog.LevelFatal, "Crash!!!"),                // a second fatal does not move the crash
+		exitMarker("g", oplog.LevelInfo, map[string]any{"reason": "shutdown"}),
+		marker("g", oplog.MarkerRun, "start"),
+		line("g", oplog.LevelInfo, "playing"), // 2: ended by the next run
+		marker("g", oplog.MarkerRun, "start"),
+		exitMarker("g", oplog.LevelInfo, map[string]any{"reason": "shutdown"}), // 3: exited, then a crash while shutting down
+		line("g", oplog.LevelFatal, "ServerError: boom"),
+		marker("g", oplog.MarkerRun, "start"),
+		stack(line("g", oplog.LevelError, "NullReferenceException")),
+		line("g", oplog.LevelInfo, "goodbye"),
+		exitMarker("g", oplog.LevelError, map[string]any{"exitCode": 1}), // 4: failing status: the crash is the exception
+		marker("g", oplog.MarkerRun, "start"),
+		stack(line("g", oplog.LevelError, "handled")),
+		exitMarker("g", oplog.LevelFatal, map[string]any{"signal": "SIGSEGV", "signalNumber": 11}), // 5: a signal is its own crash
+		marker("g", oplog.MarkerRun, "start"),
+		marker("g", oplog.MarkerEnd, "the import reached the end of its file"), // 6: ended, then read again: running
+		line("g", oplog.LevelInfo, "still going"),
+	)
+	want := []string{
+		fmt.Sprintf("1:crashed:%d:%d", a[1].ID, a[1].ID),
+		fmt.Sprintf("2:ended:%d:0", a[6].ID),
+		fmt.Sprintf("3:crashed:%d:%d", a[8].ID, a[8].ID),
+		fmt.Sprintf("4:crashed:%d:%d", a[12].ID, a[10].ID),
+		fmt.Sprintf("5:crashed:%d:%d", a[15].ID, a[15].ID),
+		"6:running:0:0",
+	}
+	if got := outcomes(t, l, "g"); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("outcomes:\n got %v\nwant %v", got, want)
+	}
+	b := MustAppend(t, l, marker("g", oplog.MarkerEnd, "the follower stopped"))
+	if got := outcomes(t, l, "g")[5]; got != fmt.Sprintf("6:ended:%d:0", b[0].ID) {
+		t.Fatalf("after an end marker: %s", got)
+	}
+}
+
+// testResolveRunByTime: current and previous are the runs that started
+// last, whatever their numbers (an old log imported into a source late).
+func testResolveRunByTime(t *testing.T, open Opener) {
+	l := newLog(t, open)
+	t0 := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+	at := func(r oplog.Record, d time.Duration) oplog.Record { r.Time = t0.Add(d); return r }
+	MustAppend(t, l, at(marker("g", oplog.MarkerRun, "today"), 0), at(line("g", oplog.LevelInfo, "a"), time.Second),
+		at(marker("g", oplog.MarkerRun, "imported, yesterday"), -24*time.Hour), at(line("g", oplog.LevelInfo, "b"), -23*time.Hour),
+		at(marker("g", oplog.MarkerRun, "imported, two days ago"), -48*time.Hour))
+	for sel, want := range map[string]uint64{"current": 1, "previous": 2} {
+		got, err := l.ResolveRun(t.Context(), "g", sel)
+		if err != nil || got["g"] != want {
+			t.Errorf("ResolveRun(%s): %v, %v; want run %d", sel, got, err, want)
+		}
+	}
+}

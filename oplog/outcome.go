@@ -1,0 +1,108 @@
+package oplog
+
+import (
+	"strings"
+	"time"
+)
+
+// How a run ends. The Store keeps each run's outcome up to date as it
+// appends the run's records (RunInfo.Add), never from a quiet period: a run
+// is running until one of its records, or the next run, says otherwise.
+//
+//	crashed  a fatal record (an engine's crash handler, a native crash
+//	         dump, an uncaught script error that stopped the engine, a
+//	         Minecraft crash report, an upstream's stored traceback), or
+//	         an exit marker at level error or fatal (a failing exit status,
+//	         a signal). Final: nothing after a crash undoes it.
+//	exited   an exit marker at level info: status 0, a stop mcplogd asked
+//	         for, or the engine's own clean-shutdown line. A crash after
+//	         it (an engine that crashes while shutting down) still makes
+//	         the run crashed.
+//	ended    the next run began, or an end marker said mcplogd stopped
+//	         reading with no sign of either (an import's end, a follower
+//	         that stopped, a rotated file). More records of the run after
+//	         an end marker make it running again: the game went on.
+//	running  none of these yet.
+const (
+	OutcomeRunning = "running"
+	OutcomeCrashed = "crashed"
+	OutcomeExited  = "exited"
+	OutcomeEnded   = "ended"
+)
+
+// Outcomes lists the outcomes, in the order of their codes in a store.
+var Outcomes = []string{OutcomeRunning, OutcomeCrashed, OutcomeExited, OutcomeEnded}
+
+// Add counts r, a record of the run with its ID set, and updates the run's
+// outcome.
+func (info *RunInfo) Add(r *Record) {
+	if info.Records == 0 && info.FirstID == 0 {
+		info.Start, info.FirstID = r.Time, r.ID
+	}
+	info.LastID = r.ID
+	info.Records++
+	if r.Time.After(info.Last) {
+		info.Last = r.Time
+	}
+	if r.Level >= LevelError {
+		info.Errors++
+		if r.Stack != "" {
+			info.ErrorID = max(info.ErrorID, r.ID)
+		}
+	}
+	info.observe(r)
+}
+
+// Completed updates the run for r, one of its operations, completed in
+// place from level old. A failed operation is an error, never a crash: an
+// upstream's crash is a fatal line the gateway appends.
+func (info *RunInfo) Completed(r *Record, old Level) {
+	switch was, is := old >= LevelError, r.Level >= LevelError; {
+	case is && !was:
+		info.Errors++
+	case was && !is && info.Errors > 0:
+		info.Errors--
+	}
+	if r.Level >= LevelError && r.Stack != "" {
+		info.ErrorID = max(info.ErrorID, r.ID)
+	}
+}
+
+// Next ends a running run: the next run of its source began with r.
+func (info *RunInfo) Next(r *Record) {
+	if info.Outcome == OutcomeRunning || info.Outcome == "" {
+		info.Outcome, info.EndID, info.End = OutcomeEnded, r.ID, info.Last
+	}
+}
+
+// Ended reports whether the run has an outcome other than running.
+func (info *RunInfo) Ended() bool {
+	return info.Outcome != OutcomeRunning && info.Outcome != ""
+}
+
+func (info *RunInfo) observe(r *Record) {
+	exit := r.Kind == KindMarker && r.Name == MarkerExit
+	switch {
+	case info.Outcome == OutcomeCrashed:
+	case r.Level == LevelFatal || exit && r.Level >= LevelError:
+		info.crashed(r)
+	case exit:
+		info.Outcome, info.EndID, info.End = OutcomeExited, r.ID, r.Time
+	case r.Kind == KindMarker && r.Name == MarkerEnd:
+		if info.Outcome != OutcomeExited {
+			info.Outcome, info.EndID, info.End = OutcomeEnded, r.ID, r.Time
+		}
+	case info.Outcome == OutcomeEnded && r.Kind != KindMarker, info.Outcome == "":
+		info.Outcome, info.EndID, info.End = OutcomeRunning, 0, time.Time{}
+	}
+}
+
+// crashed makes r the end of the run. A failing exit status (not a signal)
+// names the run's newest error with a stack as the crash: the exception
+// that made the program give up, which the status only reports.
+func (info *RunInfo) crashed(r *Record) {
+	info.Outcome, info.EndID, info.End, info.CrashID = OutcomeCrashed, r.ID, r.Time, r.ID
+	if r.Kind == KindMarker && r.Level == LevelError && info.ErrorID != 0 && !strings.Contains(string(r.Data), `"signal"`) {
+		info.CrashID = info.ErrorID
+	}
+}
