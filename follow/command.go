@@ -51,6 +51,10 @@ type Exit struct {
 	SignalNumber int
 	CoreDumped   bool
 	Duration     time.Duration
+	// Stopped is the signal mcplogd passed on to the program (Ctrl-C,
+	// a stop of mcplogd itself) before it ended; "" when it ended by
+	// itself.
+	Stopped string
 }
 
 // String says how the program ended: "exited with status 3", "killed by
@@ -66,15 +70,17 @@ func (e Exit) String() string {
 	return s + ")"
 }
 
-// Level is the level the exit marker is stored at: info for status 0,
-// fatal for the signals of a crash (SIGSEGV, SIGABRT, SIGBUS, SIGFPE,
-// SIGILL, SIGTRAP, SIGSYS), error for another status or signal.
+// Level is the level the exit marker is stored at: fatal for the signals
+// of a crash (SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGSYS),
+// info for status 0 or an end mcplogd asked for (whatever status the
+// program then chose: LÖVE exits 1 on SIGTERM), error for another status
+// or signal. A run ends crashed at error and fatal, exited at info.
 func (e Exit) Level() oplog.Level {
 	switch {
-	case e.Signal == "" && e.Code == 0:
-		return oplog.LevelInfo
 	case crashSignals[e.Signal]:
 		return oplog.LevelFatal
+	case e.Signal == "" && e.Code == 0, e.Stopped != "":
+		return oplog.LevelInfo
 	}
 	return oplog.LevelError
 }

@@ -67,6 +67,7 @@ func (c *capture) loop(ctx context.Context, cmd *exec.Cmd, out io.ReadCloser) Ex
 	defer tick.Stop()
 	var exit Exit
 	var exited bool
+	var stopped string // the signal passed on, if any
 	var drain, kill <-chan time.Time
 	stop := ctx.Done()
 	for {
@@ -74,6 +75,7 @@ func (c *capture) loop(ctx context.Context, cmd *exec.Cmd, out io.ReadCloser) Ex
 		case b, ok := <-chunks:
 			if !ok {
 				if exited {
+					exit.Stopped = stopped
 					return exit
 				}
 				chunks = nil
@@ -81,6 +83,7 @@ func (c *capture) loop(ctx context.Context, cmd *exec.Cmd, out io.ReadCloser) Ex
 			}
 			c.feed(b)
 		case exit = <-waitc:
+			exit.Stopped = stopped
 			if chunks == nil {
 				return exit
 			}
@@ -89,9 +92,15 @@ func (c *capture) loop(ctx context.Context, cmd *exec.Cmd, out io.ReadCloser) Ex
 			c.logger.Warn("run: the program exited but something it started still holds its output; not read further")
 			return exit
 		case s := <-c.opts.Signals:
+			if !exited {
+				stopped = signalName(s)
+			}
 			forward(cmd.Process, s)
 		case <-stop:
 			stop = nil
+			if !exited {
+				stopped = "SIGTERM"
+			}
 			terminate(cmd.Process)
 			kill = time.After(c.opts.StopWait)
 		case <-kill:
@@ -161,6 +170,9 @@ func (c *capture) exited(e Exit) {
 		}
 	} else {
 		data["exitCode"] = e.Code
+	}
+	if e.Stopped != "" {
+		data["stoppedBy"] = e.Stopped
 	}
 	b, _ := json.Marshal(data)
 	c.pending = append(c.pending, prepare(oplog.Record{Kind: oplog.KindMarker, Name: oplog.MarkerExit, Level: e.Level(),

@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"slices"
 	"strings"
@@ -61,6 +62,25 @@ func TestRunCommand_ExitStatus(t *testing.T) {
 	if !strings.Contains(out.String(), "hello\r\n") || !strings.Contains(out.String(), "ERROR: bad thing") {
 		t.Errorf("output copied: %q", out.String())
 	}
+	// The failing status crashed the first run (no stack: the marker is
+	// the crash); status 0 made the second exited.
+	if got := outcomesOf(t, l); got != fmt.Sprintf("1:crashed:%d:%d 2:exited:%d:0", recs[3].ID, recs[3].ID, recs[6].ID) {
+		t.Errorf("outcomes %s", got)
+	}
+}
+
+// outcomesOf says how the test source's runs ended: "run:outcome:endId:crashId".
+func outcomesOf(t *testing.T, l *oplog.Log) string {
+	t.Helper()
+	runs, err := l.Runs(t.Context(), testSource)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, r := range runs {
+		out = append(out, fmt.Sprintf("%d:%s:%d:%d", r.Run, r.Outcome, r.EndID, r.CrashID))
+	}
+	return strings.Join(out, " ")
 }
 
 // TestRunCommand_KilledRightAfterPrinting: a program that buffers its
@@ -102,8 +122,12 @@ func TestRunCommand_CrashSignal(t *testing.T) {
 		t.Fatalf("exit = %+v", exit)
 	}
 	recs := all(t, l)
-	if r := recs[len(recs)-1]; r.Name != oplog.MarkerExit || r.Level != oplog.LevelFatal || !strings.Contains(r.Text, "SIGSEGV") {
+	r := recs[len(recs)-1]
+	if r.Name != oplog.MarkerExit || r.Level != oplog.LevelFatal || !strings.Contains(r.Text, "SIGSEGV") {
 		t.Errorf("exit marker %s %q", r.Level, r.Text)
+	}
+	if got := outcomesOf(t, l); got != fmt.Sprintf("1:crashed:%d:%d", r.ID, r.ID) {
+		t.Errorf("outcomes %s, want crashed by the signal", got)
 	}
 }
 
@@ -116,7 +140,7 @@ func TestRunCommand_SignalForwarded(t *testing.T) {
 	done := make(chan Exit, 1)
 	go func() {
 		exit, _ := RunCommand(context.Background(), l, CommandOptions{Name: testSource, Signals: sigs,
-			Args:    []string{"sh", "-c", "trap 'echo stopping; exit 0' INT; echo ready; while :; do sleep 0.05; done"},
+			Args:    []string{"sh", "-c", "trap 'echo stopping; exit 3' INT; echo ready; while :; do sleep 0.05; done"},
 			started: func(p *os.Process) { started <- p }})
 		done <- exit
 	}()
@@ -131,14 +155,20 @@ func TestRunCommand_SignalForwarded(t *testing.T) {
 	sigs <- os.Interrupt
 	select {
 	case exit := <-done:
-		if exit.Code != 0 || exit.Signal != "" {
-			t.Errorf("exit = %+v, want status 0 from its trap", exit)
+		if exit.Code != 3 || exit.Signal != "" || exit.Stopped != "SIGINT" || exit.Level() != oplog.LevelInfo {
+			t.Errorf("exit = %+v, want status 3 from its trap, stopped by SIGINT", exit)
 		}
 	case <-time.After(waitFor):
 		t.Fatal("the program did not stop on the forwarded interrupt")
 	}
-	if got := strings.Join(texts(all(t, l)), "|"); !strings.Contains(got, "ready|stopping|sh exited with status 0") {
+	recs := all(t, l)
+	if got := strings.Join(texts(recs), "|"); !strings.Contains(got, "ready|stopping|sh exited with status 3") {
 		t.Errorf("records %q", got)
+	}
+	// Stopped by its user: the run exited, whatever status it chose.
+	exitMarker := recs[len(recs)-1]
+	if !strings.Contains(string(exitMarker.Data), `"stoppedBy":"SIGINT"`) || outcomesOf(t, l) != fmt.Sprintf("1:exited:%d:0", exitMarker.ID) {
+		t.Errorf("exit marker %s; outcomes %s", exitMarker.Data, outcomesOf(t, l))
 	}
 }
 

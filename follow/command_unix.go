@@ -69,3 +69,11 @@ func forward(p *os.Process, sig os.Signal) {
 
 // terminate asks the program to stop.
 func terminate(p *os.Process) { forward(p, syscall.SIGTERM) }
+
+// signalName names sig as the exit marker does: "SIGINT".
+func signalName(sig os.Signal) string {
+	if s, ok := sig.(syscall.Signal); ok && unix.SignalName(s) != "" {
+		return unix.SignalName(s)
+	}
+	return sig.String()
+}

@@ -24,3 +24,6 @@ func forward(p *os.Process, sig os.Signal) { _ = p.Kill() }
 
 // terminate stops the program.
 func terminate(p *os.Process) { _ = p.Kill() }
+
+// signalName names sig as the exit marker does.
+func signalName(sig os.Signal) string { return sig.String() }

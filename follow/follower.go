@@ -212,10 +212,24 @@ func (f *Follower) run() {
 	f.closeFile()
 }
 
-// finish stores what is held at Close.
+// finish stores what is held at Close and, when it stored records, an end
+// marker: mcplogd stops reading the run with no sign of how it ends (a
+// line read after a restart makes it running again).
 func (f *Follower) finish() {
 	if f.cur != nil && f.parser != nil {
 		f.addEntries(f.parser.Flush())
+		f.mu.Lock()
+		stored := f.status.Stored + uint64(len(f.pending))
+		f.mu.Unlock()
+		end := f.cur.stored
+		if n := len(f.pending); n > 0 {
+			end = f.pending[n-1].end
+		}
+		if stored > 0 && f.fatal == nil && !f.opts.dirFile { // a crash report is read whole: no run goes on in it
+			f.addEntries([]Entry{{End: end, Record: oplog.Record{Kind: oplog.KindMarker,
+				Name: oplog.MarkerEnd, Time: time.Now().UTC(), Text: "run ended: mcplogd stopped following " + f.opts.Path,
+				Data: []byte(`{"reason":"follower stopped"}`)}}})
+		}
 	}
 	f.err = f.store()
 	if f.err != nil && f.fatal == nil {

@@ -57,9 +57,11 @@ func mustStart(tb testing.TB, l *oplog.Log, opts Options) *Follower {
 	return f
 }
 
-// stored returns the records of the test source, oldest first.
+// stored returns the records of the test source, oldest first, but the end
+// markers a follower adds when it stops.
 func stored(tb testing.TB, l *oplog.Log) []oplog.Record {
-	return tailAll(tb, l, oplog.Filter{Source: testSource})
+	recs := tailAll(tb, l, oplog.Filter{Source: testSource})
+	return slices.DeleteFunc(recs, func(r oplog.Record) bool { return r.Kind == oplog.KindMarker && r.Name == oplog.MarkerEnd })
 }
 
 // all returns every record of the test source, markers too, oldest first.

@@ -98,6 +98,27 @@ func (m *marking) mark(entries []Entry) []Entry {
 	return out
 }
 
+// shutdownLine reports the engine's own line of a clean exit, which an
+// exit marker follows: Luanti's "Server: Shutting down" (a crash while
+// shutting down comes after it and still makes the run crashed),
+// Minecraft's "Stopping!" (the client) and "Stopping server", Unreal's
+// "LogExit: Exiting.", Unity's batch mode's last line. Godot, LÖVE and
+// Rust games print none: their runs end with the process (mcplogd run) or
+// the next run.
+func shutdownLine(format string, r *oplog.Record) bool {
+	switch format {
+	case "luanti":
+		return r.Text == "Server: Shutting down"
+	case "log4j":
+		return r.Text == "Stopping!" || r.Text == "Stopping server"
+	case "unreal":
+		return r.Text == "Exiting." && r.Name == "LogExit"
+	case "unity":
+		return r.Text == "Exiting batchmode successfully now!"
+	}
+	return false
+}
+
 // markerPrefixes are the beginnings of every line a banner or compile rule
 // reads, by first byte: any other entry is passed over after one or two
 // comparisons (most entries of a log are neither). A rule added below must
@@ -116,6 +137,8 @@ var markerPrefixes = func() (t [256][]string) {
 		"COMMAND LINE ARGUMENTS:",
 		"Compilation failed: ",
 		"CompileScripts:",
+		"Exiting batchmode successfully now!",
+		"Exiting.",
 		"Godot Engine v",
 		"Initialize engine version: ",
 		"Loading Minecraft ",
@@ -127,8 +150,11 @@ var markerPrefixes = func() (t [256][]string) {
 		"Mono: successfully reloaded assembly",
 		"Reloading assemblies after ",
 		"Scripts have compiler errors",
+		"Server: Shutting down",
 		"Setting user: ",
 		"Starting minecraft server version ",
+		"Stopping server",
+		"Stopping!",
 		"[Licensing::Module] Trying to connect to existing licensing client channel",
 		"[ScriptCompilation] Requested script compilation",
 	} {
@@ -183,8 +209,11 @@ func (m *marking) markers(r *oplog.Record) (before, after []oplog.Record) {
 	if m.sinceRun >= 0 {
 		m.sinceRun++
 	}
+	if shutdownLine(format, r) {
+		after = append(after, marker(r, oplog.MarkerExit, oplog.LevelInfo, "exited: "+r.Text, []byte(`{"reason":"shutdown"}`)))
+	}
 	if format != "unity" {
-		return before, nil
+		return before, after
 	}
 	switch unityCompile(r) {
 	case compileStart:

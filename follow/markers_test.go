@@ -70,7 +70,7 @@ func TestMarkers_Fixtures(t *testing.T) {
 		{"godot/crash_runs.log", "godot", []string{"run<Godot Engine v4.7.1.stable.official.a13",
 			"run<Godot Engine v4.4.1.rc.custom_build.abe", "run<Godot Engine v4.4.1.rc.custom_build.abe"}},
 		{"godot.log", "godot", []string{"run<Godot Engine v4.2.1.stable.official.b09"}},
-		{"minecraft_latest.log", "log4j", []string{"run<Starting minecraft server version 1.20."}},
+		{"minecraft_latest.log", "log4j", []string{"run<Starting minecraft server version 1.20.", "exit<Saving players"}},
 		{"minecraft/latest-neoforge-1.21.1.log", "log4j", []string{"run<ModLauncher 11.0.5+main.901c6ea8 starti"}},
 		{"minecraft/latest-forge-1.12.2.log", "log4j", nil}, // a log's tail: no start
 		{"minecraft/crash-2023-12-28_13.21.22-client.txt", "mccrash", nil},
@@ -185,6 +185,41 @@ func TestMarkers_PrefixesListed(t *testing.T) {
 		}
 		if !mayMark(p) {
 			t.Errorf("the rule prefix %q is not in markerPrefixes: entries starting with it would skip the rules", p)
+		}
+	}
+}
+
+// TestMarkers_Shutdown: an engine's clean-shutdown line is followed by an
+// exit marker (level info), so that its run ends exited; a line that only
+// looks like one is not.
+func TestMarkers_Shutdown(t *testing.T) {
+	for _, c := range []struct {
+		parser, text string
+		exit         bool
+	}{
+		{"luanti", "2026-12-02 16:30:34: ACTION[Main]: Server: Shutting down", true},
+		{"luanti", "2026-12-02 16:30:34: ACTION[Main]: [mymod] Server: Shutting down soon", false},
+		{"log4j", "[12:00:01] [Render thread/INFO]: Stopping!", true},
+		{"log4j", "[12:00:01] [Server thread/INFO]: Stopping server", true},
+		{"unreal", "[2026.03.21-09.17.53:751][  3]LogExit: Exiting.", true},
+		{"unreal", "[2026.03.21-09.17.53:751][  3]LogExit: Executing StaticShutdownAfterError", false},
+		{"unity", "Exiting batchmode successfully now!", true},
+		{"godot", "Exiting.", false},
+	} {
+		p := withMarkers(mustParser(t, c.parser))
+		es := append(p.Line(c.text, int64(len(c.text)+1)), p.Flush()...)
+		var exits []oplog.Record
+		for _, e := range es {
+			if e.Record.Kind == oplog.KindMarker && e.Record.Name == oplog.MarkerExit {
+				exits = append(exits, e.Record)
+			}
+		}
+		switch {
+		case !c.exit && len(exits) > 0:
+			t.Errorf("%s %q: exit marker %+v", c.parser, c.text, exits[0])
+		case c.exit && (len(exits) != 1 || exits[0].Level != oplog.LevelInfo || string(exits[0].Data) != `{"reason":"shutdown"}` ||
+			es[len(es)-1].Record.Name != oplog.MarkerExit):
+			t.Errorf("%s %q: entries %+v, want the line then one exit marker", c.parser, c.text, es)
 		}
 	}
 }

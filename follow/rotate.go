@@ -90,6 +90,9 @@ func (f *Follower) checkRotated() bool {
 		return false
 	}
 	f.closeFile()
+	if m, ok := f.parser.(*marking); ok {
+		m.startRun("rotated") // the new file is the next run, unless it begins with its banner
+	}
 	return true
 }
 
