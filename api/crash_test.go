@@ -40,6 +40,8 @@ type crashesOut struct {
 	Groups []struct {
 		Signature string   `json:"signature"`
 		Title     string   `json:"title"`
+		Class     string   `json:"class"`
+		RunsEnded int      `json:"runsEnded"`
 		Frames    []string `json:"frames"`
 		Count     int      `json:"count"`
 		FirstSeen string   `json:"firstSeen"`
@@ -61,14 +63,18 @@ func TestMCP_FindCrashes(t *testing.T) {
 	if out.Total != 2 || len(out.Groups) != 2 || out.LastID != recs[len(recs)-1].ID {
 		t.Fatalf("find_crashes: %+v", out)
 	}
-	g := out.Groups[0]
-	if g.Count != 500 || g.Title != "NullReferenceException in Player.Update" || g.ExampleID != recs[0].ID || g.LastID != recs[499].ID ||
+	// The crash that ended a run comes first, however old; then the errors.
+	if c := out.Groups[0]; c.Count != 1 || c.Class != "crash" || c.RunsEnded != 1 ||
+		c.Title != "game/systems/physics.lua:88: attempt to index a nil value (field 'velocity') in game/systems/physics.lua:88: in function <game/systems/physics.lua:80>" {
+		t.Errorf("first group %+v", c)
+	}
+	g := out.Groups[1]
+	if g.Count != 500 || g.Class != "error" || g.RunsEnded != 0 ||
+		g.Title != "NullReferenceException: Object reference not set to an instance of an object in Player.Update () (at Assets/Scripts/Player.cs:539)" ||
+		g.ExampleID != recs[0].ID || g.LastID != recs[499].ID ||
 		g.FirstSeen != at.Format("2006-01-02T15:04:05.000Z07:00") || fmt.Sprint(g.Sources) != "[unity]" || len(g.Signature) != 16 ||
 		fmt.Sprint(g.Frames) != "[Player.Update Game.Loop:Tick]" {
-		t.Errorf("newest group %+v", g)
-	}
-	if out.Groups[1].Count != 1 || out.Groups[1].Title != "attempt to index a nil value (field '*') in physics.lua" {
-		t.Errorf("older group %+v", out.Groups[1])
+		t.Errorf("second group %+v", g)
 	}
 
 	for _, tc := range []struct {
@@ -78,9 +84,12 @@ func TestMCP_FindCrashes(t *testing.T) {
 		count int // of the first group
 	}{
 		{"Since", map[string]any{"since": "-30m"}, 1, 500},
-		{"Until", map[string]any{"until": at.Add(100 * time.Second).Format(time.RFC3339Nano)}, 2, 100},
+		{"Until", map[string]any{"until": at.Add(100 * time.Second).Format(time.RFC3339Nano)}, 2, 1},
 		{"Source", map[string]any{"source": "tecs"}, 1, 1},
-		{"Limit", map[string]any{"limit": 1}, 2, 500},
+		{"Limit", map[string]any{"limit": 1}, 2, 1},
+		{"ClassError", map[string]any{"class": "error"}, 1, 500},
+		{"LevelFatal", map[string]any{"level": "fatal"}, 1, 1},
+		{"ClassCompile", map[string]any{"class": "compile"}, 0, 0},
 		{"Nothing", map[string]any{"source": "nobody"}, 0, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -92,6 +101,8 @@ func TestMCP_FindCrashes(t *testing.T) {
 	}
 	m.callError(t, "find_crashes", map[string]any{"since": "yesterday-ish"}, "since")
 	m.callError(t, "find_crashes", map[string]any{"limit": -1}, "limit")
+	m.callError(t, "find_crashes", map[string]any{"class": "segfaults"}, "class")
+	m.callError(t, "find_crashes", map[string]any{"level": "warn"}, "level")
 }
 
 func TestServer_Crashes(t *testing.T) {
@@ -100,7 +111,7 @@ func TestServer_Crashes(t *testing.T) {
 	recs := appendCrashes(t, h.Log, 50, at)
 
 	a := mustCall[crashesOut](h, http.MethodGet, "/api/v1/crashes", "", http.StatusOK)
-	if a.Total != 2 || a.Groups[0].Count != 50 || a.Groups[0].ExampleID != recs[0].ID {
+	if a.Total != 2 || a.Groups[1].Count != 50 || a.Groups[1].ExampleID != recs[0].ID || a.Groups[0].Class != "crash" {
 		t.Fatalf("GET /api/v1/crashes: %+v", a)
 	}
 	v := url.Values{"source": {"unity"}, "since": {at.Add(10 * time.Second).Format(time.RFC3339)}, "limit": {"5"}}

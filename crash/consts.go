@@ -36,3 +36,12 @@ const defaultInterval = time.Second
 // maxFramedGroups is how many groups of an answer get LastFrames, each a
 // read of one record: more than an agent's answer can show.
 const maxFramedGroups = 200
+
+// dumpSpan is how long after a run's crash the engine's fatal lines are
+// still its dump (firstFatal): a dying engine prints its dump at once.
+const dumpSpan = 10 * time.Second
+
+// reasonGap is how many records before a crash's first fatal line the
+// error that gave its reason may be (reasonBefore): the dump's banner lines
+// come between.
+const reasonGap = 8

@@ -15,7 +15,7 @@ import (
 
 // step reads one batch of each cursor that is behind.
 func (x *Index) step(ctx context.Context) error {
-	lines := oplog.TailQuery{Filter: oplog.Filter{MinLevel: oplog.LevelError, Kind: oplog.KindLine},
+	lines := oplog.TailQuery{Filter: oplog.Filter{MinLevel: oplog.LevelError, Kind: oplog.KindLine, WithMarkers: true},
 		SinceID: x.lineMark, HasSince: true, Revision: x.revision, Limit: oplog.MaxTailLimit}
 	t, err := x.src.Tail(ctx, lines)
 	if err != nil {
@@ -63,6 +63,8 @@ func (x *Index) reset(t *oplog.Tail) bool {
 	x.entries, x.pending = x.entries[:0], x.pending[:0]
 	x.lineMark, x.opMark = 0, 0
 	x.groups, x.bySig = nil, map[string]int32{}
+	clear(x.fatal)
+	clear(x.absorbed)
 	return true
 }
 
@@ -138,18 +140,10 @@ func (x *Index) PendingReads() uint64 {
 
 // add indexes r if it is a crash.
 func (x *Index) add(r *oplog.Record) {
-	t, ok := x.trace(r)
+	t, flags, ok := x.trace(r)
 	if !ok {
 		return
 	}
-	sig := t.Signature()
-	g, ok := x.bySig[sig]
-	if !ok {
-		g = int32(len(x.groups))
-		x.groups = append(x.groups, group{sig: sig, title: t.Title(), frames: slices.Clone(t.Frames)})
-		x.bySig[sig] = g
-	}
-	x.groups[g].live++
 	src, ok := x.bySource[r.Source]
 	if !ok {
 		src = uint32(len(x.sources))
@@ -157,7 +151,34 @@ func (x *Index) add(r *oplog.Record) {
 		x.sources = append(x.sources, name)
 		x.bySource[name] = src
 	}
-	e := entry{id: r.ID, time: r.Time.UnixNano(), group: g, source: src, run: uint32(min(r.Run, 1<<32-1))}
+	e := entry{id: r.ID, time: r.Time.UnixNano(), source: src, run: uint32(min(r.Run, 1<<32-1)), level: r.Level, flags: flags}
+	if r.Kind == oplog.KindLine && r.Level == oplog.LevelFatal {
+		if !x.firstFatal(&e) {
+			return
+		}
+		x.reasonBefore(&e)
+	}
+	sig := t.Signature()
+	g, ok := x.bySig[sig]
+	if !ok {
+		g = int32(len(x.groups))
+		x.groups = append(x.groups, group{sig: sig, title: t.Title(), frames: slices.Clone(t.Frames), compile: isCompile(r)})
+		x.bySig[sig] = g
+	}
+	e.group = g
+	x.groups[g].live++
+	if x.header != 0 {
+		x.absorbed[x.header] = g
+		x.header = 0
+	}
+	if x.replaced >= 0 { // what the replaced header had taken in goes with it
+		for id, to := range x.absorbed {
+			if to == x.replaced && x.groups[to].live == 0 {
+				x.absorbed[id] = g
+			}
+		}
+		x.replaced = -1
+	}
 	if n := len(x.entries); n == 0 || x.entries[n-1].id < e.id {
 		x.entries = append(x.entries, e)
 		return
@@ -171,22 +192,98 @@ func (x *Index) add(r *oplog.Record) {
 	x.entries = slices.Insert(x.entries, i, e)
 }
 
+// firstFatal keeps one crash out of the lines an engine prints as it
+// dies: the first fatal line of a run is the crash, and the fatal lines
+// of the same run within dumpSpan after it are more of its dump (Unity's
+// "Received signal SIGSEGV" then "Crash!!!", a handler's banner lines),
+// except that one with a stack after a first without replaces it (a
+// signal's header, then its backtrace). A fatal line later than that is
+// another crash: a file followed without run markers is one long run. It
+// reports whether e is to be added.
+func (x *Index) firstFatal(e *entry) bool {
+	if e.run == 0 {
+		return true
+	}
+	k := runOf{e.source, e.run}
+	first, seen := x.fatal[k]
+	switch {
+	case !seen || e.time-first.time > int64(dumpSpan) || e.time < first.time:
+		x.fatal[k] = fatalLine{e.id, e.time}
+		return true
+	}
+	i, found := slices.BinarySearchFunc(x.entries, first.id, func(e entry, id uint64) int { return cmp.Compare(e.id, id) })
+	if !found {
+		return false
+	}
+	if e.flags&bare != 0 || x.entries[i].flags&bare == 0 {
+		x.absorbed[e.id] = x.entries[i].group
+		return false
+	}
+	x.header, x.replaced = first.id, x.entries[i].group // absorbed into the group e is added to
+	x.groups[x.entries[i].group].live--
+	x.entries = slices.Delete(x.entries, i, i+1)
+	x.fatal[k] = fatalLine{e.id, e.time}
+	return true
+}
+
+// reasonBefore folds into e, a crash's first fatal line, the error line an
+// engine printed as the crash's reason right before its dump (Godot's
+// "ERROR: This is the end." before "Program crashed with signal 4", its
+// CRASH_COND's "FATAL: Condition ... is true."): one crash, not an error
+// and a crash. The error must be the last one read, of the same run, at
+// most reasonGap records and dumpSpan before e.
+func (x *Index) reasonBefore(e *entry) {
+	n := len(x.entries)
+	if n == 0 || x.header != 0 {
+		return
+	}
+	p := &x.entries[n-1]
+	g := &x.groups[p.group]
+	if p.source != e.source || p.run != e.run || p.level != oplog.LevelError || p.flags != 0 ||
+		e.id-p.id > reasonGap || e.time-p.time > int64(dumpSpan) || !crashReason(g) {
+		return
+	}
+	x.groups[p.group].live--
+	x.header = p.id
+	x.entries = x.entries[:n-1]
+}
+
+// crashReason reports an error that says why the engine is about to
+// crash, not one it goes on after: Godot's CRASH_COND ("FATAL: Condition
+// ... is true.") and OS.crash (its message, at the engine's crash).
+func crashReason(g *group) bool {
+	return strings.HasPrefix(g.title, "FATAL: ") || len(g.frames) > 0 && g.frames[0] == "crash"
+}
+
 // trace returns r's normalised trace when r is a crash: an error or fatal
-// line with a stack, or an operation that failed with a stack (in its
-// stack field, or as an error text of several lines with frames).
-func (x *Index) trace(r *oplog.Record) (Trace, bool) {
+// line with a stack, a fatal line without one (its message is the
+// trace), an operation that failed with a stack (in its stack field, or
+// as an error text of several lines with frames), or an exit marker at
+// level error or fatal.
+func (x *Index) trace(r *oplog.Record) (Trace, uint8, bool) {
 	if r.Level < oplog.LevelError {
-		return Trace{}, false
+		return Trace{}, 0, false
+	}
+	if r.Kind == oplog.KindMarker {
+		if r.Name != oplog.MarkerExit {
+			return Trace{}, 0, false
+		}
+		return Trace{}.WithHead(r.Text), fromMarker, true
 	}
 	stack, message := stackOf(r), r.Text
 	if r.Kind == oplog.KindOp {
 		message = r.Error
 	}
 	if stack == "" {
-		return Trace{}, false
+		if r.Kind == oplog.KindLine && r.Level == oplog.LevelFatal {
+			return Trace{}.WithHead(message), bare, true
+		}
+		return Trace{}, 0, false
 	}
 	t, ok := x.traces[stack]
-	if !ok {
+	if !ok && x.traces == nil { // RecordSignature's index of nothing
+		t = Parse(stack)
+	} else if !ok {
 		t = Parse(stack)
 		if len(x.traces) >= maxTraces || x.tracesSz+len(stack) > maxTraceBytes {
 			clear(x.traces)
@@ -196,9 +293,9 @@ func (x *Index) trace(r *oplog.Record) (Trace, bool) {
 		x.tracesSz += len(stack)
 	}
 	if r.Kind == oplog.KindOp && r.Stack == "" && t.NumFrames() == 0 {
-		return Trace{}, false // an error message, not a stack
+		return Trace{}, 0, false // an error message, not a stack
 	}
-	return t.WithHead(message), true
+	return t.WithHead(message), 0, true
 }
 
 // trim drops the entries and pending operations that retention removed.
@@ -216,6 +313,11 @@ func (x *Index) trim(st *oplog.Stats) {
 			x.groups[e.group].live--
 		}
 		x.entries = slices.Delete(x.entries, 0, i)
+		for id := range x.absorbed {
+			if id < low {
+				delete(x.absorbed, id)
+			}
+		}
 		x.compactGroups()
 	}
 	j, _ := slices.BinarySearch(x.pending, low)
@@ -245,6 +347,13 @@ func (x *Index) compactGroups() {
 	x.groups = kept
 	for i := range x.entries {
 		x.entries[i].group = remap[x.entries[i].group]
+	}
+	for id, g := range x.absorbed {
+		if remap[g] < 0 {
+			delete(x.absorbed, id)
+		} else {
+			x.absorbed[id] = remap[g]
+		}
 	}
 }
 

@@ -17,6 +17,11 @@ type agg struct {
 	first, last       int64
 	exampleID, lastID uint64
 	sources           []uint32
+	level             oplog.Level
+	fatal, ended      int
+	endedLast         int64  // the newest occurrence that ended a run
+	lastRun           uint32 // the run of the newest occurrence
+	class             string
 }
 
 // FindCrashes answers q exactly: it first reads what the background reader
@@ -26,7 +31,11 @@ func (x *Index) FindCrashes(ctx context.Context, q oplog.CrashQuery) (oplog.Cras
 	if x.ctx.Err() != nil {
 		return oplog.CrashPage{}, oplog.ErrClosed
 	}
-	page, err := x.find(ctx, q)
+	runs, err := x.src.Runs(ctx, q.Source)
+	if err != nil && oplog.ErrorCode(err) != oplog.EUNAVAILABLE {
+		return oplog.CrashPage{}, err
+	}
+	page, err := x.find(ctx, q, runs)
 	if err != nil {
 		return page, err
 	}
@@ -48,12 +57,17 @@ func (x *Index) lastFrames(ctx context.Context, page *oplog.CrashPage) error {
 			return err
 		}
 		g.LastFrames = TopLines(stackOf(&r), oplog.CrashLastFrames)
+		g.Message, g.Frame = Message(&r), GameFrame(stackOf(&r))
+		if g.Message != "" {
+			g.Title = Title(g.Message, g.Frame)
+		}
 	}
 	return nil
 }
 
-// find groups the matching entries under the Index's lock.
-func (x *Index) find(ctx context.Context, q oplog.CrashQuery) (oplog.CrashPage, error) {
+// find groups the matching entries under the Index's lock; runs are the
+// store's, for the crashes that ended them.
+func (x *Index) find(ctx context.Context, q oplog.CrashQuery, runs []oplog.RunInfo) (oplog.CrashPage, error) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	if err := x.catchUp(ctx); err != nil {
@@ -66,12 +80,19 @@ func (x *Index) find(ctx context.Context, q oplog.CrashQuery) (oplog.CrashPage, 
 	if !ok {
 		return oplog.CrashPage{Groups: []oplog.CrashGroup{}, LastID: st.LastID}, nil
 	}
+	crashOf := x.crashes(runs)
+	credited := map[runOf]bool{}
 	since, until := sel.since, sel.until
 	aggs := make([]agg, len(x.groups))
 	var hit []int32
 	for i := range x.entries {
 		e := &x.entries[i]
-		if e.time < since || e.time >= until || !sel.of(e) {
+		if e.time < since || e.time >= until || !sel.of(e) || e.level < q.MinLevel {
+			continue
+		}
+		k := runOf{e.source, e.run}
+		cid, crashed := crashOf[k]
+		if e.flags&fromMarker != 0 && (!crashed || e.id != cid) {
 			continue
 		}
 		a := &aggs[e.group]
@@ -80,22 +101,34 @@ func (x *Index) find(ctx context.Context, q oplog.CrashQuery) (oplog.CrashPage, 
 			a.first, a.last, a.exampleID = e.time, e.time, e.id
 		}
 		a.count++
-		a.first, a.last, a.lastID = min(a.first, e.time), max(a.last, e.time), e.id
+		a.first, a.last, a.lastID, a.lastRun = min(a.first, e.time), max(a.last, e.time), e.id, e.run
+		a.level = max(a.level, e.level)
+		if e.level == oplog.LevelFatal {
+			a.fatal++
+		}
+		// The crash of a crashed run: its CrashID, or when a dump's
+		// header stood there, the first fatal line after it.
+		if crashed && !credited[k] && e.id >= cid && (e.id == cid || e.level == oplog.LevelFatal) {
+			credited[k] = true
+			a.ended++
+			a.endedLast = max(a.endedLast, e.time)
+		}
 		if !slices.Contains(a.sources, e.source) {
 			a.sources = append(a.sources, e.source)
 		}
 	}
-	slices.SortFunc(hit, func(g, h int32) int {
-		if c := cmp.Compare(aggs[h].last, aggs[g].last); c != 0 {
-			return c
-		}
-		return cmp.Compare(aggs[h].lastID, aggs[g].lastID)
+	hit = slices.DeleteFunc(hit, func(g int32) bool {
+		a := &aggs[g]
+		a.class = classOf(&x.groups[g], a)
+		return !wanted(q.Classes, a.class)
 	})
+	slices.SortFunc(hit, func(g, h int32) int { return rank(&aggs[g], &aggs[h]) })
 	page := oplog.CrashPage{Groups: make([]oplog.CrashGroup, 0, min(len(hit), q.Limit)), Total: len(hit), LastID: st.LastID}
 	for _, g := range hit[:min(len(hit), q.Limit)] {
 		a, gr := &aggs[g], &x.groups[g]
 		cg := oplog.CrashGroup{Signature: gr.sig, Title: gr.title, Frames: slices.Clone(gr.frames), Count: a.count,
-			FirstSeen: time.Unix(0, a.first).UTC(), LastSeen: time.Unix(0, a.last).UTC(), ExampleID: a.exampleID, LastID: a.lastID}
+			FirstSeen: time.Unix(0, a.first).UTC(), LastSeen: time.Unix(0, a.last).UTC(), ExampleID: a.exampleID, LastID: a.lastID,
+			Class: a.class, Level: a.level, RunsEnded: a.ended, LastRun: uint64(a.lastRun)}
 		for _, s := range a.sources {
 			cg.Sources = append(cg.Sources, x.sources[s])
 		}
@@ -195,4 +228,61 @@ func (s *selector) of(e *entry) bool {
 		return ok && e.run == run
 	}
 	return true
+}
+
+// crashes maps each crashed run the index knows the source of to its
+// crash record.
+func (x *Index) crashes(runs []oplog.RunInfo) map[runOf]uint64 {
+	out := map[runOf]uint64{}
+	for i := range runs {
+		r := &runs[i]
+		if r.Outcome != oplog.OutcomeCrashed || r.CrashID == 0 || r.Run >= 1<<32 {
+			continue
+		}
+		if src, ok := x.bySource[r.Source]; ok {
+			out[runOf{src, uint32(r.Run)}] = r.CrashID
+		}
+	}
+	return out
+}
+
+// classOf is a group's class: compile diagnostics are compile whatever
+// their level; a fatal occurrence or a crashed run makes a crash.
+func classOf(g *group, a *agg) string {
+	switch {
+	case g.compile:
+		return oplog.ClassCompile
+	case a.fatal > 0 || a.ended > 0:
+		return oplog.ClassCrash
+	}
+	return oplog.ClassError
+}
+
+// wanted reports whether class is among classes (crashes and errors when
+// none is named).
+func wanted(classes []string, class string) bool {
+	if len(classes) == 0 {
+		return class != oplog.ClassCompile
+	}
+	return slices.Contains(classes, class)
+}
+
+// rank orders groups as CrashPage says: those that ended runs first, by
+// their newest run-ending occurrence; then by class; then newest first.
+func rank(a, b *agg) int {
+	if c := cmp.Compare(min(b.ended, 1), min(a.ended, 1)); c != 0 {
+		return c
+	}
+	if a.ended > 0 {
+		if c := cmp.Compare(b.endedLast, a.endedLast); c != 0 {
+			return c
+		}
+	}
+	if c := cmp.Compare(slices.Index(oplog.CrashClasses, a.class), slices.Index(oplog.CrashClasses, b.class)); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(b.last, a.last); c != 0 {
+		return c
+	}
+	return cmp.Compare(b.lastID, a.lastID)
 }

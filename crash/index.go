@@ -16,6 +16,7 @@ type Source interface {
 	Get(ctx context.Context, id uint64) (oplog.Record, error)
 	Stats() oplog.Stats
 	Changed() <-chan struct{}
+	Runs(ctx context.Context, source string) ([]oplog.RunInfo, error)
 }
 
 var _ Source = (*oplog.Log)(nil)
@@ -90,8 +91,12 @@ type Index struct {
 	bySig    map[string]int32
 	sources  []string
 	bySource map[string]uint32
-	traces   map[string]Trace // parsed stacks, bounded: the same few traces repeat
-	tracesSz int              // bytes of the keys of traces
+	traces   map[string]Trace    // parsed stacks, bounded: the same few traces repeat
+	tracesSz int                 // bytes of the keys of traces
+	fatal    map[runOf]fatalLine // each run's last crash by a fatal line, once it had one
+	absorbed map[uint64]int32    // fatal lines that are more of a crash's dump: their crash's group
+	header   uint64              // a dump's header (or a crash's reason) that the entry being added takes in
+	replaced int32               // the group of the header the entry being added replaces; -1: none
 	built    bool
 	started  time.Time
 }
@@ -103,13 +108,36 @@ type entry struct {
 	group  int32
 	source uint32
 	run    uint32 // the run of its source (oplog.Record.Run); 0: not known
+	level  oplog.Level
+	flags  uint8
 }
+
+// Entry flags.
+const (
+	// fromMarker: an exit marker at level error or fatal, an occurrence
+	// only when it is its run's crash (oplog.RunInfo.CrashID): a signal or
+	// a failing status with nothing before it that explains it.
+	fromMarker uint8 = 1 << iota
+	// bare: a fatal line without a stack, the first of its run (a crash
+	// handler's "Program crashed with signal 11"), grouped by its message.
+	bare
+)
 
 // group is what every occurrence of one crash shares.
 type group struct {
 	sig, title string
 	frames     []string
-	live       int // entries that point here
+	compile    bool // compiler diagnostics (ClassCompile)
+	live       int  // entries that point here
+}
+
+// runOf names a run of a source in the index.
+type runOf struct{ source, run uint32 }
+
+// fatalLine is the fatal line that began a crash's dump.
+type fatalLine struct {
+	id   uint64
+	time int64
 }
 
 // New returns an Index over src and starts its background reader, which
@@ -121,7 +149,7 @@ func New(src Source, opts *Options) *Index {
 		o = *opts
 	}
 	x := &Index{src: src, opts: o.withDefaults(), done: make(chan struct{}), bySig: map[string]int32{},
-		bySource: map[string]uint32{}, traces: map[string]Trace{}, started: time.Now()}
+		bySource: map[string]uint32{}, traces: map[string]Trace{}, fatal: map[runOf]fatalLine{}, absorbed: map[uint64]int32{}, replaced: -1, started: time.Now()}
 	if j, ok := src.(completions); ok {
 		x.journal = j.CompletedSince
 	}

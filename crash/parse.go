@@ -14,6 +14,7 @@ import (
 // panics, gdb backtraces, Python and JavaScript.
 func Parse(stack string) Trace {
 	var t Trace
+	rust := strings.Contains(stack, ".rs:") // Rust's frames: the crate's files (rust.go)
 	python := false
 	py := pyState{indent: -1}
 	last := ""               // the last line that is not a frame
@@ -26,10 +27,20 @@ func Parse(stack string) Trace {
 		if s == "stack traceback:" && t.frameCount == 0 && last != "" {
 			t.Head = normalizeHead(last) // Lua's error is the line before its traceback
 		}
+		if t.frameCount == 0 && last != "" && goLocation(s) && goFunc(last) && t.Head == normalizeHead(last) {
+			// zap's and Go's runtime/debug stacks: "main.runZap" then its
+			// location; the function is a frame, not the head.
+			t.Head = ""
+			t.frameCount++
+			t.Frames = append(t.Frames, normalizeName(last))
+		}
 		if s == "" || skipLine(s) || python && py.source(line, s) {
 			continue
 		}
 		f, ok := parseFrame(s)
+		if ok && rust {
+			f = rustFrame(s)
+		}
 		if !ok {
 			if t.frameCount == 0 && (t.Head == "" || !headIsException && isExceptionLine(s)) {
 				t.Head = normalizeHead(cutUnrealFile(s))
@@ -88,8 +99,12 @@ func skipLine(s string) bool {
 // ok is false when s is not a frame.
 func parseFrame(s string) (frame string, ok bool) {
 	switch {
+	case strings.HasPrefix(s, "at ") && moduleOffset(s[3:]):
+		return "", true // no symbol: an address that differs between builds says nothing
 	case strings.HasPrefix(s, "at "):
 		return atFrame(s[3:]), true
+	case strings.HasPrefix(s, `[love "`) && strings.Contains(s, ": in "):
+		return "", true // LÖVE's own scripts (its error handler heads every traceback)
 	case len(s) > 1 && s[0] == '#' && isDigit(s[1]):
 		return gdbFrame(s), true
 	case strings.HasPrefix(s, `File "`):
@@ -183,4 +198,16 @@ func dropILOffset(s string) string {
 		return s
 	}
 	return s[:i] + s[i+j+1:]
+}
+
+// goLocation reports a Go frame's location line: "/home/x/main.go:12 +0x1d".
+func goLocation(s string) bool {
+	first, _, _ := strings.Cut(s, " ")
+	return strings.Contains(first, ".go:")
+}
+
+// goFunc reports a Go function line without arguments, "main.runZap",
+// "github.com/x/y.(*T).Run".
+func goFunc(s string) bool {
+	return strings.Contains(s, ".") && !strings.ContainsAny(s, " \t:") && !strings.HasSuffix(s, ".")
 }

@@ -51,8 +51,8 @@ func TestParseLuanti_Debug(t *testing.T) {
 	if m := marked[0].Record; m.Kind != oplog.KindMarker || !m.Time.Equal(luantiStamp("16:30:33")) {
 		t.Errorf("first entry %+v, want the first run's marker at its first line's time", m)
 	}
-	if n := crashGroups(es); n != 7 {
-		t.Errorf("%d crash groups, want 7 (3 failed loads, 3 runtime errors with a traceback, 1 in on_shutdown)", n)
+	if n := crashGroups(es); n != 9 {
+		t.Errorf("%d crash groups, want 9 (3 failed loads, 3 runtime errors with a traceback, 1 in on_shutdown, 2 fatal errors without one)", n)
 	}
 }
 

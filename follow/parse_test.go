@@ -403,13 +403,18 @@ func TestParse_Crashes(t *testing.T) {
 		sample, parser string
 		groups         map[string]int // a word of each title: occurrences
 	}{
-		{"unity_editor.log", "unity", map[string]int{"NullReferenceException in Weapon.Fire": 2,
-			"error CS1002: ; expected": 2, "InvalidOperationException in Enumerable.First": 1}},
-		{"minecraft_latest.log", "log4j", map[string]int{"ReportedException in Level.tickBlockEntities": 2,
-			"ReportedException in MinecraftServer.tickChildren": 1}},
-		{"godot.log", "godot", map[string]int{"Invalid get index '*' (on base: '*'). in _process": 3,
-			"Node not found": 1}},
-		{"generic.log", "generic", map[string]int{"IllegalStateException in Session.kick": 1, "FileNotFoundError in load": 1}},
+		{"unity_editor.log", "unity", map[string]int{
+			"NullReferenceException: Object reference not set to an instance of an object in Weapon.Fire (UnityEngine.Vector3 direction) (at Assets/Scripts/Weapon.cs:31)": 2,
+			"error CS1002: ; expected": 2, "InvalidOperationException: Sequence contains no elements in LevelLoader.Load": 1}},
+		// The game's (a mod's) own frame, not Minecraft's.
+		{"minecraft_latest.log", "log4j", map[string]int{
+			"net.minecraft.ReportedException: Ticking block entity in com.example.pipes.PipeBlockEntity.pushItems(PipeBlockEntity.java:121)": 2,
+			"net.minecraft.ReportedException: Exception ticking world in com.example.pipes.PipeNetwork.rebuild(PipeNetwork.java:52)":         1}},
+		{"godot.log", "godot", map[string]int{
+			"Invalid get index 'position' (on base: 'null instance'). in _process (res://scripts/player.gd:47)": 3, "Node not found": 1}},
+		{"generic.log", "generic", map[string]int{
+			"java.lang.IllegalStateException: Player 4417 not in lobby in lobby.Session.kick(Session.java:214)": 1,
+			"FileNotFoundError: art/ui/button_hover.png in File \"tools/pack.py\", line 41, in load":            1}},
 	} {
 		t.Run(tc.parser, func(t *testing.T) {
 			l, _ := logtest.MustOpenLog(t, nil)
@@ -421,7 +426,7 @@ func TestParse_Crashes(t *testing.T) {
 				recs[i].Source = "game"
 			}
 			logtest.MustAppend(t, l, recs...)
-			page, err := l.FindCrashes(context.Background(), oplog.CrashQuery{})
+			page, err := l.FindCrashes(context.Background(), oplog.CrashQuery{Classes: oplog.CrashClasses})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -442,7 +447,7 @@ func TestParse_Crashes(t *testing.T) {
 					}
 				}
 				if !found {
-					t.Errorf("no crash group titled like %q", title)
+					t.Errorf("no crash group titled like %q in %q", title, titles(page.Groups))
 				}
 			}
 		})
@@ -905,4 +910,12 @@ func TestParse_JSONString(t *testing.T) {
 	f("tab\tnl\nnul\x00del\x7f")
 	f("é ü 日本")
 	f("bad\xff\xfeutf8")
+}
+
+func titles(gs []oplog.CrashGroup) []string {
+	out := make([]string, len(gs))
+	for i, g := range gs {
+		out[i] = g.Title
+	}
+	return out
 }

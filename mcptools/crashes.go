@@ -20,8 +20,8 @@ const crashStackBytes = 4 << 10
 
 func (t *toolset) addCrashTools(srv *mcp.Server) {
 	addTool(srv, t, toolSpec{name: "find_crashes", title: "Find crashes",
-		description: "Start here when the game crashed: errors with stacks grouped by stack, newest first, with count, " +
-			"lastId (newest occurrence) and its top frames with file:line; limit 1 adds its whole stack.",
+		description: "Why did the game crash? limit 1: the crash that ended the latest crashed run, its game frame (file:line), " +
+			"prior lines, stack, runs since. Crashes first, then errors.",
 		annotations: readOnly, defaults: map[string]any{"limit": oplog.DefaultCrashLimit},
 		example: map[string]any{"limit": 1, "since": "-1h"}}, t.findCrashes)
 }
@@ -31,6 +31,8 @@ type crashesIn struct {
 	Until  string `json:"until,omitempty" jsonschema:"same forms as since"`
 	Source string `json:"source,omitempty" jsonschema:"only this source"`
 	Run    string `json:"run,omitempty" jsonschema:"current, previous or a run number"`
+	Class  string `json:"class,omitempty" jsonschema:"crash,error (default) or compile"`
+	Level  string `json:"level,omitempty" jsonschema:"error or fatal"`
 	Limit  int    `json:"limit,omitempty" jsonschema:"most groups (max 1000); 1 adds the newest stack"`
 	scopeArgs
 	budgetArg
@@ -38,7 +40,12 @@ type crashesIn struct {
 
 type crashGroupOut struct {
 	Signature  string   `json:"signature" jsonschema:"16 hex digits, the same for every occurrence of this crash"`
-	Title      string   `json:"title" jsonschema:"one line: the exception and the top frame"`
+	Title      string   `json:"title" jsonschema:"one line: the newest message and the game's own frame"`
+	Class      string   `json:"class" jsonschema:"crash (fatal or ended a run), error or compile"`
+	Level      string   `json:"level"`
+	RunsEnded  int      `json:"runsEnded" jsonschema:"runs this crash ended"`
+	Frame      string   `json:"frame,omitempty" jsonschema:"the game's own top frame, file:line kept"`
+	Run        string   `json:"run,omitempty" jsonschema:"source#run of the newest occurrence"`
 	Frames     []string `json:"frames" jsonschema:"the normalised top frames the signature is made of"`
 	Count      int      `json:"count" jsonschema:"occurrences in range"`
 	FirstSeen  string   `json:"firstSeen" jsonschema:"RFC 3339, UTC, milliseconds"`
@@ -48,11 +55,14 @@ type crashGroupOut struct {
 	LastID     uint64   `json:"lastId" jsonschema:"the newest occurrence in range: get_log_details shows it whole"`
 	LastFrames []string `json:"lastFrames,omitempty" jsonschema:"lastId's top frames, file:line kept"`
 
-	// With limit 1: the newest occurrence's message and stack.
-	Text           string `json:"text,omitempty" jsonschema:"limit 1: lastId's message"`
-	Stack          string `json:"stack,omitempty" jsonschema:"limit 1: lastId's stack, up to 4 KB"`
-	StackBytes     int    `json:"stackBytes,omitempty" jsonschema:"the whole stack's size"`
-	StackTruncated bool   `json:"stackTruncated,omitempty" jsonschema:"cut: get_log_details has it all"`
+	// With limit 1: the newest occurrence's message and stack, what came
+	// before it and what happened since.
+	Before         []string `json:"before,omitempty" jsonschema:"limit 1: the lines just before lastId in its source"`
+	Since          string   `json:"since,omitempty" jsonschema:"limit 1: how long ago, and the runs of its source since"`
+	Text           string   `json:"text,omitempty" jsonschema:"limit 1: lastId's message"`
+	Stack          string   `json:"stack,omitempty" jsonschema:"limit 1: lastId's stack, up to 4 KB"`
+	StackBytes     int      `json:"stackBytes,omitempty" jsonschema:"the whole stack's size"`
+	StackTruncated bool     `json:"stackTruncated,omitempty" jsonschema:"cut: get_log_details has it all"`
 }
 
 type crashesOut struct {
@@ -86,9 +96,18 @@ func (o crashesOut) header() string {
 func (g *crashGroupOut) lines() string {
 	var b strings.Builder
 	last := strings.Replace(strings.TrimSuffix(g.LastSeen, "Z"), "T", " ", 1)
-	fmt.Fprintf(&b, "×%d %s, last %s in %s, newest #%d", g.Count, g.Title, last, strings.Join(g.Sources, ", "), g.LastID)
+	fmt.Fprintf(&b, "%s ×%d %s, last %s in %s, newest #%d", g.Class, g.Count, g.Title, last, strings.Join(g.Sources, ", "), g.LastID)
 	if g.ExampleID != g.LastID {
 		fmt.Fprintf(&b, " (first #%d)", g.ExampleID)
+	}
+	if g.RunsEnded > 0 {
+		fmt.Fprintf(&b, "; ended %d run(s), the last %s", g.RunsEnded, g.Run)
+	}
+	if g.Since != "" {
+		b.WriteString("\n  " + g.Since)
+	}
+	for _, l := range g.Before {
+		b.WriteString("\n  before: " + l)
 	}
 	if g.Stack == "" {
 		for _, f := range g.LastFrames {
@@ -127,11 +146,19 @@ func (t *toolset) findCrashes(ctx context.Context, _ *mcp.CallToolRequest, in cr
 	if err := Scope(ctx, t.log, &f, in.Run, in.Since); err != nil {
 		return crashesOut{}, err
 	}
-	p, err := t.log.FindCrashes(ctx, oplog.CrashQuery{Since: f.Since, Until: f.Until, Source: in.Source, Runs: f.Runs, Limit: in.Limit})
+	q, err := crashQuery(in)
+	if err != nil {
+		return crashesOut{}, err
+	}
+	q.Since, q.Until, q.Source, q.Runs = f.Since, f.Until, in.Source, f.Runs
+	p, err := t.log.FindCrashes(ctx, q)
 	if err != nil {
 		return crashesOut{}, err
 	}
 	budget := in.bytes(DefaultBudget)
+	if in.Limit == 1 && in.MaxBytes == 0 {
+		budget = crashAnswerBytes // one crash, answered whole within a small answer
+	}
 	out := crashesOut{Groups: []crashGroupOut{}, Total: p.Total, LastID: p.LastID}
 	fit := newFitter(budget, &crashesOut{Total: p.Total, LastID: p.LastID, More: true})
 	for _, g := range p.Groups {
@@ -144,7 +171,11 @@ func (t *toolset) findCrashes(ctx context.Context, _ *mcp.CallToolRequest, in cr
 	out.More = len(out.Groups) < p.Total
 	if in.Limit == 1 && len(out.Groups) == 1 {
 		g := &out.Groups[0]
-		if err := t.addStack(ctx, g, min(crashStackBytes, (budget-fit.used)/2)); err != nil {
+		g.LastFrames, g.Frames = nil, []string{} // the stack has them
+		if err := t.addStory(ctx, g, &p.Groups[0]); err != nil {
+			return crashesOut{}, err
+		}
+		if err := t.addStack(ctx, g, min(crashStackBytes, (budget-resultSize(out))/2)); err != nil {
 			return crashesOut{}, err
 		}
 		// Escapes (newlines, tabs, quotes) count too: cut what still overflows.
@@ -158,7 +189,11 @@ func (t *toolset) findCrashes(ctx context.Context, _ *mcp.CallToolRequest, in cr
 func crashGroup(g *oplog.CrashGroup) crashGroupOut {
 	o := crashGroupOut{Signature: g.Signature, Title: g.Title, Frames: g.Frames, Count: g.Count,
 		FirstSeen: listTimeOf(g.FirstSeen), LastSeen: listTimeOf(g.LastSeen), Sources: g.Sources,
-		ExampleID: g.ExampleID, LastID: g.LastID, LastFrames: g.LastFrames}
+		ExampleID: g.ExampleID, LastID: g.LastID, LastFrames: g.LastFrames,
+		Class: g.Class, Level: g.Level.String(), RunsEnded: g.RunsEnded, Frame: g.Frame}
+	if g.LastRun > 0 && len(g.Sources) > 0 {
+		o.Run = fmt.Sprintf("%s#%d", g.Sources[0], g.LastRun)
+	}
 	if o.Frames == nil {
 		o.Frames = []string{}
 	}
@@ -187,6 +222,9 @@ func (t *toolset) addStack(ctx context.Context, g *crashGroupOut, room int) erro
 		}
 	}
 	text, _ = cut(text, t.opts.MaxTextChars)
+	if strings.HasPrefix(g.Title, text) {
+		text = "" // the title says it
+	}
 	g.Text = text
 	room -= 2 * len(text)
 	g.Stack, g.StackBytes = oplog.ClipBytes(stack, max(room, crashStackBytes/8)), len(stack)

@@ -141,12 +141,12 @@ func mustJSON(v any) json.RawMessage {
 
 func (t *toolset) addTools(srv *mcp.Server) {
 	addTool(srv, t, toolSpec{name: "console_tail", title: "Tail the console",
-		description: "Console lines oldest first after sinceId (the previous lastId, with its revision; omit for the newest lines). " +
+		description: "Console lines oldest first after sinceId (the last lastId, with its revision; omit for the newest). " +
 			"reset: lines start over; dropped: lost to retention; more: call again at once.",
 		annotations: readOnly, defaults: map[string]any{"limit": oplog.DefaultTailLimit, "collapse": true},
 		example: map[string]any{"sinceId": 1234, "limit": 200, "level": "warn", "waitMs": 5000}}, t.consoleTail)
 	addTool(srv, t, toolSpec{name: "get_logs", title: "List records",
-		description: "Records (lines and operations) newest first, filtered; total counts matches; more: page on with offset=nextOffset. " +
+		description: "Records (lines and operations) newest first, filtered; total counts matches; more: go on with offset=nextOffset. " +
 			"Long texts are cut; get_log_details has everything.",
 		annotations: readOnly, defaults: map[string]any{"count": oplog.DefaultListCount, "collapse": true},
 		example: map[string]any{"count": 20, "level": "error", "since": "-15m"}}, t.getLogs)
@@ -163,25 +163,25 @@ func (t *toolset) addTools(srv *mcp.Server) {
 			"around: N adds its neighbours. Long fields are cut; field and offset read on.",
 		annotations: readOnly, example: map[string]any{"log_id": 1234}}, t.getLogDetails)
 	addTool(srv, t, toolSpec{name: "get_result", title: "An operation's result",
-		description: "An operation's status, result or error, times, and the lines its source printed while it ran; " +
+		description: "An operation's status, result or error, times, and the lines printed while it ran; " +
 			"waitMs waits while it is pending.",
 		annotations: readOnly, example: map[string]any{"logId": "1234", "waitMs": 5000}}, t.getResult)
 	addTool(srv, t, toolSpec{name: "replay_operation", title: "Replay an operation",
-		description: "Sends a recorded call of an upstream game server's tool again and compares the results (same, diff); " +
-			"a tool not marked read-only needs confirm: true.",
+		description: "Sends a recorded call of an upstream's tool again and compares the results (same, diff); " +
+			"a tool not read-only needs confirm: true.",
 		annotations: replaying, example: map[string]any{"log_id": 1234, "confirm": true}}, t.replayOperation)
 	addTool(srv, t, toolSpec{name: "list_log_names", title: "List log names",
-		description: "Every log name with counts per level and first and last seen, by source and name.",
+		description: "Every log name with counts per level, first and last seen, by source and name.",
 		annotations: readOnly, defaults: map[string]any{"limit": 200}, example: map[string]any{"source": "unity"}}, t.listLogNames)
 	addTool(srv, t, toolSpec{name: "append_log", title: "Write a line",
-		description: "Append one console line, e.g. a marker before an experiment; returns its id.",
+		description: "Append one console line, e.g. a note before an experiment; returns its id.",
 		annotations: appending, defaults: map[string]any{"level": "info", "source": "agent"}, required: []string{"text"},
 		example: map[string]any{"text": "before: spawn 100 enemies", "name": "agent"}}, t.appendLog)
 	addTool(srv, t, toolSpec{name: "clear_logs", title: "Delete every record",
 		description: "Delete every record (a new revision: tailers get reset). Cannot be undone; needs confirm: true.",
 		annotations: destroying, required: []string{"confirm"}, example: map[string]any{"confirm": true}}, t.clearLogs)
 	addTool(srv, t, toolSpec{name: "store_info", title: "Store information",
-		description: "Counts, IDs, revision, size, retention, index, upstreams, followed files, version.",
+		description: "Counts, IDs, revision, size, retention, index, runs (outcomes), upstreams, followed files, version.",
 		annotations: readOnly, example: map[string]any{}}, t.storeInfo)
 	addTool(srv, t, toolSpec{name: "ping", title: "Ping", description: "Liveness: ok, time and version.",
 		annotations: readOnly, example: map[string]any{}}, t.ping)

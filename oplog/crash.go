@@ -2,6 +2,7 @@ package oplog
 
 import (
 	"context"
+	"slices"
 	"time"
 )
 
@@ -31,6 +32,13 @@ type CrashQuery struct {
 	Runs   map[string]uint64 // only occurrences of these sources' runs (Filter.Runs); nil: any
 	Limit  int               // most groups to return; DefaultCrashLimit when zero, capped at MaxCrashLimit
 
+	// Classes keeps only groups of these classes (CrashClasses); nil or
+	// empty: crashes and errors, not compile diagnostics.
+	Classes []string
+	// MinLevel keeps only occurrences at this level or above (LevelFatal:
+	// the fatal ones); zero: error and fatal alike.
+	MinLevel Level
+
 	// Buckets, when positive, asks for each group's occurrences counted in
 	// Buckets equal slices of time (CrashGroup.Histogram), for a sparkline.
 	// The span is [Since, Until), a zero bound standing for the earliest
@@ -39,11 +47,48 @@ type CrashQuery struct {
 	Buckets int
 }
 
+// The classes of crash groups.
+const (
+	// ClassCrash: a group with a fatal occurrence (an engine's crash
+	// handler, an uncaught error that stopped the game) or one that ended
+	// a run (RunInfo.CrashID).
+	ClassCrash = "crash"
+	// ClassError: an exception or error with a stack, logged while the
+	// game went on.
+	ClassError = "error"
+	// ClassCompile: compiler and script-parser diagnostics.
+	ClassCompile = "compile"
+)
+
+// CrashClasses lists the classes, in the order find_crashes ranks them.
+var CrashClasses = []string{ClassCrash, ClassError, ClassCompile}
+
 // CrashGroup is one crash, however often it happened: the occurrences
 // (records) that share a stack signature and match the query.
 type CrashGroup struct {
-	Signature string    `json:"signature"` // 16 hex digits, stable across restarts for the same trace
-	Title     string    `json:"title"`     // one line: "NullReferenceException in Player.Update"
+	Signature string `json:"signature"` // 16 hex digits, stable across restarts for the same trace
+	// Title is one line: the newest occurrence's message and the game's
+	// own top frame, "NullReferenceException: Object reference not set
+	// to an instance of an object in Player.Update () (at
+	// Assets/Player.cs:42)".
+	Title string `json:"title"`
+	// Class is ClassCrash, ClassError or ClassCompile.
+	Class string `json:"class"`
+	// Level is the highest level among the matching occurrences.
+	Level Level `json:"level"`
+	// RunsEnded counts the runs whose crash (RunInfo.CrashID) is one of
+	// the matching occurrences.
+	RunsEnded int `json:"runsEnded"`
+	// Message is the newest occurrence's message, as written; "" when
+	// that record is gone.
+	Message string `json:"message,omitempty"`
+	// Frame is the first frame of the newest occurrence's stack that
+	// belongs to the game (its project, scripts, mods or crate), file and
+	// line kept; "" when none does.
+	Frame string `json:"frame,omitempty"`
+	// LastRun is the run of the newest matching occurrence (of its first
+	// source).
+	LastRun   uint64    `json:"lastRun,omitempty"`
 	Frames    []string  `json:"frames"`    // the normalised top frames that make the signature
 	Count     int       `json:"count"`     // matching occurrences
 	FirstSeen time.Time `json:"firstSeen"` // the earliest matching occurrence's time
@@ -64,8 +109,10 @@ type CrashGroup struct {
 	Histogram []int `json:"histogram,omitempty"`
 }
 
-// CrashPage is the answer to a CrashQuery: groups newest first (by
-// LastSeen, then LastID).
+// CrashPage is the answer to a CrashQuery: first the groups that ended
+// runs, by their newest run-ending occurrence, newest first; then the
+// other crashes, errors and compile diagnostics (in that order), each
+// newest first by LastSeen, then LastID.
 type CrashPage struct {
 	Groups []CrashGroup
 	Total  int    // every matching group, whatever Limit says
@@ -93,6 +140,14 @@ func (l *Log) FindCrashes(ctx context.Context, q CrashQuery) (CrashPage, error) 
 	}
 	if err := checkFilter(&Filter{Since: q.Since, Until: q.Until}); err != nil {
 		return CrashPage{}, err
+	}
+	for _, c := range q.Classes {
+		if !slices.Contains(CrashClasses, c) {
+			return CrashPage{}, Errorf(EINVALID, "class: want crash, error or compile, got %q", c)
+		}
+	}
+	if q.MinLevel != 0 && q.MinLevel < LevelError {
+		return CrashPage{}, Errorf(EINVALID, "level: crashes are at level error or fatal, got %s", q.MinLevel)
 	}
 	l.mu.Lock()
 	c, closed := l.crashes, l.closed

@@ -1,0 +1,118 @@
+package mcptools
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/mcplogd/mcplogd/oplog"
+)
+
+// find_crashes {limit: 1} answers "why did the game crash?" in one small
+// answer: the crash that ended the latest crashed run, the lines just
+// before it, how long ago and whether the runs since crashed too.
+
+// crashAnswerBytes is find_crashes {limit: 1}'s budget unless maxBytes says
+// otherwise: the crash, its context and as much of its stack as fits.
+const crashAnswerBytes = 4 << 10
+
+// crashBefore is how many lines before the crash limit 1 shows, each cut
+// to crashBeforeChars characters.
+const (
+	crashBefore      = 3
+	crashBeforeChars = 120
+)
+
+// crashQuery turns find_crashes's class and level into a query.
+func crashQuery(in crashesIn) (oplog.CrashQuery, error) {
+	q := oplog.CrashQuery{Limit: in.Limit}
+	for c := range strings.SplitSeq(in.Class, ",") {
+		if c = strings.ToLower(strings.TrimSpace(c)); c != "" && !slices.Contains(q.Classes, c) {
+			q.Classes = append(q.Classes, c)
+		}
+	}
+	lvl, err := oplog.ParseLevel(in.Level)
+	if err != nil {
+		return q, oplog.Errorf(oplog.EINVALID, "level: %v", err)
+	}
+	q.MinLevel = lvl
+	return q, nil
+}
+
+// addStory gives g, the answer's one group, the run of its newest
+// occurrence, the lines before it and what happened since.
+func (t *toolset) addStory(ctx context.Context, g *crashGroupOut, cg *oplog.CrashGroup) error {
+	r, err := t.log.Get(ctx, cg.LastID)
+	switch {
+	case oplog.ErrorCode(err) == oplog.ENOTFOUND:
+		return nil
+	case err != nil:
+		return err
+	}
+	if r.Run > 0 {
+		g.Run = fmt.Sprintf("%s#%d", r.Source, r.Run)
+	}
+	p, err := t.log.List(ctx, oplog.Query{Filter: oplog.Filter{Source: r.Source, Kind: oplog.KindLine}, Count: crashBefore, Before: r.ID})
+	if err != nil {
+		return err
+	}
+	for i := len(p.Records) - 1; i >= 0; i-- {
+		b := &p.Records[i]
+		text, _ := cut(oneLine(b.Text), crashBeforeChars)
+		g.Before = append(g.Before, fmt.Sprintf("#%d %s %s", b.ID, b.Level, text))
+	}
+	g.Since = t.since(ctx, &r, time.Now())
+	return nil
+}
+
+// since says how long ago r was and how the runs of its source that
+// started after r's went: "3 days ago; 4 runs since, none crashed".
+func (t *toolset) since(ctx context.Context, r *oplog.Record, now time.Time) string {
+	ago := now.Sub(r.Time)
+	s := agoText(ago)
+	runs, err := t.log.Runs(ctx, r.Source)
+	if err != nil || r.Run == 0 {
+		return s
+	}
+	var mine *oplog.RunInfo
+	for i := range runs {
+		if runs[i].Run == r.Run {
+			mine = &runs[i]
+		}
+	}
+	if mine == nil {
+		return s
+	}
+	after, crashed := 0, 0
+	for i := range runs {
+		if o := &runs[i]; o.Run != mine.Run && o.Start.After(mine.Start) {
+			after++
+			if o.Outcome == oplog.OutcomeCrashed {
+				crashed++
+			}
+		}
+	}
+	switch {
+	case after == 0:
+		return s + "; no run of " + r.Source + " since (it is the latest)"
+	case crashed == 0:
+		return fmt.Sprintf("%s; %d run(s) of %s since, none crashed", s, after, r.Source)
+	}
+	return fmt.Sprintf("%s; %d run(s) of %s since, %d crashed", s, after, r.Source, crashed)
+}
+
+// agoText says a duration as people do: "just now", "12 minutes ago",
+// "3 days ago".
+func agoText(d time.Duration) string {
+	switch {
+	case d < time.Minute:
+		return "just now"
+	case d < time.Hour:
+		return fmt.Sprintf("%d minutes ago", int(d/time.Minute))
+	case d < 48*time.Hour:
+		return fmt.Sprintf("%d hours ago", int(d/time.Hour))
+	}
+	return fmt.Sprintf("%d days ago", int(d/(24*time.Hour)))
+}
