@@ -43,7 +43,8 @@ func TestE2E_Stacks(t *testing.T) {
 
 	b.view(t, "crashes", "#crashes")
 	b.wait(t, "the crash group", waitLong, visible("#crashes .group .title"))
-	if title := b.eval(t, `document.querySelector("#crashes .group .title").textContent`); title != "NullReferenceException in WaveSpawner.SpawnNext" {
+	if title := b.eval(t, `document.querySelector("#crashes .group .title").textContent`).(string); !strings.HasPrefix(title, "NullReferenceException: ") ||
+		!strings.Contains(title, " in WaveSpawner.SpawnNext () in ") {
 		t.Errorf("crash group title %q, want the exception in the top frame", title)
 	}
 

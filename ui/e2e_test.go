@@ -210,6 +210,7 @@ func (s *server) do(t *testing.T, method, path, body string, want int) []byte {
 // line is one line of the ingest wire format.
 type line struct {
 	Time   string          `json:"time,omitempty"` // RFC 3339; empty: arrival
+	Kind   string          `json:"kind,omitempty"` // "marker" for a marker (Name says which); empty: a line
 	Level  string          `json:"level"`
 	Name   string          `json:"name,omitempty"`
 	Source string          `json:"source,omitempty"`
@@ -709,6 +710,87 @@ func TestE2E_Crashes_Groups(t *testing.T) {
 	}
 }
 
+// TestE2E_Crashes_Classes: the crash view badges each group with its class
+// and the runs it ended, shows the game's own frame, keeps compile errors
+// apart until Compile is chosen, and lists the runs with their outcomes,
+// a crashed run linking to its crash.
+func TestE2E_Crashes_Classes(t *testing.T) {
+	t.Parallel()
+	s := mustServe(t)
+	ids := s.ingest(t,
+		line{Level: "info", Name: "Boot", Source: "game", Text: "game started (build 41)"},
+		line{Level: "fatal", Name: "Player", Source: "game", Text: "NullReferenceException: Object reference not set to an instance of an object",
+			Stack: "NullReferenceException: Object reference not set to an instance of an object\n" +
+				"Player.Update () (at Assets/Player.cs:42)\n"},
+		line{Kind: "marker", Name: "run", Level: "info", Source: "game", Text: "game started (build 42)"},
+		line{Level: "error", Name: "Inventory", Source: "game", Text: "InvalidOperationException: Sequence contains no elements",
+			Stack: "InvalidOperationException: Sequence contains no elements\n" +
+				"System.Linq.Enumerable.First[TSource] (System.Collections.Generic.IEnumerable`1[T] source)\n" +
+				"Inventory.Load () (at Assets/Inventory.cs:17)\n"},
+		line{Level: "error", Name: "compiler", Source: "game", Text: "Assets/A.cs(3,1): error CS1002: ; expected",
+			Stack: "UnityEditor.Scripting.ScriptCompilation.EditorCompilation:CompileScripts ()\n" +
+				"UnityEditor.Scripting.ScriptCompilation.EditorCompilationInterface:TickCompilationPipeline ()\n"},
+	)
+	crash := ids[1]
+	b := mustBrowser(t)
+	b.open(t, s)
+	b.view(t, "crashes", "#crashes")
+	b.wait(t, "the crash and the error", waitLong, `document.querySelectorAll("#crashes .group").length === 2`)
+	type group struct {
+		Class  string   `json:"class"`
+		Badges []string `json:"badges"`
+		Title  string   `json:"title"`
+		Where  string   `json:"where"`
+	}
+	groups := func() []group {
+		var gs []group
+		b.evalInto(t, `[...document.querySelectorAll("#crashes .group")].map(g => ({
+			class: g.dataset.class || "",
+			badges: [...g.querySelectorAll(".badge")].map(e => e.textContent),
+			title: g.querySelector(".title") ? g.querySelector(".title").textContent : "",
+			where: g.querySelector(".where") ? g.querySelector(".where").textContent : "",
+		}))`, &gs)
+		return gs
+	}
+	gs := groups()
+	if len(gs) != 2 || strings.Join(gs[0].Badges, "|") != "crash|ended 1 run" || strings.Join(gs[1].Badges, "|") != "error" {
+		t.Fatalf("groups %+v: want the crash (badges crash, ended 1 run) first, then the error (badge error)", gs)
+	}
+	if !strings.HasPrefix(gs[0].Title, "NullReferenceException") || !strings.Contains(gs[0].Where, "Assets/Player.cs:42") {
+		t.Errorf("crash group %+v: want the exception as title and Player.cs:42 as its frame", gs[0])
+	}
+	if !strings.Contains(gs[1].Where, "Assets/Inventory.cs:17") {
+		t.Errorf("error group %+v: want the game's frame Inventory.cs:17, not the library's", gs[1])
+	}
+	if loc := b.eval(t, `(e => e ? e.textContent : "")(document.querySelector("#crashes .group .where .loc"))`); loc != "Assets/Player.cs:42" {
+		t.Errorf("the crash's frame marks %q as its location, want Assets/Player.cs:42", loc)
+	}
+
+	// The runs: game's second run (the marker's) is running, the first crashed.
+	runs := `[...document.querySelectorAll("#runs tr.run")].map(r => r.dataset.run + ":" + r.querySelector(".outcome").textContent).join(",")`
+	b.wait(t, "the runs, newest first", waitLong, runs+` === "2:running,1:crashed"`)
+	href := b.eval(t, `document.querySelector("#runs tr.run[data-outcome=crashed] a.outcome").getAttribute("href")`)
+	if want := "#/record/" + strconv.FormatUint(crash, 10); href != want {
+		t.Errorf("the crashed run links to %q, want %q", href, want)
+	}
+
+	setValue(t, b, "#crash-class", "compile")
+	b.wait(t, "the compile group only", waitLong, `(g => g.length === 1 && g[0].dataset.class === "compile")(document.querySelectorAll("#crashes .group"))`)
+	if gs := groups(); !strings.Contains(gs[0].Title, "error CS1002") || strings.Join(gs[0].Badges, "|") != "compile" {
+		t.Errorf("compile group %+v: want the CS1002 error with a compile badge", gs[0])
+	}
+	if h := b.eval(t, "location.hash"); h != "#/crashes?class=compile" {
+		t.Errorf("location.hash = %q, want #/crashes?class=compile", h)
+	}
+	setValue(t, b, "#crash-class", "crash")
+	b.wait(t, "the crash only", waitLong, `(g => g.length === 1 && g[0].dataset.class === "crash")(document.querySelectorAll("#crashes .group"))`)
+	setValue(t, b, "#crash-class", "error")
+	b.wait(t, "the error only", waitLong, `(g => g.length === 1 && g[0].dataset.class === "error")(document.querySelectorAll("#crashes .group"))`)
+
+	b.do(t, "open the crashed run's crash", chromedp.Click(chromedp.CSS(`#runs a.outcome-crashed`)))
+	b.wait(t, "the crash's record", waitLong, visible(`#record[data-id="`+strconv.FormatUint(crash, 10)+`"] pre.stack`))
+}
+
 // TestE2E_Console_LevelFilter: choosing a minimum level hides the lines
 // below it, those already shown and those that arrive later.
 func TestE2E_Console_LevelFilter(t *testing.T) {
@@ -1126,7 +1208,13 @@ func TestScreenshots(t *testing.T) {
 		t.Skipf("set %s=1 (make screenshots) to write docs/screenshots/*.png", screenshotsEnv)
 	}
 	s := mustServe(t)
-	var seed []line
+	// The game's first run exits cleanly, its second crashes (the fatal line
+	// below), its third is running; the crash view lists them.
+	seed := []line{
+		{Level: "info", Name: "Boot", Source: "game", Text: "game started (build 41)"},
+		{Kind: "marker", Name: "exit", Level: "info", Source: "game", Text: "exited with status 0", Data: json.RawMessage(`{"exitCode":0}`)},
+		{Kind: "marker", Name: "run", Level: "info", Source: "game", Text: "game started (build 42)"},
+	}
 	for i := range 8 {
 		seed = append(seed,
 			line{Level: "info", Name: "Net", Source: "game", Text: fmt.Sprintf("tick %d: 12 players, 31 ms", 1200+i*60)},
@@ -1150,6 +1238,7 @@ func TestScreenshots(t *testing.T) {
 		line{Level: "info", Name: "Net", Source: "game", Text: "player 'kit' joined from 10.0.0.7"},
 		line{Level: "error", Name: "World", Source: "server", Text: "java.lang.IllegalStateException: chunk not loaded", Stack: javaStack},
 		line{Level: "fatal", Name: "Render", Source: "game", Text: "graphics device lost", Stack: "System.Exception: device removed\n   at Game.Render.Present() in C:\\build\\Game\\Render.cs:line 210\n"},
+		line{Kind: "marker", Name: "run", Level: "info", Source: "game", Text: "game started (build 43)"},
 		line{Level: "info", Name: "Spawner", Source: "game", Text: "wave 5 cleared in 94 s"},
 		line{Level: "error", Name: "Waves", Source: "player", Text: "NullReferenceException: Object reference not set to an instance of an object", Stack: monoStack},
 	)
@@ -1173,6 +1262,7 @@ func TestScreenshots(t *testing.T) {
 
 	b.view(t, "crashes", "#crashes")
 	b.wait(t, "three crash groups", waitLong, `document.querySelectorAll("#crashes .group").length >= 3`)
+	b.wait(t, "the runs of game, server and player", waitLong, `document.querySelectorAll("#runs tr.run").length === 5`)
 	b.screenshot(t, "crashes")
 
 	b.do(t, "open a Unity crash", chromedp.Click(chromedp.CSS(`#crashes .group[data-signature]:last-child`)))

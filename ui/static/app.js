@@ -107,19 +107,22 @@
   // ---- Stack traces ----
 
   const PY_LOC = /File "([^"]+)", line \d+/;
+  const NET_LOC = /(?:[A-Za-z]:[\\/])?[^\s()[\]:"'<>]+\.[A-Za-z0-9]+:line \d+/; // .NET: "in C:\src\Game.cs:line 12"
   const LOC = /(?:[A-Za-z]:[\\/])?[^\s()[\]:"'<>]+\.[A-Za-z0-9]+:\d+(?::\d+)?/;
+
+  // frameNodes are a stack frame's text with its file:line marked.
+  function frameNodes(line) {
+    const m = PY_LOC.exec(line) || NET_LOC.exec(line) || LOC.exec(line);
+    if (!m) return [document.createTextNode(line)];
+    return [document.createTextNode(line.slice(0, m.index)), el('span', 'loc', m[0]),
+      document.createTextNode(line.slice(m.index + m[0].length))];
+  }
 
   function stackEl(stack) {
     const pre = el('pre', 'stack');
     for (const line of String(stack).split(/\r?\n/)) {
       const f = el('span', 'frame');
-      const m = PY_LOC.exec(line) || LOC.exec(line);
-      if (m) {
-        f.append(document.createTextNode(line.slice(0, m.index)), el('span', 'loc', m[0]),
-          document.createTextNode(line.slice(m.index + m[0].length)));
-      } else {
-        f.textContent = line;
-      }
+      f.append(...frameNodes(line));
       pre.append(f, document.createTextNode('\n'));
     }
     return pre;
@@ -478,32 +481,132 @@
     return svg;
   }
 
-  async function crashesShow() {
+  // CRASH_CLASSES are the classes the server sorts crash groups into; the
+  // class selector's default, crash and error, is the server's too.
+  const CRASH_CLASSES = ['crash', 'error', 'compile'];
+  const DEFAULT_CLASS = 'crash,error';
+  const RUNS_PER_SOURCE = 10; // runs listed per source, newest first
+  let crashesSeq = 0;
+
+  function plural(n, one, many) { return n + ' ' + (n === 1 ? one : many); }
+
+  function groupEl(g, studio) {
+    const d = el('div', 'group');
+    d.dataset.signature = g.signature;
+    if (g.class) d.dataset.class = g.class;
+    if (!studio) d.dataset.openId = String(g.lastId || g.exampleId);
+    const head = el('div', 'head');
+    if (CRASH_CLASSES.includes(g.class)) head.append(el('span', 'badge class-' + g.class, g.class));
+    if (g.runsEnded > 0) head.append(el('span', 'badge ended', 'ended ' + plural(g.runsEnded, 'run', 'runs')));
+    head.append(el('span', 'title', g.title));
+    const body = el('div', 'body');
+    body.append(head);
+    const frame = g.frame || (g.frames && g.frames[0]) || '';
+    if (frame) {
+      const where = el('div', 'where');
+      where.append(...frameNodes(frame));
+      body.append(where);
+    }
+    body.append(el('div', 'meta', 'last ' + fmtDateTime(g.lastSeen) + (g.lastRun ? ' (run ' + g.lastRun + ')' : '') +
+      ' · first ' + fmtDateTime(g.firstSeen) + ' · ' + (g.sources || []).join(', ')));
+    if (g.machines) body.append(el('div', 'meta machines', 'on ' + g.machines.map((m) => m.machine + ' ×' + m.count).join(', ')));
+    d.append(el('span', 'count', g.count), sparkline(g.histogram), body);
+    return d;
+  }
+
+  // recentRuns keeps each source's newest RUNS_PER_SOURCE runs, newest
+  // first, the sources by their newest run.
+  function recentRuns(runs) {
+    const by = new Map();
+    for (const r of runs) {
+      if (!by.has(r.source)) by.set(r.source, []);
+      by.get(r.source).push(r);
+    }
+    const newest = (a, b) => (new Date(b.start) - new Date(a.start)) || (b.run - a.run);
+    const lists = [...by.values()].map((l) => l.sort(newest).slice(0, RUNS_PER_SOURCE));
+    lists.sort((a, b) => newest(a[0], b[0]));
+    return lists;
+  }
+
+  function runRow(r, first) {
+    const tr = el('tr', 'run' + (first ? ' first' : ''));
+    tr.dataset.source = r.source;
+    tr.dataset.run = String(r.run);
+    tr.dataset.outcome = r.outcome || '';
+    const out = el('td');
+    const cls = 'outcome outcome-' + (r.outcome || 'running');
+    const crash = r.crashId || r.endId;
+    if (r.outcome === 'crashed' && crash) {
+      const a = link(cls, '#/record/' + crash, 'crashed');
+      a.title = 'open the crash, #' + crash;
+      out.append(a);
+    } else {
+      out.append(el('span', cls, r.outcome || 'running'));
+    }
+    tr.append(el('td', 'source', first ? r.source : ''), el('td', 'num', '#' + r.run), out,
+      el('td', 'time', fmtDateTime(r.start)), el('td', 'num', r.records), el('td', 'num' + (r.errors ? ' errors' : ''), r.errors || 0));
+    return tr;
+  }
+
+  async function runsShow(seq) {
+    const body = $('#runs tbody');
+    const sum = $('#runs-summary');
+    try {
+      const a = await api('/api/v1/runs');
+      if (seq !== crashesSeq) return;
+      const lists = recentRuns(a.runs || []);
+      const frag = document.createDocumentFragment();
+      for (const l of lists) l.forEach((r, i) => frag.append(runRow(r, i === 0)));
+      body.replaceChildren(frag);
+      $('#runs').hidden = !lists.length;
+      sum.textContent = lists.length ? 'each source\'s newest ' + RUNS_PER_SOURCE + ' runs, newest first' : 'No runs yet.';
+    } catch (err) {
+      if (seq !== crashesSeq) return;
+      body.replaceChildren();
+      $('#runs').hidden = true;
+      sum.textContent = 'Cannot list runs: ' + err.message;
+    }
+  }
+
+  // crashesShow lists the crash groups of the class that #/crashes?class=
+  // names (crashes and errors by default) and, on this machine, the runs.
+  async function crashesShow(params) {
     const box = $('#crashes');
     const sum = $('#crashes-summary');
+    const sel = $('#crash-class');
+    const cls = params && params.get('class');
+    sel.value = [...sel.options].some((o) => o.value === cls) ? cls : DEFAULT_CLASS;
+    const seq = ++crashesSeq;
+    const studio = studioScope() === 'studio';
+    $('#crash-class-label').hidden = studio; // a studio's groups carry no class
+    for (const id of ['#runs-head', '#runs', '#runs-summary']) $(id).hidden = studio; // runs are this machine's
+    if (!studio) runsShow(seq);
     sum.textContent = 'Loading…';
     try {
-      const studio = studioScope() === 'studio';
-      const a = await api('/api/v1/crashes', studio ? { limit: 200, scope: 'studio' } : { limit: 200, buckets: 30, until: new Date(Date.now() + 1000).toISOString() });
+      const a = await api('/api/v1/crashes', studio ? { limit: 200, scope: 'studio' }
+        : { limit: 200, buckets: 30, class: sel.value, until: new Date(Date.now() + 1000).toISOString() });
+      if (seq !== crashesSeq) return;
       const frag = document.createDocumentFragment();
-      for (const g of a.groups || []) {
-        const d = el('div', 'group');
-        d.dataset.signature = g.signature;
-        if (!studio) d.dataset.openId = String(g.lastId || g.exampleId);
-        const body = el('div', 'body');
-        body.append(el('div', 'title', g.title),
-          el('div', 'meta', 'last ' + fmtDateTime(g.lastSeen) + ' · first ' + fmtDateTime(g.firstSeen) + ' · ' + (g.sources || []).join(', ') +
-            (g.frames && g.frames.length ? ' · ' + g.frames[0] : '')));
-        if (g.machines) body.append(el('div', 'meta machines', 'on ' + g.machines.map((m) => m.machine + ' ×' + m.count).join(', ')));
-        d.append(el('span', 'count', g.count), sparkline(g.histogram), body);
-        frag.append(d);
-      }
+      for (const g of a.groups || []) frag.append(groupEl(g, studio));
+      if (!frag.childNodes.length) frag.append(el('div', 'muted empty', studio ? 'No crashes.' : 'Nothing here: no ' + sel.selectedOptions[0].textContent.toLowerCase() + '.'));
       box.replaceChildren(frag);
-      sum.textContent = (a.total || 0) + ' crash groups, newest first' + (studio ? ', every machine of studio ' + a.project : '') +
+      sum.textContent = (a.total || 0) + ' crash groups, ' + (studio ? 'newest first, every machine of studio ' + a.project
+        : 'those that ended runs first') +
         (a.histogramFrom ? '; sparklines from ' + fmtDateTime(a.histogramFrom) + ' to ' + fmtDateTime(a.histogramUntil) : '');
     } catch (err) {
-      sum.textContent = 'Cannot list crashes: ' + err.message;
+      if (seq === crashesSeq) sum.textContent = 'Cannot list crashes: ' + err.message;
     }
+  }
+
+  function setupCrashes() {
+    $('#crash-class').addEventListener('change', () => {
+      const v = $('#crash-class').value;
+      location.hash = '#/crashes' + (v === DEFAULT_CLASS ? '' : '?class=' + encodeURIComponent(v));
+    });
+    $('#crashes').addEventListener('click', (ev) => {
+      const g = ev.target.closest('.group');
+      if (g && g.dataset.openId) openRecord(g.dataset.openId);
+    });
   }
 
   // ---- Operations ----
@@ -600,10 +703,6 @@
       const op = ev.target.closest('.op');
       if (op) openRecord(op.dataset.id);
     });
-    $('#crashes').addEventListener('click', (ev) => {
-      const g = ev.target.closest('.group');
-      if (g && g.dataset.openId) openRecord(g.dataset.openId);
-    });
   }
 
   // ---- Keyboard: / j k Enter ----
@@ -666,7 +765,7 @@
     }
   }
 
-  // ---- Routes: #/console, #/search?q=, #/record/ID, #/crashes, #/ops ----
+  // ---- Routes: #/console, #/search?q=, #/record/ID, #/crashes?class=, #/ops ----
 
   let current = null;
 
@@ -686,7 +785,7 @@
       if (!cons.paused) b.scrollTop = b.scrollHeight;
     } else if (view === 'search') searchShow(params);
     else if (view === 'record') recordShow(decodeURIComponent(arg || ''));
-    else if (view === 'crashes') crashesShow();
+    else if (view === 'crashes') crashesShow(params);
     else if (view === 'ops') opsShow();
   }
 
@@ -708,6 +807,7 @@
     setupConsole();
     setupSearch();
     setupOps();
+    setupCrashes();
     document.addEventListener('keydown', onKey);
     window.addEventListener('hashchange', route);
     route();
