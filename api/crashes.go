@@ -2,6 +2,7 @@ package api
 
 import (
 	"net/http"
+	"strings"
 
 	"github.com/labstack/echo/v4"
 
@@ -9,7 +10,10 @@ import (
 	"github.com/mcplogd/mcplogd/oplog"
 )
 
-// crashes answers GET /api/v1/crashes?since=&until=&source=&run=&limit=&buckets=.
+// crashes answers GET /api/v1/crashes?since=&until=&source=&run=&class=&level=&limit=&buckets=.
+// class is a comma list of oplog.CrashClasses, and may be repeated; level
+// (error or fatal) keeps the occurrences at it or above; both apply to
+// scope=studio too.
 func (s *Server) crashes(c echo.Context) error {
 	if st, err := s.studioScope(c); err != nil || st != nil {
 		if err != nil {
@@ -18,12 +22,13 @@ func (s *Server) crashes(c echo.Context) error {
 		return s.studioCrashes(c, st)
 	}
 	p := params{c: c, log: s.log}
-	f := p.filter(0)
-	q := oplog.CrashQuery{Since: f.Since, Until: f.Until, Source: f.Source, Runs: f.Runs, Limit: p.int("limit"), Buckets: p.int("buckets")}
+	f := p.filter(0) // level: oplog.ParseLevel's spellings, into f.MinLevel
+	q := oplog.CrashQuery{Since: f.Since, Until: f.Until, Source: f.Source, Runs: f.Runs, Limit: p.int("limit"), Buckets: p.int("buckets"),
+		Classes: p.list("class"), MinLevel: f.MinLevel}
 	if p.err != nil {
 		return p.err
 	}
-	page, err := s.log.FindCrashes(c.Request().Context(), q)
+	page, err := s.log.FindCrashes(c.Request().Context(), q) // EINVALID naming class or level for a bad one
 	if err != nil {
 		return err
 	}
@@ -33,4 +38,18 @@ func (s *Server) crashes(c echo.Context) error {
 		a.Groups = []oplog.CrashGroup{}
 	}
 	return c.JSON(http.StatusOK, a)
+}
+
+// list returns the comma-separated items of every occurrence of the
+// parameter, trimmed and lower-cased, empty items dropped; nil when absent.
+func (p *params) list(name string) []string {
+	var out []string
+	for _, v := range p.c.QueryParams()[name] {
+		for item := range strings.SplitSeq(v, ",") {
+			if item = strings.ToLower(strings.TrimSpace(item)); item != "" {
+				out = append(out, item)
+			}
+		}
+	}
+	return out
 }

@@ -106,7 +106,12 @@ func (s *Server) studioCrashes(c echo.Context, st oplog.Studio) error {
 	if err != nil {
 		return err
 	}
-	cq := oplog.StudioCrashQuery{Since: f.Since, Until: f.Until, Source: f.Source, Machine: q("machine"), Limit: p.int("limit")}
+	level, err := oplog.ParseLevel(q("level"))
+	if err != nil {
+		return oplog.Errorf(oplog.EINVALID, "level: %s", oplog.ErrorMessage(err))
+	}
+	cq := oplog.StudioCrashQuery{Since: f.Since, Until: f.Until, Source: f.Source, Machine: q("machine"), Limit: p.int("limit"),
+		Classes: p.list("class"), MinLevel: level}
 	if p.err != nil {
 		return p.err
 	}

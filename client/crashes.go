@@ -3,6 +3,7 @@ package client
 import (
 	"context"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/mcplogd/mcplogd/oplog"
@@ -20,11 +21,16 @@ type CrashesAnswer struct {
 	HistogramUntil time.Time `json:"histogramUntil,omitzero"`
 }
 
-// FindCrashes asks the server for its crash groups (see oplog.Log.FindCrashes).
+// FindCrashes asks the server for its crash groups (see oplog.Log.FindCrashes),
+// sending Classes as class and MinLevel as level; the server's EINVALID
+// names a bad one.
 func (c *Client) FindCrashes(ctx context.Context, q oplog.CrashQuery) (oplog.CrashPage, error) {
-	v := filterValues(&oplog.Filter{Since: q.Since, Until: q.Until, Source: q.Source, Runs: q.Runs})
+	v := filterValues(&oplog.Filter{Since: q.Since, Until: q.Until, Source: q.Source, Runs: q.Runs, MinLevel: q.MinLevel})
 	v.Del("kind")
 	setNum(v, "limit", q.Limit)
+	if len(q.Classes) > 0 {
+		v.Set("class", strings.Join(q.Classes, ","))
+	}
 	var a CrashesAnswer
 	if err := c.do(ctx, http.MethodGet, "/api/v1/crashes", v, nil, &a); err != nil {
 		return oplog.CrashPage{}, err

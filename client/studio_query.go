@@ -3,6 +3,7 @@ package client
 import (
 	"context"
 	"net/http"
+	"strings"
 
 	"github.com/mcplogd/mcplogd/oplog"
 )
@@ -43,6 +44,12 @@ func (c *Client) StudioCrashes(ctx context.Context, q oplog.StudioCrashQuery) (o
 	v.Set("scope", "studio")
 	if q.Machine != "" {
 		v.Set("machine", q.Machine)
+	}
+	if len(q.Classes) > 0 {
+		v.Set("class", strings.Join(q.Classes, ","))
+	}
+	if q.MinLevel != 0 {
+		v.Set("level", q.MinLevel.String())
 	}
 	var a StudioCrashesAnswer
 	if err := c.do(ctx, http.MethodGet, "/api/v1/crashes", v, nil, &a); err != nil {

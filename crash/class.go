@@ -13,12 +13,18 @@ import (
 // script parser ("Parse Error: ...", "SCRIPT ERROR: Parse Error"),
 // javac ("Foo.java:12: error: ...").
 func isCompile(r *oplog.Record) bool {
-	if r.Name == "compiler" {
-		return true
-	}
 	text := r.Text
 	if r.Kind == oplog.KindOp {
 		text = r.Error
+	}
+	return IsCompile(r.Name, text)
+}
+
+// IsCompile reports whether a record of this name and text is a compiler's
+// diagnostic, as the index classes its groups (for the studio's).
+func IsCompile(name, text string) bool {
+	if name == "compiler" {
+		return true
 	}
 	line, _, _ := strings.Cut(text, "\n")
 	switch {

@@ -22,11 +22,27 @@ const (
 // frame: "main.lua:79: attempt to index local 'player' (a nil value) in
 // main.lua:79: in function 'update'".
 func Title(message, frame string) string {
-	t := clipTitle(message, maxMessageRunes)
+	t := clipTitle(shortPaths(message), maxMessageRunes)
 	if frame == "" {
 		return t
 	}
-	return t + " in " + clipTitle(strings.TrimPrefix(frame, "at "), maxFrameRunes)
+	return t + " in " + clipTitle(shortPaths(strings.TrimPrefix(frame, "at ")), maxFrameRunes)
+}
+
+// shortPaths cuts the install location off the paths of s that name a
+// mod's file ("/home/me/.minetest/mods/logtest/init.lua:54" is
+// "mods/logtest/init.lua:54"): the part that says which file it is.
+func shortPaths(s string) string {
+	for i := 0; ; {
+		j := strings.Index(s[i:], "/mods/")
+		if j < 0 {
+			return s
+		}
+		j += i
+		k := strings.LastIndexAny(s[:j], " \t(<'\"") + 1
+		s = s[:k] + s[j+1:]
+		i = k + len("mods/")
+	}
 }
 
 // Message is r's message as a title shows it: the exception a stack begins
@@ -44,6 +60,11 @@ func Message(r *oplog.Record) string {
 	}
 	text = strings.TrimSpace(text)
 	first, rest, _ := strings.Cut(text, "\n")
+	// Luanti: "ServerError: AsyncErr: Lua: Runtime error from mod 'x' in
+	// callback environment_Step(): <the error>".
+	if i := strings.Index(first, "(): "); i > 0 && strings.Contains(first[:i], "Runtime error from mod ") {
+		first = first[i+len("(): "):]
+	}
 	if second, _, _ := strings.Cut(strings.TrimSpace(rest), "\n"); strings.HasSuffix(first, ":") && second != "" {
 		return strings.TrimSpace(second)
 	}

@@ -202,7 +202,12 @@ func (t *toolset) studioCrashes(ctx context.Context, s oplog.Studio, in crashesI
 	if err != nil {
 		return crashesOut{}, err
 	}
-	p, err := s.FindCrashes(ctx, oplog.StudioCrashQuery{Since: f.Since, Until: f.Until, Source: in.Source, Machine: in.Machine, Limit: in.Limit})
+	q, err := crashQuery(in)
+	if err != nil {
+		return crashesOut{}, err
+	}
+	p, err := s.FindCrashes(ctx, oplog.StudioCrashQuery{Since: f.Since, Until: f.Until, Source: in.Source, Machine: in.Machine, Limit: in.Limit,
+		Classes: q.Classes, MinLevel: q.MinLevel})
 	if err != nil {
 		return crashesOut{}, err
 	}

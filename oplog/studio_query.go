@@ -89,6 +89,8 @@ type StudioCrashQuery struct {
 	Source       string
 	Machine      string
 	Limit        int
+	Classes      []string // as CrashQuery.Classes; a crash is a group with a fatal occurrence (runs are each machine's)
+	MinLevel     Level    // as CrashQuery.MinLevel
 }
 
 // MachineCount is how often something happened on one machine.

@@ -34,6 +34,10 @@ type ClientOptions struct {
 	// kept). Nil: the message's first line, no frames.
 	Crash func(text, stack string) (title string, frames, lastFrames []string)
 
+	// Compile reports a compiler's diagnostic (oplog.ClassCompile) from a
+	// record's name and text. Nil: none is.
+	Compile func(name, text string) bool
+
 	// HTTP is the client for VictoriaLogs; nil: one with a 30 s timeout.
 	HTTP *http.Client
 }

@@ -21,9 +21,22 @@ func (c *Client) FindCrashes(ctx context.Context, q oplog.StudioCrashQuery) (opl
 	if !q.Since.IsZero() && !q.Until.IsZero() && !q.Until.After(q.Since) {
 		return oplog.StudioCrashPage{}, oplog.Errorf(oplog.EINVALID, "until: must be after since")
 	}
-	filter := and(streamFilter(c.opts.Project, q.Machine, q.Source), `signature:*`, timeLogsQL(q.Since, q.Until))
-	query := filter + " | stats by (signature, machine) count() as n, min(_time) as first, max(_time) as last," +
-		" uniq_values(source) as sources, row_min(_time, id) as oldest, row_max(_time, id, _msg, stack) as newest"
+	for _, cl := range q.Classes {
+		if !slices.Contains(oplog.CrashClasses, cl) {
+			return oplog.StudioCrashPage{}, oplog.Errorf(oplog.EINVALID, "class: want crash, error or compile, got %q", cl)
+		}
+	}
+	levels := `signature:*`
+	switch q.MinLevel {
+	case 0, oplog.LevelError:
+	case oplog.LevelFatal:
+		levels = `signature:* level:=fatal`
+	default:
+		return oplog.StudioCrashPage{}, oplog.Errorf(oplog.EINVALID, "level: crashes are at level error or fatal, got %s", q.MinLevel)
+	}
+	filter := and(streamFilter(c.opts.Project, q.Machine, q.Source), levels, timeLogsQL(q.Since, q.Until))
+	query := filter + " | stats by (signature, machine) count() as n, count() if (level:=fatal) as fatal, min(_time) as first, max(_time) as last," +
+		" uniq_values(source) as sources, row_min(_time, id) as oldest, row_max(_time, id, _msg, stack, name) as newest"
 	groups := map[string]*oplog.StudioCrashGroup{}
 	newest := map[string]row{}
 	err = c.query(ctx, query, func(r row) error {
@@ -42,13 +55,33 @@ func (c *Client) FindCrashes(ctx context.Context, q oplog.StudioCrashQuery) (opl
 		g.Sources = slices.Compact(g.Sources)
 		nr := newest[sig]
 		g.Title, g.Frames, g.LastFrames = c.describe(nr["_msg"], nr["stack"])
-		out.Groups = append(out.Groups, *g)
+		g.Class = oplog.ClassError
+		switch {
+		case c.opts.Compile != nil && c.opts.Compile(nr["name"], nr["_msg"]):
+			g.Class = oplog.ClassCompile
+		case g.Level == oplog.LevelFatal:
+			g.Class = oplog.ClassCrash
+		}
+		if wanted(q.Classes, g.Class) {
+			out.Groups = append(out.Groups, *g)
+		}
 	}
+	out.Total = len(out.Groups)
 	slices.SortFunc(out.Groups, func(a, b oplog.StudioCrashGroup) int {
-		return gocmp.Or(b.LastSeen.Compare(a.LastSeen), strings.Compare(a.Signature, b.Signature))
+		return gocmp.Or(gocmp.Compare(slices.Index(oplog.CrashClasses, a.Class), slices.Index(oplog.CrashClasses, b.Class)),
+			b.LastSeen.Compare(a.LastSeen), strings.Compare(a.Signature, b.Signature))
 	})
 	out.Groups = out.Groups[:min(n, len(out.Groups))]
 	return out, nil
+}
+
+// wanted reports whether class is among classes (crashes and errors when
+// none is named), as the local crash index chooses.
+func wanted(classes []string, class string) bool {
+	if len(classes) == 0 {
+		return class != oplog.ClassCompile
+	}
+	return slices.Contains(classes, class)
 }
 
 // addCrashRow adds one machine's counts of a signature to its group.
@@ -62,6 +95,10 @@ func (c *Client) addCrashRow(groups map[string]*oplog.StudioCrashGroup, newest m
 	count := int(r.num("n"))
 	first, last := r.time("first"), r.time("last")
 	g.Count += count
+	g.Level = max(g.Level, oplog.LevelError)
+	if r.num("fatal") > 0 {
+		g.Level = oplog.LevelFatal
+	}
 	g.Machines = append(g.Machines, oplog.MachineCount{Machine: r["machine"], Count: count})
 	var sources []string
 	_ = json.Unmarshal([]byte(r["sources"]), &sources)

@@ -159,3 +159,56 @@ func TestClient_Unreachable(t *testing.T) {
 		t.Errorf("bad url: %v, want EINVALID", err)
 	}
 }
+
+// TestClient_FindCrashes_Classes: across machines as on one, a group with
+// a fatal occurrence is a crash and comes first, errors next; compile
+// diagnostics only when asked for; level fatal keeps the crashes.
+func TestClient_FindCrashes_Classes(t *testing.T) {
+	url := studiotest.Start(t)
+	row := func(id uint64, level oplog.Level, name, text, stack string) map[string]any {
+		r := oplog.Record{ID: id, Kind: oplog.KindLine, Level: level, Source: "unity", Name: name,
+			Time: base.Add(time.Duration(id) * time.Second), Text: text, Stack: stack}
+		sig, ok := crash.RecordSignature(&r)
+		if !ok {
+			t.Fatalf("record %d is no crash", id)
+		}
+		return studiotest.Row("game", "alice-pc", 1, id, &r, sig)
+	}
+	studiotest.Ingest(t, url, []map[string]any{
+		row(1, oplog.LevelFatal, "", "Received signal SIGSEGV", "at Player.Update () in Assets/Player.cs:42"),
+		row(2, oplog.LevelError, "", nre, "at Inventory.Sort () in Assets/Inventory.cs:17"),
+		row(3, oplog.LevelError, "compiler", "Assets/A.cs(3,1): error CS1002: ; expected", "Assets/A.cs(3,1)"),
+	})
+	c, err := studio.NewClient(studio.ClientOptions{URL: url, Project: "game", Translate: search.LogsQL, Crash: describeCrash, Compile: crash.IsCompile})
+	if err != nil {
+		t.Fatal(err)
+	}
+	classes := func(q oplog.StudioCrashQuery) string {
+		t.Helper()
+		p, err := c.FindCrashes(context.Background(), q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, g := range p.Groups {
+			out = append(out, fmt.Sprintf("%s/%s#%d", g.Class, g.Level, g.LastID))
+		}
+		return fmt.Sprint(out)
+	}
+	for _, tc := range []struct {
+		q    oplog.StudioCrashQuery
+		want string
+	}{
+		{oplog.StudioCrashQuery{}, "[crash/fatal#1 error/error#2]"},
+		{oplog.StudioCrashQuery{Classes: []string{oplog.ClassCompile}}, "[compile/error#3]"},
+		{oplog.StudioCrashQuery{MinLevel: oplog.LevelFatal}, "[crash/fatal#1]"},
+		{oplog.StudioCrashQuery{Classes: oplog.CrashClasses}, "[crash/fatal#1 error/error#2 compile/error#3]"},
+	} {
+		if got := classes(tc.q); got != tc.want {
+			t.Errorf("%+v: %s, want %s", tc.q, got, tc.want)
+		}
+	}
+	if _, err := c.FindCrashes(context.Background(), oplog.StudioCrashQuery{Classes: []string{"bugs"}}); oplog.ErrorCode(err) != oplog.EINVALID {
+		t.Errorf("class bugs: %v", err)
+	}
+}

@@ -13,14 +13,17 @@ import (
 )
 
 func (m *Main) crashes(ctx context.Context, args []string) error {
-	fs := m.flags("crashes", "[--since T] [--until T] [--source S] [--run R] [--limit N] [--json] [--data DIR]",
-		"List crashes (error records with stack traces) grouped by stack signature, newest first.")
+	fs := m.flags("crashes", "[--since T] [--until T] [--source S] [--run R] [--class C,...] [--level L] [--limit N] [--json] [--data DIR]",
+		"List crashes (error records with stack traces) grouped by stack signature: first those that ended runs, then the other crashes, errors and compile diagnostics, each newest first.")
 	data := m.dataFlag(fs)
 	var ft oplog.FilterText
 	fs.StringVar(&ft.Since, "since", "", "only crashes at or after this time: RFC 3339, a date, Unix milliseconds, relative like -1h, or last_compile")
 	fs.StringVar(&ft.Until, "until", "", "only crashes before this time, written like --since")
 	fs.StringVar(&ft.Source, "source", "", "only crashes from this source")
 	run := fs.String("run", "", "only crashes of this run of each source: current, previous or a run number")
+	var classes listValue
+	fs.Var(&classes, "class", "only groups of these classes, comma-separated or repeated: crash, error, compile (default crash,error)")
+	level := fs.String("level", "", "only occurrences at this level or above: error or fatal (default both)")
 	limit := fs.Int("limit", oplog.DefaultCrashLimit, fmt.Sprintf("most groups to print (max %d)", oplog.MaxCrashLimit))
 	asJSON := fs.Bool("json", false, "print each group as one JSON line")
 	inStudio := fs.Bool("studio", false, "crashes of every machine of the project in the studio (the running server's --studio, else config.json's \"studio\"), with the machines each was seen on")
@@ -35,14 +38,24 @@ func (m *Main) crashes(ctx context.Context, args []string) error {
 	if err := checkStudioFlags(*inStudio, *machine, *run, ft.Since); err != nil {
 		return err
 	}
+	minLevel, err := oplog.ParseLevel(*level)
+	if err != nil {
+		return errors.New("--level: " + oplog.ErrorMessage(err))
+	}
 	if *inStudio {
-		return m.studioCrashes(ctx, *data, oplog.StudioCrashQuery{Since: f.Since, Until: f.Until, Source: f.Source, Machine: *machine, Limit: *limit}, *asJSON)
+		return m.studioCrashes(ctx, *data, oplog.StudioCrashQuery{Since: f.Since, Until: f.Until, Source: f.Source, Machine: *machine, Limit: *limit,
+			Classes: classes, MinLevel: minLevel}, *asJSON)
 	}
 	page, err := readLog(ctx, *data, openOptions{}, func(b backend) (oplog.CrashPage, error) {
 		if err := mcptools.Scope(ctx, b, &f, *run, ft.Since); err != nil {
 			return oplog.CrashPage{}, errors.New("--" + oplog.ErrorMessage(err))
 		}
-		return b.FindCrashes(ctx, oplog.CrashQuery{Source: f.Source, Since: f.Since, Until: f.Until, Runs: f.Runs, Limit: *limit})
+		page, err := b.FindCrashes(ctx, oplog.CrashQuery{Source: f.Source, Since: f.Since, Until: f.Until, Runs: f.Runs, Limit: *limit,
+			Classes: classes, MinLevel: minLevel})
+		if oplog.ErrorCode(err) == oplog.EINVALID {
+			return page, errors.New("--" + oplog.ErrorMessage(err)) // "class: ...", "level: ...", "limit: ..."
+		}
+		return page, err
 	})
 	if err != nil {
 		return err
@@ -71,12 +84,39 @@ func printCrashes(w io.Writer, page *oplog.CrashPage, asJSON bool, p paint) erro
 	}
 	for _, g := range page.Groups {
 		fmt.Fprintf(w, "%s %s\n", p.level(oplog.LevelError, fmt.Sprintf("%6d×", g.Count)), p.bold(g.Title))
-		fmt.Fprintf(w, p.dim("        last %s, first %s, %s; signature %s;")+" mcplogd show %d\n",
+		fmt.Fprintf(w, p.dim("        %slast %s, first %s, %s; signature %s;")+" mcplogd show %d\n", classOf(&g),
 			g.LastSeen.Local().Format("2006-01-02 15:04:05"), g.FirstSeen.Local().Format("2006-01-02 15:04:05"),
 			strings.Join(g.Sources, ", "), g.Signature, g.LastID)
 	}
 	if page.Total > len(page.Groups) {
 		fmt.Fprintf(w, "(%d of %d groups; --limit shows more)\n", len(page.Groups), page.Total)
+	}
+	return nil
+}
+
+// classOf is the start of a group's second line: its class and the runs it
+// ended, "crash, ended 2 runs; " ("" from a server that sends no class).
+func classOf(g *oplog.CrashGroup) string {
+	if g.Class == "" {
+		return ""
+	}
+	if g.RunsEnded > 0 {
+		return fmt.Sprintf("%s, ended %s; ", g.Class, plural(g.RunsEnded, "run"))
+	}
+	return g.Class + "; "
+}
+
+// listValue is a flag of comma-separated items that may also be repeated
+// ("--class crash,error" or "--class crash --class error").
+type listValue []string
+
+func (l *listValue) String() string { return strings.Join(*l, ",") }
+
+func (l *listValue) Set(s string) error {
+	for item := range strings.SplitSeq(s, ",") {
+		if item = strings.ToLower(strings.TrimSpace(item)); item != "" {
+			*l = append(*l, item)
+		}
 	}
 	return nil
 }

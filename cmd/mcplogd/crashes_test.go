@@ -3,7 +3,10 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"io"
+	"net/http"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -23,8 +26,11 @@ func TestCrashes(t *testing.T) {
 		t.Fatalf("ingest: %d %s", code, body)
 	}
 	out, err := run(t, data, "crashes")
-	if err != nil || !strings.Contains(out, "     1× IllegalStateException in MinecraftClient.tick") ||
-		!strings.Contains(out, "    30× NullReferenceException in Player.Update") || strings.Index(out, "IllegalState") > strings.Index(out, "NullReference") {
+	// A group's first line: its count and title (the newest occurrence's
+	// message in the game's own top frame).
+	mc := regexp.MustCompile(`(?m)^     1× .*IllegalStateException.* in .*MinecraftClient\.tick`)
+	unity := regexp.MustCompile(`(?m)^    30× NullReferenceException.* in Player\.Update`)
+	if err != nil || !mc.MatchString(out) || !unity.MatchString(out) || strings.Index(out, "IllegalState") > strings.Index(out, "NullReference") {
 		t.Fatalf("crashes through the server: %q, %v", out, err)
 	}
 	if err := stop(); err != nil {
@@ -81,4 +87,123 @@ func TestRunFlags(t *testing.T) {
 			t.Errorf("tail --run previous: %v", err)
 		}
 	})
+}
+
+// crashGroups runs `mcplogd crashes --json` with args and returns each
+// group as "class/runsEnded/level first-word-of-title".
+func crashGroups(t *testing.T, data string, args ...string) []string {
+	t.Helper()
+	out, err := run(t, data, append([]string{"crashes", "--json"}, args...)...)
+	if err != nil {
+		t.Fatalf("crashes --json %v: %v", args, err)
+	}
+	var groups []string
+	for line := range strings.SplitSeq(strings.TrimSpace(out), "\n") {
+		if line == "" {
+			continue
+		}
+		var g struct {
+			Class     string `json:"class"`
+			RunsEnded int    `json:"runsEnded"`
+			Level     string `json:"level"`
+			Title     string `json:"title"`
+		}
+		if err := json.Unmarshal([]byte(line), &g); err != nil {
+			t.Fatalf("crashes --json %v: %q: %v", args, line, err)
+		}
+		word, _, _ := strings.Cut(g.Title, " ")
+		groups = append(groups, fmt.Sprintf("%s/%d/%s %s", g.Class, g.RunsEnded, g.Level, word))
+	}
+	return groups
+}
+
+// TestCrashes_ClassLevel: --class and --level pick crash groups (a fatal
+// line is a crash that ended its run, an error line with a stack an error,
+// a Unity compiler error a compile diagnostic shown only when asked for),
+// through a running server (also GET /api/v1/crashes with class repeated)
+// and then directly on the file; bad values are errors naming the flag.
+func TestCrashes_ClassLevel(t *testing.T) {
+	data := filepath.Join(t.TempDir(), "data")
+	base, _, stop := startServe(t, data, "--addr", "127.0.0.1:0")
+	token := readToken(t, data)
+	body := `{"level":"fatal","source":"game","text":"NullReferenceException: boom","stack":"Player.Update () (at Assets/Scripts/Player.cs:42)"}
+{"level":"error","source":"game","text":"InvalidOperationException: nope","stack":"Inventory.Sort () (at Assets/Scripts/Inventory.cs:7)"}
+{"level":"error","source":"editor","text":"Assets/A.cs(3,1): error CS1002: ; expected","stack":"UnityEditor.Scripting.ScriptCompilation.EditorCompilationInterface:TickCompilationPipeline () (at Editor/Mono/Scripting/ScriptCompilation/EditorCompilationInterface.cs:171)"}
+`
+	if code, answer := post(t, base+"/api/v1/logs", token, body); code != 200 {
+		t.Fatalf("ingest: %d %s", code, answer)
+	}
+	crash, errorGroup, compile := "crash/1/fatal NullReferenceException:", "error/0/error InvalidOperationException:", "compile/0/error Assets/A.cs(3,1):"
+	check := func(t *testing.T) {
+		for _, c := range []struct {
+			args []string
+			want []string
+		}{
+			{nil, []string{crash, errorGroup}},
+			{[]string{"--class", "compile"}, []string{compile}},
+			{[]string{"--class", "crash,error,compile"}, []string{crash, errorGroup, compile}},
+			{[]string{"--class", "compile", "--class", "Crash"}, []string{crash, compile}},
+			{[]string{"--level", "fatal"}, []string{crash}},
+			{[]string{"--level", "error", "--class", "error"}, []string{errorGroup}},
+			{[]string{"--level", "fatal", "--class", "error,compile"}, nil},
+		} {
+			if got := crashGroups(t, data, c.args...); fmt.Sprint(got) != fmt.Sprint(c.want) {
+				t.Errorf("crashes %v:\ngot  %q\nwant %q", c.args, got, c.want)
+			}
+		}
+		out, err := run(t, data, "crashes", "--class", "crash,error,compile")
+		if err != nil || !strings.Contains(out, "crash, ended 1 run; last ") || !strings.Contains(out, "        error; last ") ||
+			!strings.Contains(out, "        compile; last ") {
+			t.Errorf("crashes' text does not give the class and the runs ended (%v):\n%s", err, out)
+		}
+		t.Logf("mcplogd crashes --class crash,error,compile:\n%s", out)
+		for _, c := range []struct {
+			args []string
+			want string
+		}{
+			{[]string{"--class", "bogus"}, `--class: want crash, error or compile, got "bogus"`},
+			{[]string{"--level", "warn"}, "--level: crashes are at level error or fatal, got warn"},
+			{[]string{"--level", "loud"}, `--level: unknown level "loud"`},
+		} {
+			if _, err := run(t, data, append([]string{"crashes"}, c.args...)...); err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("crashes %v: %v; want an error with %q", c.args, err, c.want)
+			}
+		}
+	}
+	t.Run("Server", func(t *testing.T) {
+		check(t) // serve holds the file: the commands can only have asked the server
+		for _, c := range []struct {
+			query string
+			code  int
+			want  string
+		}{
+			{"class=crash&class=compile", 200, `"class":"compile"`},
+			{"class=crash&class=compile", 200, `"class":"crash"`},
+			{"class=crash,compile&level=fatal", 200, `"total":1`},
+			{"class=crash&class=bogus", 400, `class: want crash, error or compile`},
+			{"level=info", 400, `level: crashes are at level error or fatal`},
+		} {
+			code, answer := get(t, base+"/api/v1/crashes?"+c.query, token)
+			if code != c.code || !strings.Contains(answer, c.want) || c.code == 200 && strings.Contains(answer, `"class":"error"`) {
+				t.Errorf("GET /api/v1/crashes?%s: %d %s; want %d with %s", c.query, code, answer, c.code, c.want)
+			}
+		}
+	})
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+	t.Run("Direct", check)
+}
+
+func get(t *testing.T, url, token string) (int, string) {
+	t.Helper()
+	req, _ := http.NewRequest("GET", url, nil)
+	req.Header.Set("Authorization", "Bearer "+token)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
 }

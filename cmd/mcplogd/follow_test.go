@@ -84,8 +84,14 @@ func TestServe_Follow(t *testing.T) {
 	_, _ = f.WriteString("Level loaded in 390 ms\n")
 	_ = f.Close()
 	base, _, _ = startServe(t, data, "--addr", "127.0.0.1:0", "--follow", "unity:Editor="+unity)
-	waitCount("Game", godotRecords+1)
-	waitCount("Editor", 1)
+	// Each follower wrote an end marker when serve stopped (after the
+	// sample's last entry, which it held until then); the new line comes
+	// after it.
+	game := waitCount("Game", godotRecords+3)
+	if game[1]["kind"] != "marker" || game[1]["name"] != "end" || game[0]["text"] != "Level loaded in 390 ms" {
+		t.Errorf("Game after the restart (newest first): %v", game[:2])
+	}
+	waitCount("Editor", 2)
 }
 
 // waitRecords waits until the server at base holds exactly n records of
@@ -174,7 +180,10 @@ func TestServe_FollowAuto(t *testing.T) {
 	}
 	base, _, stop = startServe(t, data, "--addr", "127.0.0.1:0", "--follow", "unity:Editor=auto:"+unity)
 	time.Sleep(300 * time.Millisecond) // time to read it twice, were it read again
-	waitRecords(t, base, token, "Editor", 2)
+	// The two lines and the end marker the first serve's follower wrote.
+	if recs := waitRecords(t, base, token, "Editor", 3); recs[0]["name"] != "end" {
+		t.Errorf("Editor after the restart (newest first): %v", recs)
+	}
 	if err := stop(); err != nil {
 		t.Fatal(err)
 	}

@@ -17,7 +17,9 @@ func TestImport_GameLogTwice(t *testing.T) {
 		t.Fatal(err)
 	}
 	out, err := run(t, data, "import", file)
-	if err != nil || !strings.Contains(out, "imported 308 records (IDs 1 to 308) from "+file+" into source debug.txt (parser luanti)") {
+	// 308 lines and run markers, an exit marker after each of the 21
+	// "Server: Shutting down" lines, the end marker of the import.
+	if err != nil || !strings.Contains(out, "imported 330 records (IDs 1 to 330) from "+file+" into source debug.txt (parser luanti)") {
 		t.Fatalf("import: %q, %v", out, err)
 	}
 	out, err = run(t, data, "import", file)
@@ -25,7 +27,9 @@ func TestImport_GameLogTwice(t *testing.T) {
 		t.Fatalf("import again: %q, %v", out, err)
 	}
 	out, err = run(t, data, "crashes", "--source", "debug.txt")
-	if err != nil || !strings.Contains(out, "ServerError in func") || strings.Count(out, "signature") != 7 {
+	// Nine crashes: each ended its run, a mod's file named as the game's.
+	if err != nil || !strings.Contains(out, "attempt to index local 't' (a nil value) in mods/logtest/init.lua:54: in function 'func'") ||
+		strings.Count(out, "signature") != 9 || strings.Count(out, "ended 1 run") != 8 {
 		t.Fatalf("crashes after the import: %q, %v", out, err)
 	}
 	out, err = run(t, data, "tail", "-n", "3", "--source", "debug.txt")

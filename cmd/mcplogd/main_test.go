@@ -224,7 +224,7 @@ func TestImport(t *testing.T) {
 	// imported with the json parser, the other keys kept in data.
 	logger := filepath.Join(t.TempDir(), "app.jsonl")
 	os.WriteFile(logger, []byte(`{"level":"info","message":"ok"}`+"\n"+`{"level":"info","message":"ok", "frame": 3}`+"\n"), 0o600)
-	if out, err := run(t, data, "import", logger); err != nil || !strings.Contains(out, "imported 2 records") || !strings.Contains(out, "(parser json)") {
+	if out, err := run(t, data, "import", logger); err != nil || !strings.Contains(out, "imported 3 records") || !strings.Contains(out, "(parser json)") { // and the end marker
 		t.Fatalf("import of a logger's lines: %q, %v", out, err)
 	}
 }

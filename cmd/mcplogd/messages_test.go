@@ -42,7 +42,8 @@ func TestImport_NotNDJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	out, err := run(t, data, "import", "--create", file)
-	if err != nil || !strings.Contains(out, "imported 2 records (IDs 1 to 2) from "+file+" into source game.log (parser generic)") {
+	// Two lines and the end marker of the import.
+	if err != nil || !strings.Contains(out, "imported 3 records (IDs 1 to 3) from "+file+" into source game.log (parser generic)") {
 		t.Fatalf("import of a plain log: %q, %v", out, err)
 	}
 }

@@ -35,14 +35,16 @@ func readStudioSettings(dir *datadir.Dir) (s studioSettings, ok bool, err error)
 // newStudioClient is the studio client of settings s: the query language
 // translated by package search, crashes described by package crash.
 func newStudioClient(s studioSettings) (*studio.Client, error) {
-	return studio.NewClient(studio.ClientOptions{URL: s.URL, Project: s.Project, Translate: search.LogsQL, Crash: describeCrash})
+	return studio.NewClient(studio.ClientOptions{URL: s.URL, Project: s.Project, Translate: search.LogsQL, Crash: describeCrash,
+		Compile: crash.IsCompile})
 }
 
 // describeCrash is studio.ClientOptions.Crash: title and frames as the
 // local crash index makes them.
 func describeCrash(text, stack string) (string, []string, []string) {
 	t := crash.Parse(stack).WithHead(text)
-	return t.Title(), t.Frames, crash.TopLines(stack, oplog.CrashLastFrames)
+	r := oplog.Record{Text: text, Stack: stack}
+	return crash.Title(crash.Message(&r), crash.GameFrame(stack)), t.Frames, crash.TopLines(stack, oplog.CrashLastFrames)
 }
 
 // configuredStudio is the studio dir is configured with (config.json), for

@@ -73,7 +73,7 @@ func TestStudioScope_TwoServes(t *testing.T) {
 	}
 
 	out, err := run(t, alice, "crashes", "--studio")
-	if err != nil || !strings.Contains(out, "3× NullReferenceException in Player.Update") || !strings.Contains(out, "on alice-pc ×2, ci-7 ×1") {
+	if err != nil || !strings.Contains(out, "3× NullReferenceException: Object reference not set to an instance of an object in Player.Update () (at Assets/Scripts/Player.cs:42)") || !strings.Contains(out, "on alice-pc ×2, ci-7 ×1") {
 		t.Errorf("crashes --studio: %q, %v", out, err)
 	}
 	out, err = run(t, alice, "search", "--studio", "--machine", "ci-7", "object reference")

@@ -151,8 +151,8 @@ func TestCLI_Colour(t *testing.T) {
 	if out := piped(t, pipe, "search", "spawnnext"); !strings.Contains(out, "WaveSpawner.SpawnNext () [0x00012]") {
 		t.Errorf("search piped: the fragment without its ** marks is missing:\n%s", out)
 	}
-	if out := piped(t, pipe, "crashes"); !strings.Contains(out, "NullReferenceException in WaveSpawner.SpawnNext") {
-		t.Errorf("crashes: the title is not the exception in the top frame:\n%s", out)
+	if out := piped(t, pipe, "crashes"); !strings.Contains(out, "NullReferenceException: Object reference not set in WaveSpawner.SpawnNext () in /Users/dev/Game/Assets/WaveSpawner.cs:42") {
+		t.Errorf("crashes: the title is not the message and the game's top frame:\n%s", out)
 	}
 	if out := piped(t, pipe, "show", "--json", "2"); !strings.Contains(out, `"boss": "BossFight+<PhaseRoutine>d__12"`) {
 		t.Errorf("show --json: %s", out)
