@@ -37,10 +37,10 @@ func (t *toolset) triage(_ context.Context, req *mcp.GetPromptRequest) (*mcp.Get
 		search += fmt.Sprintf(", since: %q", since)
 	}
 	text := fmt.Sprintf(`Triage the mcplogd log for %s.
-1. find_crashes {limit: 5%s}: crashes grouped by stack, newest first, each with its count, lastId (newest occurrence) and top frames with file:line.
+1. find_crashes {limit: 1%s}: the crash that ended the latest crashed run (message, the game's own frame with file:line, the lines before it, the runs since); then find_crashes {limit: 5%s}: crashes that ended runs first (class crash, runsEnded), then errors (class error), each with its count and lastId; class compile lists compiler errors.
 2. For the newest and the most frequent: get_log_details {log_id: lastId, around: 5} shows the whole stack and the records just before it.
 3. search_logs {query: %s} for errors without a stack; console_tail for what happens now.
-4. Report each distinct problem: what happened, how often, first and last time, the likely cause (file:line) and the record IDs.`, scope, crashes, search)
+4. Report each distinct problem: what happened, how often, first and last time, the likely cause (file:line) and the record IDs.`, scope, crashes, crashes, search)
 	return &mcp.GetPromptResult{
 		Description: "Triage " + scope,
 		Messages:    []*mcp.PromptMessage{{Role: "user", Content: &mcp.TextContent{Text: text}}},

@@ -1,9 +1,13 @@
 package mcptools
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"slices"
 	"strings"
+
+	"github.com/mcplogd/mcplogd/oplog"
 )
 
 // store_info lists the newest infoRuns runs of at most infoRunSources
@@ -25,6 +29,8 @@ type runOut struct {
 	Start   string `json:"start"`
 	Records uint64 `json:"records"`
 	Errors  uint64 `json:"errors" jsonschema:"at level error or fatal"`
+	Outcome string `json:"outcome" jsonschema:"crashed, exited, ended or running"`
+	CrashID uint64 `json:"crashId,omitempty" jsonschema:"the crash that ended it"`
 }
 
 // runsInfo returns store_info's runs: nil when the log keeps none.
@@ -33,21 +39,24 @@ func (t *toolset) runsInfo(ctx context.Context) []sourceRunsOut {
 	if err != nil {
 		return nil
 	}
+	// Newest first by start time, as run: current picks them.
+	slices.SortStableFunc(runs, func(a, b oplog.RunInfo) int {
+		return cmp.Or(strings.Compare(a.Source, b.Source), b.Start.Compare(a.Start), cmp.Compare(b.Run, a.Run))
+	})
 	bySource := map[string]*sourceRunsOut{}
 	var order []*sourceRunsOut
 	lastID := map[string]uint64{}
 	for _, r := range runs {
 		s := bySource[r.Source]
 		if s == nil {
-			s = &sourceRunsOut{Source: r.Source}
+			s = &sourceRunsOut{Source: r.Source, Current: r.Run}
 			bySource[r.Source] = s
 			order = append(order, s)
 		}
-		s.Current = max(s.Current, r.Run)
 		lastID[r.Source] = max(lastID[r.Source], r.LastID)
-		s.Runs = append([]runOut{{Run: r.Run, Start: formatTime(r.Start.UTC()), Records: r.Records, Errors: r.Errors}}, s.Runs...)
-		if len(s.Runs) > infoRuns {
-			s.Runs = s.Runs[:infoRuns]
+		if len(s.Runs) < infoRuns {
+			s.Runs = append(s.Runs, runOut{Run: r.Run, Start: formatTime(r.Start.UTC()), Records: r.Records, Errors: r.Errors,
+				Outcome: r.Outcome, CrashID: r.CrashID})
 		}
 	}
 	// The sources written to most recently first.
@@ -67,7 +76,10 @@ func (t *toolset) runsInfo(ctx context.Context) []sourceRunsOut {
 func (s *sourceRunsOut) runsText() string {
 	parts := make([]string, len(s.Runs))
 	for i, r := range s.Runs {
-		parts[i] = fmt.Sprintf("#%d from %s: %d records, %d errors", r.Run, r.Start, r.Records, r.Errors)
+		parts[i] = fmt.Sprintf("#%d from %s: %d records, %d errors, %s", r.Run, r.Start, r.Records, r.Errors, r.Outcome)
+		if r.CrashID != 0 {
+			parts[i] += fmt.Sprintf(" (crash #%d)", r.CrashID)
+		}
 	}
 	return fmt.Sprintf("runs of %s (current %d): %s", s.Source, s.Current, strings.Join(parts, "; "))
 }

@@ -134,7 +134,7 @@ func newServer(l Backend, opts *Options) (*mcp.Server, *toolset) {
 }
 
 const instructions = `mcplogd records every console line and tool operation of game engines and editors in one durable log with increasing IDs.
-Why did it crash? find_crashes {limit: 1}: the newest crash with its stack and top frames (file:line); then get_log_details {log_id: its lastId, around: 5} for what led to it.
+Why did the game crash? find_crashes {limit: 1}: the crash that ended the latest crashed run, its message, the game's own frame (file:line), the lines before it, its stack and the runs since; then get_log_details {log_id: its lastId, around: 5} for more.
 Then search_logs {query} for a message; console_tail {sinceId: the previous lastId} follows new lines.
 Answers stop at maxBytes (default 32 KB) and say more. help {tool: NAME} describes a tool.`
 
