@@ -25,6 +25,13 @@
 //
 // # The index
 //
+// Each group has a class (class.go): a crash (a fatal occurrence, or the
+// crash of a run, oplog.RunInfo.CrashID), an error, or a compiler's
+// diagnostic. One crash is one occurrence however many lines an engine
+// prints as it dies (firstFatal, reasonBefore in feed.go). A group's title
+// (title.go) is its newest occurrence's message and the first frame that
+// belongs to the game, read at query time from that record.
+//
 // The index never slows appends: a background reader (feed.go) follows the
 // store after its own watermark, keeping a compact entry per crash (ID,
 // time, source, group). A query (find.go) first reads and groups whatever
