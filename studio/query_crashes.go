@@ -46,8 +46,13 @@ func (c *Client) FindCrashes(ctx context.Context, q oplog.StudioCrashQuery) (opl
 	if err != nil {
 		return oplog.StudioCrashPage{}, err
 	}
+	ended, err := c.runsEnded(ctx, and(streamFilter(c.opts.Project, q.Machine, q.Source), timeLogsQL(q.Since, q.Until)))
+	if err != nil {
+		return oplog.StudioCrashPage{}, err
+	}
 	out := oplog.StudioCrashPage{Total: len(groups)}
 	for sig, g := range groups {
+		g.RunsEnded = ended[sig]
 		slices.SortFunc(g.Machines, func(a, b oplog.MachineCount) int {
 			return gocmp.Or(gocmp.Compare(b.Count, a.Count), strings.Compare(a.Machine, b.Machine))
 		})
@@ -59,7 +64,7 @@ func (c *Client) FindCrashes(ctx context.Context, q oplog.StudioCrashQuery) (opl
 		switch {
 		case c.opts.Compile != nil && c.opts.Compile(nr["name"], nr["_msg"]):
 			g.Class = oplog.ClassCompile
-		case g.Level == oplog.LevelFatal:
+		case g.Level == oplog.LevelFatal || g.RunsEnded > 0:
 			g.Class = oplog.ClassCrash
 		}
 		if wanted(q.Classes, g.Class) {
@@ -68,7 +73,8 @@ func (c *Client) FindCrashes(ctx context.Context, q oplog.StudioCrashQuery) (opl
 	}
 	out.Total = len(out.Groups)
 	slices.SortFunc(out.Groups, func(a, b oplog.StudioCrashGroup) int {
-		return gocmp.Or(gocmp.Compare(slices.Index(oplog.CrashClasses, a.Class), slices.Index(oplog.CrashClasses, b.Class)),
+		return gocmp.Or(gocmp.Compare(min(b.RunsEnded, 1), min(a.RunsEnded, 1)),
+			gocmp.Compare(slices.Index(oplog.CrashClasses, a.Class), slices.Index(oplog.CrashClasses, b.Class)),
 			b.LastSeen.Compare(a.LastSeen), strings.Compare(a.Signature, b.Signature))
 	})
 	out.Groups = out.Groups[:min(n, len(out.Groups))]
@@ -82,6 +88,22 @@ func wanted(classes []string, class string) bool {
 		return class != oplog.ClassCompile
 	}
 	return slices.Contains(classes, class)
+}
+
+// runsEnded counts, per signature, the runs (of a machine's source) whose
+// first crash it is: the first fatal row of the run, or an exit marker
+// that crashed it, as each machine's store decides (oplog's outcome.go).
+func (c *Client) runsEnded(ctx context.Context, filter string) (map[string]int, error) {
+	query := and(filter, `run:* signature:* (level:=fatal OR (kind:=marker name:=exit level:=error))`) +
+		" | stats by (machine, source, revision, run) row_min(_time, signature) as first"
+	out := map[string]int{}
+	err := c.query(ctx, query, func(r row) error {
+		if sig := jsonRow(r["first"])["signature"]; sig != "" {
+			out[sig]++
+		}
+		return nil
+	})
+	return out, err
 }
 
 // addCrashRow adds one machine's counts of a signature to its group.

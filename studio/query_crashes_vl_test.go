@@ -161,13 +161,14 @@ func TestClient_Unreachable(t *testing.T) {
 }
 
 // TestClient_FindCrashes_Classes: across machines as on one, a group with
-// a fatal occurrence is a crash and comes first, errors next; compile
-// diagnostics only when asked for; level fatal keeps the crashes.
+// a fatal occurrence is a crash and comes first with the runs it ended,
+// errors next; compile diagnostics only when asked for; level fatal keeps
+// the crashes.
 func TestClient_FindCrashes_Classes(t *testing.T) {
 	url := studiotest.Start(t)
 	row := func(id uint64, level oplog.Level, name, text, stack string) map[string]any {
 		r := oplog.Record{ID: id, Kind: oplog.KindLine, Level: level, Source: "unity", Name: name,
-			Time: base.Add(time.Duration(id) * time.Second), Text: text, Stack: stack}
+			Time: base.Add(time.Duration(id) * time.Second), Text: text, Stack: stack, Run: 1}
 		sig, ok := crash.RecordSignature(&r)
 		if !ok {
 			t.Fatalf("record %d is no crash", id)
@@ -191,7 +192,7 @@ func TestClient_FindCrashes_Classes(t *testing.T) {
 		}
 		var out []string
 		for _, g := range p.Groups {
-			out = append(out, fmt.Sprintf("%s/%s#%d", g.Class, g.Level, g.LastID))
+			out = append(out, fmt.Sprintf("%s/%s/%d#%d", g.Class, g.Level, g.RunsEnded, g.LastID))
 		}
 		return fmt.Sprint(out)
 	}
@@ -199,10 +200,10 @@ func TestClient_FindCrashes_Classes(t *testing.T) {
 		q    oplog.StudioCrashQuery
 		want string
 	}{
-		{oplog.StudioCrashQuery{}, "[crash/fatal#1 error/error#2]"},
-		{oplog.StudioCrashQuery{Classes: []string{oplog.ClassCompile}}, "[compile/error#3]"},
-		{oplog.StudioCrashQuery{MinLevel: oplog.LevelFatal}, "[crash/fatal#1]"},
-		{oplog.StudioCrashQuery{Classes: oplog.CrashClasses}, "[crash/fatal#1 error/error#2 compile/error#3]"},
+		{oplog.StudioCrashQuery{}, "[crash/fatal/1#1 error/error/0#2]"},
+		{oplog.StudioCrashQuery{Classes: []string{oplog.ClassCompile}}, "[compile/error/0#3]"},
+		{oplog.StudioCrashQuery{MinLevel: oplog.LevelFatal}, "[crash/fatal/1#1]"},
+		{oplog.StudioCrashQuery{Classes: oplog.CrashClasses}, "[crash/fatal/1#1 error/error/0#2 compile/error/0#3]"},
 	} {
 		if got := classes(tc.q); got != tc.want {
 			t.Errorf("%+v: %s, want %s", tc.q, got, tc.want)
