@@ -57,7 +57,7 @@ func (x *Index) lastFrames(ctx context.Context, page *oplog.CrashPage) error {
 			return err
 		}
 		g.LastFrames = TopLines(stackOf(&r), oplog.CrashLastFrames)
-		g.Message, g.Frame = Message(&r), GameFrame(stackOf(&r))
+		g.Message, g.Frame, g.FramesAt = Message(&r), GameFrame(stackOf(&r)), framesAt(stackOf(&r))
 		if g.Message != "" {
 			g.Title = Title(g.Message, g.Frame)
 		}
@@ -80,18 +80,28 @@ func (x *Index) find(ctx context.Context, q oplog.CrashQuery, runs []oplog.RunIn
 	if !ok {
 		return oplog.CrashPage{Groups: []oplog.CrashGroup{}, LastID: st.LastID}, nil
 	}
-	crashOf := x.crashes(runs)
+	crashOf, crashIDs := x.crashes(runs)
 	credited := map[runOf]bool{}
 	since, until := sel.since, sel.until
 	aggs := make([]agg, len(x.groups))
 	var hit []int32
+	next := 0 // into crashIDs: entries come in ID order
 	for i := range x.entries {
 		e := &x.entries[i]
+		for next < len(crashIDs) && crashIDs[next] < e.id {
+			next++
+		}
 		if e.time < since || e.time >= until || !sel.of(e) || e.level < q.MinLevel {
 			continue
 		}
+		// Only a run's crash record, or a fatal line after it, can be the
+		// crash of a crashed run: the map is asked for those alone.
+		var cid uint64
+		var crashed bool
 		k := runOf{e.source, e.run}
-		cid, crashed := crashOf[k]
+		if e.level == oplog.LevelFatal || e.flags&fromMarker != 0 || next < len(crashIDs) && crashIDs[next] == e.id {
+			cid, crashed = crashOf[k]
+		}
 		if e.flags&fromMarker != 0 && (!crashed || e.id != cid) {
 			continue
 		}
@@ -231,9 +241,10 @@ func (s *selector) of(e *entry) bool {
 }
 
 // crashes maps each crashed run the index knows the source of to its
-// crash record.
-func (x *Index) crashes(runs []oplog.RunInfo) map[runOf]uint64 {
+// crash record, and lists those records in ID order.
+func (x *Index) crashes(runs []oplog.RunInfo) (map[runOf]uint64, []uint64) {
 	out := map[runOf]uint64{}
+	var ids []uint64
 	for i := range runs {
 		r := &runs[i]
 		if r.Outcome != oplog.OutcomeCrashed || r.CrashID == 0 || r.Run >= 1<<32 {
@@ -241,9 +252,11 @@ func (x *Index) crashes(runs []oplog.RunInfo) map[runOf]uint64 {
 		}
 		if src, ok := x.bySource[r.Source]; ok {
 			out[runOf{src, uint32(r.Run)}] = r.CrashID
+			ids = append(ids, r.CrashID)
 		}
 	}
-	return out
+	slices.Sort(ids)
+	return out, ids
 }
 
 // classOf is a group's class: compile diagnostics are compile whatever

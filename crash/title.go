@@ -1,6 +1,7 @@
 package crash
 
 import (
+	"iter"
 	"strings"
 
 	"github.com/mcplogd/mcplogd/oplog"
@@ -15,7 +16,7 @@ import (
 const (
 	maxMessageRunes = 110
 	maxFrameRunes   = 90
-	maxGameFrames   = 64 // frames looked at for the game's own
+	maxGameFrames   = 24 // frames looked at for the game's own
 )
 
 // Title is a group's one line: message and, when there is one, the game's
@@ -109,16 +110,16 @@ func stackException(stack string) string {
 // the first that is not the engine's, a system library's or a runtime's;
 // "" when every frame is.
 func GameFrame(stack string) string {
-	lines := TopLines(stack, maxGameFrames)
 	other, engine := "", ""
-	for _, l := range lines {
+	for l := range frameLines(stack) {
+		s, module := frameText(l)
 		switch {
-		case runtimeFrame(l):
-		case engineFrame(l):
+		case runtimeModule(module) || runtimeFrame(s):
+		case engineModule(module) || engineFrame(s):
 			if engine == "" {
 				engine = l
 			}
-		case projectFrame(l):
+		case projectFrame(s):
 			return l
 		case other == "":
 			other = l
@@ -130,6 +131,79 @@ func GameFrame(stack string) string {
 	return other
 }
 
+// frameLines yields stack's top maxGameFrames frames as TopLines writes
+// them, innermost first, reading no further than the caller asks.
+func frameLines(stack string) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		if strings.Contains(stack, "Traceback (most recent call last):") || strings.Contains(stack, "Full traceback:") {
+			for _, l := range TopLines(stack, maxGameFrames) { // Python's come innermost last
+				if !yield(l) {
+					return
+				}
+			}
+			return
+		}
+		n := 0
+		for line := range strings.Lines(stack) {
+			s := strings.TrimSpace(line)
+			if s == "" || skipLine(s) {
+				continue
+			}
+			if f, ok := parseFrame(s); !ok || f == "" {
+				continue
+			}
+			if n++; n > maxGameFrames || !yield(oplog.ClipBytes(dropILOffset(s), maxLineBytes)) {
+				return
+			}
+		}
+	}
+}
+
+// frameText is what a frame line names, without "at ", a native dump's
+// address and its module, which it returns apart: "0x0000022124FE0CC9
+// (Mono JIT Code) Verse.StaticTextureAtlas:Bake ()" names
+// "Verse.StaticTextureAtlas:Bake ()" in "Mono JIT Code"; gdb's "#3
+// 0x00007f3a in Engine::World::Tick (...)" names "Engine::World::Tick (...)".
+func frameText(l string) (text, module string) {
+	s := strings.TrimPrefix(l, "at ")
+	if len(s) > 1 && s[0] == '#' && isDigit(s[1]) {
+		if _, rest, ok := strings.Cut(s, " in "); ok {
+			return strings.TrimSpace(rest), ""
+		}
+	}
+	if !isHexStart(s, 0) {
+		return s, ""
+	}
+	_, rest, _ := strings.Cut(s, " ")
+	rest = strings.TrimSpace(rest)
+	if strings.HasPrefix(rest, "(") {
+		if i := strings.IndexByte(rest, ')'); i > 0 {
+			module, rest = rest[1:i], strings.TrimSpace(rest[i+1:])
+		}
+	}
+	if strings.HasPrefix(rest, "[") { // the source position: "[c:\...\object.c:2853] do_runtime_invoke"
+		if _, after, ok := strings.Cut(rest, "] "); ok {
+			rest = strings.TrimSpace(after)
+		}
+	}
+	return rest, module
+}
+
+// engineModule and runtimeModule sort a native dump's modules: Unity's
+// own and Mono's are the engine's; Windows' and the C runtime's the
+// system's; "Mono JIT Code" is managed code, judged by its name.
+func engineModule(m string) bool {
+	return m != "" && m != "Mono JIT Code" && (strings.Contains(m, "Unity") || strings.Contains(m, "mono"))
+}
+
+func runtimeModule(m string) bool {
+	switch strings.ToLower(m) {
+	case "ntdll", "kernel32", "kernelbase", "ucrtbase", "msvcrt", "user32", "d3d11", "d3d12", "dxgi":
+		return true
+	}
+	return false
+}
+
 // runtimeFrame reports a frame of a language runtime or system library,
 // which never names a crash: the JDK, the .NET base library, Lua's C
 // functions, Rust's standard library, libc, a native frame without a
@@ -137,7 +211,7 @@ func GameFrame(stack string) string {
 func runtimeFrame(l string) bool {
 	s := strings.TrimPrefix(l, "at ")
 	for _, p := range []string{"java.", "javax.", "jdk.", "sun.", "kotlin.", "System.", "Mono.", "mono_", "(wrapper ",
-		"[C]", "std::", "core::", "alloc::", "rust_begin_unwind", "__rustc::", "__libc_", "libc.so", "ld-linux", "_start", "runtime.", "#"} {
+		"[C]", "std::", "core::", "alloc::", "rust_begin_unwind", "__rustc::", "__libc_", "libc.so", "ld-linux", "_start", "runtime."} {
 		if strings.HasPrefix(s, p) {
 			return true
 		}
@@ -172,7 +246,6 @@ var engineFrames = []string{
 	"java.", "javax.", "jdk.", "sun.", "kotlin.", "net.minecraft.", "com.mojang.", "cpw.mods.", "net.minecraftforge.",
 	"net.neoforged.", "net.fabricmc.", "org.lwjgl.", "std::", "core::", "alloc::", "tokio::", "rust_begin_unwind",
 	"__rustc::", "__libc_", "libc.so", "ld-linux", "_start", "godot_", "Godot.", "GodotPlugins.", "runtime.",
-	"0x", "#",
 }
 
 // engineParts are parts of frames of engines, runtimes and system
@@ -222,4 +295,19 @@ func moduleOffset(s string) bool {
 		}
 	}
 	return true
+}
+
+// framesAt returns the offset of stack's first frame line (0 when it has
+// none): a native dump's frames come after its symbol path and modules.
+func framesAt(stack string) int {
+	off := 0
+	for line := range strings.Lines(stack) {
+		if s := strings.TrimSpace(line); s != "" && !skipLine(s) {
+			if f, ok := parseFrame(s); ok && f != "" {
+				return off
+			}
+		}
+		off += len(line)
+	}
+	return 0
 }

@@ -62,6 +62,7 @@ type crashGroupOut struct {
 	Text           string   `json:"text,omitempty" jsonschema:"limit 1: lastId's message"`
 	Stack          string   `json:"stack,omitempty" jsonschema:"limit 1: lastId's stack, up to 4 KB"`
 	StackBytes     int      `json:"stackBytes,omitempty" jsonschema:"the whole stack's size"`
+	StackFrom      int      `json:"stackFrom,omitempty" jsonschema:"where stack starts in the whole: at its frames, past a dump's preamble"`
 	StackTruncated bool     `json:"stackTruncated,omitempty" jsonschema:"cut: get_log_details has it all"`
 }
 
@@ -120,7 +121,10 @@ func (g *crashGroupOut) lines() string {
 		b.WriteString("\n  ")
 		b.WriteString(oneLine(g.Text))
 	}
-	if g.StackTruncated {
+	if g.StackFrom > 0 {
+		fmt.Fprintf(&b, "\n  stack of #%d, %d of %d bytes from its frames at byte %d (get_log_details {log_id: %d} has it whole):",
+			g.LastID, len(g.Stack), g.StackBytes, g.StackFrom, g.LastID)
+	} else if g.StackTruncated {
 		fmt.Fprintf(&b, "\n  stack of #%d, first %d of %d bytes (get_log_details {log_id: %d} has it whole):", g.LastID, len(g.Stack), g.StackBytes, g.LastID)
 	} else {
 		fmt.Fprintf(&b, "\n  stack of #%d (%d bytes):", g.LastID, g.StackBytes)
@@ -175,7 +179,7 @@ func (t *toolset) findCrashes(ctx context.Context, _ *mcp.CallToolRequest, in cr
 		if err := t.addStory(ctx, g, &p.Groups[0]); err != nil {
 			return crashesOut{}, err
 		}
-		if err := t.addStack(ctx, g, min(crashStackBytes, (budget-resultSize(out))/2)); err != nil {
+		if err := t.addStack(ctx, g, min(crashStackBytes, (budget-resultSize(out))/2), p.Groups[0].FramesAt); err != nil {
 			return crashesOut{}, err
 		}
 		// Escapes (newlines, tabs, quotes) count too: cut what still overflows.
@@ -206,7 +210,7 @@ func crashGroup(g *oplog.CrashGroup) crashGroupOut {
 // addStack gives g its newest occurrence's message and stack, the stack cut
 // to room bytes (the message and the stack each go in the text block and
 // in structuredContent). A record removed since leaves g as it is.
-func (t *toolset) addStack(ctx context.Context, g *crashGroupOut, room int) error {
+func (t *toolset) addStack(ctx context.Context, g *crashGroupOut, room, framesAt int) error {
 	r, err := t.log.Get(ctx, g.LastID)
 	switch {
 	case oplog.ErrorCode(err) == oplog.ENOTFOUND:
@@ -227,7 +231,14 @@ func (t *toolset) addStack(ctx context.Context, g *crashGroupOut, room int) erro
 	}
 	g.Text = text
 	room -= 2 * len(text)
-	g.Stack, g.StackBytes = oplog.ClipBytes(stack, max(room, crashStackBytes/8)), len(stack)
-	g.StackTruncated = len(g.Stack) < len(stack)
+	room = max(room, crashStackBytes/8)
+	g.StackBytes = len(stack)
+	if len(stack) > room && framesAt > room/4 && framesAt < len(stack) {
+		// Too long whole, and frames come late (a native dump's symbol
+		// path and modules first): the excerpt starts at the frames.
+		g.StackFrom, stack = framesAt, stack[framesAt:]
+	}
+	g.Stack = oplog.ClipBytes(stack, room)
+	g.StackTruncated = len(g.Stack) < g.StackBytes
 	return nil
 }

@@ -88,7 +88,11 @@ type CrashGroup struct {
 	Frame string `json:"frame,omitempty"`
 	// LastRun is the run of the newest matching occurrence (of its first
 	// source).
-	LastRun   uint64    `json:"lastRun,omitempty"`
+	LastRun uint64 `json:"lastRun,omitempty"`
+	// FramesAt is where the frames of the newest occurrence's stack begin,
+	// in bytes: past a native dump's preamble (symbol paths, loaded
+	// modules), so that an excerpt of the stack can show frames.
+	FramesAt  int       `json:"framesAt,omitempty"`
 	Frames    []string  `json:"frames"`    // the normalised top frames that make the signature
 	Count     int       `json:"count"`     // matching occurrences
 	FirstSeen time.Time `json:"firstSeen"` // the earliest matching occurrence's time
