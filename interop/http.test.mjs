@@ -5,9 +5,10 @@ import { after, before, describe, test } from 'node:test';
 
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 
+import { followGameLogs, insertLines } from './lib/gamelogs.mjs';
 import {
-  callErr, callOk, checkToolList, connectHTTP, mentions, removeDir, startServe, tailStart,
-  tailWhileIngesting, tempDir, waitFor,
+  callErr, callOk, checkToolList, connectHTTP, instructedCrashCall, mentions, removeDir, resultBytes,
+  startServe, tailStart, tailWhileIngesting, tempDir, waitFor,
 } from './lib/harness.mjs';
 
 describe('Streamable HTTP (TypeScript SDK client)', () => {
@@ -162,13 +163,10 @@ describe('Streamable HTTP (TypeScript SDK client)', () => {
       [{ level: 'Exception', name: 'Inventory', source: 'unity', text: 'IndexOutOfRangeException', stack_trace: stack }]);
 
     // An agent reads the instructions and makes the call they name first for a crash.
-    const instructions = client.getInstructions() ?? '';
-    const first = /Why did it crash\? (\w+) (\{[^}]*\})/.exec(instructions);
-    assert.ok(first, `the instructions answer "why did it crash?" with a call: ${instructions}`);
-    assert.equal(first[1], 'find_crashes', 'the instructions lead with find_crashes');
-    const args = JSON.parse(first[2].replace(/(\w+):/g, '"$1":'));
-    const res = await client.callTool({ name: first[1], arguments: args });
-    const bytes = JSON.stringify(res).length;
+    const call = instructedCrashCall(client);
+    assert.equal(call.name, 'find_crashes', 'the instructions lead with find_crashes');
+    const res = await client.callTool(call);
+    const bytes = resultBytes(res);
     assert.ok(bytes <= 4096, `one call, ${bytes} bytes (want ≤ 4 KB)`);
     const text = res.content.map((c) => c.text).join('');
     assert.ok(text.includes('IndexOutOfRangeException') && text.includes('Assets/Scripts/Inventory.cs:88') && text.includes(`#${newest}`),
@@ -176,5 +174,144 @@ describe('Streamable HTTP (TypeScript SDK client)', () => {
     const [g] = res.structuredContent.groups;
     assert.equal(g.lastId, newest, 'the newest group is the newest crash');
     assert.equal(g.stack, stack, 'its whole stack comes with it');
+  });
+});
+
+// "Why did the game crash?" on a store made as users make one: mcplogd following the log files
+// of four runs, written in this order (none of the logs has timestamps, so a record's time is
+// when it was read):
+//   1. a LÖVE game whose Lua error ended its run (fatal): a crash, but not the latest;
+//   2. RimWorld's Player.log (Unity 2019.4): allocation failures, then the native `Crash!!!` dump
+//      that ended the run: the crash that ended the latest crashed run, the one to name;
+//   3. a later Godot run: handled script errors with their at: lines, amid 2,000 lines of output;
+//   4. a later Unity Editor run: handled exceptions with stacks and `error CS1002` compile errors.
+// Newer errors than the crash exist, and none of them ended a run.
+describe('Why did the game crash? followed game logs (TypeScript SDK client)', () => {
+  let dir;
+  let srv;
+  let client;
+  const flood = Array.from({ length: 2000 }, (_, i) => `Frame ${1000 + i}: 60 fps, ${300 + (i % 50)} nodes`);
+  // Messages of the records that are not the crash to name.
+  const decoys = [/attempt to index local 'player'/, /Invalid get index/, /Node not found/, /NullReferenceException/,
+    /InvalidOperationException/, /error CS\d/];
+
+  before(async () => {
+    dir = await tempDir();
+    srv = await followGameLogs(dir, [
+      { parser: 'lua', source: 'Love', file: 'love.txt', fixture: 'love/error_update.txt' },
+      { parser: 'unity', source: 'RimWorld', file: 'Player.log', fixture: 'unity/player-2019.4-oom-crash.log' },
+      { parser: 'godot', source: 'Godot', file: 'godot.log', fixture: 'godot.log',
+        edit: (b) => insertLines(b.toString(), 'Level loaded in', flood) },
+      { parser: 'unity', source: 'Editor', file: 'Editor.log', fixture: 'unity_editor.log' },
+    ]);
+    client = await connectHTTP(srv.link);
+  });
+
+  after(async () => {
+    await client?.close();
+    if (srv) {
+      const how = await srv.stop();
+      assert.equal(how.code, 0, `serve exits 0 on SIGTERM (${JSON.stringify(how)})\n${srv.output()}`);
+    }
+    await removeDir(dir);
+  });
+
+  // What the answer must name, from the runs mcplogd recorded (GET /api/v1/runs), checked first
+  // against the story above so that the question has one right answer.
+  async function expectedCrash() {
+    const { runs } = await srv.api('GET', '/api/v1/runs');
+    const bySource = Object.fromEntries(runs.map((r) => [r.source, r]));
+    const crashed = runs.filter((r) => r.outcome === 'crashed').sort((a, b) => Date.parse(b.end) - Date.parse(a.end));
+    assert.deepEqual(crashed.map((r) => `${r.source}#${r.run}`), ['RimWorld#1', 'Love#1'],
+      `two runs crashed, RimWorld's last: ${JSON.stringify(runs)}`);
+    const [run, older] = crashed;
+    assert.ok(Date.parse(run.end) > Date.parse(older.end), `RimWorld's crash is later than LÖVE's: ${run.end} > ${older.end}`);
+    for (const s of ['Godot', 'Editor']) {
+      const r = bySource[s];
+      assert.ok(r && r.outcome !== 'crashed' && r.errors > 0 && Date.parse(r.start) > Date.parse(run.end),
+        `${s} ran later with errors and did not crash: ${JSON.stringify(r)}`);
+    }
+    const rec = await srv.api('GET', `/api/v1/records/${run.crashId}`);
+    assert.equal(rec.level, 'fatal', `the crash record: ${JSON.stringify(rec).slice(0, 300)}`);
+    assert.ok(rec.stack.includes('UnityEngine.Texture2D:Compress') && rec.stack.includes('Verse.StaticTextureAtlas:Bake'),
+      'the crash record is the fixture\'s Crash!!! dump');
+    return { run, older, rec };
+  }
+
+  test('the instructions\' first call names the crash that ended the latest crashed run, within 4 KB', async (t) => {
+    const { run, rec } = await expectedCrash();
+
+    // An agent reads the instructions and makes the call they name first, as they name it.
+    const call = instructedCrashCall(client);
+    assert.equal(call.name, 'find_crashes', 'the instructions lead with find_crashes');
+    const res = await client.callTool(call);
+    const bytes = resultBytes(res);
+    t.diagnostic(`${call.name} ${JSON.stringify(call.arguments)}: ${bytes} bytes`);
+    assert.ok(bytes <= 4096, `one call, ${bytes} bytes (want ≤ 4096)`);
+    assert.ok(!res.isError, `no tool error: ${JSON.stringify(res).slice(0, 300)}`);
+
+    const g = res.structuredContent.groups[0];
+    assert.ok(g, `a group: ${JSON.stringify(res.structuredContent)}`);
+    assert.equal(g.class, 'crash');
+    assert.ok(g.runsEnded >= 1, `it ended a run: runsEnded ${g.runsEnded}`);
+    assert.equal(g.lastId, rec.id, `the newest occurrence is RimWorld's crash record #${rec.id}: ${JSON.stringify(g)}`);
+    assert.equal(g.run, `${run.source}#${run.run}`, 'run names the source and the run it ended');
+    assert.deepEqual(g.sources, ['RimWorld']);
+
+    // The title (or, when the title does not carry it, the message) names this crash and no other.
+    const named = `${g.title}\n${g.text ?? ''}`;
+    assert.match(named, /Crash!!!|Texture2D|StaticTextureAtlas/, `title names the native crash: ${named}`);
+    for (const d of decoys) assert.doesNotMatch(named, d, `title is not a handled error, a compile error or LÖVE's crash: ${named}`);
+
+    // The dump has managed frames of the game, so frame is set: one of the crash's own frames,
+    // managed code rather than UnityPlayer's or Windows' native frames.
+    assert.ok(g.frame, `frame is set: ${JSON.stringify(g)}`);
+    assert.ok(rec.stack.includes(g.frame), `frame is a line of the crash's stack: ${g.frame}`);
+    assert.match(g.frame, /\(Mono JIT Code\)/, 'frame is managed code');
+
+    // before: the lines just before the crash in RimWorld's log, oldest first, ending with the
+    // allocator's report that came just before the dump.
+    assert.ok(Array.isArray(g.before) && g.before.length > 0, `before is present: ${JSON.stringify(g)}`);
+    const ids = g.before.map((l) => Number(/^#(\d+) /.exec(l)?.[1]));
+    for (const id of ids) assert.ok(id >= run.firstId && id < rec.id, `before ${id} is of the crashed run, before #${rec.id}: ${g.before}`);
+    assert.deepEqual(ids, [...ids].sort((a, b) => a - b), 'before is oldest first');
+    assert.match(g.before.at(-1), /Could not allocate memory/, 'the last line before is the allocator\'s report');
+
+    // The text block says the same to a reader of text alone.
+    const text = res.content.filter((c) => c.type === 'text').map((c) => c.text).join('');
+    for (const want of [g.title, `#${rec.id}`, g.run, ...g.before]) {
+      assert.ok(text.includes(want), `the text mentions ${JSON.stringify(want)}: ${text}`);
+    }
+    assert.match(text.split('\n')[1], /^crash /, 'its first group is a crash');
+    for (const d of decoys) assert.doesNotMatch(text, d, 'the text names no other group');
+  });
+
+  test('class compile lists the compile errors, apart from the crashes and handled errors', async () => {
+    const { groups } = await callOk(client, 'find_crashes', { class: 'compile' });
+    assert.ok(groups.length > 0 && groups.every((g) => g.class === 'compile'), `only compile groups: ${JSON.stringify(groups)}`);
+    const cs = groups.find((g) => g.title.includes('error CS1002'));
+    assert.ok(cs, `the Editor's error CS1002 is a group: ${JSON.stringify(groups)}`);
+    assert.deepEqual(cs.sources, ['Editor']);
+    assert.equal(cs.runsEnded, 0, 'a compile error ends no run');
+
+    const all = await callOk(client, 'find_crashes', {});
+    assert.ok(!all.groups.some((g) => g.class === 'compile'), 'without class, compile errors are left out');
+  });
+
+  test('level fatal keeps the crashes and leaves out the handled exceptions', async () => {
+    const { run, older, rec } = await expectedCrash();
+    const all = await callOk(client, 'find_crashes', {});
+    const handled = all.groups.filter((g) => g.class === 'error' && (g.sources.includes('Godot') || g.sources.includes('Editor')));
+    assert.ok(handled.length >= 2, `the later runs' handled errors are groups of class error: ${JSON.stringify(all.groups)}`);
+    for (const g of handled) {
+      assert.ok(Date.parse(g.lastSeen) > Date.parse(run.end) && g.lastId > rec.id, `${g.title} is newer than the crash`);
+    }
+
+    const fatal = await callOk(client, 'find_crashes', { level: 'fatal' });
+    assert.ok(fatal.groups.every((g) => g.level === 'fatal'), `only fatal groups: ${JSON.stringify(fatal.groups)}`);
+    assert.deepEqual(fatal.groups.map((g) => g.lastId), [rec.id, older.crashId], 'RimWorld\'s crash, then LÖVE\'s');
+    for (const h of handled) {
+      assert.ok(!fatal.groups.some((g) => g.signature === h.signature), `level fatal leaves out ${h.title}`);
+    }
   });
 });

@@ -340,6 +340,22 @@ export async function tailWhileIngesting(client, srv, { writers = 4, batches = 2
   return { lines: got.length, calls: readerCalls, callsDuringIngest };
 }
 
+/**
+ * The call the server's instructions name for "why did the game crash?" ("Why did the game
+ * crash? TOOL {ARGS}: …"), as {name, arguments}, which is what an agent reading them makes first.
+ */
+export function instructedCrashCall(client) {
+  const instructions = client.getInstructions() ?? '';
+  const m = /Why did [^?\n]*crash\?\s+(\w+)\s+(\{[^}]*\})/.exec(instructions);
+  assert.ok(m, `the instructions answer "why did the game crash?" with a call: ${instructions}`);
+  return { name: m[1], arguments: JSON.parse(m[2].replace(/(\w+):/g, '"$1":')) };
+}
+
+/** The size in bytes of a tools/call result as JSON (the text block and structuredContent). */
+export function resultBytes(res) {
+  return Buffer.byteLength(JSON.stringify(res), 'utf8');
+}
+
 /** The text of a JSON value, for "does the answer mention X anywhere" checks. */
 export function mentions(obj, needle) {
   return JSON.stringify(obj).includes(needle);
