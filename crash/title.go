@@ -216,7 +216,11 @@ func runtimeFrame(l string) bool {
 			return true
 		}
 	}
-	for _, p := range []string{"/rustc/", "/usr/src/rustc", "/library/std/", "/library/core/", "ntdll", "KERNEL32", "KERNELBASE", "node:internal"} {
+	for _, p := range []string{"/rustc/", "/usr/src/rustc", "/library/std/", "/library/core/", "ntdll", "KERNEL32", "KERNELBASE", "node:internal",
+		"libsystem_", "_sigtramp",
+		// Godot's error reporting: push_error's and the engine's print of an
+		// error, never where it happened.
+		"gdscript_functions.cpp", "gdscript_utility_functions.cpp", "_err_print_error", "error_macros.cpp"} {
 		if strings.Contains(s, p) {
 			return true
 		}

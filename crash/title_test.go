@@ -1,0 +1,71 @@
+package crash_test
+
+import (
+	"testing"
+
+	"github.com/mcplogd/mcplogd/crash"
+	"github.com/mcplogd/mcplogd/oplog"
+)
+
+// TestGameFrame: the first frame that is the game's, past an engine's
+// error handler, a runtime's machinery and native frames without symbols.
+func TestGameFrame(t *testing.T) {
+	for _, c := range []struct{ name, stack, want string }{
+		{"LÖVE", "stack traceback:\n\t[love \"boot.lua\"]:345: in function '__index'\n\tmain.lua:79: in function 'update'\n" +
+			"\t[love \"callbacks.lua\"]:162: in function <[love \"callbacks.lua\"]:144>\n\t[C]: in function 'xpcall'",
+			"main.lua:79: in function 'update'"},
+		{"Luanti", "stack traceback:\n\t[C]: in function 'error'\n\t/usr/share/games/minetest/builtin/common/after.lua:20: in function <x>\n" +
+			"\t/home/me/.minetest/mods/logtest/init.lua:54: in function 'func'", "/home/me/.minetest/mods/logtest/init.lua:54: in function 'func'"},
+		{"RustFull", "at rust_begin_unwind (/usr/src/rustc-1.63.0/library/std/src/panicking.rs:584:5)\n" +
+			"at core::panicking::panic_fmt (/usr/src/rustc-1.63.0/library/core/src/panicking.rs:142:14)\n" +
+			"at game::main (/tmp/game/src/main.rs:98:13)", "at game::main (/tmp/game/src/main.rs:98:13)"},
+		{"RustShort", "at src/main.rs:98:13", "at src/main.rs:98:13"},
+		{"UnityNative", "SymInit: Symbol-SearchPath: '.', symOptions: 534\n" +
+			"0x00007FF8A1B2C3D4 (UnityPlayer) UnityMain\n" +
+			"0x0000022124FE0CC9 (Mono JIT Code) (wrapper managed-to-native) UnityEngine.Texture2D:Compress (UnityEngine.Texture2D,bool)\n" +
+			"0x0000022124FE0ABC (Mono JIT Code) Verse.StaticTextureAtlas:Bake ()\n",
+			"0x0000022124FE0ABC (Mono JIT Code) Verse.StaticTextureAtlas:Bake ()"},
+		{"GodotPushError", "at call (modules/gdscript/gdscript_functions.cpp:803)", ""},
+		{"GodotScript", "at crash (./core/core_bind.cpp:344)\nGDScript backtrace (most recent call first):\nat _ready (res://main.gd:5)",
+			"at _ready (res://main.gd:5)"},
+		{"GodotNoSymbols", "at libc.so.6+3c050\nat godot3-server+9f8211\nat godot3-server+9d4f99", ""},
+		{"MinecraftMod", "java.lang.IllegalStateException: boom\n\tat java.base/java.util.Objects.requireNonNull(Objects.java:233)\n" +
+			"\tat net.minecraft.world.level.Level.tickBlockEntities(Level.java:512)\n" +
+			"\tat com.example.pipes.PipeBlockEntity.pushItems(PipeBlockEntity.java:121)",
+			"at com.example.pipes.PipeBlockEntity.pushItems(PipeBlockEntity.java:121)"},
+		{"MinecraftOnly", "java.lang.NullPointerException\n\tat java.base/java.util.Objects.requireNonNull(Objects.java:233)\n" +
+			"\tat net.minecraft.client.render.WorldRenderer.renderEntity(WorldRenderer.java:301)",
+			"at net.minecraft.client.render.WorldRenderer.renderEntity(WorldRenderer.java:301)"},
+	} {
+		if got := crash.GameFrame(c.stack); got != c.want {
+			t.Errorf("%s: %q, want %q", c.name, got, c.want)
+		}
+	}
+}
+
+// TestMessage: the message a title shows is the error as written.
+func TestMessage(t *testing.T) {
+	for _, c := range []struct {
+		r    oplog.Record
+		want string
+	}{
+		{oplog.Record{Text: "Session 8812 crashed", Stack: "java.lang.IllegalStateException: Player 4417 not in lobby\n\tat lobby.Session.kick(Session.java:214)"},
+			"java.lang.IllegalStateException: Player 4417 not in lobby"},
+		{oplog.Record{Text: "ModError: Failed to load and run script from /m/init.lua:\n/m/init.lua:48: boom"}, "/m/init.lua:48: boom"},
+		{oplog.Record{Text: "ServerError: AsyncErr: Lua: Runtime error from mod 'logtest' in callback environment_Step(): init.lua:54: attempt to index local 't' (a nil value)"},
+			"init.lua:54: attempt to index local 't' (a nil value)"},
+		{oplog.Record{Text: "uncaught error", Stack: "game/physics.lua:88: attempt to index a nil value\nstack traceback:\n\t[C]: in function 'error'"},
+			"game/physics.lua:88: attempt to index a nil value"},
+		{oplog.Record{Text: "Failed to pack atlas", Stack: "Traceback (most recent call last):\n  File \"tools/pack.py\", line 41, in load\nFileNotFoundError: art/ui.png"},
+			"FileNotFoundError: art/ui.png"},
+		{oplog.Record{Text: "NullReferenceException: Object reference not set", Stack: "Player.Update () (at Assets/Player.cs:42)"},
+			"NullReferenceException: Object reference not set"},
+	} {
+		if got := crash.Message(&c.r); got != c.want {
+			t.Errorf("Message(%q): %q, want %q", c.r.Text, got, c.want)
+		}
+	}
+	if got := crash.Title("init.lua:54: boom", "/home/me/.minetest/mods/logtest/init.lua:54: in function 'func'"); got != "init.lua:54: boom in mods/logtest/init.lua:54: in function 'func'" {
+		t.Errorf("Title: %q", got)
+	}
+}
