@@ -24,6 +24,23 @@ type agg struct {
 	class             string
 }
 
+// add counts e, an occurrence that ended its run when ends.
+func (a *agg) add(e *entry, ends bool) {
+	a.count++
+	a.first, a.last, a.lastID, a.lastRun = min(a.first, e.time), max(a.last, e.time), e.id, e.run
+	a.level = max(a.level, e.level)
+	if e.level == oplog.LevelFatal {
+		a.fatal++
+	}
+	if ends {
+		a.ended++
+		a.endedLast = max(a.endedLast, e.time)
+	}
+	if !slices.Contains(a.sources, e.source) {
+		a.sources = append(a.sources, e.source)
+	}
+}
+
 // FindCrashes answers q exactly: it first reads what the background reader
 // has not, then groups the matching entries. q.Limit must be positive
 // (oplog.Log.FindCrashes sees to it).
@@ -110,22 +127,13 @@ func (x *Index) find(ctx context.Context, q oplog.CrashQuery, runs []oplog.RunIn
 			hit = append(hit, e.group)
 			a.first, a.last, a.exampleID = e.time, e.time, e.id
 		}
-		a.count++
-		a.first, a.last, a.lastID, a.lastRun = min(a.first, e.time), max(a.last, e.time), e.id, e.run
-		a.level = max(a.level, e.level)
-		if e.level == oplog.LevelFatal {
-			a.fatal++
-		}
 		// The crash of a crashed run: its CrashID, or when a dump's
 		// header stood there, the first fatal line after it.
-		if crashed && !credited[k] && e.id >= cid && (e.id == cid || e.level == oplog.LevelFatal) {
+		ends := crashed && !credited[k] && e.id >= cid && (e.id == cid || e.level == oplog.LevelFatal)
+		if ends {
 			credited[k] = true
-			a.ended++
-			a.endedLast = max(a.endedLast, e.time)
 		}
-		if !slices.Contains(a.sources, e.source) {
-			a.sources = append(a.sources, e.source)
-		}
+		a.add(e, ends)
 	}
 	hit = slices.DeleteFunc(hit, func(g int32) bool {
 		a := &aggs[g]
