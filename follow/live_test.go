@@ -167,7 +167,7 @@ func feedComplete(p Parser, data []byte) ([]Entry, int64) {
 		off += int64(i) + 1
 		entries = append(entries, p.Line(line, off)...)
 	}
-	return append(entries, p.Flush()...), off
+	return append(entries, drain(p)...), off
 }
 
 // TestFollow_PausesAtEntryEnds: followed live with pauses around the hold

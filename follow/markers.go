@@ -3,6 +3,7 @@ package follow
 import (
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/mcplogd/mcplogd/oplog"
 )
@@ -38,11 +39,15 @@ func bannerWindow(format string) int {
 // marking is a Parser that adds markers to another's entries.
 type marking struct {
 	p         Parser
-	sinceRun  int    // entries since the last run marker; -1 before any
-	newRun    string // set by startRun: why the next entry starts a run
-	launched  bool   // the runs are launches (mcplogd run): no banner or parser starts one
-	compiling bool   // a compile started and has no outcome yet
-	errors    int    // its compile errors so far
+	sinceRun  int       // entries since the last run marker; -1 before any
+	newRun    string    // set by startRun: why the next entry starts a run
+	launched  bool      // the runs are launches (mcplogd run): no banner or parser starts one
+	compiling bool      // a compile started and has no outcome yet
+	errors    int       // its compile errors so far
+	held      []Entry   // a file's first entries, until its banner says whether they start its run (hold)
+	early     int       // entries looked at for a banner before any run marker
+	skip      int       // entries through the banner whose run marker hold put before them
+	since     time.Time // when hold began to hold
 
 	before, after []oplog.Record // markers' room, reused: mark copies what it returns
 }
@@ -52,9 +57,95 @@ func withMarkers(p Parser) Parser { return &marking{p: p, sinceRun: -1} }
 
 func (m *marking) Name() string { return m.p.Name() }
 
-func (m *marking) Line(line string, end int64) []Entry { return m.mark(m.p.Line(line, end)) }
+func (m *marking) Line(line string, end int64) []Entry { return m.hold(m.p.Line(line, end), false) }
 
-func (m *marking) Flush() []Entry { return m.mark(m.p.Flush()) }
+// Flush gives up what the parser holds, and a file's first entries once
+// they were held holdWait without their banner.
+func (m *marking) Flush() []Entry {
+	return m.hold(m.p.Flush(), len(m.held) > 0 && time.Since(m.since) >= holdWait)
+}
+
+// release gives up every entry held: the file, or the input, ended.
+func (m *marking) release() []Entry { return m.hold(nil, true) }
+
+// drain is p's Flush at the end of a file or input: with a marking
+// parser, the entries held for a banner too.
+func drain(p Parser) []Entry {
+	out := p.Flush()
+	if m, ok := p.(*marking); ok {
+		out = append(out, m.release()...)
+	}
+	return out
+}
+
+// preBanner is how many entries at a file's start may come before the
+// banner of the run they belong to: a vanilla Minecraft server's
+// "Environment:" lines, NeoForge's "JVM identified", a Unity player's
+// first lines. preBannerBytes bounds where they may be: a follower that
+// resumes within a file does not hold.
+const (
+	preBanner      = 16
+	preBannerBytes = 8 << 10
+	holdWait       = 10 * time.Second // the longest a quiet file's first lines wait for their banner
+)
+
+// hold keeps a file's first entries (of a format with a banner) until its
+// banner comes, so that the run marker goes before the first of them:
+// one launch is one run, not a run of two lines that ended and then the
+// launch. Without a banner in the first preBanner entries, or at a
+// flush, they go on as they are.
+func (m *marking) hold(entries []Entry, flush bool) []Entry {
+	if len(m.held) == 0 && (len(entries) == 0 || !m.holding(entries)) {
+		return m.mark(entries)
+	}
+	if len(m.held) == 0 {
+		m.since = time.Now()
+	}
+	m.held = append(m.held, entries...)
+	banner := -1
+	for i := range m.held {
+		r := &m.held[i].Record
+		if r.Kind == oplog.KindMarker {
+			continue
+		}
+		if _, ok := runBanner(m.p.Name(), r); ok {
+			banner = i
+			break
+		}
+	}
+	if banner < 0 && !flush && len(m.held) < preBanner {
+		return nil
+	}
+	held := m.held
+	m.held, m.early = nil, preBanner
+	if banner <= 0 {
+		return m.mark(held)
+	}
+	b, _ := runBanner(m.p.Name(), &held[banner].Record)
+	first := &held[0]
+	out := []Entry{{Record: marker(&first.Record, oplog.MarkerRun, oplog.LevelInfo, "run started: "+b.text, b.data()), End: first.End}}
+	m.runStarted()
+	m.skip = banner + 1
+	return append(out, m.mark(held)...)
+}
+
+// holding reports whether entries are a file's first, of a format whose
+// runs begin with a banner, before any run marker.
+func (m *marking) holding(entries []Entry) bool {
+	if m.sinceRun >= 0 || m.launched || m.newRun != "" || m.early >= preBanner || len(entries) == 0 {
+		return false
+	}
+	switch m.p.Name() {
+	case "unity", "log4j", "godot", "unreal":
+	default:
+		return false
+	}
+	if entries[0].End > preBannerBytes {
+		m.early = preBanner // entered mid-file: never hold
+		return false
+	}
+	return true
+}
 
 // startRun says that the next entry begins a new run (the file was
 // truncated or rewritten), unless it is a banner, which says so itself.
@@ -195,7 +286,9 @@ func (m *marking) markers(r *oplog.Record) (before, after []oplog.Record) {
 	format := m.p.Name()
 	var b runInfo
 	ok := false
-	if !m.launched && (m.sinceRun < 0 || m.sinceRun > bannerWindow(format) || m.newRun != "") {
+	if m.skip > 0 {
+		m.skip-- // hold put this run's marker before its first entry
+	} else if !m.launched && (m.sinceRun < 0 || m.sinceRun > bannerWindow(format) || m.newRun != "") {
 		b, ok = runBanner(format, r) // not within a run's banner: Unity's is many lines
 	}
 	if ok {

@@ -70,8 +70,10 @@ func TestMarkers_Fixtures(t *testing.T) {
 		{"godot/crash_runs.log", "godot", []string{"run<Godot Engine v4.7.1.stable.official.a13",
 			"run<Godot Engine v4.4.1.rc.custom_build.abe", "run<Godot Engine v4.4.1.rc.custom_build.abe"}},
 		{"godot.log", "godot", []string{"run<Godot Engine v4.2.1.stable.official.b09"}},
-		{"minecraft_latest.log", "log4j", []string{"run<Starting minecraft server version 1.20.", "exit<Saving players"}},
-		{"minecraft/latest-neoforge-1.21.1.log", "log4j", []string{"run<ModLauncher 11.0.5+main.901c6ea8 starti"}},
+		// A launch's lines before its banner are its run's: the marker goes
+		// before the first of them.
+		{"minecraft_latest.log", "log4j", []string{"run<Environment: Environment[sessionHost=ht", "exit<Saving players"}},
+		{"minecraft/latest-neoforge-1.21.1.log", "log4j", []string{"run<JVM identified as Eclipse Adoptium Open"}},
 		{"minecraft/latest-forge-1.12.2.log", "log4j", nil}, // a log's tail: no start
 		{"minecraft/crash-2023-12-28_13.21.22-client.txt", "mccrash", nil},
 	} {
@@ -207,7 +209,7 @@ func TestMarkers_Shutdown(t *testing.T) {
 		{"godot", "Exiting.", false},
 	} {
 		p := withMarkers(mustParser(t, c.parser))
-		es := append(p.Line(c.text, int64(len(c.text)+1)), p.Flush()...)
+		es := append(p.Line(c.text, int64(len(c.text)+1)), drain(p)...)
 		var exits []oplog.Record
 		for _, e := range es {
 			if e.Record.Kind == oplog.KindMarker && e.Record.Name == oplog.MarkerExit {

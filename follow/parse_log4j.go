@@ -106,6 +106,9 @@ func (p *log4jParser) begin(h *log4jHeader, end int64) {
 	} else {
 		p.e.setName(h.thread)
 	}
+	if crashHandler(h.msg) {
+		p.e.rec.Level = oplog.LevelFatal
+	}
 	if strings.HasSuffix(h.msg, mcCrashBanner) { // a crash report printed into the log
 		p.report = true
 		p.r.reset()
@@ -313,4 +316,13 @@ func isJavaException(s string) bool {
 		return false
 	}
 	return strings.HasSuffix(head, "Exception") || strings.HasSuffix(head, "Error") || strings.HasSuffix(head, "Throwable")
+}
+
+// crashHandler reports the line of Minecraft's crash handler that the
+// crash's stack follows: the server's "Encountered an unexpected
+// exception" (its "Stopping server" comes after it), the client's "Game
+// crashed!" as it prints to stdout. The game stops there: fatal, whatever
+// level log4j gave it.
+func crashHandler(msg string) bool {
+	return strings.HasPrefix(msg, "Encountered an unexpected exception") || strings.Contains(msg, "#@!@# Game crashed!")
 }

@@ -59,7 +59,7 @@ func feed(p Parser, data []byte) []Entry {
 		data = data[i+1:]
 		out = append(out, p.Line(line, off)...)
 	}
-	return append(out, p.Flush()...)
+	return append(out, drain(p)...)
 }
 
 // parse feeds text to a new parser called name.
@@ -307,7 +307,7 @@ func TestParse_UnityEditor(t *testing.T) {
 
 func TestParse_MinecraftLatest(t *testing.T) {
 	data, es := parseSample(t, "minecraft_latest.log", "minecraft", 26,
-		map[oplog.Level]int{oplog.LevelInfo: 21, oplog.LevelWarn: 1, oplog.LevelError: 4})
+		map[oplog.Level]int{oplog.LevelInfo: 21, oplog.LevelWarn: 1, oplog.LevelError: 3, oplog.LevelFatal: 1})
 	at := func(h, m, s int) time.Time { return time.Date(2026, 3, 1, h, m, s, 0, time.UTC) }
 	ticking := func(line int) *string {
 		return ptr("net.minecraft.ReportedException: Ticking block entity\n" +
@@ -336,7 +336,8 @@ func TestParse_MinecraftLatest(t *testing.T) {
 		12: {level: oplog.LevelInfo, name: "Server thread", time: at(14, 3, 5), text: "Steve lost connection: Internal server error"},
 		17: {level: oplog.LevelError, name: "Server thread", time: at(14, 4, 51), stack: ticking(121),
 			text: "Failed to handle packet net.minecraft.network.protocol.game.ServerboundUseItemOnPacket@6b1d09e4, suppressing error"},
-		20: {level: oplog.LevelError, name: "Server thread", time: at(14, 5, 12), text: "Encountered an unexpected exception"},
+		// The server's crash handler: the game stops there.
+		20: {level: oplog.LevelFatal, name: "Server thread", time: at(14, 5, 12), text: "Encountered an unexpected exception"},
 		21: {level: oplog.LevelError, name: "Server thread", time: at(14, 5, 12), stack: ptr(""),
 			text: "This crash report has been saved to: /srv/minecraft/./crash-reports/crash-2026-03-01_14.05.12-server.txt"},
 		25: {level: oplog.LevelInfo, name: "Server thread", time: at(14, 5, 13),

@@ -104,6 +104,6 @@ func (f *Follower) endFile() {
 		f.line(c.partial, c.read)
 		c.partial = nil
 	}
-	f.addEntries(f.parser.Flush())
+	f.addEntries(drain(f.parser))
 	f.flushed = true
 }
