@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcplogd/mcplogd/crash"
 	"github.com/mcplogd/mcplogd/oplog"
 )
 
@@ -55,6 +56,19 @@ func TestEngine_Godot3(t *testing.T) {
 	for i, run := range []int{1, 2, 3, 4, 5} {
 		checkRunEqualsOneShot(t, runs[uint64(run)], printed[i], "godot")
 	}
+	// How each launch ended: status 0 exits; status 3 crashes, naming the
+	// run's newest error with a stack (the script error); a crash names
+	// the handler's fatal line, not the signal that followed it.
+	scriptError := func(run uint64) oplog.Record {
+		r, _ := find(runs[run], func(r *oplog.Record) bool { return r.Name == "script" && r.Level == oplog.LevelError })
+		return r
+	}
+	handler, _ := find(runs[4], hasText("Program crashed with signal 11"))
+	checkOutcome(t, l, "godot", 1, oplog.OutcomeExited, lastExit(t, runs[1]), oplog.Record{})
+	checkOutcome(t, l, "godot", 2, oplog.OutcomeCrashed, lastExit(t, runs[2]), scriptError(2))
+	checkOutcome(t, l, "godot", 3, oplog.OutcomeCrashed, segv, segv)
+	checkOutcome(t, l, "godot", 4, oplog.OutcomeCrashed, handler, handler)
+	checkOutcome(t, l, "godot", 5, oplog.OutcomeExited, lastExit(t, runs[5]), oplog.Record{})
 	// The file: Godot 3 writes none the first time a project runs (it
 	// makes the user directory then), so the file has launches 2 to 5;
 	// the fifth launch rewrote it, so the fourth's last line, left without
@@ -81,6 +95,11 @@ func TestEngine_Godot3(t *testing.T) {
 	}
 	if _, ok := find(runsOf(file)[3], hasText("[probe] still running")); !ok {
 		t.Error("the crashed fourth run's last line (no newline) was not stored")
+	}
+	// The file says nothing of how a launch ended, crashes included: each
+	// run ended when the next began, the last when the follower stopped.
+	for run := range uint64(4) {
+		checkOutcome(t, l, "godot-file", run+1, oplog.OutcomeEnded, oplog.Record{}, oplog.Record{})
 	}
 }
 
@@ -109,9 +128,11 @@ func TestEngine_Godot3_NoFileLog(t *testing.T) {
 		t.Error("godot.log written with file logging off")
 	}
 	recs := ofSource(t, l, "godot")
-	if r, ok := find(recs, func(r *oplog.Record) bool { return r.Name == "script" }); !ok || r.Stack != "at hit_nothing (res://Main.gd:32)" {
+	r, ok := find(recs, func(r *oplog.Record) bool { return r.Name == "script" })
+	if !ok || r.Stack != "at hit_nothing (res://Main.gd:32)" {
 		t.Errorf("script error from the console: %+v", r)
 	}
+	checkOutcome(t, l, "godot", 1, oplog.OutcomeCrashed, lastExit(t, recs), r)
 }
 
 // TestEngine_Luanti: Debian's minetest-server runs a mod five times (a
@@ -132,6 +153,7 @@ func TestEngine_Luanti(t *testing.T) {
 		t.Fatalf("Locate = %+v, %v", loc, err)
 	}
 	l := mustLog(t)
+	l.SetCrashes(crash.New(l, nil))
 	f := mustStart(t, l, Options{Name: "luanti-file", Path: loc.Path, Poll: 10 * time.Millisecond, Quiet: 100 * time.Millisecond})
 	env := append(os.Environ(), "HOME="+home, "MINETEST_SUBGAME_PATH="+filepath.Join(game, "games"))
 	modes := []string{"ok", "crash_load", "crash_runtime", "crash_call", "crash_table"}
@@ -142,12 +164,22 @@ func TestEngine_Luanti(t *testing.T) {
 		printed = append(printed, out)
 	}
 	console := ofSource(t, l, "luanti")
-	if got := exits(console); len(got) != 5 || !strings.HasSuffix(got[0], "status 0") || !strings.HasSuffix(got[4], "status 1") {
-		t.Errorf("exit markers %q", got)
+	// Each run's "Server: Shutting down" (a crashed run prints it before
+	// its error), then its exit status.
+	prog := filepath.Base(server)
+	want := []string{"info exited: Server: Shutting down", "info " + prog + " exited with status 0"}
+	for range modes[1:] {
+		want = append(want, "info exited: Server: Shutting down", "error "+prog+" exited with status 1")
+	}
+	if got := exits(console); !slices.Equal(got, want) {
+		t.Errorf("exit markers %q, want %q", got, want)
 	}
 	for i := range modes {
 		checkRunEqualsOneShot(t, runsOf(console)[uint64(i+1)], printed[i], "luanti")
 	}
+	// The clean run exited; the others crashed with their error, which
+	// came after the shutdown line.
+	checkLuantiOutcomes(t, l, "luanti", runsOf(console))
 	file := waitRecords(t, l, "luanti-file", "five runs of debug.txt", func(recs []oplog.Record) bool {
 		return count(recs, isMarker(oplog.MarkerRun)) == 5 && count(recs, func(r *oplog.Record) bool { return r.Level == oplog.LevelFatal }) == 4
 	})
@@ -173,10 +205,28 @@ func TestEngine_Luanti(t *testing.T) {
 	if !strings.HasSuffix(rt.Text, "init.lua:24: attempt to index local 'player' (a nil value)") || strings.Count(rt.Stack, "\n") != 3 {
 		t.Errorf("the run-time error: %q %q", rt.Text, rt.Stack)
 	}
-	if n := crashGroups(entries(file)); n != 3 {
-		t.Errorf("%d crash groups, want 3 (a load error, two run-time errors; error({}) has no traceback)", n)
+	checkLuantiOutcomes(t, l, "luanti-file", runs)
+}
+
+// checkLuantiOutcomes checks how the probe's five runs ended: the clean
+// one exited, the others crashed with their one fatal record, each a
+// crash group of its own (a load error, two run-time errors, error({})
+// without a traceback, grouped by its message).
+func checkLuantiOutcomes(t *testing.T, l *oplog.Log, source string, runs map[uint64][]oplog.Record) {
+	t.Helper()
+	checkOutcome(t, l, source, 1, oplog.OutcomeExited, oplog.Record{}, oplog.Record{})
+	var crashes []oplog.Record
+	for run := uint64(2); run <= 5; run++ {
+		fatal := func(r *oplog.Record) bool { return r.Level == oplog.LevelFatal && r.Kind == oplog.KindLine }
+		died, _ := find(runs[run], fatal)
+		if n := count(runs[run], fatal); n != 1 {
+			t.Errorf("%s run %d: %d fatal records, want 1", source, run, n)
+		}
+		if _, ok := find(runs[run], func(r *oplog.Record) bool { return r.Name == oplog.MarkerExit && r.ID < died.ID }); !ok {
+			t.Errorf("%s run %d: no exit marker of the shutdown line before the crash", source, run)
+		}
+		checkOutcome(t, l, source, run, oplog.OutcomeCrashed, died, died)
+		crashes = append(crashes, died)
 	}
-	if n := crashGroups(entries(console)); n != 3 {
-		t.Errorf("%d crash groups on the console, want 3", n)
-	}
+	checkRunCrashes(t, l, source, crashes...)
 }

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcplogd/mcplogd/crash"
 	"github.com/mcplogd/mcplogd/oplog"
 )
 
@@ -26,6 +27,7 @@ func TestEngine_LOVE(t *testing.T) {
 	love := needEngine(t, "love")
 	game := copyGame(t, "love")
 	l := mustLog(t)
+	l.SetCrashes(crash.New(l, nil))
 	var printed []string
 	for _, mode := range []string{"ok", "exit3"} {
 		_, out := runGame(t, l, "love", CommandOptions{Args: []string{xvfb, "-a", love, game, mode}})
@@ -59,10 +61,10 @@ func TestEngine_LOVE(t *testing.T) {
 		t.Errorf("exit markers %q", got)
 	}
 	runs := runsOf(recs)
-	crash, ok := find(runs[3], func(r *oplog.Record) bool { return r.Level == oplog.LevelFatal })
-	if !ok || crash.Text != "main.lua:22: attempt to index local 'player' (a nil value)" || !strings.Contains(string(crash.Data), `"srcFile":"main.lua","srcLine":22`) ||
-		!strings.HasSuffix(crash.Stack, "[C]: in function 'xpcall'") || !strings.Contains(crash.Stack, "\tmain.lua:22: in function 'update'") {
-		t.Errorf("the error: %+v", crash)
+	luaErr, ok := find(runs[3], func(r *oplog.Record) bool { return r.Level == oplog.LevelFatal })
+	if !ok || luaErr.Text != "main.lua:22: attempt to index local 'player' (a nil value)" || !strings.Contains(string(luaErr.Data), `"srcFile":"main.lua","srcLine":22`) ||
+		!strings.HasSuffix(luaErr.Stack, "[C]: in function 'xpcall'") || !strings.Contains(luaErr.Stack, "\tmain.lua:22: in function 'update'") {
+		t.Errorf("the error: %+v", luaErr)
 	}
 	if r, ok := find(runs[1], hasText("save slot missing")); !ok || r.Level != oplog.LevelError {
 		t.Errorf("the game's own ERROR: line %+v", r)
@@ -70,9 +72,16 @@ func TestEngine_LOVE(t *testing.T) {
 	for i := range printed {
 		checkRunEqualsOneShot(t, runs[uint64(i+1)], printed[i], "auto")
 	}
-	if n := crashGroups(entries(recs)); n != 1 {
-		t.Errorf("%d crash groups, want 1", n)
-	}
+	// The clean quit exited; quit(3) crashed with its exit marker (the
+	// run has no error with a stack); the Lua error crashed the third run,
+	// which the SIGKILL after it does not change.
+	exit3 := lastExit(t, runs[2])
+	checkOutcome(t, l, "love", 1, oplog.OutcomeExited, lastExit(t, runs[1]), oplog.Record{})
+	checkOutcome(t, l, "love", 2, oplog.OutcomeCrashed, exit3, exit3)
+	checkOutcome(t, l, "love", 3, oplog.OutcomeCrashed, luaErr, luaErr)
+	// Two crashes, each the end of a run: the Lua error and the status 3
+	// (the SIGKILL ended no run).
+	checkRunCrashes(t, l, "love", luaErr, exit3)
 }
 
 // buildRust builds testdata/engines/rust offline against Debian's crates
@@ -121,6 +130,15 @@ func TestEngine_Rust(t *testing.T) {
 	for i := range printed {
 		checkRunEqualsOneShot(t, runs[uint64(i+1)], printed[i], "rust")
 	}
+	// Status 0 exited; a panic of main crashed its run (the exit status
+	// 101 after it changes nothing), the worker's panic before it did not.
+	mainPanic := func(recs []oplog.Record) oplog.Record {
+		p, _ := find(recs, func(r *oplog.Record) bool { return r.Name == "panic" && r.Level == oplog.LevelFatal })
+		return p
+	}
+	checkOutcome(t, l, "rust", 1, oplog.OutcomeExited, lastExit(t, runs[1]), oplog.Record{})
+	checkOutcome(t, l, "rust", 2, oplog.OutcomeCrashed, mainPanic(runs[2]), mainPanic(runs[2]))
+	checkOutcome(t, l, "rust", 3, oplog.OutcomeCrashed, mainPanic(runs[3]), mainPanic(runs[3]))
 	// The same program's output in a file, followed.
 	logFile := filepath.Join(t.TempDir(), "game.log")
 	f := mustStart(t, l, Options{Name: "rust-file", Path: logFile, Poll: 10 * time.Millisecond, Quiet: 100 * time.Millisecond})
@@ -139,6 +157,7 @@ func TestEngine_Rust(t *testing.T) {
 	})
 	mustClose(t, f)
 	checkRustRun(t, file, true)
+	checkOutcome(t, l, "rust-file", 1, oplog.OutcomeCrashed, mainPanic(file), mainPanic(file))
 }
 
 // checkRustRun checks a run of the probe: its tracing lines, and its

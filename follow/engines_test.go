@@ -4,9 +4,11 @@ package follow
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -150,8 +152,8 @@ func checkRunEqualsOneShot(t *testing.T, run []oplog.Record, printed, parser str
 	want, _ := feedComplete(p, []byte(printed+"\n"))
 	var got []oplog.Record
 	for _, r := range run {
-		if r.Kind == oplog.KindLine || r.Name != oplog.MarkerRun && r.Name != oplog.MarkerExit {
-			got = append(got, r)
+		if r.Kind == oplog.KindLine || r.Name != oplog.MarkerRun && !commandExit(&r) {
+			got = append(got, r) // the parser's markers too: a clean-shutdown line's exit
 		}
 	}
 	if len(got) != len(want) {
@@ -161,6 +163,76 @@ func checkRunEqualsOneShot(t *testing.T, run []oplog.Record, printed, parser str
 		if d := diffRecord(&got[i], &want[i].Record); d != "" {
 			t.Errorf("record %d (%.50q): %s", i, want[i].Record.Text, d)
 		}
+	}
+}
+
+// commandExit reports whether r is the exit marker RunCommand adds when
+// the program ended, not one a parser put after a clean-shutdown line.
+func commandExit(r *oplog.Record) bool {
+	return r.Kind == oplog.KindMarker && r.Name == oplog.MarkerExit && !strings.Contains(string(r.Data), `"reason":"shutdown"`)
+}
+
+// lastExit returns the last exit marker RunCommand added among recs.
+func lastExit(t *testing.T, recs []oplog.Record) oplog.Record {
+	t.Helper()
+	for i := len(recs) - 1; i >= 0; i-- {
+		if commandExit(&recs[i]) {
+			return recs[i]
+		}
+	}
+	t.Fatalf("no exit marker among %q", texts(recs))
+	return oplog.Record{}
+}
+
+// checkOutcome fails unless run of source ended as outcome with end as
+// the record that said so (end.ID 0: any), and, when it crashed, with
+// crash as its crash.
+func checkOutcome(t *testing.T, l *oplog.Log, source string, run uint64, outcome string, end, crash oplog.Record) {
+	t.Helper()
+	runs, err := l.Runs(t.Context(), source)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range runs {
+		if r.Run != run {
+			continue
+		}
+		wantCrash := uint64(0)
+		if outcome == oplog.OutcomeCrashed {
+			wantCrash = crash.ID
+			if wantCrash == 0 {
+				t.Fatalf("%s run %d: the test names no crash", source, run)
+			}
+		}
+		if r.Outcome != outcome || r.CrashID != wantCrash || r.EndID == 0 || end.ID != 0 && r.EndID != end.ID {
+			t.Errorf("%s run %d: %s, end %d, crash %d; want %s, end %d, crash %d (%.80q)",
+				source, run, r.Outcome, r.EndID, r.CrashID, outcome, end.ID, wantCrash, crash.Text)
+		}
+		return
+	}
+	t.Errorf("%s has no run %d", source, run)
+}
+
+// checkRunCrashes fails unless the crash groups of source are one per
+// record of crashes, each of class crash with that record its newest
+// occurrence and the one run it ended.
+func checkRunCrashes(t *testing.T, l *oplog.Log, source string, crashes ...oplog.Record) {
+	t.Helper()
+	page, err := l.FindCrashes(t.Context(), oplog.CrashQuery{Source: source, Classes: oplog.CrashClasses})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got, want []string
+	for _, g := range page.Groups {
+		got = append(got, fmt.Sprintf("%s/%d/%d", g.Class, g.RunsEnded, g.LastID))
+	}
+	for _, r := range crashes {
+		want = append(want, fmt.Sprintf("%s/1/%d", oplog.ClassCrash, r.ID))
+	}
+	slices.Sort(got)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("%s: crash groups (class/runs ended/newest) %q, want %q", source, got, want)
 	}
 }
 
