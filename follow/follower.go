@@ -217,7 +217,7 @@ func (f *Follower) run() {
 // line read after a restart makes it running again).
 func (f *Follower) finish() {
 	if f.cur != nil && f.parser != nil {
-		f.addEntries(drain(f.parser))
+		f.addEntries(f.parser.Flush())
 		f.mu.Lock()
 		stored := f.status.Stored + uint64(len(f.pending))
 		f.mu.Unlock()

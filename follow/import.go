@@ -226,7 +226,7 @@ func (im *importer) read(ctx context.Context) error {
 		}
 	}
 	if im.p != nil {
-		im.add(drain(im.p))
+		im.add(im.p.Flush())
 		im.res.Parser = im.p.Name()
 	}
 	im.res.Bytes = im.off

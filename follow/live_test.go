@@ -167,7 +167,7 @@ func feedComplete(p Parser, data []byte) ([]Entry, int64) {
 		off += int64(i) + 1
 		entries = append(entries, p.Line(line, off)...)
 	}
-	return append(entries, drain(p)...), off
+	return append(entries, p.Flush()...), off
 }
 
 // TestFollow_PausesAtEntryEnds: followed live with pauses around the hold
@@ -206,12 +206,23 @@ func TestFollow_PausesAtEntryEnds(t *testing.T) {
 			}
 			rng := rand.New(rand.NewPCG(seed, uint64(len(data))))
 			var pauses []int64 // entry ends, a few of them
+			started := false   // no pause before the first run marker: a quiet file shows its first lines before their banner
 			for _, e := range es {
-				if rng.IntN(4) == 0 {
+				if e.Record.Kind == oplog.KindMarker && e.Record.Name == oplog.MarkerRun {
+					started = true
+				}
+				if started && rng.IntN(4) == 0 {
 					pauses = append(pauses, e.End)
 				}
 			}
 			got := followPausing(t, data, pauses, quiet, rng)
+			if heldForBanner(np.Name(), want) {
+				// Its first lines come before its banner and are held for it;
+				// a quiet moment there (a loaded machine between two writes)
+				// makes them a run of their own, by design: entries are
+				// compared without the run markers and run numbers.
+				got, want = withoutRuns(got), withoutRuns(want)
+			}
 			if len(got) != len(want) {
 				t.Fatalf("followed with pauses: %d records, a one-shot parse: %d\n got  %q\n want %q", len(got), len(want), clip(texts(got)), clip(texts(want)))
 			}
@@ -253,4 +264,29 @@ func followPausing(t *testing.T, data []byte, pauses []int64, quiet time.Duratio
 	waitLines(t, f, uint64(bytes.Count(data, []byte("\n"))))
 	mustClose(t, f)
 	return stored(t, l)
+}
+
+// heldForBanner reports a parse whose run marker was put before lines
+// that came before the banner.
+func heldForBanner(format string, recs []oplog.Record) bool {
+	for i := 0; i+1 < len(recs); i++ {
+		if recs[i].Kind == oplog.KindMarker && recs[i].Name == oplog.MarkerRun {
+			_, banner := runBanner(format, &recs[i+1])
+			return !banner && strings.Contains(string(recs[i].Data), `"banner"`)
+		}
+	}
+	return false
+}
+
+// withoutRuns drops run markers and run numbers.
+func withoutRuns(recs []oplog.Record) []oplog.Record {
+	var out []oplog.Record
+	for _, r := range recs {
+		if r.Kind == oplog.KindMarker && r.Name == oplog.MarkerRun {
+			continue
+		}
+		r.Run = 0
+		out = append(out, r)
+	}
+	return out
 }

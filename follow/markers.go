@@ -3,7 +3,6 @@ package follow
 import (
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/mcplogd/mcplogd/oplog"
 )
@@ -39,15 +38,14 @@ func bannerWindow(format string) int {
 // marking is a Parser that adds markers to another's entries.
 type marking struct {
 	p         Parser
-	sinceRun  int       // entries since the last run marker; -1 before any
-	newRun    string    // set by startRun: why the next entry starts a run
-	launched  bool      // the runs are launches (mcplogd run): no banner or parser starts one
-	compiling bool      // a compile started and has no outcome yet
-	errors    int       // its compile errors so far
-	held      []Entry   // a file's first entries, until its banner says whether they start its run (hold)
-	early     int       // entries looked at for a banner before any run marker
-	skip      int       // entries through the banner whose run marker hold put before them
-	since     time.Time // when hold began to hold
+	sinceRun  int     // entries since the last run marker; -1 before any
+	newRun    string  // set by startRun: why the next entry starts a run
+	launched  bool    // the runs are launches (mcplogd run): no banner or parser starts one
+	compiling bool    // a compile started and has no outcome yet
+	errors    int     // its compile errors so far
+	held      []Entry // a file's first entries, until its banner says whether they start its run (hold)
+	early     int     // entries looked at for a banner before any run marker
+	skip      int     // entries through the banner whose run marker hold put before them
 
 	before, after []oplog.Record // markers' room, reused: mark copies what it returns
 }
@@ -59,24 +57,10 @@ func (m *marking) Name() string { return m.p.Name() }
 
 func (m *marking) Line(line string, end int64) []Entry { return m.hold(m.p.Line(line, end), false) }
 
-// Flush gives up what the parser holds, and a file's first entries once
-// they were held holdWait without their banner.
-func (m *marking) Flush() []Entry {
-	return m.hold(m.p.Flush(), len(m.held) > 0 && time.Since(m.since) >= holdWait)
-}
-
-// release gives up every entry held: the file, or the input, ended.
-func (m *marking) release() []Entry { return m.hold(nil, true) }
-
-// drain is p's Flush at the end of a file or input: with a marking
-// parser, the entries held for a banner too.
-func drain(p Parser) []Entry {
-	out := p.Flush()
-	if m, ok := p.(*marking); ok {
-		out = append(out, m.release()...)
-	}
-	return out
-}
+// Flush gives up what the parser holds, and a file's first entries held
+// for a banner: a quiet file shows what it wrote (its banner, if it comes
+// later, starts a run of its own).
+func (m *marking) Flush() []Entry { return m.hold(m.p.Flush(), true) }
 
 // preBanner is how many entries at a file's start may come before the
 // banner of the run they belong to: a vanilla Minecraft server's
@@ -86,20 +70,16 @@ func drain(p Parser) []Entry {
 const (
 	preBanner      = 16
 	preBannerBytes = 8 << 10
-	holdWait       = 10 * time.Second // the longest a quiet file's first lines wait for their banner
 )
 
 // hold keeps a file's first entries (of a format with a banner) until its
 // banner comes, so that the run marker goes before the first of them:
 // one launch is one run, not a run of two lines that ended and then the
-// launch. Without a banner in the first preBanner entries, or at a
-// flush, they go on as they are.
+// launch. Without a banner in the first preBanner entries, or at a flush
+// (the file was quiet, or ended), they go on as they are.
 func (m *marking) hold(entries []Entry, flush bool) []Entry {
 	if len(m.held) == 0 && (len(entries) == 0 || !m.holding(entries)) {
 		return m.mark(entries)
-	}
-	if len(m.held) == 0 {
-		m.since = time.Now()
 	}
 	m.held = append(m.held, entries...)
 	banner := -1

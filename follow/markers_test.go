@@ -209,7 +209,7 @@ func TestMarkers_Shutdown(t *testing.T) {
 		{"godot", "Exiting.", false},
 	} {
 		p := withMarkers(mustParser(t, c.parser))
-		es := append(p.Line(c.text, int64(len(c.text)+1)), drain(p)...)
+		es := append(p.Line(c.text, int64(len(c.text)+1)), p.Flush()...)
 		var exits []oplog.Record
 		for _, e := range es {
 			if e.Record.Kind == oplog.KindMarker && e.Record.Name == oplog.MarkerExit {

@@ -59,7 +59,7 @@ func feed(p Parser, data []byte) []Entry {
 		data = data[i+1:]
 		out = append(out, p.Line(line, off)...)
 	}
-	return append(out, drain(p)...)
+	return append(out, p.Flush()...)
 }
 
 // parse feeds text to a new parser called name.

@@ -104,6 +104,6 @@ func (f *Follower) endFile() {
 		f.line(c.partial, c.read)
 		c.partial = nil
 	}
-	f.addEntries(drain(f.parser))
+	f.addEntries(f.parser.Flush())
 	f.flushed = true
 }
