@@ -11,11 +11,12 @@ const (
 	StudioStarting    StudioState = "starting"    // reconciling with VictoriaLogs before the first send
 	StudioCatchingUp  StudioState = "catching_up" // sending a backlog
 	StudioUpToDate    StudioState = "up_to_date"  // every record sent and acknowledged
-	StudioUnreachable StudioState = "unreachable" // VictoriaLogs refuses or does not answer; retried with backoff
+	StudioUnreachable StudioState = "unreachable" // VictoriaLogs does not answer (or fails); retried with backoff
+	StudioRefusing    StudioState = "refusing"    // VictoriaLogs answers but refuses rows (HTTP 429: full, or over its limits); retried with backoff
 )
 
 // StudioStates lists every StudioState, for metrics.
-var StudioStates = []StudioState{StudioStarting, StudioCatchingUp, StudioUpToDate, StudioUnreachable}
+var StudioStates = []StudioState{StudioStarting, StudioCatchingUp, StudioUpToDate, StudioUnreachable, StudioRefusing}
 
 // StudioStatus is the state of the forwarding of this machine's records to
 // a studio's VictoriaLogs (mcplogd serve --studio).

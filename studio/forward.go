@@ -87,7 +87,7 @@ func (o ForwardOptions) withDefaults() ForwardOptions {
 		o.MaxBackoff = 30 * time.Second
 	}
 	if o.Timeout <= 0 {
-		o.Timeout = 30 * time.Second
+		o.Timeout = DefaultTimeout
 	}
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
@@ -103,6 +103,7 @@ const (
 	DefaultBatchRows        = 5000
 	DefaultBatchBytes       = 4 << 20
 	DefaultSettle           = 15 * time.Second
+	DefaultTimeout          = 30 * time.Second
 	DefaultQuiet            = 100 * time.Millisecond
 	DefaultMaxDelay         = 2 * time.Second
 	defaultRetention        = 7 * 24 * time.Hour
@@ -128,6 +129,7 @@ type Forwarder struct {
 	buf       []byte
 	wake      time.Time // sending waits until then (lingers); zero: not waiting
 	uncertain bool      // a batch's answer was lost: new batches wait until the journal is reconciled
+	answering time.Time // since when VictoriaLogs has answered without a failure; zero: it failed last
 	pendingAt int       // where the next look at Pending starts
 	resumed   bool      // resume has run
 
@@ -247,23 +249,31 @@ func (f *Forwarder) run(ctx context.Context) {
 	}
 }
 
-// failed records err as the last error and the state as unreachable.
+// failed records err as the last error and the state as unreachable, or
+// refusing when VictoriaLogs answered that it takes no rows for now.
 func (f *Forwarder) failed(err error) {
 	now := time.Now()
+	f.answering = time.Time{}
+	state, msg := oplog.StudioUnreachable, "studio: VictoriaLogs unreachable; records wait in the local log and go when it answers"
+	if errors.Is(err, errRefused) {
+		state, msg = oplog.StudioRefusing, "studio: VictoriaLogs refuses rows (HTTP 429 or 503: its disk is full, or it is over its ingestion limits); "+
+			"records wait in the local log and go when it takes them"
+	}
 	f.mu.Lock()
 	prev := f.status.State
-	if prev != oplog.StudioUnreachable {
-		f.status.State, f.status.Since = oplog.StudioUnreachable, now
+	if prev != state {
+		f.status.State, f.status.Since = state, now
 	}
 	f.status.LastError, f.status.LastErrorAt = err.Error(), now
 	f.mu.Unlock()
-	if prev != oplog.StudioUnreachable {
-		f.opts.Logger.Warn("studio: VictoriaLogs unreachable; records wait in the local log and go when it answers", "url", f.vl.shown, "err", err)
+	if prev != state {
+		f.opts.Logger.Warn(msg, "url", f.vl.shown, "err", err)
 	}
 }
 
 // noteError records err as the last error without changing the state.
 func (f *Forwarder) noteError(err error) {
+	f.answering = time.Time{}
 	f.mu.Lock()
 	f.status.LastError, f.status.LastErrorAt = err.Error(), time.Now()
 	f.mu.Unlock()
@@ -295,7 +305,7 @@ func (f *Forwarder) publish(now time.Time) {
 		state = oplog.StudioUpToDate
 	}
 	if s.State != state {
-		if s.State == oplog.StudioUnreachable {
+		if s.State == oplog.StudioUnreachable || s.State == oplog.StudioRefusing {
 			f.opts.Logger.Info("studio: VictoriaLogs answers again", "url", f.vl.shown)
 		}
 		s.State, s.Since = state, now

@@ -15,8 +15,8 @@ const reconcileBucket = 4096
 // reconcileDue reports whether the oldest batch not reconciled was
 // acknowledged long enough ago (Settle) to be looked for.
 func (f *Forwarder) reconcileDue(now time.Time) bool {
-	if len(f.st.Journal) == 0 {
-		return false
+	if len(f.st.Journal) == 0 || f.answering.IsZero() || now.Sub(f.answering) < f.opts.Settle {
+		return false // VictoriaLogs failed last, or answers again since less than Settle
 	}
 	b := &f.st.Journal[0]
 	return !b.Acked.IsZero() && now.Sub(b.Acked) >= f.opts.Settle && now.Sub(b.Checked) >= f.opts.Settle
@@ -38,6 +38,11 @@ func (f *Forwarder) reconcile(ctx context.Context, now time.Time) error {
 	}
 	due := s.Journal[:k]
 	lo, hi := due[0].Seq, due[k-1].last()
+	fctx, cancel := context.WithTimeout(ctx, f.opts.Timeout)
+	if err := f.vl.flush(fctx); err != nil {
+		f.opts.Logger.Debug("studio: VictoriaLogs did not flush before reconciling (a cluster's front has no force_flush)", "err", err)
+	}
+	cancel()
 	have, err := f.seqCounts(ctx, lo, hi)
 	if err != nil {
 		return err
@@ -209,7 +214,8 @@ func (f *Forwarder) queryRows(ctx context.Context, q string, each func(map[strin
 // sends them in bounded batches, each with its own seq. It returns the
 // seqs sent: those of records retention removed since are counted lost.
 func (f *Forwarder) resend(ctx context.Context, due []batch, missing []uint64) ([]uint64, error) {
-	f.opts.Logger.Info("studio: VictoriaLogs lacks rows it had acknowledged (a node restarted?); sending them again", "rows", len(missing))
+	f.opts.Logger.Info("studio: VictoriaLogs does not hold rows it was sent (acknowledged, or whose answer was lost) "+
+		"after answering again for the settle time (a node restarted, or lost them); sending them again", "rows", len(missing))
 	body := f.buf[:0]
 	rows := 0
 	flush := func() error {

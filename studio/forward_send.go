@@ -30,6 +30,19 @@ func (f *Forwarder) step(ctx context.Context) (busy bool, err error) {
 		}
 		f.retention = cmp(r, defaultRetention)
 	}
+	if f.answering.IsZero() {
+		// After a failure (or at start): VictoriaLogs must answer before
+		// anything else, and the settle window starts then, not when the
+		// rows went: a VictoriaLogs that stalled with a batch in flight
+		// takes it when it wakes, and makes it searchable later.
+		rctx, cancel := context.WithTimeout(ctx, f.opts.Timeout)
+		err := f.vl.ping(rctx)
+		cancel()
+		if err != nil {
+			return false, f.errorf("%w", err)
+		}
+		f.answering = now
+	}
 	if !f.resumed {
 		if err := f.resume(ctx); err != nil {
 			return false, err

@@ -114,7 +114,8 @@ func loadState(path string) (state, error) {
 		return s, err
 	}
 	if err := json.Unmarshal(b, &s); err != nil {
-		return s, fmt.Errorf("studio state %s is damaged: %w (remove it to forward every record again)", path, err)
+		return s, fmt.Errorf("studio state %s is damaged: %w (remove it: mcplogd then asks VictoriaLogs for the newest row it holds "+
+			"of this machine and forwards the records after it; nothing is sent twice, and no record before that row is sent again)", path, err)
 	}
 	if s.Version != stateVersion {
 		return s, fmt.Errorf("studio state %s has version %d; this mcplogd reads version %d", path, s.Version, stateVersion)

@@ -53,6 +53,10 @@ func ParseURL(s string) (string, error) {
 	return strings.TrimRight(u.String(), "/"), nil
 }
 
+// errRefused marks an answer of VictoriaLogs that refuses rows for now: HTTP
+// 429 (a full disk, or over its ingestion limits) or 503.
+var errRefused = errors.New("VictoriaLogs refuses rows for now (full, or over its limits)")
+
 // errNotSent marks a send that failed before VictoriaLogs could have read
 // any of it (it could not be reached): the same rows may go again as they are.
 var errNotSent = errors.New("not sent")
@@ -77,9 +81,41 @@ func (c *vlclient) insert(ctx context.Context, body []byte) error {
 	defer resp.Body.Close()
 	if resp.StatusCode/100 != 2 {
 		msg, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
+		if resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable {
+			return fmt.Errorf("%w: it answered %s: %s", errRefused, resp.Status, strings.TrimSpace(string(msg)))
+		}
 		return fmt.Errorf("VictoriaLogs answered %s: %s", resp.Status, strings.TrimSpace(string(msg)))
 	}
 	_, _ = io.Copy(io.Discard, resp.Body)
+	return nil
+}
+
+// ping asks VictoriaLogs' /health whether it answers.
+func (c *vlclient) ping(ctx context.Context) error {
+	return c.get(ctx, "/health")
+}
+
+// flush asks VictoriaLogs to make the rows it took searchable now
+// (/internal/force_flush), so that counting them does not find rows it
+// holds missing. A front of a cluster may not have it: its error says so.
+func (c *vlclient) flush(ctx context.Context) error {
+	return c.get(ctx, "/internal/force_flush")
+}
+
+func (c *vlclient) get(ctx context.Context, path string) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.base+path, nil)
+	if err != nil {
+		return err
+	}
+	resp, err := c.hc.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<16))
+	if resp.StatusCode/100 != 2 {
+		return fmt.Errorf("VictoriaLogs %s answered %s", path, resp.Status)
+	}
 	return nil
 }
 

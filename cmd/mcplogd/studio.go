@@ -20,14 +20,15 @@ import (
 // settle time the tests shorten).
 type studioFlags struct {
 	url, project, machine string
-	settle                time.Duration
+	settle, timeout       time.Duration
 }
 
 func (f *studioFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.url, "studio", "", "forward every record to the studio's VictoriaLogs at this URL, e.g. http://vl.studio:9428 (also config.json's {\"studio\": {\"url\"}})")
 	fs.StringVar(&f.project, "project", "", "with --studio: the project field (default: the name of the directory that holds the data directory)")
 	fs.StringVar(&f.machine, "machine", "", "with --studio: the machine field (default: the host name)")
-	durationVar(fs, &f.settle, "studio-settle", studio.DefaultSettle, "with --studio: how long after VictoriaLogs acknowledged rows they are checked for (and sent again when missing)")
+	durationVar(fs, &f.settle, "studio-settle", studio.DefaultSettle, "with --studio: how long after VictoriaLogs acknowledged rows, and answers again after a failure, they are checked for (and sent again when missing)")
+	durationVar(fs, &f.timeout, "studio-timeout", studio.DefaultTimeout, "with --studio: how long one request to VictoriaLogs may take")
 }
 
 // options resolves the flags over DATA/config.json's studio; ok is false
@@ -37,7 +38,7 @@ func (f *studioFlags) options(dir *datadir.Dir) (o studio.ForwardOptions, ok boo
 	if err != nil {
 		return o, false, err
 	}
-	o = studio.ForwardOptions{URL: f.url, Project: f.project, Machine: f.machine, Settle: f.settle,
+	o = studio.ForwardOptions{URL: f.url, Project: f.project, Machine: f.machine, Settle: f.settle, Timeout: f.timeout,
 		StatePath: dir.StudioStatePath(), Signature: crash.RecordSignature}
 	if c := cfg.Studio; c != nil {
 		o.URL = cmpOr(o.URL, c.URL)
