@@ -1,7 +1,9 @@
 package studio
 
 import (
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -53,5 +55,21 @@ func TestState_Adopt_Merges(t *testing.T) {
 				t.Fatalf("state read back %+v, %v", back, err)
 			}
 		})
+	}
+}
+
+// TestState_Load_Damaged: a damaged state file is refused with what
+// removing it does, which is what resume does: go on after the newest row
+// VictoriaLogs holds, sending nothing twice.
+func TestState_Load_Damaged(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "studio-forward.json")
+	if err := os.WriteFile(path, []byte(`{"version": 1, "seq": `), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err := loadState(path)
+	if err == nil || !strings.Contains(err.Error(), path+" is damaged") ||
+		!strings.Contains(err.Error(), "asks VictoriaLogs for the newest row it holds of this machine") ||
+		!strings.Contains(err.Error(), "nothing is sent twice") || strings.Contains(err.Error(), "forward every record again") {
+		t.Errorf("loadState of a damaged file: %v", err)
 	}
 }
