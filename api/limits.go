@@ -28,8 +28,10 @@ const retryAfter = 2
 // append down. Past a cap, the request is refused with 503 and Retry-After.
 // A zero field means its documented default; a negative one, no limit.
 type Limits struct {
-	// MCPSessions is how many MCP sessions may be open at once; an
-	// initialize past it is refused. Default DefaultMaxMCPSessions (256).
+	// MCPSessions is how many MCP sessions may be open at once. At the
+	// cap, an initialize closes the least recently used idle session to
+	// make room (mcp_sessions.go), and is refused only when every session
+	// is in use. Default DefaultMaxMCPSessions (256).
 	MCPSessions int
 
 	// Streams is how many GET /api/v1/stream event streams may be open at

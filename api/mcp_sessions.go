@@ -3,10 +3,12 @@ package api
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"slices"
 	"strconv"
 	"sync"
+	"time"
 
 	"github.com/labstack/echo/v4"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -14,20 +16,40 @@ import (
 
 // The MCP endpoint's sessions: how many may be open (Limits.MCPSessions),
 // the token generation each was opened in (a rotation closes the older
-// ones), and the cap on tool calls that wait (Limits.LongPolls).
+// ones), which are in use, and the cap on tool calls that wait
+// (Limits.LongPolls). At the session cap, an initialize evicts the least
+// recently used idle session: one with no request in flight, no open GET
+// stream and no request for mcpSessionRecent. Only when every session is in
+// use is the new client refused.
 
-// sessionRegistry knows the generation every open MCP session was opened in.
+// sessionRegistry knows every open MCP session: the generation it was
+// opened in and whether it is in use.
 type sessionRegistry struct {
 	slots *slots // reserved by initializes in flight; live sessions are counted in srv
 	srv   *mcp.Server
 
 	mu       sync.Mutex
-	gens     map[string]uint64 // session ID → the generation it was opened in
+	open     map[string]*sessionUse // by session ID
 	creating int
+	now      func() time.Time // the clock of sessionUse.last
+}
+
+// sessionUse is what the registry knows of one open session.
+type sessionUse struct {
+	gen     uint64    // the generation it was opened in
+	active  int       // requests in flight, an open GET stream included
+	last    time.Time // when a request last began or ended
+	evicted bool      // closed to make room: 404 until the SDK forgets it
+}
+
+// eviction tells of a session closed to make room for a new one.
+type eviction struct {
+	id   string
+	idle time.Duration
 }
 
 func newSessionRegistry(max int) *sessionRegistry {
-	return &sessionRegistry{slots: newSlots(max, "MCP sessions", "--max-mcp-sessions"), gens: map[string]uint64{}}
+	return &sessionRegistry{slots: newSlots(max, "MCP sessions", "--max-mcp-sessions"), open: map[string]*sessionUse{}, now: time.Now}
 }
 
 // live returns the open sessions by ID: those initialized, not the
@@ -46,21 +68,81 @@ func (r *sessionRegistry) live() map[string]*mcp.ServerSession {
 	return m
 }
 
-// admit reserves room for one more session; false at the cap.
-func (r *sessionRegistry) admit() bool {
+// admit reserves room for one more session, at the cap by evicting the
+// least recently used idle session (returned, closed in the background);
+// false when every session is in use.
+func (r *sessionRegistry) admit() (ok bool, ev *eviction) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	live := r.live()
-	for id := range r.gens { // closed since (idle, DELETE): forget
-		if live[id] == nil {
-			delete(r.gens, id)
+	n := len(live) + r.creating
+	for id, u := range r.open {
+		switch {
+		case live[id] == nil: // closed since (idle, DELETE, evicted): forget
+			delete(r.open, id)
+		case u.evicted: // closing: its room is taken already
+			n--
 		}
 	}
-	if max := r.slots.max; max > 0 && int64(len(live)+r.creating) >= max {
-		return false
+	if max := r.slots.max; max > 0 && int64(n) >= max {
+		id, u := r.leastRecent()
+		if u == nil {
+			return false, nil
+		}
+		u.evicted = true
+		ss := live[id]
+		go func() { _ = ss.Close() }() // the SDK forgets it: its next request gets 404
+		ev = &eviction{id: id, idle: r.now().Sub(u.last)}
 	}
 	r.creating++
-	return true
+	return true, ev
+}
+
+// leastRecent returns the idle session used least recently; nil when every
+// session is in use. Under r.mu.
+func (r *sessionRegistry) leastRecent() (string, *sessionUse) {
+	var id string
+	var lru *sessionUse
+	now := r.now()
+	for sid, u := range r.open {
+		if u.evicted || u.active > 0 || now.Sub(u.last) < mcpSessionRecent {
+			continue
+		}
+		if lru == nil || u.last.Before(lru.last) {
+			id, lru = sid, u
+		}
+	}
+	return id, lru
+}
+
+// enter notes a request of session id in flight until leave is called;
+// false for a session evicted to make room (which the request may not
+// use). A session the registry does not know is left to the SDK.
+func (r *sessionRegistry) enter(id string) (leave func(), ok bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	u := r.open[id]
+	if u == nil {
+		return func() {}, true
+	}
+	if u.evicted {
+		return nil, false
+	}
+	u.active++
+	u.last = r.now()
+	return func() {
+		r.mu.Lock()
+		u.active--
+		u.last = r.now()
+		r.mu.Unlock()
+	}, true
+}
+
+// busyMessage is the refusal of an initialize when every session is in use.
+func (r *sessionRegistry) busyMessage() string {
+	return fmt.Sprintf("too many MCP sessions: all %d are in use (each has a request in flight, an open GET stream, "+
+		"or sent a request in the last %s), so none can make room; close the MCP clients you no longer use, "+
+		"or start mcplogd serve with a higher --max-mcp-sessions; retry after %d s", r.slots.max, mcpSessionRecent, retryAfter)
 }
 
 // opened ends admit's reservation, noting the session id (none when the
@@ -70,7 +152,7 @@ func (r *sessionRegistry) opened(id string, g *generation) {
 	r.mu.Lock()
 	r.creating--
 	if id != "" {
-		r.gens[id] = g.n
+		r.open[id] = &sessionUse{gen: g.n, last: r.now()}
 	}
 	r.mu.Unlock()
 	if id != "" && g.revoked() {
@@ -82,9 +164,9 @@ func (r *sessionRegistry) opened(id string, g *generation) {
 // for a session opened with a token that has been replaced since.
 func (r *sessionRegistry) current(id string, cur uint64) bool {
 	r.mu.Lock()
-	n, ok := r.gens[id]
+	u, ok := r.open[id]
 	r.mu.Unlock()
-	if !ok || n == cur {
+	if !ok || u.gen == cur {
 		return true // unknown: the SDK answers 404 itself
 	}
 	r.closeIf(func(sid string, _ uint64) bool { return sid == id })
@@ -96,8 +178,8 @@ func (r *sessionRegistry) current(id string, cur uint64) bool {
 func (r *sessionRegistry) revoke(cur uint64) {
 	r.mu.Lock()
 	for id := range r.live() {
-		if _, ok := r.gens[id]; !ok {
-			r.gens[id] = 0
+		if _, ok := r.open[id]; !ok {
+			r.open[id] = &sessionUse{}
 		}
 	}
 	r.mu.Unlock()
@@ -108,10 +190,10 @@ func (r *sessionRegistry) revoke(cur uint64) {
 func (r *sessionRegistry) closeIf(drop func(id string, gen uint64) bool) {
 	var ids []string
 	r.mu.Lock()
-	for id, n := range r.gens {
-		if drop(id, n) {
+	for id, u := range r.open {
+		if drop(id, u.gen) {
 			ids = append(ids, id)
-			delete(r.gens, id)
+			delete(r.open, id)
 		}
 	}
 	r.mu.Unlock()
@@ -129,16 +211,25 @@ func (r *sessionRegistry) closeIf(drop func(id string, gen uint64) bool) {
 }
 
 // guardMCP passes a request of the MCP endpoint to the SDK's handler h,
-// unless its session was opened with a replaced token (404, the session
-// closed), it opens a session past the cap, or it is a tool call that
-// waits past the long-poll cap (503 with Retry-After and a JSON-RPC error).
-// body is a POST's, nil otherwise.
+// unless its session was opened with a replaced token or evicted (404, the
+// session closed), it opens a session at the cap while every session is in
+// use, or it is a tool call that waits past the long-poll cap (503 with
+// Retry-After and a JSON-RPC error). A request of a session keeps it in use
+// while h serves it. body is a POST's, nil otherwise.
 func (s *Server) guardMCP(c echo.Context, h http.Handler, w http.ResponseWriter, r *http.Request, body []byte) {
 	g := s.generationOf(c)
 	id := r.Header.Get("Mcp-Session-Id")
-	if id != "" && !s.sessions.current(id, s.gen.Load().n) {
-		http.Error(w, "session not found: the token it was opened with has been replaced", http.StatusNotFound)
-		return
+	if id != "" {
+		if !s.sessions.current(id, s.gen.Load().n) {
+			http.Error(w, "session not found: the token it was opened with has been replaced", http.StatusNotFound)
+			return
+		}
+		leave, ok := s.sessions.enter(id)
+		if !ok {
+			http.Error(w, "session not found: it was idle and closed to make room for a new session; initialize a new one", http.StatusNotFound)
+			return
+		}
+		defer leave()
 	}
 	if g.revoked() && r.Method != http.MethodDelete {
 		http.Error(w, "not found", http.StatusNotFound)
@@ -146,9 +237,14 @@ func (s *Server) guardMCP(c echo.Context, h http.Handler, w http.ResponseWriter,
 	}
 	msgs := peekRPC(body)
 	if id == "" && r.Method == http.MethodPost && msgs.initialize {
-		if !s.sessions.admit() {
-			writeBusy(w, msgs.id, s.sessions.slots)
+		ok, ev := s.sessions.admit()
+		if !ok {
+			w.Header().Set("Retry-After", strconv.Itoa(retryAfter))
+			writeRPCError(w, http.StatusServiceUnavailable, msgs.id, -32000, s.sessions.busyMessage())
 			return
+		}
+		if ev != nil {
+			s.logger.Info("MCP session evicted to make room for a new one", "session_id", ev.id, "idle", ev.idle.Round(time.Millisecond))
 		}
 		hw := &sessionWriter{ResponseWriter: w}
 		hw.opened = func() { s.sessions.opened(w.Header().Get("Mcp-Session-Id"), g) }
