@@ -3,6 +3,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 
 import { followGameLogs, insertLines } from './lib/gamelogs.mjs';
@@ -313,5 +315,66 @@ describe('Why did the game crash? followed game logs (TypeScript SDK client)', (
     for (const h of handled) {
       assert.ok(!fatal.groups.some((g) => g.signature === h.signature), `level fatal leaves out ${h.title}`);
     }
+  });
+});
+
+// At the session cap the least recently used idle session makes room for a new client. A live
+// TypeScript client keeps its GET stream open, so it is never evicted: only one that lost its
+// stream and then sent nothing for 2 minutes is (api/mcp_sessions_test.go evicts on a clock it
+// moves; this suite runs the real binary and does not wait 2 minutes). What an evicted client sees
+// is a 404 for its session, which the second test causes the way eviction does, by closing the
+// session on the server: a DELETE of its ID from outside the client. SDK 1.32.2 does not open a
+// new session on that 404: the call rejects with StreamableHTTPError code 404, the transport keeps
+// the dead session ID, and every later call rejects too. The application has to connect a new
+// Client with a new transport, which works.
+describe('Session cap and a closed session (TypeScript SDK client)', () => {
+  let dir;
+  let srv;
+  let transport;
+  let client;
+  let fresh;
+
+  before(async () => {
+    dir = await tempDir();
+    srv = await startServe(dir, ['--max-mcp-sessions', '1']);
+    transport = new StreamableHTTPClientTransport(new URL(srv.link));
+    client = new Client({ name: 'mcplogd-interop-evicted', version: '1.0.0' });
+    await client.connect(transport);
+  });
+
+  after(async () => {
+    await client?.close();
+    await fresh?.close();
+    if (srv) {
+      const how = await srv.stop();
+      assert.equal(how.code, 0, `serve exits 0 on SIGTERM (${JSON.stringify(how)})\n${srv.output()}`);
+    }
+    await removeDir(dir);
+  });
+
+  test('at the cap, with the one session in use, a new client gets 503 saying what to do', async () => {
+    await callOk(client, 'ping');
+    await assert.rejects(connectHTTP(srv.link), (e) => {
+      assert.equal(e.code, 503, `the refusal's status: ${e.message}`);
+      assert.match(e.message, /all 1 are in use/);
+      assert.match(e.message, /--max-mcp-sessions/);
+      return true;
+    });
+  });
+
+  test('a session closed on the server: the call rejects with 404, no new session; a new client connects', async () => {
+    const id = transport.sessionId;
+    assert.ok(id, 'the transport has a session ID');
+    const res = await fetch(srv.link, { method: 'DELETE', headers: { 'Mcp-Session-Id': id } });
+    assert.equal(res.status, 204, 'DELETE of the session');
+    for (let i = 0; i < 2; i++) {
+      await assert.rejects(client.callTool({ name: 'ping', arguments: {} }), (e) => {
+        assert.equal(e.code, 404, `call ${i + 1} after the session closed: ${e.message}`);
+        return true;
+      });
+      assert.equal(transport.sessionId, id, 'SDK 1.32.2 keeps the closed session\'s ID');
+    }
+    fresh = await connectHTTP(srv.link);
+    assert.ok((await callOk(fresh, 'ping')), 'ping of the new client');
   });
 });
