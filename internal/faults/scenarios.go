@@ -21,6 +21,9 @@ var Scenarios = []Scenario{
 	{"damaged index", ScenarioDamagedIndex},
 	{"damaged log.db", ScenarioDamagedLog},
 	{"studio", ScenarioStudio},
+	{"studio stall", ScenarioStudioStall},
+	{"studio stall+kill", ScenarioStudioStallKill},
+	{"studio 429", ScenarioStudio429},
 }
 
 // ingestRounds kills a server during an 8-writer ingest, Rounds times,
