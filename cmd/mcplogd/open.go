@@ -50,9 +50,13 @@ type opened struct {
 }
 
 // openLog opens dir's store, the log over it and its indexes. A store held
-// by another process gives explainOpen's error, which wraps store.ErrLocked.
+// by another process gives explainOpen's error, which wraps store.ErrLocked;
+// a log.db this process may not write a *datadir.UnwritableError.
 func openLog(dir *datadir.Dir, opts openOptions) (*opened, error) {
 	if err := refuseLostLog(dir); err != nil { // salvage.go
+		return nil, err
+	}
+	if err := dir.CheckLog(); err != nil { // not "damaged", not named twice
 		return nil, err
 	}
 	db, err := store.Open(dir.DBPath(), opts.Store)

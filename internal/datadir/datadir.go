@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -28,17 +29,36 @@ type Dir struct {
 	Path string // absolute
 }
 
-// ErrNoDir is returned by Existing for a directory that does not exist.
-var ErrNoDir = errors.New("no data directory")
-
-// Open returns the data directory at path, creating it (mode 0700) if needed.
+// Open returns the data directory at path, creating it (mode 0700) if
+// needed, once it knows this process may write there: a directory it may
+// not create or write gives an *UnwritableError, a path that runs into a
+// file an error that names the file.
 func Open(path string) (*Dir, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return nil, err
 	}
 	if err := os.MkdirAll(abs, 0o700); err != nil {
+		if file, ok := fileInTheWay(err); ok && file == abs {
+			return nil, &explained{fmt.Sprintf("the data directory %s is a file, not a directory; pass --data a directory (a new one, or one holding log.db)", abs), err}
+		} else if ok {
+			return nil, &explained{fmt.Sprintf("cannot create the data directory %s: %s is a file, not a directory; pass --data a path without a file in it", abs, file), err}
+		}
+		var pe *fs.PathError
+		if errors.As(err, &pe) && refused(err) {
+			return nil, &UnwritableError{Dir: abs, Path: pe.Path, Create: true, Err: err}
+		}
 		return nil, fmt.Errorf("create data directory: %w", err)
+	}
+	// A server writes its token, server.json and index here: finding out
+	// now says so once, by name, not by a temporary file's name halfway
+	// through starting. A full disk is let through: serve starts on one,
+	// for reading.
+	if f, err := os.CreateTemp(abs, ".write-check.*"); refused(err) {
+		return nil, &UnwritableError{Dir: abs, Path: abs, Err: err}
+	} else if err == nil {
+		f.Close()
+		os.Remove(f.Name())
 	}
 	return &Dir{Path: abs}, nil
 }
@@ -51,9 +71,27 @@ func Existing(path string) (*Dir, error) {
 		return nil, err
 	}
 	if _, err := os.Stat(filepath.Join(abs, dbFile)); err != nil {
+		if file, ok := fileInTheWay(err); ok {
+			return nil, fmt.Errorf("%w at %s: %s is a file, not a directory; pass --data a data directory", ErrNoDir, abs, file)
+		}
 		return nil, fmt.Errorf("%w at %s (start a server there with: mcplogd serve --data %s)", ErrNoDir, abs, path)
 	}
 	return &Dir{Path: abs}, nil
+}
+
+// CheckLog returns an *UnwritableError when log.db exists and this process
+// may not open it to read and write (the store would call such a file
+// damaged, or fail naming it twice); nil when it may or when there is none
+// yet.
+func (d *Dir) CheckLog() error {
+	f, err := os.OpenFile(d.DBPath(), os.O_RDWR, 0)
+	if err == nil {
+		return f.Close()
+	}
+	if refused(err) {
+		return &UnwritableError{Dir: d.Path, Path: d.DBPath(), Err: err}
+	}
+	return nil // missing, or a fault store.Open reports in its own words
 }
 
 const (
@@ -88,8 +126,8 @@ func (d *Dir) NewToken() (string, error) {
 		return "", err
 	}
 	tok := hex.EncodeToString(b[:])
-	if err := writeFile(filepath.Join(d.Path, tokenFile), []byte(tok+"\n")); err != nil {
-		return "", fmt.Errorf("save token: %w", err)
+	if err := d.writeFile(tokenFile, []byte(tok+"\n")); err != nil {
+		return "", err
 	}
 	return tok, nil
 }
@@ -133,11 +171,24 @@ func (d *Dir) SaveServer(s Server) error {
 	if err != nil {
 		return err
 	}
-	return writeFile(filepath.Join(d.Path, serverFile), append(b, '\n'))
+	return d.writeFile(serverFile, append(b, '\n'))
 }
 
 // Link is the MCP link of a server at base with token.
 func Link(base, token string) string { return base + "/mcp/" + token }
+
+// writeFile replaces the file name in d atomically with data, readable by
+// the owner only. A refused write is an *UnwritableError of d: the
+// temporary file it failed to make is no name to tell a user.
+func (d *Dir) writeFile(name string, data []byte) error {
+	if err := writeFile(filepath.Join(d.Path, name), data); err != nil {
+		if refused(err) {
+			return &UnwritableError{Dir: d.Path, Path: d.Path, Err: err}
+		}
+		return fmt.Errorf("save %s: %w", filepath.Join(d.Path, name), err)
+	}
+	return nil
+}
 
 // writeFile replaces path atomically with data, readable by the owner only.
 func writeFile(path string, data []byte) error {

@@ -1,0 +1,114 @@
+package datadir_test
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/mcplogd/mcplogd/internal/datadir"
+)
+
+// TestUnwritableError_Error: each refusal names the data directory, what
+// refused, why, and what to do.
+func TestUnwritableError_Error(t *testing.T) {
+	denied := func(path string) error { return &fs.PathError{Op: "open", Path: path, Err: syscall.EACCES} }
+	rofs := func(path string) error { return &fs.PathError{Op: "open", Path: path, Err: syscall.EROFS} }
+	for _, tc := range []struct {
+		name string
+		err  *datadir.UnwritableError
+		want string
+	}{
+		{"Dir", &datadir.UnwritableError{Dir: "/d", Path: "/d", Err: denied("/d/.token.123")},
+			"cannot write the data directory /d: permission denied; give this user write access to /d, or pass --data another directory"},
+		{"Log", &datadir.UnwritableError{Dir: "/d", Path: "/d/log.db", Err: denied("/d/log.db")},
+			"cannot write the data directory /d: /d/log.db: permission denied; give this user read and write access to /d/log.db, or pass --data another directory"},
+		{"Create", &datadir.UnwritableError{Dir: "/p/d", Path: "/p/d", Create: true, Err: denied("/p/d")},
+			"cannot create the data directory /p/d: permission denied; give this user write access to /p, or pass --data another directory"},
+		{"ReadOnlyFileSystem", &datadir.UnwritableError{Dir: "/d", Path: "/d/log.db", Err: rofs("/d/log.db")},
+			"cannot write the data directory /d: /d/log.db: read-only file system; pass --data a directory on a writable file system"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := tc.err.Error(); got != tc.want {
+				t.Errorf("got  %s\nwant %s", got, tc.want)
+			}
+			if !errors.Is(tc.err, tc.err.Err.(*fs.PathError).Err) {
+				t.Error("the cause does not unwrap")
+			}
+		})
+	}
+}
+
+// TestOpen_ReadOnly: a directory this user may not write is refused by
+// Open, by name, before anything is written; a read-only log.db by
+// CheckLog. Root writes anyway, so it runs as another user only.
+func TestOpen_ReadOnly(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("root ignores permission bits; cmd/mcplogd's TestServe_ReadOnlyData runs these as uid 65534, TestUnwritableError_Error checks the words")
+	}
+	root := t.TempDir()
+	ro := filepath.Join(root, "ro")
+	if err := os.Mkdir(ro, 0o500); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.Chmod(ro, 0o700) })
+	for _, tc := range []struct{ name, path, want string }{
+		{"Dir", ro, "cannot write the data directory " + ro + ": permission denied; give this user write access to " + ro},
+		{"Create", filepath.Join(ro, "d"), "cannot create the data directory " + filepath.Join(ro, "d") + ": permission denied; give this user write access to " + ro},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := datadir.Open(tc.path)
+			var ue *datadir.UnwritableError
+			if !errors.As(err, &ue) || !strings.HasPrefix(err.Error(), tc.want) {
+				t.Fatalf("Open: %v\nwant %s", err, tc.want)
+			}
+		})
+	}
+	t.Run("Log", func(t *testing.T) {
+		dir, err := datadir.Open(filepath.Join(root, "d"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := dir.CheckLog(); err != nil {
+			t.Fatalf("CheckLog without log.db: %v", err)
+		}
+		if err := os.WriteFile(dir.DBPath(), nil, 0o400); err != nil {
+			t.Fatal(err)
+		}
+		want := "cannot write the data directory " + dir.Path + ": " + dir.DBPath() + ": permission denied"
+		if err := dir.CheckLog(); err == nil || !strings.HasPrefix(err.Error(), want) {
+			t.Fatalf("CheckLog: %v\nwant %s", err, want)
+		}
+	})
+}
+
+// TestOpen_FileInTheWay: a data directory that is a file, or under one,
+// is refused naming the file, by Open and by Existing.
+func TestOpen_FileInTheWay(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "log.db")
+	if err := os.WriteFile(file, []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	under := filepath.Join(file, "d")
+	for _, tc := range []struct {
+		name string
+		open func(string) (*datadir.Dir, error)
+		path string
+		want string
+	}{
+		{"Open", datadir.Open, file, "the data directory " + file + " is a file, not a directory; pass --data a directory (a new one, or one holding log.db)"},
+		{"OpenUnder", datadir.Open, under, "cannot create the data directory " + under + ": " + file + " is a file, not a directory; pass --data a path without a file in it"},
+		{"Existing", datadir.Existing, file, "no data directory at " + file + ": " + file + " is a file, not a directory; pass --data a data directory"},
+		{"ExistingUnder", datadir.Existing, under, "no data directory at " + under + ": " + file + " is a file, not a directory; pass --data a data directory"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := tc.open(tc.path)
+			if err == nil || err.Error() != tc.want || !errors.Is(err, syscall.ENOTDIR) && !errors.Is(err, datadir.ErrNoDir) {
+				t.Fatalf("got  %v\nwant %s", err, tc.want)
+			}
+		})
+	}
+}
