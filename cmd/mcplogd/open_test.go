@@ -232,3 +232,16 @@ func TestServe_DataIsAFile(t *testing.T) {
 		})
 	}
 }
+
+// TestServe_EmptyConfig: a 0-byte config.json stops serve saying the file
+// is empty and what to write, not "EOF".
+func TestServe_EmptyConfig(t *testing.T) {
+	data := filepath.Join(t.TempDir(), "data")
+	must(t, os.Mkdir(data, 0o700))
+	must(t, os.WriteFile(filepath.Join(data, "config.json"), nil, 0o600))
+	got := refusedHere(t, "serve", "--data", data, "--addr", "127.0.0.1:0")
+	want := filepath.Join(data, "config.json") + " is empty, and an empty file is not valid JSON: write {} in it, or remove it (it may hold {"
+	if !strings.HasPrefix(got, want) {
+		t.Errorf("got\n  %s\nwant\n  %s...", got, want)
+	}
+}

@@ -1,11 +1,13 @@
 package datadir
 
 import (
+	"bytes"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -259,7 +261,13 @@ func (d *Dir) DefaultProject() string { return filepath.Base(filepath.Dir(d.Path
 // StudioStatePath is where the studio forwarder keeps its position.
 func (d *Dir) StudioStatePath() string { return filepath.Join(d.Path, "studio-forward.json") }
 
-// Config reads DATA/config.json; a missing file is the zero Config.
+// configHint says what config.json may hold, after an error in it.
+const configHint = `it may hold {"upstreams": {"NAME": "URL or cmd:COMMAND ARGS"}, "follow": {"[PARSER:]NAME": "PATH"}, ` +
+	`"run": {"[PARSER:]NAME": "COMMAND"}, "studio": {"url": "URL", "project": "NAME", "machine": "NAME"}, "compat": "unity-bridge", "pendingMaxAge": "24h"}`
+
+// Config reads DATA/config.json; a missing file is the zero Config. An
+// empty file is refused as such, and invalid JSON with its line and
+// column.
 func (d *Dir) Config() (Config, error) {
 	var c Config
 	path := filepath.Join(d.Path, configFile)
@@ -269,10 +277,43 @@ func (d *Dir) Config() (Config, error) {
 	} else if err != nil {
 		return c, err
 	}
-	dec := json.NewDecoder(strings.NewReader(string(b)))
+	if len(bytes.TrimSpace(b)) == 0 {
+		what := "is empty"
+		if len(b) > 0 {
+			what = "holds only white space"
+		}
+		return c, fmt.Errorf("%s %s, and an empty file is not valid JSON: write {} in it, or remove it (%s)", path, what, configHint)
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&c); err != nil {
-		return c, fmt.Errorf("%s: %w (it may hold {\"upstreams\": {\"NAME\": \"URL or cmd:COMMAND ARGS\"}, \"follow\": {\"[PARSER:]NAME\": \"PATH\"}, \"studio\": {\"url\": \"URL\", \"project\": \"NAME\", \"machine\": \"NAME\"}, \"compat\": \"unity-bridge\", \"pendingMaxAge\": \"24h\"})", path, err)
+		return c, jsonError(path, b, err)
 	}
 	return c, nil
+}
+
+// jsonError is err, from decoding the file at path holding b, with the
+// line and column it occurred at when the decoder says where.
+func jsonError(path string, b []byte, err error) error {
+	var (
+		syntax *json.SyntaxError
+		typ    *json.UnmarshalTypeError
+		at     = -1 // the offset of the byte at fault
+		msg    = err.Error()
+	)
+	switch {
+	case errors.As(err, &syntax):
+		at = int(syntax.Offset) - 1 // the decoder had read the byte at fault
+	case errors.As(err, &typ):
+		at = int(typ.Offset) - 1
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		at, msg = len(bytes.TrimRight(b, " \t\r\n")), "the JSON ends before it is complete"
+	}
+	if at < 0 {
+		return &explained{fmt.Sprintf("%s: %s (%s)", path, msg, configHint), err}
+	}
+	at = min(at, len(b))
+	line := 1 + bytes.Count(b[:at], []byte("\n"))
+	col := at - bytes.LastIndexByte(b[:at], '\n')
+	return &explained{fmt.Sprintf("%s:%d:%d: %s (%s)", path, line, col, msg, configHint), err}
 }

@@ -112,3 +112,46 @@ func TestOpen_FileInTheWay(t *testing.T) {
 		})
 	}
 }
+
+// TestDir_Config: an empty config.json says it is empty and what to
+// write; invalid JSON says where, by line and column.
+func TestDir_Config(t *testing.T) {
+	for _, tc := range []struct{ name, file, want string }{
+		{"Empty", "", "config.json is empty, and an empty file is not valid JSON: write {} in it, or remove it (it may hold {"},
+		{"WhiteSpace", " \n\t", "config.json holds only white space, and an empty file is not valid JSON: write {} in it, or remove it"},
+		{"Syntax", "{\n  \"upstreams\": {\"x\": \"y\",}\n}", "config.json:2:26: invalid character '}' looking for beginning of object key string (it may hold {"},
+		{"Type", "{\n \"follow\": []}", "config.json:2:12: json: cannot unmarshal array into Go struct field Config.follow of type map[string]string"},
+		{"Truncated", "{\"follow\": {\"a\": \"b\"}\n", "config.json:1:22: the JSON ends before it is complete"},
+		{"UnknownField", `{"nope": 1}`, `config.json: json: unknown field "nope"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir, err := datadir.Open(t.TempDir())
+			if err != nil {
+				t.Fatal(err)
+			}
+			path := filepath.Join(dir.Path, "config.json")
+			if err := os.WriteFile(path, []byte(tc.file), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			_, err = dir.Config()
+			if err == nil || !strings.HasPrefix(err.Error(), filepath.Dir(path)+"/"+tc.want) {
+				t.Fatalf("got  %v\nwant %s/%s", err, filepath.Dir(path), tc.want)
+			}
+		})
+	}
+	t.Run("OK", func(t *testing.T) {
+		dir, err := datadir.Open(t.TempDir())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c, err := dir.Config(); err != nil || c.Follow != nil {
+			t.Fatalf("no config.json: %+v, %v", c, err)
+		}
+		if err := os.WriteFile(filepath.Join(dir.Path, "config.json"), []byte(`{"follow": {"game": "/g.log"}}`), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if c, err := dir.Config(); err != nil || c.Follow["game"] != "/g.log" {
+			t.Fatalf("config.json with a follow: %+v, %v", c, err)
+		}
+	})
+}
