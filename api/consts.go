@@ -9,6 +9,11 @@ import (
 // DefaultMaxBodyBytes is the request body limit when Options.MaxBodyBytes is zero.
 const DefaultMaxBodyBytes = 1 << 20
 
+// mcpMaxDepth is how deep the go-sdk lets a JSON-RPC message nest (its
+// internal/json defaultMaxDepth); it answers a deeper one in plain text, so
+// the MCP endpoint refuses it first, as a JSON-RPC parse error.
+const mcpMaxDepth = 1000
+
 // Timeouts of the http.Server that Serve runs. Writes outlast the longest
 // long poll (oplog.MaxWait).
 const (

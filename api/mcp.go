@@ -66,6 +66,12 @@ func (s *Server) mountMCP() {
 			writeRPCError(w, http.StatusBadRequest, nil, jsonrpc.CodeParseError, "Parse error: the body is not JSON")
 			return nil
 		}
+		if depth := jsonDepth(body); depth > mcpMaxDepth {
+			// The SDK refuses it in plain text, for both generations.
+			writeRPCError(w, http.StatusBadRequest, requestID(body), jsonrpc.CodeParseError, fmt.Sprintf(
+				"Parse error: the JSON nests %d levels deep; an MCP message may nest at most %d", depth, mcpMaxDepth))
+			return nil
+		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
 		if ok, listen := isModern(r, body); ok {
 			s.guardModern(ctx, c, modern, w, r, body, listen)
@@ -229,6 +235,42 @@ func (w *rpcErrorWriter) finish() {
 	}
 	w.ResponseWriter.WriteHeader(http.StatusBadRequest)
 	_, _ = w.ResponseWriter.Write(w.held.Bytes())
+}
+
+// jsonDepth is how deep the JSON b nests its objects and arrays, counted
+// as the go-sdk counts them for mcpMaxDepth: brackets outside strings.
+func jsonDepth(b []byte) int {
+	depth, deepest, inString, escaped := 0, 0, false, false
+	for _, c := range b {
+		switch {
+		case inString && escaped:
+			escaped = false
+		case inString && c == '\\':
+			escaped = true
+		case inString:
+			inString = c != '"'
+		case c == '"':
+			inString = true
+		case c == '{' || c == '[':
+			depth++
+			deepest = max(deepest, depth)
+		case c == '}' || c == ']':
+			depth--
+		}
+	}
+	return deepest
+}
+
+// requestID is the id of the JSON-RPC request b, or nil (null) when b is
+// no single request with one.
+func requestID(b []byte) json.RawMessage {
+	var req struct {
+		ID json.RawMessage `json:"id"`
+	}
+	if json.Unmarshal(b, &req) != nil {
+		return nil
+	}
+	return req.ID
 }
 
 // writeRPCError answers with a JSON-RPC error; a nil id is written as null.

@@ -3,6 +3,7 @@ package api_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"maps"
 	"net/http"
@@ -306,4 +307,53 @@ func typescriptClient(t *testing.T) (node, script string) {
 		}
 	}
 	return node, filepath.Join(interop, "lib", "every-tool.mjs")
+}
+
+// TestMCP_TooDeep: a body nested deeper than the SDK reads (1,000 levels)
+// gets a JSON-RPC parse error for its ID that says so, not the SDK's
+// plain-text 400, at 2026-07-28 and in a 2025 session alike; 1,000 levels,
+// and brackets inside a string, are still served.
+func TestMCP_TooDeep(t *testing.T) {
+	h := mustServe(t, nil)
+	path := "/mcp/" + testToken
+	meta := `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"raw","version":"1"},"io.modelcontextprotocol/clientCapabilities":{}}`
+	// call is a tools/call of ping whose argument x holds value; the body
+	// nests 3 levels above it.
+	call := func(value, meta string) string {
+		return `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"ping","arguments":{"x":` + value + `}` + meta + `}}`
+	}
+	nested := func(n int) string { return strings.Repeat("[", n) + strings.Repeat("]", n) }
+	generations := []struct {
+		name   string
+		meta   string
+		header map[string]string
+	}{
+		{"2026-07-28", "," + meta, map[string]string{"Mcp-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": "ping"}},
+		{"2025-11-25", "", map[string]string{"Mcp-Protocol-Version": "2025-11-25", "Mcp-Session-Id": rawSession(t, h, "2025-11-25")}},
+	}
+	for _, g := range generations {
+		t.Run(g.name, func(t *testing.T) {
+			for _, depth := range []int{1001, 5000} {
+				status, body := rawMCP(h, t, http.MethodPost, path, call(nested(depth-3), g.meta), g.header)
+				var resp struct {
+					JSONRPC string          `json:"jsonrpc"`
+					ID      json.RawMessage `json:"id"`
+					Error   struct {
+						Code    int    `json:"code"`
+						Message string `json:"message"`
+					} `json:"error"`
+				}
+				want := fmt.Sprintf("Parse error: the JSON nests %d levels deep; an MCP message may nest at most 1000", depth)
+				if err := json.Unmarshal([]byte(body), &resp); err != nil || status != http.StatusBadRequest || resp.JSONRPC != "2.0" ||
+					string(resp.ID) != "7" || resp.Error.Code != -32700 || resp.Error.Message != want {
+					t.Errorf("nested %d deep: %d %.300s\nwant 400 and id 7, code -32700, %q", depth, status, body, want)
+				}
+			}
+			for name, value := range map[string]string{"1000": nested(997), "InString": `"` + nested(3000) + `"`} {
+				if status, body := rawMCP(h, t, http.MethodPost, path, call(value, g.meta), g.header); status != http.StatusOK || !strings.Contains(body, "ping takes no arguments") {
+					t.Errorf("%s: %d %.300s; want ping's answer", name, status, body)
+				}
+			}
+		})
+	}
 }
