@@ -23,7 +23,7 @@ type serveLimits struct {
 func (l *serveLimits) register(fs *flag.FlagSet) {
 	l.pendingMaxAge = oplog.DefaultMaxPendingAge
 	fs.Var(setDuration{durationValue{&l.pendingMaxAge}, &l.pendingMaxAgeSet}, "pending-max-age", "settle as timeout an operation still pending this long after its start, e.g. 24h or 7d (0: never; also \"pendingMaxAge\" in DATA/config.json)")
-	fs.IntVar(&l.sessions, "max-mcp-sessions", api.DefaultMaxMCPSessions, "MCP sessions open at once; more get 503 with Retry-After (0: no limit)")
+	fs.IntVar(&l.sessions, "max-mcp-sessions", api.DefaultMaxMCPSessions, "MCP sessions open at once; at the cap the least recently used idle one makes room, and only when all are in use does a new one get 503 with Retry-After (0: no limit)")
 	fs.IntVar(&l.streams, "max-streams", api.DefaultMaxStreams, "event streams (GET /api/v1/stream) open at once; more get 503 (0: no limit)")
 	fs.IntVar(&l.polls, "max-long-polls", api.DefaultMaxLongPolls, "requests waiting at once (waitMs of /api/v1/tail, console_tail, get_result); more get 503 (0: no limit)")
 	durationVar(fs, &l.sessionIdle, "mcp-session-idle", api.DefaultMCPSessionIdle, "close an MCP session that sent no request for this long (0: never)")
