@@ -59,8 +59,8 @@ func (a *wordsAnalyzer) isStop(term []byte) bool {
 }
 
 // eachWord calls fn with the bounds of each word of input, in order, and
-// whether the word is ASCII.
-func eachWord(input []byte, fn func(start, end int, ascii bool)) {
+// whether the word is ASCII, until fn returns false.
+func eachWord(input []byte, fn func(start, end int, ascii bool) bool) {
 	for i := 0; i < len(input); {
 		start, ascii := i, true
 		for i < len(input) {
@@ -87,7 +87,9 @@ func eachWord(input []byte, fn func(start, end int, ascii bool)) {
 			}
 			continue
 		}
-		fn(start, i, ascii)
+		if !fn(start, i, ascii) {
+			return
+		}
 	}
 }
 
@@ -156,7 +158,7 @@ func (a *wordsAnalyzer) Analyze(input []byte) analysis.TokenStream {
 	var toks []analysis.Token // one allocation for the tokens of input
 	var buf []byte            // and one for their terms
 	pos := 0
-	eachWord(input, func(start, end int, ascii bool) {
+	eachWord(input, func(start, end int, ascii bool) bool {
 		pos++
 		wl := min(end-start, maxWordInput)
 		if buf == nil || len(buf)+4*wl > cap(buf) { // after non-ASCII words that grew
@@ -167,7 +169,7 @@ func (a *wordsAnalyzer) Analyze(input []byte) analysis.TokenStream {
 		term := buf[from:len(buf):len(buf)]
 		if a.isStop(term) {
 			buf = buf[:from]
-			return
+			return true
 		}
 		if toks == nil {
 			toks = make([]analysis.Token, 0, len(input)/6+1)
@@ -177,6 +179,7 @@ func (a *wordsAnalyzer) Analyze(input []byte) analysis.TokenStream {
 		}
 		toks = append(toks, analysis.Token{Term: term, Start: start, End: end, Position: pos, Type: analysis.AlphaNumeric})
 		out = append(out, &toks[len(toks)-1])
+		return true
 	})
 	return out
 }

@@ -2,6 +2,7 @@ package search
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -9,6 +10,8 @@ import (
 
 	"github.com/blevesearch/bleve/v2/document"
 	index "github.com/blevesearch/bleve_index_api"
+
+	"github.com/mcplogd/mcplogd/oplog"
 )
 
 func TestWordsAnalyzer(t *testing.T) {
@@ -104,5 +107,60 @@ func TestWordsAnalyzer_CutsLongWords(t *testing.T) {
 		if toks[1].Start != 2 || toks[1].End != 2+len(w) || toks[2].Position != 3 {
 			t.Errorf("%.20q: token at %d-%d, next at position %d", w, toks[1].Start, toks[1].End, toks[2].Position)
 		}
+	}
+}
+
+// distinctWords returns n distinct words of letters, the same for a seed.
+func distinctWords(seed uint64, n int) string {
+	r := rand.New(rand.NewPCG(seed, 7))
+	var b strings.Builder
+	seen := map[string]bool{}
+	for len(seen) < n {
+		w := make([]byte, 8)
+		for i := range w {
+			w[i] = byte('a' + r.IntN(26))
+		}
+		if !seen[string(w)] {
+			seen[string(w)] = true
+			b.Write(w)
+			b.WriteByte(' ')
+		}
+	}
+	return b.String()
+}
+
+// A field of more than maxFieldTerms distinct words keeps the first
+// maxFieldTerms, and its document names it in the cut field; a long field
+// of few distinct words is whole.
+func TestDocument_Cut(t *testing.T) {
+	an := newAnalyzers(newMapping())
+	many := distinctWords(3, maxFieldTerms+100)
+	d := an.document(&oplog.Record{ID: 1, Text: "short", Stack: many})
+	var cut []string
+	for _, f := range d.Fields {
+		switch f := f.(type) {
+		case *kwField:
+			if f.name == cutField {
+				cut = append(cut, string(f.value))
+			}
+		case *textField:
+			if f.name == "stack" {
+				f.Analyze()
+				first := strings.Fields(many)
+				if !f.cut || len(f.freqs) != maxFieldTerms || f.freqs[first[0]] == nil || f.freqs[first[maxFieldTerms-1]] == nil || f.freqs[first[maxFieldTerms]] != nil {
+					t.Errorf("stack of %d distinct words: cut %v, %d terms", maxFieldTerms+100, f.cut, len(f.freqs))
+				}
+			}
+		}
+	}
+	if strings.Join(cut, ",") != "stack" {
+		t.Errorf("cut fields %q, want stack", cut)
+	}
+	few := strings.Repeat("Alpha beta, gamma the delta! ", 3*maxFieldTerms)
+	f := &textField{name: "stack", value: []byte(few), an: an.words}
+	f.Analyze()
+	n := 3 * maxFieldTerms
+	if want := fmt.Sprintf("alpha:%d beta:%d delta:%d gamma:%d", n, n, n, n); f.cut || freqString(f.freqs) != want || f.length != 4*n {
+		t.Errorf("a long field of few words: cut %v, %d words, %s; want %s", f.cut, f.length, freqString(f.freqs), want)
 	}
 }

@@ -52,16 +52,23 @@
 // Text and stack are split into words of letters, digits and underscores,
 // lower-cased, without English stop words, each indexed by its first
 // maxTokenBytes (a search for a longer word is confirmed on the records,
-// as phrases are) (analyzer.go); the indexer runs
-// a few bleve batches at once (Options.Parallel) so that one is analysed
-// while another builds its segment.
+// as phrases are) (analyzer.go); a field of more than maxFieldTerms
+// distinct words is indexed by its first ones, and a search confirms the
+// others on the record (cut.go). The indexer runs a few bleve batches at
+// once (Options.Parallel) so that one is analysed while another builds its
+// segment. What an indexing step holds is bounded by its records' bytes,
+// words and distinct words, not only their number, and the store is read
+// a few large records at a time (budget.go), so that the index's memory
+// stays bounded whatever the records hold.
 //
 // A missing, unreadable, corrupt or older-mapping index is rebuilt from the
 // store at Open, in the background, with progress in the log and in Status.
 //
 // The files follow those parts: index.go (Open, Status, Close), meta.go
 // (meta.json and the segments on disk), segments.go (one bleve index per
-// ID range, and retention), indexer.go (the background indexer),
+// ID range, and retention), indexer.go (the background indexer), budget.go
+// (what one indexing step takes, and reading the store), cut.go (fields
+// indexed in part),
 // rebuild.go (starting over, Reindex), tail.go (the records above the
 // watermark and the pending operations), terms.go and terms_pred.go (their
 // term sets), eval.go and evalterms.go (a query

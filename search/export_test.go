@@ -2,7 +2,10 @@ package search
 
 // BuildTerms builds the chunk term sets now: an index opened with a long
 // Interval and no Changed builds them only when it opens.
-func (x *Index) BuildTerms() (int, error) { return x.buildTerms() }
+func (x *Index) BuildTerms() (int, error) {
+	n, _, err := x.buildTerms()
+	return n, err
+}
 
 // SkippedChunks is how many chunks searches skipped by their term sets.
 func (x *Index) SkippedChunks() uint64 { return x.skipped.Load() }

@@ -3,6 +3,7 @@ package search
 import (
 	"strings"
 	"sync"
+	"unsafe"
 
 	"github.com/blevesearch/bleve/v2/size"
 	index "github.com/blevesearch/bleve_index_api"
@@ -73,6 +74,7 @@ type textField struct {
 	an     *wordsAnalyzer
 	length int
 	freqs  index.TokenFrequencies
+	cut    bool // it holds more than maxFieldTerms distinct words: only the first are in freqs
 }
 
 func (f *textField) Name() string                                     { return f.name }
@@ -95,19 +97,29 @@ var tokenFreqSize = 64 + size.SizeOfPtr
 
 // Analyze counts the field's words as wordsAnalyzer and bleve's
 // TokenFrequency (without term vectors) would: the terms lower-cased in one
-// buffer, the map's keys cut from one string.
+// buffer, the map's keys cut from one string. A field long enough to hold
+// more than maxFieldTerms words keeps its first maxFieldTerms distinct ones
+// (analyzeCapped). Analysed once: document analyses the long fields itself.
 func (f *textField) Analyze() {
+	if f.freqs != nil {
+		return
+	}
+	if len(f.value) >= cutMinBytes {
+		f.analyzeCapped()
+		return
+	}
 	in := f.value
 	buf := make([]byte, 0, len(in))
 	ends := make([]int32, 0, len(in)/6+1)
-	eachWord(in, func(start, end int, ascii bool) {
+	eachWord(in, func(start, end int, ascii bool) bool {
 		from := len(buf)
 		buf = appendTerm(buf, in[start:end], ascii)
 		if f.an.isStop(buf[from:]) {
 			buf = buf[:from]
-			return
+			return true
 		}
 		ends = append(ends, int32(len(buf)))
+		return true
 	})
 	f.length = len(ends)
 	str := string(buf)
@@ -131,4 +143,49 @@ func (f *textField) Analyze() {
 		}
 		from = end
 	}
+}
+
+// cutMinBytes is the shortest field that can hold more than maxFieldTerms
+// words: n words take 2n-1 bytes at least.
+const cutMinBytes = 2 * maxFieldTerms
+
+// analyzeCapped is Analyze for a field that may hold more than
+// maxFieldTerms distinct words: it keeps the first maxFieldTerms, and at
+// the next new one stops and marks the field cut. (The words after are not
+// counted: nothing is scored.)
+func (f *textField) analyzeCapped() {
+	in := f.value
+	f.freqs = make(index.TokenFrequencies, 1024)
+	var slab []index.TokenFreq
+	var arena, buf []byte
+	eachWord(in, func(start, end int, ascii bool) bool {
+		buf = appendTerm(buf[:0], in[start:end], ascii)
+		if f.an.isStop(buf) {
+			return true
+		}
+		if tf, ok := f.freqs[string(buf)]; ok {
+			f.length++
+			tf.SetFrequency(tf.Frequency() + 1)
+			return true
+		}
+		if len(f.freqs) == maxFieldTerms {
+			f.cut = true
+			return false
+		}
+		f.length++
+		if cap(arena)-len(arena) < len(buf) {
+			arena = make([]byte, 0, max(arenaBlock, len(buf)))
+		}
+		from := len(arena)
+		arena = append(arena, buf...)
+		term := arena[from:len(arena):len(arena)]
+		if len(slab) == cap(slab) {
+			slab = make([]index.TokenFreq, 0, 1024)
+		}
+		slab = append(slab, index.TokenFreq{Term: term})
+		tf := &slab[len(slab)-1]
+		tf.SetFrequency(1)
+		f.freqs[unsafe.String(&term[0], len(term))] = tf
+		return true
+	})
 }

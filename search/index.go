@@ -25,12 +25,14 @@ type Options struct {
 	// Default 65,536.
 	SegmentSize uint64
 
-	// BatchSize is how many records the indexer reads from the store and
-	// indexes in one bleve batch. Default 10,000.
+	// BatchSize is how many records one indexing step reads from the store
+	// and indexes at most: fewer when their bytes or words reach the
+	// step's bounds (see consts.go). Default 10,000.
 	BatchSize int
 
-	// Parallel is how many bleve batches (of BatchSize/Parallel records
-	// at most) the indexer runs at once. Default GOMAXPROCS, at most 4.
+	// Parallel is how many bleve batches the indexer splits a step into
+	// (about equal in words) and runs at once. Default GOMAXPROCS, at
+	// most 4.
 	Parallel int
 
 	// TailChunk is how many IDs of not yet indexed records a search reads
@@ -122,6 +124,8 @@ type Index struct {
 	closed      bool
 	full        atomic.Bool // the disk was full at the last write (diskfull.go)
 
+	hint     sizeHint      // the largest record the recent reads met (budget.go)
+	budget   stepBudget    // what the indexing step takes; under work
 	dirty    *dirtySet     // operations indexed while pending
 	tail     tailCache     // decoded records above the watermark
 	terms    termSets      // the term sets of the chunks above the watermark (terms.go)
@@ -164,9 +168,10 @@ type segment struct {
 	checked atomic.Int64 // when a failed search last checked its files (damage.go), unix ns
 }
 
-// lookup returns s's time column, filled from st first if s was opened from disk.
-func (s *segment) lookup(st oplog.Store) (timeLookup, error) {
-	if err := s.times.fill(st, s.hi); err != nil {
+// lookup returns s's time column, filled from st first if s was opened
+// from disk (read is told what that read).
+func (s *segment) lookup(st oplog.Store, read func(bytes int64)) (timeLookup, error) {
+	if err := s.times.fill(st, s.hi, read); err != nil {
 		return nil, err
 	}
 	return s.times.get, nil

@@ -36,17 +36,17 @@ func (x *Index) run() {
 			}
 			continue
 		}
-		var n int
+		var done stepDone
 		var err error
 		if !x.stillFull() { // diskfull.go
-			n, err = x.indexOnce()
+			done, err = x.indexOnce()
 			err = x.tolerateFull(err)
 		}
 		if err != nil {
 			x.opts.Logger.Error("search indexing failed", "err", err)
 		} else {
-			rel.indexed(n, x.opts.BatchSize, time.Now())
-			x.readN(n, n < x.opts.BatchSize)
+			rel.indexed(done.n, done.bytes, done.more, time.Now())
+			x.readN(done.n, done.bytes, !done.more)
 		}
 		if err == nil {
 			if err := x.warm(); err != nil {
@@ -57,7 +57,7 @@ func (x *Index) run() {
 			lastLog = time.Now()
 			x.opts.Logger.Info("rebuilding search index", "indexedThrough", s.IndexedThrough, "lag", s.Lag, "progress", fmt.Sprintf("%.0f%%", 100*s.Progress))
 		}
-		if err == nil && n >= x.opts.BatchSize {
+		if err == nil && done.more {
 			select {
 			case <-x.stop:
 				return
@@ -116,11 +116,19 @@ func (x *Index) yields(y *yielding) bool {
 	return true
 }
 
-// indexOnce indexes one batch after the watermark, reindexes completed
+// stepDone is what an indexing step read: n records of bytes
+// (recordBytes), and whether more are waiting.
+type stepDone struct {
+	n     int
+	bytes int64
+	more  bool
+}
+
+// indexOnce indexes one step after the watermark, reindexes completed
 // operations that were indexed while pending, drops segments that
-// retention emptied, and records the new watermark. It returns how many
-// records it read.
-func (x *Index) indexOnce() (n int, err error) {
+// retention emptied, and records the new watermark. It returns what it
+// read.
+func (x *Index) indexOnce() (done stepDone, err error) {
 	x.work.Lock()
 	defer x.work.Unlock()
 	st := x.st.Stats()
@@ -128,17 +136,18 @@ func (x *Index) indexOnce() (n int, err error) {
 	wm, rev := x.watermark, x.revision
 	x.mu.RUnlock()
 	if rev != st.Revision {
-		return 0, x.restartLocked("the log was cleared", st)
+		return done, x.restartLocked("the log was cleared", st)
 	}
 	pos := x.dirty.mark() // before any read of an operation that refreshPending may hold
 	x.dirty.trim(st.FirstID)
-	t, err := x.st.Tail(oplog.TailQuery{SinceID: wm, HasSince: true, Revision: rev, Limit: x.opts.BatchSize})
+	t, weights, err := x.readStep(wm, rev) // budget.go
 	if err != nil {
-		return 0, err
+		return done, err
 	}
 	if t.Reset {
-		return 0, x.restartLocked("the log was cleared", x.st.Stats())
+		return done, x.restartLocked("the log was cleared", x.st.Stats())
 	}
+	done = stepDone{n: len(t.Lines), bytes: x.budget.bytes, more: t.More}
 	step := x.beginStep(t.LastID)
 	released := false
 	defer func() {
@@ -149,30 +158,30 @@ func (x *Index) indexOnce() (n int, err error) {
 			x.mu.Unlock()
 		}
 	}()
-	jobs, ops, err := x.batches(t.Lines, step)
+	jobs, ops, err := x.batches(t.Lines, weights, step)
 	if err != nil {
-		return 0, err
+		return done, err
 	}
 	if err := x.runBatches(jobs, step); err != nil {
-		return 0, err
+		return done, err
 	}
 	x.dirty.add(ops.pending...)
 	x.dirty.remove(ops.done...)
 	if err := x.refreshPending(wm, pos); err != nil {
-		return 0, err
+		return done, err
 	}
 	dropped, metaStale := x.endStep(step, &t, st)
 	released = true
 	for _, s := range dropped {
 		_ = s.idx.Close()
 		if err := removeSegments(x.dir, x.keepNames()); err != nil {
-			return 0, err
+			return done, err
 		}
 	}
 	if len(dropped) == 0 && !metaStale {
-		return len(t.Lines), nil
+		return done, nil
 	}
-	return len(t.Lines), x.writeMetaSync(false)
+	return done, x.writeMetaSync(false)
 }
 
 // beginStep queues a step that reaches through: it holds the persisted
@@ -194,16 +203,27 @@ type job struct {
 // opIDs are the operations a step indexed, pending or ended.
 type opIDs struct{ pending, done []uint64 }
 
-// batches groups recs by segment, one bleve batch per segment touched (of
-// at most BatchSize/Parallel records), and records their times and spans.
-func (x *Index) batches(recs []oplog.Record, step *persist) ([]job, opIDs, error) {
+// batches groups recs by segment and by share of the step, one bleve batch
+// for each (Parallel shares of about equal weights, the records' words),
+// and records their times and spans.
+func (x *Index) batches(recs []oplog.Record, weights []int, step *persist) ([]job, opIDs, error) {
 	var jobs []job
 	var ops opIDs
+	total := 0
+	for _, w := range weights {
+		total += w
+	}
+	share := (total + x.opts.Parallel - 1) / x.opts.Parallel
+	batched, next := 0, share // the weight of the records batched, and where the share being filled ends
 	for i := 0; i < len(recs); {
 		lo := x.segLo(recs[i].ID)
 		j := i
-		for j < len(recs) && x.segLo(recs[j].ID) == lo && j-i < x.opts.BatchSize/x.opts.Parallel {
+		for j < len(recs) && x.segLo(recs[j].ID) == lo && (j == i || batched < next) {
+			batched += weights[j]
 			j++
+		}
+		for batched >= next {
+			next += share
 		}
 		s, err := x.segmentFor(lo)
 		if err != nil {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -254,14 +255,33 @@ type parkingStore struct {
 	release chan struct{}
 }
 
-const parkLimit = 4000 // the TailChunk of the test: no other read asks for as many
+const parkLimit = 4000 // the TailChunk of the tests
 
+// Tail parks the first read of a search's walk above the watermark, once
+// armed: the indexers' reads are no larger (maxReadRecords), so the walk is
+// told by its caller.
 func (p *parkingStore) Tail(q oplog.TailQuery) (oplog.Tail, error) {
-	if q.Limit == parkLimit && p.armed.CompareAndSwap(true, false) {
+	if p.armed.Load() && inSearchWalk() && p.armed.CompareAndSwap(true, false) {
 		close(p.parked)
 		<-p.release
 	}
 	return p.Store.Tail(q)
+}
+
+// inSearchWalk reports whether its caller runs in a search's walk of the
+// records above the watermark.
+func inSearchWalk() bool {
+	pc := make([]uintptr, 64)
+	frames := runtime.CallersFrames(pc[:runtime.Callers(2, pc)])
+	for {
+		f, more := frames.Next()
+		if strings.HasSuffix(f.Function, "search.(*Index).searchTail") {
+			return true
+		}
+		if !more {
+			return false
+		}
+	}
 }
 
 func TestSearch_WatermarkAdvancesDuringLagSearches(t *testing.T) {

@@ -2,6 +2,7 @@ package search
 
 import (
 	"strconv"
+	"unsafe"
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/analysis"
@@ -87,14 +88,25 @@ func (a *analyzers) document(r *oplog.Record) *document.Document {
 	if r.Run != 0 {
 		kw("run", docID(r.Run))
 	}
-	if r.Text != "" {
-		d.AddField(&textField{name: "text", value: []byte(r.Text), an: a.words})
-	}
-	if r.Stack != "" {
-		d.AddField(&textField{name: "stack", value: []byte(r.Stack), an: a.words})
+	for _, f := range [2]textField{{name: "text", value: bytesOf(r.Text)}, {name: "stack", value: bytesOf(r.Stack)}} {
+		if len(f.value) == 0 {
+			continue
+		}
+		tf := &textField{name: f.name, value: f.value, an: a.words}
+		d.AddField(tf)
+		if len(tf.value) >= cutMinBytes {
+			// Analysed here, not in bleve's batch, to know whether it is cut.
+			if tf.Analyze(); tf.cut {
+				kw(cutField, tf.name)
+			}
+		}
 	}
 	return d
 }
+
+// bytesOf returns s's bytes without a copy: the fields of a document only
+// read them, while the record is held.
+func bytesOf(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)) }
 
 // keywordField is a keyword field and its value as indexed; "" for none.
 type keywordField struct{ field, v string }

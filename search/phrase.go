@@ -119,17 +119,7 @@ func (q *phraseQuery) Searcher(ctx context.Context, r index.IndexReader, _ mappi
 		return nil, err
 	}
 	return searcher.NewFilteringSearcher(ctx, all, func(_ *search.SearchContext, d *search.DocumentMatch) bool {
-		ext, err := r.ExternalID(d.IndexInternalID)
-		if err != nil {
-			recs.fail(err)
-			return false
-		}
-		id, err := strconv.ParseUint(ext, 10, 64)
-		if err != nil {
-			recs.fail(fmt.Errorf("document %q: %w", ext, err))
-			return false
-		}
-		rec, ok := recs.get(id)
+		rec, ok := recs.of(r, d)
 		if !ok {
 			return false
 		}
@@ -177,10 +167,11 @@ type recordsKey struct{}
 // the last one (a phrase without a field is checked against text and then
 // stack) and the first error, which the search then returns.
 type recordReader struct {
-	st   oplog.Store
-	mu   sync.Mutex
-	last oplog.Record
-	err  error
+	st     oplog.Store
+	onRead func(bytes int64) // told of each record read (nil: nothing)
+	mu     sync.Mutex
+	last   oplog.Record
+	err    error
 }
 
 func (rr *recordReader) get(id uint64) (oplog.Record, bool) {
@@ -200,7 +191,25 @@ func (rr *recordReader) get(id uint64) (oplog.Record, bool) {
 		return r, false
 	}
 	rr.last = r
+	if rr.onRead != nil {
+		rr.onRead(recordBytes(&r))
+	}
 	return r, true
+}
+
+// of returns the record of a document of r.
+func (rr *recordReader) of(r index.IndexReader, d *search.DocumentMatch) (oplog.Record, bool) {
+	ext, err := r.ExternalID(d.IndexInternalID)
+	if err != nil {
+		rr.fail(err)
+		return oplog.Record{}, false
+	}
+	id, err := strconv.ParseUint(ext, 10, 64)
+	if err != nil {
+		rr.fail(fmt.Errorf("document %q: %w", ext, err))
+		return oplog.Record{}, false
+	}
+	return rr.get(id)
 }
 
 func (rr *recordReader) fail(err error) {

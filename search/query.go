@@ -13,6 +13,7 @@ import (
 // compiled is a SearchQuery translated for bleve.
 type compiled struct {
 	q     query.Query // the query string and every filter but the time range, one conjunction
+	seg   query.Query // q for the segments: its leaves on text fields confirm cut documents (cut.go)
 	rng   timeRange   // the filters' time range, applied to the IDs q finds
 	times bool        // the query string has a time range: q reads the time column
 	terms []string    // analysed words of the query string, for fragments
@@ -71,6 +72,7 @@ func (a *analyzers) compile(q *oplog.SearchQuery) (*compiled, error) {
 	default:
 		c.q = query.NewConjunctionQuery(conj)
 	}
+	c.seg = cutTree(c.q, a.text)
 	c.rng = timeRange{since: q.Since, until: q.Until}
 	return c, nil
 }

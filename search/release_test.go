@@ -7,7 +7,7 @@ import (
 )
 
 // The indexer gives memory back once, when a catch-up of releaseBacklog
-// records or more ends, and not while steps stay full, after a small one,
+// records (or releaseBytes) or more ends, and not while steps stay full, after a small one,
 // or sooner than releaseEvery after the last time.
 func TestReleaser(t *testing.T) {
 	calls := 0
@@ -16,7 +16,7 @@ func TestReleaser(t *testing.T) {
 	const batch = 10_000
 	step := func(n int) {
 		now = now.Add(time.Second)
-		r.indexed(n, batch, now)
+		r.indexed(n, 0, n >= batch, now)
 	}
 	for range releaseBacklog / batch {
 		step(batch) // full steps: the catch-up goes on
@@ -45,18 +45,24 @@ func TestReleaser(t *testing.T) {
 	if calls != 2 {
 		t.Fatalf("after releaseEvery: %d calls, want 2", calls)
 	}
+	now = now.Add(releaseEvery) // a catch-up of 300 records of 1 MiB: large by its bytes
+	r.indexed(16, 16<<20, true, now)
+	r.indexed(284, 284<<20, false, now)
+	if calls != 3 {
+		t.Fatalf("after a catch-up of 300 MiB of records: %d calls, want 3", calls)
+	}
 }
 
 // The store's mapped pages go back after every releaseBacklog records the
-// indexers read, while they are behind too, and when one catches up after
-// unmapIdle or more; not after each small read.
+// indexers read (or releaseBytes of them), while they are behind too, and
+// when one catches up after unmapIdle or more; not after each small read.
 func TestUnmapper(t *testing.T) {
 	unmaps := 0
 	u := unmapper{unmap: func() error { unmaps++; return nil }}
 	read := func(n, times int, caughtUp bool) {
 		t.Helper()
 		for range times {
-			if err := u.readN(n, caughtUp); err != nil {
+			if err := u.readN(n, 0, caughtUp); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -79,12 +85,19 @@ func TestUnmapper(t *testing.T) {
 	if unmaps != was+2 {
 		t.Fatalf("catching up after %d records: %d unmaps, want 1", unmapIdle, unmaps-was-1)
 	}
+	was = unmaps // large records count by their bytes: releaseBytes of a few records
+	if err := u.readN(0, releaseBytes-1, false); err != nil || unmaps != was {
+		t.Fatalf("short of releaseBytes: %d unmaps, %v", unmaps-was, err)
+	}
+	if err := u.readN(1, 1, false); err != nil || unmaps != was+1 {
+		t.Fatalf("%d bytes of large records read: %d unmaps, want 1 (%v)", releaseBytes, unmaps-was, err)
+	}
 	u.unmap = func() error { return errors.New("boom") }
-	if err := u.readN(releaseBacklog, false); err == nil || err.Error() != "boom" {
+	if err := u.readN(releaseBacklog, 0, false); err == nil || err.Error() != "boom" {
 		t.Fatalf("the store's error: %v", err)
 	}
 	var none unmapper // a store without a mapping
-	if err := none.readN(releaseBacklog, true); err != nil {
+	if err := none.readN(releaseBacklog, 0, true); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -80,7 +80,7 @@ func (x *Index) Search(ctx context.Context, q *oplog.SearchQuery, before uint64,
 		return oplog.IndexHits{}, oplog.Errorf(oplog.EINVALID, "query: %v", err)
 	}
 	cp := ev.chunkPred(c)
-	recs := &recordReader{st: x.st}
+	recs := &recordReader{st: x.st, onRead: x.readBytes}
 	ctx = context.WithValue(ctx, recordsKey{}, recs)
 	h, err := x.search(ctx, c, p, cp, before, limit)
 	if x.repair(err) {
@@ -243,7 +243,7 @@ func (col *collector) result(h *oplog.IndexHits, lowest, lastID, before uint64) 
 func (x *Index) segmentIDs(ctx context.Context, s *segment, c *compiled, lo, hi uint64) ([]uint64, error) {
 	var lerr error
 	look := func() timeLookup {
-		l, err := s.lookup(x.st)
+		l, err := s.lookup(x.st, x.readBytes)
 		if err != nil {
 			lerr = err
 			return func(uint64) (int64, bool) { return 0, false }
@@ -262,7 +262,7 @@ func (x *Index) segmentIDs(ctx context.Context, s *segment, c *compiled, lo, hi 
 	}
 	s.times.mu.RLock()
 	defer s.times.mu.RUnlock()
-	return searchIDs(ctx, s.idx, x.m, c.q, lo, hi, keep, l, nil)
+	return searchIDs(ctx, s.idx, x.m, c.seg, lo, hi, keep, l, nil)
 }
 
 func countIn(ids []uint64, lo, hi uint64) int {

@@ -3,6 +3,7 @@ package search
 import (
 	"cmp"
 	"context"
+	"errors"
 	"maps"
 	"slices"
 	"sync"
@@ -19,35 +20,15 @@ import (
 func (x *Index) searchTail(ctx context.Context, p pred, cp cpred, col *collector, lo, hi uint64, rev uint64) error {
 	n := x.opts.TailChunk
 	x.tail.drop(rev, (lo-1)/n)
-	v := &recView{an: x.an.text}
 	for top := hi; top >= lo; {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 		k := (top - 1) / n
 		clo := max(lo, k*n+1)
-		recs, fresh, err := x.chunkFor(k, clo, top, rev, cp)
+		got, down, err := x.searchChunk(ctx, p, cp, col, k, clo, top, rev)
 		if err != nil {
 			return err
-		}
-		var got []uint64
-		down := clo
-		for i := len(recs) - 1; i >= 0; i-- {
-			r := &recs[i]
-			if r.ID > top || r.ID < clo {
-				continue
-			}
-			if f, ok := fresh[r.ID]; ok {
-				r = f
-			}
-			*v = recView{r: r, an: v.an}
-			if p(v) {
-				got = append(got, r.ID)
-				if len(col.ids)+len(got) > col.limit {
-					down = r.ID
-					break
-				}
-			}
 		}
 		col.add(got, down)
 		if col.full() || clo == lo {
@@ -60,6 +41,64 @@ func (x *Index) searchTail(ctx context.Context, p pred, cp cpred, col *collector
 		top = clo - 1
 	}
 	return nil
+}
+
+// searchChunk returns the IDs in clo..top of chunk k that match p, newest
+// first, stopping past what col still takes, and the lowest ID it looked
+// at. A chunk of large records (more than maxChunkBytes) is evaluated as
+// it is read, whole.
+func (x *Index) searchChunk(ctx context.Context, p pred, cp cpred, col *collector, k, clo, top, rev uint64) ([]uint64, uint64, error) {
+	recs, fresh, err := x.chunkFor(k, clo, top, rev, cp)
+	if errors.Is(err, errBigChunk) {
+		got, err := x.evalRange(ctx, p, clo, top)
+		return got, clo, err
+	}
+	if err != nil {
+		return nil, 0, err
+	}
+	var got []uint64
+	down := clo
+	v := &recView{an: x.an.text}
+	for i := len(recs) - 1; i >= 0; i-- {
+		r := &recs[i]
+		if r.ID > top || r.ID < clo {
+			continue
+		}
+		if f, ok := fresh[r.ID]; ok {
+			r = f
+		}
+		*v = recView{r: r, an: v.an}
+		if p(v) {
+			got = append(got, r.ID)
+			if len(col.ids)+len(got) > col.limit {
+				down = r.ID
+				break
+			}
+		}
+	}
+	return got, down, nil
+}
+
+// evalRange returns the IDs of the stored records lo..hi that match p,
+// holding one read of them at a time.
+func (x *Index) evalRange(ctx context.Context, p pred, lo, hi uint64) ([]uint64, error) {
+	var got []uint64
+	v := &recView{an: x.an.text}
+	err := eachRecord(x.st, &x.hint, lo, hi, func(recs []oplog.Record) bool {
+		var bytes int64
+		for i := range recs {
+			if *v = (recView{r: &recs[i], an: v.an}); p(v) {
+				got = append(got, recs[i].ID)
+			}
+			bytes += recordBytes(&recs[i])
+		}
+		x.readBytes(bytes)
+		return ctx.Err() == nil
+	})
+	if err == nil {
+		err = ctx.Err()
+	}
+	return got, err
 }
 
 // chunkFor returns the records of chunk k to evaluate for clo..top, as
@@ -88,16 +127,24 @@ func (x *Index) chunkFor(k, clo, top, rev uint64, cp cpred) ([]oplog.Record, map
 }
 
 // tailCache keeps the records of the chunks above the watermark that
-// searches read whole, decoded, up to maxTailCached records: reading and
-// decoding was most of a search's time during a lag. A record does not
-// change once stored but for an operation that completes: the operations
-// pending when a chunk was read are read again by each search.
+// searches read whole, decoded, up to maxTailCached records and
+// maxTailCachedBytes: reading and decoding was most of a search's time
+// during a lag. A record does not change once stored but for an operation
+// that completes: the operations pending when a chunk was read are read
+// again by each search. A chunk of more than maxChunkBytes is never kept
+// (nor held whole by a search): big remembers it, so that it is not read
+// again to learn it.
 type tailCache struct {
 	mu     sync.Mutex
 	rev    uint64 // the store generation of the chunks
 	chunks map[uint64]*tailChunk
+	bytes  int64 // of the chunks' records (recordBytes)
+	big    map[uint64]bool
 	max    uint64 // records kept; 0: maxTailCached
 }
+
+// errBigChunk is chunk's answer for a chunk of more than maxChunkBytes.
+var errBigChunk = errors.New("search: chunk too large to hold")
 
 // limit is how many records the cache keeps: maxTailCached, or max when a
 // test set it.
@@ -110,6 +157,7 @@ func (t *tailCache) limit() uint64 {
 
 type tailChunk struct {
 	recs    []oplog.Record // oldest first
+	bytes   int64          // theirs (recordBytes)
 	pending []uint64       // the operations pending when read
 	pos     uint64         // the journal's position before they were read
 }
@@ -120,11 +168,17 @@ func (t *tailCache) drop(rev, k uint64) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.rev != rev {
-		t.rev, t.chunks = rev, map[uint64]*tailChunk{}
+		t.rev, t.chunks, t.bytes, t.big = rev, map[uint64]*tailChunk{}, 0, map[uint64]bool{}
 	}
-	for c := range t.chunks {
+	for c, ch := range t.chunks {
 		if c < k {
 			delete(t.chunks, c)
+			t.bytes -= ch.bytes
+		}
+	}
+	for c := range t.big {
+		if c < k {
+			delete(t.big, c)
 		}
 	}
 }
@@ -152,13 +206,14 @@ func (x *Index) warm() error {
 		t := &x.tail
 		t.mu.Lock()
 		_, cached := t.chunks[k]
+		big := t.big[k]
 		admit := t.admits(k, n)
 		t.mu.Unlock()
-		if !cached && !admit {
+		if !cached && !big && !admit {
 			return nil // the cache is full of newer chunks
 		}
-		if !cached {
-			if _, _, err := x.chunk(k, rev); err != nil {
+		if !cached && !big {
+			if _, _, err := x.chunk(k, rev); err != nil && !errors.Is(err, errBigChunk) {
 				return err
 			}
 		}
@@ -180,16 +235,22 @@ func (t *tailCache) admits(k, n uint64) bool {
 // keep caches chunk k, dropping the oldest chunks while the cache is full.
 // Under t.mu.
 func (t *tailCache) keep(k, n uint64, c *tailChunk) {
-	for t.full(n) && len(t.chunks) > 0 {
-		delete(t.chunks, t.oldest())
+	for (t.full(n) || t.bytes+c.bytes > maxTailCachedBytes) && len(t.chunks) > 0 {
+		o := t.oldest()
+		t.bytes -= t.chunks[o].bytes
+		delete(t.chunks, o)
 	}
 	t.chunks[k] = c
+	t.bytes += c.bytes
 }
 
-// full reports whether one more chunk of n records is over the limit;
-// oldest is the lowest chunk kept (there is one). Under t.mu.
-func (t *tailCache) full(n uint64) bool { return uint64(len(t.chunks)+1)*n > t.limit() }
-func (t *tailCache) oldest() uint64     { return slices.Min(slices.Collect(maps.Keys(t.chunks))) }
+// full reports whether one more chunk of n records is over the limit (or
+// its records' bytes are at maxTailCachedBytes); oldest is the lowest
+// chunk kept (there is one). Under t.mu.
+func (t *tailCache) full(n uint64) bool {
+	return uint64(len(t.chunks)+1)*n > t.limit() || t.bytes >= maxTailCachedBytes
+}
+func (t *tailCache) oldest() uint64 { return slices.Min(slices.Collect(maps.Keys(t.chunks))) }
 
 // chunk returns the stored records of chunk k and, by ID, the current
 // record of each operation that was pending when they were read.
@@ -200,12 +261,26 @@ func (x *Index) chunk(k, rev uint64) ([]oplog.Record, map[uint64]*oplog.Record, 
 	t.mu.Unlock()
 	if c == nil {
 		n := x.opts.TailChunk
+		t.mu.Lock()
+		big := t.rev == rev && t.big[k]
+		t.mu.Unlock()
+		if big {
+			return nil, nil, errBigChunk
+		}
 		pos := x.dirty.mark()
-		recs, err := x.readRange(k*n+1, (k+1)*n)
+		recs, bytes, whole, err := x.readRange(k*n+1, (k+1)*n, maxChunkBytes)
 		if err != nil {
 			return nil, nil, err
 		}
-		c = &tailChunk{recs: recs, pos: pos}
+		if !whole {
+			t.mu.Lock()
+			if t.rev == rev {
+				t.big[k] = true
+			}
+			t.mu.Unlock()
+			return nil, nil, errBigChunk
+		}
+		c = &tailChunk{recs: recs, bytes: bytes, pos: pos}
 		for i := range recs {
 			if recs[i].Kind == oplog.KindOp && !recs[i].IsComplete() {
 				c.pending = append(c.pending, recs[i].ID)
@@ -236,43 +311,28 @@ func (x *Index) chunk(k, rev uint64) ([]oplog.Record, map[uint64]*oplog.Record, 
 	return c.recs, fresh, nil
 }
 
-// readRange returns the stored records lo..hi, oldest first.
-func (x *Index) readRange(lo, hi uint64) ([]oplog.Record, error) {
-	var recs []oplog.Record
-	err := eachRecord(x.st, lo, hi, func(batch []oplog.Record) {
-		if recs == nil {
-			recs = batch // one read, as a chunk of up to maxReadBatch IDs is: no copy
-		} else {
-			recs = append(recs, batch...)
+// readRange returns the stored records lo..hi, oldest first, and their
+// bytes (recordBytes), unless they are more than maxBytes (whole false).
+func (x *Index) readRange(lo, hi uint64, maxBytes int64) (recs []oplog.Record, bytes int64, whole bool, err error) {
+	whole = true
+	err = eachRecord(x.st, &x.hint, lo, hi, func(batch []oplog.Record) bool {
+		if len(batch) == 0 {
+			return true
 		}
+		for i := range batch {
+			bytes += recordBytes(&batch[i])
+		}
+		if bytes > maxBytes {
+			recs, whole = nil, false
+			return false
+		}
+		if recs == nil { // room for the records there are, copied once
+			recs = make([]oplog.Record, 0, min(hi, max(x.st.Stats().LastID, batch[len(batch)-1].ID))-lo+1)
+		}
+		recs = append(recs, batch...)
+		return true
 	})
-	return recs, err
-}
-
-// eachRecord calls fn with the stored records lo..hi, oldest first, read
-// maxReadBatch at a time.
-func eachRecord(st oplog.Store, lo, hi uint64, fn func([]oplog.Record)) error {
-	return eachRecordBy(st, lo, hi, maxReadBatch, fn)
-}
-
-// eachRecordBy is eachRecord, reading batch records at a time.
-func eachRecordBy(st oplog.Store, lo, hi uint64, batch int, fn func([]oplog.Record)) error {
-	for since := lo - 1; since < hi; {
-		tl, err := st.Tail(oplog.TailQuery{SinceID: since, HasSince: true, Limit: int(min(hi-since, uint64(batch)))})
-		if err != nil {
-			return err
-		}
-		n := len(tl.Lines)
-		for n > 0 && tl.Lines[n-1].ID > hi {
-			n--
-		}
-		fn(tl.Lines[:n])
-		if tl.Reset || tl.LastID <= since || len(tl.Lines) == 0 {
-			return nil // the store moved on (cleared): nothing more here
-		}
-		since = tl.LastID
-	}
-	return nil
+	return recs, bytes, whole, err
 }
 
 // matchDirty returns the IDs of ids in lo..hi whose current record matches p.

@@ -36,6 +36,7 @@ type chunkTerms struct {
 	pending  []uint64 // the operations that were pending when read: matched as they now stand
 	pos      uint64   // the completions journal's position before the first read
 	complete bool     // every ID of the chunk is in
+	cut      [2]bool  // a record held more than maxFieldTerms new words of text, stack: the set may hold any word
 	size     int64    // the bytes its terms take, about
 }
 
@@ -85,11 +86,11 @@ func (t *termSets) covered(rev, wm uint64) uint64 {
 	return max(t.through, wm)
 }
 
-// buildTerms adds up to termsStep records after the sets' end to their
+// buildTerms adds up to termsStep records (or releaseBytes of them) after the sets' end to their
 // chunks' sets, dropping those the watermark passed, and holding no more
-// than maxTermSetRecords above it nor much more than maxTermSetBytes. It
-// returns how many it added.
-func (x *Index) buildTerms() (int, error) {
+// than maxTermSetRecords above it nor more than maxTermSetBytes and one
+// record's terms. It returns how many it added, and the bytes it read.
+func (x *Index) buildTerms() (int, int64, error) {
 	x.terms.build.Lock()
 	defer x.terms.build.Unlock()
 	st := x.st.Stats()
@@ -114,16 +115,19 @@ func (x *Index) buildTerms() (int, error) {
 	from, full := max(t.through, wm), t.bytes > maxTermSetBytes
 	t.mu.Unlock()
 	if full {
-		return 0, nil // until the watermark passes some of them
+		return 0, 0, nil // until the watermark passes some of them
 	}
 	last := min(st.LastID, from+termsStep, wm+maxTermSetRecords)
 	if rev != st.Revision || last <= from {
-		return 0, nil
+		return 0, 0, nil
 	}
 	pos := x.dirty.mark()
-	added := 0
+	added, read := 0, int64(0)
 	var buf []byte
-	err := eachRecordBy(x.st, from+1, last, termsReadBatch, func(recs []oplog.Record) {
+	err := eachRecord(x.st, &x.hint, from+1, last, func(recs []oplog.Record) bool {
+		for i := range recs {
+			read += recordBytes(&recs[i])
+		}
 		for i := 0; i < len(recs) && !full; {
 			k := (recs[i].ID - 1) / n
 			j := i
@@ -139,32 +143,39 @@ func (x *Index) buildTerms() (int, error) {
 					t.chunks[k] = c
 				}
 			}
+			room := maxTermSetBytes - t.bytes
 			t.mu.Unlock()
-			grown := c.addAll(recs[i:j], x.an.words, (k+1)*n, &buf)
+			took, grown := c.addAll(recs[i:j], x.an.words, (k+1)*n, room, &buf)
 			t.mu.Lock()
-			if t.rev == rev && t.through < recs[j-1].ID {
-				t.through = recs[j-1].ID
+			if t.rev == rev && t.through < recs[i+took-1].ID {
+				t.through = recs[i+took-1].ID
 				t.bytes += grown
-				full = t.bytes > maxTermSetBytes // the records after these wait for the watermark
+				// the records after these wait for the watermark
+				full = took < j-i || t.bytes > maxTermSetBytes
 			}
 			t.mu.Unlock()
-			added += j - i
+			added += took
 			i = j
 		}
+		return !full && read < releaseBytes // the mapped pages it read go back before it reads more (release.go)
 	})
-	return added, err
+	return added, read, err
 }
 
-// addAll puts the terms of recs, the next records of c, in c, freezing c
-// once its records reach end, and returns how many bytes c grew by.
-func (c *chunkTerms) addAll(recs []oplog.Record, an *wordsAnalyzer, end uint64, buf *[]byte) int64 {
+// addAll puts the terms of recs, the next records of c, in c until they
+// grew it by more than room bytes, freezing c once its records reach end,
+// and returns how many records it took (at least one) and how many bytes
+// c grew by.
+func (c *chunkTerms) addAll(recs []oplog.Record, an *wordsAnalyzer, end uint64, room int64, buf *[]byte) (int, int64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	size := c.size
-	for i := range recs {
-		*buf = c.add(&recs[i], an, *buf)
+	took := 0
+	for took < len(recs) && (took == 0 || c.size-size <= room) {
+		*buf = c.add(&recs[took], an, *buf)
+		took++
 	}
-	c.through = recs[len(recs)-1].ID
+	c.through = recs[took-1].ID
 	if c.through == end && !c.complete {
 		c.complete = true
 		c.size = 0
@@ -174,7 +185,7 @@ func (c *chunkTerms) addAll(recs []oplog.Record, an *wordsAnalyzer, end uint64, 
 		}
 		c.arena = [2][]byte{}
 	}
-	return c.size - size
+	return took, c.size - size
 }
 
 // add puts r's terms in c; buf is scratch space, returned for reuse.
@@ -191,18 +202,24 @@ func (c *chunkTerms) add(r *oplog.Record, an *wordsAnalyzer, buf []byte) []byte 
 		c.kw[kwKey{"run", docID(r.Run)}] = struct{}{}
 	}
 	for f, s := range [2]string{r.Text, r.Stack} {
-		if s == "" {
+		if s == "" || c.cut[f] {
 			continue
 		}
 		set := c.words[f]
 		in := unsafe.Slice(unsafe.StringData(s), len(s)) // only read
-		eachWord(in, func(start, end int, ascii bool) {
+		added := 0
+		eachWord(in, func(start, end int, ascii bool) bool {
 			buf = appendTerm(buf[:0], in[start:end], ascii)
 			if _, ok := set[string(buf)]; ok || an.isStop(buf) {
-				return
+				return true
+			}
+			if added++; added > maxFieldTerms {
+				c.cut[f] = true // as the document is (cut.go): any word of f may be in the chunk
+				return false
 			}
 			set[c.intern(f, buf)] = struct{}{}
 			c.size += int64(len(buf)) + termOverhead
+			return true
 		})
 	}
 	c.span.add(r.Time)
@@ -235,13 +252,13 @@ func (x *Index) runTerms() {
 		if x.opts.Changed != nil {
 			changed = x.opts.Changed()
 		}
-		n, err := x.buildTerms()
+		n, bytes, err := x.buildTerms()
 		if err != nil {
 			x.opts.Logger.Error("search: reading the records above the watermark failed", "err", err)
 		} else {
-			x.readN(n, n < termsStep)
+			x.readN(n, bytes, n < termsStep)
 		}
-		if err == nil && n >= termsStep {
+		if err == nil && (n >= termsStep || bytes >= releaseBytes) {
 			select {
 			case <-x.stop:
 				return
@@ -261,6 +278,9 @@ func (x *Index) runTerms() {
 // has reports whether text field f (0: text, 1: stack) of c holds term.
 // Under c.mu (read).
 func (c *chunkTerms) has(f int, term string) bool {
+	if c.cut[f] {
+		return true
+	}
 	if c.complete {
 		return c.frozen[f].has(term)
 	}
@@ -271,6 +291,9 @@ func (c *chunkTerms) has(f int, term string) bool {
 // any reports whether a term of text field f matches m. Under c.mu (read).
 func (c *chunkTerms) any(f int, m termMatcher) bool {
 	test := func(t string) bool { return (m.lit == "" || strings.Contains(t, m.lit) || !isASCII(t)) && m.match(t) }
+	if c.cut[f] {
+		return true
+	}
 	if !c.complete {
 		for t := range c.words[f] {
 			if test(t) {

@@ -53,17 +53,22 @@ func (c *timeCol) get(id uint64) (int64, bool) {
 	return 0, false
 }
 
-// fill reads the times of the IDs lo..hi from st, once.
-func (c *timeCol) fill(st oplog.Store, hi uint64) error {
+// fill reads the times of the IDs lo..hi from st, once, telling read what
+// it read.
+func (c *timeCol) fill(st oplog.Store, hi uint64, read func(bytes int64)) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.full {
 		return nil
 	}
-	err := eachRecord(st, c.lo, hi, func(batch []oplog.Record) {
+	err := eachRecord(st, nil, c.lo, hi, func(batch []oplog.Record) bool {
+		var bytes int64
 		for i := range batch {
 			c.set(&batch[i])
+			bytes += recordBytes(&batch[i])
 		}
+		read(bytes)
+		return true
 	})
 	if err != nil {
 		return err

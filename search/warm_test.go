@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -91,5 +92,51 @@ func TestWarm_ReadsWholeChunksAboveTheWatermark(t *testing.T) {
 	}
 	if got := cached(); len(got) != 0 {
 		t.Fatalf("with the watermark at the last ID, cached chunks %v; want none", got)
+	}
+}
+
+// A chunk of records larger than maxChunkBytes is neither kept nor held
+// whole: warm remembers it and goes on, and a search evaluates it as it
+// reads it, finding what it holds.
+func TestWarm_LargeChunkIsNotHeld(t *testing.T) {
+	st := oplogtest.NewMemory()
+	x, err := Open(t.TempDir(), st, &Options{TailChunk: 10, Interval: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = x.Close() })
+	filler := strings.Repeat("filler ", (2<<20)/7) // 2 MiB: ten make a chunk over maxChunkBytes
+	recs := make([]oplog.Record, 35)
+	for i := range recs {
+		recs[i] = oplog.Record{Kind: oplog.KindLine, Level: oplog.LevelInfo, Source: "game", Text: fmt.Sprintf("line%d", i+1), Time: time.Now()}
+		if i < 20 {
+			recs[i].Stack = filler
+		}
+	}
+	if err := st.Append(context.Background(), recs); err != nil {
+		t.Fatal(err)
+	}
+	if err := x.warm(); err != nil {
+		t.Fatal(err)
+	}
+	x.tail.mu.Lock()
+	var kept []uint64
+	for k := range x.tail.chunks {
+		kept = append(kept, k)
+	}
+	slices.Sort(kept)
+	big := x.tail.big[0] && x.tail.big[1]
+	x.tail.mu.Unlock()
+	if !slices.Equal(kept, []uint64{2}) || !big {
+		t.Fatalf("cached chunks %v (large ones marked: %v); want only chunk 2, of small records", kept, big)
+	}
+	for _, id := range []int{3, 17, 25, 35} {
+		h, err := x.Search(context.Background(), &oplog.SearchQuery{Query: fmt.Sprintf("line%d", id)}, 0, 10)
+		if err != nil || !slices.Equal(h.IDs, []uint64{uint64(id)}) {
+			t.Errorf("line%d: %v, %v", id, h.IDs, err)
+		}
+	}
+	if h, err := x.Search(context.Background(), &oplog.SearchQuery{Query: "filler", Limit: 5}, 0, 5); err != nil || len(h.IDs) != 5 || h.IDs[0] != 20 || !h.More {
+		t.Errorf("filler, newest 5: %+v, %v", h, err)
 	}
 }

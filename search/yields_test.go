@@ -48,11 +48,11 @@ func TestYields(t *testing.T) {
 	if burst(yieldUncovered + 1000) {
 		t.Fatal("yields with the term sets more than yieldUncovered records behind")
 	}
-	if _, err := x.buildTerms(); err != nil {
+	if _, _, err := x.buildTerms(); err != nil {
 		t.Fatal(err)
 	}
 	for x.terms.covered(x.revision, 0) < st.Stats().LastID { // termsStep at a time
-		if _, err := x.buildTerms(); err != nil {
+		if _, _, err := x.buildTerms(); err != nil {
 			t.Fatal(err)
 		}
 	}

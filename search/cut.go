@@ -1,0 +1,117 @@
+package search
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/blevesearch/bleve/v2/analysis"
+	"github.com/blevesearch/bleve/v2/mapping"
+	"github.com/blevesearch/bleve/v2/search"
+	"github.com/blevesearch/bleve/v2/search/query"
+	"github.com/blevesearch/bleve/v2/search/searcher"
+	index "github.com/blevesearch/bleve_index_api"
+)
+
+// Cut documents. Bleve's memory and time for a document follow its
+// distinct words (~130 to ~600 bytes and 6 to 40 µs each, see consts.go):
+// a 1 MiB stack of 120,000 random identifiers took ~80 MB and 5 s. A text
+// or stack field of more than maxFieldTerms distinct words is therefore
+// indexed by its first maxFieldTerms (field.go), and its document holds
+// the keyword field cut with the field's name. Searches stay exact: in the
+// segments, each leaf on text or stack also takes the documents cut in its
+// field on which the leaf's predicate (eval.go) holds, evaluated on the
+// record read from the store, as phrases are confirmed (phrase.go). A leaf
+// that the index matches needs no confirmation: the terms indexed are
+// words the field holds. Searches over segments without a cut document pay
+// one lookup of the cut term per leaf and segment.
+
+// cutField is the keyword field of a cut document: the names of its cut
+// fields. Queries cannot name it.
+const cutField = "cut"
+
+// cutQuery is a leaf on a text field, and the documents cut in that field
+// on which it holds.
+type cutQuery struct {
+	leaf  query.Query
+	field string
+	an    analysis.Analyzer
+}
+
+// cutTree returns q for the segments: a copy of q whose leaves on text
+// fields are cutQuerys. q itself, which compileEval and chunkPred read, is
+// left as it is.
+func cutTree(q query.Query, an analysis.Analyzer) query.Query {
+	switch q := q.(type) {
+	case *query.BooleanQuery:
+		c := *q
+		for _, p := range []*query.Query{&c.Must, &c.Should, &c.MustNot} {
+			if *p != nil {
+				*p = cutTree(*p, an)
+			}
+		}
+		return &c
+	case *query.ConjunctionQuery:
+		c := *q // keeps bleve's query string mark (see stringMode)
+		c.Conjuncts = cutTrees(q.Conjuncts, an)
+		return &c
+	case *query.DisjunctionQuery:
+		c := *q
+		c.Disjuncts = cutTrees(q.Disjuncts, an)
+		return &c
+	case *phraseQuery:
+		return &cutQuery{leaf: q, field: q.field, an: an}
+	case query.FieldableQuery:
+		if slices.Contains(textFields, q.Field()) {
+			return &cutQuery{leaf: q, field: q.Field(), an: an}
+		}
+	}
+	return q
+}
+
+func cutTrees(qs []query.Query, an analysis.Analyzer) []query.Query {
+	out := make([]query.Query, len(qs))
+	for i, q := range qs {
+		out[i] = cutTree(q, an)
+	}
+	return out
+}
+
+// Searcher is the leaf's searcher, or, when r holds documents cut in the
+// field, the disjunction of it and of those on which the leaf holds.
+func (q *cutQuery) Searcher(ctx context.Context, r index.IndexReader, m mapping.IndexMapping, opts search.SearcherOptions) (search.Searcher, error) {
+	s, err := q.leaf.Searcher(ctx, r, m, opts)
+	if err != nil {
+		return nil, err
+	}
+	if _, none := s.(*searcher.MatchNoneSearcher); none {
+		return s, nil // as the leaf: boolean queries leave it out
+	}
+	cut, err := searcher.NewTermSearcher(ctx, r, q.field, cutField, 1, opts)
+	if err != nil {
+		_ = s.Close()
+		return nil, err
+	}
+	if cut.Count() == 0 {
+		_ = cut.Close()
+		return s, nil
+	}
+	p, none, err := (&evaluator{m: m, an: q.an, memo: map[query.Query]leafMemo{}}).node(q.leaf)
+	recs, _ := ctx.Value(recordsKey{}).(*recordReader)
+	if err == nil && recs == nil {
+		err = fmt.Errorf("cut: no store to confirm documents against")
+	}
+	if err != nil {
+		_, _ = s.Close(), cut.Close()
+		return nil, err
+	}
+	if none {
+		_ = cut.Close()
+		return s, nil
+	}
+	confirmed := searcher.NewFilteringSearcher(ctx, cut, func(_ *search.SearchContext, d *search.DocumentMatch) bool {
+		rec, ok := recs.of(r, d)
+		return ok && p(&recView{r: &rec, an: q.an})
+	})
+	return searcher.NewDisjunctionSearcher(ctx, r, []search.Searcher{s, confirmed}, 1, opts)
+}
