@@ -3,7 +3,7 @@ GO          ?= go
 STATICCHECK ?= $(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2
 FUZZTIME    ?= 20s
 
-.PHONY: run build fmt vet lint test test-race fuzz faults bench bench-go bench-mcp-ts interop screenshots check
+.PHONY: run build fmt vet lint test test-race test-memory fuzz faults bench bench-go bench-mcp-ts interop screenshots check
 
 # VERSION is what `mcplogd version` prints for `make build` and `make install`: the
 # nearest tag and commit (git describe), else "dev". `go install …@vX.Y.Z` needs no stamp:
@@ -56,6 +56,11 @@ test-race: interop/node_modules/.package-lock.json
 	scripts/need-engines
 	GO=$(GO) scripts/need-victoria-logs
 	$(TEST_ENV) $(GO) test -race -timeout 15m ./...
+
+# The index's memory bound (RSS within --memory-limit plus a margin while records of many distinct
+# words are indexed), measured without the race detector, whose shadow memory would swamp it.
+test-memory:
+	$(GO) test ./search -run '^TestIndex_Memory_' -count 1 -v
 
 # The README's screenshots (docs/screenshots/*.png), taken by the end-to-end test in Chromium.
 screenshots:
@@ -125,4 +130,4 @@ bench-mcp-ts: interop/node_modules/.package-lock.json
 	$(GO) build -o interop/.bin/mcplogd ./cmd/mcplogd
 	cd interop && RECORDS=$(RECORDS) MCPLOGD_BIN="$$PWD/.bin/mcplogd" $(INTEROP_NODE) bench-tail.mjs
 
-check: fmt vet lint test-race interop
+check: fmt vet lint test-race test-memory interop
