@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 
 	"github.com/mcplogd/mcplogd/internal/bench"
@@ -70,5 +71,8 @@ func (m *Main) token(ctx context.Context, args []string) error {
 }
 
 func (m *Main) bench(ctx context.Context, args []string) error {
-	return bench.Command(ctx, args, m.Stdout, m.Stderr)
+	return bench.Command(ctx, args, m.Stdout, m.Stderr, func(fs *flag.FlagSet, args []string) error {
+		fs.Usage = func() { printUsage(fs.Output(), fs, "[flags]", bench.Summary) }
+		return m.parse(fs, args, -1)
+	})
 }

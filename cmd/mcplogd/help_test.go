@@ -54,7 +54,7 @@ func TestHelp_Stdout(t *testing.T) {
 // flagNames lists the flags a command's --help names.
 func flagNames(help string) []string {
 	var names []string
-	for _, m := range regexp.MustCompile(`(?m)^  -(\w[\w-]*)`).FindAllStringSubmatch(help, -1) {
+	for _, m := range regexp.MustCompile(`(?m)^  --?(\w[\w-]*)`).FindAllStringSubmatch(help, -1) {
 		names = append(names, m[1])
 	}
 	return names

@@ -110,8 +110,7 @@ func (m *Main) Run(ctx context.Context, args []string) error {
 			return c.run(m, ctx, args[1:])
 		}
 	}
-	fmt.Fprintf(m.Stderr, "mcplogd: unknown command %q\n\n", args[0])
-	m.usage(m.Stderr)
+	fmt.Fprintf(m.Stderr, "mcplogd: unknown command %q (see mcplogd --help)\n", args[0])
 	return errUsage
 }
 
@@ -132,16 +131,13 @@ func (m *Main) printVersion(_ context.Context, args []string) error {
 	return nil
 }
 
-// flags returns a flag set whose --help prints the command's usage line and
-// summary (parse sends it to standard output, and a flag error to standard
-// error).
+// flags returns a flag set whose --help prints the command's usage line,
+// summary and flags (parse sends it to standard output, and a flag error,
+// one line, to standard error).
 func (m *Main) flags(name, args, summary string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(m.Stderr)
-	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "Usage: mcplogd %s %s\n\n%s\n\nFlags:\n", name, args, summary)
-		fs.PrintDefaults()
-	}
+	fs.Usage = func() { printUsage(fs.Output(), fs, args, summary) }
 	return fs
 }
 
@@ -158,7 +154,8 @@ func (m *Main) parse(fs *flag.FlagSet, args []string, nargs int) error {
 	for {
 		// The flag package prints --help's usage, and an error with the
 		// usage, to the set's output: the usage asked for goes to standard
-		// output (so that "| less" shows it), an error to standard error.
+		// output (so that "| less" shows it), an error is one line on
+		// standard error.
 		var msg bytes.Buffer
 		fs.SetOutput(&msg)
 		err := fs.Parse(args)
@@ -167,7 +164,7 @@ func (m *Main) parse(fs *flag.FlagSet, args []string, nargs int) error {
 			_, _ = m.Stdout.Write(msg.Bytes())
 			return flag.ErrHelp
 		} else if err != nil {
-			_, _ = m.Stderr.Write(msg.Bytes())
+			flagError(m.Stderr, fs, err)
 			return errUsage
 		}
 		if fs.NArg() == 0 {
@@ -179,8 +176,7 @@ func (m *Main) parse(fs *flag.FlagSet, args []string, nargs int) error {
 	// Parsing "--" alone sets no flag and leaves pos as fs.Args().
 	_ = fs.Parse(append([]string{"--"}, append(pos, rest...)...))
 	if nargs >= 0 && fs.NArg() != nargs {
-		fmt.Fprintf(m.Stderr, "mcplogd %s: want %d argument(s), got %d\n", fs.Name(), nargs, fs.NArg())
-		fs.Usage()
+		argsError(m.Stderr, fs, fmt.Sprintf("want %d argument(s), got %d", nargs, fs.NArg()))
 		return errUsage
 	}
 	return nil

@@ -26,7 +26,7 @@ func (m *Main) replay(ctx context.Context, args []string) error {
 		return err
 	}
 	if fs.NArg() == 0 {
-		fs.Usage()
+		argsError(m.Stderr, fs, "no record ID; give one or more, or FROM..TO")
 		return errUsage
 	}
 	dir, err := datadir.Existing(*data)

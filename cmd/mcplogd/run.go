@@ -37,8 +37,7 @@ func (m *Main) runCommand(ctx context.Context, args []string) error {
 		return err
 	}
 	if fs.NArg() == 0 {
-		fmt.Fprintln(m.Stderr, "mcplogd run: no command; give it after --, such as: mcplogd run --name Game -- love game/")
-		fs.Usage()
+		argsError(m.Stderr, fs, "no command; give it after --, such as: mcplogd run --name Game -- love game/")
 		return errUsage
 	}
 	spec := runSpec{Name: *name, Parser: *parser, Args: fs.Args()}

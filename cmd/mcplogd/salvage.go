@@ -48,8 +48,7 @@ func (m *Main) salvage(ctx context.Context, args []string) error {
 		return err
 	}
 	if *out == "" {
-		fmt.Fprintln(m.Stderr, "mcplogd salvage: --out NEWDIR is required")
-		fs.Usage()
+		argsError(m.Stderr, fs, "--out NEWDIR is required")
 		return errUsage
 	}
 	dir, err := datadir.Existing(*data)

@@ -185,12 +185,20 @@ func (r *runner) runDir(name string) (string, func(), error) {
 // progress to standard error, and stops when ctx ends (mcplogd's ctx ends
 // on an interrupt). -h gives flag.ErrHelp after printing the usage.
 func Main(ctx context.Context, args []string) error {
-	return Command(ctx, args, os.Stdout, os.Stderr)
+	return Command(ctx, args, os.Stdout, os.Stderr, nil)
 }
 
+// Summary is what `mcplogd bench --help` says the command does.
+const Summary = "Measures durable ingest, reads, reopen, HTTP ingest, search right after a\n" +
+	"burst (beside SQLite+FTS5 through python3 when it is installed), memory and\n" +
+	"disk with the indexes running, on the benchmark workload, and prints\n" +
+	"Markdown tables. The full run takes about five minutes."
+
 // Command is Main with the standard streams given: the report and -h's
-// usage go to stdout, progress and flag errors to stderr.
-func Command(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+// usage go to stdout, progress and flag errors to stderr. parse, when not
+// nil, parses the flags in place of the flag package's own usage and
+// errors (mcplogd's, which list them as --records).
+func Command(ctx context.Context, args []string, stdout, stderr io.Writer, parse func(fs *flag.FlagSet, args []string) error) error {
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
 	var cfg Config
 	var quick bool
@@ -203,22 +211,24 @@ func Command(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs.BoolVar(&cfg.NoHTTP, "no-http", false, "leave out ingest through the HTTP API")
 	fs.StringVar(&cfg.Only, "only", "", "measure one section only: burst (search right after a burst) or memory (memory and disk with the indexes)")
 	fs.BoolVar(&quick, "quick", false, "a quick look: 100,000 records, 1 run, 2s per ingest run")
-	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "Usage: mcplogd bench [flags]\n\n"+
-			"Measures durable ingest, reads, reopen, HTTP ingest, search right after a\n"+
-			"burst (beside SQLite+FTS5 through python3 when it is installed), memory and\n"+
-			"disk with the indexes running, on DESIGN.md's benchmark workload, and prints\n"+
-			"Markdown tables. The full run takes about five minutes.\n\n")
-		fs.PrintDefaults()
-	}
-	var msg bytes.Buffer
-	fs.SetOutput(&msg)
-	if err := fs.Parse(args); err != nil {
-		out := stderr
-		if errors.Is(err, flag.ErrHelp) {
-			out = stdout
+	if parse == nil {
+		parse = func(fs *flag.FlagSet, args []string) error {
+			fs.Usage = func() {
+				fmt.Fprintf(fs.Output(), "Usage: mcplogd bench [flags]\n\n%s\n\n", Summary)
+				fs.PrintDefaults()
+			}
+			var msg bytes.Buffer
+			fs.SetOutput(&msg)
+			err := fs.Parse(args)
+			out := stderr
+			if errors.Is(err, flag.ErrHelp) {
+				out = stdout
+			}
+			_, _ = out.Write(msg.Bytes())
+			return err
 		}
-		_, _ = out.Write(msg.Bytes())
+	}
+	if err := parse(fs, args); err != nil {
 		return err
 	}
 	cfg.PerConfig = time.Duration(*seconds * float64(time.Second))
