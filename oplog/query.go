@@ -136,7 +136,8 @@ type FilterText struct {
 	Level, Name, Kind, Source, Since, Until string
 }
 
-// Parse reads f, with relative times counted back from now. An EINVALID
+// Parse reads f, its times as ParseBound does (relative ones counted from
+// now, dates and times without a zone in now's location). An EINVALID
 // error names the field ("level: unknown level ..."); Kind "any" or ""
 // is any kind.
 func (f FilterText) Parse(now time.Time) (Filter, error) {
@@ -148,10 +149,10 @@ func (f FilterText) Parse(now time.Time) (Filter, error) {
 	if q.Kind, err = ParseKind(f.Kind); err != nil {
 		return q, Errorf(EINVALID, "kind: %s", ErrorMessage(err))
 	}
-	if q.Since, err = ParseTime(f.Since, now); err != nil {
+	if q.Since, err = ParseBound(f.Since, now); err != nil {
 		return q, Errorf(EINVALID, "since: %s", ErrorMessage(err))
 	}
-	if q.Until, err = ParseTime(f.Until, now); err != nil {
+	if q.Until, err = ParseBound(f.Until, now); err != nil {
 		return q, Errorf(EINVALID, "until: %s", ErrorMessage(err))
 	}
 	return q, nil
