@@ -22,6 +22,19 @@ build:
 install:
 	$(GO) install -ldflags '$(LDFLAGS)' ./cmd/mcplogd
 
+# Release binaries: dist/mcplogd-OS-ARCH(.exe) for each DIST_TARGETS entry (CGO off, -trimpath,
+# VERSION stamped) and dist/SHA256SUMS; it names the targets that failed and fails if any did
+# (scripts/dist). make npm packs them as npm packages, dist/*.tgz: the launcher mcplogd (what
+# `npx -y mcplogd` runs) and @mcplogd/<platform>-<arch> per binary (npm/pack.mjs, from npm/).
+DIST_TARGETS ?= linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64
+
+.PHONY: dist npm
+dist:
+	GO=$(GO) VERSION=$(VERSION) scripts/dist $(DIST_TARGETS)
+
+npm: dist
+	node npm/pack.mjs $(VERSION) $(DIST_TARGETS)
+
 fmt:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
