@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/binary"
-	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -63,7 +62,7 @@ type IndexHits struct {
 	More           bool     // more matching records exist below the last ID
 	Total          int64
 	TotalExact     bool
-	Terms          []string // the analysed words of the query, for fragments
+	Terms          []string // the analysed words and the prefix or wildcard patterns (crash*) of the query, for fragments (see Fragment)
 	IndexedThrough uint64
 	// Resume, when not zero, is where the next page goes on (its before):
 	// the search stopped at its time budget with every ID from Resume up
@@ -262,8 +261,12 @@ func decodeCursor(s string) (revision, lastID uint64, err error) {
 }
 
 // Fragment returns up to about 160 bytes of r's text (else its stack)
-// around the first word that is one of terms (lower case), with that word
-// marked **like this**; "" when none is there.
+// around the first word that one of terms matches, with that word marked
+// **like this**; "" when none is there. A word is a run of letters, digits
+// and underscores, and a term matches a whole word, never a part of one:
+// a term is a lower-case word, equal to the word in lower case, or a
+// pattern (a prefix search's crash* among them) where * stands for any run
+// of characters and ? for one, matched against the whole lower-cased word.
 func Fragment(r *Record, terms []string) string {
 	if len(terms) == 0 {
 		return ""
@@ -292,7 +295,7 @@ func fragment(s string, terms []string) string {
 			}
 			j += n
 		}
-		if slices.Contains(terms, strings.ToLower(s[i:j])) {
+		if matchesWord(terms, strings.ToLower(s[i:j])) {
 			from, to := max(0, i-fragmentBytes/3), min(len(s), j+fragmentBytes*2/3)
 			for from > 0 && !utf8.RuneStart(s[from]) {
 				from--
@@ -324,4 +327,53 @@ func oneLine(s string) string {
 		}
 		return r
 	}, s)
+}
+
+// matchesWord reports whether one of terms (see Fragment) matches the
+// lower-cased word w.
+func matchesWord(terms []string, w string) bool {
+	for _, t := range terms {
+		if t == w || strings.ContainsAny(t, "*?") && wildcard(t, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// wildcard reports whether pattern matches the whole of s, * standing for
+// any run of characters and ? for one; every other character for itself.
+// It remembers the last * only, so it takes O(len(pattern)*len(s)) at worst.
+func wildcard(pattern, s string) bool {
+	p, star, resume := 0, -1, 0
+	for i := 0; i < len(s); {
+		c, n := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case p < len(pattern) && pattern[p] == '*':
+			star, resume = p, i
+			p++
+			continue
+		case p < len(pattern) && pattern[p] == '?':
+			p++
+			i += n
+			continue
+		case p < len(pattern):
+			pc, pn := utf8.DecodeRuneInString(pattern[p:])
+			if pc == c {
+				p += pn
+				i += n
+				continue
+			}
+		}
+		if star < 0 {
+			return false
+		}
+		// The last * takes one more character.
+		_, rn := utf8.DecodeRuneInString(s[resume:])
+		resume += rn
+		p, i = star+1, resume
+	}
+	for p < len(pattern) && pattern[p] == '*' {
+		p++
+	}
+	return p == len(pattern)
 }

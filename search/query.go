@@ -16,7 +16,7 @@ type compiled struct {
 	seg   query.Query // q for the segments: its leaves on text fields confirm cut documents (cut.go)
 	rng   timeRange   // the filters' time range, applied to the IDs q finds
 	times bool        // the query string has a time range: q reads the time column
-	terms []string    // analysed words of the query string, for fragments
+	terms []string    // analysed words and prefix or wildcard patterns of the query string, for fragments
 }
 
 // compile parses q's query string, sends unqualified terms to text and
@@ -265,7 +265,9 @@ func (a *analyzers) textLeaf(q query.FieldableQuery) (query.Query, error) {
 	return newPhrase(p.FieldVal, p.MatchPhrase, a.text), nil
 }
 
-// collect adds the analysed words of a match or phrase to c.terms.
+// collect adds the analysed words of a match or phrase to c.terms, and a
+// prefix or wildcard as a lower-cased pattern (crash*, which oplog.Fragment
+// matches against whole words) unless it matches every word.
 func (a *analyzers) collect(q query.FieldableQuery, c *compiled, negated bool) {
 	if negated {
 		return
@@ -276,6 +278,12 @@ func (a *analyzers) collect(q query.FieldableQuery, c *compiled, negated bool) {
 		text = q.Match
 	case *query.MatchPhraseQuery:
 		text = q.MatchPhrase
+	case *query.PrefixQuery:
+		c.pattern(q.Prefix + "*")
+		return
+	case *query.WildcardQuery:
+		c.pattern(q.Wildcard)
+		return
 	default:
 		return
 	}
@@ -288,6 +296,16 @@ func (a *analyzers) collect(q query.FieldableQuery, c *compiled, negated bool) {
 		if !slices.Contains(c.terms, t) {
 			c.terms = append(c.terms, t)
 		}
+	}
+}
+
+// pattern adds a prefix's or wildcard's pattern to c.terms, lower-cased as
+// fold lower-cases it for the search; not one of only * and ?, which would
+// mark any word.
+func (c *compiled) pattern(p string) {
+	p = strings.ToLower(p)
+	if strings.Trim(p, "*?") != "" && !slices.Contains(c.terms, p) {
+		c.terms = append(c.terms, p)
 	}
 }
 

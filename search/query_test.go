@@ -251,17 +251,22 @@ func TestCompile(t *testing.T) {
 	f(`level:error AND name:Physics "null reference"`, "", []string{"null", "reference"})
 	f(`level:Error name:Physics NOT text:timeout`, "", nil)
 	f(`(foo OR bar) AND NOT baz`, "", []string{"foo", "bar"})
-	f(`time:>"2026-01-01T00:00:00Z" Physi*`, "", nil)
+	f(`time:>"2026-01-01T00:00:00Z" Physi*`, "", []string{"physi*"})
 
 	// Unqualified words search text and stack; message and msg are text.
 	f(`foo`, `or(text:foo stack:foo)`, []string{"foo"})
 	f(`message:foo`, `text:foo`, []string{"foo"})
 	f(`msg:foo`, `text:foo`, []string{"foo"})
 	f(`stack:NullReference`, `stack:NullReference`, []string{"nullreference"})
-	f(`Physi*`, `or(text:physi* stack:physi*)`, []string{}) // patterns ignore case, as words do
-	f(`PHYSI*`, `or(text:physi* stack:physi*)`, []string{})
-	f(`text:BossFi*`, `text:bossfi*`, []string{})
-	f(`stack:Te?T`, `stack:te?t`, nil)
+	// Patterns ignore case, as words do; fragments mark the words they match.
+	f(`Physi*`, `or(text:physi* stack:physi*)`, []string{"physi*"})
+	f(`PHYSI*`, `or(text:physi* stack:physi*)`, []string{"physi*"})
+	f(`text:BossFi*`, `text:bossfi*`, []string{"bossfi*"})
+	f(`stack:Te?T`, `stack:te?t`, []string{"te?t"})
+	f(`crash* "null reference" Te?T*`, "", []string{"crash*", "null", "reference", "te?t*"})
+	f(`text:* stack:?*`, "", []string{}) // a pattern of any word marks none
+	f(`crash* -crashed*`, "", []string{"crash*"})
+	f(`name:Phys* source:Uni*`, "", []string{})
 	// word* runs as a prefix, not a wildcard; other patterns stay wildcards.
 	for q, prefix := range map[string]bool{`text:BossFi*`: true, `text:a*b*`: false, `text:Te?T*`: false, `text:*`: false} {
 		c, err := an.compile(&oplog.SearchQuery{Query: q})

@@ -120,7 +120,8 @@ func limit(field string, n, def, most int) (int, error) {
 
 // queryWords are the lower-cased words of a query string's text terms,
 // for fragments: operators, excluded terms and other fields' values left
-// out.
+// out; a prefix or wildcard (crash*, cr?sh) stays one pattern, which
+// oplog.Fragment matches against whole words.
 func queryWords(q string) []string {
 	var words []string
 	for _, tok := range strings.Fields(q) {
@@ -134,9 +135,13 @@ func queryWords(q string) []string {
 			}
 			tok = v
 		}
-		for w := range strings.FieldsFuncSeq(strings.ToLower(tok), func(r rune) bool {
-			return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_'
-		}) {
+		isWord := func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' }
+		if strings.ContainsAny(tok, "*?") && strings.Trim(tok, "*?") != "" &&
+			strings.IndexFunc(tok, func(r rune) bool { return !isWord(r) && r != '*' && r != '?' }) < 0 {
+			words = append(words, strings.ToLower(tok))
+			continue
+		}
+		for w := range strings.FieldsFuncSeq(strings.ToLower(tok), func(r rune) bool { return !isWord(r) }) {
 			words = append(words, w)
 		}
 	}
