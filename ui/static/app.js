@@ -33,11 +33,19 @@
     return pad(d.getHours()) + ':' + pad(d.getMinutes()) + ':' + pad(d.getSeconds()) + '.' + pad(d.getMilliseconds(), 3);
   }
 
-  function fmtDateTime(iso) {
+  // fmtDate is a time's local day, 2026-01-02; '' for no time.
+  function fmtDate(iso) {
     const d = new Date(iso);
     if (isNaN(d)) return '';
-    return d.getFullYear() + '-' + pad(d.getMonth() + 1) + '-' + pad(d.getDate()) + ' ' + fmtTime(iso);
+    return d.getFullYear() + '-' + pad(d.getMonth() + 1) + '-' + pad(d.getDate());
   }
+
+  function fmtDateTime(iso) {
+    const day = fmtDate(iso);
+    return day && day + ' ' + fmtTime(iso);
+  }
+
+  const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 
   function fmtDuration(ms) {
     if (ms === undefined || ms === null) return '';
@@ -149,7 +157,8 @@
 
   // ---- Console ----
 
-  const cons = { es: null, lastId: null, revision: null, count: 0, paused: false, fresh: false, retry: null };
+  // day is the local day (fmtDate) of the newest line shown.
+  const cons = { es: null, lastId: null, revision: null, count: 0, paused: false, fresh: false, retry: null, day: null };
 
   function consoleFilters() {
     const lv = $('#level-filter').value;
@@ -163,12 +172,49 @@
     d.dataset.level = lv;
     d.dataset.name = r.name || '';
     d.dataset.source = r.source || '';
-    d.append(link('id', '#/record/' + r.id, '#' + r.id), el('span', 'time', fmtTime(r.time)), el('span', 'lvl', lv));
+    d.dataset.day = fmtDate(r.time);
+    const time = el('span', 'time', fmtTime(r.time));
+    time.title = fmtDateTime(r.time);
+    d.append(link('id', '#/record/' + r.id, '#' + r.id), time, el('span', 'lvl', lv));
     if (r.source && r.source !== 'default') d.append(el('span', 'source', r.source));
     if (r.name) d.append(el('span', 'name', r.name));
     d.append(el('span', 'text', r.text));
     if (r.stack) d.append(stackMark(r.stack));
     return d;
+  }
+
+  // dayEl is the separator that dates the lines after it: 2026-01-02 Friday.
+  function dayEl(day) {
+    const [y, m, d] = day.split('-').map(Number);
+    const e = el('div', 'separator day', day + ' ' + WEEKDAYS[new Date(y, m - 1, d).getDay()]);
+    e.dataset.day = day;
+    e.setAttribute('role', 'separator');
+    return e;
+  }
+
+  // dated appends line to frag after a date when its day is not the day of
+  // the line before it, or, for the first line, not today.
+  function dated(frag, line) {
+    const day = line.dataset.day;
+    if (day && day !== cons.day && (cons.day !== null || day !== fmtDate(new Date()))) frag.append(dayEl(day));
+    if (day) cons.day = day;
+    frag.append(line);
+  }
+
+  // tidyDays drops the dates that no line follows (the lines went to the
+  // level filter or the cap) and dates the first line when it is not
+  // today's and its date went with the lines above it.
+  function tidyDays(box) {
+    for (const d of box.querySelectorAll('.day')) {
+      let n = d.nextElementSibling;
+      while (n && !n.matches('.line, .day')) n = n.nextElementSibling;
+      if (!n || n.matches('.day')) d.remove();
+    }
+    const first = box.querySelector('.line');
+    if (!first || !first.dataset.day || first.dataset.day === fmtDate(new Date())) return;
+    let p = first.previousElementSibling;
+    while (p && !p.matches('.day')) p = p.previousElementSibling;
+    if (!p) first.before(dayEl(first.dataset.day));
   }
 
   function consoleStatus(s) { $('#console-status').textContent = s; }
@@ -184,6 +230,7 @@
     if (cons.fresh) {
       box.replaceChildren();
       cons.count = 0;
+      cons.day = null;
       cons.fresh = false;
     }
     const parts = [];
@@ -198,15 +245,18 @@
     }
     if (parts.length) notice(parts);
     for (const r of a.lines || []) {
-      frag.append(lineEl(r));
+      dated(frag, lineEl(r));
       cons.count++;
     }
     box.append(frag);
-    while (cons.count > MAX_LINES) {
-      const f = box.firstElementChild;
-      if (!f) break;
-      if (f.classList.contains('line')) cons.count--;
-      f.remove();
+    if (cons.count > MAX_LINES) {
+      while (cons.count > MAX_LINES) {
+        const f = box.firstElementChild;
+        if (!f) break;
+        if (f.classList.contains('line')) cons.count--;
+        f.remove();
+      }
+      tidyDays(box);
     }
     cons.lastId = a.lastId;
     cons.revision = a.revision;
@@ -254,6 +304,7 @@
     for (const e of document.querySelectorAll('#console .line')) {
       if (!lineMatches(e, f)) { e.remove(); cons.count--; }
     }
+    tidyDays($('#console'));
     cons.fresh = true;
     openStream(false);
   }
