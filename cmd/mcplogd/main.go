@@ -74,6 +74,7 @@ func init() {
 	commands = []command{
 		{"serve", "[flags]", "run the server (the default command)", (*Main).serve},
 		{"stdio", "[--data DIR]", "serve the MCP tools over standard input/output", (*Main).stdio},
+		{"status", "[--json]", "list the servers running for this user, and the data directory used here", (*Main).status},
 		{"link", "[--web] [--data DIR]", "print the MCP link of a data directory (--web: the web page's)", (*Main).link},
 		{"token", "[--new] [--data DIR]", "print the access token, or rotate it with --new", (*Main).token},
 		{"tail", "[-f] [-n N] [--level L] [--kind K] [--json] ...", "print the newest console lines (stacks and operations marked); -f follows", (*Main).tail},
@@ -119,7 +120,7 @@ func (m *Main) usage(w io.Writer) {
 	for _, c := range commands {
 		fmt.Fprintf(w, "  %-8s %-50s %s\n", c.name, c.args, c.summary)
 	}
-	fmt.Fprintf(w, "\nEvery command takes --data DIR (default $MCPLOGD_DATA or ./%s) and --help (or: mcplogd help COMMAND).\n", "mcplogd-data")
+	fmt.Fprintf(w, "\nEvery command takes --data DIR (default $MCPLOGD_DATA, else ./mcplogd-data when it exists here, else %s) and --help (or: mcplogd help COMMAND).\n", m.defaultData())
 }
 
 func (m *Main) printVersion(_ context.Context, args []string) error {
@@ -179,14 +180,12 @@ func (m *Main) parse(fs *flag.FlagSet, args []string, nargs int) error {
 		argsError(m.Stderr, fs, fmt.Sprintf("want %d argument(s), got %d", nargs, fs.NArg()))
 		return errUsage
 	}
+	m.chooseData(fs) // datapath.go
 	return nil
 }
 
-// dataFlag adds --data to fs, defaulting to $MCPLOGD_DATA or ./mcplogd-data.
+// dataFlag adds --data to fs, defaulting to $MCPLOGD_DATA, else
+// ./mcplogd-data when it exists, else the per-user directory (datapath.go).
 func (m *Main) dataFlag(fs *flag.FlagSet) *string {
-	def := m.Getenv("MCPLOGD_DATA")
-	if def == "" {
-		def = "mcplogd-data"
-	}
-	return fs.String("data", def, "data directory (env MCPLOGD_DATA)")
+	return fs.String("data", m.defaultData(), dataUsage)
 }

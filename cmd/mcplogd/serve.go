@@ -81,6 +81,9 @@ type server struct {
 	http      *api.Server
 	errc      chan error // set once serving: where Serve's end arrives
 	bound     string     // the address saved as the running server's
+	// registered is the user's registry of running servers, once this
+	// one is in it (nil: not registered).
+	registered *datadir.Registry
 }
 
 // ParseFlags reads serve's command line into s.config.
@@ -190,6 +193,7 @@ func (s *server) Run(ctx context.Context) (err error) {
 		return err
 	}
 	s.bound = bound
+	s.register()
 	s.printLinks("http://" + bound)
 	if s.m.ready != nil {
 		s.m.ready("http://" + bound)
@@ -198,6 +202,22 @@ func (s *server) Run(ctx context.Context) (err error) {
 	go func() { s.errc <- s.http.Serve(s.ln) }()
 	s.runners = startRuns(s.log.log, c.runs, s.m.Stdout, s.logger)
 	return nil
+}
+
+// register adds this server to the user's registry of running servers,
+// so that the CLI finds it from any directory; a user without a home in
+// the environment, or a registry it cannot write, only loses that.
+func (s *server) register() {
+	reg, ok := s.m.registry()
+	if !ok {
+		return
+	}
+	e := datadir.Entry{Dir: s.dir.Path, Addr: s.bound, PID: os.Getpid(), Started: time.Now().UTC()}
+	if err := reg.Add(e); err != nil {
+		s.logger.Warn("the CLI of other directories will not find this server", "err", err)
+		return
+	}
+	s.registered = &reg
 }
 
 // mount adds GET /metrics and OTLP's POST /v1/logs to the API, and the
@@ -261,6 +281,9 @@ func (s *server) Close() error {
 		if err := s.dir.SaveServer(datadir.Server{Addr: s.bound, Version: Version()}); err != nil {
 			s.logger.Warn("save server state", "err", err)
 		}
+	}
+	if s.registered != nil {
+		_ = s.registered.Remove(s.dir.Path, os.Getpid())
 	}
 	s.studio.close()
 	if s.log == nil {

@@ -47,7 +47,9 @@ func buildBinary(t *testing.T) string {
 }
 
 func TestMain(m *testing.M) {
+	home := isolateHome() // datapath_test.go
 	code := m.Run()
+	os.RemoveAll(home)
 	if binDir != "" {
 		os.RemoveAll(binDir)
 	}

@@ -15,7 +15,9 @@ import (
 	"time"
 )
 
-// Default is the data directory used when neither --data nor MCPLOGD_DATA names one.
+// Default is the project's data directory: the one used, in the working
+// directory, when it exists there and neither --data nor MCPLOGD_DATA
+// names one (else UserDir).
 const Default = "mcplogd-data"
 
 // DefaultAddr is where serve listens when neither --addr nor a saved address says otherwise.
@@ -76,9 +78,23 @@ func Existing(path string) (*Dir, error) {
 		if file, ok := fileInTheWay(err); ok {
 			return nil, fmt.Errorf("%w at %s: %s is a file, not a directory; pass --data a data directory", ErrNoDir, abs, file)
 		}
-		return nil, fmt.Errorf("%w at %s (start a server there with: mcplogd serve --data %s)", ErrNoDir, abs, path)
+		return nil, fmt.Errorf("%w at %s (%s)", ErrNoDir, abs, HowToMake(abs))
 	}
 	return &Dir{Path: abs}, nil
+}
+
+// HowToMake says how to make the data directory at path: what a "no
+// data directory" message ends with.
+func HowToMake(path string) string {
+	return "make one with: mcplogd serve --data " + quoteArg(path) + "; stdio and import make a missing one too, and link, token and run do with --create"
+}
+
+// quoteArg quotes a path for a shell when it holds a space or a quote.
+func quoteArg(p string) string {
+	if !strings.ContainsAny(p, " '\"$\t") {
+		return p
+	}
+	return "'" + strings.ReplaceAll(p, "'", `'\''`) + "'"
 }
 
 // CheckLog returns an *UnwritableError when log.db exists and this process
