@@ -60,16 +60,6 @@ func runsOf(recs []oplog.Record) map[uint64][]oplog.Record {
 	return out
 }
 
-// find returns the first record of recs that match says is it.
-func find(recs []oplog.Record, match func(*oplog.Record) bool) (oplog.Record, bool) {
-	for i := range recs {
-		if match(&recs[i]) {
-			return recs[i], true
-		}
-	}
-	return oplog.Record{}, false
-}
-
 // count counts the records of recs that match.
 func count(recs []oplog.Record, match func(*oplog.Record) bool) int {
 	n := 0

@@ -2,13 +2,12 @@ package follow
 
 import (
 	"encoding/json"
-	"fmt"
+	"errors"
 	"hash/fnv"
 	"io"
 	"os"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 )
 
@@ -27,20 +26,27 @@ type file struct {
 	mtime    time.Time
 }
 
+// errNoIdentity says that the platform does not tell which file a path
+// names (a device and an inode, or Windows' volume and file index), which
+// rotation detection and resuming need.
+var errNoIdentity = errors.New("no file identity (device and inode): this platform is not supported")
+
+// newFile reads the identity and head of fh, opened by path (with
+// openShared, so that the game can still rotate it).
 func newFile(fh *os.File, path string) (*file, error) {
 	fi, err := fh.Stat()
 	if err != nil {
 		return nil, err
 	}
-	st, ok := fi.Sys().(*syscall.Stat_t)
-	if !ok {
-		return nil, fmt.Errorf("%s: no inode: this platform is not supported", path)
+	dev, ino, err := handleID(fh, fi)
+	if err != nil {
+		return nil, err
 	}
 	pathJSON, err := json.Marshal(path)
 	if err != nil {
 		return nil, err
 	}
-	cur := &file{f: fh, path: path, pathJSON: pathJSON, dev: uint64(st.Dev), ino: st.Ino, size: fi.Size(), mtime: fi.ModTime()}
+	cur := &file{f: fh, path: path, pathJSON: pathJSON, dev: dev, ino: ino, size: fi.Size(), mtime: fi.ModTime()}
 	if err := cur.readHead(); err != nil {
 		return nil, err
 	}

@@ -28,10 +28,10 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/mcplogd/mcplogd/internal/cputime"
 	"github.com/mcplogd/mcplogd/internal/workload"
 	"github.com/mcplogd/mcplogd/oplog"
 )
@@ -64,14 +64,6 @@ func workloadLines(n int) [][]byte {
 		}
 	}
 	return out
-}
-
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 func BenchmarkFollower_Rate(b *testing.B) {
@@ -125,7 +117,7 @@ func benchRate(b *testing.B, parser string, lines [][]byte) {
 		}
 	}()
 
-	cpu0 := cpuTime()
+	cpu0 := cputime.Self()
 	start := time.Now()
 	var buf []byte
 	for n := 0; n < len(lines); {
@@ -154,7 +146,7 @@ func benchRate(b *testing.B, parser string, lines [][]byte) {
 		time.Sleep(time.Millisecond)
 	}
 	drain := time.Since(stopped)
-	cpu := cpuTime() - cpu0
+	cpu := cputime.Self() - cpu0
 	close(sampling)
 	wg.Wait()
 	if err := f.Close(); err != nil {
@@ -196,7 +188,7 @@ func BenchmarkFollower_Backlog(b *testing.B) {
 			}
 			b.SetBytes(int64(len(buf) / b.N))
 			b.ResetTimer()
-			cpu0 := cpuTime()
+			cpu0 := cputime.Self()
 			f, err := Start(l, Options{Name: testSource, Path: path, Parser: parser, Poll: time.Millisecond})
 			if err != nil {
 				b.Fatal(err)
@@ -208,7 +200,7 @@ func BenchmarkFollower_Backlog(b *testing.B) {
 				b.Fatal(err)
 			}
 			b.StopTimer()
-			b.ReportMetric(float64((cpuTime()-cpu0).Nanoseconds())/float64(b.N), "cpu-ns/line")
+			b.ReportMetric(float64((cputime.Self()-cpu0).Nanoseconds())/float64(b.N), "cpu-ns/line")
 			if st := f.Status(); st.Stored != uint64(b.N) {
 				b.Fatalf("stored %d of %d lines", st.Stored, b.N)
 			}

@@ -432,7 +432,7 @@ func previousFirst(pos *position, path, previous string) *position {
 
 // openID opens the file at p to read its identity; nil when it cannot.
 func openID(p string) *file {
-	fh, err := os.Open(p)
+	fh, err := openShared(p)
 	if err != nil {
 		return nil
 	}

@@ -157,6 +157,16 @@ func checkAll(t *testing.T, es []Entry, size int64) {
 }
 
 // levels counts the entries per level.
+// find returns the first record of recs that match says is it.
+func find(recs []oplog.Record, match func(*oplog.Record) bool) (oplog.Record, bool) {
+	for i := range recs {
+		if match(&recs[i]) {
+			return recs[i], true
+		}
+	}
+	return oplog.Record{}, false
+}
+
 func levels(es []Entry) map[oplog.Level]int {
 	m := map[oplog.Level]int{}
 	for _, e := range es {

@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"syscall"
 
 	"github.com/mcplogd/mcplogd/oplog"
 )
@@ -125,7 +124,7 @@ func positionOf(data json.RawMessage) *position {
 // open opens the file at the path, or at the first open after a restart
 // the file the previous run was reading. It reports whether a file is open.
 func (f *Follower) open() bool {
-	fh, err := os.Open(f.opts.Path)
+	fh, err := openShared(f.opts.Path)
 	if errors.Is(err, fs.ErrNotExist) {
 		if f.resume != nil && !f.lookedForRotated {
 			// The file was rotated away while mcplogd was down and no new one
@@ -192,12 +191,14 @@ func (f *Follower) findRotated(pos *position) *file {
 		if err != nil {
 			continue
 		}
-		st, ok := info.Sys().(*syscall.Stat_t)
-		if !ok || uint64(st.Dev) != dev || st.Ino != ino || info.Size() < pos.Offset {
+		if info.Size() < pos.Offset {
 			continue
 		}
 		path := filepath.Join(dir, e.Name())
-		fh, err := os.Open(path)
+		if d, i, err := infoID(path, info); err != nil || d != dev || i != ino {
+			continue
+		}
+		fh, err := openShared(path)
 		if err != nil {
 			continue
 		}

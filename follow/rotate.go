@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"io"
 	"os"
-	"syscall"
 )
 
 // checkReplaced notices that the file was truncated or rewritten in place
@@ -70,8 +69,8 @@ func (f *Follower) checkRotated() bool {
 		// old one, which a writer may still hold open.
 		return false
 	}
-	st, ok := fi.Sys().(*syscall.Stat_t)
-	if !ok || uint64(st.Dev) == c.dev && st.Ino == c.ino {
+	dev, ino, err := infoID(f.opts.Path, fi)
+	if err != nil || dev == c.dev && ino == c.ino {
 		return false
 	}
 	// Bytes written to the old file between its last read and the rename.

@@ -5,10 +5,10 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/mcplogd/mcplogd/internal/cputime"
 	"github.com/mcplogd/mcplogd/internal/workload"
 	"github.com/mcplogd/mcplogd/oplog"
 	"github.com/mcplogd/mcplogd/search"
@@ -16,14 +16,6 @@ import (
 )
 
 var burstRecords = flag.Int("search.burst", 200_000, "records appended by BenchmarkIndexBurst")
-
-// cpuTime is the process's user+system CPU time so far: indexing
-// figures per CPU second hold better than wall time on a shared machine.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
 
 // BenchmarkIndexBuild indexes the fixture's store into a new index, from
 // empty to caught up, each iteration: records/s (wall) and records per CPU
@@ -36,7 +28,7 @@ func BenchmarkIndexBuild(b *testing.B) {
 	n := 0
 	for b.Loop() {
 		dir := filepath.Join(f.dir, "build")
-		start, c0 := time.Now(), cpuTime()
+		start, c0 := time.Now(), cputime.Self()
 		idx, err := search.Open(dir, f.db, &search.Options{SegmentSize: *benchSegment, BatchSize: *benchBatch, Parallel: *benchParallel, Interval: 10 * time.Millisecond})
 		if err != nil {
 			b.Fatal(err)
@@ -45,7 +37,7 @@ func BenchmarkIndexBuild(b *testing.B) {
 			b.Fatal(err)
 		}
 		wall += time.Since(start)
-		cpu += cpuTime() - c0
+		cpu += cputime.Self() - c0
 		if err := idx.Close(); err != nil {
 			b.Fatal(err)
 		}

@@ -9,11 +9,11 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/mcplogd/mcplogd/crash"
+	"github.com/mcplogd/mcplogd/internal/cputime"
 	"github.com/mcplogd/mcplogd/internal/logtest"
 	"github.com/mcplogd/mcplogd/internal/vltest"
 	"github.com/mcplogd/mcplogd/oplog"
@@ -64,13 +64,6 @@ func burst(b *testing.B, l *oplog.Log) time.Duration {
 	return time.Since(start)
 }
 
-// cpuSelf is this process's CPU time (user and system).
-func cpuSelf() time.Duration {
-	var ru syscall.Rusage
-	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
 // cpuVL is VictoriaLogs' CPU time, from its own /metrics.
 func cpuVL(b *testing.B, v *vltest.VL) time.Duration {
 	resp, err := http.Get(v.URL + "/metrics")
@@ -108,13 +101,13 @@ func BenchmarkForward_Burst(b *testing.B) {
 	v := vltest.Start(b)
 	for range b.N {
 		l, _ := logtest.MustOpenLog(b, nil)
-		cpu := cpuSelf()
+		cpu := cputime.Self()
 		off := burst(b, l)
-		offCPU := cpuSelf() - cpu
+		offCPU := cputime.Self() - cpu
 
 		l, _ = logtest.MustOpenLog(b, nil)
 		f := startForward(b, l, v.URL)
-		cpu, vlCPU := cpuSelf(), cpuVL(b, v)
+		cpu, vlCPU := cputime.Self(), cpuVL(b, v)
 		start := time.Now()
 		on := burst(b, l)
 		last := l.Stats().LastID
@@ -128,7 +121,7 @@ func BenchmarkForward_Burst(b *testing.B) {
 		b.ReportMetric((all - on).Seconds(), "lag-s")
 		b.ReportMetric(burstLines/all.Seconds(), "acked/s")
 		b.ReportMetric(offCPU.Seconds(), "off-cpu-s")
-		b.ReportMetric((cpuSelf() - cpu).Seconds(), "on-cpu-s")
+		b.ReportMetric((cputime.Self() - cpu).Seconds(), "on-cpu-s")
 		b.ReportMetric((cpuVL(b, v) - vlCPU).Seconds(), "vl-cpu-s")
 	}
 }

@@ -4,8 +4,9 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
+
+	"github.com/mcplogd/mcplogd/internal/cputime"
 )
 
 // cpuSample is the machine's CPU time and this process's, so that a
@@ -21,10 +22,7 @@ const userHZ = 100
 
 func sampleCPU() cpuSample {
 	var s cpuSample
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) == nil {
-		s.self = time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-	}
+	s.self = cputime.Self()
 	b, err := os.ReadFile("/proc/stat")
 	if err != nil {
 		return s

@@ -11,7 +11,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/mcplogd/mcplogd/internal/workload"
@@ -158,9 +157,7 @@ func (r *runner) measureFill(ctx context.Context) error {
 	}
 	if fi, err := os.Stat(path); err == nil {
 		f.fileSize = fi.Size()
-		if sys, ok := fi.Sys().(*syscall.Stat_t); ok {
-			f.diskUsage = sys.Blocks * 512
-		}
+		f.diskUsage = allocated(fi)
 	}
 	r.progress("filled %d records in %.2fs: %.0f records/s; file %d bytes; other processes used %.0f%% of the CPUs",
 		f.records, f.elapsed.Seconds(), float64(f.records)/f.elapsed.Seconds(), f.fileSize, 100*f.fillOthers)

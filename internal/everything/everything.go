@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -51,7 +50,7 @@ func StartHTTPOn(t testing.TB, port int) (url string, stop func()) {
 	cmd.Env = append(os.Environ(), "PORT="+strconv.Itoa(port))
 	out := &tailBuffer{}
 	cmd.Stdout, cmd.Stderr = out, out // stdout logs every request; kept for failures only
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	ownGroup(cmd)
 	cmd.WaitDelay = 5 * time.Second // don't hang on output pipes held open
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("everything: start %v: %v", cmd.Args, err)
@@ -61,7 +60,7 @@ func StartHTTPOn(t testing.TB, port int) (url string, stop func()) {
 	var once sync.Once
 	stop = func() {
 		once.Do(func() {
-			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+			killGroup(cmd.Process)
 			<-exited
 		})
 	}

@@ -107,11 +107,11 @@ func fill(path string, leave int64) error {
 		return err
 	}
 	defer f.Close()
-	var st syscall.Statfs_t
-	if err := syscall.Statfs(filepath.Dir(path), &st); err != nil {
+	free, err := freeSpace(filepath.Dir(path))
+	if err != nil {
 		return err
 	}
-	free := int64(st.Bavail)*int64(st.Bsize) - leave
+	free -= leave
 	b := make([]byte, 1<<20)
 	for free > 0 {
 		n, err := f.Write(b[:min(int64(len(b)), free)])

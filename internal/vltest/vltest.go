@@ -133,12 +133,13 @@ func (n *Node) Stop() { n.signal(syscall.SIGINT) }
 // Kill ends the node at once (SIGKILL: rows not written to disk yet are lost).
 func (n *Node) Kill() { n.signal(syscall.SIGKILL) }
 
-// Pause freezes the node (SIGSTOP): it takes no connection and answers
-// nothing, with what it was sent still in its sockets, until Resume.
-func (n *Node) Pause() { _ = n.cmd.Process.Signal(syscall.SIGSTOP) }
+// Pause freezes the node (SIGSTOP; on Windows every thread suspended): it
+// takes no connection and answers nothing, with what it was sent still in
+// its sockets, until Resume.
+func (n *Node) Pause() { suspend(n.cmd.Process) }
 
-// Resume wakes a paused node (SIGCONT).
-func (n *Node) Resume() { _ = n.cmd.Process.Signal(syscall.SIGCONT) }
+// Resume wakes a paused node (SIGCONT; on Windows its threads resumed).
+func (n *Node) Resume() { resume(n.cmd.Process) }
 
 func (n *Node) signal(sig syscall.Signal) {
 	if n.cmd == nil || n.cmd.Process == nil {
