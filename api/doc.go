@@ -33,9 +33,10 @@
 //	ANY  /mcp/:token/mcp                   the same, for clients that want a path ending in /mcp (mcp.go)
 //	ANY  /mcp                              the same, with the token as "Authorization: Bearer" (mcp.go)
 //	GET  /                                 a small page saying how to open the web page; no token in it, none needed (ui.go)
+//	GET  /favicon.ico                      the web page's icon; no token (ui.go)
 //	GET  /ui/:token                        sets the web page's cookie and redirects to /ui/ (ui.go)
 //	GET  /ui/                              the web page, with the cookie (ui.go)
-//	GET  /ui/assets/*                      the page's scripts and styles, with the cookie (ui.go)
+//	GET  /ui/assets/*                      the page's scripts, styles and icon (favicon.svg), with the cookie (ui.go)
 //	GET  /metrics                          Prometheus text format; Options.Routes (package metrics)
 //	POST /v1/logs                          OTLP/HTTP logs (protobuf or JSON, gzip); Options.Routes (package otlp)
 //

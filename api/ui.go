@@ -31,6 +31,7 @@ func (s *Server) mountUI() {
 	s.echo.GET("/ui/assets/*", s.uiAsset, append(mw, s.checkUICookie)...)
 	s.echo.GET("/ui/:token", s.uiLogin, append(mw, s.checkMCPToken)...)
 	s.echo.GET("/", s.rootPage, uiHeaders)
+	s.echo.GET("/favicon.ico", favicon, uiHeaders)
 }
 
 // rootPage says how to open the web page (the link that serve prints, or
@@ -38,6 +39,13 @@ func (s *Server) mountUI() {
 // token and needs none.
 func (s *Server) rootPage(c echo.Context) error {
 	return serveUIFile(c, "root.html")
+}
+
+// favicon is the page's icon where browsers and bookmarks look for it
+// without asking the page: an icon says nothing of the log, so it needs no
+// token. (The page itself links the SVG among its assets.)
+func favicon(c echo.Context) error {
+	return serveUIFile(c, "favicon.ico")
 }
 
 // uiHeaders sets the security headers of every /ui answer, errors included.
@@ -78,6 +86,7 @@ var uiTypes = map[string]string{
 	".js":   "text/javascript; charset=utf-8",
 	".css":  "text/css; charset=utf-8",
 	".svg":  "image/svg+xml",
+	".ico":  "image/x-icon",
 }
 
 func serveUIFile(c echo.Context, name string) error {

@@ -132,7 +132,7 @@ func TestServer_UI_Page(t *testing.T) {
 		if regexp.MustCompile(`(?i)\son[a-z]+=`).MatchString(body) {
 			t.Error("the page has an inline event handler")
 		}
-		for _, id := range []string{`id="console"`, `id="level-filter"`, `id="search-input"`, `id="search-results"`, `id="record"`, `id="crashes"`, `id="ops"`, `data-view="console"`} {
+		for _, id := range []string{`<link rel="icon" href="/ui/assets/favicon.svg"`, `id="console"`, `id="level-filter"`, `id="search-input"`, `id="search-results"`, `id="record"`, `id="crashes"`, `id="ops"`, `data-view="console"`} {
 			if !strings.Contains(body, id) {
 				t.Errorf("the page lacks %s", id)
 			}
@@ -152,12 +152,35 @@ func TestServer_UI_Page(t *testing.T) {
 				t.Errorf("%s parses strings as HTML", a.path)
 			}
 		}
+		resp, body := get(h, "/ui/assets/favicon.svg", testToken, nil)
+		if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Type") != "image/svg+xml" || !strings.HasPrefix(body, "<svg") {
+			t.Errorf("GET /ui/assets/favicon.svg: status %d, Content-Type %q; want 200, image/svg+xml, an SVG", resp.StatusCode, resp.Header.Get("Content-Type"))
+		}
 		for _, path := range []string{"/ui/assets/nope.js", "/ui/assets/index.html", "/ui/assets/../ui.go"} {
 			if resp, _ := get(h, path, testToken, nil); resp.StatusCode != http.StatusNotFound {
 				t.Errorf("GET %s: status %d, want 404", path, resp.StatusCode)
 			}
 		}
 	})
+}
+
+// TestServer_UI_Favicon: /favicon.ico is the page's icon, an ICO, for
+// anyone: it needs neither cookie nor token, as the icon tells nothing.
+func TestServer_UI_Favicon(t *testing.T) {
+	h := mustServe(t, nil)
+	for _, cookie := range []string{"", testToken} {
+		resp, body := get(h, "/favicon.ico", cookie, nil)
+		if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Type") != "image/x-icon" {
+			t.Fatalf("GET /favicon.ico (cookie %q): status %d, Content-Type %q; want 200, image/x-icon", cookie, resp.StatusCode, resp.Header.Get("Content-Type"))
+		}
+		if !strings.HasPrefix(body, "\x00\x00\x01\x00") || !strings.Contains(body, "\x89PNG") {
+			t.Errorf("GET /favicon.ico: %d bytes that are no ICO of a PNG", len(body))
+		}
+		checkUIHeaders(t, "favicon.ico", resp)
+	}
+	if _, body := get(h, "/", "", nil); !strings.Contains(body, `<link rel="icon" href="/favicon.ico">`) {
+		t.Errorf("the root page links no icon:\n%s", body)
+	}
 }
 
 func TestServer_Authorize_Cookie(t *testing.T) {

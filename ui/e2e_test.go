@@ -930,7 +930,7 @@ func TestE2E_Token(t *testing.T) {
 		// The page's own requests pass the Origin check (and the others).
 		b.mu.Lock()
 		for u, st := range b.statuses {
-			if strings.HasPrefix(u, s.base) && st >= 400 && !strings.HasSuffix(u, "/favicon.ico") {
+			if strings.HasPrefix(u, s.base) && st >= 400 {
 				t.Errorf("the page's request %s got %d", u, st)
 			}
 		}

@@ -8,7 +8,8 @@ import (
 //go:embed static
 var files embed.FS
 
-// FS holds the page's files at its root: index.html, app.js, app.css.
+// FS holds the page's files at its root: index.html, app.js, app.css, the
+// icon (favicon.svg, and favicon.ico drawn from it) and root.html.
 var FS fs.FS = mustSub(files, "static")
 
 func mustSub(f fs.FS, dir string) fs.FS {
