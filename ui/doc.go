@@ -6,8 +6,7 @@
 // The page's files are in static/: index.html, app.js and app.css, and its
 // icon, favicon.svg, with favicon.ico drawn from it by Chromium for the
 // places that want an ICO (make screenshots draws it anew; TestFavicon_ICO
-// fails when the two differ). They
-// obey a strict Content-Security-Policy: no inline script or style, and
-// text from the log is only ever set as text (textContent, text nodes),
-// never parsed as HTML.
+// fails when the two differ). They obey a strict Content-Security-Policy:
+// no inline script or style, and text from the log is only ever set as text
+// (textContent, text nodes), never parsed as HTML.
 package ui

@@ -61,36 +61,16 @@ func TestE2E_Favicon(t *testing.T) {
 }
 
 // TestFavicon_ICO: ui/static/favicon.ico is one 32×32 PNG in an ICO, the
-// picture that Chromium draws of favicon.svg. Under MCPLOGD_SCREENSHOTS=1
-// (make screenshots) it is drawn and written anew first.
+// picture that Chromium draws of favicon.svg. TestScreenshots (make
+// screenshots) draws it anew.
 func TestFavicon_ICO(t *testing.T) {
-	root, err := logtest.RepoRoot()
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := filepath.Join(root, "ui", "static")
-	svg, err := os.ReadFile(filepath.Join(dir, "favicon.svg"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	icoPath := filepath.Join(dir, "favicon.ico")
-	var drawn []byte
-	if os.Getenv(screenshotsEnv) == "1" {
-		drawn = drawSVG(t, svg)
-		if err := os.WriteFile(icoPath, ico(drawn), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		t.Logf("wrote %s", icoPath)
-	}
+	svg, icoPath := faviconFiles(t)
 	b, err := os.ReadFile(icoPath)
 	if err != nil {
 		t.Fatal(err)
 	}
 	img := parseICO(t, b)
-	if drawn == nil {
-		drawn = drawSVG(t, svg)
-	}
-	want, err := png.Decode(bytes.NewReader(drawn))
+	want, err := png.Decode(bytes.NewReader(drawSVG(t, svg)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,6 +78,31 @@ func TestFavicon_ICO(t *testing.T) {
 	if d := meanDiff(img, want); d > 4 {
 		t.Errorf("favicon.ico differs from favicon.svg as Chromium draws it (mean difference %.1f of 255): make screenshots draws it anew", d)
 	}
+}
+
+// writeFavicon writes favicon.ico anew from favicon.svg.
+func writeFavicon(t *testing.T) {
+	t.Helper()
+	svg, icoPath := faviconFiles(t)
+	if err := os.WriteFile(icoPath, ico(drawSVG(t, svg)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("wrote %s", icoPath)
+}
+
+// faviconFiles returns favicon.svg and the path of favicon.ico in ui/static.
+func faviconFiles(t *testing.T) (svg []byte, icoPath string) {
+	t.Helper()
+	root, err := logtest.RepoRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(root, "ui", "static")
+	svg, err = os.ReadFile(filepath.Join(dir, "favicon.svg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return svg, filepath.Join(dir, "favicon.ico")
 }
 
 // drawSVG returns a PNG of svg drawn by Chromium at iconSize×iconSize with

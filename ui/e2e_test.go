@@ -1202,11 +1202,13 @@ func TestE2E_Keyboard(t *testing.T) {
 }
 
 // TestScreenshots writes the README's screenshots of the live view, a search,
-// the crash view and a crash opened with its stack, under MCPLOGD_SCREENSHOTS=1 (`make screenshots`).
+// the crash view and a crash opened with its stack, and the page's
+// favicon.ico, under MCPLOGD_SCREENSHOTS=1 (`make screenshots`).
 func TestScreenshots(t *testing.T) {
 	if os.Getenv(screenshotsEnv) != "1" {
 		t.Skipf("set %s=1 (make screenshots) to write docs/screenshots/*.png", screenshotsEnv)
 	}
+	writeFavicon(t)
 	s := mustServe(t)
 	// The game's first run exits cleanly, its second crashes (the fatal line
 	// below), its third is running; the crash view lists them.
