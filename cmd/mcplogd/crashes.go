@@ -17,7 +17,7 @@ func (m *Main) crashes(ctx context.Context, args []string) error {
 		"List crashes (error records with stack traces) grouped by stack signature: first those that ended runs, then the other crashes, errors and compile diagnostics, each newest first.")
 	data := m.dataFlag(fs)
 	var ft oplog.FilterText
-	fs.StringVar(&ft.Since, "since", "", "only crashes at or after this time: RFC 3339, a date, Unix milliseconds, relative like -1h, or last_compile")
+	fs.StringVar(&ft.Since, "since", "", "only crashes at or after this time: "+timeForms+", or last_compile")
 	fs.StringVar(&ft.Until, "until", "", "only crashes before this time, written like --since")
 	fs.StringVar(&ft.Source, "source", "", "only crashes from this source")
 	run := fs.String("run", "", "only crashes of this run of each source: current, previous or a run number")
@@ -25,7 +25,7 @@ func (m *Main) crashes(ctx context.Context, args []string) error {
 	fs.Var(&classes, "class", "only groups of these classes, comma-separated or repeated: crash, error, compile (default crash,error)")
 	level := fs.String("level", "", "only occurrences at this level or above: error or fatal (default both)")
 	limit := fs.Int("limit", oplog.DefaultCrashLimit, fmt.Sprintf("most groups to print (max %d)", oplog.MaxCrashLimit))
-	asJSON := fs.Bool("json", false, "print each group as one JSON line")
+	out := outputVars(fs, "print each group as one JSON line")
 	inStudio := fs.Bool("studio", false, "crashes of every machine of the project in the studio (the running server's --studio, else config.json's \"studio\"), with the machines each was seen on")
 	machine := fs.String("machine", "", "with --studio: only this machine")
 	f, err := m.parseFilter(fs, args, 0, &ft)
@@ -44,7 +44,7 @@ func (m *Main) crashes(ctx context.Context, args []string) error {
 	}
 	if *inStudio {
 		return m.studioCrashes(ctx, *data, oplog.StudioCrashQuery{Since: f.Since, Until: f.Until, Source: f.Source, Machine: *machine, Limit: *limit,
-			Classes: classes, MinLevel: minLevel}, *asJSON)
+			Classes: classes, MinLevel: minLevel}, out.json)
 	}
 	page, err := readLog(ctx, *data, openOptions{}, func(b backend) (oplog.CrashPage, error) {
 		if err := mcptools.Scope(ctx, b, &f, *run, ft.Since); err != nil {
@@ -60,9 +60,11 @@ func (m *Main) crashes(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	w := bufio.NewWriter(m.Stdout)
+	pw, p, wait := m.page(out.noPager)
+	defer wait()
+	w := bufio.NewWriter(pw)
 	defer w.Flush()
-	return printCrashes(w, &page, *asJSON, m.paintFor(m.Stdout))
+	return printCrashes(w, &page, out.json, p)
 }
 
 // printCrashes prints crash groups, two lines each, newest first; asJSON

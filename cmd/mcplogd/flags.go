@@ -91,6 +91,9 @@ func (v durationValue) Set(s string) error {
 	return nil
 }
 
+// timeForms is what --since and --until take (oplog.ParseBound reads them).
+const timeForms = "yesterday, today, 10:00 or 2026-12-01 10:00 (local time), -1h, 2 days ago, RFC 3339 or Unix ms"
+
 // filterVars adds --level, --name, --source and --kind (default kind) to
 // fs, bound to ft.
 func filterVars(fs *flag.FlagSet, ft *oplog.FilterText, kind string) {

@@ -62,8 +62,15 @@ func TestReplay_CLI(t *testing.T) {
 	}
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	if len(lines) != 5 || !strings.Contains(lines[1], "echo") || !strings.HasSuffix(lines[1], "same") ||
-		!strings.Contains(lines[2], "get-sum") || !strings.Contains(lines[3], "confirm") || !strings.HasSuffix(lines[4], "same") {
+		!strings.Contains(lines[2], "get-sum") || !strings.Contains(lines[3], "--yes: toggle-simulated-logging") || !strings.HasSuffix(lines[4], "same") {
 		t.Fatalf("replay table:\n%s", out)
+	}
+	// The CLI names its flag, not the replay tool's confirm argument.
+	if strings.Contains(lines[3], "confirm") || !strings.Contains(lines[3], "pass --yes to replay it") {
+		t.Errorf("replay table names confirm, not --yes:\n%s", lines[3])
+	}
+	if _, err := run(t, data, "replay", fmt.Sprint(toggle)); err == nil || strings.Contains(err.Error(), "confirm") || !strings.Contains(err.Error(), "pass --yes") {
+		t.Errorf("replay of one operation that is not read-only, without --yes: %v; want it to say pass --yes", err)
 	}
 	out, err = run(t, data, "replay", fmt.Sprint(toggle), "--yes")
 	if err != nil || !strings.Contains(out, "differs") { // started, then stopped

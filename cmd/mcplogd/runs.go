@@ -24,15 +24,16 @@ const defaultRunsShown = 20
 const crashTextRunes = 80
 
 func (m *Main) runs(ctx context.Context, args []string) error {
-	fs := m.flags("runs", "[--source S] [--limit N] [--all] [--json] [--data DIR]",
-		"List the runs of each source, oldest first, like journalctl --list-boots: its offset (0 a source's current run, -1 the one before, ...), "+
+	fs := m.flags("runs", "[--source S] [--limit N] [--all] [-r] [--json|-o json] [--data DIR]",
+		"List the runs of each source, oldest first (-r: newest first), like journalctl --list-boots: its offset (0 a source's current run, -1 the one before, ...), "+
 			"source, run number, first and last record's time, duration, records, errors, and how it ended (crashed, exited, ended or running), "+
 			"with a crashed run's crash record and its first line.")
 	data := m.dataFlag(fs)
 	source := fs.String("source", "", "only the runs of this source")
 	limit := fs.Int("limit", defaultRunsShown, "how many of the newest runs to print")
 	all := fs.Bool("all", false, "print every run")
-	asJSON := fs.Bool("json", false, "print each run as one JSON line (oplog.RunInfo's fields, offset and crashText)")
+	reverse := fs.Bool("r", false, "newest first")
+	out := outputVars(fs, "print each run as one JSON line (oplog.RunInfo's fields, offset and crashText)")
 	if err := m.parse(fs, args, 0); err != nil {
 		return err
 	}
@@ -52,9 +53,14 @@ func (m *Main) runs(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	w := bufio.NewWriter(m.Stdout)
+	if *reverse {
+		slices.Reverse(list.Runs)
+	}
+	pw, p, wait := m.page(out.noPager)
+	defer wait()
+	w := bufio.NewWriter(pw)
 	defer w.Flush()
-	return printRuns(w, &list, *asJSON, m.paintFor(m.Stdout))
+	return printRuns(w, &list, out.json, p)
 }
 
 // shownRun is one line of `mcplogd runs`.

@@ -153,7 +153,7 @@ func TestRuns_Outcomes(t *testing.T) {
 			{[]string{"--limit", "0"}, "--limit: want at least 1, got 0"},
 			{[]string{"--all", "--limit", "5"}, "--all and --limit: give one of the two"},
 			{[]string{"--source", "gmae"}, `--source: no runs of "gmae"; the sources are editor, game`},
-			{[]string{"--limit", "many"}, `invalid value "many" for flag -limit`},
+			{[]string{"--limit", "many"}, `invalid value "many" for --limit`},
 		} {
 			if _, err := run(t, data, append([]string{"runs"}, c.args...)...); err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Errorf("runs %v: %v; want an error with %q", c.args, err, c.want)

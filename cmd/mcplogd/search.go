@@ -22,12 +22,12 @@ func (m *Main) search(ctx context.Context, args []string) error {
 	filterVars(fs, &st.FilterText, "")
 	fs.StringVar(&st.Tool, "tool", "", "only operations of this tool")
 	fs.StringVar(&st.Status, "status", "", "only operations with this status")
-	fs.StringVar(&st.Since, "since", "", "only records at or after this time (RFC 3339, -1h, Unix ms or last_compile)")
+	fs.StringVar(&st.Since, "since", "", "only records at or after this time: "+timeForms+", or last_compile")
 	run := fs.String("run", "", "only records of this run of each source: current, previous or a run number")
-	fs.StringVar(&st.Until, "until", "", "only records before this time")
+	fs.StringVar(&st.Until, "until", "", "only records before this time, written like --since")
 	fs.StringVar(&st.Cursor, "cursor", "", "continue after a previous page (its next cursor)")
 	fs.IntVar(&st.Limit, "limit", 20, "hits to print (max 500)")
-	asJSON := fs.Bool("json", false, "print each hit as one JSON line (record and fragment)")
+	out := outputVars(fs, "print each hit as one JSON line (record and fragment)")
 	inStudio := fs.Bool("studio", false, "search every machine of the project in the studio (the running server's --studio, else config.json's \"studio\") instead of this log")
 	machine := fs.String("machine", "", "with --studio: only this machine")
 	if err := m.parse(fs, args, -1); err != nil {
@@ -44,7 +44,7 @@ func (m *Main) search(ctx context.Context, args []string) error {
 		return err
 	}
 	if *inStudio {
-		return m.studioSearch(ctx, *data, q, *machine, *asJSON)
+		return m.studioSearch(ctx, *data, q, *machine, out.json)
 	}
 	p, err := readLog(ctx, *data, openOptions{Search: true}, func(b backend) (oplog.SearchPage, error) {
 		if err := mcptools.Scope(ctx, b, &q.Filter, *run, since); err != nil {
@@ -59,9 +59,11 @@ func (m *Main) search(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	w := bufio.NewWriter(m.Stdout)
+	pw, pt, wait := m.page(out.noPager)
+	defer wait()
+	w := bufio.NewWriter(pw)
 	defer w.Flush()
-	printHits(w, &p, *asJSON, m.paintFor(m.Stdout))
+	printHits(w, &p, out.json, pt)
 	return nil
 }
 

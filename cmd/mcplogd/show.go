@@ -15,10 +15,10 @@ import (
 )
 
 func (m *Main) show(ctx context.Context, args []string) error {
-	fs := m.flags("show", "ID [--json] [--data DIR]", "Print one record in full: a header, the text, the stack one frame per line, "+
+	fs := m.flags("show", "ID [--json|-o json] [--data DIR]", "Print one record in full: a header, the text, the stack one frame per line, "+
 		"the data (and an operation's arguments and result) as indented JSON; --json prints the record as JSON.")
 	data := m.dataFlag(fs)
-	asJSON := fs.Bool("json", false, "print the record as one indented JSON object, for programs")
+	out := outputVars(fs, "print the record as one indented JSON object, for programs")
 	if err := m.parse(fs, args, 1); err != nil {
 		return err
 	}
@@ -30,16 +30,18 @@ func (m *Main) show(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	if *asJSON {
-		out, err := marshalJSON(r, true)
+	pw, p, wait := m.page(out.noPager)
+	defer wait()
+	if out.json {
+		b, err := marshalJSON(r, true)
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(m.Stdout, "%s\n", out)
+		fmt.Fprintf(pw, "%s\n", b)
 		return nil
 	}
-	w := bufio.NewWriter(m.Stdout)
-	printShow(w, &r, m.paintFor(m.Stdout))
+	w := bufio.NewWriter(pw)
+	printShow(w, &r, p)
 	return w.Flush()
 }
 

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -15,28 +16,45 @@ import (
 )
 
 func (m *Main) tail(ctx context.Context, args []string) error {
-	fs := m.flags("tail", "[-f] [-n N] [--level L] [--name N] [--source S] [--kind K] [--run R] [--json]",
-		"Print the newest console lines and markers; with -f keep printing new ones as they arrive.")
+	fs := m.flags("tail", "[-f] [-n N] [-r] [--since T] [--until T] [--level L] [--name N] [--source S] [--kind K] [--run R] [--json|-o json]",
+		"Print the newest console lines and markers, oldest first (-r: newest first); with -f keep printing new ones as they arrive. "+
+			"With --since or --until and no -n, every line of that time.")
 	data := m.dataFlag(fs)
 	follow := fs.Bool("f", false, "follow: keep printing new lines")
 	n := fs.Int("n", 20, "how many of the newest lines to print first (max 1000)")
+	reverse := fs.Bool("r", false, "newest first")
 	var ft oplog.FilterText
 	filterVars(fs, &ft, "line")
-	asJSON := fs.Bool("json", false, "print each record as one JSON line")
+	fs.StringVar(&ft.Since, "since", "", "only lines at or after this time: "+timeForms)
+	fs.StringVar(&ft.Until, "until", "", "only lines before this time, written like --since")
+	out := outputVars(fs, "print each record as one JSON line")
 	run := fs.String("run", "", "only lines of this run of each source, as it is when tail starts: current, previous or a run number")
 	f, err := m.parseFilter(fs, args, 0, &ft)
 	if err != nil {
 		return err
 	}
 	f.WithMarkers = f.Kind == oplog.KindLine
-	if *n < 1 {
+	nSet := false
+	fs.Visit(func(fl *flag.Flag) { nSet = nSet || fl.Name == "n" })
+	switch {
+	case *n < 1:
 		return fmt.Errorf("-n: want at least 1, got %d", *n)
+	case *follow && *reverse:
+		return errors.New("-f and -r: give one of the two (a followed tail prints the newest line last)")
+	case *follow && ft.Until != "":
+		return errors.New("-f and --until: give one of the two (a followed tail has no end)")
 	}
 	dir, err := datadir.Existing(*data)
 	if err != nil {
 		return err
 	}
-	t := &tailer{dir: dir, q: oplog.TailQuery{Filter: f, Limit: *n}, follow: *follow, asJSON: *asJSON, runSel: *run, w: bufio.NewWriter(m.Stdout), stderr: m.Stderr, paint: m.paintFor(m.Stdout)}
+	w, p, wait := m.Stdout, m.paintFor(m.Stdout), func() {}
+	if !*follow {
+		w, p, wait = m.page(out.noPager)
+	}
+	defer wait()
+	t := &tailer{dir: dir, q: oplog.TailQuery{Filter: f, Limit: *n}, follow: *follow, asJSON: out.json, runSel: *run,
+		reverse: *reverse, all: !nSet && (ft.Since != "" || ft.Until != ""), w: bufio.NewWriter(w), stderr: m.Stderr, paint: p}
 	defer t.w.Flush()
 	defer t.disconnect()
 	return t.run(ctx)
@@ -47,6 +65,8 @@ type tailer struct {
 	dir            *datadir.Dir
 	q              oplog.TailQuery
 	follow, asJSON bool
+	reverse        bool   // -r: newest first (never with follow)
+	all            bool   // every line of the filter's time, not the newest q.Limit
 	runSel         string // the --run selector, resolved into q.Runs at the first connection
 	paint          paint
 	w              *bufio.Writer
@@ -77,6 +97,9 @@ func (t *tailer) run(ctx context.Context) error {
 			return err
 		}
 		if !t.follow {
+			if more && t.all {
+				continue
+			}
 			return nil
 		}
 		if more {
@@ -105,12 +128,18 @@ func (t *tailer) once(ctx context.Context) (more bool, err error) {
 		}
 		t.runSel = ""
 	}
+	if t.reverse {
+		return false, t.newest(ctx)
+	}
 	isRemote := t.b.remote != nil
 	if t.follow && isRemote {
 		t.q.Wait = 25 * time.Second
 	}
+	if t.all && !t.q.HasSince {
+		t.q.HasSince, t.q.Limit = true, oplog.MaxTailLimit // from the first ID: the whole time range
+	}
 	page, err := t.b.Tail(ctx, t.q)
-	if !isRemote || err != nil {
+	if t.follow && !isRemote || err != nil {
 		// Without a server, look again later without holding the file, so
 		// that one can start; after an error, connect afresh.
 		t.disconnect()
@@ -127,7 +156,34 @@ func (t *tailer) once(ctx context.Context) (more bool, err error) {
 		return false, err
 	}
 	t.q.SinceID, t.q.HasSince, t.q.Revision, t.q.Limit = page.LastID, true, page.Revision, oplog.MaxTailLimit
-	return isRemote || page.More, nil
+	return t.follow && isRemote || page.More, nil
+}
+
+// newest prints the lines newest first (-r): the newest q.Limit, or with
+// all every one, a page of the list at a time.
+func (t *tailer) newest(ctx context.Context) error {
+	left := t.q.Limit
+	if t.all {
+		left = -1
+	}
+	q := oplog.Query{Filter: t.q.Filter}
+	for left != 0 {
+		q.Count = oplog.MaxListCount
+		if left > 0 {
+			q.Count = min(left, oplog.MaxListCount)
+		}
+		page, err := t.b.List(ctx, q)
+		if err != nil {
+			return err
+		}
+		printTail(t.w, &oplog.Tail{Lines: page.Records}, t.asJSON, t.paint)
+		left = max(left-len(page.Records), -1)
+		if !page.More || len(page.Records) == 0 {
+			break
+		}
+		q.Before = page.Records[len(page.Records)-1].ID
+	}
+	return t.w.Flush()
 }
 
 func printTail(w io.Writer, t *oplog.Tail, asJSON bool, p paint) {
@@ -171,6 +227,6 @@ func printRecord(w io.Writer, r *oplog.Record, text string, p paint) {
 	if r.Kind == oplog.KindMarker {
 		text = p.dim("-- " + text + " --")
 	}
-	fmt.Fprintf(w, "%s %s %s %s %s%s%s\n", p.dim(r.Time.Format("2006-01-02 15:04:05.000")), p.dim(fmt.Sprintf("#%d", r.ID)),
+	fmt.Fprintf(w, "%s %s %s %s %s%s%s\n", p.dim(r.Time.Local().Format("2006-01-02 15:04:05.000")), p.dim(fmt.Sprintf("#%d", r.ID)),
 		p.level(r.Level, fmt.Sprintf("%-5s", strings.ToUpper(r.Level.String()))), p.cyan(label), op, text, stack)
 }

@@ -57,15 +57,17 @@ func TestMain(m *testing.M) {
 }
 
 // cliEnv is the environment of a CLI process: this one's without NO_COLOR,
-// TERM set to xterm, MCPLOGD_DATA set to data, and extra.
+// TERM set to xterm, MCPLOGD_DATA set to data, no pager (MCPLOGD_PAGER=cat:
+// the output reaches the terminal as written), and extra.
 func cliEnv(data string, extra ...string) []string {
 	var env []string
 	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "NO_COLOR=") && !strings.HasPrefix(kv, "TERM=") && !strings.HasPrefix(kv, "MCPLOGD_DATA=") {
+		if !strings.HasPrefix(kv, "NO_COLOR=") && !strings.HasPrefix(kv, "TERM=") && !strings.HasPrefix(kv, "MCPLOGD_DATA=") &&
+			!strings.HasPrefix(kv, "PAGER=") && !strings.HasPrefix(kv, "MCPLOGD_PAGER=") && !strings.HasPrefix(kv, "LESS=") {
 			env = append(env, kv)
 		}
 	}
-	return append(append(env, "TERM=xterm", "MCPLOGD_DATA="+data), extra...)
+	return append(append(env, "TERM=xterm", "MCPLOGD_DATA="+data, "MCPLOGD_PAGER=cat"), extra...)
 }
 
 // onTTY runs the binary with its standard output on a pseudo-terminal and
