@@ -1244,11 +1244,18 @@ func TestScreenshots(t *testing.T) {
 		line{Level: "info", Name: "Spawner", Source: "game", Text: "wave 5 cleared in 94 s"},
 		line{Level: "error", Name: "Waves", Source: "player", Text: "NullReferenceException: Object reference not set to an instance of an object", Stack: monoStack},
 	)
-	// Spread over the last 40 minutes, so that times and sparklines vary.
+	// Spread over the last 40 minutes, so that times and sparklines vary,
+	// after two lines imported from yesterday's log, which the console dates.
 	start := time.Now().Add(-40 * time.Minute)
 	for i := range seed {
 		seed[i].Time = start.Add(time.Duration(i) * 40 * time.Minute / time.Duration(len(seed))).UTC().Format(time.RFC3339Nano)
 	}
+	y := time.Now().AddDate(0, 0, -1)
+	yesterday := time.Date(y.Year(), y.Month(), y.Day(), 18, 2, 11, 0, time.Local)
+	seed = append([]line{
+		{Time: yesterday.UTC().Format(time.RFC3339Nano), Level: "info", Name: "Boot", Source: "game", Text: "game started (build 40)"},
+		{Time: yesterday.Add(3 * time.Second).UTC().Format(time.RFC3339Nano), Level: "warn", Name: "Render", Source: "game", Text: "shader cache rebuilt (412 variants)"},
+	}, seed...)
 	ids := s.ingest(t, seed...)
 	s.waitIndexed(t, ids[len(ids)-1])
 
