@@ -192,3 +192,14 @@ func TestCLI_Pager(t *testing.T) {
 		t.Errorf("tail -f ran the pager: %q", runs)
 	}
 }
+
+// TestCLI_MessagesNameFlags: an error the domain words for MCP clients
+// names the CLI's flag (replay's --yes is in TestReplay_CLI).
+func TestCLI_MessagesNameFlags(t *testing.T) {
+	data := importAged(t, map[string]time.Duration{"oneline": time.Minute})
+	_, err := run(t, data, "search", "wave", "--cursor", "zzz")
+	if err == nil || !strings.HasPrefix(err.Error(), "--cursor: not a cursor of this server; pass --cursor the cursor a previous page printed") ||
+		strings.Contains(err.Error(), "nextCursor") {
+		t.Fatalf("search --cursor zzz: %v; want an error naming --cursor", err)
+	}
+}

@@ -54,7 +54,7 @@ func (m *Main) replay(ctx context.Context, args []string) error {
 	for i, id := range ids {
 		r, err := c.Replay(ctx, id, *yes)
 		if err != nil {
-			if msg := replayMessage(err); i == failed && (i == 0 || msg == firstErr) {
+			if msg := cliMessage(fs, err); i == failed && (i == 0 || msg == firstErr) {
 				firstErr = msg
 			} else {
 				firstErr = ""
@@ -64,7 +64,7 @@ func (m *Main) replay(ctx context.Context, args []string) error {
 			if rec, gerr := c.Get(ctx, id); gerr == nil {
 				source, tool = rec.Source, rec.Tool
 			}
-			fmt.Fprintf(w, "%d\t%s\t%s\t-\t%s\n", id, source, orDash(tool), oneLine(replayMessage(err)))
+			fmt.Fprintf(w, "%d\t%s\t%s\t-\t%s\n", id, source, orDash(tool), oneLine(cliMessage(fs, err)))
 			continue
 		}
 		outcome := "same"
@@ -88,17 +88,6 @@ func (m *Main) replay(ctx context.Context, args []string) error {
 		return fmt.Errorf("%d of %d operations not replayed", failed, len(ids))
 	}
 	return nil
-}
-
-// replayMessage is a replay error's message with the replay tool's
-// argument, confirm, named as the flag that sets it, --yes: the server
-// words its errors for MCP clients.
-func replayMessage(err error) string {
-	msg := oplog.ErrorMessage(err)
-	if rest, ok := strings.CutPrefix(msg, "confirm: "); ok {
-		msg = "--yes: " + rest
-	}
-	return strings.ReplaceAll(msg, "pass confirm: true", "pass --yes")
 }
 
 func orDash(s string) string {

@@ -52,7 +52,7 @@ func (m *Main) search(ctx context.Context, args []string) error {
 		}
 		p, err := b.Search(ctx, q)
 		if err != nil {
-			return p, errors.New(oplog.ErrorMessage(err))
+			return p, errors.New(cliMessage(fs, err))
 		}
 		return p, nil
 	})

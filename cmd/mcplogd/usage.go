@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"regexp"
 	"strings"
+
+	"github.com/mcplogd/mcplogd/oplog"
 )
 
 // This file holds how a command's flags are shown to people: --help lists
@@ -78,4 +80,33 @@ func flagError(w io.Writer, fs *flag.FlagSet, err error) {
 // argsError is the one line that wrong positional arguments print.
 func argsError(w io.Writer, fs *flag.FlagSet, msg string) {
 	fmt.Fprintf(w, "mcplogd %s: %s (see mcplogd %s --help)\n", fs.Name(), msg, fs.Name())
+}
+
+// argFlags are the MCP tools' arguments that a CLI flag of another name
+// sets.
+var argFlags = map[string]string{"confirm": "yes"}
+
+// mcpWords turns the advice of errors worded for MCP clients into the
+// CLI's.
+var mcpWords = strings.NewReplacer(
+	"pass confirm: true", "pass --yes",
+	"pass nextCursor as it came", "pass --cursor the cursor a previous page printed",
+)
+
+// cliMessage is err's message as the CLI words it: the argument it starts
+// with ("cursor: ...") written as the flag of fs that sets it ("--cursor:
+// ..."), and MCP's advice as the CLI's. The domain words its errors for
+// MCP and HTTP; the CLI translates them here, at its edge.
+func cliMessage(fs *flag.FlagSet, err error) string {
+	msg := oplog.ErrorMessage(err)
+	if arg, rest, ok := strings.Cut(msg, ": "); ok && !strings.ContainsAny(arg, " -") {
+		name := arg
+		if f, ok := argFlags[arg]; ok {
+			name = f
+		}
+		if fs.Lookup(name) != nil {
+			msg = dashed(name) + ": " + rest
+		}
+	}
+	return mcpWords.Replace(msg)
 }
