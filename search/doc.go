@@ -92,5 +92,8 @@
 // it on name, source and tool, which match exactly. A word and a trailing
 // star (Physi*) on text and stack runs as a prefix query, which bleve
 // answers from each segment's term dictionary without the regular
-// expression automaton a wildcard builds per segment and field.
+// expression automaton a wildcard builds per segment and field. A hit's
+// fragment marks the first word that a word of the query, or a prefix or
+// wildcard, matches whole (oplog.Fragment); a regular expression or a fuzzy
+// word marks none.
 package search
