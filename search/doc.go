@@ -94,6 +94,6 @@
 // answers from each segment's term dictionary without the regular
 // expression automaton a wildcard builds per segment and field. A hit's
 // fragment marks the first word that a word of the query, or a prefix or
-// wildcard, matches whole (oplog.Fragment); a regular expression or a fuzzy
-// word marks none.
+// wildcard, matches whole (oplog.Fragment); a fuzzy word marks only the
+// word as written, and a regular expression none.
 package search
