@@ -1,6 +1,6 @@
 // The official TypeScript SDK client launching `mcplogd stdio --data DIR` (StdioClientTransport),
-// both when no server holds the data directory (stdio opens the store itself) and when one does
-// (stdio forwards to it over HTTP).
+// both when no server holds the data directory (with --in-process, stdio opens the store itself) and
+// when one does (stdio forwards to it over HTTP).
 
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
@@ -9,7 +9,7 @@ import {
   callOk, checkToolList, connectStdio, removeDir, startServe, tailWhileIngesting, tempDir,
 } from './lib/harness.mjs';
 
-describe('stdio with no server: opens the store itself', () => {
+describe('stdio --in-process with no server: opens the store itself', () => {
   let dir;
   const cleanup = [];
   after(async () => {
@@ -30,7 +30,7 @@ describe('stdio with no server: opens the store itself', () => {
     const { ids } = await srv.api('POST', '/api/v1/logs', lines);
     assert.equal((await srv.stop()).code, 0, `serve exits 0 on SIGTERM\n${srv.output()}`);
 
-    const s = await connectStdio(dir);
+    const s = await connectStdio(dir, ['--in-process']);
     cleanup.push(() => s.close());
     await checkToolList(s.client);
 

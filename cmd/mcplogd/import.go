@@ -23,7 +23,7 @@ func (m *Main) importFile(ctx context.Context, args []string) error {
 		"Import a log: a game's log file (read by the parsers serve --follow uses, detected from its first lines), JSON lines of a "+
 			"structured logger, or NDJSON records (the POST /api/v1/logs format). Importing the same file again adds nothing; a file that grew adds what is new.")
 	data := m.dataFlag(fs)
-	create := createFlag(fs)
+	fs.Bool("create", false, "accepted for older command lines: import makes a missing data directory anyway")
 	parser := fs.String("parser", "", "the log's format: "+follow.ParserNames+" (default: detected)")
 	source := fs.String("source", "", "the records' source (default: the file's name, \"stdin\" for -); NDJSON records keep their own")
 	if err := m.parse(fs, args, 1); err != nil {
@@ -47,7 +47,7 @@ func (m *Main) importFile(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	dir, _, err := clientDir(*data, *create)
+	dir, _, err := openDir(*data)
 	if err != nil {
 		return err
 	}

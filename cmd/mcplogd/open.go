@@ -88,6 +88,11 @@ type lockedError struct{ msg string }
 func (e *lockedError) Error() string { return e.msg }
 func (e *lockedError) Unwrap() error { return store.ErrLocked }
 
+// lockedPhrase is in every message of explainOpen: the background
+// recorder's starter reads it in the log of a recorder that lost the
+// store to a concurrent one.
+const lockedPhrase = "is using the data directory"
+
 // explainOpen turns a locked-file error into one that names the running server.
 func explainOpen(dir *datadir.Dir, err error) error {
 	if !errors.Is(err, store.ErrLocked) {
@@ -95,9 +100,9 @@ func explainOpen(dir *datadir.Dir, err error) error {
 	}
 	s, _ := dir.Server()
 	if s.PID != 0 {
-		return &lockedError{fmt.Sprintf("another mcplogd (pid %d, %s) is using the data directory %s; stop it or pass a different --data", s.PID, s.BaseURL(), dir.Path)}
+		return &lockedError{fmt.Sprintf("another mcplogd (pid %d, %s) %s %s; stop it or pass a different --data", s.PID, s.BaseURL(), lockedPhrase, dir.Path)}
 	}
-	return &lockedError{fmt.Sprintf("another process is using the data directory %s; stop it or pass a different --data", dir.Path)}
+	return &lockedError{fmt.Sprintf("another process %s %s; stop it or pass a different --data", lockedPhrase, dir.Path)}
 }
 
 // runningServer returns a Remote for dir's server when one answers with

@@ -12,14 +12,19 @@ import (
 )
 
 // stdio serves the MCP tools over standard input and output, for clients
-// that launch a command. bbolt allows one process per data file, so when a
-// server already holds the data directory the tools go to it over HTTP (and
-// its upstreams' tools are offered too); otherwise this process opens the
-// store itself.
+// that launch a command. bbolt allows one process per data file, so the
+// tools go to the data directory's server over HTTP (and its upstreams'
+// tools are offered too); when none runs, stdio starts one in the
+// background (recorder.go), which records on after the session ends. With
+// --in-process and no server, this process opens the store itself.
 func (m *Main) stdio(ctx context.Context, args []string) error {
-	fs := m.flags("stdio", "[--data DIR] [--create] [--compat unity-bridge]", "Serve the MCP tools over standard input and output (claude mcp add mcplogd -- mcplogd stdio --data DIR).")
+	fs := m.flags("stdio", "[--data DIR] [--in-process] [--compat unity-bridge]",
+		"Serve the MCP tools over standard input and output (claude mcp add mcplogd -- mcplogd stdio). They go through the data directory's running server; "+
+			"when none runs, stdio starts one in the background (mcplogd serve, with config.json's follows and runs; its log is DATA/serve.log), "+
+			"which goes on recording after the session ends. A missing data directory is made.")
 	data := m.dataFlag(fs)
-	create := createFlag(fs)
+	fs.Bool("create", false, "accepted for older command lines: stdio makes a missing data directory anyway")
+	inProcess := fs.Bool("in-process", false, "with no server running, open the store in this process instead of starting one in the background: recording stops with the session")
 	var compat string
 	compatFlag(fs, &compat)
 	var ret retention
@@ -35,7 +40,7 @@ func (m *Main) stdio(ctx context.Context, args []string) error {
 	m = m.withStdout(&oplog.UnescapeWriter{W: m.Stdout})
 
 	logger := slog.New(slog.NewTextHandler(m.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	dir, _, err := clientDir(*data, *create)
+	dir, token, err := openDir(*data)
 	if err != nil {
 		return err
 	}
@@ -46,9 +51,16 @@ func (m *Main) stdio(ctx context.Context, args []string) error {
 	if compat, err = withCompat(compat, cfg); err != nil {
 		return err
 	}
-	// A long-lived process: searches need the index, and crashes the
-	// crash index's background reader.
-	b, err := connect(ctx, dir, openOptions{Store: ret.storeOptions(logger), Logger: logger, Search: true, Crashes: true})
+	var b backend
+	if *inProcess {
+		// A long-lived process: searches need the index, and crashes the
+		// crash index's background reader.
+		b, err = connect(ctx, dir, openOptions{Store: ret.storeOptions(logger), Logger: logger, Search: true, Crashes: true})
+	} else {
+		var r *client.Remote
+		r, err = m.recorder(ctx, dir, token, fs)
+		b = backend{Backend: r, remote: r}
+	}
 	if err != nil {
 		return err
 	}

@@ -28,7 +28,7 @@ func TestStdio_NoHTMLEscapes(t *testing.T) {
 	m = newMain(outW, io.Discard, data)
 	m.Stdin = inR
 	done := make(chan error, 1)
-	go func() { done <- m.Run(ctx, []string{"stdio"}); outW.Close() }()
+	go func() { done <- m.Run(ctx, []string{"stdio", "--in-process"}); outW.Close() }()
 	c := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
 	cs, err := c.Connect(ctx, &mcp.IOTransport{Reader: io.NopCloser(io.TeeReader(outR, &raw)), Writer: inW}, nil)
 	if err != nil {

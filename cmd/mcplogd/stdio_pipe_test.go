@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcplogd/mcplogd/internal/datadir"
 )
 
 var (
@@ -100,7 +102,7 @@ func TestStdio_Piped(t *testing.T) {
 	for _, mode := range []string{"alone", "beside a server"} {
 		t.Run(mode, func(t *testing.T) {
 			data := filepath.Join(t.TempDir(), "data")
-			args := []string{"--create"}
+			args := []string{"--in-process"}
 			if mode != "alone" {
 				startServe(t, data, "--addr", "127.0.0.1:0")
 				args = nil
@@ -132,7 +134,7 @@ func TestStdio_BadLines(t *testing.T) {
 	for _, mode := range []string{"alone", "beside a server"} {
 		t.Run(mode, func(t *testing.T) {
 			data := filepath.Join(t.TempDir(), "data")
-			args := []string{"--create"}
+			args := []string{"--in-process"}
 			if mode != "alone" {
 				startServe(t, data, "--addr", "127.0.0.1:0")
 				args = nil
@@ -183,7 +185,7 @@ func TestStdio_BothGenerations(t *testing.T) {
 	bin := stdioBinary(t)
 	data := filepath.Join(t.TempDir(), "data")
 	for i, v := range []string{"2026-07-28", "2025-11-25"} {
-		cmd := exec.Command(bin, "stdio", "--data", data, "--create")
+		cmd := exec.Command(bin, "stdio", "--data", data, "--in-process")
 		updated := make(chan string, 8)
 		c := mcp.NewClient(&mcp.Implementation{Name: "pinned", Version: "1"}, &mcp.ClientOptions{
 			ResourceUpdatedHandler: func(_ context.Context, r *mcp.ResourceUpdatedNotificationRequest) { updated <- r.Params.URI },
@@ -220,9 +222,9 @@ func TestStdio_BothGenerations(t *testing.T) {
 	}
 }
 
-// TestClientCommands_RefuseMissingDataDir: stdio, link, token and import
-// refuse a missing data directory as tail does, and make nothing; --create
-// makes it.
+// TestClientCommands_RefuseMissingDataDir: link and token refuse a
+// missing data directory as tail does, and make nothing; --create makes
+// it, and so do stdio and import without it.
 func TestClientCommands_RefuseMissingDataDir(t *testing.T) {
 	data := filepath.Join(t.TempDir(), "data")
 	_, tailErr := run(t, data, "tail")
@@ -230,7 +232,7 @@ func TestClientCommands_RefuseMissingDataDir(t *testing.T) {
 		t.Fatal("tail accepted a missing data directory")
 	}
 	want, _, _ := strings.Cut(tailErr.Error(), " (stderr")
-	for _, args := range [][]string{{"stdio"}, {"link"}, {"token"}, {"token", "--new"}, {"import", "-"}} {
+	for _, args := range [][]string{{"link"}, {"token"}, {"token", "--new"}} {
 		_, err := run(t, data, args...)
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%v: %v, want %q", args, err, want)
@@ -242,6 +244,15 @@ func TestClientCommands_RefuseMissingDataDir(t *testing.T) {
 	out, err := run(t, data, "link", "--create")
 	if err != nil || !strings.Contains(out, "/mcp/") {
 		t.Fatalf("link --create: %q %v", out, err)
+	}
+	for _, args := range [][]string{{"stdio", "--in-process"}, {"import", "-"}} {
+		made := filepath.Join(t.TempDir(), "made")
+		if _, err := run(t, made, args...); err != nil {
+			t.Fatalf("%v on a missing data directory: %v", args, err)
+		}
+		if _, err := datadir.Existing(made); err != nil {
+			t.Fatalf("%v did not make the data directory: %v", args, err)
+		}
 	}
 }
 
@@ -276,7 +287,7 @@ func TestStdio_CallBeforeInitialize(t *testing.T) {
 		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
 		`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"get_logs","arguments":{"count":5}}}`,
 	}, "\n")
-	answers := pipeStdio(t, bin, data, in, "--create")
+	answers := pipeStdio(t, bin, data, in, "--in-process")
 	a := answers[`"1"`]
 	if len(a) != 1 || a[0]["error"] == nil {
 		t.Fatalf("tools/call before initialize: %v", answers)

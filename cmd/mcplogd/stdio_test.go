@@ -70,7 +70,7 @@ func callJSON(t *testing.T, cs *mcp.ClientSession, tool string, args map[string]
 
 func TestStdio_OpensStoreWithoutServer(t *testing.T) {
 	data := filepath.Join(t.TempDir(), "data")
-	cs := startStdio(t, data, "--create")
+	cs := startStdio(t, data, "--in-process")
 	tools, err := cs.ListTools(context.Background(), nil)
 	if err != nil || len(tools.Tools) < 10 {
 		t.Fatalf("tools/list over stdio: %d tools, %v", len(tools.Tools), err)

@@ -125,7 +125,7 @@ func (d *Dir) DBPath() string { return filepath.Join(d.Path, dbFile) }
 func (d *Dir) Token() (string, error) {
 	b, err := os.ReadFile(filepath.Join(d.Path, tokenFile))
 	if errors.Is(err, os.ErrNotExist) {
-		return d.NewToken()
+		return d.firstToken()
 	}
 	if err != nil {
 		return "", fmt.Errorf("read token: %w", err)
@@ -148,6 +148,45 @@ func (d *Dir) NewToken() (string, error) {
 		return "", err
 	}
 	return tok, nil
+}
+
+// firstToken makes the directory's first token, unless another process
+// made one meanwhile: then that one is returned, so that processes
+// starting together (two stdio sessions and the server one of them
+// starts) agree on it.
+func (d *Dir) firstToken() (string, error) {
+	var b [32]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", err
+	}
+	tok := hex.EncodeToString(b[:])
+	path := filepath.Join(d.Path, tokenFile)
+	f, err := os.CreateTemp(d.Path, ".token.*")
+	if err != nil {
+		if refused(err) {
+			return "", &UnwritableError{Dir: d.Path, Path: d.Path, Err: err}
+		}
+		return "", fmt.Errorf("save %s: %w", path, err)
+	}
+	defer os.Remove(f.Name())
+	_, err = f.WriteString(tok + "\n")
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return "", fmt.Errorf("save %s: %w", path, err)
+	}
+	// A hard link is made only where no token is: the first one wins.
+	switch err := os.Link(f.Name(), path); {
+	case err == nil:
+		return tok, nil
+	case errors.Is(err, fs.ErrExist):
+		return d.Token()
+	}
+	return d.NewToken() // a file system without hard links
 }
 
 // ValidToken reports whether s looks like a token NewToken makes.

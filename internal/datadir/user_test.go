@@ -87,3 +87,23 @@ func TestRegistry(t *testing.T) {
 		t.Fatalf("after the last remove: %+v", es)
 	}
 }
+
+// TestDir_Token_FirstTogether: processes that read a new directory's
+// token at once agree on one.
+func TestDir_Token_FirstTogether(t *testing.T) {
+	d := &Dir{Path: t.TempDir()}
+	toks := make([]string, 8)
+	errs := make([]error, 8)
+	done := make(chan int)
+	for i := range toks {
+		go func() { toks[i], errs[i] = d.Token(); done <- i }()
+	}
+	for range toks {
+		<-done
+	}
+	for i := range toks {
+		if errs[i] != nil || toks[i] != toks[0] || !ValidToken(toks[i]) {
+			t.Fatalf("tokens %q, errors %v", toks, errs)
+		}
+	}
+}

@@ -6,7 +6,7 @@
 
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -17,6 +17,12 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
 export const interopDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+// mcplogd keeps its per-user store and its registry of running servers under $XDG_STATE_HOME
+// (else ~/.local/state): every mcplogd started here gets a temporary one, never the user's.
+const stateHome = mkdtempSync(path.join(os.tmpdir(), 'mcplogd-interop-state-'));
+process.env.XDG_STATE_HOME = stateHome;
+process.on('exit', () => rmSync(stateHome, { recursive: true, force: true }));
 
 // The tools DESIGN.md and issue 3 promise; names are a compatibility surface.
 export const TOOLS = [
@@ -164,12 +170,13 @@ export async function connectHTTP(link) {
 }
 
 /**
- * Launch `mcplogd stdio --data dir` through the TypeScript SDK's StdioClientTransport.
+ * Launch `mcplogd stdio --data dir ...args` through the TypeScript SDK's StdioClientTransport.
  * Returns the client, the child's pid and its stderr so far.
  */
-export async function connectStdio(dir) {
+export async function connectStdio(dir, args = []) {
   const transport = new StdioClientTransport({
-    command: mcplogdBin(), args: ['stdio', '--data', dir], stderr: 'pipe',
+    command: mcplogdBin(), args: ['stdio', '--data', dir, ...args], stderr: 'pipe',
+    env: { ...process.env }, // the SDK passes on only a few variables: XDG_STATE_HOME is not one
   });
   let stderr = '';
   transport.stderr?.setEncoding('utf8').on('data', (d) => { stderr += d; });
