@@ -27,13 +27,14 @@ install:
 # (scripts/dist). make npm packs them as npm packages, dist/*.tgz: the launcher mcplogd (what
 # `npx -y mcplogd` runs) and @mcplogd/<platform>-<arch> per binary (npm/pack.mjs, from npm/).
 DIST_TARGETS ?= linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64
+DIST_DIR     ?= dist
 
 .PHONY: dist npm
 dist:
-	GO=$(GO) VERSION=$(VERSION) scripts/dist $(DIST_TARGETS)
+	GO=$(GO) VERSION=$(VERSION) DIST_DIR=$(DIST_DIR) scripts/dist $(DIST_TARGETS)
 
 npm: dist
-	node npm/pack.mjs $(VERSION) $(DIST_TARGETS)
+	DIST_DIR=$(DIST_DIR) node npm/pack.mjs $(VERSION) $(DIST_TARGETS)
 
 fmt:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -131,10 +132,15 @@ interop/node_modules/.package-lock.json: interop/package.json interop/package-lo
 	cd interop && PATH="$(NODE22_BIN):$$PATH" npm ci --no-audit --no-fund
 	@touch $@
 
+# npm.test.mjs installs the npm packages of this platform (make npm into interop/.bin/dist)
+# offline into a temporary prefix and runs them through the launcher.
+HOST_TARGET = $(shell $(GO) env GOOS)/$(shell $(GO) env GOARCH)
+
 interop: interop/node_modules/.package-lock.json
 	$(GO) build -o interop/.bin/mcplogd ./cmd/mcplogd
-	cd interop && MCPLOGD_BIN="$$PWD/.bin/mcplogd" $(INTEROP_NODE) --test --test-reporter=spec --test-timeout=300000 \
-		http.test.mjs modern.test.mjs stdio.test.mjs conformance.test.mjs
+	$(MAKE) --no-print-directory npm DIST_TARGETS=$(HOST_TARGET) DIST_DIR=interop/.bin/dist
+	cd interop && MCPLOGD_BIN="$$PWD/.bin/mcplogd" MCPLOGD_DIST="$$PWD/.bin/dist" $(INTEROP_NODE) --test --test-reporter=spec --test-timeout=300000 \
+		http.test.mjs modern.test.mjs stdio.test.mjs conformance.test.mjs npm.test.mjs
 
 # console_tail {} against ping through the TypeScript SDK client at RECORDS records (the
 # latency measure; the Go client's figures: go test ./api -bench 'MCP_(ConsoleTail|Ping)$$').

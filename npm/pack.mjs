@@ -2,7 +2,8 @@
 // platform, @mcplogd/<platform>-<arch> (Node's names for them, which its os and cpu fields
 // use too), holding bin/mcplogd, and the launcher package mcplogd (npm/mcplogd), whose
 // optionalDependencies name them all at the same version. The package directories are made
-// under dist/npm/ and `npm pack` writes their .tgz files into dist/. Nothing is fetched.
+// under dist/npm/ and `npm pack` writes their .tgz files into dist/ ($DIST_DIR, relative to the
+// repository, if set). Nothing is fetched.
 //
 //   node npm/pack.mjs VERSION GOOS/GOARCH...     (make npm passes $(VERSION) $(DIST_TARGETS))
 //
@@ -15,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 
 const npmDir = path.dirname(fileURLToPath(import.meta.url));
 const root = path.dirname(npmDir);
-const dist = path.join(root, 'dist');
+const dist = path.resolve(root, process.env.DIST_DIR || 'dist');
 
 // Go's names → Node's (process.platform, process.arch).
 const nodePlatform = { linux: 'linux', darwin: 'darwin', windows: 'win32' };
@@ -68,7 +69,7 @@ function pack(dir) {
     cwd: dist, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], shell: process.platform === 'win32',
   });
   const [{ filename, size }] = JSON.parse(out);
-  console.log(`dist/${filename} (${Math.round(size / 1024)} KiB)`);
+  console.log(`${path.relative(root, dist)}/${filename} (${Math.round(size / 1024)} KiB)`);
   return filename;
 }
 
@@ -112,7 +113,7 @@ function main([stamp, ...targets]) {
 
   for (const p of pkgs) pack(p.dir);
   pack(dir);
-  console.log(`npm packages of mcplogd ${version} (binary ${stamp}) in dist/`);
+  console.log(`npm packages of mcplogd ${version} (binary ${stamp}) in ${path.relative(root, dist)}/`);
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
