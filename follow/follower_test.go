@@ -168,10 +168,7 @@ func TestFollower_Rotation(t *testing.T) {
 
 		// A writer that holds the file open: lines written just before the
 		// rename, and through its handle after it, belong to the old file.
-		old, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
+		old := openWriter(t, path)
 		defer old.Close()
 		if _, err := old.WriteString(joinLines(lines("a", 100, 150))); err != nil {
 			t.Fatal(err)
@@ -203,10 +200,7 @@ func TestFollower_Rotation(t *testing.T) {
 		path := filepath.Join(t.TempDir(), "app.log")
 		l := mustLog(t)
 		appendFile(t, path, "a-0\n")
-		old, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
+		old := openWriter(t, path)
 		defer old.Close()
 		var armed atomic.Bool
 		opts := testOptions(path)

@@ -199,7 +199,9 @@ func TestPositionKey(t *testing.T) {
 			t.Errorf("positionKey(%q, %q) = %q, want %q", name, path, got, want)
 		}
 	}
-	f("game", "/var/log/../log/app.log", "follow\x00game\x00/var/log/app.log")
+	// On Windows a rooted path is on the working directory's volume.
+	rooted := func(p string) string { return filepath.VolumeName(wd) + filepath.FromSlash(p) }
+	f("game", "/var/log/../log/app.log", "follow\x00game\x00"+rooted("/var/log/app.log"))
 	f("game", "app.log", "follow\x00game\x00"+filepath.Join(wd, "app.log"))
-	f("other", "/a.log", "follow\x00other\x00/a.log")
+	f("other", "/a.log", "follow\x00other\x00"+rooted("/a.log"))
 }
