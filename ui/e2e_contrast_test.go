@@ -2,6 +2,7 @@ package ui_test
 
 import (
 	"fmt"
+	"net/http"
 	"strconv"
 	"testing"
 
@@ -100,7 +101,7 @@ func (b *browser) scheme(t *testing.T, s string) {
 // TestE2E_Contrast: in the light and the dark color scheme, every text of
 // a console row of each level, selected or not, of a search hit
 // of each level with its marked word, of a fatal record's head and of the
-// crash view (the crash badge, the runs) meets WCAG AA's contrast ratio
+// crash view (the crash badge, the runs) and of the operations meets WCAG AA's contrast ratio
 // for normal text, 4.5:1, as computed from the browser's computed styles.
 func TestE2E_Contrast(t *testing.T) {
 	t.Parallel()
@@ -114,6 +115,13 @@ func TestE2E_Contrast(t *testing.T) {
 			Stack: "System.Exception: device removed\n   at Game.Render.Present() in C:\\build\\Game\\Render.cs:line 210\n"},
 	)
 	fatal := ids[4]
+	for _, op := range []string{
+		`{"tool":"spawn_wave","arguments":{"wave":5},"source":"game","status":"success","result":{"spawned":12}}`,
+		`{"tool":"execute_code","arguments":{},"source":"game","status":"error","error":"Spawner.Instance is null"}`,
+		`{"tool":"spawn_wave","arguments":{"wave":6},"source":"game"}`,
+	} {
+		s.do(t, "POST", "/api/v1/operations", op, http.StatusCreated)
+	}
 	s.waitIndexed(t, fatal)
 	fatalLine := lineSel(fatal)
 	fatalHit := `#search-results .hit[data-id="` + strconv.FormatUint(fatal, 10) + `"]`
@@ -145,7 +153,7 @@ func TestE2E_Contrast(t *testing.T) {
 			}
 
 			b.view(t, "search", "#view-search")
-			b.do(t, "search", chromedp.SendKeys(chromedp.CSS("#search-input"), "wave\r"))
+			b.do(t, "search", chromedp.SendKeys(chromedp.CSS("#search-input"), "wave kind:line\r"))
 			b.wait(t, "the fatal hit with its mark", waitLong, visible(fatalHit+" mark"))
 			b.wait(t, "a hit of every level", waitLong, `document.querySelectorAll("#search-results .hit").length === 5`)
 			check("search hits", "#search-results")
@@ -159,6 +167,10 @@ func TestE2E_Contrast(t *testing.T) {
 			b.wait(t, "the runs", waitLong, visible("#runs tr.run"))
 			check("crash groups", "#crashes")
 			check("runs", "#runs")
+
+			b.view(t, "ops", "#ops")
+			b.wait(t, "the operations", waitLong, `document.querySelectorAll("#ops .op").length === 3`)
+			check("operations", "#view-ops")
 			lowest := all[0]
 			for _, c := range all {
 				if c.Ratio < lowest.Ratio {
