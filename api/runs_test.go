@@ -188,7 +188,7 @@ func TestMCP_RunsBadSelectors(t *testing.T) {
 	for _, tool := range []string{"console_tail", "get_logs", "search_logs", "find_crashes"} {
 		t.Run(tool, func(t *testing.T) {
 			m.callError(t, tool, map[string]any{"run": "latest"}, "run: want current, previous or a run number", `"latest"`)
-			m.callError(t, tool, map[string]any{"run": "0"}, "run: want current, previous or a run number")
+			m.callError(t, tool, map[string]any{"run": "1.5"}, "run: want current, previous or a run number")
 			m.callError(t, tool, map[string]any{"since": "last_compile", "source": "godot"}, "last_compile", "godot", "no compile.start marker")
 		})
 	}

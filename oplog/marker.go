@@ -150,21 +150,28 @@ func later(a, b *RunInfo) bool {
 
 // ResolveRun turns a run selector as callers write it into Filter.Runs:
 // "current" or "" (each source's newest run by time, see Latest),
-// "previous" (the one before it), or a run number; source "" means every source (a number then
-// selects that run of each source that had it). "" gives nil: any run.
-// EINVALID for another selector, ENOTFOUND when no source has that run.
+// "previous" (the one before it), a run number, or an offset as
+// journalctl's -b takes it and `mcplogd runs` prints it ("0" the current
+// run, "-1" the previous, "-2" the one before); source "" means every
+// source (a number or an offset then selects that run of each source that
+// had it). "" gives nil: any run. EINVALID for another selector,
+// ENOTFOUND when no source has that run.
 func (l *Log) ResolveRun(ctx context.Context, source, sel string) (map[string]uint64, error) {
 	sel = strings.ToLower(strings.TrimSpace(sel))
 	if sel == "" {
 		return nil, nil
 	}
 	n, err := strconv.ParseUint(sel, 10, 64)
-	if sel != "current" && sel != "previous" && (err != nil || n == 0) {
-		return nil, Errorf(EINVALID, "run: want current, previous or a run number, got %q", sel)
+	back, isOffset := runOffset(sel)
+	if sel != "current" && sel != "previous" && !isOffset && (err != nil || n == 0) {
+		return nil, Errorf(EINVALID, "run: want current, previous or a run number, or an offset as mcplogd runs prints it (0, -1, ...), got %q", sel)
 	}
 	runs, err := l.Runs(ctx, source)
 	if err != nil {
 		return nil, err
+	}
+	if isOffset {
+		return runsBack(runs, source, back)
 	}
 	out := map[string]uint64{}
 	for src, p := range Latest(runs) {

@@ -20,7 +20,7 @@ func (m *Main) crashes(ctx context.Context, args []string) error {
 	fs.StringVar(&ft.Since, "since", "", "only crashes at or after this time: "+timeForms+", or last_compile")
 	fs.StringVar(&ft.Until, "until", "", "only crashes before this time, written like --since")
 	fs.StringVar(&ft.Source, "source", "", "only crashes from this source")
-	run := fs.String("run", "", "only crashes of this run of each source: current, previous or a run number")
+	run := fs.String("run", "", "only crashes of this run of each source: current, previous, a run number, or an offset as mcplogd runs prints it (0, -1, ...)")
 	var classes listValue
 	fs.Var(&classes, "class", "only groups of these classes, comma-separated or repeated: crash, error, compile (default crash,error)")
 	level := fs.String("level", "", "only occurrences at this level or above: error or fatal (default both)")

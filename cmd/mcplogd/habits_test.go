@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/mcplogd/mcplogd/internal/logtest"
+	"github.com/mcplogd/mcplogd/oplog"
 )
 
 // importAged imports lines into a new data directory, each with its age
@@ -201,5 +202,40 @@ func TestCLI_MessagesNameFlags(t *testing.T) {
 	if err == nil || !strings.HasPrefix(err.Error(), "--cursor: not a cursor of this server; pass --cursor the cursor a previous page printed") ||
 		strings.Contains(err.Error(), "nextCursor") {
 		t.Fatalf("search --cursor zzz: %v; want an error naming --cursor", err)
+	}
+}
+
+// TestCLI_RunOffsets: --run takes the offsets `mcplogd runs` prints, as
+// journalctl -b takes --list-boots' (0 the current run, -1 the one before).
+func TestCLI_RunOffsets(t *testing.T) {
+	data := filepath.Join(t.TempDir(), "data")
+	var recs []oplog.Record
+	for _, word := range []string{"firstrun", "secondrun", "thirdrun"} {
+		recs = append(recs, oplog.Record{Kind: oplog.KindMarker, Name: oplog.MarkerRun, Source: "game", Text: "start"},
+			oplog.Record{Source: "game", Level: oplog.LevelError, Text: "wave " + word, Stack: "at Game." + word + " ()"})
+	}
+	appendToData(t, data, recs...)
+	words := []string{"firstrun", "secondrun", "thirdrun"}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"tail", "--run", "0"}, "thirdrun"},
+		{[]string{"tail", "--run", "-1"}, "secondrun"},
+		{[]string{"tail", "--run=-2"}, "firstrun"},
+		{[]string{"search", "--run", "-1", "wave"}, "secondrun"},
+		{[]string{"crashes", "--run", "-2"}, "firstrun"},
+	} {
+		out, err := run(t, data, tc.args...)
+		if got := textsOf(out, words...); err != nil || got != tc.want {
+			t.Errorf("%v: %q, %v; want %q", tc.args, out, err, tc.want)
+		}
+	}
+	out, err := run(t, data, "runs", "-r")
+	if got := textsOf(out, "  0  game", " -1  game", " -2  game"); err != nil || got != "  0  game, -1  game, -2  game" {
+		t.Errorf("runs -r: %q, %v; want the offsets 0, -1, -2 in that order", out, err)
+	}
+	if _, err := run(t, data, "tail", "--run", "-3"); err == nil || !strings.Contains(err.Error(), "--run: any source has no run at offset -3") {
+		t.Errorf("tail --run -3: %v", err)
 	}
 }

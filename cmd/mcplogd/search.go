@@ -23,7 +23,7 @@ func (m *Main) search(ctx context.Context, args []string) error {
 	fs.StringVar(&st.Tool, "tool", "", "only operations of this tool")
 	fs.StringVar(&st.Status, "status", "", "only operations with this status")
 	fs.StringVar(&st.Since, "since", "", "only records at or after this time: "+timeForms+", or last_compile")
-	run := fs.String("run", "", "only records of this run of each source: current, previous or a run number")
+	run := fs.String("run", "", "only records of this run of each source: current, previous, a run number, or an offset as mcplogd runs prints it (0, -1, ...)")
 	fs.StringVar(&st.Until, "until", "", "only records before this time, written like --since")
 	fs.StringVar(&st.Cursor, "cursor", "", "continue after a previous page (its next cursor)")
 	fs.IntVar(&st.Limit, "limit", 20, "hits to print (max 500)")

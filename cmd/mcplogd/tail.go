@@ -28,7 +28,7 @@ func (m *Main) tail(ctx context.Context, args []string) error {
 	fs.StringVar(&ft.Since, "since", "", "only lines at or after this time: "+timeForms)
 	fs.StringVar(&ft.Until, "until", "", "only lines before this time, written like --since")
 	out := outputVars(fs, "print each record as one JSON line")
-	run := fs.String("run", "", "only lines of this run of each source, as it is when tail starts: current, previous or a run number")
+	run := fs.String("run", "", "only lines of this run of each source, as it is when tail starts: current, previous, a run number, or an offset as mcplogd runs prints it (0, -1, ...)")
 	f, err := m.parseFilter(fs, args, 0, &ft)
 	if err != nil {
 		return err

@@ -68,8 +68,9 @@ func testRunsOutcomes(t *testing.T, open Opener) {
 	}
 }
 
-// testResolveRunByTime: current and previous are the runs that started
-// last, whatever their numbers (an old log imported into a source late).
+// testResolveRunByTime: current and previous, and the offsets 0, -1, -2,
+// are the runs that started last, whatever their numbers (an old log
+// imported into a source late).
 func testResolveRunByTime(t *testing.T, open Opener) {
 	l := newLog(t, open)
 	t0 := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
@@ -77,7 +78,7 @@ func testResolveRunByTime(t *testing.T, open Opener) {
 	MustAppend(t, l, at(marker("g", oplog.MarkerRun, "today"), 0), at(line("g", oplog.LevelInfo, "a"), time.Second),
 		at(marker("g", oplog.MarkerRun, "imported, yesterday"), -24*time.Hour), at(line("g", oplog.LevelInfo, "b"), -23*time.Hour),
 		at(marker("g", oplog.MarkerRun, "imported, two days ago"), -48*time.Hour))
-	for sel, want := range map[string]uint64{"current": 1, "previous": 2} {
+	for sel, want := range map[string]uint64{"current": 1, "previous": 2, "0": 1, "-1": 2, "-2": 3} {
 		got, err := l.ResolveRun(t.Context(), "g", sel)
 		if err != nil || got["g"] != want {
 			t.Errorf("ResolveRun(%s): %v, %v; want run %d", sel, got, err, want)

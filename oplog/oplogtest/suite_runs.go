@@ -180,7 +180,10 @@ func testResolveRunAndLastMarker(t *testing.T, open Opener) {
 		{"", "", "map[]"}, {"unity", "current", "map[unity:2]"}, {"", "Current", "map[godot:1 unity:2]"},
 		{"unity", "previous", "map[unity:1]"}, {"", "previous", "map[unity:1]"}, {"godot", "previous", oplog.ENOTFOUND},
 		{"", "2", "map[unity:2]"}, {"", "1", "map[godot:1 unity:1]"}, {"unity", "3", oplog.ENOTFOUND},
-		{"nobody", "current", oplog.ENOTFOUND}, {"", "0", oplog.EINVALID}, {"", "last", oplog.EINVALID},
+		{"nobody", "current", oplog.ENOTFOUND}, {"", "last", oplog.EINVALID},
+		{"", "0", "map[godot:1 unity:2]"}, {"unity", "-1", "map[unity:1]"}, {"", "-1", "map[unity:1]"},
+		{"godot", "-1", oplog.ENOTFOUND}, {"", "-2", oplog.ENOTFOUND}, {"nobody", "0", oplog.ENOTFOUND},
+		{"", "-x", oplog.EINVALID}, {"", "--1", oplog.EINVALID}, {"", "-+1", oplog.EINVALID},
 	} {
 		if got := resolve(c.source, c.sel); got != c.want && !(c.sel == "" && got == "map[]") {
 			t.Errorf("ResolveRun(%q, %q) = %s; want %s", c.source, c.sel, got, c.want)
