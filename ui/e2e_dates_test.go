@@ -1,6 +1,7 @@
 package ui_test
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -105,4 +106,44 @@ func TestE2E_Console_DatesToday(t *testing.T) {
 	b.open(t, s)
 	want := "#" + strconv.FormatUint(ids[0], 10) + "|#" + strconv.FormatUint(ids[1], 10)
 	b.wait(t, "today's lines without a date", waitLong, consoleRows+` === `+js(want))
+}
+
+// TestE2E_Console_DatesCap: when the console drops its oldest lines (it
+// keeps 5,000), the first line left keeps its date.
+func TestE2E_Console_DatesCap(t *testing.T) {
+	t.Parallel()
+	const maxLines = 5000 // app.js's MAX_LINES
+	loc, err := time.LoadLocation(datesZone)
+	if err != nil {
+		t.Fatal(err)
+	}
+	day := func(tm time.Time) string { return "day " + tm.In(loc).Format("2006-01-02 Monday") }
+	s := mustServe(t)
+	old := time.Now().AddDate(0, 0, -3)
+	var first []line
+	for i := range 3 {
+		first = append(first, line{Time: old.Add(time.Duration(i) * time.Second).UTC().Format(time.RFC3339Nano), Level: "info", Name: "Boot", Text: fmt.Sprintf("imported %d", i)})
+	}
+	ids := s.ingest(t, first...)
+	b := mustBrowser(t)
+	b.zone(t, datesZone)
+	b.open(t, s)
+	oldDay := day(old)
+	id := func(i uint64) string { return "#" + strconv.FormatUint(i, 10) }
+	head := `(` + consoleRows + `).split("|").slice(0, 4).join("|")`
+	b.wait(t, "the imported lines with their date", waitLong, head+` === `+js(strings.Join([]string{oldDay, id(ids[0]), id(ids[1]), id(ids[2])}, "|")))
+
+	// Today's lines, live, up to one line over the cap.
+	for n := 3; n < maxLines+1; {
+		batch := make([]line, min(1000, maxLines+1-n))
+		for i := range batch {
+			batch[i] = line{Level: "info", Name: "Net", Text: fmt.Sprintf("tick %d", n+i)}
+		}
+		s.ingest(t, batch...)
+		n += len(batch)
+	}
+	b.wait(t, "the oldest line dropped, the next one dated", waitLong, head+` === `+js(strings.Join([]string{oldDay, id(ids[1]), id(ids[2]), day(time.Now())}, "|")))
+	if n := b.eval(t, `document.querySelectorAll("#console .line").length`); n != float64(maxLines) {
+		t.Errorf("%v lines in the console, want %d", n, maxLines)
+	}
 }
