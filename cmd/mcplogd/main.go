@@ -75,6 +75,7 @@ func init() {
 		{"serve", "[flags]", "run the server (the default command)", (*Main).serve},
 		{"stdio", "[--data DIR]", "serve the MCP tools over standard input/output", (*Main).stdio},
 		{"status", "[--json]", "list the servers running for this user, and the data directory used here", (*Main).status},
+		{"service", "install|uninstall|status", "a per-user service that runs serve at login (systemd, launchd, a scheduled task)", (*Main).service},
 		{"link", "[--web] [--data DIR]", "print the MCP link of a data directory (--web: the web page's)", (*Main).link},
 		{"token", "[--new] [--data DIR]", "print the access token, or rotate it with --new", (*Main).token},
 		{"tail", "[-f] [-n N] [--level L] [--kind K] [--json] ...", "print the newest console lines (stacks and operations marked); -f follows", (*Main).tail},
