@@ -55,8 +55,8 @@ func ParseBound(s string, now time.Time) (time.Time, error) {
 	if d, ok := parseSpan(s); ok {
 		return now.Add(d).UTC(), nil
 	}
-	if t, err := ParseTime(s, now); err == nil {
-		return t, nil
+	if t, err := ParseTime(s, now); err == nil || !strings.HasPrefix(ErrorMessage(err), "cannot read time") {
+		return t, err // read, or a number out of range: ParseTime says so
 	}
 	return time.Time{}, Errorf(EINVALID, "cannot read time %q; use yesterday, today, -1h, 2026-01-02, 2026-01-02 15:04 or 15:04 (local time), "+
 		"RFC 3339 (2026-01-02T15:04:05Z) or Unix milliseconds", s)

@@ -59,6 +59,11 @@ func TestParseBound(t *testing.T) {
 	if got, err := oplog.ParseBound("", now); err != nil || !got.IsZero() {
 		t.Errorf("ParseBound(\"\") = %v, %v; want the zero time", got, err)
 	}
+	for _, in := range []string{"99999999999999999999", "1e300"} {
+		if _, err := oplog.ParseBound(in, now); oplog.ErrorCode(err) != oplog.EINVALID || !strings.Contains(err.Error(), "out of range") {
+			t.Errorf("ParseBound(%q) error = %v; want EINVALID saying out of range", in, err)
+		}
+	}
 	for _, in := range []string{"yesterday-ish", "Mon 2026-12-01", "1 fortnight", "10:61", "2026-13-01", "-300y", "99999y"} {
 		_, err := oplog.ParseBound(in, now)
 		if oplog.ErrorCode(err) != oplog.EINVALID || !strings.Contains(err.Error(), "yesterday, today, -1h") {
