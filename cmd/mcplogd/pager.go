@@ -26,7 +26,7 @@ type output struct {
 func outputVars(fs *flag.FlagSet, jsonUsage string) *output {
 	o := &output{}
 	fs.BoolVar(&o.json, "json", false, jsonUsage)
-	fs.Var(formatValue{&o.json}, "o", "output format: short (the default, for people) or json (as --json)")
+	fs.Var(formatValue{&o.json}, "o", "output `format`: short (the default, for people) or json (as --json)")
 	fs.BoolVar(&o.noPager, "no-pager", false, "do not send the output through a pager on a terminal ($MCPLOGD_PAGER, else $PAGER, else less -R)")
 	return o
 }
