@@ -69,7 +69,9 @@ const javaStack = "java.lang.IllegalStateException: chunk not loaded\n" +
 	"\tat net.game.Main.run(Main.java:57)\n"
 
 func TestMain(m *testing.M) {
+	cleanup := logtest.IsolateHome() // the servers started here stay out of the user's registry
 	code := m.Run()
+	cleanup()
 	if binDir != "" {
 		os.RemoveAll(binDir)
 	}

@@ -2,37 +2,12 @@ package main
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/mcplogd/mcplogd/internal/datadir"
 )
-
-// isolateHome points HOME, XDG_STATE_HOME, XDG_CONFIG_HOME and
-// LOCALAPPDATA at a new temporary directory for the whole test run, so
-// that no test, and no process a test starts, reads or writes the real
-// per-user directory; it returns the directory, to remove at the end.
-func isolateHome() string {
-	// The go command finds its caches from HOME: keep the real ones for
-	// the binaries the tests build.
-	if out, err := exec.Command("go", "env", "GOPATH", "GOMODCACHE", "GOCACHE").Output(); err == nil {
-		for i, v := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-			os.Setenv([]string{"GOPATH", "GOMODCACHE", "GOCACHE"}[i], v)
-		}
-	}
-	home, err := os.MkdirTemp("", "mcplogd-home-")
-	if err != nil {
-		panic("BUG: no temporary directory for HOME: " + err.Error())
-	}
-	os.Setenv("HOME", home)
-	os.Setenv("XDG_STATE_HOME", filepath.Join(home, ".local", "state"))
-	os.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
-	os.Setenv("LOCALAPPDATA", filepath.Join(home, "AppData", "Local"))
-	os.Unsetenv("MCPLOGD_DATA")
-	return home
-}
 
 // userEnv returns a fresh HOME for one test (set in this process, for
 // the processes it starts) and a Getenv of it for an in-process Main.

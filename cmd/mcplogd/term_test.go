@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/mcplogd/mcplogd/internal/logtest"
 )
 
 // testVersion is what the test binary is stamped with, as make build does.
@@ -47,9 +49,9 @@ func buildBinary(t *testing.T) string {
 }
 
 func TestMain(m *testing.M) {
-	home := isolateHome() // datapath_test.go
+	cleanup := logtest.IsolateHome()
 	code := m.Run()
-	os.RemoveAll(home)
+	cleanup()
 	if binDir != "" {
 		os.RemoveAll(binDir)
 	}
