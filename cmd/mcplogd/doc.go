@@ -9,10 +9,21 @@
 // page and /metrics over one log; with --upstream it stands in front of a
 // game's MCP server and records every call it forwards, with --follow it
 // reads a game's log file like tail -F. "mcplogd stdio" serves the same MCP
-// tools over standard input and output for clients that launch a command.
-// The other commands (tail, search, crashes, show, import, replay, link,
-// token, reindex, bench, version) read or write a data directory from a
-// shell.
+// tools over standard input and output for clients that launch a command,
+// through the data directory's server, which it starts in the background
+// when none runs (recorder.go) so that recording outlives the agent.
+// "mcplogd service" installs a per-user service that keeps a server
+// running (service.go), "mcplogd status" lists the running ones. The other
+// commands (tail, search, crashes, show, import, replay, link, token,
+// reindex, bench, version) read or write a data directory from a shell.
+//
+// # Which data directory
+//
+// --data, else $MCPLOGD_DATA, else ./mcplogd-data when it exists here,
+// else the per-user directory (datadir.UserDir). Each serve registers in
+// the per-user registry of running servers (datadir.Registry), so that a
+// reading command run anywhere, with nothing choosing its directory, finds
+// a running server (datapath.go).
 //
 // # One process per data directory
 //

@@ -9,6 +9,12 @@
 //	server.json   the last server's address, pid and version; a stopped one keeps its address
 //	config.json   optional: {"upstreams": {...}, "follow": {...}} (see Config)
 //	index/        the search index (package search), rebuilt from log.db when missing
+//	serve.log     the output of a server stdio started in the background
+//
+// UserDir is the per-user data directory, the default where no --data,
+// MCPLOGD_DATA or ./mcplogd-data says otherwise; its servers/ holds the
+// Registry of this user's running servers, which each serve joins while
+// it runs, so that the CLI finds a server from any working directory.
 //
 // Only cmd/mcplogd uses it:
 //
