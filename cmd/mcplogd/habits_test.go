@@ -239,3 +239,26 @@ func TestCLI_RunOffsets(t *testing.T) {
 		t.Errorf("tail --run -3: %v", err)
 	}
 }
+
+// TestCLI_SinceWords_Server: through a running server, tail reads the same
+// time range, and -r the same lines newest first, as it does on the file.
+func TestCLI_SinceWords_Server(t *testing.T) {
+	data := importAged(t, map[string]time.Duration{"oldline": 72 * time.Hour, "midline": 3 * time.Hour, "newline": time.Minute})
+	appendToData(t, data, oplog.Record{Kind: oplog.KindMarker, Name: oplog.MarkerRun, Source: "game", Text: "markerline"})
+	startServe(t, data, "--addr", "127.0.0.1:0")
+	words := []string{"oldline", "midline", "newline", "markerline"}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"tail", "--since", "yesterday"}, "midline,newline,markerline"},
+		{[]string{"tail", "--until", "yesterday"}, "oldline"},
+		{[]string{"tail", "-r"}, "markerline,newline,midline,oldline"},
+		{[]string{"tail", "-r", "--since", "-1d", "-n", "2"}, "markerline,newline"},
+	} {
+		out, err := run(t, data, tc.args...)
+		if got := textsOf(out, words...); err != nil || got != tc.want {
+			t.Errorf("%v: %q, %v; want %q", tc.args, out, err, tc.want)
+		}
+	}
+}
