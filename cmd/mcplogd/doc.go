@@ -51,9 +51,14 @@
 //
 // On a terminal the commands print in colour (term.go: levels, statuses,
 // matched words, file:line); piped, with NO_COLOR set or TERM=dumb they
-// print plain text, and --json prints JSON for programs. No JSON mcplogd
-// writes escapes HTML (< stays <, not \u003c). --help goes to standard
-// output.
+// print plain text, and --json (or -o json) prints JSON for programs. No
+// JSON mcplogd writes escapes HTML (< stays <, not \u003c). On a terminal
+// the reading commands' output goes through a pager (pager.go:
+// $MCPLOGD_PAGER, else $PAGER, else less -R with LESS=FRX), never when
+// piped or following. --help goes to standard output, its flags written as
+// typed (--data, -f; usage.go); a wrong flag or argument is one line on
+// standard error that points to --help. Errors the domain words for MCP
+// clients name the CLI's flags instead (cliMessage).
 //
 // Exit status: 0 on success and after --help, 2 after a usage error, 1
 // after any other error, printed as "mcplogd: ..." on standard error.
