@@ -75,10 +75,11 @@ func cli(t *testing.T, cwd string, args ...string) (stdout, stderr string) {
 // TestCLI_FromAnotherDirectory: with a project's server running, tail,
 // search, crashes and runs run in another directory (no --data, no
 // ./mcplogd-data there, no per-user store) answer from that server's
-// store and say which server they used; status lists it; once it is
-// killed with -9, status forgets it.
+// store and say which server they used; status lists it. With the
+// per-user store's server running too, that one is used, saying that two
+// run. Once they are killed with -9, status forgets them.
 func TestCLI_FromAnotherDirectory(t *testing.T) {
-	userEnv(t)
+	home, _ := userEnv(t)
 	project := t.TempDir()
 	data := filepath.Join(project, datadir.Default)
 	srv, base := serveProcess(t, project, data)
@@ -115,7 +116,25 @@ func TestCLI_FromAnotherDirectory(t *testing.T) {
 		t.Errorf("status --json: %s (%v)", js, err)
 	}
 
-	// kill -9 leaves the entry; status finds nothing listens and forgets it.
+	// With the per-user store's server running too, it is the one used,
+	// and the message says two run.
+	user := filepath.Join(home, ".local", "state", "mcplogd")
+	userSrv, userBase := serveProcess(t, elsewhere, user)
+	if code, body := post(t, userBase+"/api/v1/logs", readToken(t, user), `{"level":"info","text":"in the per-user store"}`); code != 200 {
+		t.Fatalf("ingest: %d %s", code, body)
+	}
+	out, errOut := cli(t, elsewhere, "tail")
+	if !strings.Contains(out, "in the per-user store") || strings.Contains(out, "seventeen") ||
+		!strings.Contains(errOut, "using the server of "+user+" (the per-user store") || !strings.Contains(errOut, "2 servers run (mcplogd status lists them") {
+		t.Errorf("tail with two servers running: %q, stderr %q", out, errOut)
+	}
+	if out, _ = cli(t, elsewhere, "status"); !strings.Contains(out, "running servers (2") || !strings.Contains(out, "(the per-user default); its server runs") {
+		t.Errorf("status with two servers:\n%s", out)
+	}
+	_ = userSrv.Process.Kill()
+	_ = userSrv.Wait()
+
+	// kill -9 leaves the entries; status finds nothing listens and forgets them.
 	_ = srv.Process.Kill()
 	_ = srv.Wait()
 	out, _ = cli(t, elsewhere, "status")
