@@ -1,13 +1,16 @@
 package main
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -25,13 +28,17 @@ func importAged(t *testing.T, lines map[string]time.Duration) string {
 	return data
 }
 
-// importInto imports lines, each with its age, into source of data.
+// importInto imports lines, each with its age, into source of data, the
+// oldest first.
 func importInto(t *testing.T, data, source string, lines map[string]time.Duration) {
 	t.Helper()
 	file := filepath.Join(t.TempDir(), source+".ndjson")
 	var b strings.Builder
 	now := time.Now()
-	for text, age := range lines {
+	// Oldest first, so that IDs (a tail's order) follow the times.
+	texts := slices.SortedFunc(maps.Keys(lines), func(a, b string) int { return cmp.Compare(lines[b], lines[a]) })
+	for _, text := range texts {
+		age := lines[text]
 		fmt.Fprintf(&b, `{"time":%q,"level":"error","name":"Game","text":"wave %s","stack":"at Game.%s ()"}`+"\n",
 			now.Add(-age).UTC().Format(time.RFC3339Nano), text, text)
 	}
