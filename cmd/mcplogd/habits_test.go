@@ -269,3 +269,30 @@ func TestCLI_SinceWords_Server(t *testing.T) {
 		}
 	}
 }
+
+// TestCLI_SinceLocalZone runs the real binary in a zone five and a half
+// hours east of UTC: --since reads a date and time there, and tail prints
+// its times there, as journalctl does.
+func TestCLI_SinceLocalZone(t *testing.T) {
+	if _, err := time.LoadLocation("Asia/Kolkata"); err != nil {
+		t.Skipf("no time zone data here: %v", err)
+	}
+	data := filepath.Join(t.TempDir(), "data")
+	file := filepath.Join(t.TempDir(), "zone.ndjson")
+	lines := `{"time":"2026-01-02T04:00:00Z","text":"early"}` + "\n" + `{"time":"2026-01-02T05:00:00Z","text":"late"}` + "\n"
+	if err := os.WriteFile(file, []byte(lines), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := run(t, data, "import", "--create", file); err != nil {
+		t.Fatal(err)
+	}
+	env := cliEnv(data, "TZ=Asia/Kolkata")
+	// 04:00 and 05:00 UTC are 09:30 and 10:30 there.
+	out := piped(t, env, "tail", "--since", "2026-01-02 10:00")
+	if !strings.Contains(out, "2026-01-02 10:30:00.000 #2 INFO  zone.ndjson late") || strings.Contains(out, "early") {
+		t.Errorf("tail --since 2026-01-02 10:00 in Asia/Kolkata: %q; want only the line of 10:30 there", out)
+	}
+	if out := piped(t, env, "tail", "--until", "2026-01-02 10:00"); !strings.Contains(out, "2026-01-02 09:30:00.000 #1 INFO  zone.ndjson early") || strings.Contains(out, "late") {
+		t.Errorf("tail --until 2026-01-02 10:00 in Asia/Kolkata: %q; want only the line of 09:30 there", out)
+	}
+}
