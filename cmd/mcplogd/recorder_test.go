@@ -151,3 +151,40 @@ func TestStdio_ConcurrentStarts(t *testing.T) {
 		t.Fatalf("registered servers: %+v, want one of %s", es, data)
 	}
 }
+
+// TestStdio_RecorderFails: a recorder that cannot start (config.json
+// follows "auto" without an engine) ends stdio with its reason, on
+// standard error and as the answer to the client's initialize, so that
+// the client shows more than a failed connection.
+func TestStdio_RecorderFails(t *testing.T) {
+	userEnv(t)
+	data := filepath.Join(t.TempDir(), "data")
+	must(t, os.MkdirAll(data, 0o700))
+	must(t, os.WriteFile(filepath.Join(data, "config.json"), []byte(`{"follow": {"Game": "auto"}}`), 0o600))
+	t.Cleanup(func() { stopRecorder(t, data) })
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, buildBinary(t), "stdio", "--data", data)
+	cmd.Stdin = strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"agent","version":"1"}}}` + "\n")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if exit, ok := err.(*exec.ExitError); !ok || exit.ExitCode() != 1 {
+		t.Fatalf("stdio: %v, want exit status 1", err)
+	}
+	const why = `the background recorder (mcplogd serve --data `
+	if !strings.Contains(stderr.String(), why) || !strings.Contains(stderr.String(), "auto needs the engine") {
+		t.Errorf("stderr: %s", stderr.String())
+	}
+	var answer struct {
+		ID    int `json:"id"`
+		Error struct {
+			Code    int    `json:"code"`
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	if err := json.Unmarshal(out, &answer); err != nil || answer.ID != 1 || answer.Error.Code != -32603 ||
+		!strings.Contains(answer.Error.Message, "mcplogd stdio cannot start: "+why) || !strings.Contains(answer.Error.Message, "auto needs the engine") {
+		t.Errorf("the answer to initialize: %s (%v)", out, err)
+	}
+}

@@ -42,14 +42,14 @@ func (m *Main) stdio(ctx context.Context, args []string) error {
 	logger := slog.New(slog.NewTextHandler(m.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	dir, token, err := openDir(*data)
 	if err != nil {
-		return err
+		return m.refuseSession(err)
 	}
 	cfg, err := dir.Config()
 	if err != nil {
-		return err
+		return m.refuseSession(err)
 	}
 	if compat, err = withCompat(compat, cfg); err != nil {
-		return err
+		return m.refuseSession(err)
 	}
 	var b backend
 	if *inProcess {
@@ -62,12 +62,12 @@ func (m *Main) stdio(ctx context.Context, args []string) error {
 		b = backend{Backend: r, remote: r}
 	}
 	if err != nil {
-		return err
+		return m.refuseSession(err)
 	}
 	defer b.Close()
 	opts := &mcptools.Options{Version: Version(), Logger: logger, Compat: compat}
 	if opts.StudioScope, err = configuredStudio(dir); err != nil {
-		return err
+		return m.refuseSession(err)
 	}
 	if b.local != nil {
 		opts.Retention = ret.report() // the store is ours, trimmed as the flags say
