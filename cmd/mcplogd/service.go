@@ -172,7 +172,14 @@ func (m *Main) service(ctx context.Context, args []string) error {
 	}
 	switch action {
 	case "install":
-		return m.installService(svc)
+		if err := m.installService(svc); err != nil {
+			return err
+		}
+		if token, err := dir.Token(); err == nil && runningServer(ctx, dir, token) != nil {
+			s, _ := dir.Server()
+			fmt.Fprintf(m.Stdout, "a server of %s already runs (pid %d): the service's own takes over once it stops (kill %d)\n", dir.Path, s.PID, s.PID)
+		}
+		return nil
 	case "uninstall":
 		return m.uninstallService(svc)
 	}
