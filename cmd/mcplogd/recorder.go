@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -41,21 +42,24 @@ var recorderFlags = []string{"max-bytes", "max-records", "max-age", "memory-limi
 // both start one: the store's lock lets one run, the other stops at once
 // saying the directory is in use, and both attach to the one that runs.
 func (m *Main) recorder(ctx context.Context, dir *datadir.Dir, token string, fs *flag.FlagSet) (*client.Remote, error) {
+	var given []string // the recorder's flags, as given
+	fs.Visit(func(f *flag.Flag) {
+		if slices.Contains(recorderFlags, f.Name) {
+			given = append(given, "--"+f.Name+"="+f.Value.String())
+		}
+	})
 	if r := runningServer(ctx, dir, token); r != nil {
+		if len(given) > 0 {
+			s, _ := dir.Server()
+			fmt.Fprintf(m.Stderr, "mcplogd: %s not applied: they are the store's, and its server runs already (pid %d); restart it with them\n", strings.Join(given, " "), s.PID)
+		}
 		return r, nil
 	}
 	exe, err := m.executable()
 	if err != nil {
 		return nil, err
 	}
-	args := []string{"serve", "--data", dir.Path}
-	fs.Visit(func(f *flag.Flag) {
-		for _, name := range recorderFlags {
-			if f.Name == name {
-				args = append(args, "--"+name+"="+f.Value.String())
-			}
-		}
-	})
+	args := append([]string{"serve", "--data", dir.Path}, given...)
 	logPath := filepath.Join(dir.Path, recorderLog)
 	if fi, err := os.Stat(logPath); err == nil && fi.Size() > recorderLogMax {
 		_ = os.Rename(logPath, logPath+".1")

@@ -69,6 +69,20 @@ func stdioClient(t *testing.T, cwd string, args ...string) (*mcp.ClientSession, 
 	return cs, cmd, stderr
 }
 
+// recorderRetention is the retention that the server of data reports in
+// store_info, asked over its own MCP link.
+func recorderRetention(t *testing.T, data string) map[string]any {
+	t.Helper()
+	s, err := (&datadir.Dir{Path: data}).Server()
+	must(t, err)
+	link := datadir.Link(s.BaseURL(), readToken(t, data))
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "check", Version: "1"}, nil).Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: link}, nil)
+	must(t, err)
+	defer cs.Close()
+	ret, _ := callJSON(t, cs, "store_info", nil)["retention"].(map[string]any)
+	return ret
+}
+
 func appendTo(t *testing.T, path string, lines ...string) {
 	t.Helper()
 	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY|os.O_CREATE, 0o600)
@@ -94,7 +108,10 @@ func TestStdio_OutlivesAgent(t *testing.T) {
 	t.Cleanup(func() { stopRecorder(t, data) })
 
 	cwd := t.TempDir()
-	cs, agent, stderr := stdioClient(t, cwd)
+	cs, agent, stderr := stdioClient(t, cwd, "--max-records", "100000")
+	if ret := recorderRetention(t, data); ret["maxRecords"] != float64(100000) {
+		t.Errorf("the recorder did not get stdio's --max-records: retention %v", ret)
+	}
 	appendTo(t, game, "while the agent is here")
 	logtest.Eventually(t, 30*time.Second, "the followed line through stdio", func() bool {
 		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "console_tail", Arguments: map[string]any{"source": "Game"}})
@@ -118,9 +135,13 @@ func TestStdio_OutlivesAgent(t *testing.T) {
 	if b, err := os.ReadFile(filepath.Join(data, recorderLog)); err != nil || !strings.Contains(string(b), "follow:   Game="+game) {
 		t.Errorf("the recorder's log: %q, %v", b, err)
 	}
-	// A second session attaches to the same recorder.
-	cs, _, _ = stdioClient(t, cwd)
+	// A second session attaches to the same recorder, and says that its
+	// retention flag goes to the running one no more.
+	cs, _, stderr = stdioClient(t, cwd, "--max-records", "5")
 	defer cs.Close()
+	if !strings.Contains(stderr.String(), "--max-records=5 not applied") {
+		t.Errorf("stderr of a session given --max-records with a recorder running: %q", stderr.String())
+	}
 	callJSON(t, cs, "append_log", map[string]any{"text": "second session"})
 	if s2, _ := (&datadir.Dir{Path: data}).Server(); s2.PID != s.PID {
 		t.Errorf("the second session started another recorder: pid %d, then %d", s.PID, s2.PID)
