@@ -49,13 +49,13 @@ function run(env, cwd, cmd, args) {
   return r;
 }
 
-/** Processes (pids) whose command line mentions s: the binaries a test started with its data directory. */
-async function processesWith(s) {
+/** Processes (pids) whose command line mentions every one of parts (a data directory, a command). */
+async function processesWith(...parts) {
   const pids = [];
   for (const pid of await readdir('/proc').catch(() => [])) {
     if (!/^\d+$/.test(pid)) continue;
     const cmdline = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
-    if (cmdline.includes(s)) pids.push(Number(pid));
+    if (parts.every((s) => cmdline.includes(s))) pids.push(Number(pid));
   }
   return pids;
 }
@@ -209,12 +209,19 @@ describe('npm packages installed offline, run through the launcher', () => {
       const d = await callOk(client, 'get_log_details', { log_id: appended.id });
       assert.ok(d.text === text, `the line read back is the line appended (${d.text.length} of ${text.length} characters)`);
       await client.close();
-      await waitFor('the stdio binary to exit once the client closed', async () => (await processesWith(dir)).length === 0);
+      await waitFor('npx, the launcher and mcplogd stdio to exit once the client closed',
+        async () => (await processesWith(dir, '\0stdio\0')).length === 0);
     } catch (e) {
       e.message += `\n--- stderr ---\n${stderr}`;
       throw e;
     } finally {
       await client.close();
+      // stdio may have started a recorder (serve) for the data directory; it outlives the session.
+      const server = JSON.parse(await readFile(path.join(dir, 'server.json'), 'utf8').catch(() => '{}'));
+      if (server.pid) {
+        process.kill(server.pid, 'SIGTERM');
+        await waitFor('the recorder stdio started to stop', () => !alive(server.pid));
+      }
     }
   });
 
