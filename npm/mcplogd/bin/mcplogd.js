@@ -7,7 +7,8 @@
 // the client and the binary: Node never reads, buffers or re-encodes them. SIGINT, SIGTERM and
 // SIGHUP sent to the launcher are passed on (a Ctrl-C in a terminal reaches both, and mcplogd
 // takes a second signal as the first); the launcher ends as the child did, with its exit code or,
-// where the platform has signals, by the same signal.
+// where the platform has signals, by the same signal. Like esbuild's and biome's launchers it has
+// no install script, so --ignore-scripts installs work.
 'use strict';
 
 const { spawn } = require('child_process');
@@ -45,7 +46,10 @@ const bin = binaryPath();
 const child = spawn(bin, process.argv.slice(2), { stdio: 'inherit', windowsHide: true });
 
 const forwarded = ['SIGINT', 'SIGTERM', 'SIGHUP'];
-const forward = (signal) => {
+// On Windows the console sends Ctrl-C and its closing to the child as well, and child.kill
+// would terminate it outright instead: there the handler only keeps the launcher alive until
+// the child has stopped in its own way.
+const forward = process.platform === 'win32' ? () => {} : (signal) => {
   try {
     child.kill(signal);
   } catch {
