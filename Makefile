@@ -76,7 +76,7 @@ test-race: interop/node_modules/.package-lock.json
 	$(TEST_ENV) $(GO) test -race -timeout 15m ./...
 	$(MAKE) test-windows
 
-# The windows/amd64 tests of follow, store, api and cmd/mcplogd's serve tests, cross-compiled and
+# The windows/amd64 tests of follow, store, api, cmd/mcplogd's serve tests and more, cross-compiled and
 # run under Debian's wine64 (scripts/need-wine installs it with apt-get), without -race (which
 # needs cgo for Windows); scripts/wine-test says what it makes up for in Debian 12's Wine 8.
 # WINE_TESTS=follow,store picks packages; WINE_TESTS_LIST=1 lists every test that passed.
