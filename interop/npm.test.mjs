@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, readdir, realpath, symlink } from 'node:fs/promises';
+import { mkdir, readFile, readdir, realpath, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
@@ -191,7 +191,7 @@ describe('npm packages installed offline, run through the launcher', () => {
     assert.deepEqual(await exited(proc, 20_000), { code: null, signal: 'SIGKILL' });
   });
 
-  test('stdio through npx: initialize, tools/list, and a large line both ways byte for byte', async () => {
+  test('stdio through npx: initialize, tools/list, and an 18 KB line of multi-byte text appended and read back whole', async () => {
     const dir = path.join(prefix, 'data-stdio');
     const transport = new StdioClientTransport({
       command: path.join(env.PATH, 'npx'), args: ['-y', 'mcplogd', 'stdio', '--data', dir, '--create'], cwd: proj, env, stderr: 'pipe',
@@ -225,7 +225,7 @@ describe('npm packages installed offline, run through the launcher', () => {
     }
   });
 
-  test('without the platform package, the launcher names it and says why', async () => {
+  test('without the platform package, or on a platform with none, the launcher says so and why', async () => {
     const bare = path.join(prefix, 'no-optional');
     await mkdir(bare);
     const tgz = path.join(dist, `mcplogd-${version}.tgz`);
@@ -236,5 +236,15 @@ describe('npm packages installed offline, run through the launcher', () => {
     assert.equal(r.stdout, '');
     assert.ok(r.stderr.includes(`${platformPkg}@${version}`), `names the package: ${r.stderr}`);
     assert.match(r.stderr, /--omit=optional/);
+
+    // A platform with no package: the launcher as it would be there (its optionalDependencies lack it).
+    const manifest = path.join(bare, 'node_modules', 'mcplogd', 'package.json');
+    const m = JSON.parse(await readFile(manifest, 'utf8'));
+    delete m.optionalDependencies[platformPkg];
+    await writeFile(manifest, JSON.stringify(m));
+    const u = run(env, bare, 'npx', ['mcplogd', 'version']);
+    assert.equal(u.status, 1);
+    assert.ok(u.stderr.includes(`no binary is published for ${process.platform} ${process.arch}`), u.stderr);
+    assert.match(u.stderr, /go install github\.com\/mcplogd\/mcplogd\/cmd\/mcplogd@latest/);
   });
 });
