@@ -14,7 +14,7 @@ import (
 	"github.com/mcplogd/mcplogd/internal/agentload"
 )
 
-// The checks of issue 12's acceptance list, on the store of TestAgentBudgets.
+// The checks of the agent budgets (answer sizes and counts), on the store of TestAgentBudgets.
 
 // checkToolsList: tools/list ≤ 16 KB.
 func checkToolsList(t *testing.T, s *agentStore) {

@@ -28,7 +28,7 @@ const (
 	crashBudget     = 4 << 10  // the newest crash with its whole stack, from a cold start
 )
 
-// agentStore is the realistic store of issue 12 served over HTTP, with a
+// agentStore is the realistic store of an agent's day served over HTTP, with a
 // go-sdk client connected to its MCP endpoint.
 type agentStore struct {
 	*mcpHarness
@@ -66,7 +66,7 @@ func mustServeAgentStore(t *testing.T) *agentStore {
 }
 
 // callSized calls a tool and returns its result (success or tool error)
-// and its size: the whole tools/call result as JSON, as issue 12 measured.
+// and its size: the whole tools/call result as JSON, as an agent receives it.
 func (s *agentStore) callSized(t *testing.T, name string, args map[string]any) (*mcp.CallToolResult, int) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
@@ -122,7 +122,7 @@ type budgetRow struct {
 	note  string
 }
 
-// budgetTable measures issue 12's table (and a few more calls) on s.
+// budgetTable measures the budget table (and a few more calls) on s.
 func budgetTable(t *testing.T, s *agentStore) []budgetRow {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
@@ -189,7 +189,7 @@ func oneLine(s string, n int) string {
 	return s
 }
 
-// TestAgentBudgets measures and checks, on issue 12's realistic store
+// TestAgentBudgets measures and checks, on the realistic store
 // (internal/agentload) through the go-sdk client over HTTP, what an
 // agent's calls cost: `go test ./api -run TestAgentBudgets -v` prints the
 // table (the README's "Answers an agent can afford"), and the subtests
