@@ -34,7 +34,7 @@ type texter interface {
 // result is the tools/call result of out, as addTool sends it.
 // structuredContent is out itself, not its JSON: the SDK marshals the
 // result with encoding/json, which compacts a json.RawMessage again byte by
-// byte, while a value is encoded once (issue 12's latency row).
+// byte, while a value is encoded once.
 func result(out any) (*mcp.CallToolResult, error) {
 	if a, ok := out.(alternate); ok && a.alternate() != nil {
 		out = a.alternate()

@@ -8,8 +8,8 @@ import (
 )
 
 // Every list answer formats a time or two per entry; time.Format parses its
-// layout each time, which showed in console_tail's profile (issue 12's
-// latency row). These write the same bytes by hand for the usual case (UTC,
+// layout each time, which showed in console_tail's profile
+// when its latency was measured. These write the same bytes by hand for the usual case (UTC,
 // years 0–9999) and leave anything else to time.Format.
 
 // listTimeOf is t.Format(listTime).

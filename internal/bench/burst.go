@@ -22,7 +22,7 @@ import (
 	"github.com/mcplogd/mcplogd/store"
 )
 
-// The burst of issue 14: a crash prints many lines at once, and that is
+// The burst: a crash prints many lines at once, and that is
 // when an agent searches. A server like `mcplogd serve` (store, search
 // index, crash index, HTTP API) takes burstLines workload lines from
 // burstClients clients in requests of burstBatch lines; then the figures
@@ -34,7 +34,7 @@ const (
 	// burstWord is only in the burst's last (newest) line, followed by
 	// "marks the end" for the phrase.
 	burstWord   = "sentinelqxj"
-	burstCommon = "player" // issue 14 says `w7`, a word of its probe; the workload has none
+	burstCommon = "player" // a common word of the workload
 	// burstCatchUpLimit is how long the index may take to catch up before
 	// the run fails.
 	burstCatchUpLimit = 10 * time.Minute

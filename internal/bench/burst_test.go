@@ -12,7 +12,7 @@ import (
 
 // TestBurst_Small runs the burst section on 1,000 lines against a real
 // server and, when python3 is there, the SQLite baseline, and checks that
-// every row of issue 14's table is printed with figures.
+// every row of the burst table is printed with figures.
 func TestBurst_Small(t *testing.T) {
 	dir := t.TempDir()
 	cfg := Config{Dir: dir, Records: 3000, Runs: 1, Samples: 20}.withDefaults()

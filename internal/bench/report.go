@@ -9,7 +9,7 @@ import (
 	"time"
 )
 
-// Targets of issue 2, reported against in the last table.
+// The targets, reported against in the last table.
 const (
 	targetBatchRate  = 250_000
 	targetRawShare   = 0.75
@@ -128,13 +128,13 @@ func (r *runner) reportHTTP(w *errWriter) {
 	w.printf("\n")
 }
 
-// reportTargets writes the table of the figures against issue 2's targets.
+// reportTargets writes the table of the figures against the targets.
 func (r *runner) reportTargets(w *errWriter) {
 	f := &r.fill
 	raw := r.raw.median().rate()
 	tail := medianLatency(f.tail)
 	ro := percentiles(slices.Clone(f.reopen))
-	w.printf("## Against the targets of issue 2\n\n")
+	w.printf("## Against the targets\n\n")
 	w.printf("| target | measured | |\n|---|---|---|\n")
 	if b := r.ingestRow(1, 1000); b != nil {
 		w.printf("| ≥ %s lines/s in process, batches of 1,000 | %s (1 writer); %s (8 writers) | %s |\n",

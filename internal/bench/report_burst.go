@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// Goals of issue 14, reported against in the burst table.
+// Goals after a burst, reported against in the burst table.
 const (
 	goalLagSearch = 100 * time.Millisecond
 	goalCatchUp   = time.Second
@@ -20,7 +20,7 @@ func (r *runner) reportBurst(w *errWriter) {
 		return
 	}
 	d := b.data
-	w.printf("## After a burst of %s lines through HTTP (issue 14)\n\n", commas(int64(d.lines)))
+	w.printf("## After a burst of %s lines through HTTP\n\n", commas(int64(d.lines)))
 	w.printf("A server as `mcplogd serve` runs one (store, search index, crash index, HTTP API on 127.0.0.1) takes %s workload "+
 		"lines from %d clients in requests of %s (JSON arrays, pre-encoded); the last request, sent alone, holds the newest line, "+
 		"which alone has the word `%s`. Each of %d round(s) runs the burst twice in new stores: once with nothing asked until "+

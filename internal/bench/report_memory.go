@@ -2,11 +2,11 @@ package bench
 
 import "fmt"
 
-// Targets of issue 14's point 5, and the figures it started from.
+// Targets of disk and memory, and the figures before the work on them.
 const (
 	targetSteadyRSS = 300 << 20
-	baseLogFactor   = 1.25 // log.db ÷ raw payload before issue 14
-	baseIndexPerRec = 178  // index bytes per record before issue 14
+	baseLogFactor   = 1.25 // log.db ÷ raw payload before that work
+	baseIndexPerRec = 178  // index bytes per record before that work
 )
 
 // reportMemory writes the memory and disk of a store with its indexes
@@ -38,7 +38,7 @@ func (r *runner) reportMemory(w *errWriter) {
 		float64(m.logBytes+m.idxBytes)/raw)
 	w.printf("| others' CPU meanwhile | %s |\n\n", percent(m.others))
 	before := fmt.Sprintf("%.2f × raw + %d B/record", baseLogFactor, baseIndexPerRec)
-	w.printf("| target of issue 14 | measured | |\n|---|---|---|\n")
+	w.printf("| target | measured | |\n|---|---|---|\n")
 	w.printf("| steady RSS < %s during (the median) and after the ingest; the peak reported | during %s, after %s; peak %s | %s |\n",
 		mib(targetSteadyRSS), mib(m.ingestP), mib(m.steady.rss), mib(m.peak.rss), verdict(m.ingestP < targetSteadyRSS && m.steady.rss < targetSteadyRSS))
 	w.printf("| disk below %s | %.2f × raw + %s B/record | %s |\n\n", before, float64(m.logBytes)/raw, commas(m.idxBytes/n),
