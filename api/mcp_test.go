@@ -813,8 +813,8 @@ func TestMCP_Shutdown(t *testing.T) {
 	<-done
 }
 
-// TestMCP_ConsoleTail_Budget: 200 tail lines of DESIGN.md's workload (~120
-// byte messages, 10% with ~1 KB stacks, some data) stay small: no stacks,
+// TestMCP_ConsoleTail_Budget: 200 tail lines of the benchmark workload
+// (internal/workload: ~120-byte messages, 10% with ~1 KB stacks, some data) stay small: no stacks,
 // no data.
 func TestMCP_ConsoleTail_Budget(t *testing.T) {
 	m := mustServeMCP(t)

@@ -1,9 +1,9 @@
 // console_tail with default arguments against ping, through the official TypeScript SDK client
 // over Streamable HTTP, on a store of N records (default 1,000,000) ingested over the HTTP API:
-// issue 12's latency row. Not a test: run it with `make bench-mcp-ts` (RECORDS=N to change the
+// how much slower the default console_tail is than ping. Not a test: run it with `make bench-mcp-ts` (RECORDS=N to change the
 // size); it prints p50/p99 of each call and the ratio, medians of 3 rounds.
 //
-// The lines are the DESIGN.md workload's shape: ~120-byte messages from a vocabulary, 50 names,
+// The lines have the shape of the Go benchmarks' workload (internal/workload): ~120-byte messages from a vocabulary, 50 names,
 // 4 sources, levels debug 30% / info 55% / warn 10% / error 5%, 10% with a ~1 KB stack.
 
 import { setMaxListeners } from 'node:events';

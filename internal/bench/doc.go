@@ -1,4 +1,4 @@
-// Package bench measures mcplogd on DESIGN.md's benchmark workload and
+// Package bench measures mcplogd on the benchmark workload (internal/workload) and
 // prints the figures as a Markdown table: durable ingest from 1, 8 and 64
 // writers in batches of 1, 100 and 1,000, against raw bbolt measured in the
 // same run; tail and list latency, reopen time, memory and bytes on disk of

@@ -52,7 +52,7 @@ func (r *runner) reportHeader(w *errWriter) {
 		w.printf("- other processes kept %.0f%% of the CPUs busy during the run (a shared machine: figures drift with that)\n", 100*others)
 	}
 	w.printf("- command: `%s`\n", r.command())
-	w.printf("- workload: DESIGN.md's benchmark workload (internal/workload, seed %d); ingest figures are the median of %d run(s), "+
+	w.printf("- workload: the benchmark workload (internal/workload: debug 30%% / info 55%% / warn 10%% / error 5%%, 50 names, 4 sources, ~120-byte messages, 10%% with a stack, 1%% operations; seed %d); ingest figures are the median of %d run(s), "+
 		"each in a fresh store, stopping after %s records or %s; latencies are the median over the runs of each run's "+
 		"percentile of %s reads\n\n", c.Seed, c.Runs, commas(int64(c.Records)), c.PerConfig, commas(int64(c.Samples)))
 }

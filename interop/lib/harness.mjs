@@ -24,7 +24,7 @@ const stateHome = mkdtempSync(path.join(os.tmpdir(), 'mcplogd-interop-state-'));
 process.env.XDG_STATE_HOME = stateHome;
 process.on('exit', () => rmSync(stateHome, { recursive: true, force: true }));
 
-// The tools DESIGN.md and issue 3 promise; names are a compatibility surface.
+// mcplogd's own tools that every client may rely on; names are a compatibility surface.
 export const TOOLS = [
   'console_tail', 'get_logs', 'get_log_details', 'get_result', 'list_log_names',
   'append_log', 'clear_logs', 'store_info', 'ping', 'help',
@@ -242,7 +242,7 @@ export async function callErr(client, name, args = {}) {
   return text;
 }
 
-/** Every tool that issue 3 names is listed, with a description and input and output schemas. */
+/** Every tool of TOOLS is listed, with a description and input and output schemas. */
 export async function checkToolList(client) {
   const { tools } = await client.listTools();
   const byName = new Map(tools.map((t) => [t.name, t]));
