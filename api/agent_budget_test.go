@@ -20,7 +20,7 @@ import (
 	"github.com/mcplogd/mcplogd/store"
 )
 
-// Issue 12's budgets, in bytes of a whole answer serialized as JSON.
+// The answers' byte budgets, in bytes of a whole answer serialized as JSON.
 const (
 	toolsListBudget = 16 << 10 // tools/list
 	defaultBudget   = 32 << 10 // a read tool with default arguments
@@ -151,7 +151,7 @@ func budgetTable(t *testing.T, s *agentStore) []budgetRow {
 	_, m := s.callSized(t, "get_log_details", map[string]any{"log_id": newestOccurrence(t, crashes)})
 	rows = append(rows, budgetRow{call: "`find_crashes {limit:1}` + `get_log_details` of its newest", bytes: n + m,
 		note: fmt.Sprintf("%d + %d", n, m)})
-	// Beyond the issue's table.
+	// Beyond the first table's rows.
 	row("`get_logs {}`", "get_logs", nil)
 	row("`find_crashes {}`", "find_crashes", nil)
 	row("`get_logs_by_name {log_name:\"Inventory\", limit:1000}`", "get_logs_by_name", map[string]any{"log_name": "Inventory", "limit": 1000})
@@ -192,8 +192,8 @@ func oneLine(s string, n int) string {
 // TestAgentBudgets measures and checks, on the realistic store
 // (internal/agentload) through the go-sdk client over HTTP, what an
 // agent's calls cost: `go test ./api -run TestAgentBudgets -v` prints the
-// table (the README's "Answers an agent can afford"), and the subtests
-// check each point of the issue's acceptance list.
+// table (docs/benchmarks.md, "What it costs, before and after"), and the
+// subtests check each budget that docs/mcp.md promises.
 func TestAgentBudgets(t *testing.T) {
 	if testing.Short() {
 		t.Skip("fills a store of 20,000 records")
@@ -220,7 +220,7 @@ func TestAgentBudgets(t *testing.T) {
 	t.Run("OperationLines", func(t *testing.T) { checkOperationLines(t, s) })
 }
 
-// thousands writes n with commas, as the issue's table does.
+// thousands writes n with commas, as the docs' tables do.
 func thousands(n int) string {
 	s := fmt.Sprint(n)
 	for i := len(s) - 3; i > 0; i -= 3 {

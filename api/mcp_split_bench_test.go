@@ -19,7 +19,7 @@ import (
 
 // BenchmarkMCP_Split splits BenchmarkMCP_ConsoleTail's and
 // BenchmarkMCP_Ping's calls into the server's part and the client's part
-// (issue 12's latency row), one go-sdk client, each protocol generation:
+// (where the default console_tail's time goes), one go-sdk client, each protocol generation:
 //
 //   - side=server replays the go-sdk client's recorded tools/call requests
 //     straight into the server's http.Handler, in process: Echo, the SDK's

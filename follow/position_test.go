@@ -69,7 +69,7 @@ func otherWriter(tb testing.TB, l *oplog.Log, n int) {
 	}
 }
 
-// TestFollower_Position_SharedSource is issue 15's finding 6: another
+// TestFollower_Position_SharedSource: another
 // writer appends 20,000 records with the follower's source after its last
 // record; the restarted follower reads no line again, after a Close or a
 // kill -9.

@@ -13,7 +13,7 @@ import (
 	"github.com/mcplogd/mcplogd/store"
 )
 
-// TestSearch_LagWalkEndsWithItsContext is part of issue 15's finding 3: a
+// TestSearch_LagWalkEndsWithItsContext: a
 // search that walks a large lag (here 30,000 records no index holds, a
 // word none has) ends with its request's context instead of reading the
 // rest: cancelled while it reads its first chunk, it answers

@@ -21,8 +21,8 @@ import (
 	"github.com/mcplogd/mcplogd/oplog"
 )
 
-// A data directory damaged on disk, with the real binary: row 7 and 8 of
-// issue 15 (damaged index segments, a damaged, empty or missing log.db).
+// A data directory damaged on disk, with the real binary: damaged index
+// segments, and a damaged, empty or missing log.db.
 
 // proc is a serve process.
 type proc struct {

@@ -14,7 +14,7 @@ import (
 	"github.com/mcplogd/mcplogd/oplog"
 )
 
-// TestServe_FollowSharedSource_KillNine is issue 15's finding 6 with real
+// TestServe_FollowSharedSource_KillNine is follow's shared-source case with real
 // processes: a server follows a file under the source "game" while another
 // writer posts 20,000 records of "game" after the follower's last one; the
 // server is killed with SIGKILL, the file grows by 100 lines, and the
