@@ -89,7 +89,7 @@ test-windows:
 test-memory:
 	$(GO) test ./search -run '^TestIndex_Memory_' -count 1 -v
 
-# The README's screenshots (docs/screenshots/*.png), taken by the end-to-end test in Chromium.
+# The docs' screenshots (docs/screenshots/*.png), taken by the end-to-end test in Chromium.
 screenshots:
 	scripts/need-chromium
 	MCPLOGD_REQUIRE_BROWSER=1 MCPLOGD_SCREENSHOTS=1 $(GO) test ./ui -run '^TestScreenshots$$' -count 1 -v
@@ -118,7 +118,7 @@ faults:
 	GO=$(GO) scripts/need-victoria-logs
 	MCPLOGD_FAULTS="$(FAULTS)" MCPLOGD_FAULTS_ROUNDS=$(FAULTS_ROUNDS) $(GO) test ./internal/faults -run '^TestFaults$$' -count=1 -v -timeout 60m
 
-# The README's table: 1,000,000 records of the benchmark workload (internal/workload), medians of 3 runs.
+# The tables of docs/benchmarks.md: 1,000,000 records of the benchmark workload (internal/workload), medians of 3 runs.
 bench:
 	$(GO) run ./cmd/mcplogd bench
 

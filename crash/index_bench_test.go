@@ -14,7 +14,7 @@ import (
 )
 
 // benchRecords is how many workload records the benchmarks find in their
-// store; the README's figures are for -crash.records=1000000.
+// store; docs/benchmarks.md's figures are for -crash.records=1000000.
 var benchRecords = flag.Int("crash.records", 100_000, "records of the workload in the find_crashes benchmarks' store")
 
 // BenchmarkFindCrashes fills a store with the workload (5% errors, every one

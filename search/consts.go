@@ -77,7 +77,7 @@ const (
 // (~40-90 MiB measured). Measured: a rebuild of 300 records of 1 MiB of
 // distinct words peaked at 197-201 MiB, a live ingest of 100 at 176-178
 // MiB (148 and 127 MiB under a 64 MiB limit), the workload's
-// 1,000,000-record ingest and catch-up at 317 MiB (README, "Indexing
+// 1,000,000-record ingest and catch-up at 317 MiB (docs/faults.md, "Indexing
 // memory, whatever the records hold"; TestIndex_Memory_*).
 const (
 	// maxStepBytes bounds the bytes of an indexing step's records (their

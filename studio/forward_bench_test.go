@@ -20,7 +20,7 @@ import (
 	"github.com/mcplogd/mcplogd/studio"
 )
 
-// The README's studio figures:
+// The studio figures of docs/benchmarks.md:
 //
 //	go test ./studio -run '^$' -bench Forward -benchtime 1x
 //

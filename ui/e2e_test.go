@@ -41,7 +41,7 @@ import (
 const (
 	// requireBrowserEnv, set to 1, turns a missing Chromium into a failure.
 	requireBrowserEnv = "MCPLOGD_REQUIRE_BROWSER"
-	// screenshotsEnv, set to 1, makes TestScreenshots write the README's PNGs.
+	// screenshotsEnv, set to 1, makes TestScreenshots write docs/screenshots/*.png.
 	screenshotsEnv = "MCPLOGD_SCREENSHOTS"
 
 	// liveDeadline is how soon after its POST is answered a line must show in the live view.
@@ -1203,7 +1203,7 @@ func TestE2E_Keyboard(t *testing.T) {
 	b.wait(t, "the selected line's record", waitLong, `location.hash === "#/record/" + `+js(fmt.Sprint(second))+` && !!document.querySelector("#record[data-id=\"" + `+js(fmt.Sprint(second))+` + "\"]")`)
 }
 
-// TestScreenshots writes the README's screenshots of the live view, a search,
+// TestScreenshots writes the docs' screenshots of the live view, a search,
 // the crash view and a crash opened with its stack, and the page's
 // favicon.ico, under MCPLOGD_SCREENSHOTS=1 (`make screenshots`).
 func TestScreenshots(t *testing.T) {

@@ -105,7 +105,7 @@ func readToken(t *testing.T, data string) string {
 	return strings.TrimSpace(string(b))
 }
 
-// TestServe_NewUser walks the README: serve, fill it with curl's request,
+// TestServe_NewUser walks docs/http-api.md: serve, fill it with curl's request,
 // read it back with tail and show, restart on the same link.
 func TestServe_NewUser(t *testing.T) {
 	data := filepath.Join(t.TempDir(), "data")

@@ -11,7 +11,7 @@ import (
 	"github.com/mcplogd/mcplogd/oplog"
 )
 
-// Seed is the seed of the store the README's table was measured on.
+// Seed is the seed of the store docs/benchmarks.md's budgets were measured on.
 const Seed = 12
 
 // The store's shape.

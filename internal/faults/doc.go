@@ -12,5 +12,5 @@
 // directory, posts batches and reads the data file directly once the server
 // is dead (with its counters checked by store.Check). TestFaults runs every
 // scenario (MCPLOGD_FAULTS_ROUNDS kills each, default 3; -short skips it)
-// and prints the table that the README's "Faults" section quotes.
+// and prints the table that docs/faults.md quotes.
 package faults
