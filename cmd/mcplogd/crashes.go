@@ -14,7 +14,7 @@ import (
 
 func (m *Main) crashes(ctx context.Context, args []string) error {
 	fs := m.flags("crashes", "[--since T] [--until T] [--source S] [--run R] [--class C,...] [--level L] [--limit N] [--json] [--data DIR]",
-		"List crashes (error records with stack traces) grouped by stack signature: first those that ended runs, then the other crashes, errors and compile diagnostics, each newest first.")
+		"List crashes and errors grouped by stack signature (records with stack traces, fatal records, runs that crashed): first those that ended runs, then the other crashes, errors and compile diagnostics, each newest first.")
 	data := m.dataFlag(fs)
 	var ft oplog.FilterText
 	fs.StringVar(&ft.Since, "since", "", "only crashes at or after this time: "+timeForms+", or last_compile")

@@ -88,7 +88,7 @@ func init() {
 		{"replay", "ID [ID…|FROM..TO] [--yes]", "replay recorded operations against their upstreams; a table of same/differs", (*Main).replay},
 		{"run", "[--name N] [--parser P] -- COMMAND ARGS...", "run a game and record its output: a run per launch, its exit status or signal", (*Main).runCommand},
 		{"import", "FILE|- [--parser P] [--source S]", "import a game's log, a logger's JSON lines or NDJSON records, once", (*Main).importFile},
-		{"bench", "[--quick] [--records N]", "measure ingest, tail and list on this machine", (*Main).bench},
+		{"bench", "[--quick] [--records N]", "measure ingest, reads, search and memory on this machine", (*Main).bench},
 		{"version", "", "print the version", (*Main).printVersion},
 	}
 }
