@@ -13,6 +13,7 @@ import (
 	"github.com/mcplogd/mcplogd/crash"
 	"github.com/mcplogd/mcplogd/internal/datadir"
 	"github.com/mcplogd/mcplogd/mcptools"
+	"github.com/mcplogd/mcplogd/mcptools/remote"
 	"github.com/mcplogd/mcplogd/oplog"
 	"github.com/mcplogd/mcplogd/search"
 	"github.com/mcplogd/mcplogd/store"
@@ -107,7 +108,7 @@ func explainOpen(dir *datadir.Dir, err error) error {
 
 // runningServer returns a Remote for dir's server when one answers with
 // token within two seconds, else nil.
-func runningServer(ctx context.Context, dir *datadir.Dir, token string) *client.Remote {
+func runningServer(ctx context.Context, dir *datadir.Dir, token string) *remote.Backend {
 	s, _ := dir.Server()
 	if s.Addr == "" {
 		return nil
@@ -118,14 +119,14 @@ func runningServer(ctx context.Context, dir *datadir.Dir, token string) *client.
 	if _, err := c.Stats(pctx); err != nil {
 		return nil
 	}
-	return client.NewRemote(c)
+	return remote.NewBackend(c)
 }
 
 // backend is the log as a command reaches it: through the running server
 // (remote) or opened here (local); exactly one of the two is set.
 type backend struct {
 	mcptools.Backend
-	remote *client.Remote
+	remote *remote.Backend
 	local  *opened
 }
 
