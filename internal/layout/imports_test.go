@@ -31,7 +31,7 @@ var allowed = map[string][]string{
 	"follow":     adapter(),
 	"otlp":       adapter(),
 	"metrics":    adapter(),
-	"studio":     adapter(),
+	"studio":     adapter("internal/atomicfile"),
 	"mcptools":   adapter(),
 	"client":     {"oplog"},
 	"api":        adapter("mcptools", "client", "ui"),
