@@ -26,7 +26,7 @@ var allowed = map[string][]string{
 	"crash":      {"oplog"},
 	"migrations": {},
 	"store":      adapter("migrations", "internal/codec"),
-	"search":     adapter(),
+	"search":     adapter("internal/atomicfile"),
 	"gateway":    adapter(),
 	"follow":     adapter(),
 	"otlp":       adapter(),
