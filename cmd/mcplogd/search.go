@@ -111,17 +111,11 @@ func (m *Main) reindex(ctx context.Context, args []string) error {
 	if err := m.parse(fs, args, 0); err != nil {
 		return err
 	}
-	dir, err := datadir.Existing(*data)
+	dir, err := stoppedDir(ctx, *data, "reindex", func(dir *datadir.Dir) string {
+		return ", or delete " + indexDir(dir) + " and restart it: it rebuilds the index at start"
+	})
 	if err != nil {
 		return err
-	}
-	if token, err := dir.Token(); err == nil {
-		if r := runningServer(ctx, dir, token); r != nil {
-			r.Close()
-			s, _ := dir.Server()
-			return fmt.Errorf("a server (pid %d, %s) holds %s; stop it and run reindex again, or delete %s and restart it: it rebuilds the index at start",
-				s.PID, s.BaseURL(), dir.Path, indexDir(dir))
-		}
 	}
 	o, err := openLog(dir, openOptions{Search: true})
 	if err != nil {
