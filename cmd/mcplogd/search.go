@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -59,12 +58,10 @@ func (m *Main) search(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	pw, pt, wait := m.page(out.noPager)
-	defer wait()
-	w := bufio.NewWriter(pw)
-	defer w.Flush()
-	printHits(w, &p, out.json, pt)
-	return nil
+	return m.paged(out.noPager, func(w io.Writer, pt paint) error {
+		printHits(w, &p, out.json, pt)
+		return nil
+	})
 }
 
 // printHits prints a page of search hits, one line each with the matched
