@@ -11,6 +11,7 @@ import (
 	"github.com/mcplogd/mcplogd/client"
 	"github.com/mcplogd/mcplogd/crash"
 	"github.com/mcplogd/mcplogd/internal/logtest"
+	"github.com/mcplogd/mcplogd/mcptools/remote"
 	"github.com/mcplogd/mcplogd/oplog"
 )
 
@@ -125,7 +126,7 @@ func TestServer_Crashes(t *testing.T) {
 	checkError(t, status, b, http.StatusBadRequest, oplog.EINVALID, "until")
 
 	// Remote (mcplogd stdio and the CLI when a server runs) answers as the log does.
-	r := client.NewRemote(client.NewClient(h.URL, testToken))
+	r := remote.NewBackend(client.NewClient(h.URL, testToken))
 	defer r.Close()
 	q := oplog.CrashQuery{Source: "unity", Since: at.Add(10 * time.Second), Limit: 5}
 	got, err := r.FindCrashes(context.Background(), q)

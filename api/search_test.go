@@ -14,6 +14,7 @@ import (
 	"github.com/mcplogd/mcplogd/api"
 	"github.com/mcplogd/mcplogd/client"
 	"github.com/mcplogd/mcplogd/internal/logtest"
+	"github.com/mcplogd/mcplogd/mcptools/remote"
 	"github.com/mcplogd/mcplogd/oplog"
 	"github.com/mcplogd/mcplogd/search"
 )
@@ -154,7 +155,7 @@ func TestHTTP_Search(t *testing.T) {
 		checkError(t, status, b, http.StatusBadRequest, "invalid", "the query string is query=")
 	})
 	t.Run("Remote", func(t *testing.T) {
-		r := client.NewRemote(client.NewClient(h.URL, testToken))
+		r := remote.NewBackend(client.NewClient(h.URL, testToken))
 		defer r.Close()
 		caughtUp() // during a lag the total is an estimate, which may differ between two searches
 		q := oplog.SearchQuery{Query: "null", Filter: oplog.Filter{MinLevel: oplog.LevelError}, Limit: 6}

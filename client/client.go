@@ -39,6 +39,15 @@ func NewClient(baseURL, token string) *Client {
 	return &Client{base: strings.TrimRight(baseURL, "/"), token: token}
 }
 
+// MCPEndpoint returns the URL of the server's MCP endpoint
+// (baseURL/mcp/{token}, with the token RotateToken last set), for an MCP
+// client of the same server; this package itself speaks only the REST API.
+func (c *Client) MCPEndpoint() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.base + "/mcp/" + c.token
+}
+
 // filterValues encodes f as query parameters. Kind is always sent, "any"
 // for zero, because the server's default differs between routes.
 func filterValues(f *oplog.Filter) url.Values {

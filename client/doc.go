@@ -12,9 +12,10 @@
 // Replay), search.go and crashes.go. Each file also holds the JSON answer
 // types of its routes, which the server (package api) writes with.
 //
-// Remote is an mcptools.Backend over a Client, and RemoteGateway an
-// mcptools.Gateway over a running server's MCP endpoint: `mcplogd stdio`
-// uses them when a server already holds the data directory.
+// The package links net/http, encoding/json and package oplog only, not
+// the MCP SDK: the tools' Backend and Gateway over a running server, which
+// `mcplogd stdio` uses when a server already holds the data directory, are
+// package mcptools/remote's (a test in internal/layout keeps it so).
 //
 // Errors are *oplog.Error values whose Code follows the HTTP status
 // (oplog.CodeForHTTPStatus) and whose Message is the server's.

@@ -11,13 +11,12 @@ import (
 	"github.com/mcplogd/mcplogd/oplog"
 )
 
-// TestRemote_Runs checks that Remote answers runs, run selectors, markers
+// TestClient_Runs checks that Client answers runs, run selectors, markers
 // and queries by run as the server's own *oplog.Log does (needs the store's
 // runs).
-func TestRemote_Runs(t *testing.T) {
+func TestClient_Runs(t *testing.T) {
 	h := mustServe(t, nil)
-	r := client.NewRemote(client.NewClient(h.URL, testToken))
-	defer r.Close()
+	r := client.NewClient(h.URL, testToken)
 	ctx := context.Background()
 	at := time.Now().Add(-time.Minute).Truncate(time.Millisecond)
 	recs := []oplog.Record{
@@ -77,11 +76,10 @@ func TestRemote_Runs(t *testing.T) {
 	}
 }
 
-// TestRemote_LastMarkerNone: no marker is not an error.
-func TestRemote_LastMarkerNone(t *testing.T) {
+// TestClient_LastMarkerNone: no marker is not an error.
+func TestClient_LastMarkerNone(t *testing.T) {
 	h := mustServe(t, nil)
-	r := client.NewRemote(client.NewClient(h.URL, testToken))
-	defer r.Close()
+	r := client.NewClient(h.URL, testToken)
 	logtest.MustAppend(t, h.Log, oplog.Record{Level: oplog.LevelInfo, Source: "godot", Text: "hello"})
 	if m, ok, err := r.LastMarker(context.Background(), "godot", oplog.MarkerCompileStart); err != nil || ok {
 		t.Errorf("LastMarker with none: %+v, %v, %v", m, ok, err)

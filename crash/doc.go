@@ -3,7 +3,10 @@
 // argument values) has one signature, and Index keeps the error records
 // with stack traces of a log grouped by it, behind oplog.Log.FindCrashes.
 // It is a sibling of search: both are indexes that oplog.Log owns and that
-// read the store in the background.
+// read the store in the background. Unlike search it links nothing but
+// oplog and the standard library, and so belongs to the domain: adapters
+// may import it (package studio titles and classes the studio's crash
+// groups with it, as the local index does), and it imports no adapter.
 //
 //	sig, title, frames := crash.Signature(stack)
 //	// title: "NullReferenceException in Player.Update"

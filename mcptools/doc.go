@@ -6,9 +6,10 @@
 //
 // The server works over a Backend, what the tools need of the log: an
 // *oplog.Log in the process that owns the data directory, or a
-// client.Remote that forwards to the server that does. A Gateway (package
-// gateway, or client.RemoteGateway) adds the upstream game servers' tools
-// beside mcplogd's own and serves replay_operation.
+// remote.Backend (package mcptools/remote) that forwards to the server
+// that does. A Gateway (package gateway, or remote.Gateway) adds the
+// upstream game servers' tools beside mcplogd's own and serves
+// replay_operation.
 //
 //	srv := mcptools.New(log, &mcptools.Options{Version: version, Logger: logger})
 //	err := srv.Run(ctx, &mcp.StdioTransport{})

@@ -73,7 +73,7 @@ type Retention struct {
 }
 
 // New returns the MCP server with every log tool, resource, template and
-// completion, over b (an *oplog.Log, or a client.Remote). It serves any
+// completion, over b (an *oplog.Log, or a remote.Backend). It serves any
 // number of sessions, over Streamable HTTP (package api mounts it at
 // /mcp/{token}) or stdio (mcp.StdioTransport).
 func New(b Backend, opts *Options) *mcp.Server {

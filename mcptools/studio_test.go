@@ -53,11 +53,7 @@ func studioSession(t *testing.T, lines int) *mcp.ClientSession {
 	op.Status, op.Level, op.Stack = oplog.StatusError, oplog.LevelError, ""
 	add("ci-7", op)
 	studiotest.Ingest(t, url, rows)
-	c, err := studio.NewClient(studio.ClientOptions{URL: url, Project: "game", Translate: search.LogsQL,
-		Crash: func(text, stack string) (string, []string, []string) {
-			tr := crash.Parse(stack).WithHead(text)
-			return tr.Title(), tr.Frames, crash.TopLines(stack, oplog.CrashLastFrames)
-		}})
+	c, err := studio.NewClient(studio.ClientOptions{URL: url, Project: "game", Translate: search.LogsQL})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/search/query"
 
+	"github.com/mcplogd/mcplogd/internal/atomicfile"
 	"github.com/mcplogd/mcplogd/oplog"
 )
 
@@ -177,22 +178,11 @@ func (x *Index) writeMetaSync(sync bool) error {
 	}
 	x.mu.RUnlock()
 	b, _ := json.Marshal(m)
-	tmp := filepath.Join(x.dir, metaName+".tmp")
-	f, err := os.OpenFile(tmp, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o600)
-	if err != nil {
-		return fmt.Errorf("index: %w", err)
+	write := atomicfile.Replace
+	if sync {
+		write = atomicfile.WriteFile
 	}
-	_, err = f.Write(b)
-	if err == nil && sync {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, filepath.Join(x.dir, metaName))
-	}
-	if err != nil {
+	if err := write(filepath.Join(x.dir, metaName), b, 0o600); err != nil {
 		return fmt.Errorf("index: write %s: %w", metaName, err)
 	}
 	x.mu.Lock()

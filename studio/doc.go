@@ -4,8 +4,7 @@
 // studio-scope queries read every machine's records back (query*.go).
 //
 //	f, err := studio.Forward(log, studio.ForwardOptions{URL: "http://vl:9428",
-//		Project: "mygame", Machine: "ci-3", StatePath: "data/studio-forward.json",
-//		Signature: crash.RecordSignature})
+//		Project: "mygame", Machine: "ci-3", StatePath: "data/studio-forward.json"})
 //	defer f.Close()
 //
 // # The schema

@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/mcplogd/mcplogd/crash"
 	"github.com/mcplogd/mcplogd/oplog"
 )
 
@@ -30,10 +31,6 @@ type ForwardOptions struct {
 	// StatePath is the file that keeps the forwarding position (seq) and
 	// the batches not reconciled yet, in the data directory.
 	StatePath string
-
-	// Signature returns a record's crash signature and whether it has one
-	// (crash.RecordSignature); nil: no signature field.
-	Signature func(*oplog.Record) (string, bool)
 
 	// BatchRows and BatchBytes bound one insert request. Defaults 5,000
 	// rows and 4 MiB.
@@ -165,10 +162,10 @@ func Forward(src Source, opts ForwardOptions) (*Forwarder, error) {
 	}
 	f := &Forwarder{src: src, opts: o, vl: &vlclient{base: base, shown: redact(base), hc: o.HTTPClient}, st: st,
 		retention: o.Retention, attempts: map[uint64]int{}, done: make(chan struct{})}
-	f.schema = rowSchema{project: o.Project, machine: o.Machine}
-	if o.Signature != nil {
-		f.schema.signature = func(r *oplog.Record) string { s, _ := o.Signature(r); return s }
-	}
+	// The signature the local crash index groups by, so the studio's
+	// groups (query_crashes.go) are the same crashes.
+	f.schema = rowSchema{project: o.Project, machine: o.Machine,
+		signature: func(r *oplog.Record) string { s, _ := crash.RecordSignature(r); return s }}
 	now := time.Now()
 	if n := len(f.st.Journal); n > 0 && f.st.Journal[n-1].Acked.IsZero() {
 		// Sent or not before the last stop: reconciliation will tell.

@@ -12,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcplogd/mcplogd/crash"
 	"github.com/mcplogd/mcplogd/internal/cputime"
 	"github.com/mcplogd/mcplogd/internal/logtest"
 	"github.com/mcplogd/mcplogd/internal/vltest"
@@ -84,7 +83,7 @@ func cpuVL(b *testing.B, v *vltest.VL) time.Duration {
 func startForward(b *testing.B, l *oplog.Log, url string) *studio.Forwarder {
 	b.Helper()
 	f, err := studio.Forward(l, studio.ForwardOptions{URL: url, Project: "bench", Machine: "m1",
-		StatePath: filepath.Join(b.TempDir(), "studio-forward.json"), Signature: crash.RecordSignature})
+		StatePath: filepath.Join(b.TempDir(), "studio-forward.json")})
 	if err != nil {
 		b.Fatal(err)
 	}

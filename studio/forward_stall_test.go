@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcplogd/mcplogd/crash"
 	"github.com/mcplogd/mcplogd/internal/logtest"
 	"github.com/mcplogd/mcplogd/internal/vltest"
 	"github.com/mcplogd/mcplogd/oplog"
@@ -57,8 +56,8 @@ func TestForward_StallLongerThanTimeout(t *testing.T) {
 	v := vltest.Start(t, "-inmemoryDataFlushInterval=5s") // searchable only after a while, as under load
 	l, _ := logtest.MustOpenLog(t, nil)
 	f, err := studio.Forward(l, studio.ForwardOptions{URL: v.URL, Project: "game", Machine: "m1",
-		StatePath: filepath.Join(t.TempDir(), "studio-forward.json"), Signature: crash.RecordSignature,
-		Settle: time.Second, Timeout: time.Second, MinBackoff: 20 * time.Millisecond, MaxBackoff: 200 * time.Millisecond})
+		StatePath: filepath.Join(t.TempDir(), "studio-forward.json"), Settle: time.Second, Timeout: time.Second,
+		MinBackoff: 20 * time.Millisecond, MaxBackoff: 200 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}

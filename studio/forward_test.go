@@ -22,8 +22,8 @@ import (
 func forward(t *testing.T, l *oplog.Log, url, m string) *studio.Forwarder {
 	t.Helper()
 	f, err := studio.Forward(l, studio.ForwardOptions{URL: url, Project: "game", Machine: m,
-		StatePath: filepath.Join(t.TempDir(), "studio-forward.json"), Signature: crash.RecordSignature,
-		BatchRows: 700, Settle: 3 * time.Second, MinBackoff: 20 * time.Millisecond, MaxBackoff: 200 * time.Millisecond})
+		StatePath: filepath.Join(t.TempDir(), "studio-forward.json"), BatchRows: 700, Settle: 3 * time.Second,
+		MinBackoff: 20 * time.Millisecond, MaxBackoff: 200 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}

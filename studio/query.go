@@ -29,15 +29,6 @@ type ClientOptions struct {
 	// nil: Search refuses query strings.
 	Translate func(query string) (string, error)
 
-	// Crash describes a crash from its newest occurrence: a one-line title,
-	// the normalised top frames and the top frames as written (file:line
-	// kept). Nil: the message's first line, no frames.
-	Crash func(text, stack string) (title string, frames, lastFrames []string)
-
-	// Compile reports a compiler's diagnostic (oplog.ClassCompile) from a
-	// record's name and text. Nil: none is.
-	Compile func(name, text string) bool
-
 	// HTTP is the client for VictoriaLogs; nil: one with a 30 s timeout.
 	HTTP *http.Client
 }

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcplogd/mcplogd/crash"
 	"github.com/mcplogd/mcplogd/oplog"
 )
 
@@ -59,10 +60,10 @@ func (c *Client) FindCrashes(ctx context.Context, q oplog.StudioCrashQuery) (opl
 		slices.Sort(g.Sources)
 		g.Sources = slices.Compact(g.Sources)
 		nr := newest[sig]
-		g.Title, g.Frames, g.LastFrames = c.describe(nr["_msg"], nr["stack"])
+		g.Title, g.Frames, g.LastFrames = describe(nr["_msg"], nr["stack"])
 		g.Class = oplog.ClassError
 		switch {
-		case c.opts.Compile != nil && c.opts.Compile(nr["name"], nr["_msg"]):
+		case crash.IsCompile(nr["name"], nr["_msg"]):
 			g.Class = oplog.ClassCompile
 		case g.Level == oplog.LevelFatal || g.RunsEnded > 0:
 			g.Class = oplog.ClassCrash
@@ -144,17 +145,17 @@ func jsonRow(s string) row {
 	return r
 }
 
-// describe is ClientOptions.Crash, or the message's first line.
-func (c *Client) describe(text, stack string) (string, []string, []string) {
-	if c.opts.Crash != nil {
-		title, frames, last := c.opts.Crash(text, stack)
-		if frames == nil {
-			frames = []string{}
-		}
-		return title, frames, last
+// describe titles a crash group from its newest occurrence as the local
+// crash index does (its message and the game's own frame), with the
+// normalised top frames and the top frames as written (file:line kept),
+// so one crash reads alike in both scopes.
+func describe(text, stack string) (title string, frames, lastFrames []string) {
+	r := oplog.Record{Text: text, Stack: stack}
+	frames = crash.Parse(stack).WithHead(text).Frames
+	if frames == nil {
+		frames = []string{}
 	}
-	first, _, _ := strings.Cut(strings.TrimSpace(text), "\n")
-	return oplog.Label(first), []string{}, nil
+	return crash.Title(crash.Message(&r), crash.GameFrame(stack)), frames, crash.TopLines(stack, oplog.CrashLastFrames)
 }
 
 // Names lists log names per machine and source with counts per kind and

@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcplogd/mcplogd/crash"
 	"github.com/mcplogd/mcplogd/internal/logtest"
 	"github.com/mcplogd/mcplogd/internal/studiotest"
 	"github.com/mcplogd/mcplogd/oplog"
@@ -92,17 +91,11 @@ func mustTwin(t *testing.T) *twin {
 	}
 	url := studiotest.Start(t)
 	studiotest.Ingest(t, url, rows)
-	c, err := studio.NewClient(studio.ClientOptions{URL: url, Project: "game", Translate: search.LogsQL, Crash: describeCrash})
+	c, err := studio.NewClient(studio.ClientOptions{URL: url, Project: "game", Translate: search.LogsQL})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return &twin{local: l, studio: c, url: url, recs: recs}
-}
-
-// describeCrash is what cmd/mcplogd passes as ClientOptions.Crash.
-func describeCrash(text, stack string) (string, []string, []string) {
-	tr := crash.Parse(stack).WithHead(text)
-	return tr.Title(), tr.Frames, crash.TopLines(stack, oplog.CrashLastFrames)
 }
 
 // localIDs pages through the local search's every hit.

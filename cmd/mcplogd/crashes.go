@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -60,11 +59,7 @@ func (m *Main) crashes(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	pw, p, wait := m.page(out.noPager)
-	defer wait()
-	w := bufio.NewWriter(pw)
-	defer w.Flush()
-	return printCrashes(w, &page, out.json, p)
+	return m.paged(out.noPager, func(w io.Writer, p paint) error { return printCrashes(w, &page, out.json, p) })
 }
 
 // printCrashes prints crash groups, two lines each, newest first; asJSON

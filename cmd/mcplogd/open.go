@@ -13,6 +13,7 @@ import (
 	"github.com/mcplogd/mcplogd/crash"
 	"github.com/mcplogd/mcplogd/internal/datadir"
 	"github.com/mcplogd/mcplogd/mcptools"
+	"github.com/mcplogd/mcplogd/mcptools/remote"
 	"github.com/mcplogd/mcplogd/oplog"
 	"github.com/mcplogd/mcplogd/search"
 	"github.com/mcplogd/mcplogd/store"
@@ -107,7 +108,7 @@ func explainOpen(dir *datadir.Dir, err error) error {
 
 // runningServer returns a Remote for dir's server when one answers with
 // token within two seconds, else nil.
-func runningServer(ctx context.Context, dir *datadir.Dir, token string) *client.Remote {
+func runningServer(ctx context.Context, dir *datadir.Dir, token string) *remote.Backend {
 	s, _ := dir.Server()
 	if s.Addr == "" {
 		return nil
@@ -118,14 +119,47 @@ func runningServer(ctx context.Context, dir *datadir.Dir, token string) *client.
 	if _, err := c.Stats(pctx); err != nil {
 		return nil
 	}
-	return client.NewRemote(c)
+	return remote.NewBackend(c)
+}
+
+// serverOf returns dir's running server when one answers, else nil; also
+// when dir's token cannot be read or made (read-only media, a damaged
+// directory), since no server can then be asked.
+func serverOf(ctx context.Context, dir *datadir.Dir) *remote.Backend {
+	token, err := dir.Token()
+	if err != nil {
+		return nil
+	}
+	return runningServer(ctx, dir, token)
+}
+
+// stoppedDir opens the existing data directory at path for a command that
+// needs its files to itself (reindex, salvage), refusing it while a
+// server holds them: the error names the server and says to stop it and
+// run command again, then what else would do when instead is not nil
+// (", or ..." of the directory).
+func stoppedDir(ctx context.Context, path, command string, instead func(*datadir.Dir) string) (*datadir.Dir, error) {
+	dir, err := datadir.Existing(path)
+	if err != nil {
+		return nil, err
+	}
+	if r := serverOf(ctx, dir); r != nil {
+		r.Close()
+		s, _ := dir.Server()
+		msg := fmt.Sprintf("a server (pid %d, %s) holds %s; stop it and run %s again", s.PID, s.BaseURL(), dir.Path, command)
+		if instead != nil {
+			msg += instead(dir)
+		}
+		return nil, errors.New(msg)
+	}
+	return dir, nil
 }
 
 // backend is the log as a command reaches it: through the running server
 // (remote) or opened here (local); exactly one of the two is set.
 type backend struct {
 	mcptools.Backend
-	remote *client.Remote
+	remote *remote.Backend
 	local  *opened
 }
 
@@ -176,8 +210,17 @@ func readLog[T any](ctx context.Context, path string, opts openOptions, read fun
 
 // openDir opens (or creates) the data directory at path and reads its
 // token, creating one the first time.
-func openDir(path string) (*datadir.Dir, string, error) {
-	dir, err := datadir.Open(path)
+func openDir(path string) (*datadir.Dir, string, error) { return withToken(datadir.Open(path)) }
+
+// existingDir opens the data directory at path, refused with
+// datadir.Existing's message when missing, and reads its token.
+func existingDir(path string) (*datadir.Dir, string, error) {
+	return withToken(datadir.Existing(path))
+}
+
+// withToken reads the token of dir, which datadir.Open or Existing gave
+// with err, creating its first.
+func withToken(dir *datadir.Dir, err error) (*datadir.Dir, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
@@ -202,13 +245,5 @@ func clientDir(path string, create bool) (*datadir.Dir, string, error) {
 	if create {
 		return openDir(path)
 	}
-	dir, err := datadir.Existing(path)
-	if err != nil {
-		return nil, "", err
-	}
-	token, err := dir.Token()
-	if err != nil {
-		return nil, "", err
-	}
-	return dir, token, nil
+	return existingDir(path)
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"errors"
 	"flag"
 	"fmt"
@@ -110,6 +111,16 @@ func (m *Main) page(noPager bool) (w io.Writer, p paint, wait func()) {
 		_ = in.Close()
 		_ = cmd.Wait()
 	}
+}
+
+// paged runs print on the output page gives (through the pager or not),
+// buffered, and flushes it before the pager is waited for.
+func (m *Main) paged(noPager bool, print func(w io.Writer, p paint) error) error {
+	pw, p, wait := m.page(noPager)
+	defer wait()
+	w := bufio.NewWriter(pw)
+	defer w.Flush()
+	return print(w, p)
 }
 
 // pagerInput is the pager's standard input. Once a person quits the pager

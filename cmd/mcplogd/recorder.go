@@ -13,8 +13,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mcplogd/mcplogd/client"
 	"github.com/mcplogd/mcplogd/internal/datadir"
+	"github.com/mcplogd/mcplogd/mcptools/remote"
 )
 
 // This file starts the background recorder: `mcplogd stdio` with no server
@@ -41,7 +41,7 @@ var recorderFlags = []string{"max-bytes", "max-records", "max-age", "memory-limi
 // background first when none answers. Two stdio sessions starting at once
 // both start one: the store's lock lets one run, the other stops at once
 // saying the directory is in use, and both attach to the one that runs.
-func (m *Main) recorder(ctx context.Context, dir *datadir.Dir, token string, fs *flag.FlagSet) (*client.Remote, error) {
+func (m *Main) recorder(ctx context.Context, dir *datadir.Dir, token string, fs *flag.FlagSet) (*remote.Backend, error) {
 	var given []string // the recorder's flags, as given
 	fs.Visit(func(f *flag.Flag) {
 		if slices.Contains(recorderFlags, f.Name) {
@@ -98,7 +98,7 @@ func (m *Main) recorder(ctx context.Context, dir *datadir.Dir, token string, fs 
 // most. The recorder started ending early is an error with what it said
 // (from offset start of logPath), unless it found the directory in use:
 // then another one is starting, and the wait goes on.
-func waitRecorder(ctx context.Context, dir *datadir.Dir, token string, exited <-chan struct{}, logPath string, start int64) (*client.Remote, error) {
+func waitRecorder(ctx context.Context, dir *datadir.Dir, token string, exited <-chan struct{}, logPath string, start int64) (*remote.Backend, error) {
 	deadline := time.Now().Add(recorderWait)
 	tick := time.NewTicker(20 * time.Millisecond)
 	defer tick.Stop()

@@ -9,7 +9,6 @@ import (
 	"text/tabwriter"
 
 	"github.com/mcplogd/mcplogd/client"
-	"github.com/mcplogd/mcplogd/internal/datadir"
 	"github.com/mcplogd/mcplogd/oplog"
 )
 
@@ -29,11 +28,7 @@ func (m *Main) replay(ctx context.Context, args []string) error {
 		argsError(m.Stderr, fs, "no record ID; give one or more, or FROM..TO")
 		return errUsage
 	}
-	dir, err := datadir.Existing(*data)
-	if err != nil {
-		return err
-	}
-	token, err := dir.Token()
+	dir, token, err := existingDir(*data)
 	if err != nil {
 		return err
 	}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"cmp"
 	"context"
 	"errors"
@@ -56,11 +55,7 @@ func (m *Main) runs(ctx context.Context, args []string) error {
 	if *reverse {
 		slices.Reverse(list.Runs)
 	}
-	pw, p, wait := m.page(out.noPager)
-	defer wait()
-	w := bufio.NewWriter(pw)
-	defer w.Flush()
-	return printRuns(w, &list, out.json, p)
+	return m.paged(out.noPager, func(w io.Writer, p paint) error { return printRuns(w, &list, out.json, p) })
 }
 
 // shownRun is one line of `mcplogd runs`.

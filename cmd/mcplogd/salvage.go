@@ -51,15 +51,9 @@ func (m *Main) salvage(ctx context.Context, args []string) error {
 		argsError(m.Stderr, fs, "--out NEWDIR is required")
 		return errUsage
 	}
-	dir, err := datadir.Existing(*data)
+	dir, err := stoppedDir(ctx, *data, "salvage", nil)
 	if err != nil {
 		return err
-	}
-	if token, err := dir.Token(); err == nil {
-		if r := runningServer(ctx, dir, token); r != nil {
-			r.Close()
-			return fmt.Errorf("a server holds %s: stop it and run salvage again", dir.Path)
-		}
 	}
 	if ents, err := os.ReadDir(*out); err == nil && len(ents) > 0 {
 		return fmt.Errorf("salvage: %s is not empty; name a new directory", *out)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -59,12 +58,10 @@ func (m *Main) search(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	pw, pt, wait := m.page(out.noPager)
-	defer wait()
-	w := bufio.NewWriter(pw)
-	defer w.Flush()
-	printHits(w, &p, out.json, pt)
-	return nil
+	return m.paged(out.noPager, func(w io.Writer, pt paint) error {
+		printHits(w, &p, out.json, pt)
+		return nil
+	})
 }
 
 // printHits prints a page of search hits, one line each with the matched
@@ -111,17 +108,11 @@ func (m *Main) reindex(ctx context.Context, args []string) error {
 	if err := m.parse(fs, args, 0); err != nil {
 		return err
 	}
-	dir, err := datadir.Existing(*data)
+	dir, err := stoppedDir(ctx, *data, "reindex", func(dir *datadir.Dir) string {
+		return ", or delete " + indexDir(dir) + " and restart it: it rebuilds the index at start"
+	})
 	if err != nil {
 		return err
-	}
-	if token, err := dir.Token(); err == nil {
-		if r := runningServer(ctx, dir, token); r != nil {
-			r.Close()
-			s, _ := dir.Server()
-			return fmt.Errorf("a server (pid %d, %s) holds %s; stop it and run reindex again, or delete %s and restart it: it rebuilds the index at start",
-				s.PID, s.BaseURL(), dir.Path, indexDir(dir))
-		}
 	}
 	o, err := openLog(dir, openOptions{Search: true})
 	if err != nil {

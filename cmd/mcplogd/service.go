@@ -175,7 +175,7 @@ func (m *Main) service(ctx context.Context, args []string) error {
 		if err := m.installService(svc); err != nil {
 			return err
 		}
-		if token, err := dir.Token(); err == nil && runningServer(ctx, dir, token) != nil {
+		if serverOf(ctx, dir) != nil {
 			s, _ := dir.Server()
 			fmt.Fprintf(m.Stdout, "a server of %s already runs (pid %d): the service's own takes over once it stops (kill %d)\n", dir.Path, s.PID, s.PID)
 		}

@@ -39,7 +39,7 @@ func (m *Main) status(ctx context.Context, args []string) error {
 		// A server the registry does not know (it could not write there,
 		// or an mcplogd before the registry) is still this directory's.
 		dir := &datadir.Dir{Path: abs}
-		if token, err := dir.Token(); err == nil && runningServer(ctx, dir, token) != nil {
+		if serverOf(ctx, dir) != nil {
 			s, _ := dir.Server()
 			r.Servers = append(r.Servers, datadir.Entry{Dir: abs, Addr: s.Addr, PID: s.PID, Started: s.Started})
 		}

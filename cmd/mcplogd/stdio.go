@@ -6,8 +6,8 @@ import (
 	"io"
 	"log/slog"
 
-	"github.com/mcplogd/mcplogd/client"
 	"github.com/mcplogd/mcplogd/mcptools"
+	"github.com/mcplogd/mcplogd/mcptools/remote"
 	"github.com/mcplogd/mcplogd/oplog"
 )
 
@@ -57,7 +57,7 @@ func (m *Main) stdio(ctx context.Context, args []string) error {
 		// crash index's background reader.
 		b, err = connect(ctx, dir, openOptions{Store: ret.storeOptions(logger), Logger: logger, Search: true, Crashes: true})
 	} else {
-		var r *client.Remote
+		var r *remote.Backend
 		r, err = m.recorder(ctx, dir, token, fs)
 		b = backend{Backend: r, remote: r}
 	}
@@ -74,7 +74,7 @@ func (m *Main) stdio(ctx context.Context, args []string) error {
 	}
 	if b.remote != nil {
 		// The server's upstream tools (its gateway) are offered here too.
-		if gw, err := client.NewRemoteGateway(ctx, b.remote.Client, Version()); err != nil {
+		if gw, err := remote.NewGateway(ctx, b.remote.Client, Version()); err != nil {
 			logger.Warn("the server's upstream tools are not offered over stdio", "err", err)
 		} else {
 			defer gw.Close()

@@ -9,7 +9,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/mcplogd/mcplogd/crash"
 	"github.com/mcplogd/mcplogd/internal/datadir"
 	"github.com/mcplogd/mcplogd/oplog"
 	"github.com/mcplogd/mcplogd/store"
@@ -39,7 +38,7 @@ func (f *studioFlags) options(dir *datadir.Dir) (o studio.ForwardOptions, ok boo
 		return o, false, err
 	}
 	o = studio.ForwardOptions{URL: f.url, Project: f.project, Machine: f.machine, Settle: f.settle, Timeout: f.timeout,
-		StatePath: dir.StudioStatePath(), Signature: crash.RecordSignature}
+		StatePath: dir.StudioStatePath()}
 	if c := cfg.Studio; c != nil {
 		o.URL = cmpOr(o.URL, c.URL)
 		o.Project = cmpOr(o.Project, c.Project)

@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/mcplogd/mcplogd/client"
-	"github.com/mcplogd/mcplogd/crash"
 	"github.com/mcplogd/mcplogd/internal/datadir"
 	"github.com/mcplogd/mcplogd/oplog"
 	"github.com/mcplogd/mcplogd/search"
@@ -33,18 +32,9 @@ func readStudioSettings(dir *datadir.Dir) (s studioSettings, ok bool, err error)
 }
 
 // newStudioClient is the studio client of settings s: the query language
-// translated by package search, crashes described by package crash.
+// translated by package search.
 func newStudioClient(s studioSettings) (*studio.Client, error) {
-	return studio.NewClient(studio.ClientOptions{URL: s.URL, Project: s.Project, Translate: search.LogsQL, Crash: describeCrash,
-		Compile: crash.IsCompile})
-}
-
-// describeCrash is studio.ClientOptions.Crash: title and frames as the
-// local crash index makes them.
-func describeCrash(text, stack string) (string, []string, []string) {
-	t := crash.Parse(stack).WithHead(text)
-	r := oplog.Record{Text: text, Stack: stack}
-	return crash.Title(crash.Message(&r), crash.GameFrame(stack)), t.Frames, crash.TopLines(stack, oplog.CrashLastFrames)
+	return studio.NewClient(studio.ClientOptions{URL: s.URL, Project: s.Project, Translate: search.LogsQL})
 }
 
 // configuredStudio is the studio dir is configured with (config.json), for

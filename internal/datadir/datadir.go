@@ -13,6 +13,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/mcplogd/mcplogd/internal/atomicfile"
 )
 
 // Default is the project's data directory: the one used, in the working
@@ -238,38 +240,13 @@ func Link(base, token string) string { return base + "/mcp/" + token }
 // the owner only. A refused write is an *UnwritableError of d: the
 // temporary file it failed to make is no name to tell a user.
 func (d *Dir) writeFile(name string, data []byte) error {
-	if err := writeFile(filepath.Join(d.Path, name), data); err != nil {
+	if err := atomicfile.WriteFile(filepath.Join(d.Path, name), data, 0o600); err != nil {
 		if refused(err) {
 			return &UnwritableError{Dir: d.Path, Path: d.Path, Err: err}
 		}
 		return fmt.Errorf("save %s: %w", filepath.Join(d.Path, name), err)
 	}
 	return nil
-}
-
-// writeFile replaces path atomically with data, readable by the owner only.
-func writeFile(path string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(f.Name())
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Chmod(0o600); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), path)
 }
 
 // configFile is the data directory's optional settings file.

@@ -12,6 +12,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/mcplogd/mcplogd/internal/atomicfile"
 )
 
 // UserDir returns the per-user data directory, the default when neither
@@ -114,7 +116,7 @@ func (r Registry) Add(e Entry) error {
 	if err != nil {
 		return err
 	}
-	if err := writeFile(r.entryFile(e.Dir), append(b, '\n')); err != nil {
+	if err := atomicfile.WriteFile(r.entryFile(e.Dir), append(b, '\n'), 0o600); err != nil {
 		return fmt.Errorf("server registry: %w", err)
 	}
 	return nil

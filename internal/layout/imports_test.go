@@ -9,34 +9,50 @@ import (
 
 const module = "github.com/mcplogd/mcplogd/"
 
+// domain is what every adapter may import: oplog (records, filters, the
+// Log service) and crash (what a crash is: signatures, titles, classes,
+// and the in-memory index that needs nothing else), both linking the
+// standard library only, so an adapter that imports them takes on no
+// other adapter's dependencies.
+var domain = []string{"oplog", "crash"}
+
+// adapter is domain and extra.
+func adapter(extra ...string) []string { return append(slices.Clip(domain), extra...) }
+
 // allowed lists, for each package ARCHITECTURE.md gives rules to, the
 // module's packages it may import (tests aside).
 var allowed = map[string][]string{
 	"oplog":      {},
-	"migrations": {},
-	"store":      {"oplog", "migrations", "internal/codec"},
-	"search":     {"oplog"},
 	"crash":      {"oplog"},
-	"gateway":    {"oplog"},
-	"follow":     {"oplog"},
-	"otlp":       {"oplog"},
-	"metrics":    {"oplog"},
-	"studio":     {"oplog"},
-	"mcptools":   {"oplog"},
-	"client":     {"oplog", "mcptools"},
-	"api":        {"oplog", "mcptools", "client", "ui"},
+	"migrations": {},
+	"store":      adapter("migrations", "internal/codec"),
+	"search":     adapter("internal/atomicfile"),
+	"gateway":    adapter(),
+	"follow":     adapter(),
+	"otlp":       adapter(),
+	"metrics":    adapter(),
+	"studio":     adapter("internal/atomicfile"),
+	"mcptools":   adapter(),
+	"client":     {"oplog"},
+	"api":        adapter("mcptools", "client", "ui"),
+	// The tools over a running server: MCP lives here so client need not.
+	"mcptools/remote": {"oplog", "mcptools", "client"},
 }
 
 // forbidden lists what a package must not link, directly or not.
 var forbidden = map[string][]string{
-	"oplog":  {"."}, // anything with a dot in its first element: not the standard library
-	"client": {"github.com/labstack/", "github.com/prometheus/", "google.golang.org/grpc", "github.com/blevesearch/", "go.etcd.io/bbolt"},
+	"oplog": {"."}, // anything with a dot in its first element: not the standard library
+	"crash": {"."}, // domain too: adapters may import it
+	// A program that only writes to a running mcplogd links net/http,
+	// encoding/json and oplog: no Echo, Prometheus, gRPC, bleve, bbolt,
+	// nor the MCP SDK (that is mcptools/remote's).
+	"client": {"."},
 	"api":    {"github.com/prometheus/", "google.golang.org/grpc", "google.golang.org/protobuf", "go.opentelemetry.io/"},
 }
 
 // TestImports keeps the import rules of ARCHITECTURE.md: adapters see only
-// oplog, api sees neither otlp nor metrics, the client links no server
-// dependency.
+// the domain (oplog, crash), api sees neither otlp nor metrics, the client links nothing but
+// the standard library and oplog.
 func TestImports(t *testing.T) {
 	for pkg, ok := range allowed {
 		for _, imp := range golist(t, "{{join .Imports \"\\n\"}}", pkg) {

@@ -1,4 +1,4 @@
-package client
+package remote
 
 import (
 	"context"
@@ -9,16 +9,17 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcplogd/mcplogd/client"
 	"github.com/mcplogd/mcplogd/mcptools"
 	"github.com/mcplogd/mcplogd/oplog"
 )
 
-// RemoteGateway is a running server's gateway as another process sees it
+// Gateway is a running server's gateway as another process sees it
 // (mcplogd stdio forwarding to that server): the upstream tools the server
 // offers, called through its MCP endpoint, where they are recorded;
 // replays through its HTTP API.
-type RemoteGateway struct {
-	c    *Client
+type Gateway struct {
+	c    *client.Client
 	cs   *mcp.ClientSession
 	own  []string // mcplogd's own tools, which the stdio server has itself
 	done chan struct{}
@@ -29,19 +30,16 @@ type RemoteGateway struct {
 	changed chan struct{}
 }
 
-var _ mcptools.Gateway = (*RemoteGateway)(nil)
+var _ mcptools.Gateway = (*Gateway)(nil)
 
-// NewRemoteGateway connects to the MCP endpoint of the server c talks to.
-func NewRemoteGateway(ctx context.Context, c *Client, version string) (*RemoteGateway, error) {
-	g := &RemoteGateway{c: c, own: mcptools.ToolNames(), done: make(chan struct{}), changed: make(chan struct{})}
+// NewGateway connects to the MCP endpoint of the server c talks to.
+func NewGateway(ctx context.Context, c *client.Client, version string) (*Gateway, error) {
+	g := &Gateway{c: c, own: mcptools.ToolNames(), done: make(chan struct{}), changed: make(chan struct{})}
 	mc := mcp.NewClient(&mcp.Implementation{Name: "mcplogd-stdio", Version: version}, &mcp.ClientOptions{
 		Capabilities:           &mcp.ClientCapabilities{},
 		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) { go g.refresh() },
 	})
-	c.mu.Lock()
-	endpoint := c.base + "/mcp/" + c.token
-	c.mu.Unlock()
-	cs, err := mc.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: endpoint}, nil)
+	cs, err := mc.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: c.MCPEndpoint()}, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -51,7 +49,7 @@ func NewRemoteGateway(ctx context.Context, c *Client, version string) (*RemoteGa
 }
 
 // refresh lists the server's tools and keeps the upstreams' ones.
-func (g *RemoteGateway) refresh() {
+func (g *Gateway) refresh() {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	res, err := g.cs.ListTools(ctx, nil)
@@ -72,35 +70,35 @@ func (g *RemoteGateway) refresh() {
 }
 
 // Tools returns the upstream tools the server offers.
-func (g *RemoteGateway) Tools() []*mcp.Tool {
+func (g *Gateway) Tools() []*mcp.Tool {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	return g.tools
 }
 
 // Changed returns a channel closed when Tools changes.
-func (g *RemoteGateway) Changed() <-chan struct{} {
+func (g *Gateway) Changed() <-chan struct{} {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	return g.changed
 }
 
 // Done is closed by Close.
-func (g *RemoteGateway) Done() <-chan struct{} { return g.done }
+func (g *Gateway) Done() <-chan struct{} { return g.done }
 
 // Call calls the tool on the server, which forwards and records it.
-func (g *RemoteGateway) Call(ctx context.Context, name string, args json.RawMessage) (*mcp.CallToolResult, error) {
+func (g *Gateway) Call(ctx context.Context, name string, args json.RawMessage) (*mcp.CallToolResult, error) {
 	return g.cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
 }
 
 // Replay asks the server to replay operation id.
-func (g *RemoteGateway) Replay(ctx context.Context, id uint64, confirm bool) (oplog.Replay, error) {
+func (g *Gateway) Replay(ctx context.Context, id uint64, confirm bool) (oplog.Replay, error) {
 	return g.c.Replay(ctx, id, confirm)
 }
 
 // Status reports the server's upstreams, from its store_info (nil when it
 // does not answer within 2 s).
-func (g *RemoteGateway) Status() []oplog.UpstreamStatus {
+func (g *Gateway) Status() []oplog.UpstreamStatus {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
 	res, err := g.cs.CallTool(ctx, &mcp.CallToolParams{Name: "store_info", Arguments: map[string]any{}})
@@ -116,7 +114,7 @@ func (g *RemoteGateway) Status() []oplog.UpstreamStatus {
 }
 
 // Close ends the session with the server.
-func (g *RemoteGateway) Close() error {
+func (g *Gateway) Close() error {
 	var err error
 	g.once.Do(func() {
 		close(g.done)

@@ -1,17 +1,19 @@
-package client
+package remote
 
 import (
 	"context"
 	"sync"
 	"time"
 
+	"github.com/mcplogd/mcplogd/client"
 	"github.com/mcplogd/mcplogd/mcptools"
 	"github.com/mcplogd/mcplogd/oplog"
 )
 
-// Remote is a Backend over a running server's HTTP API.
-type Remote struct {
-	*Client
+// Backend is an mcptools.Backend over a running server's HTTP API: the
+// client's calls, plus the Stats and Changed the tools need.
+type Backend struct {
+	*client.Client
 
 	mu      sync.Mutex
 	stats   oplog.Stats
@@ -19,13 +21,13 @@ type Remote struct {
 	watch   context.CancelFunc
 }
 
-// NewRemote returns a Backend that forwards to the server c talks to. Close
-// stops the watcher that Changed starts.
-func NewRemote(c *Client) *Remote { return &Remote{Client: c} }
+// NewBackend returns a Backend that forwards to the server c talks to.
+// Close stops the watcher that Changed starts.
+func NewBackend(c *client.Client) *Backend { return &Backend{Client: c} }
 
 // Stats asks the server for its counters, giving the last known ones when it
 // does not answer within 5 s.
-func (r *Remote) Stats() oplog.Stats {
+func (r *Backend) Stats() oplog.Stats {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	s, err := r.Client.Stats(ctx)
@@ -39,7 +41,7 @@ func (r *Remote) Stats() oplog.Stats {
 
 // Changed returns a channel closed when the server has a record newer than
 // the last one seen; a background long-poll watches for it.
-func (r *Remote) Changed() <-chan struct{} {
+func (r *Backend) Changed() <-chan struct{} {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.changed == nil {
@@ -51,7 +53,7 @@ func (r *Remote) Changed() <-chan struct{} {
 	return r.changed
 }
 
-func (r *Remote) watchChanges(ctx context.Context) {
+func (r *Backend) watchChanges(ctx context.Context) {
 	q := oplog.TailQuery{Limit: 1}
 	for ctx.Err() == nil {
 		t, err := r.Tail(ctx, q)
@@ -73,7 +75,7 @@ func (r *Remote) watchChanges(ctx context.Context) {
 }
 
 // Close stops the watcher.
-func (r *Remote) Close() error {
+func (r *Backend) Close() error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.watch != nil {
@@ -82,4 +84,4 @@ func (r *Remote) Close() error {
 	return nil
 }
 
-var _ mcptools.Backend = (*Remote)(nil)
+var _ mcptools.Backend = (*Backend)(nil)

@@ -1,4 +1,4 @@
-package client_test
+package remote_test
 
 import (
 	"context"
@@ -9,15 +9,17 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcplogd/mcplogd/api/apitest"
 	"github.com/mcplogd/mcplogd/client"
+	"github.com/mcplogd/mcplogd/mcptools/remote"
 	"github.com/mcplogd/mcplogd/oplog"
 )
 
-// TestRemote_MatchesLocal checks that Remote, the Backend over HTTP, answers
+// TestBackend_MatchesLocal checks that Backend, the Backend over HTTP, answers
 // as the server's own *oplog.Log does.
-func TestRemote_MatchesLocal(t *testing.T) {
-	h := mustServe(t, nil)
-	r := client.NewRemote(client.NewClient(h.URL, testToken))
+func TestBackend_MatchesLocal(t *testing.T) {
+	h := apitest.MustServe(t, nil)
+	r := remote.NewBackend(client.NewClient(h.URL, apitest.Token))
 	defer r.Close()
 	ctx := context.Background()
 	lines := []oplog.Record{
