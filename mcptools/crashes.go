@@ -118,7 +118,7 @@ func (g *crashGroupOut) lines() string {
 	}
 	if first, _, _ := strings.Cut(g.Text, "\n"); g.Text != "" && !strings.HasPrefix(g.Stack, first) {
 		b.WriteString("\n  ")
-		b.WriteString(oneLine(g.Text))
+		b.WriteString(oplog.OneLine(g.Text, false))
 	}
 	if g.StackFrom > 0 {
 		fmt.Fprintf(&b, "\n  stack of #%d, %d of %d bytes from its frames at byte %d (get_log_details {log_id: %d} has it whole):",
