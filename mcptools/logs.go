@@ -61,10 +61,10 @@ func (t *toolset) getLogs(ctx context.Context, _ *mcp.CallToolRequest, in getLog
 	out := studioLogsOut{Scope: "studio", Project: st.Project(), More: p.nextCursor != "", NextCursor: p.nextCursor}
 	empty := out
 	empty.Logs, empty.More, empty.NextCursor = []studioEntry{}, true, "v18446744073709551615"
-	a2 := in.listArgs
-	a2.Collapse = false // a cursor reads on from one record, not from a run of repeats
+	la := in.listArgs
+	la.Collapse = false // a cursor reads on from one record, not from a run of repeats
 	var n int
-	out.Logs, n = t.fitEntries(p.Records, p.machines, a2, newFitter(in.bytes(DefaultBudget), empty))
+	out.Logs, n = t.fitEntries(p.Records, p.machines, la, newFitter(in.bytes(DefaultBudget), empty))
 	if n < len(p.Records) {
 		out.More, out.NextCursor = true, p.cursors[n]
 	}
@@ -102,10 +102,14 @@ func (o logsByNameOut) text() string {
 }
 
 func (t *toolset) getLogsByName(ctx context.Context, _ *mcp.CallToolRequest, in byNameIn) (logsByNameOut, error) {
-	out := logsByNameOut{LogName: in.LogName}
-	var err error
-	out.Logs, out.logPage, err = t.byName(ctx, in, func(e []logEntry, p logPage) any { return logsByNameOut{in.LogName, e, p} })
-	return out, err
+	return byNameAnswer(ctx, t, in, func(e []logEntry, p logPage) logsByNameOut { return logsByNameOut{in.LogName, e, p} })
+}
+
+// byNameAnswer is the answer of a by-name tool, which mk makes of the
+// entries and their page.
+func byNameAnswer[O any](ctx context.Context, t *toolset, in byNameIn, mk func([]logEntry, logPage) O) (O, error) {
+	e, p, err := t.byName(ctx, in, func(e []logEntry, p logPage) any { return mk(e, p) })
+	return mk(e, p), err
 }
 
 type logByNameOut struct {
@@ -119,8 +123,5 @@ func (o logByNameOut) text() string {
 }
 
 func (t *toolset) getLogByName(ctx context.Context, _ *mcp.CallToolRequest, in byNameIn) (logByNameOut, error) {
-	out := logByNameOut{Name: in.LogName}
-	var err error
-	out.Entries, out.logPage, err = t.byName(ctx, in, func(e []logEntry, p logPage) any { return logByNameOut{in.LogName, e, p} })
-	return out, err
+	return byNameAnswer(ctx, t, in, func(e []logEntry, p logPage) logByNameOut { return logByNameOut{in.LogName, e, p} })
 }

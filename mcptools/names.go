@@ -107,14 +107,13 @@ func (t *toolset) listLogNames(ctx context.Context, _ *mcp.CallToolRequest, in n
 	f := newFitter(in.bytes(DefaultBudget), empty)
 	for i := from; i < to; i++ {
 		n := studioNameOut{nameInfo: newNameInfo(&names[i])}
-		fits := false
+		var entry any = &n.nameInfo // as the answer carries it
+		line := n.line()
 		if machines != nil {
 			n.Machine = machines[i]
-			fits = f.fits(&n, n.Machine+" "+n.line())
-		} else {
-			fits = f.fits(&n.nameInfo, n.line())
+			entry, line = &n, n.Machine+" "+line
 		}
-		if !fits {
+		if !f.fits(entry, line) {
 			to = i
 			break
 		}

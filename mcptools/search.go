@@ -53,12 +53,18 @@ func (o searchOut) text() string {
 		total = "about " + total
 	}
 	h := fmt.Sprintf("search_logs: %d hits of %s, newest first", len(o.Hits), total)
-	if o.More {
-		h += " more=true: call again with cursor=" + o.NextCursor
+	return cursorBlock(h, o.More, o.NextCursor, len(o.Hits), func(i int) string { return o.Hits[i].line })
+}
+
+// cursorBlock is the text block of an answer paged with a cursor: header
+// h, how to read on when more, then the n entries' lines.
+func cursorBlock(h string, more bool, cursor string, n int, line func(i int) string) string {
+	if more {
+		h += " more=true: call again with cursor=" + cursor
 	}
 	var w textLog
-	for i := range o.Hits {
-		w.keep(o.Hits[i].line)
+	for i := range n {
+		w.keep(line(i))
 	}
 	return w.block(h)
 }
@@ -106,7 +112,11 @@ func (t *toolset) searchLogs(ctx context.Context, _ *mcp.CallToolRequest, in sea
 	var w textLog
 	for i := range p.Hits {
 		h := t.hitOut(&w, p.Hits, i, in.Stacks, p.machines)
-		if p.machines != nil && !f.fits(&h, h.line) || p.machines == nil && !f.fits(&h.searchHitOut, h.line) {
+		var entry any = &h.searchHitOut // as the answer carries it
+		if st != nil {
+			entry = &h
+		}
+		if !f.fits(entry, h.line) {
 			out.More, out.NextCursor = true, p.resume(i)
 			break
 		}

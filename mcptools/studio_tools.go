@@ -27,14 +27,7 @@ type studioSearchOut struct {
 
 func (o studioSearchOut) text() string {
 	h := fmt.Sprintf("search_logs (studio %s): %d hits, newest first", o.Project, len(o.Hits))
-	if o.More {
-		h += " more=true: call again with cursor=" + o.NextCursor
-	}
-	var w textLog
-	for i := range o.Hits {
-		w.keep(o.Hits[i].line)
-	}
-	return w.block(h)
+	return cursorBlock(h, o.More, o.NextCursor, len(o.Hits), func(i int) string { return o.Hits[i].line })
 }
 
 // studioEntry is a record of studio scope in a list: the local entry,
@@ -55,14 +48,7 @@ type studioLogsOut struct {
 
 func (o studioLogsOut) text() string {
 	h := fmt.Sprintf("get_logs (studio %s): %d records, newest first", o.Project, o.Count)
-	if o.More {
-		h += " more=true: call again with cursor=" + o.NextCursor
-	}
-	var w textLog
-	for i := range o.Logs {
-		w.keep(o.Logs[i].line)
-	}
-	return w.block(h)
+	return cursorBlock(h, o.More, o.NextCursor, len(o.Logs), func(i int) string { return o.Logs[i].line })
 }
 
 type studioGroupOut struct {
