@@ -87,7 +87,11 @@ func (p *params) resolve(s *Server, a oplog.Args, def oplog.Kind) (oplog.Request
 		return oplog.Request{}, nil
 	}
 	r, err := oplog.Resolve(p.c.Request().Context(), s.log, a, time.Now())
-	if err != nil {
+	switch {
+	case r.Studio && s.opts.StudioScope == nil: // before what the parameters got wrong: studio scope cannot work here at all
+		p.fail(oplog.Errorf(oplog.EUNAVAILABLE, "scope: studio: this server has no studio (mcplogd serve --studio URL, or \"studio\" in config.json)"))
+		return r, nil
+	case err != nil:
 		p.fail(err)
 		return r, nil
 	}
@@ -97,9 +101,6 @@ func (p *params) resolve(s *Server, a oplog.Args, def oplog.Kind) (oplog.Request
 	p.markers(&r.Filter)
 	if !r.Studio {
 		return r, nil
-	}
-	if s.opts.StudioScope == nil {
-		p.fail(oplog.Errorf(oplog.EUNAVAILABLE, "scope: studio: this server has no studio (mcplogd serve --studio URL, or \"studio\" in config.json)"))
 	}
 	return r, s.opts.StudioScope
 }

@@ -13,12 +13,12 @@ import (
 // else this machine's log. EUNAVAILABLE says the server has no studio.
 func (t *toolset) resolve(ctx context.Context, a oplog.Args) (oplog.Request, source, error) {
 	r, err := oplog.Resolve(ctx, t.log, a, time.Now())
-	if err != nil || !r.Studio {
-		return r, localSource{t.log}, err
-	}
-	if t.opts.StudioScope == nil {
+	switch {
+	case r.Studio && t.opts.StudioScope == nil: // before what the arguments got wrong: studio scope cannot work here at all
 		return r, nil, oplog.Errorf(oplog.EUNAVAILABLE, "scope: studio: this mcplogd has no studio; start it with "+
 			"mcplogd serve --studio URL, or set \"studio\": {\"url\", \"project\", \"machine\"} in config.json")
+	case err != nil || !r.Studio:
+		return r, localSource{t.log}, err
 	}
 	return r, studioSource{t.opts.StudioScope}, nil
 }

@@ -102,7 +102,7 @@ func (t *toolset) searchLogs(ctx context.Context, _ *mcp.CallToolRequest, in sea
 	st := src.studio()
 	studio := studioSearchOut{Scope: "studio", Hits: []studioHitOut{}, More: out.More, NextCursor: out.NextCursor}
 	// The answer with the longest cursor it may carry, for its size without hits.
-	var empty any = searchOut{Total: p.Total, TotalExact: p.TotalExact, More: true,
+	var empty any = searchOut{Hits: []searchHitOut{}, Total: p.Total, TotalExact: p.TotalExact, More: true,
 		NextCursor: oplog.EncodeCursor(^uint64(0), ^uint64(0)), IndexedThrough: p.IndexedThrough}
 	if st != nil {
 		studio.Project = st.Project()

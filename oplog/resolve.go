@@ -66,6 +66,8 @@ type Request struct {
 // machine outside studio scope and for run, runs or since=last_compile in
 // studio scope (they are one machine's); ENOTFOUND when no source has the
 // run or no compile.start marker exists. Errors of src pass through.
+// With an error, the Request still says whether studio scope was asked
+// for, so that a caller without a studio can say that first.
 func Resolve(ctx context.Context, src RunSource, a Args, now time.Time) (Request, error) {
 	var r Request
 	switch strings.ToLower(strings.TrimSpace(a.Scope)) {

@@ -142,6 +142,15 @@ func TestResolve_StudioNeedsNoRuns(t *testing.T) {
 	}
 }
 
+// TestResolve_StudioAskedOnError: a refused argument still says studio
+// scope was asked for, so that a server without a studio says that first.
+func TestResolve_StudioAskedOnError(t *testing.T) {
+	r, err := oplog.Resolve(context.Background(), nil, oplog.Args{Scope: "studio", Run: "current"}, time.Now())
+	if err == nil || !r.Studio {
+		t.Errorf("Resolve(studio, run) = %+v, %v; want an error and Studio", r, err)
+	}
+}
+
 // TestResolve_SourceErrors: an error of the log passes through as it is.
 func TestResolve_SourceErrors(t *testing.T) {
 	boom := errors.New("disk on fire")
