@@ -65,7 +65,7 @@ type tailer struct {
 	follow, asJSON bool
 	reverse        bool        // -r: newest first (never with follow)
 	all            bool        // every line of the filter's time, not the newest q.Limit
-	args           *oplog.Args // the filter flags, resolved into q.Filter at the first connection (--run as runs are then); nil after
+	args           *oplog.Args // the filter flags, resolved into q.Filter at the first connection (--run to the runs as they are then); nil once resolved
 	paint          paint
 	w              *bufio.Writer
 	stderr         io.Writer
