@@ -15,14 +15,11 @@ import (
 // (error or fatal) keeps the occurrences at it or above; both apply to
 // scope=studio too.
 func (s *Server) crashes(c echo.Context) error {
-	if st, err := s.studioScope(c); err != nil || st != nil {
-		if err != nil {
-			return err
-		}
-		return s.studioCrashes(c, st)
+	p := params{c: c}
+	f, st := p.resolve(s, p.args(), 0) // level: oplog.ParseLevel's spellings, into f.MinLevel
+	if st != nil {
+		return s.studioCrashes(c, st, f)
 	}
-	p := params{c: c, log: s.log}
-	f := p.filter(0) // level: oplog.ParseLevel's spellings, into f.MinLevel
 	q := oplog.CrashQuery{Since: f.Since, Until: f.Until, Source: f.Source, Runs: f.Runs, Limit: p.int("limit"), Buckets: p.int("buckets"),
 		Classes: p.list("class"), MinLevel: f.MinLevel}
 	if p.err != nil {

@@ -8,7 +8,6 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/mcplogd/mcplogd/mcptools"
 	"github.com/mcplogd/mcplogd/oplog"
 )
 
@@ -33,7 +32,6 @@ func parseID(s string) (uint64, error) {
 // parameter and what it accepts.
 type params struct {
 	c   echo.Context
-	log *oplog.Log // for run and since=last_compile; nil: not read
 	err error
 }
 
@@ -70,27 +68,51 @@ func (p *params) int(name string) int {
 	return n
 }
 
-// filter reads level, name, kind (def when absent), source, since (a time
-// or last_compile), until, run, runs and markers (runs.go).
-func (p *params) filter(def oplog.Kind) oplog.Filter {
+// args are the parameters of a read as oplog.Resolve reads them: level,
+// name, kind, source, since (a time or last_compile), until, run or runs
+// (runs.go), scope and machine; a search adds its own.
+func (p *params) args() oplog.Args {
 	q := p.c.QueryParam
-	f, err := oplog.FilterText{Level: q("level"), Name: q("name"), Kind: q("kind"), Source: q("source"),
-		Since: mcptools.SinceTime(q("since")), Until: q("until")}.Parse(time.Now())
-	if err != nil {
+	return oplog.Args{SearchText: oplog.SearchText{FilterText: oplog.FilterText{Level: q("level"), Name: q("name"), Kind: q("kind"),
+		Source: q("source"), Since: q("since"), Until: q("until")}}, Run: q("run"), Runs: p.runs(), Scope: q("scope"), Machine: q("machine"),
+		StudioWords: "scope=studio"}
+}
+
+// resolve turns a into one request, as every adapter does (oplog.Resolve),
+// with kind def when the kind parameter is absent and markers read
+// (runs.go). For scope=studio it returns the studio to ask, nil for this
+// log; EUNAVAILABLE when the server has none.
+func (p *params) resolve(s *Server, a oplog.Args, def oplog.Kind) (oplog.Request, oplog.Studio) {
+	if p.err != nil {
+		return oplog.Request{}, nil
+	}
+	r, err := oplog.Resolve(p.c.Request().Context(), s.log, a, time.Now())
+	switch {
+	case r.Studio && s.opts.StudioScope == nil: // before what the parameters got wrong: studio scope cannot work here at all
+		p.fail(oplog.Errorf(oplog.EUNAVAILABLE, "scope: studio: this server has no studio (mcplogd serve --studio URL, or \"studio\" in config.json)"))
+		return r, nil
+	case err != nil:
 		p.fail(err)
+		return r, nil
 	}
-	if q("kind") == "" {
-		f.Kind = def
+	if p.c.QueryParam("kind") == "" {
+		r.Kind = def
 	}
-	p.scope(&f)
-	return f
+	p.markers(&r.Filter)
+	if !r.Studio {
+		return r, nil
+	}
+	return r, s.opts.StudioScope
 }
 
 // tailQuery reads what GET /api/v1/tail and the stream share: sinceId,
 // revision, limit and the filters, kind defaulting to line, with markers
 // unless markers=false.
-func (p *params) tailQuery() oplog.TailQuery {
-	q := oplog.TailQuery{Filter: p.filter(oplog.KindLine), Limit: p.int("limit")}
+func (p *params) tailQuery(s *Server) oplog.TailQuery {
+	a := p.args()
+	a.Scope, a.Machine = "", "" // a tail is this log's
+	r, _ := p.resolve(s, a, oplog.KindLine)
+	q := oplog.TailQuery{Filter: r.Filter, Limit: p.int("limit")}
 	if p.c.QueryParam("markers") == "" {
 		q.WithMarkers = true
 	}

@@ -22,14 +22,12 @@ func (s *Server) getRecord(c echo.Context) error {
 }
 
 func (s *Server) listRecords(c echo.Context) error {
-	if st, err := s.studioScope(c); err != nil || st != nil {
-		if err != nil {
-			return err
-		}
-		return s.studioList(c, st)
+	p := params{c: c}
+	r, st := p.resolve(s, p.args(), 0)
+	if st != nil {
+		return s.studioList(c, st, r)
 	}
-	p := params{c: c, log: s.log}
-	q := oplog.Query{Filter: p.filter(0), Count: p.int("count"), Offset: p.int("offset")}
+	q := oplog.Query{Filter: r.Filter, Count: p.int("count"), Offset: p.int("offset")}
 	q.Before, _ = p.uint("before")
 	if p.err != nil {
 		return p.err

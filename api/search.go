@@ -2,12 +2,10 @@ package api
 
 import (
 	"net/http"
-	"time"
 
 	"github.com/labstack/echo/v4"
 
 	"github.com/mcplogd/mcplogd/client"
-	"github.com/mcplogd/mcplogd/mcptools"
 	"github.com/mcplogd/mcplogd/oplog"
 )
 
@@ -18,28 +16,18 @@ func (s *Server) search(c echo.Context) error {
 		return oplog.Errorf(oplog.EINVALID, "q: unknown parameter; the query string is query=")
 	}
 	p := params{c: c}
-	in := oplog.SearchText{FilterText: oplog.FilterText{Level: c.QueryParam("level"), Name: c.QueryParam("name"),
-		Kind: c.QueryParam("kind"), Source: c.QueryParam("source"), Since: mcptools.SinceTime(c.QueryParam("since")), Until: c.QueryParam("until")},
-		Query: c.QueryParam("query"), Tool: c.QueryParam("tool"), Status: c.QueryParam("status"),
-		ReplayOf: c.QueryParam("replayOf"), Limit: p.int("limit"), Cursor: c.QueryParam("cursor")}
+	args := p.args()
+	args.Query, args.Tool, args.Status, args.ReplayOf, args.Cursor = c.QueryParam("query"), c.QueryParam("tool"), c.QueryParam("status"),
+		c.QueryParam("replayOf"), c.QueryParam("cursor")
+	args.Limit = p.int("limit")
+	q, st := p.resolve(s, args, 0)
 	if p.err != nil {
 		return p.err
 	}
-	q, err := in.Parse(time.Now())
-	if err != nil {
-		return err
-	}
-	if st, err := s.studioScope(c); err != nil || st != nil {
-		if err != nil {
-			return err
-		}
+	if st != nil {
 		return s.studioSearch(c, st, q)
 	}
-	p.log = s.log
-	if p.scope(&q.Filter); p.err != nil {
-		return p.err
-	}
-	page, err := s.log.Search(c.Request().Context(), q)
+	page, err := s.log.Search(c.Request().Context(), q.SearchQuery)
 	if err != nil {
 		return err
 	}

@@ -32,8 +32,8 @@ func (s *Server) stream(c echo.Context) error {
 	}
 	defer s.streams.put()
 	gen := s.generationOf(c)
-	p := params{c: c, log: s.log}
-	q := p.tailQuery()
+	p := params{c: c}
+	q := p.tailQuery(s)
 	if p.err != nil {
 		return p.err
 	}

@@ -2,13 +2,10 @@ package api
 
 import (
 	"net/http"
-	"strings"
-	"time"
 
 	"github.com/labstack/echo/v4"
 
 	"github.com/mcplogd/mcplogd/client"
-	"github.com/mcplogd/mcplogd/mcptools"
 	"github.com/mcplogd/mcplogd/oplog"
 )
 
@@ -26,32 +23,6 @@ func (s *Server) studioInfo(c echo.Context) error {
 	return c.JSON(http.StatusOK, client.StudioAnswer{Studio: true, Project: s.opts.StudioScope.Project()})
 }
 
-// studioScope reads scope and machine: the studio for scope=studio, nil
-// for local; run and since=last_compile are one machine's.
-func (s *Server) studioScope(c echo.Context) (oplog.Studio, error) {
-	q := c.QueryParam
-	switch strings.ToLower(q("scope")) {
-	case "", "local":
-		if q("machine") != "" {
-			return nil, oplog.Errorf(oplog.EINVALID, "machine: only with scope=studio")
-		}
-		return nil, nil
-	case "studio":
-	default:
-		return nil, oplog.Errorf(oplog.EINVALID, "scope: %q: expected local or studio", q("scope"))
-	}
-	if s.opts.StudioScope == nil {
-		return nil, oplog.Errorf(oplog.EUNAVAILABLE, "scope: studio: this server has no studio (mcplogd serve --studio URL, or \"studio\" in config.json)")
-	}
-	if q("run") != "" || len(c.QueryParams()["runs"]) > 0 {
-		return nil, oplog.Errorf(oplog.EINVALID, "run: runs are one machine's; with scope=studio use since and until")
-	}
-	if mcptools.IsLastCompile(q("since")) {
-		return nil, oplog.Errorf(oplog.EINVALID, "since: last_compile is one machine's; with scope=studio give a time")
-	}
-	return s.opts.StudioScope, nil
-}
-
 func studioRecords(recs []oplog.StudioRecord, fragments []string) []client.StudioRecordAnswer {
 	out := make([]client.StudioRecordAnswer, len(recs))
 	for i := range recs {
@@ -64,8 +35,8 @@ func studioRecords(recs []oplog.StudioRecord, fragments []string) []client.Studi
 }
 
 // studioSearch answers GET /api/v1/search?scope=studio.
-func (s *Server) studioSearch(c echo.Context, st oplog.Studio, q oplog.SearchQuery) error {
-	p, err := st.Search(c.Request().Context(), oplog.StudioSearchQuery{SearchQuery: q, Machine: c.QueryParam("machine")})
+func (s *Server) studioSearch(c echo.Context, st oplog.Studio, q oplog.Request) error {
+	p, err := st.Search(c.Request().Context(), oplog.StudioSearchQuery{SearchQuery: q.SearchQuery, Machine: q.Machine})
 	if err != nil {
 		return err
 	}
@@ -77,14 +48,10 @@ func (s *Server) studioSearch(c echo.Context, st oplog.Studio, q oplog.SearchQue
 }
 
 // studioList answers GET /api/v1/records?scope=studio: count and cursor page it.
-func (s *Server) studioList(c echo.Context, st oplog.Studio) error {
+func (s *Server) studioList(c echo.Context, st oplog.Studio, r oplog.Request) error {
 	p := params{c: c}
 	q := c.QueryParam
-	f, err := oplog.FilterText{Level: q("level"), Name: q("name"), Kind: q("kind"), Source: q("source"), Since: q("since"), Until: q("until")}.Parse(time.Now())
-	if err != nil {
-		return err
-	}
-	lq := oplog.StudioListQuery{Filter: f, Machine: q("machine"), Count: p.int("count"), Cursor: q("cursor")}
+	lq := oplog.StudioListQuery{Filter: r.Filter, Machine: r.Machine, Count: p.int("count"), Cursor: q("cursor")}
 	if p.err != nil {
 		return p.err
 	}
@@ -99,19 +66,10 @@ func (s *Server) studioList(c echo.Context, st oplog.Studio) error {
 }
 
 // studioCrashes answers GET /api/v1/crashes?scope=studio.
-func (s *Server) studioCrashes(c echo.Context, st oplog.Studio) error {
+func (s *Server) studioCrashes(c echo.Context, st oplog.Studio, f oplog.Request) error {
 	p := params{c: c}
-	q := c.QueryParam
-	f, err := oplog.FilterText{Source: q("source"), Since: q("since"), Until: q("until")}.Parse(time.Now())
-	if err != nil {
-		return err
-	}
-	level, err := oplog.ParseLevel(q("level"))
-	if err != nil {
-		return oplog.Errorf(oplog.EINVALID, "level: %s", oplog.ErrorMessage(err))
-	}
-	cq := oplog.StudioCrashQuery{Since: f.Since, Until: f.Until, Source: f.Source, Machine: q("machine"), Limit: p.int("limit"),
-		Classes: p.list("class"), MinLevel: level}
+	cq := oplog.StudioCrashQuery{Since: f.Since, Until: f.Until, Source: f.Source, Machine: f.Machine, Limit: p.int("limit"),
+		Classes: p.list("class"), MinLevel: f.MinLevel}
 	if p.err != nil {
 		return p.err
 	}

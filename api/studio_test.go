@@ -92,6 +92,7 @@ func TestStudio_HTTPErrors(t *testing.T) {
 		want   string
 	}{
 		{local, "/api/v1/search?scope=studio", http.StatusServiceUnavailable, "no studio"},
+		{local, "/api/v1/crashes?scope=studio&since=last_compile&level=loud", http.StatusServiceUnavailable, "no studio"},
 		{local, "/api/v1/records?machine=ci-7", http.StatusBadRequest, "machine: only with scope=studio"},
 		{h, "/api/v1/crashes?scope=all", http.StatusBadRequest, "scope"},
 		{h, "/api/v1/crashes?scope=studio&run=current", http.StatusBadRequest, "runs are one machine's"},

@@ -15,8 +15,8 @@ import (
 // (past Limits.LongPolls waiting, 503). A wait ended by a token rotation
 // answers 401.
 func (s *Server) tail(c echo.Context) error {
-	p := params{c: c, log: s.log}
-	q := p.tailQuery()
+	p := params{c: c}
+	q := p.tailQuery(s)
 	q.Wait = time.Duration(min(p.int("waitMs"), int(oplog.MaxWait/time.Millisecond))) * time.Millisecond
 	if p.err != nil {
 		return p.err

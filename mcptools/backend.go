@@ -23,7 +23,7 @@ type Backend interface {
 	FindCrashes(ctx context.Context, q oplog.CrashQuery) (oplog.CrashPage, error)
 	Search(ctx context.Context, q oplog.SearchQuery) (oplog.SearchPage, error)
 	Runs(ctx context.Context, source string) ([]oplog.RunInfo, error)
-	RunBackend
+	oplog.RunSource
 }
 
 var _ Backend = (*oplog.Log)(nil)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -119,7 +118,7 @@ func (g *crashGroupOut) lines() string {
 	}
 	if first, _, _ := strings.Cut(g.Text, "\n"); g.Text != "" && !strings.HasPrefix(g.Stack, first) {
 		b.WriteString("\n  ")
-		b.WriteString(oneLine(g.Text))
+		b.WriteString(oplog.OneLine(g.Text, false))
 	}
 	if g.StackFrom > 0 {
 		fmt.Fprintf(&b, "\n  stack of #%d, %d of %d bytes from its frames at byte %d (get_log_details {log_id: %d} has it whole):",
@@ -137,41 +136,32 @@ func (g *crashGroupOut) lines() string {
 }
 
 func (t *toolset) findCrashes(ctx context.Context, _ *mcp.CallToolRequest, in crashesIn) (crashesOut, error) {
-	if s, err := t.studio(in.scopeArgs); err != nil || s != nil {
-		if err != nil {
-			return crashesOut{}, err
-		}
-		return t.studioCrashes(ctx, s, in)
-	}
-	f, err := oplog.FilterText{Since: SinceTime(in.Since), Until: in.Until, Source: in.Source}.Parse(time.Now())
+	a := in.scopeArgs.args()
+	a.FilterText = oplog.FilterText{Since: in.Since, Until: in.Until, Source: in.Source}
+	a.Run = in.Run
+	r, src, err := t.resolve(ctx, a)
 	if err != nil {
-		return crashesOut{}, err
-	}
-	if err := Scope(ctx, t.log, &f, in.Run, in.Since); err != nil {
 		return crashesOut{}, err
 	}
 	q, err := crashQuery(in)
 	if err != nil {
 		return crashesOut{}, err
 	}
-	q.Since, q.Until, q.Source, q.Runs = f.Since, f.Until, in.Source, f.Runs
-	p, err := t.log.FindCrashes(ctx, q)
+	q.Since, q.Until, q.Source, q.Runs = r.Since, r.Until, in.Source, r.Runs
+	p, err := src.crashes(ctx, q, r.Machine)
 	if err != nil {
 		return crashesOut{}, err
+	}
+	if st := src.studio(); st != nil {
+		return t.studioCrashes(ctx, st, &p, in)
 	}
 	budget := in.bytes(DefaultBudget)
 	if in.Limit == 1 && in.MaxBytes == 0 {
 		budget = crashAnswerBytes // one crash, answered whole within a small answer
 	}
-	out := crashesOut{Groups: []crashGroupOut{}, Total: p.Total, LastID: p.LastID}
-	fit := newFitter(budget, &crashesOut{Total: p.Total, LastID: p.LastID, More: true})
-	for _, g := range p.Groups {
-		o := crashGroup(&g)
-		if !fit.fits(&o, o.lines()) {
-			break
-		}
-		out.Groups = append(out.Groups, o)
-	}
+	out := crashesOut{Total: p.Total, LastID: p.LastID}
+	out.Groups = fitGroups(newFitter(budget, &crashesOut{Total: p.Total, LastID: p.LastID, More: true}), len(p.Groups),
+		func(i int) crashGroupOut { return crashGroup(&p.Groups[i]) })
 	out.More = len(out.Groups) < p.Total
 	if in.Limit == 1 && len(out.Groups) == 1 {
 		g := &out.Groups[0]
@@ -182,12 +172,34 @@ func (t *toolset) findCrashes(ctx context.Context, _ *mcp.CallToolRequest, in cr
 		if err := t.addStack(ctx, g, min(crashStackBytes, (budget-resultSize(out))/2), p.Groups[0].FramesAt); err != nil {
 			return crashesOut{}, err
 		}
-		// Escapes (newlines, tabs, quotes) count too: cut what still overflows.
-		for over := resultSize(out) - budget; over > 0 && len(g.Stack) > 0; over = resultSize(out) - budget {
-			g.Stack, g.StackTruncated = oplog.ClipBytes(g.Stack, max(len(g.Stack)-over/2-16, 0)), true
-		}
+		trimStack(out, g, budget)
 	}
 	return out, nil
+}
+
+// fitGroups keeps the first of n crash groups, each as group makes it, that
+// f's budget holds.
+func fitGroups[G any, P interface {
+	*G
+	lines() string
+}](f *fitter, n int, group func(i int) G) []G {
+	out := []G{}
+	for i := range n {
+		g := group(i)
+		if !f.fits(&g, P(&g).lines()) {
+			break
+		}
+		out = append(out, g)
+	}
+	return out
+}
+
+// trimStack cuts what still overflows the budget off g's stack, g being
+// out's one group: escapes (newlines, tabs, quotes) count too.
+func trimStack(out any, g *crashGroupOut, budget int) {
+	for over := resultSize(out) - budget; over > 0 && len(g.Stack) > 0; over = resultSize(out) - budget {
+		g.Stack, g.StackTruncated = oplog.ClipBytes(g.Stack, max(len(g.Stack)-over/2-16, 0)), true
+	}
 }
 
 func crashGroup(g *oplog.CrashGroup) crashGroupOut {

@@ -60,7 +60,7 @@ func (t *toolset) addStory(ctx context.Context, g *crashGroupOut, cg *oplog.Cras
 	}
 	for i := len(p.Records) - 1; i >= 0; i-- {
 		b := &p.Records[i]
-		text, _ := cut(oneLine(b.Text), crashBeforeChars)
+		text, _ := cut(oplog.OneLine(b.Text, false), crashBeforeChars)
 		g.Before = append(g.Before, fmt.Sprintf("#%d %s %s", b.ID, b.Level, text))
 	}
 	g.Since = t.since(ctx, &r, time.Now())

@@ -71,11 +71,13 @@ type detailsQuery struct {
 }
 
 func (t *toolset) getLogDetails(ctx context.Context, _ *mcp.CallToolRequest, in detailsIn) (detailsOut, error) {
-	if s, err := t.studio(in.scopeArgs); err != nil || s != nil {
-		if err != nil {
-			return detailsOut{}, err
-		}
-		return t.studioDetails(ctx, s, in)
+	_, src, err := t.resolve(ctx, in.scopeArgs.args())
+	if err != nil {
+		return detailsOut{}, err
+	}
+	st := src.studio()
+	if st != nil && in.Machine == "" {
+		return detailsOut{}, argError("machine", "missing: studio scope needs the record's machine with log_id")
 	}
 	id, err := logID(in.LogID, in.LogID2)
 	if err != nil {
@@ -84,8 +86,12 @@ func (t *toolset) getLogDetails(ctx context.Context, _ *mcp.CallToolRequest, in 
 	if err := checkField(in.Field, in.Offset); err != nil {
 		return detailsOut{}, err
 	}
-	return t.details(ctx, id, detailsQuery{around: in.Around, field: in.Field, offset: in.Offset,
-		budget: budgetArg{MaxBytes: in.MaxBytes}.bytes(DefaultDetailsBudget), size: func(d *detailsOut) int { return resultSize(*d) }})
+	q := detailsQuery{around: in.Around, field: in.Field, offset: in.Offset, budget: budgetArg{MaxBytes: in.MaxBytes}.bytes(DefaultDetailsBudget),
+		size: func(d *detailsOut) int { return resultSize(*d) }}
+	if st != nil {
+		return t.studioDetails(ctx, st, id, in.Machine, q)
+	}
+	return t.details(ctx, id, q)
 }
 
 // details is one record as get_log_details answers it, within q.budget.
@@ -94,25 +100,18 @@ func (t *toolset) details(ctx context.Context, id uint64, q detailsQuery) (detai
 	if err != nil {
 		return detailsOut{}, err
 	}
-	d := detailsOut{ID: r.ID, Kind: r.Kind.String(), Time: formatTime(r.Time), Level: r.Level.String(), Name: r.Name, Source: r.Source}
+	d := detailsHead(&r)
 	if r.Kind == oplog.KindOp {
-		complete := r.IsComplete()
-		d.Tool, d.Status, d.IsComplete = r.Tool, r.Status.String(), &complete
 		d.StartTime, d.EndTime, d.DurationMs, d.ReplayOf = formatTime(r.StartTime), formatTime(r.EndTime), durationMs(&r), r.ReplayOf
 	}
 	if d.Prev, d.Next, err = t.log.Neighbors(ctx, id); err != nil {
 		return detailsOut{}, err
 	}
-	fields := recordFields(&r, detailFields...)
-	if q.field != "" {
-		if fields = recordFields(&r, q.field); len(fields) == 0 {
-			return detailsOut{}, argError("field", "record %d has no %s", id, q.field)
-		}
-		if q.offset >= len(fields[0].whole) {
-			return detailsOut{}, argError("offset", "%d is past the end of %s (%d bytes)", q.offset, q.field, len(fields[0].whole))
-		}
-		d.Field = q.field
-	} else {
+	fields, err := q.fields(&d, &r, fmt.Sprintf("record %d", id))
+	if err != nil {
+		return detailsOut{}, err
+	}
+	if q.field == "" {
 		if d.Before, d.After, err = t.breadcrumbs(ctx, &r, q.around); err != nil {
 			return detailsOut{}, err
 		}
@@ -121,12 +120,46 @@ func (t *toolset) details(ctx context.Context, id uint64, q detailsQuery) (detai
 		}
 		d.LeftOut = trimContext(q.size(&d)-q.budget/2, &d.Before, &d.After, d.Lines)
 	}
+	q.fit(&d, fields)
+	return d, nil
+}
+
+// detailsHead is the start of r's details: what it is, when and whose;
+// an operation's tool and status.
+func detailsHead(r *oplog.Record) detailsOut {
+	d := detailsOut{ID: r.ID, Kind: r.Kind.String(), Time: formatTime(r.Time), Level: r.Level.String(), Name: r.Name, Source: r.Source}
+	if r.Kind == oplog.KindOp {
+		complete := r.IsComplete()
+		d.Tool, d.Status, d.IsComplete = r.Tool, r.Status.String(), &complete
+	}
+	return d
+}
+
+// fields are the long fields of r that q shows: every one, or q.field
+// alone from q.offset, which d.Field then names. An EINVALID error names
+// the record as whose says ("record 7").
+func (q *detailsQuery) fields(d *detailsOut, r *oplog.Record, whose string) ([]longField, error) {
+	if q.field == "" {
+		return recordFields(r, detailFields...), nil
+	}
+	fields := recordFields(r, q.field)
+	if len(fields) == 0 {
+		return nil, argError("field", "%s has no %s", whose, q.field)
+	}
+	if q.offset >= len(fields[0].whole) {
+		return nil, argError("offset", "%d is past the end of %s (%d bytes)", q.offset, q.field, len(fields[0].whole))
+	}
+	d.Field = q.field
+	return fields, nil
+}
+
+// fit puts in d as much of the fields as q.budget holds.
+func (q *detailsQuery) fit(d *detailsOut, fields []longField) {
 	d.setParts(fitFields(fields, q.offset, q.budget, func(p []shown) int {
-		c := d
+		c := *d
 		c.setParts(p)
 		return q.size(&c)
 	}))
-	return d, nil
 }
 
 // setParts puts the long fields' shown parts in d.

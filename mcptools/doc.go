@@ -32,12 +32,18 @@
 // longer than its 64 KB budget and pages it with field and offset, adds
 // breadcrumbs with around, and an operation's own lines.
 //
-// Runs (scope.go, runs.go): console_tail, get_logs, search_logs and
-// find_crashes take run (current, previous or a run number, of source or
-// of every source) and since last_compile (the newest compile.start
-// marker's time), which Scope turns into the filter; tails show markers
-// beside the lines (marker: true), and store_info lists each source's
-// newest runs.
+// Runs (runs.go): console_tail, get_logs, search_logs and find_crashes
+// take run (current, previous or a run number, of source or of every
+// source) and since last_compile (the newest compile.start marker's
+// time), which oplog.Resolve turns into the filter with the other
+// arguments, as it does for the HTTP API and the command line
+// (resolve.go); tails show markers beside the lines (marker: true), and
+// store_info lists each source's newest runs.
+//
+// The tools that take scope read through a source (source.go): this
+// machine's log or the studio, in one shape, so each tool is one path
+// and only its answer's shape (studio_tools.go, studio_details.go)
+// differs.
 //
 // Bad arguments are tool results with isError: true whose text starts with
 // the error code's title (oplog.ErrorTitle) and names the argument;

@@ -60,27 +60,46 @@ func listText(header string, entries []logEntry) string {
 // that paging with offset visits every record once.
 func (t *toolset) fitLogs(pg *oplog.Page, offset int, a listArgs, mk func([]logEntry, logPage) any) ([]logEntry, logPage) {
 	p := logPage{Count: len(pg.Records), Offset: offset, Total: pg.Total, More: true, NextOffset: offset + len(pg.Records)}
-	f := newFitter(a.bytes(DefaultBudget), mk([]logEntry{}, p))
-	entries := []logEntry{}
-	var w textLog
-	start := 0
-	for _, end := range repeats(pg.Records, a.Collapse) {
-		r := &pg.Records[start]
-		e := logEntry{recordSummary: t.summary(r, a.Stacks)}
-		if n := end - start; n > 1 {
-			e.Repeat, e.OldestID = n, pg.Records[end-1].ID
-		}
-		e.line = w.line(r, e.Text, e.TextChars, max(e.Repeat, 1), e.OldestID) + e.stackLines()
-		if !f.fits(&e, e.line) {
-			break
-		}
-		w.keep(e.line)
-		entries = append(entries, e)
-		start = end
+	kept, start := t.fitEntries(pg.Records, nil, a, newFitter(a.bytes(DefaultBudget), mk([]logEntry{}, p)))
+	entries := make([]logEntry, len(kept))
+	for i := range kept {
+		entries[i] = kept[i].logEntry
 	}
 	p.Count, p.More, p.NextOffset = start, start < len(pg.Records) || pg.More, 0
 	if p.More {
 		p.NextOffset = offset + start
 	}
 	return entries, p
+}
+
+// fitEntries turns records, newest first, into list entries as f's budget
+// holds them: repeats in a row collapsed when asked, texts cut, stacks
+// when asked. With machines (studio scope: the machine of each record),
+// each entry names its machine, and is measured as the studio answer
+// carries it. It returns the entries and how many records they cover.
+func (t *toolset) fitEntries(recs []oplog.Record, machines []string, a listArgs, f *fitter) ([]studioEntry, int) {
+	entries := []studioEntry{}
+	var w textLog
+	start := 0
+	for _, end := range repeats(recs, a.Collapse) {
+		r := &recs[start]
+		e := studioEntry{logEntry: logEntry{recordSummary: t.summary(r, a.Stacks)}}
+		if n := end - start; n > 1 {
+			e.Repeat, e.OldestID = n, recs[end-1].ID
+		}
+		e.line = w.line(r, e.Text, e.TextChars, max(e.Repeat, 1), e.OldestID)
+		var entry any = &e.logEntry
+		if machines != nil {
+			e.Machine, entry = machines[start], &e
+			e.line = withMachine(e.line, e.Machine)
+		}
+		e.line += e.stackLines()
+		if !f.fits(entry, e.line) {
+			break
+		}
+		w.keep(e.line)
+		entries = append(entries, e)
+		start = end
+	}
+	return entries, start
 }

@@ -98,7 +98,7 @@ func errorSuffix(err string) string {
 	if err == "" {
 		return ""
 	}
-	return ": " + oneLine(err)
+	return ": " + oplog.OneLine(err, false)
 }
 
 func (t *toolset) storeInfo(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (storeInfoOut, error) {

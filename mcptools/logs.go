@@ -2,7 +2,6 @@ package mcptools
 
 import (
 	"context"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -36,34 +35,41 @@ type logsOut struct {
 func (o logsOut) text() string { return listText(o.header("get_logs", o.Logs), o.Logs) }
 
 func (t *toolset) getLogs(ctx context.Context, _ *mcp.CallToolRequest, in getLogsIn) (logsOut, error) {
-	if s, err := t.studio(in.scopeArgs); err != nil || s != nil {
-		if err != nil {
-			return logsOut{}, err
-		}
-		return t.studioLogs(ctx, s, in)
+	a := in.scopeArgs.args()
+	a.FilterText = oplog.FilterText{Level: in.Level, Name: in.Name, Kind: in.Kind, Source: in.Source, Since: in.Since, Until: in.Until}
+	a.Run = in.Run
+	q, src, err := t.resolve(ctx, a)
+	if err != nil {
+		return logsOut{}, err
 	}
-	if in.Cursor != "" {
+	st := src.studio()
+	switch {
+	case st == nil && in.Cursor != "":
 		return logsOut{}, argError("cursor", "only with scope studio; local scope pages with offset")
+	case st != nil && in.Offset != 0:
+		return logsOut{}, argError("offset", "studio scope pages with cursor (the previous nextCursor)")
 	}
-	f, err := oplog.FilterText{Level: in.Level, Name: in.Name, Kind: in.Kind, Source: in.Source, Since: SinceTime(in.Since), Until: in.Until}.Parse(time.Now())
+	p, err := src.list(ctx, q, in.Count, in.Offset, in.Cursor)
 	if err != nil {
 		return logsOut{}, err
 	}
-	if err := Scope(ctx, t.log, &f, in.Run, in.Since); err != nil {
-		return logsOut{}, err
+	if st == nil {
+		var out logsOut
+		out.Logs, out.logPage = t.fitLogs(&p.Page, in.Offset, in.listArgs, func(e []logEntry, p logPage) any { return logsOut{Logs: e, logPage: p} })
+		return out, nil
 	}
-	return t.list(ctx, oplog.Query{Filter: f, Count: in.Count, Offset: in.Offset}, in.listArgs)
-}
-
-// list reads a page and fits it to the budget, as get_logs answers it.
-func (t *toolset) list(ctx context.Context, q oplog.Query, a listArgs) (logsOut, error) {
-	page, err := t.log.List(ctx, q)
-	if err != nil {
-		return logsOut{}, err
+	out := studioLogsOut{Scope: "studio", Project: st.Project(), More: p.nextCursor != "", NextCursor: p.nextCursor}
+	empty := out
+	empty.Logs, empty.More, empty.NextCursor = []studioEntry{}, true, "v18446744073709551615"
+	la := in.listArgs
+	la.Collapse = false // a cursor reads on from one record, not from a run of repeats
+	var n int
+	out.Logs, n = t.fitEntries(p.Records, p.machines, la, newFitter(in.bytes(DefaultBudget), empty))
+	if n < len(p.Records) {
+		out.More, out.NextCursor = true, p.cursors[n]
 	}
-	var out logsOut
-	out.Logs, out.logPage = t.fitLogs(&page, q.Offset, a, func(e []logEntry, p logPage) any { return logsOut{Logs: e, logPage: p} })
-	return out, nil
+	out.Count = len(out.Logs)
+	return logsOut{studioOf: studioOf{out}}, nil
 }
 
 type byNameIn struct {
@@ -96,10 +102,14 @@ func (o logsByNameOut) text() string {
 }
 
 func (t *toolset) getLogsByName(ctx context.Context, _ *mcp.CallToolRequest, in byNameIn) (logsByNameOut, error) {
-	out := logsByNameOut{LogName: in.LogName}
-	var err error
-	out.Logs, out.logPage, err = t.byName(ctx, in, func(e []logEntry, p logPage) any { return logsByNameOut{in.LogName, e, p} })
-	return out, err
+	return byNameAnswer(ctx, t, in, func(e []logEntry, p logPage) logsByNameOut { return logsByNameOut{in.LogName, e, p} })
+}
+
+// byNameAnswer is the answer of a by-name tool, which mk makes of the
+// entries and their page.
+func byNameAnswer[O any](ctx context.Context, t *toolset, in byNameIn, mk func([]logEntry, logPage) O) (O, error) {
+	e, p, err := t.byName(ctx, in, func(e []logEntry, p logPage) any { return mk(e, p) })
+	return mk(e, p), err
 }
 
 type logByNameOut struct {
@@ -113,8 +123,5 @@ func (o logByNameOut) text() string {
 }
 
 func (t *toolset) getLogByName(ctx context.Context, _ *mcp.CallToolRequest, in byNameIn) (logByNameOut, error) {
-	out := logByNameOut{Name: in.LogName}
-	var err error
-	out.Entries, out.logPage, err = t.byName(ctx, in, func(e []logEntry, p logPage) any { return logByNameOut{in.LogName, e, p} })
-	return out, err
+	return byNameAnswer(ctx, t, in, func(e []logEntry, p logPage) logByNameOut { return logByNameOut{in.LogName, e, p} })
 }

@@ -83,13 +83,11 @@ func (n *nameInfo) line() string {
 }
 
 func (t *toolset) listLogNames(ctx context.Context, _ *mcp.CallToolRequest, in namesIn) (namesOut, error) {
-	if s, err := t.studio(in.scopeArgs); err != nil || s != nil {
-		if err != nil {
-			return namesOut{}, err
-		}
-		return t.studioNames(ctx, s, in)
+	_, src, err := t.resolve(ctx, in.scopeArgs.args())
+	if err != nil {
+		return namesOut{}, err
 	}
-	names, err := t.log.Names(ctx, in.Source)
+	names, machines, err := src.names(ctx, in.Source, in.Machine)
 	if err != nil {
 		return namesOut{}, err
 	}
@@ -100,17 +98,34 @@ func (t *toolset) listLogNames(ctx context.Context, _ *mcp.CallToolRequest, in n
 	from := min(in.Offset, len(names))
 	to := min(from+limit, len(names))
 	out := namesOut{Names: []nameInfo{}, Total: len(names), Offset: from}
-	f := newFitter(in.bytes(DefaultBudget), namesOut{Total: len(names), Offset: from, More: true, NextOffset: to})
+	studio := studioNamesOut{Scope: "studio", Names: []studioNameOut{}, Total: len(names), Offset: from}
+	var empty any = namesOut{Total: len(names), Offset: from, More: true, NextOffset: to}
+	if st := src.studio(); st != nil {
+		studio.Project = st.Project()
+		empty = studioNamesOut{Scope: "studio", Project: studio.Project, Total: len(names), Offset: from, More: true, NextOffset: to}
+	}
+	f := newFitter(in.bytes(DefaultBudget), empty)
 	for i := from; i < to; i++ {
-		n := newNameInfo(&names[i])
-		if !f.fits(&n, n.line()) {
+		n := studioNameOut{nameInfo: newNameInfo(&names[i])}
+		var entry any = &n.nameInfo // as the answer carries it
+		line := n.line()
+		if machines != nil {
+			n.Machine = machines[i]
+			entry, line = &n, n.Machine+" "+line
+		}
+		if !f.fits(entry, line) {
 			to = i
 			break
 		}
-		out.Names = append(out.Names, n)
+		out.Names = append(out.Names, n.nameInfo)
+		studio.Names = append(studio.Names, n)
 	}
 	if out.More = to < len(names); out.More {
 		out.NextOffset = to
+	}
+	if machines != nil {
+		studio.More, studio.NextOffset = out.More, out.NextOffset
+		return namesOut{studioOf: studioOf{studio}}, nil
 	}
 	return out, nil
 }

@@ -27,7 +27,7 @@ var replaying = &mcp.ToolAnnotations{DestructiveHint: jsonschema.Ptr(true), Open
 func (o replayOut) text() string {
 	h := "replay_operation: same result"
 	if !o.Same {
-		h = "replay_operation: the results differ: " + oneLine(o.Diff)
+		h = "replay_operation: the results differ: " + oplog.OneLine(o.Diff, false)
 	}
 	return lines(h, []string{replayLine("original", &o.Original), replayLine("replay", &o.Replay)})
 }
@@ -43,7 +43,7 @@ func replayLine(what string, r *resultOut) string {
 	if out == "" {
 		out = string(r.Result)
 	}
-	if c, clipped := cut(oneLine(out), DefaultMaxTextChars); clipped {
+	if c, clipped := cut(oplog.OneLine(out, false), DefaultMaxTextChars); clipped {
 		out = c + "…"
 	}
 	return l + ": " + out

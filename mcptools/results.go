@@ -120,7 +120,7 @@ func (s stackOut) stackLines() string {
 	var b strings.Builder
 	for l := range strings.SplitSeq(strings.TrimRight(s.Stack, "\r\n"), "\n") {
 		b.WriteString("\n    ")
-		b.WriteString(oneLine(strings.TrimRight(l, "\r")))
+		b.WriteString(oplog.OneLine(strings.TrimRight(l, "\r"), false))
 	}
 	if s.StackBytes > 0 {
 		fmt.Fprintf(&b, "\n    … [%d bytes]", s.StackBytes)

@@ -3,7 +3,6 @@ package mcptools
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -54,22 +53,31 @@ func (o searchOut) text() string {
 		total = "about " + total
 	}
 	h := fmt.Sprintf("search_logs: %d hits of %s, newest first", len(o.Hits), total)
-	if o.More {
-		h += " more=true: call again with cursor=" + o.NextCursor
+	return cursorBlock(h, o.More, o.NextCursor, len(o.Hits), func(i int) string { return o.Hits[i].line })
+}
+
+// cursorBlock is the text block of an answer paged with a cursor: header
+// h, how to read on when more, then the n entries' lines.
+func cursorBlock(h string, more bool, cursor string, n int, line func(i int) string) string {
+	if more {
+		h += " more=true: call again with cursor=" + cursor
 	}
 	var w textLog
-	for i := range o.Hits {
-		w.keep(o.Hits[i].line)
+	for i := range n {
+		w.keep(line(i))
 	}
 	return w.block(h)
 }
 
-// text is the arguments as oplog.SearchText reads them, as GET
+// args are the arguments as oplog.Resolve reads them, as GET
 // /api/v1/search's parameters are.
-func (in searchIn) text() oplog.SearchText {
-	return oplog.SearchText{FilterText: oplog.FilterText{Level: in.Level, Name: in.Name, Kind: in.Kind, Source: in.Source,
-		Since: SinceTime(in.Since), Until: in.Until}, Query: in.Query, Tool: in.Tool, Status: in.Status, ReplayOf: string(in.ReplayOf),
+func (in searchIn) args() oplog.Args {
+	a := in.scopeArgs.args()
+	a.SearchText = oplog.SearchText{FilterText: oplog.FilterText{Level: in.Level, Name: in.Name, Kind: in.Kind, Source: in.Source,
+		Since: in.Since, Until: in.Until}, Query: in.Query, Tool: in.Tool, Status: in.Status, ReplayOf: string(in.ReplayOf),
 		Limit: in.Limit, Cursor: in.Cursor}
+	a.Run = in.Run
+	return a
 }
 
 func (t *toolset) addSearchTools(srv *mcp.Server) {
@@ -81,49 +89,63 @@ func (t *toolset) addSearchTools(srv *mcp.Server) {
 }
 
 func (t *toolset) searchLogs(ctx context.Context, _ *mcp.CallToolRequest, in searchIn) (searchOut, error) {
-	if s, err := t.studio(in.scopeArgs); err != nil || s != nil {
-		if err != nil {
-			return searchOut{}, err
-		}
-		return t.studioSearch(ctx, s, in)
-	}
-	q, err := in.text().Parse(time.Now())
+	q, src, err := t.resolve(ctx, in.args())
 	if err != nil {
 		return searchOut{}, err
 	}
-	if err := Scope(ctx, t.log, &q.Filter, in.Run, in.Since); err != nil {
-		return searchOut{}, err
-	}
-	p, err := t.log.Search(ctx, q)
+	p, err := src.search(ctx, q)
 	if err != nil {
 		return searchOut{}, err
 	}
 	out := searchOut{Hits: []searchHitOut{}, Total: p.Total, TotalExact: p.TotalExact, More: p.NextCursor != "",
 		NextCursor: p.NextCursor, IndexedThrough: p.IndexedThrough}
-	// The longest cursor the answer may carry, for its size without hits.
-	empty := out
-	empty.More, empty.NextCursor = true, oplog.EncodeCursor(^uint64(0), ^uint64(0))
+	st := src.studio()
+	studio := studioSearchOut{Scope: "studio", Hits: []studioHitOut{}, More: out.More, NextCursor: out.NextCursor}
+	// The answer with the longest cursor it may carry, for its size without hits.
+	var empty any = searchOut{Hits: []searchHitOut{}, Total: p.Total, TotalExact: p.TotalExact, More: true,
+		NextCursor: oplog.EncodeCursor(^uint64(0), ^uint64(0)), IndexedThrough: p.IndexedThrough}
+	if st != nil {
+		studio.Project = st.Project()
+		empty = studioSearchOut{Scope: "studio", Project: studio.Project, Hits: []studioHitOut{}, More: true, NextCursor: "v18446744073709551615"}
+	}
 	f := newFitter(in.bytes(DefaultBudget), empty)
 	var w textLog
 	for i := range p.Hits {
-		r := &p.Hits[i].Record
-		h := searchHitOut{recordSummary: t.summary(r, in.Stacks), Fragment: p.Hits[i].Fragment}
-		if h.Fragment != "" {
-			// The line shows the fragment, around the matched word, in place of the text's start.
-			h.line = w.line(r, h.Fragment, 0, 1, 0)
-		} else {
-			h.line = w.line(r, h.Text, h.TextChars, 1, 0)
+		h := t.hitOut(&w, p.Hits, i, in.Stacks, p.machines)
+		var entry any = &h.searchHitOut // as the answer carries it
+		if st != nil {
+			entry = &h
 		}
-		h.line += h.stackLines()
-		if !f.fits(&h, h.line) {
-			// The generation now: were the log cleared since the search, the
-			// hits left out are gone, and the cursor finds nothing below them.
-			rev := t.log.Stats().Revision
-			out.More, out.NextCursor = true, oplog.EncodeCursor(rev, out.Hits[len(out.Hits)-1].ID)
+		if !f.fits(entry, h.line) {
+			out.More, out.NextCursor = true, p.resume(i)
 			break
 		}
 		w.keep(h.line)
-		out.Hits = append(out.Hits, h)
+		out.Hits = append(out.Hits, h.searchHitOut)
+		studio.Hits = append(studio.Hits, h)
+	}
+	if st != nil {
+		studio.More, studio.NextCursor = out.More, out.NextCursor
+		return searchOut{studioOf: studioOf{studio}}, nil
 	}
 	return out, nil
+}
+
+// hitOut is hit i of a page as search_logs shows it; in studio scope
+// (machines given) its line names its machine.
+func (t *toolset) hitOut(w *textLog, hits []oplog.SearchHit, i int, stacks bool, machines []string) studioHitOut {
+	h := &hits[i]
+	o := studioHitOut{searchHitOut: searchHitOut{recordSummary: t.summary(&h.Record, stacks), Fragment: h.Fragment}}
+	if o.Fragment != "" {
+		// The line shows the fragment, around the matched word, in place of the text's start.
+		o.line = w.line(&h.Record, o.Fragment, 0, 1, 0)
+	} else {
+		o.line = w.line(&h.Record, o.Text, o.TextChars, 1, 0)
+	}
+	if machines != nil {
+		o.Machine = machines[i]
+		o.line = withMachine(o.line, o.Machine)
+	}
+	o.line += o.stackLines()
+	return o
 }

@@ -4,8 +4,6 @@ import (
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
-
-	"github.com/mcplogd/mcplogd/oplog"
 )
 
 // Studio scope. search_logs, find_crashes, get_logs, list_log_names and
@@ -20,26 +18,6 @@ import (
 type scopeArgs struct {
 	Scope   string `json:"scope,omitempty" jsonschema:"local (this machine, the default) or studio (every machine of the project)"`
 	Machine string `json:"machine,omitempty" jsonschema:"studio scope: only this machine"`
-}
-
-// studio returns the studio to ask, nil for local scope. EINVALID names a
-// bad scope or a machine without studio scope; EUNAVAILABLE says the
-// server has no studio.
-func (t *toolset) studio(a scopeArgs) (oplog.Studio, error) {
-	switch strings.ToLower(strings.TrimSpace(a.Scope)) {
-	case "", "local":
-		if a.Machine != "" {
-			return nil, argError("machine", "only with scope studio (local scope is this machine's log)")
-		}
-		return nil, nil
-	case "studio":
-		if t.opts.StudioScope == nil {
-			return nil, oplog.Errorf(oplog.EUNAVAILABLE, "scope: studio: this mcplogd has no studio; start it with "+
-				"mcplogd serve --studio URL, or set \"studio\": {\"url\", \"project\", \"machine\"} in config.json")
-		}
-		return t.opts.StudioScope, nil
-	}
-	return nil, argError("scope", "%q: expected local or studio", a.Scope)
 }
 
 // leanScope returns in as tools/list carries it: scope and machine with

@@ -201,6 +201,7 @@ func TestStudioScope_Errors(t *testing.T) {
 		want string
 	}{
 		{local, "search_logs", map[string]any{"scope": "studio"}, "has no studio"},
+		{local, "find_crashes", map[string]any{"scope": "studio", "run": "current", "since": "soon"}, "has no studio"},
 		{local, "get_logs", map[string]any{"machine": "ci-7"}, "machine: only with scope studio"},
 		{local, "find_crashes", map[string]any{"scope": "world"}, "scope"},
 		{cs, "find_crashes", map[string]any{"scope": "studio", "run": "current"}, "runs are one machine's"},

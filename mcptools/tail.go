@@ -68,13 +68,12 @@ func (o tailOut) header() string {
 }
 
 func (t *toolset) consoleTail(ctx context.Context, req *mcp.CallToolRequest, in tailIn) (tailOut, error) {
-	f, err := oplog.FilterText{Level: in.Level, Name: in.Name, Source: in.Source, Since: SinceTime(in.Since)}.Parse(time.Now())
+	r, err := oplog.Resolve(ctx, t.log, oplog.Args{SearchText: oplog.SearchText{FilterText: oplog.FilterText{Level: in.Level, Name: in.Name,
+		Source: in.Source, Since: in.Since}}, Run: in.Run}, time.Now())
 	if err != nil {
 		return tailOut{}, err
 	}
-	if err := Scope(ctx, t.log, &f, in.Run, in.Since); err != nil {
-		return tailOut{}, err
-	}
+	f := r.Filter
 	f.Kind, f.WithMarkers = oplog.KindLine, true
 	q := oplog.TailQuery{Filter: f, Limit: in.Limit, Wait: waitDuration(in.WaitMs)}
 	if q.SinceID, q.HasSince, err = parseIDArg("sinceId", in.SinceID, true); err != nil {

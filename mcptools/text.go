@@ -88,7 +88,7 @@ func appendEntry(b []byte, r *oplog.Record, text string, truncatedFrom int, repe
 		b = append(b, r.Name...)
 	}
 	b = append(b, ' ')
-	b = append(b, oneLine(text)...)
+	b = append(b, oplog.OneLine(text, false)...)
 	if truncatedFrom > 0 {
 		b = append(b, "… ["...)
 		b = strconv.AppendInt(b, int64(truncatedFrom), 10)
@@ -112,20 +112,6 @@ func (w *textLog) keep(line string) {
 
 // block is the text: header, then the entries.
 func (w *textLog) block(header string) string { return lines(header, w.entries) }
-
-// oneLine keeps an entry on one line: newlines and tabs become spaces.
-func oneLine(s string) string {
-	if !strings.ContainsAny(s, "\n\r\t") {
-		return s
-	}
-	return strings.Map(func(r rune) rune {
-		switch r {
-		case '\n', '\r', '\t':
-			return ' '
-		}
-		return r
-	}, s)
-}
 
 // repeats groups recs into runs of consecutive records that say the same
 // thing (kind, source, name, level and text): runs[i] is the index just

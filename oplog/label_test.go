@@ -40,3 +40,24 @@ func TestSplitWords(t *testing.T) {
 		t.Errorf("an unclosed quote: %v", err)
 	}
 }
+
+// OneLine keeps every other byte in place (search fragments rely on it);
+// squeezed, it makes a column's cell.
+func TestOneLine(t *testing.T) {
+	for _, c := range []struct {
+		in      string
+		squeeze bool
+		want    string
+	}{
+		{"plain text", false, "plain text"},
+		{"a\nb\r\nc\td", false, "a b  c d"},
+		{"  two  spaces\n", false, "  two  spaces "},
+		{"a\nb\r\nc\td", true, "a b c d"},
+		{"  two  spaces\n", true, "two spaces"},
+		{"", true, ""},
+	} {
+		if got := OneLine(c.in, c.squeeze); got != c.want {
+			t.Errorf("OneLine(%q, %v) = %q; want %q", c.in, c.squeeze, got, c.want)
+		}
+	}
+}

@@ -307,9 +307,9 @@ func fragment(s string, terms []string) string {
 			if from > 0 {
 				b.WriteString("…")
 			}
-			b.WriteString(oneLine(s[from:i]))
+			b.WriteString(OneLine(s[from:i], false))
 			b.WriteString("**" + s[i:j] + "**")
-			b.WriteString(oneLine(s[j:to]))
+			b.WriteString(OneLine(s[j:to], false))
 			if to < len(s) {
 				b.WriteString("…")
 			}
@@ -318,15 +318,6 @@ func fragment(s string, terms []string) string {
 		i = j
 	}
 	return ""
-}
-
-func oneLine(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r == '\n' || r == '\r' || r == '\t' {
-			return ' '
-		}
-		return r
-	}, s)
 }
 
 // matchesWord reports whether one of terms (see Fragment) matches the

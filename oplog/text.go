@@ -50,6 +50,26 @@ func Label(s string) string {
 	return ClipBytes(s, MaxLabelBytes)
 }
 
+// OneLine keeps s on one line: each newline, carriage return and tab
+// becomes a space, so that every other byte stays where it was (a search
+// fragment's marks, a text's length). With squeeze, every run of white
+// space becomes one space and the ends are trimmed instead, for a message
+// printed in one column of a table.
+func OneLine(s string, squeeze bool) string {
+	if squeeze {
+		return strings.Join(strings.Fields(s), " ")
+	}
+	if !strings.ContainsAny(s, "\n\r\t") {
+		return s
+	}
+	return strings.Map(func(r rune) rune {
+		if r == '\n' || r == '\r' || r == '\t' {
+			return ' '
+		}
+		return r
+	}, s)
+}
+
 // SplitWords splits a command line into words as a shell would: spaces
 // separate, single quotes keep everything, double quotes keep everything but
 // a backslash escape, a backslash outside quotes escapes the next byte. No

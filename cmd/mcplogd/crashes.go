@@ -7,7 +7,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/mcplogd/mcplogd/mcptools"
 	"github.com/mcplogd/mcplogd/oplog"
 )
 
@@ -27,30 +26,30 @@ func (m *Main) crashes(ctx context.Context, args []string) error {
 	out := outputVars(fs, "print each group as one JSON line")
 	inStudio := fs.Bool("studio", false, "crashes of every machine of the project in the studio (the running server's --studio, else config.json's \"studio\"), with the machines each was seen on")
 	machine := fs.String("machine", "", "with --studio: only this machine")
-	f, err := m.parseFilter(fs, args, 0, &ft)
-	if err != nil {
+	if err := m.parse(fs, args, 0); err != nil {
 		return err
 	}
 	if *limit < 1 {
 		return fmt.Errorf("--limit: want at least 1, got %d", *limit)
 	}
-	if err := checkStudioFlags(*inStudio, *machine, *run, ft.Since); err != nil {
-		return err
-	}
-	minLevel, err := oplog.ParseLevel(*level)
-	if err != nil {
-		return errors.New("--level: " + oplog.ErrorMessage(err))
-	}
+	ft.Level = *level // error or fatal: the occurrences at it or above
+	a := oplog.Args{SearchText: oplog.SearchText{FilterText: ft}, Run: *run, Machine: *machine}
 	if *inStudio {
-		return m.studioCrashes(ctx, *data, oplog.StudioCrashQuery{Since: f.Since, Until: f.Until, Source: f.Source, Machine: *machine, Limit: *limit,
-			Classes: classes, MinLevel: minLevel}, out.json)
+		a.Scope = "studio"
+		f, err := resolveFlags(ctx, nil, a)
+		if err != nil {
+			return err
+		}
+		return m.studioCrashes(ctx, *data, oplog.StudioCrashQuery{Since: f.Since, Until: f.Until, Source: f.Source, Machine: f.Machine, Limit: *limit,
+			Classes: classes, MinLevel: f.MinLevel}, out.json)
 	}
 	page, err := readLog(ctx, *data, openOptions{}, func(b backend) (oplog.CrashPage, error) {
-		if err := mcptools.Scope(ctx, b, &f, *run, ft.Since); err != nil {
-			return oplog.CrashPage{}, errors.New("--" + oplog.ErrorMessage(err))
+		f, err := resolveFlags(ctx, b, a)
+		if err != nil {
+			return oplog.CrashPage{}, err
 		}
 		page, err := b.FindCrashes(ctx, oplog.CrashQuery{Source: f.Source, Since: f.Since, Until: f.Until, Runs: f.Runs, Limit: *limit,
-			Classes: classes, MinLevel: minLevel})
+			Classes: classes, MinLevel: f.MinLevel})
 		if oplog.ErrorCode(err) == oplog.EINVALID {
 			return page, errors.New("--" + oplog.ErrorMessage(err)) // "class: ...", "level: ...", "limit: ..."
 		}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -8,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mcplogd/mcplogd/mcptools"
 	"github.com/mcplogd/mcplogd/oplog"
 )
 
@@ -103,18 +103,17 @@ func filterVars(fs *flag.FlagSet, ft *oplog.FilterText, kind string) {
 	fs.StringVar(&ft.Kind, "kind", kind, "line, op, marker or any")
 }
 
-// parseFilter parses args as parse does, then reads the filter flags bound
-// to ft, with relative times counted back from now; an error names the
-// flag as typed ("--level: unknown level").
-func (m *Main) parseFilter(fs *flag.FlagSet, args []string, nargs int, ft *oplog.FilterText) (oplog.Filter, error) {
-	if err := m.parse(fs, args, nargs); err != nil {
-		return oplog.Filter{}, err
+// resolveFlags turns the flags of a read into one request, as every
+// adapter does (oplog.Resolve), runs and markers read from src (nil for
+// --studio, or without --run and --since last_compile). An error about a
+// flag names it as typed ("--since: cannot read time ..."); the log's
+// own errors pass as they are.
+func resolveFlags(ctx context.Context, src oplog.RunSource, a oplog.Args) (oplog.Request, error) {
+	a.StudioWords = "--studio"
+	r, err := oplog.Resolve(ctx, src, a, time.Now())
+	switch oplog.ErrorCode(err) {
+	case oplog.EINVALID, oplog.ENOTFOUND:
+		return r, errors.New("--" + oplog.ErrorMessage(err))
 	}
-	parsed := *ft
-	parsed.Since = mcptools.SinceTime(ft.Since) // last_compile: mcptools.Scope resolves it
-	f, err := parsed.Parse(time.Now())
-	if err != nil {
-		return f, errors.New("--" + oplog.ErrorMessage(err))
-	}
-	return f, nil
+	return r, err
 }

@@ -59,14 +59,14 @@ func (m *Main) replay(ctx context.Context, args []string) error {
 			if rec, gerr := c.Get(ctx, id); gerr == nil {
 				source, tool = rec.Source, rec.Tool
 			}
-			fmt.Fprintf(w, "%d\t%s\t%s\t-\t%s\n", id, source, orDash(tool), oneLine(cliMessage(fs, err)))
+			fmt.Fprintf(w, "%d\t%s\t%s\t-\t%s\n", id, source, orDash(tool), oplog.OneLine(cliMessage(fs, err), true))
 			continue
 		}
 		outcome := "same"
 		if !r.Same {
 			outcome = "differs: " + r.Diff
 		}
-		fmt.Fprintf(w, "%d\t%s\t%s\t%d\t%s\n", id, r.Original.Source, r.Original.Tool, r.Replay.ID, oneLine(outcome))
+		fmt.Fprintf(w, "%d\t%s\t%s\t%d\t%s\n", id, r.Original.Source, r.Original.Tool, r.Replay.ID, oplog.OneLine(outcome, true))
 	}
 	if failed == len(ids) && firstErr != "" {
 		// Every row failed alike (no upstream, or it is down): say it once;
@@ -128,5 +128,3 @@ func (m *Main) replayIDs(ctx context.Context, c *client.Client, args []string) (
 	}
 	return ids, nil
 }
-
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

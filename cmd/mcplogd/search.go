@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/mcplogd/mcplogd/internal/datadir"
-	"github.com/mcplogd/mcplogd/mcptools"
 	"github.com/mcplogd/mcplogd/oplog"
 )
 
@@ -33,23 +32,21 @@ func (m *Main) search(ctx context.Context, args []string) error {
 		return err
 	}
 	st.Query = strings.Join(fs.Args(), " ")
-	since := st.Since
-	st.Since = mcptools.SinceTime(since)
-	q, err := st.Parse(time.Now())
-	if err != nil {
-		return errors.New("--" + oplog.ErrorMessage(err))
-	}
-	if err := checkStudioFlags(*inStudio, *machine, *run, since); err != nil {
-		return err
-	}
+	a := oplog.Args{SearchText: st, Run: *run, Machine: *machine}
 	if *inStudio {
-		return m.studioSearch(ctx, *data, q, *machine, out.json)
+		a.Scope = "studio"
+		q, err := resolveFlags(ctx, nil, a)
+		if err != nil {
+			return err
+		}
+		return m.studioSearch(ctx, *data, q, out.json)
 	}
 	p, err := readLog(ctx, *data, openOptions{Search: true}, func(b backend) (oplog.SearchPage, error) {
-		if err := mcptools.Scope(ctx, b, &q.Filter, *run, since); err != nil {
-			return oplog.SearchPage{}, errors.New("--" + oplog.ErrorMessage(err))
+		q, err := resolveFlags(ctx, b, a)
+		if err != nil {
+			return oplog.SearchPage{}, err
 		}
-		p, err := b.Search(ctx, q)
+		p, err := b.Search(ctx, q.SearchQuery)
 		if err != nil {
 			return p, errors.New(cliMessage(fs, err))
 		}

@@ -104,27 +104,14 @@ func (s serverStudio) FindCrashes(ctx context.Context, q oplog.StudioCrashQuery)
 
 func (s serverStudio) Project() string { return s.project }
 
-// checkStudioFlags checks --studio beside the flags that are one machine's.
-func checkStudioFlags(inStudio bool, machine, run, since string) error {
-	switch {
-	case !inStudio && machine != "":
-		return errors.New("--machine: only with --studio")
-	case inStudio && run != "":
-		return errors.New("--run: runs are one machine's; with --studio use --since and --until")
-	case inStudio && strings.EqualFold(strings.TrimSpace(since), "last_compile"):
-		return errors.New("--since: last_compile is one machine's; with --studio give a time")
-	}
-	return nil
-}
-
 // studioSearch is `mcplogd search --studio`: the same query over every
 // machine of the project.
-func (m *Main) studioSearch(ctx context.Context, data string, q oplog.SearchQuery, machine string, asJSON bool) error {
+func (m *Main) studioSearch(ctx context.Context, data string, q oplog.Request, asJSON bool) error {
 	c, err := studioOf(ctx, data)
 	if err != nil {
 		return err
 	}
-	p, err := c.Search(ctx, oplog.StudioSearchQuery{SearchQuery: q, Machine: machine})
+	p, err := c.Search(ctx, oplog.StudioSearchQuery{SearchQuery: q.SearchQuery, Machine: q.Machine})
 	if err != nil {
 		return errors.New(oplog.ErrorMessage(err))
 	}

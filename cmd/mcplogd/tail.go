@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/mcplogd/mcplogd/internal/datadir"
-	"github.com/mcplogd/mcplogd/mcptools"
 	"github.com/mcplogd/mcplogd/oplog"
 )
 
@@ -29,11 +28,9 @@ func (m *Main) tail(ctx context.Context, args []string) error {
 	fs.StringVar(&ft.Until, "until", "", "only lines before this time, written like --since")
 	out := outputVars(fs, "print each record as one JSON line")
 	run := fs.String("run", "", "only lines of this run of each source, as it is when tail starts: current, previous, a run number, or an offset as mcplogd runs prints it (0, -1, ...)")
-	f, err := m.parseFilter(fs, args, 0, &ft)
-	if err != nil {
+	if err := m.parse(fs, args, 0); err != nil {
 		return err
 	}
-	f.WithMarkers = f.Kind == oplog.KindLine
 	nSet := false
 	fs.Visit(func(fl *flag.Flag) { nSet = nSet || fl.Name == "n" })
 	switch {
@@ -53,7 +50,8 @@ func (m *Main) tail(ctx context.Context, args []string) error {
 		w, p, wait = m.page(out.noPager)
 	}
 	defer wait()
-	t := &tailer{dir: dir, q: oplog.TailQuery{Filter: f, Limit: *n}, follow: *follow, asJSON: out.json, runSel: *run,
+	t := &tailer{dir: dir, q: oplog.TailQuery{Limit: *n}, follow: *follow, asJSON: out.json,
+		args:    &oplog.Args{SearchText: oplog.SearchText{FilterText: ft}, Run: *run},
 		reverse: *reverse, all: !nSet && (ft.Since != "" || ft.Until != ""), w: bufio.NewWriter(w), stderr: m.Stderr, paint: p}
 	defer t.w.Flush()
 	defer t.disconnect()
@@ -65,9 +63,9 @@ type tailer struct {
 	dir            *datadir.Dir
 	q              oplog.TailQuery
 	follow, asJSON bool
-	reverse        bool   // -r: newest first (never with follow)
-	all            bool   // every line of the filter's time, not the newest q.Limit
-	runSel         string // the --run selector, resolved into q.Runs at the first connection
+	reverse        bool        // -r: newest first (never with follow)
+	all            bool        // every line of the filter's time, not the newest q.Limit
+	args           *oplog.Args // the filter flags, resolved into q.Filter at the first connection (--run to the runs as they are then); nil once resolved
 	paint          paint
 	w              *bufio.Writer
 	stderr         io.Writer
@@ -121,12 +119,14 @@ func (t *tailer) once(ctx context.Context) (more bool, err error) {
 			return false, err
 		}
 	}
-	if t.runSel != "" {
-		if err := mcptools.Scope(ctx, t.b, &t.q.Filter, t.runSel, ""); err != nil {
+	if t.args != nil {
+		r, err := resolveFlags(ctx, t.b, *t.args)
+		if err != nil {
 			t.disconnect()
-			return false, errors.New("--" + oplog.ErrorMessage(err))
+			return false, err
 		}
-		t.runSel = ""
+		t.q.Filter, t.args = r.Filter, nil
+		t.q.WithMarkers = t.q.Kind == oplog.KindLine
 	}
 	if t.reverse {
 		return false, t.newest(ctx)

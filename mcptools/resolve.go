@@ -1,0 +1,27 @@
+package mcptools
+
+import (
+	"context"
+	"time"
+
+	"github.com/mcplogd/mcplogd/oplog"
+)
+
+// resolve turns a tool's arguments into a request as every adapter does
+// (oplog.Resolve: run, since=last_compile, the filters, the query, the
+// scope), and picks where the tool reads: the studio for studio scope,
+// else this machine's log. EUNAVAILABLE says the server has no studio.
+func (t *toolset) resolve(ctx context.Context, a oplog.Args) (oplog.Request, source, error) {
+	r, err := oplog.Resolve(ctx, t.log, a, time.Now())
+	switch {
+	case r.Studio && t.opts.StudioScope == nil: // before what the arguments got wrong: studio scope cannot work here at all
+		return r, nil, oplog.Errorf(oplog.EUNAVAILABLE, "scope: studio: this mcplogd has no studio; start it with "+
+			"mcplogd serve --studio URL, or set \"studio\": {\"url\", \"project\", \"machine\"} in config.json")
+	case err != nil || !r.Studio:
+		return r, localSource{t.log}, err
+	}
+	return r, studioSource{t.opts.StudioScope}, nil
+}
+
+// args are the scope arguments as oplog.Resolve reads them.
+func (a scopeArgs) args() oplog.Args { return oplog.Args{Scope: a.Scope, Machine: a.Machine} }
