@@ -36,7 +36,10 @@ func (w *consoleWatch) subscribe(_ context.Context, req *mcp.SubscribeRequest) e
 	}
 	if !w.running {
 		w.running = true
-		go w.run()
+		// The channel is taken before the subscription is answered: a
+		// line appended right after the answer is then never missed, as
+		// it would be if the goroutine asked for the channel later.
+		go w.run(w.log.Changed())
 	}
 	return nil
 }
@@ -62,10 +65,9 @@ func (w *consoleWatch) active() bool {
 	return w.running
 }
 
-func (w *consoleWatch) run() {
+func (w *consoleWatch) run(changed <-chan struct{}) {
 	tick := time.NewTicker(updateInterval)
 	defer tick.Stop()
-	changed := w.log.Changed()
 	for w.active() {
 		select {
 		case <-changed:
