@@ -2,6 +2,7 @@ package query
 
 import (
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -53,6 +54,23 @@ type Wildcard struct {
 	Field   string
 	Pattern string
 	Pos
+}
+
+// WildcardRegexp returns the regular expression of a wildcard pattern: *
+// any run of characters, ? any one, every other character itself.
+func WildcardRegexp(pattern string) string {
+	var b strings.Builder
+	for _, r := range pattern {
+		switch r {
+		case '*':
+			b.WriteString(".*")
+		case '?':
+			b.WriteString(".")
+		default:
+			b.WriteString(regexp.QuoteMeta(string(r)))
+		}
+	}
+	return b.String()
 }
 
 // Regexp matches whole words or values by an RE2 regular expression
