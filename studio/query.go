@@ -24,11 +24,6 @@ type ClientOptions struct {
 	// Project is the project whose machines the client reads; required.
 	Project string
 
-	// Translate turns a query string of mcplogd's language into a LogsQL
-	// filter over the studio schema (cmd/mcplogd passes search.LogsQL);
-	// nil: Search refuses query strings.
-	Translate func(query string) (string, error)
-
 	// Crash describes a crash from its newest occurrence: a one-line title,
 	// the normalised top frames and the top frames as written (file:line
 	// kept). Nil: the message's first line, no frames.

@@ -13,7 +13,6 @@ import (
 	"github.com/mcplogd/mcplogd/crash"
 	"github.com/mcplogd/mcplogd/internal/datadir"
 	"github.com/mcplogd/mcplogd/oplog"
-	"github.com/mcplogd/mcplogd/search"
 	"github.com/mcplogd/mcplogd/studio"
 )
 
@@ -32,10 +31,10 @@ func readStudioSettings(dir *datadir.Dir) (s studioSettings, ok bool, err error)
 	return studioSettings{URL: cfg.Studio.URL, Project: cmpOr(cfg.Studio.Project, dir.DefaultProject())}, true, nil
 }
 
-// newStudioClient is the studio client of settings s: the query language
-// translated by package search, crashes described by package crash.
+// newStudioClient is the studio client of settings s: crashes described by
+// package crash.
 func newStudioClient(s studioSettings) (*studio.Client, error) {
-	return studio.NewClient(studio.ClientOptions{URL: s.URL, Project: s.Project, Translate: search.LogsQL, Crash: describeCrash,
+	return studio.NewClient(studio.ClientOptions{URL: s.URL, Project: s.Project, Crash: describeCrash,
 		Compile: crash.IsCompile})
 }
 
