@@ -189,11 +189,17 @@ func parseClause(s string, tok, at int, text string) (Node, error) {
 
 // combine reads a clause's parts as bleve did: the required ones if any
 // (the optional ones then only scored), else at least one optional one;
-// and none of the excluded ones.
+// and none of the excluded ones. As there, a part that matches no word
+// (noWords) is left out of a clause with several parts or a + or -, and a
+// clause left with none matches nothing.
 func combine(parts []part) Node {
+	if len(parts) == 1 && !parts[0].not_ {
+		return parts[0].n
+	}
 	var must, should, not []Node
 	for _, p := range parts {
 		switch {
+		case noWords(p.n):
 		case p.must:
 			must = append(must, p.n)
 		case p.not_:
@@ -210,6 +216,8 @@ func combine(parts []part) Node {
 		base = should
 	case len(should) > 1:
 		base = []Node{&Or{Nodes: should}}
+	case len(not) == 0:
+		return &None{}
 	}
 	if len(not) == 0 && len(base) == 1 {
 		return base[0]
@@ -219,6 +227,20 @@ func combine(parts []part) Node {
 		and.Nodes = append(and.Nodes, &Not{Node: n})
 	}
 	return and
+}
+
+// noWords reports whether n is a word or phrase on text or stack that
+// holds no word (only stop words, or no word character): it matches
+// nothing. (On the default fields it is each field's leaf that matches
+// nothing, which leaves the part in: bleve's query strings did so.)
+func noWords(n Node) bool {
+	switch n := n.(type) {
+	case *Term:
+		return (n.Field == "text" || n.Field == "stack") && len(Words(n.Text)) == 0
+	case *Phrase:
+		return (n.Field == "text" || n.Field == "stack") && len(Words(n.Text)) == 0
+	}
+	return false
 }
 
 type clauseParser struct {

@@ -88,6 +88,12 @@ func TestParse(t *testing.T) {
 	f(`"a""b"`, `or("a" "b")`)
 	f(`"a"-b`, `and("a" not(b))`)
 	f(`+-a`, `and(not(a))`)
+	// In a clause of several parts, or with a + or -, a part on text or
+	// stack without a word is left out, as bleve's query strings did.
+	f(`"x"+text:the`, `"x"`)
+	f(`+text:"the"-needle`, `and(not(needle))`)
+	f(`+-text:the`, `none`)
+	f(`"x"+the`, `the`) // on the default fields it stays
 	f(`time:>"2026-01-01T00:00:00Z"`, `time:>2026-01-01T00:00:00Z`)
 	f(`time:<="2026-01-02"`, `time:<=2026-01-02T00:00:00Z`)
 	f(`level:error AND name:Physics "null reference"`, `and(level:error name:Physics "null reference")`)
