@@ -35,10 +35,6 @@ func Words(text string) []Word {
 	return ws
 }
 
-// IsStopWord reports whether the lower-cased word w is a stop word, which
-// no search finds.
-func IsStopWord(w string) bool { return stopWords[w] }
-
 // StopWords returns the stop words (the Snowball project's English list),
 // sorted as listed there.
 func StopWords() []string { return append([]string(nil), stopList...) }
