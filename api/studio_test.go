@@ -12,7 +12,6 @@ import (
 	"github.com/mcplogd/mcplogd/crash"
 	"github.com/mcplogd/mcplogd/internal/studiotest"
 	"github.com/mcplogd/mcplogd/oplog"
-	"github.com/mcplogd/mcplogd/search"
 	"github.com/mcplogd/mcplogd/studio"
 )
 
@@ -35,7 +34,7 @@ func studioHarness(t *testing.T) *harness {
 		rows = append(rows, studiotest.Row("game", "alice-pc", 1, uint64(10+i), &r, ""))
 	}
 	studiotest.Ingest(t, vl, rows)
-	c, err := studio.NewClient(studio.ClientOptions{URL: vl, Project: "game", Translate: search.LogsQL})
+	c, err := studio.NewClient(studio.ClientOptions{URL: vl, Project: "game"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,7 +16,6 @@ import (
 	"github.com/mcplogd/mcplogd/internal/studiotest"
 	"github.com/mcplogd/mcplogd/mcptools"
 	"github.com/mcplogd/mcplogd/oplog"
-	"github.com/mcplogd/mcplogd/search"
 	"github.com/mcplogd/mcplogd/studio"
 )
 
@@ -53,7 +52,7 @@ func studioSession(t *testing.T, lines int) *mcp.ClientSession {
 	op.Status, op.Level, op.Stack = oplog.StatusError, oplog.LevelError, ""
 	add("ci-7", op)
 	studiotest.Ingest(t, url, rows)
-	c, err := studio.NewClient(studio.ClientOptions{URL: url, Project: "game", Translate: search.LogsQL})
+	c, err := studio.NewClient(studio.ClientOptions{URL: url, Project: "game"})
 	if err != nil {
 		t.Fatal(err)
 	}

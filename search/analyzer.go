@@ -2,17 +2,18 @@ package search
 
 import (
 	"bytes"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/analysis/lang/en"
 	"github.com/blevesearch/bleve/v2/registry"
+
+	ql "github.com/mcplogd/mcplogd/oplog/query"
 )
 
 // wordsName is the analyzer of text and stack: words are runs of letters,
-// digits, marks and underscores (as oplog.Fragment reads them), lower-cased,
-// without English stop words, and cut to maxTokenBytes (appendTerm). It replaces bleve's standard analyzer, whose
+// digits, marks and underscores (as oplog.Fragment reads them, and as the
+// query language's ql.Words does), lower-cased, without English stop words, and cut to maxTokenBytes (appendTerm). It replaces bleve's standard analyzer, whose
 // Unicode word segmentation was a fifth of the indexing time: the index
 // and every query use it, so the two always agree. Unlike the standard
 // analyzer it splits Foo.cs, 3.14 and don't into two words; a query word
@@ -45,10 +46,6 @@ func newWordsAnalyzer(stop analysis.TokenMap) *wordsAnalyzer {
 	return a
 }
 
-func isWordRune(r rune) bool {
-	return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' || unicode.IsMark(r)
-}
-
 // isStop says whether term (lower-cased) is a stop word.
 func (a *wordsAnalyzer) isStop(term []byte) bool {
 	if len(term) > a.maxStop {
@@ -72,7 +69,7 @@ func eachWord(input []byte, fn func(start, end int, ascii bool) bool) {
 				break
 			}
 			r, n := utf8.DecodeRune(input[i:])
-			if !isWordRune(r) {
+			if !ql.IsWordRune(r) {
 				break
 			}
 			ascii = false

@@ -12,7 +12,37 @@ import (
 	index "github.com/blevesearch/bleve_index_api"
 
 	"github.com/mcplogd/mcplogd/oplog"
+	ql "github.com/mcplogd/mcplogd/oplog/query"
 )
+
+// TestWordsAnalyzer_SameAsLanguage keeps the index's words and the query
+// language's (ql.Words, which studio scope searches by) the same: one stop
+// word list, one split, one case.
+func TestWordsAnalyzer_SameAsLanguage(t *testing.T) {
+	an := newAnalyzers(newMapping()).text
+	stop := an.(*wordsAnalyzer).stop
+	for _, w := range ql.StopWords() {
+		if _, ok := stop[w]; !ok {
+			t.Errorf("%q is a stop word of the language, not of the index", w)
+		}
+	}
+	if len(stop) != len(ql.StopWords()) {
+		t.Errorf("the index has %d stop words, the language %d", len(stop), len(ql.StopWords()))
+	}
+	for _, text := range []string{"NullReferenceException at Player.Update() in Foo.cs:42", "the end of ÜBER_größe 3.14 don't",
+		"İNFO \u212Aelvin ſtep", "a1b2 _x_ -- 日本語テキスト"} {
+		var got, want []string
+		for _, tok := range an.Analyze([]byte(text)) {
+			want = append(want, fmt.Sprintf("%s@%d", tok.Term, tok.Position))
+		}
+		for _, w := range ql.Words(text) {
+			got = append(got, fmt.Sprintf("%s@%d", w.Term, w.Position))
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("ql.Words(%q) = %v, the index %v", text, got, want)
+		}
+	}
+}
 
 func TestWordsAnalyzer(t *testing.T) {
 	a := newAnalyzers(newMapping()).text

@@ -9,6 +9,7 @@ import (
 	zap "github.com/blevesearch/zapx/v17"
 
 	"github.com/mcplogd/mcplogd/oplog"
+	ql "github.com/mcplogd/mcplogd/oplog/query"
 )
 
 func init() {
@@ -196,7 +197,7 @@ func fieldWords(s string, hs []uint64) (int, []uint64) {
 		if c >= utf8.RuneSelf {
 			var r rune
 			r, size = utf8.DecodeRuneInString(s[i:])
-			word = isWordRune(r)
+			word = ql.IsWordRune(r)
 		}
 		switch {
 		case word && !in:

@@ -3,7 +3,6 @@ package search
 import (
 	"context"
 	"fmt"
-	"slices"
 
 	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/mapping"
@@ -11,6 +10,8 @@ import (
 	"github.com/blevesearch/bleve/v2/search/query"
 	"github.com/blevesearch/bleve/v2/search/searcher"
 	index "github.com/blevesearch/bleve_index_api"
+
+	ql "github.com/mcplogd/mcplogd/oplog/query"
 )
 
 // Cut documents. Bleve's memory and time for a document follow its
@@ -31,50 +32,12 @@ import (
 const cutField = "cut"
 
 // cutQuery is a leaf on a text field, and the documents cut in that field
-// on which it holds.
+// on which it holds: node, the tree's leaf, evaluated on field.
 type cutQuery struct {
 	leaf  query.Query
+	node  ql.Node
 	field string
 	an    analysis.Analyzer
-}
-
-// cutTree returns q for the segments: a copy of q whose leaves on text
-// fields are cutQuerys. q itself, which compileEval and chunkPred read, is
-// left as it is.
-func cutTree(q query.Query, an analysis.Analyzer) query.Query {
-	switch q := q.(type) {
-	case *query.BooleanQuery:
-		c := *q
-		for _, p := range []*query.Query{&c.Must, &c.Should, &c.MustNot} {
-			if *p != nil {
-				*p = cutTree(*p, an)
-			}
-		}
-		return &c
-	case *query.ConjunctionQuery:
-		c := *q // keeps bleve's query string mark (see stringMode)
-		c.Conjuncts = cutTrees(q.Conjuncts, an)
-		return &c
-	case *query.DisjunctionQuery:
-		c := *q
-		c.Disjuncts = cutTrees(q.Disjuncts, an)
-		return &c
-	case *phraseQuery:
-		return &cutQuery{leaf: q, field: q.field, an: an}
-	case query.FieldableQuery:
-		if slices.Contains(textFields, q.Field()) {
-			return &cutQuery{leaf: q, field: q.Field(), an: an}
-		}
-	}
-	return q
-}
-
-func cutTrees(qs []query.Query, an analysis.Analyzer) []query.Query {
-	out := make([]query.Query, len(qs))
-	for i, q := range qs {
-		out[i] = cutTree(q, an)
-	}
-	return out
 }
 
 // Searcher is the leaf's searcher, or, when r holds documents cut in the
@@ -96,7 +59,7 @@ func (q *cutQuery) Searcher(ctx context.Context, r index.IndexReader, m mapping.
 		_ = cut.Close()
 		return s, nil
 	}
-	p, none, err := (&evaluator{m: m, an: q.an, memo: map[query.Query]leafMemo{}}).node(q.leaf)
+	p, err := newEvaluator(m, q.an).leafPred(q.node, q.field)
 	recs, _ := ctx.Value(recordsKey{}).(*recordReader)
 	if err == nil && recs == nil {
 		err = fmt.Errorf("cut: no store to confirm documents against")
@@ -104,10 +67,6 @@ func (q *cutQuery) Searcher(ctx context.Context, r index.IndexReader, m mapping.
 	if err != nil {
 		_, _ = s.Close(), cut.Close()
 		return nil, err
-	}
-	if none {
-		_ = cut.Close()
-		return s, nil
 	}
 	confirmed := searcher.NewFilteringSearcher(ctx, cut, func(_ *search.SearchContext, d *search.DocumentMatch) bool {
 		rec, ok := recs.of(r, d)

@@ -70,12 +70,12 @@
 // (what one indexing step takes, and reading the store), cut.go (fields
 // indexed in part),
 // rebuild.go (starting over, Reindex), tail.go (the records above the
-// watermark and the pending operations), terms.go and terms_pred.go (their
-// term sets), eval.go and evalterms.go (a query
-// evaluated on a record), search.go (a search over all of them), and the
-// query language in syntax.go (AND, OR, NOT, parentheses), query.go
-// (fields and filters for bleve) and values.go (the values of level, kind
-// and status, and the case of wildcards and regular expressions). Format versions and limits are
+// watermark and the pending operations), terms.go (their term sets),
+// search.go (a search over all of them), and the three compilers of the
+// query language (package oplog/query parses it; oplog.ParseQuery checks
+// its values), one case per node type each: bleve.go (the tree and the
+// filters for bleve), eval.go (a query evaluated on a record) and
+// terms_pred.go (on a chunk's term set). Format versions and limits are
 // in consts.go.
 //
 //	idx, err := search.Open("mcplogd-data/index", db, &search.Options{Changed: log.Changed})
@@ -83,7 +83,8 @@
 //	log.SetIndex(idx) // the Log closes it
 //	page, err := log.Search(ctx, oplog.SearchQuery{Query: `level:error AND name:Physics "null reference"`})
 //
-// Query strings are bleve's, read the way log search usually is: terms are
+// Query strings are mcplogd's language (package oplog/query), whose
+// clauses read as bleve's query strings do, read the way log search usually is: terms are
 // all required (AND may be written), OR joins alternatives, NOT or -
 // excludes, parentheses group; unqualified words search text and stack;
 // level, kind and status values are spelled as oplog parses them, and

@@ -2,30 +2,39 @@ package search
 
 import (
 	"fmt"
-	"reflect"
+	"regexp/syntax"
 	"slices"
 	"strings"
+	"sync"
+	"unicode/utf8"
 
 	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/mapping"
 	"github.com/blevesearch/bleve/v2/search/query"
+	"github.com/blevesearch/bleve/v2/search/searcher"
+	"github.com/blevesearch/vellum/levenshtein"
+	vregexp "github.com/blevesearch/vellum/regexp"
 
 	"github.com/mcplogd/mcplogd/oplog"
+	ql "github.com/mcplogd/mcplogd/oplog/query"
 )
 
 // Records above the watermark are not in any index: a search evaluates its
-// compiled query on each of them, as read from the store. compileEval turns
-// the bleve query tree into a predicate with bleve's semantics, leaf by
-// leaf: the record's keyword values spelled as document indexes them, its
-// text and stack analysed as the mapping analyses them, patterns and fuzzy
-// words run through the same vellum automata scorch runs over its term
-// dictionaries, and bleve's rules for clauses that match nothing (a
-// MatchNone searcher is dropped from a boolean query, and from a
-// conjunction or disjunction of a query string). TestSearch_LagEqualsIndexed
-// holds the two to the same answers.
+// query on each of them, as read from the store. The evaluator compiles the
+// query tree into a predicate with the semantics of what bleve.go builds
+// for bleve, leaf by leaf: the record's keyword values spelled as document
+// indexes them, its text and stack analysed as the mapping analyses them,
+// patterns and fuzzy words run through the same vellum automata scorch
+// runs over its term dictionaries (matchers, below, which the term sets'
+// compiler in terms_pred.go shares). A leaf that analysis leaves without a
+// word (only stop words) matches nothing, as bleve's MatchNone searcher
+// under the conjunctions, disjunctions and boolean queries bleve.go builds.
+// TestSearch_LagEqualsIndexed holds the two to the same answers.
 
 // pred reports whether a record matches.
 type pred func(v *recView) bool
+
+func never(*recView) bool { return false }
 
 // recView is a record as predicates read it: its text and stack analysed
 // at most once, and only when a leaf needs their words.
@@ -105,8 +114,8 @@ func keywordValue(r *oplog.Record, field string) string {
 	return ""
 }
 
-// leafPred is the predicate of a leaf testing the terms of field.
-func leafPred(field string, m termMatcher) pred {
+// termPred is the predicate of a leaf testing the terms of field by m.
+func termPred(field string, m termMatcher) pred {
 	switch field {
 	case "text", "stack":
 		f := slices.Index(textFields, field)
@@ -123,107 +132,119 @@ func leafPred(field string, m termMatcher) pred {
 	}
 }
 
-// evaluator compiles queries into predicates (and chunk predicates, see
-// terms_pred.go), building each leaf's matcher once for both.
-type evaluator struct {
-	m    mapping.IndexMapping
-	an   analysis.Analyzer // of text and stack, for phrases
-	memo map[query.Query]leafMemo
-}
+// evaluator compiles query trees into predicates on records.
+type evaluator struct{ *matchers }
 
-// leafMemo is what leafMatcher or matchTerms built for a leaf.
-type leafMemo struct {
-	toks  analysis.TokenStream
-	ms    []termMatcher
-	field string
-	err   error
-}
+func (a *analyzers) evaluator(m mapping.IndexMapping) *evaluator { return newEvaluator(m, a.text) }
 
-func (a *analyzers) evaluator(m mapping.IndexMapping) *evaluator {
-	return &evaluator{m: m, an: a.text, memo: map[query.Query]leafMemo{}}
+// newEvaluator returns an evaluator for the mapping m, an the analyzer of
+// text and stack.
+func newEvaluator(m mapping.IndexMapping, an analysis.Analyzer) *evaluator {
+	return &evaluator{newMatchers(m, an)}
 }
 
 // compileEval returns c's predicate, the filters' time range included.
 func (ev *evaluator) compileEval(c *compiled) (pred, error) {
-	p, none, err := ev.node(c.q)
-	if err != nil {
-		return nil, err
-	}
-	if none {
-		return func(*recView) bool { return false }, nil
-	}
-	if c.rng.none() {
-		return p, nil
+	p, err := ev.eval(c.tree)
+	if err != nil || c.rng.none() {
+		return p, err
 	}
 	return func(v *recView) bool { return c.rng.in(v.r.Time.UnixNano()) && p(v) }, nil
 }
 
-// node returns q's predicate, and whether bleve's searcher for q is a
-// MatchNone searcher (which enclosing boolean queries drop).
-func (ev *evaluator) node(q query.Query) (pred, bool, error) {
-	switch q := q.(type) {
-	case *query.BooleanQuery:
-		return ev.boolean(q)
-	case *query.ConjunctionQuery:
-		ps, err := ev.nodes(q.Conjuncts, stringMode(q))
-		if err != nil || len(ps) == 0 {
-			return nil, true, err
+// eval compiles n; one case per node type, the leaves in leafPred.
+func (ev *evaluator) eval(n ql.Node) (pred, error) {
+	switch n := n.(type) {
+	case *ql.And:
+		var must, not []pred
+		for _, sub := range n.Nodes {
+			x, isNot := sub.(*ql.Not)
+			if isNot {
+				sub = x.Node
+			}
+			p, err := ev.eval(sub)
+			if err != nil {
+				return nil, err
+			}
+			if isNot {
+				not = append(not, p)
+			} else {
+				must = append(must, p)
+			}
 		}
 		return func(v *recView) bool {
-			for _, p := range ps {
+			for _, p := range must {
 				if !p(v) {
 					return false
 				}
 			}
+			for _, p := range not {
+				if p(v) {
+					return false
+				}
+			}
 			return true
-		}, false, nil
-	case *query.DisjunctionQuery:
-		ps, err := ev.nodes(q.Disjuncts, stringMode(q))
-		if err != nil || len(ps) == 0 {
-			return nil, true, err
-		}
-		return atLeast(ps, max(int(q.Min), 1)), false, nil
-	case *query.MatchAllQuery:
-		return func(*recView) bool { return true }, false, nil
-	case *query.MatchNoneQuery:
-		return nil, true, nil
-	case *query.MatchQuery:
-		return ev.match(q)
-	case *phraseQuery:
-		return ev.phrase(q), false, nil
-	case *timeRangeQuery:
-		return func(v *recView) bool { t := v.r.Time.UnixNano(); return t != 0 && q.match(t) }, false, nil
-	}
-	p, err := ev.leaf(q)
-	return p, false, err
-}
-
-// nodes compiles qs; a query string's conjunctions and disjunctions leave
-// out the clauses that match nothing (skip), others keep them as never
-// matching.
-func (ev *evaluator) nodes(qs []query.Query, skip bool) ([]pred, error) {
-	var ps []pred
-	for _, sub := range qs {
-		p, none, err := ev.node(sub)
+		}, nil
+	case *ql.Or:
+		ps, err := ev.evals(n.Nodes)
 		if err != nil {
 			return nil, err
 		}
-		if none {
-			if skip {
-				continue
-			}
-			p = func(*recView) bool { return false }
+		return atLeast(ps, 1), nil
+	case *ql.Not:
+		return ev.eval(&ql.And{Nodes: []ql.Node{n}})
+	case *ql.All:
+		return func(*recView) bool { return true }, nil
+	case *ql.None:
+		return never, nil
+	}
+	field, _ := ql.Field(n)
+	if field != "" {
+		return ev.leafPred(n, field)
+	}
+	ps := make([]pred, 0, len(ql.TextFields))
+	for _, f := range ql.TextFields {
+		p, err := ev.leafPred(n, f)
+		if err != nil {
+			return nil, err
 		}
 		ps = append(ps, p)
+	}
+	return atLeast(ps, 1), nil
+}
+
+func (ev *evaluator) evals(ns []ql.Node) ([]pred, error) {
+	ps := make([]pred, len(ns))
+	for i, sub := range ns {
+		p, err := ev.eval(sub)
+		if err != nil {
+			return nil, err
+		}
+		ps[i] = p
 	}
 	return ps, nil
 }
 
-// stringMode reads the unexported mark bleve's query string parser puts on
-// the conjunctions and disjunctions it builds.
-func stringMode(q query.Query) bool {
-	f := reflect.ValueOf(q).Elem().FieldByName("queryStringMode")
-	return f.IsValid() && f.Kind() == reflect.Bool && f.Bool()
+// leafPred compiles leaf n on field (not "").
+func (ev *evaluator) leafPred(n ql.Node, field string) (pred, error) {
+	l := ev.leaf(n, field)
+	switch {
+	case l.err != nil:
+		return nil, l.err
+	case l.time != nil:
+		return func(v *recView) bool { t := v.r.Time.UnixNano(); return t != 0 && l.time.match(t) }, nil
+	case l.phrase != nil:
+		return ev.phrase(l.phrase), nil
+	case len(l.ms) == 0:
+		return never, nil
+	case len(l.ms) == 1:
+		return termPred(field, l.ms[0]), nil
+	}
+	ps := make([]pred, len(l.ms))
+	for i, m := range l.ms {
+		ps[i] = termPred(field, m)
+	}
+	return atLeast(ps, 1), nil
 }
 
 // atLeast matches when at least min of ps do: records (pred) and the term
@@ -242,116 +263,12 @@ func atLeast[V any, P ~func(V) bool](ps []P, min int) P {
 	}
 }
 
-// boolean follows bleve's BooleanQuery.Searcher and BooleanSearcher: parts
-// whose searcher is MatchNone are left out; without must, should is
-// required; with must, should (min 0) only scores.
-func (ev *evaluator) boolean(q *query.BooleanQuery) (pred, bool, error) {
-	if q.Filter != nil {
-		return nil, false, oplog.Errorf(oplog.EINVALID, "query: unsupported boolean filter")
-	}
-	part := func(sub query.Query) (pred, error) {
-		if sub == nil {
-			return nil, nil
-		}
-		p, none, err := ev.node(sub)
-		if none {
-			return nil, err
-		}
-		return p, err
-	}
-	must, err := part(q.Must)
-	if err != nil {
-		return nil, false, err
-	}
-	should, err := part(q.Should)
-	if err != nil {
-		return nil, false, err
-	}
-	not, err := part(q.MustNot)
-	if err != nil {
-		return nil, false, err
-	}
-	if must == nil && should == nil && not == nil {
-		return nil, true, nil
-	}
-	if dq, ok := q.Should.(*query.DisjunctionQuery); must != nil && (!ok || dq.Min <= 0) {
-		should = nil // bleve's should searcher has min 0 here: it only scores
-	}
-	return func(v *recView) bool {
-		if must != nil && !must(v) || should != nil && !should(v) {
-			return false
-		}
-		return not == nil || !not(v)
-	}, false, nil
-}
-
-// match analyses q's text with its field's analyzer, as MatchQuery does:
-// one term (or fuzzy term) per token, any of them (or all: operator and);
-// no token is a MatchNone searcher.
-func (ev *evaluator) match(q *query.MatchQuery) (pred, bool, error) {
-	toks, ms, err := ev.matchTerms(q)
-	if err != nil || len(toks) == 0 {
-		return nil, err == nil, err
-	}
-	ps := make([]pred, len(ms))
-	for i, m := range ms {
-		ps[i] = leafPred(q.FieldVal, m)
-	}
-	if q.Operator == query.MatchQueryOperatorAnd {
-		return func(v *recView) bool {
-			for _, p := range ps {
-				if !p(v) {
-					return false
-				}
-			}
-			return true
-		}, false, nil
-	}
-	return atLeast(ps, 1), false, nil
-}
-
-// matchTerms analyses q's text with its field's analyzer, as MatchQuery
-// does, and returns its tokens and a matcher for each.
-func (ev *evaluator) matchTerms(q *query.MatchQuery) (analysis.TokenStream, []termMatcher, error) {
-	if l, ok := ev.memo[q]; ok {
-		return l.toks, l.ms, l.err
-	}
-	toks, ms, err := ev.buildMatchTerms(q)
-	ev.memo[q] = leafMemo{toks: toks, ms: ms, err: err} // (q is a pointer)
-	return toks, ms, err
-}
-
-func (ev *evaluator) buildMatchTerms(q *query.MatchQuery) (analysis.TokenStream, []termMatcher, error) {
-	name := q.Analyzer
-	if name == "" {
-		name = ev.m.AnalyzerNameForPath(q.FieldVal)
-	}
-	an := ev.m.AnalyzerNamed(name)
-	if an == nil {
-		return nil, nil, fmt.Errorf("no analyzer named '%s' registered", name)
-	}
-	toks := an.Analyze([]byte(q.Match))
-	ms := make([]termMatcher, len(toks))
-	for i, t := range toks {
-		if q.Fuzziness == 0 {
-			ms[i] = exactMatcher(string(t.Term))
-			continue
-		}
-		m, err := fuzzyMatcher(string(t.Term), q.Fuzziness, q.Prefix)
-		if err != nil {
-			return nil, nil, err
-		}
-		ms[i] = m
-	}
-	return toks, ms, nil
-}
-
 // phrase checks q's words in order on the record (as phraseQuery does on
 // the records its term searchers find).
 func (ev *evaluator) phrase(q *phraseQuery) pred {
 	f := slices.Index(textFields, q.field)
 	if f < 0 {
-		return func(*recView) bool { return false }
+		return never
 	}
 	return func(v *recView) bool {
 		for _, w := range q.words {
@@ -363,60 +280,324 @@ func (ev *evaluator) phrase(q *phraseQuery) pred {
 	}
 }
 
-// leaf compiles a term-level leaf: term, fuzzy, prefix, wildcard, regular
-// expression; numeric and date ranges match nothing (no field has numbers).
-func (ev *evaluator) leaf(q query.Query) (pred, error) {
-	m, field, err := ev.leafMatcher(q)
-	if err != nil {
-		return nil, err
-	}
-	if m.match == nil {
-		return func(*recView) bool { return false }, nil
-	}
-	return leafPred(field, m), nil
+// matchers builds what each leaf of a tree tests, once for the evaluator
+// and the term sets' compiler (terms_pred.go), as bleve.go's leaves test
+// it.
+type matchers struct {
+	m    mapping.IndexMapping
+	an   analysis.Analyzer // of text and stack, for phrases
+	memo map[leafKey]leafMatch
 }
 
-// leafMatcher returns the matcher of a term-level leaf and its field; a
-// range leaf has none (it matches nothing).
-func (ev *evaluator) leafMatcher(q query.Query) (termMatcher, string, error) {
-	if l, ok := ev.memo[q]; ok {
-		return l.ms[0], l.field, l.err
-	}
-	m, field, err := leafMatcher(q)
-	if reflect.ValueOf(q).Kind() == reflect.Pointer { // as every query is; another could not be a key
-		ev.memo[q] = leafMemo{ms: []termMatcher{m}, field: field, err: err}
-	}
-	return m, field, err
+func newMatchers(m mapping.IndexMapping, an analysis.Analyzer) *matchers {
+	return &matchers{m: m, an: an, memo: map[leafKey]leafMatch{}}
 }
 
-func leafMatcher(q query.Query) (termMatcher, string, error) {
+// leafKey is a leaf of a tree on one field (a leaf on the default fields
+// is one per text field).
+type leafKey struct {
+	n     ql.Node
+	field string
+}
+
+// leafMatch is what a leaf tests: one of its terms' matchers matches a
+// term of the field (none: nothing matches), or its phrase holds, or its
+// time range.
+type leafMatch struct {
+	ms     []termMatcher
+	phrase *phraseQuery
+	time   *timeRangeQuery
+	err    error
+}
+
+// leaf returns what n on field tests.
+func (ms *matchers) leaf(n ql.Node, field string) leafMatch {
+	k := leafKey{n, field}
+	if l, ok := ms.memo[k]; ok {
+		return l
+	}
+	l := ms.build(n, field)
+	ms.memo[k] = l
+	return l
+}
+
+// build is leaf, one case per leaf type, as bleveLeaf builds them.
+func (ms *matchers) build(n ql.Node, field string) leafMatch {
+	text := slices.Contains(textFields, field)
 	var m termMatcher
 	var err error
-	var field string
-	switch q := q.(type) {
+	switch n := n.(type) {
+	case *ql.Term:
+		if text && n.Fuzzy == 0 && phraseOfWord(ms.an, []byte(n.Text)) {
+			return ms.phraseOf(field, n.Text)
+		}
+		return ms.words(field, n.Text, n.Fuzzy)
+	case *ql.Phrase:
+		if text {
+			return ms.phraseOf(field, n.Text)
+		}
+		m = exactMatcher(n.Text)
+	case *ql.Prefix:
+		p := foldCase(field, n.Prefix)
+		m = termMatcher{match: func(t string) bool { return strings.HasPrefix(t, p) }, lit: asciiLit(p), prefix: p}
+	case *ql.Wildcard:
+		m, err = regexpMatcher(wildcardReplacer.Replace(foldCase(field, n.Pattern)))
+	case *ql.Regexp:
+		m, err = regexpMatcher(strings.TrimPrefix(foldRegexp(field, n.Pattern), "^"))
+	case *ql.NumberRange:
+		return leafMatch{} // no field holds numbers
+	case *ql.TimeRange:
+		if field == timeField {
+			return leafMatch{time: newTimeRangeQuery(n)}
+		}
+		return leafMatch{}
+	default:
+		panic(fmt.Sprintf("BUG: search: no evaluation of %T", n))
+	}
+	if err != nil {
+		return leafMatch{err: oplog.Errorf(oplog.EINVALID, "query: %v", err)}
+	}
+	return leafMatch{ms: []termMatcher{m}}
+}
+
+// phraseOf is a phrase on a text field, as newPhrase builds it: several
+// words in order, one word, or none.
+func (ms *matchers) phraseOf(field, text string) leafMatch {
+	switch q := newPhrase(field, text, ms.an).(type) {
+	case *phraseQuery:
+		return leafMatch{phrase: q}
 	case *query.TermQuery:
-		m, field = exactMatcher(q.Term), q.FieldVal
-	case *query.FuzzyQuery:
-		m, err = fuzzyMatcher(q.Term, q.Fuzziness, q.Prefix)
-		field = q.FieldVal
-	case *query.PrefixQuery:
-		p := q.Prefix
-		m, field = termMatcher{match: func(t string) bool { return strings.HasPrefix(t, p) }, lit: asciiLit(p), prefix: p}, q.FieldVal
-	case *query.WildcardQuery:
-		m, err = regexpMatcher(wildcardReplacer.Replace(q.Wildcard))
-		field = q.FieldVal
-	case *query.RegexpQuery:
-		m, err = regexpMatcher(strings.TrimPrefix(q.Regexp, "^"))
-		field = q.FieldVal
-	case *query.NumericRangeQuery, *query.DateRangeQuery, *query.TermRangeQuery:
-		if vq, ok := q.(query.ValidatableQuery); ok {
-			if err := vq.Validate(); err != nil {
-				return m, "", err
+		return leafMatch{ms: []termMatcher{exactMatcher(q.Term)}}
+	}
+	return leafMatch{}
+}
+
+// words analyses text with field's analyzer, as MatchQuery does: one term
+// (or fuzzy term) per token, any of which matches.
+func (ms *matchers) words(field, text string, fuzzy int) leafMatch {
+	name := ms.m.AnalyzerNameForPath(field)
+	an := ms.m.AnalyzerNamed(name)
+	if an == nil {
+		return leafMatch{err: fmt.Errorf("no analyzer named '%s' registered", name)}
+	}
+	toks := an.Analyze([]byte(text))
+	l := leafMatch{ms: make([]termMatcher, len(toks))}
+	for i, t := range toks {
+		m, err := fuzzyMatcher(string(t.Term), fuzzy, 0)
+		if err != nil {
+			return leafMatch{err: oplog.Errorf(oplog.EINVALID, "query: %v", err)}
+		}
+		l.ms[i] = m
+	}
+	return l
+}
+
+// The leaves' tests of one term of a field: exact, fuzzy, prefix, wildcard
+// and regular expression, as scorch tests the terms of its dictionaries.
+
+// containsFoldASCII reports whether s holds lit (lower-case ASCII) in any
+// ASCII case.
+func containsFoldASCII(s, lit string) bool {
+	lo, up := lit[0], lit[0]
+	if lo >= 'a' && lo <= 'z' {
+		up = lo - 'a' + 'A'
+	}
+	// Where each case of lit's first byte next occurs, from i on; each is
+	// searched for again only once passed, so s is read about twice.
+	nextLo, nextUp := -1, -1
+	for i := 0; len(s)-i >= len(lit); {
+		if nextLo < i {
+			if nextLo = strings.IndexByte(s[i:], lo); nextLo >= 0 {
+				nextLo += i
+			} else {
+				nextLo = len(s)
 			}
 		}
-		return m, "", nil
-	default:
-		return m, "", oplog.Errorf(oplog.EINVALID, "query: unsupported query %T", q)
+		if up != lo && nextUp < i {
+			if nextUp = strings.IndexByte(s[i:], up); nextUp >= 0 {
+				nextUp += i
+			} else {
+				nextUp = len(s)
+			}
+		}
+		j := nextLo
+		if up != lo {
+			j = min(j, nextUp)
+		}
+		if len(s)-j < len(lit) {
+			return false
+		}
+		if strings.EqualFold(s[j:j+len(lit)], lit) {
+			return true
+		}
+		i = j + 1
 	}
-	return m, field, err
+	return false
+}
+
+// termMatcher is a leaf's test of one term of a field, and a lower-case
+// ASCII literal every matching term contains ("" when none is known).
+// term is the one term an exact matcher matches ("" for the others);
+// prefix, one every matching term starts with ("" when none is known).
+type termMatcher struct {
+	match  func(term string) bool
+	lit    string
+	term   string
+	prefix string
+}
+
+func exactMatcher(term string) termMatcher {
+	return termMatcher{match: func(t string) bool { return t == term }, lit: asciiLit(term), term: term, prefix: term}
+}
+
+// asciiLit returns s lower-cased when it is ASCII, for mayHold; "" if not.
+func asciiLit(s string) string {
+	if !isASCII(s) {
+		return ""
+	}
+	return strings.ToLower(s)
+}
+
+// isASCII reports whether s is ASCII, eight bytes at a time.
+func isASCII(s string) bool {
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		if (uint64(s[i])|uint64(s[i+1])<<8|uint64(s[i+2])<<16|uint64(s[i+3])<<24|
+			uint64(s[i+4])<<32|uint64(s[i+5])<<40|uint64(s[i+6])<<48|uint64(s[i+7])<<56)&0x8080808080808080 != 0 {
+			return false
+		}
+	}
+	for ; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// wildcardReplacer is bleve's wildcardRegexpReplacer (unexported there).
+var wildcardReplacer = strings.NewReplacer("+", `\+`, "(", `\(`, ")", `\)`, "^", `\^`, "$", `\$`, ".", `\.`,
+	"{", `\{`, "}", `\}`, "[", `\[`, "]", `\]`, `|`, `\|`, `\`, `\\`, "*", ".*", "?", ".")
+
+// automaton is what vellum's regexp and Levenshtein DFAs share.
+type automaton interface {
+	Start() int
+	IsMatch(int) bool
+	CanMatch(int) bool
+	Accept(int, byte) int
+}
+
+// accepts runs a over the whole of term, as scorch runs it over terms.
+func accepts(a automaton, term string) bool {
+	s := a.Start()
+	for i := 0; i < len(term); i++ {
+		if s = a.Accept(s, term[i]); !a.CanMatch(s) {
+			return false
+		}
+	}
+	return a.IsMatch(s)
+}
+
+// regexpMatcher compiles pattern as scorch does (vellum, whole terms).
+func regexpMatcher(pattern string) (termMatcher, error) {
+	parsed, err := syntax.Parse(pattern, syntax.Perl)
+	if err != nil {
+		return termMatcher{}, err
+	}
+	re, err := vregexp.NewParsedWithLimit(pattern, parsed, vregexp.DefaultLimit)
+	if err != nil {
+		return termMatcher{}, err
+	}
+	return termMatcher{match: func(t string) bool { return accepts(re, t) }, lit: requiredLit(parsed), prefix: literalPrefix(parsed)}, nil
+}
+
+// literalPrefix returns a prefix of every term re matches whole ("" when it
+// cannot tell). A case-folding literal gives its lower-case ASCII letters
+// and digits up to the first s (ſ folds to it, and terms keep ſ) or other
+// rune: terms are lower-cased, so the rest of its case orbit is in none.
+func literalPrefix(re *syntax.Regexp) string {
+	if re.Op == syntax.OpConcat && len(re.Sub) > 0 {
+		re = re.Sub[0]
+	}
+	if re.Op != syntax.OpLiteral {
+		return ""
+	}
+	if re.Flags&syntax.FoldCase == 0 {
+		return string(re.Rune)
+	}
+	var b strings.Builder
+	for _, r := range re.Rune {
+		if r >= 'A' && r <= 'Z' {
+			r += 'a' - 'A'
+		}
+		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_') || r == 's' {
+			break
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// requiredLit returns the longest ASCII literal every match of re
+// contains, lower-cased ("" when it cannot tell).
+func requiredLit(re *syntax.Regexp) string {
+	subs := []*syntax.Regexp{re}
+	if re.Op == syntax.OpConcat {
+		subs = re.Sub
+	}
+	best := ""
+	for _, s := range subs {
+		if s.Op == syntax.OpLiteral {
+			if l := asciiLit(string(s.Rune)); len(l) > len(best) {
+				best = l
+			}
+		}
+	}
+	return best
+}
+
+// levBuilders are scorch's Levenshtein automaton builders (distance 1 and
+// 2, transpositions counting one), built once when first needed.
+var levBuilders = sync.OnceValues(func() ([2]*levenshtein.LevenshteinAutomatonBuilder, error) {
+	var bs [2]*levenshtein.LevenshteinAutomatonBuilder
+	for i := range bs {
+		b, err := levenshtein.NewLevenshteinAutomatonBuilder(uint8(i+1), true)
+		if err != nil {
+			return bs, err
+		}
+		bs[i] = b
+	}
+	return bs, nil
+})
+
+// fuzzyMatcher matches the terms within fuzziness edits of term that start
+// with its first prefix bytes (rounded up to a whole character), as
+// bleve's fuzzy searcher on scorch does.
+func fuzzyMatcher(term string, fuzziness, prefix int) (termMatcher, error) {
+	switch {
+	case fuzziness > searcher.MaxFuzziness:
+		return termMatcher{}, fmt.Errorf("fuzziness exceeds max (%d)", searcher.MaxFuzziness)
+	case fuzziness < 0:
+		return termMatcher{}, fmt.Errorf("invalid fuzziness, negative")
+	case fuzziness == 0:
+		return exactMatcher(term), nil
+	case fuzziness > 2:
+		return termMatcher{}, fmt.Errorf("fuzziness exceeds the max limit")
+	}
+	pre := term
+	for i := range term {
+		if i >= prefix {
+			pre = term[:i]
+			break
+		}
+	}
+	bs, err := levBuilders()
+	if err != nil {
+		return termMatcher{}, err
+	}
+	dfa, err := bs[fuzziness-1].BuildDfa(term, uint8(fuzziness))
+	if err != nil {
+		return termMatcher{}, err
+	}
+	return termMatcher{match: func(t string) bool { return strings.HasPrefix(t, pre) && accepts(dfa, t) }, prefix: pre}, nil
 }

@@ -3,31 +3,8 @@ package search
 import (
 	"testing"
 
-	"github.com/blevesearch/bleve/v2/search/query"
-
 	"github.com/mcplogd/mcplogd/oplog"
 )
-
-// TestStringMode guards the one thing the evaluator reads from bleve by
-// reflection: the mark of a query string's conjunctions and disjunctions,
-// which decides whether their clauses that match nothing are dropped.
-func TestStringMode(t *testing.T) {
-	q, err := query.NewQueryStringQuery(`+a b -c`).Parse()
-	if err != nil {
-		t.Fatal(err)
-	}
-	bq := q.(*query.BooleanQuery)
-	for _, sub := range []query.Query{bq.Must, bq.Should, bq.MustNot} {
-		if !stringMode(sub) {
-			t.Fatalf("%T of a query string not in string mode: has bleve renamed queryStringMode?", sub)
-		}
-	}
-	for _, sub := range []query.Query{query.NewConjunctionQuery(nil), query.NewDisjunctionQuery(nil)} {
-		if stringMode(sub) {
-			t.Fatalf("%T built by hand in string mode", sub)
-		}
-	}
-}
 
 // TestContainsFoldASCII checks the prefilter that spares analysing records.
 func TestContainsFoldASCII(t *testing.T) {

@@ -17,24 +17,16 @@ import (
 // ticker fires. It reads the store only, so it never slows an append.
 func (x *Index) run() {
 	defer close(x.done)
-	tick := time.NewTicker(x.opts.Interval)
-	defer tick.Stop()
-	gather := max(x.opts.Interval/10, time.Millisecond)
 	lastLog := time.Now()
 	var y yielding
 	var rel releaser // release.go
-	for {
-		var changed <-chan struct{}
-		if x.opts.Changed != nil {
-			changed = x.opts.Changed()
-		}
+	x.loop(max(x.opts.Interval/10, time.Millisecond), func() bool {
 		if x.yields(&y) {
 			select {
 			case <-x.stop:
-				return
 			case <-time.After(yieldFor):
 			}
-			continue
+			return true
 		}
 		var done stepDone
 		var err error
@@ -57,7 +49,24 @@ func (x *Index) run() {
 			lastLog = time.Now()
 			x.opts.Logger.Info("rebuilding search index", "indexedThrough", s.IndexedThrough, "lag", s.Lag, "progress", fmt.Sprintf("%.0f%%", 100*s.Progress))
 		}
-		if err == nil && done.more {
+		return err == nil && done.more
+	})
+}
+
+// loop is a background loop of the index (the indexer, the term sets):
+// it runs step again at once while step says there is more, and otherwise
+// when the ticker fires or the log changes (then after gathering appends
+// for gather, if not 0), until the index stops. The log's Changed channel
+// is taken before each step, so that an append during it wakes the next.
+func (x *Index) loop(gather time.Duration, step func() (more bool)) {
+	tick := time.NewTicker(x.opts.Interval)
+	defer tick.Stop()
+	for {
+		var changed <-chan struct{}
+		if x.opts.Changed != nil {
+			changed = x.opts.Changed()
+		}
+		if step() {
 			select {
 			case <-x.stop:
 				return
@@ -70,10 +79,12 @@ func (x *Index) run() {
 			return
 		case <-tick.C:
 		case <-changed:
-			select {
-			case <-x.stop:
-				return
-			case <-time.After(gather):
+			if gather > 0 {
+				select {
+				case <-x.stop:
+					return
+				case <-time.After(gather):
+				}
 			}
 		}
 	}

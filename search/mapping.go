@@ -12,17 +12,18 @@ import (
 	index "github.com/blevesearch/bleve_index_api"
 
 	"github.com/mcplogd/mcplogd/oplog"
+	ql "github.com/mcplogd/mcplogd/oplog/query"
 )
 
 // Fields of a document. Keyword fields match exactly (case-sensitive, one
 // term), but for level, kind and status whose values queries spell as oplog
-// parses them (see values.go); text fields are analysed with wordsName (see
+// parses them (see oplog.ParseQuery); text fields are analysed with wordsName (see
 // analyzer.go). The time
 // field of queries is not in bleve (see times.go).
 var (
 	keywordFields = []string{"name", "level", "source", "kind", "tool", "status", "replayOf", "run"}
-	textFields    = []string{"text", "stack"}
-	timeField     = "time"
+	textFields    = ql.TextFields // the language's fields of words
+	timeField     = ql.TimeField
 )
 
 // newMapping is the mapping of every segment: nothing stored (records load

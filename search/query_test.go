@@ -34,6 +34,8 @@ func show(q query.Query) string {
 	switch q := q.(type) {
 	case nil:
 		return "<nil>"
+	case *cutQuery:
+		return show(q.leaf)
 	case *query.MatchAllQuery:
 		return "*"
 	case *query.MatchNoneQuery:
@@ -99,118 +101,11 @@ func show(q query.Query) string {
 	return fmt.Sprintf("%T", q)
 }
 
-// TestTree checks how the query language reads AND, OR, NOT, parentheses
-// and clauses (syntax.go), before fields are translated.
-func TestTree(t *testing.T) {
-	f := func(s, want string) {
-		t.Helper()
-		q, err := tree(s)
-		if err != nil {
-			t.Fatalf("tree(%q): %v", s, err)
-		}
-		if got := show(q); got != want {
-			t.Fatalf("tree(%q) = %s, want %s", s, got, want)
-		}
-	}
-	// Nothing to match.
-	f(``, `<nil>`)
-	f(`   `, `<nil>`)
-
-	// Clauses are all required; AND may be written, as && too.
-	f(`foo`, `foo`)
-	f(`foo bar`, `and(foo bar)`)
-	f("foo\tbar\nbaz", `and(foo bar baz)`)
-	f(`foo AND bar`, `and(foo bar)`)
-	f(`foo && bar`, `and(foo bar)`)
-	f(`foo AND`, `foo`) // a trailing AND is forgiven
-	f(`+foo`, `foo`)
-
-	// OR binds looser than AND.
-	f(`foo OR bar`, `or(foo bar)`)
-	f(`foo || bar`, `or(foo bar)`)
-	f(`a OR b OR c`, `or(a b c)`)
-	f(`a b OR c`, `or(and(a b) c)`)
-	f(`a OR b c`, `or(a and(b c))`)
-	f(`a AND OR b`, `or(a b)`)
-
-	// NOT, ! and - exclude.
-	f(`NOT foo`, `(* -foo)`)
-	f(`! foo`, `(* -foo)`)
-	f(`!foo`, `!foo`) // ! is NOT only as a word of its own
-	f(`-foo`, `(* -foo)`)
-	f(`foo -bar`, `(foo -bar)`)
-	f(`foo NOT bar baz`, `(and(foo baz) -bar)`)
-	f(`foo AND NOT bar`, `(foo -bar)`)
-	f(`foo OR NOT bar`, `or(foo (* -bar))`)
-
-	// Parentheses group.
-	f(`(foo)`, `foo`)
-	f(`(a OR b) c`, `and(or(a b) c)`)
-	f(`(a OR b) AND NOT c`, `(or(a b) -c)`)
-	f(`NOT (a OR b)`, `(* -or(a b))`)
-	f(`((a))`, `a`)
-	f(`a(b)`, `and(a b)`)
-
-	// Each clause is bleve's: fields, phrases, wildcards, regexps, fuzzy,
-	// boosts, ranges; quotes and backslashes keep spaces and parentheses.
-	f(`name:Physics`, `name:Physics`)
-	f(`"null reference"`, `"null reference"`)
-	f(`text:"a (b) c"`, `text:"a (b) c"`)
-	f(`"say \"hi\""`, `"say "hi""`)
-	f(`Physi*`, `Physi*`)
-	f(`name:Phys*`, `name:Phys*`)
-	f(`te?t`, `te?t`)
-	f(`text:/ab+c/`, `text:/ab+c/`)
-	f(`x~2`, `x~2`)
-	f(`y^3`, `y^3`)
-	f(`status:>=3`, `status:>=3`)
-	f(`\(a\)`, `(a)`)
-	f(`time:>"2026-01-01T00:00:00Z"`, `time:range(2026-01-01T00:00:00Z..0001-01-01T00:00:00Z)`)
-	f(`level:error AND name:Physics "null reference"`, `and(level:error name:Physics "null reference")`)
-}
-
-// TestTree_Errors checks the syntax errors and where they point.
-func TestTree_Errors(t *testing.T) {
-	f := func(s, want string) {
-		t.Helper()
-		_, err := tree(s)
-		if oplog.ErrorCode(err) != oplog.EINVALID {
-			t.Fatalf("tree(%q): %v, want EINVALID", s, err)
-		}
-		if got := oplog.ErrorMessage(err); got != want {
-			t.Fatalf("tree(%q):\n%s\nwant\n%s", s, got, want)
-		}
-	}
-	at := func(s string, col int, what string) string {
-		return fmt.Sprintf("query: syntax error at character %d: %s\n  %s\n  %s^", col, what, s, strings.Repeat(" ", col-1))
-	}
-	f(`NOT NOT a`, at(`NOT NOT a`, 5, "NOT NOT"))
-	f(`a NOT`, at(`a NOT`, 3, "NOT needs a term after it"))
-	f(`a OR`, at(`a OR`, 3, "OR needs a term after it"))
-	f(`-`, at(`-`, 1, "syntax error")) // "-" alone is no word to bleve
-	f(`a OR -`, at(`a OR -`, 6, "syntax error"))
-	f(`OR a`, at(`OR a`, 1, "OR needs a term before it"))
-	f(`AND a`, at(`AND a`, 1, "AND needs a term before it"))
-	f(`a OR OR b`, at(`a OR OR b`, 6, "OR needs a term before it"))
-	f(`a OR AND b`, at(`a OR AND b`, 6, "AND needs a term before it"))
-	f(`NOT AND a`, at(`NOT AND a`, 5, "AND needs a term before it"))
-	f(`()`, at(`()`, 1, "empty parentheses"))
-	f(`(a`, at(`(a`, 1, "'(' is never closed"))
-	f(`((a) OR b`, at(`((a) OR b`, 1, "'(' is never closed"))
-	f(`a)`, at(`a)`, 2, "')' without a '(' before it"))
-	f(`a ) b`, at(`a ) b`, 3, "')' without a '(' before it"))
-	f(`(a OR)`, at(`(a OR)`, 4, "OR needs a term after it"))
-	f(`"a b`, at(`"a b`, 1, "a quote that is never closed"))
-	f(`ab "cd`, at(`ab "cd`, 4, "a quote that is never closed"))
-	f(`é (b`, at(`é (b`, 3, "'(' is never closed")) // characters, not bytes
-	f(`level:`, at(`level:`, 1, "syntax error"))
-	f(`:x`, at(`:x`, 1, "syntax error"))
-	f(`"a b"~1`, at(`"a b"~1`, 1, "syntax error"))
-}
-
 // firstLeaf returns the first query of q's tree that has no others in it.
 func firstLeaf(q query.Query) query.Query {
 	switch q := q.(type) {
+	case *cutQuery:
+		return q.leaf
 	case *query.BooleanQuery:
 		for _, sub := range []query.Query{q.Must, q.Should, q.MustNot} {
 			if sub != nil {
@@ -279,8 +174,8 @@ func TestCompile(t *testing.T) {
 	}
 	f(`text:/Null.*EX/`, `text:/(?i)Null.*EX/`, nil)
 	f(`/Physi.*/`, `or(text:/(?i)Physi.*/ stack:/(?i)Physi.*/)`, nil)
-	// A bare number is a word; bleve's numeric alternative has no text field.
-	f(`3`, `or(or(text:3 stack:3) or())`, []string{"3"})
+	// A bare number is a word.
+	f(`3`, `or(text:3 stack:3)`, []string{"3"})
 
 	// A word the analyzer splits is a phrase; phrases check word order.
 	f(`Foo.cs`, `or(text:phrase(foo@0 cs@1) stack:phrase(foo@0 cs@1))`, []string{"foo", "cs"})
@@ -304,8 +199,8 @@ func TestCompile(t *testing.T) {
 	f(`level:eror~1`, `level:eror~1`, nil) // fuzzy: as written
 	f(`kind:any`, `*`, nil)                // as the kind filter reads it
 	f(`level:error -kind:all`, `(level:error -*)`, nil)
-	f(`replayOf:12`, `or(replayOf:12 replayOf:>=12<=12)`, nil) // bleve reads a number both ways
-	f(`run:2`, `or(run:2 run:>=2<=2)`, nil)
+	f(`replayOf:12`, `replayOf:12`, nil) // a number is a word
+	f(`run:2`, `run:2`, nil)
 	f(`kind:marker`, `kind:marker`, nil)
 
 	// Excluded words are no fragment words.

@@ -262,7 +262,7 @@ func (x *Index) segmentIDs(ctx context.Context, s *segment, c *compiled, lo, hi 
 	}
 	s.times.mu.RLock()
 	defer s.times.mu.RUnlock()
-	return searchIDs(ctx, s.idx, x.m, c.seg, lo, hi, keep, l, nil)
+	return searchIDs(ctx, s.idx, x.m, c.q, lo, hi, keep, l, nil)
 }
 
 func countIn(ids []uint64, lo, hi uint64) int {

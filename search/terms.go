@@ -6,7 +6,6 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"time"
 	"unsafe"
 
 	"github.com/mcplogd/mcplogd/oplog"
@@ -245,34 +244,15 @@ func (c *chunkTerms) intern(f int, term []byte) string {
 // runTerms keeps the term sets up with the log, beside the indexer.
 func (x *Index) runTerms() {
 	defer close(x.termsDone)
-	tick := time.NewTicker(x.opts.Interval)
-	defer tick.Stop()
-	for {
-		var changed <-chan struct{}
-		if x.opts.Changed != nil {
-			changed = x.opts.Changed()
-		}
+	x.loop(0, func() bool {
 		n, bytes, err := x.buildTerms()
 		if err != nil {
 			x.opts.Logger.Error("search: reading the records above the watermark failed", "err", err)
-		} else {
-			x.readN(n, bytes, n < termsStep)
+			return false
 		}
-		if err == nil && (n >= termsStep || bytes >= releaseBytes) {
-			select {
-			case <-x.stop:
-				return
-			default:
-				continue
-			}
-		}
-		select {
-		case <-x.stop:
-			return
-		case <-tick.C:
-		case <-changed:
-		}
-	}
+		x.readN(n, bytes, n < termsStep)
+		return n >= termsStep || bytes >= releaseBytes
+	})
 }
 
 // has reports whether text field f (0: text, 1: stack) of c holds term.

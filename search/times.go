@@ -11,10 +11,10 @@ import (
 
 	"github.com/blevesearch/bleve/v2/mapping"
 	"github.com/blevesearch/bleve/v2/search"
-	"github.com/blevesearch/bleve/v2/search/query"
 	"github.com/blevesearch/bleve/v2/search/searcher"
 
 	"github.com/mcplogd/mcplogd/oplog"
+	ql "github.com/mcplogd/mcplogd/oplog/query"
 )
 
 // Record times are not in bleve: a datetime field costs 16 prefix-coded
@@ -96,13 +96,13 @@ type timeRangeQuery struct {
 	inclStart, inclEnd bool
 }
 
-func newTimeRangeQuery(q *query.DateRangeQuery) *timeRangeQuery {
-	t := &timeRangeQuery{start: q.Start.Time, end: q.End.Time, inclStart: true}
-	if q.InclusiveStart != nil {
-		t.inclStart = *q.InclusiveStart
+func newTimeRangeQuery(n *ql.TimeRange) *timeRangeQuery {
+	t := &timeRangeQuery{start: n.Start, end: n.End, inclStart: true}
+	if n.StartIncl != nil {
+		t.inclStart = *n.StartIncl
 	}
-	if q.InclusiveEnd != nil {
-		t.inclEnd = *q.InclusiveEnd
+	if n.EndIncl != nil {
+		t.inclEnd = *n.EndIncl
 	}
 	return t
 }

@@ -48,8 +48,9 @@
 // # Studio scope
 //
 // Client (query*.go) implements oplog.Studio, the tools' scope "studio",
-// with LogsQL over /select/logsql/query: query strings translated by
-// search.LogsQL (what LogsQL cannot say the same way is an error), filters
+// with LogsQL over /select/logsql/query: query strings parsed by
+// oplog.ParseQuery and compiled to LogsQL (logsql.go; what LogsQL cannot say
+// the same way is an error), filters
 // and the project, machine and source as stream filters, lists newest first
 // with an offset cursor, and an operation's newest row kept (the rows of a
 // page are checked against max(seq) per (machine, revision, id)); crashes

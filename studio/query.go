@@ -24,10 +24,6 @@ type ClientOptions struct {
 	// Project is the project whose machines the client reads; required.
 	Project string
 
-	// Translate turns a query string of mcplogd's language into a LogsQL
-	// filter over the studio schema (cmd/mcplogd passes search.LogsQL);
-	// nil: Search refuses query strings.
-	Translate func(query string) (string, error)
 
 	// HTTP is the client for VictoriaLogs; nil: one with a 30 s timeout.
 	HTTP *http.Client

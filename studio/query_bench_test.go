@@ -16,7 +16,6 @@ import (
 	"github.com/mcplogd/mcplogd/internal/studiotest"
 	"github.com/mcplogd/mcplogd/internal/workload"
 	"github.com/mcplogd/mcplogd/oplog"
-	"github.com/mcplogd/mcplogd/search"
 	"github.com/mcplogd/mcplogd/studio"
 )
 
@@ -43,7 +42,7 @@ func BenchmarkStudioScope(b *testing.B) {
 	}
 	b.Logf("ingested %d records (2 machines) in %s: %.0f records/s", n, time.Since(start).Round(time.Millisecond),
 		float64(n)/time.Since(start).Seconds())
-	c, err := studio.NewClient(studio.ClientOptions{URL: vl, Project: "bench", Translate: search.LogsQL})
+	c, err := studio.NewClient(studio.ClientOptions{URL: vl, Project: "bench"})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -63,7 +62,7 @@ func BenchmarkStudioScope(b *testing.B) {
 				}
 			}
 		})
-		lq, err := search.LogsQL(q.query)
+		lq, err := studio.LogsQL(q.query)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -10,7 +10,6 @@ import (
 	"github.com/mcplogd/mcplogd/crash"
 	"github.com/mcplogd/mcplogd/internal/studiotest"
 	"github.com/mcplogd/mcplogd/oplog"
-	"github.com/mcplogd/mcplogd/search"
 	"github.com/mcplogd/mcplogd/studio"
 )
 
@@ -32,7 +31,7 @@ func crashRows(machine string, id0, seq0 uint64, t0, n int, text, stack string) 
 
 func mustStudio(t *testing.T, url string) *studio.Client {
 	t.Helper()
-	c, err := studio.NewClient(studio.ClientOptions{URL: url, Project: "game", Translate: search.LogsQL})
+	c, err := studio.NewClient(studio.ClientOptions{URL: url, Project: "game"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -180,7 +179,7 @@ func TestClient_FindCrashes_Classes(t *testing.T) {
 		row(2, oplog.LevelError, "", nre, "at Inventory.Sort () in Assets/Inventory.cs:17"),
 		row(3, oplog.LevelError, "compiler", "Assets/A.cs(3,1): error CS1002: ; expected", "Assets/A.cs(3,1)"),
 	})
-	c, err := studio.NewClient(studio.ClientOptions{URL: url, Project: "game", Translate: search.LogsQL})
+	c, err := studio.NewClient(studio.ClientOptions{URL: url, Project: "game"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -88,10 +88,7 @@ func (c *Client) Search(ctx context.Context, q oplog.StudioSearchQuery) (oplog.S
 	}
 	text := ""
 	if strings.TrimSpace(q.Query) != "" {
-		if c.opts.Translate == nil {
-			return oplog.StudioSearchPage{}, oplog.Errorf(oplog.EUNAVAILABLE, "query: this studio client cannot translate query strings")
-		}
-		if text, err = c.opts.Translate(q.Query); err != nil {
+		if text, err = logsQL(q.Query); err != nil {
 			return oplog.StudioSearchPage{}, err
 		}
 	}

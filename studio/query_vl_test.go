@@ -91,7 +91,7 @@ func mustTwin(t *testing.T) *twin {
 	}
 	url := studiotest.Start(t)
 	studiotest.Ingest(t, url, rows)
-	c, err := studio.NewClient(studio.ClientOptions{URL: url, Project: "game", Translate: search.LogsQL})
+	c, err := studio.NewClient(studio.ClientOptions{URL: url, Project: "game"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,7 +169,7 @@ func TestClient_Search_SameAsLocal(t *testing.T) {
 			continue
 		}
 		if !slices.Equal(got, want) {
-			lq, _ := search.LogsQL(q)
+			lq, _ := studio.LogsQL(q)
 			t.Errorf("%-40q studio %v, local %v\n  LogsQL: %s", q, got, want, lq)
 		}
 	}

@@ -12,7 +12,6 @@ import (
 	"github.com/mcplogd/mcplogd/client"
 	"github.com/mcplogd/mcplogd/internal/datadir"
 	"github.com/mcplogd/mcplogd/oplog"
-	"github.com/mcplogd/mcplogd/search"
 	"github.com/mcplogd/mcplogd/studio"
 )
 
@@ -31,10 +30,9 @@ func readStudioSettings(dir *datadir.Dir) (s studioSettings, ok bool, err error)
 	return studioSettings{URL: cfg.Studio.URL, Project: cmpOr(cfg.Studio.Project, dir.DefaultProject())}, true, nil
 }
 
-// newStudioClient is the studio client of settings s: the query language
-// translated by package search.
+// newStudioClient is the studio client of settings s.
 func newStudioClient(s studioSettings) (*studio.Client, error) {
-	return studio.NewClient(studio.ClientOptions{URL: s.URL, Project: s.Project, Translate: search.LogsQL})
+	return studio.NewClient(studio.ClientOptions{URL: s.URL, Project: s.Project})
 }
 
 // configuredStudio is the studio dir is configured with (config.json), for

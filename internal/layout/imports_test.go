@@ -10,11 +10,11 @@ import (
 const module = "github.com/mcplogd/mcplogd/"
 
 // domain is what every adapter may import: oplog (records, filters, the
-// Log service) and crash (what a crash is: signatures, titles, classes,
+// Log service), oplog/query (the query language's tree and parser) and crash (what a crash is: signatures, titles, classes,
 // and the in-memory index that needs nothing else), both linking the
 // standard library only, so an adapter that imports them takes on no
 // other adapter's dependencies.
-var domain = []string{"oplog", "crash"}
+var domain = []string{"oplog", "oplog/query", "crash"}
 
 // adapter is domain and extra.
 func adapter(extra ...string) []string { return append(slices.Clip(domain), extra...) }
@@ -22,27 +22,29 @@ func adapter(extra ...string) []string { return append(slices.Clip(domain), extr
 // allowed lists, for each package ARCHITECTURE.md gives rules to, the
 // module's packages it may import (tests aside).
 var allowed = map[string][]string{
-	"oplog":      {},
-	"crash":      {"oplog"},
-	"migrations": {},
-	"store":      adapter("migrations", "internal/codec"),
-	"search":     adapter("internal/atomicfile"),
-	"gateway":    adapter(),
-	"follow":     adapter(),
-	"otlp":       adapter(),
-	"metrics":    adapter(),
-	"studio":     adapter("internal/atomicfile"),
-	"mcptools":   adapter(),
-	"client":     {"oplog"},
-	"api":        adapter("mcptools", "client", "ui"),
+	"oplog":       {"oplog/query"},
+	"oplog/query": {},
+	"crash":       {"oplog", "oplog/query"},
+	"migrations":  {},
+	"store":       adapter("migrations", "internal/codec"),
+	"search":      adapter("internal/atomicfile"),
+	"gateway":     adapter(),
+	"follow":      adapter(),
+	"otlp":        adapter(),
+	"metrics":     adapter(),
+	"studio":      adapter("internal/atomicfile"),
+	"mcptools":    adapter(),
+	"client":      {"oplog", "oplog/query"},
+	"api":         adapter("mcptools", "client", "ui"),
 	// The tools over a running server: MCP lives here so client need not.
-	"mcptools/remote": {"oplog", "mcptools", "client"},
+	"mcptools/remote": adapter("mcptools", "client"),
 }
 
 // forbidden lists what a package must not link, directly or not.
 var forbidden = map[string][]string{
-	"oplog": {"."}, // anything with a dot in its first element: not the standard library
-	"crash": {"."}, // domain too: adapters may import it
+	"oplog":       {"."}, // anything with a dot in its first element: not the standard library
+	"oplog/query": {"."},
+	"crash":       {"."}, // domain too: adapters may import it
 	// A program that only writes to a running mcplogd links net/http,
 	// encoding/json and oplog: no Echo, Prometheus, gRPC, bleve, bbolt,
 	// nor the MCP SDK (that is mcptools/remote's).
@@ -51,8 +53,8 @@ var forbidden = map[string][]string{
 }
 
 // TestImports keeps the import rules of ARCHITECTURE.md: adapters see only
-// the domain (oplog, crash), api sees neither otlp nor metrics, the client links nothing but
-// the standard library and oplog.
+// the domain (oplog, oplog/query, crash), api sees neither otlp nor
+// metrics, the client links nothing but the standard library and oplog.
 func TestImports(t *testing.T) {
 	for pkg, ok := range allowed {
 		for _, imp := range golist(t, "{{join .Imports \"\\n\"}}", pkg) {

@@ -1,10 +1,11 @@
-package search
+package studio
 
 import (
 	"strings"
 	"testing"
 
 	"github.com/mcplogd/mcplogd/oplog"
+	ql "github.com/mcplogd/mcplogd/oplog/query"
 )
 
 // TestLogsQL: each shape of the query language and its LogsQL. The
@@ -15,9 +16,9 @@ func TestLogsQL(t *testing.T) {
 	const w = `\\pL\\p{Nd}\\pM_`
 	f := func(query, want string) {
 		t.Helper()
-		got, err := LogsQL(query)
+		got, err := logsQL(query)
 		if err != nil || got != want {
-			t.Errorf("LogsQL(%q) = %s, %v\n want %s", query, got, err, want)
+			t.Errorf("logsQL(%q) = %s, %v\n want %s", query, got, err, want)
 		}
 	}
 	f(``, `*`)
@@ -51,9 +52,44 @@ func TestLogsQL(t *testing.T) {
 		`foo.bar*`:   "not a word character",
 		`(null`:      "never closed",
 	} {
-		_, err := LogsQL(query)
+		_, err := logsQL(query)
 		if oplog.ErrorCode(err) != oplog.EINVALID || !strings.Contains(err.Error(), want) {
-			t.Errorf("LogsQL(%q): %v, want EINVALID saying %q", query, err, want)
+			t.Errorf("logsQL(%q): %v, want EINVALID saying %q", query, err, want)
 		}
+	}
+}
+
+// TestLogsQL_EverySample walks every node type of the query language
+// (ql.Samples, which a test of package query keeps complete) through the
+// LogsQL compiler, so that an operator cannot be added without it. What
+// LogsQL cannot express is listed here, and its error must name the
+// operator.
+func TestLogsQL_EverySample(t *testing.T) {
+	cannot := map[string]string{
+		`physcs~1`:  "fuzzy terms (~)",
+		`/null.*/`:  "a regular expression over words",
+		`run:>=1<2`: "run: ranges are for time only",
+	}
+	for _, n := range ql.Samples() {
+		name := ql.String(n)
+		t.Run(name, func(t *testing.T) {
+			defer func() {
+				if r := recover(); r != nil {
+					t.Fatalf("%v", r)
+				}
+			}()
+			e, err := toLogsQL(n)
+			want, listed := cannot[name]
+			switch {
+			case err != nil && !listed:
+				t.Fatalf("%v; a node LogsQL cannot express is listed in this test", err)
+			case err != nil && !strings.Contains(err.Error(), want):
+				t.Fatalf("%v, want an error naming %q", err, want)
+			case err == nil && listed:
+				t.Fatalf("= %s, listed as having no LogsQL: take it off the list", e)
+			case err == nil && e == "":
+				t.Fatal("no filter")
+			}
+		})
 	}
 }

@@ -1,0 +1,475 @@
+package query
+
+import (
+	"fmt"
+	"regexp/syntax"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+)
+
+// One clause, as the query string language of bleve (which mcplogd read
+// clauses with before it owned its language) reads it, so that every
+// query written before reads the same: field:value, "a phrase",
+// word~fuzziness, word^boost (read, not used: hits are not scored),
+// /regular expression/, wildcards with * and ?, field:>n, field:<="date",
+// and backslash escapes. A clause can hold several parts ("a""b"); they
+// are optional unless marked + (required) or - (excluded).
+
+type ctokKind int
+
+const (
+	cString ctokKind = iota + 1
+	cPhrase
+	cNumber
+	cPlus
+	cMinus
+	cColon
+	cGreater
+	cLess
+	cEqual
+	cBoost
+	cTilde
+)
+
+type ctok struct {
+	kind ctokKind
+	s    string
+}
+
+// reserved are the characters a backslash escapes; before another, the
+// backslash is kept.
+const reserved = "+-=&|><!(){}[]^\"~*?:\\/ "
+
+func unescape(r rune) string {
+	if strings.ContainsRune(reserved, r) {
+		return string(r)
+	}
+	return "\\" + string(r)
+}
+
+// lexClause splits a clause into its tokens; an error is a message, and
+// the tokens before it.
+func lexClause(s string) ([]ctok, string) {
+	var toks []ctok
+	rs := []rune(s)
+	for i := 0; i < len(rs); {
+		r := rs[i]
+		switch {
+		case r == '"', r == '^', r == '~':
+			text, n, closed := lexDelimited(rs[i+1:], r)
+			i += 1 + n
+			switch {
+			case r == '"' && !closed:
+				return toks, "parse error: unterminated quote"
+			case r == '"':
+				toks = append(toks, ctok{cPhrase, text})
+			default:
+				if text == "" {
+					text = "1"
+				}
+				toks = append(toks, ctok{map[rune]ctokKind{'^': cBoost, '~': cTilde}[r], text})
+			}
+		case strings.ContainsRune("+-:><=", r):
+			toks = append(toks, ctok{map[rune]ctokKind{'+': cPlus, '-': cMinus, ':': cColon, '>': cGreater, '<': cLess, '=': cEqual}[r], string(r)})
+			i++
+		case unicode.IsSpace(r):
+			i++
+		default:
+			t, n := lexWord(rs[i:])
+			i += n
+			if t.kind != 0 {
+				toks = append(toks, t)
+			}
+		}
+	}
+	return toks, ""
+}
+
+// lexDelimited reads what follows a quote (to the closing quote) or a
+// boost or fuzziness (to a space), with escapes: the text, the runes
+// read, and whether the end was found.
+func lexDelimited(rs []rune, open rune) (string, int, bool) {
+	var buf strings.Builder
+	esc := false
+	for i, c := range rs {
+		switch {
+		case esc:
+			esc = false
+			buf.WriteString(unescape(c))
+		case c == '\\':
+			esc = true
+		case open == '"' && c == '"', open != '"' && c == ' ':
+			return buf.String(), i + 1, true
+		default:
+			buf.WriteRune(c)
+		}
+	}
+	return buf.String(), len(rs), false
+}
+
+// lexWord reads a word or a number (while it holds only digits and one
+// dot, and no escape), which ends at a space (read), a colon, a boost or a
+// fuzziness (not read). A lone trailing backslash is no token (kind 0).
+func lexWord(rs []rune) (ctok, int) {
+	var buf strings.Builder
+	r := rs[0]
+	num, dot, esc := unicode.IsDigit(r), false, r == '\\'
+	if !esc {
+		buf.WriteRune(r)
+	}
+	i := 1
+	for ; i < len(rs); i++ {
+		c := rs[i]
+		if !esc && (c == ' ' || c == ':' || c == '^' || c == '~') {
+			if c == ' ' {
+				i++
+			}
+			break
+		}
+		switch {
+		case esc:
+			esc, num = false, false
+			buf.WriteString(unescape(c))
+		case c == '\\':
+			esc = true
+		default:
+			if num && !(unicode.IsDigit(c) || c == '.' && !dot) {
+				num = false
+			}
+			dot = dot || c == '.'
+			buf.WriteRune(c)
+		}
+	}
+	switch {
+	case buf.Len() == 0 && esc:
+		return ctok{}, i
+	case num:
+		return ctok{cNumber, buf.String()}, i
+	}
+	return ctok{cString, buf.String()}, i
+}
+
+// part is one part of a clause: a leaf, and whether it is required (+),
+// excluded (-) or optional.
+type part struct {
+	n          Node
+	must, not_ bool
+}
+
+// parseClause reads the clause text, which starts at byte at of query s.
+// Syntax errors point at tok, where the clause's token starts (its + or -
+// included).
+func parseClause(s string, tok, at int, text string) (Node, error) {
+	toks, lexErr := lexClause(text)
+	p := &clauseParser{s: s, tok: tok, at: at, text: text, toks: toks}
+	p.value = p.valueAt()
+	var parts []part
+	for len(p.toks) > 0 {
+		pt, err := p.part()
+		if err != nil {
+			if lexErr != "" && p.starved {
+				// bleve's parser asked for the token the lexer failed on
+				return nil, SyntaxError(s, tok, lexErr)
+			}
+			return nil, err
+		}
+		parts = append(parts, pt)
+	}
+	switch {
+	case lexErr != "":
+		return nil, SyntaxError(s, tok, lexErr)
+	case len(parts) == 0:
+		return nil, SyntaxError(s, tok, "syntax error")
+	}
+	return combine(parts), nil
+}
+
+// combine reads a clause's parts as bleve did: the required ones if any
+// (the optional ones then only scored), else at least one optional one;
+// and none of the excluded ones. As there, a part that matches no word
+// (noWords) is left out of a clause with several parts or a + or -, and a
+// clause left with none matches nothing.
+func combine(parts []part) Node {
+	if len(parts) == 1 && !parts[0].not_ {
+		return parts[0].n
+	}
+	var must, should, not []Node
+	for _, p := range parts {
+		switch {
+		case noWords(p.n):
+		case p.must:
+			must = append(must, p.n)
+		case p.not_:
+			not = append(not, p.n)
+		default:
+			should = append(should, p.n)
+		}
+	}
+	var base []Node
+	switch {
+	case len(must) > 0:
+		base = must
+	case len(should) == 1:
+		base = should
+	case len(should) > 1:
+		base = []Node{&Or{Nodes: should}}
+	case len(not) == 0:
+		return &None{}
+	}
+	if len(not) == 0 && len(base) == 1 {
+		return base[0]
+	}
+	and := &And{Nodes: base}
+	for _, n := range not {
+		and.Nodes = append(and.Nodes, &Not{Node: n})
+	}
+	return and
+}
+
+// noWords reports whether n is a word or phrase on text or stack that
+// holds no word (only stop words, or no word character): it matches
+// nothing. (On the default fields it is each field's leaf that matches
+// nothing, which leaves the part in: bleve's query strings did so.)
+func noWords(n Node) bool {
+	switch n := n.(type) {
+	case *Term:
+		return (n.Field == "text" || n.Field == "stack") && len(Words(n.Text)) == 0
+	case *Phrase:
+		return (n.Field == "text" || n.Field == "stack") && len(Words(n.Text)) == 0
+	}
+	return false
+}
+
+type clauseParser struct {
+	s     string // the whole query
+	tok   int    // where the clause's token starts in s
+	at    int    // where text starts in s
+	text  string // the clause
+	value int    // where the clause's value starts in text
+	toks  []ctok
+
+	starved bool // a token was wanted after the last
+}
+
+// valueAt returns the byte offset in text of the clause's value, after
+// "field:" (0 when the clause names no field).
+func (p *clauseParser) valueAt() int {
+	if i := strings.IndexByte(p.text, ':'); i > 0 && !strings.ContainsAny(p.text[:i], `\"/`) {
+		return i + 1
+	}
+	return 0
+}
+
+func (p *clauseParser) syntax(msg string) error { return SyntaxError(p.s, p.tok, msg) }
+
+func (p *clauseParser) peek(k ctokKind) bool {
+	p.starved = p.starved || len(p.toks) == 0
+	return len(p.toks) > 0 && p.toks[0].kind == k
+}
+
+func (p *clauseParser) next() (ctok, bool) {
+	if len(p.toks) == 0 {
+		p.starved = true
+		return ctok{}, false
+	}
+	t := p.toks[0]
+	p.toks = p.toks[1:]
+	return t, true
+}
+
+// pos is the Pos of every leaf of the clause: its value.
+func (p *clauseParser) pos() Pos { return Pos{At: p.at + p.value, Raw: p.text[p.value:]} }
+
+func (p *clauseParser) part() (part, error) {
+	var pt part
+	switch {
+	case p.peek(cPlus):
+		pt.must = true
+		p.next()
+	case p.peek(cMinus):
+		pt.not_ = true
+		p.next()
+	}
+	t, _ := p.next()
+	var err error
+	switch {
+	case (t.kind == cString || t.kind == cPhrase) && p.peek(cColon):
+		p.next()
+		pt.n, err = p.fieldValue(t.s)
+	case t.kind == cString && p.peek(cTilde):
+		pt.n, err = p.fuzzy("", t.s)
+	case t.kind == cString:
+		pt.n, err = p.word("", t.s)
+	case t.kind == cNumber:
+		pt.n, err = p.number("", t.s)
+	case t.kind == cPhrase:
+		pt.n = &Phrase{Text: t.s, Pos: p.pos()}
+	default:
+		return pt, p.syntax("syntax error")
+	}
+	if err != nil {
+		return pt, err
+	}
+	if p.peek(cBoost) {
+		b, _ := p.next()
+		if _, err := strconv.ParseFloat(b.s, 64); err != nil {
+			return pt, p.syntax(fmt.Sprintf("parse error: invalid boost value: %v", err))
+		}
+	}
+	return pt, nil
+}
+
+// fieldValue reads what follows "field:".
+func (p *clauseParser) fieldValue(name string) (Node, error) {
+	field, err := p.field(name)
+	if err != nil {
+		return nil, err
+	}
+	t, _ := p.next()
+	switch t.kind {
+	case cString:
+		if p.peek(cTilde) {
+			return p.fuzzy(field, t.s)
+		}
+		return p.word(field, t.s)
+	case cNumber:
+		return p.number(field, t.s)
+	case cMinus:
+		if n, ok := p.next(); ok && n.kind == cNumber {
+			return p.number(field, "-"+n.s)
+		}
+	case cPhrase:
+		return p.leaf(&Phrase{Field: field, Text: t.s, Pos: p.pos()})
+	case cGreater, cLess:
+		return p.rangeOf(field, t.kind == cGreater)
+	}
+	return nil, p.syntax("syntax error")
+}
+
+// field resolves a field's name: message and msg are text.
+func (p *clauseParser) field(name string) (string, error) {
+	switch {
+	case name == "message" || name == "msg":
+		return "text", nil
+	case slices.Contains(Fields, name):
+		return name, nil
+	}
+	return "", errorf("unknown field %q; fields are %s and %s", name, strings.Join(Fields[:len(Fields)-1], ", "), Fields[len(Fields)-1])
+}
+
+// leaf checks a leaf's field: time takes only time ranges.
+func (p *clauseParser) leaf(n Node) (Node, error) {
+	if f, _ := Field(n); f == TimeField {
+		if _, ok := n.(*TimeRange); !ok {
+			return nil, errorf(`time takes a date range, such as time:>="2026-05-01T12:00:00Z"`)
+		}
+	}
+	return n, nil
+}
+
+// word reads a word: /a regular expression/, a pattern with * or ?
+// (word* is a prefix), or a word.
+func (p *clauseParser) word(field, w string) (Node, error) {
+	switch {
+	case strings.HasPrefix(w, "/") && strings.HasSuffix(w, "/"):
+		if len(w) < 2 {
+			return nil, p.syntax(`this clause cannot be read; quote a phrase ("…") or escape special characters with \`)
+		}
+		re := w[1 : len(w)-1]
+		if _, err := syntax.Parse(re, syntax.Perl); err != nil {
+			if se, ok := err.(*syntax.Error); ok {
+				return nil, BadValue(p.s, p.at+p.value, fmt.Sprintf("regular expression /%s/: %s: %s", re, se.Code, se.Expr))
+			}
+			return nil, BadValue(p.s, p.at+p.value, fmt.Sprintf("regular expression /%s/: %v", re, err))
+		}
+		return p.leaf(&Regexp{Field: field, Pattern: re, Pos: p.pos()})
+	case strings.ContainsAny(w, "*?"):
+		if lit, ok := strings.CutSuffix(w, "*"); ok && lit != "" && !strings.ContainsAny(lit, `*?\`) {
+			return p.leaf(&Prefix{Field: field, Prefix: lit, Pos: p.pos()})
+		}
+		return p.leaf(&Wildcard{Field: field, Pattern: w, Pos: p.pos()})
+	}
+	return p.leaf(&Term{Field: field, Text: w, Pos: p.pos()})
+}
+
+// fuzzy reads word~n: n edits, 0 for none.
+func (p *clauseParser) fuzzy(field, w string) (Node, error) {
+	t, _ := p.next()
+	f, err := strconv.ParseFloat(t.s, 64)
+	if err != nil {
+		return nil, p.syntax(fmt.Sprintf("parse error: invalid fuzziness value: %v", err))
+	}
+	if n := int(f); n < 0 || n > MaxFuzzy {
+		return nil, BadValue(p.s, p.at+p.value, fmt.Sprintf("a fuzzy word allows 1 or %d edits (word~1, word~%d), not %d", MaxFuzzy, MaxFuzzy, n))
+	}
+	return p.leaf(&Term{Field: field, Text: w, Fuzzy: int(f), Pos: p.pos()})
+}
+
+// number reads a number, which is a word: no field holds numbers.
+func (p *clauseParser) number(field, n string) (Node, error) {
+	if _, err := strconv.ParseFloat(n, 64); err != nil {
+		return nil, p.syntax(fmt.Sprintf("parse error: error parsing number: %v", err))
+	}
+	return p.leaf(&Term{Field: field, Text: n, Pos: p.pos()})
+}
+
+// rangeOf reads what follows field:> or field:<: an optional =, and a
+// number or a quoted time.
+func (p *clauseParser) rangeOf(field string, greater bool) (Node, error) {
+	incl := p.peek(cEqual)
+	if incl {
+		p.next()
+	}
+	t, _ := p.next()
+	switch t.kind {
+	case cMinus:
+		n, ok := p.next()
+		if !ok || n.kind != cNumber {
+			return nil, p.syntax("syntax error")
+		}
+		t.s = "-" + n.s
+		fallthrough
+	case cNumber:
+		v, err := strconv.ParseFloat(t.s, 64)
+		if err != nil {
+			return nil, p.syntax(fmt.Sprintf("parse error: error parsing number: %v", err))
+		}
+		r := &NumberRange{Field: field, Pos: p.pos()}
+		if greater {
+			r.Min, r.MinIncl = &v, incl
+		} else {
+			r.Max, r.MaxIncl = &v, incl
+		}
+		return p.leaf(r)
+	case cPhrase:
+		tm, err := parseTime(t.s)
+		if err != nil {
+			return nil, p.syntax(fmt.Sprintf("parse error: invalid time: %v", err))
+		}
+		r := &TimeRange{Field: field, Pos: p.pos()}
+		if greater {
+			r.Start, r.StartIncl = tm, &incl
+		} else {
+			r.End, r.EndIncl = tm, &incl
+		}
+		return p.leaf(r)
+	}
+	return nil, p.syntax("syntax error")
+}
+
+// timeLayouts are the times a range takes: RFC 3339, without a zone (UTC),
+// with a space for T, or a date alone.
+var timeLayouts = []string{time.RFC3339Nano, time.RFC3339, "2006-01-02T15:04:05", "2006-01-02 15:04:05",
+	"2006-01-02 15:04:05 -0700", "2006-01-02"}
+
+func parseTime(s string) (time.Time, error) {
+	for _, l := range timeLayouts {
+		if t, err := time.Parse(l, s); err == nil {
+			return t, nil
+		}
+	}
+	return time.Time{}, fmt.Errorf("unable to parse datetime with any of the layouts")
+}

@@ -1,0 +1,231 @@
+package query
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
+// The reading of a query, as log search usually reads one: clauses are all
+// required (AND is implied and may be written, as && too), OR (||) joins
+// alternatives and binds looser than AND, NOT (! or a leading -) excludes,
+// a leading + changes nothing, and parentheses group. Each clause is one
+// run of characters outside quotes and regular expressions; clause.go
+// reads it.
+
+type token struct {
+	s   string
+	pos int // byte offset in the query
+}
+
+// Parse reads query string s (surrounding spaces ignored) into a tree. An
+// empty s matches everything (All). A query over MaxBytes, not UTF-8, that
+// does not parse, or that names an unknown field or a bad value, is an
+// *Error saying where it broke.
+func Parse(s string) (Node, error) {
+	if len(s) > MaxBytes {
+		return nil, errorf("%d bytes is over the limit of %d", len(s), MaxBytes)
+	}
+	if !utf8.ValidString(s) {
+		return nil, errorf("not valid UTF-8")
+	}
+	s = strings.TrimSpace(s)
+	toks, err := lex(s)
+	if err != nil {
+		return nil, err
+	}
+	n, rest, err := group(s, toks, -1)
+	if err != nil {
+		return nil, err
+	}
+	if len(rest) > 0 {
+		return nil, SyntaxError(s, rest[0].pos, "')' without a '(' before it")
+	}
+	if n == nil {
+		return &All{}, nil
+	}
+	return n, nil
+}
+
+// lex splits s into parentheses and clauses; a clause runs to a space or a
+// parenthesis outside quotes, with backslash escapes.
+func lex(s string) ([]token, error) {
+	var toks []token
+	for i := 0; i < len(s); {
+		switch c := s[i]; {
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			i++
+		case c == '(' || c == ')':
+			toks = append(toks, token{s[i : i+1], i})
+			i++
+		default:
+			start := i
+			for i < len(s) && !strings.ContainsRune(" \t\n\r()", rune(s[i])) {
+				switch s[i] {
+				case '\\':
+					i = min(i+2, len(s))
+					continue
+				case '"':
+					j := closing(s, i, '"')
+					if j < 0 {
+						return nil, SyntaxError(s, i, "a quote that is never closed")
+					}
+					i = j + 1
+					continue
+				case '/':
+					// A regular expression, where a value starts: its
+					// parentheses and spaces are its own.
+					if i == start || s[i-1] == ':' || i == start+1 && (s[start] == '+' || s[start] == '-') {
+						j := closing(s, i, '/')
+						if j < 0 {
+							return nil, SyntaxError(s, i, "a regular expression (/…/) that is never closed")
+						}
+						i = j + 1
+						continue
+					}
+				}
+				i++
+			}
+			toks = append(toks, token{s[start:i], start})
+		}
+	}
+	return toks, nil
+}
+
+// closing returns the index of the delimiter that closes the one at
+// s[open], past backslash escapes; -1 when there is none.
+func closing(s string, open int, delim byte) int {
+	j := open + 1
+	for j < len(s) && s[j] != delim {
+		if s[j] == '\\' {
+			j++
+		}
+		j++
+	}
+	if j >= len(s) {
+		return -1
+	}
+	return j
+}
+
+// alternative is one side of an OR: clauses that must all match and
+// clauses that must not.
+type alternative struct{ must, not []Node }
+
+// group parses tokens up to the ')' that closes the '(' at open (-1: the
+// top level) and returns the rest after it.
+func group(s string, toks []token, open int) (Node, []token, error) {
+	alts := []alternative{{}}
+	not, last := false, -1
+	var opTok token
+	for len(toks) > 0 {
+		t := toks[0]
+		toks = toks[1:]
+		cur := &alts[len(alts)-1]
+		empty := len(cur.must)+len(cur.not) == 0
+		var n Node
+		switch t.s {
+		case ")":
+			if open < 0 {
+				return nil, nil, SyntaxError(s, t.pos, "')' without a '(' before it")
+			}
+			if err := dangling(s, not, empty, opTok); err != nil {
+				return nil, nil, err
+			}
+			return join(alts), toks, nil
+		case "(":
+			inner, rest, err := group(s, toks, t.pos)
+			if err != nil {
+				return nil, nil, err
+			}
+			if inner == nil {
+				return nil, nil, SyntaxError(s, t.pos, "empty parentheses")
+			}
+			toks, n = rest, inner
+		case "AND", "&&":
+			if last != len(alts)-1 || empty || not {
+				return nil, nil, SyntaxError(s, t.pos, t.s+" needs a term before it")
+			}
+			opTok = t
+			continue
+		case "OR", "||":
+			if empty || not {
+				return nil, nil, SyntaxError(s, t.pos, t.s+" needs a term before it")
+			}
+			alts = append(alts, alternative{})
+			opTok = t
+			continue
+		case "NOT", "!":
+			if not {
+				return nil, nil, SyntaxError(s, t.pos, "NOT NOT")
+			}
+			not, opTok = true, t
+			continue
+		default:
+			text := t.s
+			switch {
+			case strings.HasPrefix(text, "-") && len(text) > 1:
+				text, not = text[1:], !not
+			case strings.HasPrefix(text, "+") && len(text) > 1:
+				text = text[1:]
+			}
+			var err error
+			if n, err = parseClause(s, t.pos, t.pos+len(t.s)-len(text), text); err != nil {
+				return nil, nil, err
+			}
+		}
+		if not {
+			cur.not = append(cur.not, n)
+		} else {
+			cur.must = append(cur.must, n)
+		}
+		not, opTok = false, token{}
+		last = len(alts) - 1
+	}
+	if open >= 0 {
+		return nil, nil, SyntaxError(s, open, "'(' is never closed")
+	}
+	if err := dangling(s, not, len(alts[len(alts)-1].must)+len(alts[len(alts)-1].not) == 0, opTok); err != nil {
+		return nil, nil, err
+	}
+	return join(alts), nil, nil
+}
+
+func dangling(s string, not, empty bool, op token) error {
+	if op.s != "" && (not || empty) {
+		return SyntaxError(s, op.pos, fmt.Sprintf("%s needs a term after it", op.s))
+	}
+	return nil
+}
+
+// join combines alternatives: nil when there is nothing to match. An
+// alternative with exclusions is an And whose Not nodes come after the
+// clauses that must match.
+func join(alts []alternative) Node {
+	var ns []Node
+	for _, a := range alts {
+		var n Node
+		switch {
+		case len(a.must) == 0 && len(a.not) == 0:
+			continue
+		case len(a.not) > 0:
+			and := &And{Nodes: append([]Node(nil), a.must...)}
+			for _, x := range a.not {
+				and.Nodes = append(and.Nodes, &Not{Node: x})
+			}
+			n = and
+		case len(a.must) == 1:
+			n = a.must[0]
+		default:
+			n = &And{Nodes: a.must}
+		}
+		ns = append(ns, n)
+	}
+	switch len(ns) {
+	case 0:
+		return nil
+	case 1:
+		return ns[0]
+	}
+	return &Or{Nodes: ns}
+}

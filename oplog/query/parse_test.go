@@ -1,0 +1,188 @@
+package query
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// TestParse checks how the language reads AND, OR, NOT, parentheses and
+// clauses.
+func TestParse(t *testing.T) {
+	f := func(s, want string) {
+		t.Helper()
+		n, err := Parse(s)
+		if err != nil {
+			t.Fatalf("Parse(%q): %v", s, err)
+		}
+		if got := String(n); got != want {
+			t.Fatalf("Parse(%q) = %s, want %s", s, got, want)
+		}
+	}
+	// Nothing to match matches everything.
+	f(``, `*`)
+	f(`   `, `*`)
+
+	// Clauses are all required; AND may be written, as && too.
+	f(`foo`, `foo`)
+	f(`foo bar`, `and(foo bar)`)
+	f("foo\tbar\nbaz", `and(foo bar baz)`)
+	f(`foo AND bar`, `and(foo bar)`)
+	f(`foo && bar`, `and(foo bar)`)
+	f(`foo AND`, `foo`) // a trailing AND is forgiven
+	f(`+foo`, `foo`)
+
+	// OR binds looser than AND.
+	f(`foo OR bar`, `or(foo bar)`)
+	f(`foo || bar`, `or(foo bar)`)
+	f(`a OR b OR c`, `or(a b c)`)
+	f(`a b OR c`, `or(and(a b) c)`)
+	f(`a OR b c`, `or(a and(b c))`)
+	f(`a AND OR b`, `or(a b)`)
+
+	// NOT, ! and - exclude.
+	f(`NOT foo`, `and(not(foo))`)
+	f(`! foo`, `and(not(foo))`)
+	f(`!foo`, `!foo`) // ! is NOT only as a word of its own
+	f(`-foo`, `and(not(foo))`)
+	f(`foo -bar`, `and(foo not(bar))`)
+	f(`foo NOT bar baz`, `and(foo baz not(bar))`)
+	f(`foo AND NOT bar`, `and(foo not(bar))`)
+	f(`foo OR NOT bar`, `or(foo and(not(bar)))`)
+	f(`a -b -c`, `and(a not(b) not(c))`)
+
+	// Parentheses group.
+	f(`(foo)`, `foo`)
+	f(`(a OR b) c`, `and(or(a b) c)`)
+	f(`(a OR b) AND NOT c`, `and(or(a b) not(c))`)
+	f(`NOT (a OR b)`, `and(not(or(a b)))`)
+	f(`((a))`, `a`)
+	f(`a(b)`, `and(a b)`)
+
+	// Clauses: fields, phrases, wildcards, regexps, fuzzy, boosts, ranges;
+	// quotes and backslashes keep spaces and parentheses.
+	f(`name:Physics`, `name:Physics`)
+	f(`message:foo msg:bar`, `and(text:foo text:bar)`)
+	f(`"null reference"`, `"null reference"`)
+	f(`text:"a (b) c"`, `text:"a (b) c"`)
+	f(`"say \"hi\""`, `"say \"hi\""`)
+	f(`Physi*`, `Physi*`)
+	f(`name:Phys*`, `name:Phys*`)
+	f(`te?t`, `wildcard(te?t)`)
+	f(`a*b*`, `wildcard(a*b*)`)
+	f(`*`, `wildcard(*)`)
+	f(`a\b*`, `wildcard(a\b*)`) // a backslash before a letter stays
+	f(`a\*`, `a*`)              // an escaped star is still a star
+	f(`text:/ab+c/`, `text:/ab+c/`)
+	f(`/a b/`, `or(/a b/)`) // a space ends a word inside a clause
+	f(`x~2`, `x~2`)
+	f(`x~`, `x~1`)
+	f(`x~0`, `x`)
+	f(`y^3`, `y`)
+	f(`3`, `3`)
+	f(`name:-3`, `name:-3`)
+	f(`status:>=3`, `status:>=3`)
+	f(`run:<2.5`, `run:<2.5`)
+	f(`\(a\)`, `(a)`)
+	f(`"a""b"`, `or("a" "b")`)
+	f(`"a"-b`, `and("a" not(b))`)
+	f(`+-a`, `and(not(a))`)
+	// In a clause of several parts, or with a + or -, a part on text or
+	// stack without a word is left out, as bleve's query strings did.
+	f(`"x"+text:the`, `"x"`)
+	f(`+text:"the"-needle`, `and(not(needle))`)
+	f(`+-text:the`, `none`)
+	f(`"x"+the`, `the`) // on the default fields it stays
+	f(`time:>"2026-01-01T00:00:00Z"`, `time:>2026-01-01T00:00:00Z`)
+	f(`time:<="2026-01-02"`, `time:<=2026-01-02T00:00:00Z`)
+	f(`level:error AND name:Physics "null reference"`, `and(level:error name:Physics "null reference")`)
+}
+
+// TestParse_Errors checks the errors and where they point.
+func TestParse_Errors(t *testing.T) {
+	f := func(s, want string) {
+		t.Helper()
+		_, err := Parse(s)
+		var qe *Error
+		if !errors.As(err, &qe) {
+			t.Fatalf("Parse(%q): %v, want an *Error", s, err)
+		}
+		if got := err.Error(); got != want {
+			t.Fatalf("Parse(%q):\n%s\nwant\n%s", s, got, want)
+		}
+	}
+	at := func(s string, col int, kind, what string) string {
+		return fmt.Sprintf("query: %s at character %d: %s\n  %s\n  %s^", kind, col, what, s, strings.Repeat(" ", col-1))
+	}
+	syn := func(s string, col int, what string) { t.Helper(); f(s, at(s, col, "syntax error", what)) }
+	syn(`NOT NOT a`, 5, "NOT NOT")
+	syn(`a NOT`, 3, "NOT needs a term after it")
+	syn(`a OR`, 3, "OR needs a term after it")
+	syn(`-`, 1, "syntax error")
+	syn(`a OR -`, 6, "syntax error")
+	syn(`OR a`, 1, "OR needs a term before it")
+	syn(`AND a`, 1, "AND needs a term before it")
+	syn(`a OR OR b`, 6, "OR needs a term before it")
+	syn(`a OR AND b`, 6, "AND needs a term before it")
+	syn(`NOT AND a`, 5, "AND needs a term before it")
+	syn(`()`, 1, "empty parentheses")
+	syn(`(a`, 1, "'(' is never closed")
+	syn(`((a) OR b`, 1, "'(' is never closed")
+	syn(`a)`, 2, "')' without a '(' before it")
+	syn(`a ) b`, 3, "')' without a '(' before it")
+	syn(`(a OR)`, 4, "OR needs a term after it")
+	syn(`"a b`, 1, "a quote that is never closed")
+	syn(`ab "cd`, 4, "a quote that is never closed")
+	syn(`é (b`, 3, "'(' is never closed") // characters, not bytes
+	syn(`level:`, 1, "syntax error")
+	syn(`:x`, 1, "syntax error")
+	syn(`"a b"~1`, 1, "syntax error")
+	syn(`time:>=2026-01-01`, 1, "syntax error")
+	syn(`x -\/`, 3, `this clause cannot be read; quote a phrase ("…") or escape special characters with \`)
+	syn(`x~y`, 1, `parse error: invalid fuzziness value: strconv.ParseFloat: parsing "y": invalid syntax`)
+	syn(`time:>"soon"`, 1, `parse error: invalid time: unable to parse datetime with any of the layouts`)
+
+	bad := func(s string, col int, what string) { t.Helper(); f(s, at(s, col, "bad value", what)) }
+	bad(`text:/[/`, 6, `regular expression /[/: missing closing ]: [`)
+	bad(`x stack:/a**/`, 9, "regular expression /a**/: invalid nested repetition operator: **")
+	bad(`abc~3`, 1, "a fuzzy word allows 1 or 2 edits (word~1, word~2), not 3")
+
+	f(`bogus:x`, `query: unknown field "bogus"; fields are text, stack, name, level, source, kind, tool, status, replayOf, run and time`)
+	f(`time:2026`, `query: time takes a date range, such as time:>="2026-05-01T12:00:00Z"`)
+	f(strings.Repeat("a", MaxBytes+1), "query: 4097 bytes is over the limit of 4096")
+	f("\xff", "query: not valid UTF-8")
+}
+
+// TestParse_Pos checks where a leaf says its value was written.
+func TestParse_Pos(t *testing.T) {
+	n, err := Parse(`é -level:"so bad"`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := n.(*And).Nodes[1].(*Not).Node.(*Phrase).Pos
+	if p != (Pos{At: 10, Raw: `"so bad"`}) {
+		t.Fatalf("Pos = %+v", p)
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{`level:error AND name:Physics "null reference"`, `a OR (b AND NOT c)`, `time:>"2026-01-01"`,
+		`text:/ab+c/`, `x~2 y^3 -z +w`, `"unterminated`, `((a)`, `\(a\)`, `name:"a b" OR kind:op`, `a:1.5`, `status:>=3`,
+		`level:bogus`, `Physi* text:/N[a-z]+Ex/ level:ERR*`, `kind:any`, `level:"warning"`, `/(a|aa)*b/`, `abc~3`, `/`,
+		`a/b/ -/(x)/ name:/(y) z/`, `"a""b"-c`, `x\`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		n, err := Parse(s)
+		var qe *Error
+		switch {
+		case err != nil && !errors.As(err, &qe):
+			t.Fatalf("%q: %v, want an *Error", s, err)
+		case err == nil && n == nil:
+			t.Fatalf("%q: no tree and no error", s)
+		case err == nil:
+			String(n) // every node renders
+		}
+	})
+}

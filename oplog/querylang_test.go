@@ -1,0 +1,50 @@
+package oplog
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	ql "github.com/mcplogd/mcplogd/oplog/query"
+)
+
+// TestParseQuery checks the values of level, kind and status: spelled as
+// stored, any for every record, a bad one pointed at.
+func TestParseQuery(t *testing.T) {
+	f := func(s, want string) {
+		t.Helper()
+		n, err := ParseQuery(s)
+		if err != nil {
+			t.Fatalf("ParseQuery(%q): %v", s, err)
+		}
+		if got := ql.String(n); got != want {
+			t.Fatalf("ParseQuery(%q) = %s, want %s", s, got, want)
+		}
+	}
+	f(`level:Warning`, `level:warn`)
+	f(`level:exception kind:operation status:ok`, `and(level:error kind:op status:success)`)
+	f(`level:"Warning"`, `level:"warn"`)
+	f(`kind:any -kind:all`, `and(* not(*))`)
+	f(`level:ERR*`, `level:ERR*`) // matches a value: as written, compilers fold its case
+	f(`level:eror~1`, `level:eror~1`)
+	f(`name:Warning`, `name:Warning`)
+
+	g := func(s string, col int, what string) {
+		t.Helper()
+		_, err := ParseQuery(s)
+		want := fmt.Sprintf("query: bad value at character %d: %s\n  %s\n  %s^", col, what, s, strings.Repeat(" ", col-1))
+		if ErrorCode(err) != EINVALID || ErrorMessage(err) != want {
+			t.Fatalf("ParseQuery(%q): got %v, want EINVALID with\n%s", s, err, want)
+		}
+	}
+	levels := "expected debug, info, warn, error or fatal"
+	g(`level:bogus`, 7, `unknown level "bogus"; `+levels)
+	g(`é +level:"so bad"`, 10, `unknown level "so bad"; `+levels)
+	g(`level:exc*`, 7, `unknown level "exc*"; `+levels)
+	g(`level:/x.*/`, 7, `unknown level "/x.*/"; `+levels)
+	g(`level:>=3`, 7, `unknown level ">=3"; `+levels)
+	g(`status:3`, 8, `unknown status "3"; expected pending, success, error, timeout or cancelled`)
+	if _, err := ParseQuery(`a OR`); ErrorCode(err) != EINVALID || !strings.Contains(ErrorMessage(err), "OR needs a term after it") {
+		t.Fatalf("syntax error: %v", err)
+	}
+}
