@@ -24,7 +24,6 @@ type ClientOptions struct {
 	// Project is the project whose machines the client reads; required.
 	Project string
 
-
 	// HTTP is the client for VictoriaLogs; nil: one with a 30 s timeout.
 	HTTP *http.Client
 }
