@@ -1,0 +1,266 @@
+package oplog
+
+import (
+	"hash/fnv"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// Placeholders a message template puts where its message had a value.
+const (
+	TemplateNumber = "<N>"    // a decimal number: 42, -3.5, 1e9
+	TemplateHex    = "<HEX>"  // 0x1f, or a run of 8 or more hex digits with a digit and a letter
+	TemplateUUID   = "<UUID>" // 8-4-4-4-12 hex digits
+	TemplateIP     = "<IP>"   // an IPv4 address, with its port if it has one
+	TemplatePath   = "<PATH>" // a file path or URL: /a/b, C:\a\b, res://a/b.gd:12, ./a/b
+	TemplateString = "<S>"    // what a pair of quotes holds ("…" or '…')
+)
+
+// Limits of message templates.
+const (
+	// MaxTemplateInput is how much of a message's first line a template
+	// reads, in bytes; the rest is left out of the template.
+	MaxTemplateInput = 1024
+	// maxQuoted is the longest quoted value, in bytes, that a template
+	// blanks; a longer "quote" is more likely prose with a stray mark.
+	maxQuoted = 256
+)
+
+// Template reduces a message to its template: the first line of text
+// (at most MaxTemplateInput bytes, and so is the template), white space
+// folded, with numbers, hex
+// values, UUIDs, IP addresses, paths and quoted strings replaced by the
+// placeholders above. It is a function of the text alone, so the same
+// message gives the same template on every machine, run and version of
+// the store: "Snapshot 1234 sent to peer 10.0.0.7:7777" and "Snapshot 9
+// sent to peer 10.0.0.9:7777" are both "Snapshot <N> sent to peer <IP>".
+// Words that hold digits keep their letters ("Enemy_42" is "Enemy_<N>").
+func Template(text string) string {
+	if i := strings.IndexAny(text, "\r\n"); i >= 0 {
+		text = text[:i]
+	}
+	if len(text) > MaxTemplateInput {
+		text = ClipBytes(text, MaxTemplateInput)
+	}
+	var b strings.Builder
+	b.Grow(len(text))
+	for i, field := range strings.Fields(text) {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		templateWord(&b, field)
+	}
+	return ClipBytes(blankQuotes(b.String()), MaxTemplateInput)
+}
+
+// TemplateID is the template's identifier: 12 hex digits of its 64-bit
+// FNV-1a hash, the same wherever it is computed.
+func TemplateID(template string) string {
+	h := fnv.New64a()
+	_, _ = h.Write([]byte(template))
+	s := strconv.FormatUint(h.Sum64()>>16, 16)
+	return strings.Repeat("0", 12-len(s)) + s
+}
+
+// templateWord writes one white-space-separated word with its values
+// replaced: a word that is a path or an address as a whole is one
+// placeholder (punctuation around it kept), else each number and hex
+// value in it is.
+func templateWord(b *strings.Builder, w string) {
+	lead := len(w) - len(strings.TrimLeft(w, "([{<\"'"))
+	core := strings.TrimRight(w[lead:], ")]}>,;:.!?\"'")
+	trail := w[lead+len(core):]
+	if core != "" {
+		switch {
+		case isPath(core):
+			b.WriteString(w[:lead] + TemplatePath + trail)
+			return
+		case isIPv4(core):
+			b.WriteString(w[:lead] + TemplateIP + trail)
+			return
+		}
+	}
+	for i := 0; i < len(w); {
+		if n := uuidAt(w, i); n > 0 {
+			b.WriteString(TemplateUUID)
+			i += n
+			continue
+		}
+		if n := hexAt(w, i); n > 0 {
+			b.WriteString(TemplateHex)
+			i += n
+			continue
+		}
+		if n := numberAt(w, i); n > 0 {
+			b.WriteString(TemplateNumber)
+			i += n
+			continue
+		}
+		_, size := utf8.DecodeRuneInString(w[i:])
+		b.WriteString(w[i : i+size])
+		i += size
+	}
+}
+
+// isPath reports whether w is a file path or a URL: it has a scheme
+// ("res://", "https://"), starts like an absolute or relative path, or
+// holds two separators or more.
+func isPath(w string) bool {
+	if strings.Contains(w, "://") {
+		return true
+	}
+	if strings.HasPrefix(w, "/") || strings.HasPrefix(w, "./") || strings.HasPrefix(w, "../") || strings.HasPrefix(w, "~/") {
+		return len(w) > 1
+	}
+	if len(w) > 2 && w[1] == ':' && (w[2] == '\\' || w[2] == '/') && isLetter(w[0]) {
+		return true // C:\Users\…
+	}
+	return strings.Count(w, "/")+strings.Count(w, "\\") >= 2
+}
+
+// isIPv4 reports whether w is an IPv4 address, with an optional :port.
+func isIPv4(w string) bool {
+	if i := strings.LastIndexByte(w, ':'); i > 0 {
+		if !allDigits(w[i+1:]) {
+			return false
+		}
+		w = w[:i]
+	}
+	parts := strings.Split(w, ".")
+	if len(parts) != 4 {
+		return false
+	}
+	for _, p := range parts {
+		if len(p) == 0 || len(p) > 3 || !allDigits(p) {
+			return false
+		}
+	}
+	return true
+}
+
+// uuidAt is the length of the UUID at w[i:], 0 when there is none.
+func uuidAt(w string, i int) int {
+	const n = 36
+	if i+n > len(w) || (i > 0 && isWordByte(w[i-1])) || (i+n < len(w) && isWordByte(w[i+n])) {
+		return 0
+	}
+	for j := 0; j < n; j++ {
+		c := w[i+j]
+		if j == 8 || j == 13 || j == 18 || j == 23 {
+			if c != '-' {
+				return 0
+			}
+		} else if !isHexDigit(c) {
+			return 0
+		}
+	}
+	return n
+}
+
+// hexAt is the length of the hex value at w[i:]: 0x and hex digits, or a
+// run of 8 or more hex digits, with a digit and a letter, that is a word
+// of its own. 0 when there is none.
+func hexAt(w string, i int) int {
+	if i > 0 && isLetterOrDigit(w[i-1]) {
+		return 0
+	}
+	if strings.HasPrefix(w[i:], "0x") || strings.HasPrefix(w[i:], "0X") {
+		j := i + 2
+		for j < len(w) && isHexDigit(w[j]) {
+			j++
+		}
+		if j > i+2 {
+			return j - i
+		}
+		return 0
+	}
+	j, digit, letter := i, false, false
+	for j < len(w) && isHexDigit(w[j]) {
+		digit = digit || w[j] <= '9'
+		letter = letter || w[j] > '9'
+		j++
+	}
+	if j-i < 8 || !digit || !letter || (j < len(w) && isLetterOrDigit(w[j])) {
+		return 0
+	}
+	return j - i
+}
+
+// numberAt is the length of the decimal number at w[i:] (a sign when
+// nothing word-like precedes it, digits, a fraction, an exponent), 0
+// when there is none.
+func numberAt(w string, i int) int {
+	j := i
+	if j < len(w) && (w[j] == '-' || w[j] == '+') && (j == 0 || !isLetterOrDigit(w[j-1])) {
+		j++
+	}
+	start := j
+	for j < len(w) && isDigit(w[j]) {
+		j++
+	}
+	if j == start {
+		return 0
+	}
+	if j+1 < len(w) && w[j] == '.' && isDigit(w[j+1]) {
+		j++
+		for j < len(w) && isDigit(w[j]) {
+			j++
+		}
+	}
+	if j+1 < len(w) && (w[j] == 'e' || w[j] == 'E') {
+		k := j + 1
+		if k < len(w) && (w[k] == '-' || w[k] == '+') {
+			k++
+		}
+		if k < len(w) && isDigit(w[k]) && (k+1 == len(w) || !isLetter(w[k+1])) {
+			for k < len(w) && isDigit(w[k]) {
+				k++
+			}
+			j = k
+		}
+	}
+	return j - i
+}
+
+// blankQuotes replaces what a pair of quotes holds by TemplateString,
+// when the opening quote starts a value (not the apostrophe of "don't")
+// and the pair closes within maxQuoted bytes.
+func blankQuotes(s string) string {
+	if !strings.ContainsAny(s, "\"'") {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if (c == '"' || c == '\'') && (i == 0 || !isLetterOrDigit(s[i-1])) {
+			if j := strings.IndexByte(s[i+1:], c); j >= 0 && j <= maxQuoted {
+				end := i + 1 + j
+				if end+1 == len(s) || !isLetterOrDigit(s[end+1]) {
+					b.WriteByte(c)
+					b.WriteString(TemplateString)
+					b.WriteByte(c)
+					i = end
+					continue
+				}
+			}
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
+
+func isDigit(c byte) bool         { return '0' <= c && c <= '9' }
+func isLetter(c byte) bool        { return 'a' <= c|0x20 && c|0x20 <= 'z' }
+func isLetterOrDigit(c byte) bool { return isDigit(c) || isLetter(c) }
+func isWordByte(c byte) bool      { return isLetterOrDigit(c) || c == '_' || c >= utf8.RuneSelf }
+func isHexDigit(c byte) bool      { return isDigit(c) || ('a' <= c|0x20 && c|0x20 <= 'f') }
+
+func allDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !isDigit(s[i]) {
+			return false
+		}
+	}
+	return s != ""
+}
