@@ -72,6 +72,9 @@ func ParseQuery(s string) (ql.Node, error) {
 // of values; other leaves as they are.
 func checkValue(s string, leaf ql.Node) (ql.Node, error) {
 	field, _ := ql.Field(leaf)
+	if field == ql.TemplateField {
+		return checkTemplate(s, leaf)
+	}
 	f, ok := fixedFields[field]
 	if !ok {
 		return leaf, nil
@@ -131,4 +134,37 @@ func (f fixedField) bad(s, field string, at ql.Pos) error {
 		return ql.BadValue(s, at.At, ErrorMessage(err))
 	}
 	return ql.BadValue(s, at.At, fmt.Sprintf("%s is one of %s", field, strings.Join(f.values, ", ")))
+}
+
+// checkTemplate checks a leaf on the template field: a word or phrase is
+// a TemplateID (any case; spelled lower-case), a prefix a start of one;
+// wildcards and regular expressions run as written; ranges are refused.
+func checkTemplate(s string, leaf ql.Node) (ql.Node, error) {
+	bad := func(at ql.Pos) error {
+		return ql.BadValue(s, at.At, fmt.Sprintf("%s takes a template ID, %d hex digits (%s:3f2a9c1b7d0e), not %q",
+			ql.TemplateField, TemplateIDLen, ql.TemplateField, at.Raw))
+	}
+	switch n := leaf.(type) {
+	case *ql.Term:
+		if v := strings.ToLower(n.Text); n.Fuzzy == 0 && IsTemplateID(v) {
+			return &ql.Term{Field: n.Field, Text: v, Pos: n.Pos}, nil
+		}
+		return nil, bad(n.Pos)
+	case *ql.Phrase:
+		if v := strings.ToLower(n.Text); IsTemplateID(v) {
+			return &ql.Term{Field: n.Field, Text: v, Pos: n.Pos}, nil
+		}
+		return nil, bad(n.Pos)
+	case *ql.Prefix:
+		v := strings.ToLower(n.Prefix)
+		if len(v) <= TemplateIDLen && IsTemplateID(v+strings.Repeat("0", TemplateIDLen-len(v))) {
+			return &ql.Prefix{Field: n.Field, Prefix: v, Pos: n.Pos}, nil
+		}
+		return nil, bad(n.Pos)
+	case *ql.NumberRange:
+		return nil, bad(n.Pos)
+	case *ql.TimeRange:
+		return nil, bad(n.Pos)
+	}
+	return leaf, nil
 }

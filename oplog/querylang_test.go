@@ -44,6 +44,16 @@ func TestParseQuery(t *testing.T) {
 	g(`level:/x.*/`, 7, `unknown level "/x.*/"; `+levels)
 	g(`level:>=3`, 7, `unknown level ">=3"; `+levels)
 	g(`status:3`, 8, `unknown status "3"; expected pending, success, error, timeout or cancelled`)
+	f(`template:3F2A9C1B7D0E`, `template:3f2a9c1b7d0e`)
+	f(`template:"3f2a9c1b7d0e"`, `template:3f2a9c1b7d0e`)
+	f(`template:123456789012`, `template:123456789012`)
+	f(`template:3f2A*`, `template:3f2a*`)
+	tmpl := func(v string) string { return fmt.Sprintf("template takes a template ID, 12 hex digits (template:3f2a9c1b7d0e), not %q", v) }
+	g(`template:3f2a9c1b7d0`, 10, tmpl("3f2a9c1b7d0"))
+	g(`a template:nothex000000`, 12, tmpl("nothex000000"))
+	g(`template:3f2a9c1b7d0e~1`, 10, tmpl("3f2a9c1b7d0e~1"))
+	g(`template:>=3`, 10, tmpl(">=3"))
+	g(`template:xyz*`, 10, tmpl("xyz*"))
 	if _, err := ParseQuery(`a OR`); ErrorCode(err) != EINVALID || !strings.Contains(ErrorMessage(err), "OR needs a term after it") {
 		t.Fatalf("syntax error: %v", err)
 	}

@@ -264,3 +264,33 @@ func allDigits(s string) bool {
 	}
 	return s != ""
 }
+
+// TemplateIDLen is the length of a TemplateID: 12 lower-case hex digits.
+const TemplateIDLen = 12
+
+// TextTemplateID is the ID of text's template, TemplateID(Template(text)):
+// what the index, the query language's template field and the studio's
+// rows give a record with text as its message. It is "" when the template
+// is empty (a message of white space or none): such a record has no
+// template.
+func TextTemplateID(text string) string {
+	t := Template(text)
+	if t == "" {
+		return ""
+	}
+	return TemplateID(t)
+}
+
+// IsTemplateID reports whether s is spelled as a TemplateID is: 12
+// lower-case hex digits.
+func IsTemplateID(s string) bool {
+	if len(s) != TemplateIDLen {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if !isDigit(s[i]) && (s[i] < 'a' || s[i] > 'f') {
+			return false
+		}
+	}
+	return true
+}

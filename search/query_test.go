@@ -253,7 +253,7 @@ func TestCompile_Errors(t *testing.T) {
 		}
 	}
 	f(`bogus:x`, `unknown field "bogus"`)
-	f(`a:1.5`, `unknown field "a"; fields are text, stack, name, level, source, kind, tool, status, replayOf, run and time`)
+	f(`a:1.5`, `unknown field "a"; fields are text, stack, name, level, source, kind, tool, status, replayOf, run, template and time`)
 	f(`time:2026`, `time takes a date range`)
 	f(`time:>=2026-01-01`, "at character 1: syntax error")
 	f(`name:Physics AND (level:error`, "at character 18: '(' is never closed")

@@ -148,7 +148,7 @@ func TestParse_Errors(t *testing.T) {
 	bad(`x stack:/a**/`, 9, "regular expression /a**/: invalid nested repetition operator: **")
 	bad(`abc~3`, 1, "a fuzzy word allows 1 or 2 edits (word~1, word~2), not 3")
 
-	f(`bogus:x`, `query: unknown field "bogus"; fields are text, stack, name, level, source, kind, tool, status, replayOf, run and time`)
+	f(`bogus:x`, `query: unknown field "bogus"; fields are text, stack, name, level, source, kind, tool, status, replayOf, run, template and time`)
 	f(`time:2026`, `query: time takes a date range, such as time:>="2026-05-01T12:00:00Z"`)
 	f(strings.Repeat("a", MaxBytes+1), "query: 4097 bytes is over the limit of 4096")
 	f("\xff", "query: not valid UTF-8")
