@@ -17,7 +17,9 @@ import "time"
 //   - 6: words of text and stack cut to maxTokenBytes.
 //   - 7: a text or stack field of more than maxFieldTerms distinct words
 //     indexed by its first maxFieldTerms, its document marked cut (cut.go).
-const MappingVersion = 7
+//   - 8: template, the ID of the text's template (oplog.TextTemplateID):
+//     the rebuild gives the records stored before theirs.
+const MappingVersion = 8
 
 // maxTokenBytes is the longest term of text and stack: a longer word is
 // indexed by its first maxTokenBytes bytes, lower-cased (as Lucene's

@@ -39,11 +39,25 @@ func never(*recView) bool { return false }
 // recView is a record as predicates read it: its text and stack analysed
 // at most once, and only when a leaf needs their words.
 type recView struct {
-	r     *oplog.Record
-	an    analysis.Analyzer
-	words [2][]string
-	done  [2]bool
-	odd   [2]int8 // 0: not known yet, 1: the field holds a foldsToASCII rune, -1: not
+	r      *oplog.Record
+	an     analysis.Analyzer
+	words  [2][]string
+	done   [2]bool
+	odd    [2]int8 // 0: not known yet, 1: the field holds a foldsToASCII rune, -1: not
+	tmpl   string  // the text's template ID, once tmplOK
+	tmplOK bool
+}
+
+// keyword returns keyword field's value as document indexes it; the
+// template, which costs a pass over the text, at most once.
+func (v *recView) keyword(field string) string {
+	if field != ql.TemplateField {
+		return keywordValue(v.r, field)
+	}
+	if !v.tmplOK {
+		v.tmpl, v.tmplOK = oplog.TextTemplateID(v.r.Text), true
+	}
+	return v.tmpl
 }
 
 // field returns the raw text of a text field (0: text, 1: stack).
@@ -105,6 +119,8 @@ func keywordValue(r *oplog.Record, field string) string {
 			return ""
 		}
 		return docID(r.Run)
+	case ql.TemplateField:
+		return oplog.TextTemplateID(r.Text)
 	}
 	for _, f := range keywords(r.Name, r.Source, r.Kind, r.Tool, r.Status, r.ReplayOf) {
 		if f.field == field {
@@ -127,7 +143,7 @@ func termPred(field string, m termMatcher) pred {
 		return func(*recView) bool { return false } // no such field in any document
 	}
 	return func(v *recView) bool {
-		kv := keywordValue(v.r, field)
+		kv := v.keyword(field)
 		return kv != "" && m.match(kv)
 	}
 }

@@ -30,3 +30,10 @@ func (x *Index) TermSetBytes() int64 {
 	defer x.terms.mu.Unlock()
 	return x.terms.bytes
 }
+
+// SetOmitTemplates makes documents without template (as mapping version 7
+// did) until the returned func runs.
+func SetOmitTemplates() (restore func()) {
+	omitTemplates = true
+	return func() { omitTemplates = false }
+}

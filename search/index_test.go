@@ -273,6 +273,46 @@ func TestIndex_Open_RebuildsCorruptSegment(t *testing.T) {
 	}
 }
 
+// TestIndex_Open_TemplateMigration opens an index written before template
+// was a field (mapping version 7): it is rebuilt, and template: finds what
+// it should while it is and after.
+func TestIndex_Open_TemplateMigration(t *testing.T) {
+	restore := search.SetOmitTemplates()
+	e := mustOpen(t, t.TempDir(), small(), nil)
+	logtest.MustAppend(t, e.log, lines(0, 2500)...)
+	e.waitIndexed()
+	e.close()
+	restore()
+	id := oplog.TextTemplateID("found the needle in haystack 7")
+	q := oplog.SearchQuery{Query: "template:" + id, Limit: 500}
+	// The documents lack the field: at the current version, the segments
+	// (every record) would answer nothing.
+	e = e.reopen()
+	if got := e.all(q); len(got) != 0 {
+		t.Fatalf("documents written without templates: template:%s found %d records", id, len(got))
+	}
+	e.close()
+	meta := filepath.Join(e.dir, "index", "meta.json")
+	b, err := os.ReadFile(meta)
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := strings.Replace(string(b), fmt.Sprintf(`"mappingVersion":%d`, search.MappingVersion), `"mappingVersion":7`, 1)
+	if err := os.WriteFile(meta, []byte(old), 0o600); err != nil || old == string(b) {
+		t.Fatalf("meta.json at version 7: %v", err)
+	}
+	e = e.reopen()
+	if s := e.idx.Status(); s.SegmentsThrough != 0 || s.State != "rebuilding" {
+		t.Fatalf("an index of mapping version 7 must start over: %+v", s)
+	}
+	e.check(q, hasNeedle)
+	e.waitIndexed()
+	e.check(q, hasNeedle)
+	e.check(oplog.SearchQuery{Query: "-template:" + id, Limit: 500}, func(r *oplog.Record) bool { return !hasNeedle(r) })
+	e = e.reopen() // the same IDs after a restart
+	e.check(q, hasNeedle)
+}
+
 func TestIndex_Open_MappingVersionBumpRebuilds(t *testing.T) {
 	e := mustOpen(t, t.TempDir(), small(), nil)
 	logtest.MustAppend(t, e.log, lines(0, 2500)...)

@@ -92,6 +92,12 @@ var lagQueries = []string{
 	`time:>="2026-05-01T12:10:00Z" time:<"2026-05-01T12:12:00Z"`,
 	"name:5", "text:5", "name:>5", "level:>5",
 	"half", "after half", `"after half"`, "hal*", "/h.lf/", "half~1", "text:half", "stack:half", "failed", "ok",
+	// templates: "run started <N>" of the markers whose word is a number,
+	// the one record of its text, a few prefixes and patterns of IDs
+	"template:" + oplog.TextTemplateID("run started 42"), "template:" + oplog.TextTemplateID("needle after half"),
+	"template:" + strings.ToUpper(oplog.TextTemplateID("needle after half")), "needle -template:" + oplog.TextTemplateID("needle after half"),
+	"template:a*", "template:0*", "-template:1*", "template:/[0-3].*/", "template:????????????", "-template:????????????",
+	"kind:marker AND template:" + oplog.TextTemplateID("run started 3.14"),
 }
 
 // lagFilters are SearchQuery filters to combine with some queries.
@@ -155,7 +161,7 @@ func TestSearch_LagEqualsIndexed(t *testing.T) {
 			}
 		}
 		if i == len(recs)/2 {
-			logtest.MustAppend(t, e.log, oplog.Record{Level: oplog.LevelInfo, Text: "needle after half"})
+			recs = append(recs, logtest.MustAppend(t, e.log, oplog.Record{Level: oplog.LevelInfo, Text: "needle after half"})...)
 			e.waitIndexed()
 		}
 	}
@@ -201,6 +207,20 @@ func TestSearch_LagEqualsIndexed(t *testing.T) {
 		t.Fatalf("searches skipped %d chunks by their term sets: the sets are not used", n)
 	}
 	t.Logf("%d chunks skipped by their term sets", sets.SkippedChunks())
+	// template: the answers are the records whose text has that template
+	for _, text := range []string{"run started 42", "needle after half"} {
+		id := oplog.TextTemplateID(text)
+		var want []uint64
+		for _, r := range slices.Backward(recs) {
+			if oplog.TextTemplateID(r.Text) == id {
+				want = append(want, r.ID)
+			}
+		}
+		got, err := e.idx.Search(context.Background(), &oplog.SearchQuery{Query: "template:" + id}, 0, 500)
+		if err != nil || len(want) == 0 || !slices.Equal(got.IDs, want) {
+			t.Fatalf("template:%s (%q): %v (%v), want %v", id, text, got.IDs, err, want)
+		}
+	}
 }
 
 // compareLag pages through q on idx and on each lagging index, with pages

@@ -17,11 +17,13 @@ import (
 
 // Fields of a document. Keyword fields match exactly (case-sensitive, one
 // term), but for level, kind and status whose values queries spell as oplog
-// parses them (see oplog.ParseQuery); text fields are analysed with wordsName (see
-// analyzer.go). The time
-// field of queries is not in bleve (see times.go).
+// parses them (see oplog.ParseQuery); template is the ID of the text's
+// template (oplog.TextTemplateID), computed from the text wherever it is
+// needed and never kept in the store. Text fields are analysed with
+// wordsName (see analyzer.go). The time field of queries is not in bleve
+// (see times.go).
 var (
-	keywordFields = []string{"name", "level", "source", "kind", "tool", "status", "replayOf", "run"}
+	keywordFields = []string{"name", "level", "source", "kind", "tool", "status", "replayOf", "run", ql.TemplateField}
 	textFields    = ql.TextFields // the language's fields of words
 	timeField     = ql.TimeField
 )
@@ -89,6 +91,9 @@ func (a *analyzers) document(r *oplog.Record) *document.Document {
 	if r.Run != 0 {
 		kw("run", docID(r.Run))
 	}
+	if !omitTemplates {
+		kw(ql.TemplateField, oplog.TextTemplateID(r.Text))
+	}
 	for _, f := range [2]textField{{name: "text", value: bytesOf(r.Text)}, {name: "stack", value: bytesOf(r.Stack)}} {
 		if len(f.value) == 0 {
 			continue
@@ -104,6 +109,10 @@ func (a *analyzers) document(r *oplog.Record) *document.Document {
 	}
 	return d
 }
+
+// omitTemplates makes documents as mapping version 7 did, without
+// template: the test of the migration writes an index from before with it.
+var omitTemplates = false
 
 // bytesOf returns s's bytes without a copy: the fields of a document only
 // read them, while the record is held.

@@ -9,6 +9,7 @@ import (
 	"unsafe"
 
 	"github.com/mcplogd/mcplogd/oplog"
+	ql "github.com/mcplogd/mcplogd/oplog/query"
 )
 
 // Chunk term sets: the index of the records above the watermark. Bleve
@@ -31,6 +32,7 @@ type chunkTerms struct {
 	frozen   [2]dict                // the same, once the chunk is complete (words nil)
 	arena    [2][]byte              // the bytes of words' terms (the last block; the others are held by the terms)
 	kw       map[kwKey]struct{}
+	kwBytes  int64 // what kw's template IDs take, about (the other keywords are few)
 	span     span
 	pending  []uint64 // the operations that were pending when read: matched as they now stand
 	pos      uint64   // the completions journal's position before the first read
@@ -177,7 +179,7 @@ func (c *chunkTerms) addAll(recs []oplog.Record, an *wordsAnalyzer, end uint64, 
 	c.through = recs[took-1].ID
 	if c.through == end && !c.complete {
 		c.complete = true
-		c.size = 0
+		c.size = c.kwBytes
 		for f := range c.words {
 			c.frozen[f], c.words[f] = freeze(c.words[f]), nil
 			c.size += int64(len(c.frozen[f].data) + 4*len(c.frozen[f].ends))
@@ -199,6 +201,14 @@ func (c *chunkTerms) add(r *oplog.Record, an *wordsAnalyzer, buf []byte) []byte 
 	}
 	if r.Run != 0 {
 		c.kw[kwKey{"run", docID(r.Run)}] = struct{}{}
+	}
+	if id := oplog.TextTemplateID(r.Text); id != "" {
+		// many-valued, unlike the other keywords: counted in the size
+		if _, ok := c.kw[kwKey{ql.TemplateField, id}]; !ok {
+			c.kw[kwKey{ql.TemplateField, id}] = struct{}{}
+			c.kwBytes += int64(len(id)) + termOverhead
+			c.size += int64(len(id)) + termOverhead
+		}
 	}
 	for f, s := range [2]string{r.Text, r.Stack} {
 		if s == "" || c.cut[f] {
