@@ -48,7 +48,9 @@ func TestParseQuery(t *testing.T) {
 	f(`template:"3f2a9c1b7d0e"`, `template:3f2a9c1b7d0e`)
 	f(`template:123456789012`, `template:123456789012`)
 	f(`template:3f2A*`, `template:3f2a*`)
-	tmpl := func(v string) string { return fmt.Sprintf("template takes a template ID, 12 hex digits (template:3f2a9c1b7d0e), not %q", v) }
+	tmpl := func(v string) string {
+		return fmt.Sprintf("template takes a template ID, 12 hex digits (template:3f2a9c1b7d0e), not %q", v)
+	}
 	g(`template:3f2a9c1b7d0`, 10, tmpl("3f2a9c1b7d0"))
 	g(`a template:nothex000000`, 12, tmpl("nothex000000"))
 	g(`template:3f2a9c1b7d0e~1`, 10, tmpl("3f2a9c1b7d0e~1"))
