@@ -25,6 +25,8 @@ func Samples() []Node {
 		&Wildcard{Field: "tool", Pattern: "spawn_?"},
 		&Regexp{Pattern: "null.*"},
 		&Regexp{Field: "source", Pattern: "uni.*"},
+		&Term{Field: TemplateField, Text: "3f2a9c1b7d0e"},
+		&Prefix{Field: TemplateField, Prefix: "3f2a"},
 		&NumberRange{Field: "run", Min: &one, Max: &two, MinIncl: true},
 		&TimeRange{Field: TimeField, Start: start, StartIncl: &incl},
 		&And{Nodes: []Node{&Term{Text: "a"}, &Term{Field: "level", Text: "error"}}},
