@@ -14,7 +14,10 @@
 // record's time), id (the local record ID), seq (the machine's forwarding
 // sequence: +1 for every row sent), revision (the local store's
 // generation), kind, level, name, stack, signature (crash signature),
-// tool, status, run and data.* (the record's data, flattened). An
+// tool, status, run, template and template_text (the ID of the text's
+// template, oplog.TextTemplateID, and the template itself; rows forwarded
+// by versions before them lack both, and rows are immutable) and data.*
+// (the record's data, flattened). An
 // operation sent while pending gets a second row, with the same id and a
 // new seq, once it completes: readers take the newest row per (machine,
 // revision, id). Lines have exactly one row.

@@ -22,8 +22,11 @@ const maxFieldBytes = 64 << 10
 
 // appendRow appends r as one JSON line of the studio schema: stream fields
 // project, machine and source; _msg, _time, id, seq, revision, kind,
-// level, name, stack, signature, tool, status, run, and data (which
-// VictoriaLogs flattens into data.* fields). Empty fields are left out.
+// level, name, stack, signature, tool, status, run, template (the ID of
+// the text's template, as the local index has it: oplog.TextTemplateID),
+// template_text (the template itself, for stats by template), and data
+// (which VictoriaLogs flattens into data.* fields). Empty fields are left
+// out.
 func (s *rowSchema) appendRow(b []byte, r *oplog.Record, seq, revision uint64) []byte {
 	b = append(b, `{"project":`...)
 	b = appendString(b, s.project)
@@ -56,6 +59,10 @@ func (s *rowSchema) appendRow(b []byte, r *oplog.Record, seq, revision uint64) [
 	if r.Run != 0 {
 		b = append(b, `,"run":`...)
 		b = strconv.AppendUint(b, r.Run, 10)
+	}
+	if t := oplog.Template(r.Text); t != "" {
+		b = appendField(b, "template", oplog.TemplateID(t))
+		b = appendField(b, "template_text", t)
 	}
 	if len(r.Data) > 0 && len(r.Data) <= maxFieldBytes && r.Data[0] == '{' {
 		b = append(b, `,"data":`...)

@@ -71,6 +71,9 @@ func want(t *testing.T, r *oplog.Record, seq, revision uint64) map[string]string
 	if sig, ok := crash.RecordSignature(r); ok {
 		w["signature"] = sig
 	}
+	if tm := oplog.Template(r.Text); tm != "" {
+		w["template"], w["template_text"] = oplog.TextTemplateID(r.Text), tm
+	}
 	if r.Run != 0 {
 		w["run"] = strconv.FormatUint(r.Run, 10)
 	}
@@ -153,11 +156,51 @@ func TestForward_OrderAndSchema(t *testing.T) {
 		t.Fatal(err)
 	}
 	compare(t, got[4], want(t, &done, 5, rev)) // the completion: a second row of the same id
+	if got[1]["template_text"] != `spawned "<S>" at <N>,<N>` {
+		t.Errorf("template_text %q", got[1]["template_text"])
+	}
 	if got[2]["signature"] == "" || got[4]["status"] != "error" {
 		t.Errorf("crash row signature %q, completion status %q", got[2]["signature"], got[4]["status"])
 	}
 	if s.State != oplog.StudioUpToDate {
 		t.Errorf("state %s, want %s", s.State, oplog.StudioUpToDate)
+	}
+}
+
+// TestForward_TemplateSameEverywhere: the same message has one template
+// in VictoriaLogs on two machines and across a restart of one, so that
+// LogsQL groups it by template.
+func TestForward_TemplateSameEverywhere(t *testing.T) {
+	v := vltest.Start(t)
+	msg := "Snapshot %d sent to peer 10.0.0.%d:7777"
+	path, state := filepath.Join(t.TempDir(), "log.db"), filepath.Join(t.TempDir(), "studio-forward.json")
+	for run := range 2 { // m1, closed and opened again between the two
+		db := logtest.MustOpenDBAt(t, path, nil)
+		l := oplog.New(db, nil)
+		logtest.MustAppend(t, l, oplog.Record{Source: "unity", Level: oplog.LevelInfo, Text: fmt.Sprintf(msg, 100+run, run)})
+		f, err := studio.Forward(l, studio.ForwardOptions{URL: v.URL, Project: "game", Machine: "m1", StatePath: state,
+			Settle: 3 * time.Second, MinBackoff: 20 * time.Millisecond, MaxBackoff: 200 * time.Millisecond})
+		if err != nil {
+			t.Fatal(err)
+		}
+		caughtUp(t, f, l, 30*time.Second)
+		if err := f.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if err := l.Close(); err != nil { // and db
+			t.Fatal(err)
+		}
+	}
+	l, _ := logtest.MustOpenLog(t, nil)
+	logtest.MustAppend(t, l, oplog.Record{Source: "godot", Level: oplog.LevelWarn, Text: fmt.Sprintf(msg, 7, 9)},
+		oplog.Record{Source: "godot", Level: oplog.LevelInfo, Text: "another message 5"})
+	caughtUp(t, forward(t, l, v.URL, "m2"), l, 30*time.Second)
+	v.ForceFlush(t)
+	got := v.Query(t, `{project="game"} | stats by (template, template_text) count() n, count_uniq(machine) machines | sort by (n desc)`)
+	id := oplog.TextTemplateID(fmt.Sprintf(msg, 1, 2))
+	if len(got) != 2 || got[0]["template"] != id || got[0]["template_text"] != "Snapshot <N> sent to peer <IP>" ||
+		got[0]["n"] != "3" || got[0]["machines"] != "2" {
+		t.Fatalf("templates %v; want %s (Snapshot <N> sent to peer <IP>) 3 times on 2 machines, and one other", got, id)
 	}
 }
 

@@ -13,7 +13,8 @@ import (
 
 // LogsQL: the query language (package oplog/query) compiled for
 // VictoriaLogs, where each record is a row of the forwarding schema: _msg
-// the text, stack, name, level, source, kind, tool, status, run, _time. The
+// the text, stack, name, level, source, kind, tool, status, run, template,
+// _time. The
 // translation keeps what a query matches in the local index:
 //
 //   - a word is a case-insensitive word filter, i("word"): VictoriaLogs
@@ -25,7 +26,8 @@ import (
 //     takes any one word), as the index checks them;
 //   - foo* is a case-insensitive prefix, i("foo"*); other wildcards are a
 //     regular expression over one word;
-//   - name, source, tool and run match whole values exactly (name:="x"),
+//   - name, source, tool, run and template match whole values exactly
+//     (name:="x"),
 //     level, kind and status as oplog spells them;
 //   - time ranges are _time ranges, their bounds kept.
 //
@@ -37,7 +39,8 @@ import (
 const wordClass = `\pL\p{Nd}\pM_`
 
 var studioFields = map[string]string{"text": "_msg", "stack": "stack",
-	"name": "name", "level": "level", "source": "source", "kind": "kind", "tool": "tool", "status": "status", "run": "run"}
+	"name": "name", "level": "level", "source": "source", "kind": "kind", "tool": "tool", "status": "status", "run": "run",
+	ql.TemplateField: "template"}
 
 // fixedFields are the fields whose values oplog spells (in any case).
 var fixedFields = []string{"level", "kind", "status"}

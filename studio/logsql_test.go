@@ -39,6 +39,8 @@ func TestLogsQL(t *testing.T) {
 	f(`kind:any`, `*`)
 	f(`status:ok`, `status:="success"`)
 	f(`run:3`, `run:="3"`)
+	f(`template:3F2A9C1B7D0E`, `template:="3f2a9c1b7d0e"`)
+	f(`template:3f2a*`, `template:="3f2a"*`)
 	f(`time:>="2026-05-01T12:00:00Z"`, `_time:>=2026-05-01T12:00:00Z`)
 	f(`time:<"2026-05-01T12:00:00Z"`, `_time:<2026-05-01T12:00:00Z`)
 	f(`time:>"2026-05-01T12:00:00Z" AND time:<="2026-05-02T00:00:00Z"`, `(_time:>2026-05-01T12:00:00Z AND _time:<=2026-05-02T00:00:00Z)`)

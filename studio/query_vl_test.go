@@ -43,6 +43,7 @@ func corpus() []oplog.Record {
 		{Kind: oplog.KindOp, Time: base.Add(12 * time.Second), Source: "agent", Tool: "spawn", Text: "spawn enemies"},
 		{Kind: oplog.KindOp, Time: base.Add(13 * time.Second), Source: "agent", Tool: "build", Text: "build player"},
 		{Kind: oplog.KindOp, Time: base.Add(14 * time.Second), Source: "agent", Tool: "wait", Text: "wait for load"},
+		line(15, oplog.LevelWarn, "godot", "Player", "Player spawned at (12, -7)", ""),
 	}
 }
 
@@ -159,6 +160,11 @@ func TestClient_Search_SameAsLocal(t *testing.T) {
 		`tool:spawn`, `status:pending`, `status:success`, `status:error`, `status:ok OR status:failed`,
 		`time:>=` + at(5), `time:<` + at(5), `time:>` + at(5), `time:>=` + at(3) + ` AND time:<=` + at(9),
 		`level:error AND name:Physics "null reference"`, `run:1`,
+		// templates: two records of one ("error occurred…" and "errors
+		// occurred…" are not), one of another, a prefix, none
+		`template:` + oplog.TextTemplateID("Player spawned at (1, 2)"), `template:` + oplog.TextTemplateID("spawn enemies"),
+		`error* -template:` + oplog.TextTemplateID("error occurred: ERROR CODE 7"), `template:` + oplog.TextTemplateID("no such message"),
+		`template:` + oplog.TextTemplateID("Player spawned at (1, 2)")[:4] + `*`,
 	}
 	for _, q := range queries {
 		sq := oplog.SearchQuery{Query: q}

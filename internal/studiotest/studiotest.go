@@ -41,6 +41,9 @@ func Row(project, machine string, revision, seq uint64, r *oplog.Record, signatu
 	if r.Run != 0 {
 		m["run"] = r.Run
 	}
+	if t := oplog.Template(r.Text); t != "" {
+		m["template"], m["template_text"] = oplog.TemplateID(t), t
+	}
 	var data map[string]any
 	if json.Unmarshal(r.Data, &data) == nil {
 		for k, v := range data {
