@@ -1,8 +1,6 @@
 package oplog
 
 import (
-	"hash/fnv"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -45,10 +43,12 @@ func Template(text string) string {
 	}
 	var b strings.Builder
 	b.Grow(len(text))
-	for i, field := range strings.Fields(text) {
-		if i > 0 {
+	first := true
+	for field := range strings.FieldsSeq(text) {
+		if !first {
 			b.WriteByte(' ')
 		}
+		first = false
 		templateWord(&b, field)
 	}
 	return ClipBytes(blankQuotes(b.String()), MaxTemplateInput)
@@ -57,10 +57,19 @@ func Template(text string) string {
 // TemplateID is the template's identifier: 12 hex digits of its 64-bit
 // FNV-1a hash, the same wherever it is computed.
 func TemplateID(template string) string {
-	h := fnv.New64a()
-	_, _ = h.Write([]byte(template))
-	s := strconv.FormatUint(h.Sum64()>>16, 16)
-	return strings.Repeat("0", 12-len(s)) + s
+	const offset64, prime64 = 14695981039346656037, 1099511628211 // hash/fnv's
+	h := uint64(offset64)
+	for i := 0; i < len(template); i++ {
+		h ^= uint64(template[i])
+		h *= prime64
+	}
+	h >>= 16 // 48 bits: 12 hex digits
+	var id [TemplateIDLen]byte
+	for i := len(id) - 1; i >= 0; i-- {
+		id[i] = "0123456789abcdef"[h&0xf]
+		h >>= 4
+	}
+	return string(id[:])
 }
 
 // templateWord writes one white-space-separated word with its values
@@ -68,9 +77,15 @@ func TemplateID(template string) string {
 // placeholder (punctuation around it kept), else each number and hex
 // value in it is.
 func templateWord(b *strings.Builder, w string) {
-	lead := len(w) - len(strings.TrimLeft(w, "([{<\"'"))
-	core := strings.TrimRight(w[lead:], ")]}>,;:.!?\"'")
-	trail := w[lead+len(core):]
+	lead := 0
+	for lead < len(w) && strings.IndexByte("([{<\"'", w[lead]) >= 0 {
+		lead++
+	}
+	end := len(w)
+	for end > lead && strings.IndexByte(")]}>,;:.!?\"'", w[end-1]) >= 0 {
+		end--
+	}
+	core, trail := w[lead:end], w[end:]
 	if core != "" {
 		switch {
 		case isPath(core):
@@ -127,11 +142,13 @@ func isIPv4(w string) bool {
 		}
 		w = w[:i]
 	}
-	parts := strings.Split(w, ".")
-	if len(parts) != 4 {
-		return false
-	}
-	for _, p := range parts {
+	for part := range 4 { // without strings.Split: every word comes here
+		p := w
+		if j := strings.IndexByte(w, '.'); part < 3 && j >= 0 {
+			p, w = w[:j], w[j+1:]
+		} else if part < 3 || j >= 0 {
+			return false
+		}
 		if len(p) == 0 || len(p) > 3 || !allDigits(p) {
 			return false
 		}

@@ -1,6 +1,9 @@
 package oplog_test
 
 import (
+	"fmt"
+	"hash/fnv"
+	"strings"
 	"testing"
 	"unicode/utf8"
 
@@ -61,4 +64,31 @@ func FuzzTemplate(f *testing.F) {
 			t.Fatalf("template of %d bytes", len(tmpl))
 		}
 	})
+}
+
+// TestTemplateID_FNV: the ID is the top 48 bits of the template's 64-bit
+// FNV-1a hash, in 12 lower-case hex digits, whatever computes it.
+func TestTemplateID_FNV(t *testing.T) {
+	for _, s := range []string{"", "a", "Snapshot <N> sent to peer <IP>", "Größe <N> Fehler", strings.Repeat("x<N> ", 300)} {
+		h := fnv.New64a()
+		_, _ = h.Write([]byte(s))
+		want := fmt.Sprintf("%012x", h.Sum64()>>16)
+		if got := oplog.TemplateID(s); got != want || !oplog.IsTemplateID(got) {
+			t.Errorf("TemplateID(%q) = %s, want %s", s, got, want)
+		}
+	}
+	if got := oplog.TextTemplateID(" \t"); got != "" {
+		t.Errorf("TextTemplateID of white space = %q, want none", got)
+	}
+}
+
+func TestTemplate_IPv4(t *testing.T) {
+	for in, want := range map[string]string{
+		"peer 10.0.0.7": "peer <IP>", "peer 10.0.0.7:80": "peer <IP>", "v 1.2.3": "v <N>.<N>",
+		"v 1.2.3.4.5": "v <N>.<N>.<N>", "a 1..2.3": "a <N>..<N>", "n 1234.1.1.1": "n <N>.<N>",
+	} {
+		if got := oplog.Template(in); got != want {
+			t.Errorf("Template(%q) = %q, want %q", in, got, want)
+		}
+	}
 }
