@@ -136,6 +136,19 @@ func TestHTTP_Search(t *testing.T) {
 		status, b := h.Call(http.MethodGet, "/api/v1/search?query="+url.QueryEscape(`a OR`), "")
 		checkError(t, status, b, http.StatusBadRequest, "invalid", "OR needs a term after it")
 	})
+	t.Run("Template", func(t *testing.T) {
+		v := url.Values{"query": {"template:" + oplog.TextTemplateID("frame 1 drawn")}, "limit": {"100"}}
+		a := mustCall[struct {
+			Hits []struct {
+				Record oplog.Record `json:"record"`
+			} `json:"hits"`
+		}](h, http.MethodGet, "/api/v1/search?"+v.Encode(), "", http.StatusOK)
+		if len(a.Hits) != 30 || a.Hits[0].Record.Name != "Render" || a.Hits[29].Record.Name != "Render" {
+			t.Fatalf("template of \"frame <N> drawn\": %d hits, want the 30 Render lines: %+v", len(a.Hits), a.Hits)
+		}
+		status, b := h.Call(http.MethodGet, "/api/v1/search?query="+url.QueryEscape("template:frame"), "")
+		checkError(t, status, b, http.StatusBadRequest, "invalid", "template takes a template ID")
+	})
 	t.Run("ReplayOf", func(t *testing.T) {
 		recs := logtest.MustAppend(t, h.Log, oplog.Record{Kind: oplog.KindOp, Tool: "spawn", Status: oplog.StatusSuccess},
 			oplog.Record{Kind: oplog.KindOp, Tool: "spawn", Status: oplog.StatusSuccess})
