@@ -273,6 +273,24 @@ func TestIndex_Open_RebuildsCorruptSegment(t *testing.T) {
 	}
 }
 
+// setMappingVersion writes version v in the meta.json of the closed index
+// of data directory dir, as an older mcplogd would have.
+func setMappingVersion(t *testing.T, dir string, v int) {
+	t.Helper()
+	meta := filepath.Join(dir, "index", "meta.json")
+	b, err := os.ReadFile(meta)
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := strings.Replace(string(b), fmt.Sprintf(`"mappingVersion":%d`, search.MappingVersion), fmt.Sprintf(`"mappingVersion":%d`, v), 1)
+	if old == string(b) {
+		t.Fatalf("meta.json has no mapping version: %s", b)
+	}
+	if err := os.WriteFile(meta, []byte(old), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // TestIndex_Open_TemplateMigration opens an index written before template
 // was a field (mapping version 7): it is rebuilt, and template: finds what
 // it should while it is and after.
@@ -292,15 +310,7 @@ func TestIndex_Open_TemplateMigration(t *testing.T) {
 		t.Fatalf("documents written without templates: template:%s found %d records", id, len(got))
 	}
 	e.close()
-	meta := filepath.Join(e.dir, "index", "meta.json")
-	b, err := os.ReadFile(meta)
-	if err != nil {
-		t.Fatal(err)
-	}
-	old := strings.Replace(string(b), fmt.Sprintf(`"mappingVersion":%d`, search.MappingVersion), `"mappingVersion":7`, 1)
-	if err := os.WriteFile(meta, []byte(old), 0o600); err != nil || old == string(b) {
-		t.Fatalf("meta.json at version 7: %v", err)
-	}
+	setMappingVersion(t, e.dir, 7)
 	e = e.reopen()
 	if s := e.idx.Status(); s.SegmentsThrough != 0 || s.State != "rebuilding" {
 		t.Fatalf("an index of mapping version 7 must start over: %+v", s)
@@ -318,18 +328,7 @@ func TestIndex_Open_MappingVersionBumpRebuilds(t *testing.T) {
 	logtest.MustAppend(t, e.log, lines(0, 2500)...)
 	e.waitIndexed()
 	e.close()
-	meta := filepath.Join(e.dir, "index", "meta.json")
-	b, err := os.ReadFile(meta)
-	if err != nil {
-		t.Fatal(err)
-	}
-	old := strings.Replace(string(b), fmt.Sprintf(`"mappingVersion":%d`, search.MappingVersion), `"mappingVersion":0`, 1)
-	if old == string(b) {
-		t.Fatalf("meta.json has no mapping version: %s", b)
-	}
-	if err := os.WriteFile(meta, []byte(old), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	setMappingVersion(t, e.dir, 0)
 	e = e.reopen()
 	if s := e.idx.Status(); s.SegmentsThrough != 0 || s.State != "rebuilding" {
 		t.Fatalf("after a mapping bump the index must start over: %+v", s)
