@@ -35,6 +35,11 @@ const (
 // sent to peer 10.0.0.9:7777" are both "Snapshot <N> sent to peer <IP>".
 // Words that hold digits keep their letters ("Enemy_42" is "Enemy_<N>").
 func Template(text string) string {
+	if len(text) > MaxTemplateInput+1 {
+		// not a newline to look for past here: the first line is cut to
+		// MaxTemplateInput below, which reads the byte after
+		text = text[:MaxTemplateInput+1]
+	}
 	if i := strings.IndexAny(text, "\r\n"); i >= 0 {
 		text = text[:i]
 	}
@@ -95,6 +100,12 @@ func templateWord(b *strings.Builder, w string) {
 			b.WriteString(w[:lead] + TemplateIP + trail)
 			return
 		}
+	}
+	if len(w) < 36 && !hasDigit(w) {
+		// most words: no number, no hex value (which holds a digit), too
+		// short for a UUID of letters
+		b.WriteString(w)
+		return
 	}
 	for i := 0; i < len(w); {
 		if n := uuidAt(w, i); n > 0 {
@@ -272,6 +283,15 @@ func isLetter(c byte) bool        { return 'a' <= c|0x20 && c|0x20 <= 'z' }
 func isLetterOrDigit(c byte) bool { return isDigit(c) || isLetter(c) }
 func isWordByte(c byte) bool      { return isLetterOrDigit(c) || c == '_' || c >= utf8.RuneSelf }
 func isHexDigit(c byte) bool      { return isDigit(c) || ('a' <= c|0x20 && c|0x20 <= 'f') }
+
+func hasDigit(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if isDigit(s[i]) {
+			return true
+		}
+	}
+	return false
+}
 
 func allDigits(s string) bool {
 	for i := 0; i < len(s); i++ {

@@ -92,3 +92,22 @@ func TestTemplate_IPv4(t *testing.T) {
 		}
 	}
 }
+
+// TestTemplate_LetterUUID: a UUID of letters only is one too.
+func TestTemplate_LetterUUID(t *testing.T) {
+	if got := oplog.Template("id abcdefab-abcd-abcd-abcd-abcdefabcdef, cafe"); got != "id <UUID>, cafe" {
+		t.Errorf("Template = %q", got)
+	}
+}
+
+// TestTemplate_Long: a first line past MaxTemplateInput is cut there, at
+// a character, whatever follows it.
+func TestTemplate_Long(t *testing.T) {
+	long := strings.Repeat("word ", 204) + "wordé" // é starts at byte 1024
+	for _, in := range []string{long, long + "tail\nnext", long + "\nnext", strings.Repeat("ab ", 400) + "\n1"} {
+		got, want := oplog.Template(in), strings.TrimSpace(oplog.ClipBytes(strings.SplitN(in, "\n", 2)[0], oplog.MaxTemplateInput))
+		if got != want {
+			t.Errorf("Template of %d bytes = …%q, want …%q", len(in), got[max(0, len(got)-20):], want[max(0, len(want)-20):])
+		}
+	}
+}
