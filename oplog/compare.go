@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -96,6 +97,21 @@ func (l *Log) CompareRuns(ctx context.Context, q CompareQuery) (Comparison, erro
 		out.Sources = append(out.Sources, c)
 	}
 	return out, nil
+}
+
+// ResolveAgainst turns the selector of the run a comparison compares
+// against (see Log.ResolveRun) into CompareQuery.Previous, as Resolve does
+// run, its errors naming the argument against; "" gives nil: the run
+// before the current one.
+func ResolveAgainst(ctx context.Context, src RunSource, source, sel string) (map[string]uint64, error) {
+	if strings.TrimSpace(sel) == "" {
+		return nil, nil
+	}
+	runs, err := src.ResolveRun(ctx, source, sel)
+	if code := ErrorCode(err); err != nil && code != EINTERNAL {
+		return nil, Errorf(code, "against: %s", strings.TrimPrefix(ErrorMessage(err), "run: "))
+	}
+	return runs, err
 }
 
 // runPairs picks the runs to compare: previous and current, by source.
@@ -249,7 +265,8 @@ func (l *Log) countRun(ctx context.Context, run RunInfo, maxRecords int) (map[st
 	return byID, afterCrash, capped, err
 }
 
-// compareCrashes adds the crash groups of both runs to c.
+// compareCrashes adds the crash groups of both runs to c; none without a
+// crash index.
 func (l *Log) compareCrashes(ctx context.Context, c *RunComparison) error {
 	groups := func(r RunInfo) (map[string]CrashGroup, error) {
 		p, err := l.FindCrashes(ctx, CrashQuery{Runs: map[string]uint64{r.Source: r.Run}, Limit: MaxCrashLimit})
@@ -260,7 +277,9 @@ func (l *Log) compareCrashes(ctx context.Context, c *RunComparison) error {
 		return out, err
 	}
 	before, err := groups(c.Previous)
-	if err != nil {
+	if ErrorCode(err) == EUNAVAILABLE {
+		return nil
+	} else if err != nil {
 		return err
 	}
 	after, err := groups(c.Current)

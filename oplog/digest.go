@@ -264,10 +264,13 @@ func (l *Log) newTemplates(ctx context.Context, runs []RunInfo, c *counter) ([]T
 }
 
 // digestCrashes returns the crash groups f keeps, marking those whose
-// sources show no occurrence before the runs began.
+// sources show no occurrence before the runs began; none without a crash
+// index.
 func (l *Log) digestCrashes(ctx context.Context, f *Filter, runs []RunInfo) ([]DigestCrash, error) {
 	p, err := l.FindCrashes(ctx, CrashQuery{Since: f.Since, Until: f.Until, Source: f.Source, Runs: f.Runs, Limit: DigestTop})
-	if err != nil || len(p.Groups) == 0 {
+	if ErrorCode(err) == EUNAVAILABLE || err == nil && len(p.Groups) == 0 {
+		return nil, nil // no crash index: no groups to tell
+	} else if err != nil {
 		return nil, err
 	}
 	old := map[string]bool{}
