@@ -2,8 +2,10 @@ package api_test
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/mcplogd/mcplogd/api"
@@ -63,4 +65,52 @@ func TestServer_Compare(t *testing.T) {
 	}
 	status, body := h.Call(http.MethodGet, "/api/v1/compare?against=bogus", "")
 	apitest.CheckError(t, status, body, http.StatusBadRequest, oplog.EINVALID, "against")
+}
+
+// TestAgentStore_LogStats: on the realistic store, log_stats answers
+// within 4 KB and names first the template the records repeat most, as
+// counted here record by record.
+func TestAgentStore_LogStats(t *testing.T) {
+	s := mustServeAgentStore(t)
+	counts := map[string]int{}
+	for since := uint64(0); ; {
+		tail, err := s.Log.Tail(t.Context(), oplog.TailQuery{SinceID: since, HasSince: true, Limit: oplog.MaxTailLimit})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range tail.Lines {
+			if r.Kind != oplog.KindMarker {
+				counts[r.Source+" "+oplog.Template(r.Text)]++
+			}
+		}
+		if !tail.More {
+			break
+		}
+		since = tail.LastID
+	}
+	noisiest, most := "", 0
+	for k, n := range counts {
+		if n > most {
+			noisiest, most = k, n
+		}
+	}
+	res, n := s.callSized(t, "log_stats", nil)
+	if res.IsError || n > 4<<10 {
+		t.Fatalf("log_stats: %d bytes (want ≤ 4096), error %v: %s", n, res.IsError, resultText(res))
+	}
+	t.Logf("log_stats on the agent store: %d bytes", n)
+	var out struct {
+		Top []struct {
+			Text  string `json:"text"`
+			Count int    `json:"count"`
+		} `json:"top"`
+	}
+	b, _ := json.Marshal(res.StructuredContent)
+	if err := json.Unmarshal(b, &out); err != nil || len(out.Top) == 0 {
+		t.Fatalf("log_stats: %v %s", err, b)
+	}
+	_, tmpl, _ := strings.Cut(noisiest, " ")
+	if got := out.Top[0]; got.Count != most || !strings.HasPrefix(tmpl, strings.TrimSuffix(got.Text, "…")) {
+		t.Errorf("log_stats names %q ×%d first, want %q ×%d", got.Text, got.Count, tmpl, most)
+	}
 }

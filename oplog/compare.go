@@ -77,8 +77,9 @@ type Delta struct {
 
 // CompareRuns compares runs of each source (see CompareQuery). It reads
 // each run's records once (at most MaxRecords, the newest) and asks the
-// crash index for each run's groups. ENOTFOUND when no source has two runs
-// to compare or a named run does not exist; EINVALID for a bad MaxRecords.
+// crash index for each run's groups. Without a Source, the sources that
+// have no two runs are left out (none: no Sources); ENOTFOUND when Source
+// has no two runs to compare; EINVALID for a bad MaxRecords.
 func (l *Log) CompareRuns(ctx context.Context, q CompareQuery) (Comparison, error) {
 	maxRecords, err := checkLimit("maxRecords", q.MaxRecords, DefaultDigestRecords, MaxDigestRecords)
 	if err != nil {
@@ -135,12 +136,8 @@ func (l *Log) runPairs(ctx context.Context, q *CompareQuery) ([][2]RunInfo, erro
 			pairs = append(pairs, [2]RunInfo{prev, cur})
 		}
 	}
-	if len(pairs) == 0 {
-		what := "no source"
-		if q.Source != "" {
-			what = fmt.Sprintf("source %q", q.Source)
-		}
-		return nil, Errorf(ENOTFOUND, "run: %s has two runs to compare", what)
+	if len(pairs) == 0 && q.Source != "" {
+		return nil, Errorf(ENOTFOUND, "run: source %q has no two runs to compare", q.Source)
 	}
 	return pairs, nil
 }
