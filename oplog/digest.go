@@ -132,32 +132,22 @@ func (l *Log) Digest(ctx context.Context, q DigestQuery) (Digest, error) {
 	if err != nil {
 		return Digest{}, err
 	}
-	d := Digest{Runs: runs, Levels: map[string]int{}}
+	t := newTally()
+	capped := false
 	if to-from+1 > uint64(maxRecords) {
-		from, d.Capped = to-uint64(maxRecords)+1, true
+		from, capped = to-uint64(maxRecords)+1, true
 	}
-	c := newCounter()
-	var errTimes []time.Time
-	d.Read, err = l.scan(ctx, from, to, func(r *Record) {
-		if !f.Match(r) {
-			return
-		}
-		if d.Records == 0 {
-			d.FirstID, d.From = r.ID, r.Time
-		}
-		d.Records++
-		d.LastID, d.Until = r.ID, r.Time
-		d.Levels[r.Level.String()]++
-		c.add(r)
-		if r.Level >= LevelError {
-			errTimes = append(errTimes, r.Time)
+	read, err := l.scan(ctx, from, to, func(r *Record) {
+		if f.Match(r) {
+			t.add(r)
 		}
 	})
 	if err != nil {
 		return Digest{}, err
 	}
-	d.Names, d.Templates, d.TemplateCount = c.topNames(DigestTop), c.top(DigestTop), len(c.templates)
-	d.Errors = buckets(errTimes, d.From, d.Until, DigestBuckets)
+	d := t.digest()
+	d.Runs, d.Read, d.Capped = runs, read, capped
+	c := t.c
 	if len(runs) > 0 && d.Records > 0 {
 		if d.NewTemplates, d.History, err = l.newTemplates(ctx, runs, c); err != nil {
 			return Digest{}, err
@@ -309,6 +299,51 @@ func buckets(times []time.Time, from, until time.Time, n int) []int {
 		out[max(i, 0)]++
 	}
 	return out
+}
+
+// DigestOf counts recs, oldest first, as Digest counts a range: levels,
+// names, templates and errors over time. It reads nothing else: Runs,
+// NewTemplates and Crashes stay empty, Read is len(recs).
+func DigestOf(recs []Record) Digest {
+	t := newTally()
+	for i := range recs {
+		t.add(&recs[i])
+	}
+	d := t.digest()
+	d.Read = len(recs)
+	return d
+}
+
+// tally counts the records of a digest as they come, oldest first.
+type tally struct {
+	d        Digest
+	c        *counter
+	errTimes []time.Time
+}
+
+func newTally() *tally { return &tally{d: Digest{Levels: map[string]int{}}, c: newCounter()} }
+
+func (t *tally) add(r *Record) {
+	d := &t.d
+	if d.Records == 0 {
+		d.FirstID, d.From = r.ID, r.Time
+	}
+	d.Records++
+	d.LastID, d.Until = r.ID, r.Time
+	d.Levels[r.Level.String()]++
+	t.c.add(r)
+	if r.Level >= LevelError {
+		t.errTimes = append(t.errTimes, r.Time)
+	}
+}
+
+// digest is what was counted: the top names and templates, errors over
+// time.
+func (t *tally) digest() Digest {
+	d := t.d
+	d.Names, d.Templates, d.TemplateCount = t.c.topNames(DigestTop), t.c.top(DigestTop), len(t.c.templates)
+	d.Errors = buckets(t.errTimes, d.From, d.Until, DigestBuckets)
+	return d
 }
 
 // counter counts records by source and name and by template.
