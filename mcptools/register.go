@@ -105,6 +105,7 @@ var leanArgs = map[string]string{
 	"same forms as since":                                                        "like since",
 	"read a cut field from offset: text, stack, data, arguments, result, error":  "a cut field: text, stack, data, arguments, result, error",
 	"ops with this status: pending, success, error, timeout, cancelled":          "pending, success, error, timeout or cancelled",
+	`words (all required), field:value (text stack name level source kind tool status run time), "phrases", OR, NOT, -, wildcards: level:error AND name:Physics "null reference"`: `words (all required), field:value (text stack name level source kind tool status run time), "phrases", OR, NOT, -, wildcards`,
 }
 
 // leanInput returns in as tools/list carries it: the arguments with
@@ -231,7 +232,7 @@ func (t *toolset) addTools(srv *mcp.Server) {
 		description: "Every log name by source: counts per level, first and last seen.",
 		annotations: readOnly, defaults: map[string]any{"limit": 200}, example: map[string]any{"source": "unity"}}, t.listLogNames)
 	addTool(srv, t, toolSpec{name: "append_log", title: "Write a line",
-		description: "Append one console line, e.g. a note before an experiment; returns its id.",
+		description: "Append a console line, e.g. a note before an experiment; returns its id.",
 		annotations: appending, defaults: map[string]any{"level": "info", "source": "agent"}, required: []string{"text"},
 		example: map[string]any{"text": "before: spawn 100 enemies", "name": "agent"}}, t.appendLog)
 	addTool(srv, t, toolSpec{name: "clear_logs", title: "Delete every record",
@@ -243,7 +244,7 @@ func (t *toolset) addTools(srv *mcp.Server) {
 	addTool(srv, t, toolSpec{name: "ping", title: "Ping", description: "Liveness: ok, time and version.",
 		annotations: readOnly, example: map[string]any{}}, t.ping)
 	addTool(srv, t, toolSpec{name: "help", title: "Help",
-		description: "One line per tool; tool: NAME gives one whole (arguments, defaults, an example call).",
+		description: "One line per tool; tool: NAME gives one whole (arguments, defaults, example).",
 		annotations: readOnly, example: map[string]any{"tool": "console_tail"}}, t.helpTool)
 	t.addCrashTools(srv)
 	t.addStatsTools(srv)

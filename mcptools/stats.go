@@ -23,7 +23,7 @@ const (
 
 func (t *toolset) addStatsTools(srv *mcp.Server) {
 	addTool(srv, t, toolSpec{name: "log_stats", title: "What happened in a run",
-		description: "A run's digest (default: each source's current): counts by level and name, top and new message templates, " +
+		description: "A run's digest (default: each source's current): counts by level and name, top and new templates, " +
 			"new crash groups, errors over time.",
 		annotations: readOnly, example: map[string]any{"since": "-1h"}}, t.logStats)
 	addTool(srv, t, toolSpec{name: "compare_runs", title: "Did my fix work?",
@@ -36,7 +36,9 @@ type statsIn struct {
 	Since  string `json:"since,omitempty" jsonschema:"RFC 3339, Unix ms, -15m or last_compile"`
 	Until  string `json:"until,omitempty" jsonschema:"same forms as since"`
 	Source string `json:"source,omitempty" jsonschema:"only this source"`
-	Run    string `json:"run,omitempty" jsonschema:"current (default), previous or a run number"`
+	Run    string `json:"run,omitempty" jsonschema:"current, previous or a run number"`
+	// Scope only, no machine: tools/list's bytes.
+	Scope string `json:"scope,omitempty" jsonschema:"local (this machine, the default) or studio (every machine of the project)"`
 }
 
 // countOut is a template or a crash group, counted.
@@ -99,15 +101,38 @@ func (c *countOut) line() string {
 }
 
 func (t *toolset) logStats(ctx context.Context, _ *mcp.CallToolRequest, in statsIn) (statsOut, error) {
-	a := oplog.Args{SearchText: oplog.SearchText{FilterText: oplog.FilterText{Since: in.Since, Until: in.Until, Source: in.Source}}, Run: in.Run}
-	r, err := oplog.Resolve(ctx, t.log, a, time.Now())
+	a := oplog.Args{SearchText: oplog.SearchText{FilterText: oplog.FilterText{Since: in.Since, Until: in.Until, Source: in.Source}},
+		Run: in.Run, Scope: in.Scope}
+	r, src, err := t.resolve(ctx, a)
 	if err != nil {
 		return statsOut{}, err
 	}
-	d, err := t.log.Digest(ctx, oplog.DigestQuery{Filter: r.Filter})
+	var d oplog.Digest
+	if st := src.studio(); st != nil {
+		d, err = st.Digest(ctx, oplog.StudioDigestQuery{Filter: r.Filter, Machine: r.Machine})
+	} else {
+		d, err = t.log.Digest(ctx, oplog.DigestQuery{Filter: r.Filter})
+	}
 	if err != nil {
 		return statsOut{}, err
 	}
+	out := digestOut(&d)
+	switch {
+	case src.studio() != nil:
+		out.Runs = []string{"studio: every machine"}
+		out.Note = fmt.Sprintf("templates and errors over time: in the newest %d rows", d.Read)
+	case d.Capped:
+		out.Note = fmt.Sprintf("capped: read the newest %d records of the range, from #%d; ", d.Read, d.FirstID)
+	}
+	if d.Runs != nil {
+		out.Note += fmt.Sprintf("new: against the %d records before the run", d.History)
+	}
+	fitSummary(&out, &out.Names, &out.Top, &out.New, &out.Crashes)
+	return out, nil
+}
+
+// digestOut shapes a digest for log_stats.
+func digestOut(d *oplog.Digest) statsOut {
 	out := statsOut{Runs: []string{}, Records: d.Records, Capped: d.Capped, Levels: d.Levels, Names: []string{}, Top: templatesOut(d.Templates),
 		New: templatesOut(d.NewTemplates), Errors: d.Errors}
 	if d.Records > 0 {
@@ -122,14 +147,7 @@ func (t *toolset) logStats(ctx context.Context, _ *mcp.CallToolRequest, in stats
 	for _, c := range d.Crashes {
 		out.Crashes = append(out.Crashes, countOut{Text: clipSummary(c.Title), Level: c.Class, Count: c.Count, ID: c.ExampleID, New: c.New})
 	}
-	if d.Capped {
-		out.Note = fmt.Sprintf("capped: read the newest %d records of the range, from #%d; ", d.Read, d.FirstID)
-	}
-	if d.Runs != nil {
-		out.Note += fmt.Sprintf("new: against the %d records before the run", d.History)
-	}
-	fitSummary(&out, &out.Names, &out.Top, &out.New, &out.Crashes)
-	return out, nil
+	return out
 }
 
 // templatesOut shapes templates for an answer, clipped.

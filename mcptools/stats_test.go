@@ -102,3 +102,29 @@ func TestLogStats_TwoRuns(t *testing.T) {
 		t.Errorf("against bogus: %q, want a tool error naming against", text)
 	}
 }
+
+// TestLogStats_Studio: log_stats {scope: studio} counts every machine's
+// rows within 4 KB, the noisiest template first; run is refused by name.
+func TestLogStats_Studio(t *testing.T) {
+	cs := studioSession(t, 40)
+	var stats struct {
+		Runs    []string       `json:"runs"`
+		Records int            `json:"records"`
+		Levels  map[string]int `json:"levels"`
+		Top     []summaryCount `json:"top"`
+		Crashes []summaryCount `json:"crashes"`
+	}
+	text := callSummary(t, cs, "log_stats", map[string]any{"scope": "studio"}, &stats)
+	// 3 crashes, 40 lines, and the operation once.
+	if stats.Records != 44 || stats.Levels["info"] != 40 || len(stats.Top) == 0 || stats.Top[0].Count != 40 ||
+		!strings.HasPrefix(stats.Top[0].Text, "loading chunk <N> of the world") || len(stats.Crashes) != 1 || stats.Crashes[0].Count != 3 {
+		t.Errorf("log_stats studio: %+v\n%s", stats, text)
+	}
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "log_stats", Arguments: map[string]any{"scope": "studio", "run": "previous"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text := res.Content[0].(*mcp.TextContent).Text; !res.IsError || !strings.Contains(text, "run:") {
+		t.Errorf("log_stats studio with run: %q, want a tool error naming run", text)
+	}
+}
