@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -47,11 +46,7 @@ func (m *Main) stats(ctx context.Context, args []string) error {
 // one JSON object instead.
 func printDigest(w io.Writer, d *oplog.Digest, asJSON bool, p paint) error {
 	if asJSON {
-		line, err := marshalJSON(d, false)
-		if err == nil {
-			fmt.Fprintf(w, "%s\n", line)
-		}
-		return err
+		return printJSONLine(w, d)
 	}
 	var runs []string
 	for _, r := range d.Runs {
@@ -99,6 +94,15 @@ func printTemplates(w io.Writer, ts []oplog.TemplateCount, p paint) {
 	}
 }
 
+// printJSONLine prints v as one line of JSON.
+func printJSONLine(w io.Writer, v any) error {
+	line, err := marshalJSON(v, false)
+	if err == nil {
+		fmt.Fprintf(w, "%s\n", line)
+	}
+	return err
+}
+
 // shortTime is t in local time to the second; "-" when zero.
 func shortTime(t time.Time) string {
 	if t.IsZero() {
@@ -130,17 +134,12 @@ func (m *Main) compare(ctx context.Context, args []string) error {
 			return oplog.Comparison{}, err
 		}
 		prev, err := oplog.ResolveAgainst(ctx, b, *source, *against)
-		if err == nil {
-			return b.CompareRuns(ctx, oplog.CompareQuery{Source: *source, Current: r.Runs, Previous: prev, MaxRecords: *most})
+		if err != nil {
+			return oplog.Comparison{}, asFlagError(err)
 		}
-		if c := oplog.ErrorCode(err); c == oplog.EINVALID || c == oplog.ENOTFOUND {
-			return oplog.Comparison{}, errors.New("--" + oplog.ErrorMessage(err))
-		}
-		return oplog.Comparison{}, err
+		c, err := b.CompareRuns(ctx, oplog.CompareQuery{Source: *source, Current: r.Runs, Previous: prev, MaxRecords: *most})
+		return c, asFlagError(err) // the source named has no two runs
 	})
-	if oplog.ErrorCode(err) == oplog.ENOTFOUND {
-		err = errors.New("--" + oplog.ErrorMessage(err)) // the source named has no two runs
-	}
 	if err != nil {
 		return err
 	}
@@ -151,11 +150,7 @@ func (m *Main) compare(ctx context.Context, args []string) error {
 // is new, gone and changed.
 func printComparison(w io.Writer, c *oplog.Comparison, asJSON bool, p paint) error {
 	if asJSON {
-		line, err := marshalJSON(c, false)
-		if err == nil {
-			fmt.Fprintf(w, "%s\n", line)
-		}
-		return err
+		return printJSONLine(w, c)
 	}
 	if len(c.Sources) == 0 {
 		fmt.Fprintln(w, "no source has two runs to compare yet")
