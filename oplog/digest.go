@@ -112,8 +112,10 @@ type DigestCrash struct {
 // message template, with the crash groups and the errors over time. It
 // reads every record in the range of IDs the query spans (the runs' first
 // to last record, or the whole log for a time range), at most
-// q.MaxRecords of them, the newest: one pass through the store, about a
-// microsecond per record, and DigestHistory records more before the runs.
+// q.MaxRecords of them, the newest: one pass through the store, decoding
+// and templating each record (11-17 µs a record on two shared cores:
+// agentload's 20,000 in 0.23-0.34 s, so the default cap costs a few
+// seconds), and DigestHistory records more before the runs.
 // EINVALID for a bad MaxRecords; errors of the store pass through.
 func (l *Log) Digest(ctx context.Context, q DigestQuery) (Digest, error) {
 	maxRecords, err := checkLimit("maxRecords", q.MaxRecords, DefaultDigestRecords, MaxDigestRecords)
