@@ -56,7 +56,7 @@ func TestDoc_Routes(t *testing.T) {
 			t.Errorf("doc.go lists %s, which is not a route", key)
 		}
 	}
-	if len(registered) != 30 {
-		t.Errorf("%d routes, want 30: update doc.go and this count together", len(registered))
+	if len(registered) != 32 {
+		t.Errorf("%d routes, want 32: update doc.go and this count together", len(registered))
 	}
 }

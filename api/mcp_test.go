@@ -29,7 +29,8 @@ func TestMCP_ToolsList(t *testing.T) {
 		"get_log_by_name": {true, false, true}, "get_log_details": {true, false, true}, "get_result": {true, false, true},
 		"list_log_names": {true, false, true}, "append_log": {false, false, false}, "clear_logs": {false, true, false},
 		"store_info": {true, false, true}, "ping": {true, false, true}, "help": {true, false, true}, "find_crashes": {true, false, true},
-		"search_logs": {true, false, true}, "replay_operation": {false, true, false},
+		"search_logs": {true, false, true}, "replay_operation": {false, true, false}, "log_stats": {true, false, true},
+		"compare_runs": {true, false, true},
 	}
 	if len(m.tools) != len(want) {
 		t.Errorf("%d tools, want %d", len(m.tools), len(want))
@@ -44,12 +45,15 @@ func TestMCP_ToolsList(t *testing.T) {
 			t.Errorf("%s: input schema %v, output schema %v, description %q", name, tool.InputSchema != nil, tool.OutputSchema != nil, tool.Description)
 		}
 		a := tool.Annotations
-		if a == nil || a.DestructiveHint == nil || a.OpenWorldHint == nil {
-			t.Errorf("%s: annotations %+v, want every hint stated", name, a)
+		// destructiveHint and idempotentHint mean something only when
+		// readOnlyHint is false: a read-only tool leaves them out.
+		if a == nil || a.OpenWorldHint == nil || !a.ReadOnlyHint && a.DestructiveHint == nil || a.ReadOnlyHint && (a.DestructiveHint != nil || a.IdempotentHint) {
+			t.Errorf("%s: annotations %+v, want every hint that means something stated", name, a)
 			continue
 		}
+		destructive := a.DestructiveHint != nil && *a.DestructiveHint
 		// Only replay_operation reaches outside the log (to a game).
-		if got := (hints{a.ReadOnlyHint, *a.DestructiveHint, a.IdempotentHint}); got != w || *a.OpenWorldHint != (name == "replay_operation") {
+		if got := (hints{a.ReadOnlyHint, destructive, a.IdempotentHint || a.ReadOnlyHint}); got != w || *a.OpenWorldHint != (name == "replay_operation") {
 			t.Errorf("%s: hints %+v openWorld %v, want %+v", name, got, *a.OpenWorldHint, w)
 		}
 		// Every argument is described.

@@ -47,8 +47,11 @@ func (s *Server) runs(c echo.Context) error {
 // runs reads the runs parameter: exact SOURCE:RUN pairs, repeated, as
 // package client sends a resolved Filter.Runs; nil when absent, present and
 // empty: no run.
-func (p *params) runs() map[string]uint64 {
-	pairs, ok := p.c.QueryParams()["runs"]
+func (p *params) runs() map[string]uint64 { return p.runPairs("runs") }
+
+// runPairs reads a parameter of exact SOURCE:RUN pairs, as runs.
+func (p *params) runPairs(name string) map[string]uint64 {
+	pairs, ok := p.c.QueryParams()[name]
 	if !ok {
 		return nil
 	}
@@ -60,7 +63,7 @@ func (p *params) runs() map[string]uint64 {
 		i := strings.LastIndexByte(pair, ':')
 		n, err := strconv.ParseUint(pair[i+1:], 10, 64)
 		if i < 0 || err != nil {
-			p.fail(oplog.Errorf(oplog.EINVALID, "runs: want SOURCE:RUN, got %q", pair))
+			p.fail(oplog.Errorf(oplog.EINVALID, "%s: want SOURCE:RUN, got %q", name, pair))
 			return runs
 		}
 		runs[pair[:i]] = n

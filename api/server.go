@@ -188,6 +188,8 @@ func (s *Server) routes() {
 	g.GET("/search", s.search)
 	g.GET("/stream", s.stream)
 	g.GET("/runs", s.runs)
+	g.GET("/stats", s.stats)
+	g.GET("/compare", s.compare)
 	g.GET("/studio", s.studioInfo)
 	if s.opts.RotateToken != nil {
 		g.POST("/token/rotate", s.rotateToken)

@@ -23,6 +23,8 @@ type Backend interface {
 	FindCrashes(ctx context.Context, q oplog.CrashQuery) (oplog.CrashPage, error)
 	Search(ctx context.Context, q oplog.SearchQuery) (oplog.SearchPage, error)
 	Runs(ctx context.Context, source string) ([]oplog.RunInfo, error)
+	Digest(ctx context.Context, q oplog.DigestQuery) (oplog.Digest, error)
+	CompareRuns(ctx context.Context, q oplog.CompareQuery) (oplog.Comparison, error)
 	oplog.RunSource
 }
 

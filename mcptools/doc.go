@@ -18,7 +18,9 @@
 // get_logs_by_name, get_log_by_name, get_log_details and get_result
 // (logs.go); list_log_names (names.go); append_log and clear_logs
 // (write.go); store_info, ping and help (info.go); search_logs (search.go);
-// find_crashes (crashes.go); replay_operation (replay.go). Resources are
+// find_crashes (crashes.go); log_stats and compare_runs (stats.go: a
+// run's digest and two runs compared, each within 4 KB); replay_operation
+// (replay.go). Resources are
 // mcplogd://console (subscribable, watch.go), mcplogd://records/{id} and
 // mcplogd://names/{name} (resources.go).
 //

@@ -77,6 +77,62 @@ func fullOutputSchema[T any]() *jsonschema.Schema {
 	return s
 }
 
+// leanArgs maps the descriptions of arguments that several tools share to
+// the shortest ones, which tools/list carries: every connection pays its
+// bytes (kept under 16 KB, api's TestAgentBudgets), and help keeps the
+// whole descriptions.
+var leanArgs = map[string]string{
+	"local (this machine, the default) or studio (every machine of the project)": "local or studio",
+	"studio scope: only this machine":                                            "studio: one machine",
+	"answer size cap in bytes (default 32768)":                                   "answer bytes cap",
+	"answer size cap in bytes (default 65536)":                                   "answer bytes cap",
+	"include stacks (max 2048 bytes each)":                                       "with stacks",
+	"repeats in a row as one entry (repeat, lastId)":                             "repeats as one entry",
+	"repeats in a row as one entry (repeat, oldestId)":                           "repeats as one entry",
+	"records to skip (the previous nextOffset)":                                  "the previous nextOffset",
+	"names to skip: the previous nextOffset":                                     "the previous nextOffset",
+	"log_id, as Unity spells it":                                                 "log_id",
+	"the record's ID (number or digits)":                                         "record ID",
+	"the previous lastId: only lines after it; omit for the newest lines":        "the previous lastId; omit for the newest",
+	"the previous revision; if the log was cleared since: reset true":            "the previous revision",
+	"long poll: wait up to this many ms (max 30000) for a line":                  "long poll, ms (max 30000)",
+	"while pending, wait up to this many ms (max 30000)":                         "wait ms while pending (max 30000)",
+	"also the N records before and after it from its source (max 50)":            "N neighbours each side (max 50)",
+	"current, previous or a run number":                                          "current, previous or N",
+	"current (default), previous or a run number":                                "current (default), previous or N",
+	"only this log name (an op's is its tool)":                                   "only this log name",
+	"lines from this time (like get_logs) or last_compile":                       "a time (as get_logs) or last_compile",
+	"same forms as since":                                                        "like since",
+	"read a cut field from offset: text, stack, data, arguments, result, error":  "a cut field: text, stack, data, arguments, result, error",
+	"ops with this status: pending, success, error, timeout, cancelled":          "pending, success, error, timeout or cancelled",
+	`words (all required), field:value (text stack name level source kind tool status run time), "phrases", OR, NOT, -, wildcards: level:error AND name:Physics "null reference"`: `words (all required), field:value (text stack name level source kind tool status run time), "phrases", OR, NOT, -, wildcards`,
+}
+
+// leanInput returns in as tools/list carries it: the arguments with
+// their leanArgs descriptions, and maxBytes without its minimum (a
+// budget of 0 or less is the default, see budgetArg.bytes).
+func leanInput(in *jsonschema.Schema) *jsonschema.Schema {
+	if in.Properties == nil {
+		return in
+	}
+	lean := *in
+	lean.Properties = make(map[string]*jsonschema.Schema, len(in.Properties))
+	for k, v := range in.Properties {
+		if d, ok := leanArgs[v.Description]; ok || k == "maxBytes" {
+			c := *v
+			if ok {
+				c.Description = d
+			}
+			if k == "maxBytes" {
+				c.Minimum = nil
+			}
+			v = &c
+		}
+		lean.Properties[k] = v
+	}
+	return &lean
+}
+
 // toolSpec describes a tool beyond its argument and result types.
 type toolSpec struct {
 	name, title, description string
@@ -88,9 +144,12 @@ type toolSpec struct {
 
 // Annotations: every tool here works on the local log only (openWorldHint
 // false), and only clear_logs destroys anything (the spec's default for
-// destructiveHint is true, so it is always stated).
+// destructiveHint is true, so every tool that writes states it). A
+// read-only tool states neither destructiveHint nor idempotentHint (which
+// the SDK writes as false): the spec gives both meaning only when
+// readOnlyHint is false, and tools/list's bytes are every connection's.
 var (
-	readOnly   = &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, DestructiveHint: jsonschema.Ptr(false), OpenWorldHint: jsonschema.Ptr(false)}
+	readOnly   = &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: jsonschema.Ptr(false)}
 	appending  = &mcp.ToolAnnotations{DestructiveHint: jsonschema.Ptr(false), OpenWorldHint: jsonschema.Ptr(false)}
 	destroying = &mcp.ToolAnnotations{DestructiveHint: jsonschema.Ptr(true), OpenWorldHint: jsonschema.Ptr(false)}
 )
@@ -112,7 +171,7 @@ func addTool[In, Out any](srv *mcp.Server, t *toolset, spec toolSpec, h func(con
 	}
 	in.Required = append(in.Required, spec.required...)
 	tool := &mcp.Tool{Name: spec.name, Title: spec.title, Description: spec.description,
-		InputSchema: leanScope(in), OutputSchema: outputSchema[Out](), Annotations: spec.annotations}
+		InputSchema: leanInput(in), OutputSchema: outputSchema[Out](), Annotations: spec.annotations}
 	mcp.AddTool(srv, tool, func(ctx context.Context, req *mcp.CallToolRequest, args In) (*mcp.CallToolResult, any, error) {
 		out, err := h(ctx, req, args)
 		if err != nil {
@@ -141,7 +200,7 @@ func mustJSON(v any) json.RawMessage {
 
 func (t *toolset) addTools(srv *mcp.Server) {
 	addTool(srv, t, toolSpec{name: "console_tail", title: "Tail the console",
-		description: "Console lines oldest first after sinceId (the last lastId, with its revision; omit for the newest). " +
+		description: "Console lines oldest first after sinceId (omit for the newest). " +
 			"reset: lines start over; dropped: lost to retention; more: call again at once.",
 		annotations: readOnly, defaults: map[string]any{"limit": oplog.DefaultTailLimit, "collapse": true},
 		example: map[string]any{"sinceId": 1234, "limit": 200, "level": "warn", "waitMs": 5000}}, t.consoleTail)
@@ -159,26 +218,25 @@ func (t *toolset) addTools(srv *mcp.Server) {
 		annotations: readOnly, defaults: map[string]any{"limit": oplog.DefaultListCount, "collapse": true}, required: []string{"log_name"},
 		example: map[string]any{"log_name": "Physics", "limit": 10}}, t.getLogByName)
 	addTool(srv, t, toolSpec{name: "get_log_details", title: "One record in full",
-		description: "One record in full: text, stack, data; an operation's arguments, result and printed lines. " +
-			"around: N adds its neighbours. Long fields are cut; field and offset read on.",
+		description: "One record whole: text, stack, data; an operation's arguments, result, printed lines. " +
+			"around: N adds neighbours; field and offset read on a cut field.",
 		annotations: readOnly, example: map[string]any{"log_id": 1234}}, t.getLogDetails)
 	addTool(srv, t, toolSpec{name: "get_result", title: "An operation's result",
-		description: "An operation's status, result or error, times, and the lines printed while it ran; " +
-			"waitMs waits while it is pending.",
+		description: "An operation's status, result or error, times and printed lines; waitMs waits while it is pending.",
 		annotations: readOnly, example: map[string]any{"logId": "1234", "waitMs": 5000}}, t.getResult)
 	addTool(srv, t, toolSpec{name: "replay_operation", title: "Replay an operation",
-		description: "Sends a recorded call of an upstream's tool again and compares the results (same, diff); " +
+		description: "Sends a recorded upstream tool call again and compares the results (same, diff); " +
 			"a tool not read-only needs confirm: true.",
 		annotations: replaying, example: map[string]any{"log_id": 1234, "confirm": true}}, t.replayOperation)
 	addTool(srv, t, toolSpec{name: "list_log_names", title: "List log names",
-		description: "Every log name with counts per level, first and last seen, by source and name.",
+		description: "Every log name by source: counts per level, first and last seen.",
 		annotations: readOnly, defaults: map[string]any{"limit": 200}, example: map[string]any{"source": "unity"}}, t.listLogNames)
 	addTool(srv, t, toolSpec{name: "append_log", title: "Write a line",
-		description: "Append one console line, e.g. a note before an experiment; returns its id.",
+		description: "Append a console line, e.g. a note before an experiment; returns its id.",
 		annotations: appending, defaults: map[string]any{"level": "info", "source": "agent"}, required: []string{"text"},
 		example: map[string]any{"text": "before: spawn 100 enemies", "name": "agent"}}, t.appendLog)
 	addTool(srv, t, toolSpec{name: "clear_logs", title: "Delete every record",
-		description: "Delete every record (a new revision: tailers get reset). Cannot be undone; needs confirm: true.",
+		description: "Delete every record (a new revision: tailers reset); cannot be undone; needs confirm: true.",
 		annotations: destroying, required: []string{"confirm"}, example: map[string]any{"confirm": true}}, t.clearLogs)
 	addTool(srv, t, toolSpec{name: "store_info", title: "Store information",
 		description: "Counts, IDs, revision, size, retention, index, runs (outcomes), upstreams, followed files, version.",
@@ -186,8 +244,9 @@ func (t *toolset) addTools(srv *mcp.Server) {
 	addTool(srv, t, toolSpec{name: "ping", title: "Ping", description: "Liveness: ok, time and version.",
 		annotations: readOnly, example: map[string]any{}}, t.ping)
 	addTool(srv, t, toolSpec{name: "help", title: "Help",
-		description: "One line per tool; tool: NAME describes one whole (arguments, defaults, an example call).",
+		description: "One line per tool; tool: NAME gives one whole (arguments, defaults, example).",
 		annotations: readOnly, example: map[string]any{"tool": "console_tail"}}, t.helpTool)
 	t.addCrashTools(srv)
+	t.addStatsTools(srv)
 	t.addSearchTools(srv)
 }

@@ -29,6 +29,8 @@ func TestTools_FullOutputSchemas(t *testing.T) {
 	logtest.MustAppend(t, l, oplog.Record{Level: oplog.LevelError, Name: "Physics", Source: "unity-editor", Text: "NullReferenceException",
 		Stack: "at Physics.Step () in Assets/Physics.cs:12"})
 	logtest.MustAppend(t, l, oplog.Record{Kind: oplog.KindOp, Tool: "run_code", Source: "agent", Status: oplog.StatusSuccess})
+	// A second run, for compare_runs.
+	logtest.MustAppend(t, l, oplog.Record{Kind: oplog.KindMarker, Name: oplog.MarkerRun, Level: oplog.LevelInfo, Source: "unity-editor", Text: "run"})
 	srv, tools := newServer(l, nil)
 	ct, st := mcp.NewInMemoryTransports()
 	ss, err := srv.Connect(context.Background(), st, nil)
@@ -43,6 +45,7 @@ func TestTools_FullOutputSchemas(t *testing.T) {
 	defer cs.Close()
 	retry := map[string]map[string]any{
 		"get_log_details": {"log_id": 1}, "get_result": {"log_id": 2}, "clear_logs": {"confirm": true},
+		"log_stats": {"run": "previous"}, "compare_runs": {},
 	}
 	checked := 0
 	for _, h := range tools.help {

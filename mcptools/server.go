@@ -136,6 +136,7 @@ func newServer(l Backend, opts *Options) (*mcp.Server, *toolset) {
 const instructions = `mcplogd records every console line and tool operation of game engines and editors in one durable log with increasing IDs.
 Why did the game crash? find_crashes {limit: 1}: the crash that ended the latest crashed run, its message, the game's own frame (file:line), the lines before it, its stack and the runs since; then get_log_details {log_id: its lastId, around: 5} for more.
 Then search_logs {query} for a message; console_tail {sinceId: the previous lastId} follows new lines.
+Did my fix work? compare_runs: the previous run against the current one (log_stats: what happened in a run).
 Answers stop at maxBytes (default 32 KB) and say more. help {tool: NAME} describes a tool.`
 
 // toolset holds the tool handlers over one Log.

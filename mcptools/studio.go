@@ -2,8 +2,6 @@ package mcptools
 
 import (
 	"strings"
-
-	"github.com/google/jsonschema-go/jsonschema"
 )
 
 // Studio scope. search_logs, find_crashes, get_logs, list_log_names and
@@ -18,24 +16,6 @@ import (
 type scopeArgs struct {
 	Scope   string `json:"scope,omitempty" jsonschema:"local (this machine, the default) or studio (every machine of the project)"`
 	Machine string `json:"machine,omitempty" jsonschema:"studio scope: only this machine"`
-}
-
-// leanScope returns in as tools/list carries it: scope and machine with
-// the shortest descriptions, five tools' worth of bytes that every
-// connection pays (help keeps the whole ones).
-func leanScope(in *jsonschema.Schema) *jsonschema.Schema {
-	scope, machine := in.Properties["scope"], in.Properties["machine"]
-	if scope == nil || machine == nil {
-		return in
-	}
-	lean := *in
-	lean.Properties = make(map[string]*jsonschema.Schema, len(in.Properties))
-	for k, v := range in.Properties {
-		lean.Properties[k] = v
-	}
-	lean.Properties["scope"] = &jsonschema.Schema{Type: "string", Description: "local or studio"}
-	lean.Properties["machine"] = &jsonschema.Schema{Type: "string", Description: "studio: one machine"}
-	return &lean
 }
 
 // alternate is an answer that may be sent as another value: a studio

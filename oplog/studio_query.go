@@ -32,9 +32,30 @@ type Studio interface {
 	// (empty: any), with counts per level.
 	Names(ctx context.Context, source, machine string) ([]StudioNameInfo, error)
 
+	// Digest counts the rows q keeps across machines (see
+	// StudioDigestQuery); EINVALID for runs (one machine's).
+	Digest(ctx context.Context, q StudioDigestQuery) (Digest, error)
+
 	// Project names the project the studio answers for.
 	Project() string
 }
+
+// StudioDigestQuery asks the studio for a digest of the records Filter
+// keeps (no Runs: they are one machine's), of Machine (empty: every
+// machine). Levels, names and the record count are exact; templates and
+// errors over time are counted in the newest Sample rows (the studio's
+// rows carry no template yet) and Digest.Capped says when that was fewer
+// than all; no templates are called new.
+type StudioDigestQuery struct {
+	Filter
+	Machine string
+	// Sample is how many of the newest rows templates are counted in;
+	// StudioDigestSample when zero.
+	Sample int
+}
+
+// StudioDigestSample is StudioDigestQuery.Sample's default.
+const StudioDigestSample = 10_000
 
 // StudioRecord is a record as one machine forwarded it.
 type StudioRecord struct {

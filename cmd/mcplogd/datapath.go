@@ -47,7 +47,7 @@ func (m *Main) implicitData() bool {
 
 // readsServer names the commands that read a store through its server
 // and may therefore follow a running server from any directory.
-var readsServer = map[string]bool{"tail": true, "search": true, "crashes": true, "runs": true, "show": true, "link": true, "token": true, "replay": true}
+var readsServer = map[string]bool{"tail": true, "search": true, "crashes": true, "runs": true, "stats": true, "compare": true, "show": true, "link": true, "token": true, "replay": true}
 
 // chooseData runs after a command's flags are parsed. For a command that
 // reads through a server, when nothing chose the data directory (no

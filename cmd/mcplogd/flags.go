@@ -111,9 +111,15 @@ func filterVars(fs *flag.FlagSet, ft *oplog.FilterText, kind string) {
 func resolveFlags(ctx context.Context, src oplog.RunSource, a oplog.Args) (oplog.Request, error) {
 	a.StudioWords = "--studio"
 	r, err := oplog.Resolve(ctx, src, a, time.Now())
+	return r, asFlagError(err)
+}
+
+// asFlagError words an EINVALID or ENOTFOUND error, whose message names the
+// argument first, as a flag's ("--run: ..."); other errors pass.
+func asFlagError(err error) error {
 	switch oplog.ErrorCode(err) {
 	case oplog.EINVALID, oplog.ENOTFOUND:
-		return r, errors.New("--" + oplog.ErrorMessage(err))
+		return errors.New("--" + oplog.ErrorMessage(err))
 	}
-	return r, err
+	return err
 }

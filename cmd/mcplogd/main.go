@@ -81,6 +81,8 @@ func init() {
 		{"tail", "[-f] [-n N] [--level L] [--kind K] [--json] ...", "print the newest console lines (stacks and operations marked); -f follows", (*Main).tail},
 		{"crashes", "[--since T] [--source S] [--class C] [--json] ...", "list crashes grouped by stack signature: those that ended runs first", (*Main).crashes},
 		{"runs", "[--source S] [--limit N] [--all] [--json]", "list each source's runs, oldest first, with how each ended", (*Main).runs},
+		{"stats", "[--run R] [--since T] [--source S] [--json]", "what happened in a run: counts, top and new templates, new crash groups", (*Main).stats},
+		{"compare", "[--source S] [--run R] [--against R] [--json]", "did my fix work? a run against the one before: new, gone and changed", (*Main).compare},
 		{"search", "QUERY [--level L] [--name N] [--source S] [--limit N] [--json]", "search records, newest first", (*Main).search},
 		{"reindex", "[--data DIR]", "rebuild the search index from the log (server stopped)", (*Main).reindex},
 		{"salvage", "--out NEWDIR [--data DIR]", "copy the readable records of a damaged log.db into a new data directory", (*Main).salvage},

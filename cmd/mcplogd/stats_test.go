@@ -1,0 +1,58 @@
+package main
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mcplogd/mcplogd/internal/datadir"
+	"github.com/mcplogd/mcplogd/internal/logtest"
+	"github.com/mcplogd/mcplogd/oplog"
+)
+
+// TestStatsCompare: mcplogd stats and compare on logtest's two runs,
+// directly on the file and then through a running server.
+func TestStatsCompare(t *testing.T) {
+	data := filepath.Join(t.TempDir(), "data")
+	dir, err := datadir.Open(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, err := openLog(dir, openOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := logtest.AppendTwoRuns(t, o.log)
+	logtest.MustCheck(t, o.db)
+	o.Close()
+
+	check := func(how string) {
+		t.Helper()
+		out, err := run(t, data, "stats")
+		if err != nil || !strings.Contains(out, "game run 2 (running): 26 records") || !strings.Contains(out, want.Noisy) ||
+			!strings.Contains(out, "crash group NEW: error ×3 Texture missing for Tree_5") {
+			t.Errorf("stats %s: %v\n%s", how, err, out)
+		}
+		out, err = run(t, data, "compare", "--json")
+		var c oplog.Comparison
+		if err != nil || json.Unmarshal([]byte(out), &c) != nil || len(c.Sources) != 1 {
+			t.Fatalf("compare --json %s: %v\n%s", how, err, out)
+		}
+		out, err = run(t, data, "compare")
+		for _, line := range []string{"gone    error 4 → 0  " + want.A, "new     error 0 → 3  " + want.B, "without crashing"} {
+			if err != nil || !strings.Contains(out, line) {
+				t.Errorf("compare %s: no %q: %v\n%s", how, line, err, out)
+			}
+		}
+		if _, err := run(t, data, "compare", "--against", "bogus"); err == nil || !strings.HasPrefix(err.Error(), "--against:") {
+			t.Errorf("compare --against bogus %s: %v, want an error naming --against", how, err)
+		}
+	}
+	check("on the file")
+	_, _, stop := startServe(t, data, "--addr", "127.0.0.1:0")
+	check("through the server")
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+}

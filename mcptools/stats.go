@@ -1,0 +1,281 @@
+package mcptools
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcplogd/mcplogd/oplog"
+)
+
+// ---- log_stats and compare_runs ----
+
+// Both answers are one look at a run, so they are small whatever the run
+// holds: summaryBytes, the lists cut from their ends to fit, each template
+// or title to summaryTextRunes.
+const (
+	summaryBytes     = 4 << 10
+	summaryTextRunes = 100
+)
+
+func (t *toolset) addStatsTools(srv *mcp.Server) {
+	addTool(srv, t, toolSpec{name: "log_stats", title: "What happened in a run",
+		description: "A run's digest (default: each source's current): counts by level and name, top and new templates, " +
+			"new crash groups, errors over time.",
+		annotations: readOnly, example: map[string]any{"since": "-1h"}}, t.logStats)
+	addTool(srv, t, toolSpec{name: "compare_runs", title: "Did my fix work?",
+		description: "Did my fix work? A run against the one before: new, gone and changed crash groups and warn/error templates; " +
+			"too soon if shorter than the crash.",
+		annotations: readOnly, example: map[string]any{}}, t.compareRuns)
+}
+
+type statsIn struct {
+	Since  string `json:"since,omitempty" jsonschema:"RFC 3339, Unix ms, -15m or last_compile"`
+	Until  string `json:"until,omitempty" jsonschema:"same forms as since"`
+	Source string `json:"source,omitempty" jsonschema:"only this source"`
+	Run    string `json:"run,omitempty" jsonschema:"current, previous or a run number"`
+	// Scope only, no machine: tools/list's bytes.
+	Scope string `json:"scope,omitempty" jsonschema:"local (this machine, the default) or studio (every machine of the project)"`
+}
+
+// countOut is a template or a crash group, counted.
+type countOut struct {
+	Text  string `json:"text" jsonschema:"the message template (values blanked) or the crash group's title"`
+	Level string `json:"level" jsonschema:"the highest level; a crash group's class"`
+	Count int    `json:"count"`
+	ID    uint64 `json:"id" jsonschema:"an example record"`
+	New   bool   `json:"new,omitempty" jsonschema:"a crash group not seen before the run"`
+}
+
+type statsOut struct {
+	Runs    []string       `json:"runs,omitempty" jsonschema:"the runs read: source#run, outcome"`
+	From    string         `json:"from,omitempty"`
+	Until   string         `json:"until,omitempty"`
+	Records int            `json:"records"`
+	Capped  bool           `json:"capped,omitempty" jsonschema:"only the newest records were read"`
+	Levels  map[string]int `json:"levels"`
+	Names   []string       `json:"names,omitempty" jsonschema:"source/name ×count, the most first"`
+	Top     []countOut     `json:"top,omitempty" jsonschema:"the most frequent message templates"`
+	New     []countOut     `json:"new,omitempty" jsonschema:"templates not seen before the run, errors first"`
+	Crashes []countOut     `json:"crashes,omitempty"`
+	Errors  []int          `json:"errors,omitempty" jsonschema:"errors in 12 equal slices of from-until"`
+	Note    string         `json:"note,omitempty"`
+}
+
+func (o statsOut) text() string {
+	var levels []string
+	for _, l := range oplog.Levels {
+		if n := o.Levels[l.String()]; n > 0 {
+			levels = append(levels, fmt.Sprintf("%s %d", l, n))
+		}
+	}
+	h := fmt.Sprintf("log_stats: %s, %d records (%s) %s – %s", strings.Join(o.Runs, ", "), o.Records, strings.Join(levels, ", "), o.From, o.Until)
+	entries := []string{"names: " + strings.Join(o.Names, ", ")}
+	for _, c := range o.Top {
+		entries = append(entries, "top: "+c.line())
+	}
+	for _, c := range o.New {
+		entries = append(entries, "new: "+c.line())
+	}
+	for _, c := range o.Crashes {
+		entries = append(entries, "crash group: "+c.line())
+	}
+	if o.Errors != nil {
+		entries = append(entries, fmt.Sprint("errors over time: ", o.Errors))
+	}
+	if o.Note != "" {
+		entries = append(entries, o.Note)
+	}
+	return lines(h, entries)
+}
+
+func (c *countOut) line() string {
+	s := fmt.Sprintf("%s ×%d %s #%d", c.Level, c.Count, c.Text, c.ID)
+	if c.New {
+		s += " (new)"
+	}
+	return s
+}
+
+func (t *toolset) logStats(ctx context.Context, _ *mcp.CallToolRequest, in statsIn) (statsOut, error) {
+	a := oplog.Args{SearchText: oplog.SearchText{FilterText: oplog.FilterText{Since: in.Since, Until: in.Until, Source: in.Source}},
+		Run: in.Run, Scope: in.Scope}
+	r, src, err := t.resolve(ctx, a)
+	if err != nil {
+		return statsOut{}, err
+	}
+	var d oplog.Digest
+	if st := src.studio(); st != nil {
+		d, err = st.Digest(ctx, oplog.StudioDigestQuery{Filter: r.Filter, Machine: r.Machine})
+	} else {
+		d, err = t.log.Digest(ctx, oplog.DigestQuery{Filter: r.Filter})
+	}
+	if err != nil {
+		return statsOut{}, err
+	}
+	out := digestOut(&d)
+	switch {
+	case src.studio() != nil:
+		out.Runs = []string{"studio: every machine"}
+		out.Note = fmt.Sprintf("templates and errors over time: in the newest %d rows", d.Read)
+	case d.Capped:
+		out.Note = fmt.Sprintf("capped: read the newest %d records of the range, from #%d; ", d.Read, d.FirstID)
+	}
+	if d.Runs != nil {
+		out.Note += fmt.Sprintf("new: against the %d records before the run", d.History)
+	}
+	fitSummary(&out, &out.Names, &out.Top, &out.New, &out.Crashes)
+	return out, nil
+}
+
+// digestOut shapes a digest for log_stats.
+func digestOut(d *oplog.Digest) statsOut {
+	out := statsOut{Runs: []string{}, Records: d.Records, Capped: d.Capped, Levels: d.Levels, Names: []string{}, Top: templatesOut(d.Templates),
+		New: templatesOut(d.NewTemplates), Errors: d.Errors}
+	if d.Records > 0 {
+		out.From, out.Until = listTimeOf(d.From), listTimeOf(d.Until)
+	}
+	for _, run := range d.Runs {
+		out.Runs = append(out.Runs, fmt.Sprintf("%s#%d %s", run.Source, run.Run, run.Outcome))
+	}
+	for _, n := range d.Names {
+		out.Names = append(out.Names, fmt.Sprintf("%s/%s ×%d", n.Source, n.Name, n.Count))
+	}
+	for _, c := range d.Crashes {
+		out.Crashes = append(out.Crashes, countOut{Text: clipSummary(c.Title), Level: c.Class, Count: c.Count, ID: c.ExampleID, New: c.New})
+	}
+	return out
+}
+
+// templatesOut shapes templates for an answer, clipped.
+func templatesOut(ts []oplog.TemplateCount) []countOut {
+	out := []countOut{}
+	for _, c := range ts {
+		out = append(out, countOut{Text: clipSummary(c.Template), Level: c.Level.String(), Count: c.Count, ID: c.ExampleID})
+	}
+	return out
+}
+
+// clipSummary clips a template or title to summaryTextRunes.
+func clipSummary(s string) string {
+	if c, cut := oplog.ClipRunes(s, summaryTextRunes); cut {
+		return c + "…"
+	}
+	return s
+}
+
+// fitSummary cuts the last entry of the longest of lists until out fits
+// summaryBytes.
+func fitSummary[N any, C any](out any, names *[]N, lists ...*[]C) {
+	for resultSize(out) > summaryBytes {
+		longest := lists[0]
+		for _, l := range lists[1:] {
+			if len(*l) > len(*longest) {
+				longest = l
+			}
+		}
+		switch {
+		case len(*names) > len(*longest):
+			*names = (*names)[:len(*names)-1]
+		case len(*longest) > 0:
+			*longest = (*longest)[:len(*longest)-1]
+		default:
+			return
+		}
+	}
+}
+
+type compareIn struct {
+	Source  string `json:"source,omitempty" jsonschema:"only this source"`
+	Run     string `json:"run,omitempty" jsonschema:"current (default), previous or a run number"`
+	Against string `json:"against,omitempty" jsonschema:"a run; default the one before run"`
+}
+
+type compareOut struct {
+	Sources []compareSourceOut `json:"sources"`
+}
+
+type compareSourceOut struct {
+	Source   string     `json:"source"`
+	Previous string     `json:"previous" jsonschema:"#run outcome, length, records"`
+	Current  string     `json:"current"`
+	Verdict  string     `json:"verdict"`
+	NotYet   bool       `json:"notYet,omitempty" jsonschema:"shorter than the previous run when it crashed: too soon to tell"`
+	New      []countOut `json:"new,omitempty" jsonschema:"crash groups and warn/error templates only in current"`
+	Gone     []countOut `json:"gone,omitempty" jsonschema:"only in previous (id is there)"`
+	Changed  []countOut `json:"changed,omitempty" jsonschema:"count is current's, text ends with the previous count"`
+}
+
+func (o compareOut) text() string {
+	var entries []string
+	for _, s := range o.Sources {
+		entries = append(entries, fmt.Sprintf("%s: %s against %s: %s", s.Source, s.Current, s.Previous, s.Verdict))
+		for _, l := range []struct {
+			what string
+			list []countOut
+		}{{"new", s.New}, {"gone", s.Gone}, {"changed", s.Changed}} {
+			for _, c := range l.list {
+				entries = append(entries, "  "+l.what+": "+c.line())
+			}
+		}
+	}
+	if len(o.Sources) == 0 {
+		return "compare_runs: no source has two runs to compare yet"
+	}
+	return lines(fmt.Sprintf("compare_runs: %d source(s)", len(o.Sources)), entries)
+}
+
+func (t *toolset) compareRuns(ctx context.Context, _ *mcp.CallToolRequest, in compareIn) (compareOut, error) {
+	a := oplog.Args{SearchText: oplog.SearchText{FilterText: oplog.FilterText{Source: in.Source}}, Run: in.Run}
+	r, err := oplog.Resolve(ctx, t.log, a, time.Now())
+	if err != nil {
+		return compareOut{}, err
+	}
+	prev, err := oplog.ResolveAgainst(ctx, t.log, in.Source, in.Against)
+	if err != nil {
+		return compareOut{}, err
+	}
+	c, err := t.log.CompareRuns(ctx, oplog.CompareQuery{Source: in.Source, Current: r.Runs, Previous: prev})
+	if err != nil {
+		return compareOut{}, err
+	}
+	out := compareOut{Sources: []compareSourceOut{}}
+	for _, s := range c.Sources {
+		out.Sources = append(out.Sources, compareSourceOut{Source: s.Source, Previous: runSummary(s.Previous), Current: runSummary(s.Current),
+			Verdict: s.Verdict, NotYet: s.NotYet, New: deltasOut(s.New, false), Gone: deltasOut(s.Gone, true), Changed: deltasOut(s.Changed, false)})
+	}
+	for i := len(out.Sources) - 1; i >= 0 && resultSize(&out) > summaryBytes; i-- {
+		s := &out.Sources[i]
+		var none []string
+		fitSummary(&out, &none, &s.New, &s.Gone, &s.Changed)
+	}
+	return out, nil
+}
+
+// runSummary is a run in one phrase: "#2 running 20s, 26 records".
+func runSummary(r oplog.RunInfo) string {
+	return fmt.Sprintf("#%d %s %s, %d records", r.Run, r.Outcome, r.Last.Sub(r.Start).Round(time.Millisecond), r.Records)
+}
+
+// deltasOut shapes compared templates and groups; a gone one counts its
+// previous occurrences, a changed one says them after its text.
+func deltasOut(ds []oplog.Delta, gone bool) []countOut {
+	var out []countOut
+	for _, d := range ds {
+		c := countOut{Text: clipSummary(d.Text), Level: d.Level.String(), Count: d.After, ID: d.ExampleID}
+		if d.Class != "" {
+			c.Level = d.Class
+		}
+		switch {
+		case gone:
+			c.Count = d.Before
+		case d.Before > 0:
+			c.Text += fmt.Sprintf(" (was ×%d)", d.Before)
+		}
+		out = append(out, c)
+	}
+	return out
+}

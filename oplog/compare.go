@@ -1,0 +1,321 @@
+package oplog
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+)
+
+// CompareQuery asks how one run of a source differs from an earlier one:
+// "did my fix work?".
+type CompareQuery struct {
+	// Source compares that source's runs only; "" every source that has
+	// two runs to compare.
+	Source string
+	// Current and Previous are the runs to compare (source → run, as
+	// ResolveRun gives them); nil Current: each source's current run, nil
+	// Previous: the run that started before Current's.
+	Current, Previous map[string]uint64
+	// MaxRecords caps the records read of each run (the newest kept);
+	// DefaultDigestRecords when zero, at most MaxDigestRecords.
+	MaxRecords int
+}
+
+// Comparison is CompareRuns' answer: one RunComparison per source.
+type Comparison struct {
+	Sources []RunComparison `json:"sources"`
+}
+
+// RunComparison compares two runs of a source: the message templates at
+// level warn and above and the crash groups that are new in Current, gone
+// from it, or seen a different number of times, each list the largest
+// change first and at most DigestTop long.
+type RunComparison struct {
+	Source   string  `json:"source"`
+	Previous RunInfo `json:"previous"`
+	Current  RunInfo `json:"current"`
+	// Capped says a run held more than MaxRecords records: only its
+	// newest were counted.
+	Capped bool `json:"capped,omitempty"`
+
+	New     []Delta `json:"new,omitempty"`
+	Gone    []Delta `json:"gone,omitempty"`
+	Changed []Delta `json:"changed,omitempty"`
+
+	// FailedAfter and FailedRecords say how far the previous run got
+	// before it crashed (its time from start, its records up to the
+	// crash); zero when it did not crash.
+	FailedAfter   time.Duration `json:"failedAfter,omitempty"`
+	FailedRecords uint64        `json:"failedRecords,omitempty"`
+	// NotYet says the current run has not crashed but is still shorter,
+	// in time or in records, than the previous run when it crashed: too
+	// soon to say the crash is fixed.
+	NotYet bool `json:"notYet,omitempty"`
+	// Verdict says it in one sentence.
+	Verdict string `json:"verdict"`
+}
+
+// Delta is a message template or a crash group in both runs compared.
+type Delta struct {
+	// Key is the TemplateID or the crash signature.
+	Key string `json:"key"`
+	// Class is the crash group's class (ClassCrash, ClassError); "" for
+	// a template.
+	Class string `json:"class,omitempty"`
+	Text  string `json:"text"`  // the template, or the crash group's title
+	Level Level  `json:"level"` // the highest level seen
+	// Before and After count it in the previous and the current run.
+	Before int `json:"before"`
+	After  int `json:"after"`
+	// ExampleID is a record of it: in the current run, or for one gone,
+	// in the previous.
+	ExampleID uint64 `json:"exampleId"`
+}
+
+// CompareRuns compares runs of each source (see CompareQuery). It reads
+// each run's records once (at most MaxRecords, the newest) and asks the
+// crash index for each run's groups. Without a Source, the sources that
+// have no two runs are left out (none: no Sources); ENOTFOUND when Source
+// has no two runs to compare; EINVALID for a bad MaxRecords.
+func (l *Log) CompareRuns(ctx context.Context, q CompareQuery) (Comparison, error) {
+	maxRecords, err := checkLimit("maxRecords", q.MaxRecords, DefaultDigestRecords, MaxDigestRecords)
+	if err != nil {
+		return Comparison{}, err
+	}
+	pairs, err := l.runPairs(ctx, &q)
+	if err != nil {
+		return Comparison{}, err
+	}
+	var out Comparison
+	for _, p := range pairs {
+		c, err := l.compare(ctx, p[0], p[1], maxRecords)
+		if err != nil {
+			return Comparison{}, err
+		}
+		out.Sources = append(out.Sources, c)
+	}
+	return out, nil
+}
+
+// ResolveAgainst turns the selector of the run a comparison compares
+// against (see Log.ResolveRun) into CompareQuery.Previous, as Resolve does
+// run, its errors naming the argument against; "" gives nil: the run
+// before the current one.
+func ResolveAgainst(ctx context.Context, src RunSource, source, sel string) (map[string]uint64, error) {
+	if strings.TrimSpace(sel) == "" {
+		return nil, nil
+	}
+	runs, err := src.ResolveRun(ctx, source, sel)
+	if code := ErrorCode(err); err != nil && code != EINTERNAL {
+		return nil, Errorf(code, "against: %s", strings.TrimPrefix(ErrorMessage(err), "run: "))
+	}
+	return runs, err
+}
+
+// runPairs picks the runs to compare: previous and current, by source.
+func (l *Log) runPairs(ctx context.Context, q *CompareQuery) ([][2]RunInfo, error) {
+	runs, err := l.Runs(ctx, q.Source)
+	if err != nil {
+		return nil, err
+	}
+	latest := Latest(runs)
+	var pairs [][2]RunInfo
+	for _, src := range sortedKeys(latest) {
+		cur, ok := pickRun(runs, src, q.Current, runs[latest[src][0]])
+		if !ok {
+			continue
+		}
+		prev, ok := earlierRun(runs, cur)
+		if q.Previous != nil {
+			prev, ok = pickRun(runs, src, q.Previous, RunInfo{})
+		}
+		if ok && prev.Run != cur.Run {
+			pairs = append(pairs, [2]RunInfo{prev, cur})
+		}
+	}
+	if len(pairs) == 0 && q.Source != "" {
+		return nil, Errorf(ENOTFOUND, "run: source %q has no two runs to compare", q.Source)
+	}
+	return pairs, nil
+}
+
+// pickRun returns the run of src that sel names, def when sel is nil; not
+// ok when sel names none of src.
+func pickRun(runs []RunInfo, src string, sel map[string]uint64, def RunInfo) (RunInfo, bool) {
+	if sel == nil {
+		return def, true
+	}
+	n, ok := sel[src]
+	for _, r := range runs {
+		if ok && r.Source == src && r.Run == n {
+			return r, true
+		}
+	}
+	return RunInfo{}, false
+}
+
+// earlierRun returns the run of cur's source that started last before it.
+func earlierRun(runs []RunInfo, cur RunInfo) (RunInfo, bool) {
+	var best RunInfo
+	found := false
+	for i := range runs {
+		r := &runs[i]
+		if r.Source == cur.Source && r.Run != cur.Run && later(&cur, r) && (!found || later(r, &best)) {
+			best, found = *r, true
+		}
+	}
+	return best, found
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// compare counts both runs and words the difference.
+func (l *Log) compare(ctx context.Context, prev, cur RunInfo, maxRecords int) (RunComparison, error) {
+	c := RunComparison{Source: prev.Source, Previous: prev, Current: cur}
+	before, afterCrash, capped, err := l.countRun(ctx, prev, maxRecords)
+	if err != nil {
+		return c, err
+	}
+	after, _, capped2, err := l.countRun(ctx, cur, maxRecords)
+	if err != nil {
+		return c, err
+	}
+	c.Capped = capped || capped2
+	for k, t := range before {
+		d := Delta{Key: t.ID, Text: t.Template, Level: t.Level, Before: t.Count, ExampleID: t.ExampleID}
+		if a := after[k]; a != nil {
+			d.After, d.Level, d.ExampleID = a.Count, max(d.Level, a.Level), a.ExampleID
+		}
+		c.add(d)
+	}
+	for k, a := range after {
+		if before[k] == nil {
+			c.add(Delta{Key: a.ID, Text: a.Template, Level: a.Level, After: a.Count, ExampleID: a.ExampleID})
+		}
+	}
+	if err := l.compareCrashes(ctx, &c); err != nil {
+		return c, err
+	}
+	counts := [3]int{len(c.New), len(c.Gone), len(c.Changed)}
+	for _, list := range []*[]Delta{&c.New, &c.Gone, &c.Changed} {
+		slices.SortFunc(*list, func(a, b Delta) int {
+			return cmp.Or(cmp.Compare(len(b.Class), len(a.Class)), cmp.Compare(b.Level, a.Level),
+				cmp.Compare(abs(b.After-b.Before), abs(a.After-a.Before)), cmp.Compare(a.Key, b.Key))
+		})
+		*list = (*list)[:min(len(*list), DigestTop)]
+	}
+	if prev.Outcome == OutcomeCrashed {
+		c.FailedAfter, c.FailedRecords = prev.End.Sub(prev.Start), prev.Records-afterCrash
+		c.NotYet = cur.Outcome != OutcomeCrashed && (cur.Last.Sub(cur.Start) < c.FailedAfter || cur.Records < c.FailedRecords)
+	}
+	c.Verdict = c.verdict(counts)
+	return c, nil
+}
+
+// add files d as new, gone or changed; an unchanged count is dropped.
+func (c *RunComparison) add(d Delta) {
+	switch {
+	case d.Before == d.After:
+	case d.Before == 0:
+		c.New = append(c.New, d)
+	case d.After == 0:
+		c.Gone = append(c.Gone, d)
+	default:
+		c.Changed = append(c.Changed, d)
+	}
+}
+
+// countRun counts the templates of run's records at level warn and above,
+// by TemplateID, and the records after its crash.
+func (l *Log) countRun(ctx context.Context, run RunInfo, maxRecords int) (map[string]*TemplateCount, uint64, bool, error) {
+	from, capped := run.FirstID, false
+	if run.LastID-run.FirstID+1 > uint64(maxRecords) {
+		from, capped = run.LastID-uint64(maxRecords)+1, true
+	}
+	c := newCounter()
+	var afterCrash uint64
+	_, err := l.scan(ctx, from, run.LastID, func(r *Record) {
+		if r.Source != run.Source || r.Run != run.Run {
+			return
+		}
+		if run.CrashID != 0 && r.ID > run.EndID {
+			afterCrash++
+		}
+		if r.Level >= LevelWarn {
+			c.add(r)
+		}
+	})
+	byID := make(map[string]*TemplateCount, len(c.templates))
+	for _, t := range c.templates {
+		byID[t.ID] = t
+	}
+	return byID, afterCrash, capped, err
+}
+
+// compareCrashes adds the crash groups of both runs to c; none without a
+// crash index.
+func (l *Log) compareCrashes(ctx context.Context, c *RunComparison) error {
+	groups := func(r RunInfo) (map[string]CrashGroup, error) {
+		p, err := l.FindCrashes(ctx, CrashQuery{Runs: map[string]uint64{r.Source: r.Run}, Limit: MaxCrashLimit})
+		out := make(map[string]CrashGroup, len(p.Groups))
+		for _, g := range p.Groups {
+			out[g.Signature] = g
+		}
+		return out, err
+	}
+	before, err := groups(c.Previous)
+	if ErrorCode(err) == EUNAVAILABLE {
+		return nil
+	} else if err != nil {
+		return err
+	}
+	after, err := groups(c.Current)
+	if err != nil {
+		return err
+	}
+	for sig, g := range before {
+		d := Delta{Key: sig, Class: g.Class, Text: g.Title, Level: g.Level, Before: g.Count, ExampleID: g.ExampleID}
+		if a, ok := after[sig]; ok {
+			d.After, d.Level, d.ExampleID = a.Count, max(d.Level, a.Level), a.ExampleID
+		}
+		c.add(d)
+	}
+	for sig, a := range after {
+		if _, ok := before[sig]; !ok {
+			c.add(Delta{Key: sig, Class: a.Class, Text: a.Title, Level: a.Level, After: a.Count, ExampleID: a.ExampleID})
+		}
+	}
+	return nil
+}
+
+// verdict says in one sentence whether the previous run's crash is gone,
+// with counts of the new, gone and changed templates and groups.
+func (c *RunComparison) verdict(counts [3]int) string {
+	cur := c.Current
+	s := ""
+	switch {
+	case cur.Outcome == OutcomeCrashed:
+		s = fmt.Sprintf("run %d crashed too (record %d)", cur.Run, cur.CrashID)
+	case c.NotYet:
+		s = fmt.Sprintf("too soon to tell: run %d crashed after %s and %d records; run %d is at %s and %d records",
+			c.Previous.Run, c.FailedAfter.Round(time.Millisecond), c.FailedRecords, cur.Run, cur.Last.Sub(cur.Start).Round(time.Millisecond), cur.Records)
+	case c.Previous.Outcome == OutcomeCrashed:
+		s = fmt.Sprintf("run %d got past the point where run %d crashed (%s, %d records) without crashing",
+			cur.Run, c.Previous.Run, c.FailedAfter.Round(time.Millisecond), c.FailedRecords)
+	default:
+		s = fmt.Sprintf("neither run crashed; run %d is %s", cur.Run, cur.Outcome)
+	}
+	return fmt.Sprintf("%s; %d new, %d gone, %d changed (errors, warnings and crash groups)", s, counts[0], counts[1], counts[2])
+}
+
+func abs(n int) int { return max(n, -n) }
