@@ -1,0 +1,105 @@
+package query
+
+import "strings"
+
+// Inflections: a bare word of text and stack (a Term with no fuzziness,
+// not quoted, one word as Words splits it) also matches the inflections
+// of its stem, so that crash finds crashed, crashes and crashing. Every
+// target matches the same finite list of words (Inflections), each as an
+// exact word, so that the index, the evaluator of records above it and
+// LogsQL agree without a dictionary scan. A quoted word ("crash") is a
+// phrase and stays exact.
+//
+// The stemmer is deliberately small (the first step of Porter's, on
+// lower-case ASCII words): -ies and -ied become -y; -eed stays; -ing and
+// -ed go when a vowel stays before them, and a doubled final consonant
+// (but l, s, z and f) is undoubled after them; -s goes but after s, u or
+// i; a final e goes but after another e. It knows no -er, -ion or -ly:
+// server is not serve, nor connection connect.
+
+// MinStem is the length of the shortest stem that expands: a word whose
+// stem is shorter matches only itself (sav of saved, use, add).
+const MinStem = 4
+
+// MaxInflected is the length of the longest word that expands, in bytes:
+// longer ones (identifiers, blobs) match only themselves.
+const MaxInflected = 64
+
+// Stem returns the stem of word (lower-case) by the rules above; a word
+// that is not lower-case ASCII letters is its own stem.
+func Stem(word string) string {
+	if !isLowerASCII(word) {
+		return word
+	}
+	s := word
+	switch { // the first rule that applies
+	case len(s) > 4 && (strings.HasSuffix(s, "ies") || strings.HasSuffix(s, "ied")):
+		return s[:len(s)-3] + "y"
+	case strings.HasSuffix(s, "eed"):
+		return s // exceed, proceed; exceeded is exceed+ed
+	case strings.HasSuffix(s, "ing") && hasVowel(s[:len(s)-3]):
+		return undouble(s[:len(s)-3])
+	case strings.HasSuffix(s, "ed") && hasVowel(s[:len(s)-2]):
+		return undouble(s[:len(s)-2])
+	case strings.HasSuffix(s, "s") && len(s) > 1 && !strings.ContainsRune("sui", rune(s[len(s)-2])):
+		s = s[:len(s)-1]
+	}
+	return dropE(s)
+}
+
+// undouble drops the last letter of s when it doubles a consonant
+// (stopp of stopped), or else a final e (creat of created, as of create).
+func undouble(s string) string {
+	if n := len(s); n >= 2 && s[n-1] == s[n-2] && !isVowel(s[n-1]) && !strings.ContainsRune("lszf", rune(s[n-1])) {
+		return s[:n-1]
+	}
+	return dropE(s)
+}
+
+// dropE drops a final e but after another e (creat of create; free stays).
+func dropE(s string) string {
+	if n := len(s); n >= 2 && s[n-1] == 'e' && s[n-2] != 'e' {
+		return s[:n-1]
+	}
+	return s
+}
+
+func isVowel(c byte) bool { return strings.IndexByte("aeiouy", c) >= 0 }
+
+func hasVowel(s string) bool { return strings.IndexAny(s, "aeiouy") >= 0 }
+
+// Inflections returns the words that a bare word (lower-case, as Words
+// returns it) matches: the word itself first, then every other word whose
+// Stem is the word's, when that stem is at least MinStem long. Those are
+// the stem followed by nothing, e, s, es, ed, ing, eing, its last
+// consonant doubled and ed or ing, or for a stem in y, ies and ied: a
+// finite list, at most eleven.
+func Inflections(word string) []string {
+	forms := []string{word}
+	s := Stem(word)
+	if len(s) < MinStem || len(word) > MaxInflected || !isLowerASCII(word) {
+		return forms
+	}
+	cands := []string{s, s + "e", s + "s", s + "es", s + "ed", s + "ing", s + "eing"}
+	if c := s[len(s)-1]; !isVowel(c) && !strings.ContainsRune("lszf", rune(c)) {
+		cands = append(cands, s+string(c)+"ed", s+string(c)+"ing")
+	}
+	if y, ok := strings.CutSuffix(s, "y"); ok {
+		cands = append(cands, y+"ies", y+"ied")
+	}
+	for _, c := range cands {
+		if c != word && Stem(c) == s {
+			forms = append(forms, c)
+		}
+	}
+	return forms
+}
+
+func isLowerASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 'a' || c > 'z' {
+			return false
+		}
+	}
+	return true
+}
