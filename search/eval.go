@@ -331,6 +331,11 @@ func (ms *matchers) build(n ql.Node, field string) leafMatch {
 		if text && n.Fuzzy == 0 && phraseOfWord(ms.an, []byte(n.Text)) {
 			return ms.phraseOf(field, n.Text)
 		}
+		if text && n.Fuzzy == 0 {
+			if forms := inflections(ms.an, n.Text); forms != nil {
+				return leafMatch{ms: []termMatcher{formsMatcher(forms)}}
+			}
+		}
 		return ms.words(field, n.Text, n.Fuzzy)
 	case *ql.Phrase:
 		if text {
@@ -437,17 +442,31 @@ func containsFoldASCII(s, lit string) bool {
 
 // termMatcher is a leaf's test of one term of a field, and a lower-case
 // ASCII literal every matching term contains ("" when none is known).
-// term is the one term an exact matcher matches ("" for the others);
-// prefix, one every matching term starts with ("" when none is known).
+// term is the one term an exact matcher matches ("" for the others), forms
+// the terms a matcher of a word's inflections matches (nil for the
+// others); prefix, one every matching term starts with ("" when none is
+// known).
 type termMatcher struct {
 	match  func(term string) bool
 	lit    string
 	term   string
+	forms  []string
 	prefix string
 }
 
 func exactMatcher(term string) termMatcher {
 	return termMatcher{match: func(t string) bool { return t == term }, lit: asciiLit(term), term: term, prefix: term}
+}
+
+// formsMatcher matches any of forms (lower-case ASCII words, inflect.go).
+func formsMatcher(forms []string) termMatcher {
+	pre := forms[0]
+	for _, f := range forms[1:] {
+		for !strings.HasPrefix(f, pre) {
+			pre = pre[:len(pre)-1]
+		}
+	}
+	return termMatcher{match: func(t string) bool { return slices.Contains(forms, t) }, lit: pre, forms: forms, prefix: pre}
 }
 
 // asciiLit returns s lower-cased when it is ASCII, for mayHold; "" if not.

@@ -29,7 +29,8 @@ var lagBase = time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
 var lagWords = []string{"Player.Update", "NullReferenceException", "Foo.cs", "3.14", "the", "and", "is", "not",
 	"Ünïcode", "ÜBER", "straße", "İNFO", "\u212Aelvin", "needle", "haystack", "colour", "color", "colr",
 	"physics", "Physical", "PHYSICS_STEP", "don't", "it's", "null", "reference", "frame", "rendered", "42",
-	"step", "ſtep", "a", "of", "Render", "warning", "error", "timeout", "Physics.cs:42", "(x)", "info"}
+	"step", "ſtep", "a", "of", "Render", "warning", "error", "timeout", "Physics.cs:42", "(x)", "info",
+	"crash", "crashed", "Crashes", "crashing", "crashpad", "Spawning", "spawned", "retries", "stopped"}
 
 // variedRecords returns n records of every kind, level, source and name,
 // with stacks and operations (pending; complete them later).
@@ -92,6 +93,8 @@ var lagQueries = []string{
 	`time:>="2026-05-01T12:10:00Z" time:<"2026-05-01T12:12:00Z"`,
 	"name:5", "text:5", "name:>5", "level:>5",
 	"half", "after half", `"after half"`, "hal*", "/h.lf/", "half~1", "text:half", "stack:half", "failed", "ok",
+	"crash", "CRASHED", "crashes", `"crash"`, "text:crash", "stack:crashing", "crash -crashed", "-crash", "crashpad",
+	"crash*", "crash~1", "spawn", "spawning", "stop", "retry", "crash AND spawn", "crash OR physics", "warn",
 }
 
 // lagFilters are SearchQuery filters to combine with some queries.
