@@ -43,6 +43,9 @@ func corpus() []oplog.Record {
 		{Kind: oplog.KindOp, Time: base.Add(12 * time.Second), Source: "agent", Tool: "spawn", Text: "spawn enemies"},
 		{Kind: oplog.KindOp, Time: base.Add(13 * time.Second), Source: "agent", Tool: "build", Text: "build player"},
 		{Kind: oplog.KindOp, Time: base.Add(14 * time.Second), Source: "agent", Tool: "wait", Text: "wait for load"},
+		line(15, oplog.LevelFatal, "unity", "Crash", "Program crashed with signal 11", "crashing in Main ()"),
+		line(16, oplog.LevelInfo, "unity", "Crash", "3 CRASHES today", ""),
+		line(17, oplog.LevelInfo, "unity", "Crash", "crashpad uploaded a dump; crash reporter retries", ""),
 	}
 }
 
@@ -159,6 +162,8 @@ func TestClient_Search_SameAsLocal(t *testing.T) {
 		`tool:spawn`, `status:pending`, `status:success`, `status:error`, `status:ok OR status:failed`,
 		`time:>=` + at(5), `time:<` + at(5), `time:>` + at(5), `time:>=` + at(3) + ` AND time:<=` + at(9),
 		`level:error AND name:Physics "null reference"`, `run:1`,
+		`crash`, `CRASHED`, `crashes`, `"crash"`, `text:crash`, `stack:crash`, `crashpad`, `crash -"crash"`, `crash*`,
+		`spawn`, `spawning`, `Spawned`, `retry`, `load`, `connect`, `name:crash`, `name:Crash`,
 	}
 	for _, q := range queries {
 		sq := oplog.SearchQuery{Query: q}
