@@ -34,8 +34,7 @@ func TestLogsQL(t *testing.T) {
 	f(`text:null`, forms("_msg", "null"))
 	f(`stack:Update`, forms("stack", "update"))
 	f(`null -reference`, `((`+forms("_msg", "null")+` OR `+forms("stack", "null")+`) AND NOT (`+forms("_msg", "reference")+` OR `+forms("stack", "reference")+`))`)
-	f(`text:Crashed`, `(_msg:i("crashed") OR _msg:i("crash") OR _msg:i("crashe") OR _msg:i("crashs") OR _msg:i("crashes") OR `+
-		`_msg:i("crashing") OR _msg:i("crasheing") OR _msg:i("crashhed") OR _msg:i("crashhing"))`)
+	f(`text:Crashed`, `(_msg:i("crashed") OR _msg:i("crash") OR _msg:i("crashe") OR _msg:i("crashes") OR _msg:i("crashing"))`)
 	f(`text:"crashed"`, `_msg:i("crashed")`)     // quoted: exact
 	f(`text:used`, `_msg:i("used")`)             // a stem of three letters: exact
 	f(`a OR b`, `(_msg:i("b") OR stack:i("b"))`) // "a" is a stop word: it matches nothing, as in the index

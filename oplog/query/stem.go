@@ -64,25 +64,43 @@ func dropE(s string) string {
 	return s
 }
 
+func hasSuffix(s string, suffixes ...string) bool {
+	for _, x := range suffixes {
+		if strings.HasSuffix(s, x) {
+			return true
+		}
+	}
+	return false
+}
+
 func isVowel(c byte) bool { return strings.IndexByte("aeiouy", c) >= 0 }
 
 func hasVowel(s string) bool { return strings.IndexAny(s, "aeiouy") >= 0 }
 
 // Inflections returns the words that a bare word (lower-case, as Words
-// returns it) matches: the word itself first, then every other word whose
-// Stem is the word's, when that stem is at least MinStem long. Those are
-// the stem followed by nothing, e, s, es, ed, ing, eing, its last
-// consonant doubled and ed or ing, or for a stem in y, ies and ied: a
-// finite list, at most eleven.
+// returns it) matches: the word itself first, then the other words whose
+// Stem is the word's, when that stem is at least MinStem long, among the
+// stem followed by nothing, e, es, ed, ing; s but after s, x, z, ch, sh;
+// eing after u; its last consonant doubled and ed or ing after a
+// consonant, a vowel and a consonant other than l, s, z, f, w, x, y; and
+// ies and ied for a stem in y. A finite list, at most eleven words.
 func Inflections(word string) []string {
 	forms := []string{word}
 	s := Stem(word)
 	if len(s) < MinStem || len(word) > MaxInflected || !isLowerASCII(word) {
 		return forms
 	}
-	cands := []string{s, s + "e", s + "s", s + "es", s + "ed", s + "ing", s + "eing"}
-	if c := s[len(s)-1]; !isVowel(c) && !strings.ContainsRune("lszf", rune(c)) {
-		cands = append(cands, s+string(c)+"ed", s+string(c)+"ing")
+	// Only the spellings English uses: each costs the index a lookup.
+	cands := []string{s, s + "e", s + "es", s + "ed", s + "ing"}
+	if !hasSuffix(s, "s", "x", "z", "ch", "sh") {
+		cands = append(cands, s+"s") // spawns, but crashes
+	}
+	if strings.HasSuffix(s, "u") {
+		cands = append(cands, s+"eing") // queueing
+	}
+	if n := len(s); !isVowel(s[n-3]) && isVowel(s[n-2]) && !isVowel(s[n-1]) && !strings.ContainsRune("lszfwxy", rune(s[n-1])) {
+		c := s[n-1:]
+		cands = append(cands, s+c+"ed", s+c+"ing") // stopped, committing
 	}
 	if y, ok := strings.CutSuffix(s, "y"); ok {
 		cands = append(cands, y+"ies", y+"ied")
