@@ -75,7 +75,7 @@ func hasSuffix(s string, suffixes ...string) bool {
 
 func isVowel(c byte) bool { return strings.IndexByte("aeiouy", c) >= 0 }
 
-func hasVowel(s string) bool { return strings.IndexAny(s, "aeiouy") >= 0 }
+func hasVowel(s string) bool { return strings.ContainsAny(s, "aeiouy") }
 
 // Inflections returns the words that a bare word (lower-case, as Words
 // returns it) matches: the word itself first, then the other words whose
