@@ -83,15 +83,22 @@ func hasVowel(s string) bool { return strings.ContainsAny(s, "aeiouy") }
 // stem followed by nothing, e, es, ed, ing; s but after s, x, z, ch, sh;
 // eing after u; its last consonant doubled and ed or ing after a
 // consonant, a vowel and a consonant other than l, s, z, f, w, x, y; and
-// ies and ied for a stem in y. A finite list, at most eleven words.
+// ies and ied for a stem in y; the stem itself but when the word is the
+// stem and e (value does not match valu). A finite list, at most eleven
+// words.
 func Inflections(word string) []string {
 	forms := []string{word}
 	s := Stem(word)
 	if len(s) < MinStem || len(word) > MaxInflected || !isLowerASCII(word) {
 		return forms
 	}
-	// Only the spellings English uses: each costs the index a lookup.
-	cands := []string{s, s + "e", s + "es", s + "ed", s + "ing"}
+	// Only the spellings English uses: each costs the index a lookup. A
+	// word written with its final e (value) does not match its stem without
+	// it (valu, state and stat).
+	cands := []string{s + "e", s + "es", s + "ed", s + "ing"}
+	if word != s+"e" {
+		cands = append([]string{s}, cands...)
+	}
 	if !hasSuffix(s, "s", "x", "z", "ch", "sh") {
 		cands = append(cands, s+"s") // spawns, but crashes
 	}

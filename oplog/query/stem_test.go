@@ -28,7 +28,7 @@ func TestInflections(t *testing.T) {
 		"crashed":  {"crashed", "crash", "crashe", "crashes", "crashing"},
 		"spawn":    {"spawn", "spawne", "spawnes", "spawned", "spawning", "spawns"},
 		"stop":     {"stop", "stope", "stopes", "stoped", "stoping", "stops", "stopped", "stopping"},
-		"queue":    {"queue", "queu", "queues", "queued", "queuing", "queueing"},
+		"queue":    {"queue", "queues", "queued", "queuing", "queueing"}, // not queu: written with its e
 		"status":   {"status", "statuse", "statuses", "statused", "statusing"},
 		"file":     {"file"}, // stem fil: too short
 		"used":     {"used"},
