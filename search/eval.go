@@ -120,6 +120,9 @@ func termPred(field string, m termMatcher) pred {
 	case "text", "stack":
 		f := slices.Index(textFields, field)
 		return func(v *recView) bool {
+			if m.lits != nil { // a word's inflections: the text holds one of them
+				return slices.ContainsFunc(m.lits, func(l string) bool { return v.mayHold(f, l) }) && slices.ContainsFunc(v.terms(f), m.match)
+			}
 			return v.mayHold(f, m.lit) && slices.ContainsFunc(v.terms(f), m.match)
 		}
 	}
@@ -444,13 +447,14 @@ func containsFoldASCII(s, lit string) bool {
 // ASCII literal every matching term contains ("" when none is known).
 // term is the one term an exact matcher matches ("" for the others), forms
 // the terms a matcher of a word's inflections matches (nil for the
-// others); prefix, one every matching term starts with ("" when none is
-// known).
+// others) and lits, literals one of which every matching term contains;
+// prefix, one every matching term starts with ("" when none is known).
 type termMatcher struct {
 	match  func(term string) bool
 	lit    string
 	term   string
 	forms  []string
+	lits   []string
 	prefix string
 }
 
@@ -466,7 +470,15 @@ func formsMatcher(forms []string) termMatcher {
 			pre = pre[:len(pre)-1]
 		}
 	}
-	return termMatcher{match: func(t string) bool { return slices.Contains(forms, t) }, lit: pre, forms: forms, prefix: pre}
+	match := func(t string) bool { return strings.HasPrefix(t, pre) && slices.Contains(forms, t) } // most words fail at their first byte
+	// The forms that hold no other: a text holding none cannot match.
+	var lits []string
+	for _, f := range forms {
+		if !slices.ContainsFunc(forms, func(g string) bool { return g != f && strings.Contains(f, g) }) {
+			lits = append(lits, f)
+		}
+	}
+	return termMatcher{match: match, lit: pre, forms: forms, lits: lits, prefix: pre}
 }
 
 // asciiLit returns s lower-cased when it is ASCII, for mayHold; "" if not.

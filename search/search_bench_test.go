@@ -419,6 +419,7 @@ func BenchmarkSearchLag(b *testing.B) {
 		{"rare-newest", "zanzibarite"},
 		{"nowhere", "qqqnowhere"},
 		{"common", "value"},
+		{"common-quoted", `"value"`}, // exact: no inflections
 		{"phrase", `"nil value"`},
 		{"wildcard", "Physi*"},
 		{"rare-wildcard", "zanzibar*"},
