@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/binary"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -271,15 +272,24 @@ func Fragment(r *Record, terms []string) string {
 	if len(terms) == 0 {
 		return ""
 	}
+	// Words and patterns apart, once: a word's inflections make many terms.
+	var words, patterns []string
+	for _, t := range terms {
+		if strings.ContainsAny(t, "*?") {
+			patterns = append(patterns, t)
+		} else {
+			words = append(words, t)
+		}
+	}
 	for _, s := range []string{r.Text, r.Stack} {
-		if f := fragment(s, terms); f != "" {
+		if f := fragment(s, words, patterns); f != "" {
 			return f
 		}
 	}
 	return ""
 }
 
-func fragment(s string, terms []string) string {
+func fragment(s string, words, patterns []string) string {
 	isWord := func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' }
 	for i := 0; i < len(s); {
 		r, n := utf8.DecodeRuneInString(s[i:])
@@ -295,7 +305,7 @@ func fragment(s string, terms []string) string {
 			}
 			j += n
 		}
-		if matchesWord(terms, strings.ToLower(s[i:j])) {
+		if matchesWord(words, patterns, strings.ToLower(s[i:j])) {
 			from, to := max(0, i-fragmentBytes/3), min(len(s), j+fragmentBytes*2/3)
 			for from > 0 && !utf8.RuneStart(s[from]) {
 				from--
@@ -320,11 +330,14 @@ func fragment(s string, terms []string) string {
 	return ""
 }
 
-// matchesWord reports whether one of terms (see Fragment) matches the
-// lower-cased word w.
-func matchesWord(terms []string, w string) bool {
-	for _, t := range terms {
-		if t == w || strings.ContainsAny(t, "*?") && wildcard(t, w) {
+// matchesWord reports whether one of words or patterns (see Fragment)
+// matches the lower-cased word w.
+func matchesWord(words, patterns []string, w string) bool {
+	if slices.Contains(words, w) {
+		return true
+	}
+	for _, p := range patterns {
+		if wildcard(p, w) {
 			return true
 		}
 	}

@@ -214,6 +214,9 @@ func (a *analyzers) bleveLeaf(c *compiled, n ql.Node, field string, negated bool
 			// Or one word longer than its term: it is confirmed whole.
 			return a.bleveText(c, n, field, newPhrase(field, n.Text, a.text), negated), nil
 		}
+		if forms := a.termForms(field, n); forms != nil {
+			return a.bleveText(c, n, field, &inflectQuery{field: field, forms: forms}, negated), nil
+		}
 		m := query.NewMatchQuery(n.Text)
 		m.SetFuzziness(n.Fuzzy)
 		q = m
@@ -257,6 +260,9 @@ func (a *analyzers) bleveText(c *compiled, n ql.Node, field string, q query.Quer
 			c.pattern(n.Pattern)
 		case *ql.Term:
 			a.collect(c, n.Text)
+			for _, f := range a.termForms(field, n) {
+				c.word(f)
+			}
 		case *ql.Phrase:
 			a.collect(c, n.Text)
 		}
@@ -293,9 +299,23 @@ func (a *analyzers) collect(c *compiled, text string) {
 		if w := cutWord(in, tok); w != "" {
 			t = w // fragments look for the whole word
 		}
-		if !slices.Contains(c.terms, t) {
-			c.terms = append(c.terms, t)
-		}
+		c.word(t)
+	}
+}
+
+// termForms returns the words a Term on text field matches, its
+// inflections (inflect.go); nil when it is searched otherwise.
+func (a *analyzers) termForms(field string, n *ql.Term) []string {
+	if n.Fuzzy != 0 || !slices.Contains(textFields, field) {
+		return nil
+	}
+	return inflections(a.text, n.Text)
+}
+
+// word adds a word to c.terms.
+func (c *compiled) word(t string) {
+	if !slices.Contains(c.terms, t) {
+		c.terms = append(c.terms, t)
 	}
 }
 

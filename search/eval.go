@@ -136,6 +136,9 @@ func termPred(field string, m termMatcher) pred {
 	case "text", "stack":
 		f := slices.Index(textFields, field)
 		return func(v *recView) bool {
+			if m.lits != nil { // a word's inflections: the text holds one of them
+				return slices.ContainsFunc(m.lits, func(l string) bool { return v.mayHold(f, l) }) && slices.ContainsFunc(v.terms(f), m.match)
+			}
 			return v.mayHold(f, m.lit) && slices.ContainsFunc(v.terms(f), m.match)
 		}
 	}
@@ -347,6 +350,11 @@ func (ms *matchers) build(n ql.Node, field string) leafMatch {
 		if text && n.Fuzzy == 0 && phraseOfWord(ms.an, []byte(n.Text)) {
 			return ms.phraseOf(field, n.Text)
 		}
+		if text && n.Fuzzy == 0 {
+			if forms := inflections(ms.an, n.Text); forms != nil {
+				return leafMatch{ms: []termMatcher{formsMatcher(forms)}}
+			}
+		}
 		return ms.words(field, n.Text, n.Fuzzy)
 	case *ql.Phrase:
 		if text {
@@ -453,17 +461,40 @@ func containsFoldASCII(s, lit string) bool {
 
 // termMatcher is a leaf's test of one term of a field, and a lower-case
 // ASCII literal every matching term contains ("" when none is known).
-// term is the one term an exact matcher matches ("" for the others);
+// term is the one term an exact matcher matches ("" for the others), forms
+// the terms a matcher of a word's inflections matches (nil for the
+// others) and lits, literals one of which every matching term contains;
 // prefix, one every matching term starts with ("" when none is known).
 type termMatcher struct {
 	match  func(term string) bool
 	lit    string
 	term   string
+	forms  []string
+	lits   []string
 	prefix string
 }
 
 func exactMatcher(term string) termMatcher {
 	return termMatcher{match: func(t string) bool { return t == term }, lit: asciiLit(term), term: term, prefix: term}
+}
+
+// formsMatcher matches any of forms (lower-case ASCII words, inflect.go).
+func formsMatcher(forms []string) termMatcher {
+	pre := forms[0]
+	for _, f := range forms[1:] {
+		for !strings.HasPrefix(f, pre) {
+			pre = pre[:len(pre)-1]
+		}
+	}
+	match := func(t string) bool { return strings.HasPrefix(t, pre) && slices.Contains(forms, t) } // most words fail at their first byte
+	// The forms that hold no other: a text holding none cannot match.
+	var lits []string
+	for _, f := range forms {
+		if !slices.ContainsFunc(forms, func(g string) bool { return g != f && strings.Contains(f, g) }) {
+			lits = append(lits, f)
+		}
+	}
+	return termMatcher{match: match, lit: pre, forms: forms, lits: lits, prefix: pre}
 }
 
 // asciiLit returns s lower-cased when it is ASCII, for mayHold; "" if not.

@@ -29,7 +29,8 @@ var lagBase = time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
 var lagWords = []string{"Player.Update", "NullReferenceException", "Foo.cs", "3.14", "the", "and", "is", "not",
 	"Ünïcode", "ÜBER", "straße", "İNFO", "\u212Aelvin", "needle", "haystack", "colour", "color", "colr",
 	"physics", "Physical", "PHYSICS_STEP", "don't", "it's", "null", "reference", "frame", "rendered", "42",
-	"step", "ſtep", "a", "of", "Render", "warning", "error", "timeout", "Physics.cs:42", "(x)", "info"}
+	"step", "ſtep", "a", "of", "Render", "warning", "error", "timeout", "Physics.cs:42", "(x)", "info",
+	"crash", "crashed", "Crashes", "crashing", "crashpad", "Spawning", "spawned", "retries", "stopped"}
 
 // variedRecords returns n records of every kind, level, source and name,
 // with stacks and operations (pending; complete them later).
@@ -98,6 +99,8 @@ var lagQueries = []string{
 	"template:" + strings.ToUpper(oplog.TextTemplateID("needle after half")), "needle -template:" + oplog.TextTemplateID("needle after half"),
 	"template:a*", "template:0*", "-template:1*", "template:/[0-3].*/", "template:????????????", "-template:????????????",
 	"kind:marker AND template:" + oplog.TextTemplateID("run started 3.14"),
+	"crash", "CRASHED", "crashes", `"crash"`, "text:crash", "stack:crashing", "crash -crashed", "-crash", "crashpad",
+	"crash*", "crash~1", "spawn", "spawning", "stop", "retry", "crash AND spawn", "crash OR physics", "warn",
 }
 
 // lagFilters are SearchQuery filters to combine with some queries.

@@ -95,6 +95,8 @@ func show(q query.Query) string {
 			words[i] = fmt.Sprintf("%s@%d", w.term, w.at)
 		}
 		return q.field + `:phrase(` + strings.Join(words, " ") + ")"
+	case *inflectQuery:
+		return q.field + ":inflect(" + q.forms[0] + ")"
 	case *timeRangeQuery:
 		return fmt.Sprintf("time(%s %v .. %s %v)", q.start.Format(time.RFC3339), q.inclStart, q.end.Format(time.RFC3339), q.inclEnd)
 	}
@@ -152,7 +154,15 @@ func TestCompile(t *testing.T) {
 	f(`foo`, `or(text:foo stack:foo)`, []string{"foo"})
 	f(`message:foo`, `text:foo`, []string{"foo"})
 	f(`msg:foo`, `text:foo`, []string{"foo"})
-	f(`stack:NullReference`, `stack:NullReference`, []string{"nullreference"})
+	f(`stack:NullReference`, `stack:inflect(nullreference)`, nil)
+	// A bare word of a stem of four letters or more matches its inflections
+	// too, and fragments mark them; quoted, fuzzy or short, it is exact.
+	f(`Crashed`, `or(text:inflect(crashed) stack:inflect(crashed))`,
+		[]string{"crashed", "crash", "crashe", "crashes", "crashing"})
+	f(`"crash"`, `or(text:=crash stack:=crash)`, []string{"crash"})
+	f(`text:crash~1`, `text:crash~1`, []string{"crash"})
+	f(`text:used`, `text:used`, []string{"used"})
+	f(`name:crash`, `name:crash`, []string{})
 	// Patterns ignore case, as words do; fragments mark the words they match.
 	f(`Physi*`, `or(text:physi* stack:physi*)`, []string{"physi*"})
 	f(`PHYSI*`, `or(text:physi* stack:physi*)`, []string{"physi*"})

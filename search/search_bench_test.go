@@ -270,6 +270,7 @@ func (f *fixture) queries() []struct {
 		{"name+level", oplog.SearchQuery{Filter: oplog.Filter{Name: "Physics", MinLevel: oplog.LevelError}}},
 		{"query=name+level", oplog.SearchQuery{Query: "name:Physics AND level:error"}},
 		{"word", oplog.SearchQuery{Query: f.word}},
+		{"word/quoted", oplog.SearchQuery{Query: `"` + f.word + `"`}}, // exact: no inflections
 		{"phrase", oplog.SearchQuery{Query: `"nil value"`}},
 		{"level=error/range", oplog.SearchQuery{Filter: oplog.Filter{MinLevel: oplog.LevelError, Since: hour.Since, Until: hour.Until}}},
 		{"name+level/range", oplog.SearchQuery{Query: "name:Physics AND level:error", Filter: hour}},
@@ -418,6 +419,7 @@ func BenchmarkSearchLag(b *testing.B) {
 		{"rare-newest", "zanzibarite"},
 		{"nowhere", "qqqnowhere"},
 		{"common", "value"},
+		{"common-quoted", `"value"`}, // exact: no inflections
 		{"phrase", `"nil value"`},
 		{"wildcard", "Physi*"},
 		{"rare-wildcard", "zanzibar*"},

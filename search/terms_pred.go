@@ -106,8 +106,13 @@ func chunkTerm(field string, m termMatcher) cpred {
 	switch field {
 	case "text", "stack":
 		f := slices.Index(textFields, field)
-		if m.term != "" {
+		switch {
+		case m.term != "":
 			return func(ch *chunkTerms) bool { return ch.has(f, m.term) }
+		case m.forms != nil:
+			return func(ch *chunkTerms) bool {
+				return slices.ContainsFunc(m.forms, func(t string) bool { return ch.has(f, t) })
+			}
 		}
 		return func(ch *chunkTerms) bool { return ch.any(f, m) }
 	}

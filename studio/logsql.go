@@ -19,7 +19,8 @@ import (
 //
 //   - a word is a case-insensitive word filter, i("word"): VictoriaLogs
 //     splits words as the language does (ql.Words: runs of letters, digits
-//     and _);
+//     and _); a bare word is one such filter per inflection
+//     (ql.Inflections), ORed;
 //   - a phrase (or a word the language splits, Foo.cs) is its words, each a
 //     word filter, and a regular expression that wants them one after
 //     another with only non-word characters between (a stop word's place
@@ -200,6 +201,9 @@ func lqText(f string, n ql.Node) (string, error) {
 		if n.Fuzzy != 0 {
 			return "", fmt.Errorf("fuzzy terms (~) have no LogsQL equivalent")
 		}
+		if ws := ql.Words(n.Text); len(ws) == 1 {
+			return lqForms(f, ql.Inflections(ws[0].Term)), nil
+		}
 		return lqWords(f, n.Text)
 	case *ql.Phrase:
 		return lqWords(f, n.Text)
@@ -213,6 +217,16 @@ func lqText(f string, n ql.Node) (string, error) {
 		return "", fmt.Errorf("ranges are for time only")
 	}
 	panic(fmt.Sprintf("BUG: studio: no LogsQL of %T", n))
+}
+
+// lqForms matches any of forms, a word and its inflections, as word filters
+// in f.
+func lqForms(f string, forms []string) string {
+	es := make([]string, len(forms))
+	for i, w := range forms {
+		es[i] = f + ":i(" + strconv.Quote(w) + ")"
+	}
+	return lqCombine(es, " OR ")
 }
 
 // lqWords matches the words of text in f one after another.

@@ -21,11 +21,22 @@ func TestLogsQL(t *testing.T) {
 			t.Errorf("logsQL(%q) = %s, %v\n want %s", query, got, err, want)
 		}
 	}
+	// forms is a bare word on f: one word filter per inflection, ORed.
+	forms := func(f, word string) string {
+		var es []string
+		for _, x := range ql.Inflections(word) {
+			es = append(es, f+`:i("`+x+`")`)
+		}
+		return "(" + strings.Join(es, " OR ") + ")"
+	}
 	f(``, `*`)
-	f(`Null`, `(_msg:i("null") OR stack:i("null"))`)
-	f(`text:null`, `_msg:i("null")`)
-	f(`stack:Update`, `stack:i("update")`)
-	f(`null -reference`, `((_msg:i("null") OR stack:i("null")) AND NOT (_msg:i("reference") OR stack:i("reference")))`)
+	f(`Null`, `(`+forms("_msg", "null")+` OR `+forms("stack", "null")+`)`)
+	f(`text:null`, forms("_msg", "null"))
+	f(`stack:Update`, forms("stack", "update"))
+	f(`null -reference`, `((`+forms("_msg", "null")+` OR `+forms("stack", "null")+`) AND NOT (`+forms("_msg", "reference")+` OR `+forms("stack", "reference")+`))`)
+	f(`text:Crashed`, `(_msg:i("crashed") OR _msg:i("crash") OR _msg:i("crashe") OR _msg:i("crashes") OR _msg:i("crashing"))`)
+	f(`text:"crashed"`, `_msg:i("crashed")`)     // quoted: exact
+	f(`text:used`, `_msg:i("used")`)             // a stem of three letters: exact
 	f(`a OR b`, `(_msg:i("b") OR stack:i("b"))`) // "a" is a stop word: it matches nothing, as in the index
 	f(`text:"null reference"`, `(_msg:i("null") AND _msg:i("reference") AND _msg:~"(?i)(?:^|[^`+w+`])null[^`+w+`]+reference(?:[^`+w+`]|$)")`)
 	f(`text:"null the reference"`, `(_msg:i("null") AND _msg:i("reference") AND _msg:~"(?i)(?:^|[^`+w+`])null[^`+w+`]+[`+w+`]+[^`+w+`]+reference(?:[^`+w+`]|$)")`)

@@ -7,6 +7,7 @@ import (
 	"unicode"
 
 	"github.com/mcplogd/mcplogd/oplog"
+	ql "github.com/mcplogd/mcplogd/oplog/query"
 )
 
 // opKey names an operation across machines and revisions.
@@ -118,7 +119,8 @@ func limit(field string, n, def, most int) (int, error) {
 // queryWords are the lower-cased words of a query string's text terms,
 // for fragments: operators, excluded terms and other fields' values left
 // out; a prefix or wildcard (crash*, cr?sh) stays one pattern, which
-// oplog.Fragment matches against whole words.
+// oplog.Fragment matches against whole words; a bare word brings its
+// inflections (ql.Inflections).
 func queryWords(q string) []string {
 	var words []string
 	for _, tok := range strings.Fields(q) {
@@ -138,9 +140,11 @@ func queryWords(q string) []string {
 			words = append(words, strings.ToLower(tok))
 			continue
 		}
-		for w := range strings.FieldsFuncSeq(strings.ToLower(tok), func(r rune) bool { return !isWord(r) }) {
-			words = append(words, w)
+		ws := strings.FieldsFunc(strings.ToLower(tok), func(r rune) bool { return !isWord(r) })
+		if len(ws) == 1 && !strings.ContainsAny(tok, `"~`) {
+			ws = ql.Inflections(ws[0]) // a bare word marks its inflections too, as it matches them
 		}
+		words = append(words, ws...)
 	}
 	return words
 }

@@ -3,6 +3,8 @@ package studio
 import (
 	"strings"
 	"testing"
+
+	ql "github.com/mcplogd/mcplogd/oplog/query"
 )
 
 // TestQueryWords: the words of a query that fragments mark: text terms,
@@ -15,7 +17,8 @@ func TestQueryWords(t *testing.T) {
 			t.Errorf("queryWords(%q) = %q, want %q", q, got, want)
 		}
 	}
-	f(`Null Reference`, "null,reference")
+	f(`Null Reference`, strings.Join(append(ql.Inflections("null"), ql.Inflections("reference")...), ","))
+	f(`Crashed "spawn" text:fail~1`, "crashed,crash,crashe,crashes,crashing,spawn,fail,1")
 	f(`"object reference" AND name:Spawner`, "object,reference")
 	f(`Crash* -crashed`, "crash*")
 	f(`text:cr?sh stack:Game.Update*`, "cr?sh,game,update")

@@ -44,6 +44,9 @@ func corpus() []oplog.Record {
 		{Kind: oplog.KindOp, Time: base.Add(13 * time.Second), Source: "agent", Tool: "build", Text: "build player"},
 		{Kind: oplog.KindOp, Time: base.Add(14 * time.Second), Source: "agent", Tool: "wait", Text: "wait for load"},
 		line(15, oplog.LevelWarn, "godot", "Player", "Player spawned at (12, -7)", ""),
+		line(16, oplog.LevelFatal, "unity", "Crash", "Program crashed with signal 11", "crashing in Main ()"),
+		line(17, oplog.LevelInfo, "unity", "Crash", "3 CRASHES today", ""),
+		line(18, oplog.LevelInfo, "unity", "Crash", "crashpad uploaded a dump; crash reporter retries", ""),
 	}
 }
 
@@ -165,6 +168,8 @@ func TestClient_Search_SameAsLocal(t *testing.T) {
 		`template:` + oplog.TextTemplateID("Player spawned at (1, 2)"), `template:` + oplog.TextTemplateID("spawn enemies"),
 		`error* -template:` + oplog.TextTemplateID("error occurred: ERROR CODE 7"), `template:` + oplog.TextTemplateID("no such message"),
 		`template:` + oplog.TextTemplateID("Player spawned at (1, 2)")[:4] + `*`,
+		`crash`, `CRASHED`, `crashes`, `"crash"`, `text:crash`, `stack:crash`, `crashpad`, `crash -"crash"`, `crash*`,
+		`spawn`, `spawning`, `Spawned`, `retry`, `load`, `connect`, `name:crash`, `name:Crash`,
 	}
 	for _, q := range queries {
 		sq := oplog.SearchQuery{Query: q}

@@ -24,7 +24,9 @@ type Pos struct {
 
 // Term matches the words of Text in Field ("": text and stack), as the
 // field's analyzer splits them; Fuzzy > 0 allows that many edits per word
-// (1 or 2). On a keyword field it is the whole value.
+// (1 or 2). One word on text or stack with no fuzziness also matches its
+// inflections (see Inflections); a Phrase of it does not. On a keyword
+// field it is the whole value.
 type Term struct {
 	Field string
 	Text  string
