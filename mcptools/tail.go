@@ -23,7 +23,7 @@ type tailIn struct {
 	Run      string `json:"run,omitempty" jsonschema:"current, previous or a run number"`
 	Since    string `json:"since,omitempty" jsonschema:"lines from this time (like get_logs) or last_compile"`
 	WaitMs   int    `json:"waitMs,omitempty" jsonschema:"long poll: wait up to this many ms (max 30000) for a line"`
-	Collapse bool   `json:"collapse,omitempty" jsonschema:"repeats in a row as one entry (repeat, lastId)"`
+	Collapse bool   `json:"collapse,omitempty" jsonschema:"runs alike but for values as one entry"`
 	Stacks   bool   `json:"stacks,omitempty" jsonschema:"include stacks (max 2048 bytes each)"`
 	budgetArg
 }
@@ -111,7 +111,7 @@ func (t *toolset) fitTail(tail *oplog.Tail, o tailOpts, budget int) *tailOut {
 	// line counts where the date changes (walking back from the newest, or
 	// on from sinceId) and is added to the kept lines below.
 	fit := func(e *tailLine, day *string) bool {
-		e.line = entryLine(e.rec, e.Text, e.TextChars, e.records(), e.last()) + e.stackLines()
+		e.line = entryLine(e.rec, runText(e.Template, e.Text), e.TextChars, e.records(), e.last()) + e.stackLines()
 		text := jsonStringLen(e.line) + len(`\n`)
 		if d := dayOf(e.rec.Time); d != *day {
 			text, *day = text+len("= ")+len(d)+len(`\n`), d
@@ -155,9 +155,8 @@ type tailOpts struct {
 func (t *toolset) tailEntries(recs []oplog.Record, o tailOpts) []tailLine {
 	runs := repeats(recs, o.collapse)
 	entries := make([]tailLine, 0, len(runs))
-	start := 0
-	for _, end := range runs {
-		r, last := &recs[start], &recs[end-1]
+	for _, run := range runs {
+		r, last := &recs[run.start], &recs[run.end-1]
 		l := tailLine{ID: r.ID, Time: listTimeOf(r.Time), Level: r.Level.String(), Name: r.Name, Source: r.Source,
 			Marker: r.Kind == oplog.KindMarker, HasStack: r.Stack != "", rec: r}
 		l.Text, l.Truncated = cut(r.Text, t.opts.MaxTextChars)
@@ -167,11 +166,10 @@ func (t *toolset) tailEntries(recs []oplog.Record, o tailOpts) []tailLine {
 		if o.stacks {
 			l.stackOut = listStack(r.Stack)
 		}
-		if n := end - start; n > 1 {
-			l.Repeat, l.LastID = n, last.ID
+		if n := run.end - run.start; n > 1 {
+			l.Repeat, l.LastID, l.Template = n, last.ID, run.template
 		}
 		entries = append(entries, l)
-		start = end
 	}
 	return entries
 }
