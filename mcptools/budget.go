@@ -24,6 +24,29 @@ func (b budgetArg) bytes(def int) int {
 	return min(max(b.MaxBytes, MinBudget), MaxBudget)
 }
 
+// formatArg is the format argument of the tools whose text block holds
+// every entry (console_tail, get_logs, search_logs). By default each
+// record is sent once: its line in the text block (what an agent's client
+// shows the model), while structuredContent carries the answer's cursors
+// and counts without the entries, which the output schema leaves optional.
+// format "json" adds the entries to structuredContent, for programs.
+type formatArg struct {
+	Format string `json:"format,omitempty" jsonschema:"json: structured entries too"`
+}
+
+// lean reports whether the answer leaves its entries out of
+// structuredContent; a format other than "", "text" and "json" is an
+// argument error.
+func (a formatArg) lean() (bool, error) {
+	switch a.Format {
+	case "", "text":
+		return true, nil
+	case "json":
+		return false, nil
+	}
+	return false, argError("format", "text (the default: entries as lines of the text block) or json (in structuredContent too)")
+}
+
 // texter is an answer that writes its own text block: what a person or a
 // model reads best (one line per record), not the JSON again, which
 // structuredContent carries. An answer without it is sent as JSON text.
@@ -70,6 +93,7 @@ const modernSlack = 192
 // JSON and its text line as they will be serialized (escapes included).
 type fitter struct {
 	limit, used, n int
+	lean           bool // the entries are in the text block alone (see formatArg)
 }
 
 // newFitter starts with empty, the answer without entries (with its
@@ -93,11 +117,14 @@ func (f *fitter) fits(entry any, line string) bool {
 // fitsText is fits for an entry whose lines take text bytes inside the
 // text block's quotes (escapes and line ends included).
 func (f *fitter) fitsText(entry any, text int) bool {
-	b, err := json.Marshal(entry)
-	if err != nil {
-		return false
+	n := text
+	if !f.lean {
+		b, err := json.Marshal(entry)
+		if err != nil {
+			return false
+		}
+		n += len(b) + 1 // a comma between entries
 	}
-	n := len(b) + 1 + text // a comma between entries
 	if f.n > 0 && f.used+n > f.limit {
 		return false
 	}

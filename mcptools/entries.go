@@ -9,9 +9,11 @@ import (
 // listArgs are the arguments of get_logs and the by-name tools beyond
 // their filters and paging.
 type listArgs struct {
-	Collapse bool `json:"collapse,omitempty" jsonschema:"runs alike but for values as one entry"`
+	Collapse bool `json:"collapse,omitempty" jsonschema:"alike runs as one entry"`
 	Stacks   bool `json:"stacks,omitempty" jsonschema:"include stacks (max 2048 bytes each)"`
 	budgetArg
+
+	textOnly bool // entries in the text block alone (get_logs; see formatArg)
 }
 
 // logEntry is one entry of a list of records, newest first: a record, or
@@ -61,7 +63,9 @@ func listText(header string, entries []logEntry) string {
 // that paging with offset visits every record once.
 func (t *toolset) fitLogs(pg *oplog.Page, offset int, a listArgs, mk func([]logEntry, logPage) any) ([]logEntry, logPage) {
 	p := logPage{Count: len(pg.Records), Offset: offset, Total: pg.Total, More: true, NextOffset: offset + len(pg.Records)}
-	kept, start := t.fitEntries(pg.Records, nil, a, newFitter(a.bytes(DefaultBudget), mk([]logEntry{}, p)))
+	f := newFitter(a.bytes(DefaultBudget), mk([]logEntry{}, p))
+	f.lean = a.textOnly
+	kept, start := t.fitEntries(pg.Records, nil, a, f)
 	entries := make([]logEntry, len(kept))
 	for i := range kept {
 		entries[i] = kept[i].logEntry

@@ -37,9 +37,9 @@ func schemaFor[T any]() *jsonschema.Schema {
 }
 
 // outputSchema infers Out's schema as a client needs it to check an
-// answer: the fields every answer has (those without omitempty) with
-// their types, none of them required. The text block and the tool's description explain the
-// answer; optional fields, nested item schemas, descriptions and minimums
+// answer: the fields every answer has (those without omitempty or
+// omitzero) with their types, none of them required. The text block and
+// the tool's description explain the answer; optional fields, nested item schemas, descriptions and minimums
 // would cost every client the bytes of tools/list on every connection
 // (about 11 KB of the 16 KB it is kept under) for checks no client needs.
 // The field docs stay in the jsonschema tags, and tests check answers
@@ -49,7 +49,7 @@ func outputSchema[T any]() *jsonschema.Schema {
 	always := map[string]bool{}
 	for _, f := range reflect.VisibleFields(reflect.TypeFor[T]()) {
 		name, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
-		if f.IsExported() && name != "" && name != "-" && !strings.Contains(","+opts+",", ",omitempty,") {
+		if f.IsExported() && name != "" && name != "-" && !strings.Contains(","+opts+",", ",omitempty,") && !strings.Contains(","+opts+",", ",omitzero,") {
 			always[name] = true
 		}
 	}
@@ -141,7 +141,7 @@ func mustJSON(v any) json.RawMessage {
 
 func (t *toolset) addTools(srv *mcp.Server) {
 	addTool(srv, t, toolSpec{name: "console_tail", title: "Tail the console",
-		description: "Console lines oldest first after sinceId (the last lastId, with its revision; omit for the newest). " +
+		description: "Console lines oldest first after sinceId (the last lastId, with its revision). " +
 			"reset: lines start over; dropped: lost to retention; more: call again at once.",
 		annotations: readOnly, defaults: map[string]any{"limit": oplog.DefaultTailLimit, "collapse": true},
 		example: map[string]any{"sinceId": 1234, "limit": 200, "level": "warn", "waitMs": 5000}}, t.consoleTail)
