@@ -16,6 +16,16 @@ type budgetArg struct {
 	MaxBytes int `json:"maxBytes,omitempty" jsonschema:"answer size cap in bytes (default 32768)"`
 }
 
+// tailBudgetArg is budgetArg for console_tail, whose default is
+// DefaultTailBudget.
+type tailBudgetArg struct {
+	MaxBytes int `json:"maxBytes,omitempty" jsonschema:"answer size cap in bytes (default 16384)"`
+}
+
+// bytes is the budget asked for, or DefaultTailBudget, within [MinBudget,
+// MaxBudget].
+func (b tailBudgetArg) bytes() int { return budgetArg(b).bytes(DefaultTailBudget) }
+
 // bytes is the budget asked for, or def, within [MinBudget, MaxBudget].
 func (b budgetArg) bytes(def int) int {
 	if b.MaxBytes <= 0 {

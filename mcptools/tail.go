@@ -26,7 +26,7 @@ type tailIn struct {
 	WaitMs   int    `json:"waitMs,omitempty" jsonschema:"long poll: ms to wait for a line (max 30000)"`
 	Collapse bool   `json:"collapse,omitempty" jsonschema:"alike runs as one entry"`
 	Stacks   bool   `json:"stacks,omitempty" jsonschema:"include stacks (max 2048 bytes each)"`
-	budgetArg
+	tailBudgetArg
 	formatArg
 }
 
@@ -110,7 +110,7 @@ func (t *toolset) consoleTail(ctx context.Context, req *mcp.CallToolRequest, in 
 	if err != nil {
 		return tailOut{}, err
 	}
-	return *t.fitTail(&tail, tailOpts{collapse: in.Collapse, stacks: in.Stacks, newest: !q.HasSince, lean: lean}, in.bytes(DefaultBudget)), nil
+	return *t.fitTail(&tail, tailOpts{collapse: in.Collapse, stacks: in.Stacks, newest: !q.HasSince, lean: lean}, in.bytes()), nil
 }
 
 // fitTail turns a tail into console_tail's answer: repeats collapsed, texts
