@@ -219,6 +219,7 @@ func TestAgentBudgets(t *testing.T) {
 	t.Run("DetailsAround", func(t *testing.T) { checkDetailsAround(t, s) })
 	t.Run("OperationLines", func(t *testing.T) { checkOperationLines(t, s) })
 	t.Run("TailDefault", func(t *testing.T) { checkTailDefault(t, s) })
+	t.Run("EachRecordOnce", func(t *testing.T) { checkEachRecordOnce(t, s) })
 }
 
 // thousands writes n with commas, as the docs' tables do.

@@ -150,3 +150,39 @@ func TestMCP_ConsoleTail_TemplateRun(t *testing.T) {
 		}
 	}
 }
+
+// checkEachRecordOnce: console_tail, get_logs and search_logs send each
+// entry once by default (its line in the text block), about half the
+// bytes an entry took with format json (the text block and
+// structuredContent both carrying it, as every answer did before).
+func checkEachRecordOnce(t *testing.T, s *agentStore) {
+	for _, c := range []struct {
+		tool, key string
+		args      map[string]any
+	}{
+		{"console_tail", "lines", map[string]any{"sinceId": 0, "limit": 1000, "maxBytes": 32 << 10}},
+		{"get_logs", "logs", map[string]any{"count": 1000}},
+		{"search_logs", "hits", map[string]any{"query": "level:info", "limit": 500}},
+	} {
+		res, n := s.callSized(t, c.tool, c.args)
+		once := len(entryIDs.FindAllString(resultText(res), -1))
+		if _, ok := structured(t, res)[c.key]; ok || once == 0 {
+			t.Errorf("%s %v: %d entries in the text block, %s in structuredContent: want them in the text block alone", c.tool, c.args, once, c.key)
+			continue
+		}
+		args := map[string]any{"format": "json"}
+		for k, v := range c.args {
+			args[k] = v
+		}
+		twice, m := s.callJSON(t, c.tool, args)
+		es := len(entries(t, twice, c.key))
+		if es == 0 {
+			t.Fatalf("%s %v: no entries", c.tool, args)
+		}
+		t.Logf("%s %v: %d bytes for %d entries (%d an entry); with format json %d bytes for %d (%d an entry)",
+			c.tool, c.args, n, once, n/once, m, es, m/es)
+		if n/once > m/es*6/10 {
+			t.Errorf("%s: %d bytes an entry, want at most 60%% of the %d of format json", c.tool, n/once, m/es)
+		}
+	}
+}
