@@ -19,6 +19,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcplogd/mcplogd/internal/logtest"
+	"github.com/mcplogd/mcplogd/mcptools"
 	"github.com/mcplogd/mcplogd/oplog"
 )
 
@@ -595,4 +596,34 @@ func TestMirror_Run_ProtocolErrorIsNotTransport(t *testing.T) {
 		t.Fatal("run did not return after the upstream went away")
 	}
 	cancel()
+}
+
+// TestMirror_Run_McplogdUpstream: an upstream that is mcplogd itself,
+// whose console_tail by default sends its lines in the text block alone
+// and collapses lines of one template, is mirrored record by record: the
+// mirror asks it for format json and collapse false.
+func TestMirror_Run_McplogdUpstream(t *testing.T) {
+	up, _ := logtest.MustOpenLog(t, nil)
+	var recs []oplog.Record
+	for i := range 30 {
+		recs = append(recs, oplog.Record{Level: oplog.LevelInfo, Source: "game", Name: "Net", Text: fmt.Sprintf("Snapshot %d sent to peer 10.0.0.%d:7777", i, i%5)})
+	}
+	logtest.MustAppend(t, up, recs...)
+	srv := mcptools.New(up, nil)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := &http.Server{Handler: mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil)}
+	go func() { _ = hs.Serve(ln) }()
+	t.Cleanup(func() { _ = hs.Close() })
+
+	l, _ := logtest.MustOpenLog(t, nil)
+	drive(t, newMirror("up", l, nil), "http://"+ln.Addr().String()+"/mcp")
+	got := waitLines(t, l, "up", 30)
+	for i, r := range got {
+		if r.Text != recs[i].Text {
+			t.Fatalf("line %d: %q, want %q", i, r.Text, recs[i].Text)
+		}
+	}
 }
