@@ -153,6 +153,13 @@ func serveGame(t *testing.T, add func(*mcp.Server)) (url string, stop func()) {
 	t.Helper()
 	srv := mcp.NewServer(&mcp.Implementation{Name: "game", Version: "1"}, nil)
 	add(srv)
+	return serveMCP(t, srv)
+}
+
+// serveMCP serves srv over Streamable HTTP on 127.0.0.1 until the test
+// ends or stop.
+func serveMCP(t *testing.T, srv *mcp.Server) (url string, stop func()) {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -609,17 +616,9 @@ func TestMirror_Run_McplogdUpstream(t *testing.T) {
 		recs = append(recs, oplog.Record{Level: oplog.LevelInfo, Source: "game", Name: "Net", Text: fmt.Sprintf("Snapshot %d sent to peer 10.0.0.%d:7777", i, i%5)})
 	}
 	logtest.MustAppend(t, up, recs...)
-	srv := mcptools.New(up, nil)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	hs := &http.Server{Handler: mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil)}
-	go func() { _ = hs.Serve(ln) }()
-	t.Cleanup(func() { _ = hs.Close() })
-
+	url, _ := serveMCP(t, mcptools.New(up, nil))
 	l, _ := logtest.MustOpenLog(t, nil)
-	drive(t, newMirror("up", l, nil), "http://"+ln.Addr().String()+"/mcp")
+	drive(t, newMirror("up", l, nil), url)
 	got := waitLines(t, l, "up", 30)
 	for i, r := range got {
 		if r.Text != recs[i].Text {
