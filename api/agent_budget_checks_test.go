@@ -148,15 +148,15 @@ func records(es []entry) int {
 
 // checkSaysMore: each answer says when more exists.
 func checkSaysMore(t *testing.T, s *agentStore) {
-	tail, _ := s.callJSON(t, "console_tail", nil)
+	tail, _ := s.callJSON(t, "console_tail", map[string]any{"format": "json"})
 	if n, skipped := records(entries(t, tail, "lines")), num(tail["skipped"]); n+int(skipped) != 200 {
 		t.Errorf("console_tail {}: %d lines + skipped %v, want the default 200", n, skipped)
 	}
-	tail, _ = s.callJSON(t, "console_tail", map[string]any{"limit": 1000, "sinceId": 0})
+	tail, _ = s.callJSON(t, "console_tail", map[string]any{"limit": 1000, "sinceId": 0, "format": "json"})
 	if es := entries(t, tail, "lines"); tail["more"] != true || len(es) == 0 || num(tail["lastId"]) != float64(max(es[len(es)-1].LastID, es[len(es)-1].ID)) {
 		t.Errorf("console_tail {limit:1000, sinceId:0}: more %v lastId %v after %d entries, want more and the last entry's ID", tail["more"], tail["lastId"], len(es))
 	}
-	logs, _ := s.callJSON(t, "get_logs", map[string]any{"count": 1000})
+	logs, _ := s.callJSON(t, "get_logs", map[string]any{"count": 1000, "format": "json"})
 	if n := records(entries(t, logs, "logs")); logs["more"] != true || num(logs["nextOffset"]) != float64(n) || num(logs["total"]) != float64(s.facts.LastID) {
 		t.Errorf("get_logs {count:1000}: %d records, more %v nextOffset %v total %v; want more, nextOffset %d, total %d",
 			n, logs["more"], logs["nextOffset"], logs["total"], n, s.facts.LastID)
@@ -188,7 +188,7 @@ func checkTailPaging(t *testing.T, s *agentStore) {
 		if page > 100 {
 			t.Fatalf("no end after 100 pages (at sinceId %d)", since)
 		}
-		tail, n := s.callJSON(t, "console_tail", map[string]any{"sinceId": since, "limit": 1000})
+		tail, n := s.callJSON(t, "console_tail", map[string]any{"sinceId": since, "limit": 1000, "format": "json"})
 		if n > defaultBudget {
 			t.Errorf("page %d: %d bytes, want ≤ %d", page, n, defaultBudget)
 		}
@@ -267,7 +267,7 @@ func checkWildcardCase(t *testing.T, s *agentStore) {
 // searchIDs pages through search_logs with query and returns the hits' IDs, sorted.
 func searchIDs(t *testing.T, s *agentStore, query string) []uint64 {
 	var ids []uint64
-	args := map[string]any{"query": query, "limit": 500}
+	args := map[string]any{"query": query, "limit": 500, "format": "json"}
 	for page := 0; ; page++ {
 		if page > 50 {
 			t.Fatalf("search %q: no end after 50 pages", query)
@@ -298,7 +298,7 @@ func checkLevelBogus(t *testing.T, s *agentStore) {
 			t.Errorf("search_logs level:bogus: message %q does not say %q", msg, w)
 		}
 	}
-	if v, _ := s.callJSON(t, "search_logs", map[string]any{"query": "level:fatal"}); len(entries(t, v, "hits")) != 1 {
+	if v, _ := s.callJSON(t, "search_logs", map[string]any{"query": "level:fatal", "format": "json"}); len(entries(t, v, "hits")) != 1 {
 		t.Errorf("search_logs level:fatal: %v hits, want the newest crash", v["total"])
 	}
 }

@@ -218,6 +218,8 @@ func TestAgentBudgets(t *testing.T) {
 	t.Run("LevelBogus", func(t *testing.T) { checkLevelBogus(t, s) })
 	t.Run("DetailsAround", func(t *testing.T) { checkDetailsAround(t, s) })
 	t.Run("OperationLines", func(t *testing.T) { checkOperationLines(t, s) })
+	t.Run("TailDefault", func(t *testing.T) { checkTailDefault(t, s) })
+	t.Run("EachRecordOnce", func(t *testing.T) { checkEachRecordOnce(t, s) })
 }
 
 // thousands writes n with commas, as the docs' tables do.

@@ -146,7 +146,7 @@ func TestMCP_GetLogs_Budget(t *testing.T) {
 			floods, pages := 0, 0
 			for offset := 0; ; pages++ {
 				tt.args["offset"] = offset
-				p, text := callWithin[logsPage](t, s.mcpHarness, tt.budget, "get_logs", tt.args)
+				p, text := callWithin[logsPage](t, s.mcpHarness, tt.budget, "get_logs", withEntries(tt.args))
 				n := 0
 				for _, e := range p.Logs {
 					n += s.covered(t, seen, e)
@@ -188,7 +188,7 @@ func TestMCP_GetLogs_Stacks(t *testing.T) {
 	s := mustServeBudget(t)
 	long := s.long[len(s.long)-1]
 	args := map[string]any{"name": "Long", "count": 3}
-	p, text := callWithin[logsPage](t, s.mcpHarness, 32<<10, "get_logs", args)
+	p, text := callWithin[logsPage](t, s.mcpHarness, 32<<10, "get_logs", withEntries(args))
 	if len(p.Logs) != 3 || p.Logs[0].ID != long || !p.Logs[0].HasStack || p.Logs[0].Stack != "" || strings.Contains(text, "\n    at Game") {
 		t.Fatalf("without stacks: %+v\n%s", p.Logs, text)
 	}
@@ -196,7 +196,7 @@ func TestMCP_GetLogs_Stacks(t *testing.T) {
 		t.Errorf("a cut text: textChars %d, text %d characters; text block %.300q", p.Logs[0].TextChars, len([]rune(p.Logs[0].Text)), text)
 	}
 	args["stacks"] = true
-	p, text = callWithin[logsPage](t, s.mcpHarness, 32<<10, "get_logs", args)
+	p, text = callWithin[logsPage](t, s.mcpHarness, 32<<10, "get_logs", withEntries(args))
 	rec, err := s.Log.Get(context.Background(), long)
 	if err != nil {
 		t.Fatal(err)
@@ -210,13 +210,13 @@ func TestMCP_GetLogs_Stacks(t *testing.T) {
 	}
 	tl, text := callWithin[struct {
 		Lines []listEntry `json:"lines"`
-	}](t, s.mcpHarness, 32<<10, "console_tail", map[string]any{"name": "Long", "limit": 2})
+	}](t, s.mcpHarness, 32<<10, "console_tail", map[string]any{"name": "Long", "limit": 2, "format": "json"})
 	if len(tl.Lines) != 2 || tl.Lines[0].Stack != "" || strings.Contains(text, "\n    at Game") {
 		t.Errorf("console_tail without stacks: %+v", tl.Lines)
 	}
 	tl, text = callWithin[struct {
 		Lines []listEntry `json:"lines"`
-	}](t, s.mcpHarness, 32<<10, "console_tail", map[string]any{"name": "Long", "limit": 2, "stacks": true})
+	}](t, s.mcpHarness, 32<<10, "console_tail", map[string]any{"name": "Long", "limit": 2, "stacks": true, "format": "json"})
 	if len(tl.Lines) != 2 || tl.Lines[1].ID != long || tl.Lines[1].Stack != e.Stack || tl.Lines[1].StackBytes != len(rec.Stack) ||
 		!strings.Contains(text, "\n    at Game.Update ()") {
 		t.Errorf("console_tail with stacks: %+v", tl.Lines)
@@ -254,7 +254,7 @@ func TestMCP_SearchLogs_Budget(t *testing.T) {
 			seen := map[uint64]int{}
 			pages := 0
 			for {
-				p, text := callWithin[searchPage](t, s.mcpHarness, tt.budget, "search_logs", tt.args)
+				p, text := callWithin[searchPage](t, s.mcpHarness, tt.budget, "search_logs", withEntries(tt.args))
 				pages++
 				for _, h := range p.Hits {
 					seen[h.ID]++
@@ -350,4 +350,14 @@ func TestMCP_Resources_Budget(t *testing.T) {
 			t.Errorf("%s: %.300s", uri, b)
 		}
 	}
+}
+
+// withEntries is args with format json: the entries in structuredContent,
+// which these tests read (by default the text block alone holds them).
+func withEntries(args map[string]any) map[string]any {
+	out := map[string]any{"format": "json"}
+	for k, v := range args {
+		out[k] = v
+	}
+	return out
 }

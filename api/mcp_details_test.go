@@ -236,7 +236,7 @@ func TestMCP_GetResult_OpLines(t *testing.T) {
 		t.Errorf("result cut = %+v, want its size and where to read on", r.Cut)
 	}
 	args := r.Lines.GetLogs
-	args["count"] = 1000
+	args["count"], args["collapse"] = 1000, false // "during N": one template
 	all := call[struct {
 		Logs []struct {
 			Text string `json:"text"`

@@ -77,9 +77,18 @@ func (m *mcpHarness) callRaw(t *testing.T, name string, args any) (*mcp.CallTool
 	return res, apitest.CheckToolResult(t, name, res, m.tools[name].OutputSchema)
 }
 
-// call calls a tool that must succeed and decodes its result into T.
+// call calls a tool that must succeed and decodes its result into T. A
+// tool that takes format is asked for format json (unless args say), so
+// that structuredContent holds the entries that T reads.
 func call[T any](t *testing.T, m *mcpHarness, name string, args any) T {
 	t.Helper()
+	if a, ok := args.(map[string]any); (ok || args == nil) && m.takes(name, "format") && a["format"] == nil {
+		with := map[string]any{"format": "json"}
+		for k, v := range a {
+			with[k] = v
+		}
+		args = with
+	}
 	res, b := m.callRaw(t, name, args)
 	if res.IsError {
 		t.Fatalf("%s(%v): tool error %s", name, args, b)
@@ -193,4 +202,19 @@ func rawMCP(h *harness, t *testing.T, method, path, body string, header map[stri
 func initializeBody(version string) string {
 	return `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"` + version +
 		`","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`
+}
+
+// takes reports whether tool name declares the argument arg.
+func (m *mcpHarness) takes(name, arg string) bool {
+	tool := m.tools[name]
+	if tool == nil {
+		return false
+	}
+	b, _ := json.Marshal(tool.InputSchema)
+	var schema struct {
+		Properties map[string]any `json:"properties"`
+	}
+	_ = json.Unmarshal(b, &schema)
+	_, ok := schema.Properties[arg]
+	return ok
 }

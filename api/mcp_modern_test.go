@@ -90,7 +90,7 @@ func TestMCP_BothGenerations(t *testing.T) {
 			case <-time.After(10 * time.Second):
 				t.Fatalf("the %s client was not told of the line the %s client wrote", other, v)
 			}
-			if out := callTool(t, sessions[other], "console_tail", map[string]any{"sinceId": 0}); !strings.Contains(out, text) {
+			if out := callTool(t, sessions[other], "console_tail", map[string]any{"sinceId": 0, "format": "json"}); !strings.Contains(out, text) {
 				t.Errorf("the %s client's console_tail misses %q: %s", other, text, out)
 			}
 			callEveryTool(t, cs)

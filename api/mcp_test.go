@@ -183,7 +183,7 @@ func TestMCP_ConsoleTail_Concurrent(t *testing.T) {
 		if time.Now().After(deadline) {
 			t.Fatalf("saw %d of %d lines", len(seen), batches*perBatch)
 		}
-		tl := call[tail](t, m, "console_tail", map[string]any{"sinceId": since, "limit": 100, "waitMs": 5000})
+		tl := call[tail](t, m, "console_tail", map[string]any{"sinceId": since, "limit": 100, "waitMs": 5000, "collapse": false})
 		if tl.Reset || tl.Dropped != 0 {
 			t.Fatalf("reset %v dropped %d", tl.Reset, tl.Dropped)
 		}

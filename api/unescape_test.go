@@ -58,7 +58,7 @@ func TestServer_MCP_NoHTMLEscapes(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cs.Close()
-	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "console_tail", Arguments: map[string]any{}})
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "console_tail", Arguments: map[string]any{"format": "json"}})
 	if err != nil || res.IsError {
 		t.Fatalf("console_tail: %v %+v", err, res)
 	}

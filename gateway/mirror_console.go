@@ -16,8 +16,9 @@ import (
 // of it is new. A revision that changed without reset means the game
 // restarted and its new IDs already passed sinceId, so the new run is read
 // again from its start.
-func (m *mirror) tail(ctx context.Context, s *mcp.ClientSession, _ *mcp.Tool) ([]oplog.Record, position, pace, error) {
+func (m *mirror) tail(ctx context.Context, s *mcp.ClientSession, tool *mcp.Tool) ([]oplog.Record, position, pace, error) {
 	args := map[string]any{"limit": tailLimit}
+	everyRecord(tool, args)
 	if m.pos.known {
 		args["sinceId"] = m.pos.last
 	}
@@ -88,4 +89,17 @@ func (m *mirror) runMarker(p position, why string) oplog.Record {
 	data, _ := json.Marshal(map[string]any{"upstreamRun": p.run, "reason": why})
 	return oplog.Record{Kind: oplog.KindMarker, Name: oplog.MarkerRun, Level: oplog.LevelInfo, Source: m.source,
 		Text: "run started: " + m.source + " restarted (" + why + ")", Data: data}
+}
+
+// everyRecord asks an upstream list tool that can (mcplogd's own) for
+// every record as its own entry in structuredContent: runs not collapsed
+// (collapse false) and the entries in the JSON (format json), which
+// mcplogd otherwise leaves to the text block.
+func everyRecord(tool *mcp.Tool, args map[string]any) {
+	if declares(tool, "collapse") {
+		args["collapse"] = false
+	}
+	if declares(tool, "format") {
+		args["format"] = "json"
+	}
 }

@@ -31,6 +31,7 @@ func (m *mirror) logs(ctx context.Context, s *mcp.ClientSession, tool *mcp.Tool)
 	numeric := true
 	for off := 0; ; off += logsPage {
 		args := map[string]any{"count": logsPage}
+		everyRecord(tool, args)
 		if off > 0 {
 			args["offset"] = off
 		}

@@ -19,6 +19,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcplogd/mcplogd/internal/logtest"
+	"github.com/mcplogd/mcplogd/mcptools"
 	"github.com/mcplogd/mcplogd/oplog"
 )
 
@@ -152,6 +153,13 @@ func serveGame(t *testing.T, add func(*mcp.Server)) (url string, stop func()) {
 	t.Helper()
 	srv := mcp.NewServer(&mcp.Implementation{Name: "game", Version: "1"}, nil)
 	add(srv)
+	return serveMCP(t, srv)
+}
+
+// serveMCP serves srv over Streamable HTTP on 127.0.0.1 until the test
+// ends or stop.
+func serveMCP(t *testing.T, srv *mcp.Server) (url string, stop func()) {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -595,4 +603,26 @@ func TestMirror_Run_ProtocolErrorIsNotTransport(t *testing.T) {
 		t.Fatal("run did not return after the upstream went away")
 	}
 	cancel()
+}
+
+// TestMirror_Run_McplogdUpstream: an upstream that is mcplogd itself,
+// whose console_tail by default sends its lines in the text block alone
+// and collapses lines of one template, is mirrored record by record: the
+// mirror asks it for format json and collapse false.
+func TestMirror_Run_McplogdUpstream(t *testing.T) {
+	up, _ := logtest.MustOpenLog(t, nil)
+	var recs []oplog.Record
+	for i := range 30 {
+		recs = append(recs, oplog.Record{Level: oplog.LevelInfo, Source: "game", Name: "Net", Text: fmt.Sprintf("Snapshot %d sent to peer 10.0.0.%d:7777", i, i%5)})
+	}
+	logtest.MustAppend(t, up, recs...)
+	url, _ := serveMCP(t, mcptools.New(up, nil))
+	l, _ := logtest.MustOpenLog(t, nil)
+	drive(t, newMirror("up", l, nil), url)
+	got := waitLines(t, l, "up", 30)
+	for i, r := range got {
+		if r.Text != recs[i].Text {
+			t.Fatalf("line %d: %q, want %q", i, r.Text, recs[i].Text)
+		}
+	}
 }

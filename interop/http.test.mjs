@@ -53,7 +53,7 @@ describe('Streamable HTTP (TypeScript SDK client)', () => {
 
   test('console_tail with waitMs answers with a line that arrives during the wait', async () => {
     const { lastId: sinceId } = await tailStart(client);
-    const pending = callOk(client, 'console_tail', { sinceId, waitMs: 30_000 });
+    const pending = callOk(client, 'console_tail', { sinceId, waitMs: 30_000, format: 'json' });
     const { ids } = await srv.api('POST', '/api/v1/logs', [{ level: 'warn', text: 'long-poll wake-up' }]);
     const r = await pending;
     assert.deepEqual(r.lines.map((l) => [l.id, l.text, l.level]), [[ids[0], 'long-poll wake-up', 'warn']]);
@@ -76,7 +76,7 @@ describe('Streamable HTTP (TypeScript SDK client)', () => {
     assert.deepEqual(await callOk(client, 'get_log_details', { logId: id }), d, 'logId is the same as log_id');
 
     // The tail never carries stack traces; it marks lines that have one.
-    const t = await callOk(client, 'console_tail', { sinceId: id - 1, limit: 1 });
+    const t = await callOk(client, 'console_tail', { sinceId: id - 1, limit: 1, format: 'json' });
     assert.equal(t.lines[0].id, id);
     assert.ok(!mentions(t, 'Player.cs:42'), 'tail lines carry no stack trace');
     assert.equal(t.lines[0].hasStack, true, 'tail marks the line that has a stack');

@@ -83,7 +83,7 @@ describe('MCP 2026-07-28 beside 2025-11-25 sessions (one link)', () => {
   test('each generation reads what the other wrote', async () => {
     const mine = await call(srv.link, 'append_log', { text: 'written at 2026-07-28' });
     const theirs = await callOk(client, 'append_log', { text: 'written at 2025-11-25' });
-    const seenBySession = await callOk(client, 'console_tail', { sinceId: mine.id - 1 });
+    const seenBySession = await callOk(client, 'console_tail', { sinceId: mine.id - 1, format: 'json', collapse: false });
     assert.deepEqual(seenBySession.lines.map((l) => l.text), ['written at 2026-07-28', 'written at 2025-11-25']);
     const seenStateless = await call(srv.link, 'get_log_details', { log_id: theirs.id });
     assert.equal(seenStateless.text, 'written at 2025-11-25');

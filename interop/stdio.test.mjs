@@ -34,7 +34,7 @@ describe('stdio --in-process with no server: opens the store itself', () => {
     cleanup.push(() => s.close());
     await checkToolList(s.client);
 
-    const t = await callOk(s.client, 'console_tail', { sinceId: 0 });
+    const t = await callOk(s.client, 'console_tail', { sinceId: 0, format: 'json', collapse: false });
     assert.equal(t.reset, false);
     assert.deepEqual(t.lines.map((l) => [l.id, l.text]), ids.map((id, i) => [id, lines[i].text]),
       'stdio tails the lines in the store, oldest first');
@@ -44,7 +44,7 @@ describe('stdio --in-process with no server: opens the store itself', () => {
       `details of ${ids[1]}: ${JSON.stringify(d)}`);
 
     const appended = await callOk(s.client, 'append_log', { level: 'info', text: 'written through stdio' });
-    const t2 = await callOk(s.client, 'console_tail', { sinceId: t.lastId });
+    const t2 = await callOk(s.client, 'console_tail', { sinceId: t.lastId, format: 'json', collapse: false });
     assert.deepEqual(t2.lines.map((l) => [l.id, l.text]), [[appended.id, 'written through stdio']],
       'append_log answers the ID of the line, which is tailed after the last line');
     const markerId = appended.id;

@@ -16,12 +16,45 @@ type budgetArg struct {
 	MaxBytes int `json:"maxBytes,omitempty" jsonschema:"answer size cap in bytes (default 32768)"`
 }
 
+// tailBudgetArg is budgetArg for console_tail, whose default is
+// DefaultTailBudget.
+type tailBudgetArg struct {
+	MaxBytes int `json:"maxBytes,omitempty" jsonschema:"answer size cap in bytes (default 16384)"`
+}
+
+// bytes is the budget asked for, or DefaultTailBudget, within [MinBudget,
+// MaxBudget].
+func (b tailBudgetArg) bytes() int { return budgetArg(b).bytes(DefaultTailBudget) }
+
 // bytes is the budget asked for, or def, within [MinBudget, MaxBudget].
 func (b budgetArg) bytes(def int) int {
 	if b.MaxBytes <= 0 {
 		return def
 	}
 	return min(max(b.MaxBytes, MinBudget), MaxBudget)
+}
+
+// formatArg is the format argument of the tools whose text block holds
+// every entry (console_tail, get_logs, search_logs). By default each
+// record is sent once: its line in the text block (what an agent's client
+// shows the model), while structuredContent carries the answer's cursors
+// and counts without the entries, which the output schema leaves optional.
+// format "json" adds the entries to structuredContent, for programs.
+type formatArg struct {
+	Format string `json:"format,omitempty" jsonschema:"json: structured entries too"`
+}
+
+// lean reports whether the answer leaves its entries out of
+// structuredContent; a format other than "", "text" and "json" is an
+// argument error.
+func (a formatArg) lean() (bool, error) {
+	switch a.Format {
+	case "", "text":
+		return true, nil
+	case "json":
+		return false, nil
+	}
+	return false, argError("format", "text (the default: entries as lines of the text block) or json (in structuredContent too)")
 }
 
 // texter is an answer that writes its own text block: what a person or a
@@ -70,6 +103,7 @@ const modernSlack = 192
 // JSON and its text line as they will be serialized (escapes included).
 type fitter struct {
 	limit, used, n int
+	lean           bool // the entries are in the text block alone (see formatArg)
 }
 
 // newFitter starts with empty, the answer without entries (with its
@@ -93,11 +127,14 @@ func (f *fitter) fits(entry any, line string) bool {
 // fitsText is fits for an entry whose lines take text bytes inside the
 // text block's quotes (escapes and line ends included).
 func (f *fitter) fitsText(entry any, text int) bool {
-	b, err := json.Marshal(entry)
-	if err != nil {
-		return false
+	n := text
+	if !f.lean {
+		b, err := json.Marshal(entry)
+		if err != nil {
+			return false
+		}
+		n += len(b) + 1 // a comma between entries
 	}
-	n := len(b) + 1 + text // a comma between entries
 	if f.n > 0 && f.used+n > f.limit {
 		return false
 	}

@@ -144,6 +144,7 @@ func bridgeArgs(tool string, args json.RawMessage, types map[string]string) json
 		}
 	}
 	set("collapse", false)
+	set("format", "json") // the bridge's answers are the JSON, entries and all
 	if tool == "get_logs" {
 		set("kind", "op")
 		if m["count"] == nil && m["limit"] == nil {

@@ -11,7 +11,8 @@ const DefaultMaxTextChars = 500
 // or refuses much larger answers (Claude Code at ~100 KB), and every byte
 // is context the agent pays for.
 const (
-	DefaultBudget        = 32 << 10  // lists and tails
+	DefaultBudget        = 32 << 10  // lists
+	DefaultTailBudget    = 16 << 10  // console_tail: its lines sent once, as many as DefaultBudget held when they were sent twice
 	DefaultDetailsBudget = 64 << 10  // get_log_details: one record
 	MinBudget            = 8 << 10   // holds the largest list entry (MaxTextChars characters, escaped, twice)
 	MaxBudget            = 256 << 10 // the most a caller may ask for

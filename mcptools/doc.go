@@ -25,13 +25,17 @@
 // mcplogd://names/{name} (resources.go).
 //
 // Every read tool answers within a byte budget (budget.go: maxBytes,
-// DefaultBudget 32 KB, counted on the whole tools/call result as sent) and
+// DefaultBudget 32 KB, DefaultTailBudget 16 KB for console_tail, counted
+// on the whole tools/call result as sent) and
 // says when more exists (more, lastId, nextOffset, nextCursor, skipped), so
 // paging stays lossless. Its structuredContent is the JSON its outputSchema
 // describes; its text block is compact lines, one per record (text.go),
-// with identical lines in a row collapsed into one entry with a repeat
-// count. get_log_details (details.go, fields.go, crumbs.go) cuts a field
-// longer than its 64 KB budget and pages it with field and offset, adds
+// with lines in a row that differ only in their values (one template)
+// collapsed into one entry with a repeat count. console_tail, get_logs and
+// search_logs send each record once: in the text block, and in
+// structuredContent too only with format json (formatArg).
+// get_log_details (details.go, fields.go, crumbs.go) cuts a field longer
+// than its 64 KB budget and pages it with field and offset, adds
 // breadcrumbs with around, and an operation's own lines.
 //
 // Runs (runs.go): console_tail, get_logs, search_logs and find_crashes

@@ -9,9 +9,11 @@ import (
 // listArgs are the arguments of get_logs and the by-name tools beyond
 // their filters and paging.
 type listArgs struct {
-	Collapse bool `json:"collapse,omitempty" jsonschema:"repeats in a row as one entry (repeat, oldestId)"`
+	Collapse bool `json:"collapse,omitempty" jsonschema:"alike runs as one entry"`
 	Stacks   bool `json:"stacks,omitempty" jsonschema:"include stacks (max 2048 bytes each)"`
 	budgetArg
+
+	textOnly bool // entries in the text block alone (get_logs; see formatArg)
 }
 
 // logEntry is one entry of a list of records, newest first: a record, or
@@ -19,8 +21,9 @@ type listArgs struct {
 // down to oldestId.
 type logEntry struct {
 	recordSummary
-	Repeat   int    `json:"repeat,omitempty" jsonschema:"identical lines in a row, from id (newest) down to oldestId"`
+	Repeat   int    `json:"repeat,omitempty" jsonschema:"lines in a row alike but for values (template), from id (newest) down to oldestId"`
 	OldestID uint64 `json:"oldestId,omitempty"`
+	Template string `json:"template,omitempty" jsonschema:"with repeat, when the texts differ: their template; text is the newest's"`
 
 	line string // the entry's line in the text block
 }
@@ -60,7 +63,9 @@ func listText(header string, entries []logEntry) string {
 // that paging with offset visits every record once.
 func (t *toolset) fitLogs(pg *oplog.Page, offset int, a listArgs, mk func([]logEntry, logPage) any) ([]logEntry, logPage) {
 	p := logPage{Count: len(pg.Records), Offset: offset, Total: pg.Total, More: true, NextOffset: offset + len(pg.Records)}
-	kept, start := t.fitEntries(pg.Records, nil, a, newFitter(a.bytes(DefaultBudget), mk([]logEntry{}, p)))
+	f := newFitter(a.bytes(DefaultBudget), mk([]logEntry{}, p))
+	f.lean = a.textOnly
+	kept, start := t.fitEntries(pg.Records, nil, a, f)
 	entries := make([]logEntry, len(kept))
 	for i := range kept {
 		entries[i] = kept[i].logEntry
@@ -81,13 +86,13 @@ func (t *toolset) fitEntries(recs []oplog.Record, machines []string, a listArgs,
 	entries := []studioEntry{}
 	var w textLog
 	start := 0
-	for _, end := range repeats(recs, a.Collapse) {
+	for _, run := range repeats(recs, a.Collapse) {
 		r := &recs[start]
 		e := studioEntry{logEntry: logEntry{recordSummary: t.summary(r, a.Stacks)}}
-		if n := end - start; n > 1 {
-			e.Repeat, e.OldestID = n, recs[end-1].ID
+		if n := run.end - run.start; n > 1 {
+			e.Repeat, e.OldestID, e.Template = n, recs[run.end-1].ID, run.template
 		}
-		e.line = w.line(r, e.Text, e.TextChars, max(e.Repeat, 1), e.OldestID)
+		e.line = w.line(r, runText(e.Template, e.Text), e.TextChars, max(e.Repeat, 1), e.OldestID)
 		var entry any = &e.logEntry
 		if machines != nil {
 			e.Machine, entry = machines[start], &e
@@ -99,7 +104,7 @@ func (t *toolset) fitEntries(recs []oplog.Record, machines []string, a listArgs,
 		}
 		w.keep(e.line)
 		entries = append(entries, e)
-		start = end
+		start = run.end
 	}
 	return entries, start
 }

@@ -2,6 +2,7 @@ package mcptools
 
 import (
 	"context"
+	"encoding/json"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -23,13 +24,24 @@ type getLogsIn struct {
 	Cursor string `json:"cursor,omitempty" jsonschema:"studio: nextCursor"`
 	scopeArgs
 	listArgs
+	formatArg
 }
 
 type logsOut struct {
-	Logs []logEntry `json:"logs" jsonschema:"newest first"`
+	Logs []logEntry `json:"logs,omitzero" jsonschema:"newest first; with format json, else the text block holds them"`
 	logPage
 
 	studioOf
+	lean bool // entries in the text block alone (see formatArg)
+}
+
+// MarshalJSON leaves the entries out of a lean answer.
+func (o logsOut) MarshalJSON() ([]byte, error) {
+	type plain logsOut
+	if o.lean {
+		o.Logs = nil
+	}
+	return json.Marshal(plain(o))
 }
 
 func (o logsOut) text() string { return listText(o.header("get_logs", o.Logs), o.Logs) }
@@ -54,8 +66,12 @@ func (t *toolset) getLogs(ctx context.Context, _ *mcp.CallToolRequest, in getLog
 		return logsOut{}, err
 	}
 	if st == nil {
-		var out logsOut
-		out.Logs, out.logPage = t.fitLogs(&p.Page, in.Offset, in.listArgs, func(e []logEntry, p logPage) any { return logsOut{Logs: e, logPage: p} })
+		la := in.listArgs
+		if la.textOnly, err = in.lean(); err != nil {
+			return logsOut{}, err
+		}
+		out := logsOut{lean: la.textOnly}
+		out.Logs, out.logPage = t.fitLogs(&p.Page, in.Offset, la, func(e []logEntry, p logPage) any { return logsOut{Logs: e, logPage: p, lean: la.textOnly} })
 		return out, nil
 	}
 	out := studioLogsOut{Scope: "studio", Project: st.Project(), More: p.nextCursor != "", NextCursor: p.nextCursor}

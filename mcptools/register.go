@@ -37,9 +37,9 @@ func schemaFor[T any]() *jsonschema.Schema {
 }
 
 // outputSchema infers Out's schema as a client needs it to check an
-// answer: the fields every answer has (those without omitempty) with
-// their types, none of them required. The text block and the tool's description explain the
-// answer; optional fields, nested item schemas, descriptions and minimums
+// answer: the fields every answer has (those without omitempty or
+// omitzero) with their types, none of them required. The text block and
+// the tool's description explain the answer; optional fields, nested item schemas, descriptions and minimums
 // would cost every client the bytes of tools/list on every connection
 // (about 11 KB of the 16 KB it is kept under) for checks no client needs.
 // The field docs stay in the jsonschema tags, and tests check answers
@@ -49,7 +49,7 @@ func outputSchema[T any]() *jsonschema.Schema {
 	always := map[string]bool{}
 	for _, f := range reflect.VisibleFields(reflect.TypeFor[T]()) {
 		name, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
-		if f.IsExported() && name != "" && name != "-" && !strings.Contains(","+opts+",", ",omitempty,") {
+		if f.IsExported() && name != "" && name != "-" && !strings.Contains(","+opts+",", ",omitempty,") && !strings.Contains(","+opts+",", ",omitzero,") {
 			always[name] = true
 		}
 	}
@@ -94,6 +94,9 @@ var leanArgs = map[string]string{
 	"log_id, as Unity spells it":                                                 "log_id",
 	"the record's ID (number or digits)":                                         "record ID",
 	"the previous lastId: only lines after it; omit for the newest lines":        "the previous lastId; omit for the newest",
+	"the previous lastId; omit for the newest lines":                             "the previous lastId; omit for the newest",
+	"long poll: ms to wait for a line (max 30000)":                               "long poll, ms (max 30000)",
+	"answer size cap in bytes (default 16384)":                                   "answer bytes cap",
 	"the previous revision; if the log was cleared since: reset true":            "the previous revision",
 	"long poll: wait up to this many ms (max 30000) for a line":                  "long poll, ms (max 30000)",
 	"while pending, wait up to this many ms (max 30000)":                         "wait ms while pending (max 30000)",
@@ -105,7 +108,7 @@ var leanArgs = map[string]string{
 	"same forms as since":                                                        "like since",
 	"read a cut field from offset: text, stack, data, arguments, result, error":  "a cut field: text, stack, data, arguments, result, error",
 	"ops with this status: pending, success, error, timeout, cancelled":          "pending, success, error, timeout or cancelled",
-	`words (all required), field:value (text stack name level source kind tool status run time), "phrases", OR, NOT, -, wildcards: level:error AND name:Physics "null reference"`: `words (all required), field:value (text stack name level source kind tool status run time), "phrases", OR, NOT, -, wildcards`,
+	`words (all required), field:value (text stack name level source kind tool status run time template), "phrases", OR, NOT, -, wildcards: level:error AND name:Physics "null reference"`: `words (all required), field:value (text stack name level source kind tool status run time template), "phrases", OR, NOT, -, wildcards`,
 }
 
 // leanInput returns in as tools/list carries it: the arguments with
@@ -200,13 +203,13 @@ func mustJSON(v any) json.RawMessage {
 
 func (t *toolset) addTools(srv *mcp.Server) {
 	addTool(srv, t, toolSpec{name: "console_tail", title: "Tail the console",
-		description: "Console lines oldest first after sinceId (omit for the newest). " +
-			"reset: lines start over; dropped: lost to retention; more: call again at once.",
+		description: "Console lines oldest first after sinceId (omit: newest). " +
+			"reset: lines start over; dropped: lost to retention; more: call again.",
 		annotations: readOnly, defaults: map[string]any{"limit": oplog.DefaultTailLimit, "collapse": true},
 		example: map[string]any{"sinceId": 1234, "limit": 200, "level": "warn", "waitMs": 5000}}, t.consoleTail)
 	addTool(srv, t, toolSpec{name: "get_logs", title: "List records",
-		description: "Records (lines and operations) newest first, filtered; total counts matches; more: go on with offset=nextOffset. " +
-			"Long texts are cut; get_log_details has everything.",
+		description: "Records (lines and operations) newest first, filtered; total counts matches; more: page with offset=nextOffset. " +
+			"Texts are cut; get_log_details has all.",
 		annotations: readOnly, defaults: map[string]any{"count": oplog.DefaultListCount, "collapse": true},
 		example: map[string]any{"count": 20, "level": "error", "since": "-15m"}}, t.getLogs)
 	addTool(srv, t, toolSpec{name: "get_logs_by_name", title: "Records of one log name",
@@ -218,14 +221,14 @@ func (t *toolset) addTools(srv *mcp.Server) {
 		annotations: readOnly, defaults: map[string]any{"limit": oplog.DefaultListCount, "collapse": true}, required: []string{"log_name"},
 		example: map[string]any{"log_name": "Physics", "limit": 10}}, t.getLogByName)
 	addTool(srv, t, toolSpec{name: "get_log_details", title: "One record in full",
-		description: "One record whole: text, stack, data; an operation's arguments, result, printed lines. " +
-			"around: N adds neighbours; field and offset read on a cut field.",
+		description: "One record whole: text, stack, data; an op's arguments, result, printed lines. " +
+			"around: N neighbours; field, offset: read a cut field.",
 		annotations: readOnly, example: map[string]any{"log_id": 1234}}, t.getLogDetails)
 	addTool(srv, t, toolSpec{name: "get_result", title: "An operation's result",
-		description: "An operation's status, result or error, times and printed lines; waitMs waits while it is pending.",
+		description: "An operation's status, result or error, times and printed lines; waitMs waits while pending.",
 		annotations: readOnly, example: map[string]any{"logId": "1234", "waitMs": 5000}}, t.getResult)
 	addTool(srv, t, toolSpec{name: "replay_operation", title: "Replay an operation",
-		description: "Sends a recorded upstream tool call again and compares the results (same, diff); " +
+		description: "Replays a recorded upstream call, comparing results (same, diff); " +
 			"a tool not read-only needs confirm: true.",
 		annotations: replaying, example: map[string]any{"log_id": 1234, "confirm": true}}, t.replayOperation)
 	addTool(srv, t, toolSpec{name: "list_log_names", title: "List log names",
@@ -236,10 +239,10 @@ func (t *toolset) addTools(srv *mcp.Server) {
 		annotations: appending, defaults: map[string]any{"level": "info", "source": "agent"}, required: []string{"text"},
 		example: map[string]any{"text": "before: spawn 100 enemies", "name": "agent"}}, t.appendLog)
 	addTool(srv, t, toolSpec{name: "clear_logs", title: "Delete every record",
-		description: "Delete every record (a new revision: tailers reset); cannot be undone; needs confirm: true.",
+		description: "Delete every record (new revision: tailers reset); no undo; needs confirm: true.",
 		annotations: destroying, required: []string{"confirm"}, example: map[string]any{"confirm": true}}, t.clearLogs)
 	addTool(srv, t, toolSpec{name: "store_info", title: "Store information",
-		description: "Counts, IDs, revision, size, retention, index, runs (outcomes), upstreams, followed files, version.",
+		description: "Counts, IDs, revision, size, retention, index, runs, outcomes, upstreams, follows, version.",
 		annotations: readOnly, example: map[string]any{}}, t.storeInfo)
 	addTool(srv, t, toolSpec{name: "ping", title: "Ping", description: "Liveness: ok, time and version.",
 		annotations: readOnly, example: map[string]any{}}, t.ping)

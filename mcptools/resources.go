@@ -45,7 +45,7 @@ func jsonContents(uri string, v any) (*mcp.ReadResourceResult, error) {
 func (t *toolset) readConsole(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 	budget := DefaultBudget
 	for {
-		out, err := t.consoleTail(ctx, nil, tailIn{Collapse: true, budgetArg: budgetArg{MaxBytes: budget}})
+		out, err := t.consoleTail(ctx, nil, tailIn{Collapse: true, tailBudgetArg: tailBudgetArg{MaxBytes: budget}, formatArg: formatArg{Format: "json"}})
 		if err != nil {
 			return nil, err
 		}

@@ -25,8 +25,9 @@ type tailLine struct {
 	TextChars int    `json:"textChars,omitempty" jsonschema:"the whole text's length when cut"`
 	HasStack  bool   `json:"hasStack,omitempty" jsonschema:"the line has a stack trace; get_log_details shows it"`
 	stackOut
-	Repeat int    `json:"repeat,omitempty" jsonschema:"this line stands for repeat identical lines in a row, IDs id to lastId"`
-	LastID uint64 `json:"lastId,omitempty" jsonschema:"with repeat: the ID of the last repeated line"`
+	Repeat   int    `json:"repeat,omitempty" jsonschema:"this line stands for repeat lines in a row alike but for values (template), IDs id to lastId"`
+	LastID   uint64 `json:"lastId,omitempty" jsonschema:"with repeat: the ID of the last repeated line"`
+	Template string `json:"template,omitempty" jsonschema:"with repeat, when the texts differ: their template (values blanked as <N>, <HEX>, <UUID>, <IP>, <PATH>, <S>); text is the first's"`
 
 	line string        // the entry's line in the text block
 	rec  *oplog.Record // the first record it stands for

@@ -2,6 +2,7 @@ package mcptools
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -10,7 +11,7 @@ import (
 )
 
 type searchIn struct {
-	Query    string `json:"query,omitempty" jsonschema:"words (all required), field:value (text stack name level source kind tool status run time), \"phrases\", OR, NOT, -, wildcards: level:error AND name:Physics \"null reference\""`
+	Query    string `json:"query,omitempty" jsonschema:"words (all required), field:value (text stack name level source kind tool status run time template), \"phrases\", OR, NOT, -, wildcards: level:error AND name:Physics \"null reference\""`
 	Level    string `json:"level,omitempty" jsonschema:"minimum level (debug…fatal)"`
 	Name     string `json:"name,omitempty" jsonschema:"only this log name"`
 	Source   string `json:"source,omitempty" jsonschema:"only this source"`
@@ -26,6 +27,7 @@ type searchIn struct {
 	Stacks   bool   `json:"stacks,omitempty" jsonschema:"include stacks (max 2048 bytes each)"`
 	scopeArgs
 	budgetArg
+	formatArg
 }
 
 // searchHitOut is one hit: the record as lists show it, and a fragment.
@@ -37,7 +39,7 @@ type searchHitOut struct {
 }
 
 type searchOut struct {
-	Hits           []searchHitOut `json:"hits" jsonschema:"newest first"`
+	Hits           []searchHitOut `json:"hits,omitzero" jsonschema:"newest first; with format json, else the text block holds them"`
 	Total          int64          `json:"total" jsonschema:"matching records; an estimate unless totalExact"`
 	TotalExact     bool           `json:"totalExact"`
 	More           bool           `json:"more" jsonschema:"more past this page: call again with cursor nextCursor"`
@@ -45,6 +47,16 @@ type searchOut struct {
 	IndexedThrough uint64         `json:"indexedThrough" jsonschema:"the search index's watermark; newer records are matched too, without it"`
 
 	studioOf
+	lean bool // hits in the text block alone (see formatArg)
+}
+
+// MarshalJSON leaves the hits out of a lean answer.
+func (o searchOut) MarshalJSON() ([]byte, error) {
+	type plain searchOut
+	if o.lean {
+		o.Hits = nil
+	}
+	return json.Marshal(plain(o))
 }
 
 func (o searchOut) text() string {
@@ -82,13 +94,17 @@ func (in searchIn) args() oplog.Args {
 
 func (t *toolset) addSearchTools(srv *mcp.Server) {
 	addTool(srv, t, toolSpec{name: "search_logs", title: "Search records",
-		description: "Full-text search of lines and operations, newest first, exact for records written a moment ago; " +
+		description: "Full-text search of lines and operations, newest first, exact even for the newest records; " +
 			"each hit with a fragment. Page with cursor=nextCursor.",
 		annotations: readOnly, defaults: map[string]any{"limit": oplog.DefaultSearchLimit},
 		example: map[string]any{"query": `level:error AND name:Physics "null reference"`, "since": "-1h", "limit": 20}}, t.searchLogs)
 }
 
 func (t *toolset) searchLogs(ctx context.Context, _ *mcp.CallToolRequest, in searchIn) (searchOut, error) {
+	lean, err := in.lean()
+	if err != nil {
+		return searchOut{}, err
+	}
 	q, src, err := t.resolve(ctx, in.args())
 	if err != nil {
 		return searchOut{}, err
@@ -98,17 +114,19 @@ func (t *toolset) searchLogs(ctx context.Context, _ *mcp.CallToolRequest, in sea
 		return searchOut{}, err
 	}
 	out := searchOut{Hits: []searchHitOut{}, Total: p.Total, TotalExact: p.TotalExact, More: p.NextCursor != "",
-		NextCursor: p.NextCursor, IndexedThrough: p.IndexedThrough}
+		NextCursor: p.NextCursor, IndexedThrough: p.IndexedThrough, lean: lean}
 	st := src.studio()
 	studio := studioSearchOut{Scope: "studio", Hits: []studioHitOut{}, More: out.More, NextCursor: out.NextCursor}
 	// The answer with the longest cursor it may carry, for its size without hits.
 	var empty any = searchOut{Hits: []searchHitOut{}, Total: p.Total, TotalExact: p.TotalExact, More: true,
-		NextCursor: oplog.EncodeCursor(^uint64(0), ^uint64(0)), IndexedThrough: p.IndexedThrough}
+		NextCursor: oplog.EncodeCursor(^uint64(0), ^uint64(0)), IndexedThrough: p.IndexedThrough, lean: lean}
 	if st != nil {
+		lean = false // the studio answer carries its hits
 		studio.Project = st.Project()
 		empty = studioSearchOut{Scope: "studio", Project: studio.Project, Hits: []studioHitOut{}, More: true, NextCursor: "v18446744073709551615"}
 	}
 	f := newFitter(in.bytes(DefaultBudget), empty)
+	f.lean = lean
 	var w textLog
 	for i := range p.Hits {
 		h := t.hitOut(&w, p.Hits, i, in.Stacks, p.machines)

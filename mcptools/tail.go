@@ -2,6 +2,7 @@ package mcptools
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"time"
 	"unicode/utf8"
@@ -14,28 +15,40 @@ import (
 // ---- console_tail ----
 
 type tailIn struct {
-	SinceID  idArg  `json:"sinceId,omitempty" jsonschema:"the previous lastId: only lines after it; omit for the newest lines"`
+	SinceID  idArg  `json:"sinceId,omitempty" jsonschema:"the previous lastId; omit for the newest lines"`
 	Revision idArg  `json:"revision,omitempty" jsonschema:"the previous revision; if the log was cleared since: reset true"`
 	Limit    int    `json:"limit,omitempty" jsonschema:"most lines (max 1000)"`
 	Level    string `json:"level,omitempty" jsonschema:"minimum level (debug…fatal)"`
 	Name     string `json:"name,omitempty" jsonschema:"only this log name"`
 	Source   string `json:"source,omitempty" jsonschema:"only this source"`
 	Run      string `json:"run,omitempty" jsonschema:"current, previous or a run number"`
-	Since    string `json:"since,omitempty" jsonschema:"lines from this time (like get_logs) or last_compile"`
-	WaitMs   int    `json:"waitMs,omitempty" jsonschema:"long poll: wait up to this many ms (max 30000) for a line"`
-	Collapse bool   `json:"collapse,omitempty" jsonschema:"repeats in a row as one entry (repeat, lastId)"`
+	Since    string `json:"since,omitempty" jsonschema:"a time (as in get_logs) or last_compile"`
+	WaitMs   int    `json:"waitMs,omitempty" jsonschema:"long poll: ms to wait for a line (max 30000)"`
+	Collapse bool   `json:"collapse,omitempty" jsonschema:"alike runs as one entry"`
 	Stacks   bool   `json:"stacks,omitempty" jsonschema:"include stacks (max 2048 bytes each)"`
-	budgetArg
+	tailBudgetArg
+	formatArg
 }
 
 type tailOut struct {
-	Lines    []tailLine `json:"lines"`
+	Lines    []tailLine `json:"lines,omitzero" jsonschema:"with format json; else the text block holds them"`
 	LastID   uint64     `json:"lastId" jsonschema:"pass as sinceId next time"`
 	Revision uint64     `json:"revision" jsonschema:"the log's generation; pass it back with sinceId"`
 	Dropped  uint64     `json:"dropped" jsonschema:"lines after sinceId removed by retention before they were read"`
 	Reset    bool       `json:"reset" jsonschema:"sinceId was past the newest ID or from another generation: lines start over"`
 	More     bool       `json:"more" jsonschema:"more lines are ready (past limit or maxBytes): call again at once with sinceId lastId"`
 	Skipped  int        `json:"skipped,omitempty" jsonschema:"without sinceId: older lines left out to fit maxBytes (get_logs pages back through them)"`
+
+	lean bool // lines in the text block alone (see formatArg)
+}
+
+// MarshalJSON leaves the lines out of a lean answer.
+func (o tailOut) MarshalJSON() ([]byte, error) {
+	type plain tailOut
+	if o.lean {
+		o.Lines = nil
+	}
+	return json.Marshal(plain(o))
 }
 
 func (o tailOut) text() string {
@@ -82,6 +95,10 @@ func (t *toolset) consoleTail(ctx context.Context, req *mcp.CallToolRequest, in 
 	if q.Revision, _, err = parseIDArg("revision", in.Revision, true); err != nil {
 		return tailOut{}, err
 	}
+	lean, err := in.lean()
+	if err != nil {
+		return tailOut{}, err
+	}
 	wctx, cancel := t.opts.Requests.merge(ctx, req)
 	defer cancel()
 	tail, err := t.log.Tail(wctx, q)
@@ -93,7 +110,7 @@ func (t *toolset) consoleTail(ctx context.Context, req *mcp.CallToolRequest, in 
 	if err != nil {
 		return tailOut{}, err
 	}
-	return *t.fitTail(&tail, tailOpts{collapse: in.Collapse, stacks: in.Stacks, newest: !q.HasSince}, in.bytes(DefaultBudget)), nil
+	return *t.fitTail(&tail, tailOpts{collapse: in.Collapse, stacks: in.Stacks, newest: !q.HasSince, lean: lean}, in.bytes()), nil
 }
 
 // fitTail turns a tail into console_tail's answer: repeats collapsed, texts
@@ -103,15 +120,17 @@ func (t *toolset) consoleTail(ctx context.Context, req *mcp.CallToolRequest, in 
 // sinceId=lastId goes on without a gap. For the newest lines (no sinceId)
 // the newest entries are kept and skipped counts the older lines left out.
 func (t *toolset) fitTail(tail *oplog.Tail, o tailOpts, budget int) *tailOut {
-	out := &tailOut{Lines: []tailLine{}, LastID: tail.LastID, Revision: tail.Revision, Dropped: tail.Dropped, Reset: tail.Reset, More: tail.More}
+	out := &tailOut{Lines: []tailLine{}, LastID: tail.LastID, Revision: tail.Revision, Dropped: tail.Dropped, Reset: tail.Reset, More: tail.More,
+		lean: o.lean}
 	entries := t.tailEntries(tail.Lines, o)
-	f := newFitter(budget, &tailOut{LastID: tail.LastID, Revision: tail.Revision, Dropped: tail.Dropped, Reset: tail.Reset,
-		More: true, Skipped: len(tail.Lines)})
+	f := newFitter(budget, &tailOut{Lines: []tailLine{}, LastID: tail.LastID, Revision: tail.Revision, Dropped: tail.Dropped, Reset: tail.Reset,
+		More: true, Skipped: len(tail.Lines), lean: o.lean})
+	f.lean = o.lean
 	// Each entry's line is written once, without its date line; a date
 	// line counts where the date changes (walking back from the newest, or
 	// on from sinceId) and is added to the kept lines below.
 	fit := func(e *tailLine, day *string) bool {
-		e.line = entryLine(e.rec, e.Text, e.TextChars, e.records(), e.last()) + e.stackLines()
+		e.line = entryLine(e.rec, runText(e.Template, e.Text), e.TextChars, e.records(), e.last()) + e.stackLines()
 		text := jsonStringLen(e.line) + len(`\n`)
 		if d := dayOf(e.rec.Time); d != *day {
 			text, *day = text+len("= ")+len(d)+len(`\n`), d
@@ -149,15 +168,15 @@ type tailOpts struct {
 	collapse bool // runs of identical lines as one entry
 	stacks   bool // stacks included
 	newest   bool // no sinceId: keep the newest entries
+	lean     bool // the entries in the text block alone
 }
 
 // tailEntries collapses recs into console_tail's entries.
 func (t *toolset) tailEntries(recs []oplog.Record, o tailOpts) []tailLine {
 	runs := repeats(recs, o.collapse)
 	entries := make([]tailLine, 0, len(runs))
-	start := 0
-	for _, end := range runs {
-		r, last := &recs[start], &recs[end-1]
+	for _, run := range runs {
+		r, last := &recs[run.start], &recs[run.end-1]
 		l := tailLine{ID: r.ID, Time: listTimeOf(r.Time), Level: r.Level.String(), Name: r.Name, Source: r.Source,
 			Marker: r.Kind == oplog.KindMarker, HasStack: r.Stack != "", rec: r}
 		l.Text, l.Truncated = cut(r.Text, t.opts.MaxTextChars)
@@ -167,11 +186,10 @@ func (t *toolset) tailEntries(recs []oplog.Record, o tailOpts) []tailLine {
 		if o.stacks {
 			l.stackOut = listStack(r.Stack)
 		}
-		if n := end - start; n > 1 {
-			l.Repeat, l.LastID = n, last.ID
+		if n := run.end - run.start; n > 1 {
+			l.Repeat, l.LastID, l.Template = n, last.ID, run.template
 		}
 		entries = append(entries, l)
-		start = end
 	}
 	return entries
 }

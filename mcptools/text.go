@@ -1,6 +1,7 @@
 package mcptools
 
 import (
+	"bytes"
 	"strconv"
 	"strings"
 	"time"
@@ -100,6 +101,15 @@ func appendEntry(b []byte, r *oplog.Record, text string, truncatedFrom int, repe
 	return b
 }
 
+// runText is the text an entry's line shows: a run of texts that differ
+// shows their template and then the first text whole.
+func runText(template, text string) string {
+	if template == "" {
+		return text
+	}
+	return template + " | first: " + text
+}
+
 // keep adds a line that line returned.
 func (w *textLog) keep(line string) {
 	if d, rest, ok := strings.Cut(line, "\n"); ok && strings.HasPrefix(d, "= ") {
@@ -113,23 +123,63 @@ func (w *textLog) keep(line string) {
 // block is the text: header, then the entries.
 func (w *textLog) block(header string) string { return lines(header, w.entries) }
 
-// repeats groups recs into runs of consecutive records that say the same
-// thing (kind, source, name, level and text): runs[i] is the index just
-// past run i. Without collapse every record is its own run.
-func repeats(recs []oplog.Record, collapse bool) []int {
-	ends := make([]int, 0, len(recs))
-	for i := 0; i < len(recs); {
-		j := i + 1
-		for collapse && j < len(recs) && same(&recs[i], &recs[j]) {
-			j++
-		}
-		ends = append(ends, j)
-		i = j
-	}
-	return ends
+// run is a run of consecutive records, in answer order, that say the
+// same thing: recs[start:end]. template is their message template when
+// their texts differ (only in values the template blanks), "" when every
+// text is the same.
+type run struct {
+	start, end int
+	template   string
 }
 
-func same(a, b *oplog.Record) bool {
-	return a.Kind == b.Kind && a.Source == b.Source && a.Name == b.Name && a.Level == b.Level && a.Text == b.Text &&
-		a.Kind == oplog.KindLine
+// repeats groups recs into runs (see sameRun). Without collapse every
+// record is its own run.
+func repeats(recs []oplog.Record, collapse bool) []run {
+	runs := make([]run, 0, len(recs))
+	for i := 0; i < len(recs); {
+		r := run{start: i, end: i + 1}
+		tmpl := ""
+		for collapse && r.end < len(recs) {
+			a, b := &recs[i], &recs[r.end]
+			if !sameRun(a, b) {
+				break
+			}
+			if a.Text != b.Text {
+				if tmpl == "" {
+					tmpl = oplog.Template(a.Text)
+				}
+				if !templated(a.Text, b.Text) || oplog.Template(b.Text) != tmpl {
+					break
+				}
+				r.template = tmpl
+			}
+			r.end++
+		}
+		runs = append(runs, r)
+		i = r.end
+	}
+	return runs
+}
+
+// sameRun reports whether b may join a's run: console lines of one kind,
+// source, name and level, with the same stack and data, so that a run of
+// errors with different stacks never merges and nothing but the values in
+// the text's first line is left out. The texts are compared by the caller.
+func sameRun(a, b *oplog.Record) bool {
+	return a.Kind == oplog.KindLine && b.Kind == oplog.KindLine && a.Source == b.Source && a.Name == b.Name &&
+		a.Level == b.Level && a.Stack == b.Stack && bytes.Equal(a.Data, b.Data)
+}
+
+// templated reports whether two different texts may be compared by their
+// templates: the template reads only the first line and its first
+// MaxTemplateInput bytes, so texts that differ past them never merge.
+func templated(a, b string) bool {
+	ia, ib := strings.IndexAny(a, "\r\n"), strings.IndexAny(b, "\r\n")
+	if ia < 0 {
+		ia = len(a)
+	}
+	if ib < 0 {
+		ib = len(b)
+	}
+	return ia <= oplog.MaxTemplateInput && ib <= oplog.MaxTemplateInput && a[ia:] == b[ib:]
 }

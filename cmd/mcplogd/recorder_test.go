@@ -114,7 +114,7 @@ func TestStdio_OutlivesAgent(t *testing.T) {
 	}
 	appendTo(t, game, "while the agent is here")
 	logtest.Eventually(t, 30*time.Second, "the followed line through stdio", func() bool {
-		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "console_tail", Arguments: map[string]any{"source": "Game"}})
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "console_tail", Arguments: map[string]any{"source": "Game", "format": "json"}})
 		return err == nil && !res.IsError && strings.Contains(fmt.Sprint(res.StructuredContent), "while the agent is here")
 	})
 	if err := cs.Close(); err != nil { // the agent leaves: stdin closes, stdio ends

@@ -213,7 +213,7 @@ func TestStdio_BothGenerations(t *testing.T) {
 		case <-ctx.Done():
 			t.Fatalf("%s: no notifications/resources/updated after append_log", v)
 		}
-		tail := callJSON(t, cs, "console_tail", nil)
+		tail := callJSON(t, cs, "console_tail", map[string]any{"format": "json", "collapse": false}) // "from <date>": one template
 		if lines, _ := tail["lines"].([]any); len(lines) != i+1 {
 			t.Errorf("%s: console_tail = %v", v, tail)
 		}

@@ -76,7 +76,7 @@ func TestStdio_OpensStoreWithoutServer(t *testing.T) {
 		t.Fatalf("tools/list over stdio: %d tools, %v", len(tools.Tools), err)
 	}
 	id := callJSON(t, cs, "append_log", map[string]any{"text": "marker before the experiment", "level": "warn"})["id"]
-	tail := callJSON(t, cs, "console_tail", map[string]any{"limit": 10})
+	tail := callJSON(t, cs, "console_tail", map[string]any{"limit": 10, "format": "json"})
 	lines, _ := tail["lines"].([]any)
 	if len(lines) != 1 || !strings.Contains(lines[0].(map[string]any)["text"].(string), "marker") {
 		t.Fatalf("console_tail over stdio: %v", tail)
@@ -96,7 +96,7 @@ func TestStdio_ForwardsToRunningServer(t *testing.T) {
 	}
 	// The server holds the bbolt file: stdio can only work by forwarding.
 	cs := startStdio(t, data)
-	tail := callJSON(t, cs, "console_tail", nil)
+	tail := callJSON(t, cs, "console_tail", map[string]any{"format": "json"})
 	lines, _ := tail["lines"].([]any)
 	if len(lines) != 1 || lines[0].(map[string]any)["hasStack"] != true {
 		t.Fatalf("console_tail through the server: %v", tail)

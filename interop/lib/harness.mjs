@@ -312,7 +312,7 @@ export async function tailWhileIngesting(client, srv, { writers = 4, batches = 2
       throw new Error(`console_tail paging: ${got.length} of ${acked.size} acknowledged lines after 120 s (sinceId ${sinceId})`);
     }
     const wasWriting = writing;
-    const r = await callOk(client, 'console_tail', { sinceId, revision, limit, waitMs: 1000 });
+    const r = await callOk(client, 'console_tail', { sinceId, revision, limit, waitMs: 1000, format: 'json', collapse: false });
     readerCalls++;
     assert.equal(r.revision, revision, 'the revision stays while nobody clears the log');
     if (wasWriting) callsDuringIngest++;
