@@ -52,6 +52,7 @@ type record struct {
 	Name       string          `json:"name"`
 	Level      string          `json:"level"`
 	Text       string          `json:"text"`
+	Template   string          `json:"template"`
 	Stack      string          `json:"stack"`
 	Data       json.RawMessage `json:"data"`
 	Tool       string          `json:"tool"`

@@ -294,9 +294,10 @@ func openStream(t *testing.T, h *harness, path, lastEventID string) <-chan sseEv
 
 type streamLines struct {
 	Lines []struct {
-		ID    uint64 `json:"id"`
-		Text  string `json:"text"`
-		Level string `json:"level"`
+		ID       uint64 `json:"id"`
+		Text     string `json:"text"`
+		Level    string `json:"level"`
+		Template string `json:"template"`
 	} `json:"lines"`
 	LastID   uint64 `json:"lastId"`
 	Revision uint64 `json:"revision"`

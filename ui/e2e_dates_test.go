@@ -121,8 +121,8 @@ func TestE2E_Console_DatesCap(t *testing.T) {
 	s := mustServe(t)
 	old := time.Now().AddDate(0, 0, -3)
 	var first []line
-	for i := range 3 {
-		first = append(first, line{Time: old.Add(time.Duration(i) * time.Second).UTC().Format(time.RFC3339Nano), Level: "info", Name: "Boot", Text: fmt.Sprintf("imported %d", i)})
+	for i := range 3 { // each its own name, so that each keeps its row (app.js joins runs of a template)
+		first = append(first, line{Time: old.Add(time.Duration(i) * time.Second).UTC().Format(time.RFC3339Nano), Level: "info", Name: fmt.Sprintf("Boot%d", i), Text: fmt.Sprintf("imported %d", i)})
 	}
 	ids := s.ingest(t, first...)
 	b := mustBrowser(t)
@@ -137,7 +137,8 @@ func TestE2E_Console_DatesCap(t *testing.T) {
 	for n := 3; n < maxLines+1; {
 		batch := make([]line, min(1000, maxLines+1-n))
 		for i := range batch {
-			batch[i] = line{Level: "info", Name: "Net", Text: fmt.Sprintf("tick %d", n+i)}
+			// a name of its own: lines of one template and name would share a row (app.js joins)
+			batch[i] = line{Level: "info", Name: fmt.Sprintf("Net%d", n+i), Text: fmt.Sprintf("tick %d", n+i)}
 		}
 		s.ingest(t, batch...)
 		n += len(batch)

@@ -158,11 +158,57 @@
   // ---- Console ----
 
   // day is the local day (fmtDate) of the newest line shown.
-  const cons = { es: null, lastId: null, revision: null, count: 0, paused: false, fresh: false, retry: null, day: null };
+  // tail is the newest row, which the next line may join (see joins).
+  const cons = { es: null, lastId: null, revision: null, count: 0, paused: false, fresh: false, retry: null, day: null, tail: null };
 
   function consoleFilters() {
     const lv = $('#level-filter').value;
     return { level: lv === 'debug' ? '' : lv, name: $('#name-filter').value.trim(), source: $('#source-filter').value.trim() };
+  }
+
+  // A run: consecutive console lines of one template collapse into the row
+  // of the first, by console_tail's rules (mcptools/text.go): the same kind,
+  // source, name, level, stack and data, and the same text, or the same
+  // template (the server's: the page computes none) with the same text after
+  // the first line. The row shows ×N, the template, the first and last IDs,
+  // and expands to an example and links to both ends.
+  function afterFirstLine(s) { const i = s.search(/[\r\n]/); return i < 0 ? '' : s.slice(i); }
+
+  function joins(row, r) {
+    const f = row && row.run && row.run.first;
+    if (!f || f.kind !== 'line' || r.kind !== 'line') return false;
+    if (f.source !== r.source || (f.name || '') !== (r.name || '') || f.level !== r.level || (f.stack || '') !== (r.stack || '')) return false;
+    if (JSON.stringify(f.data ?? null) !== JSON.stringify(r.data ?? null)) return false;
+    return f.text === r.text || (!!f.template && f.template === r.template && afterFirstLine(f.text) === afterFirstLine(r.text));
+  }
+
+  function extend(row, r) {
+    const run = row.run;
+    if (r.text !== run.first.text) run.templated = true;
+    run.count++;
+    run.last = r;
+    row.dataset.last = r.id;
+    row.dataset.count = run.count;
+    row.querySelector('.time').title = fmtDateTime(run.first.time) + ' … ' + fmtDateTime(r.time);
+    let last = row.querySelector('.last-id');
+    if (!last) {
+      last = link('last-id', '', '');
+      row.querySelector('.id').after(el('span', 'range', '–'), last);
+      row.querySelector('.lvl').after(el('span', 'count', ''));
+    }
+    last.href = '#/record/' + r.id;
+    last.textContent = '#' + r.id;
+    row.querySelector('.count').textContent = '×' + run.count;
+    const text = el('details', 'text run');
+    const sum = el('summary', '', run.templated ? run.first.template : run.first.text);
+    const ex = el('div', 'example');
+    ex.append('e.g. ', link('', '#/record/' + run.first.id, '#' + run.first.id), ': ' + run.first.text);
+    const ids = el('div', 'ids');
+    ids.append(run.count + ' records, ', link('', '#/record/' + run.first.id, '#' + run.first.id), ' … ', link('', '#/record/' + r.id, '#' + r.id));
+    text.append(sum, ex, ids);
+    const old = row.querySelector('.text');
+    text.open = old.open || false;
+    old.replaceWith(text);
   }
 
   function lineEl(r) {
@@ -180,6 +226,7 @@
     if (r.name) d.append(el('span', 'name', r.name));
     d.append(el('span', 'text', r.text));
     if (r.stack) d.append(stackMark(r.stack));
+    d.run = { first: r, count: 1, templated: false };
     return d;
   }
 
@@ -231,6 +278,7 @@
       box.replaceChildren();
       cons.count = 0;
       cons.day = null;
+      cons.tail = null;
       cons.fresh = false;
     }
     const parts = [];
@@ -243,9 +291,11 @@
       parts.push(a.dropped + ' lines dropped');
       frag.append(el('div', 'separator', a.dropped + ' lines dropped by retention'));
     }
-    if (parts.length) notice(parts);
+    if (parts.length) { notice(parts); cons.tail = null; }
     for (const r of a.lines || []) {
-      dated(frag, lineEl(r));
+      if (joins(cons.tail, r)) { extend(cons.tail, r); continue; }
+      cons.tail = lineEl(r);
+      dated(frag, cons.tail);
       cons.count++;
     }
     box.append(frag);
