@@ -27,6 +27,9 @@ import (
 //     client.
 //   - side=client answers the go-sdk client from a recording of the
 //     server's answer, so only the client and the loopback remain.
+//
+// side=server also reports the recorded answer's bytes (answer-B) and, for
+// console_tail, its bytes per entry (B/entry).
 func BenchmarkMCP_Split(b *testing.B) {
 	rec := newRecorder(b)
 	for _, proto := range []string{"2025-11-25", "2026-07-28"} {
