@@ -27,6 +27,9 @@ import (
 //     client.
 //   - side=client answers the go-sdk client from a recording of the
 //     server's answer, so only the client and the loopback remain.
+//
+// side=server also reports the recorded answer's bytes (answer-B) and, for
+// console_tail, its bytes per entry (B/entry).
 func BenchmarkMCP_Split(b *testing.B) {
 	rec := newRecorder(b)
 	for _, proto := range []string{"2025-11-25", "2026-07-28"} {
@@ -49,8 +52,13 @@ func BenchmarkMCP_Split(b *testing.B) {
 			rec.recording = true
 			call() // records the request and the answer
 			rec.recording = false
+			answerBytes, entries := rec.answerSize()
 			b.Run(fmt.Sprintf("proto=%s/tool=%s/side=server", proto, tool), func(b *testing.B) {
 				benchLatency(b, func() { rec.replay(b) })
+				b.ReportMetric(float64(answerBytes), "answer-B")
+				if entries > 0 {
+					b.ReportMetric(float64(answerBytes)/float64(entries), "B/entry")
+				}
 			})
 			b.Run(fmt.Sprintf("proto=%s/tool=%s/side=client", proto, tool), func(b *testing.B) {
 				benchLatency(b, call)
@@ -136,4 +144,36 @@ func (r *splitRecorder) replay(b *testing.B) {
 	if rw.Code != http.StatusOK || !bytes.Contains(rw.Body.Bytes(), []byte(`"result"`)) {
 		b.Fatalf("replay: %d %.300s", rw.Code, rw.Body.Bytes())
 	}
+}
+
+var tailEntries = regexp.MustCompile(`console_tail: \d+ lines \((\d+) entries\)`)
+
+// answerSize is the recorded answer's bytes and the entries it carries: its
+// structuredContent's lines where it has them, else the count in the text
+// block's header (0 for an answer of no lines, such as ping's).
+func (r *splitRecorder) answerSize() (size, entries int) {
+	var m struct {
+		Result struct {
+			Content []struct {
+				Text string `json:"text"`
+			} `json:"content"`
+			Structured struct {
+				Lines []json.RawMessage `json:"lines"`
+			} `json:"structuredContent"`
+		} `json:"result"`
+	}
+	body := r.answer
+	if i := bytes.Index(body, []byte("data: ")); i >= 0 { // an SSE answer
+		body = body[i+len("data: "):]
+	}
+	_ = json.Unmarshal(body, &m)
+	entries = len(m.Result.Structured.Lines)
+	if entries == 0 {
+		for _, c := range m.Result.Content {
+			if s := tailEntries.FindStringSubmatch(c.Text); s != nil {
+				fmt.Sscan(s[1], &entries)
+			}
+		}
+	}
+	return len(r.answer), entries
 }
