@@ -120,13 +120,19 @@ func (t *toolset) logStats(ctx context.Context, _ *mcp.CallToolRequest, in stats
 	switch {
 	case src.studio() != nil:
 		out.Runs = []string{"studio: every machine"}
-		out.Note = fmt.Sprintf("templates and errors over time: in the newest %d rows", d.Read)
+		if d.Capped {
+			out.Note = fmt.Sprintf("errors over time: in the newest %d rows; ", d.Read)
+		}
+		if d.Untemplated > 0 {
+			out.Note += fmt.Sprintf("templates of the %d rows forwarded without one: in the newest %d of them", d.Untemplated, d.UntemplatedRead)
+		}
 	case d.Capped:
 		out.Note = fmt.Sprintf("capped: read the newest %d records of the range, from #%d; ", d.Read, d.FirstID)
 	}
 	if d.Runs != nil {
 		out.Note += fmt.Sprintf("new: against the %d records before the run", d.History)
 	}
+	out.Note = strings.TrimSuffix(out.Note, "; ")
 	fitSummary(&out, &out.Names, &out.Top, &out.New, &out.Crashes)
 	return out, nil
 }
