@@ -36,6 +36,10 @@ type Studio interface {
 	// StudioDigestQuery); EINVALID for runs (one machine's).
 	Digest(ctx context.Context, q StudioDigestQuery) (Digest, error)
 
+	// Compare compares two windows of every machine's rows (see
+	// StudioCompareQuery).
+	Compare(ctx context.Context, q StudioCompareQuery) (StudioComparison, error)
+
 	// Project names the project the studio answers for.
 	Project() string
 }
