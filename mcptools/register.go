@@ -80,12 +80,13 @@ func fullOutputSchema[T any]() *jsonschema.Schema {
 // leanArgs maps the descriptions of arguments that several tools share to
 // the shortest ones, which tools/list carries: every connection pays its
 // bytes (kept under 16 KB, api's TestAgentBudgets), and help keeps the
-// whole descriptions.
+// whole descriptions. "" drops a description the argument's name says
+// (maxBytes).
 var leanArgs = map[string]string{
 	"local (this machine, the default) or studio (every machine of the project)": "local or studio",
 	"studio scope: only this machine":                                            "studio: one machine",
-	"answer size cap in bytes (default 32768)":                                   "answer bytes cap",
-	"answer size cap in bytes (default 65536)":                                   "answer bytes cap",
+	"answer size cap in bytes (default 32768)":                                   "",
+	"answer size cap in bytes (default 65536)":                                   "",
 	"include stacks (max 2048 bytes each)":                                       "with stacks",
 	"repeats in a row as one entry (repeat, lastId)":                             "repeats as one entry",
 	"repeats in a row as one entry (repeat, oldestId)":                           "repeats as one entry",
@@ -96,7 +97,7 @@ var leanArgs = map[string]string{
 	"the previous lastId: only lines after it; omit for the newest lines":        "the previous lastId; omit for the newest",
 	"the previous lastId; omit for the newest lines":                             "the previous lastId; omit for the newest",
 	"long poll: ms to wait for a line (max 30000)":                               "long poll, ms (max 30000)",
-	"answer size cap in bytes (default 16384)":                                   "answer bytes cap",
+	"answer size cap in bytes (default 16384)":                                   "",
 	"the previous revision; if the log was cleared since: reset true":            "the previous revision",
 	"long poll: wait up to this many ms (max 30000) for a line":                  "long poll, ms (max 30000)",
 	"while pending, wait up to this many ms (max 30000)":                         "wait ms while pending (max 30000)",

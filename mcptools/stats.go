@@ -28,7 +28,7 @@ func (t *toolset) addStatsTools(srv *mcp.Server) {
 		annotations: readOnly, example: map[string]any{"since": "-1h"}}, t.logStats)
 	addTool(srv, t, toolSpec{name: "compare_runs", title: "Did my fix work?",
 		description: "Did my fix work? A run against the one before: new, gone and changed crash groups and warn/error templates; " +
-			"too soon if shorter than the crash.",
+			"too soon if shorter than the crash. Scope studio: since-until (default: the last hour) of every machine against as long before.",
 		annotations: readOnly, example: map[string]any{}}, t.compareRuns)
 }
 
@@ -47,7 +47,9 @@ type countOut struct {
 	Level string `json:"level" jsonschema:"the highest level; a crash group's class"`
 	Count int    `json:"count"`
 	ID    uint64 `json:"id" jsonschema:"an example record"`
-	New   bool   `json:"new,omitempty" jsonschema:"a crash group not seen before the run"`
+	// Machine is the example's, in scope studio.
+	Machine string `json:"machine,omitempty"`
+	New     bool   `json:"new,omitempty" jsonschema:"a crash group not seen before the run"`
 }
 
 type statsOut struct {
@@ -94,6 +96,9 @@ func (o statsOut) text() string {
 
 func (c *countOut) line() string {
 	s := fmt.Sprintf("%s ×%d %s #%d", c.Level, c.Count, c.Text, c.ID)
+	if c.Machine != "" {
+		s += " on " + c.Machine
+	}
 	if c.New {
 		s += " (new)"
 	}
@@ -120,13 +125,19 @@ func (t *toolset) logStats(ctx context.Context, _ *mcp.CallToolRequest, in stats
 	switch {
 	case src.studio() != nil:
 		out.Runs = []string{"studio: every machine"}
-		out.Note = fmt.Sprintf("templates and errors over time: in the newest %d rows", d.Read)
+		if d.Capped {
+			out.Note = fmt.Sprintf("errors over time: in the newest %d rows; ", d.Read)
+		}
+		if d.Untemplated > 0 {
+			out.Note += fmt.Sprintf("templates of the %d rows forwarded without one: in the newest %d of them", d.Untemplated, d.UntemplatedRead)
+		}
 	case d.Capped:
 		out.Note = fmt.Sprintf("capped: read the newest %d records of the range, from #%d; ", d.Read, d.FirstID)
 	}
 	if d.Runs != nil {
 		out.Note += fmt.Sprintf("new: against the %d records before the run", d.History)
 	}
+	out.Note = strings.TrimSuffix(out.Note, "; ")
 	fitSummary(&out, &out.Names, &out.Top, &out.New, &out.Crashes)
 	return out, nil
 }
@@ -192,6 +203,9 @@ type compareIn struct {
 	Source  string `json:"source,omitempty" jsonschema:"only this source"`
 	Run     string `json:"run,omitempty" jsonschema:"current (default), previous or a run number"`
 	Against string `json:"against,omitempty" jsonschema:"a run; default the one before run"`
+	Scope   string `json:"scope,omitempty" jsonschema:"local (this machine, the default) or studio (every machine of the project)"`
+	Since   string `json:"since,omitempty" jsonschema:"RFC 3339, Unix ms, -15m or last_compile"`
+	Until   string `json:"until,omitempty" jsonschema:"same forms as since"`
 }
 
 type compareOut struct {
@@ -229,7 +243,10 @@ func (o compareOut) text() string {
 }
 
 func (t *toolset) compareRuns(ctx context.Context, _ *mcp.CallToolRequest, in compareIn) (compareOut, error) {
-	a := oplog.Args{SearchText: oplog.SearchText{FilterText: oplog.FilterText{Source: in.Source}}, Run: in.Run}
+	if in.Scope == "studio" || in.Since != "" || in.Until != "" {
+		return t.compareStudio(ctx, in)
+	}
+	a := oplog.Args{SearchText: oplog.SearchText{FilterText: oplog.FilterText{Source: in.Source}}, Run: in.Run, Scope: in.Scope}
 	r, err := oplog.Resolve(ctx, t.log, a, time.Now())
 	if err != nil {
 		return compareOut{}, err
@@ -265,7 +282,7 @@ func runSummary(r oplog.RunInfo) string {
 func deltasOut(ds []oplog.Delta, gone bool) []countOut {
 	var out []countOut
 	for _, d := range ds {
-		c := countOut{Text: clipSummary(d.Text), Level: d.Level.String(), Count: d.After, ID: d.ExampleID}
+		c := countOut{Text: clipSummary(d.Text), Level: d.Level.String(), Count: d.After, ID: d.ExampleID, Machine: d.Machine}
 		if d.Class != "" {
 			c.Level = d.Class
 		}
@@ -278,4 +295,48 @@ func deltasOut(ds []oplog.Delta, gone bool) []countOut {
 		out = append(out, c)
 	}
 	return out
+}
+
+// compareStudio is compare_runs {scope: studio}: runs are each machine's,
+// so it compares [since, until) of every machine (default: the last hour)
+// with the window as long just before it.
+func (t *toolset) compareStudio(ctx context.Context, in compareIn) (compareOut, error) {
+	switch {
+	case in.Run != "":
+		return compareOut{}, oplog.Errorf(oplog.EINVALID, "run: runs are one machine's; scope studio compares since-until with the window as long before it")
+	case in.Against != "":
+		return compareOut{}, oplog.Errorf(oplog.EINVALID, "against: scope studio compares since-until with the window as long before it")
+	}
+	scope := in.Scope
+	if scope == "" {
+		scope = "local"
+	}
+	a := oplog.Args{SearchText: oplog.SearchText{FilterText: oplog.FilterText{Since: in.Since, Until: in.Until, Source: in.Source}}, Scope: scope}
+	r, src, err := t.resolve(ctx, a)
+	if err != nil {
+		return compareOut{}, err
+	}
+	st := src.studio()
+	if st == nil {
+		return compareOut{}, oplog.Errorf(oplog.EINVALID, "since: compare_runs compares runs on this machine; since and until are for scope studio")
+	}
+	until := r.Filter.Until
+	if until.IsZero() {
+		until = time.Now()
+	}
+	since := r.Filter.Since
+	if since.IsZero() {
+		since = until.Add(-time.Hour)
+	}
+	c, err := st.Compare(ctx, oplog.StudioCompareQuery{Since: since, Until: until, Source: in.Source, Machine: r.Machine})
+	if err != nil {
+		return compareOut{}, err
+	}
+	s := compareSourceOut{Source: "studio: every machine", Previous: fmt.Sprintf("%s – %s, %d records", listTimeOf(c.Against), listTimeOf(c.Since), c.Before),
+		Current: fmt.Sprintf("%s – %s, %d records", listTimeOf(c.Since), listTimeOf(c.Until), c.After), Verdict: c.Verdict,
+		New: deltasOut(c.New, false), Gone: deltasOut(c.Gone, true), Changed: deltasOut(c.Changed, false)}
+	out := compareOut{Sources: []compareSourceOut{s}}
+	var none []string
+	fitSummary(&out, &none, &out.Sources[0].New, &out.Sources[0].Gone, &out.Sources[0].Changed)
+	return out, nil
 }

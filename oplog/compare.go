@@ -71,8 +71,69 @@ type Delta struct {
 	Before int `json:"before"`
 	After  int `json:"after"`
 	// ExampleID is a record of it: in the current run, or for one gone,
-	// in the previous.
+	// in the previous; Machine, in the studio, the machine that wrote it.
 	ExampleID uint64 `json:"exampleId"`
+	Machine   string `json:"machine,omitempty"`
+}
+
+// StudioCompareQuery asks the studio how its rows of [Since, Until) differ
+// from those of the window as long just before it, across every machine
+// (or Machine), of Source (empty: any).
+type StudioCompareQuery struct {
+	Since, Until    time.Time
+	Source, Machine string
+}
+
+// StudioComparison is Studio.Compare's answer: the warn/error templates
+// and crash groups new in [Since, Until), gone from it or seen a different
+// number of times than in [Against, Since), as RunComparison lists them.
+type StudioComparison struct {
+	Against time.Time `json:"against"`
+	Since   time.Time `json:"since"`
+	Until   time.Time `json:"until"`
+	// Before and After count the rows of the earlier and the later window.
+	Before int `json:"before"`
+	After  int `json:"after"`
+
+	New     []Delta `json:"new,omitempty"`
+	Gone    []Delta `json:"gone,omitempty"`
+	Changed []Delta `json:"changed,omitempty"`
+	Verdict string  `json:"verdict"`
+}
+
+// CompareCounts files the templates or crash groups counted in two windows
+// (by key; each Delta's Before counts it in before, After in after) into
+// c's New, Gone and Changed, and words the verdict; call it once with every
+// count.
+func (c *StudioComparison) CompareCounts(before, after map[string]Delta) {
+	var rc RunComparison
+	for k, d := range before {
+		if a, ok := after[k]; ok {
+			d.After, d.Level, d.ExampleID, d.Machine = a.After, max(d.Level, a.Level), a.ExampleID, a.Machine
+		}
+		rc.add(d)
+	}
+	for k, a := range after {
+		if _, ok := before[k]; !ok {
+			rc.add(a)
+		}
+	}
+	counts := [3]int{len(rc.New), len(rc.Gone), len(rc.Changed)}
+	sortDeltas(&rc)
+	c.New, c.Gone, c.Changed = rc.New, rc.Gone, rc.Changed
+	c.Verdict = fmt.Sprintf("%d new, %d gone, %d changed (errors, warnings and crash groups), %d rows against %d", counts[0], counts[1], counts[2], c.After, c.Before)
+}
+
+// sortDeltas orders c's lists, crash groups and the highest level first,
+// then the largest change, each at most DigestTop long.
+func sortDeltas(c *RunComparison) {
+	for _, list := range []*[]Delta{&c.New, &c.Gone, &c.Changed} {
+		slices.SortFunc(*list, func(a, b Delta) int {
+			return cmp.Or(cmp.Compare(len(b.Class), len(a.Class)), cmp.Compare(b.Level, a.Level),
+				cmp.Compare(abs(b.After-b.Before), abs(a.After-a.Before)), cmp.Compare(a.Key, b.Key))
+		})
+		*list = (*list)[:min(len(*list), DigestTop)]
+	}
 }
 
 // CompareRuns compares runs of each source (see CompareQuery). It reads
@@ -207,13 +268,7 @@ func (l *Log) compare(ctx context.Context, prev, cur RunInfo, maxRecords int) (R
 		return c, err
 	}
 	counts := [3]int{len(c.New), len(c.Gone), len(c.Changed)}
-	for _, list := range []*[]Delta{&c.New, &c.Gone, &c.Changed} {
-		slices.SortFunc(*list, func(a, b Delta) int {
-			return cmp.Or(cmp.Compare(len(b.Class), len(a.Class)), cmp.Compare(b.Level, a.Level),
-				cmp.Compare(abs(b.After-b.Before), abs(a.After-a.Before)), cmp.Compare(a.Key, b.Key))
-		})
-		*list = (*list)[:min(len(*list), DigestTop)]
-	}
+	sortDeltas(&c)
 	if prev.Outcome == OutcomeCrashed {
 		c.FailedAfter, c.FailedRecords = prev.End.Sub(prev.Start), prev.Records-afterCrash
 		c.NotYet = cur.Outcome != OutcomeCrashed && (cur.Last.Sub(cur.Start) < c.FailedAfter || cur.Records < c.FailedRecords)

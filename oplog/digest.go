@@ -63,6 +63,11 @@ type Digest struct {
 	// TemplateCount counts the distinct ones.
 	Templates     []TemplateCount `json:"templates"`
 	TemplateCount int             `json:"templateCount"`
+	// Untemplated counts the studio's rows forwarded before rows carried
+	// a template; their templates are counted in the newest
+	// UntemplatedRead of them (Studio.Digest only).
+	Untemplated     int `json:"untemplated,omitempty"`
+	UntemplatedRead int `json:"untemplatedRead,omitempty"`
 	// NewTemplates are templates of the runs not seen in the History
 	// records before them (of the same source), errors first, then the
 	// most frequent; nil when the query picked no runs.

@@ -36,20 +36,26 @@ type Studio interface {
 	// StudioDigestQuery); EINVALID for runs (one machine's).
 	Digest(ctx context.Context, q StudioDigestQuery) (Digest, error)
 
+	// Compare compares two windows of every machine's rows (see
+	// StudioCompareQuery).
+	Compare(ctx context.Context, q StudioCompareQuery) (StudioComparison, error)
+
 	// Project names the project the studio answers for.
 	Project() string
 }
 
 // StudioDigestQuery asks the studio for a digest of the records Filter
 // keeps (no Runs: they are one machine's), of Machine (empty: every
-// machine). Levels, names and the record count are exact; templates and
-// errors over time are counted in the newest Sample rows (the studio's
-// rows carry no template yet) and Digest.Capped says when that was fewer
-// than all; no templates are called new.
+// machine). Levels, names, the record count and the templates of rows
+// that carry one are exact; errors over time are counted in the newest
+// Sample rows and Digest.Capped says when that was fewer than all, as are
+// the templates of rows forwarded without one (Digest.Untemplated); no
+// templates are called new.
 type StudioDigestQuery struct {
 	Filter
 	Machine string
-	// Sample is how many of the newest rows templates are counted in;
+	// Sample is how many of the newest rows errors over time (and the
+	// templates of rows without one) are counted in;
 	// StudioDigestSample when zero.
 	Sample int
 }
