@@ -80,13 +80,12 @@ func fullOutputSchema[T any]() *jsonschema.Schema {
 // leanArgs maps the descriptions of arguments that several tools share to
 // the shortest ones, which tools/list carries: every connection pays its
 // bytes (kept under 16 KB, api's TestAgentBudgets), and help keeps the
-// whole descriptions. "" drops a description the argument's name says
-// (maxBytes).
+// whole descriptions.
 var leanArgs = map[string]string{
 	"local (this machine, the default) or studio (every machine of the project)": "local or studio",
 	"studio scope: only this machine":                                            "studio: one machine",
-	"answer size cap in bytes (default 32768)":                                   "",
-	"answer size cap in bytes (default 65536)":                                   "",
+	"answer size cap in bytes (default 32768)":                                   "cap",
+	"answer size cap in bytes (default 65536)":                                   "cap",
 	"include stacks (max 2048 bytes each)":                                       "with stacks",
 	"repeats in a row as one entry (repeat, lastId)":                             "repeats as one entry",
 	"repeats in a row as one entry (repeat, oldestId)":                           "repeats as one entry",
@@ -97,7 +96,7 @@ var leanArgs = map[string]string{
 	"the previous lastId: only lines after it; omit for the newest lines":        "the previous lastId; omit for the newest",
 	"the previous lastId; omit for the newest lines":                             "the previous lastId; omit for the newest",
 	"long poll: ms to wait for a line (max 30000)":                               "long poll, ms (max 30000)",
-	"answer size cap in bytes (default 16384)":                                   "",
+	"answer size cap in bytes (default 16384)":                                   "cap",
 	"the previous revision; if the log was cleared since: reset true":            "the previous revision",
 	"long poll: wait up to this many ms (max 30000) for a line":                  "long poll, ms (max 30000)",
 	"while pending, wait up to this many ms (max 30000)":                         "wait ms while pending (max 30000)",
@@ -106,6 +105,9 @@ var leanArgs = map[string]string{
 	"current (default), previous or a run number":                                "current (default), previous or N",
 	"only this log name (an op's is its tool)":                                   "only this log name",
 	"lines from this time (like get_logs) or last_compile":                       "a time (as get_logs) or last_compile",
+	"must be true: deletes every record for good":                                "must be true",
+	"true to replay a tool not marked read-only":                                 "true for a tool not read-only",
+	"one tool in full; empty: all, one line each":                                "one tool; empty: all",
 	"same forms as since":                                                        "like since",
 	"read a cut field from offset: text, stack, data, arguments, result, error":  "a cut field: text, stack, data, arguments, result, error",
 	"ops with this status: pending, success, error, timeout, cancelled":          "pending, success, error, timeout or cancelled",
@@ -205,12 +207,12 @@ func mustJSON(v any) json.RawMessage {
 func (t *toolset) addTools(srv *mcp.Server) {
 	addTool(srv, t, toolSpec{name: "console_tail", title: "Tail the console",
 		description: "Console lines oldest first after sinceId (omit: newest). " +
-			"reset: lines start over; dropped: lost to retention; more: call again.",
+			"reset: start over; dropped: lost to retention; more: call again.",
 		annotations: readOnly, defaults: map[string]any{"limit": oplog.DefaultTailLimit, "collapse": true},
 		example: map[string]any{"sinceId": 1234, "limit": 200, "level": "warn", "waitMs": 5000}}, t.consoleTail)
 	addTool(srv, t, toolSpec{name: "get_logs", title: "List records",
-		description: "Records (lines and operations) newest first, filtered; total counts matches; more: page with offset=nextOffset. " +
-			"Texts are cut; get_log_details has all.",
+		description: "Records newest first, filtered; total counts matches; more: page with offset=nextOffset. " +
+			"Texts cut: get_log_details has all.",
 		annotations: readOnly, defaults: map[string]any{"count": oplog.DefaultListCount, "collapse": true},
 		example: map[string]any{"count": 20, "level": "error", "since": "-15m"}}, t.getLogs)
 	addTool(srv, t, toolSpec{name: "get_logs_by_name", title: "Records of one log name",
@@ -243,12 +245,12 @@ func (t *toolset) addTools(srv *mcp.Server) {
 		description: "Delete every record (new revision: tailers reset); no undo; needs confirm: true.",
 		annotations: destroying, required: []string{"confirm"}, example: map[string]any{"confirm": true}}, t.clearLogs)
 	addTool(srv, t, toolSpec{name: "store_info", title: "Store information",
-		description: "Counts, IDs, revision, size, retention, index, runs, outcomes, upstreams, follows, version.",
+		description: "Counts, IDs, revision, size, retention, index, runs, upstreams, follows, version.",
 		annotations: readOnly, example: map[string]any{}}, t.storeInfo)
 	addTool(srv, t, toolSpec{name: "ping", title: "Ping", description: "Liveness: ok, time and version.",
 		annotations: readOnly, example: map[string]any{}}, t.ping)
 	addTool(srv, t, toolSpec{name: "help", title: "Help",
-		description: "One line per tool; tool: NAME gives one whole (arguments, defaults, example).",
+		description: "One line per tool; tool: NAME gives one in full.",
 		annotations: readOnly, example: map[string]any{"tool": "console_tail"}}, t.helpTool)
 	t.addCrashTools(srv)
 	t.addStatsTools(srv)

@@ -94,8 +94,8 @@ func (in searchIn) args() oplog.Args {
 
 func (t *toolset) addSearchTools(srv *mcp.Server) {
 	addTool(srv, t, toolSpec{name: "search_logs", title: "Search records",
-		description: "Full-text search of lines and operations, newest first, exact even for the newest records; " +
-			"each hit with a fragment. Page with cursor=nextCursor.",
+		description: "Full-text search of lines and operations, newest first, exact even for the newest; " +
+			"hits with fragments; page with cursor=nextCursor.",
 		annotations: readOnly, defaults: map[string]any{"limit": oplog.DefaultSearchLimit},
 		example: map[string]any{"query": `level:error AND name:Physics "null reference"`, "since": "-1h", "limit": 20}}, t.searchLogs)
 }

@@ -23,12 +23,12 @@ const (
 
 func (t *toolset) addStatsTools(srv *mcp.Server) {
 	addTool(srv, t, toolSpec{name: "log_stats", title: "What happened in a run",
-		description: "A run's digest (default: each source's current): counts by level and name, top and new templates, " +
+		description: "A run's digest (default: each source's current): levels, names, top and new templates, " +
 			"new crash groups, errors over time.",
 		annotations: readOnly, example: map[string]any{"since": "-1h"}}, t.logStats)
 	addTool(srv, t, toolSpec{name: "compare_runs", title: "Did my fix work?",
 		description: "Did my fix work? A run against the one before: new, gone and changed crash groups and warn/error templates; " +
-			"too soon if shorter than the crash. Scope studio: since-until (default: the last hour) of every machine against as long before.",
+			"too soon if shorter than the crash. Studio: since-until (default last hour) against as long before.",
 		annotations: readOnly, example: map[string]any{}}, t.compareRuns)
 }
 
