@@ -25,8 +25,14 @@ import (
 //     straight into the server's http.Handler, in process: Echo, the SDK's
 //     handler, the tool and the answer's JSON, without the network or a
 //     client.
+//
 //   - side=client answers the go-sdk client from a recording of the
 //     server's answer, so only the client and the loopback remain.
+//
+//   - side=encoding is the part of side=server that the go-sdk's jsonrpc2
+//     spends writing the recorded answer: the CallToolResult marshalled, then
+//     the response around it, as the SDK does (a floor no tool can go under
+//     for an answer of that size).
 //
 // side=server also reports the recorded answer's bytes (answer-B) and, for
 // console_tail, its bytes per entry (B/entry).
@@ -62,6 +68,10 @@ func BenchmarkMCP_Split(b *testing.B) {
 			})
 			b.Run(fmt.Sprintf("proto=%s/tool=%s/side=client", proto, tool), func(b *testing.B) {
 				benchLatency(b, call)
+			})
+			b.Run(fmt.Sprintf("proto=%s/tool=%s/side=encoding", proto, tool), func(b *testing.B) {
+				res := rec.result(b)
+				benchLatency(b, func() { sdkEncode(b, res) })
 			})
 		}
 	}
@@ -176,4 +186,38 @@ func (r *splitRecorder) answerSize() (size, entries int) {
 		}
 	}
 	return len(r.answer), entries
+}
+
+// result is the recorded answer's CallToolResult.
+func (r *splitRecorder) result(b *testing.B) *mcp.CallToolResult {
+	body := r.answer
+	if i := bytes.Index(body, []byte("data: ")); i >= 0 { // an SSE answer
+		body = body[i+len("data: "):]
+	}
+	var m struct {
+		Result *mcp.CallToolResult `json:"result"`
+	}
+	if err := json.Unmarshal(body, &m); err != nil || m.Result == nil {
+		b.Fatalf("recorded answer: %v %.300s", err, body)
+	}
+	return m.Result
+}
+
+// sdkEncode writes res as the go-sdk's jsonrpc2 writes a result: marshalled
+// to a json.RawMessage, then the response around it by an Encoder without
+// HTML escaping.
+func sdkEncode(b *testing.B, res *mcp.CallToolResult) {
+	raw, err := json.Marshal(res)
+	if err != nil {
+		b.Fatal(err)
+	}
+	enc := json.NewEncoder(io.Discard)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(struct {
+		Version string          `json:"jsonrpc"`
+		ID      int             `json:"id"`
+		Result  json.RawMessage `json:"result"`
+	}{"2.0", 1, raw}); err != nil {
+		b.Fatal(err)
+	}
 }

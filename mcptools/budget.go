@@ -151,14 +151,7 @@ func jsonStringLen(s string) int {
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c < utf8.RuneSelf {
-			switch {
-			case c == '\\' || c == '"' || c == '\b' || c == '\f' || c == '\n' || c == '\r' || c == '\t':
-				n += 2
-			case c < 0x20 || c == '<' || c == '>' || c == '&':
-				n += 6
-			default:
-				n++
-			}
+			n += int(asciiJSONLen[c])
 			i++
 			continue
 		}
@@ -173,6 +166,22 @@ func jsonStringLen(s string) int {
 	}
 	return n
 }
+
+// asciiJSONLen is the length of each ASCII byte as json.Marshal writes it
+// inside a string's quotes.
+var asciiJSONLen = func() (t [utf8.RuneSelf]uint8) {
+	for c := range t {
+		switch {
+		case c == '\\' || c == '"' || c == '\b' || c == '\f' || c == '\n' || c == '\r' || c == '\t':
+			t[c] = 2
+		case c < 0x20 || c == '<' || c == '>' || c == '&':
+			t[c] = 6
+		default:
+			t[c] = 1
+		}
+	}
+	return t
+}()
 
 // lines joins a text block: a header line, then one line per entry.
 func lines(header string, entries []string) string {

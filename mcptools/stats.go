@@ -134,7 +134,11 @@ func (t *toolset) logStats(ctx context.Context, _ *mcp.CallToolRequest, in stats
 	case d.Capped:
 		out.Note = fmt.Sprintf("capped: read the newest %d records of the range, from #%d; ", d.Read, d.FirstID)
 	}
-	if d.Runs != nil {
+	switch {
+	case d.Runs != nil && d.History == 0:
+		out.New = nil // every template of a first run is new: nothing to say
+		out.Note += "new: nothing before the run to compare with"
+	case d.Runs != nil:
 		out.Note += fmt.Sprintf("new: against the %d records before the run", d.History)
 	}
 	out.Note = strings.TrimSuffix(out.Note, "; ")

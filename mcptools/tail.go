@@ -122,14 +122,19 @@ func (t *toolset) consoleTail(ctx context.Context, req *mcp.CallToolRequest, in 
 func (t *toolset) fitTail(tail *oplog.Tail, o tailOpts, budget int) *tailOut {
 	out := &tailOut{Lines: []tailLine{}, LastID: tail.LastID, Revision: tail.Revision, Dropped: tail.Dropped, Reset: tail.Reset, More: tail.More,
 		lean: o.lean}
-	entries := t.tailEntries(tail.Lines, o)
+	// Entries are built as they are visited: a default tail reads more
+	// records than its budget keeps.
+	runs := repeats(tail.Lines, o.collapse)
+	entries := make([]tailLine, len(runs))
 	f := newFitter(budget, &tailOut{Lines: []tailLine{}, LastID: tail.LastID, Revision: tail.Revision, Dropped: tail.Dropped, Reset: tail.Reset,
 		More: true, Skipped: len(tail.Lines), lean: o.lean})
 	f.lean = o.lean
 	// Each entry's line is written once, without its date line; a date
 	// line counts where the date changes (walking back from the newest, or
 	// on from sinceId) and is added to the kept lines below.
-	fit := func(e *tailLine, day *string) bool {
+	fit := func(i int, day *string) bool {
+		e := &entries[i]
+		*e = t.tailEntry(tail.Lines, runs[i], o)
 		e.line = entryLine(e.rec, runText(e.Template, e.Text), e.TextChars, e.records(), e.last()) + e.stackLines()
 		text := jsonStringLen(e.line) + len(`\n`)
 		if d := dayOf(e.rec.Time); d != *day {
@@ -139,10 +144,10 @@ func (t *toolset) fitTail(tail *oplog.Tail, o tailOpts, budget int) *tailOut {
 	}
 	from, to, day := 0, len(entries), ""
 	if o.newest {
-		for from = len(entries); from > 0 && fit(&entries[from-1], &day); from-- {
+		for from = len(entries); from > 0 && fit(from-1, &day); from-- {
 		}
 	} else {
-		for to = 0; to < len(entries) && fit(&entries[to], &day); to++ {
+		for to = 0; to < len(entries) && fit(to, &day); to++ {
 		}
 		if to < len(entries) {
 			out.LastID, out.More = entries[to-1].last(), true
@@ -171,25 +176,20 @@ type tailOpts struct {
 	lean     bool // the entries in the text block alone
 }
 
-// tailEntries collapses recs into console_tail's entries.
-func (t *toolset) tailEntries(recs []oplog.Record, o tailOpts) []tailLine {
-	runs := repeats(recs, o.collapse)
-	entries := make([]tailLine, 0, len(runs))
-	for _, run := range runs {
-		r, last := &recs[run.start], &recs[run.end-1]
-		l := tailLine{ID: r.ID, Time: listTimeOf(r.Time), Level: r.Level.String(), Name: r.Name, Source: r.Source,
-			Marker: r.Kind == oplog.KindMarker, HasStack: r.Stack != "", rec: r}
-		l.Text, l.Truncated = cut(r.Text, t.opts.MaxTextChars)
-		if l.Truncated {
-			l.TextChars = utf8.RuneCountInString(r.Text)
-		}
-		if o.stacks {
-			l.stackOut = listStack(r.Stack)
-		}
-		if n := run.end - run.start; n > 1 {
-			l.Repeat, l.LastID, l.Template = n, last.ID, run.template
-		}
-		entries = append(entries, l)
+// tailEntry is console_tail's entry of one run of recs.
+func (t *toolset) tailEntry(recs []oplog.Record, run run, o tailOpts) tailLine {
+	r, last := &recs[run.start], &recs[run.end-1]
+	l := tailLine{ID: r.ID, Time: listTimeOf(r.Time), Level: r.Level.String(), Name: r.Name, Source: r.Source,
+		Marker: r.Kind == oplog.KindMarker, HasStack: r.Stack != "", rec: r}
+	l.Text, l.Truncated = cut(r.Text, t.opts.MaxTextChars)
+	if l.Truncated {
+		l.TextChars = utf8.RuneCountInString(r.Text)
 	}
-	return entries
+	if o.stacks {
+		l.stackOut = listStack(r.Stack)
+	}
+	if n := run.end - run.start; n > 1 {
+		l.Repeat, l.LastID, l.Template = n, last.ID, run.template
+	}
+	return l
 }
