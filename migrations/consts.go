@@ -28,6 +28,12 @@ const (
 	// Nothing is rewritten; an older mcplogd refuses the file rather than
 	// read its compressed records as corrupt.
 	SchemaCompressed = 7
+	// SchemaBlocks added the blocks bucket: records sealed into blocks
+	// compressed together (zstd), in place of their keys in the records
+	// bucket. Records written before stay where they are until the store
+	// seals them, oldest first, a block or two with each commit; an older
+	// mcplogd refuses the file rather than miss the sealed records.
+	SchemaBlocks = 8
 )
 
 // RecordFormat1 is the format byte that starts every record value written
@@ -46,6 +52,7 @@ var (
 	namesBucket     = []byte("names")     // since schema 3
 	positionsBucket = []byte("positions") // since schema 5: key -> value, both raw bytes
 	runsBucket      = []byte("runs")      // since schema 6: source NUL run -> run info
+	blocksBucket    = []byte("blocks")    // since schema 8: last ID -> block of records
 	schemaKey       = []byte("schema")    // meta: uint32 big-endian schema version
 	revisionKey     = []byte("revision")  // meta: the generation in schema 1 only
 	statsKey        = []byte("stats")     // meta: counters since schema 2

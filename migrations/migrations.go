@@ -26,6 +26,7 @@ var All = []Migration{
 	{Version: SchemaPositions, Name: "keep each writer's read position", Up: createPositions},
 	{Version: SchemaRuns, Name: "count markers and keep each source's runs", Up: keepRuns},
 	{Version: SchemaCompressed, Name: "allow compressed records", Up: allowCompressed},
+	{Version: SchemaBlocks, Name: "keep records in compressed blocks", Up: createBlocks},
 }
 
 // Latest is the schema version this build writes.

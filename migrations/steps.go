@@ -133,6 +133,13 @@ func createPositions(tx *bbolt.Tx) error {
 	return err
 }
 
+// createBlocks is schema 8: the blocks bucket, empty. Nothing else
+// changes; the store seals the loose records itself.
+func createBlocks(tx *bbolt.Tx) error {
+	_, err := tx.CreateBucketIfNotExists(blocksBucket)
+	return err
+}
+
 // keepRuns is schema 6: meta/stats and every names value get a fourth row
 // of counts for the marker kind (zero: no marker was written before), and
 // the runs bucket is created empty. Records already written keep format 1

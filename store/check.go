@@ -46,11 +46,11 @@ func (d *DB) Check() error {
 func recount(tx *bbolt.Tx, runs *runRecount) (oplog.Stats, map[string]*oplog.NameInfo, error) {
 	var s oplog.Stats
 	names := map[string]*oplog.NameInfo{}
-	c := tx.Bucket(codec.RecordsBucket).Cursor()
-	for k, v := c.First(); k != nil; k, v = c.Next() {
-		id, err := codec.ID(k)
-		if err != nil {
-			return s, nil, err
+	c := (&DB{}).cursor(tx)
+	for id, v := c.first(); v != nil; id, v = c.next() {
+		size := len(v)
+		if _, _, sealed := c.inBlock(); sealed {
+			size = 0 // its block's bytes are counted below
 		}
 		kind, level, _, t, err := codec.Header(v)
 		if err != nil {
@@ -64,7 +64,7 @@ func recount(tx *bbolt.Tx, runs *runRecount) (oplog.Stats, map[string]*oplog.Nam
 			s.FirstID = id
 		}
 		s.LastID = id
-		codec.Count(&s, kind, level, len(v), +1)
+		codec.Count(&s, kind, level, size, +1)
 		runs.add(id, v, string(source), level, t)
 		key := string(codec.NameKey(string(source), string(name)))
 		n := names[key]
@@ -83,7 +83,14 @@ func recount(tx *bbolt.Tx, runs *runRecount) (oplog.Stats, map[string]*oplog.Nam
 			n.LastSeen = seen
 		}
 	}
-	return s, names, nil
+	if c.err != nil {
+		return s, nil, c.err
+	}
+	err := tx.Bucket(codec.BlocksBucket).ForEach(func(_, v []byte) error {
+		s.Bytes += uint64(len(v))
+		return nil
+	})
+	return s, names, err
 }
 
 // checkStats compares the kept stats s with the recounted got.

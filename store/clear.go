@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"go.etcd.io/bbolt"
@@ -23,7 +24,7 @@ func (d *DB) Clear(ctx context.Context) (oplog.Stats, error) {
 	}
 	var stats oplog.Stats
 	err := d.update(func(tx *bbolt.Tx, s *oplog.Stats) error {
-		for _, name := range [][]byte{codec.RecordsBucket, codec.NamesBucket} {
+		for _, name := range [][]byte{codec.RecordsBucket, codec.BlocksBucket, codec.NamesBucket} {
 			if err := tx.DeleteBucket(name); err != nil {
 				return fmt.Errorf("clear %s: %w", name, err)
 			}
@@ -44,20 +45,17 @@ func (d *DB) Clear(ctx context.Context) (oplog.Stats, error) {
 // Neighbors returns the IDs of the records just before and after id.
 func (d *DB) Neighbors(id uint64) (prev, next uint64, err error) {
 	err = d.view(func(tx *bbolt.Tx, s *oplog.Stats) error {
-		c := tx.Bucket(codec.RecordsBucket).Cursor()
-		key := codec.Key(id)
-		k, _ := c.Seek(key)
-		if k == nil || string(k) != string(key) {
-			return s.NotFound(id)
+		c := d.cursor(tx)
+		if got, v := c.seek(id); v == nil || got != id {
+			return errors.Join(c.err, s.NotFound(id))
 		}
-		if k, _ := c.Next(); k != nil {
-			next, _ = codec.ID(k)
+		if n, v := c.next(); v != nil {
+			next = n
 		}
-		c.Seek(key)
-		if k, _ := c.Prev(); k != nil {
-			prev, _ = codec.ID(k)
+		if p, v := d.cursor(tx).below(id); v != nil {
+			prev = p
 		}
-		return nil
+		return c.err
 	})
 	return prev, next, err
 }

@@ -77,11 +77,11 @@ func (d *DB) commit(batch []*request, n int) error {
 		b.FillPercent = 1 // keys only ever grow: pack pages full
 		// bbolt keeps references to keys and values until the commit, so
 		// each gets its own slice of buffers that live as long as the tx.
-		keys := make([]byte, 0, 8*n)
 		vals := make([]byte, 0, 256*n)
+		ids, values := make([]uint64, 0, n), make([][]byte, 0, n)
 		for _, r := range batch {
 			if r.recs == nil {
-				if r.err = complete(b, s, names, runs, r); r.err == nil {
+				if r.err = complete(tx, s, names, runs, r); r.err == nil {
 					c.Completed++
 				}
 				continue
@@ -97,12 +97,9 @@ func (d *DB) commit(batch []*request, n int) error {
 				if err := runs.assign(rec); err != nil {
 					return err
 				}
-				keys = codec.AppendKey(keys, rec.ID)
 				start := len(vals)
 				vals = codec.Append(vals, rec)
-				if err := b.Put(keys[len(keys)-8:], vals[start:len(vals):len(vals)]); err != nil {
-					return fmt.Errorf("put record %d: %w", rec.ID, err)
-				}
+				ids, values = append(ids, rec.ID), append(values, vals[start:len(vals):len(vals)])
 				codec.Count(s, rec.Kind, rec.Level, len(vals)-start, +1)
 				if int(rec.Kind) < len(c.Counts) && int(rec.Level) < len(c.Counts[0]) {
 					c.Counts[rec.Kind][rec.Level]++
@@ -114,6 +111,9 @@ func (d *DB) commit(batch []*request, n int) error {
 			}
 		}
 		if err := runs.flush(); err != nil {
+			return err
+		}
+		if err := place(tx, s, ids, values); err != nil {
 			return err
 		}
 		return names.flush(tx, &d.names)
@@ -135,9 +135,24 @@ func (d *DB) commit(batch []*request, n int) error {
 
 // complete applies one completion inside the commit transaction. Its error
 // is the caller's alone: the rest of the batch still commits.
-func complete(b *bbolt.Bucket, s *oplog.Stats, names nameTally, runs *runTally, r *request) error {
-	key := codec.Key(r.completeID)
+func complete(tx *bbolt.Tx, s *oplog.Stats, names nameTally, runs *runTally, r *request) error {
+	b, key := tx.Bucket(codec.RecordsBucket), codec.Key(r.completeID)
 	v := b.Get(key)
+	var blk *codec.Block
+	var bk, stored []byte
+	if v == nil {
+		// Sealed: decoded afresh (the write transaction's own view).
+		bk, stored = tx.Bucket(codec.BlocksBucket).Cursor().Seek(key)
+		if bk != nil {
+			var err error
+			if blk, err = codec.DecodeBlock(stored); err != nil {
+				return fmt.Errorf("block %x: %w", bk, err)
+			}
+			if i := blk.Find(r.completeID); i < blk.Len() && blk.ID(i) == r.completeID {
+				v = blk.Value(i)
+			}
+		}
+	}
 	if v == nil {
 		return s.NotFound(r.completeID)
 	}
@@ -153,11 +168,20 @@ func complete(b *bbolt.Bucket, s *oplog.Stats, names nameTally, runs *runTally, 
 		return err
 	}
 	nv := codec.Append(nil, &rec)
-	if err := b.Put(key, nv); err != nil {
+	newSize := len(nv)
+	if blk != nil {
+		vals := blk.Values()
+		vals[blk.Find(rec.ID)] = nv
+		oldSize, newSize = 0, 0 // the block's bytes change instead
+		err = rewriteBlock(tx, s, bk, stored, blk.IDs(), vals)
+	} else {
+		err = b.Put(key, nv)
+	}
+	if err != nil {
 		return errors.Join(fmt.Errorf("update record %d", rec.ID), err)
 	}
 	codec.Count(s, oldKind, oldLevel, oldSize, -1)
-	codec.Count(s, rec.Kind, rec.Level, len(nv), +1)
+	codec.Count(s, rec.Kind, rec.Level, newSize, +1)
 	names.add(rec.Source, rec.Name, oldKind, oldLevel, 0, -1)
 	names.add(rec.Source, rec.Name, rec.Kind, rec.Level, 0, +1)
 	r.completed = rec

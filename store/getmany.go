@@ -15,9 +15,11 @@ var _ oplog.ManyGetter = (*DB)(nil)
 func (d *DB) GetMany(ids []uint64) ([]oplog.Record, error) {
 	recs := make([]oplog.Record, 0, len(ids))
 	err := d.view(func(tx *bbolt.Tx, _ *oplog.Stats) error {
-		b := tx.Bucket(codec.RecordsBucket)
 		for _, id := range ids {
-			v := b.Get(codec.Key(id))
+			v, err := d.value(tx, id)
+			if err != nil {
+				return err
+			}
 			if v == nil {
 				continue
 			}

@@ -66,6 +66,14 @@ func (d *DB) retentionLoop() {
 	}
 }
 
+// trimmedBlock is a block some of whose oldest records trimOnce removes:
+// its first n.
+type trimmedBlock struct {
+	key, stored []byte
+	b           *codec.Block
+	n, shares   int
+}
+
 // trimOnce removes up to TrimBatch of the oldest records that are over a
 // limit, in one transaction, and returns how many it removed.
 func (d *DB) trimOnce() (int, error) {
@@ -78,38 +86,44 @@ func (d *DB) trimOnce() (int, error) {
 		b := tx.Bucket(codec.RecordsBucket)
 		names := nameTally{}
 		var doomed [][]byte
-		c := b.Cursor()
-		k, v := c.First()
-		for ; k != nil && len(doomed) < d.opts.TrimBatch; k, v = c.Next() {
+		var sealed []trimmedBlock
+		c := d.cursor(tx)
+		id, v := c.first()
+		for ; v != nil && n < d.opts.TrimBatch; id, v = c.next() {
 			kind, level, _, t, err := codec.Header(v)
 			if err != nil {
-				return fmt.Errorf("record %x: %w", k, err)
+				return fmt.Errorf("record %d: %w", id, err)
 			}
-			if !d.overLimit(s) && (cutoff == 0 || t >= cutoff) {
-				break
-			}
-			id, err := codec.ID(k)
-			if err != nil {
-				return err
-			}
-			if d.held(id, s) {
+			if !d.overLimit(s) && (cutoff == 0 || t >= cutoff) || d.held(id, s) {
 				break
 			}
 			source, name, err := codec.SourceName(v)
 			if err != nil {
 				return fmt.Errorf("record %d: %w", id, err)
 			}
-			doomed = append(doomed, codec.Key(id))
-			codec.Count(s, kind, level, len(v), -1)
+			size := len(v)
+			if key, blk, ok := c.inBlock(); ok {
+				if len(sealed) == 0 || string(sealed[len(sealed)-1].key) != string(key) {
+					sealed = append(sealed, trimmedBlock{key: key, b: blk, stored: tx.Bucket(codec.BlocksBucket).Get(key)})
+				}
+				tb := &sealed[len(sealed)-1]
+				tb.n++
+				size = len(tb.stored) * len(v) / max(blk.Expanded(), 1) // its share, until the block is rewritten
+				tb.shares += size
+			} else {
+				doomed = append(doomed, codec.Key(id))
+			}
+			n++
+			codec.Count(s, kind, level, size, -1)
 			names.add(string(source), string(name), kind, level, 0, -1)
 			s.Trimmed++
 			s.TrimmedThrough = id
 		}
-		s.FirstID = 0
-		if k != nil {
-			s.FirstID, _ = codec.ID(k)
+		if c.err != nil {
+			return c.err
 		}
-		if len(doomed) == 0 {
+		s.FirstID = id // 0 when none is left
+		if n == 0 {
 			return errUnchanged
 		}
 		for _, key := range doomed {
@@ -117,7 +131,13 @@ func (d *DB) trimOnce() (int, error) {
 				return err
 			}
 		}
-		n = len(doomed)
+		for _, tb := range sealed {
+			s.Bytes += uint64(tb.shares) // rewriteBlock takes the block's stored bytes off instead
+			ids, vals := tb.b.IDs(), tb.b.Values()
+			if err := rewriteBlock(tx, s, tb.key, tb.stored, ids[tb.n:], vals[tb.n:]); err != nil {
+				return err
+			}
+		}
 		return names.flush(tx, &d.names)
 	})
 	return n, err

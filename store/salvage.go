@@ -99,6 +99,9 @@ func (s *salvager) run() error {
 			}
 		})
 	}
+	if v, ok := buckets[string(codec.BlocksBucket)]; ok {
+		s.walkBucket(v, s.record)
+	}
 	if v, ok := buckets[string(codec.RecordsBucket)]; ok {
 		s.walkBucket(v, s.record)
 	} else {
@@ -195,25 +198,47 @@ func (s *salvager) bad(err error) {
 	s.rep.problem("%v", err)
 }
 
-// record decodes one element of the records bucket and queues it.
+// record decodes one element of the records or the blocks bucket and
+// queues its records.
 func (s *salvager) record(flags uint32, k, v []byte) {
 	if flags&flagBucketLeaf != 0 {
 		return
 	}
-	id, err := codec.ID(k)
-	var r oplog.Record
-	if err == nil {
-		r, err = codec.Decode(id, v)
-	}
+	recs, err := decodeElement(k, v)
 	if err != nil {
-		s.rep.Skipped++
+		s.rep.Skipped += uint64(max(len(recs), 1))
 		s.rep.problem("record %x: %v", k, err)
 		return
 	}
-	s.batch = append(s.batch, r)
+	s.batch = append(s.batch, recs...)
 	if len(s.batch) >= salvageBatch {
 		s.flush()
 	}
+}
+
+// decodeElement decodes a leaf element with an 8-byte key: a block (its
+// zstd frame has a checksum) or else one record.
+func decodeElement(k, v []byte) ([]oplog.Record, error) {
+	id, err := codec.ID(k)
+	if err != nil {
+		return nil, err
+	}
+	if b, err := codec.DecodeBlock(v); err == nil && b.Last() == id {
+		recs := make([]oplog.Record, 0, b.Len())
+		for i := range b.Len() {
+			r, err := codec.Decode(b.ID(i), b.Value(i))
+			if err != nil {
+				return recs, err
+			}
+			recs = append(recs, r)
+		}
+		return recs, nil
+	}
+	r, err := codec.Decode(id, v)
+	if err != nil {
+		return nil, err
+	}
+	return []oplog.Record{r}, nil
 }
 
 func (s *salvager) flush() {
@@ -249,10 +274,8 @@ func (s *salvager) orphans() {
 		}
 		s.leaves(b, func(flags uint32, k, v []byte) {
 			if flags&flagBucketLeaf == 0 && len(k) == 8 {
-				if id, err := codec.ID(k); err == nil {
-					if r, err := codec.Decode(id, v); err == nil {
-						s.batch = append(s.batch, r)
-					}
+				if recs, err := decodeElement(k, v); err == nil {
+					s.batch = append(s.batch, recs...)
 				}
 			}
 		})

@@ -28,7 +28,11 @@ const statsFields = 8 + 4*6
 // Package migrations owns how older layouts become this one.
 var (
 	MetaBucket    = []byte("meta")    // schema version and counters
-	RecordsBucket = []byte("records") // Key(id) -> Append(record)
+	RecordsBucket = []byte("records") // Key(id) -> Append(record): the records not in a block yet
+
+	// BlocksBucket holds the records sealed into blocks: Key(the block's
+	// last ID) -> AppendBlock (block.go).
+	BlocksBucket = []byte("blocks")
 
 	// NamesBucket holds, per (source, name), how many records of each kind
 	// and level are retained and when the name was first and last seen:

@@ -1,0 +1,236 @@
+package store_test
+
+import (
+	"compress/gzip"
+	"context"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcplogd/mcplogd/internal/logtest"
+	"github.com/mcplogd/mcplogd/oplog"
+	"github.com/mcplogd/mcplogd/store"
+)
+
+// blockRecords is n records of varied sizes (some with stacks large enough
+// to be stored S2-compressed when loose), one of them a pending operation.
+func blockRecords(n int, seed uint64) []oplog.Record {
+	rng := rand.New(rand.NewPCG(seed, 1))
+	base := time.Date(2026, 12, 1, 8, 0, 0, 0, time.UTC)
+	recs := make([]oplog.Record, n)
+	for i := range recs {
+		r := &recs[i]
+		r.Time = base.Add(time.Duration(i) * time.Millisecond)
+		r.Level, r.Source, r.Name = oplog.Level(rng.IntN(4)+1), fmt.Sprint("src", rng.IntN(3)), fmt.Sprint("name", rng.IntN(7))
+		r.Text = fmt.Sprintf("line %d: player %d moved to %d,%d", i, rng.IntN(50), rng.IntN(1000), rng.IntN(1000))
+		if rng.IntN(10) == 0 {
+			r.Stack = strings.Repeat(fmt.Sprintf("  at Game.Update%d () in Game.cs:%d\n", rng.IntN(9), rng.IntN(500)), 20)
+		}
+	}
+	recs[n/3] = oplog.Record{Kind: oplog.KindOp, Level: oplog.LevelInfo, Source: "src0", Name: "mcp", Tool: "run_script",
+		Status: oplog.StatusPending, Text: "print(1)", Time: base}
+	return recs
+}
+
+// readAll reads every record of db forward through Tail.
+func readAll(t *testing.T, db *store.DB) []oplog.Record {
+	t.Helper()
+	tail, err := db.Tail(oplog.TailQuery{HasSince: true, Limit: 1 << 30})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tail.Lines
+}
+
+// TestBlocks_ReadLikeLooseRecords: once most records are sealed into
+// blocks, every read answers as it did from loose records: Get, GetMany,
+// Tail both ways, List pages, Neighbors; a pending operation in a block
+// completes; the counters agree (Check at cleanup) and all of it holds
+// after a reopen.
+func TestBlocks_ReadLikeLooseRecords(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "log.db")
+	db := logtest.MustOpenDBAt(t, path, nil)
+	want := blockRecords(6000, 1)
+	for i := 0; i < len(want); i += 500 {
+		if err := db.Append(t.Context(), want[i:i+500]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	l, err := db.Layout()
+	if err != nil || l.Blocks < 2 || l.SealedRecords+l.LooseRecords != uint64(len(want)) || l.SealedRecords < uint64(len(want))*3/4 {
+		t.Fatalf("layout %+v (%v): want most of %d records in blocks", l, err, len(want))
+	}
+	t.Logf("layout %+v", l)
+	check := func(t *testing.T, db *store.DB, want []oplog.Record) {
+		if got := readAll(t, db); !reflect.DeepEqual(got, want) {
+			t.Fatalf("tail forward: %d records, want %d (first differing: %v)", len(got), len(want), firstDiff(got, want))
+		}
+		newest, err := db.Tail(oplog.TailQuery{Limit: 300})
+		if err != nil || !reflect.DeepEqual(newest.Lines, want[len(want)-300:]) {
+			t.Fatalf("tail newest 300: %v, %d records", err, len(newest.Lines))
+		}
+		ids := []uint64{want[5].ID, want[len(want)-1].ID, 999_999, want[2500].ID, want[0].ID}
+		many, err := db.GetMany(ids)
+		if err != nil || !reflect.DeepEqual(many, []oplog.Record{want[5], want[len(want)-1], want[2500], want[0]}) {
+			t.Fatalf("GetMany: %v, %d records", err, len(many))
+		}
+		var listed []oplog.Record
+		for before := uint64(0); ; {
+			p, err := db.List(oplog.Query{Before: before, Count: 700})
+			if err != nil {
+				t.Fatal(err)
+			}
+			listed = append(listed, p.Records...)
+			if !p.More {
+				break
+			}
+			before = p.Records[len(p.Records)-1].ID
+		}
+		slices.Reverse(listed)
+		if !reflect.DeepEqual(listed, want) {
+			t.Fatalf("List pages: %d records, want %d (first differing: %v)", len(listed), len(want), firstDiff(listed, want))
+		}
+		for _, i := range []int{0, 1, 1234, len(want) - 1} {
+			prev, next, err := db.Neighbors(want[i].ID)
+			wp, wn := uint64(0), uint64(0)
+			if i > 0 {
+				wp = want[i-1].ID
+			}
+			if i < len(want)-1 {
+				wn = want[i+1].ID
+			}
+			if err != nil || prev != wp || next != wn {
+				t.Fatalf("Neighbors(%d) = %d, %d, %v; want %d, %d", want[i].ID, prev, next, err, wp, wn)
+			}
+		}
+	}
+	check(t, db, want)
+	op := &want[len(want)/3]
+	done, err := db.Complete(t.Context(), op.ID, oplog.Completion{Status: oplog.StatusSuccess, EndTime: op.Time.Add(time.Second)})
+	if err != nil || done.Status != oplog.StatusSuccess {
+		t.Fatalf("complete the sealed operation %d: %+v, %v", op.ID, done, err)
+	}
+	if got, err := db.Get(op.ID); err != nil || got.Status != oplog.StatusSuccess || !got.EndTime.Equal(op.Time.Add(time.Second)) {
+		t.Fatalf("the completed operation reads %+v, %v", got, err)
+	}
+	*op = done
+	logtest.MustCheck(t, db)
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	check(t, logtest.MustOpenDBAt(t, path, nil), want)
+}
+
+func firstDiff(got, want []oplog.Record) string {
+	for i := range min(len(got), len(want)) {
+		if !reflect.DeepEqual(got[i], want[i]) {
+			return fmt.Sprintf("#%d: %+v, want %+v", i, got[i], want[i])
+		}
+	}
+	return "none in the common part"
+}
+
+// TestBlocks_RetentionTrimsIntoABlock: retention by record count removes
+// exactly the oldest records, also when the cut falls inside a block; by
+// bytes, it counts what the blocks take on disk.
+func TestBlocks_RetentionTrimsIntoABlock(t *testing.T) {
+	db := logtest.MustOpenDB(t, &store.Options{MaxRecords: 3333, RetentionInterval: time.Millisecond})
+	want := blockRecords(6000, 2)
+	if err := db.Append(t.Context(), want); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, func() bool { return db.Stats().Records == 3333 })
+	got := readAll(t, db)
+	if len(got) != 3333 || got[0].ID != want[len(want)-3333].ID {
+		t.Fatalf("after retention: %d records from #%d; want 3333 from #%d", len(got), got[0].ID, want[len(want)-3333].ID)
+	}
+	if s := db.Stats(); s.FirstID != got[0].ID {
+		t.Fatalf("stats first ID %d, want %d", s.FirstID, got[0].ID)
+	}
+	l, err := db.Layout()
+	if err != nil || l.Blocks == 0 || db.Stats().Bytes != l.LooseBytes+l.BlockBytes {
+		t.Fatalf("layout %+v (%v), stats bytes %d: want blocks, and bytes as stored", l, err, db.Stats().Bytes)
+	}
+}
+
+// waitFor waits up to a minute for cond.
+func waitFor(t *testing.T, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(time.Minute)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatal("condition not met within a minute")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// TestBlocks_UpgradeFromSchema7: a store written by the build before blocks
+// (testdata/schema7.db.gz: 1,801 records in three runs, a pending
+// operation last) opens, reads the same, seals its old records as new ones
+// come, and completes the pending operation.
+func TestBlocks_UpgradeFromSchema7(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "log.db")
+	gunzip(t, "testdata/schema7.db.gz", path)
+	db := logtest.MustOpenDBAt(t, path, nil)
+	before := readAll(t, db)
+	if len(before) != 1801 || before[len(before)-1].Status != oplog.StatusPending {
+		t.Fatalf("the old store reads %d records; want 1,801, the last pending", len(before))
+	}
+	// Sealed in the background, without an append.
+	waitFor(t, func() bool { l, err := db.Layout(); return err == nil && l.LooseBytes < 128<<10 && l.Blocks > 0 })
+	if got := readAll(t, db); !reflect.DeepEqual(got, before) {
+		t.Fatalf("sealed, the old records read differently: %s", firstDiff(got, before))
+	}
+	more := blockRecords(3000, 3)
+	for i := 0; i < len(more); i += 100 {
+		if err := db.Append(t.Context(), more[i:i+100]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	l, err := db.Layout()
+	if err != nil || l.SealedRecords < 1801 || l.LooseRecords+l.SealedRecords != 4801 {
+		t.Fatalf("layout %+v, %v: want the old records sealed", l, err)
+	}
+	after := readAll(t, db)
+	if !reflect.DeepEqual(after[:1801], before) || !reflect.DeepEqual(after[1801:], more) {
+		t.Fatalf("after sealing the old records read differently: %s", firstDiff(after[:1801], before))
+	}
+	op := before[len(before)-1]
+	if _, err := db.Complete(context.Background(), op.ID, oplog.Completion{Status: oplog.StatusError, Error: "gone"}); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := db.Get(op.ID); err != nil || got.Status != oplog.StatusError || got.Error != "gone" {
+		t.Fatalf("the old pending operation reads %+v, %v", got, err)
+	}
+}
+
+func gunzip(t *testing.T, from, to string) {
+	t.Helper()
+	f, err := os.Open(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := os.Create(to)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := io.Copy(out, zr); err != nil {
+		t.Fatal(err)
+	}
+	if err := out.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
