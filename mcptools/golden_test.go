@@ -187,7 +187,7 @@ func exchange(t *testing.T, l *oplog.Log, client []byte) []byte {
 var volatile = map[string]bool{"revision": true, "startedAt": true, "uptimeSeconds": true, "indexBytes": true, "nextCursor": true}
 
 // volatileText finds volatile values in text blocks: "revision=123".
-var volatileText = regexp.MustCompile(`\b(revision|nextCursor|cursor)=[^\s,;)]+`)
+var volatileText = regexp.MustCompile(`\b(revision|nextCursor|cursor|index)=[^\s,;)]+`)
 
 // normalize replaces volatile values (also inside a text block that holds
 // the same JSON as structuredContent, and ping's clock) and indents.

@@ -59,9 +59,15 @@ func (o storeInfoOut) text() string {
 	if len(levels) > 0 {
 		e = append(e, "levels: "+strings.Join(levels, ", "))
 	}
-	size := fmt.Sprintf("%d bytes of records", o.Bytes)
+	size := fmt.Sprintf("%d bytes of records as stored", o.Bytes)
 	if o.FileBytes > 0 {
 		size += fmt.Sprintf(", file %d bytes", o.FileBytes)
+	}
+	if o.Records > 0 {
+		size += fmt.Sprintf(", %d B/record", o.Bytes/o.Records)
+		if o.IndexBytes > 0 {
+			size += fmt.Sprintf(" and search index=%d B/record", uint64(o.IndexBytes)/o.Records)
+		}
 	}
 	e = append(e, size+fmt.Sprintf(", %d trimmed by retention", o.Trimmed))
 	if r := o.Retention; r != nil {
