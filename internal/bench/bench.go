@@ -163,6 +163,10 @@ type runner struct {
 	http   []ingestRow
 	burst  burstResult // burst.go
 	memory memoryResult
+
+	// vlBinary, when not nil, stands for vlnode.Binary (a test's "not
+	// installed").
+	vlBinary func() string
 }
 
 func (r *runner) progress(format string, args ...any) {
