@@ -108,6 +108,7 @@ type burstRun struct {
 	// (log.db and the index folder among them) and the process's RSS, and
 	// its RSS before the server started (the benchmark's own bodies).
 	newest                       []latency
+	samples                      int // the fewest reads of a shape
 	dirBytes, logBytes, idxBytes int64
 	rss, rssBefore               int64
 }

@@ -72,7 +72,7 @@ func (r *runner) burstOnce(ctx context.Context, busy bool) (burstRun, error) {
 	run.catchUp, run.segCatchUp = caughtAt.Sub(end), segAt.Sub(end)
 	run.others = othersShare(before, sampleCPU())
 	if !busy {
-		if run.newest, err = r.newest50(ctx, s); err != nil {
+		if run.newest, run.samples, err = r.newest50(ctx, s); err != nil {
 			return burstRun{}, err
 		}
 		run.dirBytes, run.logBytes, run.idxBytes = fileBytes(dir), fileBytes(filepath.Join(dir, "log.db")), fileBytes(filepath.Join(dir, "index"))
@@ -184,7 +184,7 @@ func newestShapes(name, level string) []newestShape {
 
 // newest50 times the newest 50 of each of newestShapes through GET
 // /api/v1/search with the index caught up.
-func (r *runner) newest50(ctx context.Context, s *burstServer) ([]latency, error) {
+func (r *runner) newest50(ctx context.Context, s *burstServer) ([]latency, int, error) {
 	return timeNewest(r.burst.newestShapes, min(r.cfg.Samples, 500), func(sh *newestShape) (time.Duration, int, error) {
 		body, took, err := timedGet(ctx, s.client, s.base+"/api/v1/search?"+sh.q.Encode(), benchToken)
 		if err != nil {
@@ -198,26 +198,37 @@ func (r *runner) newest50(ctx context.Context, s *burstServer) ([]latency, error
 	})
 }
 
-// timeNewest asks each shape n times through ask, which returns the time
-// to the answer's last byte and the hits in it; an answer without hits is
-// an error.
-func timeNewest(shapes []newestShape, n int, ask func(sh *newestShape) (time.Duration, int, error)) ([]latency, error) {
+// A shape's series of newest-50 reads stops after newestBudget once it
+// has newestMinSamples (VictoriaLogs takes a fifth of a second or more for
+// some on two busy cores, and 500 of those would take minutes).
+const (
+	newestBudget     = 10 * time.Second
+	newestMinSamples = 5
+)
+
+// timeNewest asks each shape n times through ask (fewer past
+// newestBudget), which returns the time to the answer's last byte and the
+// hits in it; an answer without hits is an error. It returns the fewest
+// reads a shape got.
+func timeNewest(shapes []newestShape, n int, ask func(sh *newestShape) (time.Duration, int, error)) ([]latency, int, error) {
 	out := make([]latency, len(shapes))
+	fewest := n
 	for i := range shapes {
-		took := make([]time.Duration, n)
-		for j := range took {
+		var took []time.Duration
+		start := time.Now()
+		for len(took) < n && (len(took) < newestMinSamples || time.Since(start) < newestBudget) {
 			t, hits, err := ask(&shapes[i])
 			if err != nil {
-				return nil, err
+				return nil, 0, err
 			}
 			if hits == 0 {
-				return nil, fmt.Errorf("newest 50 of %s: no hits", shapes[i].name)
+				return nil, 0, fmt.Errorf("newest 50 of %s: no hits", shapes[i].name)
 			}
-			took[j] = t
+			took = append(took, t)
 		}
-		out[i] = percentiles(took)
+		out[i], fewest = percentiles(took), min(fewest, len(took))
 	}
-	return out, nil
+	return out, fewest, nil
 }
 
 // timedGet sends a GET (with token as the bearer, unless empty) and times

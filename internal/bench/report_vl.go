@@ -3,6 +3,7 @@ package bench
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"time"
 
 	"github.com/mcplogd/mcplogd/internal/vlnode"
@@ -24,13 +25,15 @@ func (r *runner) reportVL(w *errWriter) {
 		"VictoriaLogs once it has buffered them in memory. Its catch-up is the time from its last answer until "+
 		"`/select/logsql/query` finds the word only in the newest line (asked every %s); mcplogd's is until every record "+
 		"is in a segment of the index. Then VictoriaLogs settles (`/internal/force_flush`, then until its metrics show "+
-		"no pending rows, in-memory parts or merges) and both are asked the newest 50 of four shapes %d times each over HTTP, "+
+		"no pending rows, in-memory parts or merges) and both are asked the newest 50 of four shapes up to %d times each "+
+		"(a shape's series stops after %s once it has %d) over HTTP, "+
 		"timed the same way (from the request to the answer's last byte): mcplogd GET /api/v1/search with limit=50, "+
 		"VictoriaLogs the LogsQL filter + `| sort by (_time desc) | limit 50` over all time (a bare LogsQL word is exact-case "+
 		"over `_msg`; mcplogd's matches text and stack in any case and its inflections). Disk is the whole data folder's "+
 		"bytes over the JSON bytes each was sent (the sum of its request bodies), settled; RSS is read then. "+
 		"mcplogd runs in the benchmark's process, which also holds every pre-encoded request. Medians over the rounds.\n\n",
-		vlnode.Version, commas(int64(d.lines)), commas(burstBatch), burstClients, burstPoll, min(r.cfg.Samples, 500))
+		vlnode.Version, commas(int64(d.lines)), commas(burstBatch), burstClients, burstPoll, min(r.cfg.Samples, 500), newestBudget,
+		newestMinSamples)
 	w.printf("| what | mcplogd | VictoriaLogs %s | SQLite |\n|---|---|---|---|\n", vlnode.Version)
 	vl := func(f func() string) string {
 		if len(b.vl) == 0 {
@@ -69,6 +72,9 @@ func (r *runner) reportVL(w *errWriter) {
 		vl(func() string {
 			return mib(medianInt(collect(b.vl, func(x vlRun) int64 { return x.rss }))) + " (the child process)"
 		}))
+	w.printf("The fewest newest-50 reads of a shape in a run: mcplogd %d, VictoriaLogs %s.\n\n",
+		slices.Min(collect(b.quiet, func(x burstRun) int { return x.samples })),
+		vl(func() string { return strconv.Itoa(slices.Min(collect(b.vl, func(x vlRun) int { return x.samples }))) }))
 }
 
 func (r *runner) reportVLIngest(w *errWriter) {

@@ -74,6 +74,7 @@ type vlRun struct {
 	ingest  time.Duration // from the first request to the last answer
 	catchUp time.Duration // from the last answer until the newest line was found
 	newest  []latency     // of newestShapes, settled
+	samples int           // the fewest reads of a shape
 	bytes   int64         // the data folder, settled
 	rss     int64         // the process's, settled; -1 when unknown
 }
@@ -113,9 +114,9 @@ func (r *runner) measureVL(ctx context.Context) error {
 	}
 	r.burst.vl = append(r.burst.vl, run)
 	d := r.burst.data
-	r.progress("VictoriaLogs %s: %d lines in %.2fs, %.0f lines/s; the newest found %.2fs after; newest 50 p50 %s; %s on disk, RSS %s",
-		vlnode.Version, d.lines, run.ingest.Seconds(), run.rate(d.lines), run.catchUp.Seconds(), dur(run.newest[newestWord].p50),
-		mib(run.bytes), mib(run.rss))
+	r.progress("VictoriaLogs %s: %d lines in %.2fs, %.0f lines/s; the newest found %.2fs after; newest 50 of a word p50 %s "+
+		"(%d reads or more); %s on disk, RSS %s", vlnode.Version, d.lines, run.ingest.Seconds(), run.rate(d.lines), run.catchUp.Seconds(),
+		dur(run.newest[newestWord].p50), run.samples, mib(run.bytes), mib(run.rss))
 	return nil
 }
 
@@ -148,7 +149,7 @@ func (r *runner) vlOnce(ctx context.Context, v *vlServer) (vlRun, error) {
 		return vlRun{}, err
 	}
 	var err error
-	run.newest, err = timeNewest(r.burst.newestShapes, min(r.cfg.Samples, 500), func(sh *newestShape) (time.Duration, int, error) {
+	run.newest, run.samples, err = timeNewest(r.burst.newestShapes, min(r.cfg.Samples, 500), func(sh *newestShape) (time.Duration, int, error) {
 		body, took, err := timedGet(ctx, v.client, v.node.URL+"/select/logsql/query?"+vlQuery(sh.logsql).Encode(), "")
 		return took, bytes.Count(body, []byte("\n")), err
 	})

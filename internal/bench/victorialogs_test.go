@@ -42,6 +42,7 @@ func vlRows(r *runner, vl map[string]string) []string {
 		`\| index catch-up after the ingest's end \| ` + figure + ` \(every record in a segment; in a segment or a term set after ` + figure + `\) \| ` + vl["catchUp"],
 		`\| disk: data folder ÷ JSON sent, settled \| [0-9.]+× \([0-9.]+ MiB of [0-9.]+ MiB sent; log.db [0-9]+ B/record, index [0-9]+ B/record\) \| ` + vl["disk"],
 		`\| RSS, settled \| [0-9.]+ MiB \(the benchmark's process; [0-9.]+ MiB before the server started\) \| ` + vl["rss"],
+		`The fewest newest-50 reads of a shape in a run: mcplogd 20, VictoriaLogs ` + vl["reads"] + `\.`,
 	}
 	for _, sh := range r.burst.newestShapes {
 		rows = append(rows, `\| newest 50, p50: `+regexp.QuoteMeta(sh.name)+` \| `+figure+` \| `+vl["newest"])
@@ -86,6 +87,7 @@ func TestBurst_VictoriaLogs(t *testing.T) {
 		"newest":  figure + ` \|`,
 		"disk":    `[0-9.]+× \([0-9.]+ MiB of [0-9.]+ MiB sent; [0-9]+ B/record\) \|`,
 		"rss":     `[0-9.]+ MiB \(the child process\) \|`,
+		"reads":   `([5-9]|1[0-9]|20)`,
 	}))
 	if len(r.burst.vl) != 1 || r.burst.vl[0].bytes <= 0 || r.burst.vl[0].rss <= 0 && fileExists("/proc/self/status") {
 		t.Errorf("VictoriaLogs runs = %+v, want one with bytes and an RSS", r.burst.vl)
@@ -98,7 +100,7 @@ func TestBurst_VictoriaLogsMissing(t *testing.T) {
 	r, report := smallBurst(t, func() string { return "" })
 	checkRows(t, report, vlRows(r, map[string]string{
 		"ingest":  regexp.QuoteMeta(vlMissing) + ` \|`,
-		"catchUp": `– \|`, "newest": `– \|`, "disk": `– \|`, "rss": `– \|`,
+		"catchUp": `– \|`, "newest": `– \|`, "disk": `– \|`, "rss": `– \|`, "reads": `–`,
 	}))
 	if !strings.Contains(report, "## After a burst of 1,000 lines through HTTP") {
 		t.Error("the burst table is missing")
