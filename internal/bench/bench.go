@@ -163,6 +163,10 @@ type runner struct {
 	http   []ingestRow
 	burst  burstResult // burst.go
 	memory memoryResult
+
+	// vlBinary, when not nil, stands for vlnode.Binary (a test's "not
+	// installed").
+	vlBinary func() string
 }
 
 func (r *runner) progress(format string, args ...any) {
@@ -190,7 +194,8 @@ func Main(ctx context.Context, args []string) error {
 
 // Summary is what `mcplogd bench --help` says the command does.
 const Summary = "Measures durable ingest, reads, reopen, HTTP ingest, search right after a\n" +
-	"burst (beside SQLite+FTS5 through python3 when it is installed), memory and\n" +
+	"burst (beside SQLite+FTS5 through python3 and VictoriaLogs through\n" +
+	"scripts/need-victoria-logs's binary when they are installed), memory and\n" +
 	"disk with the indexes running, on the benchmark workload, and prints\n" +
 	"Markdown tables. The full run takes about five minutes."
 

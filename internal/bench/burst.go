@@ -78,8 +78,11 @@ func burstShapes(name, level string) []burstShape {
 type burstData struct {
 	bodies      [][]byte // requests of burstBatch lines, the last one holding the newest line
 	lines       int
-	name, level string // the commonest name among the warnings and errors, and its level
-	ndjson      string // the same lines, one per line, for the SQLite baseline
+	name, level string   // the commonest name among the warnings and errors, and its level
+	ndjson      string   // the same lines, one per line, for the SQLite baseline
+	vlBodies    [][]byte // the same requests as JSON lines for VictoriaLogs (victorialogs.go)
+	bytes       int64    // the bodies' bytes, what mcplogd is sent
+	vlBytes     int64    // the vlBodies' bytes, what VictoriaLogs is sent
 }
 
 // burstSearch is one query asked during the lag.
@@ -100,8 +103,14 @@ type burstRun struct {
 	segCatchUp  time.Duration // and until every record was in a segment
 	searches    []burstSearch // asked in a loop from the last answer until every record was in a segment (busy runs)
 	others      float64
-	// Newest 50 over HTTP once caught up (quiet runs): name+level, a word.
-	nameLevel, word latency
+	// Once every record is in a segment (quiet runs): the newest 50 of
+	// each of newestShapes over HTTP, then the data directory's bytes
+	// (log.db and the index folder among them) and the process's RSS, and
+	// its RSS before the server started (the benchmark's own bodies).
+	newest                       []latency
+	samples                      int // the fewest reads of a shape
+	dirBytes, logBytes, idxBytes int64
+	rss, rssBefore               int64
 }
 
 func (b burstRun) rate(lines int) float64 { return float64(lines) / b.ingest.Seconds() }
@@ -115,7 +124,11 @@ type burstResult struct {
 	// sqliteSkipped says why there is no SQLite baseline, if there is none.
 	sqliteSkipped string
 	shapes        []burstShape
-	limit         int64 // the Go memory limit of the runs (limit.go)
+	newestShapes  []newestShape
+	vl            []vlRun // victorialogs.go
+	// vlSkipped says why there is no VictoriaLogs column, if there is none.
+	vlSkipped string
+	limit     int64 // the Go memory limit of the runs (limit.go)
 }
 
 // measureBurst runs the burst cfg.Runs times without searches and as many
@@ -125,7 +138,7 @@ func (r *runner) measureBurst(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	r.burst = burstResult{data: d, shapes: burstShapes(d.name, d.level)}
+	r.burst = burstResult{data: d, shapes: burstShapes(d.name, d.level), newestShapes: newestShapes(d.name, d.level)}
 	for round := range r.cfg.Runs {
 		for _, busy := range []bool{false, true} {
 			var run burstRun
@@ -150,6 +163,9 @@ func (r *runner) measureBurst(ctx context.Context) error {
 		}
 		if err := r.measureSQLite(ctx); err != nil {
 			return fmt.Errorf("SQLite baseline: %w", err)
+		}
+		if err := r.measureVL(ctx); err != nil {
+			return fmt.Errorf("VictoriaLogs: %w", err)
 		}
 	}
 	return nil
@@ -192,6 +208,10 @@ func (r *runner) burstData() (*burstData, error) {
 			return nil, err
 		}
 		d.bodies = append(d.bodies, b)
+		d.bytes += int64(len(b))
+	}
+	if err := d.encodeVL(lines); err != nil {
+		return nil, err
 	}
 	var nd bytes.Buffer
 	enc := json.NewEncoder(&nd)
@@ -286,13 +306,22 @@ func (s *burstServer) ingest(ctx context.Context, bodies [][]byte, lines int) (u
 		}
 		return a.LastID, nil
 	}
+	if err := sendConcurrently(bodies[:len(bodies)-1], func(body []byte) error { _, err := post(body); return err }); err != nil {
+		return 0, err
+	}
+	return post(bodies[len(bodies)-1])
+}
+
+// sendConcurrently posts every body, burstClients at a time, and returns
+// the first error.
+func sendConcurrently(bodies [][]byte, post func(body []byte) error) error {
 	work := make(chan []byte)
 	errs := make(chan error, burstClients)
 	var wg sync.WaitGroup
 	for range burstClients {
 		wg.Go(func() {
 			for body := range work {
-				if _, err := post(body); err != nil {
+				if err := post(body); err != nil {
 					errs <- err
 					for range work { // drain
 					}
@@ -301,15 +330,15 @@ func (s *burstServer) ingest(ctx context.Context, bodies [][]byte, lines int) (u
 			}
 		})
 	}
-	for _, body := range bodies[:len(bodies)-1] {
+	for _, body := range bodies {
 		work <- body
 	}
 	close(work)
 	wg.Wait()
 	select {
 	case err := <-errs:
-		return 0, err
+		return err
 	default:
+		return nil
 	}
-	return post(bodies[len(bodies)-1])
 }

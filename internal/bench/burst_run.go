@@ -1,11 +1,16 @@
 package bench
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
+	"path/filepath"
 	"runtime"
+	"strconv"
 	"time"
 
 	"github.com/mcplogd/mcplogd/client"
@@ -20,12 +25,13 @@ func (r *runner) burstOnce(ctx context.Context, busy bool) (burstRun, error) {
 		return burstRun{}, err
 	}
 	defer remove()
+	runtime.GC()
+	rssBefore := readProcStatus().rss
 	s, err := startBurstServer(dir)
 	if err != nil {
 		return burstRun{}, err
 	}
 	defer s.stop()
-	runtime.GC()
 	before := sampleCPU()
 	d := r.burst.data
 	start := time.Now()
@@ -66,9 +72,11 @@ func (r *runner) burstOnce(ctx context.Context, busy bool) (burstRun, error) {
 	run.catchUp, run.segCatchUp = caughtAt.Sub(end), segAt.Sub(end)
 	run.others = othersShare(before, sampleCPU())
 	if !busy {
-		if run.nameLevel, run.word, err = r.newest50(ctx, s); err != nil {
+		if run.newest, run.samples, err = r.newest50(ctx, s); err != nil {
 			return burstRun{}, err
 		}
+		run.dirBytes, run.logBytes, run.idxBytes = fileBytes(dir), fileBytes(filepath.Join(dir, "log.db")), fileBytes(filepath.Join(dir, "index"))
+		run.rss, run.rssBefore = readProcStatus().rss, rssBefore
 	}
 	return run, nil
 }
@@ -134,28 +142,119 @@ func (s *burstServer) searchWhile(ctx context.Context, shapes []burstShape, last
 	}
 }
 
-// newest50 times the newest 50 records of a name at a level, and of a
-// word, through GET /api/v1/search with the index caught up.
-func (r *runner) newest50(ctx context.Context, s *burstServer) (nameLevel, word latency, err error) {
-	d := r.burst.data
-	n := min(r.cfg.Samples, 500)
-	for q, out := range map[string]*latency{
-		url.Values{"name": {d.name}, "level": {d.level}, "limit": {"50"}}.Encode(): &nameLevel,
-		url.Values{"query": {burstCommon}, "limit": {"50"}}.Encode():               &word,
-	} {
-		took := make([]time.Duration, n)
-		for i := range took {
-			var a client.SearchAnswer
-			t0 := time.Now()
-			if err := s.do(ctx, http.MethodGet, "/api/v1/search?"+q, nil, &a); err != nil {
-				return latency{}, latency{}, err
-			}
-			took[i] = time.Since(t0)
-			if len(a.Hits) == 0 {
-				return latency{}, latency{}, fmt.Errorf("search %s: no hits", q)
-			}
+// newestShape is one of the newest-50 queries asked of mcplogd and of
+// VictoriaLogs once each has caught up: the arguments of GET
+// /api/v1/search, and the LogsQL filter that VictoriaLogs is asked, newest
+// first (vlQuery).
+type newestShape struct {
+	name   string
+	q      url.Values
+	logsql string
+}
+
+// The newestShapes that the SQLite baseline times too.
+const (
+	newestWord      = 0
+	newestNameLevel = 2
+)
+
+// burstOther is a second common word of the workload, for two words.
+const burstOther = "entity"
+
+// newestShapes are a word, two words, a name at a level, and a level. In
+// LogsQL a bare word is a word filter over _msg (exact case), words side
+// by side are ANDed, as in mcplogd's language (which matches text and stack,
+// any case, and a word's inflections).
+func newestShapes(name, level string) []newestShape {
+	q := func(kv ...string) url.Values {
+		v := url.Values{"limit": {"50"}}
+		for i := 0; i < len(kv); i += 2 {
+			v.Set(kv[i], kv[i+1])
 		}
-		*out = percentiles(took)
+		return v
 	}
-	return nameLevel, word, nil
+	two := burstCommon + " " + burstOther
+	return []newestShape{
+		{"a word (`" + burstCommon + "`)", q("query", burstCommon), burstCommon},
+		{"two words (`" + two + "`)", q("query", two), two},
+		{"`name=" + name + "` + `level=" + level + "`", q("name", name, "level", level), "name:=" + strconv.Quote(name) + " level:=" + level},
+		{"`level=" + level + "`", q("level", level), "level:=" + level},
+	}
+}
+
+// newest50 times the newest 50 of each of newestShapes through GET
+// /api/v1/search with the index caught up.
+func (r *runner) newest50(ctx context.Context, s *burstServer) ([]latency, int, error) {
+	return timeNewest(r.burst.newestShapes, min(r.cfg.Samples, 500), func(sh *newestShape) (time.Duration, int, error) {
+		body, took, err := timedGet(ctx, s.client, s.base+"/api/v1/search?"+sh.q.Encode(), benchToken)
+		if err != nil {
+			return 0, 0, err
+		}
+		var a client.SearchAnswer
+		if err := json.Unmarshal(body, &a); err != nil {
+			return 0, 0, fmt.Errorf("search %s: %w", sh.q.Encode(), err)
+		}
+		return took, len(a.Hits), nil
+	})
+}
+
+// A shape's series of newest-50 reads stops after newestBudget once it
+// has newestMinSamples (VictoriaLogs takes a fifth of a second or more for
+// some on two busy cores, and 500 of those would take minutes).
+const (
+	newestBudget     = 10 * time.Second
+	newestMinSamples = 5
+)
+
+// timeNewest asks each shape n times through ask (fewer past
+// newestBudget), which returns the time to the answer's last byte and the
+// hits in it; an answer without hits is an error. It returns the fewest
+// reads a shape got.
+func timeNewest(shapes []newestShape, n int, ask func(sh *newestShape) (time.Duration, int, error)) ([]latency, int, error) {
+	out := make([]latency, len(shapes))
+	fewest := n
+	for i := range shapes {
+		var took []time.Duration
+		start := time.Now()
+		for len(took) < n && (len(took) < newestMinSamples || time.Since(start) < newestBudget) {
+			t, hits, err := ask(&shapes[i])
+			if err != nil {
+				return nil, 0, err
+			}
+			if hits == 0 {
+				return nil, 0, fmt.Errorf("newest 50 of %s: no hits", shapes[i].name)
+			}
+			took = append(took, t)
+		}
+		out[i], fewest = percentiles(took), min(fewest, len(took))
+	}
+	return out, fewest, nil
+}
+
+// timedGet sends a GET (with token as the bearer, unless empty) and times
+// it from the request to the answer's last byte, which is all read before
+// anything is decoded; an answer other than 200 is an error.
+func timedGet(ctx context.Context, hc *http.Client, u, token string) ([]byte, time.Duration, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	if err != nil {
+		return nil, 0, err
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	t0 := time.Now()
+	resp, err := hc.Do(req)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	took := time.Since(t0)
+	if err != nil {
+		return nil, 0, err
+	}
+	if resp.StatusCode != http.StatusOK {
+		return nil, 0, fmt.Errorf("GET %s: %s: %.300s", u, resp.Status, bytes.TrimSpace(b))
+	}
+	return b, took, nil
 }

@@ -82,9 +82,13 @@ type procStatus struct {
 	rss, hwm, anon, file int64 // bytes; -1 when unknown
 }
 
-func readProcStatus() procStatus {
+func readProcStatus() procStatus { return readProcStatusFile("/proc/self/status") }
+
+// readProcStatusFile reads a /proc/<pid>/status file; what it cannot read
+// is -1.
+func readProcStatusFile(path string) procStatus {
 	s := procStatus{-1, -1, -1, -1}
-	b, err := os.ReadFile("/proc/self/status")
+	b, err := os.ReadFile(path)
 	if err != nil {
 		return s
 	}

@@ -27,6 +27,7 @@ func (r *runner) report(out io.Writer) error {
 	switch r.cfg.Only {
 	case "burst":
 		r.reportBurst(w)
+		r.reportVL(w)
 		return w.err
 	case "memory":
 		r.reportMemory(w)
@@ -36,6 +37,7 @@ func (r *runner) report(out io.Writer) error {
 	r.reportStore(w)
 	r.reportHTTP(w)
 	r.reportBurst(w) // report_burst.go
+	r.reportVL(w)    // report_vl.go
 	r.reportMemory(w)
 	r.reportTargets(w)
 	return w.err

@@ -65,7 +65,7 @@ func (r *runner) reportBurst(w *errWriter) {
 	catchUp("every record in a segment while searches run", sBusy, false)
 	var nl, wd []latency
 	for i := range b.quiet {
-		nl, wd = append(nl, b.quiet[i].nameLevel), append(wd, b.quiet[i].word)
+		nl, wd = append(nl, b.quiet[i].newest[newestNameLevel]), append(wd, b.quiet[i].newest[newestWord])
 	}
 	var snl, swd []latency
 	for i := range b.sqlite {

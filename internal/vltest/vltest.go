@@ -18,37 +18,16 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/mcplogd/mcplogd/internal/vlnode"
 )
 
 // Version is the VictoriaLogs release the tests run, as
 // scripts/need-victoria-logs installs it.
-const Version = "v1.52.1"
+const Version = vlnode.Version
 
 // Binary returns the path of the victoria-logs binary, "" when there is none.
-func Binary() string {
-	if p, err := exec.LookPath("victoria-logs"); err == nil {
-		return p
-	}
-	// Where go install puts it: GOBIN, else the first GOPATH's bin.
-	out, _ := exec.Command("go", "env", "GOBIN", "GOPATH").Output()
-	env := strings.Split(string(out), "\n")
-	var dirs []string
-	if len(env) > 0 && strings.TrimSpace(env[0]) != "" {
-		dirs = append(dirs, strings.TrimSpace(env[0]))
-	}
-	if len(env) > 1 {
-		for _, dir := range filepath.SplitList(strings.TrimSpace(env[1])) {
-			dirs = append(dirs, filepath.Join(dir, "bin"))
-		}
-	}
-	for _, dir := range dirs {
-		p := filepath.Join(dir, "victoria-logs")
-		if _, err := os.Stat(p); err == nil {
-			return p
-		}
-	}
-	return ""
-}
+func Binary() string { return vlnode.Binary() }
 
 // need returns the binary or ends the test: skipped, or failed when
 // MCPLOGD_REQUIRE_VICTORIALOGS=1.
