@@ -2,6 +2,7 @@ package store
 
 import (
 	"fmt"
+	"runtime"
 	"sync"
 
 	"go.etcd.io/bbolt"
@@ -252,15 +253,17 @@ func place(tx *bbolt.Tx, s *oplog.Stats, ids []uint64, vals [][]byte) error {
 	}
 	old := len(all)
 	all, allVals = append(all, ids...), append(allVals, vals...)
+	var blocks []newBlock
 	from, size := 0, 0
 	for i, v := range allVals {
 		if size += len(v); size < codec.BlockTarget && i+1-from < maxBlockRecords {
 			continue
 		}
-		if err := putBlock(tx, s, all[from:i+1], allVals[from:i+1], size); err != nil {
-			return err
-		}
+		blocks = append(blocks, newBlock{ids: all[from : i+1], vals: allVals[from : i+1], size: size})
 		from, size = i+1, 0
+	}
+	if err := putBlocks(tx, s, blocks); err != nil {
+		return err
 	}
 	for i := range min(from, old) {
 		if err := recs.Delete(codec.Key(all[i])); err != nil {
@@ -275,17 +278,46 @@ func place(tx *bbolt.Tx, s *oplog.Stats, ids []uint64, vals [][]byte) error {
 	return nil
 }
 
-// putBlock writes the block of ids and vals, whose values take size bytes
-// in Stats.Bytes, and counts the block's bytes instead.
-func putBlock(tx *bbolt.Tx, s *oplog.Stats, ids []uint64, vals [][]byte, size int) error {
-	v, err := codec.AppendBlock(nil, uint64(tx.ID()), ids, vals)
-	if err != nil {
-		return err
+// newBlock is a block to write: its records and the bytes their values
+// take in Stats.Bytes.
+type newBlock struct {
+	ids  []uint64
+	vals [][]byte
+	size int
+	v    []byte // encoded
+	err  error
+}
+
+// putBlocks writes blocks, compressed on every core when there are
+// several (a burst's commit seals dozens), and counts their stored bytes
+// in Stats.Bytes instead of their values'.
+func putBlocks(tx *bbolt.Tx, s *oplog.Stats, blocks []newBlock) error {
+	rev := uint64(tx.ID())
+	if len(blocks) > 1 {
+		var wg sync.WaitGroup
+		sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+		for i := range blocks {
+			b := &blocks[i]
+			sem <- struct{}{}
+			wg.Go(func() {
+				b.v, b.err = codec.AppendBlock(nil, rev, b.ids, b.vals)
+				<-sem
+			})
+		}
+		wg.Wait()
+	} else if len(blocks) == 1 {
+		blocks[0].v, blocks[0].err = codec.AppendBlock(nil, rev, blocks[0].ids, blocks[0].vals)
 	}
-	if err := tx.Bucket(codec.BlocksBucket).Put(codec.Key(ids[len(ids)-1]), v); err != nil {
-		return fmt.Errorf("put block %d–%d: %w", ids[0], ids[len(ids)-1], err)
+	bucket := tx.Bucket(codec.BlocksBucket)
+	for _, b := range blocks {
+		if b.err != nil {
+			return b.err
+		}
+		if err := bucket.Put(codec.Key(b.ids[len(b.ids)-1]), b.v); err != nil {
+			return fmt.Errorf("put block %d–%d: %w", b.ids[0], b.ids[len(b.ids)-1], err)
+		}
+		s.Bytes = s.Bytes + uint64(len(b.v)) - uint64(b.size)
 	}
-	s.Bytes = s.Bytes + uint64(len(v)) - uint64(size)
 	return nil
 }
 
@@ -324,7 +356,7 @@ func sealLoose(tx *bbolt.Tx, s *oplog.Stats, maxBlocks int) (int, error) {
 		if size < codec.BlockTarget && len(ids) < maxBlockRecords {
 			return n, nil
 		}
-		if err := putBlock(tx, s, ids, vals, size); err != nil {
+		if err := putBlocks(tx, s, []newBlock{{ids: ids, vals: vals, size: size}}); err != nil {
 			return n, err
 		}
 		for _, id := range ids {

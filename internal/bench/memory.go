@@ -205,13 +205,14 @@ func steadyWindow(records int) time.Duration {
 	return min(memorySteady, time.Duration(records)*50*time.Microsecond)
 }
 
-// fileBytes is the size of a file, or of every file under a folder.
+// fileBytes is what a file, or every file under a folder, takes on disk
+// (as du counts it: bbolt sizes its file ahead of its pages, sparsely).
 func fileBytes(path string) int64 {
 	var n int64
 	_ = filepath.WalkDir(path, func(_ string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() {
 			if fi, err := d.Info(); err == nil {
-				n += fi.Size()
+				n += allocated(fi)
 			}
 		}
 		return nil

@@ -3,6 +3,7 @@ package codec
 import (
 	"encoding/binary"
 	"fmt"
+	"runtime"
 	"slices"
 	"sync"
 
@@ -36,7 +37,9 @@ const BlockTarget = 128 << 10
 const maxBlockExpanded = 64 << 20
 
 var (
-	zEncoder, _ = zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithEncoderConcurrency(1))
+	// EncodeAll runs on as many goroutines at once as the encoder has
+	// concurrency: a commit compresses its blocks on every core.
+	zEncoder, _ = zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithEncoderConcurrency(min(runtime.GOMAXPROCS(0), 4)))
 	zDecoder, _ = zstd.NewReader(nil, zstd.WithDecoderConcurrency(0), zstd.WithDecoderLowmem(true),
 		zstd.WithDecoderMaxMemory(maxBlockExpanded))
 )
