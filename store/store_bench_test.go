@@ -217,3 +217,29 @@ func BenchmarkReopen(b *testing.B) {
 		b.StartTimer()
 	}
 }
+
+// BenchmarkGetMany loads 50 records by ID from a store of benchFill
+// records, as a search loads its page of hits: the newest 50, 50 spread
+// over the newest 50,000 (a query matching 0.1% of the records), and 50
+// spread over the whole store (a rare one). Sealed records are read by
+// expanding their block, so how far apart the hits are is what costs.
+func BenchmarkGetMany(b *testing.B) {
+	l, db := logtest.MustOpenLog(b, nil)
+	fill(b, l, benchFill)
+	last := l.Stats().LastID
+	for _, span := range []uint64{50, 50_000, benchFill} {
+		ids := make([]uint64, 50)
+		for i := range ids {
+			ids[i] = last - uint64(i)*(span/50)
+		}
+		b.Run(fmt.Sprintf("span=%d", span), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				recs, err := db.GetMany(ids)
+				if err != nil || len(recs) != len(ids) {
+					b.Fatalf("GetMany: %d records, %v", len(recs), err)
+				}
+			}
+		})
+	}
+}
