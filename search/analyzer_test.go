@@ -86,16 +86,23 @@ func TestFieldsAnalyseAsBleve(t *testing.T) {
 		}
 	}
 	for _, v := range []string{"Physics", "error", "naïve Name"} {
-		mine := an.kw.field("name", v)
-		theirs := document.NewTextFieldCustom("name", nil, []byte(v), keywordOpts, an.keyword)
-		theirs.Analyze()
-		if mine.AnalyzedLength() != theirs.AnalyzedLength() || freqString(mine.AnalyzedTokenFrequencies()) != freqString(theirs.AnalyzedTokenFrequencies()) {
-			t.Errorf("keyword %q: %d %s, bleve's %d %s", v, mine.AnalyzedLength(), freqString(mine.AnalyzedTokenFrequencies()),
-				theirs.AnalyzedLength(), freqString(theirs.AnalyzedTokenFrequencies()))
+		// name is indexed without frequencies, template with them (mapping.go)
+		for _, name := range []string{"name", ql.TemplateField} {
+			mine := an.kw.field(name, v)
+			theirs := document.NewTextFieldCustom(name, nil, []byte(v), keywordOptions(name), an.keyword)
+			theirs.Analyze()
+			if mine.Options() != theirs.Options() || mine.AnalyzedLength() != theirs.AnalyzedLength() ||
+				freqString(mine.AnalyzedTokenFrequencies()) != freqString(theirs.AnalyzedTokenFrequencies()) {
+				t.Errorf("keyword %s %q: %v %d %s, bleve's %v %d %s", name, v, mine.Options(), mine.AnalyzedLength(), freqString(mine.AnalyzedTokenFrequencies()),
+					theirs.Options(), theirs.AnalyzedLength(), freqString(theirs.AnalyzedTokenFrequencies()))
+			}
+			if an.kw.field(name, v) != mine {
+				t.Errorf("keyword %s %q: not shared", name, v)
+			}
 		}
-		if an.kw.field("name", v) != mine {
-			t.Errorf("keyword %q: not shared", v)
-		}
+	}
+	if keywordOpts.SkipFreqNorm() == uniqueOpts.SkipFreqNorm() || !textOpts.SkipFreqNorm() {
+		t.Errorf("options: keyword %v, unique %v, text %v", keywordOpts, uniqueOpts, textOpts)
 	}
 }
 
@@ -187,10 +194,16 @@ func TestDocument_Cut(t *testing.T) {
 		t.Errorf("cut fields %q, want stack", cut)
 	}
 	few := strings.Repeat("Alpha beta, gamma the delta! ", 3*maxFieldTerms)
-	f := &textField{name: "stack", value: []byte(few), an: an.words}
-	f.Analyze()
 	n := 3 * maxFieldTerms
-	if want := fmt.Sprintf("alpha:%d beta:%d delta:%d gamma:%d", n, n, n, n); f.cut || freqString(f.freqs) != want || f.length != 4*n {
-		t.Errorf("a long field of few words: cut %v, %d words, %s; want %s", f.cut, f.length, freqString(f.freqs), want)
+	// counted for a field indexed with frequencies, 0 for one without
+	defer func(o index.FieldIndexingOptions) { textOpts = o }(textOpts)
+	for _, opts := range []index.FieldIndexingOptions{index.IndexField, index.IndexField | index.SkipFreqNorm} {
+		textOpts = opts
+		f := &textField{name: "stack", value: []byte(few), an: an.words}
+		f.Analyze()
+		k := n * freqOne(opts)
+		if want := fmt.Sprintf("alpha:%d beta:%d delta:%d gamma:%d", k, k, k, k); f.cut || freqString(f.freqs) != want || f.length != 4*n {
+			t.Errorf("%v: a long field of few words: cut %v, %d words, %s; want %s", opts, f.cut, f.length, freqString(f.freqs), want)
+		}
 	}
 }

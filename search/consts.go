@@ -19,7 +19,9 @@ import "time"
 //     indexed by its first maxFieldTerms, its document marked cut (cut.go).
 //   - 8: template, the ID of the text's template (oplog.TextTemplateID):
 //     the rebuild gives the records stored before theirs.
-const MappingVersion = 8
+//   - 9: no term frequencies nor field lengths but for template and
+//     replayOf (SkipFreqNorm, see mapping.go): nothing is scored.
+const MappingVersion = 9
 
 // maxTokenBytes is the longest term of text and stack: a longer word is
 // indexed by its first maxTokenBytes bytes, lower-cased (as Lucene's

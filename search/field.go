@@ -22,11 +22,12 @@ type kwField struct {
 	name  string
 	value []byte
 	freqs index.TokenFrequencies
+	opts  index.FieldIndexingOptions
 }
 
 func (f *kwField) Name() string                                     { return f.name }
 func (f *kwField) ArrayPositions() []uint64                         { return nil }
-func (f *kwField) Options() index.FieldIndexingOptions              { return keywordOpts }
+func (f *kwField) Options() index.FieldIndexingOptions              { return f.opts }
 func (f *kwField) Analyze()                                         {}
 func (f *kwField) Value() []byte                                    { return f.value }
 func (f *kwField) NumPlainTextBytes() uint64                        { return uint64(len(f.value)) }
@@ -58,9 +59,10 @@ func (c *kwCache) field(name, v string) *kwField {
 	// v may be a substring of a whole record (codec.Decode): what the cache
 	// keeps is a copy, so that it holds no record's text
 	v = strings.Clone(v)
+	opts := keywordOptions(name)
 	tf := &index.TokenFreq{Term: []byte(v)}
-	tf.SetFrequency(1)
-	f := &kwField{name: name, value: tf.Term, freqs: index.TokenFrequencies{v: tf}}
+	tf.SetFrequency(freqOne(opts))
+	f := &kwField{name: name, value: tf.Term, freqs: index.TokenFrequencies{v: tf}, opts: opts}
 	if len(c.m) < maxKeywordCache {
 		c.m[kwKey{name, v}] = f
 	}
@@ -122,6 +124,7 @@ func (f *textField) Analyze() {
 		return true
 	})
 	f.length = len(ends)
+	one := freqOne(textOpts)
 	str := string(buf)
 	// Words repeat (stacks most): room for half of them to be distinct,
 	// the map grows past that and the slab is topped up.
@@ -131,14 +134,14 @@ func (f *textField) Analyze() {
 	for _, end := range ends {
 		key := str[from:end]
 		if tf, ok := f.freqs[key]; ok {
-			tf.SetFrequency(tf.Frequency() + 1)
+			tf.SetFrequency(tf.Frequency() + one)
 		} else {
 			if len(slab) == cap(slab) { // the pointers taken stay valid
 				slab = make([]index.TokenFreq, 0, cap(slab))
 			}
 			slab = append(slab, index.TokenFreq{Term: buf[from:end:end]})
 			tf := &slab[len(slab)-1]
-			tf.SetFrequency(1)
+			tf.SetFrequency(one)
 			f.freqs[key] = tf
 		}
 		from = end
@@ -158,6 +161,7 @@ func (f *textField) analyzeCapped() {
 	f.freqs = make(index.TokenFrequencies, 1024)
 	var slab []index.TokenFreq
 	var arena, buf []byte
+	one := freqOne(textOpts)
 	eachWord(in, func(start, end int, ascii bool) bool {
 		buf = appendTerm(buf[:0], in[start:end], ascii)
 		if f.an.isStop(buf) {
@@ -165,7 +169,7 @@ func (f *textField) analyzeCapped() {
 		}
 		if tf, ok := f.freqs[string(buf)]; ok {
 			f.length++
-			tf.SetFrequency(tf.Frequency() + 1)
+			tf.SetFrequency(tf.Frequency() + one)
 			return true
 		}
 		if len(f.freqs) == maxFieldTerms {
@@ -184,8 +188,18 @@ func (f *textField) analyzeCapped() {
 		}
 		slab = append(slab, index.TokenFreq{Term: term})
 		tf := &slab[len(slab)-1]
-		tf.SetFrequency(1)
+		tf.SetFrequency(one)
 		f.freqs[unsafe.String(&term[0], len(term))] = tf
 		return true
 	})
+}
+
+// freqOne is what one occurrence of a term adds to its frequency: 0 for
+// fields indexed with SkipFreqNorm, which bleve writes without frequency
+// nor norm.
+func freqOne(opts index.FieldIndexingOptions) int {
+	if opts.SkipFreqNorm() {
+		return 0
+	}
+	return 1
 }

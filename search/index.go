@@ -133,12 +133,14 @@ type Index struct {
 	walks    chan struct{} // a turn of a search walking the records above the watermark (Options.Walks)
 	unmapped unmapper      // when the store's mapped pages go back (release.go)
 
-	stop      chan struct{}
-	done      chan struct{}
-	termsDone chan struct{}
-	reindex   chan chan error
-	metaLock  sync.Mutex
-	work      sync.Mutex // one indexing step or restart at a time
+	stop        chan struct{}
+	done        chan struct{}
+	termsDone   chan struct{}
+	compacting  atomic.Bool    // a sealed segment is being merged (compact.go)
+	compactions sync.WaitGroup // that merge
+	reindex     chan chan error
+	metaLock    sync.Mutex
+	work        sync.Mutex // one indexing step or restart at a time
 }
 
 var _ oplog.Index = (*Index)(nil)
@@ -148,7 +150,17 @@ var _ oplog.Index = (*Index)(nil)
 // background, on the other core, while the next batch is analysed. What
 // meta.json records as indexed is only what a persisted callback confirmed.
 // A new map each time: bleve writes into the one it is given (its path).
-func scorchConfig() map[string]any { return map[string]any{"unsafe_batch": true} }
+func scorchConfig() map[string]any {
+	c := map[string]any{"unsafe_batch": true}
+	for k, v := range scorchTuning {
+		c[k] = v
+	}
+	return c
+}
+
+// scorchTuning is added to every segment's scorch config: the benchmarks
+// of index variants set it (see BenchmarkIndexVariants).
+var scorchTuning map[string]any
 
 // persist tracks the batches of one indexing step until they are on disk.
 type persist struct {
@@ -164,6 +176,8 @@ type segment struct {
 	span   span     // the times of its documents; under Index.mu
 	times  *timeCol // its records' times
 	idx    bleve.Index
+
+	compacted bool // merged into one file once sealed, or being merged (compact.go); under Index.mu
 
 	checked atomic.Int64 // when a failed search last checked its files (damage.go), unix ns
 }
@@ -261,6 +275,7 @@ func (x *Index) Close() error {
 		// Persists what was introduced; the persisted callbacks take x.mu.
 		errs = append(errs, s.idx.Close())
 	}
+	x.compactions.Wait() // its segment closed, a merge returns
 	errs = append(errs, x.tolerateFull(x.writeMeta()))
 	x.mu.Lock()
 	defer x.mu.Unlock()

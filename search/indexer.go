@@ -40,6 +40,9 @@ func (x *Index) run() {
 			rel.indexed(done.n, done.bytes, done.more, time.Now())
 			x.readN(done.n, done.bytes, !done.more)
 		}
+		if err == nil && !done.more {
+			x.compactNext() // compact.go
+		}
 		if err == nil {
 			if err := x.warm(); err != nil {
 				x.opts.Logger.Error("search: reading the records above the watermark failed", "err", err)
