@@ -113,7 +113,8 @@ func (d *DB) commit(batch []*request, n int) error {
 		if err := runs.flush(); err != nil {
 			return err
 		}
-		if err := place(tx, s, ids, values); err != nil {
+		fast := len(d.reqs) > 0 || len(vals) > 2*codec.BlockTarget // busy: see blocks.go
+		if err := place(tx, s, ids, values, fast); err != nil {
 			return err
 		}
 		return names.flush(tx, &d.names)

@@ -2,30 +2,39 @@ package codec
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
+	"hash/crc32"
 	"runtime"
 	"slices"
 	"sync"
 
+	"github.com/klauspost/compress/s2"
 	"github.com/klauspost/compress/zstd"
 )
 
-// A block is a run of records compressed together (zstd). A ~120-byte log
-// line barely shrinks alone; a few hundred of them share their words,
-// names and times, and shrink 2–3×. Blocks live in the blocks bucket under
-// the Key of their last record:
+// A block is a run of records compressed together. A ~120-byte log line
+// barely shrinks alone; a few hundred of them share their words, names and
+// times, and shrink 2–3×. Blocks live in the blocks bucket under the Key
+// of their last record:
 //
-//	0      BlockFormat
+//	0      BlockZstd or BlockS2
 //	1..    uvarint rev (the write transaction's ID: a cache key that changes
 //	       whenever the block is rewritten), uvarint first ID, uvarint
-//	       count, then one zstd frame (with its checksum) of: count uvarint
-//	       ID deltas (from first; the first is 0), count uvarint value
-//	       lengths, then the values one after the other
+//	       count, then the compressed payload: one zstd frame (with its
+//	       checksum), or one S2 block and the CRC-32C of what it expands to
+//	       (4 bytes, big-endian). The payload expands to: count uvarint ID
+//	       deltas (from first; the first is 0), count uvarint value lengths,
+//	       then the values one after the other
 //
 // A block's values are format-2 or format-1 record values (a format-3
-// value is expanded before it is blocked: zstd does better on the plain
-// bytes than on S2's).
-const BlockFormat = 1
+// value is expanded before it is blocked: either codec does better on the
+// plain bytes than on S2's). zstd takes ~25% fewer bytes; S2 compresses
+// ~2.5× faster, for the commits of a burst (see AppendBlock).
+const (
+	BlockZstd = 1
+	BlockS2   = 2
+)
 
 // BlockTarget is the expanded size a block is sealed at: large enough to
 // compress well (64 KiB blocks take ~20% more bytes per record on the
@@ -82,8 +91,9 @@ func (b *Block) Size() int { return cap(b.data) + 8*cap(b.ids) + 8*cap(b.ends) }
 var blockScratch = sync.Pool{New: func() any { return new([]byte) }}
 
 // AppendBlock appends the block of the records ids (ascending) with values
-// vals, written by transaction rev, to dst.
-func AppendBlock(dst []byte, rev uint64, ids []uint64, vals [][]byte) ([]byte, error) {
+// vals, written by transaction rev, to dst: compressed with zstd, or with
+// S2 when fast.
+func AppendBlock(dst []byte, rev uint64, ids []uint64, vals [][]byte, fast bool) ([]byte, error) {
 	if len(ids) == 0 || len(ids) != len(vals) {
 		return nil, fmt.Errorf("block of %d IDs and %d values", len(ids), len(vals))
 	}
@@ -108,11 +118,20 @@ func AppendBlock(dst []byte, rev uint64, ids []uint64, vals [][]byte) ([]byte, e
 	for _, v := range vals {
 		plain = append(plain, v...)
 	}
-	dst = append(dst, BlockFormat)
+	format := byte(BlockZstd)
+	if fast {
+		format = BlockS2
+	}
+	dst = append(dst, format)
 	dst = binary.AppendUvarint(dst, rev)
 	dst = binary.AppendUvarint(dst, ids[0])
 	dst = binary.AppendUvarint(dst, uint64(len(ids)))
-	dst = zEncoder.EncodeAll(plain, dst)
+	if fast {
+		dst = append(dst, s2.Encode(nil, plain)...)
+		dst = binary.BigEndian.AppendUint32(dst, crc32.Checksum(plain, castagnoli))
+	} else {
+		dst = zEncoder.EncodeAll(plain, dst)
+	}
 	if cap(plain) <= 4*BlockTarget {
 		*bp = plain
 		blockScratch.Put(bp)
@@ -129,7 +148,7 @@ func BlockRev(v []byte) (rev, first, n uint64, err error) {
 
 func readBlockHeader(v []byte) *blockHeader {
 	h := &blockHeader{b: v, off: 1}
-	if len(v) == 0 || v[0] != BlockFormat {
+	if len(v) == 0 || v[0] != BlockZstd && v[0] != BlockS2 {
 		h.err = fmt.Errorf("%w: block format %v", ErrCorrupt, v[:min(len(v), 1)])
 	}
 	return h
@@ -165,7 +184,7 @@ func DecodeBlock(v []byte) (*Block, error) {
 	if n == 0 || n > maxBlockExpanded/HeaderSize {
 		return nil, fmt.Errorf("%w: block of %d records", ErrCorrupt, n)
 	}
-	plain, err := zDecoder.DecodeAll(v[h.off:], nil)
+	plain, err := expandBlock(v[0], v[h.off:])
 	if err != nil {
 		return nil, fmt.Errorf("%w: block from %d: %v", ErrCorrupt, b.First, err)
 	}
@@ -205,3 +224,27 @@ func (b *Block) IDs() []uint64 { return slices.Clone(b.ids) }
 
 // Expanded is the bytes of b's values together.
 func (b *Block) Expanded() int { return len(b.data) }
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// expandBlock expands a block's payload, checking its checksum.
+func expandBlock(format byte, payload []byte) ([]byte, error) {
+	if format == BlockZstd {
+		return zDecoder.DecodeAll(payload, nil)
+	}
+	if len(payload) < 4 {
+		return nil, errors.New("no checksum")
+	}
+	body, sum := payload[:len(payload)-4], binary.BigEndian.Uint32(payload[len(payload)-4:])
+	if n, err := s2.DecodedLen(body); err != nil || n > maxBlockExpanded {
+		return nil, fmt.Errorf("bad expanded length (%v)", err)
+	}
+	plain, err := s2.Decode(nil, body)
+	if err != nil {
+		return nil, err
+	}
+	if crc32.Checksum(plain, castagnoli) != sum {
+		return nil, errors.New("checksum mismatch")
+	}
+	return plain, nil
+}
