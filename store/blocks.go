@@ -247,24 +247,18 @@ func (c *recCursor) inBlock() (key []byte, b *codec.Block, ok bool) {
 // instead, a block more than they fill.
 func place(tx *bbolt.Tx, s *oplog.Stats, ids []uint64, vals [][]byte, fast bool) error {
 	recs := tx.Bucket(codec.RecordsBucket)
-	var all []uint64
-	var allVals [][]byte
-	size := 0
-	c := recs.Cursor()
-	for k, v := c.First(); k != nil; k, v = c.Next() {
-		if size += len(v); size > 2*codec.BlockTarget {
-			return placeBehindBacklog(tx, s, ids, vals, fast)
-		}
-		id, err := codec.ID(k)
-		if err != nil {
-			return err
-		}
-		all, allVals = append(all, id), append(allVals, v)
+	all, allVals, size, err := oldestLoose(recs, func(size, _ int) bool { return size > 2*codec.BlockTarget })
+	if err != nil {
+		return err
+	}
+	if size > 2*codec.BlockTarget {
+		return placeBehindBacklog(tx, s, ids, vals, fast)
 	}
 	old := len(all)
 	all, allVals = append(all, ids...), append(allVals, vals...)
 	var blocks []newBlock
-	from, size := 0, 0
+	from := 0
+	size = 0
 	for i, v := range allVals {
 		if size += len(v); size < codec.BlockTarget && i+1-from < maxBlockRecords {
 			continue
@@ -296,6 +290,21 @@ type newBlock struct {
 	size int
 	v    []byte // encoded
 	err  error
+}
+
+// oldestLoose reads the loose records from the oldest on until enough
+// says the ones read (their values' bytes and count) are enough, or none
+// is left.
+func oldestLoose(recs *bbolt.Bucket, enough func(size, n int) bool) (ids []uint64, vals [][]byte, size int, err error) {
+	c := recs.Cursor()
+	for k, v := c.First(); k != nil && !enough(size, len(ids)); k, v = c.Next() {
+		id, err := codec.ID(k)
+		if err != nil {
+			return nil, nil, 0, err
+		}
+		ids, vals, size = append(ids, id), append(vals, v), size+len(v)
+	}
+	return ids, vals, size, nil
 }
 
 // putBlocks writes blocks, compressed on every core when there are
@@ -352,16 +361,9 @@ func sealLoose(tx *bbolt.Tx, s *oplog.Stats, maxBlocks int, fast bool) (int, err
 	recs := tx.Bucket(codec.RecordsBucket)
 	n := 0
 	for ; n < maxBlocks; n++ {
-		var ids []uint64
-		var vals [][]byte
-		size := 0
-		c := recs.Cursor()
-		for k, v := c.First(); k != nil && size < codec.BlockTarget && len(ids) < maxBlockRecords; k, v = c.Next() {
-			id, err := codec.ID(k)
-			if err != nil {
-				return n, err
-			}
-			ids, vals, size = append(ids, id), append(vals, v), size+len(v)
+		ids, vals, size, err := oldestLoose(recs, func(size, count int) bool { return size >= codec.BlockTarget || count >= maxBlockRecords })
+		if err != nil {
+			return n, err
 		}
 		if size < codec.BlockTarget && len(ids) < maxBlockRecords {
 			return n, nil

@@ -52,10 +52,11 @@ func (d *DB) Neighbors(id uint64) (prev, next uint64, err error) {
 		if n, v := c.next(); v != nil {
 			next = n
 		}
-		if p, v := d.cursor(tx).below(id); v != nil {
+		pc := d.cursor(tx)
+		if p, v := pc.below(id); v != nil {
 			prev = p
 		}
-		return c.err
+		return errors.Join(c.err, pc.err)
 	})
 	return prev, next, err
 }

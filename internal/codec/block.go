@@ -146,31 +146,13 @@ func BlockRev(v []byte) (rev, first, n uint64, err error) {
 	return rev, first, n, d.err
 }
 
-func readBlockHeader(v []byte) *blockHeader {
-	h := &blockHeader{b: v, off: 1}
+// readBlockHeader starts reading the block v after its format byte.
+func readBlockHeader(v []byte) *decoder {
+	d := &decoder{b: v, off: 1}
 	if len(v) == 0 || v[0] != BlockZstd && v[0] != BlockS2 {
-		h.err = fmt.Errorf("%w: block format %v", ErrCorrupt, v[:min(len(v), 1)])
+		d.err = fmt.Errorf("%w: block format %v", ErrCorrupt, v[:min(len(v), 1)])
 	}
-	return h
-}
-
-type blockHeader struct {
-	b   []byte
-	off int
-	err error
-}
-
-func (h *blockHeader) uvarint() uint64 {
-	if h.err != nil {
-		return 0
-	}
-	x, n := binary.Uvarint(h.b[h.off:])
-	if n <= 0 {
-		h.err = fmt.Errorf("%w: block header at byte %d", ErrCorrupt, h.off)
-		return 0
-	}
-	h.off += n
-	return x
+	return d
 }
 
 // DecodeBlock expands the block v.
@@ -188,7 +170,7 @@ func DecodeBlock(v []byte) (*Block, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: block from %d: %v", ErrCorrupt, b.First, err)
 	}
-	p := &blockHeader{b: plain}
+	p := &decoder{b: plain}
 	b.ids, b.ends = make([]uint64, n), make([]int, n)
 	for i := range b.ids {
 		b.ids[i] = b.First + p.uvarint()
