@@ -189,6 +189,9 @@ var volatile = map[string]bool{"revision": true, "startedAt": true, "uptimeSecon
 // volatileText finds volatile values in text blocks: "revision=123".
 var volatileText = regexp.MustCompile(`\b(revision|nextCursor|cursor|index)=[^\s,;)]+`)
 
+// ago finds ages measured from now: "263 days ago".
+var ago = regexp.MustCompile(`\b\d+ (seconds?|minutes?|hours?|days?|weeks?|months?|years?) ago\b`)
+
 // normalize replaces volatile values (also inside a text block that holds
 // the same JSON as structuredContent, and ping's clock) and indents.
 func normalize(t *testing.T, b []byte) []byte {
@@ -227,6 +230,8 @@ func scrub(v any, key string) any {
 		if key == "text" {
 			x = volatileText.ReplaceAllString(x, "$1=<$1>")
 		}
+		// How long ago a crash was counts from today's clock.
+		x = ago.ReplaceAllString(x, "<N> $1 ago")
 		if key == "text" && strings.HasPrefix(x, "{") {
 			var inner any
 			if json.Unmarshal([]byte(x), &inner) == nil {
