@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"sync/atomic"
 
 	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/blevesearch/bleve/v2/index/scorch/mergeplan"
@@ -22,14 +23,15 @@ import (
 const maxCompactFiles = 1 << 10
 
 // compactSealed says whether the indexer merges sealed segments into one
-// file. A variable for the benchmarks.
-var compactSealed = true
+// file. A variable for the benchmarks and tests, which set it while
+// indexers of other tests may still be closing.
+var compactSealed = func() *atomic.Bool { var b atomic.Bool; b.Store(true); return &b }()
 
 // compactNext starts merging the oldest sealed segment not yet merged into
 // one file, in the background, unless one is being merged. The merge ends
 // with the index (or the segment, dropped by retention).
 func (x *Index) compactNext() {
-	if !compactSealed || !x.compacting.CompareAndSwap(false, true) {
+	if !compactSealed.Load() || !x.compacting.CompareAndSwap(false, true) {
 		return
 	}
 	s, sc := x.nextSealed()

@@ -37,7 +37,7 @@ func appendApart(e *env, n int) {
 func TestIndex_Compact_SealedSegments(t *testing.T) {
 	defer lazyMerges()()
 	t.Run("Off", func(t *testing.T) {
-		defer search.SetCompactSealed(false)()
+		t.Cleanup(search.SetCompactSealed(false)) // restored after the index below is closed
 		e := mustOpen(t, t.TempDir(), small(), nil)
 		appendApart(e, 3500)
 		if _, _, _, err := e.idx.Settle(30 * time.Second); err != nil {

@@ -65,9 +65,8 @@ func SetFieldOptions(keyword, text index.FieldIndexingOptions) (restore func()) 
 // SetCompactSealed sets whether sealed segments are merged into one file
 // until the returned func runs.
 func SetCompactSealed(on bool) (restore func()) {
-	old := compactSealed
-	compactSealed = on
-	return func() { compactSealed = old }
+	old := compactSealed.Swap(on)
+	return func() { compactSealed.Store(old) }
 }
 
 // SetUniqueOptions sets the indexing options of the nearly unique keyword
@@ -97,7 +96,7 @@ func (x *Index) Settle(timeout time.Duration) (bytes, live, files uint64, err er
 			m, _ := s.idx.StatsMap()["index"].(map[string]any)
 			u := func(k string) uint64 { v, _ := m[k].(uint64); return v }
 			if u("num_root_memorysegments") > 0 || u("TotFileMergeZapBeg") != u("TotFileMergeZapEnd") ||
-				compactSealed && s.hi <= x.persisted && !s.compacted {
+				compactSealed.Load() && s.hi <= x.persisted && !s.compacted {
 				quiet = false
 			}
 			bytes, live, files = bytes+u("CurOnDiskBytes"), live+u("num_bytes_used_disk_by_root"), files+u("CurOnDiskFiles")

@@ -102,7 +102,7 @@ func TestTerms_BuiltInTheBackground(t *testing.T) {
 // rest as lag), searches stay exact past it, and once the segments catch
 // up the sets are dropped.
 func TestTerms_BoundedInBytes(t *testing.T) {
-	defer search.SetMaxTermSetBytes(256 << 10)()
+	t.Cleanup(search.SetMaxTermSetBytes(256 << 10)) // restored after the index below is closed
 	db, l, idx, release := heldIndex(t, 100)
 
 	recs := make([]oplog.Record, 2000)
