@@ -1,9 +1,12 @@
 package store
 
 import (
+	"bytes"
+	"context"
+	"errors"
 	"fmt"
-	"runtime"
 	"sync"
+	"time"
 
 	"go.etcd.io/bbolt"
 
@@ -13,17 +16,14 @@ import (
 
 // Records are written loose (one key each, in the records bucket) and,
 // once codec.BlockTarget bytes of them have gathered, the oldest are
-// sealed into a block (the blocks bucket, codec.AppendBlock) by the same
-// transaction that wrote the last of them, so the acknowledgement after
-// fsync is unchanged and no record is ever in both buckets. The newest
-// records, fewer than a block's worth, stay loose. A completion or a
-// retention trim that reaches a sealed record rewrites its block.
-//
-// A commit seals with zstd, or with S2 (~2.5× faster, ~25% more bytes)
-// when it is busy: more appends already wait behind it, or it seals more
-// than two blocks at once (a burst), so that compressing never holds the
-// acknowledgements back much. Rewrites and the background sealing use
-// zstd.
+// sealed into a zstd block (the blocks bucket, codec.AppendBlock) by the
+// sealer (sealLoop): compressed outside any transaction and written by
+// the committer's next transaction, which deletes their loose copies, so
+// that no record is ever in both buckets and compressing never holds an
+// acknowledgement back (in-commit sealing cost the HTTP ingest ~25%).
+// The newest records, fewer than a block's worth, stay loose. A
+// completion or a retention trim that reaches a sealed record rewrites
+// its block.
 //
 // Stats.Bytes counts what is stored: a loose record's value, a block's
 // whole value.
@@ -240,144 +240,186 @@ func (c *recCursor) inBlock() (key []byte, b *codec.Block, ok bool) {
 	return c.bk, c.blk, c.out == 2
 }
 
-// place writes a commit's new records (ascending IDs, above every stored
-// one): with the loose records before them, as many blocks as they fill,
-// and the rest loose. Behind a backlog of loose records (a store written
-// before blocks) they go loose and the oldest loose records are sealed
-// instead, a block more than they fill.
-func place(tx *bbolt.Tx, s *oplog.Stats, ids []uint64, vals [][]byte, fast bool) error {
-	recs := tx.Bucket(codec.RecordsBucket)
-	all, allVals, size, err := oldestLoose(recs, func(size, _ int) bool { return size > 2*codec.BlockTarget })
-	if err != nil {
-		return err
-	}
-	if size > 2*codec.BlockTarget {
-		return placeBehindBacklog(tx, s, ids, vals, fast)
-	}
-	old := len(all)
-	all, allVals = append(all, ids...), append(allVals, vals...)
-	var blocks []newBlock
-	from := 0
-	size = 0
-	for i, v := range allVals {
-		if size += len(v); size < codec.BlockTarget && i+1-from < maxBlockRecords {
-			continue
-		}
-		blocks = append(blocks, newBlock{ids: all[from : i+1], vals: allVals[from : i+1], size: size})
-		from, size = i+1, 0
-	}
-	if err := putBlocks(tx, s, blocks, fast); err != nil {
-		return err
-	}
-	for i := range min(from, old) {
-		if err := recs.Delete(codec.Key(all[i])); err != nil {
-			return err
-		}
-	}
-	for i := max(from, old); i < len(all); i++ {
-		if err := recs.Put(codec.Key(all[i]), allVals[i]); err != nil {
-			return fmt.Errorf("put record %d: %w", all[i], err)
-		}
-	}
-	return nil
-}
+// sealBatch is the most blocks one round of the sealer hands the
+// committer: ~2 MiB of records held, one commit's work.
+const sealBatch = 16
 
-// newBlock is a block to write: its records and the bytes their values
-// take in Stats.Bytes.
-type newBlock struct {
+// sealed is a block the sealer compressed: its records and the values
+// they had when read (what the committer checks they still have).
+type sealed struct {
 	ids  []uint64
 	vals [][]byte
-	size int
-	v    []byte // encoded
-	err  error
+	size int    // the values' bytes, counted in Stats.Bytes until sealed
+	v    []byte // the block, rev 0 until written
+	left bool   // not written: its records changed
 }
 
-// oldestLoose reads the loose records from the oldest on until enough
-// says the ones read (their values' bytes and count) are enough, or none
-// is left.
-func oldestLoose(recs *bbolt.Bucket, enough func(size, n int) bool) (ids []uint64, vals [][]byte, size int, err error) {
-	c := recs.Cursor()
-	for k, v := c.First(); k != nil && !enough(size, len(ids)); k, v = c.Next() {
-		id, err := codec.ID(k)
+// sealQuiet and maxLoose: the sealer waits for appends to pause for
+// sealQuiet before it seals, unless maxLoose bytes are loose: compressing
+// takes a core, and during a burst the acknowledgements want it (sealing
+// during a 200,000-line HTTP burst cost its ingest ~25%).
+const (
+	sealQuiet = 100 * time.Millisecond
+	maxLoose  = 64 << 20
+)
+
+// sealLoop seals the oldest loose records into blocks, in the background:
+// woken once at Open (a store written before blocks holds only loose
+// records) and by commits once a block's worth has gathered
+// (noteLoose), it waits for a pause in the appends (sealQuiet), reads
+// whole blocks' worth of records in a read transaction, compresses them
+// outside any transaction, and hands the blocks to the committer, whose
+// next transaction writes each block and deletes its records if they are
+// still there, loose and unchanged.
+func (d *DB) sealLoop() {
+	defer d.done.Done()
+	for {
+		select {
+		case <-d.stop:
+			return
+		case <-d.sealWake:
+		}
+		for {
+			idle := time.Since(time.Unix(0, d.appended.Load()))
+			if idle >= sealQuiet || d.loose.Load() >= maxLoose {
+				break
+			}
+			select {
+			case <-d.stop:
+				return
+			case <-time.After(sealQuiet - idle):
+			}
+		}
+		d.sealAll()
+	}
+}
+
+// sealAll seals every whole block's worth of loose records.
+func (d *DB) sealAll() {
+	for {
+		n, left, err := d.sealRound()
 		if err != nil {
-			return nil, nil, 0, err
+			if !errors.Is(err, oplog.ErrClosed) {
+				d.opts.Logger.Error("sealing records into blocks failed", "err", err)
+			}
+			return
 		}
-		ids, vals, size = append(ids, id), append(vals, v), size+len(v)
+		if n < sealBatch && !left {
+			return
+		}
 	}
-	return ids, vals, size, nil
 }
 
-// putBlocks writes blocks, compressed on every core when there are
-// several (a burst's commit seals dozens), and counts their stored bytes
-// in Stats.Bytes instead of their values'.
-func putBlocks(tx *bbolt.Tx, s *oplog.Stats, blocks []newBlock, fast bool) error {
-	rev := uint64(tx.ID())
-	if len(blocks) > 1 {
-		var wg sync.WaitGroup
-		sem := make(chan struct{}, runtime.GOMAXPROCS(0))
-		for i := range blocks {
-			b := &blocks[i]
-			sem <- struct{}{}
-			wg.Go(func() {
-				b.v, b.err = codec.AppendBlock(nil, rev, b.ids, b.vals, fast)
-				<-sem
-			})
+// noteLoose counts n bytes of records written loose, and wakes the sealer
+// once a block's worth may be there. The count is a hint: the sealer sets
+// it to what it finds.
+func (d *DB) noteLoose(n int) {
+	if d.loose.Add(int64(n)) >= codec.BlockTarget {
+		select {
+		case d.sealWake <- struct{}{}:
+		default:
 		}
-		wg.Wait()
-	} else if len(blocks) == 1 {
-		blocks[0].v, blocks[0].err = codec.AppendBlock(nil, rev, blocks[0].ids, blocks[0].vals, fast)
 	}
-	bucket := tx.Bucket(codec.BlocksBucket)
-	for _, b := range blocks {
-		if b.err != nil {
-			return b.err
+}
+
+// sealHook, when set, runs between a round's read and its commit (tests).
+var sealHook func()
+
+// sealRound seals up to sealBatch blocks of the oldest loose records and
+// returns how many it found, and whether it left any (their records
+// changed since it read them).
+func (d *DB) sealRound() (n int, left bool, err error) {
+	var blocks []*sealed
+	rest := 0
+	err = d.view(func(tx *bbolt.Tx, _ *oplog.Stats) error {
+		c := tx.Bucket(codec.RecordsBucket).Cursor()
+		b := &sealed{}
+		var buf []byte
+		for k, v := c.First(); k != nil; k, v = c.Next() {
+			id, err := codec.ID(k)
+			if err != nil {
+				return err
+			}
+			if buf == nil {
+				buf = make([]byte, 0, codec.BlockTarget+len(v))
+			}
+			buf = append(buf, v...)
+			b.ids, b.vals, b.size = append(b.ids, id), append(b.vals, buf[len(buf)-len(v):len(buf):len(buf)]), b.size+len(v)
+			if b.size >= codec.BlockTarget || len(b.ids) >= maxBlockRecords {
+				if blocks = append(blocks, b); len(blocks) == sealBatch {
+					return nil
+				}
+				b, buf = &sealed{}, nil
+			}
 		}
-		if err := bucket.Put(codec.Key(b.ids[len(b.ids)-1]), b.v); err != nil {
+		rest = b.size
+		return nil
+	})
+	if err != nil {
+		return 0, false, err
+	}
+	if len(blocks) < sealBatch {
+		d.loose.Store(int64(rest))
+	}
+	if len(blocks) == 0 {
+		return 0, false, nil
+	}
+	for _, b := range blocks {
+		if b.v, err = codec.AppendBlock(nil, 0, b.ids, b.vals, false); err != nil {
+			return 0, false, err
+		}
+	}
+	if sealHook != nil {
+		sealHook()
+	}
+	if err := d.do(context.Background(), &request{seal: blocks}); err != nil {
+		return 0, false, err
+	}
+	for _, b := range blocks {
+		left = left || b.left
+	}
+	return len(blocks), left, nil
+}
+
+// seal writes, in the committer's transaction, each of blocks whose
+// records are still loose with the values they were sealed with, under
+// this transaction's rev, and deletes those records; a block whose
+// records changed since (a completion, a retention trim) is left for the
+// sealer's next round.
+func seal(tx *bbolt.Tx, s *oplog.Stats, blocks []*sealed) error {
+	recs, bucket := tx.Bucket(codec.RecordsBucket), tx.Bucket(codec.BlocksBucket)
+	for _, b := range blocks {
+		if b.left = !stillLoose(recs.Cursor(), b); b.left {
+			continue
+		}
+		v, err := codec.WithRev(b.v, uint64(tx.ID()))
+		if err != nil {
+			return err
+		}
+		for _, id := range b.ids {
+			if err := recs.Delete(codec.Key(id)); err != nil {
+				return fmt.Errorf("delete sealed record %d: %w", id, err)
+			}
+		}
+		if err := bucket.Put(codec.Key(b.ids[len(b.ids)-1]), v); err != nil {
 			return fmt.Errorf("put block %d–%d: %w", b.ids[0], b.ids[len(b.ids)-1], err)
 		}
-		s.Bytes = s.Bytes + uint64(len(b.v)) - uint64(b.size)
+		s.Bytes = s.Bytes + uint64(len(v)) - uint64(b.size)
 	}
 	return nil
 }
 
-// placeBehindBacklog is place behind a backlog of loose records.
-func placeBehindBacklog(tx *bbolt.Tx, s *oplog.Stats, ids []uint64, vals [][]byte, fast bool) error {
-	recs := tx.Bucket(codec.RecordsBucket)
-	size := 0
-	for i, id := range ids {
-		if err := recs.Put(codec.Key(id), vals[i]); err != nil {
-			return fmt.Errorf("put record %d: %w", id, err)
+// stillLoose reports whether b's records are the loose records from its
+// first on, with the same values.
+func stillLoose(c *bbolt.Cursor, b *sealed) bool {
+	k, v := c.Seek(codec.Key(b.ids[0]))
+	for i, id := range b.ids {
+		if got, err := codec.ID(k); k == nil || err != nil || got != id || !bytes.Equal(v, b.vals[i]) {
+			return false
 		}
-		size += len(vals[i])
+		k, v = c.Next()
 	}
-	_, err := sealLoose(tx, s, size/codec.BlockTarget+2, fast)
-	return err
-}
-
-// sealLoose seals the oldest loose records into at most maxBlocks blocks,
-// each once codec.BlockTarget bytes of them are there, and returns how
-// many it sealed.
-func sealLoose(tx *bbolt.Tx, s *oplog.Stats, maxBlocks int, fast bool) (int, error) {
-	recs := tx.Bucket(codec.RecordsBucket)
-	n := 0
-	for ; n < maxBlocks; n++ {
-		ids, vals, size, err := oldestLoose(recs, func(size, count int) bool { return size >= codec.BlockTarget || count >= maxBlockRecords })
-		if err != nil {
-			return n, err
-		}
-		if size < codec.BlockTarget && len(ids) < maxBlockRecords {
-			return n, nil
-		}
-		if err := putBlocks(tx, s, []newBlock{{ids: ids, vals: vals, size: size}}, fast); err != nil {
-			return n, err
-		}
-		for _, id := range ids {
-			if err := recs.Delete(codec.Key(id)); err != nil {
-				return n, err
-			}
-		}
-	}
-	return n, nil
+	return true
 }
 
 // rewriteBlock replaces the block at key, whose stored value was old, with
@@ -436,34 +478,4 @@ func (d *DB) Layout() (Layout, error) {
 		})
 	})
 	return l, err
-}
-
-// sealBacklog seals the loose records a store written before blocks (or
-// salvaged) holds, sealBatch blocks a transaction, in the background after
-// Open, so that an idle store is sealed too. Commits seal the records they
-// write themselves.
-func (d *DB) sealBacklog() {
-	defer d.done.Done()
-	const sealBatch = 16
-	for {
-		n := 0
-		err := d.update(func(tx *bbolt.Tx, s *oplog.Stats) error {
-			var err error
-			if n, err = sealLoose(tx, s, sealBatch, false); err == nil && n == 0 {
-				return errUnchanged
-			}
-			return err
-		})
-		if err != nil {
-			d.opts.Logger.Error("sealing records into blocks failed", "err", err)
-		}
-		if err != nil || n < sealBatch {
-			return
-		}
-		select {
-		case <-d.stop:
-			return
-		default:
-		}
-	}
 }

@@ -18,9 +18,11 @@ type request struct {
 	// posKey and posValue: the append's position (AppendAt); nil posKey: none.
 	posKey, posValue []byte
 
-	completeID uint64 // a completion, when recs is nil
+	completeID uint64 // a completion, when recs and seal are nil
 	completion oplog.Completion
 	completed  oplog.Record
+
+	seal []*sealed // the sealer's blocks (blocks.go)
 
 	err  error
 	done chan struct{}
@@ -70,6 +72,7 @@ func (d *DB) commitLoop() {
 func (d *DB) commit(batch []*request, n int) error {
 	var c oplog.Commit // for OnCommit
 	names := nameTally{}
+	looseBytes := 0 // the new records' values
 	began := time.Now()
 	err := d.update(func(tx *bbolt.Tx, s *oplog.Stats) error {
 		runs := newRunTally(tx)
@@ -80,6 +83,12 @@ func (d *DB) commit(batch []*request, n int) error {
 		vals := make([]byte, 0, 256*n)
 		ids, values := make([]uint64, 0, n), make([][]byte, 0, n)
 		for _, r := range batch {
+			if r.seal != nil {
+				if err := seal(tx, s, r.seal); err != nil {
+					return err
+				}
+				continue
+			}
 			if r.recs == nil {
 				if r.err = complete(tx, s, names, runs, r); r.err == nil {
 					c.Completed++
@@ -113,16 +122,22 @@ func (d *DB) commit(batch []*request, n int) error {
 		if err := runs.flush(); err != nil {
 			return err
 		}
-		fast := len(d.reqs) > 0 || len(vals) > 2*codec.BlockTarget // busy: see blocks.go
-		if err := place(tx, s, ids, values, fast); err != nil {
-			return err
+		for i, id := range ids {
+			if err := b.Put(codec.Key(id), values[i]); err != nil {
+				return fmt.Errorf("put record %d: %w", id, err)
+			}
 		}
+		looseBytes = len(vals)
 		return names.flush(tx, &d.names)
 	})
 	if err != nil {
 		d.opts.Logger.Error("commit failed", "records", n, "err", err)
 		return &oplog.Error{Code: oplog.EINTERNAL, Message: "write failed: " + err.Error(), Err: err}
 	}
+	if looseBytes > 0 {
+		d.appended.Store(time.Now().UnixNano())
+	}
+	d.noteLoose(looseBytes)
 	if d.opts.OnCommit != nil {
 		c.Took = time.Since(began)
 		c.Sources = names.appendedBySource()

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 
+	"go.etcd.io/bbolt"
+
 	"github.com/mcplogd/mcplogd/internal/logtest"
 	"github.com/mcplogd/mcplogd/oplog"
 	"github.com/mcplogd/mcplogd/store"
@@ -51,30 +53,56 @@ func damagedStore(t *testing.T, n int) (string, []oplog.Record) {
 	return path, all.Lines
 }
 
-// garblePages overwrites n distinct random pages from page 2 on with what
-// fill gives, and returns their numbers.
+// garblePages overwrites n distinct random tree pages (branch and leaf
+// pages, which Open checks; not free pages, nor the overflow pages a
+// large value runs on into, found when read) with what fill gives, and
+// returns their numbers.
 func garblePages(t *testing.T, path string, n int, fill func([]byte)) []int64 {
 	t.Helper()
-	fi, err := os.Stat(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tree := treePages(t, path)
 	f, err := os.OpenFile(path, os.O_WRONLY, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	pages := fi.Size() / pageSize
 	var picked []int64
-	for _, p := range rand.Perm(int(pages - 2))[:n] {
+	for _, i := range rand.Perm(len(tree))[:min(n, len(tree))] {
 		b := make([]byte, pageSize)
 		fill(b)
-		if _, err := f.WriteAt(b, int64(p+2)*pageSize); err != nil {
+		if _, err := f.WriteAt(b, tree[i]*pageSize); err != nil {
 			t.Fatal(err)
 		}
-		picked = append(picked, int64(p+2))
+		picked = append(picked, tree[i])
 	}
 	return picked
+}
+
+// treePages lists the branch and leaf pages of the bbolt file at path.
+func treePages(t *testing.T, path string) []int64 {
+	t.Helper()
+	db, err := bbolt.Open(path, 0o600, &bbolt.Options{ReadOnly: true, PreLoadFreelist: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var tree []int64
+	err = db.View(func(tx *bbolt.Tx) error {
+		for id := 2; id < int(tx.Size()/pageSize); {
+			info, err := tx.Page(id)
+			if err != nil || info == nil {
+				return err
+			}
+			if info.Type == "branch" || info.Type == "leaf" {
+				tree = append(tree, int64(id))
+			}
+			id += 1 + info.OverflowCount
+		}
+		return nil
+	})
+	if err != nil || len(tree) < 8 {
+		t.Fatalf("%d tree pages in %s (%v)", len(tree), path, err)
+	}
+	return tree
 }
 
 func randomFill(b []byte) {

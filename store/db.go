@@ -101,6 +101,9 @@ type DB struct {
 	inflight sync.WaitGroup
 	reqs     chan *request
 	trim     chan struct{} // wakes the retention loop; capacity 1
+	sealWake chan struct{} // wakes the sealer; capacity 1
+	loose    atomic.Int64  // loose bytes, as far as the sealer knows (noteLoose)
+	appended atomic.Int64  // when the last commit with appends ended, Unix ns (sealLoop)
 	stop     chan struct{} // closed by Close to end the retention loop
 	done     sync.WaitGroup
 }
@@ -129,7 +132,7 @@ func Open(path string, opts *Options) (*DB, error) {
 	} else if err != nil {
 		return nil, err
 	}
-	d := &DB{db: bdb, path: path, opts: o, reqs: make(chan *request, requestQueue), trim: make(chan struct{}, 1), stop: make(chan struct{})}
+	d := &DB{db: bdb, path: path, opts: o, reqs: make(chan *request, requestQueue), trim: make(chan struct{}, 1), sealWake: make(chan struct{}, 1), stop: make(chan struct{})}
 	if err := d.guard(d.load); err != nil {
 		_ = bdb.Close()
 		return nil, err
@@ -137,8 +140,9 @@ func Open(path string, opts *Options) (*DB, error) {
 	d.done.Add(3)
 	go d.commitLoop()
 	go d.retentionLoop()
-	go d.sealBacklog()
+	go d.sealLoop()
 	d.kickRetention()
+	d.sealWake <- struct{}{} // records left loose by the last run, or a store written before blocks
 	return d, nil
 }
 

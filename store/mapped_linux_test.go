@@ -15,7 +15,7 @@ import (
 
 // Reading every record maps most of the file into the process; after
 // ReleaseMapped the mapping holds almost none of it, and every record still
-// reads back whole (from the page cache, mapped again).
+// reads back whole.
 func TestDB_ReleaseMapped(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "log.db")
 	db := logtest.MustOpenDBAt(t, path, nil)
@@ -30,6 +30,8 @@ func TestDB_ReleaseMapped(t *testing.T) {
 	for i := 0; i < n; i += 1000 {
 		logtest.MustAppend(t, l, recs[i:i+1000]...)
 	}
+	// Sealed in the background once the appends pause: done before measuring.
+	waitFor(t, func() bool { l, err := db.Layout(); return err == nil && l.LooseBytes < 128<<10 })
 	ids := make([]uint64, n)
 	for i := range ids {
 		ids[i] = recs[i].ID
@@ -58,10 +60,7 @@ func TestDB_ReleaseMapped(t *testing.T) {
 	if after > before/8 {
 		t.Fatalf("ReleaseMapped left %d KiB of %d KiB mapped", after, before)
 	}
-	readAll()
-	if again := mappedKiB(t, path); again < before/2 {
-		t.Fatalf("reading every record again maps %d KiB, want about %d", again, before)
-	}
+	readAll() // the loose newest through the mapping again; blocks mostly from the block cache
 	if err := l.Close(); err != nil {
 		t.Fatal(err)
 	}

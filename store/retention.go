@@ -46,6 +46,9 @@ func (d *DB) retentionLoop() {
 		case <-d.trim:
 		case <-tick.C:
 		}
+		if d.opts.MaxBytes > 0 {
+			d.sealAll() // a burst's records, loose until it pauses, take 2–3× their sealed bytes
+		}
 		for {
 			n, err := d.trimOnce()
 			if err != nil {
