@@ -254,19 +254,20 @@ type sealed struct {
 	left bool   // not written: its records changed
 }
 
-// sealQuiet and maxLoose: the sealer waits for appends to pause for
-// sealQuiet before it seals, unless maxLoose bytes are loose: compressing
-// takes a core, and during a burst the acknowledgements want it (sealing
-// during a 200,000-line HTTP burst cost its ingest ~25%).
+// The sealer waits while appends come faster than busyBytes per
+// sealQuiet (~7,500 lines a second), unless maxLoose bytes are loose:
+// compressing takes a core, and during a burst the acknowledgements want
+// it (sealing during a 200,000-line HTTP burst cost its ingest ~25%).
 const (
 	sealQuiet = 100 * time.Millisecond
+	busyBytes = codec.BlockTarget
 	maxLoose  = 64 << 20
 )
 
 // sealLoop seals the oldest loose records into blocks, in the background:
 // woken once at Open (a store written before blocks holds only loose
 // records) and by commits once a block's worth has gathered
-// (noteLoose), it waits for a pause in the appends (sealQuiet), reads
+// (noteLoose), it waits until appends slow down (busyBytes), reads
 // whole blocks' worth of records in a read transaction, compresses them
 // outside any transaction, and hands the blocks to the committer, whose
 // next transaction writes each block and deletes its records if they are
@@ -279,15 +280,15 @@ func (d *DB) sealLoop() {
 			return
 		case <-d.sealWake:
 		}
-		for {
-			idle := time.Since(time.Unix(0, d.appended.Load()))
-			if idle >= sealQuiet || d.loose.Load() >= maxLoose {
-				break
-			}
+		for d.loose.Load() < maxLoose {
+			before := d.appended.Load()
 			select {
 			case <-d.stop:
 				return
-			case <-time.After(sealQuiet - idle):
+			case <-time.After(sealQuiet):
+			}
+			if d.appended.Load()-before < busyBytes {
+				break
 			}
 		}
 		d.sealAll()
@@ -314,6 +315,7 @@ func (d *DB) sealAll() {
 // once a block's worth may be there. The count is a hint: the sealer sets
 // it to what it finds.
 func (d *DB) noteLoose(n int) {
+	d.appended.Add(int64(n))
 	if d.loose.Add(int64(n)) >= codec.BlockTarget {
 		select {
 		case d.sealWake <- struct{}{}:

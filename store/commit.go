@@ -134,9 +134,6 @@ func (d *DB) commit(batch []*request, n int) error {
 		d.opts.Logger.Error("commit failed", "records", n, "err", err)
 		return &oplog.Error{Code: oplog.EINTERNAL, Message: "write failed: " + err.Error(), Err: err}
 	}
-	if looseBytes > 0 {
-		d.appended.Store(time.Now().UnixNano())
-	}
 	d.noteLoose(looseBytes)
 	if d.opts.OnCommit != nil {
 		c.Took = time.Since(began)

@@ -103,7 +103,7 @@ type DB struct {
 	trim     chan struct{} // wakes the retention loop; capacity 1
 	sealWake chan struct{} // wakes the sealer; capacity 1
 	loose    atomic.Int64  // loose bytes, as far as the sealer knows (noteLoose)
-	appended atomic.Int64  // when the last commit with appends ended, Unix ns (sealLoop)
+	appended atomic.Int64  // bytes of records appended since Open (sealLoop)
 	stop     chan struct{} // closed by Close to end the retention loop
 	done     sync.WaitGroup
 }
