@@ -292,6 +292,9 @@ func TestBlocks_SealLeavesAChangedBlock(t *testing.T) {
 		if err != nil || l.SealedRecords < uint64(op) {
 			t.Fatalf("layout %+v, %v: want the records up to #%d sealed", l, err, recs[op].ID)
 		}
+		if l.FreeBytes <= 0 || l.FreeBytes >= l.FileBytes {
+			t.Fatalf("layout %+v: the sealed records' loose pages are free, a part of the file", l)
+		}
 		logtest.MustCheck(t, db)
 	}
 	check()

@@ -47,7 +47,7 @@ func (d *DB) retentionLoop() {
 		case <-tick.C:
 		}
 		if d.opts.MaxBytes > 0 {
-			d.sealAll() // a burst's records, loose until it pauses, take 2–3× their sealed bytes
+			d.sealAll(false) // loose records take 2–3× their sealed bytes
 		}
 		for {
 			n, err := d.trimOnce()

@@ -110,6 +110,7 @@ type burstRun struct {
 	newest                       []latency
 	samples                      int // the fewest reads of a shape
 	dirBytes, logBytes, idxBytes int64
+	freeBytes                    int64 // of logBytes, bbolt's free pages
 	rss, rssBefore               int64
 }
 
@@ -226,6 +227,7 @@ func (r *runner) burstData() (*burstData, error) {
 
 // burstServer is a server as `mcplogd serve` runs one, on 127.0.0.1.
 type burstServer struct {
+	db     *store.DB
 	log    *oplog.Log
 	idx    *search.Index
 	base   string
@@ -257,7 +259,7 @@ func startBurstServer(dir string) (*burstServer, error) {
 		return nil, err
 	}
 	go func() { _ = srv.Serve(ln) }()
-	s := &burstServer{log: l, idx: idx, base: "http://" + ln.Addr().String(),
+	s := &burstServer{db: db, log: l, idx: idx, base: "http://" + ln.Addr().String(),
 		client: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: burstClients + 1, DisableCompression: true}}}
 	s.stop = func() {
 		sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)

@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/mcplogd/mcplogd/client"
+	"github.com/mcplogd/mcplogd/internal/codec"
+	"github.com/mcplogd/mcplogd/store"
 )
 
 // burstOnce sends the burst to a new server and measures what follows:
@@ -75,6 +77,11 @@ func (r *runner) burstOnce(ctx context.Context, busy bool) (burstRun, error) {
 		if run.newest, run.samples, err = r.newest50(ctx, s); err != nil {
 			return burstRun{}, err
 		}
+		layout, err := s.sealed(ctx)
+		if err != nil {
+			return burstRun{}, err
+		}
+		run.freeBytes = layout.FreeBytes
 		run.dirBytes, run.logBytes, run.idxBytes = fileBytes(dir), fileBytes(filepath.Join(dir, "log.db")), fileBytes(filepath.Join(dir, "index"))
 		run.rss, run.rssBefore = readProcStatus().rss, rssBefore
 	}
@@ -257,4 +264,24 @@ func timedGet(ctx context.Context, hc *http.Client, u, token string) ([]byte, ti
 		return nil, 0, fmt.Errorf("GET %s: %s: %.300s", u, resp.Status, bytes.TrimSpace(b))
 	}
 	return b, took, nil
+}
+
+// sealed waits until the store has sealed its records into blocks (fewer
+// than a block's worth loose) and returns its layout.
+func (s *burstServer) sealed(ctx context.Context) (store.Layout, error) {
+	deadline := time.Now().Add(burstCatchUpLimit)
+	for {
+		l, err := s.db.Layout()
+		if err != nil || l.LooseBytes < codec.BlockTarget {
+			return l, err
+		}
+		if time.Now().After(deadline) {
+			return l, fmt.Errorf("%d bytes of records still loose %s after the burst", l.LooseBytes, burstCatchUpLimit)
+		}
+		select {
+		case <-ctx.Done():
+			return l, ctx.Err()
+		case <-time.After(burstPoll):
+		}
+	}
 }

@@ -103,13 +103,14 @@ func (r *runner) reportVLDisk(w *errWriter) {
 	dir := medianInt(collect(b.quiet, func(x burstRun) int64 { return x.dirBytes }))
 	logB := medianInt(collect(b.quiet, func(x burstRun) int64 { return x.logBytes }))
 	idxB := medianInt(collect(b.quiet, func(x burstRun) int64 { return x.idxBytes }))
+	freeB := medianInt(collect(b.quiet, func(x burstRun) int64 { return x.freeBytes }))
 	theirs := "–"
 	if len(b.vl) > 0 {
 		vb := medianInt(collect(b.vl, func(x vlRun) int64 { return x.bytes }))
 		theirs = fmt.Sprintf("%.2f× (%s of %s sent; %.0f B/record)", float64(vb)/float64(d.vlBytes), mib(vb), mib(d.vlBytes), float64(vb)/n)
 	}
-	w.printf("| disk: data folder ÷ JSON sent, settled | %.2f× (%s of %s sent; log.db %.0f B/record, index %.0f B/record) | %s | – |\n",
-		float64(dir)/float64(d.bytes), mib(dir), mib(d.bytes), float64(logB)/n, float64(idxB)/n, theirs)
+	w.printf("| disk: data folder ÷ JSON sent, settled | %.2f× (%s of %s sent; log.db %.0f B/record, %.0f of them free pages the next records reuse; index %.0f B/record) | %s | – |\n",
+		float64(dir)/float64(d.bytes), mib(dir), mib(d.bytes), float64(logB)/n, float64(freeB)/n, float64(idxB)/n, theirs)
 }
 
 // collect maps runs to one figure each.

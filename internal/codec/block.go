@@ -30,8 +30,7 @@ import (
 // A block's values are format-2 or format-1 record values (a format-3
 // value is expanded before it is blocked: either codec does better on the
 // plain bytes than on S2's). zstd takes ~25% fewer bytes; S2 compresses
-// ~2.5× faster. The store seals with zstd, in the background; S2 blocks,
-// written by the builds that sealed inside a busy commit, are still read.
+// ~2.5× faster: the store seals with S2 while appends come fast.
 const (
 	BlockZstd = 1
 	BlockS2   = 2
