@@ -131,7 +131,6 @@ type Index struct {
 	terms    termSets      // the term sets of the chunks above the watermark (terms.go)
 	skipped  atomic.Uint64 // chunks a search skipped by their term sets
 	walks    chan struct{} // a turn of a search walking the records above the watermark (Options.Walks)
-	searches priority      // the searches running: indexing waits for them (priority.go)
 	unmapped unmapper      // when the store's mapped pages go back (release.go)
 
 	stop        chan struct{}

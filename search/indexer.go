@@ -21,7 +21,6 @@ func (x *Index) run() {
 	var y yielding
 	var rel releaser // release.go
 	x.loop(max(x.opts.Interval/10, time.Millisecond), func() bool {
-		x.searches.wait(x.stop)
 		if x.yields(&y) {
 			select {
 			case <-x.stop:

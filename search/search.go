@@ -82,8 +82,6 @@ func (x *Index) Search(ctx context.Context, q *oplog.SearchQuery, before uint64,
 	cp := ev.chunkPred(c)
 	recs := &recordReader{st: x.st, onRead: x.readBytes}
 	ctx = context.WithValue(ctx, recordsKey{}, recs)
-	x.searches.enter()
-	defer x.searches.exit()
 	h, err := x.search(ctx, c, p, cp, before, limit)
 	if x.repair(err) {
 		h, err = x.search(ctx, c, p, cp, before, limit) // damage.go: the index starts over

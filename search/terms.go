@@ -255,7 +255,6 @@ func (c *chunkTerms) intern(f int, term []byte) string {
 func (x *Index) runTerms() {
 	defer close(x.termsDone)
 	x.loop(0, func() bool {
-		x.searches.wait(x.stop)
 		n, bytes, err := x.buildTerms()
 		if err != nil {
 			x.opts.Logger.Error("search: reading the records above the watermark failed", "err", err)
