@@ -315,12 +315,11 @@ func (d *DB) sealAll(fast bool) {
 	}
 }
 
-// noteLoose counts n bytes of records written loose, and wakes the sealer
-// once a block's worth may be there. The count is a hint: the sealer sets
-// it to what it finds.
+// noteLoose counts n bytes of records appended (the commit counted them
+// in d.loose too), and wakes the sealer once a block's worth is loose.
 func (d *DB) noteLoose(n int) {
 	d.appended.Add(int64(n))
-	if d.loose.Add(int64(n)) >= codec.BlockTarget {
+	if d.loose.Load() >= codec.BlockTarget {
 		select {
 		case d.sealWake <- struct{}{}:
 		default:
@@ -336,7 +335,6 @@ var sealHook func()
 // changed since it read them).
 func (d *DB) sealRound(fast bool) (n int, left bool, err error) {
 	var blocks []*sealed
-	rest := 0
 	err = d.view(func(tx *bbolt.Tx, _ *oplog.Stats) error {
 		c := tx.Bucket(codec.RecordsBucket).Cursor()
 		b := &sealed{}
@@ -358,14 +356,10 @@ func (d *DB) sealRound(fast bool) (n int, left bool, err error) {
 				b, buf = &sealed{}, nil
 			}
 		}
-		rest = b.size
 		return nil
 	})
 	if err != nil {
 		return 0, false, err
-	}
-	if len(blocks) < sealBatch {
-		d.loose.Store(int64(rest))
 	}
 	if len(blocks) == 0 {
 		return 0, false, nil
@@ -392,7 +386,7 @@ func (d *DB) sealRound(fast bool) (n int, left bool, err error) {
 // this transaction's rev, and deletes those records; a block whose
 // records changed since (a completion, a retention trim) is left for the
 // sealer's next round.
-func seal(tx *bbolt.Tx, s *oplog.Stats, blocks []*sealed) error {
+func (d *DB) seal(tx *bbolt.Tx, s *oplog.Stats, blocks []*sealed) error {
 	recs, bucket := tx.Bucket(codec.RecordsBucket), tx.Bucket(codec.BlocksBucket)
 	for _, b := range blocks {
 		if b.left = !stillLoose(recs.Cursor(), b); b.left {
@@ -411,6 +405,7 @@ func seal(tx *bbolt.Tx, s *oplog.Stats, blocks []*sealed) error {
 			return fmt.Errorf("put block %d–%d: %w", b.ids[0], b.ids[len(b.ids)-1], err)
 		}
 		s.Bytes = s.Bytes + uint64(len(v)) - uint64(b.size)
+		d.txLoose -= int64(b.size)
 	}
 	return nil
 }

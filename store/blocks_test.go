@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcplogd/mcplogd/internal/codec"
 	"github.com/mcplogd/mcplogd/internal/logtest"
 	"github.com/mcplogd/mcplogd/oplog"
 	"github.com/mcplogd/mcplogd/store"
@@ -303,4 +304,26 @@ func TestBlocks_SealLeavesAChangedBlock(t *testing.T) {
 	}
 	db = logtest.MustOpenDBAt(t, path, nil)
 	check()
+}
+
+// TestBlocks_RetentionByBytesSealsFirst: records over the byte limit while
+// loose but under it once sealed are sealed by retention, not trimmed.
+func TestBlocks_RetentionByBytesSealsFirst(t *testing.T) {
+	recs := blockRecords(6000, 5)
+	loose := 0
+	for i := range recs {
+		loose += len(codec.Append(nil, &recs[i]))
+	}
+	limit := uint64(loose * 4 / 5) // sealed, they take ~60%
+	db := logtest.MustOpenDB(t, &store.Options{MaxBytes: limit, RetentionInterval: time.Hour})
+	if err := db.Append(t.Context(), recs); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, func() bool { // sealed, and the stats published for it
+		l, err := db.Layout()
+		return err == nil && l.LooseBytes < 128<<10 && db.Stats().Bytes == l.LooseBytes+l.BlockBytes
+	})
+	if s := db.Stats(); s.Records != uint64(len(recs)) || s.Bytes > limit {
+		t.Fatalf("%d records of %d bytes (%d loose), limit %d: want every record kept, sealed under the limit", s.Records, s.Bytes, loose, limit)
+	}
 }

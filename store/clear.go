@@ -33,6 +33,7 @@ func (d *DB) Clear(ctx context.Context) (oplog.Stats, error) {
 			}
 		}
 		*s = oplog.Stats{Revision: migrations.NewRevision(), GenStart: s.LastID + 1, LastID: s.LastID}
+		d.txLoose = -d.loose.Load()
 		stats = *s
 		return nil
 	})

@@ -84,13 +84,13 @@ func (d *DB) commit(batch []*request, n int) error {
 		ids, values := make([]uint64, 0, n), make([][]byte, 0, n)
 		for _, r := range batch {
 			if r.seal != nil {
-				if err := seal(tx, s, r.seal); err != nil {
+				if err := d.seal(tx, s, r.seal); err != nil {
 					return err
 				}
 				continue
 			}
 			if r.recs == nil {
-				if r.err = complete(tx, s, names, runs, r); r.err == nil {
+				if r.err = d.complete(tx, s, names, runs, r); r.err == nil {
 					c.Completed++
 				}
 				continue
@@ -128,6 +128,7 @@ func (d *DB) commit(batch []*request, n int) error {
 			}
 		}
 		looseBytes = len(vals)
+		d.txLoose += int64(looseBytes)
 		return names.flush(tx, &d.names)
 	})
 	if err != nil {
@@ -148,7 +149,7 @@ func (d *DB) commit(batch []*request, n int) error {
 
 // complete applies one completion inside the commit transaction. Its error
 // is the caller's alone: the rest of the batch still commits.
-func complete(tx *bbolt.Tx, s *oplog.Stats, names nameTally, runs *runTally, r *request) error {
+func (d *DB) complete(tx *bbolt.Tx, s *oplog.Stats, names nameTally, runs *runTally, r *request) error {
 	b, key := tx.Bucket(codec.RecordsBucket), codec.Key(r.completeID)
 	v := b.Get(key)
 	var blk *codec.Block
@@ -187,8 +188,8 @@ func complete(tx *bbolt.Tx, s *oplog.Stats, names nameTally, runs *runTally, r *
 		vals[blk.Find(rec.ID)] = nv
 		oldSize, newSize = 0, 0 // the block's bytes change instead
 		err = rewriteBlock(tx, s, bk, stored, blk.IDs(), vals)
-	} else {
-		err = b.Put(key, nv)
+	} else if err = b.Put(key, nv); err == nil {
+		d.txLoose += int64(newSize - oldSize)
 	}
 	if err != nil {
 		return errors.Join(fmt.Errorf("update record %d", rec.ID), err)

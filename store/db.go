@@ -102,7 +102,8 @@ type DB struct {
 	reqs     chan *request
 	trim     chan struct{} // wakes the retention loop; capacity 1
 	sealWake chan struct{} // wakes the sealer; capacity 1
-	loose    atomic.Int64  // loose bytes, as far as the sealer knows (noteLoose)
+	loose    atomic.Int64  // the loose records' bytes, as committed (update)
+	txLoose  int64         // the change to loose a write transaction makes; write transactions only
 	appended atomic.Int64  // bytes of records appended since Open (sealLoop)
 	stop     chan struct{} // closed by Close to end the retention loop
 	done     sync.WaitGroup
@@ -162,9 +163,13 @@ func (d *DB) load() error {
 	}
 	return d.db.View(func(tx *bbolt.Tx) error {
 		s, err := readStats(tx)
-		if err == nil {
-			d.publish(tx.ID(), &s)
+		if err != nil {
+			return err
 		}
+		d.publish(tx.ID(), &s)
+		var loose int64
+		err = tx.Bucket(codec.RecordsBucket).ForEach(func(_, v []byte) error { loose += int64(len(v)); return nil })
+		d.loose.Store(loose)
 		return err
 	})
 }
@@ -220,19 +225,31 @@ var errUnchanged = errors.New("unchanged")
 func (d *DB) update(fn func(tx *bbolt.Tx, s *oplog.Stats) error) error {
 	var s oplog.Stats
 	var txid int
+	var looseAdded int64
 	err := d.guard(func() error {
 		return d.db.Update(func(tx *bbolt.Tx) error {
 			var err error
 			txid = tx.ID()
+			d.txLoose = 0
 			if s, err = readStats(tx); err != nil {
 				return err
 			}
 			if err := fn(tx, &s); err != nil {
 				return err
 			}
-			return writeStats(tx, &s)
+			if err := writeStats(tx, &s); err != nil {
+				return err
+			}
+			// Counted before the commit, so that no transaction sees the
+			// records before d.loose does; taken back below if it fails.
+			looseAdded = d.txLoose
+			d.loose.Add(looseAdded)
+			return nil
 		})
 	})
+	if err != nil && looseAdded != 0 {
+		d.loose.Add(-looseAdded)
+	}
 	if errors.Is(err, errUnchanged) {
 		return nil
 	}

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"errors"
 	"fmt"
 	"time"
 
@@ -46,11 +47,14 @@ func (d *DB) retentionLoop() {
 		case <-d.trim:
 		case <-tick.C:
 		}
-		if d.opts.MaxBytes > 0 {
-			d.sealAll(false) // loose records take 2–3× their sealed bytes
-		}
+		sealed := false
 		for {
-			n, err := d.trimOnce()
+			n, err := d.trimOnce(!sealed)
+			if errors.Is(err, errSealFirst) {
+				sealed = true
+				d.sealAll(false)
+				continue
+			}
 			if err != nil {
 				d.opts.Logger.Error("retention failed", "err", err)
 			}
@@ -77,15 +81,24 @@ type trimmedBlock struct {
 	n, shares   int
 }
 
+// errSealFirst: the store is over its byte limit with a block's worth or
+// more of records loose, which take 2–3× their sealed bytes.
+var errSealFirst = errors.New("seal the loose records before trimming")
+
 // trimOnce removes up to TrimBatch of the oldest records that are over a
-// limit, in one transaction, and returns how many it removed.
-func (d *DB) trimOnce() (int, error) {
+// limit, in one transaction, and returns how many it removed; with
+// sealFirst, errSealFirst instead when sealing may bring the store under
+// its byte limit.
+func (d *DB) trimOnce(sealFirst bool) (int, error) {
 	cutoff := int64(0)
 	if d.opts.MaxAge > 0 {
 		cutoff = d.opts.Now().Add(-d.opts.MaxAge).UnixNano()
 	}
 	var n int
 	err := d.update(func(tx *bbolt.Tx, s *oplog.Stats) error {
+		if sealFirst && d.opts.MaxBytes > 0 && s.Bytes > d.opts.MaxBytes && d.loose.Load() >= codec.BlockTarget {
+			return errSealFirst
+		}
 		b := tx.Bucket(codec.RecordsBucket)
 		names := nameTally{}
 		var doomed [][]byte
@@ -115,6 +128,7 @@ func (d *DB) trimOnce() (int, error) {
 				tb.shares += size
 			} else {
 				doomed = append(doomed, codec.Key(id))
+				d.txLoose -= int64(size)
 			}
 			n++
 			codec.Count(s, kind, level, size, -1)
