@@ -284,17 +284,19 @@ func (d *DB) sealLoop() {
 			return
 		case <-d.sealWake:
 		}
-		busy := true
-		for busy && d.loose.Load() < maxLoose {
+		fast := false // appends still came fast when maxLoose bytes were loose
+		for d.loose.Load() < maxLoose {
 			before := d.appended.Load()
 			select {
 			case <-d.stop:
 				return
 			case <-time.After(sealQuiet):
 			}
-			busy = d.appended.Load()-before >= busyBytes
+			if fast = d.appended.Load()-before >= busyBytes; !fast {
+				break
+			}
 		}
-		d.sealAll(busy)
+		d.sealAll(fast)
 	}
 }
 
