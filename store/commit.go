@@ -81,7 +81,6 @@ func (d *DB) commit(batch []*request, n int) error {
 		// bbolt keeps references to keys and values until the commit, so
 		// each gets its own slice of buffers that live as long as the tx.
 		vals := make([]byte, 0, 256*n)
-		ids, values := make([]uint64, 0, n), make([][]byte, 0, n)
 		for _, r := range batch {
 			if r.seal != nil {
 				if err := d.seal(tx, s, r.seal); err != nil {
@@ -108,7 +107,9 @@ func (d *DB) commit(batch []*request, n int) error {
 				}
 				start := len(vals)
 				vals = codec.Append(vals, rec)
-				ids, values = append(ids, rec.ID), append(values, vals[start:len(vals):len(vals)])
+				if err := b.Put(codec.Key(rec.ID), vals[start:len(vals):len(vals)]); err != nil {
+					return fmt.Errorf("put record %d: %w", rec.ID, err)
+				}
 				codec.Count(s, rec.Kind, rec.Level, len(vals)-start, +1)
 				if int(rec.Kind) < len(c.Counts) && int(rec.Level) < len(c.Counts[0]) {
 					c.Counts[rec.Kind][rec.Level]++
@@ -121,11 +122,6 @@ func (d *DB) commit(batch []*request, n int) error {
 		}
 		if err := runs.flush(); err != nil {
 			return err
-		}
-		for i, id := range ids {
-			if err := b.Put(codec.Key(id), values[i]); err != nil {
-				return fmt.Errorf("put record %d: %w", id, err)
-			}
 		}
 		looseBytes = len(vals)
 		d.txLoose += int64(looseBytes)
