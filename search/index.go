@@ -214,9 +214,27 @@ func Open(dir string, st oplog.Store, opts *Options) (*Index, error) {
 	if err := x.load(); err != nil {
 		return nil, err
 	}
+	if h, ok := st.(sealHolder); ok {
+		h.HoldSealing(x.behind)
+	}
 	go x.run()
 	go x.runTerms()
 	return x, nil
+}
+
+// sealHolder is a store that compresses its records in the background
+// (store.DB): the index holds that while it is behind (behind). Right after
+// a burst, compressing the burst's records took a core from the index's
+// catch-up, which then also had to expand the blocks it read.
+type sealHolder interface{ HoldSealing(held func() bool) }
+
+// behind reports whether records of the store are in no segment yet, the
+// indexer running.
+func (x *Index) behind() bool {
+	last := x.st.Stats().LastID
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	return !x.closed && x.watermark < last
 }
 
 // Status reports the watermark, the lag and what the indexer is doing.
@@ -264,6 +282,9 @@ func (x *Index) Close() error {
 	}
 	x.closed = true
 	x.mu.Unlock()
+	if h, ok := x.st.(sealHolder); ok {
+		h.HoldSealing(nil)
+	}
 	close(x.stop)
 	<-x.done
 	<-x.termsDone

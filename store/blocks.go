@@ -271,8 +271,8 @@ const (
 // sealLoop seals the oldest loose records into blocks, in the background:
 // woken once at Open (a store written before blocks holds only loose
 // records) and by commits once a block's worth has gathered
-// (noteLoose), it waits until appends slow down (busyBytes) or maxLoose
-// bytes are loose, reads whole blocks' worth of records in a read
+// (noteLoose), it waits until appends slow down (busyBytes) and
+// HoldSealing's function lets it go, or maxLoose bytes are loose, reads whole blocks' worth of records in a read
 // transaction, compresses them outside any transaction, and hands the
 // blocks to the committer, whose next transaction writes each block and
 // deletes its records if they are still there, loose and unchanged.
@@ -292,12 +292,25 @@ func (d *DB) sealLoop() {
 				return
 			case <-time.After(sealQuiet):
 			}
-			if fast = d.appended.Load()-before >= busyBytes; !fast {
+			if fast = d.appended.Load()-before >= busyBytes; !fast && !d.sealHeld() {
 				break
 			}
 		}
 		d.sealAll(fast)
 	}
+}
+
+// HoldSealing makes the sealer wait while held reports true, as it waits
+// while appends come fast (up to maxLoose bytes loose, then it seals with
+// zstd). The search index holds it while it is behind the log: after a
+// burst, compressing the burst's records would take a core from the
+// index's catch-up, whose reads find them loose, not in blocks to expand.
+func (d *DB) HoldSealing(held func() bool) { d.sealHold.Store(&held) }
+
+// sealHeld reports whether HoldSealing's function holds the sealer.
+func (d *DB) sealHeld() bool {
+	h := d.sealHold.Load()
+	return h != nil && *h != nil && (*h)()
 }
 
 // sealAll seals every whole block's worth of loose records, with S2 when

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -326,4 +327,24 @@ func TestBlocks_RetentionByBytesSealsFirst(t *testing.T) {
 	if s := db.Stats(); s.Records != uint64(len(recs)) || s.Bytes > limit {
 		t.Fatalf("%d records of %d bytes (%d loose), limit %d: want every record kept, sealed under the limit", s.Records, s.Bytes, loose, limit)
 	}
+}
+
+// TestBlocks_HoldSealing: the sealer leaves the records loose while
+// HoldSealing's function holds it, and seals them once it lets go.
+func TestBlocks_HoldSealing(t *testing.T) {
+	db := logtest.MustOpenDB(t, nil)
+	var held atomic.Bool
+	var asked atomic.Int64
+	held.Store(true)
+	db.HoldSealing(func() bool { asked.Add(1); return held.Load() })
+	if err := db.Append(t.Context(), blockRecords(6000, 2)); err != nil {
+		t.Fatal(err)
+	}
+	// Asked three times: appends stopped more than two quiet periods ago.
+	waitFor(t, func() bool { return asked.Load() >= 3 })
+	if l, err := db.Layout(); err != nil || l.Blocks != 0 || l.LooseRecords != 6000 {
+		t.Fatalf("held, the layout is %+v (%v); want 6,000 records loose, no block", l, err)
+	}
+	held.Store(false)
+	waitFor(t, func() bool { l, err := db.Layout(); return err == nil && l.LooseBytes < 128<<10 && l.Blocks > 0 })
 }

@@ -100,12 +100,13 @@ type DB struct {
 	closed   bool
 	inflight sync.WaitGroup
 	reqs     chan *request
-	trim     chan struct{} // wakes the retention loop; capacity 1
-	sealWake chan struct{} // wakes the sealer; capacity 1
-	loose    atomic.Int64  // the loose records' bytes, as committed (update)
-	txLoose  int64         // the change to loose a write transaction makes; write transactions only
-	appended atomic.Int64  // bytes of records appended since Open (sealLoop)
-	stop     chan struct{} // closed by Close to end the retention loop
+	trim     chan struct{}               // wakes the retention loop; capacity 1
+	sealWake chan struct{}               // wakes the sealer; capacity 1
+	loose    atomic.Int64                // the loose records' bytes, as committed (update)
+	txLoose  int64                       // the change to loose a write transaction makes; write transactions only
+	appended atomic.Int64                // bytes of records appended since Open (sealLoop)
+	sealHold atomic.Pointer[func() bool] // HoldSealing's
+	stop     chan struct{}               // closed by Close to end the retention loop
 	done     sync.WaitGroup
 }
 
