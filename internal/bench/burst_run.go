@@ -77,7 +77,7 @@ func (r *runner) burstOnce(ctx context.Context, busy bool) (burstRun, error) {
 		if run.newest, run.samples, err = r.newest50(ctx, s); err != nil {
 			return burstRun{}, err
 		}
-		layout, err := s.sealed(ctx)
+		layout, err := s.settled(ctx, filepath.Join(dir, "index"))
 		if err != nil {
 			return burstRun{}, err
 		}
@@ -266,17 +266,27 @@ func timedGet(ctx context.Context, hc *http.Client, u, token string) ([]byte, ti
 	return b, took, nil
 }
 
-// sealed waits until the store has sealed its records into blocks (fewer
-// than a block's worth loose) and returns its layout.
-func (s *burstServer) sealed(ctx context.Context) (store.Layout, error) {
+// settled waits until the store has sealed its records into blocks (fewer
+// than a block's worth loose) and the index's files kept their size for
+// settleQuiet (its sealed segments merged: VictoriaLogs is measured once
+// its merges end too), and returns the store's layout.
+func (s *burstServer) settled(ctx context.Context, dir string) (store.Layout, error) {
+	const settleQuiet = time.Second
 	deadline := time.Now().Add(burstCatchUpLimit)
+	var size int64
+	var since time.Time
 	for {
 		l, err := s.db.Layout()
-		if err != nil || l.LooseBytes < codec.BlockTarget {
+		if err != nil {
 			return l, err
 		}
+		if n := fileBytes(dir); l.LooseBytes >= codec.BlockTarget || n != size {
+			size, since = n, time.Now()
+		} else if time.Since(since) >= settleQuiet {
+			return l, nil
+		}
 		if time.Now().After(deadline) {
-			return l, fmt.Errorf("%d bytes of records still loose %s after the burst", l.LooseBytes, burstCatchUpLimit)
+			return l, fmt.Errorf("not settled %s after the burst: %d bytes of records loose", burstCatchUpLimit, l.LooseBytes)
 		}
 		select {
 		case <-ctx.Done():
