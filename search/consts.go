@@ -152,12 +152,13 @@ var maxTermSetBytes int64 = 64 << 20
 
 // Timings of the background indexer and of WaitIndexed.
 const (
-	// While records arrive at yieldRate a second or more, the term sets
-	// are less than yieldUncovered records behind them and the segments
-	// less than half maxTermSetRecords, the indexer looks again every
-	// yieldFor instead of building segments, for at most yieldMax in a row
-	// (see yields): a burst is written sooner, and searched through the
-	// term sets meanwhile.
+	// While the term sets catch up with the log, or records arrive at
+	// yieldRate a second or more, the term sets are less than
+	// yieldUncovered records behind them and the segments less than half
+	// maxTermSetRecords, the indexer looks again every yieldFor instead
+	// of building segments, for at most yieldMax in a row (see yields): a
+	// burst is written sooner, and searched through the term sets
+	// meanwhile.
 	yieldRate      = 10_000
 	yieldFor       = 20 * time.Millisecond
 	yieldMax       = 2 * time.Second

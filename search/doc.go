@@ -21,9 +21,12 @@
 // are). A search tests each chunk's set with the query's mirror on terms
 // (terms_pred.go: a NOT, or a shape it does not know, is a maybe) and
 // skips the chunks that cannot match, so a rare word is found in
-// milliseconds at any lag. While a burst arrives and the sets keep up, the
-// indexer steps aside (for up to two seconds at a time, see yields), leaving
-// the cores to the writers; the segments catch up after it.
+// milliseconds at any lag. While a burst arrives and the sets keep up, or
+// while the sets catch up, the indexer steps aside (for up to two seconds
+// at a time, see yields), leaving the cores to the writers and the sets;
+// the segments catch up after them. While records are in no segment, the
+// index holds the store's sealer (store.DB.HoldSealing), whose compression
+// would take a core from the catch-up.
 //
 // Answers are exact whatever the indexer's lag: the compiled query is
 // evaluated directly on the records above the watermark that no term set

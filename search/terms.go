@@ -87,6 +87,14 @@ func (t *termSets) covered(rev, wm uint64) uint64 {
 	return max(t.through, wm)
 }
 
+// catching reports whether the sets started from watermark wm are behind
+// the log's last ID and can reach it (within their bounds).
+func (t *termSets) catching(rev, wm, last uint64) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.rev == rev && t.wm <= wm && max(t.through, wm) < last && last <= wm+maxTermSetRecords && t.bytes <= maxTermSetBytes
+}
+
 // buildTerms adds up to termsStep records (or releaseBytes of them) after the sets' end to their
 // chunks' sets, dropping those the watermark passed, and holding no more
 // than maxTermSetRecords above it nor more than maxTermSetBytes and one

@@ -11,15 +11,12 @@ import (
 )
 
 // TestYields: the indexer steps aside while records arrive fast and the
-// term sets keep up with them, and not when they arrive slowly, when the
-// sets fall behind, when it has waited yieldMax, or while rebuilding.
+// term sets keep up with them, and while the sets catch up; not when
+// records arrive slowly and the sets are caught up or do not move, when
+// the sets are too far behind, when it has waited yieldMax, or while
+// rebuilding.
 func TestYields(t *testing.T) {
 	st := oplogtest.NewMemory()
-	x, err := Open(t.TempDir(), st, &Options{TailChunk: 100, Interval: time.Hour})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = x.Close() })
 	add := func(n int) {
 		recs := make([]oplog.Record, n)
 		for i := range recs {
@@ -28,6 +25,25 @@ func TestYields(t *testing.T) {
 		if err := st.Append(context.Background(), recs); err != nil {
 			t.Fatal(err)
 		}
+	}
+	add(1)
+	x, err := Open(t.TempDir(), st, &Options{TailChunk: 100, Interval: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = x.Close() })
+	// The indexer and the term sets step once at Open, then an hour later.
+	covered := func() uint64 {
+		x.mu.RLock()
+		defer x.mu.RUnlock()
+		return x.terms.covered(x.revision, x.watermark)
+	}
+	deadline := time.Now().Add(time.Minute)
+	for covered() < 1 {
+		if time.Now().After(deadline) {
+			t.Fatal("the first record is in no index a minute after Open")
+		}
+		time.Sleep(5 * time.Millisecond)
 	}
 	var y yielding
 	if x.yields(&y) {
@@ -43,18 +59,24 @@ func TestYields(t *testing.T) {
 		t.Fatal("does not yield to 100,000 records a second, the term sets 1,000 behind")
 	}
 	if burst(50) {
-		t.Fatal("yields to 5,000 records a second")
+		t.Fatal("yields to 5,000 records a second, the term sets not moving")
 	}
 	if burst(yieldUncovered + 1000) {
-		t.Fatal("yields with the term sets more than yieldUncovered records behind")
+		t.Fatal("yields with the term sets more than yieldUncovered records behind, not moving")
 	}
 	if _, _, err := x.buildTerms(); err != nil {
 		t.Fatal(err)
 	}
-	for x.terms.covered(x.revision, 0) < st.Stats().LastID { // termsStep at a time
+	if !burst(0) {
+		t.Fatal("does not yield while the term sets catch up")
+	}
+	for covered() < st.Stats().LastID { // termsStep at a time
 		if _, _, err := x.buildTerms(); err != nil {
 			t.Fatal(err)
 		}
+	}
+	if burst(0) {
+		t.Fatal("yields with the term sets caught up and no records arriving")
 	}
 	if !burst(1000) {
 		t.Fatal("does not yield once the term sets caught up")
@@ -65,6 +87,14 @@ func TestYields(t *testing.T) {
 	}
 	if !burst(1000) {
 		t.Fatal("does not yield again after a step")
+	}
+	add(maxTermSetRecords) // more than the sets may hold above the watermark
+	if _, _, err := x.buildTerms(); err != nil {
+		t.Fatal(err)
+	}
+	y.at = time.Now().Add(-time.Hour)
+	if x.yields(&y) {
+		t.Fatal("yields to term sets that cannot reach the log's end")
 	}
 	x.mu.Lock()
 	x.state = oplog.IndexRebuilding
