@@ -82,6 +82,12 @@ func TemplateID(template string) string {
 // placeholder (punctuation around it kept), else each number and hex
 // value in it is.
 func templateWord(b *strings.Builder, w string) {
+	if len(w) < 36 && !hasValueByte(w) {
+		// most words: no digit (numbers, hex values and IP addresses have
+		// one), no slash (paths have one), too short for a UUID of letters
+		b.WriteString(w)
+		return
+	}
 	lead := 0
 	for lead < len(w) && strings.IndexByte("([{<\"'", w[lead]) >= 0 {
 		lead++
@@ -102,8 +108,8 @@ func templateWord(b *strings.Builder, w string) {
 		}
 	}
 	if len(w) < 36 && !hasDigit(w) {
-		// most words: no number, no hex value (which holds a digit), too
-		// short for a UUID of letters
+		// a slash but no path: no number, no hex value (which holds a
+		// digit), too short for a UUID of letters
 		b.WriteString(w)
 		return
 	}
@@ -287,6 +293,18 @@ func isHexDigit(c byte) bool      { return isDigit(c) || ('a' <= c|0x20 && c|0x2
 func hasDigit(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if isDigit(s[i]) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasValueByte reports whether s holds a digit, a slash or a backslash:
+// a byte without which a word holds no value that a template replaces
+// but a UUID of letters.
+func hasValueByte(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; isDigit(c) || c == '/' || c == '\\' {
 			return true
 		}
 	}
