@@ -57,9 +57,9 @@
 // maxTokenBytes (a search for a longer word is confirmed on the records,
 // as phrases are) (analyzer.go); a field of more than maxFieldTerms
 // distinct words is indexed by its first ones, and a search confirms the
-// others on the record (cut.go). The indexer runs a few bleve batches at
-// once (Options.Parallel) so that one is analysed while another builds its
-// segment. Nothing is scored, so terms are indexed without frequencies
+// others on the record (cut.go). The indexer runs a bleve batch per core
+// but one at once (Options.Parallel), so that one is analysed while another
+// builds its segment, and a core is left to searches. Nothing is scored, so terms are indexed without frequencies
 // and field lengths (mapping.go); and once every ID of a segment is
 // indexed, the indexer, when it has nothing else to do, merges the
 // segment's files into one (compact.go): the index takes ~30% fewer bytes

@@ -31,8 +31,9 @@ type Options struct {
 	BatchSize int
 
 	// Parallel is how many bleve batches the indexer splits a step into
-	// (about equal in words) and runs at once. Default GOMAXPROCS, at
-	// most 4.
+	// (about equal in words) and runs at once. Default GOMAXPROCS - 1,
+	// at least 1 and at most 4: a core is left to searches, the writers
+	// and the term sets, which make records searchable first.
 	Parallel int
 
 	// TailChunk is how many IDs of not yet indexed records a search reads
@@ -80,7 +81,7 @@ func (o Options) withDefaults() Options {
 		o.BatchSize = defaultBatchSize
 	}
 	if o.Parallel <= 0 {
-		o.Parallel = min(runtime.GOMAXPROCS(0), maxDefaultParallel)
+		o.Parallel = min(max(runtime.GOMAXPROCS(0)-1, 1), maxDefaultParallel)
 	}
 	o.Parallel = min(o.Parallel, o.BatchSize)
 	if o.TailChunk == 0 {
