@@ -22,6 +22,9 @@ func (x *Index) run() {
 	var rel releaser // release.go
 	x.loop(max(x.opts.Interval/10, time.Millisecond), func() bool {
 		if x.yields(&y) {
+			if err := x.warm(); err != nil { // the newest records decoded for the first searches
+				x.opts.Logger.Error("search: reading the records above the watermark failed", "err", err)
+			}
 			select {
 			case <-x.stop:
 			case <-time.After(yieldFor):
