@@ -22,6 +22,9 @@ func (s *Server) info(c echo.Context) error {
 	if s.opts.FileSize != nil {
 		a.FileBytes = s.opts.FileSize()
 	}
+	if s.opts.FileFree != nil {
+		a.FileFreeBytes = s.opts.FileFree()
+	}
 	return c.JSON(http.StatusOK, a)
 }
 

@@ -439,7 +439,7 @@ func TestMCP_AppendAndClear(t *testing.T) {
 
 func TestMCP_InfoPingHelp(t *testing.T) {
 	h := mustServe(t, &harnessOptions{API: api.Options{Options: mcptools.Options{Version: "v9", FileSize: func() int64 { return 4096 },
-		Retention: &mcptools.Retention{MaxRecords: 10, MaxAge: time.Hour}}}})
+		FileFree: func() int64 { return 2048 }, Retention: &mcptools.Retention{MaxRecords: 10, MaxAge: time.Hour}}}})
 	m := mustConnect(t, h, nil)
 	logtest.MustAppend(t, m.Log, oplog.Record{Level: oplog.LevelError, Text: "x"}, oplog.Record{Tool: "run_lua"})
 	info := call[struct {
@@ -451,6 +451,7 @@ func TestMCP_InfoPingHelp(t *testing.T) {
 		LastID    uint64                       `json:"lastId"`
 		Revision  uint64                       `json:"revision"`
 		FileBytes int64                        `json:"fileBytes"`
+		FileFree  int64                        `json:"fileFreeBytes"`
 		Version   string                       `json:"version"`
 		Retention struct {
 			MaxRecords uint64 `json:"maxRecords"`
@@ -458,7 +459,7 @@ func TestMCP_InfoPingHelp(t *testing.T) {
 		} `json:"retention"`
 	}](t, m, "store_info", nil)
 	if info.Records != 2 || info.Lines != 1 || info.Ops != 1 || info.Levels["error"] != 1 || info.Counts["op"]["info"] != 1 ||
-		info.FileBytes != 4096 || info.Version != "v9" || info.Retention.MaxRecords != 10 || info.Retention.MaxAge != "1h0m0s" || info.Revision == 0 {
+		info.FileBytes != 4096 || info.FileFree != 2048 || info.Version != "v9" || info.Retention.MaxRecords != 10 || info.Retention.MaxAge != "1h0m0s" || info.Revision == 0 {
 		t.Errorf("store_info = %+v", info)
 	}
 	p := call[struct {

@@ -23,8 +23,9 @@ import (
 type Options struct {
 	// Options configures the MCP server at /mcp/{token} (package
 	// mcptools); its Version is reported by /healthz and /api/v1/info
-	// too, its FileSize by /api/v1/info as fileBytes, and its Logger
-	// receives failed requests (and every request at debug level).
+	// too, its FileSize and FileFree by /api/v1/info as fileBytes and
+	// fileFreeBytes, and its Logger receives failed requests (and every
+	// request at debug level).
 	mcptools.Options
 
 	// Token is the credential of every /api/v1 route, sent as

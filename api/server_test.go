@@ -639,7 +639,8 @@ func TestServer_Shutdown(t *testing.T) {
 }
 
 func TestServer_Info(t *testing.T) {
-	h := mustServe(t, &harnessOptions{API: api.Options{Options: mcptools.Options{Version: "v9", FileSize: func() int64 { return 12345 }}}})
+	h := mustServe(t, &harnessOptions{API: api.Options{Options: mcptools.Options{Version: "v9", FileSize: func() int64 { return 12345 },
+		FileFree: func() int64 { return 4096 }}}})
 	mustCall[appendAnswer](h, http.MethodPost, "/api/v1/logs",
 		`[{"level":"info","text":"a"},{"level":"info","text":"b"},{"level":"error","text":"c"}]`, http.StatusOK)
 	mustCall[record](h, http.MethodPost, "/api/v1/operations", `{"tool":"T"}`, http.StatusCreated)
@@ -648,7 +649,7 @@ func TestServer_Info(t *testing.T) {
 		Revision, GenStart, FirstID, LastID, Records, Bytes, Lines, Ops, Trimmed, TrimmedThrough uint64
 		Levels                                                                                   map[string]uint64
 		Counts                                                                                   map[string]map[string]uint64
-		FileBytes                                                                                int64
+		FileBytes, FileFreeBytes                                                                 int64
 		Version                                                                                  string
 	}
 	got := mustCall[info](h, http.MethodGet, "/api/v1/info", "", http.StatusOK)
@@ -656,7 +657,7 @@ func TestServer_Info(t *testing.T) {
 		Levels: map[string]uint64{"debug": 0, "info": 3, "warn": 0, "error": 1, "fatal": 0},
 		Counts: map[string]map[string]uint64{"line": {"debug": 0, "info": 2, "warn": 0, "error": 1, "fatal": 0}, "op": {"debug": 0, "info": 1, "warn": 0, "error": 0, "fatal": 0},
 			"marker": {"debug": 0, "info": 0, "warn": 0, "error": 0, "fatal": 0}},
-		FileBytes: 12345, Version: "v9"}
+		FileBytes: 12345, FileFreeBytes: 4096, Version: "v9"}
 	if fmt.Sprint(got) != fmt.Sprint(want) || st.Bytes == 0 || st.Revision == 0 {
 		t.Errorf("info = %+v\nwant   %+v", got, want)
 	}

@@ -29,11 +29,12 @@ type InfoAnswer struct {
 	Trimmed        uint64                       `json:"trimmed"`
 	TrimmedThrough uint64                       `json:"trimmedThrough"`
 	FileBytes      int64                        `json:"fileBytes,omitempty"`
+	FileFreeBytes  int64                        `json:"fileFreeBytes,omitempty"` // of FileBytes, free pages the next records reuse
 	Version        string                       `json:"version"`
 }
 
-// NewInfoAnswer returns st as the API answers it; FileBytes is left to the
-// caller.
+// NewInfoAnswer returns st as the API answers it; FileBytes and
+// FileFreeBytes are left to the caller.
 func NewInfoAnswer(st *oplog.Stats, version string) InfoAnswer {
 	return InfoAnswer{
 		Revision: st.Revision, GenStart: st.GenStart, FirstID: st.FirstID, LastID: st.LastID,

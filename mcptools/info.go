@@ -32,6 +32,7 @@ type storeInfoOut struct {
 	GenStart       uint64                       `json:"genStart" jsonschema:"the first ID of this generation"`
 	Bytes          uint64                       `json:"bytes" jsonschema:"encoded size of the retained records"`
 	FileBytes      int64                        `json:"fileBytes,omitempty" jsonschema:"size of the data file"`
+	FileFreeBytes  int64                        `json:"fileFreeBytes,omitempty" jsonschema:"of the file, free pages reused first"`
 	Trimmed        uint64                       `json:"trimmed" jsonschema:"records removed by retention in this generation"`
 	Retention      *retentionOut                `json:"retention,omitempty"`
 	StartedAt      string                       `json:"startedAt"`
@@ -45,6 +46,10 @@ type storeInfoOut struct {
 	Runs           []sourceRunsOut              `json:"runs,omitempty" jsonschema:"each source's runs (a launch of the game or editor), newest first"`
 	indexInfoOut
 }
+
+// freeWorthSaying is how many free bytes of the data file store_info's
+// text names: a new file has a few free pages.
+const freeWorthSaying = 1 << 20
 
 // text is store_info in a few lines: counts, IDs, size, retention,
 // index, upstreams and followers.
@@ -62,6 +67,9 @@ func (o storeInfoOut) text() string {
 	size := fmt.Sprintf("%d bytes of records as stored", o.Bytes)
 	if o.FileBytes > 0 {
 		size += fmt.Sprintf(", file %d bytes", o.FileBytes)
+		if o.FileFreeBytes >= freeWorthSaying {
+			size += fmt.Sprintf(" (%d of them free pages the next records reuse)", o.FileFreeBytes)
+		}
 	}
 	if o.Records > 0 {
 		size += fmt.Sprintf(", %d B/record", o.Bytes/o.Records)
@@ -116,6 +124,9 @@ func (t *toolset) storeInfo(ctx context.Context, _ *mcp.CallToolRequest, _ struc
 		Version: t.opts.Version, MaxTextChars: t.opts.MaxTextChars}
 	if t.opts.FileSize != nil {
 		o.FileBytes = t.opts.FileSize()
+	}
+	if t.opts.FileFree != nil {
+		o.FileFreeBytes = t.opts.FileFree()
 	}
 	if r := t.opts.Retention; r != nil {
 		o.Retention = &retentionOut{MaxRecords: r.MaxRecords, MaxBytes: r.MaxBytes, MaxAge: r.MaxAge.String()}

@@ -20,14 +20,14 @@ func TestTexts_SmallTools(t *testing.T) {
 		want []string
 	}{
 		{"store_info", storeInfoOut{Records: 42, Lines: 40, Ops: 2, Levels: map[string]uint64{"info": 40, "error": 2}, FirstID: 1, LastID: 42,
-			Revision: 7, Bytes: 9000, FileBytes: 32768, Version: "v1", MaxTextChars: 500, Retention: &retentionOut{MaxRecords: 100, MaxAge: "1h0m0s"},
+			Revision: 7, Bytes: 9000, FileBytes: 3 << 20, FileFreeBytes: 2 << 20, Version: "v1", MaxTextChars: 500, Retention: &retentionOut{MaxRecords: 100, MaxAge: "1h0m0s"},
 			indexInfoOut: indexInfoOut{IndexedThrough: &through, IndexLag: &lag, Indexing: "indexing"},
 			Upstreams:    []oplog.UpstreamStatus{{Name: "game", Transport: "http", Target: "http://127.0.0.1:9/mcp", State: "down", Error: "connection\nrefused", Since: time.Now()}},
 			Followers:    []oplog.FollowerStatus{{Name: "editor", Path: "/tmp/Editor.log", Parser: "unity", State: "following", Offset: 10, Size: 20}},
 			Studio: &oplog.StudioStatus{URL: "http://vl:9428", Project: "shooter", Machine: "ci-3", State: oplog.StudioUnreachable, Seq: 90,
 				LagRecords: 12, LagSeconds: 3.25, LastError: "connection\nrefused"}},
 			[]string{"store_info: mcplogd v1", "\n42 records (40 lines, 2 operations), IDs 1..42, revision=7\n", "\nlevels: info 40, error 2\n",
-				"file 32768 bytes", "\nretention: 100 records, 0 bytes, 1h0m0s", "\nsearch index: indexing through #40 (lag 2)",
+				"file 3145728 bytes (2097152 of them free pages the next records reuse)", "\nretention: 100 records, 0 bytes, 1h0m0s", "\nsearch index: indexing through #40 (lag 2)",
 				"\nupstream game (http http://127.0.0.1:9/mcp): down, 0 tools, 0 pending: connection refused",
 				"\nfollows /tmp/Editor.log as editor (unity): following, 10 of 20 bytes read",
 				"\nstudio http://vl:9428 as shooter/ci-3: unreachable, seq 90, lag 12 records (3.2s), 0 resent, 0 lost, 0 too old: connection refused"}},

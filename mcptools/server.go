@@ -30,6 +30,10 @@ type Options struct {
 	// FileSize returns the data file's size for store_info; nil: not reported.
 	FileSize func() int64
 
+	// FileFree returns how much of the data file is free pages the next
+	// records reuse, for store_info; nil: not reported.
+	FileFree func() int64
+
 	// Retention is reported by store_info as it is; nil: not reported.
 	Retention *Retention
 

@@ -474,8 +474,7 @@ type Layout struct {
 // Layout counts the loose records and reads every block's header.
 func (d *DB) Layout() (Layout, error) {
 	var l Layout
-	st := d.db.Stats()
-	l.FreeBytes = int64(st.FreePageN+st.PendingPageN) * int64(d.db.Info().PageSize)
+	l.FreeBytes = d.FreeBytes()
 	err := d.view(func(tx *bbolt.Tx, _ *oplog.Stats) error {
 		l.FileBytes = tx.Size()
 		if err := tx.Bucket(codec.RecordsBucket).ForEach(func(_, v []byte) error {

@@ -342,9 +342,14 @@ func TestBlocks_HoldSealing(t *testing.T) {
 	}
 	// Asked three times: appends stopped more than two quiet periods ago.
 	waitFor(t, func() bool { return asked.Load() >= 3 })
-	if l, err := db.Layout(); err != nil || l.Blocks != 0 || l.LooseRecords != 6000 {
+	l, err := db.Layout()
+	if err != nil || l.Blocks != 0 || l.LooseRecords != 6000 {
 		t.Fatalf("held, the layout is %+v (%v); want 6,000 records loose, no block", l, err)
 	}
+	free := db.FreeBytes()
 	held.Store(false)
 	waitFor(t, func() bool { l, err := db.Layout(); return err == nil && l.LooseBytes < 128<<10 && l.Blocks > 0 })
+	if now := db.FreeBytes(); now-free < int64(l.LooseBytes)/2 {
+		t.Fatalf("sealed, the file's free pages went from %d to %d bytes; want most of the %d bytes of loose records' pages freed", free, now, l.LooseBytes)
+	}
 }

@@ -188,6 +188,14 @@ func (d *DB) Size() int64 {
 	return n
 }
 
+// FreeBytes is how much of the data file is free pages, which bbolt
+// reuses before it grows the file (the pages of records sealed into
+// blocks, of trimmed records); the file never shrinks.
+func (d *DB) FreeBytes() int64 {
+	st := d.db.Stats()
+	return int64(st.FreePageN+st.PendingPageN) * int64(d.db.Info().PageSize)
+}
+
 // Close waits for appends already accepted to commit, stops the background
 // work and closes the file. Later calls return oplog.ErrClosed.
 func (d *DB) Close() error {

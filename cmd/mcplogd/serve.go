@@ -166,7 +166,7 @@ func (s *server) Run(ctx context.Context) (err error) {
 	}
 	opts := &api.Options{
 		Token: s.token, MaxBodyBytes: int64(c.maxBody), RotateToken: s.dir.NewToken, AllowOrigins: c.allowOrigins, Limits: c.limits.api(),
-		Options: mcptools.Options{Logger: s.logger, Version: Version(), FileSize: s.log.db.Size, Retention: c.ret.report(),
+		Options: mcptools.Options{Logger: s.logger, Version: Version(), FileSize: s.log.db.Size, FileFree: s.log.db.FreeBytes, Retention: c.ret.report(),
 			Followers: followerStatus(s.followers), Studio: s.studio.status(), Compat: c.compat},
 	}
 	if s.studio.on { // the tools' scope "studio" reads the studio it forwards to
