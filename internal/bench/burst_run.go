@@ -74,11 +74,12 @@ func (r *runner) burstOnce(ctx context.Context, busy bool) (burstRun, error) {
 	run.catchUp, run.segCatchUp = caughtAt.Sub(end), segAt.Sub(end)
 	run.others = othersShare(before, sampleCPU())
 	if !busy {
-		if run.newest, run.samples, err = r.newest50(ctx, s); err != nil {
-			return burstRun{}, err
-		}
+		// Settled first, as VictoriaLogs is asked once its merges end.
 		layout, err := s.settled(ctx, filepath.Join(dir, "index"))
 		if err != nil {
+			return burstRun{}, err
+		}
+		if run.newest, run.samples, err = r.newest50(ctx, s); err != nil {
 			return burstRun{}, err
 		}
 		run.freeBytes = layout.FreeBytes
