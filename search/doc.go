@@ -59,8 +59,9 @@
 // distinct words is indexed by its first ones, and a search confirms the
 // others on the record (cut.go). The indexer runs a bleve batch per core
 // but one at once (Options.Parallel), so that one is analysed while another
-// builds its segment, and a core is left to searches. Nothing is scored, so terms are indexed without frequencies
-// and field lengths (mapping.go); and once every ID of a segment is
+// builds its segment, and a core is left to searches. Nothing is scored,
+// so terms are indexed without frequencies and field lengths
+// (mapping.go); and once every ID of a segment is
 // indexed, the indexer, when it has nothing else to do, merges the
 // segment's files into one (compact.go): the index takes ~30% fewer bytes
 // a record. What an indexing step holds is bounded by its records' bytes,
