@@ -24,9 +24,10 @@
 // milliseconds at any lag. While a burst arrives and the sets keep up, or
 // while the sets catch up, the indexer steps aside (for up to two seconds
 // at a time, see yields), leaving the cores to the writers and the sets;
-// the segments catch up after them. While records are in no segment, the
-// index holds the store's sealer (store.DB.HoldSealing), whose compression
-// would take a core from the catch-up.
+// the segments catch up after them. While more than a step's records are
+// in no segment, the index holds the store's sealer
+// (store.DB.HoldSealing), whose compression would take a core from the
+// catch-up.
 //
 // Answers are exact whatever the indexer's lag: the compiled query is
 // evaluated directly on the records above the watermark that no term set

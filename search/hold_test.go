@@ -35,8 +35,8 @@ func (s *holdSpy) holding() (func() bool, int) {
 }
 
 // TestIndex_HoldsSealingWhileBehind: the index holds the store's sealer
-// while records are in no segment, takes its hold back at Close, and lets
-// the sealer go once the records are all in segments.
+// while more than a step's records are in no segment, takes its hold back
+// at Close, and lets the sealer go once the records are in segments.
 func TestIndex_HoldsSealingWhileBehind(t *testing.T) {
 	dir := t.TempDir()
 	db := logtest.MustOpenDBAt(t, filepath.Join(dir, "log.db"), nil)
@@ -44,7 +44,7 @@ func TestIndex_HoldsSealingWhileBehind(t *testing.T) {
 	l := oplog.New(db, nil)
 	open := func() *search.Index {
 		// No wake-ups and a two-hour interval: the indexer steps at Open only.
-		idx, err := search.Open(filepath.Join(dir, "index"), spy, &search.Options{Interval: 2 * time.Hour})
+		idx, err := search.Open(filepath.Join(dir, "index"), spy, &search.Options{Interval: 2 * time.Hour, BatchSize: 1000})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -55,7 +55,11 @@ func TestIndex_HoldsSealingWhileBehind(t *testing.T) {
 	if held == nil || held() {
 		t.Fatalf("an index of an empty store: hold %v; want a function that lets the sealer go", held != nil)
 	}
-	logtest.MustAppend(t, l, lines(0, 3000)...)
+	logtest.MustAppend(t, l, lines(0, 1000)...)
+	if held() {
+		t.Fatalf("1,000 records in no segment, a step's worth: the sealer is held")
+	}
+	logtest.MustAppend(t, l, lines(1000, 2000)...)
 	if !held() {
 		t.Fatalf("3,000 records in no segment (the index holds %d): the sealer is not held", idx.Status().SegmentsThrough)
 	}

@@ -229,13 +229,14 @@ func Open(dir string, st oplog.Store, opts *Options) (*Index, error) {
 // catch-up, which then also had to expand the blocks it read.
 type sealHolder interface{ HoldSealing(held func() bool) }
 
-// behind reports whether records of the store are in no segment yet, the
-// indexer running.
+// behind reports whether more than a step's records (BatchSize) are in no
+// segment yet, the indexer running: a backlog to catch up, not the few
+// records that a steady trickle keeps waiting for the next step.
 func (x *Index) behind() bool {
 	last := x.st.Stats().LastID
 	x.mu.RLock()
 	defer x.mu.RUnlock()
-	return !x.closed && x.watermark < last
+	return !x.closed && x.watermark+uint64(x.opts.BatchSize) < last
 }
 
 // Status reports the watermark, the lag and what the indexer is doing.
