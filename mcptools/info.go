@@ -32,7 +32,7 @@ type storeInfoOut struct {
 	GenStart       uint64                       `json:"genStart" jsonschema:"the first ID of this generation"`
 	Bytes          uint64                       `json:"bytes" jsonschema:"encoded size of the retained records"`
 	FileBytes      int64                        `json:"fileBytes,omitempty" jsonschema:"size of the data file"`
-	FileFreeBytes  int64                        `json:"fileFreeBytes,omitempty" jsonschema:"of the file, free pages reused first"`
+	FileFreeBytes  int64                        `json:"fileFreeBytes,omitempty" jsonschema:"of the file, free pages the next records reuse"`
 	Trimmed        uint64                       `json:"trimmed" jsonschema:"records removed by retention in this generation"`
 	Retention      *retentionOut                `json:"retention,omitempty"`
 	StartedAt      string                       `json:"startedAt"`
