@@ -353,3 +353,36 @@ func TestBlocks_HoldSealing(t *testing.T) {
 		t.Fatalf("sealed, the file's free pages went from %d to %d bytes; want most of the %d bytes of loose records' pages freed", free, now, l.LooseBytes)
 	}
 }
+
+// TestDB_FreeBytesWhileGrowing: FreeBytes may be asked while commits grow
+// (and map again) the file, as /api/v1/info asks it (run with -race).
+func TestDB_FreeBytesWhileGrowing(t *testing.T) {
+	db := logtest.MustOpenDB(t, nil)
+	done := make(chan struct{})
+	asked := make(chan int)
+	go func() {
+		n := 0
+		for {
+			select {
+			case <-done:
+				asked <- n
+				return
+			default:
+			}
+			if db.FreeBytes() < 0 {
+				t.Error("negative free bytes")
+			}
+			n++
+		}
+	}()
+	size := db.Size()
+	for i := 0; db.Size() < 4*size+(8<<20); i++ {
+		if err := db.Append(t.Context(), blockRecords(2000, uint64(i))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	close(done)
+	if n := <-asked; n == 0 {
+		t.Fatal("FreeBytes was never asked while the file grew")
+	}
+}

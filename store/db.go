@@ -86,9 +86,10 @@ func (o Options) withDefaults() Options {
 
 // DB is a bbolt-backed oplog.Store. It is safe for concurrent use.
 type DB struct {
-	db   *bbolt.DB
-	path string // bbolt forgets it at Close
-	opts Options
+	db       *bbolt.DB
+	path     string // bbolt forgets it at Close
+	pageSize int64
+	opts     Options
 
 	stats   atomic.Pointer[oplog.Stats] // as of the last commit
 	statsMu sync.Mutex                  // orders publish calls
@@ -134,7 +135,9 @@ func Open(path string, opts *Options) (*DB, error) {
 	} else if err != nil {
 		return nil, err
 	}
-	d := &DB{db: bdb, path: path, opts: o, reqs: make(chan *request, requestQueue), trim: make(chan struct{}, 1), sealWake: make(chan struct{}, 1), stop: make(chan struct{})}
+	// The page size read now: bbolt's Info reads its mapping, which a
+	// commit that grows the file replaces.
+	d := &DB{db: bdb, path: path, pageSize: int64(bdb.Info().PageSize), opts: o, reqs: make(chan *request, requestQueue), trim: make(chan struct{}, 1), sealWake: make(chan struct{}, 1), stop: make(chan struct{})}
 	if err := d.guard(d.load); err != nil {
 		_ = bdb.Close()
 		return nil, err
@@ -193,7 +196,7 @@ func (d *DB) Size() int64 {
 // blocks, of trimmed records); the file never shrinks.
 func (d *DB) FreeBytes() int64 {
 	st := d.db.Stats()
-	return int64(st.FreePageN+st.PendingPageN) * int64(d.db.Info().PageSize)
+	return int64(st.FreePageN+st.PendingPageN) * d.pageSize
 }
 
 // Close waits for appends already accepted to commit, stops the background
