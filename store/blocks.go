@@ -272,10 +272,11 @@ const (
 // woken once at Open (a store written before blocks holds only loose
 // records) and by commits once a block's worth has gathered
 // (noteLoose), it waits until appends slow down (busyBytes) and
-// HoldSealing's function lets it go, or maxLoose bytes are loose, reads whole blocks' worth of records in a read
-// transaction, compresses them outside any transaction, and hands the
-// blocks to the committer, whose next transaction writes each block and
-// deletes its records if they are still there, loose and unchanged.
+// HoldSealing's function lets it go, or maxLoose bytes are loose, reads
+// whole blocks' worth of records in a read transaction, compresses them
+// outside any transaction, and hands the blocks to the committer, whose
+// next transaction writes each block and deletes its records if they are
+// still there, loose and unchanged.
 func (d *DB) sealLoop() {
 	defer d.done.Done()
 	for {
@@ -302,9 +303,10 @@ func (d *DB) sealLoop() {
 
 // HoldSealing makes the sealer wait while held reports true, as it waits
 // while appends come fast (up to maxLoose bytes loose, then it seals with
-// zstd). The search index holds it while it is behind the log: after a
-// burst, compressing the burst's records would take a core from the
-// index's catch-up, whose reads find them loose, not in blocks to expand.
+// zstd). The search index holds it while more than a step's records are
+// in none of its segments: after a burst, compressing the burst's records
+// would take a core from the index's catch-up, whose reads find them
+// loose, not in blocks to expand.
 func (d *DB) HoldSealing(held func() bool) { d.sealHold.Store(&held) }
 
 // sealHeld reports whether HoldSealing's function holds the sealer.
