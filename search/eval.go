@@ -130,6 +130,11 @@ func keywordValue(r *oplog.Record, field string) string {
 	return ""
 }
 
+// minPrefixLit is the shortest common prefix of a word's forms that
+// termPred looks for in a text before the forms: a shorter one is in most
+// texts.
+const minPrefixLit = 3
+
 // termPred is the predicate of a leaf testing the terms of field by m.
 func termPred(field string, m termMatcher) pred {
 	switch field {
@@ -137,6 +142,10 @@ func termPred(field string, m termMatcher) pred {
 		f := slices.Index(textFields, field)
 		return func(v *recView) bool {
 			if m.lits != nil { // a word's inflections: the text holds one of them
+				// Each form starts with lit: a text without it is read once, not once a form.
+				if len(m.lit) >= minPrefixLit && !v.mayHold(f, m.lit) {
+					return false
+				}
 				return slices.ContainsFunc(m.lits, func(l string) bool { return v.mayHold(f, l) }) && slices.ContainsFunc(v.terms(f), m.match)
 			}
 			return v.mayHold(f, m.lit) && slices.ContainsFunc(v.terms(f), m.match)
