@@ -15,6 +15,9 @@ func (x *Index) BuildTerms() (int, error) {
 	return n, err
 }
 
+// Steps is how many times the indexer looked at the log.
+func (x *Index) Steps() uint64 { return x.steps.Load() }
+
 // SkippedChunks is how many chunks searches skipped by their term sets.
 func (x *Index) SkippedChunks() uint64 { return x.skipped.Load() }
 

@@ -131,6 +131,7 @@ type Index struct {
 	tail     tailCache     // decoded records above the watermark
 	terms    termSets      // the term sets of the chunks above the watermark (terms.go)
 	skipped  atomic.Uint64 // chunks a search skipped by their term sets
+	steps    atomic.Uint64 // the indexer's looks at the log (tests wait for the first)
 	walks    chan struct{} // a turn of a search walking the records above the watermark (Options.Walks)
 	unmapped unmapper      // when the store's mapped pages go back (release.go)
 

@@ -50,6 +50,13 @@ func mustOpen(t *testing.T, dir string, opts search.Options, sopts *store.Option
 		t.Fatalf("open index: %v", err)
 	}
 	l.SetIndex(idx)
+	if opts.Interval >= time.Hour {
+		// The indexer looks at the log once at Open, then not for an
+		// hour: records appended once it looked stay above the watermark.
+		if err := waitFor(func() bool { return idx.Steps() > 0 }); err != nil {
+			t.Fatalf("the indexer never looked at the log: %v", err)
+		}
+	}
 	e := &env{t: t, dir: dir, log: l, db: db, idx: idx, opts: opts, sopts: sopts}
 	t.Cleanup(e.close)
 	return e

@@ -55,6 +55,7 @@ func (x *Index) run() {
 			lastLog = time.Now()
 			x.opts.Logger.Info("rebuilding search index", "indexedThrough", s.IndexedThrough, "lag", s.Lag, "progress", fmt.Sprintf("%.0f%%", 100*s.Progress))
 		}
+		x.steps.Add(1)
 		return err == nil && done.more
 	})
 }

@@ -39,9 +39,9 @@ func TestYields(t *testing.T) {
 		return x.terms.covered(x.revision, x.watermark)
 	}
 	deadline := time.Now().Add(time.Minute)
-	for covered() < 1 {
+	for covered() < 1 || x.steps.Load() == 0 {
 		if time.Now().After(deadline) {
-			t.Fatal("the first record is in no index a minute after Open")
+			t.Fatal("the first record is in no term set, or the indexer did not look, a minute after Open")
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
