@@ -256,7 +256,7 @@ type sealed struct {
 
 // The sealer waits while appends come faster than busyBytes per
 // sealQuiet (~7,500 lines a second) and seals with zstd once they slow
-// down; while they do not, it seals with S2 (~3× less CPU, ~25% more
+// down; while they do not, it seals with S2 (~5× less CPU, ~45% more
 // bytes) each time maxLoose bytes are loose. Compressing takes a core,
 // and during a burst the acknowledgements want it: sealing with zstd
 // during a 200,000-line HTTP burst cost its ingest ~25%. maxLoose bounds

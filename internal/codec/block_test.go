@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mcplogd/mcplogd/internal/codec"
+	"github.com/mcplogd/mcplogd/internal/workload"
 	"github.com/mcplogd/mcplogd/oplog"
 )
 
@@ -65,5 +66,34 @@ func TestBlock_RoundTrip(t *testing.T) {
 	}
 	if _, err := codec.DecodeBlock(vals[1]); err == nil {
 		t.Fatal("a record's value decodes as a block")
+	}
+}
+
+// TestBlock_ZstdSize: a block of ~128 KiB of benchmark-workload records
+// sealed with zstd takes at most 105 bytes a record (zstd's default level:
+// 100; its fastest took 116) and under three quarters of S2's (146).
+func TestBlock_ZstdSize(t *testing.T) {
+	recs := make([]oplog.Record, 2000)
+	workload.New(1).Fill(recs)
+	var ids []uint64
+	var vals [][]byte
+	size := 0
+	for i := range recs {
+		v := codec.Append(nil, &recs[i])
+		if size+len(v) > codec.BlockTarget {
+			break
+		}
+		ids, vals, size = append(ids, uint64(i+1)), append(vals, v), size+len(v)
+	}
+	per := func(fast bool) float64 {
+		v, err := codec.AppendBlock(nil, 1, ids, vals, fast)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return float64(len(v)) / float64(len(ids))
+	}
+	z, s2 := per(false), per(true)
+	if z > 105 || z > 0.75*s2 {
+		t.Fatalf("zstd block %.1f B a record, S2 %.1f: want at most 105 and under 3/4 of S2", z, s2)
 	}
 }
