@@ -220,7 +220,10 @@ func TestSalvage_CopiesTheReadableRecords(t *testing.T) {
 			for _, r := range orig {
 				byID[r.ID] = r
 			}
-			for _, r := range got.Lines {
+			for i, r := range got.Lines {
+				if i > 0 && r.ID <= got.Lines[i-1].ID {
+					t.Fatalf("record %d after record %d: the new file holds a record twice or out of order", r.ID, got.Lines[i-1].ID)
+				}
 				if want := byID[r.ID]; !reflect.DeepEqual(r, want) {
 					t.Fatalf("record %d salvaged as %+v, was %+v", r.ID, r, want)
 				}

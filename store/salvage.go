@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/RoaringBitmap/roaring/v2/roaring64"
 	"go.etcd.io/bbolt"
 
 	"github.com/mcplogd/mcplogd/internal/codec"
@@ -57,7 +58,7 @@ func Salvage(src, dst string) (SalvageReport, error) {
 	if err != nil {
 		return rep, err
 	}
-	s := &salvager{bf: bf, out: out, rep: &rep, seen: map[uint64]bool{}}
+	s := &salvager{bf: bf, out: out, rep: &rep, seen: map[uint64]bool{}, copied: roaring64.New()}
 	err = s.run()
 	if cerr := out.Close(); err == nil {
 		err = cerr
@@ -78,7 +79,11 @@ type salvager struct {
 	rep   *SalvageReport
 	seen  map[uint64]bool // pages reached by a tree walk
 	batch []oplog.Record
-	err   error // the first write error: salvage stops
+	// copied holds the IDs copied so far. The new file cannot tell: its
+	// sealer moves the records copied first into blocks while salvage goes
+	// on, and the same record is found again on a stale or orphan page.
+	copied *roaring64.Bitmap
+	err    error // the first write error: salvage stops
 }
 
 func (s *salvager) run() error {
@@ -245,9 +250,15 @@ func (s *salvager) flush() {
 	if len(s.batch) == 0 || s.err != nil {
 		return
 	}
-	n, err := s.out.putSalvaged(s.batch)
-	s.rep.Copied += n
+	fresh := s.batch[:0] // each ID once, as first found: the trees' pages come before the orphans
 	for _, r := range s.batch {
+		if r.ID != 0 && s.copied.CheckedAdd(r.ID) {
+			fresh = append(fresh, r)
+		}
+	}
+	n, err := s.out.putSalvaged(fresh)
+	s.rep.Copied += n
+	for _, r := range fresh {
 		s.rep.LastID = max(s.rep.LastID, r.ID)
 	}
 	s.err = err

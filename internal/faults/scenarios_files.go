@@ -259,6 +259,9 @@ func ScenarioDamagedLog(e *Env) (Result, error) {
 			return r, fmt.Errorf("%s: salvage: %v\n%s", how, err, out)
 		}
 		copied, _ := strconv.Atoi(string(m[1]))
+		if copied > n {
+			return r, fmt.Errorf("%s: salvage copied %d records of the %d the store held", how, copied, n)
+		}
 		r.Acked, r.Lost, r.Rounds = r.Acked+n, r.Lost+n-copied, round+1
 		e.logf("damaged log.db round %d (%s): refused; salvage copied %d of %d", round, how, copied, n)
 	}
