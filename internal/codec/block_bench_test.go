@@ -13,18 +13,7 @@ import (
 // spends on a block, per expanded byte (MB/s) and as stored bytes per
 // record.
 func BenchmarkAppendBlock(b *testing.B) {
-	recs := make([]oplog.Record, 20_000)
-	workload.New(1).Fill(recs)
-	var ids []uint64
-	var vals [][]byte
-	size := 0
-	for i := range recs {
-		v := codec.Append(nil, &recs[i])
-		if size+len(v) > codec.BlockTarget {
-			break
-		}
-		ids, vals, size = append(ids, uint64(i+1)), append(vals, v), size+len(v)
-	}
+	ids, vals, size := workloadBlock()
 	for _, c := range []struct {
 		name string
 		fast bool
@@ -50,4 +39,19 @@ func BenchmarkAppendBlock(b *testing.B) {
 			}
 		})
 	}
+}
+
+// workloadBlock returns a block's worth of benchmark-workload records (seed
+// 1, IDs from 1): their IDs, values and the values' bytes.
+func workloadBlock() (ids []uint64, vals [][]byte, size int) {
+	recs := make([]oplog.Record, 4000) // more than a block takes
+	workload.New(1).Fill(recs)
+	for i := range recs {
+		v := codec.Append(nil, &recs[i])
+		if size+len(v) > codec.BlockTarget {
+			break
+		}
+		ids, vals, size = append(ids, uint64(i+1)), append(vals, v), size+len(v)
+	}
+	return ids, vals, size
 }

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/mcplogd/mcplogd/internal/codec"
-	"github.com/mcplogd/mcplogd/internal/workload"
 	"github.com/mcplogd/mcplogd/oplog"
 )
 
@@ -73,18 +72,7 @@ func TestBlock_RoundTrip(t *testing.T) {
 // sealed with zstd takes at most 105 bytes a record (zstd's default level:
 // 100; its fastest took 116) and under three quarters of S2's (146).
 func TestBlock_ZstdSize(t *testing.T) {
-	recs := make([]oplog.Record, 2000)
-	workload.New(1).Fill(recs)
-	var ids []uint64
-	var vals [][]byte
-	size := 0
-	for i := range recs {
-		v := codec.Append(nil, &recs[i])
-		if size+len(v) > codec.BlockTarget {
-			break
-		}
-		ids, vals, size = append(ids, uint64(i+1)), append(vals, v), size+len(v)
-	}
+	ids, vals, _ := workloadBlock()
 	per := func(fast bool) float64 {
 		v, err := codec.AppendBlock(nil, 1, ids, vals, fast)
 		if err != nil {
