@@ -1,6 +1,7 @@
 package store_test
 
 import (
+	"bytes"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -11,9 +12,11 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"go.etcd.io/bbolt"
 
+	"github.com/mcplogd/mcplogd/internal/codec"
 	"github.com/mcplogd/mcplogd/internal/logtest"
 	"github.com/mcplogd/mcplogd/oplog"
 	"github.com/mcplogd/mcplogd/store"
@@ -250,4 +253,56 @@ func TestSalvage_CopiesTheReadableRecords(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestDB_DamagedBlockBodyNamesSalvage: a block whose body no longer
+// decodes (damage Open does not read) is an error wrapping ErrDamaged that
+// names the block, the file and mcplogd salvage, not a bare decode error.
+func TestDB_DamagedBlockBodyNamesSalvage(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "log.db")
+	db, err := store.Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 4 {
+		if err := db.Append(ctx, logtest.Lines(2000, fmt.Sprint("batch", i))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	logtest.Eventually(t, time.Minute, "a block sealed", func() bool { l, err := db.Layout(); return err == nil && l.Blocks > 0 })
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	bdb, err := bbolt.Open(path, 0o600, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var key []byte
+	if err := bdb.Update(func(tx *bbolt.Tx) error {
+		b := tx.Bucket(codec.BlocksBucket)
+		k, v := b.Cursor().First()
+		v = bytes.Clone(v)
+		for i := len(v) / 2; i < len(v)/2+64; i++ {
+			v[i] ^= 0x5a // the middle of its zstd frame
+		}
+		key = bytes.Clone(k)
+		return b.Put(k, v)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if err := bdb.Close(); err != nil {
+		t.Fatal(err)
+	}
+	db, err = store.Open(path, nil)
+	if err != nil {
+		t.Fatalf("open: %v (the page headers are intact: Open should pass)", err)
+	}
+	defer db.Close()
+	_, err = db.Tail(oplog.TailQuery{HasSince: true, Limit: 1 << 30})
+	id, _ := codec.ID(key)
+	if !errors.Is(err, store.ErrDamaged) || !errors.Is(err, codec.ErrCorrupt) || !strings.Contains(err.Error(), "mcplogd salvage --data "+filepath.Dir(path)) ||
+		!strings.Contains(err.Error(), fmt.Sprintf("block %d", id)) {
+		t.Fatalf("reading a damaged block: %v; want ErrDamaged naming block %d, the file and mcplogd salvage", err, id)
+	}
+	t.Log(err)
 }

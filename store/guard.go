@@ -1,12 +1,14 @@
 package store
 
 import (
+	"errors"
 	"fmt"
 	"runtime/debug"
 	"time"
 
 	"go.etcd.io/bbolt"
 
+	"github.com/mcplogd/mcplogd/internal/codec"
 	"github.com/mcplogd/mcplogd/oplog"
 )
 
@@ -44,11 +46,14 @@ func (d *DB) guard(fn func() error) (err error) {
 }
 
 // view runs fn in a read transaction with the stats of the same snapshot.
+// A record or block that does not decode is damage Open cannot see (the
+// body of a block, see checkPages): the error wraps ErrDamaged too, and
+// names salvage.
 func (d *DB) view(fn func(tx *bbolt.Tx, s *oplog.Stats) error) error {
 	if d.isClosed() {
 		return oplog.ErrClosed
 	}
-	return d.guard(func() error {
+	err := d.guard(func() error {
 		return d.db.View(func(tx *bbolt.Tx) error {
 			s, err := readStats(tx)
 			if err != nil {
@@ -57,4 +62,8 @@ func (d *DB) view(fn func(tx *bbolt.Tx, s *oplog.Stats) error) error {
 			return fn(tx, &s)
 		})
 	})
+	if errors.Is(err, codec.ErrCorrupt) && !errors.Is(err, ErrDamaged) {
+		err = damaged(d.path, err)
+	}
+	return err
 }

@@ -295,5 +295,5 @@ func checkFile(path string) error {
 
 // damaged wraps err in ErrDamaged with the file and what to do.
 func damaged(path string, err error) error {
-	return fmt.Errorf("%w: %s: %v; copy what is readable into a new data directory with `mcplogd salvage --data %s --out NEWDIR`", ErrDamaged, path, err, filepath.Dir(path))
+	return fmt.Errorf("%w: %s: %w; copy what is readable into a new data directory with `mcplogd salvage --data %s --out NEWDIR`", ErrDamaged, path, err, filepath.Dir(path))
 }
