@@ -29,6 +29,9 @@ type compiled struct {
 	rng   timeRange   // the filters' time range, applied to the IDs q finds
 	times bool        // the query string has a time range: q reads the time column
 	terms []string    // analysed words and prefix or wildcard patterns of the query string, for fragments
+	// confirms: q holds a phrase, which a segment confirms on the records
+	// of its candidates (phrase.go): searched in windows, newest first.
+	confirms bool
 }
 
 // compile parses q's query string (oplog.ParseQuery: EINVALID saying
@@ -269,6 +272,9 @@ func (a *analyzers) bleveText(c *compiled, n ql.Node, field string, q query.Quer
 	}
 	if _, none := q.(*query.MatchNoneQuery); none {
 		return q
+	}
+	if _, ok := q.(*phraseQuery); ok {
+		c.confirms = true
 	}
 	return &cutQuery{leaf: q, node: n, field: field, an: a.text}
 }

@@ -170,6 +170,7 @@ type recordReader struct {
 	st     oplog.Store
 	onRead func(bytes int64) // told of each record read (nil: nothing)
 	mu     sync.Mutex
+	lo, hi uint64 // the IDs the segment search wants (hi 0: any); a document outside is not read
 	last   oplog.Record
 	err    error
 }
@@ -209,7 +210,22 @@ func (rr *recordReader) of(r index.IndexReader, d *search.DocumentMatch) (oplog.
 		rr.fail(fmt.Errorf("document %q: %w", ext, err))
 		return oplog.Record{}, false
 	}
+	rr.mu.Lock()
+	outside := rr.hi != 0 && (id < rr.lo || id > rr.hi)
+	rr.mu.Unlock()
+	if outside {
+		// not confirmed, and not a hit either way: searchIDs keeps only
+		// the IDs of the window (a NOT of it too)
+		return oplog.Record{}, false
+	}
 	return rr.get(id)
+}
+
+// window makes of read no record outside lo..hi (hi 0: none outside).
+func (rr *recordReader) window(lo, hi uint64) {
+	rr.mu.Lock()
+	defer rr.mu.Unlock()
+	rr.lo, rr.hi = lo, hi
 }
 
 func (rr *recordReader) fail(err error) {
