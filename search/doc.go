@@ -41,7 +41,10 @@
 // again by every step and every search (pending.go). A search
 // walks those records and then the segments newest first, unscored,
 // collecting IDs and sorting them in Go, and stops when the page is full,
-// so newest-first never sorts all matches. The walk above the watermark
+// so newest-first never sorts all matches. A query with a phrase, which
+// a segment confirms on its candidates' records, searches each segment in
+// windows of IDs from the newest down (searchWindows), so that it reads
+// the records of the window's candidates only. The walk above the watermark
 // holds no lock of the index, ends with the request's context, and takes
 // one of Options.Walks turns when it may read more than one chunk, so that
 // searches during a lag cannot crowd out the indexer that ends it.
