@@ -221,7 +221,8 @@ func (rr *recordReader) of(r index.IndexReader, d *search.DocumentMatch) (oplog.
 	return rr.get(id)
 }
 
-// window makes of read no record outside lo..hi (hi 0: none outside).
+// window makes the confirmations (of) read no record outside lo..hi (hi
+// 0: no bound), while a segment search wants only those IDs.
 func (rr *recordReader) window(lo, hi uint64) {
 	rr.mu.Lock()
 	defer rr.mu.Unlock()

@@ -62,7 +62,10 @@ func damagedStore(t *testing.T, n int) (string, []oplog.Record) {
 // returns their numbers.
 func garblePages(t *testing.T, path string, n int, fill func([]byte)) []int64 {
 	t.Helper()
-	tree := treePages(t, path)
+	tree, err := logtest.TreePages(path)
+	if err != nil || len(tree) < 8 {
+		t.Fatalf("%d tree pages in %s (%v)", len(tree), path, err)
+	}
 	f, err := os.OpenFile(path, os.O_WRONLY, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -78,34 +81,6 @@ func garblePages(t *testing.T, path string, n int, fill func([]byte)) []int64 {
 		picked = append(picked, tree[i])
 	}
 	return picked
-}
-
-// treePages lists the branch and leaf pages of the bbolt file at path.
-func treePages(t *testing.T, path string) []int64 {
-	t.Helper()
-	db, err := bbolt.Open(path, 0o600, &bbolt.Options{ReadOnly: true, PreLoadFreelist: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	var tree []int64
-	err = db.View(func(tx *bbolt.Tx) error {
-		for id := 2; id < int(tx.Size()/pageSize); {
-			info, err := tx.Page(id)
-			if err != nil || info == nil {
-				return err
-			}
-			if info.Type == "branch" || info.Type == "leaf" {
-				tree = append(tree, int64(id))
-			}
-			id += 1 + info.OverflowCount
-		}
-		return nil
-	})
-	if err != nil || len(tree) < 8 {
-		t.Fatalf("%d tree pages in %s (%v)", len(tree), path, err)
-	}
-	return tree
 }
 
 func randomFill(b []byte) {

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"go.etcd.io/bbolt"
+	"github.com/mcplogd/mcplogd/internal/logtest"
 )
 
 // ScenarioReindex: kill -9 during an index rebuild, alternately that of
@@ -280,13 +280,13 @@ func damageLog(path string, how int) string {
 	// which start does not read (a block's frame checksum finds a damaged
 	// one when the block is read): one of the pages is always one of the
 	// trees' pages, whose header start checks.
-	tree := treePages(path)
+	tree, _ := logtest.TreePages(path) // none: random pages only
 	f, _ := os.OpenFile(path, os.O_RDWR, 0)
 	defer f.Close()
 	pages := 8 + rand.IntN(57)
 	chosen := rand.Perm(int(fi.Size()/4096) - 2)[:min(pages, int(fi.Size()/4096)-2)]
 	if len(tree) > 0 {
-		chosen[0] = tree[rand.IntN(len(tree))] - 2
+		chosen[0] = int(tree[rand.IntN(len(tree))]) - 2
 	}
 	for _, p := range chosen {
 		b := make([]byte, 4096)
@@ -298,30 +298,4 @@ func damageLog(path string, how int) string {
 		_, _ = f.WriteAt(b, int64(p+2)*4096)
 	}
 	return fmt.Sprintf("%d pages %s", pages, map[int]string{0: "garbled", 1: "zeroed"}[how])
-}
-
-// treePages returns the IDs of the branch and leaf pages of the bbolt file
-// at path (none if it cannot be read).
-func treePages(path string) []int {
-	db, err := bbolt.Open(path, 0o600, &bbolt.Options{Timeout: time.Second})
-	if err != nil {
-		return nil
-	}
-	defer db.Close()
-	var ids []int
-	_ = db.View(func(tx *bbolt.Tx) error {
-		for id := 2; ; {
-			info, err := tx.Page(id)
-			if err != nil || info == nil {
-				return err
-			}
-			if info.Type == "branch" || info.Type == "leaf" {
-				ids = append(ids, id)
-			}
-			if id++; info.Type != "free" {
-				id += info.OverflowCount
-			}
-		}
-	})
-	return ids
 }
