@@ -20,7 +20,7 @@ var (
 	trimmedDesc = prometheus.NewDesc("mcplogd_records_trimmed_total",
 		"Records removed by retention in this generation of the store (clearing the store starts again from zero).", nil, nil)
 	fileBytesDesc = prometheus.NewDesc("mcplogd_store_file_bytes",
-		"Size of the bbolt data file; it does not shrink when records are trimmed.", nil, nil)
+		"Size of the bbolt data file, free pages included (bbolt reuses them; the store gives them back by compacting the file once they are at least half of it).", nil, nil)
 	indexedThroughDesc = prometheus.NewDesc("mcplogd_index_indexed_through",
 		"The full-text index's watermark: every record up to this ID is in it (in a segment, or in the in-memory term set of its chunk).", nil, nil)
 	indexLagDesc = prometheus.NewDesc("mcplogd_index_lag_records",

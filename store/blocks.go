@@ -276,7 +276,8 @@ const (
 // whole blocks' worth of records in a read transaction, compresses them
 // outside any transaction, and hands the blocks to the committer, whose
 // next transaction writes each block and deletes its records if they are
-// still there, loose and unchanged.
+// still there, loose and unchanged. Then, appends quiet, it may compact
+// the file (compact.go).
 func (d *DB) sealLoop() {
 	defer d.done.Done()
 	for {
@@ -298,6 +299,9 @@ func (d *DB) sealLoop() {
 			}
 		}
 		d.sealAll(fast)
+		if !fast && !d.sealHeld() {
+			d.maybeCompact()
+		}
 	}
 }
 
@@ -337,10 +341,14 @@ func (d *DB) sealAll(fast bool) {
 func (d *DB) noteLoose(n int) {
 	d.appended.Add(int64(n))
 	if d.loose.Load() >= codec.BlockTarget {
-		select {
-		case d.sealWake <- struct{}{}:
-		default:
-		}
+		d.wakeSealer()
+	}
+}
+
+func (d *DB) wakeSealer() {
+	select {
+	case d.sealWake <- struct{}{}:
+	default:
 	}
 }
 
@@ -409,7 +417,7 @@ func (d *DB) seal(tx *bbolt.Tx, s *oplog.Stats, blocks []*sealed) error {
 		if b.left = !stillLoose(recs.Cursor(), b); b.left {
 			continue
 		}
-		v, err := codec.WithRev(b.v, uint64(tx.ID()))
+		v, err := codec.WithRev(b.v, d.txID(tx))
 		if err != nil {
 			return err
 		}
@@ -443,13 +451,13 @@ func stillLoose(c *bbolt.Cursor, b *sealed) bool {
 // rewriteBlock replaces the block at key, whose stored value was old, with
 // its records ids and values vals (none: the block goes), keeping
 // Stats.Bytes.
-func rewriteBlock(tx *bbolt.Tx, s *oplog.Stats, key, old []byte, ids []uint64, vals [][]byte) error {
+func (d *DB) rewriteBlock(tx *bbolt.Tx, s *oplog.Stats, key, old []byte, ids []uint64, vals [][]byte) error {
 	b := tx.Bucket(codec.BlocksBucket)
 	s.Bytes -= uint64(len(old))
 	if len(ids) == 0 {
 		return b.Delete(key)
 	}
-	v, err := codec.AppendBlock(nil, uint64(tx.ID()), ids, vals, false)
+	v, err := codec.AppendBlock(nil, d.txID(tx), ids, vals, false)
 	if err != nil {
 		return err
 	}

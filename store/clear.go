@@ -40,6 +40,7 @@ func (d *DB) Clear(ctx context.Context) (oplog.Stats, error) {
 	if err != nil {
 		return oplog.Stats{}, &oplog.Error{Code: oplog.EINTERNAL, Message: "clear failed: " + err.Error(), Err: err}
 	}
+	d.wakeSealer() // the file is now free pages: it may compact
 	return stats, nil
 }
 

@@ -125,7 +125,7 @@ func (d *DB) commit(batch []*request, n int) error {
 		}
 		looseBytes = len(vals)
 		d.txLoose += int64(looseBytes)
-		return names.flush(tx, &d.names)
+		return names.flush(tx, d.txID(tx), &d.names)
 	})
 	if err != nil {
 		d.opts.Logger.Error("commit failed", "records", n, "err", err)
@@ -183,7 +183,7 @@ func (d *DB) complete(tx *bbolt.Tx, s *oplog.Stats, names nameTally, runs *runTa
 		vals := blk.Values()
 		vals[blk.Find(rec.ID)] = nv
 		oldSize, newSize = 0, 0 // the block's bytes change instead
-		err = rewriteBlock(tx, s, bk, stored, blk.IDs(), vals)
+		err = d.rewriteBlock(tx, s, bk, stored, blk.IDs(), vals)
 	} else if err = b.Put(key, nv); err == nil {
 		d.txLoose += int64(newSize - oldSize)
 	}

@@ -26,7 +26,7 @@ type Options struct {
 
 	// MaxRecords, MaxBytes and MaxAge bound what is kept (zero: no limit);
 	// the oldest records are trimmed in the background. MaxBytes counts the
-	// records' encoded size (the file does not shrink). Hold (nil: none) is the highest
+	// records' encoded size (the file shrinks only by compaction, compact.go). Hold (nil: none) is the highest
 	// ID MaxRecords and MaxAge may trim: the rest (not forwarded yet) waits for MaxBytes.
 	MaxRecords uint64
 	MaxBytes   uint64
@@ -86,29 +86,32 @@ func (o Options) withDefaults() Options {
 
 // DB is a bbolt-backed oplog.Store. It is safe for concurrent use.
 type DB struct {
-	db       *bbolt.DB
-	path     string // bbolt forgets it at Close
+	file     atomic.Pointer[dataFile] // the open data file (use); compaction replaces it
+	txBase   atomic.Uint64            // added to bbolt's transaction IDs (txID)
+	writeMu  sync.Mutex               // held by each write transaction, and by a compaction
+	path     string                   // bbolt forgets it at Close
 	pageSize int64
 	opts     Options
 
 	stats   atomic.Pointer[oplog.Stats] // as of the last commit
 	statsMu sync.Mutex                  // orders publish calls
-	statsTx int                         // the bbolt tx that stats come from
+	statsTx uint64                      // the transaction (txID) that stats come from
 	names   nameCache                   // write transactions only
 	blocks  blockCache                  // blocks readers decoded
 
-	mu       sync.RWMutex // guards closed against in-flight senders
-	closed   bool
-	inflight sync.WaitGroup
-	reqs     chan *request
-	trim     chan struct{}               // wakes the retention loop; capacity 1
-	sealWake chan struct{}               // wakes the sealer; capacity 1
-	loose    atomic.Int64                // the loose records' bytes, as committed (update)
-	txLoose  int64                       // the change to loose a write transaction makes; write transactions only
-	appended atomic.Int64                // bytes of records appended since Open (sealLoop)
-	sealHold atomic.Pointer[func() bool] // HoldSealing's
-	stop     chan struct{}               // closed by Close to end the retention loop
-	done     sync.WaitGroup
+	mu            sync.RWMutex // guards closed against in-flight senders
+	closed        bool
+	inflight      sync.WaitGroup
+	reqs          chan *request
+	trim          chan struct{}               // wakes the retention loop; capacity 1
+	sealWake      chan struct{}               // wakes the sealer; capacity 1
+	loose         atomic.Int64                // the loose records' bytes, as committed (update)
+	txLoose       int64                       // the change to loose a write transaction makes; write transactions only
+	appended      atomic.Int64                // bytes of records appended since Open (sealLoop)
+	sealHold      atomic.Pointer[func() bool] // HoldSealing's
+	compactFailed int64                       // the file's size when a compaction last failed (the sealer's goroutine)
+	stop          chan struct{}               // closed by Close to end the retention loop
+	done          sync.WaitGroup
 }
 
 var _ oplog.Store = (*DB)(nil)
@@ -137,7 +140,8 @@ func Open(path string, opts *Options) (*DB, error) {
 	}
 	// The page size read now: bbolt's Info reads its mapping, which a
 	// commit that grows the file replaces.
-	d := &DB{db: bdb, path: path, pageSize: int64(bdb.Info().PageSize), opts: o, reqs: make(chan *request, requestQueue), trim: make(chan struct{}, 1), sealWake: make(chan struct{}, 1), stop: make(chan struct{})}
+	d := &DB{path: path, pageSize: int64(bdb.Info().PageSize), opts: o, reqs: make(chan *request, requestQueue), trim: make(chan struct{}, 1), sealWake: make(chan struct{}, 1), stop: make(chan struct{})}
+	d.file.Store(&dataFile{db: bdb})
 	if err := d.guard(d.load); err != nil {
 		_ = bdb.Close()
 		return nil, err
@@ -153,24 +157,29 @@ func Open(path string, opts *Options) (*DB, error) {
 
 func (d *DB) load() error {
 	isNew := false
-	from, to, err := migrations.Apply(d.db, migrations.All, func(m migrations.Migration) {
+	db := d.file.Load().db
+	from, to, err := migrations.Apply(db, migrations.All, func(m migrations.Migration) {
 		// A new file runs every step from the first; that is creation, not news.
 		if isNew = isNew || m.Version == 1; !isNew {
-			d.opts.Logger.Info("migrating data file", "path", d.db.Path(), "version", m.Version, "step", m.Name)
+			d.opts.Logger.Info("migrating data file", "path", d.path, "version", m.Version, "step", m.Name)
 		}
 	})
 	if err != nil {
 		return err
 	}
 	if from != to && from != 0 {
-		d.opts.Logger.Info("data file migrated", "path", d.db.Path(), "from", from, "to", to)
+		d.opts.Logger.Info("data file migrated", "path", d.path, "from", from, "to", to)
 	}
-	return d.db.View(func(tx *bbolt.Tx) error {
+	if err := removeStaleCopy(d.path); err != nil {
+		return err
+	}
+	return db.View(func(tx *bbolt.Tx) error {
 		s, err := readStats(tx)
 		if err != nil {
 			return err
 		}
-		d.publish(tx.ID(), &s)
+		d.txBase.Store(readTxBase(tx))
+		d.publish(d.txID(tx), &s)
 		var loose int64
 		err = tx.Bucket(codec.RecordsBucket).ForEach(func(_, v []byte) error { loose += int64(len(v)); return nil })
 		d.loose.Store(loose)
@@ -187,15 +196,19 @@ func (d *DB) Stats() oplog.Stats { return *d.stats.Load() }
 // Size returns the data file's size in bytes.
 func (d *DB) Size() int64 {
 	var n int64
-	_ = d.db.View(func(tx *bbolt.Tx) error { n = tx.Size(); return nil })
+	_ = d.use(func(db *bbolt.DB) error {
+		return db.View(func(tx *bbolt.Tx) error { n = tx.Size(); return nil })
+	})
 	return n
 }
 
 // FreeBytes is how much of the data file is free pages, which bbolt
 // reuses before it grows the file (the pages of records sealed into
-// blocks, of trimmed records); the file never shrinks.
+// blocks, of trimmed records); only a compaction (compact.go) gives them
+// back.
 func (d *DB) FreeBytes() int64 {
-	st := d.db.Stats()
+	var st bbolt.Stats
+	_ = d.use(func(db *bbolt.DB) error { st = db.Stats(); return nil })
 	return int64(st.FreePageN+st.PendingPageN) * d.pageSize
 }
 
@@ -213,13 +226,13 @@ func (d *DB) Close() error {
 	close(d.reqs)
 	close(d.stop)
 	d.done.Wait()
-	return d.db.Close()
+	return d.file.Load().db.Close()
 }
 
 // publish makes s the current stats unless a later transaction already
 // published its own: the committer and retention commit in turn but may
 // return in either order.
-func (d *DB) publish(txid int, s *oplog.Stats) {
+func (d *DB) publish(txid uint64, s *oplog.Stats) {
 	d.statsMu.Lock()
 	defer d.statsMu.Unlock()
 	if txid >= d.statsTx {
@@ -235,13 +248,16 @@ var errUnchanged = errors.New("unchanged")
 // update runs fn in a write transaction with the stats of that transaction,
 // writes the stats fn left, and publishes them once committed.
 func (d *DB) update(fn func(tx *bbolt.Tx, s *oplog.Stats) error) error {
+	d.writeMu.Lock()
+	defer d.writeMu.Unlock()
 	var s oplog.Stats
-	var txid int
+	var txid uint64
 	var looseAdded int64
+	db := d.file.Load().db // no compaction while writeMu is held
 	err := d.guard(func() error {
-		return d.db.Update(func(tx *bbolt.Tx) error {
+		return db.Update(func(tx *bbolt.Tx) error {
 			var err error
-			txid = tx.ID()
+			txid = d.txID(tx)
 			d.txLoose = 0
 			if s, err = readStats(tx); err != nil {
 				return err

@@ -25,6 +25,10 @@
 // IDs go on. At Open, package migrations brings an older file forward and
 // refuses a newer one.
 //
+// bbolt never gives back the pages it freed: once most of the file is free
+// pages, the sealer copies what is live into a new file and renames it over
+// the data file (compact.go).
+//
 // bbolt reads the file through a shared read-only mapping, so every page a
 // reader touched counts in the process's resident set until the kernel
 // needs it back. ReleaseMapped (mapped.go) drops those pages from the

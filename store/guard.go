@@ -53,13 +53,15 @@ func (d *DB) view(fn func(tx *bbolt.Tx, s *oplog.Stats) error) error {
 	if d.isClosed() {
 		return oplog.ErrClosed
 	}
-	err := d.guard(func() error {
-		return d.db.View(func(tx *bbolt.Tx) error {
-			s, err := readStats(tx)
-			if err != nil {
-				return err
-			}
-			return fn(tx, &s)
+	err := d.use(func(db *bbolt.DB) error {
+		return d.guard(func() error {
+			return db.View(func(tx *bbolt.Tx) error {
+				s, err := readStats(tx)
+				if err != nil {
+					return err
+				}
+				return fn(tx, &s)
+			})
 		})
 	})
 	if errors.Is(err, codec.ErrCorrupt) && !errors.Is(err, ErrDamaged) {

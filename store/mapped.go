@@ -1,5 +1,7 @@
 package store
 
+import "go.etcd.io/bbolt"
+
 // bbolt reads its file only through a read-only shared mapping, so every
 // page a reader touched (the indexers read each record once) stays in the
 // process's resident set until the kernel reclaims it: after 1,000,000
@@ -16,12 +18,14 @@ func (d *DB) ReleaseMapped() error {
 	if d.isClosed() {
 		return nil
 	}
-	return d.guard(func() error {
-		tx, err := d.db.Begin(false)
-		if err != nil {
-			return err
-		}
-		defer func() { _ = tx.Rollback() }()
-		return dropMapped(d.db.Info().Data, tx.Size())
+	return d.use(func(db *bbolt.DB) error {
+		return d.guard(func() error {
+			tx, err := db.Begin(false)
+			if err != nil {
+				return err
+			}
+			defer func() { _ = tx.Rollback() }()
+			return dropMapped(db.Info().Data, tx.Size())
+		})
 	})
 }

@@ -64,12 +64,12 @@ func (t nameTally) appendedBySource() map[string]uint64 {
 
 // flush applies the tally to the names bucket of tx, reading each entry
 // from cache when cache holds it as of the transaction before tx.
-func (t nameTally) flush(tx *bbolt.Tx, cache *nameCache) error {
+func (t nameTally) flush(tx *bbolt.Tx, txid uint64, cache *nameCache) error {
 	b := tx.Bucket(codec.NamesBucket)
-	if cache.txid != tx.ID()-1 || cache.m == nil {
+	if cache.txid != txid-1 || cache.m == nil {
 		cache.m = map[nameKey]oplog.NameInfo{}
 	}
-	cache.txid = -1 // until every entry is written: an error leaves it untrusted
+	cache.txid = 0 // until every entry is written: an error leaves it untrusted
 	for k, d := range t {
 		key := codec.NameKey(k.source, k.name)
 		n, cached := cache.m[k]
@@ -115,7 +115,7 @@ func (t nameTally) flush(tx *bbolt.Tx, cache *nameCache) error {
 			cache.m[nameKey{strings.Clone(k.source), strings.Clone(k.name)}] = n
 		}
 	}
-	cache.txid = tx.ID()
+	cache.txid = txid
 	return nil
 }
 
@@ -125,7 +125,7 @@ func (t nameTally) flush(tx *bbolt.Tx, cache *nameCache) error {
 // right after txid trusts it: one that rolled back or changed the bucket
 // otherwise (a clear) leaves it behind, and the next flush starts it over.
 type nameCache struct {
-	txid int
+	txid uint64
 	m    map[nameKey]oplog.NameInfo
 }
 

@@ -44,7 +44,7 @@ func TestNameCache_RollbackAndClear(t *testing.T) {
 	err = d.update(func(tx *bbolt.Tx, _ *oplog.Stats) error {
 		names := nameTally{}
 		names.add("game", "Physics", oplog.KindLine, oplog.LevelInfo, 1, +100)
-		if err := names.flush(tx, &d.names); err != nil {
+		if err := names.flush(tx, d.txID(tx), &d.names); err != nil {
 			return err
 		}
 		return failed

@@ -151,11 +151,11 @@ func (d *DB) trimOnce(sealFirst bool) (int, error) {
 		for _, tb := range sealed {
 			s.Bytes += uint64(tb.shares) // rewriteBlock takes the block's stored bytes off instead
 			ids, vals := tb.b.IDs(), tb.b.Values()
-			if err := rewriteBlock(tx, s, tb.key, tb.stored, ids[tb.n:], vals[tb.n:]); err != nil {
+			if err := d.rewriteBlock(tx, s, tb.key, tb.stored, ids[tb.n:], vals[tb.n:]); err != nil {
 				return err
 			}
 		}
-		return names.flush(tx, &d.names)
+		return names.flush(tx, d.txID(tx), &d.names)
 	})
 	return n, err
 }

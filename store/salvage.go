@@ -345,7 +345,7 @@ func (d *DB) putSalvaged(recs []oplog.Record) (uint64, error) {
 				s.FirstID = rec.ID
 			}
 		}
-		return names.flush(tx, &d.names)
+		return names.flush(tx, d.txID(tx), &d.names)
 	})
 	if err != nil {
 		return 0, errors.Join(errors.New("salvage: write"), err)

@@ -65,7 +65,8 @@ func (m *Main) salvage(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := copyDirFiles(dir.Path, *out, filepath.Base(dir.DBPath()), "server.json"); err != nil {
+	db := filepath.Base(dir.DBPath())
+	if err := copyDirFiles(dir.Path, *out, db, db+store.CompactSuffix, "server.json"); err != nil {
 		return err
 	}
 	m.salvageReport(rep, dir, *out)

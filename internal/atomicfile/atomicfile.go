@@ -15,7 +15,7 @@ func WriteFile(path string, data []byte, perm os.FileMode) error {
 	if err := write(path, data, perm, true); err != nil {
 		return err
 	}
-	return syncDir(filepath.Dir(path))
+	return SyncDir(filepath.Dir(path))
 }
 
 // Replace replaces path with data atomically, with permissions perm, but
@@ -52,10 +52,10 @@ func write(path string, data []byte, perm os.FileMode, sync bool) error {
 	return os.Rename(f.Name(), path)
 }
 
-// syncDir makes a rename in dir durable. Windows cannot sync a directory
+// SyncDir makes a rename in dir durable. Windows cannot sync a directory
 // (FlushFileBuffers refuses a directory handle) and NTFS journals the
 // rename itself, so there it is a no-op.
-func syncDir(dir string) error {
+func SyncDir(dir string) error {
 	if runtime.GOOS == "windows" {
 		return nil
 	}

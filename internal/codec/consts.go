@@ -48,4 +48,9 @@ var (
 
 	SchemaKey = []byte("schema") // meta: uint32 big-endian schema version
 	StatsKey  = []byte("stats")  // meta: AppendStats(oplog.Stats)
+
+	// TxBaseKey, in meta, is a uint64 big-endian that the store adds to
+	// bbolt's transaction IDs, which start over in a compacted copy of the
+	// file (store/compact.go). None: 0.
+	TxBaseKey = []byte("txbase")
 )
