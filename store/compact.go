@@ -118,7 +118,8 @@ func (d *DB) maybeCompact() {
 		return
 	}
 	began := time.Now()
-	if err := d.compact(); err != nil {
+	old, err := d.compact()
+	if err != nil {
 		if !errors.Is(err, oplog.ErrClosed) {
 			// Not again until the file grows: a full disk fails each copy.
 			d.compactFailed = size
@@ -128,6 +129,10 @@ func (d *DB) maybeCompact() {
 	}
 	d.compactFailed = 0
 	d.opts.Logger.Info("data file compacted", "path", d.path, "from", size, "to", d.Size(), "took", time.Since(began).Round(time.Millisecond))
+	// Outside writeMu: a long read on the old file must not hold appends.
+	if err := old.retire(); err != nil {
+		d.opts.Logger.Warn("closing the data file before its compaction failed", "path", d.path, "err", err)
+	}
 }
 
 // compactHook, when set, runs after the copy is synced and before it
@@ -135,21 +140,21 @@ func (d *DB) maybeCompact() {
 var compactHook func()
 
 // compact copies the data file's live pages into a new file and makes that
-// the data file.
-func (d *DB) compact() (err error) {
+// the data file. It returns the old one, for the caller to retire.
+func (d *DB) compact() (old *dataFile, err error) {
 	d.writeMu.Lock()
 	defer d.writeMu.Unlock()
 	if d.isClosed() {
-		return oplog.ErrClosed
+		return nil, oplog.ErrClosed
 	}
-	old := d.file.Load()
+	old = d.file.Load()
 	tmp := d.path + CompactSuffix
 	if err := removeStaleCopy(d.path); err != nil {
-		return err
+		return nil, err
 	}
 	dst, err := openBolt(tmp, d.opts.Timeout)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer func() {
 		if err != nil {
@@ -166,12 +171,13 @@ func (d *DB) compact() (err error) {
 		}
 		return old.db.View(func(tx *bbolt.Tx) error {
 			base = d.txID(tx) // the last transaction's: no write runs meanwhile
-			want, err = readStats(tx)
-			return err
+			var rerr error
+			want, rerr = readStats(tx)
+			return rerr
 		})
 	})
 	if err != nil {
-		return err
+		return nil, err
 	}
 	err = dst.Update(func(tx *bbolt.Tx) error {
 		got, err := readStats(tx)
@@ -184,17 +190,17 @@ func (d *DB) compact() (err error) {
 		return tx.Bucket(codec.MetaBucket).Put(codec.TxBaseKey, binary.BigEndian.AppendUint64(nil, base))
 	})
 	if err != nil {
-		return err
+		return nil, err
 	}
 	dst.NoSync = false
 	if err := dst.Sync(); err != nil {
-		return err
+		return nil, err
 	}
 	if compactHook != nil {
 		compactHook()
 	}
 	if err := os.Rename(tmp, d.path); err != nil {
-		return err
+		return nil, err
 	}
 	// From here on the data file is the copy, whether or not the rename is
 	// durable yet: never remove it.
@@ -203,8 +209,5 @@ func (d *DB) compact() (err error) {
 	if err := atomicfile.SyncDir(filepath.Dir(d.path)); err != nil {
 		d.opts.Logger.Warn("syncing the data file's directory after compacting failed", "path", d.path, "err", err)
 	}
-	if err := old.retire(); err != nil {
-		d.opts.Logger.Warn("closing the data file before its compaction failed", "path", d.path, "err", err)
-	}
-	return nil
+	return old, nil
 }

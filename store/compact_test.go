@@ -348,3 +348,50 @@ func TestCompact_Killed(t *testing.T) {
 		t.Logf("round %d (waiting before the rename: %v): %d records, file %d bytes", round, block, last, fileSize(t, path))
 	}
 }
+
+// TestCompact_LongReadHoldsNoAppend: a read transaction still open on the
+// old file when the copy takes its name delays only the old file's close:
+// appends go on into the new file meanwhile.
+func TestCompact_LongReadHoldsNoAppend(t *testing.T) {
+	if !store.CompactOn() {
+		t.Skip("the data file is not compacted on Windows")
+	}
+	copied := make(chan struct{})
+	t.Cleanup(store.SetCompact(16<<20, 64<<20, func() { close(copied) }))
+	db := logtest.MustOpenDB(t, nil)
+	want := blockRecords(1000, 14)
+	if err := db.Append(t.Context(), want); err != nil {
+		t.Fatal(err)
+	}
+	started, release := make(chan struct{}), make(chan struct{})
+	held := make(chan error, 1)
+	go func() { held <- db.HoldView(started, release) }()
+	<-started
+	compacted := make(chan error, 1)
+	go func() { compacted <- db.Compact() }()
+	<-copied
+	late := blockRecords(5, 15)
+	appended := make(chan error, 1)
+	go func() { appended <- db.Append(t.Context(), late) }()
+	select {
+	case err := <-appended:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(time.Minute):
+		close(release)
+		t.Fatal("an append waited a minute for a read on the old file")
+	}
+	select {
+	case err := <-compacted:
+		t.Fatalf("the compaction returned (%v) with a read still open on the old file", err)
+	default:
+	}
+	close(release)
+	if err := errors.Join(<-held, <-compacted); err != nil {
+		t.Fatal(err)
+	}
+	if got := readAll(t, db); !reflect.DeepEqual(got, append(want, late...)) {
+		t.Fatalf("first differing: %v", firstDiff(got, append(want, late...)))
+	}
+}

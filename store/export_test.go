@@ -46,4 +46,20 @@ func (d *DB) BlockRevs() (map[uint64]uint64, error) {
 }
 
 // Compact compacts the data file now, whatever its free pages.
-func (d *DB) Compact() error { return d.compact() }
+func (d *DB) Compact() error {
+	old, err := d.compact()
+	if err != nil {
+		return err
+	}
+	return old.retire()
+}
+
+// HoldView holds a read transaction open, telling started, until release
+// is closed.
+func (d *DB) HoldView(started chan<- struct{}, release <-chan struct{}) error {
+	return d.view(func(*bbolt.Tx, *oplog.Stats) error {
+		close(started)
+		<-release
+		return nil
+	})
+}
