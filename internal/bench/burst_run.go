@@ -268,9 +268,10 @@ func timedGet(ctx context.Context, hc *http.Client, u, token string) ([]byte, ti
 }
 
 // settled waits until the store has sealed its records into blocks (fewer
-// than a block's worth loose) and the index's files kept their size for
-// settleQuiet (its sealed segments merged: VictoriaLogs is measured once
-// its merges end too), and returns the store's layout.
+// than a block's worth loose) and the data folder kept its size for
+// settleQuiet (the data file compacted, the index's sealed segments
+// merged: VictoriaLogs is measured once its merges end too), and returns
+// the store's layout.
 func (s *burstServer) settled(ctx context.Context, dir string) (store.Layout, error) {
 	const settleQuiet = time.Second
 	deadline := time.Now().Add(burstCatchUpLimit)
