@@ -144,7 +144,8 @@ func TestCompact_GivesBackFreePages(t *testing.T) {
 // TestCompact_ReadsGoOnAppendsWait: while the copy is made and takes the
 // data file's name, reads answer from the old file and then the new one
 // without an error, and an append waits for the copy and lands in the new
-// file (none is written into the old file after its copy).
+// file (none is written into the old file after its copy). Another Open of
+// the path finds it locked throughout, and leaves the copy alone.
 func TestCompact_ReadsGoOnAppendsWait(t *testing.T) {
 	if !store.CompactOn() {
 		t.Skip("the data file is not compacted on Windows")
@@ -191,9 +192,27 @@ func TestCompact_ReadsGoOnAppendsWait(t *testing.T) {
 		t.Fatalf("an append committed while the copy was being made: %v", err)
 	default:
 	}
+	// Another process finds the data file locked, and its copy left alone.
+	if other, err := store.Open(path, &store.Options{Timeout: 50 * time.Millisecond}); !errors.Is(err, store.ErrLocked) {
+		if err == nil {
+			other.Close()
+		}
+		close(release)
+		t.Fatalf("a second Open during the copy: %v; want ErrLocked", err)
+	}
+	if _, err := os.Stat(path + ".compacting"); err != nil {
+		close(release)
+		t.Fatalf("the copy, after a second Open: %v", err)
+	}
 	close(release)
 	if err := <-appended; err != nil {
 		t.Fatal(err)
+	}
+	if other, err := store.Open(path, &store.Options{Timeout: 50 * time.Millisecond}); !errors.Is(err, store.ErrLocked) {
+		if err == nil {
+			other.Close()
+		}
+		t.Fatalf("a second Open once the copy took the name: %v; want ErrLocked", err)
 	}
 	n := reads.Load()
 	logtest.Eventually(t, time.Minute, "reads after the swap", func() bool { return reads.Load() > n+100 })
