@@ -68,8 +68,8 @@ func maxRev(t *testing.T, db *store.DB) uint64 {
 // rev before it (the block cache's key), and all of it holds after a
 // reopen.
 func TestCompact_GivesBackFreePages(t *testing.T) {
-	if !store.CompactOn() {
-		t.Skip("the data file is not compacted on Windows")
+	if !store.CompactOnline() {
+		t.Skip("the data file is compacted at Open on Windows")
 	}
 	var copies atomic.Int32
 	t.Cleanup(store.SetCompact(1<<20, 64<<20, func() { copies.Add(1) }))
@@ -147,8 +147,8 @@ func TestCompact_GivesBackFreePages(t *testing.T) {
 // file (none is written into the old file after its copy). Another Open of
 // the path finds it locked throughout, and leaves the copy alone.
 func TestCompact_ReadsGoOnAppendsWait(t *testing.T) {
-	if !store.CompactOn() {
-		t.Skip("the data file is not compacted on Windows")
+	if !store.CompactOnline() {
+		t.Skip("the data file is compacted at Open on Windows")
 	}
 	copied, release := make(chan struct{}), make(chan struct{})
 	t.Cleanup(store.SetCompact(1<<20, 64<<20, func() { close(copied); <-release }))
@@ -258,17 +258,22 @@ const compactChildEnv = "MCPLOGD_COMPACT_CHILD"
 // TestCompactChild is the child of TestCompact_Killed: it appends
 // $MCPLOGD_COMPACT_RECORDS records to the store at $MCPLOGD_COMPACT_CHILD
 // (more each round, so that most of the file is free pages once they are
-// sealed), printing "acked ID
-// text" for the last record of each acknowledged batch, then waits for the
-// compaction, whose hook prints "copied" and, with
-// MCPLOGD_COMPACT_BLOCK=true, waits to be killed before the rename.
+// sealed), printing "acked ID text" for the last record of each
+// acknowledged batch, then waits for the next compaction, whose hook
+// prints "copied" and, with MCPLOGD_COMPACT_BLOCK=true, waits to be killed
+// before the rename. A compaction before its appends end (at start, of the
+// file the last kill left mostly free) goes through.
 func TestCompactChild(t *testing.T) {
 	path := os.Getenv(compactChildEnv)
 	if path == "" {
 		t.Skip("run by TestCompact_Killed")
 	}
 	block := os.Getenv("MCPLOGD_COMPACT_BLOCK") == "true"
+	var appended atomic.Bool // a compaction before (at start, of the file the last kill left) goes through
 	store.SetCompact(1<<20, 64<<20, func() {
+		if !appended.Load() {
+			return
+		}
 		os.Stdout.WriteString("copied\n")
 		if block {
 			select {}
@@ -292,6 +297,7 @@ func TestCompactChild(t *testing.T) {
 		}
 		fmt.Printf("acked %d %s\n", recs[i+499].ID, recs[i+499].Text)
 	}
+	appended.Store(true)
 	select {}
 }
 
@@ -304,8 +310,8 @@ func TestCompact_Killed(t *testing.T) {
 	if testing.Short() {
 		t.Skip("spawns child processes")
 	}
-	if !store.CompactOn() {
-		t.Skip("the data file is not compacted on Windows")
+	if !store.CompactOnline() {
+		t.Skip("the data file is compacted at Open on Windows")
 	}
 	path := filepath.Join(t.TempDir(), "log.db")
 	acked := map[uint64]string{}
@@ -372,8 +378,8 @@ func TestCompact_Killed(t *testing.T) {
 // old file when the copy takes its name delays only the old file's close:
 // appends go on into the new file meanwhile.
 func TestCompact_LongReadHoldsNoAppend(t *testing.T) {
-	if !store.CompactOn() {
-		t.Skip("the data file is not compacted on Windows")
+	if !store.CompactOnline() {
+		t.Skip("the data file is compacted at Open on Windows")
 	}
 	copied := make(chan struct{})
 	t.Cleanup(store.SetCompact(16<<20, 64<<20, func() { close(copied) }))
@@ -412,5 +418,53 @@ func TestCompact_LongReadHoldsNoAppend(t *testing.T) {
 	}
 	if got := readAll(t, db); !reflect.DeepEqual(got, append(want, late...)) {
 		t.Fatalf("first differing: %v", firstDiff(got, append(want, late...)))
+	}
+}
+
+// TestCompact_AtOpen: where the data file is compacted at Open (Windows;
+// here too with online compaction off), a file that is mostly free pages
+// is compacted when it is opened: every record reads as before, the
+// counters agree (MustCheck at cleanup), appends and a completion go on
+// with revs above every rev before.
+func TestCompact_AtOpen(t *testing.T) {
+	t.Cleanup(store.SetCompactOnline(false))
+	t.Cleanup(store.SetCompact(1<<20, 64<<20, nil))
+	path := filepath.Join(t.TempDir(), "log.db")
+	db := logtest.MustOpenDBAt(t, path, nil)
+	want := blockRecords(30_000, 16)
+	appendSealed(t, db, want)
+	before := maxRev(t, db)
+	size := db.Size()
+	if db.FreeBytes() < size/2 {
+		t.Fatalf("%d of %d bytes free once sealed: the test wants more than half", db.FreeBytes(), size)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	again := logtest.MustOpenDBAt(t, path, nil)
+	if got := again.Size(); got >= size/2 {
+		t.Fatalf("the file takes %d bytes after a reopen, %d before", got, size)
+	}
+	if got := fileSize(t, path); got >= size/2 {
+		t.Fatalf("the file takes %d bytes on disk after a reopen, %d before", got, size)
+	}
+	if got := readAll(t, again); !reflect.DeepEqual(got, want) {
+		t.Fatalf("after compacting at Open: first differing %v", firstDiff(got, want))
+	}
+	op := &want[len(want)/3]
+	done, err := again.Complete(t.Context(), op.ID, oplog.Completion{Status: oplog.StatusSuccess, EndTime: op.Time.Add(time.Second)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	*op = done
+	if after := maxRev(t, again); after <= before {
+		t.Fatalf("a block rewritten after compacting has rev %d, not above the %d before", after, before)
+	}
+	more := blockRecords(10, 17)
+	if err := again.Append(t.Context(), more); err != nil {
+		t.Fatal(err)
+	}
+	if got := readAll(t, again); !reflect.DeepEqual(got, append(want, more...)) {
+		t.Fatalf("after an append: first differing %v", firstDiff(got, append(want, more...)))
 	}
 }

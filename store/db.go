@@ -130,13 +130,8 @@ func Open(path string, opts *Options) (*DB, error) {
 		return nil, err
 	}
 	bdb, err := openBolt(path, o.Timeout)
-	if errors.Is(err, bolterrors.ErrTimeout) {
-		return nil, fmt.Errorf("%w: %s (no lock within %s)", ErrLocked, path, o.Timeout)
-	}
-	if err != nil && !errors.Is(err, ErrDamaged) {
-		return nil, fmt.Errorf("open %s: %w", path, err)
-	} else if err != nil {
-		return nil, err
+	if err != nil {
+		return nil, openError(path, o.Timeout, err)
 	}
 	// The page size read now: bbolt's Info reads its mapping, which a
 	// commit that grows the file replaces.
@@ -146,6 +141,9 @@ func Open(path string, opts *Options) (*DB, error) {
 		_ = bdb.Close()
 		return nil, err
 	}
+	if err := d.compactAtOpen(); err != nil {
+		return nil, openError(path, o.Timeout, err)
+	}
 	d.done.Add(3)
 	go d.commitLoop()
 	go d.retentionLoop()
@@ -153,6 +151,17 @@ func Open(path string, opts *Options) (*DB, error) {
 	d.kickRetention()
 	d.sealWake <- struct{}{} // records left loose by the last run, or a store written before blocks
 	return d, nil
+}
+
+// openError is the error of Open for bbolt's err opening path.
+func openError(path string, timeout time.Duration, err error) error {
+	switch {
+	case errors.Is(err, bolterrors.ErrTimeout):
+		return fmt.Errorf("%w: %s (no lock within %s)", ErrLocked, path, timeout)
+	case errors.Is(err, ErrDamaged):
+		return err
+	}
+	return fmt.Errorf("open %s: %w", path, err)
 }
 
 func (d *DB) load() error {

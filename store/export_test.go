@@ -25,8 +25,17 @@ func SetCompact(minFree, maxLive int64, hook func()) (restore func()) {
 	return func() { compactMinFree, compactMaxLive, compactHook = oldFree, oldLive, oldHook }
 }
 
-// CompactOn reports whether the store compacts its file on this system.
-func CompactOn() bool { return compactOn }
+// CompactOnline reports whether the store compacts its file while open
+// on this system (else at Open).
+func CompactOnline() bool { return compactOnline }
+
+// SetCompactOnline makes the store compact its file while open, or at Open,
+// until the returned func runs.
+func SetCompactOnline(online bool) (restore func()) {
+	old := compactOnline
+	compactOnline = online
+	return func() { compactOnline = old }
+}
 
 // BlockRevs returns the rev of every block, by its last ID.
 func (d *DB) BlockRevs() (map[uint64]uint64, error) {
