@@ -26,7 +26,7 @@ var allowed = map[string][]string{
 	"oplog/query": {},
 	"crash":       {"oplog", "oplog/query"},
 	"migrations":  {},
-	"store":       adapter("migrations", "internal/codec"),
+	"store":       adapter("migrations", "internal/codec", "internal/atomicfile"),
 	"search":      adapter("internal/atomicfile"),
 	"gateway":     adapter(),
 	"follow":      adapter(),
