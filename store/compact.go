@@ -187,15 +187,18 @@ func (d *DB) copyLive(src *bbolt.DB) (dst *bbolt.DB, base uint64, err error) {
 	if err := removeStaleCopy(d.path); err != nil {
 		return nil, 0, err
 	}
-	if dst, err = openBolt(tmp, d.opts.Timeout); err != nil {
+	db, err := openBolt(tmp, d.opts.Timeout)
+	if err != nil {
+		_ = os.Remove(tmp) // bbolt may have created it (a full disk)
 		return nil, 0, err
 	}
 	defer func() {
 		if err != nil {
-			_ = dst.Close()
+			_ = db.Close()
 			_ = os.Remove(tmp)
 		}
 	}()
+	dst = db
 	dst.NoSync = true // synced once, whole, below
 	var want oplog.Stats
 	err = d.guard(func() error {

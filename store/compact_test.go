@@ -468,3 +468,56 @@ func TestCompact_AtOpen(t *testing.T) {
 		t.Fatalf("after an append: first differing %v", firstDiff(got, append(want, more...)))
 	}
 }
+
+// TestCompact_FullDisk: a copy that finds the disk full fails with that
+// error, leaves no copy behind and the data file as it was; appends go on
+// once there is room, and a compaction then succeeds.
+func TestCompact_FullDisk(t *testing.T) {
+	if !store.CompactOnline() {
+		t.Skip("the data file is compacted at Open on Windows")
+	}
+	t.Cleanup(store.SetCompact(1<<40, 64<<20, nil)) // only the test's Compact
+	dir := logtest.MountTmpfs(t, 24<<20)
+	path := filepath.Join(dir, "log.db")
+	db := logtest.MustOpenDBAt(t, path, nil)
+	want := blockRecords(30_000, 18)
+	appendSealed(t, db, want)
+	size := fileSize(t, path)
+	// No room at all (the copy's file cannot be made), and a little (the
+	// copy fails halfway: the records' blocks take ~1 MB).
+	for _, room := range []int64{0, 256 << 10} {
+		filler := logtest.FillDisk(t, dir)
+		if err := os.Truncate(filler, max(fileSize(t, filler)-room, 0)); err != nil {
+			t.Fatal(err)
+		}
+		err := db.Compact()
+		if !errors.Is(err, syscall.ENOSPC) {
+			t.Fatalf("a compaction with %d bytes of room: %v; want ENOSPC", room, err)
+		}
+		if _, err := os.Stat(path + ".compacting"); !errors.Is(err, os.ErrNotExist) {
+			t.Fatalf("the failed copy (%d bytes of room) is still there: %v", room, err)
+		}
+		if got := fileSize(t, path); got != size {
+			t.Fatalf("the data file takes %d bytes after the failed copy, %d before", got, size)
+		}
+		if got := readAll(t, db); !reflect.DeepEqual(got, want) {
+			t.Fatalf("after the failed copy: first differing %v", firstDiff(got, want))
+		}
+		if err := os.Remove(filler); err != nil {
+			t.Fatal(err)
+		}
+	}
+	more := blockRecords(10, 19)
+	if err := db.Append(t.Context(), more); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Compact(); err != nil {
+		t.Fatal(err)
+	}
+	if got := fileSize(t, path); got >= size/2 {
+		t.Fatalf("the data file takes %d bytes once compacted, %d before", got, size)
+	}
+	if got := readAll(t, db); !reflect.DeepEqual(got, append(want, more...)) {
+		t.Fatalf("after compacting: first differing %v", firstDiff(got, append(want, more...)))
+	}
+}

@@ -7,7 +7,6 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -17,46 +16,6 @@ import (
 	"github.com/mcplogd/mcplogd/internal/logtest"
 	"github.com/mcplogd/mcplogd/oplog"
 )
-
-// mountTmpfs mounts a tmpfs of size bytes on a new directory and returns
-// it; the test is skipped where mounting is not allowed (not root).
-func mountTmpfs(t *testing.T, size int) string {
-	t.Helper()
-	dir := t.TempDir()
-	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", fmt.Sprintf("size=%d", size), "tmpfs", dir).CombinedOutput(); err != nil {
-		t.Skipf("cannot mount a tmpfs (%v: %s): a full disk needs one", err, strings.TrimSpace(string(out)))
-	}
-	t.Cleanup(func() { _ = exec.Command("umount", "-l", dir).Run() })
-	return dir
-}
-
-// fillDisk writes a file in dir until the disk is full and returns it.
-func fillDisk(t *testing.T, dir string) string {
-	t.Helper()
-	path := filepath.Join(dir, "filler")
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	b := make([]byte, 64<<10)
-	for {
-		if _, err := f.Write(b); err != nil {
-			if !diskFull(err) {
-				t.Fatal(err)
-			}
-			break
-		}
-	}
-	for n := len(b) / 2; n > 0; n /= 2 { // the last bytes
-		for {
-			if _, err := f.Write(b[:n]); err != nil {
-				break
-			}
-		}
-	}
-	return path
-}
 
 func freeAddr(t *testing.T) string {
 	t.Helper()
@@ -95,13 +54,13 @@ func serveAt(t *testing.T, bin, data, addr string) *proc {
 // takes appends again (and indexes them) once there is room.
 func TestServe_StartsOnAFullDisk(t *testing.T) {
 	bin := buildBinary(t)
-	disk := mountTmpfs(t, 16<<20)
+	disk := logtest.MountTmpfs(t, 16<<20)
 	data := filepath.Join(disk, "data")
 	p := serveProc(t, bin, data)
 	ingestNeedles(t, p, 5000)
 	p.stop(t)
 
-	filler := fillDisk(t, disk)
+	filler := logtest.FillDisk(t, disk)
 	p = serveAt(t, bin, data, freeAddr(t))
 	ctx := context.Background()
 	if st, err := p.c.Stats(ctx); err != nil || st.Records != 5000 {

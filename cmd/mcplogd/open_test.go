@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mcplogd/mcplogd/internal/datadir"
+	"github.com/mcplogd/mcplogd/internal/logtest"
 	"github.com/mcplogd/mcplogd/store"
 )
 
@@ -58,7 +59,7 @@ func must(t *testing.T, err error) {
 // system, existing or to be made, is refused saying so, by serve and by
 // tail. It needs root, to mount one.
 func TestServe_ReadOnlyFileSystem(t *testing.T) {
-	mnt := mountTmpfs(t, 8<<20)
+	mnt := logtest.MountTmpfs(t, 8<<20)
 	data := filepath.Join(mnt, "data")
 	newDataDir(t, data)
 	if out, err := exec.Command("mount", "-o", "remount,ro", mnt).CombinedOutput(); err != nil {
