@@ -123,8 +123,11 @@ func (d *DB) worthCompacting() (bool, int64) {
 // appends are quiet (the sealer calls it, on its goroutine, once it has
 // sealed).
 func (d *DB) maybeCompact() {
+	if !compactOnline {
+		return
+	}
 	ok, size := d.worthCompacting()
-	if !compactOnline || !ok {
+	if !ok {
 		return
 	}
 	began := time.Now()
@@ -241,8 +244,11 @@ func (d *DB) copyLive(src *bbolt.DB) (dst *bbolt.DB, base uint64, err error) {
 // copy or rename leaves the file as it was, opened again; an error is for
 // a file that cannot be opened again (another process took it meanwhile).
 func (d *DB) compactAtOpen() error {
+	if compactOnline {
+		return nil
+	}
 	ok, size := d.worthCompacting()
-	if compactOnline || !ok {
+	if !ok {
 		return nil
 	}
 	old := d.file.Load()
