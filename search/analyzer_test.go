@@ -172,9 +172,12 @@ func distinctWords(seed uint64, n int) string {
 func TestDocument_Cut(t *testing.T) {
 	an := newAnalyzers(newMapping())
 	many := distinctWords(3, maxFieldTerms+100)
-	d := an.document(&oplog.Record{ID: 1, Text: "short", Stack: many})
+	d, stack := an.document(&oplog.Record{ID: 1, Text: "short", Stack: many}, nil)
+	if stack == nil {
+		t.Fatal("no document of the stack")
+	}
 	var cut []string
-	for _, f := range d.Fields {
+	for _, f := range append(d.Fields, stack.Fields...) {
 		switch f := f.(type) {
 		case *kwField:
 			if f.name == cutField {

@@ -21,7 +21,9 @@ import "time"
 //     the rebuild gives the records stored before theirs.
 //   - 9: no term frequencies nor field lengths but for template and
 //     replayOf (SkipFreqNorm, see mapping.go): nothing is scored.
-const MappingVersion = 9
+//   - 10: a stack indexed once a segment, in a document of its own; a
+//     record with a stack refers to it by key (stacks.go).
+const MappingVersion = 10
 
 // maxTokenBytes is the longest term of text and stack: a longer word is
 // indexed by its first maxTokenBytes bytes, lower-cased (as Lucene's

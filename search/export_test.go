@@ -168,3 +168,28 @@ func (x *Index) TermFrequency(field, term string) (freq uint64, found bool, err 
 	}
 	return 0, false, nil
 }
+
+// TermDocs is how many documents of every segment hold term in field.
+func (x *Index) TermDocs(field, term string) (uint64, error) {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	var n uint64
+	for _, s := range x.segs {
+		a, err := s.idx.Advanced()
+		if err != nil {
+			return 0, err
+		}
+		r, err := a.Reader()
+		if err != nil {
+			return 0, err
+		}
+		tfr, err := r.TermFieldReader(context.Background(), []byte(term), field, false, false, false)
+		if err != nil {
+			_ = r.Close()
+			return 0, err
+		}
+		n += tfr.Count()
+		_, _ = tfr.Close(), r.Close()
+	}
+	return n, nil
+}

@@ -105,7 +105,7 @@ func (q *phraseQuery) Searcher(ctx context.Context, r index.IndexReader, _ mappi
 			continue
 		}
 		seen = append(seen, w.term)
-		ts, err := searcher.NewTermSearcher(ctx, r, w.term, q.field, 1, opts)
+		ts, err := stackTerm(ctx, r, w.term, q.field, opts)
 		if err != nil {
 			for _, s := range terms {
 				_ = s.Close()

@@ -54,6 +54,9 @@ func searchIDs(ctx context.Context, bi bleve.Index, m mapping.IndexMapping, q qu
 		if err != nil {
 			return out, err
 		}
+		if isStackDoc(ext) {
+			continue // a stack's document, which an All or a Not also finds
+		}
 		id, err := strconv.ParseUint(ext, 10, 64)
 		if err != nil {
 			return out, fmt.Errorf("document %q: %w", ext, err)
