@@ -20,7 +20,8 @@ import (
 // leaf on text or stack also takes the cut documents it holds on (cut.go);
 // one on stack matches the stacks' documents, and then the records that
 // refer to them (stacks.go).
-// A time range reads the time column (times.go). The tree's structure is
+// A time range reads the time column (times.go); a leaf on template the
+// records of its buckets (templates.go). The tree's structure is
 // bleve's: an And is a conjunction, or with Not nodes a boolean query of
 // the others and none of those; an Or a disjunction.
 
@@ -209,6 +210,9 @@ func (a *analyzers) bleveLeaf(c *compiled, n ql.Node, field string, negated bool
 		if _, ok := n.(*ql.TimeRange); !ok {
 			return nil, oplog.Errorf(oplog.EINVALID, `query: time takes a date range, such as time:>="2026-05-01T12:00:00Z"`)
 		}
+	}
+	if field == ql.TemplateField {
+		return a.bleveTemplate(c, n)
 	}
 	var q query.FieldableQuery
 	switch n := n.(type) {

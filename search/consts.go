@@ -23,7 +23,9 @@ import "time"
 //     replayOf (SkipFreqNorm, see mapping.go): nothing is scored.
 //   - 10: a stack indexed once a segment, in a document of its own; a
 //     record with a stack refers to it by key (stacks.go).
-const MappingVersion = 10
+//   - 11: template indexed by its first templateBucketLen digits
+//     (templates.go).
+const MappingVersion = 11
 
 // maxTokenBytes is the longest term of text and stack: a longer word is
 // indexed by its first maxTokenBytes bytes, lower-cased (as Lucene's

@@ -19,7 +19,8 @@ import (
 // term), but for level, kind and status whose values queries spell as oplog
 // parses them (see oplog.ParseQuery); template is the ID of the text's
 // template (oplog.TextTemplateID), computed from the text wherever it is
-// needed and never kept in the store. Text fields are analysed with
+// needed and never kept in the store, and indexed by its first digits
+// (templates.go). Text fields are analysed with
 // wordsName (see analyzer.go). The time field of queries is not in bleve
 // (see times.go).
 var (
@@ -70,8 +71,8 @@ func newAnalyzers(m mapping.IndexMapping) analyzers {
 // The fields' indexing options. Nothing is scored, so terms are indexed
 // without their frequency and the field's length (SkipFreqNorm: their
 // frequencies are 0), a byte or two less per posting. The keyword fields
-// whose values are nearly unique to a record (template, replayOf, and
-// stackref where stacks do not repeat) keep
+// whose values are nearly unique to a record (replayOf, and stackref
+// where stacks do not repeat) keep
 // them: zap writes a term of one document as its dictionary entry alone
 // (its "1-hit" encoding), but only for a frequency of 1. Variables for the
 // benchmarks.
@@ -83,7 +84,7 @@ var (
 
 // keywordOptions are the indexing options of keyword field name.
 func keywordOptions(name string) index.FieldIndexingOptions {
-	if name == ql.TemplateField || name == "replayOf" || name == stackRefField {
+	if name == "replayOf" || name == stackRefField {
 		return uniqueOpts
 	}
 	return keywordOpts
@@ -111,7 +112,7 @@ func (a *analyzers) document(r *oplog.Record, stacks *stackSet) (d, stack *docum
 		kw("run", docID(r.Run))
 	}
 	if !omitTemplates {
-		kw(ql.TemplateField, oplog.TextTemplateID(r.Text))
+		kw(ql.TemplateField, templateBucket(oplog.TextTemplateID(r.Text)))
 	}
 	if a.textField(d, "text", r.Text) {
 		kw(cutField, "text")

@@ -40,6 +40,8 @@ type fixture struct {
 	indexRate float64 // records/s, from empty to caught up
 	indexTime time.Duration
 	word      string // a vocabulary word in about 1% of messages
+	template  string // the template of the most messages among the first 20,000
+	rareTmpl  string // the template of one message, in the middle of the stream
 	since     time.Time
 	until     time.Time // a window of a tenth of the stream, in its middle
 	plain     bleve.Index
@@ -76,6 +78,7 @@ func buildFixture() (*fixture, error) {
 	batch := make([]oplog.Record, 1000)
 	var first, last time.Time
 	counts := map[string]int{}
+	tmpls := map[string]int{}
 	vocab := map[string]bool{}
 	for _, w := range workload.Vocabulary() {
 		vocab[w] = true
@@ -86,8 +89,12 @@ func buildFixture() (*fixture, error) {
 			first = batch[0].Time
 		}
 		last = batch[len(batch)-1].Time
+		if n == *benchRecords/2 {
+			f.rareTmpl = oplog.TextTemplateID(batch[0].Text)
+		}
 		if n < 20_000 {
 			for i := range batch {
+				tmpls[oplog.TextTemplateID(batch[i].Text)]++
 				for _, w := range splitWords(batch[i].Text) {
 					if vocab[w] {
 						counts[w]++
@@ -104,6 +111,11 @@ func buildFixture() (*fixture, error) {
 	for w, c := range counts {
 		if d := abs(c - 200); d < best && len(w) > 3 {
 			best, f.word = d, w
+		}
+	}
+	for id, c := range tmpls {
+		if c > tmpls[f.template] {
+			f.template = id
 		}
 	}
 	span := last.Sub(first)
@@ -272,6 +284,8 @@ func (f *fixture) queries() []struct {
 		{"word", oplog.SearchQuery{Query: f.word}},
 		{"word/quoted", oplog.SearchQuery{Query: `"` + f.word + `"`}}, // exact: no inflections
 		{"phrase", oplog.SearchQuery{Query: `"nil value"`}},
+		{"template", oplog.SearchQuery{Query: "template:" + f.template}},
+		{"template/one", oplog.SearchQuery{Query: "template:" + f.rareTmpl}},
 		{"level=error/range", oplog.SearchQuery{Filter: oplog.Filter{MinLevel: oplog.LevelError, Since: hour.Since, Until: hour.Until}}},
 		{"name+level/range", oplog.SearchQuery{Query: "name:Physics AND level:error", Filter: hour}},
 		{"word/range", oplog.SearchQuery{Query: f.word, Filter: hour}},

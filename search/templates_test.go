@@ -1,0 +1,84 @@
+package search_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/mcplogd/mcplogd/internal/logtest"
+	"github.com/mcplogd/mcplogd/oplog"
+)
+
+// letters spells k in the letters a to z, so that each k's text has a
+// template of its own (Template blanks numbers).
+func letters(k int) string {
+	var b []byte
+	for k++; k > 0; k /= 26 {
+		b = append(b, byte('a'+(k-1)%26))
+	}
+	return string(b)
+}
+
+// Templates are indexed by their first digits: a leaf on template finds
+// the records of its template only, though other templates share its
+// bucket, before and after indexing.
+func TestIndex_Search_TemplateBuckets(t *testing.T) {
+	e := mustOpen(t, t.TempDir(), small(), nil)
+	// Texts of distinct templates until two share a bucket; each text
+	// three times over the log.
+	var texts []string
+	first := map[string]string{} // bucket -> the text that took it
+	var a, b string
+	for k := 0; a == ""; k++ {
+		text := "loaded asset " + letters(k)
+		id := oplog.TextTemplateID(text)
+		if other, ok := first[id[:3]]; ok {
+			a, b = other, text
+		}
+		first[id[:3]] = text
+		texts = append(texts, text)
+	}
+	var recs []oplog.Record
+	for range 3 {
+		for _, text := range texts {
+			recs = append(recs, oplog.Record{Level: oplog.LevelInfo, Name: "Assets", Text: text})
+		}
+	}
+	logtest.MustAppend(t, e.log, recs...)
+	idA, idB := oplog.TextTemplateID(a), oplog.TextTemplateID(b)
+	tmpl := func(r *oplog.Record) string { return oplog.TextTemplateID(r.Text) }
+	cases := []struct {
+		query string
+		keep  func(r *oplog.Record) bool
+	}{
+		{"template:" + idA, func(r *oplog.Record) bool { return tmpl(r) == idA }},
+		{"template:" + strings.ToUpper(idB), func(r *oplog.Record) bool { return tmpl(r) == idB }},
+		{"template:" + idA[:2] + "*", func(r *oplog.Record) bool { return strings.HasPrefix(tmpl(r), idA[:2]) }},
+		{"template:" + idA[:3] + "*", func(r *oplog.Record) bool { return strings.HasPrefix(tmpl(r), idA[:3]) }},
+		{"template:" + idB[:5] + "*", func(r *oplog.Record) bool { return strings.HasPrefix(tmpl(r), idB[:5]) }},
+		{"template:" + idA[:3] + "*" + idA[11:], func(r *oplog.Record) bool {
+			return strings.HasPrefix(tmpl(r), idA[:3]) && strings.HasSuffix(tmpl(r), idA[11:])
+		}},
+		{"template:*" + idB[9:], func(r *oplog.Record) bool { return strings.HasSuffix(tmpl(r), idB[9:]) }},
+		{"template:/" + idB[:4] + ".*/", func(r *oplog.Record) bool { return strings.HasPrefix(tmpl(r), idB[:4]) }},
+		{"asset -template:" + idA, func(r *oplog.Record) bool { return tmpl(r) != idA }},
+	}
+	run := func(stage string) {
+		for _, c := range cases {
+			t.Run(stage+"/"+c.query, func(t *testing.T) {
+				e := *e
+				e.t = t
+				e.check(oplog.SearchQuery{Query: c.query, Limit: 7}, c.keep)
+			})
+		}
+	}
+	run("above the watermark")
+	e.waitIndexed()
+	run("in segments")
+	// The bucket holds both templates' records; no whole ID is a term.
+	if n, err := e.idx.TermDocs("template", idA[:3]); err != nil || n != 6 {
+		t.Errorf("documents in bucket %s: %d (%v), want 6: three records each of %q and %q", idA[:3], n, err, a, b)
+	}
+	if n, err := e.idx.TermDocs("template", idA); err != nil || n != 0 {
+		t.Errorf("documents holding the whole ID %s: %d (%v), want 0", idA, n, err)
+	}
+}
