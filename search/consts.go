@@ -25,7 +25,9 @@ import "time"
 //     record with a stack refers to it by key (stacks.go).
 //   - 11: template indexed by its first templateBucketLen digits
 //     (templates.go).
-const MappingVersion = 11
+//   - 12: a record's document ID is its ID's big-endian bytes, not its
+//     decimal (recordDocID).
+const MappingVersion = 12
 
 // maxTokenBytes is the longest term of text and stack: a longer word is
 // indexed by its first maxTokenBytes bytes, lower-cased (as Lucene's

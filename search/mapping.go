@@ -1,6 +1,7 @@
 package search
 
 import (
+	"encoding/binary"
 	"strconv"
 	"unsafe"
 
@@ -90,15 +91,41 @@ func keywordOptions(name string) index.FieldIndexingOptions {
 	return keywordOpts
 }
 
-// docID is a record's document ID: its decimal ID.
+// docID is an ID as keyword fields hold it (run, replayOf): decimal.
 func docID(id uint64) string { return strconv.FormatUint(id, 10) }
+
+// recordDocID is a record's document ID: its ID's big-endian bytes without
+// the leading zero bytes (3 bytes for the IDs up to 16 million, where the
+// decimal took 6 to 8: bleve stores each document's ID, and its dictionary
+// holds it as a term).
+func recordDocID(id uint64) string {
+	b := binary.BigEndian.AppendUint64(nil, id)
+	i := 0
+	for i < 7 && b[i] == 0 {
+		i++
+	}
+	return string(b[i:])
+}
+
+// parseDocID returns the ID of a record's document ID; false for another
+// document's (a stack's, whose ID starts with a zero byte).
+func parseDocID(ext string) (uint64, bool) {
+	if ext == "" || len(ext) > 8 || ext[0] == 0 {
+		return 0, false
+	}
+	var id uint64
+	for i := 0; i < len(ext); i++ {
+		id = id<<8 | uint64(ext[i])
+	}
+	return id, true
+}
 
 // document builds r's document, skipping bleve's reflection and its
 // general analysis (see field.go), and the document of r's stack when
 // stacks, those of r's segment, does not hold it yet (nil: none does; see
 // stacks.go).
 func (a *analyzers) document(r *oplog.Record, stacks *stackSet) (d, stack *document.Document) {
-	d = document.NewDocument(docID(r.ID))
+	d = document.NewDocument(recordDocID(r.ID))
 	kw := func(name, v string) {
 		if v != "" {
 			d.AddField(a.kw.field(name, v))

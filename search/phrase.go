@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strconv"
 	"sync"
 	"unicode/utf8"
 
@@ -205,9 +204,9 @@ func (rr *recordReader) of(r index.IndexReader, d *search.DocumentMatch) (oplog.
 		rr.fail(err)
 		return oplog.Record{}, false
 	}
-	id, err := strconv.ParseUint(ext, 10, 64)
-	if err != nil {
-		rr.fail(fmt.Errorf("document %q: %w", ext, err))
+	id, ok := parseDocID(ext)
+	if !ok {
+		rr.fail(fmt.Errorf("document %q is no record's", ext))
 		return oplog.Record{}, false
 	}
 	rr.mu.Lock()

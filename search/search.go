@@ -2,9 +2,7 @@ package search
 
 import (
 	"context"
-	"fmt"
 	"slices"
-	"strconv"
 	"time"
 
 	"github.com/blevesearch/bleve/v2"
@@ -54,12 +52,9 @@ func searchIDs(ctx context.Context, bi bleve.Index, m mapping.IndexMapping, q qu
 		if err != nil {
 			return out, err
 		}
-		if isStackDoc(ext) {
+		id, ok := parseDocID(ext)
+		if !ok {
 			continue // a stack's document, which an All or a Not also finds
-		}
-		id, err := strconv.ParseUint(ext, 10, 64)
-		if err != nil {
-			return out, fmt.Errorf("document %q: %w", ext, err)
 		}
 		if id >= lo && id <= hi && (keep == nil || keep(id)) {
 			out = append(out, id)

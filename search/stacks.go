@@ -31,9 +31,9 @@ import (
 // key (stackKey). Queries cannot name it.
 const stackRefField = "stackref"
 
-// stackDocPrefix starts the document ID of a stack, before its key:
-// record documents' IDs are digits only.
-const stackDocPrefix = "s"
+// stackDocPrefix starts the document ID of a stack, before its key: no
+// record's document ID starts with a zero byte (recordDocID).
+const stackDocPrefix = "\x00s"
 
 // stackKey is the key of a stack: its 64-bit FNV-1a hash in base 36. Two
 // stacks of one key in a segment would answer for each other; at 64 bits

@@ -3,7 +3,6 @@ package search
 import (
 	"context"
 	"fmt"
-	"strconv"
 	"sync"
 	"time"
 
@@ -135,8 +134,8 @@ func (q *timeRangeQuery) Searcher(ctx context.Context, r index.IndexReader, m ma
 		if err != nil {
 			return false
 		}
-		id, err := strconv.ParseUint(ext, 10, 64)
-		if err != nil {
+		id, ok := parseDocID(ext)
+		if !ok {
 			return false
 		}
 		t, ok := look(id)
