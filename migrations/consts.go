@@ -34,6 +34,10 @@ const (
 	// seals them, oldest first, a block or two with each commit; an older
 	// mcplogd refuses the file rather than miss the sealed records.
 	SchemaBlocks = 8
+	// SchemaColumns lets blocks be kept by column (one zstd frame for the
+	// texts, one for the stacks, ...). Nothing is rewritten; an older
+	// mcplogd refuses the file rather than read the new blocks as corrupt.
+	SchemaColumns = 9
 )
 
 // RecordFormat1 is the format byte that starts every record value written

@@ -27,6 +27,7 @@ var All = []Migration{
 	{Version: SchemaRuns, Name: "count markers and keep each source's runs", Up: keepRuns},
 	{Version: SchemaCompressed, Name: "allow compressed records", Up: allowCompressed},
 	{Version: SchemaBlocks, Name: "keep records in compressed blocks", Up: createBlocks},
+	{Version: SchemaColumns, Name: "allow blocks kept by column", Up: allowColumns},
 }
 
 // Latest is the schema version this build writes.

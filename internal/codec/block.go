@@ -18,24 +18,30 @@ import (
 // times, and shrink 2–3×. Blocks live in the blocks bucket under the Key
 // of their last record:
 //
-//	0      BlockZstd or BlockS2
+//	0      BlockZstdCols, BlockS2 or BlockZstd
 //	1..    uvarint rev (the write transaction's ID: a cache key that changes
 //	       whenever the block is rewritten), uvarint first ID, uvarint
-//	       count, then the compressed payload: one zstd frame (with its
-//	       checksum), or one S2 block and the CRC-32C of what it expands to
-//	       (4 bytes, big-endian). The payload expands to: count uvarint ID
-//	       deltas (from first; the first is 0), count uvarint value lengths,
-//	       then the values one after the other
+//	       count, then the compressed payload: the columns (columns.go),
+//	       one S2 block and the CRC-32C of what it expands to (4 bytes,
+//	       big-endian), or one zstd frame (with its checksum). The payload
+//	       expands to the plain bytes: count uvarint ID deltas (from first;
+//	       the first is 0), count uvarint value lengths, then the values
+//	       one after the other
 //
 // A block's values are format-2 or format-1 record values (a format-3
 // value is expanded before it is blocked: either codec does better on the
-// plain bytes than on S2's). zstd, at its default level, takes ~30%
-// fewer bytes than S2 (BenchmarkAppendBlock: 100 against 146 B a workload
-// record; its fastest level took 116) and S2 compresses ~5× faster: the
-// store seals with S2 while appends come fast, with zstd once they pause.
+// plain bytes than on S2's). zstd, at its default level, takes ~40%
+// fewer bytes than S2 (BenchmarkAppendBlock: 90 by column, 100 whole,
+// against 146 B a workload record; its fastest level took 116) and S2
+// compresses ~5× faster: the store seals with S2 while appends come fast,
+// with zstd once they pause.
+//
+// Blocks written today in zstd are kept by column (BlockZstdCols,
+// columns.go); BlockZstd is read, never written.
 const (
-	BlockZstd = 1
-	BlockS2   = 2
+	BlockZstd     = 1
+	BlockS2       = 2
+	BlockZstdCols = 3
 )
 
 // BlockTarget is the expanded size a block is sealed at: large enough to
@@ -120,9 +126,14 @@ func AppendBlock(dst []byte, rev uint64, ids []uint64, vals [][]byte, fast bool)
 	for _, v := range vals {
 		plain = append(plain, v...)
 	}
-	format := byte(BlockZstd)
-	if fast {
-		format = BlockS2
+	var cols [numColumns][]byte
+	format := byte(BlockS2)
+	if !fast {
+		var err error
+		if cols, err = splitColumns(plain, len(ids)); err != nil {
+			return nil, fmt.Errorf("block from %d: %w", ids[0], err)
+		}
+		format = BlockZstdCols
 	}
 	dst = append(dst, format)
 	dst = binary.AppendUvarint(dst, rev)
@@ -132,7 +143,7 @@ func AppendBlock(dst []byte, rev uint64, ids []uint64, vals [][]byte, fast bool)
 		dst = append(dst, s2.Encode(nil, plain)...)
 		dst = binary.BigEndian.AppendUint32(dst, crc32.Checksum(plain, castagnoli))
 	} else {
-		dst = zEncoder.EncodeAll(plain, dst)
+		dst = appendColumns(dst, &cols)
 	}
 	if cap(plain) <= 4*BlockTarget {
 		*bp = plain
@@ -151,7 +162,7 @@ func BlockRev(v []byte) (rev, first, n uint64, err error) {
 // readBlockHeader starts reading the block v after its format byte.
 func readBlockHeader(v []byte) *decoder {
 	d := &decoder{b: v, off: 1}
-	if len(v) == 0 || v[0] != BlockZstd && v[0] != BlockS2 {
+	if len(v) == 0 || v[0] != BlockZstd && v[0] != BlockS2 && v[0] != BlockZstdCols {
 		d.err = fmt.Errorf("%w: block format %v", ErrCorrupt, v[:min(len(v), 1)])
 	}
 	return d
@@ -168,7 +179,7 @@ func DecodeBlock(v []byte) (*Block, error) {
 	if n == 0 || n > maxBlockExpanded/HeaderSize {
 		return nil, fmt.Errorf("%w: block of %d records", ErrCorrupt, n)
 	}
-	plain, err := expandBlock(v[0], v[h.off:])
+	plain, err := expandBlock(v[0], v[h.off:], int(n))
 	if err != nil {
 		return nil, fmt.Errorf("%w: block from %d: %v", ErrCorrupt, b.First, err)
 	}
@@ -211,10 +222,14 @@ func (b *Block) Expanded() int { return len(b.data) }
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
-// expandBlock expands a block's payload, checking its checksum.
-func expandBlock(format byte, payload []byte) ([]byte, error) {
-	if format == BlockZstd {
+// expandBlock expands the payload of a block of n records, checking its
+// checksums.
+func expandBlock(format byte, payload []byte, n int) ([]byte, error) {
+	switch format {
+	case BlockZstd:
 		return zDecoder.DecodeAll(payload, nil)
+	case BlockZstdCols:
+		return joinColumns(payload, n)
 	}
 	if len(payload) < 4 {
 		return nil, errors.New("no checksum")
