@@ -17,9 +17,7 @@ import (
 // analyzer splits, Foo.cs, is a phrase, checked on the records since the
 // index keeps no positions: phrase.go), patterns on fields whose values are
 // lower case are lower-cased, keyword values are whole terms, and each
-// leaf on text or stack also takes the cut documents it holds on (cut.go);
-// one on stack matches the stacks' documents, and then the records that
-// refer to them (stacks.go).
+// leaf on text or stack also takes the cut documents it holds on (cut.go).
 // A time range reads the time column (times.go); a leaf on template the
 // records of its buckets (templates.go). The tree's structure is
 // bleve's: an And is a conjunction, or with Not nodes a boolean query of
@@ -281,8 +279,6 @@ func (a *analyzers) bleveText(c *compiled, n ql.Node, field string, q query.Quer
 	}
 	if _, ok := q.(*phraseQuery); ok {
 		c.confirms = true
-	} else if field == "stack" {
-		q = &stackQuery{leaf: q} // a phrase searches its words so itself
 	}
 	return &cutQuery{leaf: q, node: n, field: field, an: a.text}
 }

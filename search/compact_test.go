@@ -78,8 +78,7 @@ func TestIndex_Compact_SealedSegments(t *testing.T) {
 }
 
 // TestIndex_SkipFreqNorm: text and the few-valued keyword fields (template's
-// buckets among them) are indexed without frequencies (0), a stack's key
-// with them (1, for zap's encoding of a term of one document).
+// buckets among them) are indexed without frequencies (0).
 func TestIndex_SkipFreqNorm(t *testing.T) {
 	e := mustOpen(t, t.TempDir(), small(), nil)
 	logtest.MustAppend(t, e.log, lines(0, 50)...)
@@ -91,7 +90,6 @@ func TestIndex_SkipFreqNorm(t *testing.T) {
 		{"text", "needle", 0},
 		{"name", "Render", 0},
 		{"template", oplog.TextTemplateID("found the needle in haystack 7")[:3], 0},
-		{"stackref", search.StackKey(lines(0, 1)[0].Stack), 1},
 	} {
 		freq, found, err := e.idx.TermFrequency(tt.field, tt.term)
 		if err != nil || !found || freq != tt.want {

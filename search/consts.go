@@ -21,13 +21,11 @@ import "time"
 //     the rebuild gives the records stored before theirs.
 //   - 9: no term frequencies nor field lengths but for template and
 //     replayOf (SkipFreqNorm, see mapping.go): nothing is scored.
-//   - 10: a stack indexed once a segment, in a document of its own; a
-//     record with a stack refers to it by key (stacks.go).
-//   - 11: template indexed by its first templateBucketLen digits
+//   - 10: template indexed by its first templateBucketLen digits
 //     (templates.go).
-//   - 12: a record's document ID is its ID's big-endian bytes, not its
+//   - 11: a record's document ID is its ID's big-endian bytes, not its
 //     decimal (recordDocID).
-const MappingVersion = 12
+const MappingVersion = 11
 
 // maxTokenBytes is the longest term of text and stack: a longer word is
 // indexed by its first maxTokenBytes bytes, lower-cased (as Lucene's

@@ -194,5 +194,3 @@ func (x *Index) TermDocs(field, term string) (uint64, error) {
 	return n, nil
 }
 
-// StackKey is the key a stack is indexed by.
-func StackKey(stack string) string { return stackKey(stack) }

@@ -179,8 +179,6 @@ type segment struct {
 	times  *timeCol // its records' times
 	idx    bleve.Index
 
-	stacks stackSet // the stacks indexed (stacks.go)
-
 	compacted bool // merged into one file once sealed, or being merged (compact.go); under Index.mu
 
 	checked atomic.Int64 // when a failed search last checked its files (damage.go), unix ns

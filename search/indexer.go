@@ -275,7 +275,7 @@ func (x *Index) batch(s *segment, recs []oplog.Record, step *persist, ops *opIDs
 	sp := newSpan()
 	for k := range recs {
 		r := &recs[k]
-		if err := addDocs(b, x.an, r, &s.stacks); err != nil {
+		if err := b.IndexAdvanced(x.an.document(r)); err != nil {
 			return nil, err
 		}
 		sp.add(r.Time)
@@ -297,17 +297,6 @@ func (x *Index) batch(s *segment, recs []oplog.Record, step *persist, ops *opIDs
 	s.span.merge(sp)
 	x.mu.Unlock()
 	return b, nil
-}
-
-// addDocs adds r's document to b, and its stack's if stacks lacks it.
-func addDocs(b *bleve.Batch, an analyzers, r *oplog.Record, stacks *stackSet) error {
-	d, stack := an.document(r, stacks)
-	if stack != nil {
-		if err := b.IndexAdvanced(stack); err != nil {
-			return err
-		}
-	}
-	return b.IndexAdvanced(d)
 }
 
 // runBatches runs several batches at once: while one is analysed (in
@@ -409,7 +398,7 @@ func (x *Index) refreshPending(wm, pos uint64) error {
 			return err
 		}
 		b := s.idx.NewBatch()
-		if err := addDocs(b, x.an, &r, &s.stacks); err != nil {
+		if err := b.IndexAdvanced(x.an.document(&r)); err != nil {
 			return err
 		}
 		sp := newSpan()

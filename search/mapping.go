@@ -72,8 +72,7 @@ func newAnalyzers(m mapping.IndexMapping) analyzers {
 // The fields' indexing options. Nothing is scored, so terms are indexed
 // without their frequency and the field's length (SkipFreqNorm: their
 // frequencies are 0), a byte or two less per posting. The keyword fields
-// whose values are nearly unique to a record (replayOf, and stackref
-// where stacks do not repeat) keep
+// whose values are nearly unique to a record (replayOf) keep
 // them: zap writes a term of one document as its dictionary entry alone
 // (its "1-hit" encoding), but only for a frequency of 1. Variables for the
 // benchmarks.
@@ -85,7 +84,7 @@ var (
 
 // keywordOptions are the indexing options of keyword field name.
 func keywordOptions(name string) index.FieldIndexingOptions {
-	if name == "replayOf" || name == stackRefField {
+	if name == "replayOf" {
 		return uniqueOpts
 	}
 	return keywordOpts
@@ -107,8 +106,8 @@ func recordDocID(id uint64) string {
 	return string(b[i:])
 }
 
-// parseDocID returns the ID of a record's document ID; false for another
-// document's (a stack's, whose ID starts with a zero byte).
+// parseDocID returns the ID of a record's document ID; false for a
+// document ID no record has.
 func parseDocID(ext string) (uint64, bool) {
 	if ext == "" || len(ext) > 8 || ext[0] == 0 {
 		return 0, false
@@ -120,12 +119,10 @@ func parseDocID(ext string) (uint64, bool) {
 	return id, true
 }
 
-// document builds r's document, skipping bleve's reflection and its
-// general analysis (see field.go), and the document of r's stack when
-// stacks, those of r's segment, does not hold it yet (nil: none does; see
-// stacks.go).
-func (a *analyzers) document(r *oplog.Record, stacks *stackSet) (d, stack *document.Document) {
-	d = document.NewDocument(recordDocID(r.ID))
+// document builds r's document directly, skipping bleve's reflection and
+// its general analysis (see field.go).
+func (a *analyzers) document(r *oplog.Record) *document.Document {
+	d := document.NewDocument(recordDocID(r.ID))
 	kw := func(name, v string) {
 		if v != "" {
 			d.AddField(a.kw.field(name, v))
@@ -141,39 +138,20 @@ func (a *analyzers) document(r *oplog.Record, stacks *stackSet) (d, stack *docum
 	if !omitTemplates {
 		kw(ql.TemplateField, templateBucket(oplog.TextTemplateID(r.Text)))
 	}
-	if a.textField(d, "text", r.Text) {
-		kw(cutField, "text")
+	for _, f := range [2]textField{{name: "text", value: bytesOf(r.Text)}, {name: "stack", value: bytesOf(r.Stack)}} {
+		if len(f.value) == 0 {
+			continue
+		}
+		tf := &textField{name: f.name, value: f.value, an: a.words}
+		d.AddField(tf)
+		if len(tf.value) >= cutMinBytes {
+			// Analysed here, not in bleve's batch, to know whether it is cut.
+			if tf.Analyze(); tf.cut {
+				kw(cutField, tf.name)
+			}
+		}
 	}
-	if r.Stack == "" {
-		return d, nil
-	}
-	key := stackKey(r.Stack)
-	kw(stackRefField, key)
-	cut, ok := stacks.get(key)
-	if !ok {
-		stack = document.NewDocument(stackDocPrefix + key)
-		cut = a.textField(stack, "stack", r.Stack)
-		stacks.add(key, cut)
-	}
-	if cut {
-		kw(cutField, "stack")
-	}
-	return d, stack
-}
-
-// textField adds the text field name of value to d, unless value is
-// empty, and reports whether it was cut.
-func (a *analyzers) textField(d *document.Document, name, value string) (cut bool) {
-	if value == "" {
-		return false
-	}
-	tf := &textField{name: name, value: bytesOf(value), an: a.words}
-	d.AddField(tf)
-	if len(tf.value) >= cutMinBytes {
-		// Analysed here, not in bleve's batch, to know whether it is cut.
-		tf.Analyze()
-	}
-	return tf.cut
+	return d
 }
 
 // omitTemplates makes documents as mapping version 7 did, without

@@ -111,7 +111,7 @@ func (x *Index) openSegment(sm segmentMeta) (s *segment, err error) {
 	}
 	n, err := idx.DocCount()
 	hi := sm.Lo + x.opts.SegmentSize - 1
-	if err == nil && n > 2*x.opts.SegmentSize { // a record and its stack's each
+	if err == nil && n > x.opts.SegmentSize {
 		err = fmt.Errorf("%d documents in a segment of %d IDs", n, x.opts.SegmentSize)
 	}
 	if err == nil {

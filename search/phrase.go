@@ -104,7 +104,7 @@ func (q *phraseQuery) Searcher(ctx context.Context, r index.IndexReader, _ mappi
 			continue
 		}
 		seen = append(seen, w.term)
-		ts, err := stackTerm(ctx, r, w.term, q.field, opts)
+		ts, err := searcher.NewTermSearcher(ctx, r, w.term, q.field, 1, opts)
 		if err != nil {
 			for _, s := range terms {
 				_ = s.Close()

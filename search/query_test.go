@@ -36,8 +36,6 @@ func show(q query.Query) string {
 		return "<nil>"
 	case *cutQuery:
 		return show(q.leaf)
-	case *stackQuery:
-		return show(q.leaf) // its records
 	case *query.MatchAllQuery:
 		return "*"
 	case *query.MatchNoneQuery:
@@ -109,8 +107,6 @@ func show(q query.Query) string {
 func firstLeaf(q query.Query) query.Query {
 	switch q := q.(type) {
 	case *cutQuery:
-		return firstLeaf(q.leaf)
-	case *stackQuery:
 		return q.leaf
 	case *query.BooleanQuery:
 		for _, sub := range []query.Query{q.Must, q.Should, q.MustNot} {

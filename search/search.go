@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"time"
 
@@ -54,7 +55,7 @@ func searchIDs(ctx context.Context, bi bleve.Index, m mapping.IndexMapping, q qu
 		}
 		id, ok := parseDocID(ext)
 		if !ok {
-			continue // a stack's document, which an All or a Not also finds
+			return out, fmt.Errorf("document %q is no record's", ext)
 		}
 		if id >= lo && id <= hi && (keep == nil || keep(id)) {
 			out = append(out, id)
