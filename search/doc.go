@@ -49,6 +49,10 @@
 // one of Options.Walks turns when it may read more than one chunk, so that
 // searches during a lag cannot crowd out the indexer that ends it.
 //
+// A template ID is indexed by its first digits, and a search by template
+// confirms the rest on the records of those (templates.go). Documents' IDs
+// are the records' IDs in bytes, not decimal.
+//
 // Record times are not in bleve (a datetime field was a third of the
 // indexing cost): each segment keeps its records' times in a
 // column beside it (filled from the store, once, for a segment opened from

@@ -193,4 +193,3 @@ func (x *Index) TermDocs(field, term string) (uint64, error) {
 	}
 	return n, nil
 }
-

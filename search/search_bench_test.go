@@ -283,6 +283,7 @@ func (f *fixture) queries() []struct {
 		{"query=name+level", oplog.SearchQuery{Query: "name:Physics AND level:error"}},
 		{"word", oplog.SearchQuery{Query: f.word}},
 		{"word/quoted", oplog.SearchQuery{Query: `"` + f.word + `"`}}, // exact: no inflections
+		{"two words", oplog.SearchQuery{Query: "player entity"}},      // as mcplogd bench asks
 		{"phrase", oplog.SearchQuery{Query: `"nil value"`}},
 		{"template", oplog.SearchQuery{Query: "template:" + f.template}},
 		{"template/one", oplog.SearchQuery{Query: "template:" + f.rareTmpl}},
