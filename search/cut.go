@@ -59,18 +59,27 @@ func (q *cutQuery) Searcher(ctx context.Context, r index.IndexReader, m mapping.
 		_ = cut.Close()
 		return s, nil
 	}
-	p, err := newEvaluator(m, q.an).leafPred(q.node, q.field)
-	recs, _ := ctx.Value(recordsKey{}).(*recordReader)
-	if err == nil && recs == nil {
-		err = fmt.Errorf("cut: no store to confirm documents against")
-	}
+	confirmed, err := confirmOnRecords(ctx, r, m, cut, q.node, q.field, q.an)
 	if err != nil {
 		_, _ = s.Close(), cut.Close()
 		return nil, err
 	}
-	confirmed := searcher.NewFilteringSearcher(ctx, cut, func(_ *search.SearchContext, d *search.DocumentMatch) bool {
-		rec, ok := recs.of(r, d)
-		return ok && p(&recView{r: &rec, an: q.an})
-	})
 	return searcher.NewDisjunctionSearcher(ctx, r, []search.Searcher{s, confirmed}, 1, opts)
+}
+
+// confirmOnRecords keeps those of cands' documents on whose record, read
+// from the store, leaf node on field holds (as eval.go evaluates it).
+func confirmOnRecords(ctx context.Context, r index.IndexReader, m mapping.IndexMapping, cands search.Searcher, node ql.Node, field string, an analysis.Analyzer) (search.Searcher, error) {
+	recs, _ := ctx.Value(recordsKey{}).(*recordReader)
+	if recs == nil {
+		return nil, fmt.Errorf("%s: no store to confirm documents against", field)
+	}
+	p, err := newEvaluator(m, an).leafPred(node, field)
+	if err != nil {
+		return nil, err
+	}
+	return searcher.NewFilteringSearcher(ctx, cands, func(_ *search.SearchContext, d *search.DocumentMatch) bool {
+		rec, ok := recs.of(r, d)
+		return ok && p(&recView{r: &rec, an: an})
+	}), nil
 }

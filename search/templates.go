@@ -2,14 +2,12 @@ package search
 
 import (
 	"context"
-	"fmt"
 	"strings"
 
 	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/mapping"
 	"github.com/blevesearch/bleve/v2/search"
 	"github.com/blevesearch/bleve/v2/search/query"
-	"github.com/blevesearch/bleve/v2/search/searcher"
 	index "github.com/blevesearch/bleve_index_api"
 
 	"github.com/mcplogd/mcplogd/oplog"
@@ -84,20 +82,14 @@ type templateQuery struct {
 }
 
 func (q *templateQuery) Searcher(ctx context.Context, r index.IndexReader, m mapping.IndexMapping, opts search.SearcherOptions) (search.Searcher, error) {
-	recs, _ := ctx.Value(recordsKey{}).(*recordReader)
-	if recs == nil {
-		return nil, fmt.Errorf("template: no store to confirm documents against")
-	}
-	p, err := newEvaluator(m, q.an).leafPred(q.node, ql.TemplateField)
-	if err != nil {
-		return nil, err
-	}
 	s, err := q.cands.Searcher(ctx, r, m, opts)
 	if err != nil {
 		return nil, err
 	}
-	return searcher.NewFilteringSearcher(ctx, s, func(_ *search.SearchContext, d *search.DocumentMatch) bool {
-		rec, ok := recs.of(r, d)
-		return ok && p(&recView{r: &rec, an: q.an})
-	}), nil
+	c, err := confirmOnRecords(ctx, r, m, s, q.node, ql.TemplateField, q.an)
+	if err != nil {
+		_ = s.Close()
+		return nil, err
+	}
+	return c, nil
 }
