@@ -19,7 +19,7 @@ import (
 // benchmark text is its own template): indexed whole, it took 16 bytes of
 // the index a record, a term of its own each. The index holds the ID's
 // first templateBucketLen digits instead (4,096 terms at most a
-// segment, ~3 bytes a record), and a leaf on template takes the records of
+// segment, ~5 bytes a record), and a leaf on template takes the records of
 // its buckets on which it holds, read from the store, as phrases are
 // confirmed (phrase.go): a prefix of at most templateBucketLen digits is
 // its buckets whole and needs no record.
