@@ -137,12 +137,14 @@ func (f fixedField) bad(s, field string, at ql.Pos) error {
 }
 
 // checkTemplate checks a leaf on the template field: a word or phrase is
-// a TemplateID (any case; spelled lower-case), a prefix a start of one;
-// wildcards and regular expressions run as written; ranges are refused.
+// a TemplateID (any case; spelled lower-case), a prefix a start of one, a
+// lone * any template; other wildcards, regular expressions and ranges
+// are refused (the index holds a template's first digits: a pattern that
+// does not start with them would read every record).
 func checkTemplate(s string, leaf ql.Node) (ql.Node, error) {
 	bad := func(at ql.Pos) error {
-		return ql.BadValue(s, at.At, fmt.Sprintf("%s takes a template ID, %d hex digits (%s:3f2a9c1b7d0e), not %q",
-			ql.TemplateField, TemplateIDLen, ql.TemplateField, at.Raw))
+		return ql.BadValue(s, at.At, fmt.Sprintf("%s takes a template ID, %d hex digits (%s:3f2a9c1b7d0e), or the start of one (%s:3f2a*), not %q",
+			ql.TemplateField, TemplateIDLen, ql.TemplateField, ql.TemplateField, at.Raw))
 	}
 	switch n := leaf.(type) {
 	case *ql.Term:
@@ -160,6 +162,13 @@ func checkTemplate(s string, leaf ql.Node) (ql.Node, error) {
 		if len(v) <= TemplateIDLen && IsTemplateID(v+strings.Repeat("0", TemplateIDLen-len(v))) {
 			return &ql.Prefix{Field: n.Field, Prefix: v, Pos: n.Pos}, nil
 		}
+		return nil, bad(n.Pos)
+	case *ql.Wildcard:
+		if strings.Trim(n.Pattern, "*") == "" {
+			return &ql.Prefix{Field: n.Field, Prefix: "", Pos: n.Pos}, nil
+		}
+		return nil, bad(n.Pos)
+	case *ql.Regexp:
 		return nil, bad(n.Pos)
 	case *ql.NumberRange:
 		return nil, bad(n.Pos)

@@ -49,13 +49,21 @@ func TestParseQuery(t *testing.T) {
 	f(`template:123456789012`, `template:123456789012`)
 	f(`template:3f2A*`, `template:3f2a*`)
 	tmpl := func(v string) string {
-		return fmt.Sprintf("template takes a template ID, 12 hex digits (template:3f2a9c1b7d0e), not %q", v)
+		return fmt.Sprintf("template takes a template ID, 12 hex digits (template:3f2a9c1b7d0e), or the start of one (template:3f2a*), not %q", v)
 	}
 	g(`template:3f2a9c1b7d0`, 10, tmpl("3f2a9c1b7d0"))
 	g(`a template:nothex000000`, 12, tmpl("nothex000000"))
 	g(`template:3f2a9c1b7d0e~1`, 10, tmpl("3f2a9c1b7d0e~1"))
 	g(`template:>=3`, 10, tmpl(">=3"))
 	g(`template:xyz*`, 10, tmpl("xyz*"))
+	g(`template:*ffff`, 10, tmpl("*ffff"))
+	g(`template:3f?a*`, 10, tmpl("3f?a*"))
+	g(`template:/3f.*/`, 10, tmpl("/3f.*/"))
+	if n, err := ParseQuery(`template:*`); err != nil {
+		t.Fatalf("ParseQuery(template:*): %v", err)
+	} else if p, ok := n.(*ql.Prefix); !ok || p.Field != ql.TemplateField || p.Prefix != "" {
+		t.Fatalf("ParseQuery(template:*) = %#v; want any template, the prefix \"\"", n)
+	}
 	if _, err := ParseQuery(`a OR`); ErrorCode(err) != EINVALID || !strings.Contains(ErrorMessage(err), "OR needs a term after it") {
 		t.Fatalf("syntax error: %v", err)
 	}

@@ -2,7 +2,6 @@ package search
 
 import (
 	"context"
-	"strings"
 
 	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/mapping"
@@ -20,9 +19,11 @@ import (
 // the index a record, a term of its own each. The index holds the ID's
 // first templateBucketLen digits instead (4,096 terms at most a
 // segment, ~5 bytes a record), and a leaf on template takes the records of
-// its buckets on which it holds, read from the store, as phrases are
+// its bucket on which it holds, read from the store, as phrases are
 // confirmed (phrase.go): a prefix of at most templateBucketLen digits is
-// its buckets whole and needs no record.
+// its buckets whole and needs no record. The query language takes no
+// other pattern on template (oplog.ParseQuery): one that does not start
+// with the digits would read every record.
 
 // templateBucketLen is how many leading hex digits of a template ID the
 // index holds.
@@ -36,35 +37,25 @@ func templateBucket(id string) string {
 	return id[:templateBucketLen]
 }
 
-// bleveTemplate compiles leaf n on template (as oplog.ParseQuery checked
-// it: a whole ID or a prefix of one, lower case, a wildcard or a regular
-// expression as written).
+// bleveTemplate compiles leaf n on template, as oplog.ParseQuery checked
+// it: a whole ID or the start of one, lower case.
 func (a *analyzers) bleveTemplate(c *compiled, n ql.Node) (query.Query, error) {
-	var lit string // the digits every template the leaf matches starts with
+	var id string
 	switch n := n.(type) {
 	case *ql.Term:
-		lit = n.Text
+		id = n.Text
 	case *ql.Phrase:
-		lit = n.Text
+		id = n.Text
 	case *ql.Prefix:
-		lit = foldCase(ql.TemplateField, n.Prefix)
-		if len(lit) <= templateBucketLen {
-			return fieldQuery(query.NewPrefixQuery(lit)), nil
+		if len(n.Prefix) <= templateBucketLen {
+			return fieldQuery(query.NewPrefixQuery(n.Prefix)), nil
 		}
-	case *ql.Wildcard:
-		p := foldCase(ql.TemplateField, n.Pattern)
-		lit = p[:strings.IndexFunc(p+"*", func(r rune) bool { return r == '*' || r == '?' || r == '\\' })]
-	case *ql.Regexp:
+		id = n.Prefix
 	default:
-		return nil, oplog.Errorf(oplog.EINVALID, "query: %s takes a template ID", ql.TemplateField)
-	}
-	// Every record with a template holds a bucket: the prefix "" is all.
-	cands := fieldQuery(query.NewPrefixQuery(lit))
-	if len(lit) >= templateBucketLen {
-		cands = fieldQuery(query.NewTermQuery(templateBucket(lit)))
+		return nil, oplog.Errorf(oplog.EINVALID, "query: %s takes a template ID or the start of one", ql.TemplateField)
 	}
 	c.confirms = true
-	return &templateQuery{cands: cands, node: n, an: a.text}, nil
+	return &templateQuery{cands: fieldQuery(query.NewTermQuery(templateBucket(id))), node: n, an: a.text}, nil
 }
 
 // fieldQuery sets q's field to template.

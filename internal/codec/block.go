@@ -36,8 +36,10 @@ import (
 // compresses ~5× faster: the store seals with S2 while appends come fast,
 // with zstd once they pause.
 //
-// Blocks written today in zstd are kept by column (BlockZstdCols,
-// columns.go); BlockZstd is read, never written.
+// A zstd block of minColumnRecords records or more is kept by column
+// (BlockZstdCols, columns.go); one of fewer, large records, is one frame
+// (BlockZstd): columns gain nothing there, and would hold its bytes twice
+// while it is read.
 const (
 	BlockZstd     = 1
 	BlockS2       = 2
@@ -49,6 +51,9 @@ const (
 // benchmark workload), small enough that reading one record costs one
 // ~0.1 ms decompression.
 const BlockTarget = 128 << 10
+
+// minColumnRecords is the fewest records a zstd block keeps by column.
+const minColumnRecords = 8
 
 // maxBlockExpanded bounds what a block may declare it expands to.
 const maxBlockExpanded = 64 << 20
@@ -128,21 +133,27 @@ func AppendBlock(dst []byte, rev uint64, ids []uint64, vals [][]byte, fast bool)
 	}
 	var cols [numColumns][]byte
 	format := byte(BlockS2)
-	if !fast {
+	switch {
+	case !fast && len(ids) >= minColumnRecords:
 		var err error
 		if cols, err = splitColumns(plain, len(ids)); err != nil {
 			return nil, fmt.Errorf("block from %d: %w", ids[0], err)
 		}
 		format = BlockZstdCols
+	case !fast:
+		format = BlockZstd
 	}
 	dst = append(dst, format)
 	dst = binary.AppendUvarint(dst, rev)
 	dst = binary.AppendUvarint(dst, ids[0])
 	dst = binary.AppendUvarint(dst, uint64(len(ids)))
-	if fast {
+	switch format {
+	case BlockS2:
 		dst = append(dst, s2.Encode(nil, plain)...)
 		dst = binary.BigEndian.AppendUint32(dst, crc32.Checksum(plain, castagnoli))
-	} else {
+	case BlockZstd:
+		dst = zEncoder.EncodeAll(plain, dst)
+	default:
 		dst = appendColumns(dst, &cols)
 	}
 	if cap(plain) <= 4*BlockTarget {

@@ -88,11 +88,11 @@ func TestBlock_ZstdSize(t *testing.T) {
 	}
 }
 
-// TestBlock_Columns: a zstd block keeps its records by column and reads
-// them back as they were: operations with every field, lines without text,
-// times that go back, records of format 1 (kept whole), and a block of
-// format-1 records only (its other columns empty); a column cut short, or
-// a byte of it changed, is an error.
+// TestBlock_Columns: a zstd block of 8 records or more keeps them by
+// column and reads them back as they were: operations with every field,
+// lines without text, times that go back, records of format 1 (kept
+// whole), and a block of format-1 records only (its other columns empty);
+// a column cut short is an error. A block of fewer records is one frame.
 func TestBlock_Columns(t *testing.T) {
 	base := time.Date(2026, 12, 4, 12, 0, 0, 0, time.UTC)
 	var recs []oplog.Record
@@ -157,4 +157,12 @@ func TestBlock_Columns(t *testing.T) {
 		ids1, vals1, recs1 = append(ids1, ids[i]), append(vals1, vals[i]), append(recs1, recs[i])
 	}
 	check(ids1, vals1, recs1)
+	// Fewer records than minColumnRecords (large ones): one frame.
+	v, err := codec.AppendBlock(nil, 7, ids[:3], vals[:3], false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, err := codec.DecodeBlock(v); v[0] != codec.BlockZstd || err != nil || b.Len() != 3 || !bytes.Equal(b.Value(2), vals[2]) {
+		t.Fatalf("a block of 3 records: format %d, %v; want %d, whole, reading back", v[0], err, codec.BlockZstd)
+	}
 }
