@@ -46,7 +46,7 @@ type cachedBlock struct {
 
 // blockCacheBytes bounds the decoded blocks kept: ~60 blocks, what a
 // newest-50 query whose hits are 0.1% of the records reads.
-const blockCacheBytes = 8 << 20
+const blockCacheBytes = 60 * codec.BlockTarget
 
 // get returns the decoded block of the bucket entry (k, v).
 func (c *blockCache) get(k, v []byte) (*codec.Block, error) {
@@ -264,7 +264,7 @@ type sealed struct {
 // never gives back: the data file keeps the size they took.
 const (
 	sealQuiet = 100 * time.Millisecond
-	busyBytes = codec.BlockTarget
+	busyBytes = 128 << 10
 	maxLoose  = 64 << 20
 )
 

@@ -60,7 +60,7 @@ func readAll(t *testing.T, db *store.DB) []oplog.Record {
 func TestBlocks_ReadLikeLooseRecords(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "log.db")
 	db := logtest.MustOpenDBAt(t, path, nil)
-	want := blockRecords(6000, 1)
+	want := blockRecords(12000, 1)
 	for i := 0; i < len(want); i += 500 {
 		if err := db.Append(t.Context(), want[i:i+500]); err != nil {
 			t.Fatal(err)
@@ -72,7 +72,7 @@ func TestBlocks_ReadLikeLooseRecords(t *testing.T) {
 		if err != nil || l.SealedRecords+l.LooseRecords != uint64(len(want)) {
 			t.Fatalf("layout %+v (%v): want %d records", l, err, len(want))
 		}
-		return l.Blocks >= 2 && l.LooseBytes < 128<<10
+		return l.Blocks >= 2 && l.LooseBytes < codec.BlockTarget
 	})
 	check := func(t *testing.T, db *store.DB, want []oplog.Record) {
 		if got := readAll(t, db); !reflect.DeepEqual(got, want) {
@@ -153,7 +153,7 @@ func TestBlocks_RetentionTrimsIntoABlock(t *testing.T) {
 	if err := db.Append(t.Context(), want); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, func() bool { l, err := db.Layout(); return err == nil && l.LooseBytes < 128<<10 })
+	waitFor(t, func() bool { l, err := db.Layout(); return err == nil && l.LooseBytes < codec.BlockTarget })
 	if err := db.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -197,7 +197,7 @@ func TestBlocks_UpgradeFromSchema7(t *testing.T) {
 		t.Fatalf("the old store reads %d records; want 1,801, the last pending", len(before))
 	}
 	// Sealed in the background, without an append.
-	waitFor(t, func() bool { l, err := db.Layout(); return err == nil && l.LooseBytes < 128<<10 && l.Blocks > 0 })
+	waitFor(t, func() bool { l, err := db.Layout(); return err == nil && l.LooseBytes < codec.BlockTarget && l.Blocks > 0 })
 	if got := readAll(t, db); !reflect.DeepEqual(got, before) {
 		t.Fatalf("sealed, the old records read differently: %s", firstDiff(got, before))
 	}
@@ -212,7 +212,7 @@ func TestBlocks_UpgradeFromSchema7(t *testing.T) {
 		if err != nil || l.LooseRecords+l.SealedRecords != 4801 {
 			t.Fatalf("layout %+v, %v: want 4,801 records", l, err)
 		}
-		return l.SealedRecords >= 1801 && l.LooseBytes < 128<<10
+		return l.SealedRecords >= 1801 && l.LooseBytes < codec.BlockTarget
 	})
 	after := readAll(t, db)
 	if !reflect.DeepEqual(after[:1801], before) || !reflect.DeepEqual(after[1801:], more) {
@@ -255,7 +255,7 @@ func gunzip(t *testing.T, from, to string) {
 // block waits for the next round, and the record reads completed, also
 // once sealed and after a reopen.
 func TestBlocks_SealLeavesAChangedBlock(t *testing.T) {
-	recs := blockRecords(3000, 4)
+	recs := blockRecords(6000, 4)
 	op := len(recs) / 3 // pending, in the first blocks
 	var db *store.DB
 	var once sync.Once
@@ -283,7 +283,7 @@ func TestBlocks_SealLeavesAChangedBlock(t *testing.T) {
 	if completed.Status != oplog.StatusSuccess {
 		t.Fatalf("completed: %+v", completed)
 	}
-	waitFor(t, func() bool { l, err := db.Layout(); return err == nil && l.LooseBytes < 128<<10 })
+	waitFor(t, func() bool { l, err := db.Layout(); return err == nil && l.LooseBytes < codec.BlockTarget })
 	check := func() {
 		t.Helper()
 		got, err := db.Get(recs[op].ID)
@@ -322,7 +322,7 @@ func TestBlocks_RetentionByBytesSealsFirst(t *testing.T) {
 	}
 	waitFor(t, func() bool { // sealed, and the stats published for it
 		l, err := db.Layout()
-		return err == nil && l.LooseBytes < 128<<10 && db.Stats().Bytes == l.LooseBytes+l.BlockBytes
+		return err == nil && l.LooseBytes < codec.BlockTarget && db.Stats().Bytes == l.LooseBytes+l.BlockBytes
 	})
 	if s := db.Stats(); s.Records != uint64(len(recs)) || s.Bytes > limit {
 		t.Fatalf("%d records of %d bytes (%d loose), limit %d: want every record kept, sealed under the limit", s.Records, s.Bytes, loose, limit)
@@ -348,7 +348,7 @@ func TestBlocks_HoldSealing(t *testing.T) {
 	}
 	free := db.FreeBytes()
 	held.Store(false)
-	waitFor(t, func() bool { l, err := db.Layout(); return err == nil && l.LooseBytes < 128<<10 && l.Blocks > 0 })
+	waitFor(t, func() bool { l, err := db.Layout(); return err == nil && l.LooseBytes < codec.BlockTarget && l.Blocks > 0 })
 	// bbolt counts the pages a commit freed once the commit closes, after
 	// its fsync; a reader sees the sealed layout before that.
 	for deadline := time.Now().Add(time.Minute); db.FreeBytes()-free < int64(l.LooseBytes)/2; time.Sleep(5 * time.Millisecond) {

@@ -76,7 +76,7 @@ func TestBlocks_UpgradeFromSchema8(t *testing.T) {
 	}
 	waitFor(t, func() bool {
 		l, err := db.Layout()
-		return err == nil && l.SealedRecords >= 4000 && l.LooseBytes < 128<<10
+		return err == nil && l.SealedRecords >= 4000 && l.LooseBytes < codec.BlockTarget
 	})
 	after := readAll(t, db)
 	before[1000].Status = oplog.StatusSuccess

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcplogd/mcplogd/internal/codec"
 	"github.com/mcplogd/mcplogd/internal/logtest"
 	"github.com/mcplogd/mcplogd/store"
 )
@@ -31,7 +32,7 @@ func BenchmarkCompact(b *testing.B) {
 	}
 	logtest.Eventually(b, 5*time.Minute, "the records sealed", func() bool {
 		l, err := db.Layout()
-		return err == nil && l.LooseBytes < 128<<10
+		return err == nil && l.LooseBytes < codec.BlockTarget
 	})
 	if err := db.Compact(); err != nil {
 		b.Fatal(err)

@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcplogd/mcplogd/internal/codec"
 	"github.com/mcplogd/mcplogd/internal/logtest"
 	"github.com/mcplogd/mcplogd/oplog"
 	"github.com/mcplogd/mcplogd/store"
@@ -43,7 +44,7 @@ func appendSealed(t *testing.T, db *store.DB, recs []oplog.Record) {
 	}
 	logtest.Eventually(t, time.Minute, "the records sealed", func() bool {
 		l, err := db.Layout()
-		return err == nil && l.LooseBytes < 128<<10
+		return err == nil && l.LooseBytes < codec.BlockTarget
 	})
 }
 

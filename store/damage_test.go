@@ -239,7 +239,7 @@ func TestDB_DamagedBlockBodyNamesSalvage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i := range 4 {
+	for i := range 8 {
 		if err := db.Append(ctx, logtest.Lines(2000, fmt.Sprint("batch", i))); err != nil {
 			t.Fatal(err)
 		}

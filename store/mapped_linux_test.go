@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcplogd/mcplogd/internal/codec"
 	"github.com/mcplogd/mcplogd/internal/logtest"
 	"github.com/mcplogd/mcplogd/oplog"
 )
@@ -31,7 +32,7 @@ func TestDB_ReleaseMapped(t *testing.T) {
 		logtest.MustAppend(t, l, recs[i:i+1000]...)
 	}
 	// Sealed in the background once the appends pause: done before measuring.
-	waitFor(t, func() bool { l, err := db.Layout(); return err == nil && l.LooseBytes < 128<<10 })
+	waitFor(t, func() bool { l, err := db.Layout(); return err == nil && l.LooseBytes < codec.BlockTarget })
 	ids := make([]uint64, n)
 	for i := range ids {
 		ids[i] = recs[i].ID

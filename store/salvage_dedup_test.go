@@ -26,7 +26,7 @@ func TestSalvage_CopiesARecordOnceAfterItWasSealed(t *testing.T) {
 	defer out.Close()
 	var rep SalvageReport
 	s := &salvager{out: out, rep: &rep, seen: map[uint64]bool{}, copied: roaring64.New()}
-	recs := make([]oplog.Record, 3000) // several blocks' worth
+	recs := make([]oplog.Record, 9000) // several blocks' worth
 	for i := range recs {
 		recs[i] = oplog.Record{ID: uint64(i + 1), Kind: oplog.KindLine, Level: oplog.LevelInfo, Source: "game", Name: "Render",
 			Text: fmt.Sprintf("frame %d rendered in %d ms", i, i%17), Time: time.Unix(1_800_000_000+int64(i), 0).UTC()}
