@@ -197,7 +197,10 @@ func TestBlocks_UpgradeFromSchema7(t *testing.T) {
 		t.Fatalf("the old store reads %d records; want 1,801, the last pending", len(before))
 	}
 	// Sealed in the background, without an append.
-	waitFor(t, func() bool { l, err := db.Layout(); return err == nil && l.LooseBytes < codec.BlockTarget && l.Blocks > 0 })
+	waitFor(t, func() bool {
+		l, err := db.Layout()
+		return err == nil && l.LooseBytes < codec.BlockTarget && l.Blocks > 0
+	})
 	if got := readAll(t, db); !reflect.DeepEqual(got, before) {
 		t.Fatalf("sealed, the old records read differently: %s", firstDiff(got, before))
 	}
@@ -348,7 +351,10 @@ func TestBlocks_HoldSealing(t *testing.T) {
 	}
 	free := db.FreeBytes()
 	held.Store(false)
-	waitFor(t, func() bool { l, err := db.Layout(); return err == nil && l.LooseBytes < codec.BlockTarget && l.Blocks > 0 })
+	waitFor(t, func() bool {
+		l, err := db.Layout()
+		return err == nil && l.LooseBytes < codec.BlockTarget && l.Blocks > 0
+	})
 	// bbolt counts the pages a commit freed once the commit closes, after
 	// its fsync; a reader sees the sealed layout before that.
 	for deadline := time.Now().Add(time.Minute); db.FreeBytes()-free < int64(l.LooseBytes)/2; time.Sleep(5 * time.Millisecond) {
