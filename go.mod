@@ -84,3 +84,5 @@ require (
 	golang.org/x/time v0.15.0 // indirect
 	google.golang.org/genproto/googleapis/api v0.0.0-20260928230214-8a89bd6388cc // indirect
 )
+
+replace github.com/blevesearch/zapx/v17 => ./third_party/zapx

@@ -3,10 +3,12 @@ package search_test
 import (
 	"context"
 	"maps"
+	"path/filepath"
 	"testing"
 	"time"
 
 	index "github.com/blevesearch/bleve_index_api"
+	zap "github.com/blevesearch/zapx/v17"
 
 	"github.com/mcplogd/mcplogd/internal/logtest"
 	"github.com/mcplogd/mcplogd/oplog"
@@ -126,4 +128,71 @@ func TestIndex_Open_FreqNormMigration(t *testing.T) {
 	}
 	e = e.reopen()
 	e.check(q, keep)
+}
+
+// TestIndex_ZeroFrequenciesNotWritten: a term of a field indexed without
+// frequencies is written without its frequency bytes (one zero byte a
+// posting, see third_party/zapx/MCPLOGD.md), in the files of new segments
+// and of merges, and searches answer as the records say after the merges;
+// a field indexed with frequencies keeps them.
+func TestIndex_ZeroFrequenciesNotWritten(t *testing.T) {
+	freqsWritten := func(t *testing.T, dir string, field, term string) (with, without int) {
+		t.Helper()
+		files, err := filepath.Glob(filepath.Join(dir, "index", "*", "store", "*.zap"))
+		if err != nil || len(files) == 0 {
+			t.Fatalf("no segment files (%v)", err)
+		}
+		for _, f := range files {
+			s, err := (&zap.ZapPlugin{}).Open(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			d, err := s.Dictionary(field)
+			if err != nil {
+				t.Fatal(err)
+			}
+			pl, err := d.PostingsList([]byte(term), nil, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p, ok := pl.(*zap.PostingsList); ok && p.Count() > 1 {
+				if p.FreqsWritten() {
+					with++
+				} else {
+					without++
+				}
+			}
+			_ = s.Close()
+		}
+		return with, without
+	}
+	for _, tt := range []struct {
+		name        string
+		frequencies bool
+	}{{"SkipFreqNorm", false}, {"WithFrequencies", true}} {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.frequencies {
+				t.Cleanup(search.SetFieldOptions(index.IndexField, index.IndexField))
+			}
+			restore := lazyMerges()
+			e := mustOpen(t, t.TempDir(), small(), nil)
+			appendApart(e, 2500) // two sealed segments of several files, merged into one each
+			if _, _, _, err := e.idx.Settle(30 * time.Second); err != nil {
+				t.Fatal(err)
+			}
+			q := oplog.SearchQuery{Query: "needle AND name:Render", Limit: 500}
+			keep := func(r *oplog.Record) bool { return hasNeedle(r) && r.Name == "Render" }
+			e.check(q, keep)
+			e.close()
+			restore()
+			for _, ft := range [][2]string{{"text", "needle"}, {"name", "Render"}} {
+				with, without := freqsWritten(t, e.dir, ft[0], ft[1])
+				if tt.frequencies && (with == 0 || without > 0) || !tt.frequencies && (without == 0 || with > 0) {
+					t.Errorf("%s:%s: %d files with its frequencies, %d without", ft[0], ft[1], with, without)
+				}
+			}
+			e = e.reopen()
+			e.check(q, keep)
+		})
+	}
 }

@@ -25,7 +25,10 @@ import "time"
 //     (templates.go).
 //   - 11: a record's document ID is its ID's big-endian bytes, not its
 //     decimal (recordDocID).
-const MappingVersion = 11
+//   - 12: a term of frequency 0 in each posting is written without its
+//     frequency bytes (third_party/zapx/MCPLOGD.md); an index whose files
+//     hold them is rebuilt rather than merged with.
+const MappingVersion = 12
 
 // maxTokenBytes is the longest term of text and stack: a longer word is
 // indexed by its first maxTokenBytes bytes, lower-cased (as Lucene's
