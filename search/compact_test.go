@@ -4,6 +4,7 @@ import (
 	"context"
 	"maps"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -132,16 +133,20 @@ func TestIndex_Open_FreqNormMigration(t *testing.T) {
 
 // TestIndex_ZeroFrequenciesNotWritten: a term of a field indexed without
 // frequencies is written without its frequency bytes (one zero byte a
-// posting, see third_party/zapx/MCPLOGD.md), in the files of new segments
-// and of merges, and searches answer as the records say after the merges;
-// a field indexed with frequencies keeps them.
+// posting, see third_party/zapx/MCPLOGD.md), and such a term of one
+// document as its dictionary entry alone, in the files of new segments and
+// of merges; searches answer as the records say after the merges. A field
+// indexed with frequencies keeps them.
 func TestIndex_ZeroFrequenciesNotWritten(t *testing.T) {
-	freqsWritten := func(t *testing.T, dir string, field, term string) (with, without int) {
+	// encodings returns how the files of the index in dir wrote term, in
+	// those that hold it.
+	encodings := func(t *testing.T, dir string, field, term string) map[string]int {
 		t.Helper()
 		files, err := filepath.Glob(filepath.Join(dir, "index", "*", "store", "*.zap"))
 		if err != nil || len(files) == 0 {
 			t.Fatalf("no segment files (%v)", err)
 		}
+		got := map[string]int{}
 		for _, f := range files {
 			s, err := (&zap.ZapPlugin{}).Open(f)
 			if err != nil {
@@ -155,21 +160,28 @@ func TestIndex_ZeroFrequenciesNotWritten(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if p, ok := pl.(*zap.PostingsList); ok && p.Count() > 1 {
-				if p.FreqsWritten() {
-					with++
-				} else {
-					without++
-				}
+			if p, ok := pl.(*zap.PostingsList); ok && p.Count() > 0 {
+				got[p.Encoding()]++
 			}
 			_ = s.Close()
 		}
-		return with, without
+		return got
 	}
 	for _, tt := range []struct {
 		name        string
 		frequencies bool
-	}{{"SkipFreqNorm", false}, {"WithFrequencies", true}} {
+		want        map[[2]string]string // field, term: its encoding in every file
+	}{
+		{"SkipFreqNorm", false, map[[2]string]string{
+			{"text", "needle"}: "postings without frequencies",
+			{"name", "Render"}: "postings without frequencies",
+			{"text", "1234"}:   "1-hit", // one line: "frame 1234 rendered"
+		}},
+		{"WithFrequencies", true, map[[2]string]string{
+			{"text", "needle"}: "postings",
+			{"name", "Render"}: "postings",
+		}},
+	} {
 		t.Run(tt.name, func(t *testing.T) {
 			if tt.frequencies {
 				t.Cleanup(search.SetFieldOptions(index.IndexField, index.IndexField))
@@ -180,15 +192,16 @@ func TestIndex_ZeroFrequenciesNotWritten(t *testing.T) {
 			if _, _, _, err := e.idx.Settle(30 * time.Second); err != nil {
 				t.Fatal(err)
 			}
-			q := oplog.SearchQuery{Query: "needle AND name:Render", Limit: 500}
-			keep := func(r *oplog.Record) bool { return hasNeedle(r) && r.Name == "Render" }
+			q := oplog.SearchQuery{Query: "(needle AND name:Render) OR 1234", Limit: 500}
+			keep := func(r *oplog.Record) bool {
+				return hasNeedle(r) && r.Name == "Render" || strings.Contains(r.Text, " 1234 ")
+			}
 			e.check(q, keep)
 			e.close()
 			restore()
-			for _, ft := range [][2]string{{"text", "needle"}, {"name", "Render"}} {
-				with, without := freqsWritten(t, e.dir, ft[0], ft[1])
-				if tt.frequencies && (with == 0 || without > 0) || !tt.frequencies && (without == 0 || with > 0) {
-					t.Errorf("%s:%s: %d files with its frequencies, %d without", ft[0], ft[1], with, without)
+			for ft, want := range tt.want {
+				if got := encodings(t, e.dir, ft[0], ft[1]); len(got) != 1 || got[want] == 0 {
+					t.Errorf("%s:%s: written as %v (files), want %q in every file", ft[0], ft[1], got, want)
 				}
 			}
 			e = e.reopen()

@@ -70,8 +70,9 @@
 // builds its segment, and a core is left to searches. Nothing is scored,
 // so terms are indexed without frequencies and field lengths
 // (mapping.go), and written without the zero byte a posting zap kept for
-// them (third_party/zapx/MCPLOGD.md: ~27 of the ~120 bytes a workload
-// record took); and once every ID of a segment is
+// them, a word of one record as its dictionary entry alone
+// (third_party/zapx/MCPLOGD.md: 85 bytes a workload record against 120);
+// and once every ID of a segment is
 // indexed, the indexer, when it has nothing else to do, merges the
 // segment's files into one (compact.go): the index takes ~30% fewer bytes
 // a record. What an indexing step holds is bounded by its records' bytes,

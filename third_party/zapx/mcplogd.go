@@ -1,9 +1,13 @@
 package zap
 
+import "github.com/RoaringBitmap/roaring/v2"
+
 // mcplogd's change to zapx v17.2.5 (MCPLOGD.md): a term whose postings
 // all have frequency 0 and no locations, as the fields indexed with
 // SkipFreqNorm give, is written without its frequency chunk, a zero byte
-// a posting that nothing reads (~1 byte of every posting). Its postings
+// a posting that nothing reads (~1 byte of every posting); and such a term
+// of one document is written as its dictionary entry alone (the "1-hit"
+// encoding zap gives a term of one document and frequency 1). Its postings
 // read as frequency 0, and merges copy them as such.
 
 // dropZeroFreqs empties tf, a term's closed frequency coder, when each of
@@ -24,9 +28,35 @@ func dropZeroFreqs(tf, loc *chunkedIntCoder) {
 	tf.Reset()
 }
 
-// FreqsWritten reports whether p, a postings list of more than one
-// document, was written with its frequency chunk; false for a list of one
-// document kept in the dictionary ("1-hit") or an empty one.
-func (p *PostingsList) FreqsWritten() bool {
-	return p.normBits1Hit == 0 && p.postings != nil && p.freqOffset != termNotEncoded
+// normBitsZeroFreq is the norm of a term of one document and frequency 0
+// written as its dictionary entry alone (zeroFreqOneHit): a norm no field
+// has (norms are field lengths), and not 0, which reads as no entry.
+const normBitsZeroFreq = mask31Bits
+
+// zeroFreqOneHit is writePostings' choice of the 1-hit encoding for a term
+// of postings written by a new segment: a term of one document whose
+// frequency chunk dropZeroFreqs emptied (tf, closed).
+func zeroFreqOneHit(postings *roaring.Bitmap, tf *chunkedIntCoder) func(uint64) (bool, uint64, uint64) {
+	return func(cardinality uint64) (bool, uint64, uint64) {
+		if cardinality != 1 || len(tf.final) > 0 {
+			return false, 0, 0
+		}
+		docNum := uint64(postings.Minimum())
+		return under32Bits(docNum), docNum, normBitsZeroFreq
+	}
+}
+
+// Encoding names how p was written, for tests: "1-hit" (a term of one
+// document, its dictionary entry alone), "postings", "postings without
+// frequencies" (dropZeroFreqs), or "none".
+func (p *PostingsList) Encoding() string {
+	switch {
+	case p.normBits1Hit != 0:
+		return "1-hit"
+	case p.postings == nil:
+		return "none"
+	case p.freqOffset == termNotEncoded:
+		return "postings without frequencies"
+	}
+	return "postings"
 }

@@ -419,6 +419,9 @@ func (i *PostingsIterator) loadChunk(chunk int) error {
 }
 
 func (i *PostingsIterator) readFreqNormHasLocs() (uint64, uint64, bool, error) {
+	if i.normBits1Hit == normBitsZeroFreq { // mcplogd: see zeroFreqOneHit
+		return 0, 0, false, nil
+	}
 	if i.normBits1Hit != 0 {
 		return 1, i.normBits1Hit, false, nil
 	}
@@ -701,6 +704,9 @@ func (i *PostingsIterator) nextBytes() (
 		return 0, 0, 0, nil, nil, err
 	}
 
+	if i.normBits1Hit == normBitsZeroFreq { // mcplogd: see zeroFreqOneHit
+		return docNum, 0, 0, zeroFreqHasLocs, nil, nil
+	}
 	if i.normBits1Hit != 0 {
 		if i.buf == nil {
 			i.buf = make([]byte, binary.MaxVarintLen64*2)

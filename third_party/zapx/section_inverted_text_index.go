@@ -181,6 +181,9 @@ func mergeAndPersistInvertedSection(segments []*SegmentBase, dropsIn []*roaring.
 				if under32Bits(docNum) && docNum == lastDocNum && lastFreq == 1 {
 					return true, docNum, lastNorm
 				}
+				if under32Bits(docNum) && len(tfEncoder.final) == 0 { // mcplogd: frequency 0, dropZeroFreqs
+					return true, docNum, normBitsZeroFreq
+				}
 			}
 			return false, 0, 0
 		}
@@ -578,7 +581,7 @@ func (io *invertedIndexOpaque) writeDicts(w *FileWriter) error {
 
 			dropZeroFreqs(tfEncoder, locEncoder) // mcplogd
 			postingsOffset, err :=
-				writePostings(postingsBS, tfEncoder, locEncoder, nil, w, buf)
+				writePostings(postingsBS, tfEncoder, locEncoder, zeroFreqOneHit(postingsBS, tfEncoder), w, buf)
 			if err != nil {
 				return err
 			}
