@@ -6,10 +6,9 @@ import (
 	"sync/atomic"
 	"unicode/utf8"
 
-	zap "github.com/blevesearch/zapx/v17"
-
 	"github.com/mcplogd/mcplogd/oplog"
 	ql "github.com/mcplogd/mcplogd/oplog/query"
+	zap "github.com/mcplogd/mcplogd/third_party/zapx"
 )
 
 func init() {

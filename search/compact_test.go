@@ -9,7 +9,7 @@ import (
 	"time"
 
 	index "github.com/blevesearch/bleve_index_api"
-	zap "github.com/blevesearch/zapx/v17"
+	zap "github.com/mcplogd/mcplogd/third_party/zapx"
 
 	"github.com/mcplogd/mcplogd/internal/logtest"
 	"github.com/mcplogd/mcplogd/oplog"

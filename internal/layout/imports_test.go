@@ -27,7 +27,7 @@ var allowed = map[string][]string{
 	"crash":       {"oplog", "oplog/query"},
 	"migrations":  {},
 	"store":       adapter("migrations", "internal/codec", "internal/atomicfile"),
-	"search":      adapter("internal/atomicfile"),
+	"search":      adapter("internal/atomicfile", "third_party/zapx"),
 	"gateway":     adapter(),
 	"follow":      adapter(),
 	"otlp":        adapter(),
