@@ -9,11 +9,11 @@ import (
 	"time"
 
 	index "github.com/blevesearch/bleve_index_api"
-	zap "github.com/mcplogd/mcplogd/third_party/zapx"
 
 	"github.com/mcplogd/mcplogd/internal/logtest"
 	"github.com/mcplogd/mcplogd/oplog"
 	"github.com/mcplogd/mcplogd/search"
+	zap "github.com/mcplogd/mcplogd/third_party/zapx"
 )
 
 // appendApart appends n lines from 0 in appends of 100, each indexed

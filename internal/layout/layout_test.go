@@ -29,8 +29,8 @@ func TestLayout(t *testing.T) {
 			return err
 		}
 		if d.IsDir() {
-			// third_party holds others' code as they wrote it (a module
-			// of its own, with mcplogd's change beside it).
+			// third_party holds others' code as they wrote it (with
+			// mcplogd's changes marked, see its MCPLOGD.md).
 			if n := d.Name(); path != root && (strings.HasPrefix(n, ".") || n == "node_modules" || n == "testdata" || n == "third_party") {
 				return filepath.SkipDir
 			}
