@@ -88,9 +88,11 @@ func printDigest(w io.Writer, d *oplog.Digest, asJSON bool, p paint) error {
 	return nil
 }
 
+// printTemplates prints a line a template: its count, level, text, newest
+// record and ID, as search takes it (template:ID).
 func printTemplates(w io.Writer, ts []oplog.TemplateCount, p paint) {
 	for _, t := range ts {
-		fmt.Fprintf(w, "  %6d  %s %s  #%d\n", t.Count, p.level(t.Level, fmt.Sprintf("%-5s", t.Level)), t.Template, t.ExampleID)
+		fmt.Fprintf(w, "  %6d  %s %s  #%d  template:%s\n", t.Count, p.level(t.Level, fmt.Sprintf("%-5s", t.Level)), t.Template, t.ExampleID, t.ID)
 	}
 }
 

@@ -34,6 +34,17 @@ func TestStatsCompare(t *testing.T) {
 			!strings.Contains(out, "crash group NEW: error ×3 Texture missing for Tree_5") {
 			t.Errorf("stats %s: %v\n%s", how, err, out)
 		}
+		// Each template's line ends with its ID as search takes it, which
+		// finds its 25 records.
+		noisy := "template:" + oplog.TextTemplateID("Loaded scene Main in 100 ms")
+		for _, line := range strings.Split(out, "\n") {
+			if strings.Contains(line, want.Noisy) && !strings.HasSuffix(line, "  "+noisy) {
+				t.Errorf("stats %s: the line of %q does not end with %s: %q", how, want.Noisy, noisy, line)
+			}
+		}
+		if out, err := run(t, data, "search", noisy, "--limit", "100"); err != nil || !strings.Contains(out, "25 shown, 25 matching") {
+			t.Errorf("search %s %s: %v\n%s", noisy, how, err, out)
+		}
 		out, err = run(t, data, "compare", "--json")
 		var c oplog.Comparison
 		if err != nil || json.Unmarshal([]byte(out), &c) != nil || len(c.Sources) != 1 {
