@@ -19,7 +19,9 @@
 //
 // Parse (parse.go) reads a stack in any of the shapes game engines write
 // (Unity and Mono, .NET, Java, Lua, Go, gdb, Python, JavaScript; the frame
-// shapes of each family are in frames.go) into a Trace: the head (the
+// shapes of each family are in frames.go, those of native programs on
+// Linux and macOS, glibc's backtrace_symbols, lldb and the sanitizers, in
+// unix.go) into a Trace: the head (the
 // exception and its message) and the top TopFrames frames. normalize.go
 // strips what differs between occurrences of one crash: line numbers,
 // addresses, generic arguments, compiler-made numbering in names, numbers

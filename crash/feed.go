@@ -194,12 +194,16 @@ func (x *Index) add(r *oplog.Record) {
 
 // firstFatal keeps one crash out of the lines an engine prints as it
 // dies: the first fatal line of a run is the crash, and the fatal lines
-// of the same run within dumpSpan after it are more of its dump (Unity's
-// "Received signal SIGSEGV" then "Crash!!!", a handler's banner lines),
-// except that one with a stack after a first without replaces it (a
-// signal's header, then its backtrace). A fatal line later than that is
-// another crash: a file followed without run markers is one long run. It
-// reports whether e is to be added.
+// without a stack (bare) of the same run within dumpSpan after it are
+// more of its dump (Unity's "Received signal SIGSEGV" then "Crash!!!", a
+// handler's banner lines), except that one with a stack after a first
+// without replaces it (a signal's header, then its backtrace). A fatal
+// line with its own message and its own stack after a crash with a stack
+// is a crash of its own however soon it comes: a complete report says
+// what it is, where a dump's banner says nothing more (three script
+// errors a game turns fatal in one second are three crashes). A fatal
+// line later than dumpSpan is another crash: a file followed without run
+// markers is one long run. It reports whether e is to be added.
 func (x *Index) firstFatal(e *entry) bool {
 	if e.run == 0 {
 		return true
@@ -215,9 +219,14 @@ func (x *Index) firstFatal(e *entry) bool {
 	if !found {
 		return false
 	}
-	if e.flags&bare != 0 || x.entries[i].flags&bare == 0 {
+	switch {
+	case e.flags&bare != 0:
 		x.absorbed[e.id] = x.entries[i].group
 		return false
+	case x.entries[i].flags&bare == 0:
+		// Bare lines after it are its dump, not the first crash's.
+		x.fatal[k] = fatalLine{e.id, e.time}
+		return true
 	}
 	x.header, x.replaced = first.id, x.entries[i].group // absorbed into the group e is added to
 	x.groups[x.entries[i].group].live--

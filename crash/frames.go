@@ -45,8 +45,11 @@ func gdbFrame(s string) string {
 	s = strings.TrimSpace(s[i:])
 	if strings.HasPrefix(s, "0x") {
 		if _, rest, ok := strings.Cut(s, " in "); ok {
-			s = rest
+			s = asanFunction(rest)
 		}
+	}
+	if strings.HasPrefix(s, "<signal handler called>") {
+		return ""
 	}
 	if i := strings.Index(s, " at "); i >= 0 {
 		s = s[:i]
@@ -58,14 +61,21 @@ func gdbFrame(s string) string {
 	if i := strings.IndexByte(s, '('); i > 0 {
 		s = strings.TrimSpace(s[:i])
 	}
+	if nativeStartup(s) {
+		return ""
+	}
 	return normalizeName(s)
 }
 
-// pythonFrame reads `File "game/ai.py", line 12, in think`.
+// pythonFrame reads `File "game/ai.py", line 12, in think` and
+// faulthandler's `File "game/ai.py", line 12 in think`.
 func pythonFrame(s string) string {
 	rest := s[len(`File "`):]
 	path, rest, _ := strings.Cut(rest, `"`)
-	_, fn, _ := strings.Cut(rest, ", in ")
+	_, fn, ok := strings.Cut(rest, ", in ")
+	if !ok {
+		_, fn, _ = strings.Cut(rest, " in ")
+	}
 	return oplog.ClipBytes(pythonPath(path)+" in "+normalizeName(fn), maxFrameBytes)
 }
 

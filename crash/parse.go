@@ -11,9 +11,13 @@ import (
 // and Mono (Debug.Log's "Class:Method (args) (at file:line)" and
 // "at Class.Method () [0x00012] in <hash>:0"), .NET ("at N.C.M() in
 // file:line 42"), Lua tracebacks, Java (with "Caused by:" chains), Go
-// panics, gdb backtraces, Python and JavaScript.
+// panics, gdb and lldb backtraces, glibc's backtrace_symbols, the
+// sanitizers' reports, Python (tracebacks and faulthandler's dumps) and
+// JavaScript (Node's too). A signal handler's own frames, above the
+// signal's trampoline, are left out (signalTrampoline).
 func Parse(stack string) Trace {
 	var t Trace
+	stack = preamble(stack)
 	rust := strings.Contains(stack, ".rs:") // Rust's frames: the crate's files (rust.go)
 	python := false
 	py := pyState{indent: -1}
@@ -53,6 +57,9 @@ func Parse(stack string) Trace {
 			continue
 		}
 		py.frame(line, s)
+		if !python && t.frameCount <= maxHandlerFrames && signalTrampoline(s) {
+			t.Frames = t.Frames[:0] // the handler's, printing the stack
+		}
 		if f == "" {
 			continue
 		}
@@ -87,7 +94,7 @@ func skipLine(s string) bool {
 		strings.HasPrefix(s, "--- End of"),
 		strings.HasPrefix(s, "..."):
 		return true
-	case nativeNoise(s):
+	case nativeNoise(s), sanitizerNoise(s), faulthandlerNoise(s):
 		return true
 	}
 	// A Go frame's location line: "/home/x/main.go:12 +0x1d".
@@ -107,6 +114,8 @@ func parseFrame(s string) (frame string, ok bool) {
 		return "", true // LÖVE's own scripts (its error handler heads every traceback)
 	case len(s) > 1 && s[0] == '#' && isDigit(s[1]):
 		return gdbFrame(s), true
+	case lldbLine(s):
+		return lldbFrame(s), true
 	case strings.HasPrefix(s, `File "`):
 		return pythonFrame(s), true
 	case strings.HasPrefix(s, "[Callstack] ") || strings.HasPrefix(s, "0x"):
@@ -116,6 +125,9 @@ func parseFrame(s string) (frame string, ok bool) {
 		if f, ok := nativeFrame(s); ok { // Unity's 0x… (module) function
 			return f, true
 		}
+	}
+	if f, ok := execinfoFrame(s); ok {
+		return f, true
 	}
 	if f, ok := luaNumberedFrame(s); ok {
 		return f, true
@@ -150,22 +162,35 @@ func parseFrame(s string) (frame string, ok bool) {
 // TopLines returns stack's top n frames as the stack writes them, file and
 // line kept: what a reader opens in an editor, where Trace's frames are
 // normalised for grouping. Mono's IL offsets (" [0x00012]") are left out,
-// each line is trimmed and cut to maxLineBytes, and Python's frames, which
-// come innermost last, are returned innermost first. Nil when stack has no
-// frame.
+// each line is trimmed and cut to maxLineBytes, Python's frames, which
+// come innermost last, are returned innermost first, and a signal
+// handler's own frames are left out as Parse leaves them. Nil when stack
+// has no frame.
 func TopLines(stack string, n int) []string {
 	var out []string
+	stack = preamble(stack)
 	python := false
 	py := pyState{indent: -1}
+	goFrame := -1 // the index in out of the frame on the line before, when it may be Go's
 	for line := range strings.Lines(stack) {
 		s := strings.TrimSpace(line)
 		if s == "Traceback (most recent call last):" || s == "Full traceback:" {
 			python = true
 		}
+		if goFrame >= 0 && goLocation(s) {
+			// Go writes a frame's file and line under it: one line here.
+			loc, _, _ := strings.Cut(s, " +0x")
+			out[goFrame] = oplog.ClipBytes(out[goFrame]+" at "+loc, maxLineBytes)
+		}
+		goFrame = -1
 		if s == "" || skipLine(s) || python && py.source(line, s) {
 			continue
 		}
-		if f, ok := parseFrame(s); !ok || f == "" {
+		f, ok := parseFrame(s)
+		if ok && !python && len(out) <= maxHandlerFrames && signalTrampoline(s) {
+			out = out[:0]
+		}
+		if !ok || f == "" {
 			py.other(s)
 			continue
 		}
@@ -173,6 +198,9 @@ func TopLines(stack string, n int) []string {
 		s = oplog.ClipBytes(dropILOffset(s), maxLineBytes)
 		switch {
 		case len(out) < n:
+			if !python && strings.HasSuffix(s, ")") {
+				goFrame = len(out)
+			}
 			out = append(out, s)
 		case python:
 			copy(out, out[1:])

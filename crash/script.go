@@ -81,3 +81,64 @@ func pythonPath(path string) string {
 	}
 	return path
 }
+
+// preamble returns stack without what some runtimes print before the
+// crash's own frames: faulthandler's other threads (currentThread) and
+// Node's source excerpt (nodeExcerpt).
+func preamble(stack string) string {
+	return nodeExcerpt(currentThread(stack))
+}
+
+// currentThread returns a faulthandler dump from its current thread on:
+// with all_threads, the other threads' stacks may come first, and the
+// crash is the current thread's. Any other stack is returned whole.
+func currentThread(stack string) string {
+	if i := strings.Index(stack, "\nCurrent thread 0x"); i >= 0 {
+		return stack[i+1:]
+	}
+	return stack
+}
+
+// faulthandlerNoise reports the lines of Python's faulthandler dump that
+// are neither frames nor the crash's head (which is the record's message,
+// "Fatal Python error: Segmentation fault"): the threads' headers, the
+// interpreter's state and its extension modules. Its frames,
+// `File "game.py", line 7 in crash_now`, come innermost first.
+func faulthandlerNoise(s string) bool {
+	switch {
+	case strings.HasSuffix(s, "(most recent call first):") &&
+		(strings.HasPrefix(s, "Current thread ") || strings.HasPrefix(s, "Thread ") || strings.HasPrefix(s, "Stack ")),
+		strings.HasPrefix(s, "Extension modules: "), strings.HasPrefix(s, "Python runtime state: "),
+		strings.HasPrefix(s, "Fatal Python error: "):
+		return true
+	}
+	return false
+}
+
+// nodeExcerpt returns a Node.js crash's stack without the excerpt Node
+// prints above it, "/tmp/g/game.js:12", the source line and a caret
+// under the column, then a blank line: the excerpt is neither a frame nor
+// the error, which follows it. Any other stack is returned whole.
+func nodeExcerpt(stack string) string {
+	trimmed := strings.TrimLeft(stack, "\n")
+	first, rest, ok := strings.Cut(trimmed, "\n")
+	first = strings.TrimSpace(first)
+	i := strings.LastIndexByte(first, ':')
+	if !ok || i <= 0 || !allDigits(first[i+1:]) || strings.ContainsAny(first, " \t") || !scriptFile(first[:i]) {
+		return stack
+	}
+	if j := strings.Index(rest, "\n\n"); j >= 0 && strings.Count(rest[:j], "\n") <= 2 {
+		return rest[j+2:]
+	}
+	return stack
+}
+
+// scriptFile reports a JavaScript or TypeScript file's path.
+func scriptFile(path string) bool {
+	for _, ext := range []string{".js", ".mjs", ".cjs", ".ts", ".mts"} {
+		if strings.HasSuffix(path, ext) {
+			return true
+		}
+	}
+	return false
+}

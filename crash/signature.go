@@ -40,10 +40,15 @@ func Signature(stack string) (sig, title string, frames []string) {
 
 // WithHead returns t with message's first line, normalised, as its head
 // when t has none: Unity and .NET loggers put the exception in the message
-// and only frames in the stack.
+// and only frames in the stack. C++'s std::terminate message is its
+// exception's type and what(), from its two lines: its first line alone
+// says only that something was thrown.
 func (t Trace) WithHead(message string) Trace {
 	if t.Head == "" {
 		line, _, _ := strings.Cut(strings.TrimSpace(message), "\n")
+		if typ, what, ok := terminateMessage(message); ok {
+			line = typ + ": " + what
+		}
 		t.Head = normalizeHead(line)
 	}
 	return t
@@ -69,7 +74,9 @@ func (t Trace) Title() string {
 	what := crashType(t.Head)
 	where := ""
 	for _, f := range t.Frames {
-		if !strings.HasPrefix(f, "[C]") { // Lua's C functions (error, pcall) say little
+		// Lua's C functions (error, pcall) say little, nor does Python's
+		// library, which a traceback's innermost frames often are.
+		if !strings.HasPrefix(f, "[C]") && !pythonLibrary(f) {
 			where = shortFrame(f)
 			break
 		}
@@ -101,6 +108,12 @@ func crashType(head string) string {
 	if _, sig, ok := strings.Cut(head, "received signal "); ok {
 		sig, _, _ = strings.Cut(sig, ",")
 		return strings.TrimSpace(sig)
+	}
+	if i := strings.Index(head, ": Assertion "); i > 0 { // glibc's assert: "game: game.c:N: f: Assertion `x' failed."
+		return head[i+2:]
+	}
+	if s := sanitizerMessage(head); s != head {
+		return s
 	}
 	typ, msg, ok := strings.Cut(head, ": ")
 	if strings.ContainsAny(typ, " \t") {
@@ -152,4 +165,15 @@ func clipTitle(s string, n int) string {
 		return c + "…"
 	}
 	return s
+}
+
+// pythonLibrary reports a normalised Python frame (pythonPath's last two
+// parts of its file) of the interpreter's own library.
+func pythonLibrary(f string) bool {
+	for _, p := range []string{"python2", "python3", "site-packages/", "dist-packages/", "<frozen "} {
+		if strings.HasPrefix(f, p) {
+			return true
+		}
+	}
+	return false
 }

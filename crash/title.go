@@ -1,7 +1,6 @@
 package crash
 
 import (
-	"iter"
 	"strings"
 
 	"github.com/mcplogd/mcplogd/oplog"
@@ -27,7 +26,38 @@ func Title(message, frame string) string {
 	if frame == "" {
 		return t
 	}
-	return t + " in " + clipTitle(shortPaths(strings.TrimPrefix(frame, "at ")), maxFrameRunes)
+	return t + " in " + clipTitle(shortPaths(frameTitle(frame)), maxFrameRunes)
+}
+
+// frameTitle is a frame line without what says nothing in a title: "at ",
+// gdb's and the sanitizers' numbering and address ("#1 0x5555 in f (p=0x0)
+// at game.c:41" is "f (p=0x0) at game.c:41"), lldb's ("frame #0: 0x5555
+// game`f at game.c:41:5" is "game`f at game.c:41:5") and
+// backtrace_symbols' address ("./game(f+0x14)[0x55d4]" is
+// "./game(f+0x14)").
+func frameTitle(frame string) string {
+	frame = strings.TrimPrefix(frame, "at ")
+	switch {
+	case len(frame) > 1 && frame[0] == '#' && isDigit(frame[1]):
+		_, rest, _ := strings.Cut(frame, " ")
+		rest = strings.TrimSpace(rest)
+		if isHexStart(rest, 0) {
+			if _, f, ok := strings.Cut(rest, " in "); ok {
+				return strings.TrimSpace(f)
+			}
+		}
+		return rest
+	case lldbLine(frame):
+		_, rest, _ := strings.Cut(frame, ": ")
+		if addr, f, ok := strings.Cut(strings.TrimSpace(rest), " "); ok && isHexStart(addr, 0) {
+			return strings.TrimSpace(f)
+		}
+		return rest
+	}
+	if _, _, ok := execinfoParts(frame); ok {
+		return strings.TrimSpace(frame[:strings.LastIndexByte(frame, '[')])
+	}
+	return frame
 }
 
 // shortPaths cuts the install location off the paths of s that name a
@@ -50,7 +80,11 @@ func shortPaths(s string) string {
 // with (Java's "java.lang.IllegalStateException: ..." under a logger's
 // "Session crashed") or ends with (Python), else the first line of r's
 // text (of an operation, its error), or its second when the first only
-// announces it ("ModError: Failed to load and run script from X:").
+// announces it ("ModError: Failed to load and run script from X:"). C++'s
+// std::terminate is its exception's type and what() ("terminate called
+// after throwing 'std::runtime_error': enemy pool exhausted"), a
+// sanitizer's report its tool and error ("AddressSanitizer:
+// heap-use-after-free").
 func Message(r *oplog.Record) string {
 	text := r.Text
 	if r.Kind == oplog.KindOp {
@@ -59,7 +93,13 @@ func Message(r *oplog.Record) string {
 	if exc := stackException(stackOf(r)); exc != "" {
 		return exc
 	}
-	text = strings.TrimSpace(text)
+	if typ, what, ok := terminateMessage(text); ok {
+		if what == "" {
+			return "terminate called after throwing '" + typ + "'"
+		}
+		return "terminate called after throwing '" + typ + "': " + what
+	}
+	text = sanitizerMessage(strings.TrimSpace(text))
 	first, rest, _ := strings.Cut(text, "\n")
 	// Luanti: "ServerError: AsyncErr: Lua: Runtime error from mod 'x' in
 	// callback environment_Step(): <the error>".
@@ -74,6 +114,7 @@ func Message(r *oplog.Record) string {
 
 // stackException returns the exception line of a stack that names one.
 func stackException(stack string) string {
+	stack = preamble(stack)
 	python, last := false, ""
 	if i := strings.Index(stack, "\nstack traceback:"); i > 0 { // Lua: the error, then its traceback
 		return strings.TrimSpace(stack[strings.LastIndexByte(stack[:i], '\n')+1 : i])
@@ -105,13 +146,27 @@ func stackException(stack string) string {
 }
 
 // GameFrame returns the first frame of stack that belongs to the game, as
-// written (file and line kept): one in the project (res://, Assets/, a
-// mod's folder, the crate's src/, the game's own .lua, .gd or .py), else
-// the first that is not the engine's, a system library's or a runtime's;
-// "" when every frame is.
+// written (file and line kept), innermost first as TopLines reads them; ""
+// when every frame is a runtime's.
+//
+// The rule, for every runtime: a frame of a language runtime or of the
+// system is never the game's (runtimeFrame): Python's own library (the
+// interpreter's lib/python3.x, site-packages and dist-packages, <frozen
+// ...> modules), the C and C++ runtimes and the dynamic loader (libc,
+// libstdc++, libgcc, ld-linux, __libc_start*, _start), the sanitizers'
+// runtimes and interceptors (libasan, libubsan, liblsan, __interceptor_*,
+// __asan_*, __sanitizer*), the JDK (java., javax., jdk., sun.), Node's
+// (node:internal, node_modules), .NET's and Mono's base library (System.,
+// Mono., mscorlib), Go's runtime. (A system library's native frame, and a
+// signal handler's own frames above the signal's trampoline, are not
+// even read as frames: Parse.) Past those, a frame in the project (res://,
+// Assets/, a mod's folder, the crate's src/, the game's own .lua, .gd or
+// .py) is chosen at once; else the first that is not an engine's (Unity,
+// Godot, Minecraft and its loaders, LÖVE, Ren'Py); else, when every frame
+// is an engine's, the first of those.
 func GameFrame(stack string) string {
 	other, engine := "", ""
-	for l := range frameLines(stack) {
+	for _, l := range TopLines(stack, maxGameFrames) {
 		s, module := frameText(l)
 		switch {
 		case runtimeModule(module) || runtimeFrame(s):
@@ -131,34 +186,6 @@ func GameFrame(stack string) string {
 	return other
 }
 
-// frameLines yields stack's top maxGameFrames frames as TopLines writes
-// them, innermost first, reading no further than the caller asks.
-func frameLines(stack string) iter.Seq[string] {
-	return func(yield func(string) bool) {
-		if strings.Contains(stack, "Traceback (most recent call last):") || strings.Contains(stack, "Full traceback:") {
-			for _, l := range TopLines(stack, maxGameFrames) { // Python's come innermost last
-				if !yield(l) {
-					return
-				}
-			}
-			return
-		}
-		n := 0
-		for line := range strings.Lines(stack) {
-			s := strings.TrimSpace(line)
-			if s == "" || skipLine(s) {
-				continue
-			}
-			if f, ok := parseFrame(s); !ok || f == "" {
-				continue
-			}
-			if n++; n > maxGameFrames || !yield(oplog.ClipBytes(dropILOffset(s), maxLineBytes)) {
-				return
-			}
-		}
-	}
-}
-
 // frameText is what a frame line names, without "at ", a native dump's
 // address and its module, which it returns apart: "0x0000022124FE0CC9
 // (Mono JIT Code) Verse.StaticTextureAtlas:Bake ()" names
@@ -170,6 +197,16 @@ func frameText(l string) (text, module string) {
 		if _, rest, ok := strings.Cut(s, " in "); ok {
 			return strings.TrimSpace(rest), ""
 		}
+	}
+	if lldbLine(s) {
+		module, fn, _ := strings.Cut(frameTitle(s), "`")
+		return fn, module
+	}
+	if module, sym, ok := execinfoParts(s); ok {
+		if i := strings.LastIndex(sym, "+0x"); i >= 0 {
+			sym = sym[:i] // an offset alone would be a frame without a symbol (moduleOffset)
+		}
+		return sym, module
 	}
 	if !isHexStart(s, 0) {
 		return s, ""
@@ -205,19 +242,26 @@ func runtimeModule(m string) bool {
 }
 
 // runtimeFrame reports a frame of a language runtime or system library,
-// which never names a crash: the JDK, the .NET base library, Lua's C
-// functions, Rust's standard library, libc, a native frame without a
-// symbol.
+// which never names a crash (GameFrame's rule): the JDK, the .NET base
+// library, Lua's C functions, Rust's standard library, libc and the C++
+// runtime, the sanitizers', Python's library, Node's, Go's runtime, a
+// native frame without a symbol.
 func runtimeFrame(l string) bool {
 	s := strings.TrimPrefix(l, "at ")
 	for _, p := range []string{"java.", "javax.", "jdk.", "sun.", "kotlin.", "System.", "Mono.", "mono_", "(wrapper ",
-		"[C]", "std::", "core::", "alloc::", "rust_begin_unwind", "__rustc::", "__libc_", "libc.so", "ld-linux", "_start", "runtime."} {
+		"[C]", "std::", "core::", "alloc::", "rust_begin_unwind", "__rustc::", "__libc_", "libc.so", "ld-linux", "_start", "runtime.",
+		"__interceptor_", "___interceptor_", "__asan_", "__sanitizer", "__lsan_", "__ubsan_", "node:", "mscorlib"} {
 		if strings.HasPrefix(s, p) {
 			return true
 		}
 	}
 	for _, p := range []string{"/rustc/", "/usr/src/rustc", "/library/std/", "/library/core/", "ntdll", "KERNEL32", "KERNELBASE", "node:internal",
-		"libsystem_", "_sigtramp",
+		"libsystem_", "_sigtramp", "(node:", "node_modules", "mscorlib",
+		// The C and C++ runtimes' and the sanitizers' sources and libraries.
+		"libc.so", "libstdc++", "libgcc_s", "ld-linux", "libasan", "libubsan", "liblsan", "libtsan", "libsanitizer", "compiler-rt/",
+		"/sysdeps/", "../csu/",
+		// Python's own library, wherever the interpreter is installed.
+		"lib/python", "site-packages", "dist-packages", `"<frozen `, `\Lib\`,
 		// Godot's error reporting: push_error's and the engine's print of an
 		// error, never where it happened.
 		"gdscript_functions.cpp", "gdscript_utility_functions.cpp", "_err_print_error", "error_macros.cpp"} {

@@ -70,8 +70,10 @@ type RunInfo struct {
 	// zero while it is running.
 	End time.Time `json:"end,omitzero"`
 	// CrashID is the crash that ended a crashed run: its first fatal
-	// record, or when a failing exit status ended it, the newest error
-	// with a stack before it (the exit marker when there is none).
+	// record; when a failing exit status ended it, the error with a stack
+	// that was the run's last record before the exit marker (else the
+	// exit marker); when the next run began right after an error with a
+	// stack, that error (outcome.go).
 	CrashID uint64 `json:"crashId,omitempty"`
 	// ErrorID is the run's newest error or fatal record with a stack.
 	ErrorID uint64 `json:"errorId,omitempty"`

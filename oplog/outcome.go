@@ -13,16 +13,34 @@ import (
 //	         dump, an uncaught script error that stopped the engine, a
 //	         Minecraft crash report, an upstream's stored traceback), or
 //	         an exit marker at level error or fatal (a failing exit status,
-//	         a signal). Final: nothing after a crash undoes it.
+//	         a signal), or the next run's start right after an error with
+//	         a stack. Final: nothing after a crash undoes it.
 //	exited   an exit marker at level info: status 0, a stop mcplogd asked
 //	         for, or the engine's own clean-shutdown line. A crash after
 //	         it (an engine that crashes while shutting down) still makes
 //	         the run crashed.
-//	ended    the next run began, or an end marker said mcplogd stopped
+//	ended    the next run began (after anything but an error with a
+//	         stack), or an end marker said mcplogd stopped
 //	         reading with no sign of either (an import's end, a follower
 //	         that stopped, a rotated file). More records of the run after
 //	         an end marker make it running again: the game went on.
 //	running  none of these yet.
+//
+// Which record is the crash (RunInfo.CrashID): the first fatal record; for
+// a signal, its exit marker. A failing exit status names the error with a
+// stack printed right before it, when the run's last record before the
+// exit marker is one: an uncaught exception is the last thing a program
+// prints, and the status only reports it. An error the program printed and
+// went on after (a missing texture at every start) is never the crash: the
+// exit marker is. A run that ends without an exit marker is crashed only
+// when its last record is an error with a stack (a Python traceback looks
+// the same whether uncaught or printed by traceback.print_exc(); the end
+// of the program right after it tells them apart), and that error is the
+// crash. Only the next run's start says the program ended there: an end
+// marker says only that mcplogd stopped reading (an import's end, a
+// follower stopped while the game runs on, a log excerpt that ends with
+// an exception Unity logged and went on after), so a run it ends is ended,
+// whatever its last record.
 const (
 	OutcomeRunning = "running"
 	OutcomeCrashed = "crashed"
@@ -39,6 +57,9 @@ func (info *RunInfo) Add(r *Record) {
 	if info.Records == 0 && info.FirstID == 0 {
 		info.Start, info.FirstID = r.Time, r.ID
 	}
+	// The record before r: a failing exit status right after an error
+	// with a stack makes that error the crash (trailingError).
+	prev := info.LastID
 	info.LastID = r.ID
 	info.Records++
 	if r.Time.After(info.Last) {
@@ -50,7 +71,7 @@ func (info *RunInfo) Add(r *Record) {
 			info.ErrorID = max(info.ErrorID, r.ID)
 		}
 	}
-	info.observe(r)
+	info.observe(r, prev)
 }
 
 // Completed updates the run for r, one of its operations, completed in
@@ -68,10 +89,14 @@ func (info *RunInfo) Completed(r *Record, old Level) {
 	}
 }
 
-// Next ends a running run: the next run of its source began with r.
+// Next ends a running run: the next run of its source began with r. A run
+// whose last record is an error with a stack crashed of it.
 func (info *RunInfo) Next(r *Record) {
 	if info.Outcome == OutcomeRunning || info.Outcome == "" {
 		info.Outcome, info.EndID, info.End = OutcomeEnded, r.ID, info.Last
+		if info.trailingError(info.LastID) {
+			info.Outcome, info.CrashID = OutcomeCrashed, info.ErrorID
+		}
 	}
 }
 
@@ -80,12 +105,12 @@ func (info *RunInfo) Ended() bool {
 	return info.Outcome != OutcomeRunning && info.Outcome != ""
 }
 
-func (info *RunInfo) observe(r *Record) {
+func (info *RunInfo) observe(r *Record, prev uint64) {
 	exit := r.Kind == KindMarker && r.Name == MarkerExit
 	switch {
 	case info.Outcome == OutcomeCrashed:
 	case r.Level == LevelFatal || exit && r.Level >= LevelError:
-		info.crashed(r)
+		info.crashed(r, prev)
 	case exit:
 		info.Outcome, info.EndID, info.End = OutcomeExited, r.ID, r.Time
 	case r.Kind == KindMarker && r.Name == MarkerEnd:
@@ -98,11 +123,19 @@ func (info *RunInfo) observe(r *Record) {
 }
 
 // crashed makes r the end of the run. A failing exit status (not a signal)
-// names the run's newest error with a stack as the crash: the exception
-// that made the program give up, which the status only reports.
-func (info *RunInfo) crashed(r *Record) {
+// right after an error with a stack names that error as the crash: the
+// exception that made the program give up, which the status only reports.
+func (info *RunInfo) crashed(r *Record, prev uint64) {
 	info.Outcome, info.EndID, info.End, info.CrashID = OutcomeCrashed, r.ID, r.Time, r.ID
-	if r.Kind == KindMarker && r.Level == LevelError && info.ErrorID != 0 && !strings.Contains(string(r.Data), `"signal"`) {
+	if r.Kind == KindMarker && r.Level == LevelError && info.trailingError(prev) && !strings.Contains(string(r.Data), `"signal"`) {
 		info.CrashID = info.ErrorID
 	}
+}
+
+// trailingError reports whether the run's record last, the last before
+// its end, is its newest error with a stack: the run ended right after
+// it. ErrorID is the newest such error, so it is last exactly when it is
+// that record.
+func (info *RunInfo) trailingError(last uint64) bool {
+	return info.ErrorID != 0 && info.ErrorID == last
 }

@@ -53,6 +53,7 @@ func TestStore(t *testing.T, open Opener) {
 		{"Runs/ResolveRunAndLastMarker", testResolveRunAndLastMarker},
 		{"Runs/CompleteAndClear", testRunsCompleteAndClear},
 		{"Runs/Outcomes", testRunsOutcomes},
+		{"Runs/OutcomesLastError", testRunsOutcomesLastError},
 		{"Runs/ResolveRunByTime", testResolveRunByTime},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.test(t, open) })

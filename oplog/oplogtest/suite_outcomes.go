@@ -42,8 +42,7 @@ func testRunsOutcomes(t *testing.T, open Opener) {
 		line("g", oplog.LevelFatal, "ServerError: boom"),
 		marker("g", oplog.MarkerRun, "start"),
 		stack(line("g", oplog.LevelError, "NullReferenceException")),
-		line("g", oplog.LevelInfo, "goodbye"),
-		exitMarker("g", oplog.LevelError, map[string]any{"exitCode": 1}), // 4: failing status: the crash is the exception
+		exitMarker("g", oplog.LevelError, map[string]any{"exitCode": 1}), // 4: failing status right after it: the crash is the exception
 		marker("g", oplog.MarkerRun, "start"),
 		stack(line("g", oplog.LevelError, "handled")),
 		exitMarker("g", oplog.LevelFatal, map[string]any{"signal": "SIGSEGV", "signalNumber": 11}), // 5: a signal is its own crash
@@ -55,8 +54,8 @@ func testRunsOutcomes(t *testing.T, open Opener) {
 		fmt.Sprintf("1:crashed:%d:%d", a[1].ID, a[1].ID),
 		fmt.Sprintf("2:ended:%d:0", a[6].ID),
 		fmt.Sprintf("3:crashed:%d:%d", a[8].ID, a[8].ID),
-		fmt.Sprintf("4:crashed:%d:%d", a[12].ID, a[10].ID),
-		fmt.Sprintf("5:crashed:%d:%d", a[15].ID, a[15].ID),
+		fmt.Sprintf("4:crashed:%d:%d", a[11].ID, a[10].ID),
+		fmt.Sprintf("5:crashed:%d:%d", a[14].ID, a[14].ID),
 		"6:running:0:0",
 	}
 	if got := outcomes(t, l, "g"); fmt.Sprint(got) != fmt.Sprint(want) {
@@ -65,6 +64,52 @@ func testRunsOutcomes(t *testing.T, open Opener) {
 	b := MustAppend(t, l, marker("g", oplog.MarkerEnd, "the follower stopped"))
 	if got := outcomes(t, l, "g")[5]; got != fmt.Sprintf("6:ended:%d:0", b[0].ID) {
 		t.Fatalf("after an end marker: %s", got)
+	}
+}
+
+// testRunsOutcomesLastError: an error with a stack is a run's crash only
+// when the run ends right after it. A handled error every run prints at
+// startup, with more output after it, is not the crash of a failing exit
+// status; a traceback right before the next run's start is. An end marker
+// says nothing of how the program ended.
+func testRunsOutcomesLastError(t *testing.T, open Opener) {
+	l := newLog(t, open)
+	stack := func(r oplog.Record) oplog.Record {
+		r.Stack = "Traceback (most recent call last):\n  File \"game.py\", line 3, in <module>\nValueError: x"
+		return r
+	}
+	a := MustAppend(t, l,
+		marker("g", oplog.MarkerRun, "start"),
+		stack(line("g", oplog.LevelError, "missing texture")),
+		line("g", oplog.LevelInfo, "loading level"),
+		exitMarker("g", oplog.LevelError, map[string]any{"exitCode": 1}), // 1: the handled error is not the crash: the exit is
+		marker("g", oplog.MarkerRun, "start"),
+		line("g", oplog.LevelInfo, "playing"),
+		stack(line("g", oplog.LevelError, "ValueError: x")), // 2: the next run began right after a traceback
+		marker("g", oplog.MarkerRun, "start"),
+		stack(line("g", oplog.LevelError, "ValueError: printed")),
+		line("g", oplog.LevelInfo, "went on"), // 3: ended after a printed traceback and more
+		marker("g", oplog.MarkerRun, "start"),
+		stack(line("g", oplog.LevelError, "ValueError: y")),
+		marker("g", oplog.MarkerEnd, "the import reached the end of its file"), // 4: an end marker says nothing of the program: ended
+		marker("g", oplog.MarkerRun, "start"),
+		stack(line("g", oplog.LevelError, "ValueError: z")),
+		marker("g", oplog.MarkerEnd, "the follower stopped"), // 5: the same, and the game went on
+		line("g", oplog.LevelInfo, "still going"),
+	)
+	want := []string{
+		fmt.Sprintf("1:crashed:%d:%d", a[3].ID, a[3].ID),
+		fmt.Sprintf("2:crashed:%d:%d", a[7].ID, a[6].ID),
+		fmt.Sprintf("3:ended:%d:0", a[10].ID),
+		fmt.Sprintf("4:ended:%d:0", a[12].ID),
+		"5:running:0:0",
+	}
+	if got := outcomes(t, l, "g"); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("outcomes:\n got %v\nwant %v", got, want)
+	}
+	b := MustAppend(t, l, stack(line("g", oplog.LevelError, "ValueError: z")), exitMarker("g", oplog.LevelInfo, map[string]any{"exitCode": 0}))
+	if got := outcomes(t, l, "g")[4]; got != fmt.Sprintf("5:exited:%d:0", b[1].ID) {
+		t.Fatalf("a traceback then status 0: %s", got)
 	}
 }
 

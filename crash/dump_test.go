@@ -1,0 +1,76 @@
+package crash_test
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/mcplogd/mcplogd/internal/logtest"
+	"github.com/mcplogd/mcplogd/oplog"
+)
+
+// groupsOf returns "count title" of each group find_crashes answers.
+func groupsOf(t *testing.T, l *oplog.Log) []string {
+	t.Helper()
+	var got []string
+	for _, g := range find(t, l, oplog.CrashQuery{}).Groups {
+		got = append(got, fmt.Sprintf("%d %s", g.Count, g.Title))
+	}
+	return got
+}
+
+// TestIndex_FindCrashes_StackedFatalsApart: three different Lua errors
+// with stacks at level fatal in one run within a second are three
+// crashes, not one crash and its dump: each is a complete report.
+func TestIndex_FindCrashes_StackedFatalsApart(t *testing.T) {
+	l, _ := mustOpen(t, nil)
+	luaFatal := func(msg, frame string, at time.Duration) oplog.Record {
+		return oplog.Record{Level: oplog.LevelFatal, Source: "love", Time: t0.Add(at), Text: msg,
+			Stack: msg + "\nstack traceback:\n\t[C]: in function 'error'\n\t" + frame + "\n\tmain.lua:30: in function 'love.update'"}
+	}
+	logtest.MustAppend(t, l,
+		oplog.Record{Kind: oplog.KindMarker, Name: oplog.MarkerRun, Source: "love", Time: t0, Text: "run started"},
+		luaFatal("enemy.lua:12: attempt to index a nil value (field 'hp')", "enemy.lua:12: in function 'hit'", 100*time.Millisecond),
+		luaFatal("world.lua:40: bad spawn count", "world.lua:40: in function 'spawn'", 400*time.Millisecond),
+		luaFatal("ui.lua:7: attempt to call a nil value (global 'draw')", "ui.lua:7: in function 'render'", 900*time.Millisecond),
+	)
+	// The run's crash first (its first fatal line), then the others newest first.
+	want := fmt.Sprint([]string{
+		"1 enemy.lua:12: attempt to index a nil value (field 'hp') in enemy.lua:12: in function 'hit'",
+		"1 ui.lua:7: attempt to call a nil value (global 'draw') in ui.lua:7: in function 'render'",
+		"1 world.lua:40: bad spawn count in world.lua:40: in function 'spawn'",
+	})
+	if got := fmt.Sprint(groupsOf(t, l)); got != want {
+		t.Errorf("groups\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestIndex_FindCrashes_BareDump: the lines without a stack a native crash
+// prints about itself are its dump, one crash; a backtrace after its bare
+// header takes the header's place; and a complete report after that is a
+// crash of its own.
+func TestIndex_FindCrashes_BareDump(t *testing.T) {
+	l, _ := mustOpen(t, nil)
+	fatal := func(text, stack string, at time.Duration) oplog.Record {
+		return oplog.Record{Level: oplog.LevelFatal, Source: "unity", Time: t0.Add(at), Text: text, Stack: stack}
+	}
+	logtest.MustAppend(t, l,
+		oplog.Record{Kind: oplog.KindMarker, Name: oplog.MarkerRun, Source: "unity", Time: t0, Text: "run started"},
+		fatal("Received signal SIGSEGV", "", time.Second),
+		fatal("Crash!!!", "", time.Second),
+		fatal("Obtained 3 stack frames", "0x00007FF6A1B2C3D4 (Unity) mecanim::skeleton::CreateSkeletonPose\n"+
+			"0x00007FF6A1B2C3D5 (Unity) AnimationSystem::Update", 2*time.Second),
+		fatal("Thread 0x1 may have been prematurely finalized", "", 3*time.Second),
+		fatal("NullReferenceException: Object reference not set to an instance of an object",
+			"Player.Update () (at Assets/Scripts/Player.cs:42)", 4*time.Second),
+	)
+	got := groupsOf(t, l)
+	if len(got) != 2 {
+		t.Fatalf("groups %q, want the native crash and the exception", got)
+	}
+	for _, g := range got {
+		if g[:2] != "1 " {
+			t.Errorf("group %q: want one occurrence", g)
+		}
+	}
+}

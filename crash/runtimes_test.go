@@ -1,0 +1,137 @@
+package crash_test
+
+import (
+	"regexp"
+	"testing"
+
+	"github.com/mcplogd/mcplogd/crash"
+	"github.com/mcplogd/mcplogd/oplog"
+)
+
+type runtimeCase struct {
+	name        string
+	level       oplog.Level
+	text, stack string
+}
+
+var runtimeCases = []runtimeCase{
+	{"python", oplog.LevelError, "ValueError: bad spawn count",
+		"Traceback (most recent call last):\n  File \"/tmp/g/game.py\", line 40, in <module>\n    main()\n  File \"/usr/lib/python3.11/runpy.py\", line 88, in _run_code\n    exec(code)\n  File \"/tmp/g/game.py\", line 12, in spawn_enemy\n    raise ValueError(count)\n  File \"/usr/lib/python3.11/random.py\", line 300, in randint\n    raise ValueError\nValueError: bad spawn count\n"},
+	{"faulthandler", oplog.LevelFatal, "Fatal Python error: Segmentation fault",
+		"Current thread 0x00007f2d3c1f6740 (most recent call first):\n  File \"/usr/lib/python3.11/ctypes/__init__.py\", line 7 in string_at\n  File \"/tmp/g/game.py\", line 7 in crash_now\n  File \"/tmp/g/game.py\", line 20 in update\n  File \"/tmp/g/game.py\", line 30 in <module>\n\nExtension modules: numpy.core._multiarray_umath, numpy.core._multiarray_tests (total: 2)"},
+	{"assert", oplog.LevelFatal, "game: game.c:27: spawn_enemy: Assertion `count < 100' failed.", "at spawn_enemy (game.c:27)"},
+	{"sigsegv", oplog.LevelFatal, "Caught signal 11 (Segmentation fault), backtrace:",
+		"./game(crash_handler+0x2e)[0x55d4c3a1b100]\n/lib/x86_64-linux-gnu/libc.so.6(+0x3bfd0)[0x7f2d3c05afd0]\n./game(update_player+0x14)[0x55d4c3a1b1e9]\n./game(+0x11a9)[0x55d4c3a1b1a9]\n./game(main+0x2a)[0x55d4c3a1b22a]\n/lib/x86_64-linux-gnu/libc.so.6(__libc_start_main+0x85)[0x7f2d3c046d90]\n./game(_start+0x21)[0x55d4c3a1b0a1]"},
+	{"gdb", oplog.LevelFatal, "Program received signal SIGSEGV, Segmentation fault.",
+		"#0  0x00007ffff7e4a0f5 in __memmove_avx_unaligned_erms () from /lib/x86_64-linux-gnu/libc.so.6\n#1  0x0000555555555189 in update_player (p=0x0) at game.c:41\n#2  0x00005555555551b0 in main () at game.c:60"},
+	{"lldb", oplog.LevelFatal, "Process 1234 stopped",
+		"frame #0: 0x0000555555555189 game`update_player(p=0x0000000000000000) at game.c:41:5\nframe #1: 0x00005555555551b0 game`main at game.c:60:3\nframe #2: 0x00007ffff7c29d90 libc.so.6`__libc_start_call_main + 128"},
+	{"asan", oplog.LevelFatal, "==12345==ERROR: AddressSanitizer: heap-use-after-free on address 0x602000000010 at pc 0x55d4c3a1b1e9 bp 0x7ffd5c9e1b30 sp 0x7ffd5c9e1b28",
+		"READ of size 4 at 0x602000000010 thread T0\n    #0 0x55d4c3a1b1e9 in spawn_enemy /tmp/g/game.c:27\n    #1 0x55d4c3a1b2aa in main /tmp/g/game.c:40\n    #2 0x7f2d3c046d90 in __libc_start_call_main ../sysdeps/nptl/libc_start_call_main.h:58\n    #3 0x7f2d3c046e40 in __libc_start_main_impl ../csu/libc-start.c:360\n    #4 0x55d4c3a1b0a4 in _start (/tmp/g/game+0x1234)\n\n0x602000000010 is located 0 bytes inside of 40-byte region [0x602000000010,0x602000000038)\nfreed by thread T0 here:\n    #0 0x7f2d3c2b8537 in __interceptor_free ../../../../src/libsanitizer/asan/asan_malloc_linux.cpp:52\n    #1 0x55d4c3a1b29a in main /tmp/g/game.c:38\n\nSUMMARY: AddressSanitizer: heap-use-after-free /tmp/g/game.c:27 in spawn_enemy"},
+	{"lsan", oplog.LevelFatal, "==123==ERROR: LeakSanitizer: detected memory leaks",
+		"Direct leak of 40 byte(s) in 1 object(s) allocated from:\n    #0 0x7f2d3c2b8887 in __interceptor_malloc ../../../../src/libsanitizer/asan/asan_malloc_linux.cpp:145\n    #1 0x55d4c3a1b1e9 in load_level /tmp/g/level.c:12:5\n    #2 0x55d4c3a1b2aa in main /tmp/g/game.c:40\n    #3 0x7f2d3c046d90  (/lib/x86_64-linux-gnu/libc.so.6+0x29d90)\n\nSUMMARY: AddressSanitizer: 40 byte(s) leaked in 1 allocation(s)."},
+	{"ubsan", oplog.LevelError, "game.c:12:5: runtime error: signed integer overflow: 2147483647 + 1 cannot be represented in type 'int'", "at game.c:12:5"},
+	{"terminate", oplog.LevelFatal, "terminate called after throwing an instance of 'std::runtime_error'\n  what():  enemy pool exhausted",
+		"./game(on_signal+0x2e)[0x55d4c3a1b100]\n/lib/x86_64-linux-gnu/libc.so.6(+0x3bfd0)[0x7f2d3c05afd0]\n/lib/x86_64-linux-gnu/libc.so.6(pthread_kill+0x11c)[0x7f]\n/lib/x86_64-linux-gnu/libc.so.6(raise+0x16)[0x7f]\n/lib/x86_64-linux-gnu/libc.so.6(abort+0xd7)[0x7f]\n/lib/x86_64-linux-gnu/libstdc++.so.6(+0xa5a3a)[0x7f]\n/lib/x86_64-linux-gnu/libstdc++.so.6(_ZSt9terminatev+0x1a)[0x7f]\n/lib/x86_64-linux-gnu/libstdc++.so.6(__cxa_throw+0x4f)[0x7f]\n./game(_ZN5World5spawnEi+0x5b)[0x55d4c3a1b200]\n./game(main+0x2a)[0x55d4c3a1b22a]"},
+	{"mono", oplog.LevelFatal, "System.NullReferenceException: Object reference not set to an instance of an object",
+		"  at System.Collections.Generic.List`1[T].get_Item (System.Int32 index) [0x00009] in <abc>:0 \n  at Game.World.Spawn (System.Int32 count) [0x00012] in /tmp/g/Game.cs:27 \n  at Game.Program.Main (System.String[] args) [0x0003a] in /tmp/g/Game.cs:60 "},
+	{"dotnet", oplog.LevelFatal, "System.NullReferenceException: Object reference not set to an instance of an object",
+		"   at Game.World.Spawn(Int32 count) in /src/Game.cs:line 27\n   at Game.Program.Main(String[] args) in /src/Game.cs:line 60"},
+	{"java", oplog.LevelFatal, "java.lang.IllegalStateException: enemy pool exhausted",
+		"\tat java.base/java.util.Objects.requireNonNull(Objects.java:233)\n\tat game.World.spawn(World.java:27)\n\tat game.Main.main(Main.java:40)\nCaused by: java.lang.RuntimeException: x\n\t... 3 more"},
+	{"node", oplog.LevelFatal, "TypeError: Cannot read properties of undefined (reading 'hp')",
+		"/tmp/g/game.js:12\n    enemy.hp -= 1;\n          ^\n\nTypeError: Cannot read properties of undefined (reading 'hp')\n    at World.spawn (/tmp/g/game.js:12:11)\n    at tick (/tmp/g/game.js:30:3)\n    at Timeout._onTimeout (/tmp/g/game.js:40:5)\n    at listOnTimeout (node:internal/timers:573:17)\n    at process.processTimers (node:internal/timers:514:7)\n\nNode.js v20.20.2"},
+	{"nodemods", oplog.LevelFatal, "Error: boom",
+		"Error: boom\n    at thrower (/tmp/g/node_modules/lib/index.js:3:9)\n    at World.spawn (/tmp/g/game.js:12:11)\n    at node:internal/main/run_main_module:28:49"},
+	{"go", oplog.LevelFatal, "panic: runtime error: index out of range [5] with length 3",
+		"\ngoroutine 1 [running]:\nmain.(*World).Spawn(...)\n\t/tmp/g/main.go:27\nmain.main()\n\t/tmp/g/main.go:40 +0x1d\nexit status 2"},
+}
+
+// runtimeTitles are the titles of runtimeCases, by name: the message and
+// the game's own frame, past the runtime's.
+var runtimeTitles = map[string]string{
+	"python":       `ValueError: bad spawn count in File "/tmp/g/game.py", line 12, in spawn_enemy`,
+	"faulthandler": `Fatal Python error: Segmentation fault in File "/tmp/g/game.py", line 7 in crash_now`,
+	"assert":       "game: game.c:27: spawn_enemy: Assertion `count < 100' failed. in spawn_enemy (game.c:27)",
+	"sigsegv":      "Caught signal 11 (Segmentation fault), backtrace: in ./game(update_player+0x14)",
+	"gdb":          "Program received signal SIGSEGV, Segmentation fault. in update_player (p=0x0) at game.c:41",
+	"lldb":         "Process 1234 stopped in game`update_player(p=0x0000000000000000) at game.c:41:5",
+	"asan":         "AddressSanitizer: heap-use-after-free in spawn_enemy /tmp/g/game.c:27",
+	"lsan":         "LeakSanitizer: detected memory leaks in load_level /tmp/g/level.c:12:5",
+	"ubsan":        "game.c:12:5: runtime error: signed integer overflow: 2147483647 + 1 cannot be represented in type 'int' in game.c:12:5",
+	"terminate":    "terminate called after throwing 'std::runtime_error': enemy pool exhausted in ./game(_ZN5World5spawnEi+0x5b)",
+	"mono":         "System.NullReferenceException: Object reference not set to an instance of an object in Game.World.Spawn (System.Int32 count) in /tmp/g/Game.cs:27",
+	"dotnet":       "System.NullReferenceException: Object reference not set to an instance of an object in Game.World.Spawn(Int32 count) in /src/Game.cs:line 27",
+	"java":         "java.lang.IllegalStateException: enemy pool exhausted in game.World.spawn(World.java:27)",
+	"node":         "TypeError: Cannot read properties of undefined (reading 'hp') in World.spawn (/tmp/g/game.js:12:11)",
+	"nodemods":     "Error: boom in World.spawn (/tmp/g/game.js:12:11)",
+	"go":           "panic: runtime error: index out of range [5] with length 3 in main.(*World).Spawn(...) at /tmp/g/main.go:27",
+}
+
+// elsewhere is c's crash as another run prints it: other addresses, pid
+// and line numbers.
+func elsewhere(s string) string {
+	s = regexp.MustCompile(`0x[0-9a-fA-F]+`).ReplaceAllString(s, "0x7ffee0001234")
+	s = regexp.MustCompile(`==[0-9]+==`).ReplaceAllString(s, "==777==")
+	return regexp.MustCompile(`(\.[a-z]+:|line )([0-9]+)`).ReplaceAllString(s, "${1}9${2}")
+}
+
+// TestRuntimes_Title: each runtime's crash report, as the follow layer
+// records it, is titled by its message and the game's own frame, file
+// and line kept.
+func TestRuntimes_Title(t *testing.T) {
+	for _, c := range runtimeCases {
+		r := &oplog.Record{Level: c.level, Text: c.text, Stack: c.stack}
+		if got := crash.Title(crash.Message(r), crash.GameFrame(c.stack)); got != runtimeTitles[c.name] {
+			t.Errorf("%s: title %q, want %q", c.name, got, runtimeTitles[c.name])
+		}
+	}
+}
+
+// TestRuntimes_Signature: one crash from another run (pid, addresses, line
+// numbers) has one signature; different crashes have different ones.
+func TestRuntimes_Signature(t *testing.T) {
+	seen := map[string]string{}
+	for _, c := range runtimeCases {
+		sig := crash.Parse(c.stack).WithHead(c.text).Signature()
+		if again := crash.Parse(elsewhere(c.stack)).WithHead(elsewhere(c.text)).Signature(); again != sig {
+			t.Errorf("%s: %s, from another run %s:\n%+v\n%+v", c.name, sig, again, crash.Parse(c.stack).WithHead(c.text),
+				crash.Parse(elsewhere(c.stack)).WithHead(elsewhere(c.text)))
+		}
+		if other, ok := seen[sig]; ok {
+			t.Errorf("%s and %s: one signature", other, c.name)
+		}
+		seen[sig] = c.name
+	}
+}
+
+// TestRuntimes_GameFrame: the game's frame past a signal handler's own
+// frames, in a chain of Python exceptions, and in the current thread of
+// a faulthandler dump of every thread.
+func TestRuntimes_GameFrame(t *testing.T) {
+	for _, c := range []struct{ name, stack, want string }{
+		{"PythonChain", "Traceback (most recent call last):\n  File \"/tmp/g/game.py\", line 5, in load\n    open(p)\n" +
+			"FileNotFoundError: x\n\nDuring handling of the above exception, another exception occurred:\n\n" +
+			"Traceback (most recent call last):\n  File \"<frozen runpy>\", line 198, in _run_module_as_main\n" +
+			"  File \"/tmp/g/game.py\", line 9, in start\n    load()\n" +
+			"  File \"/usr/local/lib/python3.12/json/__init__.py\", line 293, in load\n    return loads(fp.read())\nValueError: y",
+			`File "/tmp/g/game.py", line 9, in start`},
+		{"FaulthandlerThreads", "Thread 0x00007f0000000001 (most recent call first):\n  File \"/tmp/g/net.py\", line 3 in poll\n\n" +
+			"Current thread 0x00007f2d3c1f6740 (most recent call first):\n  File \"/tmp/g/game.py\", line 7 in crash_now\n",
+			`File "/tmp/g/game.py", line 7 in crash_now`},
+		{"GdbHandler", "#0  0x0000555555555100 in on_signal (sig=11) at game.c:5\n#1  <signal handler called>\n" +
+			"#2  0x0000555555555189 in update_player (p=0x0) at game.c:41", "#2  0x0000555555555189 in update_player (p=0x0) at game.c:41"},
+		{"UBSanFrames", "    #0 0x55d4c3a1b1e9 in add /tmp/g/game.c:12:5\n    #1 0x55d4c3a1b2aa in main /tmp/g/game.c:40:3\n" +
+			"    #2 0x7f2d3c046d90  (/lib/x86_64-linux-gnu/libc.so.6+0x29d90)", "#0 0x55d4c3a1b1e9 in add /tmp/g/game.c:12:5"},
+		{"OnlyRuntime", "/lib/x86_64-linux-gnu/libc.so.6(abort+0xd7)[0x7f]\n./game(_start+0x21)[0x55]", ""},
+	} {
+		if got := crash.GameFrame(c.stack); got != c.want {
+			t.Errorf("%s: %q, want %q", c.name, got, c.want)
+		}
+	}
+	// The handler's frame is no frame of the crash's signature either.
+	a := crash.Parse("./game(crash_handler+0x2e)[0x1]\n/lib/x86_64-linux-gnu/libc.so.6(+0x3bfd0)[0x2]\n./game(update+0x14)[0x3]")
+	if len(a.Frames) != 1 || a.Frames[0] != "update" {
+		t.Errorf("frames past a handler: %q", a.Frames)
+	}
+}

@@ -1,0 +1,186 @@
+package crash
+
+import "strings"
+
+// Native crashes of programs on Linux and macOS, as a crash handler or a
+// tool prints them: glibc's backtrace_symbols_fd ("./game(update+0x14)
+// [0x55d4c3a1b1e9]", "/lib/x86_64-linux-gnu/libc.so.6(+0x3bfd0)[0x7f...]"),
+// lldb ("frame #0: 0x0000 game`update_player at game.c:41:5"), the
+// sanitizers' reports (their frames are gdb's shape, read by gdbFrame) and
+// C++'s std::terminate. A frame of a system library (libc, libstdc++, the
+// dynamic loader, the sanitizers' runtimes) is "": it is where every crash
+// ends up, never what tells one from another.
+
+// maxHandlerFrames is how many frames a signal handler's own frames may be
+// before the signal's trampoline (signalTrampoline): the handler calls
+// backtrace() itself, so its frames come first.
+const maxHandlerFrames = 3
+
+// execinfoFrame reads a frame of glibc's backtrace_symbols:
+// "module(symbol+0xoff) [0xaddr]", the space optional, symbol and offset
+// optional. ok is false when s is not one.
+func execinfoFrame(s string) (frame string, ok bool) {
+	module, sym, ok := execinfoParts(s)
+	if !ok {
+		return "", false
+	}
+	name := sym
+	if i := strings.LastIndex(sym, "+0x"); i >= 0 {
+		name = sym[:i]
+	}
+	if name == "" || systemLibrary(module) || nativeStartup(name) {
+		return "", true
+	}
+	return normalizeName(name), true
+}
+
+// execinfoParts splits a backtrace_symbols frame into its module and its
+// "symbol+0xoff".
+func execinfoParts(s string) (module, sym string, ok bool) {
+	i := strings.IndexByte(s, '(')
+	j := strings.LastIndexByte(s, ')')
+	if i <= 0 || j < i || !strings.HasSuffix(s, "]") || strings.ContainsAny(s[:i], " \t") ||
+		!strings.HasPrefix(strings.TrimLeft(s[j+1:], " "), "[0x") {
+		return "", "", false
+	}
+	return s[:i], s[i+1 : j], true
+}
+
+// lldbFrame reads a frame of lldb's bt: "frame #0: 0x0000555555555189
+// game`update_player(p=0x0) at game.c:41:5", the selected one starred.
+func lldbFrame(s string) string {
+	s = strings.TrimPrefix(s, "* ")
+	_, rest, _ := strings.Cut(s, ": ")
+	if _, r, ok := strings.Cut(strings.TrimSpace(rest), " "); ok && isHexStart(rest, 0) {
+		rest = r
+	}
+	module, fn, ok := strings.Cut(strings.TrimSpace(rest), "`")
+	if !ok || systemLibrary(module) {
+		return "" // no symbol, or a system library's
+	}
+	for _, sep := range []string{" at ", " + ", "("} {
+		if i := strings.Index(fn, sep); i > 0 {
+			fn = fn[:i]
+		}
+	}
+	if nativeStartup(fn) {
+		return ""
+	}
+	return normalizeName(fn)
+}
+
+// lldbLine reports a frame line of lldb's bt.
+func lldbLine(s string) bool {
+	return strings.HasPrefix(s, "frame #") || strings.HasPrefix(s, "* frame #")
+}
+
+// asanFunction returns the function of what follows " in " in a
+// sanitizer's frame, "spawn_enemy /tmp/g/game.c:27:5" or "_start
+// (/tmp/g/game+0x1234)": the location is the last word, after a space
+// that gdb's shape ("f (args) at file:line") does not have there.
+func asanFunction(s string) string {
+	i := strings.LastIndexByte(s, ' ')
+	if i <= 0 || strings.Contains(s, " at ") || strings.Contains(s, " from ") {
+		return s
+	}
+	loc := s[i+1:]
+	if strings.HasPrefix(loc, "(") && strings.Contains(loc, "+0x") || strings.Contains(loc, "/") || strings.Contains(loc, ".") && strings.Contains(loc, ":") {
+		return strings.TrimSpace(s[:i])
+	}
+	return s
+}
+
+// systemLibrary reports a module of the system or of a language's
+// runtime: the C and C++ runtimes, the dynamic loader, the sanitizers'.
+func systemLibrary(module string) bool {
+	base := module[strings.LastIndexAny(module, `/\`)+1:]
+	for _, p := range []string{"libc.so", "libc-", "libc++", "libstdc++", "libgcc_s", "ld-linux", "ld-musl", "libm.so", "libpthread",
+		"libdl.", "linux-vdso", "libasan", "libubsan", "liblsan", "libtsan", "libunwind", "libsystem_", "libSystem", "libdyld"} {
+		if strings.HasPrefix(base, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// nativeStartup reports the functions before main and the sanitizers'
+// interceptors: in every stack, they name no crash.
+func nativeStartup(fn string) bool {
+	switch {
+	case fn == "_start", strings.HasPrefix(fn, "__libc_start"), strings.HasPrefix(fn, "__interceptor_"),
+		strings.HasPrefix(fn, "__asan_"), strings.HasPrefix(fn, "__sanitizer"), strings.HasPrefix(fn, "__lsan_"),
+		strings.HasPrefix(fn, "__ubsan_"), strings.HasPrefix(fn, "___interceptor_"):
+		return true
+	}
+	return false
+}
+
+// signalTrampoline reports the frame through which the kernel entered a
+// signal handler: glibc's __restore_rt (a frame of libc without a symbol
+// in backtrace_symbols), gdb's "<signal handler called>", macOS's
+// _sigtramp. The frames above it are the handler's, printing the stack:
+// none of them is the crash.
+func signalTrampoline(s string) bool {
+	if module, sym, ok := execinfoParts(s); ok {
+		return strings.HasPrefix(module[strings.LastIndexByte(module, '/')+1:], "libc") && (sym == "" || strings.HasPrefix(sym, "+0x") ||
+			strings.HasPrefix(sym, "__restore_rt"))
+	}
+	return strings.Contains(s, "<signal handler called>") || strings.Contains(s, "_sigtramp")
+}
+
+// sanitizerNoise reports the lines of a sanitizer's report around its
+// frames: what was accessed, which allocation, the summary, the pid's
+// banners, the shadow memory. The report's first line is the record's
+// message, its head.
+func sanitizerNoise(s string) bool {
+	for _, p := range []string{"READ of size ", "WRITE of size ", "Direct leak of ", "Indirect leak of ", "freed by thread ",
+		"previously allocated by thread ", "allocated by thread ", "SUMMARY: ", "Shadow byte", "HINT: "} {
+		if strings.HasPrefix(s, p) {
+			return true
+		}
+	}
+	if rest, ok := strings.CutPrefix(s, "=="); ok && rest != "" && isDigit(rest[0]) { // "==12345==ABORTING"
+		return true
+	}
+	if rest, ok := strings.CutPrefix(s, "Thread T"); ok && rest != "" && isDigit(rest[0]) { // "Thread T1 created by T0 here:"
+		return true
+	}
+	return isHexStart(s, 0) && (strings.Contains(s, " is located ") || strings.HasPrefix(s[strings.IndexByte(s, ' ')+1:], "is a wild pointer"))
+}
+
+// terminateMessage reads C++'s std::terminate message, "terminate called
+// after throwing an instance of 'std::runtime_error'" and on the next line
+// "  what():  enemy pool exhausted", into the exception's type and what();
+// ok is false when text is not one.
+func terminateMessage(text string) (typ, what string, ok bool) {
+	first, rest, _ := strings.Cut(strings.TrimSpace(text), "\n")
+	typ, ok = strings.CutPrefix(strings.TrimSpace(first), "terminate called after throwing an instance of ")
+	if !ok {
+		return "", "", false
+	}
+	typ = strings.Trim(typ, "'")
+	if _, w, found := strings.Cut(rest, "what():"); found {
+		what, _, _ = strings.Cut(strings.TrimSpace(w), "\n")
+	}
+	return typ, strings.TrimSpace(what), true
+}
+
+// sanitizerMessage shortens a sanitizer's first line for a title:
+// "==12345==ERROR: AddressSanitizer: heap-use-after-free on address 0x...
+// at pc 0x... bp ... sp ..." is "AddressSanitizer: heap-use-after-free".
+func sanitizerMessage(s string) string {
+	rest, ok := strings.CutPrefix(s, "==")
+	if !ok {
+		return s
+	}
+	_, rest, ok = strings.Cut(rest, "==ERROR: ")
+	if !ok {
+		return s
+	}
+	for _, cut := range []string{" on address ", " on unknown address ", " at pc "} {
+		if i := strings.Index(rest, cut); i > 0 {
+			rest = rest[:i]
+		}
+	}
+	return rest
+}
