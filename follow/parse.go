@@ -44,7 +44,7 @@ func newParser(name string, date, now func() time.Time) (Parser, error) {
 		return plainParser(), nil
 	default:
 		if p := formatParser(n, c); p != nil {
-			return p, nil
+			return withRuntimes(p), nil
 		}
 	}
 	return nil, oplog.Errorf(oplog.EINVALID,

@@ -84,6 +84,7 @@ func (a *autoParser) choose() []Entry {
 	default:
 		a.p = formatParser("generic", a.clk)
 	}
+	a.p = withRuntimes(a.p)
 	var out []Entry
 	for i, l := range a.lines {
 		out = append(out, a.p.Line(l, a.ends[i])...)

@@ -1,0 +1,230 @@
+package follow
+
+import (
+	"strings"
+
+	"github.com/mcplogd/mcplogd/oplog"
+)
+
+// Runtimes: a game's crash is printed by its runtime (CPython, glibc, the
+// C++ runtime, a sanitizer, .NET or Mono, the JVM, Node, Go) beneath
+// whatever its engine or logger puts in front of each line. runtimeLayer
+// reads those reports in front of every engine's parser, beneath any prefix
+// (cutPrefix), and makes one record of each: its text the message as the
+// runtime prints it, its stack the frames, its level fatal when the report
+// says the process ended and error when it cannot (a handled exception, a
+// Python traceback, which looks the same printed by traceback.print_exc()).
+// Every other line goes to the engine's parser as it came.
+//
+// A report joins the line before it only when that line announces it: an
+// error or warning line (or one ending with ':') that the logger printed
+// just before, as Python's logging.exception() and a Java logger's error
+// with its throwable do. After an info or debug line, or a line a
+// stderr/stdout wrapper made a warning, a report is a record of its own.
+// Only reports a logger prints after its own line join one: Python's
+// tracebacks and an exception's line with its frames; a report the runtime
+// prints as the process dies (an uncaught Java or .NET exception, a
+// signal, a sanitizer, a Go panic) is always its own.
+type runtimeLayer struct {
+	p       Parser
+	own     uint32 // the kinds p reads itself (1 << kind)
+	r       report
+	cand    candidate
+	wrapped bool // the last line handed to p came through a stderr/stdout wrapper
+}
+
+// withRuntimes puts the runtimes' recognisers in front of p.
+func withRuntimes(p Parser) Parser {
+	l := &runtimeLayer{p: p}
+	if o, ok := p.(reportOwner); ok {
+		for _, k := range o.ownReports() {
+			l.own |= 1 << k
+		}
+	}
+	return l
+}
+
+// reportOwner is an engine's parser that reads some reports its own way,
+// as part of its engine's output: Unity's Mono exceptions and crash dumps,
+// Godot's crash handler, a Java logger's throwables in a Log4j layout.
+type reportOwner interface {
+	ownReports() []rtKind
+}
+
+// candidate is a line held until the next shows whether it starts a
+// report: an exception's line ("TypeError: ...", "java.lang.X: ..."), which
+// frames must follow, or the ruler a sanitizer prints above its report.
+type candidate struct {
+	held     bool
+	kind     rtKind // rtThrown or rtRuler
+	line     string
+	body     string
+	prefixed bool
+	wrapped  bool
+	end      int64
+	extra    string // a line between an exception's line and its frames
+	extraEnd int64
+}
+
+func (l *runtimeLayer) Name() string { return l.p.Name() }
+
+func (l *runtimeLayer) Line(line string, end int64) []Entry {
+	var out []Entry
+	if l.r.kind != rtNone {
+		if l.r.more(line, l.r.bodyOf(line), end) {
+			if l.r.done {
+				out = l.finish(out)
+			}
+			return out
+		}
+		out = l.finish(out)
+	}
+	if l.cand.held {
+		c := l.cand
+		l.cand.held = false
+		if out, ok := l.confirm(out, &c, line, end); ok {
+			return out
+		}
+		if c.kind == rtThrown && c.extra == "" && strings.HasPrefix(l.r.bodyOfCand(&c, line), "File name: '") {
+			// .NET's FileNotFoundException names the file before its frames.
+			l.cand, l.cand.extra, l.cand.extraEnd = c, line, end
+			return out
+		}
+		out = join(out, l.releaseCand(&c))
+	}
+	return l.begin(out, line, end)
+}
+
+// releaseCand hands the lines of a candidate that started no report to
+// the engine's parser.
+func (l *runtimeLayer) releaseCand(c *candidate) []Entry {
+	out := l.below(c.line, c.end, c.wrapped)
+	if c.extra != "" {
+		out = join(out, l.below(c.extra, c.extraEnd, c.wrapped))
+	}
+	return out
+}
+
+func (l *runtimeLayer) Flush() []Entry {
+	var out []Entry
+	if l.r.kind != rtNone {
+		out = l.finish(out)
+	}
+	if l.cand.held {
+		l.cand.held = false
+		out = join(out, l.releaseCand(&l.cand))
+	}
+	return join(out, l.p.Flush())
+}
+
+// below hands a line to the engine's parser.
+func (l *runtimeLayer) below(line string, end int64, wrapped bool) []Entry {
+	l.wrapped = wrapped
+	return l.p.Line(line, end)
+}
+
+// begin starts a report, holds a candidate, or hands the line below.
+func (l *runtimeLayer) begin(out []Entry, line string, end int64) []Entry {
+	s := trimRight(line)
+	n, wrapped := cutPrefix(s)
+	body, prefixed := s[n:], n > 0
+	kind, level := startOf(trimLeft(body))
+	switch {
+	case kind == rtNone || l.own&(1<<kind) != 0:
+		return join(out, l.below(line, end, wrapped))
+	case kind == rtThrown || kind == rtRuler:
+		l.cand = candidate{held: true, kind: kind, line: line, body: body, prefixed: prefixed, wrapped: wrapped, end: end}
+		return out
+	}
+	return l.start(out, kind, level, line, body, prefixed, wrapped, end)
+}
+
+// confirm starts the report candidate c heads when line goes on with it.
+func (l *runtimeLayer) confirm(out []Entry, c *candidate, line string, end int64) ([]Entry, bool) {
+	s := trimRight(line)
+	if c.prefixed {
+		if n, _ := cutPrefix(s); n > 0 {
+			s = s[n:]
+		}
+	}
+	t := trimLeft(s)
+	switch c.kind {
+	case rtThrown:
+		if !isFrameStart(t) {
+			return out, false
+		}
+		out = l.start(out, rtThrown, oplog.LevelError, c.line, c.body, c.prefixed, c.wrapped, c.end)
+		if c.extra != "" {
+			l.r.add(trimLeft(l.r.bodyOfCand(c, c.extra)), c.extraEnd)
+		}
+		l.r.more(line, s, end)
+		return out, true
+	case rtRuler:
+		if k, level := startOf(t); k == rtSanitizer {
+			return l.start(out, k, level, line, s, c.prefixed, c.wrapped, end), true
+		}
+	}
+	return out, false
+}
+
+// start begins a report of kind with its first line (body: past its prefix). The entry the
+// engine's parser holds is completed first; a report a logger prints after
+// its own line joins that line when it announces it.
+func (l *runtimeLayer) start(out []Entry, kind rtKind, level oplog.Level, line, body string, prefixed, wrapped bool, end int64) []Entry {
+	before := l.p.Flush()
+	r := &l.r
+	r.begin(kind, line, body, prefixed, level, end)
+	if n := len(before); n > 0 && (kind == rtPython || kind == rtThrown) && !l.wrapped && announces(&before[n-1].Record) {
+		r.attach, r.attached = before[n-1].Record, true
+		before = before[:n-1]
+	}
+	out = join(out, before)
+	l.wrapped = wrapped
+	if r.done {
+		out = l.finish(out)
+	}
+	return out
+}
+
+// announces reports a line after which a logger prints a trace: an error
+// or warning without a stack of its own, or a message ending with ':'.
+func announces(r *oplog.Record) bool {
+	if r.Kind != oplog.KindLine || r.Stack != "" {
+		return false
+	}
+	return r.Level >= oplog.LevelWarn || strings.HasSuffix(strings.TrimSpace(r.Text), ":")
+}
+
+// finish completes the report: its record, or, for one that never showed
+// what it promised (a Node location without its error), its lines handed
+// to the engine's parser as they came.
+func (l *runtimeLayer) finish(out []Entry) []Entry {
+	r := &l.r
+	kind := r.kind
+	r.kind = rtNone
+	if !r.confirmed {
+		for i, s := range r.raw {
+			out = join(out, l.below(s, r.rawEnds[i], false))
+		}
+		r.raw, r.rawEnds = r.raw[:0], r.rawEnds[:0]
+		return out
+	}
+	rec := r.record()
+	if r.attached {
+		a := r.attach
+		a.Stack = rec.Stack
+		if kind == rtThrown { // the exception's line heads its frames
+			a.Stack = oplog.ClipBytes(r.head+"\n"+rec.Stack, oplog.MaxStackBytes)
+		}
+		a.Level = max(a.Level, rec.Level)
+		rec = a
+	}
+	return append(out, Entry{Record: rec, End: r.e.end})
+}
+
+// The reports engines' parsers read themselves.
+func (*unityParser) ownReports() []rtKind   { return []rtKind{rtThrown, rtNative, rtDotnet} }
+func (*godotParser) ownReports() []rtKind   { return []rtKind{rtNative, rtThrown, rtDotnet} }
+func (*log4jParser) ownReports() []rtKind   { return []rtKind{rtThrown} }
+func (*mcCrashParser) ownReports() []rtKind { return []rtKind{rtThrown, rtJava} }
+func (*unrealParser) ownReports() []rtKind  { return []rtKind{rtNative} }

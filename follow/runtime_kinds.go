@@ -1,0 +1,264 @@
+package follow
+
+import (
+	"strings"
+)
+
+// How each runtime's report goes on, line after line, once it began.
+
+const pyTraceback = "Traceback (most recent call last):"
+
+// python reads a traceback: indented frames and source lines, the
+// exception's line (the report's text) unindented after them, and the
+// chained tracebacks Python prints before it.
+func (r *report) python(s, t string, end int64) bool {
+	switch r.state {
+	case stFrames:
+		if r.indented(s) || t == pyTraceback {
+			return r.add(s, end)
+		}
+		if !pyExceptionLine(t) {
+			return false // the traceback ended without its exception: another line came
+		}
+		r.state = stExc
+		r.setText(t)
+		return r.add(s, end)
+	case stExc:
+		switch {
+		case r.e.blanks == 0 && r.indented(s): // an exception group's lines, a note
+			return r.add(s, end)
+		case strings.HasPrefix(t, "During handling of the above exception"),
+			strings.HasPrefix(t, "The above exception was the direct cause"):
+			r.state = stChain
+			return r.add(s, end)
+		}
+	case stChain:
+		if t == pyTraceback {
+			r.state = stFrames
+			return r.add(s, end)
+		}
+	}
+	return false
+}
+
+// pyExceptionLine reports an exception's line: "ValueError: msg",
+// "game.errors.SpawnError: msg", "KeyboardInterrupt".
+func pyExceptionLine(t string) bool {
+	name, _, _ := strings.Cut(t, ":")
+	if name == "" || !isLetter(name[0]) {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		if c := name[i]; !isLetter(c) && !isDigit(c) && c != '.' && c != '_' {
+			return false
+		}
+	}
+	return true
+}
+
+func isLetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
+
+// faulthandler reads faulthandler's dump: each thread's header and frames
+// (innermost first), the extension modules.
+func (r *report) faulthandler(s, t string, end int64) bool {
+	switch {
+	case r.indented(s), strings.HasPrefix(t, "Current thread "), strings.HasPrefix(t, "Thread 0x"),
+		strings.HasPrefix(t, "Stack (most recent call first)"), strings.HasPrefix(t, "Extension modules:"),
+		strings.HasPrefix(t, "Python runtime state:"), strings.HasPrefix(t, "<no Python frame>"):
+		return r.add(s, end)
+	}
+	return false
+}
+
+// beginNative starts a native report: glibc's failed assertion names the
+// function and line it failed in, a frame of its own.
+func (r *report) beginNative(t string, end int64) {
+	if f := assertFrame(t); f != "" {
+		r.add(f, end)
+	}
+}
+
+// native reads what follows a native crash's headline: frames of
+// backtrace_symbols, gdb or lldb, C++'s "what():", a signal handler's
+// headline after an assertion, a count of frames.
+func (r *report) native(s, t string, end int64) bool {
+	switch {
+	case strings.HasPrefix(t, "what():"):
+		r.setText(r.e.rec.Text + "\n" + s)
+		r.e.end = end
+		return true
+	case nativeFrameLine(t), r.indented(s) && r.e.blanks == 0, signalHeadline(t),
+		strings.HasPrefix(t, "Obtained ") && strings.HasSuffix(t, "stack frames."),
+		strings.EqualFold(t, "backtrace:"), strings.EqualFold(t, "stack trace:"), strings.HasPrefix(t, "Aborted"):
+		return r.add(s, end)
+	}
+	return false
+}
+
+// nativeFrameLine reports a native frame: backtrace_symbols'
+// "./game(update+0x14)[0x55d4c3a1b1e9]", gdb's and the sanitizers' "#3
+// 0x... in f ...", lldb's "frame #3: ...", "[bt] ...".
+func nativeFrameLine(t string) bool {
+	switch {
+	case len(t) > 1 && t[0] == '#' && isDigit(t[1]),
+		strings.HasPrefix(t, "frame #"), strings.HasPrefix(t, "* thread #"), strings.HasPrefix(t, "[bt]"),
+		strings.HasSuffix(t, "]") && strings.Contains(t, "[0x") && strings.Contains(t, "("):
+		return true
+	case strings.HasPrefix(t, "0x") && strings.Contains(t, " in "):
+		return true // gdb's frame of the stop: "0x000055 in update (p=0x0) at game.c:41"
+	}
+	return false
+}
+
+// assertFrame makes a frame of glibc's failed assertion, "game: game.c:27:
+// spawn_enemy: Assertion `n < 100' failed.": "at spawn_enemy (game.c:27)".
+func assertFrame(t string) string {
+	i := strings.Index(t, ": Assertion `")
+	if i < 0 {
+		return ""
+	}
+	parts := strings.SplitN(t[:i], ": ", 3)
+	if len(parts) != 3 {
+		return ""
+	}
+	fn := parts[2]
+	if k := strings.IndexByte(fn, '('); k > 0 { // C++'s "void World::spawn(int)"
+		fn = fn[:k]
+	}
+	if k := strings.LastIndexByte(fn, ' '); k >= 0 {
+		fn = fn[k+1:]
+	}
+	return "at " + strings.TrimLeft(fn, "*&") + " (" + parts[1] + ")"
+}
+
+// sanitizer reads a sanitizer's report to its end: ASan's "==N==ABORTING",
+// or the line after its SUMMARY; ASan's shadow bytes are left out.
+// UndefinedBehaviorSanitizer's report is its line, frames and SUMMARY.
+func (r *report) sanitizer(t string, end int64) bool {
+	switch {
+	case strings.HasPrefix(t, "==") && strings.HasSuffix(t, "==ABORTING"):
+		r.e.end, r.done = end, true
+		return true
+	case r.state == stShadow:
+		r.e.end = end
+		return true
+	case strings.HasPrefix(t, "SUMMARY: "):
+		r.state = stSummary
+		return r.add(t, end)
+	case r.state == stSummary:
+		if strings.HasPrefix(t, "Shadow bytes around") {
+			r.state = stShadow
+			r.e.end = end
+			return true
+		}
+		return false
+	case r.ubsan:
+		return (nativeFrameLine(t) || strings.HasPrefix(t, "note: ")) && r.add("    "+t, end)
+	}
+	return r.add(t, end)
+}
+
+// beginDotnet reads the first line of an unhandled .NET exception: Mono's
+// "Unhandled Exception:" (the exception on the next line), .NET's
+// "Unhandled exception. System.X: msg", Mono's "[ERROR] FATAL UNHANDLED
+// EXCEPTION: System.X: msg".
+func (r *report) beginDotnet(t string) {
+	switch {
+	case t == "Unhandled Exception:":
+		r.state = stHead
+	case strings.HasPrefix(t, "Unhandled exception. "):
+		r.setText(t[len("Unhandled exception. "):])
+	default:
+		_, exc, _ := strings.Cut(t, "EXCEPTION:")
+		r.setText(strings.TrimSpace(exc))
+	}
+}
+
+const monoFatal = "[ERROR] FATAL UNHANDLED EXCEPTION:"
+
+// isMonoFatal reports Mono's second printout's first line, its "[ERROR]
+// FATAL" perhaps read as a prefix.
+func isMonoFatal(t string) bool {
+	return strings.HasPrefix(t, monoFatal) || strings.HasPrefix(t, "FATAL UNHANDLED EXCEPTION:") ||
+		strings.HasPrefix(t, "UNHANDLED EXCEPTION:")
+}
+
+// dotnet reads the exception, its frames and inner exceptions, and Mono's
+// second printout of it, which adds nothing.
+func (r *report) dotnet(t string, end int64) bool {
+	switch {
+	case r.state == stHead:
+		r.state = stFrames
+		r.setText(t)
+		r.e.end = end
+		return true
+	case isMonoFatal(t):
+		r.state = stDup
+		r.e.end = end
+		return true
+	case !isFrameStart(t):
+		return false
+	case r.state == stDup:
+		r.e.end = end
+		return true
+	}
+	return r.add("  "+t, end)
+}
+
+// node reads Node's uncaught error: its location (the report's first
+// line), the source line, the caret, the error's line, its frames and
+// Node's version. Until the error shows, the lines are held as they came.
+func (r *report) node(s, t string, end int64) bool {
+	switch r.state {
+	case stSource:
+		r.state = stCaret
+		return true
+	case stCaret:
+		if strings.Trim(t, "^") != "" {
+			return false
+		}
+		r.state = stError
+		return true
+	case stError:
+		if indentation(s) > 0 {
+			return false
+		}
+		r.confirmed, r.state = true, stFrames
+		r.raw, r.rawEnds = r.raw[:0], r.rawEnds[:0]
+		r.setText(t)
+		r.e.end, r.e.blanks = end, 0
+		return true
+	case stFrames:
+		if strings.HasPrefix(t, "Node.js v") {
+			r.e.end, r.done = end, true
+			return true
+		}
+		if r.e.blanks > 0 {
+			return false
+		}
+		return r.indented(s) && r.add(s, end) || (t == "{" || t == "}") && r.add(s, end)
+	}
+	return false
+}
+
+// goPanic reads a Go panic's goroutines: headers, functions, their
+// locations, "created by", and "exit status N" that go run prints.
+func (r *report) goPanic(s, t string, end int64) bool {
+	switch {
+	case strings.HasPrefix(t, "exit status "):
+		r.done = true
+		return r.add(s, end)
+	case strings.HasPrefix(t, "goroutine ") && strings.HasSuffix(t, ":"), strings.HasPrefix(t, "[signal "),
+		strings.HasPrefix(t, "created by "), strings.HasPrefix(t, "panic: "), strings.HasPrefix(t, "runtime: "),
+		strings.HasPrefix(t, "fatal error: "), strings.HasPrefix(t, "...") && strings.Contains(t, "elided"),
+		indented(s), goCall(t):
+		return r.add(s, end)
+	}
+	return false
+}
+
+// goCall reports a Go frame's function line: "main.(*World).Spawn(...)".
+func goCall(t string) bool {
+	i := strings.IndexByte(t, '(')
+	return i > 0 && strings.HasSuffix(t, ")") && strings.IndexByte(t[:i], '.') > 0 && !strings.ContainsAny(t[:i], " \t")
+}

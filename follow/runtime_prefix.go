@@ -1,0 +1,145 @@
+package follow
+
+import (
+	"strings"
+	"time"
+)
+
+// What loggers put in front of the lines a program prints. A runtime's crash
+// report (a Python traceback, a JVM's exception, a sanitizer's report) is
+// read the same whether it was printed alone or beneath a logger's prefix on
+// every line: cutPrefix finds where the printed text begins.
+
+// cutPrefix returns the offset in line where the text a program printed
+// begins, past a logger's prefix: timestamps (ISO-8601, a time of day, an
+// uptime; in brackets or not), level words (padded inside brackets or after
+// the word, "ERROR:" and Python's "ERROR:root:"), names in brackets
+// ("[Module      ]", "[main/INFO]"), "stderr:" and "stdout:" wrappers, and
+// the separators between them. wrapped reports a stderr or stdout wrapper:
+// such a line says nothing of its own level. n is 0 when line has no prefix;
+// a line that starts with a space or a tab has none (its indentation is the
+// printed text's).
+func cutPrefix(line string) (n int, wrapped bool) {
+	i := 0
+	for tokens := 0; tokens < 8 && i < len(line); tokens++ {
+		k := prefixToken(line[i:])
+		if k == 0 {
+			break
+		}
+		if w := line[i : i+k]; strings.HasPrefix(w, "stderr") || strings.HasPrefix(w, "stdout") ||
+			strings.HasPrefix(w, "[stderr]") || strings.HasPrefix(w, "[stdout]") {
+			wrapped = true
+			i += k
+			if i < len(line) && line[i] == ' ' {
+				i++ // one space: what follows is the printed line, indentation and all
+			}
+			return i, wrapped
+		}
+		col := levelColumn(line[i : i+k])
+		i += k
+		i += padding(line[i:], col)
+	}
+	return i, wrapped
+}
+
+// levelColumn is the width a logger pads a bare level word to
+// ("%(levelname)-8s"), or 1 for any other token: one space follows it.
+func levelColumn(tok string) int {
+	if _, ok := levelWord(tok); ok {
+		return 9
+	}
+	return 1
+}
+
+// padding counts the spaces and separators after a prefix's token of col
+// bytes' column: one space, or what pads a level word's column ("ERROR
+// msg"), and " - ", " | ", ": ". More spaces are the printed line's.
+func padding(s string, col int) int {
+	i := 0
+	spaces := 0
+	for i < len(s) && i < 12 {
+		switch {
+		case s[i] == ' ' && spaces < col:
+			i++
+			spaces++
+		case (s[i] == '-' || s[i] == '|' || s[i] == ':') && (i+1 == len(s) || s[i+1] == ' ') && i > 0:
+			i++
+			spaces, col = 0, 1
+		default:
+			return i
+		}
+	}
+	return i
+}
+
+// prefixToken returns the length of the prefix token s starts with, or 0.
+func prefixToken(s string) int {
+	switch c := s[0]; {
+	case c == '[':
+		j := strings.IndexByte(s, ']')
+		if j < 2 || j > 64 || strings.ContainsAny(s[1:j], `"[`) {
+			return 0
+		}
+		if j+1 < len(s) && s[j+1] != ' ' && s[j+1] != ':' {
+			return 0
+		}
+		if j+1 < len(s) && s[j+1] == ':' {
+			j++
+		}
+		return j + 1
+	case isDigit(c):
+		return stampToken(s)
+	case c == 's' && (strings.HasPrefix(s, "stderr:") || strings.HasPrefix(s, "stdout:")):
+		return len("stderr:")
+	case 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z':
+		return levelToken(s)
+	}
+	return 0
+}
+
+// stampToken reads a timestamp, a time of day or an uptime at the start of s.
+func stampToken(s string) int {
+	if _, n, ok := parseISO(s, time.UTC); ok {
+		return n
+	}
+	if _, _, _, _, n, ok := parseClock(s); ok {
+		return n
+	}
+	if _, up := cutUptime(s); up >= 0 {
+		return strings.IndexByte(s, ' ')
+	}
+	// "2026/12/04 10:00:01" (Go's log package): a date, then its time.
+	if len(s) >= 11 && s[4] == '/' && s[7] == '/' && s[10] == ' ' && isDigit(s[5]) && isDigit(s[8]) {
+		return 10
+	}
+	return 0
+}
+
+// levelToken reads a level word written as loggers write it: "ERROR",
+// "ERROR:", "Error:" (not "Error" alone: a message may begin with it), and
+// Python's "ERROR:root:".
+func levelToken(s string) int {
+	j := 0
+	for j < len(s) && j < 12 && ('A' <= s[j] && s[j] <= 'Z' || 'a' <= s[j] && s[j] <= 'z') {
+		j++
+	}
+	lv := s[:j]
+	if _, ok := levelWord(lv); !ok {
+		return 0
+	}
+	switch {
+	case j == len(s):
+		return 0
+	case s[j] == ':' && j+1 < len(s) && s[j+1] != ' ' && isUpper(lv):
+		// "ERROR:root:msg": the logger's name ends at the next colon.
+		if k := strings.IndexByte(s[j+1:], ':'); k > 0 && !strings.ContainsAny(s[j+1:j+1+k], " \t") {
+			return j + 2 + k
+		}
+		return j + 1
+	case s[j] == ':' && (isUpper(lv) || lv[0] >= 'a' && lv != "panic"): // "ERROR:", "error:"; "Error:" may be an exception's name, "panic:" Go's
+		return j + 1
+	case s[j] == ' ' && isUpper(lv):
+		return j
+	}
+	return 0
+}

@@ -1,0 +1,182 @@
+package follow
+
+import (
+	"strings"
+
+	"github.com/mcplogd/mcplogd/oplog"
+)
+
+// rtKind is the kind of report a runtime prints, which says how it goes on.
+type rtKind uint8
+
+const (
+	rtNone         rtKind = iota
+	rtPython              // "Traceback (most recent call last):", its frames, the exception's line last
+	rtFaulthandler        // "Fatal Python error: ...", then every thread's frames
+	rtPyWarning           // "game.py:12: UserWarning: ...", then the source line
+	rtNative              // glibc's assertion or abort message, a signal's headline, C++'s terminate; frames after
+	rtSanitizer           // AddressSanitizer, LeakSanitizer, UndefinedBehaviorSanitizer
+	rtDotnet              // .NET's "Unhandled exception." or Mono's "Unhandled Exception:"
+	rtJava                // the JVM's "Exception in thread "main" ..."
+	rtThrown              // an exception's line and its "at" frames (Java, .NET, JavaScript), printed by a handler
+	rtNode                // Node's uncaught error: location, source line, caret, the error, frames, "Node.js vN"
+	rtGo                  // "panic: ..." or "fatal error: ...", then the goroutines
+	rtRuler               // a line of '=' that may head a sanitizer's report
+)
+
+// States within a report.
+const (
+	stFrames  int8 = iota // Python: frames; .NET: frames; Node: frames
+	stExc                 // Python: after the exception's line
+	stChain               // Python: after "During handling of the above exception"
+	stHead                // Mono: after "Unhandled Exception:", the exception's line next
+	stDup                 // Mono: its second printout ("[ERROR] FATAL UNHANDLED EXCEPTION")
+	stSummary             // sanitizer: after its SUMMARY line
+	stShadow              // ASan: its shadow bytes, left out
+	stSource              // Node: after the location, its source line
+	stCaret               // Node: after the source line, the caret
+	stError               // Node: after the caret, blank lines and the error
+	stNodeEnd             // Node: after its frames, "Node.js vN"
+)
+
+// report is the crash report being read.
+type report struct {
+	kind      rtKind
+	e         entry
+	state     int8
+	base      int  // indentation of the report's first line
+	prefixed  bool // its first line had a logger's prefix: so do the others
+	done      bool // its last line came
+	confirmed bool // false while a Node location has not shown its error
+	attached  bool // it joins the line before it, attach
+	attach    oplog.Record
+	ubsan     bool
+	head      string   // an exception's line (rtThrown): the stack's first when the report joins the line before
+	raw       []string // Node's lines until its error shows
+	rawEnds   []int64
+}
+
+// begin starts a report of kind with its first line: line as it came,
+// body past its prefix.
+func (r *report) begin(kind rtKind, line, body string, prefixed bool, level oplog.Level, end int64) {
+	t := trimLeft(body)
+	*r = report{kind: kind, e: r.e, base: indentation(body), prefixed: prefixed, confirmed: true,
+		raw: r.raw[:0], rawEnds: r.rawEnds[:0]}
+	r.e.start(t, level, end)
+	switch kind {
+	case rtPython:
+		r.add(t, end)
+		if strings.HasPrefix(t, `File "`) { // a script that does not compile: no header
+			r.base = max(r.base-1, 0)
+		}
+	case rtNative:
+		r.beginNative(t, end)
+	case rtThrown:
+		r.head = t
+	case rtSanitizer:
+		r.ubsan = strings.Contains(t, ": runtime error: ")
+	case rtDotnet:
+		r.beginDotnet(t)
+	case rtJava:
+		_, exc, _ := strings.Cut(t[len(`Exception in thread "`):], `" `)
+		r.e.rec.Text = oplog.ClipBytes(exc, oplog.MaxTextBytes)
+	case rtNode:
+		r.confirmed, r.state = false, stSource
+		r.raw, r.rawEnds = append(r.raw, line), append(r.rawEnds, end)
+	}
+}
+
+// bodyOf is line past the prefix the report's lines have.
+func (r *report) bodyOf(line string) string {
+	s := trimRight(line)
+	if r.prefixed {
+		if n, _ := cutPrefix(s); n > 0 {
+			return s[n:]
+		}
+	}
+	return s
+}
+
+// bodyOfCand is line past the prefix candidate c's lines have.
+func (r *report) bodyOfCand(c *candidate, line string) string {
+	s := trimRight(line)
+	if c.prefixed {
+		if n, _ := cutPrefix(s); n > 0 {
+			return trimLeft(s[n:])
+		}
+	}
+	return trimLeft(s)
+}
+
+// more adds a line to the report when it goes on with it: line as it
+// came, s past the prefix.
+func (r *report) more(line, s string, end int64) bool {
+	if r.kind == rtNode && !r.confirmed {
+		r.raw, r.rawEnds = append(r.raw, line), append(r.rawEnds, end)
+	}
+	t := trimLeft(s)
+	if t == "" {
+		if r.kind == rtPyWarning || r.kind == rtThrown || r.kind == rtDotnet || r.kind == rtJava {
+			return false
+		}
+		r.e.blank(end)
+		return true
+	}
+	switch r.kind {
+	case rtPython:
+		return r.python(s, t, end)
+	case rtFaulthandler:
+		return r.faulthandler(s, t, end)
+	case rtPyWarning:
+		r.done = true
+		return indentation(s) > r.base && r.e.add(t, end)
+	case rtNative:
+		return r.native(s, t, end)
+	case rtSanitizer:
+		return r.sanitizer(t, end)
+	case rtDotnet:
+		return r.dotnet(t, end)
+	case rtJava, rtThrown:
+		return isFrameStart(t) && r.add(s, end)
+	case rtNode:
+		return r.node(s, t, end)
+	case rtGo:
+		return r.goPanic(s, t, end)
+	}
+	return false
+}
+
+// record is the report's record.
+func (r *report) record() oplog.Record {
+	rec := r.e.rec
+	rec.Stack = string(r.e.stack)
+	return rec
+}
+
+// add adds a line to the report's stack; blank lines before it are left out.
+func (r *report) add(s string, end int64) bool {
+	r.e.blanks = 0
+	return r.e.add(s, end)
+}
+
+// indented reports a line indented deeper than the report's first.
+func (r *report) indented(s string) bool { return indentation(s) > r.base }
+
+// setText makes s the report's text.
+func (r *report) setText(s string) { r.e.rec.Text = oplog.ClipBytes(s, oplog.MaxTextBytes) }
+
+// isFrameStart reports a line of an exception's frames in Java, .NET and
+// JavaScript: a frame, a cause, an inner exception, "... 3 more".
+func isFrameStart(t string) bool {
+	switch {
+	case strings.HasPrefix(t, "at ") && isAtFrame(t[3:]),
+		strings.HasPrefix(t, "Caused by: "), strings.HasPrefix(t, "Suppressed: "),
+		strings.HasPrefix(t, "---> "), strings.HasPrefix(t, "--- End of"),
+		strings.HasPrefix(t, "... ") && strings.HasSuffix(t, " more"):
+		return true
+	}
+	return false
+}
+
+// indentation counts the spaces and tabs s starts with.
+func indentation(s string) int { return len(s) - len(trimLeft(s)) }

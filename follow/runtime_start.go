@@ -1,0 +1,235 @@
+package follow
+
+import (
+	"strings"
+
+	"github.com/mcplogd/mcplogd/oplog"
+)
+
+// How a runtime's report begins. Every line a game prints is looked at, so
+// the tests go from the cheapest (the first byte) to the dearest (a search
+// of the line), and most lines fail the first.
+
+// startOf reports the report that t, a line past its prefix and its
+// indentation, begins, and the level of its record.
+func startOf(t string) (rtKind, oplog.Level) {
+	if len(t) < 4 {
+		return rtNone, 0
+	}
+	if k, level := startByFirst(t); k != rtNone {
+		return k, level
+	}
+	colon := strings.IndexByte(t, ':')
+	switch {
+	case colon < 0:
+	case exceptionHead(t, colon):
+		return rtThrown, oplog.LevelError
+	case pyWarning(t, colon):
+		return rtPyWarning, oplog.LevelWarn
+	case nodeLocation(t):
+		return rtNode, oplog.LevelFatal
+	case ubsanLine(t, colon):
+		return rtSanitizer, oplog.LevelError
+	}
+	return startWithin(t)
+}
+
+// startByFirst reports the reports known by their first words.
+func startByFirst(t string) (rtKind, oplog.Level) {
+	switch t[0] {
+	case 'T':
+		if t == pyTraceback {
+			return rtPython, oplog.LevelError
+		}
+	case 'F':
+		if strings.HasPrefix(t, "Fatal Python error: ") {
+			return rtFaulthandler, oplog.LevelFatal
+		}
+		if strings.HasPrefix(t, `File "`) && strings.Contains(t, `", line `) && !strings.Contains(t, " in ") {
+			return rtPython, oplog.LevelError // a SyntaxError: its file, line, caret and exception
+		}
+	case 'E':
+		if strings.HasPrefix(t, `Exception in thread "`) {
+			if strings.HasPrefix(t, `Exception in thread "main" `) {
+				return rtJava, oplog.LevelFatal
+			}
+			return rtJava, oplog.LevelError
+		}
+	case 'U':
+		if t == "Unhandled Exception:" || strings.HasPrefix(t, "Unhandled exception. ") || strings.HasPrefix(t, "UNHANDLED EXCEPTION:") {
+			return rtDotnet, oplog.LevelFatal
+		}
+	case '[':
+		if strings.HasPrefix(t, monoFatal) {
+			return rtDotnet, oplog.LevelFatal
+		}
+	case 'p':
+		if strings.HasPrefix(t, "panic: ") {
+			return rtGo, oplog.LevelFatal
+		}
+	case 'f':
+		if strings.HasPrefix(t, "fatal error: ") && !strings.Contains(t, ".h: ") { // not a compiler's
+			return rtGo, oplog.LevelFatal
+		}
+	case '=':
+		if sanitizerStart(t) {
+			return rtSanitizer, oplog.LevelFatal
+		}
+		if len(t) >= 20 && strings.Trim(t, "=") == "" {
+			return rtRuler, 0
+		}
+	}
+	if nativeAbort(t) {
+		return rtNative, oplog.LevelFatal
+	}
+	return rtNone, 0
+}
+
+// startWithin reports the native reports recognised by what a line holds
+// rather than how it begins: glibc's failed assertion (after the
+// program's name), a signal's headline.
+func startWithin(s string) (rtKind, oplog.Level) {
+	switch {
+	case strings.HasSuffix(s, "' failed.") && strings.Contains(s, ": Assertion `"):
+		return rtNative, oplog.LevelFatal
+	case signalHeadline(s):
+		return rtNative, oplog.LevelFatal
+	}
+	return rtNone, 0
+}
+
+// ubsanLine reports UndefinedBehaviorSanitizer's "game.c:12:5: runtime
+// error: ..."; colon is the first ':' of t.
+func ubsanLine(t string, colon int) bool {
+	i := strings.IndexByte(t, ' ')
+	return i > colon && i >= 2 && t[i-1] == ':' && isDigit(t[i-2]) && strings.HasPrefix(t[i+1:], "runtime error: ")
+}
+
+// sanitizerStart reports "==1234==ERROR: AddressSanitizer: ..." (and
+// Leak-, Memory-, Thread-).
+func sanitizerStart(t string) bool {
+	i := 2
+	for i < len(t) && isDigit(t[i]) {
+		i++
+	}
+	return i > 2 && strings.HasPrefix(t[i:], "==ERROR: ") && strings.Contains(t, "Sanitizer")
+}
+
+// nativeAbort reports what the C and C++ runtimes print as they abort:
+// C++'s terminate, glibc's heap checks and fortify, gdb's stop.
+func nativeAbort(t string) bool {
+	var ps []string
+	switch t[0] {
+	case 't':
+		ps = []string{"terminate called "}
+	case 'f', 'm', 'r', 'd', 'c':
+		ps = []string{"free(): ", "malloc(): ", "realloc(): ", "double free or corruption", "corrupted size vs. prev_size", "munmap_chunk(): "}
+	case '*':
+		ps = []string{"*** stack smashing detected", "*** buffer overflow detected", "*** Error in `"}
+	case 'P':
+		ps = []string{"Program received signal ", "Program terminated with signal "}
+	}
+	for _, p := range ps {
+		if strings.HasPrefix(t, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// exceptionHead reports an exception's line as Java, .NET and JavaScript
+// print it: "TypeError: msg", "java.lang.IllegalStateException: msg",
+// "System.InvalidOperationException: msg" (its frames must follow); colon
+// is the first ':' of t.
+func exceptionHead(t string, colon int) bool {
+	if colon < 5 || colon+1 < len(t) && t[colon+1] != ' ' {
+		return false
+	}
+	name := t[:colon]
+	if !strings.HasSuffix(name, "Error") && !strings.HasSuffix(name, "Exception") && !strings.HasSuffix(name, "Throwable") {
+		return false
+	}
+	for j := 0; j < len(name); j++ {
+		if c := name[j]; !isLetter(c) && !isDigit(c) && c != '.' && c != '_' && c != '$' {
+			return false
+		}
+	}
+	return true
+}
+
+// nodeLocation reports Node's first line of an uncaught error, the
+// location it was thrown at: "/home/me/game/game.js:12", "node:internal/x:12".
+func nodeLocation(t string) bool {
+	if !isDigit(t[len(t)-1]) || strings.IndexByte(t, ' ') >= 0 {
+		return false
+	}
+	i := strings.LastIndexByte(t, ':')
+	if i <= 0 {
+		return false
+	}
+	if _, ok := atoi(t[i+1:]); !ok {
+		return false
+	}
+	f := t[:i]
+	return strings.HasSuffix(f, ".js") || strings.HasSuffix(f, ".mjs") || strings.HasSuffix(f, ".cjs") ||
+		strings.HasSuffix(f, ".ts") || strings.HasPrefix(f, "node:")
+}
+
+// pyWarning reports Python's warning line: "game.py:12: UserWarning:
+// msg"; colon is the first ':' of t.
+func pyWarning(t string, colon int) bool {
+	if !strings.HasSuffix(t[:colon], ".py") || strings.IndexByte(t[:colon], ' ') >= 0 {
+		return false
+	}
+	rest := t[colon+1:]
+	j := 0
+	for j < len(rest) && isDigit(rest[j]) {
+		j++
+	}
+	if j == 0 || !strings.HasPrefix(rest[j:], ": ") {
+		return false
+	}
+	name, _, ok := strings.Cut(rest[j+2:], ": ")
+	return ok && strings.HasSuffix(name, "Warning") && strings.IndexByte(name, ' ') < 0
+}
+
+// signalHeadline reports a crash handler's headline in any common
+// wording: a crash signal by name or number ("SIGSEGV", "signal 11") with
+// a word that says it happened ("caught", "received", "fatal", "crash"),
+// never one that installs a handler.
+func signalHeadline(s string) bool {
+	if strings.Index(s, "ignal") < 0 && strings.Index(s, "SIG") < 0 {
+		return false
+	}
+	if !crashSignal(s) {
+		return false
+	}
+	l := strings.ToLower(s)
+	for _, w := range []string{"install", "register", "handler for", "ignor", "enabl"} {
+		if strings.Contains(l, w) {
+			return false
+		}
+	}
+	for _, w := range []string{"caught", "received", "fatal", "crash", "got ", "raised", "terminated", "killed"} {
+		if strings.Contains(l, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// crashSignal reports a signal that crashes a process, by name or number.
+func crashSignal(s string) bool {
+	for _, n := range []string{"SIGSEGV", "SIGBUS", "SIGILL", "SIGFPE", "SIGABRT", "SIGTRAP", "SIGSYS",
+		"egmentation fault", "Bus error", "Illegal instruction", "Floating point exception"} {
+		if strings.Contains(s, n) {
+			return true
+		}
+	}
+	for _, n := range []string{"ignal 11", "ignal 7", "ignal 4", "ignal 8", "ignal 6", "ignal 5", "ignal: 11", "ignal: 6"} {
+		if i := strings.Index(s, n); i >= 0 && (i+len(n) == len(s) || !isDigit(s[i+len(n)])) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,161 @@
+package follow
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/mcplogd/mcplogd/oplog"
+)
+
+// runtimePrefixes are the ways a program's output reaches a log: as
+// printed, behind a timestamp and a padded level, and through a logger that
+// writes each line of the program's standard error as a warning of its own.
+var runtimePrefixes = []struct {
+	name string
+	add  func(string) string
+}{
+	{"none", func(s string) string { return s }},
+	{"stamp", func(s string) string { return "2026-12-04 10:00:01,123 [INFO    ] " + s }},
+	{"stderr", func(s string) string { return "[WARNING] stderr: " + s }},
+}
+
+// runtimeCase is a fixture of testdata/runtimes, a real program's output
+// (the programs of testdata/engines/runtimes), and the crash record it
+// holds.
+type runtimeCase struct {
+	file  string
+	level oplog.Level
+	text  string // the crash record's text holds it
+	stack string // and its stack this
+}
+
+var runtimeCases = []runtimeCase{
+	{"py_uncaught.txt", oplog.LevelError, "ValueError: invalid literal for int() with base 10: 'lots'", `game.py", line 87, in spawn_enemy`},
+	{"py_chained.txt", oplog.LevelError, "RuntimeError: cannot spawn orc", "During handling of the above exception"},
+	{"py_from.txt", oplog.LevelError, "RuntimeError: cannot spawn orc", "The above exception was the direct cause"},
+	{"py_syntax.txt", oplog.LevelError, "SyntaxError: '(' was never closed", `broken_level.py", line 5`},
+	{"py_segv.txt", oplog.LevelFatal, "Fatal Python error: Segmentation fault", `game.py", line 108 in spawn_enemy`},
+	{"py_warn.txt", oplog.LevelWarn, "UserWarning: sprite sheets are deprecated", `warnings.warn(`},
+	{"c_assert.txt", oplog.LevelFatal, "spawn_enemy: Assertion `e->hp > 0' failed.", "at spawn_enemy (game.c:89)"},
+	{"c_segv.txt", oplog.LevelFatal, "Caught signal 11 (Segmentation fault), backtrace:", "./game(spawn_enemy+"},
+	{"c_fpe.txt", oplog.LevelFatal, "Caught signal 8 (Floating point exception), backtrace:", "./game(tick+"},
+	{"c_asan.txt", oplog.LevelFatal, "ERROR: AddressSanitizer: heap-use-after-free", "in spawn_enemy c/game.c:97"},
+	{"c_lsan.txt", oplog.LevelFatal, "ERROR: LeakSanitizer: detected memory leaks", "SUMMARY: AddressSanitizer: "},
+	{"c_ubsan.txt", oplog.LevelError, "c/game.c:100:20: runtime error: signed integer overflow", ""},
+	{"c_ubsan_halt.txt", oplog.LevelError, "c/game.c:100:20: runtime error: signed integer overflow", "in spawn_enemy c/game.c:100"},
+	{"cpp_throw.txt", oplog.LevelFatal, "terminate called after throwing an instance of 'std::runtime_error'\n  what():  no spawn point for orc", ""},
+	{"cpp_throwbt.txt", oplog.LevelFatal, "terminate called after throwing an instance of 'std::runtime_error'", "Caught signal 6 (Aborted)"},
+	{"mono.txt", oplog.LevelFatal, "System.NullReferenceException: Object reference not set to an instance of an object", "at World.SpawnEnemy (System.String kind)"},
+	{"java.txt", oplog.LevelFatal, "java.lang.IllegalStateException: cannot spawn orc", "Caused by: java.lang.NumberFormatException"},
+	{"node.txt", oplog.LevelFatal, "TypeError: Cannot read properties of undefined (reading 'width')", "at World.spawnEnemy (/home/dev/game/node/game.js:63:26)"},
+	{"go.txt", oplog.LevelFatal, "panic: runtime error: index out of range [3] with length 3", "main.(*world).spawnEnemy(...)"},
+}
+
+// TestRuntime_Reports: each runtime's crash report, under each prefix,
+// read by the generic parser and by detection, is one record with the
+// runtime's message as its text and its frames as its stack, and no line
+// of it is a record of its own.
+func TestRuntime_Reports(t *testing.T) {
+	for _, tc := range runtimeCases {
+		for _, pre := range runtimePrefixes {
+			for _, parser := range []string{"generic", "auto"} {
+				t.Run(fmt.Sprintf("%s/%s/%s", tc.file, pre.name, parser), func(t *testing.T) {
+					recs := recordsOf(feed(mustParser(t, parser), prefixed(readSample(t, "runtimes/"+tc.file), pre.add)))
+					checkRuntimeRecords(t, recs, tc)
+				})
+			}
+		}
+	}
+}
+
+// prefixed returns data with add applied to each line.
+func prefixed(data []byte, add func(string) string) []byte {
+	var b strings.Builder
+	for l := range strings.Lines(string(data)) {
+		b.WriteString(add(strings.TrimSuffix(l, "\n")) + "\n")
+	}
+	return []byte(b.String())
+}
+
+func checkRuntimeRecords(t *testing.T, recs []oplog.Record, tc runtimeCase) {
+	t.Helper()
+	n := 0
+	for _, r := range recs {
+		if strings.Contains(r.Text, tc.text) {
+			n++
+			if r.Level != tc.level || !strings.Contains(r.Stack, tc.stack) {
+				t.Errorf("the crash record is %s with stack\n%s\nwant %s with %q", r.Level, r.Stack, tc.level, tc.stack)
+			}
+		}
+		if frag := reportFragment(r.Text); frag {
+			t.Errorf("a line of a report is a record of its own: %s %q", r.Level, r.Text)
+		}
+	}
+	if n != 1 {
+		for _, r := range recs {
+			t.Logf("%s %q\n%s", r.Level, r.Text, r.Stack)
+		}
+		t.Errorf("%d records hold %q, want 1", n, tc.text)
+	}
+}
+
+// reportFragment reports a text that is a line of a report, not a message.
+func reportFragment(text string) bool {
+	s := text
+	if n, _ := cutPrefix(s); n > 0 {
+		s = s[n:]
+	}
+	s = strings.TrimSpace(s)
+	for _, p := range []string{"at ", `File "`, "#0", "#1", "goroutine ", "Traceback", "./game", "/lib/x86_64", "Caused by",
+		"... ", "what():", "^", "SUMMARY:", "Current thread", "main.", "READ of size", "Direct leak", "Node.js v"} {
+		if strings.HasPrefix(s, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// TestRuntime_Attach: a traceback joins the line before it only when that
+// line announces it.
+func TestRuntime_Attach(t *testing.T) {
+	tb := "Traceback (most recent call last):\n  File \"g.py\", line 3, in load\n    open(p)\nFileNotFoundError: x.png\n"
+	for _, tc := range []struct {
+		name, before string
+		records      int
+		text         string
+	}{
+		{"Error", "ERROR:game:could not load x.png\n", 1, "could not load x.png"},
+		{"Colon", "2026-12-04 10:00:00 INFO loading failed, the trace follows:\n", 1, "loading failed, the trace follows:"},
+		{"Info", "INFO:game:frame 3\n", 2, "FileNotFoundError: x.png"},
+		{"Wrapped", "[WARNING] stderr: something\n", 2, "FileNotFoundError: x.png"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			recs := recordsOf(feed(mustParser(t, "generic"), []byte(tc.before+tb)))
+			if len(recs) != tc.records {
+				t.Fatalf("%d records, want %d: %q", len(recs), tc.records, texts(recs))
+			}
+			last := recs[len(recs)-1]
+			if last.Text != tc.text || last.Level != oplog.LevelError || !strings.HasSuffix(last.Stack, "FileNotFoundError: x.png") {
+				t.Errorf("last record %s %q %q", last.Level, last.Text, last.Stack)
+			}
+		})
+	}
+}
+
+// TestRuntime_NotReports: lines that look like a report's first line but
+// are not hand over unchanged.
+func TestRuntime_NotReports(t *testing.T) {
+	for _, in := range []string{
+		"Registered signal handlers for SIGSEGV and SIGABRT",
+		"TypeError: this is only a message",
+		"/home/dev/game/game.js:12",
+		"==============================",
+		"SIGINT received, shutting down",
+	} {
+		recs := recordsOf(feed(mustParser(t, "generic"), []byte(in+"\nINFO next\n")))
+		if len(recs) != 2 || recs[0].Text != in || recs[0].Level == oplog.LevelFatal {
+			t.Errorf("%q: %d records %q", in, len(recs), texts(recs))
+		}
+	}
+}
