@@ -15,6 +15,7 @@ require (
 	github.com/creack/pty v1.1.24
 	github.com/golang/snappy v1.0.0
 	github.com/google/jsonschema-go v0.4.3
+	github.com/ianlancetaylor/demangle v0.0.0-20260724033716-83e58baca724
 	github.com/klauspost/compress v1.20.1
 	github.com/labstack/echo/v4 v4.16.4
 	github.com/mattn/go-isatty v0.0.22

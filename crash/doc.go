@@ -4,7 +4,8 @@
 // with stack traces of a log grouped by it, behind oplog.Log.FindCrashes.
 // It is a sibling of search: both are indexes that oplog.Log owns and that
 // read the store in the background. Unlike search it links nothing but
-// oplog and the standard library, and so belongs to the domain: adapters
+// oplog, the standard library and a demangler of C++'s names (itself of
+// the standard library only), and so belongs to the domain: adapters
 // may import it (package studio titles and classes the studio's crash
 // groups with it, as the local index does), and it imports no adapter.
 //

@@ -59,7 +59,7 @@ var runtimeTitles = map[string]string{
 	"asan":         "AddressSanitizer: heap-use-after-free in spawn_enemy /tmp/g/game.c:27",
 	"lsan":         "LeakSanitizer: detected memory leaks in load_level /tmp/g/level.c:12:5",
 	"ubsan":        "game.c:12:5: runtime error: signed integer overflow: 2147483647 + 1 cannot be represented in type 'int' in game.c:12:5",
-	"terminate":    "terminate called after throwing 'std::runtime_error': enemy pool exhausted in ./game(_ZN5World5spawnEi+0x5b)",
+	"terminate":    "terminate called after throwing 'std::runtime_error': enemy pool exhausted in ./game(World::spawn+0x5b)",
 	"mono":         "System.NullReferenceException: Object reference not set to an instance of an object in Game.World.Spawn (System.Int32 count) in /tmp/g/Game.cs:27",
 	"dotnet":       "System.NullReferenceException: Object reference not set to an instance of an object in Game.World.Spawn(Int32 count) in /src/Game.cs:line 27",
 	"java":         "java.lang.IllegalStateException: enemy pool exhausted in game.World.spawn(World.java:27)",

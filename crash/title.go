@@ -54,7 +54,11 @@ func frameTitle(frame string) string {
 		}
 		return rest
 	}
-	if _, _, ok := execinfoParts(frame); ok {
+	if module, sym, ok := execinfoParts(frame); ok {
+		name, off, _ := strings.Cut(sym, "+0x")
+		if d := demangled(name); d != name {
+			return module + "(" + d + "+0x" + off + ")"
+		}
 		return strings.TrimSpace(frame[:strings.LastIndexByte(frame, '[')])
 	}
 	return frame
@@ -206,7 +210,7 @@ func frameText(l string) (text, module string) {
 		if i := strings.LastIndex(sym, "+0x"); i >= 0 {
 			sym = sym[:i] // an offset alone would be a frame without a symbol (moduleOffset)
 		}
-		return sym, module
+		return demangled(sym), module
 	}
 	if !isHexStart(s, 0) {
 		return s, ""

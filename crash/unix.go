@@ -1,6 +1,10 @@
 package crash
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/ianlancetaylor/demangle"
+)
 
 // Native crashes of programs on Linux and macOS, as a crash handler or a
 // tool prints them: glibc's backtrace_symbols_fd ("./game(update+0x14)
@@ -28,10 +32,25 @@ func execinfoFrame(s string) (frame string, ok bool) {
 	if i := strings.LastIndex(sym, "+0x"); i >= 0 {
 		name = sym[:i]
 	}
+	name = demangled(name)
 	if name == "" || systemLibrary(module) || nativeStartup(name) {
 		return "", true
 	}
 	return normalizeName(name), true
+}
+
+// demangled is a C++ symbol as its source names it, without its
+// parameters ("_ZN5World5spawnEi" is "World::spawn"); any other name, or
+// one that does not demangle, as it is. backtrace_symbols prints C++'s
+// names mangled; a title naming "_ZN5World10spawnEnemy..." says little.
+func demangled(sym string) string {
+	if !strings.HasPrefix(sym, "_Z") {
+		return sym
+	}
+	if s, err := demangle.ToString(sym, demangle.NoParams, demangle.NoClones); err == nil {
+		return s
+	}
+	return sym
 }
 
 // execinfoParts splits a backtrace_symbols frame into its module and its
