@@ -17,6 +17,7 @@ import (
 // signal's trampoline, are left out (signalTrampoline).
 func Parse(stack string) Trace {
 	var t Trace
+	seen := 0 // frame lines read, with a symbol or not
 	stack = preamble(stack)
 	rust := strings.Contains(stack, ".rs:") // Rust's frames: the crate's files (rust.go)
 	python := false
@@ -57,8 +58,10 @@ func Parse(stack string) Trace {
 			continue
 		}
 		py.frame(line, s)
-		if !python && t.frameCount <= maxHandlerFrames && signalTrampoline(s) {
-			t.Frames = t.Frames[:0] // the handler's, printing the stack
+		if seen++; !python && seen <= maxHandlerFrames+1 && signalTrampoline(s) {
+			// The handler's, printing the stack. Only near the top: the
+			// C runtime's start, after main, looks the same.
+			t.Frames, t.frameCount = t.Frames[:0], 0
 		}
 		if f == "" {
 			continue
@@ -168,6 +171,7 @@ func parseFrame(s string) (frame string, ok bool) {
 // has no frame.
 func TopLines(stack string, n int) []string {
 	var out []string
+	seen := 0
 	stack = preamble(stack)
 	python := false
 	py := pyState{indent: -1}
@@ -187,7 +191,10 @@ func TopLines(stack string, n int) []string {
 			continue
 		}
 		f, ok := parseFrame(s)
-		if ok && !python && len(out) <= maxHandlerFrames && signalTrampoline(s) {
+		if ok {
+			seen++
+		}
+		if ok && !python && seen <= maxHandlerFrames+1 && signalTrampoline(s) {
 			out = out[:0]
 		}
 		if !ok || f == "" {
