@@ -12,18 +12,25 @@ import (
 // at the start (ISO-8601, perhaps in brackets, or a time of day on the
 // file's date), then a level word among the first tokens (DEBUG, INFO,
 // WARN, WARNING, ERROR, FATAL, CRITICAL, TRACE in any case, maybe as
-// "[ERROR]", "ERROR:", "<error>" or "level=error"), then the message. A
-// name is taken where the line shows one: Python's "ERROR:root:msg", Rust's
-// "[2024-05-01T12:34:56Z ERROR my_crate::net] msg", a logger before " - "
-// after the level, or a bracketed or " - "-separated token before it.
+// "[ERROR]", "[ERROR  ]", "ERROR:", "<error>" or "level=error"), then the
+// message. A name is taken where the line shows one: Python's
+// "ERROR:root:msg", Rust's "[2024-05-01T12:34:56Z ERROR my_crate::net] msg",
+// Kivy's "[INFO   ] [Module      ] msg", a logger before " - " after the
+// level, or a bracketed or " - "-separated token before it.
+// java.util.logging's two-line records ("Dec 04, 2026 10:00:01 PM
+// game.World tick", then "SEVERE: msg") are one entry (see beginJUL).
 //
 // Indented lines, and lines that start a trace ("at f(...)", "Caused by:",
 // "Traceback (most recent call last):", "stack traceback:", "goroutine 1
 // [running]:"), join the previous entry's stack, as do a Python
 // traceback's closing exception line and a Go panic's unindented frames.
 // After an entry that began with a timestamp, every line without a
-// timestamp or level word joins it (a Java exception's first line, a
-// message of several lines).
+// timestamp or level word joins it (a message of several lines, and a
+// Java exception's first line after a warning or error that announced it);
+// after an info or debug entry not ending in a colon, a line naming an
+// exception at its start ("TypeError: x", "java.io.IOException: x")
+// starts an error entry of its own, as it does after an entry without a
+// timestamp.
 // An entry without a level word whose stack turns out to be a trace is an
 // error. A leading uptime ("4044.612 Error MainLoop.cpp:1429: ...") is
 // skipped, the level word after it read in any case, and every line
@@ -39,6 +46,8 @@ type genericParser struct {
 	bareTB   bool      // the held entry is a Python traceback with no message before it
 	uptime   bool      // the held entry began with an uptime: lines without one join it
 	renpy    bool      // the held entry is Ren'Py's traceback.txt: every line joins it
+	jul      bool      // the held entry is java.util.logging's header: its level line is next
+	fn       string    // the method java.util.logging names in the held entry's header
 	upBase   time.Time // the time at uptime 0, from a line giving both
 }
 
@@ -51,6 +60,13 @@ func (p *genericParser) Line(line string, end int64) []Entry {
 	if s == "" {
 		p.e.blank(end)
 		return nil
+	}
+	if p.jul && p.e.held {
+		p.jul = false
+		if lv, text, ok := julLevel(s); ok {
+			p.e.rec.Level, p.e.rec.Text, p.e.end, p.explicit = lv, oplog.ClipBytes(text, oplog.MaxTextBytes), end, true
+			return nil
+		}
 	}
 	if p.e.held && p.continues(s) {
 		if p.e.add(s, end) {
@@ -80,6 +96,12 @@ func (p *genericParser) take(out []Entry) []Entry {
 			p.e.stack = append([]byte(text+"\n"), p.e.stack...)
 		}
 	}
+	if p.fn != "" && p.e.held {
+		var o object
+		o.str("function", p.fn)
+		p.e.rec.Data = o.bytes()
+	}
+	p.fn, p.jul = "", false
 	return p.e.take(out)
 }
 
@@ -98,9 +120,41 @@ func (p *genericParser) continues(s string) bool {
 		return true
 	}
 	if p.stamped || p.tbOpen || p.panic {
+		if !p.tbOpen && !p.panic && !p.announces() && exceptionLine(s) {
+			return false
+		}
 		return !p.isHeader(s)
 	}
 	return false
+}
+
+// announces reports whether the held entry announces a trace to follow:
+// a warning or worse ("ERROR Loader - failed", then the exception), or a
+// message ending in a colon ("Stack trace follows:").
+func (p *genericParser) announces() bool {
+	return p.e.rec.Level >= oplog.LevelWarn || p.e.lines == 0 && strings.HasSuffix(p.e.rec.Text, ":")
+}
+
+// exceptionLine reports a line that begins with an exception's name, as a
+// runtime prints an uncaught one: "TypeError: x is undefined",
+// "java.lang.IllegalStateException: pool exhausted",
+// "java.lang.NullPointerException".
+func exceptionLine(s string) bool {
+	name, _, found := strings.Cut(s, ": ")
+	if !found {
+		name = strings.TrimSuffix(s, ":")
+	}
+	if !strings.HasSuffix(name, "Error") && !strings.HasSuffix(name, "Exception") {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		letter := 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '_' || c == '$'
+		if !letter && (i == 0 || !isDigit(c) && c != '.') {
+			return false
+		}
+	}
+	return true
 }
 
 // startsTrace reports a line that begins or continues a stack trace.
@@ -149,6 +203,9 @@ func (p *genericParser) isHeader(s string) bool {
 	if stamped {
 		return true
 	}
+	if _, _, ok := julHeader(s, p.clk.location()); ok {
+		return true
+	}
 	if _, _, _, _, ok := p.rustHeader(s); ok {
 		return true
 	}
@@ -158,6 +215,10 @@ func (p *genericParser) isHeader(s string) bool {
 
 // begin starts an entry with line s.
 func (p *genericParser) begin(line string, end int64) {
+	if t, source, ok := julHeader(line, p.clk.location()); ok {
+		p.beginJUL(t, source, end)
+		return
+	}
 	s, up := cutUptime(line)
 	t, rest, stamped := p.stamp(s)
 	level, name, text, ok := oplog.LevelInfo, "", rest, false
@@ -167,6 +228,8 @@ func (p *genericParser) begin(line string, end int64) {
 		level, text, ok = lv, tx, true // "4044.612 Error MainLoop.cpp:1429: ..."
 	} else if lv, nm, tx, found := findLevel(rest); found {
 		level, name, text, ok = lv, nm, tx, true
+	} else if exceptionLine(rest) {
+		level = oplog.LevelError // "TypeError: x", "java.io.IOException: x"
 	}
 	p.uptime = up >= 0
 	t = p.upTime(t, stamped, up)
@@ -263,6 +326,9 @@ func findLevel(s string) (level oplog.Level, name, text string, ok bool) {
 	for i := 0; i < 5 && rest != ""; i++ {
 		tok, after, _ := strings.Cut(rest, " ")
 		after = strings.TrimLeft(after, " ")
+		if w, a, ok := paddedLevel(rest); ok {
+			tok, after = w, a // Kivy's "[INFO   ] [Module      ] text"
+		}
 		if tok == "-" || tok == "|" || tok == ":" {
 			needSep = false
 			rest = after
@@ -298,8 +364,10 @@ func findLevel(s string) (level oplog.Level, name, text string, ok bool) {
 			text = trimSeparators(after)
 			// "ERROR [worker-3] com.example.Loader - msg": thread, logger.
 			if strings.HasPrefix(text, "[") {
-				if k := strings.IndexByte(text, ']'); k > 1 && k+1 < len(text) && text[k+1] == ' ' {
-					name, text = text[1:k], trimSeparators(text[k+1:])
+				// A level word there is the message's own ("[INFO   ] [ERROR] x").
+				k := strings.IndexByte(text, ']')
+				if k > 1 && k+1 < len(text) && text[k+1] == ' ' && !isLevelWord(strings.TrimSpace(text[1:k])) {
+					name, text = strings.TrimSpace(text[1:k]), trimSeparators(text[k+1:])
 				}
 			}
 			if k := strings.Index(text, " - "); k > 0 && !strings.ContainsAny(text[:k], " \t[") {
@@ -318,6 +386,33 @@ func findLevel(s string) (level oplog.Level, name, text string, ok bool) {
 		rest = after
 	}
 	return 0, "", "", false
+}
+
+// isLevelWord reports a level word, or an empty name.
+func isLevelWord(s string) bool {
+	_, ok := levelWord(s)
+	return ok || s == ""
+}
+
+// paddedLevel reads a level word padded inside its brackets at the start
+// of s, as Kivy writes it ("[INFO   ] ...", "[ERROR  ] ..."), and returns
+// it as the token "[INFO]" with the rest of s after the bracket.
+func paddedLevel(s string) (tok, after string, ok bool) {
+	if !strings.HasPrefix(s, "[") {
+		return "", "", false
+	}
+	k := strings.IndexByte(s, ']')
+	if k < 0 {
+		return "", "", false
+	}
+	word := strings.TrimRight(s[1:k], " ")
+	if len(word) == k-1 || strings.IndexByte(word, ' ') >= 0 {
+		return "", "", false // not padded: the token is read as it is
+	}
+	if _, ok := levelWord(word); !ok {
+		return "", "", false
+	}
+	return "[" + word + "]", strings.TrimLeft(s[k+1:], " "), true
 }
 
 // logfmtValue returns the value of the first of keys in the logfmt line s.
@@ -444,4 +539,104 @@ func (p *genericParser) upTime(t time.Time, stamped bool, up int64) time.Time {
 		return p.upBase.Add(time.Duration(up) * time.Millisecond)
 	}
 	return t
+}
+
+// beginJUL starts an entry with the header line of java.util.logging's
+// SimpleFormatter; the line after it gives the entry its level and text.
+// The entry is named by the source's class (or the logger's name when the
+// record names no source); its method goes to Data as "function".
+func (p *genericParser) beginJUL(t time.Time, source string, end int64) {
+	p.explicit, p.stamped, p.jul = false, true, true
+	p.panic, p.tbOpen, p.bareTB, p.renpy, p.uptime = false, false, false, false, false
+	class, method, _ := strings.Cut(source, " ")
+	p.e.start(source, oplog.LevelInfo, end)
+	p.e.rec.Time = t
+	p.e.setName(class)
+	p.fn = strings.TrimSpace(method)
+}
+
+// julHeader reads the first line of a record java.util.logging's
+// SimpleFormatter writes by default, "Dec 04, 2026 10:00:01 PM game.World
+// tick": the date in English, a 12-hour time in loc, then the source (the
+// class and method, or the logger's name). The time is zero when its year
+// is outside what the Log stores.
+func julHeader(s string, loc *time.Location) (time.Time, string, bool) {
+	if len(s) < 24 || s[3] != ' ' {
+		return time.Time{}, "", false
+	}
+	mi := strings.Index("JanFebMarAprMayJunJulAugSepOctNovDec", s[:3])
+	if mi < 0 || mi%3 != 0 {
+		return time.Time{}, "", false
+	}
+	d, i, ok1 := julNumber(s, 4, 2)
+	if !strings.HasPrefix(s[i:], ", ") {
+		return time.Time{}, "", false
+	}
+	y, i, ok2 := julNumber(s, i+2, 4)
+	h, i, ok3 := julField(s, i, ' ', 2)
+	m, i, ok4 := julField(s, i, ':', 2)
+	sec, i, ok5 := julField(s, i, ':', 2)
+	if !ok1 || !ok2 || !ok3 || !ok4 || !ok5 || d < 1 || d > 31 || h < 1 || h > 12 || m > 59 || sec > 60 ||
+		i+4 > len(s) || s[i] != ' ' || s[i+2] != 'M' || s[i+3] != ' ' || (s[i+1] != 'A' && s[i+1] != 'P') {
+		return time.Time{}, "", false
+	}
+	source := strings.TrimSpace(s[i+4:])
+	if source == "" || strings.HasPrefix(source, "-") {
+		return time.Time{}, "", false
+	}
+	h %= 12
+	if s[i+1] == 'P' {
+		h += 12
+	}
+	if y < minYear || y > maxYear {
+		return time.Time{}, source, true
+	}
+	return time.Date(y, time.Month(mi/3+1), d, h, m, min(sec, 59), 0, loc), source, true
+}
+
+// julField reads the separator sep at s[i] and the number after it, of
+// at most width digits (exactly width when width is 2 and sep is ':').
+func julField(s string, i int, sep byte, width int) (int, int, bool) {
+	if i >= len(s) || s[i] != sep {
+		return 0, i, false
+	}
+	v, j, ok := julNumber(s, i+1, width)
+	if sep == ':' && j-i-1 != width {
+		return 0, j, false
+	}
+	return v, j, ok
+}
+
+// julNumber reads up to width digits at s[i]: its value and the index after it.
+func julNumber(s string, i, width int) (int, int, bool) {
+	v, j := 0, i
+	for j < len(s) && j-i < width && isDigit(s[j]) {
+		v = v*10 + int(s[j]-'0')
+		j++
+	}
+	return v, j, j > i && (width != 4 || j-i == 4)
+}
+
+// julLevel reads the second line of a java.util.logging record,
+// "SEVERE: enemy pool exhausted": CONFIG is info, FINE, FINER and FINEST
+// are debug (as jul-to-slf4j maps them).
+func julLevel(s string) (oplog.Level, string, bool) {
+	word, text, found := strings.Cut(s, ": ")
+	if !found {
+		word, found = strings.CutSuffix(s, ":")
+	}
+	if !found {
+		return 0, "", false
+	}
+	switch word {
+	case "SEVERE":
+		return oplog.LevelError, text, true
+	case "WARNING":
+		return oplog.LevelWarn, text, true
+	case "INFO", "CONFIG":
+		return oplog.LevelInfo, text, true
+	case "FINE", "FINER", "FINEST":
+		return oplog.LevelDebug, text, true
+	}
+	return 0, "", false
 }

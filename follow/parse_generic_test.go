@@ -34,6 +34,118 @@ func TestParse_GenericLevels(t *testing.T) {
 	f("[2026-03-01 12:34:56] [Physics] ERROR no contacts", oplog.LevelError, "Physics", "no contacts", utc(12, 34, 56, 0))
 	f("\ufeffERROR: first line of a file with a BOM", oplog.LevelError, "", "first line of a file with a BOM", time.Time{})
 	f("\ufeffplain first line", oplog.LevelInfo, "", "plain first line", time.Time{})
+	// Kivy pads the level and the module inside their brackets.
+	f("[INFO   ] [Module      ] text", oplog.LevelInfo, "Module", "text", time.Time{})
+	f("[WARNING] [Clock       ] text", oplog.LevelWarn, "Clock", "text", time.Time{})
+	f("[CRITICAL] [App         ] msg", oplog.LevelFatal, "App", "msg", time.Time{})
+	f("[ERROR  ] text", oplog.LevelError, "", "text", time.Time{})
+	f("[INFO   ] [ERROR] printed by the game", oplog.LevelInfo, "", "[ERROR] printed by the game", time.Time{})
+	f("[DEBUG  ] [Window      ] Provider: sdl2(['window_egl_rpi'] ignored)", oplog.LevelDebug, "Window",
+		"Provider: sdl2(['window_egl_rpi'] ignored)", time.Time{})
+	f("[12:34:56] [INFO   ] [Base        ] Leaving application in progress...", oplog.LevelInfo, "Base",
+		"Leaving application in progress...", utc(12, 34, 56, 0))
+}
+
+// TestParse_GenericJUL: java.util.logging's SimpleFormatter writes a
+// record as a header (date, 12-hour time, source) and a "LEVEL: message"
+// line: one entry, named by the class, with the method as Data's
+// "function" and the exception after it as its stack.
+func TestParse_GenericJUL(t *testing.T) {
+	data := readSample(t, "generic/jul_simpleformatter.log")
+	es := feed(mustParser(t, "generic"), data)
+	checkAll(t, es, int64(len(data)))
+	if len(es) != 8 {
+		for i, e := range es {
+			t.Logf("%d: %s %q %q", i, e.Record.Level, e.Record.Name, e.Record.Text)
+		}
+		t.Fatalf("%d records, want 8", len(es))
+	}
+	at := func(s int) time.Time { return time.Date(2026, 12, 4, 22, 0, s, 0, time.UTC) }
+	checkEntries(t, es, map[int]want{
+		0: {level: oplog.LevelInfo, name: "game.Main", text: "starting world", time: at(0), stack: ptr(""), data: `{"function":"main"}`},
+		1: {level: oplog.LevelError, name: "game.World", text: "enemy pool exhausted", time: at(1), data: `{"function":"tick"}`,
+			stack: ptr("java.lang.IllegalStateException: pool of 64 enemies exhausted\n\tat game.EnemyPool.take(EnemyPool.java:41)\n" +
+				"\tat game.World.tick(World.java:118)\n\tat game.Main.main(Main.java:12)")},
+		2: {level: oplog.LevelWarn, name: "game.World", text: "frame took 41 ms", time: at(2), stack: ptr("")},
+		3: {level: oplog.LevelInfo, name: "game.Config", text: "difficulty=hard", time: at(3)},
+		4: {level: oplog.LevelDebug, name: "game.Net", text: "3 packets", time: at(4)},
+		5: {level: oplog.LevelInfo, name: "game.Save", text: "saving slot 2", time: at(5), stack: ptr("")},
+		// An exception logged at INFO is an error of its own.
+		6: {level: oplog.LevelError, text: "java.io.IOException: disk full", stack: ptr("\tat game.Save.write(Save.java:77)\n\t... 3 more")},
+		7: {level: oplog.LevelInfo, name: "game.Main", text: "bye", time: at(6), stack: ptr("second line of the message")},
+	})
+	if _, title, _ := crash.Signature(es[1].Record.Stack); !strings.Contains(title, "IllegalStateException") {
+		t.Errorf("title %q", title)
+	}
+
+	f := func(input string, n, i int, w want) {
+		t.Helper()
+		es := parse(t, "generic", input)
+		if len(es) != n {
+			for j, e := range es {
+				t.Logf("%d: %s %q %q", j, e.Record.Level, e.Record.Name, e.Record.Text)
+			}
+			t.Fatalf("%q: %d records, want %d", input, len(es), n)
+		}
+		checkEntry(t, i, es[i], w)
+	}
+	day := func(d, h, m, s int) time.Time { return time.Date(2026, 12, d, h, m, s, 0, time.UTC) }
+	f("Dec 4, 2026 1:02:03 AM game.Log\nFINEST: deep\n", 1, 0, want{level: oplog.LevelDebug, name: "game.Log", text: "deep", time: day(4, 1, 2, 3)})
+	f("Dec 04, 2026 12:00:00 AM a.B c\nFINER: midnight\n", 1, 0, want{level: oplog.LevelDebug, name: "a.B", text: "midnight", time: day(4, 0, 0, 0)})
+	f("Dec 04, 2026 12:30:00 PM a.B c\nWARNING:\n", 1, 0, want{level: oplog.LevelWarn, name: "a.B", time: day(4, 12, 30, 0)})
+	// A header with no level line after it is a record of its own.
+	f("Dec 04, 2026 11:00:00 PM a.B c\nDec 04, 2026 11:00:01 PM a.B c\nSEVERE: x\n", 2, 0,
+		want{level: oplog.LevelInfo, name: "a.B", text: "a.B c", time: day(4, 23, 0, 0)})
+	// Not a header: no source, a 24-hour time.
+	f("Dec 04, 2026 11:00:00 PM\nSEVERE: x\n", 2, 1, want{level: oplog.LevelError, text: "x"})
+	f("Dec 04, 2026 23:00:00 a.B c\n", 1, 0, want{level: oplog.LevelInfo, text: "Dec 04, 2026 23:00:00 a.B c"})
+}
+
+// TestParse_GenericExceptionLines: a line naming an exception at its start
+// begins an error entry of its own after an info entry, but joins a
+// warning or error that announced it, and ends a Python traceback.
+func TestParse_GenericExceptionLines(t *testing.T) {
+	f := func(input string, n, i int, w want) {
+		t.Helper()
+		es := parse(t, "generic", input)
+		if len(es) != n {
+			for j, e := range es {
+				t.Logf("%d: %s %q %q", j, e.Record.Level, e.Record.Text, e.Record.Stack)
+			}
+			t.Fatalf("%q: %d records, want %d", input, len(es), n)
+		}
+		checkEntry(t, i, es[i], w)
+	}
+	info := "2026-03-01 12:00:00 INFO server up\n"
+	up := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	for _, name := range []string{"TypeError", "RangeError", "ReferenceError", "SyntaxError", "EvalError", "URIError"} {
+		f(info+name+": x is not a function\n    at update (game.js:12:5)\n    at tick (game.js:40:3)\n", 2, 1,
+			want{level: oplog.LevelError, text: name + ": x is not a function", stack: ptr("    at update (game.js:12:5)\n    at tick (game.js:40:3)")})
+	}
+	f(info+"java.lang.IllegalStateException: pool\n\tat a.B.c(B.java:1)\n", 2, 1,
+		want{level: oplog.LevelError, text: "java.lang.IllegalStateException: pool", stack: ptr("\tat a.B.c(B.java:1)")})
+	f("2026-03-01 12:00:00 DEBUG tick\njava.lang.NullPointerException\n\tat a.B.c(B.java:1)\n", 2, 1,
+		want{level: oplog.LevelError, text: "java.lang.NullPointerException", stack: ptr("\tat a.B.c(B.java:1)")})
+	// The announcing entry keeps its exception.
+	f("2026-03-01 12:00:00 ERROR com.x.Loader - failed\njava.io.IOException: x\n\tat a.B.c(B.java:1)\n", 1, 0,
+		want{level: oplog.LevelError, name: "com.x.Loader", text: "failed", time: up, stack: ptr("java.io.IOException: x\n\tat a.B.c(B.java:1)")})
+	f("2026-03-01 12:00:00 WARN retrying\nTypeError: x\n", 1, 0, want{level: oplog.LevelWarn, text: "retrying", time: up, stack: ptr("TypeError: x")})
+	f("2026-03-01 12:00:00 INFO stack follows:\nTypeError: x\n", 1, 0, want{level: oplog.LevelInfo, text: "stack follows:", time: up, stack: ptr("TypeError: x")})
+	// A Python traceback's exception line ends it.
+	tb := "Traceback (most recent call last):\n  File \"a.py\", line 1, in <module>\nValueError: x"
+	f("2026-03-01 12:00:00 ERROR handler failed\n"+tb+"\n2026-03-01 12:00:01 INFO next\n", 2, 0,
+		want{level: oplog.LevelError, text: "handler failed", time: up, stack: ptr(tb)})
+	// The parser alone (beneath the runtimes' layer, which makes a
+	// traceback after an info line a record of its own) keeps a traceback
+	// after an info entry whole too.
+	c := &clock{date: func() time.Time { return fileDate }, now: func() time.Time { return testNow }}
+	if es := feed(formatParser("generic", c), []byte(info+tb+"\nnext\n")); len(es) != 1 || es[0].Record.Stack != tb+"\nnext" {
+		t.Errorf("traceback after an info entry: %+v", es)
+	}
+	f("Traceback (most recent call last):\n  File \"a.py\", line 1, in <module>\nValueError: x\n", 1, 0,
+		want{level: oplog.LevelError, text: "ValueError: x", stack: ptr("Traceback (most recent call last):\n  File \"a.py\", line 1, in <module>\nValueError: x")})
+	// Prose is no exception's name.
+	f(info+"Connection Error: retrying\n", 1, 0, want{level: oplog.LevelInfo, text: "server up", time: up, stack: ptr("Connection Error: retrying")})
 }
 
 // TestParse_GenericUptime: the lines of an uptime-stamped log (Factorio's)

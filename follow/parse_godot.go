@@ -20,7 +20,9 @@ import (
 // ERROR, SCRIPT ERROR and SHADER ERROR (also as "USER ...") are errors,
 // WARNING a warning, with the message (without its label) as text, "script"
 // or "shader" as name, and the indented lines below as stack. Godot 3's
-// "   At: res://player.gd:12." lines are read too, and one unindented line
+// "   At: res://player.gd:12." lines are read too (its console's "ERROR:
+// f: msg" has the function first, its file logger's "**ERROR**: msg" the
+// message alone), and one unindented line
 // between a message and its "   at:" (a hint, a message's second line)
 // joins the message. A crash dump ("handle_crash: Program crashed with
 // signal 11" or "CrashHandlerException: ...") is one fatal record that ends
@@ -168,8 +170,11 @@ func (p *godotParser) begin(s string, end int64) {
 		return
 	}
 	p.errs = true
-	// Godot 3 starts the message with the function: "get_node: Node not found".
-	if f, _, ok := strings.Cut(msg, ": "); ok && !strings.ContainsAny(f, " \t") && !strings.Contains(f, ".") {
+	// Godot 3's console starts the message with the function: "get_node:
+	// Node not found". Its file logger ("**ERROR**: msg") writes the
+	// message alone, and the function on the "At:" line.
+	fileLogger := strings.HasPrefix(strings.TrimPrefix(s, "USER "), "**")
+	if f, _, ok := strings.Cut(msg, ": "); ok && !fileLogger && !strings.ContainsAny(f, " \t") && !strings.Contains(f, ".") {
 		p.fn = f
 	}
 	p.e.start(msg, level, end)

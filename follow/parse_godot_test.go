@@ -176,6 +176,17 @@ func TestParseGodot_Variants(t *testing.T) {
 		"   --- End of inner exception stack trace ---\nnext\n", 2, 0,
 		want{level: oplog.LevelError, text: "Error: System.ArgumentException: bad value",
 			stack: ptr("at Game.Load(String path) in /src/Game.cs:line 4\n--- End of inner exception stack trace ---")})
+	// Godot 3's file logger writes the message alone ("probe:" is part of
+	// it), its console the function first.
+	f("**WARNING**: probe: low ammo warning\n   At: res://x.gd:12:_f() - probe: low ammo warning\n", 1, 0,
+		want{level: oplog.LevelWarn, text: "probe: low ammo warning", stack: ptr("at _f (res://x.gd:12)"),
+			data: `{"srcFile":"res://x.gd","srcLine":12,"function":"_f"}`})
+	f("**ERROR**: save: slot missing\n   At: res://s.gd:3:_save() - save: slot missing\n", 1, 0,
+		want{level: oplog.LevelError, text: "save: slot missing", stack: ptr("at _save (res://s.gd:3)")})
+	f("**SCRIPT ERROR**: x: bad\n   At: res://s.gd:4:_x() - x: bad\n", 1, 0,
+		want{level: oplog.LevelError, name: "script", text: "x: bad", stack: ptr("at _x (res://s.gd:4)")})
+	f("WARNING: probe: low ammo\n   At: res://x.gd:12.\n", 1, 0,
+		want{level: oplog.LevelWarn, text: "low ammo", stack: ptr("at probe (res://x.gd:12)")})
 	f("Saving game\n   at slot 3\n", 2, 0, want{level: oplog.LevelInfo, text: "Saving game", stack: ptr("")})
 	// A dump cut short by an error label ends there.
 	f("handle_crash: Program crashed with signal 11\n[1] Node::get_child(int, bool) const (??:0)\nERROR: next\n", 2, 0,
