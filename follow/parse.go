@@ -1,6 +1,7 @@
 package follow
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -52,33 +53,65 @@ func newParser(name string, date, now func() time.Time) (Parser, error) {
 }
 
 // ParserNames lists the parsers NewParser knows, for messages and help.
-const ParserNames = "unity, log4j (or minecraft), mccrash, godot, unreal, luanti (or minetest), rust (or bevy), json, generic (or lua, love), plain"
+var ParserNames = parserNames()
+
+// parsers is the one table of the formats: their names (the first is the
+// parser's, the others aliases), the format auto detection picks them by,
+// and how each is made. NewParser, ParserNames and detection read it.
+var parsers = []struct {
+	names  []string
+	format int // fmtUnity, ...; -1: never detected
+	make   func(c *clock) Parser
+}{
+	{[]string{"unity"}, fmtUnity, func(c *clock) Parser { return &unityParser{clk: c} }},
+	{[]string{"log4j", "minecraft"}, fmtLog4j, func(c *clock) Parser { return &log4jParser{clk: c} }},
+	{[]string{"mccrash", "minecraft-crash"}, fmtMcCrash, func(c *clock) Parser { return &mcCrashParser{clk: c} }},
+	{[]string{"godot"}, fmtGodot, func(*clock) Parser { return &godotParser{} }},
+	{[]string{"unreal"}, fmtUnreal, func(*clock) Parser { return &unrealParser{} }},
+	{[]string{"luanti", "minetest"}, fmtLuanti, func(c *clock) Parser { return &luantiParser{clk: c} }},
+	{[]string{"rust", "bevy"}, fmtRust, func(c *clock) Parser { return &rustParser{clk: c, g: newGeneric(c, "generic")} }},
+	{[]string{"json"}, fmtJSON, func(c *clock) Parser { return &jsonParser{clk: c, g: newGeneric(c, "generic")} }},
+	{[]string{"generic"}, -1, func(c *clock) Parser { return newGeneric(c, "generic") }},
+	{[]string{"lua", "love"}, fmtLua, func(c *clock) Parser { return newGeneric(c, "lua") }},
+}
+
+// parserNames lists the table's names: "unity, log4j (or minecraft), ...".
+func parserNames() string {
+	var b strings.Builder
+	for _, p := range parsers {
+		if p.names[0] == "lua" {
+			continue // an alias of generic's, as far as a person choosing is concerned
+		}
+		b.WriteString(p.names[0])
+		if p.names[0] == "generic" {
+			b.WriteString(" (or lua, love)")
+		} else if len(p.names) > 1 {
+			b.WriteString(" (or " + strings.Join(p.names[1:], ", ") + ")")
+		}
+		b.WriteString(", ")
+	}
+	return b.String() + "plain"
+}
 
 // formatParser returns the parser of a format's name, or nil.
 func formatParser(name string, c *clock) Parser {
-	switch name {
-	case "unity":
-		return &unityParser{clk: c}
-	case "log4j", "minecraft":
-		return &log4jParser{clk: c}
-	case "godot":
-		return &godotParser{}
-	case "mccrash", "minecraft-crash":
-		return &mcCrashParser{clk: c}
-	case "unreal":
-		return &unrealParser{}
-	case "luanti", "minetest":
-		return &luantiParser{clk: c}
-	case "rust", "bevy":
-		return &rustParser{clk: c, g: newGeneric(c, "generic")}
-	case "json":
-		return &jsonParser{clk: c, g: newGeneric(c, "generic")}
-	case "generic":
-		return newGeneric(c, "generic")
-	case "lua", "love":
-		return newGeneric(c, "lua")
+	for _, p := range parsers {
+		if slices.Contains(p.names, name) {
+			return p.make(c)
+		}
 	}
 	return nil
+}
+
+// detectedParser returns the parser of a format auto detection picked, or
+// the generic parser for -1.
+func detectedParser(format int, c *clock) Parser {
+	for _, p := range parsers {
+		if p.format == format && format >= 0 {
+			return p.make(c)
+		}
+	}
+	return newGeneric(c, "generic")
 }
 
 // entry is the record a parser is building: the first line made its text,

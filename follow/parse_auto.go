@@ -62,28 +62,7 @@ func (a *autoParser) Flush() []Entry {
 
 // choose picks the parser and replays the lines held into it.
 func (a *autoParser) choose() []Entry {
-	switch a.pick() {
-	case fmtUnity:
-		a.p = &unityParser{clk: a.clk}
-	case fmtLog4j:
-		a.p = &log4jParser{clk: a.clk}
-	case fmtGodot:
-		a.p = &godotParser{}
-	case fmtUnreal:
-		a.p = &unrealParser{}
-	case fmtMcCrash:
-		a.p = &mcCrashParser{clk: a.clk}
-	case fmtLuanti:
-		a.p = &luantiParser{clk: a.clk}
-	case fmtRust:
-		a.p = formatParser("rust", a.clk)
-	case fmtJSON:
-		a.p = formatParser("json", a.clk)
-	case fmtLua:
-		a.p = formatParser("lua", a.clk)
-	default:
-		a.p = formatParser("generic", a.clk)
-	}
+	a.p = detectedParser(a.pick(), a.clk)
 	a.p = withRuntimes(a.p)
 	var out []Entry
 	for i, l := range a.lines {
