@@ -3,11 +3,9 @@ package follow
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"io"
 	"log/slog"
 	"os/exec"
-	"strings"
 	"time"
 
 	"github.com/mcplogd/mcplogd/oplog"
@@ -180,19 +178,13 @@ func (c *capture) exited(e Exit) {
 	c.store()
 }
 
-// store appends what is pending; on an error it keeps it for the next try.
+// store appends what is pending, as the follower does (appendCutting);
+// on an error it keeps it for the next try.
 func (c *capture) store() {
 	for len(c.pending) > 0 {
-		n := min(len(c.pending), batchSize)
-		err := c.a.Append(context.Background(), c.pending[:n])
-		var be *oplog.BatchError
-		if errors.As(err, &be) && be.Index < n {
-			c.logger.Warn("run: a record was refused; storing it cut down", "err", err)
-			r := &c.pending[be.Index]
-			*r = oplog.Record{Kind: r.Kind, Name: markerName(r), Source: r.Source, Level: oplog.LevelInfo, Time: r.Time,
-				Text: oplog.ClipBytes(strings.ToValidUTF8(r.Text, "\uFFFD"), oplog.MaxTextBytes), Stack: oplog.ClipBytes(strings.ToValidUTF8(r.Stack, "\uFFFD"), oplog.MaxStackBytes)}
-			continue
-		}
+		batch := c.pending[:min(len(c.pending), batchSize)]
+		err := appendCutting(batch, func(recs []oplog.Record) error { return c.a.Append(context.Background(), recs) },
+			func(i int) { cutDown(&batch[i]) }, c.logger, "run")
 		if err != nil {
 			if c.err == nil {
 				c.logger.Error("run: records not stored yet; trying again", "records", len(c.pending), "err", err)
@@ -201,7 +193,7 @@ func (c *capture) store() {
 			return
 		}
 		c.err = nil
-		c.pending = c.pending[n:]
+		c.pending = c.pending[len(batch):]
 	}
 	c.pending = nil
 }

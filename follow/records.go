@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"log/slog"
 	"strconv"
 	"strings"
 
@@ -61,17 +62,29 @@ func (f *Follower) store() error {
 	return nil
 }
 
-// appendBatch appends recs; a record the Log refuses is made acceptable
-// (cut to the limits, its parser data dropped) rather than stopping the file.
+// appendBatch appends recs with their position.
 func (f *Follower) appendBatch(recs []oplog.Record, pos oplog.Position) error {
+	return appendCutting(recs, func(recs []oplog.Record) error {
+		return f.log.AppendAt(context.Background(), recs, pos)
+	}, func(i int) {
+		cutDown(&recs[i])
+		recs[i].Data = withPosition(nil, &f.pending[i])
+	}, f.logger, "follow")
+}
+
+// appendCutting appends recs with add, the way every reader of a game's
+// output stores what it parsed: a record the Log refuses is made
+// acceptable (cut) and the batch tried again, rather than stopping the
+// output there.
+func appendCutting(recs []oplog.Record, add func([]oplog.Record) error, cut func(i int), logger *slog.Logger, what string) error {
 	for tries := 0; ; tries++ {
-		err := f.log.AppendAt(context.Background(), recs, pos)
+		err := add(recs)
 		var be *oplog.BatchError
 		if err == nil || !errors.As(err, &be) || be.Index >= len(recs) || tries >= len(recs) {
 			return err
 		}
-		f.logger.Warn("follow: a record was refused; storing it cut down", "err", err)
-		sanitize(&recs[be.Index], &f.pending[be.Index])
+		logger.Warn(what+": a record was refused; storing it cut down", "err", err)
+		cut(be.Index)
 	}
 }
 
@@ -99,9 +112,10 @@ func prepare(r oplog.Record, source string) oplog.Record {
 	return r
 }
 
-// sanitize makes a refused record acceptable: it keeps the text and stack
-// (valid UTF-8, within limits) and the position, and drops the rest.
-func sanitize(r *oplog.Record, p *pendingEntry) {
+// cutDown makes a refused record acceptable: it keeps its kind, the text
+// and stack (valid UTF-8, within limits) and a marker's name, and drops
+// the rest, its time too (the Log gives it the time it is stored).
+func cutDown(r *oplog.Record) {
 	kind := oplog.KindLine
 	if r.Kind == oplog.KindMarker {
 		kind = oplog.KindMarker
@@ -113,7 +127,6 @@ func sanitize(r *oplog.Record, p *pendingEntry) {
 		Level:  oplog.LevelInfo,
 		Text:   oplog.ClipBytes(strings.ToValidUTF8(r.Text, "\uFFFD"), oplog.MaxTextBytes),
 		Stack:  oplog.ClipBytes(strings.ToValidUTF8(r.Stack, "\uFFFD"), oplog.MaxStackBytes),
-		Data:   withPosition(nil, p),
 	}
 }
 
