@@ -173,7 +173,9 @@ func TestMCP_Runs(t *testing.T) {
 				Groups []withLastID `json:"groups"`
 			}](t, m, "find_crashes", args).Groups)
 		}
-		checkIDs(t, "every run", groups(map[string]any{}), want(recs, true, 2, 5))
+		// Run 1 ended with its exception, the next run's start right after
+		// it: that run's crash, listed before the error of run 2.
+		checkIDs(t, "every run", groups(map[string]any{}), want(recs, true, 5, 2))
 		checkIDs(t, "run previous", groups(map[string]any{"source": "unity", "run": "previous"}), want(recs, true, 2))
 		checkIDs(t, "run current", groups(map[string]any{"run": "current"}), want(recs, true, 5))
 		checkIDs(t, "since last_compile", groups(map[string]any{"since": "last_compile"}), nil)

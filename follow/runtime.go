@@ -26,11 +26,11 @@ import (
 // prints as the process dies (an uncaught Java or .NET exception, a
 // signal, a sanitizer, a Go panic) is always its own.
 type runtimeLayer struct {
-	p       Parser
-	own     uint32 // the kinds p reads itself (1 << kind)
-	r       report
-	cand    candidate
-	wrapped bool // the last line handed to p came through a stderr/stdout wrapper
+	p    Parser
+	own  uint32 // the kinds p reads itself (1 << kind)
+	r    report
+	cand candidate
+	wrap wrapping // how the last line handed to p came: through a stderr/stdout wrapper?
 }
 
 // withRuntimes puts the runtimes' recognisers in front of p.
@@ -60,7 +60,7 @@ type candidate struct {
 	line     string
 	body     string
 	prefixed bool
-	wrapped  bool
+	wrap     wrapping
 	end      int64
 	extra    string // a line between an exception's line and its frames
 	extraEnd int64
@@ -98,9 +98,9 @@ func (l *runtimeLayer) Line(line string, end int64) []Entry {
 // releaseCand hands the lines of a candidate that started no report to
 // the engine's parser.
 func (l *runtimeLayer) releaseCand(c *candidate) []Entry {
-	out := l.below(c.line, c.end, c.wrapped)
+	out := l.below(c.line, c.end, c.wrap)
 	if c.extra != "" {
-		out = join(out, l.below(c.extra, c.extraEnd, c.wrapped))
+		out = join(out, l.below(c.extra, c.extraEnd, c.wrap))
 	}
 	return out
 }
@@ -118,25 +118,25 @@ func (l *runtimeLayer) Flush() []Entry {
 }
 
 // below hands a line to the engine's parser.
-func (l *runtimeLayer) below(line string, end int64, wrapped bool) []Entry {
-	l.wrapped = wrapped
+func (l *runtimeLayer) below(line string, end int64, wrap wrapping) []Entry {
+	l.wrap = wrap
 	return l.p.Line(line, end)
 }
 
 // begin starts a report, holds a candidate, or hands the line below.
 func (l *runtimeLayer) begin(out []Entry, line string, end int64) []Entry {
 	s := trimRight(line)
-	n, wrapped := cutPrefix(s)
+	n, wrap := cutPrefix(s)
 	body, prefixed := s[n:], n > 0
 	kind, level := startOf(trimLeft(body))
 	switch {
 	case kind == rtNone || l.own&(1<<kind) != 0:
-		return join(out, l.below(line, end, wrapped))
+		return join(out, l.below(line, end, wrap))
 	case kind == rtThrown || kind == rtRuler:
-		l.cand = candidate{held: true, kind: kind, line: line, body: body, prefixed: prefixed, wrapped: wrapped, end: end}
+		l.cand = candidate{held: true, kind: kind, line: line, body: body, prefixed: prefixed, wrap: wrap, end: end}
 		return out
 	}
-	return l.start(out, kind, level, line, body, prefixed, wrapped, end)
+	return l.start(out, kind, level, line, body, prefixed, wrap, end)
 }
 
 // confirm starts the report candidate c heads when line goes on with it.
@@ -153,7 +153,7 @@ func (l *runtimeLayer) confirm(out []Entry, c *candidate, line string, end int64
 		if !isFrameStart(t) {
 			return out, false
 		}
-		out = l.start(out, rtThrown, oplog.LevelError, c.line, c.body, c.prefixed, c.wrapped, c.end)
+		out = l.start(out, rtThrown, oplog.LevelError, c.line, c.body, c.prefixed, c.wrap, c.end)
 		if c.extra != "" {
 			l.r.add(trimLeft(l.r.bodyOfCand(c, c.extra)), c.extraEnd)
 		}
@@ -161,7 +161,7 @@ func (l *runtimeLayer) confirm(out []Entry, c *candidate, line string, end int64
 		return out, true
 	case rtRuler:
 		if k, level := startOf(t); k == rtSanitizer {
-			return l.start(out, k, level, line, s, c.prefixed, c.wrapped, end), true
+			return l.start(out, k, level, line, s, c.prefixed, c.wrap, end), true
 		}
 	}
 	return out, false
@@ -170,16 +170,16 @@ func (l *runtimeLayer) confirm(out []Entry, c *candidate, line string, end int64
 // start begins a report of kind with its first line (body: past its prefix). The entry the
 // engine's parser holds is completed first; a report a logger prints after
 // its own line joins that line when it announces it.
-func (l *runtimeLayer) start(out []Entry, kind rtKind, level oplog.Level, line, body string, prefixed, wrapped bool, end int64) []Entry {
+func (l *runtimeLayer) start(out []Entry, kind rtKind, level oplog.Level, line, body string, prefixed bool, wrap wrapping, end int64) []Entry {
 	before := l.p.Flush()
 	r := &l.r
 	r.begin(kind, line, body, prefixed, level, end)
-	if n := len(before); n > 0 && (kind == rtPython || kind == rtThrown) && !l.wrapped && announces(&before[n-1].Record) {
+	if n := len(before); n > 0 && (kind == rtPython || kind == rtThrown) && l.wrap != wrapped && announces(&before[n-1].Record) {
 		r.attach, r.attached = before[n-1].Record, true
 		before = before[:n-1]
 	}
 	out = join(out, before)
-	l.wrapped = wrapped
+	l.wrap = wrap
 	if r.done {
 		out = l.finish(out)
 	}
@@ -204,7 +204,7 @@ func (l *runtimeLayer) finish(out []Entry) []Entry {
 	r.kind = rtNone
 	if !r.confirmed {
 		for i, s := range r.raw {
-			out = join(out, l.below(s, r.rawEnds[i], false))
+			out = join(out, l.below(s, r.rawEnds[i], notWrapped))
 		}
 		r.raw, r.rawEnds = r.raw[:0], r.rawEnds[:0]
 		return out

@@ -236,7 +236,10 @@ func (r *report) node(s, t string, end int64) bool {
 		if r.e.blanks > 0 {
 			return false
 		}
-		return r.indented(s) && r.add(s, end) || (t == "{" || t == "}") && r.add(s, end)
+		if r.braces || isFrameStart(t) {
+			return r.frames(s, t, end)
+		}
+		return r.indented(s) && r.add(s, end)
 	}
 	return false
 }

@@ -3,6 +3,8 @@ package follow
 import (
 	"strings"
 	"time"
+
+	"github.com/mcplogd/mcplogd/oplog"
 )
 
 // What loggers put in front of the lines a program prints. A runtime's crash
@@ -15,32 +17,60 @@ import (
 // uptime; in brackets or not), level words (padded inside brackets or after
 // the word, "ERROR:" and Python's "ERROR:root:"), names in brackets
 // ("[Module      ]", "[main/INFO]"), "stderr:" and "stdout:" wrappers, and
-// the separators between them. wrapped reports a stderr or stdout wrapper:
-// such a line says nothing of its own level. n is 0 when line has no prefix;
-// a line that starts with a space or a tab has none (its indentation is the
-// printed text's).
-func cutPrefix(line string) (n int, wrapped bool) {
+// the separators between them. n is 0 when line has no prefix; a line
+// that starts with a space or a tab has none (its indentation is the
+// printed text's). wrap says whether a stderr or stdout wrapper was among
+// them (such a line says nothing of its own level) and whether the line
+// it wraps has a level word of its own at warning or above after it.
+func cutPrefix(line string) (n int, wrap wrapping) {
 	i := 0
 	for tokens := 0; tokens < 8 && i < len(line); tokens++ {
 		k := prefixToken(line[i:])
 		if k == 0 {
 			break
 		}
-		if w := line[i : i+k]; strings.HasPrefix(w, "stderr") || strings.HasPrefix(w, "stdout") ||
+		w := line[i : i+k]
+		if strings.HasPrefix(w, "stderr") || strings.HasPrefix(w, "stdout") ||
 			strings.HasPrefix(w, "[stderr]") || strings.HasPrefix(w, "[stdout]") {
-			wrapped = true
+			wrap = wrapped
 			i += k
 			if i < len(line) && line[i] == ' ' {
 				i++ // one space: what follows is the printed line, indentation and all
 			}
-			return i, wrapped
+			if i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+				return i, wrap
+			}
+			continue // the printed line's own prefix: "stderr: ERROR: Caught signal 11"
 		}
-		col := levelColumn(line[i : i+k])
+		if wrap == wrapped {
+			if lv, ok := levelWord(leadingWord(strings.TrimPrefix(w, "["))); ok && lv >= oplog.LevelWarn {
+				wrap = wrappedLevel
+			}
+		}
+		col := levelColumn(w)
 		i += k
 		i += padding(line[i:], col)
 	}
-	return i, wrapped
+	return i, wrap
 }
+
+// leadingWord is the letters s starts with.
+func leadingWord(s string) string {
+	i := 0
+	for i < len(s) && isLetter(s[i]) {
+		i++
+	}
+	return s[:i]
+}
+
+// wrapping is what cutPrefix says of a stderr or stdout wrapper.
+type wrapping uint8
+
+const (
+	notWrapped   wrapping = iota
+	wrapped               // "[WARNING] stderr: ...": the logger's level, not the line's
+	wrappedLevel          // "[WARNING] stderr: ERROR:game:...": the line's own level, warning or above
+)
 
 // levelColumn is the width a logger pads a bare level word to
 // ("%(levelname)-8s"), or 1 for any other token: one space follows it.
@@ -91,8 +121,33 @@ func prefixToken(s string) int {
 		return stampToken(s)
 	case c == 's' && (strings.HasPrefix(s, "stderr:") || strings.HasPrefix(s, "stdout:")):
 		return len("stderr:")
-	case 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z':
+	case 'A' <= c && c <= 'Z':
 		return levelToken(s)
+	case 'a' <= c && c <= 'z':
+		if n := levelToken(s); n > 0 {
+			return n
+		}
+		return loggerToken(s)
+	}
+	return 0
+}
+
+// loggerToken reads a logger's dotted name before ": " ("py.warnings: ",
+// "game.world: "), in lower case: an exception's name has capitals.
+func loggerToken(s string) int {
+	dot := false
+	for i := 0; i < len(s) && i < 64; i++ {
+		switch c := s[i]; {
+		case c == '.':
+			dot = true
+		case c == ':':
+			if dot && i+1 < len(s) && s[i+1] == ' ' {
+				return i + 1
+			}
+			return 0
+		case !('a' <= c && c <= 'z' || isDigit(c) || c == '_'):
+			return 0
+		}
 	}
 	return 0
 }

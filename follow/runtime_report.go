@@ -51,6 +51,7 @@ type report struct {
 	attached  bool // it joins the line before it, attach
 	attach    oplog.Record
 	ubsan     bool
+	braces    bool     // in the properties Node prints after an error's frames: "{", "[cause]: ...", "}"
 	head      string   // an exception's line (rtThrown): the stack's first when the report joins the line before
 	raw       []string // Node's lines until its error shows
 	rawEnds   []int64
@@ -137,13 +138,27 @@ func (r *report) more(line, s string, end int64) bool {
 	case rtDotnet:
 		return r.dotnet(t, end)
 	case rtJava, rtThrown:
-		return isFrameStart(t) && r.add(s, end)
+		return r.frames(s, t, end)
 	case rtNode:
 		return r.node(s, t, end)
 	case rtGo:
 		return r.goPanic(s, t, end)
 	}
 	return false
+}
+
+// frames reads an exception's frames, and the properties Node prints
+// after them ("    at f (x.js:1:2) {", "  [cause]: 'ENOENT'", "}").
+func (r *report) frames(s, t string, end int64) bool {
+	switch {
+	case r.braces:
+		r.braces = t != "}"
+	case isFrameStart(t):
+		r.braces = strings.HasSuffix(t, " {")
+	default:
+		return false
+	}
+	return r.add(s, end)
 }
 
 // record is the report's record.

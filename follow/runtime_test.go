@@ -129,6 +129,7 @@ func TestRuntime_Attach(t *testing.T) {
 		{"Colon", "2026-12-04 10:00:00 INFO loading failed, the trace follows:\n", 1, "loading failed, the trace follows:"},
 		{"Info", "INFO:game:frame 3\n", 2, "FileNotFoundError: x.png"},
 		{"Wrapped", "[WARNING] stderr: something\n", 2, "FileNotFoundError: x.png"},
+		{"WrappedError", "[WARNING] stderr: ERROR:game:could not load x.png\n", 1, "stderr: ERROR:game:could not load x.png"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			recs := recordsOf(feed(mustParser(t, "generic"), []byte(tc.before+tb)))
