@@ -1,0 +1,70 @@
+//go:build !windows
+
+package follow
+
+import (
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"testing"
+
+	"github.com/mcplogd/mcplogd/oplog"
+)
+
+// TestRuntime_Mono: a NullReferenceException nothing catches, which Mono
+// prints twice ("Unhandled Exception:", then "[ERROR] FATAL UNHANDLED
+// EXCEPTION:"): one record. Built with mcs -debug and run with mono
+// --debug, so that frames have file:line. The handled error of every run is
+// an exception's ToString() written to standard error.
+func TestRuntime_Mono(t *testing.T) {
+	mcs := needEngine(t, "mcs")
+	mono := needEngine(t, "mono")
+	dir := copyGame(t, "runtimes/mono")
+	langBuild(t, dir, nil, mcs, "-debug", "-d:TRACE", "-out:Game.exe", "Game.cs")
+	g := &langGame{dir: dir, progs: map[string][]string{"mono": {mono, "--debug", filepath.Join(dir, "Game.exe")}}, first: "mono",
+		wrap: langWrapper(t), handled: "missing texture enemy.png"}
+	line := fmt.Sprintf("Game.cs:%d", langLineOf(t, filepath.Join(dir, "Game.cs"), "CRASH:null"))
+	cases := []langCase{
+		{name: "null", text: regexp.QuoteMeta("System.NullReferenceException: Object reference not set to an instance of an object"),
+			level: oplog.LevelFatal, stack: []string{"at World.SpawnEnemy (System.String kind)", line, "at Game.Main"}, class: oplog.ClassCrash,
+			title: "System.NullReferenceException: Object reference not set", where: []string{"World.SpawnEnemy", line}},
+	}
+	runLang(t, g, cases)
+}
+
+// TestRuntime_Java: an IllegalStateException caused by a
+// NumberFormatException, uncaught in the main thread. The game logs
+// through java.util.logging's default SimpleFormatter: two lines a record.
+func TestRuntime_Java(t *testing.T) {
+	javac := needEngine(t, "javac")
+	java := needEngine(t, "java")
+	dir := copyGame(t, "runtimes/java")
+	langBuild(t, dir, nil, javac, "-d", "classes", filepath.Join("game", "Game.java"))
+	g := &langGame{dir: dir, progs: map[string][]string{"java": {java, "-cp", filepath.Join(dir, "classes"), "game.Game"}}, first: "java",
+		wrap: langWrapper(t), handled: "missing texture enemy.png, using the placeholder"}
+	line := fmt.Sprintf("game.World.spawnEnemy(Game.java:%d)", langLineOf(t, filepath.Join(dir, "game", "Game.java"), "CRASH:caused"))
+	cases := []langCase{
+		{name: "caused", text: regexp.QuoteMeta("java.lang.IllegalStateException: cannot spawn orc"), level: oplog.LevelFatal,
+			stack: []string{"at " + line, "Caused by: java.lang.NumberFormatException: For input string: \"lots\"", "... 3 more"},
+			class: oplog.ClassCrash, title: "java.lang.IllegalStateException: cannot spawn orc", where: []string{line}},
+	}
+	runLang(t, g, cases)
+}
+
+// TestRuntime_Node: a TypeError thrown from a setInterval callback, which
+// Node prints under the source line and a caret, with its version after;
+// the handled error of every run is console.error of an Error: its stack.
+func TestRuntime_Node(t *testing.T) {
+	node := needEngine(t, "node", "nodejs")
+	dir := copyGame(t, "runtimes/node")
+	g := &langGame{dir: dir, progs: map[string][]string{"node": {node, filepath.Join(dir, "game.js")}}, first: "node",
+		wrap: langWrapper(t), handled: "missing texture enemy.png, using the placeholder"}
+	line := fmt.Sprintf("game.js:%d", langLineOf(t, filepath.Join(dir, "game.js"), "CRASH:type"))
+	cases := []langCase{
+		{name: "type", text: regexp.QuoteMeta("TypeError: Cannot read properties of undefined (reading 'width')"),
+			level: oplog.LevelFatal, stampLevel: oplog.LevelError, // stamped, the game's handler logs it, then exits 1
+			stack: []string{"at World.spawnEnemy (", line, "at World.tick ("}, class: oplog.ClassCrash,
+			title: "TypeError: Cannot read properties of undefined (reading 'width')", where: []string{"World.spawnEnemy", line}},
+	}
+	runLang(t, g, cases)
+}

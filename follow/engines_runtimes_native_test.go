@@ -1,0 +1,116 @@
+//go:build !windows
+
+package follow
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"testing"
+
+	"github.com/mcplogd/mcplogd/oplog"
+)
+
+// langCGame builds the C game three times: plain (-g -rdynamic, for the
+// signal handler's backtrace), with AddressSanitizer and with
+// UndefinedBehaviorSanitizer.
+func langCGame(t *testing.T) (*langGame, string) {
+	t.Helper()
+	gcc := needEngine(t, "gcc")
+	dir := copyGame(t, "runtimes/c")
+	builds := map[string][]string{
+		"plain": {"-g", "-O0", "-rdynamic"},
+		"asan":  {"-g", "-O0", "-fsanitize=address"},
+		"ubsan": {"-g", "-O0", "-fsanitize=undefined"},
+	}
+	progs := map[string][]string{}
+	for name, flags := range builds {
+		out := filepath.Join(dir, "game-"+name)
+		langBuild(t, dir, nil, append(append([]string{gcc}, flags...), "-o", out, "game.c")...)
+		progs[name] = []string{out}
+	}
+	return &langGame{dir: dir, progs: progs, first: "plain", wrap: langWrapper(t),
+		handled: "missing texture enemy.png, using the placeholder"}, filepath.Join(dir, "game.c")
+}
+
+// TestRuntime_C: glibc's failed assert, a SIGSEGV a handler prints a
+// backtrace of, AddressSanitizer's heap use after free, UBSan's signed
+// overflow (halting, and going on as it does by default), LeakSanitizer's
+// report at exit.
+func TestRuntime_C(t *testing.T) {
+	g, src := langCGame(t)
+	at := func(marker string) string { return fmt.Sprintf("game.c:%d", langLineOf(t, src, marker)) }
+	overflow := regexp.QuoteMeta(at("CRASH:overflow")) + `:\d+: runtime error: signed integer overflow: 300 \+ 2147483600 cannot be represented in type 'int'`
+	cases := []langCase{
+		{name: "assert", text: `game-plain: ` + regexp.QuoteMeta(at("CRASH:assert")+": spawn_enemy: Assertion `e->hp > 0' failed."), level: oplog.LevelFatal,
+			class: oplog.ClassCrash, title: "Assertion `e->hp > 0' failed", where: []string{"spawn_enemy", at("CRASH:assert")}},
+		{name: "segv", text: regexp.QuoteMeta("Caught signal 11 (Segmentation fault), backtrace:"), level: oplog.LevelFatal,
+			stack: []string{"(spawn_enemy+0x", "(world_spawn+0x", "(tick+0x"}, class: oplog.ClassCrash,
+			title: "Caught signal 11 (Segmentation fault)", where: []string{"spawn_enemy"}},
+		{name: "fpe", text: regexp.QuoteMeta("Caught signal 8 (Floating point exception), backtrace:"), level: oplog.LevelFatal,
+			stack: []string{"(spawn_enemy+0x"}, class: oplog.ClassCrash, title: "Caught signal 8", where: []string{"spawn_enemy"}},
+		{name: "uaf", prog: "asan", text: `==\d+==ERROR: AddressSanitizer: heap-use-after-free on address 0x[0-9a-f]+`, level: oplog.LevelFatal,
+			stack: []string{"in spawn_enemy ", "freed by thread T0 here:", "SUMMARY: AddressSanitizer: heap-use-after-free"}, class: oplog.ClassCrash,
+			title: "AddressSanitizer: heap-use-after-free", where: []string{"spawn_enemy", at("CRASH:uaf")}},
+		// Halting or not, UBSan prints the same report: an error, which
+		// the failing exit right after it makes the run's crash.
+		{name: "overflow-halt", mode: "overflow", prog: "ubsan", env: []string{"UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1"},
+			text: overflow, level: oplog.LevelError, stack: []string{"in spawn_enemy ", "in world_spawn "}, class: oplog.ClassCrash,
+			title: "runtime error: signed integer overflow", where: []string{"spawn_enemy", at("CRASH:overflow")}},
+		{name: "overflow", prog: "ubsan", env: []string{"UBSAN_OPTIONS=print_stacktrace=1"},
+			text: overflow, level: oplog.LevelError, stack: []string{"in spawn_enemy ", "in world_spawn "}, class: oplog.ClassError,
+			title: "runtime error: signed integer overflow", where: []string{"spawn_enemy", at("CRASH:overflow")}, exits: true},
+		{name: "leak", prog: "asan", text: `==\d+==ERROR: LeakSanitizer: detected memory leaks`, level: oplog.LevelFatal,
+			stack: []string{"Direct leak of 4 byte(s) in 1 object(s) allocated from:", "in spawn_enemy ", "SUMMARY: AddressSanitizer: 4 byte(s) leaked"},
+			class: oplog.ClassCrash, title: "LeakSanitizer: detected memory leaks", where: []string{"spawn_enemy", at("CRASH:leak")}},
+	}
+	runLang(t, g, cases)
+}
+
+// TestRuntime_C_Groups: the same SIGSEGV in two runs is one crash group
+// of two; a SIGFPE in a third run another.
+func TestRuntime_C_Groups(t *testing.T) {
+	g, _ := langCGame(t)
+	checkLangGroups(t, g, map[string]string{"segv": "Caught signal 11", "fpe": "Caught signal 8"}, "segv", "segv", "fpe")
+}
+
+// TestRuntime_CPP: a std::runtime_error nothing catches: std::terminate
+// prints its what() and aborts, with no handler ("throw") and with one that
+// prints a backtrace ("throw-bt").
+func TestRuntime_CPP(t *testing.T) {
+	gxx := needEngine(t, "g++")
+	dir := copyGame(t, "runtimes/cpp")
+	langBuild(t, dir, nil, gxx, "-g", "-O0", "-rdynamic", "-o", "game", "game.cpp")
+	g := &langGame{dir: dir, progs: map[string][]string{"plain": {filepath.Join(dir, "game")}}, first: "plain", wrap: langWrapper(t),
+		handled: "missing texture enemy.png, using the placeholder"}
+	terminate := regexp.QuoteMeta("terminate called after throwing an instance of 'std::runtime_error'")
+	cases := []langCase{
+		{name: "throw", text: terminate, level: oplog.LevelFatal, stack: []string{"what():  no spawn point for orc"},
+			class: oplog.ClassCrash, title: "std::runtime_error"},
+		{name: "throw-bt", text: terminate, level: oplog.LevelFatal,
+			stack: []string{"what():  no spawn point for orc", "spawnEnemy", "Caught signal 6 (Aborted), backtrace:"},
+			class: oplog.ClassCrash, title: "std::runtime_error", where: []string{"spawnEnemy"}},
+	}
+	runLang(t, g, cases)
+}
+
+// TestRuntime_Go: a slice indexed past its end: the runtime's panic and
+// the goroutine's frames, status 2.
+func TestRuntime_Go(t *testing.T) {
+	goTool := needEngine(t, "go")
+	dir := copyGame(t, "runtimes/go")
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module game\n\ngo 1.21\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	langBuild(t, dir, []string{"GOTOOLCHAIN=local", "GOWORK=off", "GOFLAGS="}, goTool, "build", "-o", "game", ".")
+	g := &langGame{dir: dir, progs: map[string][]string{"go": {filepath.Join(dir, "game")}}, first: "go", wrap: langWrapper(t),
+		handled: "missing texture, using the placeholder"}
+	line := fmt.Sprintf("main.go:%d", langLineOf(t, filepath.Join(dir, "main.go"), "CRASH:index"))
+	cases := []langCase{
+		{name: "index", text: regexp.QuoteMeta("panic: runtime error: index out of range [3] with length 3"), level: oplog.LevelFatal,
+			stack: []string{"goroutine 1 [running]:", "main.(*world).spawnEnemy(", line, "main.tick("}, class: oplog.ClassCrash,
+			title: "panic: runtime error: index out of range [3] with length 3", where: []string{"spawnEnemy", line}},
+	}
+	runLang(t, g, cases)
+}

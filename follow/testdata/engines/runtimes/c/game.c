@@ -1,0 +1,138 @@
+/* A small game for mcplogd's runtime tests: game MODE [PREFIX].
+ *
+ * It ticks a few frames, logging as SDL_Log does ("INFO: msg") or, with
+ * PREFIX "stamp", behind a timestamp and a padded level; warns of a
+ * missing texture in every run; then, in frame 3, does what MODE says
+ * deep in game code (main -> tick -> world_spawn -> spawn_enemy): "assert"
+ * (a failing assert), "segv" and "fpe" (a signal its handler reports with
+ * backtrace_symbols_fd, then raises again), "uaf" (a heap use after free,
+ * for -fsanitize=address), "overflow" (a signed overflow, for
+ * -fsanitize=undefined), "leak" (memory never freed, for
+ * -fsanitize=address's LeakSanitizer at exit), "ok". Build it with -g
+ * -rdynamic so that the backtrace names functions.
+ */
+#define _GNU_SOURCE
+#include <assert.h>
+#include <execinfo.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
+
+static const char *mode = "ok";
+static int stamped;
+
+struct enemy {
+	char kind[16];
+	int hp;
+};
+
+struct world {
+	struct enemy *enemies[8];
+	int count;
+	int score;
+};
+
+static void logf_(const char *level, const char *fmt, ...) {
+	char line[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof line, fmt, ap);
+	va_end(ap);
+	if (stamped) {
+		struct timeval tv;
+		char when[32];
+		gettimeofday(&tv, NULL);
+		strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S", localtime(&tv.tv_sec));
+		fprintf(stderr, "%s,%03d [%-7s] %s\n", when, (int)(tv.tv_usec / 1000), level, line);
+	} else {
+		fprintf(stderr, "%s: %s\n", strcmp(level, "WARNING") == 0 ? "WARN" : level, line);
+	}
+}
+
+static void on_signal(int sig) {
+	void *frames[64];
+	int n = backtrace(frames, 64);
+	char head[128];
+	snprintf(head, sizeof head, "Caught signal %d (%s), backtrace:", sig, strsignal(sig));
+	logf_("ERROR", "%s", head);
+	backtrace_symbols_fd(frames, n, STDERR_FILENO);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static struct enemy *find_enemy(struct world *w, const char *kind) {
+	for (int i = 0; i < w->count; i++) {
+		if (strcmp(w->enemies[i]->kind, kind) == 0) {
+			return w->enemies[i];
+		}
+	}
+	return NULL;
+}
+
+static void load_texture(const char *name) {
+	if (access(name, R_OK) != 0) {
+		logf_("WARNING", "missing texture %s, using the placeholder", name);
+	}
+}
+
+void spawn_enemy(struct world *w, const char *kind) {
+	struct enemy *e = calloc(1, sizeof *e);
+	snprintf(e->kind, sizeof e->kind, "%s", kind);
+	e->hp = strcmp(mode, "assert") == 0 ? 0 : 30;
+	volatile int bonus = 2147483600, zero = 0;
+	if (strcmp(mode, "assert") == 0) {
+		assert(e->hp > 0); /* CRASH:assert */
+	} else if (strcmp(mode, "segv") == 0) {
+		struct enemy *boss = find_enemy(w, "boss");
+		boss->hp += 10; /* CRASH:segv */
+	} else if (strcmp(mode, "fpe") == 0) {
+		e->hp = w->score / zero; /* CRASH:fpe */
+	} else if (strcmp(mode, "uaf") == 0) {
+		free(e);
+		logf_("INFO", "spawned %s with %d hp", kind, e->hp); /* CRASH:uaf */
+		return;
+	} else if (strcmp(mode, "overflow") == 0) {
+		w->score = bonus + e->hp * 10; /* CRASH:overflow */
+	} else if (strcmp(mode, "leak") == 0) {
+		char *name = strdup(kind); /* CRASH:leak */
+		logf_("INFO", "spawned %s", name);
+	}
+	w->enemies[w->count++] = e;
+}
+
+void world_spawn(struct world *w, int frame) {
+	if (frame == 3) {
+		spawn_enemy(w, "orc");
+	}
+}
+
+void tick(struct world *w, int frame) {
+	logf_("INFO", "frame %d", frame);
+	if (frame == 1) {
+		load_texture("enemy.png");
+	}
+	world_spawn(w, frame);
+}
+
+int main(int argc, char **argv) {
+	if (argc > 1) {
+		mode = argv[1];
+	}
+	stamped = argc > 2 && strcmp(argv[2], "stamp") == 0;
+	if (strcmp(mode, "segv") == 0 || strcmp(mode, "fpe") == 0) {
+		signal(SIGSEGV, on_signal);
+		signal(SIGFPE, on_signal);
+	}
+	static struct world w;
+	logf_("INFO", "starting in mode %s", mode);
+	for (int frame = 1; frame <= 5; frame++) {
+		tick(&w, frame);
+	}
+	logf_("INFO", "shutting down with score %d", w.score);
+	return 0;
+}

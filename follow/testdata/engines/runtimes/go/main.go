@@ -1,0 +1,81 @@
+// Command game is a small game for mcplogd's runtime tests: game MODE
+// [PREFIX].
+//
+// It ticks a few frames, logging through log/slog's default handler
+// ("2026/12/04 10:00:01 INFO frame n=1") or, with PREFIX "stamp", behind a
+// timestamp and a padded level; warns of a missing texture in every run;
+// then, in frame 3, MODE "index" indexes past the end of a slice deep in
+// game code (main -> tick -> (*World).spawn -> (*World).spawnEnemy): the
+// runtime prints "panic: runtime error: index out of range" and the
+// goroutine's frames, and exits with status 2. "ok" does not.
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"strings"
+	"time"
+)
+
+var (
+	mode    = "ok"
+	stamped bool
+)
+
+type world struct {
+	spawnPoints []int
+	enemies     []string
+}
+
+func logf(level slog.Level, msg string, args ...any) {
+	if !stamped {
+		slog.Log(context.Background(), level, msg, args...)
+		return
+	}
+	name := map[slog.Level]string{slog.LevelInfo: "INFO", slog.LevelWarn: "WARNING"}[level]
+	line := fmt.Sprintf("%s [%-7s] %s", time.Now().Format("2006-01-02 15:04:05,000"), name, msg)
+	for i := 0; i+1 < len(args); i += 2 {
+		line += fmt.Sprintf(" %v=%v", args[i], args[i+1])
+	}
+	fmt.Fprintln(os.Stderr, line)
+}
+
+func (w *world) loadTexture(name string) {
+	if _, err := os.Stat(name); err != nil {
+		logf(slog.LevelWarn, "missing texture, using the placeholder", "name", name)
+	}
+}
+
+func (w *world) spawnEnemy(kind string, point int) {
+	at := w.spawnPoints[point] // CRASH:index
+	w.enemies = append(w.enemies, fmt.Sprintf("%s@%d", kind, at))
+}
+
+func (w *world) spawn(frame int) {
+	if frame == 3 && mode == "index" {
+		w.spawnEnemy("orc", len(w.spawnPoints))
+	}
+}
+
+func tick(w *world, frame int) {
+	logf(slog.LevelInfo, "frame", "n", frame)
+	if frame == 1 {
+		w.loadTexture("enemy.png")
+	}
+	w.spawn(frame)
+}
+
+func main() {
+	if len(os.Args) > 1 {
+		mode = os.Args[1]
+	}
+	stamped = len(os.Args) > 2 && strings.EqualFold(os.Args[2], "stamp")
+	logf(slog.LevelInfo, "starting", "mode", mode)
+	w := &world{spawnPoints: []int{4, 8, 15}}
+	for frame := 1; frame <= 5; frame++ {
+		tick(w, frame)
+	}
+	logf(slog.LevelInfo, "shutting down")
+}

@@ -1,0 +1,108 @@
+// A small game for mcplogd's runtime tests: java game.Game MODE [PREFIX].
+//
+// It ticks a few frames, logging through java.util.logging's ConsoleHandler
+// with its default SimpleFormatter (a line with the date, the class and the
+// method, then "INFO: msg") or, with PREFIX "stamp", one line behind a
+// timestamp and a padded level, standard error stamped too; warns of a
+// missing texture in every run; then, in frame 3, MODE "caused" throws an
+// IllegalStateException caused by a NumberFormatException deep in game code
+// (main -> tick -> World.spawn -> World.spawnEnemy), which nothing catches:
+// the JVM prints 'Exception in thread "main"' and the "Caused by:" chain.
+// "ok" does not.
+package game;
+
+import java.io.File;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.text.SimpleDateFormat;
+import java.util.Date;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.logging.Logger;
+
+class World {
+	private static final Logger LOG = Logger.getLogger("game.World");
+	private final Map<String, String> config = new HashMap<>();
+	private int enemies;
+
+	World() {
+		config.put("orc.hp", "lots");
+	}
+
+	void loadTexture(String name) {
+		if (!new File(name).exists()) {
+			LOG.warning("missing texture " + name + ", using the placeholder");
+		}
+	}
+
+	int parseHp(String kind) {
+		return Integer.parseInt(config.get(kind + ".hp"));
+	}
+
+	void spawnEnemy(String kind) {
+		try {
+			parseHp(kind);
+		} catch (NumberFormatException e) {
+			throw new IllegalStateException("cannot spawn " + kind, e); // CRASH:caused
+		}
+		enemies++;
+	}
+
+	void spawn(int frame) {
+		if (frame == 3 && Game.mode.equals("caused")) {
+			spawnEnemy("orc");
+		}
+	}
+
+	void tick(int frame) {
+		LOG.info("frame " + frame);
+		if (frame == 1) {
+			loadTexture("enemy.png");
+		}
+		spawn(frame);
+	}
+}
+
+public class Game {
+	static String mode = "ok";
+
+	/** Stamps each line written to it as ERROR. */
+	static final class Stamped extends OutputStream {
+		private final PrintStream out;
+		private final StringBuilder line = new StringBuilder();
+
+		Stamped(PrintStream out) {
+			this.out = out;
+		}
+
+		@Override
+		public void write(int b) {
+			if (b != '\n') {
+				line.append((char) b);
+				return;
+			}
+			String when = new SimpleDateFormat("yyyy-MM-dd HH:mm:ss,SSS").format(new Date());
+			out.println(when + " [ERROR  ] " + line);
+			out.flush();
+			line.setLength(0);
+		}
+	}
+
+	public static void main(String[] args) {
+		if (args.length > 0) {
+			mode = args[0];
+		}
+		if (args.length > 1 && args[1].equals("stamp")) {
+			System.setProperty("java.util.logging.SimpleFormatter.format",
+				"%1$tY-%1$tm-%1$td %1$tH:%1$tM:%1$tS,%1$tL [%4$-7s] %3$s: %5$s%6$s%n");
+			Logger.getLogger("").getHandlers(); // the handler takes standard error now
+			System.setErr(new PrintStream(new Stamped(System.err), true));
+		}
+		Logger.getLogger("game.Game").info("starting in mode " + mode);
+		World world = new World();
+		for (int frame = 1; frame <= 5; frame++) {
+			world.tick(frame);
+		}
+		Logger.getLogger("game.Game").info("shutting down");
+	}
+}

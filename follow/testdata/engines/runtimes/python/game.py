@@ -1,0 +1,135 @@
+"""A small game for mcplogd's runtime tests: python3 game.py MODE [PREFIX].
+
+It ticks a few frames, logging through the logging module, warns of a
+missing texture in every run, then does what MODE says deep in game code
+(main -> tick -> World.spawn -> World.spawn_enemy): "uncaught" (a
+ValueError), "chained" (raise inside except), "from" (raise X from e),
+"syntax" (imports a level with a syntax error), "handled"
+(logging.exception, then a clean exit), "segv" (faulthandler, then a read
+of address 0), "warn" (warnings.warn), "ok". PREFIX "none" is the logging
+module's default format; "stamp" puts a timestamp and a padded level in
+front of every line written to standard error, tracebacks included.
+"""
+
+import faulthandler
+import logging
+import os
+import sys
+import time
+import warnings
+
+MODE = sys.argv[1] if len(sys.argv) > 1 else "ok"
+PREFIX = sys.argv[2] if len(sys.argv) > 2 else "none"
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "levels"))
+log = logging.getLogger("game.world")
+
+
+def stamp(level):
+    now = time.time()
+    ms = int(now * 1000) % 1000
+    return time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(now)) + ",%03d [%-7s] " % (ms, level)
+
+
+class StampedStream:
+    """Writes each line to stream with a timestamp and a level in front."""
+
+    def __init__(self, stream, level):
+        self.stream, self.level, self.buf = stream, level, ""
+
+    def write(self, s):
+        self.buf += s
+        while "\n" in self.buf:
+            line, self.buf = self.buf.split("\n", 1)
+            self.stream.write(stamp(self.level) + line + "\n")
+        self.stream.flush()
+
+    def flush(self):
+        self.stream.flush()
+
+
+class StampFormatter(logging.Formatter):
+    """Stamps every line of a record, its traceback's too."""
+
+    def format(self, record):
+        text = super().format(record)
+        head = stamp(record.levelname)
+        lines = text.split("\n")
+        return "\n".join([head + record.name + ": " + lines[0]] + [head + l for l in lines[1:]])
+
+
+def setup_logging():
+    if PREFIX == "stamp":
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(StampFormatter("%(message)s"))
+        logging.basicConfig(level=logging.INFO, handlers=[handler])
+        logging.captureWarnings(True)
+        sys.stderr = StampedStream(sys.__stderr__, "ERROR")
+    else:
+        logging.basicConfig(level=logging.INFO)
+
+
+class World:
+    def __init__(self):
+        self.enemies = []
+        self.config = {"orc": {"hp": "lots"}}
+
+    def load_texture(self, name):
+        path = os.path.join("assets", name)
+        if not os.path.exists(path):
+            log.warning("missing texture %s, using the placeholder", name)
+
+    def load_sprite(self, kind):
+        with open(os.path.join("assets", kind + ".png"), "rb") as f:  # FRAME:load_sprite
+            return f.read()
+
+    def spawn_enemy(self, kind):
+        if MODE == "uncaught":
+            hp = int(self.config[kind]["hp"])  # CRASH:uncaught
+        elif MODE == "chained":
+            try:
+                self.load_sprite(kind)
+            except FileNotFoundError:
+                raise RuntimeError("cannot spawn " + kind)  # CRASH:chained
+        elif MODE == "from":
+            try:
+                self.load_sprite(kind)
+            except FileNotFoundError as e:
+                raise RuntimeError("cannot spawn " + kind) from e  # CRASH:from
+        elif MODE == "syntax":
+            import broken_level  # CRASH:syntax
+        elif MODE == "handled":
+            try:
+                self.load_sprite(kind)  # CRASH:handled
+            except OSError:
+                log.exception("could not load the sprite of %s", kind)
+        elif MODE == "segv":
+            import ctypes
+            faulthandler.enable(sys.__stderr__)
+            ctypes.string_at(0)  # CRASH:segv
+        elif MODE == "warn":
+            warnings.warn("sprite sheets are deprecated, use atlases")  # CRASH:warn
+        self.enemies.append(kind)
+
+    def spawn(self, frame):
+        if frame == 3:
+            self.spawn_enemy("orc")
+
+
+def tick(world, frame):
+    log.info("frame %d", frame)
+    if frame == 1:
+        world.load_texture("enemy.png")
+    world.spawn(frame)
+
+
+def main():
+    setup_logging()
+    log.info("starting in mode %s", MODE)
+    world = World()
+    for frame in range(1, 6):
+        tick(world, frame)
+    log.info("shutting down")
+
+
+if __name__ == "__main__":
+    main()
