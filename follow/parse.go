@@ -201,9 +201,15 @@ func (e *entry) take(out []Entry) []Entry {
 
 // setName sets the record's name when it is a valid label.
 func (e *entry) setName(name string) {
-	if len(name) <= oplog.MaxLabelBytes && !strings.ContainsAny(name, "\x00\r\n") {
-		e.rec.Name = name
+	if len(name) > oplog.MaxLabelBytes {
+		return
 	}
+	for i := 0; i < len(name); i++ { // a loop: ContainsAny builds its set at every line
+		if c := name[i]; c == 0 || c == '\r' || c == '\n' {
+			return
+		}
+	}
+	e.rec.Name = name
 }
 
 // clock turns times of day into times, on the file's date.
@@ -211,6 +217,11 @@ type clock struct {
 	date func() time.Time
 	now  func() time.Time
 	loc  *time.Location
+
+	day  time.Time // the date y, mo and d were read from
+	y, d int
+	mo   time.Month
+	seen time.Time // a time now returned
 }
 
 // location is the zone of timestamps written without one: date's.
@@ -225,9 +236,18 @@ func (c *clock) location() *time.Location {
 // before when that would be more than an hour in the future.
 func (c *clock) at(h, m, s, ns int) time.Time {
 	d := c.date()
-	t := time.Date(d.Year(), d.Month(), d.Day(), h, m, s, ns, d.Location())
-	if t.Sub(c.now()) > time.Hour {
-		t = t.AddDate(0, 0, -1)
+	if !d.Equal(c.day) || d.Location() != c.day.Location() { // every line asks; the date seldom changes
+		c.day = d
+		c.y, c.mo, c.d = d.Date()
+	}
+	t := time.Date(c.y, c.mo, c.d, h, m, s, ns, d.Location())
+	// Time only goes forward: a time no more than an hour after a now
+	// seen before is no more than an hour after now either.
+	if t.Sub(c.seen) > time.Hour {
+		c.seen = c.now()
+		if t.Sub(c.seen) > time.Hour {
+			t = t.AddDate(0, 0, -1)
+		}
 	}
 	return t
 }

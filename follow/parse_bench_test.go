@@ -19,6 +19,10 @@ func BenchmarkParse(b *testing.B) {
 		{"unity/player", "unity/player-2019.4-mod-errors.log"}, {"unity/player+markers", "unity/player-2019.4-mod-errors.log"},
 		{"godot/godot3_file", "godot/godot3_file.log"}, {"luanti", "luanti/debug.txt"}, {"luanti+markers", "luanti/debug.txt"},
 		{"rust", "rust/tracing.log"}, {"generic/love", "love/error_update.txt"}, {"json", "json/zap.jsonl"},
+		// The engines' parsers alone, without the runtimes' recognisers in
+		// front of them (runtime.go): what reading beneath any prefix costs.
+		{"unity+bare", "unity_editor.log"}, {"log4j+bare", "minecraft_latest.log"}, {"godot+bare", "godot.log"},
+		{"generic+bare", "generic.log"}, {"luanti+bare", "luanti/debug.txt"},
 	} {
 		b.Run(tc.parser, func(b *testing.B) {
 			data := readSample(b, tc.sample)
@@ -33,10 +37,14 @@ func BenchmarkParse(b *testing.B) {
 				}
 			}
 			name, marked := strings.CutSuffix(tc.parser, "+markers")
+			name, bare := strings.CutSuffix(name, "+bare")
 			name, _, _ = strings.Cut(name, "/")
 			p, err := newParser(name, func() time.Time { return fileDate }, func() time.Time { return testNow })
 			if err != nil {
 				b.Fatal(err)
+			}
+			if bare {
+				p = p.(*runtimeLayer).p
 			}
 			if marked {
 				p = withMarkers(p)

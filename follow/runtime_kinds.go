@@ -87,12 +87,19 @@ func (r *report) native(s, t string, end int64) bool {
 		r.setText(r.e.rec.Text + "\n" + s)
 		r.e.end = end
 		return true
-	case nativeFrameLine(t), r.indented(s) && r.e.blanks == 0, signalHeadline(t),
+	case nativeFrameLine(t), r.indented(s) && r.e.blanks == 0, signalHeadline(t), prefixedHeadline(s),
 		strings.HasPrefix(t, "Obtained ") && strings.HasSuffix(t, "stack frames."),
 		strings.EqualFold(t, "backtrace:"), strings.EqualFold(t, "stack trace:"), strings.HasPrefix(t, "Aborted"):
 		return r.add(s, end)
 	}
 	return false
+}
+
+// prefixedHeadline reports a signal's headline a logger printed, after an
+// abort the runtime printed bare: a crash handler that logs.
+func prefixedHeadline(s string) bool {
+	n, _ := cutPrefix(s)
+	return n > 0 && signalHeadline(trimLeft(s[n:]))
 }
 
 // nativeFrameLine reports a native frame: backtrace_symbols'

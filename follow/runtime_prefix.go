@@ -2,7 +2,6 @@ package follow
 
 import (
 	"strings"
-	"time"
 
 	"github.com/mcplogd/mcplogd/oplog"
 )
@@ -25,7 +24,7 @@ import (
 func cutPrefix(line string) (n int, wrap wrapping) {
 	i := 0
 	for tokens := 0; tokens < 8 && i < len(line); tokens++ {
-		k := prefixToken(line[i:])
+		k, level := prefixToken(line[i:])
 		if k == 0 {
 			break
 		}
@@ -47,7 +46,10 @@ func cutPrefix(line string) (n int, wrap wrapping) {
 				wrap = wrappedLevel
 			}
 		}
-		col := levelColumn(w)
+		col := 1 // one space after a token, a level word's column after one: "%(levelname)-8s"
+		if level {
+			col = 9
+		}
 		i += k
 		i += padding(line[i:], col)
 	}
@@ -72,15 +74,6 @@ const (
 	wrappedLevel          // "[WARNING] stderr: ERROR:game:...": the line's own level, warning or above
 )
 
-// levelColumn is the width a logger pads a bare level word to
-// ("%(levelname)-8s"), or 1 for any other token: one space follows it.
-func levelColumn(tok string) int {
-	if _, ok := levelWord(tok); ok {
-		return 9
-	}
-	return 1
-}
-
 // padding counts the spaces and separators after a prefix's token of col
 // bytes' column: one space, or what pads a level word's column ("ERROR
 // msg"), and " - ", " | ", ": ". More spaces are the printed line's.
@@ -102,34 +95,47 @@ func padding(s string, col int) int {
 	return i
 }
 
-// prefixToken returns the length of the prefix token s starts with, or 0.
-func prefixToken(s string) int {
+// prefixToken returns the length of the prefix token s starts with, or
+// 0, and whether it is a level word outside brackets.
+func prefixToken(s string) (int, bool) {
 	switch c := s[0]; {
 	case c == '[':
-		j := strings.IndexByte(s, ']')
-		if j < 2 || j > 64 || strings.ContainsAny(s[1:j], `"[`) {
-			return 0
-		}
-		if j+1 < len(s) && s[j+1] != ' ' && s[j+1] != ':' {
-			return 0
-		}
-		if j+1 < len(s) && s[j+1] == ':' {
-			j++
-		}
-		return j + 1
+		return bracketToken(s), false
 	case isDigit(c):
-		return stampToken(s)
+		return stampToken(s), false
 	case c == 's' && (strings.HasPrefix(s, "stderr:") || strings.HasPrefix(s, "stdout:")):
-		return len("stderr:")
+		return len("stderr:"), false
 	case 'A' <= c && c <= 'Z':
-		return levelToken(s)
+		n := levelToken(s)
+		return n, n > 0
 	case 'a' <= c && c <= 'z':
 		if n := levelToken(s); n > 0 {
-			return n
+			return n, true
 		}
-		return loggerToken(s)
+		return loggerToken(s), false
 	}
-	return 0
+	return 0, false
+}
+
+// bracketToken reads "[...]" or "[...]:" followed by a space: a time, a
+// level padded or not, a logger's, module's or thread's name.
+func bracketToken(s string) int {
+	j := 1
+	for ; j < len(s) && j <= 64 && s[j] != ']'; j++ {
+		if s[j] == '"' || s[j] == '[' {
+			return 0
+		}
+	}
+	if j < 2 || j >= len(s) || j > 64 {
+		return 0
+	}
+	if j+1 < len(s) && s[j+1] == ':' {
+		j++
+	}
+	if j+1 < len(s) && s[j+1] != ' ' {
+		return 0
+	}
+	return j + 1
 }
 
 // loggerToken reads a logger's dotted name before ": " ("py.warnings: ",
@@ -154,7 +160,7 @@ func loggerToken(s string) int {
 
 // stampToken reads a timestamp, a time of day or an uptime at the start of s.
 func stampToken(s string) int {
-	if _, n, ok := parseISO(s, time.UTC); ok {
+	if n := skipISO(s); n > 0 {
 		return n
 	}
 	if _, _, _, _, n, ok := parseClock(s); ok {
@@ -170,10 +176,46 @@ func stampToken(s string) int {
 	return 0
 }
 
+// skipISO returns the length of the ISO-8601 timestamp s starts with, as
+// parseISO reads it, without making a time of it; 0 when there is none.
+func skipISO(s string) int {
+	if len(s) < 19 || (s[4] != '-' && s[4] != '/') || s[7] != s[4] || (s[10] != 'T' && s[10] != ' ') ||
+		s[13] != ':' || s[16] != ':' {
+		return 0
+	}
+	for _, i := range [...]int{0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18} {
+		if !isDigit(s[i]) {
+			return 0
+		}
+	}
+	n := 19
+	if n+1 < len(s) && (s[n] == '.' || s[n] == ',') && isDigit(s[n+1]) {
+		for n++; n < len(s) && isDigit(s[n]); n++ {
+		}
+	}
+	switch {
+	case n < len(s) && s[n] == 'Z':
+		n++
+	case n+2 < len(s) && (s[n] == '+' || s[n] == '-') && isDigit(s[n+1]) && isDigit(s[n+2]):
+		n += 3
+		if n+2 < len(s) && s[n] == ':' && isDigit(s[n+1]) && isDigit(s[n+2]) {
+			n += 3
+		} else if n+1 < len(s) && isDigit(s[n]) && isDigit(s[n+1]) {
+			n += 2
+		}
+	}
+	return n
+}
+
 // levelToken reads a level word written as loggers write it: "ERROR",
 // "ERROR:", "Error:" (not "Error" alone: a message may begin with it), and
 // Python's "ERROR:root:".
 func levelToken(s string) int {
+	switch s[0] | 0x20 { // the first letters of level words
+	case 't', 'd', 'v', 'f', 'i', 'n', 'w', 'e', 's', 'c', 'p':
+	default:
+		return 0
+	}
 	j := 0
 	for j < len(s) && j < 12 && ('A' <= s[j] && s[j] <= 'Z' || 'a' <= s[j] && s[j] <= 'z') {
 		j++

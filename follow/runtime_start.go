@@ -118,21 +118,18 @@ func sanitizerStart(t string) bool {
 // nativeAbort reports what the C and C++ runtimes print as they abort:
 // C++'s terminate, glibc's heap checks and fortify, gdb's stop.
 func nativeAbort(t string) bool {
-	var ps []string
 	switch t[0] {
 	case 't':
-		ps = []string{"terminate called "}
+		return strings.HasPrefix(t, "terminate called ")
 	case 'f', 'm', 'r', 'd', 'c':
-		ps = []string{"free(): ", "malloc(): ", "realloc(): ", "double free or corruption", "corrupted size vs. prev_size", "munmap_chunk(): "}
+		return strings.HasPrefix(t, "free(): ") || strings.HasPrefix(t, "malloc(): ") || strings.HasPrefix(t, "realloc(): ") ||
+			strings.HasPrefix(t, "double free or corruption") || strings.HasPrefix(t, "corrupted size vs. prev_size") ||
+			strings.HasPrefix(t, "munmap_chunk(): ")
 	case '*':
-		ps = []string{"*** stack smashing detected", "*** buffer overflow detected", "*** Error in `"}
+		return strings.HasPrefix(t, "*** stack smashing detected") || strings.HasPrefix(t, "*** buffer overflow detected") ||
+			strings.HasPrefix(t, "*** Error in `")
 	case 'P':
-		ps = []string{"Program received signal ", "Program terminated with signal "}
-	}
-	for _, p := range ps {
-		if strings.HasPrefix(t, p) {
-			return true
-		}
+		return strings.HasPrefix(t, "Program received signal ") || strings.HasPrefix(t, "Program terminated with signal ")
 	}
 	return false
 }
@@ -198,7 +195,10 @@ func pyWarning(t string, colon int) bool {
 // a word that says it happened ("caught", "received", "fatal", "crash"),
 // never one that installs a handler.
 func signalHeadline(s string) bool {
-	if strings.Index(s, "ignal") < 0 && strings.Index(s, "SIG") < 0 {
+	// The signal is named in a headline's first words ("Caught signal
+	// 11", "Received signal SIGSEGV", "*** SIGSEGV received"): only they
+	// are searched, which keeps the look at every line of a log cheap.
+	if !namesSignal(s[:min(len(s), signalWithin)]) {
 		return false
 	}
 	if !crashSignal(s) {
@@ -217,6 +217,27 @@ func signalHeadline(s string) bool {
 	}
 	return false
 }
+
+// namesSignal reports "signal", "Signal" or "SIG" in head, one pass over
+// its bytes: every line of a log is looked at.
+func namesSignal(head string) bool {
+	for i := 0; i+3 <= len(head); i++ {
+		switch head[i] {
+		case 'g':
+			if head[i+1] == 'n' && head[i+2] == 'a' {
+				return true
+			}
+		case 'S':
+			if head[i+1] == 'I' && head[i+2] == 'G' {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// signalWithin is how far into a line a signal's headline names it.
+const signalWithin = 32
 
 // crashSignal reports a signal that crashes a process, by name or number.
 func crashSignal(s string) bool {
