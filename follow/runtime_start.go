@@ -1,6 +1,7 @@
 package follow
 
 import (
+	"encoding/binary"
 	"strings"
 
 	"github.com/mcplogd/mcplogd/oplog"
@@ -19,17 +20,28 @@ func startOf(t string) (rtKind, oplog.Level) {
 	if k, level := startByFirst(t); k != rtNone {
 		return k, level
 	}
-	colon := strings.IndexByte(t, ':')
+	// An exception's name, a Python warning's file and line, a sanitizer's
+	// location: a first word that ends with ':'. Node's location: a line
+	// of one word ending in a digit.
+	sp := strings.IndexByte(t, ' ')
 	switch {
-	case colon < 0:
-	case exceptionHead(t, colon):
-		return rtThrown, oplog.LevelError
-	case pyWarning(t, colon):
-		return rtPyWarning, oplog.LevelWarn
-	case nodeLocation(t):
-		return rtNode, oplog.LevelFatal
-	case ubsanLine(t, colon):
-		return rtSanitizer, oplog.LevelError
+	case sp < 0:
+		if isDigit(t[len(t)-1]) && nodeLocation(t) {
+			return rtNode, oplog.LevelFatal
+		}
+		if t[len(t)-1] == ':' && exceptionHead(t, len(t)-1) {
+			return rtThrown, oplog.LevelError
+		}
+	case sp > 1 && t[sp-1] == ':':
+		first := t[:sp-1]
+		switch {
+		case exceptionHead(t, sp-1):
+			return rtThrown, oplog.LevelError
+		case isDigit(first[len(first)-1]) && strings.HasPrefix(t[sp+1:], "runtime error: "):
+			return rtSanitizer, oplog.LevelError // UndefinedBehaviorSanitizer's "game.c:12:5: runtime error: ..."
+		case pyWarning(t, strings.IndexByte(first, ':')):
+			return rtPyWarning, oplog.LevelWarn
+		}
 	}
 	return startWithin(t)
 }
@@ -96,13 +108,6 @@ func startWithin(s string) (rtKind, oplog.Level) {
 		return rtNative, oplog.LevelFatal
 	}
 	return rtNone, 0
-}
-
-// ubsanLine reports UndefinedBehaviorSanitizer's "game.c:12:5: runtime
-// error: ..."; colon is the first ':' of t.
-func ubsanLine(t string, colon int) bool {
-	i := strings.IndexByte(t, ' ')
-	return i > colon && i >= 2 && t[i-1] == ':' && isDigit(t[i-2]) && strings.HasPrefix(t[i+1:], "runtime error: ")
 }
 
 // sanitizerStart reports "==1234==ERROR: AddressSanitizer: ..." (and
@@ -175,7 +180,7 @@ func nodeLocation(t string) bool {
 // pyWarning reports Python's warning line: "game.py:12: UserWarning:
 // msg"; colon is the first ':' of t.
 func pyWarning(t string, colon int) bool {
-	if !strings.HasSuffix(t[:colon], ".py") || strings.IndexByte(t[:colon], ' ') >= 0 {
+	if colon < 0 || !strings.HasSuffix(t[:colon], ".py") || strings.IndexByte(t[:colon], ' ') >= 0 {
 		return false
 	}
 	rest := t[colon+1:]
@@ -218,22 +223,33 @@ func signalHeadline(s string) bool {
 	return false
 }
 
-// namesSignal reports "signal", "Signal" or "SIG" in head, one pass over
-// its bytes: every line of a log is looked at.
+// namesSignal reports "signal", "Signal" or "SIG" in head: "gn" or "SI",
+// found eight bytes at a time (every line of a log is looked at).
 func namesSignal(head string) bool {
-	for i := 0; i+3 <= len(head); i++ {
-		switch head[i] {
-		case 'g':
-			if head[i+1] == 'n' && head[i+2] == 'a' {
-				return true
-			}
-		case 'S':
-			if head[i+1] == 'I' && head[i+2] == 'G' {
-				return true
-			}
+	if len(head) < 8 {
+		return strings.Contains(head, "gna") || strings.Contains(head, "SIG")
+	}
+	for i := 0; ; i += 7 { // 7: a pair is whole in some word
+		i = min(i, len(head)-8)
+		w := binary.LittleEndian.Uint64([]byte(head[i : i+8]))
+		if pairs(w, 'g', 'n')|pairs(w, 'S', 'I') != 0 {
+			return strings.Contains(head, "gna") || strings.Contains(head, "SIG")
+		}
+		if i+8 >= len(head) {
+			return false
 		}
 	}
-	return false
+}
+
+// pairs marks the bytes of w that are a followed by b.
+func pairs(w uint64, a, b byte) uint64 {
+	return bytesEqual(w, a) & bytesEqual(w>>8, b) & 0x0080808080808080
+}
+
+// bytesEqual marks (high bit) the bytes of w that are c.
+func bytesEqual(w uint64, c byte) uint64 {
+	x := w ^ (uint64(c) * 0x0101010101010101)
+	return ^(((x & 0x7f7f7f7f7f7f7f7f) + 0x7f7f7f7f7f7f7f7f) | x) & 0x8080808080808080
 }
 
 // signalWithin is how far into a line a signal's headline names it.
