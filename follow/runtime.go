@@ -209,17 +209,15 @@ func (l *runtimeLayer) finish(out []Entry) []Entry {
 		r.raw, r.rawEnds = r.raw[:0], r.rawEnds[:0]
 		return out
 	}
-	rec := r.record()
 	if r.attached {
-		a := r.attach
-		a.Stack = rec.Stack
 		if kind == rtThrown { // the exception's line heads its frames
-			a.Stack = oplog.ClipBytes(r.head+"\n"+rec.Stack, oplog.MaxStackBytes)
+			r.e.stack = append(append([]byte(r.head), '\n'), r.e.stack...)
 		}
-		a.Level = max(a.Level, rec.Level)
-		rec = a
+		a := r.attach
+		a.Level = max(a.Level, r.e.rec.Level)
+		r.e.rec = a
 	}
-	return append(out, Entry{Record: rec, End: r.e.end})
+	return r.e.take(out)
 }
 
 // The reports engines' parsers read themselves.

@@ -161,13 +161,6 @@ func (r *report) frames(s, t string, end int64) bool {
 	return r.add(s, end)
 }
 
-// record is the report's record.
-func (r *report) record() oplog.Record {
-	rec := r.e.rec
-	rec.Stack = string(r.e.stack)
-	return rec
-}
-
 // add adds a line to the report's stack; blank lines before it are left out.
 func (r *report) add(s string, end int64) bool {
 	r.e.blanks = 0
