@@ -128,7 +128,16 @@ func (l *runtimeLayer) begin(out []Entry, line string, end int64) []Entry {
 	s := trimRight(line)
 	n, wrap := cutPrefix(s)
 	body, prefixed := s[n:], n > 0
-	kind, level := startOf(trimLeft(body))
+	var kind rtKind
+	var level oplog.Level
+	if t := trimLeft(body); len(body)-len(t) > 1 && len(t) >= 4 {
+		// A line indented deeper than one space goes on with what came
+		// before it (a frame, a source line): only a report's own first
+		// words start one there (a SyntaxError's File line).
+		kind, level = startByFirst(t)
+	} else {
+		kind, level = startOf(t)
+	}
 	switch {
 	case kind == rtNone || l.own&(1<<kind) != 0:
 		return join(out, l.below(line, end, wrap))
