@@ -33,6 +33,17 @@
 // Options.Quiet is flushed, so that the last message of a paused game is
 // not kept back.
 //
+// # Runtimes
+//
+// Every parser but "plain" has the runtimes' recognisers in front of it
+// (runtimeLayer, runtime.go): a crash report a runtime prints (a Python
+// traceback, glibc's assertion, a crash handler's backtrace, a sanitizer,
+// .NET's, the JVM's, Node's, a Go panic) is one record whatever prefix a
+// logger put on its lines (cutPrefix), and a traceback joins the line
+// before it only when that line announces it. An engine's parser keeps
+// the reports it reads its own way (reportOwner). The parsers are one
+// table (parsers in parse.go).
+//
 // # Runs of a program, and imports
 //
 // RunCommand runs a game and records its output, read through a

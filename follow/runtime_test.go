@@ -44,6 +44,7 @@ var runtimeCases = []runtimeCase{
 	{"c_lsan.txt", oplog.LevelFatal, "ERROR: LeakSanitizer: detected memory leaks", "SUMMARY: AddressSanitizer: "},
 	{"c_ubsan.txt", oplog.LevelError, "c/game.c:100:20: runtime error: signed integer overflow", ""},
 	{"c_ubsan_halt.txt", oplog.LevelError, "c/game.c:100:20: runtime error: signed integer overflow", "in spawn_enemy c/game.c:100"},
+	{"c_doublefree.txt", oplog.LevelFatal, "free(): double free detected in tcache 2", "./df(release_pool+"},
 	{"cpp_throw.txt", oplog.LevelFatal, "terminate called after throwing an instance of 'std::runtime_error'\n  what():  no spawn point for orc", ""},
 	{"cpp_throwbt.txt", oplog.LevelFatal, "terminate called after throwing an instance of 'std::runtime_error'", "Caught signal 6 (Aborted)"},
 	{"mono.txt", oplog.LevelFatal, "System.NullReferenceException: Object reference not set to an instance of an object", "at World.SpawnEnemy (System.String kind)"},
