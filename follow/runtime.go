@@ -30,7 +30,7 @@ type runtimeLayer struct {
 	own  uint32 // the kinds p reads itself (1 << kind)
 	r    report
 	cand candidate
-	wrap wrapping // how the last line handed to p came: through a stderr/stdout wrapper?
+	last prefixFacts // what the prefix of the last line handed to p said of it
 }
 
 // withRuntimes puts the runtimes' recognisers in front of p.
@@ -60,7 +60,7 @@ type candidate struct {
 	line     string
 	body     string
 	prefixed bool
-	wrap     wrapping
+	facts    prefixFacts
 	end      int64
 	extra    string // a line between an exception's line and its frames
 	extraEnd int64
@@ -98,9 +98,9 @@ func (l *runtimeLayer) Line(line string, end int64) []Entry {
 // releaseCand hands the lines of a candidate that started no report to
 // the engine's parser.
 func (l *runtimeLayer) releaseCand(c *candidate) []Entry {
-	out := l.below(c.line, c.end, c.wrap)
+	out := l.below(c.line, c.end, c.facts)
 	if c.extra != "" {
-		out = join(out, l.below(c.extra, c.extraEnd, c.wrap))
+		out = join(out, l.below(c.extra, c.extraEnd, c.facts))
 	}
 	return out
 }
@@ -118,15 +118,15 @@ func (l *runtimeLayer) Flush() []Entry {
 }
 
 // below hands a line to the engine's parser.
-func (l *runtimeLayer) below(line string, end int64, wrap wrapping) []Entry {
-	l.wrap = wrap
+func (l *runtimeLayer) below(line string, end int64, f prefixFacts) []Entry {
+	l.last = f
 	return l.p.Line(line, end)
 }
 
 // begin starts a report, holds a candidate, or hands the line below.
 func (l *runtimeLayer) begin(out []Entry, line string, end int64) []Entry {
 	s := trimRight(line)
-	n, wrap := cutPrefix(s)
+	n, facts := cutPrefix(s)
 	body, prefixed := s[n:], n > 0
 	var kind rtKind
 	var level oplog.Level
@@ -140,12 +140,12 @@ func (l *runtimeLayer) begin(out []Entry, line string, end int64) []Entry {
 	}
 	switch {
 	case kind == rtNone || l.own&(1<<kind) != 0:
-		return join(out, l.below(line, end, wrap))
+		return join(out, l.below(line, end, facts))
 	case kind == rtThrown || kind == rtRuler:
-		l.cand = candidate{held: true, kind: kind, line: line, body: body, prefixed: prefixed, wrap: wrap, end: end}
+		l.cand = candidate{held: true, kind: kind, line: line, body: body, prefixed: prefixed, facts: facts, end: end}
 		return out
 	}
-	return l.start(out, kind, level, line, body, prefixed, wrap, end)
+	return l.start(out, kind, level, line, body, prefixed, facts, end)
 }
 
 // confirm starts the report candidate c heads when line goes on with it.
@@ -162,7 +162,7 @@ func (l *runtimeLayer) confirm(out []Entry, c *candidate, line string, end int64
 		if !isFrameStart(t) {
 			return out, false
 		}
-		out = l.start(out, rtThrown, oplog.LevelError, c.line, c.body, c.prefixed, c.wrap, c.end)
+		out = l.start(out, rtThrown, oplog.LevelError, c.line, c.body, c.prefixed, c.facts, c.end)
 		if c.extra != "" {
 			l.r.add(trimLeft(l.r.bodyOfCand(c, c.extra)), c.extraEnd)
 		}
@@ -170,7 +170,7 @@ func (l *runtimeLayer) confirm(out []Entry, c *candidate, line string, end int64
 		return out, true
 	case rtRuler:
 		if k, level := startOf(t); k == rtSanitizer {
-			return l.start(out, k, level, line, s, c.prefixed, c.wrap, end), true
+			return l.start(out, k, level, line, s, c.prefixed, c.facts, end), true
 		}
 	}
 	return out, false
@@ -179,29 +179,40 @@ func (l *runtimeLayer) confirm(out []Entry, c *candidate, line string, end int64
 // start begins a report of kind with its first line (body: past its prefix). The entry the
 // engine's parser holds is completed first; a report a logger prints after
 // its own line joins that line when it announces it.
-func (l *runtimeLayer) start(out []Entry, kind rtKind, level oplog.Level, line, body string, prefixed bool, wrap wrapping, end int64) []Entry {
+func (l *runtimeLayer) start(out []Entry, kind rtKind, level oplog.Level, line, body string, prefixed bool, facts prefixFacts, end int64) []Entry {
 	before := l.p.Flush()
 	r := &l.r
 	r.begin(kind, line, body, prefixed, level, end)
-	if n := len(before); n > 0 && (kind == rtPython || kind == rtThrown) && l.wrap != wrapped && announces(&before[n-1].Record) {
+	if n := len(before); n > 0 && (kind == rtPython || kind == rtThrown) && l.announces(&before[n-1].Record) {
 		r.attach, r.attached = before[n-1].Record, true
 		before = before[:n-1]
 	}
 	out = join(out, before)
-	l.wrap = wrap
+	l.last = facts
 	if r.done {
 		out = l.finish(out)
 	}
 	return out
 }
 
-// announces reports a line after which a logger prints a trace: an error
-// or warning without a stack of its own, or a message ending with ':'.
-func announces(r *oplog.Record) bool {
-	if r.Kind != oplog.KindLine || r.Stack != "" {
+// announces reports whether r, the record the engine's parser held, is a
+// line after which a logger prints a trace: an error or warning without a
+// stack of its own, or a message ending with ':'. The level is the one its
+// prefix's last level word says (a logger that prefixes every line of the
+// game's output at error says nothing of each), never a stderr or stdout
+// wrapper's; without one, the parser's.
+func (l *runtimeLayer) announces(r *oplog.Record) bool {
+	switch {
+	case r.Kind != oplog.KindLine || r.Stack != "":
+		return false
+	case strings.HasSuffix(strings.TrimSpace(r.Text), ":"):
+		return true
+	case l.last.hasLevel:
+		return l.last.level >= oplog.LevelWarn
+	case l.last.wrapped:
 		return false
 	}
-	return r.Level >= oplog.LevelWarn || strings.HasSuffix(strings.TrimSpace(r.Text), ":")
+	return r.Level >= oplog.LevelWarn
 }
 
 // finish completes the report: its record, or, for one that never showed
@@ -213,7 +224,7 @@ func (l *runtimeLayer) finish(out []Entry) []Entry {
 	r.kind = rtNone
 	if !r.confirmed {
 		for i, s := range r.raw {
-			out = join(out, l.below(s, r.rawEnds[i], notWrapped))
+			out = join(out, l.below(s, r.rawEnds[i], prefixFacts{}))
 		}
 		r.raw, r.rawEnds = r.raw[:0], r.rawEnds[:0]
 		return out

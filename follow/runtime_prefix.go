@@ -18,10 +18,10 @@ import (
 // ("[Module      ]", "[main/INFO]"), "stderr:" and "stdout:" wrappers, and
 // the separators between them. n is 0 when line has no prefix; a line
 // that starts with a space or a tab has none (its indentation is the
-// printed text's). wrap says whether a stderr or stdout wrapper was among
-// them (such a line says nothing of its own level) and whether the line
-// it wraps has a level word of its own at warning or above after it.
-func cutPrefix(line string) (n int, wrap wrapping) {
+// printed text's). f says what the prefix tells of the line: a stderr or
+// stdout wrapper (the logger's level, not the line's), and the last level
+// word (the line's own when a logger's comes first).
+func cutPrefix(line string) (n int, f prefixFacts) {
 	i := 0
 	for tokens := 0; tokens < 8 && i < len(line); tokens++ {
 		k, level := prefixToken(line[i:])
@@ -31,20 +31,18 @@ func cutPrefix(line string) (n int, wrap wrapping) {
 		w := line[i : i+k]
 		if strings.HasPrefix(w, "stderr") || strings.HasPrefix(w, "stdout") ||
 			strings.HasPrefix(w, "[stderr]") || strings.HasPrefix(w, "[stdout]") {
-			wrap = wrapped
+			f = prefixFacts{wrapped: true} // the wrapper's level is the logger's
 			i += k
 			if i < len(line) && line[i] == ' ' {
 				i++ // one space: what follows is the printed line, indentation and all
 			}
 			if i < len(line) && (line[i] == ' ' || line[i] == '\t') {
-				return i, wrap
+				return i, f
 			}
 			continue // the printed line's own prefix: "stderr: ERROR: Caught signal 11"
 		}
-		if wrap == wrapped {
-			if lv, ok := levelWord(leadingWord(strings.TrimPrefix(w, "["))); ok && lv >= oplog.LevelWarn {
-				wrap = wrappedLevel
-			}
+		if lv, ok := levelWord(leadingWord(strings.TrimPrefix(w, "["))); ok && (level || w[0] == '[') {
+			f.level, f.hasLevel = lv, true
 		}
 		col := 1 // one space after a token, a level word's column after one: "%(levelname)-8s"
 		if level {
@@ -53,7 +51,14 @@ func cutPrefix(line string) (n int, wrap wrapping) {
 		i += k
 		i += padding(line[i:], col)
 	}
-	return i, wrap
+	return i, f
+}
+
+// prefixFacts is what cutPrefix says of a line.
+type prefixFacts struct {
+	wrapped  bool        // a stderr or stdout wrapper
+	level    oplog.Level // the prefix's last level word (after the wrapper, if any)
+	hasLevel bool
 }
 
 // leadingWord is the letters s starts with.
@@ -64,15 +69,6 @@ func leadingWord(s string) string {
 	}
 	return s[:i]
 }
-
-// wrapping is what cutPrefix says of a stderr or stdout wrapper.
-type wrapping uint8
-
-const (
-	notWrapped   wrapping = iota
-	wrapped               // "[WARNING] stderr: ...": the logger's level, not the line's
-	wrappedLevel          // "[WARNING] stderr: ERROR:game:...": the line's own level, warning or above
-)
 
 // padding counts the spaces and separators after a prefix's token of col
 // bytes' column: one space, or what pads a level word's column ("ERROR
@@ -112,9 +108,25 @@ func prefixToken(s string) (int, bool) {
 		if n := levelToken(s); n > 0 {
 			return n, true
 		}
-		return loggerToken(s), false
+		if n := loggerToken(s); n > 0 {
+			return n, false
+		}
+		return namedLevel(s), false
 	}
 	return 0, false
+}
+
+// namedLevel reads a logger's name that a level word follows after " - "
+// or " | " (Python's "%(name)s - %(levelname)s - %(message)s"): the name.
+func namedLevel(s string) int {
+	j := strings.IndexByte(s, ' ')
+	if j <= 0 || j > 64 || j+3 >= len(s) || s[j+2] != ' ' || s[j+1] != '-' && s[j+1] != '|' {
+		return 0
+	}
+	if levelToken(s[j+3:]) == 0 {
+		return 0
+	}
+	return j
 }
 
 // bracketToken reads "[...]" or "[...]:" followed by a space: a time, a

@@ -18,6 +18,7 @@ var runtimePrefixes = []struct {
 	{"none", func(s string) string { return s }},
 	{"stamp", func(s string) string { return "2026-12-04 10:00:01,123 [INFO    ] " + s }},
 	{"stderr", func(s string) string { return "[WARNING] stderr: " + s }},
+	{"python", func(s string) string { return "2026-12-04 10:00:01,123 - game.world - ERROR - " + s }},
 }
 
 // runtimeCase is a fixture of testdata/runtimes, a real program's output
@@ -142,6 +143,22 @@ func TestRuntime_Attach(t *testing.T) {
 				t.Errorf("last record %s %q %q", last.Level, last.Text, last.Stack)
 			}
 		})
+	}
+}
+
+// TestRuntime_Dotnet: .NET's unhandled exception (dotnet is not served
+// here; its format as .NET 6 to 9 print it), inner exception and all.
+func TestRuntime_Dotnet(t *testing.T) {
+	in := "info: game started\nUnhandled exception. System.InvalidOperationException: spawn failed\n" +
+		" ---> System.NullReferenceException: Object reference not set to an instance of an object.\n" +
+		"   at Game.World.Spawn(Int32 count) in /src/Game/World.cs:line 27\n" +
+		"   --- End of inner exception stack trace ---\n" +
+		"   at Game.World.Tick() in /src/Game/World.cs:line 40\n" +
+		"   at Game.Program.Main(String[] args) in /src/Game/Program.cs:line 12\n"
+	for _, pre := range runtimePrefixes {
+		recs := recordsOf(feed(mustParser(t, "generic"), prefixed([]byte(in), pre.add)))
+		checkRuntimeRecords(t, recs, runtimeCase{text: "System.InvalidOperationException: spawn failed", level: oplog.LevelFatal,
+			stack: "at Game.World.Spawn(Int32 count) in /src/Game/World.cs:line 27"})
 	}
 }
 
