@@ -1,7 +1,6 @@
 package follow
 
 import (
-	"bytes"
 	"strings"
 	"time"
 
@@ -41,9 +40,6 @@ type genericParser struct {
 	e        entry
 	explicit bool      // the held entry's level came from a level word
 	stamped  bool      // the held entry began with a timestamp: lines without one join it
-	tbOpen   bool      // in a Python traceback: the exception line ending it joins too
-	panic    bool      // the held entry is a Go panic: lines up to the next header join
-	bareTB   bool      // the held entry is a Python traceback with no message before it
 	uptime   bool      // the held entry began with an uptime: lines without one join it
 	renpy    bool      // the held entry is Ren'Py's traceback.txt: every line joins it
 	jul      bool      // the held entry is java.util.logging's header: its level line is next
@@ -87,15 +83,6 @@ func (p *genericParser) take(out []Entry) []Entry {
 		p.renpy = false
 		p.takeRenpy()
 	}
-	if p.bareTB && p.e.held && len(p.e.stack) > 0 {
-		p.bareTB = false
-		last := p.e.stack[bytes.LastIndexByte(p.e.stack, '\n')+1:]
-		if len(last) > 0 && last[0] != ' ' && last[0] != '\t' {
-			text := p.e.rec.Text
-			p.e.rec.Text = oplog.ClipBytes(string(last), oplog.MaxTextBytes)
-			p.e.stack = append([]byte(text+"\n"), p.e.stack...)
-		}
-	}
 	if p.fn != "" && p.e.held {
 		var o object
 		o.str("function", p.fn)
@@ -119,8 +106,8 @@ func (p *genericParser) continues(s string) bool {
 		strings.HasPrefix(s, "created by ") || strings.HasPrefix(s, "Suppressed: ") {
 		return true
 	}
-	if p.stamped || p.tbOpen || p.panic {
-		if !p.tbOpen && !p.panic && !p.announces() && exceptionLine(s) {
+	if p.stamped {
+		if !p.announces() && exceptionLine(s) {
 			return false
 		}
 		return !p.isHeader(s)
@@ -182,15 +169,9 @@ func isAtFrame(s string) bool {
 	return strings.ContainsAny(first, "(.:/\\") || strings.HasSuffix(s, ")")
 }
 
-// added updates the trace state after s joined the stack.
+// added makes an entry without a level word whose stack turned out to be
+// a trace an error.
 func (p *genericParser) added(s string) {
-	t := trimLeft(s)
-	switch {
-	case t == "Traceback (most recent call last):":
-		p.tbOpen = true
-	case p.tbOpen && !indented(s):
-		p.tbOpen = false // the exception's line ends the traceback
-	}
 	if !p.explicit && p.e.rec.Level < oplog.LevelError && startsTrace(s) {
 		p.e.rec.Level = oplog.LevelError
 	}
@@ -241,12 +222,8 @@ func (p *genericParser) begin(line string, end int64) {
 		}
 	}
 	p.explicit, p.stamped = ok, stamped
-	p.panic = strings.HasPrefix(rest, "panic: ") || strings.HasPrefix(rest, "fatal error: ")
-	// A traceback with no line before it (an uncaught Python exception).
-	p.tbOpen = rest == "Traceback (most recent call last):"
-	p.bareTB = p.tbOpen
 	p.renpy = rest == renpyHeader
-	if (p.bareTB || p.renpy) && !ok {
+	if p.renpy && !ok {
 		level = oplog.LevelError
 	}
 	p.e.start(text, level, end)
@@ -547,7 +524,7 @@ func (p *genericParser) upTime(t time.Time, stamped bool, up int64) time.Time {
 // record names no source); its method goes to Data as "function".
 func (p *genericParser) beginJUL(t time.Time, source string, end int64) {
 	p.explicit, p.stamped, p.jul = false, true, true
-	p.panic, p.tbOpen, p.bareTB, p.renpy, p.uptime = false, false, false, false, false
+	p.renpy, p.uptime = false, false
 	class, method, _ := strings.Cut(source, " ")
 	p.e.start(source, oplog.LevelInfo, end)
 	p.e.rec.Time = t

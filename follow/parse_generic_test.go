@@ -135,13 +135,6 @@ func TestParse_GenericExceptionLines(t *testing.T) {
 	tb := "Traceback (most recent call last):\n  File \"a.py\", line 1, in <module>\nValueError: x"
 	f("2026-03-01 12:00:00 ERROR handler failed\n"+tb+"\n2026-03-01 12:00:01 INFO next\n", 2, 0,
 		want{level: oplog.LevelError, text: "handler failed", time: up, stack: ptr(tb)})
-	// The parser alone (beneath the runtimes' layer, which makes a
-	// traceback after an info line a record of its own) keeps a traceback
-	// after an info entry whole too.
-	c := &clock{date: func() time.Time { return fileDate }, now: func() time.Time { return testNow }}
-	if es := feed(formatParser("generic", c), []byte(info+tb+"\nnext\n")); len(es) != 1 || es[0].Record.Stack != tb+"\nnext" {
-		t.Errorf("traceback after an info entry: %+v", es)
-	}
 	f("Traceback (most recent call last):\n  File \"a.py\", line 1, in <module>\nValueError: x\n", 1, 0,
 		want{level: oplog.LevelError, text: "ValueError: x", stack: ptr("Traceback (most recent call last):\n  File \"a.py\", line 1, in <module>\nValueError: x")})
 	// Prose is no exception's name.
