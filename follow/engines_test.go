@@ -226,14 +226,6 @@ func checkRunCrashes(t *testing.T, l *oplog.Log, source string, crashes ...oplog
 	}
 }
 
-func recordsOf(es []Entry) []oplog.Record {
-	out := make([]oplog.Record, len(es))
-	for i, e := range es {
-		out[i] = e.Record
-	}
-	return out
-}
-
 // waitRecords waits until source has a record that match says is it.
 func waitRecords(t *testing.T, l *oplog.Log, source, what string, match func([]oplog.Record) bool) []oplog.Record {
 	t.Helper()

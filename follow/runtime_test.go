@@ -71,6 +71,15 @@ func TestRuntime_Reports(t *testing.T) {
 	}
 }
 
+// recordsOf returns the entries' records.
+func recordsOf(es []Entry) []oplog.Record {
+	out := make([]oplog.Record, len(es))
+	for i, e := range es {
+		out[i] = e.Record
+	}
+	return out
+}
+
 // prefixed returns data with add applied to each line.
 func prefixed(data []byte, add func(string) string) []byte {
 	var b strings.Builder
