@@ -31,6 +31,7 @@ type runtimeLayer struct {
 	r    report
 	cand candidate
 	last prefixFacts // what the prefix of the last line handed to p said of it
+	scr  *scripted   // Lua's and Rust's reports beneath a prefix; nil until one came
 }
 
 // withRuntimes puts the runtimes' recognisers in front of p.
@@ -69,6 +70,9 @@ type candidate struct {
 func (l *runtimeLayer) Name() string { return l.p.Name() }
 
 func (l *runtimeLayer) Line(line string, end int64) []Entry {
+	if l.scr != nil && l.scr.on {
+		return l.scriptLine(line, end)
+	}
 	var out []Entry
 	if l.r.kind != rtNone {
 		if l.r.more(line, l.r.bodyOf(line), end) {
@@ -107,6 +111,9 @@ func (l *runtimeLayer) releaseCand(c *candidate) []Entry {
 
 func (l *runtimeLayer) Flush() []Entry {
 	var out []Entry
+	if l.scr != nil && l.scr.on {
+		out = l.scriptFlush(out)
+	}
 	if l.r.kind != rtNone {
 		out = l.finish(out)
 	}
@@ -130,7 +137,9 @@ func (l *runtimeLayer) begin(out []Entry, line string, end int64) []Entry {
 	body, prefixed := s[n:], n > 0
 	var kind rtKind
 	var level oplog.Level
-	if t := trimLeft(body); len(body)-len(t) > 1 && len(t) >= 4 {
+	if t := trimLeft(body); prefixed && len(t) >= 4 && l.own&(1<<rtScript) == 0 && scriptStart(t) {
+		return l.script(out, line, t, end) // Lua's error or Rust's panic beneath a prefix
+	} else if len(body)-len(t) > 1 && len(t) >= 4 {
 		// A line indented deeper than one space goes on with what came
 		// before it (a frame, a source line): only a report's own first
 		// words start one there (a SyntaxError's File line).
@@ -246,3 +255,4 @@ func (*godotParser) ownReports() []rtKind   { return []rtKind{rtNative, rtThrown
 func (*log4jParser) ownReports() []rtKind   { return []rtKind{rtThrown} }
 func (*mcCrashParser) ownReports() []rtKind { return []rtKind{rtThrown, rtJava} }
 func (*unrealParser) ownReports() []rtKind  { return []rtKind{rtNative} }
+func (*luantiParser) ownReports() []rtKind  { return []rtKind{rtScript} }

@@ -157,7 +157,7 @@ func loggerToken(s string) int {
 	for i := 0; i < len(s) && i < 64; i++ {
 		switch c := s[i]; {
 		case c == '.':
-			dot = true
+			dot = dot || i+1 < len(s) && 'a' <= s[i+1] && s[i+1] <= 'z' // "game.world", not "lua5.1"
 		case c == ':':
 			if dot && i+1 < len(s) && s[i+1] == ' ' {
 				return i + 1

@@ -22,6 +22,7 @@ const (
 	rtNode                // Node's uncaught error: location, source line, caret, the error, frames, "Node.js vN"
 	rtGo                  // "panic: ..." or "fatal error: ...", then the goroutines
 	rtRuler               // a line of '=' that may head a sanitizer's report
+	rtScript              // Lua's error or Rust's panic beneath a prefix (runtime_script.go)
 )
 
 // States within a report.

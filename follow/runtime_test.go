@@ -52,6 +52,12 @@ var runtimeCases = []runtimeCase{
 	{"java.txt", oplog.LevelFatal, "java.lang.IllegalStateException: cannot spawn orc", "Caused by: java.lang.NumberFormatException"},
 	{"node.txt", oplog.LevelFatal, "TypeError: Cannot read properties of undefined (reading 'width')", "at World.spawnEnemy (/home/dev/game/node/game.js:63:26)"},
 	{"go.txt", oplog.LevelFatal, "panic: runtime error: index out of range [3] with length 3", "main.(*world).spawnEnemy(...)"},
+	// Rust's and Lua's, read by the generic family where printed bare, by
+	// the layer beneath a prefix.
+	{"rust/panic_bt_1_rustup195.txt", oplog.LevelFatal, "boom: something went wrong (len=0)", "at game::main (./src/main.rs:98:13)"},
+	{"rust/panic_thread.txt", oplog.LevelError, "unnamed thread panic", "src/main.rs:113:44"},
+	{"love/error_update.txt", oplog.LevelFatal, "main.lua:79: attempt to index local 'player' (a nil value)", "main.lua:79: in function 'update'"},
+	{"love/lua51_error.txt", oplog.LevelFatal, "main.lua:5: boom", "main.lua:5: in function 'boom'"},
 }
 
 // TestRuntime_Reports: each runtime's crash report, under each prefix,
@@ -63,7 +69,11 @@ func TestRuntime_Reports(t *testing.T) {
 		for _, pre := range runtimePrefixes {
 			for _, parser := range []string{"generic", "auto"} {
 				t.Run(fmt.Sprintf("%s/%s/%s", tc.file, pre.name, parser), func(t *testing.T) {
-					recs := recordsOf(feed(mustParser(t, parser), prefixed(readSample(t, "runtimes/"+tc.file), pre.add)))
+					file := tc.file
+					if !strings.Contains(file, "/") {
+						file = "runtimes/" + file
+					}
+					recs := recordsOf(feed(mustParser(t, parser), prefixed(readSample(t, file), pre.add)))
 					checkRuntimeRecords(t, recs, tc)
 				})
 			}
@@ -119,7 +129,7 @@ func reportFragment(text string) bool {
 	}
 	s = strings.TrimSpace(s)
 	for _, p := range []string{"at ", `File "`, "#0", "#1", "goroutine ", "Traceback", "./game", "/lib/x86_64", "Caused by",
-		"... ", "what():", "^", "SUMMARY:", "Current thread", "main.", "READ of size", "Direct leak", "Node.js v"} {
+		"... ", "what():", "^", "SUMMARY:", "Current thread", "main.main(", "main.(", "READ of size", "Direct leak", "Node.js v"} {
 		if strings.HasPrefix(s, p) {
 			return true
 		}

@@ -1,0 +1,133 @@
+package follow
+
+import (
+	"strings"
+	"time"
+)
+
+// Lua's uncaught errors and Rust's panics beneath a logger's prefix. The
+// generic family of parsers reads them where a game prints them bare
+// (luaParser, panicParser); under a prefix ("[WARNING] stderr: thread
+// 'main' panicked at ...") the runtimes' layer reads them with the same two
+// parsers, fed each line past its prefix, over a sink that hands back the
+// lines they do not take, as they came, to the engine's parser.
+
+// scripted is the layer's own Lua and Rust parsers.
+type scripted struct {
+	p   *luaParser
+	on  bool             // a report is being read
+	raw map[int64]string // the lines fed, as they came, by their end
+}
+
+// handed is a line the parsers handed on: not theirs.
+type handed struct {
+	line string
+	end  int64
+}
+
+// sink is the layer beneath the scripted parsers: it keeps what they hand
+// on, and says where an entry starts as the generic parser would.
+type sink struct {
+	g    genericParser
+	back []handed
+}
+
+func (s *sink) Line(line string, end int64) []Entry {
+	s.back = append(s.back, handed{line, end})
+	return nil
+}
+
+func (s *sink) Flush() []Entry            { return nil }
+func (s *sink) Name() string              { return "" }
+func (s *sink) take(out []Entry) []Entry  { return out }
+func (s *sink) isHeader(line string) bool { return s.g.isHeader(line) }
+
+// newScripted returns Lua's parser over Rust's over a sink.
+func newScripted() *scripted {
+	c := &clock{date: time.Now, now: time.Now}
+	return &scripted{p: &luaParser{name: "generic", g: &panicParser{g: &sink{g: genericParser{clk: c}}}},
+		raw: map[int64]string{}}
+}
+
+// holding reports whether the scripted parsers hold a report.
+func (sc *scripted) holding() bool { return sc.p.held || sc.p.g.(*panicParser).held }
+
+// scriptStart reports a Lua error or a Rust panic's first line, past its
+// prefix: "Error: main.lua:79: ...", "lua5.1: main.lua:3: ...", "thread
+// 'main' panicked at ...".
+func scriptStart(t string) bool {
+	switch t[0] {
+	case 't':
+		_, _, ok := cutPanicHeader(t)
+		return ok
+	case 'E', 'l':
+		msg, ok := cutLuaError(t)
+		return ok && strings.Contains(msg, ".lua:") // not JavaScript's "Error: ..." with its frames
+	}
+	return false
+}
+
+// script starts reading a Lua error or a Rust panic beneath a prefix: line
+// as it came, body past its prefix.
+func (l *runtimeLayer) script(out []Entry, line, body string, end int64) []Entry {
+	if l.scr == nil {
+		l.scr = newScripted()
+	}
+	out = join(out, l.p.Flush())
+	l.scr.on = true
+	l.scr.raw[end] = line
+	return join(out, l.scr.p.Line(body, end))
+}
+
+// scriptLine feeds a line to the scripted parsers while they read a
+// report, and hands what they do not take to the engine's parser.
+func (l *runtimeLayer) scriptLine(line string, end int64) []Entry {
+	sc := l.scr
+	s := trimRight(line)
+	if n, _ := cutPrefix(s); n > 0 {
+		s = s[n:]
+	}
+	sc.raw[end] = line
+	out := sc.p.Line(s, end)
+	return l.scriptBack(out, end)
+}
+
+// scriptBack hands the lines the scripted parsers handed on to the
+// engine's parser as they came (cur, the line just fed, as any line: it
+// may start a report of its own), and ends the scripted reading once they
+// hold nothing.
+func (l *runtimeLayer) scriptBack(out []Entry, cur int64) []Entry {
+	sc := l.scr
+	s := sc.p.g.(*panicParser).g.(*sink)
+	var back []handed
+	if len(s.back) > 0 { // a copy: begin may start another report, which the sink hands back to
+		back = append(back, s.back...)
+		s.back = s.back[:0]
+	}
+	if !sc.holding() {
+		sc.on = false
+	}
+	for _, h := range back {
+		raw, ok := sc.raw[h.end]
+		if !ok {
+			raw = h.line
+		}
+		delete(sc.raw, h.end)
+		if h.end == cur {
+			out = l.begin(out, raw, h.end) // not the report's: any line, which may start one
+			continue
+		}
+		out = join(out, l.below(raw, h.end, prefixFacts{}))
+	}
+	if !sc.on {
+		clear(sc.raw)
+	}
+	return out
+}
+
+// scriptFlush completes what the scripted parsers hold.
+func (l *runtimeLayer) scriptFlush(out []Entry) []Entry {
+	out = join(out, l.scr.p.Flush())
+	l.scr.on = false
+	return l.scriptBack(out, -1)
+}
