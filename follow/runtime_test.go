@@ -165,6 +165,20 @@ func TestRuntime_Attach(t *testing.T) {
 	}
 }
 
+// TestRuntime_Indented: an engine that indents a traceback by one space
+// (or a tab) has it read as one record, not glued to the line before.
+func TestRuntime_Indented(t *testing.T) {
+	for _, ind := range []string{" ", "\t"} {
+		in := "[INFO] frame 3\n" + ind + "Traceback (most recent call last):\n" + ind + "  File \"g.py\", line 3, in spawn\n" +
+			ind + "    boom()\n" + ind + "ValueError: bad count\n[INFO] frame 4\n"
+		recs := recordsOf(feed(mustParser(t, "generic"), []byte(in)))
+		if len(recs) != 3 || recs[1].Text != "ValueError: bad count" || recs[1].Level != oplog.LevelError ||
+			!strings.Contains(recs[1].Stack, `File "g.py", line 3, in spawn`) || recs[0].Stack != "" {
+			t.Errorf("indented by %q: %d records %q", ind, len(recs), texts(recs))
+		}
+	}
+}
+
 // TestRuntime_Dotnet: .NET's unhandled exception (dotnet is not served
 // here; its format as .NET 6 to 9 print it), inner exception and all.
 func TestRuntime_Dotnet(t *testing.T) {
