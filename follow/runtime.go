@@ -216,12 +216,11 @@ func (l *runtimeLayer) announces(r *oplog.Record) bool {
 		return false
 	case strings.HasSuffix(strings.TrimSpace(r.Text), ":"):
 		return true
-	case l.last.hasLevel:
-		return l.last.level >= oplog.LevelWarn
-	case l.last.wrapped:
-		return false
 	}
-	return r.Level >= oplog.LevelWarn
+	if lv, ok := l.last.level(); ok {
+		return lv >= oplog.LevelWarn
+	}
+	return !l.last.wrapped && r.Level >= oplog.LevelWarn
 }
 
 // finish completes the report: its record, or, for one that never showed

@@ -19,8 +19,8 @@ import (
 // the separators between them. n is 0 when line has no prefix; a line
 // that starts with a space or a tab has none (its indentation is the
 // printed text's). f says what the prefix tells of the line: a stderr or
-// stdout wrapper (the logger's level, not the line's), and the last level
-// word (the line's own when a logger's comes first).
+// stdout wrapper (the logger's level, not the line's), and where its own
+// prefix begins, whose last level word is the line's (prefixFacts.level).
 func cutPrefix(line string) (n int, f prefixFacts) {
 	i := 0
 	for tokens := 0; tokens < 8 && i < len(line); tokens++ {
@@ -31,18 +31,16 @@ func cutPrefix(line string) (n int, f prefixFacts) {
 		w := line[i : i+k]
 		if strings.HasPrefix(w, "stderr") || strings.HasPrefix(w, "stdout") ||
 			strings.HasPrefix(w, "[stderr]") || strings.HasPrefix(w, "[stdout]") {
-			f = prefixFacts{wrapped: true} // the wrapper's level is the logger's
 			i += k
 			if i < len(line) && line[i] == ' ' {
 				i++ // one space: what follows is the printed line, indentation and all
 			}
+			f.wrapped, f.from = true, i // the wrapper's level is the logger's
 			if i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+				f.prefix = line[:i]
 				return i, f
 			}
 			continue // the printed line's own prefix: "stderr: ERROR: Caught signal 11"
-		}
-		if lv, ok := levelWord(leadingWord(strings.TrimPrefix(w, "["))); ok && (level || w[0] == '[') {
-			f.level, f.hasLevel = lv, true
 		}
 		col := 1 // one space after a token, a level word's column after one: "%(levelname)-8s"
 		if level {
@@ -51,14 +49,35 @@ func cutPrefix(line string) (n int, f prefixFacts) {
 		i += k
 		i += padding(line[i:], col)
 	}
+	f.prefix = line[:i]
 	return i, f
 }
 
 // prefixFacts is what cutPrefix says of a line.
 type prefixFacts struct {
-	wrapped  bool        // a stderr or stdout wrapper
-	level    oplog.Level // the prefix's last level word (after the wrapper, if any)
-	hasLevel bool
+	wrapped bool   // a stderr or stdout wrapper
+	prefix  string // the prefix cut
+	from    int    // where the line's own prefix begins in it: past a wrapper
+}
+
+// level returns the last level word of the line's own prefix (a level
+// word alone or in brackets), read again only when a report asks: every
+// line is cut, few are asked about.
+func (f prefixFacts) level() (oplog.Level, bool) {
+	var lv oplog.Level
+	found := false
+	for s := f.prefix[f.from:]; s != ""; {
+		k, level := prefixToken(s)
+		if k == 0 {
+			break
+		}
+		if l, ok := levelWord(leadingWord(strings.TrimPrefix(s[:k], "["))); ok && (level || s[0] == '[') {
+			lv, found = l, true
+		}
+		s = s[k:]
+		s = s[padding(s, 9):]
+	}
+	return lv, found
 }
 
 // leadingWord is the letters s starts with.
@@ -132,13 +151,8 @@ func namedLevel(s string) int {
 // bracketToken reads "[...]" or "[...]:" followed by a space: a time, a
 // level padded or not, a logger's, module's or thread's name.
 func bracketToken(s string) int {
-	j := 1
-	for ; j < len(s) && j <= 64 && s[j] != ']'; j++ {
-		if s[j] == '"' || s[j] == '[' {
-			return 0
-		}
-	}
-	if j < 2 || j >= len(s) || j > 64 {
+	j := strings.IndexByte(s[:min(len(s), 66)], ']')
+	if j < 2 || strings.IndexByte(s[1:j], '"') >= 0 || strings.IndexByte(s[1:j], '[') >= 0 {
 		return 0
 	}
 	if j+1 < len(s) && s[j+1] == ':' {
