@@ -166,7 +166,12 @@ func isAtFrame(s string) bool {
 	if sp >= 0 {
 		first = s[:sp]
 	}
-	return strings.ContainsAny(first, "(.:/\\") || strings.HasSuffix(s, ")")
+	for i := 0; i < len(first); i++ { // a loop: ContainsAny builds its set at every frame
+		if c := first[i]; c == '(' || c == '.' || c == ':' || c == '/' || c == '\\' {
+			return true
+		}
+	}
+	return strings.HasSuffix(s, ")")
 }
 
 // added makes an entry without a level word whose stack turned out to be
