@@ -131,17 +131,7 @@ func exceptionLine(s string) bool {
 	if !found {
 		name = strings.TrimSuffix(s, ":")
 	}
-	if !strings.HasSuffix(name, "Error") && !strings.HasSuffix(name, "Exception") {
-		return false
-	}
-	for i := 0; i < len(name); i++ {
-		c := name[i]
-		letter := 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '_' || c == '$'
-		if !letter && (i == 0 || !isDigit(c) && c != '.') {
-			return false
-		}
-	}
-	return true
+	return exceptionName(name)
 }
 
 // startsTrace reports a line that begins or continues a stack trace.

@@ -75,7 +75,7 @@ func (l *runtimeLayer) Line(line string, end int64) []Entry {
 	}
 	var out []Entry
 	if l.r.kind != rtNone {
-		if l.r.more(line, l.r.bodyOf(line), end) {
+		if l.r.more(line, pastPrefix(line, l.r.prefixed), end) {
 			if l.r.done {
 				out = l.finish(out)
 			}
@@ -89,7 +89,7 @@ func (l *runtimeLayer) Line(line string, end int64) []Entry {
 		if out, ok := l.confirm(out, &c, line, end); ok {
 			return out
 		}
-		if c.kind == rtThrown && c.extra == "" && strings.HasPrefix(l.r.bodyOfCand(&c, line), "File name: '") {
+		if c.kind == rtThrown && c.extra == "" && strings.HasPrefix(trimLeft(pastPrefix(line, c.prefixed)), "File name: '") {
 			// .NET's FileNotFoundException names the file before its frames.
 			l.cand, l.cand.extra, l.cand.extraEnd = c, line, end
 			return out
@@ -159,12 +159,7 @@ func (l *runtimeLayer) begin(out []Entry, line string, end int64) []Entry {
 
 // confirm starts the report candidate c heads when line goes on with it.
 func (l *runtimeLayer) confirm(out []Entry, c *candidate, line string, end int64) ([]Entry, bool) {
-	s := trimRight(line)
-	if c.prefixed {
-		if n, _ := cutPrefix(s); n > 0 {
-			s = s[n:]
-		}
-	}
+	s := pastPrefix(line, c.prefixed)
 	t := trimLeft(s)
 	switch c.kind {
 	case rtThrown:
@@ -173,7 +168,7 @@ func (l *runtimeLayer) confirm(out []Entry, c *candidate, line string, end int64
 		}
 		out = l.start(out, rtThrown, oplog.LevelError, c.line, c.body, c.prefixed, c.facts, c.end)
 		if c.extra != "" {
-			l.r.add(trimLeft(l.r.bodyOfCand(c, c.extra)), c.extraEnd)
+			l.r.add(trimLeft(pastPrefix(c.extra, c.prefixed)), c.extraEnd)
 		}
 		l.r.more(line, s, end)
 		return out, true

@@ -80,6 +80,18 @@ func (f prefixFacts) level() (oplog.Level, bool) {
 	return lv, found
 }
 
+// pastPrefix is line without its trailing blanks and, when prefixed (its
+// report's first line had one), past its prefix.
+func pastPrefix(line string, prefixed bool) string {
+	s := trimRight(line)
+	if prefixed {
+		if n, _ := cutPrefix(s); n > 0 {
+			return s[n:]
+		}
+	}
+	return s
+}
+
 // leadingWord is the letters s starts with.
 func leadingWord(s string) string {
 	i := 0

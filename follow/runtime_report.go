@@ -88,28 +88,6 @@ func (r *report) begin(kind rtKind, line, body string, prefixed bool, level oplo
 	}
 }
 
-// bodyOf is line past the prefix the report's lines have.
-func (r *report) bodyOf(line string) string {
-	s := trimRight(line)
-	if r.prefixed {
-		if n, _ := cutPrefix(s); n > 0 {
-			return s[n:]
-		}
-	}
-	return s
-}
-
-// bodyOfCand is line past the prefix candidate c's lines have.
-func (r *report) bodyOfCand(c *candidate, line string) string {
-	s := trimRight(line)
-	if c.prefixed {
-		if n, _ := cutPrefix(s); n > 0 {
-			return trimLeft(s[n:])
-		}
-	}
-	return trimLeft(s)
-}
-
 // more adds a line to the report when it goes on with it: line as it
 // came, s past the prefix.
 func (r *report) more(line, s string, end int64) bool {

@@ -83,10 +83,7 @@ func (l *runtimeLayer) script(out []Entry, line, body string, end int64) []Entry
 // report, and hands what they do not take to the engine's parser.
 func (l *runtimeLayer) scriptLine(line string, end int64) []Entry {
 	sc := l.scr
-	s := trimRight(line)
-	if n, _ := cutPrefix(s); n > 0 {
-		s = s[n:]
-	}
+	s := pastPrefix(line, true)
 	sc.raw[end] = line
 	out := sc.p.Line(s, end)
 	return l.scriptBack(out, end)

@@ -147,11 +147,21 @@ func exceptionHead(t string, colon int) bool {
 	if colon < 5 || colon+1 < len(t) && t[colon+1] != ' ' {
 		return false
 	}
-	name := t[:colon]
+	return exceptionName(t[:colon])
+}
+
+// exceptionName reports an exception's type as runtimes print it: a
+// dotted name ending in Error, Exception or Throwable ("TypeError",
+// "java.lang.IllegalStateException"). The runtimes' layer and the generic
+// parser both ask.
+func exceptionName(name string) bool {
 	if !strings.HasSuffix(name, "Error") && !strings.HasSuffix(name, "Exception") && !strings.HasSuffix(name, "Throwable") {
 		return false
 	}
-	for j := 0; j < len(name); j++ {
+	if !isLetter(name[0]) {
+		return false
+	}
+	for j := 1; j < len(name); j++ {
 		if c := name[j]; !isLetter(c) && !isDigit(c) && c != '.' && c != '_' && c != '$' {
 			return false
 		}
