@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcplogd/mcplogd/crash"
 	"github.com/mcplogd/mcplogd/oplog"
 )
 
@@ -209,5 +210,25 @@ func TestRuntime_NotReports(t *testing.T) {
 		if len(recs) != 2 || recs[0].Text != in || recs[0].Level == oplog.LevelFatal {
 			t.Errorf("%q: %d records %q", in, len(recs), texts(recs))
 		}
+	}
+}
+
+// TestRuntime_Import: a log imported is read by the same recognisers: a
+// sanitizer's report behind a stderr wrapper is one stored fatal record,
+// and the crash find_crashes names.
+func TestRuntime_Import(t *testing.T) {
+	l := mustLog(t)
+	l.SetCrashes(crash.New(l, nil))
+	data := prefixed(readSample(t, "runtimes/c_asan.txt"), runtimePrefixes[2].add)
+	mustImport(t, l, data, ImportOptions{Source: "game", File: "game.log"})
+	recs := ofSource(t, l, "game")
+	checkRuntimeRecords(t, recs, runtimeCase{text: "ERROR: AddressSanitizer: heap-use-after-free", level: oplog.LevelFatal,
+		stack: "in spawn_enemy c/game.c:97"})
+	page, err := l.FindCrashes(t.Context(), oplog.CrashQuery{Source: "game", Classes: oplog.CrashClasses, Limit: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(page.Groups) != 1 || !strings.Contains(page.Groups[0].Title, "AddressSanitizer: heap-use-after-free in spawn_enemy c/game.c:97") {
+		t.Errorf("find_crashes: %+v", page.Groups)
 	}
 }
