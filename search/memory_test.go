@@ -20,8 +20,8 @@ import (
 )
 
 // The bound of consts.go: with the Go runtime's soft limit at the default
-// --memory-limit, indexing keeps the process's RSS within it plus a fixed
-// margin, however many distinct words the records hold.
+// --memory-limit, indexing keeps the process's anonymous RSS within it plus
+// a fixed margin, however many distinct words the records hold (rss.check).
 const (
 	memoryLimit  = 200 << 20 // datadir.DefaultMemoryLimit
 	memoryMargin = 128 << 20
@@ -139,11 +139,17 @@ type rss struct {
 	took            time.Duration
 }
 
+// check bounds the anonymous part: the memory the process owns, which the
+// soft limit governs and which a store of many distinct words once drove
+// past 6 GB. The file-backed part is the store's and the segments' mapped
+// pages, clean pages the kernel drops under pressure; it moved between 88
+// and 206 MiB over identical runs on one machine (the peak RSS with it
+// between 249 and 332 MiB), so it is logged, not bounded.
 func (p rss) check(t *testing.T, what string) {
 	t.Helper()
 	t.Logf("%s: peak RSS %d MiB (anonymous up to %d MiB, file-backed up to %d MiB), %s", what, p.hwm>>20, p.anon>>20, p.file>>20, p.took.Round(time.Millisecond))
-	if p.hwm > memoryLimit+memoryMargin {
-		t.Errorf("%s: peak RSS %d MiB, over the memory limit (%d MiB) and its margin (%d MiB)", what, p.hwm>>20, memoryLimit>>20, memoryMargin>>20)
+	if p.anon > memoryLimit+memoryMargin {
+		t.Errorf("%s: anonymous RSS up to %d MiB, over the memory limit (%d MiB) and its margin (%d MiB)", what, p.anon>>20, memoryLimit>>20, memoryMargin>>20)
 	}
 }
 
