@@ -30,7 +30,7 @@ func (m *Main) runCommand(ctx context.Context, args []string) error {
 			"(line-buffered as on a terminal, so nothing is lost when it is killed), to this terminal and, parsed, to the log; the launch "+
 			"starts a run, and its exit status or signal ends it. mcplogd run exits with the program's status (128+N for signal N).")
 	data := m.dataFlag(fs)
-	create := createFlag(fs)
+	fs.Bool("create", false, "accepted for older command lines: run makes a missing data directory anyway")
 	name := fs.String("name", "", "the records' source (default: the program's file name)")
 	parser := fs.String("parser", "", "the output's format: "+follow.ParserNames+" (default: detected)")
 	if err := m.parse(fs, args, -1); err != nil {
@@ -44,7 +44,9 @@ func (m *Main) runCommand(ctx context.Context, args []string) error {
 	if spec.Name == "" {
 		spec.Name = programName(spec.Args[0])
 	}
-	dir, _, err := clientDir(*data, *create)
+	// A game's first run is often the first command a person types: it
+	// makes the store, as serve, stdio and import do.
+	dir, _, err := openDir(*data)
 	if err != nil {
 		return err
 	}

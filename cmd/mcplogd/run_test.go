@@ -4,6 +4,7 @@ package main
 
 import (
 	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -19,7 +20,7 @@ func TestRun_ExitStatus(t *testing.T) {
 		if beside {
 			startServe(t, data, "--addr", "127.0.0.1:0")
 		}
-		_, err := run(t, data, "run", "--create", "--name", "Game", "--", "sh", "-c", "echo 'ERROR: no save slot'; exit 3")
+		_, err := run(t, data, "run", "--name", "Game", "--", "sh", "-c", "echo 'ERROR: no save slot'; exit 3")
 		var code exitStatus
 		if !errors.As(err, &code) || code != 3 {
 			t.Fatalf("server %v: run = %v; want exit status 3", beside, err)
@@ -39,6 +40,32 @@ func TestRun_ExitStatus(t *testing.T) {
 	}
 	if _, err := run(t, t.TempDir(), "run", "--create"); !errors.Is(err, errUsage) {
 		t.Errorf("run without a command: %v", err)
+	}
+}
+
+// TestRun_FreshHome: on a fresh HOME, with no --data and no --create,
+// run makes the per-user store as serve does, and what it recorded is
+// read back from any directory.
+func TestRun_FreshHome(t *testing.T) {
+	home, getenv := userEnv(t)
+	t.Chdir(t.TempDir())
+	var out, errOut syncBuffer
+	m := &Main{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errOut, Getenv: getenv}
+	err := m.Run(t.Context(), []string{"run", "--name", "Game", "--", "sh", "-c", "echo 'Error: main.lua:5: attempt to index a nil value'; exit 1"})
+	if code := exitStatus(0); !errors.As(err, &code) || code != 1 {
+		t.Fatalf("run on a fresh HOME = %v (stderr: %s); want exit status 1", err, errOut.String())
+	}
+	if _, err := os.Stat(filepath.Join(home, ".local", "state", "mcplogd", "log.db")); err != nil {
+		t.Fatalf("the per-user store was not made: %v", err)
+	}
+	t.Chdir(t.TempDir())
+	var tail syncBuffer
+	m = &Main{Stdin: strings.NewReader(""), Stdout: &tail, Stderr: &errOut, Getenv: getenv}
+	if err := m.Run(t.Context(), []string{"tail", "--source", "Game", "--no-pager"}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(tail.String(), "attempt to index a nil value") {
+		t.Fatalf("tail from another directory:\n%s", tail.String())
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"syscall"
 	"testing"
@@ -154,4 +155,29 @@ func TestDir_Config(t *testing.T) {
 			t.Fatalf("config.json with a follow: %+v, %v", c, err)
 		}
 	})
+}
+
+// TestConfig_Documented: every key config.json takes is in
+// docs/data-directory.md's description of the file.
+func TestConfig_Documented(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "data-directory.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var line string
+	for l := range strings.Lines(string(doc)) {
+		if strings.HasPrefix(l, "| `config.json`") {
+			line = l
+		}
+	}
+	if line == "" {
+		t.Fatal("docs/data-directory.md has no row for config.json")
+	}
+	typ := reflect.TypeFor[datadir.Config]()
+	for i := range typ.NumField() {
+		key, _, _ := strings.Cut(typ.Field(i).Tag.Get("json"), ",")
+		if !strings.Contains(line, `"`+key+`"`) {
+			t.Errorf("config.json's key %q is not in docs/data-directory.md:\n%s", key, line)
+		}
+	}
 }
