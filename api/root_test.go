@@ -20,6 +20,11 @@ func TestServer_Root(t *testing.T) {
 			t.Errorf("GET / does not say %q:\n%s", want, body)
 		}
 	}
+	// The store is found from any directory: the page must not send a person
+	// looking for ./mcplogd-data.
+	if strings.Contains(body, "mcplogd-data") || !strings.Contains(body, "mcplogd status") {
+		t.Errorf("GET / still speaks of ./mcplogd-data, or not of mcplogd status:\n%s", body)
+	}
 	if strings.Contains(body, testToken) {
 		t.Errorf("GET / shows the token")
 	}

@@ -711,6 +711,12 @@ func TestE2E_Crashes_Groups(t *testing.T) {
 	} else {
 		b.wait(t, "the Unity stack", waitLong, `document.querySelector("#record pre.stack").textContent.includes("Spawner.cs:")`)
 	}
+
+	// A page loaded straight onto the view (a bookmark, a headless
+	// browser's one look) lists the groups, not only "Loading…".
+	b.do(t, "leave the page", chromedp.Navigate("about:blank"))
+	b.do(t, "load #/crashes", chromedp.Navigate(s.base+"/ui/#/crashes"))
+	b.wait(t, "the groups of a fresh load", waitLong, `document.querySelectorAll("#crashes .group").length === 2 && document.querySelector("#crashes-summary").textContent.startsWith("2 crash groups")`)
 }
 
 // TestE2E_Crashes_Classes: the crash view badges each group with its class
