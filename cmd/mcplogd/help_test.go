@@ -60,24 +60,30 @@ func flagNames(help string) []string {
 	return names
 }
 
-// TestREADME_CLITable: the README's CLI table has a row for every command,
-// and each row names every flag of its command (-f for one letter, --name
-// for longer ones), so the table cannot fall behind the code.
-func TestREADME_CLITable(t *testing.T) {
-	b, err := os.ReadFile("../../README.md")
+// TestCLIDoc_Table: docs/cli.md's table has a row for every command, and
+// each row (serve's with the list of its flags below the table) names
+// every flag of its command (-f for one letter, --name for longer ones),
+// so the table cannot fall behind the code.
+func TestCLIDoc_Table(t *testing.T) {
+	b, err := os.ReadFile("../../docs/cli.md")
 	if err != nil {
 		t.Fatal(err)
 	}
+	doc := string(b)
 	rows := map[string]string{}
-	for line := range strings.SplitSeq(string(b), "\n") {
+	for line := range strings.SplitSeq(doc, "\n") {
 		if m := regexp.MustCompile("^\\| `mcplogd (\\w+)").FindStringSubmatch(line); m != nil {
 			rows[m[1]] = line
 		}
 	}
+	if _, list, ok := strings.Cut(doc, "`serve`'s flags:"); ok {
+		list, _, _ = strings.Cut(list, "\n## ")
+		rows["serve"] += list
+	}
 	for _, c := range commands {
 		row, ok := rows[c.name]
 		if !ok {
-			t.Errorf("README's CLI table has no row for %q", c.name)
+			t.Errorf("docs/cli.md's table has no row for %q", c.name)
 			continue
 		}
 		for _, f := range flagNames(helpOf(t, c.name)) {
@@ -89,7 +95,7 @@ func TestREADME_CLITable(t *testing.T) {
 				continue
 			}
 			if !regexp.MustCompile(regexp.QuoteMeta(want) + `\b`).MatchString(row) {
-				t.Errorf("README's row for %s does not name %s", c.name, want)
+				t.Errorf("docs/cli.md's row for %s does not name %s", c.name, want)
 			}
 		}
 	}
