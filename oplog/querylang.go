@@ -50,8 +50,9 @@ func valueNames(name func(i int) string) []string {
 }
 
 // ParseQuery parses query string s (package query; surrounding spaces
-// ignored, "" matches everything) and checks the values of level, kind and
-// status: each word or phrase is spelled as stored (level:Warning is
+// ignored, "" matches everything; words and phrases of only stop words left
+// out, and a query of nothing else an error naming them) and checks the
+// values of level, kind and status: each word or phrase is spelled as stored (level:Warning is
 // level:warn), a value meaning any becomes ql.All, and a value these
 // fields do not have is an error pointing at it. Every error is EINVALID,
 // its message the language's (with the character and a caret where it

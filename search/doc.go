@@ -91,8 +91,9 @@
 // rebuild.go (starting over, Reindex), tail.go (the records above the
 // watermark and the pending operations), terms.go (their term sets),
 // search.go (a search over all of them), and the three compilers of the
-// query language (package oplog/query parses it; oplog.ParseQuery checks
-// its values), one case per node type each: bleve.go (the tree and the
+// query language (package oplog/query parses it, leaving out the words
+// and phrases of only stop words as the analyzer leaves them out of the
+// index; oplog.ParseQuery checks its values), one case per node type each: bleve.go (the tree and the
 // filters for bleve), eval.go (a query evaluated on a record) and
 // terms_pred.go (on a chunk's term set). Format versions and limits are
 // in consts.go.

@@ -28,7 +28,9 @@ import (
 // runs over its term dictionaries (matchers, below, which the term sets'
 // compiler in terms_pred.go shares). A leaf that analysis leaves without a
 // word (only stop words) matches nothing, as bleve's MatchNone searcher
-// under the conjunctions, disjunctions and boolean queries bleve.go builds.
+// under the conjunctions, disjunctions and boolean queries bleve.go builds;
+// the parser leaves such leaves out of the trees of query strings (see
+// oplog/query's stop.go), so only trees built in code hold them.
 // TestSearch_LagEqualsIndexed holds the two to the same answers.
 
 // pred reports whether a record matches.

@@ -101,6 +101,9 @@ var lagQueries = []string{
 	"kind:marker AND template:" + oplog.TextTemplateID("run started 3.14"),
 	"crash", "CRASHED", "crashes", `"crash"`, "text:crash", "stack:crashing", "crash -crashed", "-crash", "crashpad",
 	"crash*", "crash~1", "spawn", "spawning", "stop", "retry", "crash AND spawn", "crash OR physics", "warn",
+	// stop words left out of what an agent pastes; phrases keep their places
+	"needle the haystack", "null of the reference", `"null of reference"`, `"needle a haystack"`, "(the OR a) needle",
+	"needle NOT (the OR of)", "the -needle level:error", "text:the colour", `"the" OR needle`,
 }
 
 // lagFilters are SearchQuery filters to combine with some queries.

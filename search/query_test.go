@@ -191,7 +191,12 @@ func TestCompile(t *testing.T) {
 	f(`Foo.cs`, `or(text:phrase(foo@0 cs@1) stack:phrase(foo@0 cs@1))`, []string{"foo", "cs"})
 	f(`text:"null reference"`, `text:phrase(null@0 reference@1)`, []string{"null", "reference"})
 	f(`text:"the end"`, `text:=end`, []string{"end"}) // stop words drop out
-	f(`text:"of the"`, `none`, []string{})
+	// A phrase keeps its stop words' places; a bare stop word is left out
+	// (oplog/query's stop.go), as are the words and phrases of only them.
+	f(`text:"attempt to index"`, `text:phrase(attempt@0 index@2)`, []string{"attempt", "index"})
+	f(`text:attempt text:to text:index`, `and(text:inflect(attempt) text:inflect(index))`, nil)
+	f(`text:"needle" OR text:"of the"`, `text:=needle`, []string{"needle"})
+	f(`to level:error`, `level:error`, []string{})
 
 	// Keyword values are spelled as indexed.
 	f(`level:Error`, `level:error`, []string{})
@@ -265,15 +270,18 @@ func TestCompile_Errors(t *testing.T) {
 	f(`bogus:x`, `unknown field "bogus"`)
 	f(`a:1.5`, `unknown field "a"; fields are text, stack, name, level, source, kind, tool, status, replayOf, run, template and time`)
 	f(`time:2026`, `time takes a date range`)
-	f(`time:>=2026-01-01`, "at character 1: syntax error")
+	f(`time:>=2026-01-01`, `at character 6: time:>= takes a quoted time, such as time:>="2026-05-01T12:00:00Z"`)
 	f(`name:Physics AND (level:error`, "at character 18: '(' is never closed")
 	f(`a OR`, "OR needs a term after it")
 	f(`AND a`, "AND needs a term before it")
 	f(`a ) b`, "')' without a '('")
 	f(`text:"open`, "never closed")
-	f(`level:`, "syntax error")
-	f(`"a b"~1`, "syntax error")
-	f(`text:"a b"~1`, "syntax error")
+	f(`level:`, "at character 7: level: has no value; write one right after the colon, such as level:error")
+	f(`name:`, "at character 6: name: has no value; write one right after the colon, such as name:Physics")
+	f(`"a b"~1`, "a phrase takes no fuzziness (~)")
+	f(`text:"a b"~1`, "a phrase takes no fuzziness (~)")
+	f(`to`, "query: `to` is too common to search (it is left out of the index, so alone it matches nothing); add a rarer word or a phrase around it")
+	f(`"of the" OR a`, "query: `of`, `the` and `a` are too common to search")
 	f(`text:/[/`, `at character 6: regular expression /[/: missing closing ]: [`)
 
 	// An unknown value of level, kind or status lists the values, and

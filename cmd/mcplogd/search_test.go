@@ -1,12 +1,23 @@
 package main
 
 import (
+	"context"
+	"encoding/json"
 	"fmt"
+	"net/http"
+	"net/url"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcplogd/mcplogd/internal/logtest"
 )
 
 func TestSearch_DirectAndServed(t *testing.T) {
@@ -51,5 +62,183 @@ func TestSearch_DirectAndServed(t *testing.T) {
 	}
 	if _, err := run(t, data, "reindex"); err == nil || !strings.Contains(err.Error(), "stop it") {
 		t.Fatalf("reindex while serving: %v", err)
+	}
+}
+
+// loveLog is what a LÖVE game prints when a Lua error ends it, and a line
+// of its own with "attempt index" but no word between.
+const loveLog = "[INFO] love.load called\n" +
+	"[INFO] first frame update\n" +
+	"Error: main.lua:5: attempt to index a nil value (global 'player')\n" +
+	"stack traceback:\n" +
+	"\t[love \"boot.lua\"]:345: in function '__index'\n" +
+	"\tmain.lua:5: in function 'update'\n" +
+	"\t[C]: in function 'xpcall'\n" +
+	"[INFO] save attempt index 3 written\n" +
+	"[INFO] quit\n"
+
+// loveError is the text the error line is stored with, and "attempt
+// index" the other line's.
+const (
+	loveError    = "main.lua:5: attempt to index a nil value (global 'player')"
+	loveAdjacent = "save attempt index 3 written"
+)
+
+// TestSearch_StopWords: the words of an error as an agent pastes them
+// ("attempt to index": to is a stop word, left out of the index) find the
+// LÖVE error line, imported or followed, on every surface: the CLI (on
+// its own, right after the import, and through a server), MCP search_logs
+// and the HTTP API the web page asks; a phrase keeps the stop word's place.
+// A query of only stop words, or a field without a value, is an error that
+// says what to write.
+func TestSearch_StopWords(t *testing.T) {
+	data := filepath.Join(t.TempDir(), "data")
+	logs := t.TempDir()
+	imported, followed := filepath.Join(logs, "imported.log"), filepath.Join(logs, "followed.log")
+	for _, f := range []string{imported, followed} {
+		if err := os.WriteFile(f, []byte(loveLog), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := run(t, data, "import", "--parser", "love", "--source", "Imported", imported); err != nil {
+		t.Fatal(err)
+	}
+	// texts returns the texts of search --json's hits, newest first.
+	texts := func(out string) []string {
+		t.Helper()
+		var ts []string
+		for line := range strings.Lines(out) {
+			var h struct {
+				Record   struct{ Text string } `json:"record"`
+				Fragment string                `json:"fragment"`
+			}
+			if err := json.Unmarshal([]byte(line), &h); err != nil {
+				t.Fatalf("search --json: %q: %v", line, err)
+			}
+			if h.Record.Text == loveError && h.Fragment != "main.lua:5: **attempt** to index a nil value (global 'player')" {
+				t.Errorf("fragment %q", h.Fragment)
+			}
+			ts = append(ts, h.Record.Text)
+		}
+		return ts
+	}
+	both, errorOnly := []string{loveAdjacent, loveError}, []string{loveError}
+	cli := func(source string) {
+		t.Helper()
+		for q, want := range map[string][]string{
+			"attempt to index":   both, // as "attempt index": to is left out
+			`"attempt to index"`: errorOnly,
+			`"attempt index"`:    {loveAdjacent},
+			"attempt to index a nil value (global 'player')": errorOnly,
+		} {
+			out, err := run(t, data, "search", "--json", "--source", source, q)
+			if got := texts(out); err != nil || !slices.Equal(got, want) {
+				t.Fatalf("search --source %s %q: %q (%v), want %q", source, q, got, err, want)
+			}
+		}
+		tooCommon := "query: `to` is too common to search (it is left out of the index, so alone it matches nothing); add a rarer word or a phrase around it"
+		if out, err := run(t, data, "search", "to"); err == nil || out != "" || !strings.Contains(err.Error(), tooCommon) {
+			t.Fatalf("search to: %q, %v; want the error %q", out, err, tooCommon)
+		}
+		if _, err := run(t, data, "search", "name:"); err == nil ||
+			!strings.Contains(err.Error(), "name: has no value; write one right after the colon, such as name:Physics") {
+			t.Fatalf("search name: %v", err)
+		}
+	}
+	// No server: the store and an index that holds nothing yet.
+	cli("Imported")
+
+	base, _, _ := startServe(t, data, "--addr", "127.0.0.1:0", "--follow", "love:Game="+followed)
+	token := readToken(t, data)
+	logtest.Eventually(t, 30*time.Second, "the followed lines stored", func() bool {
+		_, body := get(t, base+"/api/v1/records?count=100&source=Game", token)
+		return strings.Contains(body, loveAdjacent)
+	})
+	cli("Game")
+
+	// The HTTP API, as the web page asks it.
+	search := func(q string) (int, []string, string) {
+		t.Helper()
+		status, body := get(t, base+"/api/v1/search?"+url.Values{"query": {q}, "source": {"Game"}}.Encode(), token)
+		var a struct {
+			Hits []struct {
+				Record struct{ Text string } `json:"record"`
+			} `json:"hits"`
+			Message string `json:"message"`
+		}
+		if err := json.Unmarshal([]byte(body), &a); err != nil {
+			t.Fatalf("search %q: %d %q: %v", q, status, body, err)
+		}
+		var ts []string
+		for _, h := range a.Hits {
+			ts = append(ts, h.Record.Text)
+		}
+		return status, ts, a.Message
+	}
+	if status, got, _ := search("attempt to index"); status != http.StatusOK || !slices.Equal(got, both) {
+		t.Fatalf("GET /api/v1/search attempt to index: %d %q", status, got)
+	}
+	if status, got, _ := search(`"attempt to index"`); status != http.StatusOK || !slices.Equal(got, errorOnly) {
+		t.Fatalf(`GET /api/v1/search "attempt to index": %d %q`, status, got)
+	}
+	for q, want := range map[string]string{
+		"to":    "query: `to` is too common to search",
+		"the a": "query: `the` and `a` are too common to search",
+		"name:": "name: has no value; write one right after the colon, such as name:Physics",
+	} {
+		if status, _, msg := search(q); status != http.StatusBadRequest || !strings.Contains(msg, want) {
+			t.Fatalf("GET /api/v1/search %q: %d %q, want 400 saying %q", q, status, msg, want)
+		}
+	}
+
+	// MCP: search_logs.
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "agent", Version: "1"}, nil).Connect(ctx,
+		&mcp.StreamableClientTransport{Endpoint: base + "/mcp/" + token}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	call := func(args map[string]any) (*mcp.CallToolResult, string) {
+		t.Helper()
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "search_logs", Arguments: args})
+		if err != nil {
+			t.Fatalf("search_logs %v: %v", args, err)
+		}
+		var text strings.Builder
+		for _, c := range res.Content {
+			if tc, ok := c.(*mcp.TextContent); ok {
+				text.WriteString(tc.Text)
+			}
+		}
+		return res, text.String()
+	}
+	res, text := call(map[string]any{"query": "attempt to index", "source": "Game"})
+	if res.IsError || !strings.Contains(text, "search_logs: 2 hits of 2") || !strings.Contains(text, "**attempt** to index a nil value") {
+		t.Fatalf("search_logs attempt to index: %s", text)
+	}
+	res, text = call(map[string]any{"query": `"attempt to index"`, "source": "Game"})
+	if res.IsError || !strings.Contains(text, "search_logs: 1 hits of 1") || !strings.Contains(text, "**attempt** to index a nil value") {
+		t.Fatalf(`search_logs "attempt to index": %s`, text)
+	}
+	for q, want := range map[string]string{
+		"to":    "invalid argument: query: `to` is too common to search (it is left out of the index, so alone it matches nothing); add a rarer word or a phrase around it",
+		`"to"`:  "invalid argument: query: `to` is too common to search",
+		"name:": "invalid argument: query: syntax error at character 6: name: has no value; write one right after the colon, such as name:Physics",
+	} {
+		if res, text := call(map[string]any{"query": q}); !res.IsError || !strings.HasPrefix(text, want) {
+			t.Fatalf("search_logs %q: isError %v, %q; want %q", q, res.IsError, text, want)
+		}
+	}
+
+	// The binary: the error on standard error, a status that is not 0.
+	cmd := exec.Command(buildBinary(t), "search", "to")
+	cmd.Env = cliEnv(data)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); cmd.ProcessState == nil || cmd.ProcessState.ExitCode() != 1 ||
+		stderr.String() != "mcplogd: query: `to` is too common to search (it is left out of the index, so alone it matches nothing); add a rarer word or a phrase around it\n" {
+		t.Fatalf("mcplogd search to: %v, stderr %q", err, stderr.String())
 	}
 }

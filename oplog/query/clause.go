@@ -63,7 +63,7 @@ func lexClause(s string) ([]ctok, string) {
 			i += 1 + n
 			switch {
 			case r == '"' && !closed:
-				return toks, "parse error: unterminated quote"
+				return toks, "a quote that is never closed"
 			case r == '"':
 				toks = append(toks, ctok{cPhrase, text})
 			default:
@@ -181,25 +181,27 @@ func parseClause(s string, tok, at int, text string) (Node, error) {
 	switch {
 	case lexErr != "":
 		return nil, SyntaxError(s, tok, lexErr)
-	case len(parts) == 0:
-		return nil, SyntaxError(s, tok, "syntax error")
+	case len(parts) == 0: // a lone backslash
+		return nil, SyntaxError(s, tok, `a backslash escapes the character after it, and nothing follows this one; search a backslash as \\`)
 	}
 	return combine(parts), nil
 }
 
 // combine reads a clause's parts as bleve did: the required ones if any
 // (the optional ones then only scored), else at least one optional one;
-// and none of the excluded ones. As there, a part that matches no word
-// (noWords) is left out of a clause with several parts or a + or -, and a
-// clause left with none matches nothing.
+// and none of the excluded ones. A part on text or stack that holds no
+// word (wordless: only stop words) is left out first, as Lucene's parser
+// leaves them out, so that "x"+the is "x"; a clause of only such parts is
+// returned as they are, for Parse to leave out and name.
 func combine(parts []part) Node {
 	if len(parts) == 1 && !parts[0].not_ {
 		return parts[0].n
 	}
-	var must, should, not []Node
+	var must, should, not, wordlessParts []Node
 	for _, p := range parts {
 		switch {
-		case noWords(p.n):
+		case wordless(p.n):
+			wordlessParts = append(wordlessParts, p.n)
 		case p.must:
 			must = append(must, p.n)
 		case p.not_:
@@ -216,8 +218,10 @@ func combine(parts []part) Node {
 		base = should
 	case len(should) > 1:
 		base = []Node{&Or{Nodes: should}}
+	case len(not) == 0 && len(wordlessParts) == 1:
+		return wordlessParts[0]
 	case len(not) == 0:
-		return &None{}
+		return &Or{Nodes: wordlessParts}
 	}
 	if len(not) == 0 && len(base) == 1 {
 		return base[0]
@@ -227,20 +231,6 @@ func combine(parts []part) Node {
 		and.Nodes = append(and.Nodes, &Not{Node: n})
 	}
 	return and
-}
-
-// noWords reports whether n is a word or phrase on text or stack that
-// holds no word (only stop words, or no word character): it matches
-// nothing. (On the default fields it is each field's leaf that matches
-// nothing, which leaves the part in: bleve's query strings did so.)
-func noWords(n Node) bool {
-	switch n := n.(type) {
-	case *Term:
-		return (n.Field == "text" || n.Field == "stack") && len(Words(n.Text)) == 0
-	case *Phrase:
-		return (n.Field == "text" || n.Field == "stack") && len(Words(n.Text)) == 0
-	}
-	return false
 }
 
 type clauseParser struct {
@@ -293,7 +283,7 @@ func (p *clauseParser) part() (part, error) {
 		pt.not_ = true
 		p.next()
 	}
-	t, _ := p.next()
+	t, ok := p.next()
 	var err error
 	switch {
 	case (t.kind == cString || t.kind == cPhrase) && p.peek(cColon):
@@ -308,18 +298,69 @@ func (p *clauseParser) part() (part, error) {
 	case t.kind == cPhrase:
 		pt.n = &Phrase{Text: t.s, Pos: p.pos()}
 	default:
-		return pt, p.syntax("syntax error")
+		return pt, p.unexpected(t, ok, pt)
 	}
 	if err != nil {
 		return pt, err
 	}
+	if _, phrase := pt.n.(*Phrase); phrase && p.peek(cTilde) {
+		return pt, p.syntax(`a phrase takes no fuzziness (~); write fuzzy words without quotes, such as colour~1 reference~1`)
+	}
 	if p.peek(cBoost) {
 		b, _ := p.next()
 		if _, err := strconv.ParseFloat(b.s, 64); err != nil {
-			return pt, p.syntax(fmt.Sprintf("parse error: invalid boost value: %v", err))
+			return pt, BadValue(p.s, p.at+p.value, fmt.Sprintf("a boost takes a number (word^2), not %q", b.s))
 		}
 	}
 	return pt, nil
+}
+
+// unexpected is the error of token t (none when !ok) where a part of a
+// clause starts, after pt's + or -: what is wrong, and what to write.
+func (p *clauseParser) unexpected(t ctok, ok bool, pt part) error {
+	sign := ""
+	switch {
+	case pt.must:
+		sign = "+"
+	case pt.not_:
+		sign = "-"
+	}
+	switch {
+	case !ok && sign == "-":
+		return p.syntax("'-' needs a term right after it, such as -debug; before parentheses, write NOT (debug OR trace)")
+	case !ok:
+		return p.syntax(fmt.Sprintf("'%s' needs a term right after it, such as %sdebug", sign, sign))
+	case t.kind == cPlus || t.kind == cMinus:
+		return p.syntax(fmt.Sprintf("'%s%s': write one + or - before a term, such as -debug", sign, t.s))
+	case t.kind == cColon:
+		return p.syntax(`':' needs a field name before it, such as name:Physics; to search a colon, quote it: "a:b"`)
+	case t.kind == cGreater || t.kind == cLess || t.kind == cEqual:
+		return p.syntax(fmt.Sprintf(`'%s' needs a field before it, such as time:>="2026-05-01"; to search it, quote it: "a%sb"`, t.s, t.s))
+	case t.kind == cTilde:
+		return p.syntax("'~' needs a word before it, such as colour~1")
+	}
+	return p.syntax("'^' needs a word before it, such as crash^2")
+}
+
+// fieldExamples are a value of each field, for the errors that say what
+// to write.
+var fieldExamples = map[string]string{"text": "spawn", "stack": "Update", "name": "Physics", "level": "error", "source": "unity",
+	"kind": "op", "tool": "run_lua", "status": "error", "replayOf": "12", "run": "3", TemplateField: "3f2a9c1b7d0e",
+	TimeField: `>="2026-05-01T12:00:00Z"`}
+
+// noValue is the error of "name:" followed by nothing it can read (t, or
+// nothing when !ok), pointing where the value should be.
+func (p *clauseParser) noValue(name, field string, t ctok, ok bool) error {
+	example := name + ":" + fieldExamples[field]
+	at := p.at + p.value
+	switch {
+	case !ok:
+		return SyntaxError(p.s, at, fmt.Sprintf("%s: has no value; write one right after the colon, such as %s", name, example))
+	case t.kind == cColon:
+		return SyntaxError(p.s, at, fmt.Sprintf(`%s: takes one value; quote a value with a colon in it, such as %s:"a:b"`, name, name))
+	}
+	return SyntaxError(p.s, at, fmt.Sprintf(`%s: needs a value such as %s, not '%s'; quote a value with special characters: %s:"a%sb"`,
+		name, example, t.s, name, t.s))
 }
 
 // fieldValue reads what follows "field:".
@@ -328,7 +369,7 @@ func (p *clauseParser) fieldValue(name string) (Node, error) {
 	if err != nil {
 		return nil, err
 	}
-	t, _ := p.next()
+	t, ok := p.next()
 	switch t.kind {
 	case cString:
 		if p.peek(cTilde) {
@@ -341,12 +382,13 @@ func (p *clauseParser) fieldValue(name string) (Node, error) {
 		if n, ok := p.next(); ok && n.kind == cNumber {
 			return p.number(field, "-"+n.s)
 		}
+		return nil, SyntaxError(p.s, p.at+p.value, fmt.Sprintf(`%s: a value that starts with - is quoted, such as %s:"-x"`, name, name))
 	case cPhrase:
 		return p.leaf(&Phrase{Field: field, Text: t.s, Pos: p.pos()})
 	case cGreater, cLess:
-		return p.rangeOf(field, t.kind == cGreater)
+		return p.rangeOf(name, field, t.kind == cGreater)
 	}
-	return nil, p.syntax("syntax error")
+	return nil, p.noValue(name, field, t, ok)
 }
 
 // field resolves a field's name: message and msg are text.
@@ -400,7 +442,7 @@ func (p *clauseParser) fuzzy(field, w string) (Node, error) {
 	t, _ := p.next()
 	f, err := strconv.ParseFloat(t.s, 64)
 	if err != nil {
-		return nil, p.syntax(fmt.Sprintf("parse error: invalid fuzziness value: %v", err))
+		return nil, BadValue(p.s, p.at+p.value, fmt.Sprintf("a fuzzy word takes a number of edits after ~ (word~1, word~%d), not %q", MaxFuzzy, t.s))
 	}
 	if n := int(f); n < 0 || n > MaxFuzzy {
 		return nil, BadValue(p.s, p.at+p.value, fmt.Sprintf("a fuzzy word allows 1 or %d edits (word~1, word~%d), not %d", MaxFuzzy, MaxFuzzy, n))
@@ -411,31 +453,38 @@ func (p *clauseParser) fuzzy(field, w string) (Node, error) {
 // number reads a number, which is a word: no field holds numbers.
 func (p *clauseParser) number(field, n string) (Node, error) {
 	if _, err := strconv.ParseFloat(n, 64); err != nil {
-		return nil, p.syntax(fmt.Sprintf("parse error: error parsing number: %v", err))
+		return nil, BadValue(p.s, p.at+p.value, fmt.Sprintf("%q is not a number", n))
 	}
 	return p.leaf(&Term{Field: field, Text: n, Pos: p.pos()})
 }
 
-// rangeOf reads what follows field:> or field:<: an optional =, and a
-// number or a quoted time.
-func (p *clauseParser) rangeOf(field string, greater bool) (Node, error) {
+// rangeOf reads what follows field:> or field:< (name: the field as
+// written): an optional =, and a number or a quoted time.
+func (p *clauseParser) rangeOf(name, field string, greater bool) (Node, error) {
+	op := map[bool]string{true: ">", false: "<"}[greater]
 	incl := p.peek(cEqual)
 	if incl {
 		p.next()
+		op += "="
+	}
+	// what a range takes, for its errors
+	takes := fmt.Sprintf(`%s:%s takes a number, such as run:%s3, or on time a quoted time, such as time:%s"2026-05-01T12:00:00Z"`, name, op, op, op)
+	if field == TimeField {
+		takes = fmt.Sprintf(`%s:%s takes a quoted time, such as time:%s"2026-05-01T12:00:00Z", time:%s"2026-05-01 12:00:00" or time:%s"2026-05-01"`, name, op, op, op, op)
 	}
 	t, _ := p.next()
 	switch t.kind {
 	case cMinus:
 		n, ok := p.next()
 		if !ok || n.kind != cNumber {
-			return nil, p.syntax("syntax error")
+			return nil, SyntaxError(p.s, p.at+p.value, takes)
 		}
 		t.s = "-" + n.s
 		fallthrough
 	case cNumber:
 		v, err := strconv.ParseFloat(t.s, 64)
 		if err != nil {
-			return nil, p.syntax(fmt.Sprintf("parse error: error parsing number: %v", err))
+			return nil, BadValue(p.s, p.at+p.value, fmt.Sprintf("%q is not a number", t.s))
 		}
 		r := &NumberRange{Field: field, Pos: p.pos()}
 		if greater {
@@ -447,7 +496,7 @@ func (p *clauseParser) rangeOf(field string, greater bool) (Node, error) {
 	case cPhrase:
 		tm, err := parseTime(t.s)
 		if err != nil {
-			return nil, p.syntax(fmt.Sprintf("parse error: invalid time: %v", err))
+			return nil, BadValue(p.s, p.at+p.value, fmt.Sprintf("%s, not %q", takes, t.s))
 		}
 		r := &TimeRange{Field: field, Pos: p.pos()}
 		if greater {
@@ -457,7 +506,7 @@ func (p *clauseParser) rangeOf(field string, greater bool) (Node, error) {
 		}
 		return p.leaf(r)
 	}
-	return nil, p.syntax("syntax error")
+	return nil, SyntaxError(p.s, p.at+p.value, takes)
 }
 
 // timeLayouts are the times a range takes: RFC 3339, without a zone (UTC),

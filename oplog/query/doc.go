@@ -18,6 +18,12 @@
 // mcplogd used before it owned the language, so that queries people
 // wrote then read the same.
 //
+// Stop words are left out as Lucene's query parser leaves them out: a word
+// or phrase on text and stack of only stop words, which the index does not
+// hold, is dropped from the tree (attempt to index is attempt AND index),
+// a phrase keeps their places, and a query left with nothing to match is
+// an *Error naming them (stop.go).
+//
 // The parser checks what the language knows: field names, regular
 // expressions, fuzziness, the limits (MaxBytes, UTF-8). Which values
 // level, kind and status take is the domain's (oplog.ParseQuery checks

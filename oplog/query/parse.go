@@ -19,9 +19,12 @@ type token struct {
 }
 
 // Parse reads query string s (surrounding spaces ignored) into a tree. An
-// empty s matches everything (All). A query over MaxBytes, not UTF-8, that
-// does not parse, or that names an unknown field or a bad value, is an
-// *Error saying where it broke.
+// empty s matches everything (All). Words and phrases on text and stack
+// that hold no word (stop words: see stop.go) are left out of the tree. A
+// query over MaxBytes, not UTF-8, that does not parse, or that names an
+// unknown field or a bad value, is an *Error saying where it broke; one
+// left with nothing to match once they are left out is an *Error naming
+// them.
 func Parse(s string) (Node, error) {
 	if len(s) > MaxBytes {
 		return nil, errorf("%d bytes is over the limit of %d", len(s), MaxBytes)
@@ -43,6 +46,10 @@ func Parse(s string) (Node, error) {
 	}
 	if n == nil {
 		return &All{}, nil
+	}
+	var dropped []Node
+	if n = dropWordless(n, &dropped); n == nil {
+		return nil, tooCommon(dropped)
 	}
 	return n, nil
 }

@@ -36,10 +36,10 @@ func TestParse(t *testing.T) {
 	// OR binds looser than AND.
 	f(`foo OR bar`, `or(foo bar)`)
 	f(`foo || bar`, `or(foo bar)`)
-	f(`a OR b OR c`, `or(a b c)`)
-	f(`a b OR c`, `or(and(a b) c)`)
-	f(`a OR b c`, `or(a and(b c))`)
-	f(`a AND OR b`, `or(a b)`)
+	f(`d OR b OR c`, `or(d b c)`)
+	f(`d b OR c`, `or(and(d b) c)`)
+	f(`d OR b c`, `or(d and(b c))`)
+	f(`d AND OR b`, `or(d b)`)
 
 	// NOT, ! and - exclude.
 	f(`NOT foo`, `and(not(foo))`)
@@ -50,15 +50,15 @@ func TestParse(t *testing.T) {
 	f(`foo NOT bar baz`, `and(foo baz not(bar))`)
 	f(`foo AND NOT bar`, `and(foo not(bar))`)
 	f(`foo OR NOT bar`, `or(foo and(not(bar)))`)
-	f(`a -b -c`, `and(a not(b) not(c))`)
+	f(`d -b -c`, `and(d not(b) not(c))`)
 
 	// Parentheses group.
 	f(`(foo)`, `foo`)
-	f(`(a OR b) c`, `and(or(a b) c)`)
-	f(`(a OR b) AND NOT c`, `and(or(a b) not(c))`)
-	f(`NOT (a OR b)`, `and(not(or(a b)))`)
-	f(`((a))`, `a`)
-	f(`a(b)`, `and(a b)`)
+	f(`(d OR b) c`, `and(or(d b) c)`)
+	f(`(d OR b) AND NOT c`, `and(or(d b) not(c))`)
+	f(`NOT (d OR b)`, `and(not(or(d b)))`)
+	f(`((d))`, `d`)
+	f(`d(b)`, `and(d b)`)
 
 	// Clauses: fields, phrases, wildcards, regexps, fuzzy, boosts, ranges;
 	// quotes and backslashes keep spaces and parentheses.
@@ -75,7 +75,7 @@ func TestParse(t *testing.T) {
 	f(`a\b*`, `wildcard(a\b*)`) // a backslash before a letter stays
 	f(`a\*`, `a*`)              // an escaped star is still a star
 	f(`text:/ab+c/`, `text:/ab+c/`)
-	f(`/a b/`, `or(/a b/)`) // a space ends a word inside a clause
+	f(`/d b/`, `or(/d b/)`) // a space ends a word inside a clause
 	f(`x~2`, `x~2`)
 	f(`x~`, `x~1`)
 	f(`x~0`, `x`)
@@ -84,16 +84,16 @@ func TestParse(t *testing.T) {
 	f(`name:-3`, `name:-3`)
 	f(`status:>=3`, `status:>=3`)
 	f(`run:<2.5`, `run:<2.5`)
-	f(`\(a\)`, `(a)`)
-	f(`"a""b"`, `or("a" "b")`)
-	f(`"a"-b`, `and("a" not(b))`)
-	f(`+-a`, `and(not(a))`)
+	f(`\(x\)`, `(x)`)
+	f(`"d""b"`, `or("d" "b")`)
+	f(`"d"-b`, `and("d" not(b))`)
+	f(`+-d`, `and(not(d))`)
 	// In a clause of several parts, or with a + or -, a part on text or
-	// stack without a word is left out, as bleve's query strings did.
+	// stack without a word is left out, as Lucene's parser leaves it out.
 	f(`"x"+text:the`, `"x"`)
 	f(`+text:"the"-needle`, `and(not(needle))`)
-	f(`+-text:the`, `none`)
-	f(`"x"+the`, `the`) // on the default fields it stays
+	f(`"x"+the`, `"x"`)
+	f(`-"needle"+the`, `and(not("needle"))`)
 	f(`time:>"2026-01-01T00:00:00Z"`, `time:>2026-01-01T00:00:00Z`)
 	f(`time:<="2026-01-02"`, `time:<=2026-01-02T00:00:00Z`)
 	f(`level:error AND name:Physics "null reference"`, `and(level:error name:Physics "null reference")`)
@@ -119,8 +119,10 @@ func TestParse_Errors(t *testing.T) {
 	syn(`NOT NOT a`, 5, "NOT NOT")
 	syn(`a NOT`, 3, "NOT needs a term after it")
 	syn(`a OR`, 3, "OR needs a term after it")
-	syn(`-`, 1, "syntax error")
-	syn(`a OR -`, 6, "syntax error")
+	syn(`-`, 1, "'-' needs a term right after it, such as -debug; before parentheses, write NOT (debug OR trace)")
+	syn(`x OR -`, 6, "'-' needs a term right after it, such as -debug; before parentheses, write NOT (debug OR trace)")
+	syn(`+`, 1, "'+' needs a term right after it, such as +debug")
+	syn(`---x`, 1, "'--': write one + or - before a term, such as -debug")
 	syn(`OR a`, 1, "OR needs a term before it")
 	syn(`AND a`, 1, "AND needs a term before it")
 	syn(`a OR OR b`, 6, "OR needs a term before it")
@@ -135,18 +137,31 @@ func TestParse_Errors(t *testing.T) {
 	syn(`"a b`, 1, "a quote that is never closed")
 	syn(`ab "cd`, 4, "a quote that is never closed")
 	syn(`é (b`, 3, "'(' is never closed") // characters, not bytes
-	syn(`level:`, 1, "syntax error")
-	syn(`:x`, 1, "syntax error")
-	syn(`"a b"~1`, 1, "syntax error")
-	syn(`time:>=2026-01-01`, 1, "syntax error")
+	// A field without a value says so, where the value should be, and
+	// what to write.
+	syn(`name:`, 6, "name: has no value; write one right after the colon, such as name:Physics")
+	syn(`level: error`, 7, "level: has no value; write one right after the colon, such as level:error")
+	syn(`x -msg:`, 8, "msg: has no value; write one right after the colon, such as msg:spawn")
+	syn(`name::x`, 6, `name: takes one value; quote a value with a colon in it, such as name:"a:b"`)
+	syn(`name:=x`, 6, `name: needs a value such as name:Physics, not '='; quote a value with special characters: name:"a=b"`)
+	syn(`name:-x`, 6, `name: a value that starts with - is quoted, such as name:"-x"`)
+	syn(`:x`, 1, `':' needs a field name before it, such as name:Physics; to search a colon, quote it: "a:b"`)
+	syn(`>3`, 1, `'>' needs a field before it, such as time:>="2026-05-01"; to search it, quote it: "a>b"`)
+	syn(`~1`, 1, "'~' needs a word before it, such as colour~1")
+	syn(`^2`, 1, "'^' needs a word before it, such as crash^2")
+	syn(`\`, 1, `a backslash escapes the character after it, and nothing follows this one; search a backslash as \\`)
+	syn(`"a b"~1`, 1, "a phrase takes no fuzziness (~); write fuzzy words without quotes, such as colour~1 reference~1")
+	syn(`time:>=2026-01-01`, 6, `time:>= takes a quoted time, such as time:>="2026-05-01T12:00:00Z", time:>="2026-05-01 12:00:00" or time:>="2026-05-01"`)
+	syn(`run:<`, 5, `run:< takes a number, such as run:<3, or on time a quoted time, such as time:<"2026-05-01T12:00:00Z"`)
 	syn(`x -\/`, 3, `this clause cannot be read; quote a phrase ("…") or escape special characters with \`)
-	syn(`x~y`, 1, `parse error: invalid fuzziness value: strconv.ParseFloat: parsing "y": invalid syntax`)
-	syn(`time:>"soon"`, 1, `parse error: invalid time: unable to parse datetime with any of the layouts`)
 
 	bad := func(s string, col int, what string) { t.Helper(); f(s, at(s, col, "bad value", what)) }
 	bad(`text:/[/`, 6, `regular expression /[/: missing closing ]: [`)
 	bad(`x stack:/a**/`, 9, "regular expression /a**/: invalid nested repetition operator: **")
 	bad(`abc~3`, 1, "a fuzzy word allows 1 or 2 edits (word~1, word~2), not 3")
+	bad(`x~y`, 1, `a fuzzy word takes a number of edits after ~ (word~1, word~2), not "y"`)
+	bad(`x^y`, 1, `a boost takes a number (word^2), not "y"`)
+	bad(`time:>"soon"`, 6, `time:> takes a quoted time, such as time:>"2026-05-01T12:00:00Z", time:>"2026-05-01 12:00:00" or time:>"2026-05-01", not "soon"`)
 
 	f(`bogus:x`, `query: unknown field "bogus"; fields are text, stack, name, level, source, kind, tool, status, replayOf, run, template and time`)
 	f(`time:2026`, `query: time takes a date range, such as time:>="2026-05-01T12:00:00Z"`)
