@@ -35,7 +35,13 @@ type segmentMeta struct {
 func (x *Index) load() error {
 	stats := x.st.Stats()
 	fresh := func(why string) error {
-		if why != "" {
+		switch why {
+		case "":
+		case "no index":
+			// A store that `mcplogd run` or `import` made without a server:
+			// its first server builds the index, which is no problem to warn of.
+			x.opts.Logger.Info("search index will be built", "dir", x.dir, "records", stats.Records)
+		default:
 			x.opts.Logger.Warn("search index will be rebuilt", "dir", x.dir, "reason", why, "records", stats.Records)
 		}
 		for _, s := range x.segs {
