@@ -17,21 +17,15 @@ func (s *Server) compare(c echo.Context) error {
 	ctx := c.Request().Context()
 	p := params{c: c}
 	source := c.QueryParam("source")
-	pick := func(sel string, exact map[string]uint64) map[string]uint64 {
-		a := oplog.Args{SearchText: oplog.SearchText{FilterText: oplog.FilterText{Source: source}}, Run: sel, Runs: exact}
-		r, err := oplog.Resolve(ctx, s.log, a, time.Now())
-		if err != nil {
-			p.fail(err)
-		}
-		return r.Runs
+	q := oplog.CompareQuery{Source: source, MaxRecords: p.int("maxRecords")}
+	a := oplog.Args{SearchText: oplog.SearchText{FilterText: oplog.FilterText{Source: source}}, Run: c.QueryParam("run"), Runs: p.runPairs("runs"),
+		Against: c.QueryParam("against")}
+	r, err := oplog.Resolve(ctx, s.log, a, time.Now())
+	if err != nil {
+		p.fail(err)
 	}
-	q := oplog.CompareQuery{Source: source, MaxRecords: p.int("maxRecords"), Current: pick(c.QueryParam("run"), p.runPairs("runs"))}
-	if against := c.QueryParam("against"); against != "" {
-		var err error
-		if q.Previous, err = oplog.ResolveAgainst(ctx, s.log, source, against); err != nil {
-			p.fail(err)
-		}
-	} else {
+	q.Current, q.Previous = r.Runs, r.Previous
+	if a.Against == "" {
 		q.Previous = p.runPairs("previous")
 	}
 	if p.err != nil {

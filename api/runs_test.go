@@ -196,15 +196,18 @@ func TestMCP_RunsBadSelectors(t *testing.T) {
 	}
 }
 
-// TestMCP_RunsNoSuchRun: a run no source has is ENOTFOUND, saying so
-// (needs the store's runs).
+// TestMCP_RunsNoSuchRun: a run no source has is ENOTFOUND on every tool
+// that takes run, in the same words, saying which runs there are and
+// where to see them (needs the store's runs).
 func TestMCP_RunsNoSuchRun(t *testing.T) {
 	m := mustConnect(t, withCrashes(mustServe(t, nil)), nil)
 	logtest.MustAppend(t, m.Log, oplog.Record{Level: oplog.LevelInfo, Source: "godot", Text: "hello"})
-	for _, tool := range []string{"console_tail", "get_logs", "search_logs", "find_crashes"} {
-		m.callError(t, tool, map[string]any{"run": "7", "source": "godot"}, "not found: ", `source "godot" has no 7 run`)
-		m.callError(t, tool, map[string]any{"run": "previous", "source": "godot"}, `source "godot" has no previous run`)
+	for _, tool := range []string{"console_tail", "get_logs", "search_logs", "find_crashes", "log_stats", "compare_runs"} {
+		m.callError(t, tool, map[string]any{"run": "7", "source": "godot"}, "not found: ",
+			`run 7: source "godot" has no run 7 (its only run is 1); store_info lists them`)
+		m.callError(t, tool, map[string]any{"run": "previous", "source": "godot"}, `run previous: source "godot" has no previous run (its only run is 1)`)
 	}
+	m.callError(t, "compare_runs", map[string]any{"against": "7"}, "not found: ", `against 7: no source has a run 7 (the only run is 1); store_info lists them`)
 }
 
 // TestMCP_StoreInfoRuns: store_info lists each source's runs, newest first,
@@ -314,7 +317,7 @@ func TestServer_Runs(t *testing.T) {
 		t.Errorf("GET /api/v1/runs?run=current: %+v", cur)
 	}
 	status, b := h.Call(http.MethodGet, "/api/v1/tail?run=7&source=godot", "")
-	checkError(t, status, b, http.StatusNotFound, "not_found", `source "godot" has no 7 run`)
+	checkError(t, status, b, http.StatusNotFound, "not_found", `run 7: source "godot" has no run 7 (its only run is 1)`)
 }
 
 // TestServer_RunsBadSelectors: bad run selectors and a since=last_compile

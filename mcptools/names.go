@@ -66,7 +66,7 @@ func (o namesOut) text() string {
 // level (most severe first) and when it was last seen.
 func (n *nameInfo) line() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s/%s %d", n.Source, n.Name, n.Total)
+	fmt.Fprintf(&b, "%s %d", oplog.SourceName(n.Source, n.Name), n.Total)
 	sep := " ("
 	for i := len(oplog.Levels) - 1; i >= 0; i-- {
 		if c := n.Counts[oplog.Levels[i].String()]; c > 0 {

@@ -12,6 +12,7 @@ import (
 // scope), and picks where the tool reads: the studio for studio scope,
 // else this machine's log. EUNAVAILABLE says the server has no studio.
 func (t *toolset) resolve(ctx context.Context, a oplog.Args) (oplog.Request, source, error) {
+	a.RunsWords = runsWords
 	r, err := oplog.Resolve(ctx, t.log, a, time.Now())
 	switch {
 	case r.Studio && t.opts.StudioScope == nil: // before what the arguments got wrong: studio scope cannot work here at all
@@ -22,6 +23,10 @@ func (t *toolset) resolve(ctx context.Context, a oplog.Args) (oplog.Request, sou
 	}
 	return r, studioSource{t.opts.StudioScope}, nil
 }
+
+// runsWords is where an agent sees the runs there are, for the message of
+// a run no source has (oplog.Args.RunsWords).
+const runsWords = "store_info lists them"
 
 // args are the scope arguments as oplog.Resolve reads them.
 func (a scopeArgs) args() oplog.Args { return oplog.Args{Scope: a.Scope, Machine: a.Machine} }

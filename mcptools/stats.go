@@ -28,7 +28,7 @@ func (t *toolset) addStatsTools(srv *mcp.Server) {
 		annotations: readOnly, example: map[string]any{"since": "-1h"}}, t.logStats)
 	addTool(srv, t, toolSpec{name: "compare_runs", title: "Did my fix work?",
 		description: "Did my fix work? A run against the one before: new, gone and changed crash groups and warn/error templates; " +
-			"too soon if shorter than the crash. Studio: since-until (default last hour) against as long before.",
+			"too soon only while running short of the crash. Studio: since-until (default last hour) against as long before.",
 		annotations: readOnly, example: map[string]any{}}, t.compareRuns)
 }
 
@@ -59,7 +59,7 @@ type statsOut struct {
 	Records int            `json:"records"`
 	Capped  bool           `json:"capped,omitempty" jsonschema:"only the newest records were read"`
 	Levels  map[string]int `json:"levels"`
-	Names   []string       `json:"names,omitempty" jsonschema:"source/name ×count, the most first"`
+	Names   []string       `json:"names,omitempty" jsonschema:"source/name ×count, or source (no name) ×count for lines without a name; the most first"`
 	Top     []countOut     `json:"top,omitempty" jsonschema:"the most frequent message templates"`
 	New     []countOut     `json:"new,omitempty" jsonschema:"templates not seen before the run, errors first"`
 	Crashes []countOut     `json:"crashes,omitempty"`
@@ -157,7 +157,7 @@ func digestOut(d *oplog.Digest) statsOut {
 		out.Runs = append(out.Runs, fmt.Sprintf("%s#%d %s", run.Source, run.Run, run.Outcome))
 	}
 	for _, n := range d.Names {
-		out.Names = append(out.Names, fmt.Sprintf("%s/%s ×%d", n.Source, n.Name, n.Count))
+		out.Names = append(out.Names, fmt.Sprintf("%s ×%d", oplog.SourceName(n.Source, n.Name), n.Count))
 	}
 	for _, c := range d.Crashes {
 		out.Crashes = append(out.Crashes, countOut{Text: clipSummary(c.Title), Level: c.Class, Count: c.Count, ID: c.ExampleID, New: c.New})
@@ -221,7 +221,7 @@ type compareSourceOut struct {
 	Previous string     `json:"previous" jsonschema:"#run outcome, length, records"`
 	Current  string     `json:"current"`
 	Verdict  string     `json:"verdict"`
-	NotYet   bool       `json:"notYet,omitempty" jsonschema:"shorter than the previous run when it crashed: too soon to tell"`
+	NotYet   bool       `json:"notYet,omitempty" jsonschema:"still running and shorter than the previous run when it crashed: too soon to tell"`
 	New      []countOut `json:"new,omitempty" jsonschema:"crash groups and warn/error templates only in current"`
 	Gone     []countOut `json:"gone,omitempty" jsonschema:"only in previous (id is there)"`
 	Changed  []countOut `json:"changed,omitempty" jsonschema:"count is current's, text ends with the previous count"`
@@ -250,16 +250,13 @@ func (t *toolset) compareRuns(ctx context.Context, _ *mcp.CallToolRequest, in co
 	if in.Scope == "studio" || in.Since != "" || in.Until != "" {
 		return t.compareStudio(ctx, in)
 	}
-	a := oplog.Args{SearchText: oplog.SearchText{FilterText: oplog.FilterText{Source: in.Source}}, Run: in.Run, Scope: in.Scope}
+	a := oplog.Args{SearchText: oplog.SearchText{FilterText: oplog.FilterText{Source: in.Source}}, Run: in.Run, Against: in.Against,
+		Scope: in.Scope, RunsWords: runsWords}
 	r, err := oplog.Resolve(ctx, t.log, a, time.Now())
 	if err != nil {
 		return compareOut{}, err
 	}
-	prev, err := oplog.ResolveAgainst(ctx, t.log, in.Source, in.Against)
-	if err != nil {
-		return compareOut{}, err
-	}
-	c, err := t.log.CompareRuns(ctx, oplog.CompareQuery{Source: in.Source, Current: r.Runs, Previous: prev})
+	c, err := t.log.CompareRuns(ctx, oplog.CompareQuery{Source: in.Source, Current: r.Runs, Previous: r.Previous})
 	if err != nil {
 		return compareOut{}, err
 	}

@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 )
 
@@ -16,8 +15,9 @@ type CompareQuery struct {
 	// two runs to compare.
 	Source string
 	// Current and Previous are the runs to compare (source → run, as
-	// ResolveRun gives them); nil Current: each source's current run, nil
-	// Previous: the run that started before Current's.
+	// Resolve gives them from Args.Run and Args.Against); nil Current:
+	// each source's current run, nil Previous: the run that started
+	// before Current's.
 	Current, Previous map[string]uint64
 	// MaxRecords caps the records read of each run (the newest kept);
 	// DefaultDigestRecords when zero, at most MaxDigestRecords.
@@ -50,11 +50,15 @@ type RunComparison struct {
 	// crash); zero when it did not crash.
 	FailedAfter   time.Duration `json:"failedAfter,omitempty"`
 	FailedRecords uint64        `json:"failedRecords,omitempty"`
-	// NotYet says the current run has not crashed but is still shorter,
-	// in time or in records, than the previous run when it crashed: too
-	// soon to say the crash is fixed.
+	// NotYet says the current run is still running, without a crash, and
+	// shorter, in time or in records, than the previous run when it
+	// crashed: too soon to say the crash is fixed. Never for a run that
+	// exited or ended: it is over.
 	NotYet bool `json:"notYet,omitempty"`
-	// Verdict says it in one sentence.
+	// Verdict says it in one sentence, from both runs' outcomes: a crash
+	// again, a regression (a crash after a run that exited or ended
+	// without one), a crash gone (past the point of the previous one, or
+	// over before it), too soon to tell, or neither run crashed.
 	Verdict string `json:"verdict"`
 }
 
@@ -161,21 +165,6 @@ func (l *Log) CompareRuns(ctx context.Context, q CompareQuery) (Comparison, erro
 	return out, nil
 }
 
-// ResolveAgainst turns the selector of the run a comparison compares
-// against (see Log.ResolveRun) into CompareQuery.Previous, as Resolve does
-// run, its errors naming the argument against; "" gives nil: the run
-// before the current one.
-func ResolveAgainst(ctx context.Context, src RunSource, source, sel string) (map[string]uint64, error) {
-	if strings.TrimSpace(sel) == "" {
-		return nil, nil
-	}
-	runs, err := src.ResolveRun(ctx, source, sel)
-	if code := ErrorCode(err); err != nil && code != EINTERNAL {
-		return nil, Errorf(code, "against: %s", strings.TrimPrefix(ErrorMessage(err), "run: "))
-	}
-	return runs, err
-}
-
 // runPairs picks the runs to compare: previous and current, by source.
 func (l *Log) runPairs(ctx context.Context, q *CompareQuery) ([][2]RunInfo, error) {
 	runs, err := l.Runs(ctx, q.Source)
@@ -271,7 +260,7 @@ func (l *Log) compare(ctx context.Context, prev, cur RunInfo, maxRecords int) (R
 	sortDeltas(&c)
 	if prev.Outcome == OutcomeCrashed {
 		c.FailedAfter, c.FailedRecords = prev.End.Sub(prev.Start), prev.Records-afterCrash
-		c.NotYet = cur.Outcome != OutcomeCrashed && (cur.Last.Sub(cur.Start) < c.FailedAfter || cur.Records < c.FailedRecords)
+		c.NotYet = !cur.Ended() && c.short()
 	}
 	c.Verdict = c.verdict(counts)
 	return c, nil
@@ -353,24 +342,55 @@ func (l *Log) compareCrashes(ctx context.Context, c *RunComparison) error {
 	return nil
 }
 
-// verdict says in one sentence whether the previous run's crash is gone,
-// with counts of the new, gone and changed templates and groups.
+// verdict says in one sentence how the two runs ended, from their
+// outcomes (see outcome.go), with counts of the new, gone and changed
+// templates and groups. A run over (exited, ended) is never too soon to
+// tell; a crash after a run that was over without one is a regression.
+// The table of every pair is TestLog_CompareRuns_Verdicts.
 func (c *RunComparison) verdict(counts [3]int) string {
-	cur := c.Current
-	s := ""
+	prev, cur := &c.Previous, &c.Current
+	crashPoint := fmt.Sprintf("(%s, %d records)", c.FailedAfter.Round(time.Millisecond), c.FailedRecords)
+	var s string
 	switch {
+	case cur.Outcome == OutcomeCrashed && prev.Outcome == OutcomeCrashed:
+		s = fmt.Sprintf("run %d crashed too (record %d), as run %d did (record %d)", cur.Run, cur.CrashID, prev.Run, prev.CrashID)
+	case cur.Outcome == OutcomeCrashed && prev.Ended():
+		s = fmt.Sprintf("regression: run %d %s, run %d crashed (record %d)", prev.Run, endedWithout(prev), cur.Run, cur.CrashID)
 	case cur.Outcome == OutcomeCrashed:
-		s = fmt.Sprintf("run %d crashed too (record %d)", cur.Run, cur.CrashID)
+		s = fmt.Sprintf("run %d crashed (record %d); run %d has not crashed, it is still running", cur.Run, cur.CrashID, prev.Run)
+	case prev.Outcome != OutcomeCrashed:
+		s = fmt.Sprintf("neither run crashed: run %d %s, run %d %s", prev.Run, endedWithout(prev), cur.Run, endedWithout(cur))
 	case c.NotYet:
-		s = fmt.Sprintf("too soon to tell: run %d crashed after %s and %d records; run %d is at %s and %d records",
-			c.Previous.Run, c.FailedAfter.Round(time.Millisecond), c.FailedRecords, cur.Run, cur.Last.Sub(cur.Start).Round(time.Millisecond), cur.Records)
-	case c.Previous.Outcome == OutcomeCrashed:
-		s = fmt.Sprintf("run %d got past the point where run %d crashed (%s, %d records) without crashing",
-			cur.Run, c.Previous.Run, c.FailedAfter.Round(time.Millisecond), c.FailedRecords)
+		s = fmt.Sprintf("too soon to tell: run %d crashed after %s and %d records; run %d is at %s and %d records, still running",
+			prev.Run, c.FailedAfter.Round(time.Millisecond), c.FailedRecords, cur.Run, cur.Last.Sub(cur.Start).Round(time.Millisecond), cur.Records)
+	case !cur.Ended():
+		s = fmt.Sprintf("run %d got past the point where run %d crashed %s without crashing; it is still running", cur.Run, prev.Run, crashPoint)
+	case c.short():
+		s = fmt.Sprintf("run %d %s after %s and %d records, before the point where run %d crashed %s: it never got that far",
+			cur.Run, endedWithout(cur), cur.Last.Sub(cur.Start).Round(time.Millisecond), cur.Records, prev.Run, crashPoint)
 	default:
-		s = fmt.Sprintf("neither run crashed; run %d is %s", cur.Run, cur.Outcome)
+		s = fmt.Sprintf("run %d %s, past the point where run %d crashed %s", cur.Run, endedWithout(cur), prev.Run, crashPoint)
 	}
 	return fmt.Sprintf("%s; %d new, %d gone, %d changed (errors, warnings and crash groups)", s, counts[0], counts[1], counts[2])
+}
+
+// short reports whether the current run is shorter, in time or in
+// records, than the previous run when it crashed.
+func (c *RunComparison) short() bool {
+	cur := &c.Current
+	return cur.Last.Sub(cur.Start) < c.FailedAfter || cur.Records < c.FailedRecords
+}
+
+// endedWithout says how a run that did not crash ended, as a verdict
+// words it: "exited cleanly", "ended without crashing", "is still running".
+func endedWithout(r *RunInfo) string {
+	switch r.Outcome {
+	case OutcomeExited:
+		return "exited cleanly"
+	case OutcomeEnded:
+		return "ended without crashing"
+	}
+	return "is still running"
 }
 
 func abs(n int) int { return max(n, -n) }

@@ -157,7 +157,8 @@ func later(a, b *RunInfo) bool {
 // run, "-1" the previous, "-2" the one before); source "" means every
 // source (a number or an offset then selects that run of each source that
 // had it). "" gives nil: any run. EINVALID for another selector,
-// ENOTFOUND when no source has that run.
+// ENOTFOUND when no source has that run, its message saying which runs
+// there are: "run 7: no source has a run 7 (runs go from 1 to 3)".
 func (l *Log) ResolveRun(ctx context.Context, source, sel string) (map[string]uint64, error) {
 	sel = strings.ToLower(strings.TrimSpace(sel))
 	if sel == "" {
@@ -173,7 +174,7 @@ func (l *Log) ResolveRun(ctx context.Context, source, sel string) (map[string]ui
 		return nil, err
 	}
 	if isOffset {
-		return runsBack(runs, source, back)
+		return runsBack(runs, source, sel, back)
 	}
 	out := map[string]uint64{}
 	for src, p := range Latest(runs) {
@@ -190,11 +191,7 @@ func (l *Log) ResolveRun(ctx context.Context, source, sel string) (map[string]ui
 		}
 	}
 	if len(out) == 0 {
-		what := "source " + strconv.Quote(source)
-		if source == "" {
-			what = "any source"
-		}
-		return nil, Errorf(ENOTFOUND, "run: %s has no %s run", what, sel)
+		return nil, noSuchRun(runs, source, sel, 0)
 	}
 	return out, nil
 }

@@ -36,6 +36,9 @@ type Args struct {
 	// Runs are exact runs (source → run), as package client sends a
 	// resolved Filter.Runs; nil: not given. Run, when given, replaces them.
 	Runs map[string]uint64
+	// Against is the run a comparison compares Run with, a selector as
+	// Run is (Request.Previous); "" none.
+	Against string
 
 	// Scope is "local" (or "": this machine's log) or "studio" (every
 	// machine of the project); Machine narrows studio scope to one machine.
@@ -46,6 +49,10 @@ type Args struct {
 	// studio" when empty, "scope=studio" over HTTP, "--studio" on the
 	// command line.
 	StudioWords string
+	// RunsWords is where the caller's users see the runs there are,
+	// added to the message of a run no source has: "mcplogd runs lists
+	// them" on the command line; "" adds nothing.
+	RunsWords string
 }
 
 // Request is Args resolved: the records to read and where to read them.
@@ -54,6 +61,10 @@ type Request struct {
 
 	Studio  bool   // read the studio (every machine of the project), not this log
 	Machine string // studio scope: only this machine; empty: every machine
+
+	// Previous is Args.Against resolved (source → run), the runs a
+	// comparison compares against; nil without Against.
+	Previous map[string]uint64
 }
 
 // Resolve turns a read's arguments into a Request, with relative times
@@ -61,11 +72,12 @@ type Request struct {
 // ParseBound). It reads runs and markers from src, which may be nil in
 // studio scope or when neither Run nor since=last_compile is given.
 //
-// Errors name the argument as the message's first word ("since: ...");
-// the command line puts "--" before it. EINVALID for a bad value, for a
-// machine outside studio scope and for run, runs or since=last_compile in
-// studio scope (they are one machine's); ENOTFOUND when no source has the
-// run or no compile.start marker exists. Errors of src pass through.
+// Errors name the argument as the message's first word ("since: ...",
+// "run 7: ..."); the command line puts "--" before it. EINVALID for a bad
+// value, for a machine outside studio scope and for run, runs, against or
+// since=last_compile in studio scope (they are one machine's); ENOTFOUND
+// when no source has the run (saying which runs there are, then
+// RunsWords) or no compile.start marker exists. Errors of src pass through.
 // With an error, the Request still says whether studio scope was asked
 // for, so that a caller without a studio can say that first.
 func Resolve(ctx context.Context, src RunSource, a Args, now time.Time) (Request, error) {
@@ -87,6 +99,8 @@ func Resolve(ctx context.Context, src RunSource, a Args, now time.Time) (Request
 		return r, Errorf(EINVALID, "machine: only with %s", words)
 	case r.Studio && (strings.TrimSpace(a.Run) != "" || a.Runs != nil):
 		return r, Errorf(EINVALID, "run: runs are one machine's; with %s use since and until", words)
+	case r.Studio && strings.TrimSpace(a.Against) != "":
+		return r, Errorf(EINVALID, "against: runs are one machine's; with %s use since and until", words)
 	case r.Studio && lastCompile:
 		return r, Errorf(EINVALID, "since: last_compile is one machine's; with %s give a time", words)
 	}
@@ -102,13 +116,36 @@ func Resolve(ctx context.Context, src RunSource, a Args, now time.Time) (Request
 	f.Runs = a.Runs
 	if strings.TrimSpace(a.Run) != "" {
 		if f.Runs, err = src.ResolveRun(ctx, f.Source, a.Run); err != nil {
-			return r, err
+			return r, runError(err, "run", a.RunsWords)
+		}
+	}
+	if strings.TrimSpace(a.Against) != "" {
+		if r.Previous, err = src.ResolveRun(ctx, f.Source, a.Against); err != nil {
+			return r, runError(err, "against", a.RunsWords)
 		}
 	}
 	if lastCompile {
 		f.Since, err = lastCompileTime(ctx, src, f.Source)
 	}
 	return r, err
+}
+
+// runError words an error of ResolveRun for the argument name (run or
+// against) and adds words, where the runs are seen, to a run no source
+// has; other errors pass.
+func runError(err error, name, words string) error {
+	code := ErrorCode(err)
+	if code != EINVALID && code != ENOTFOUND {
+		return err
+	}
+	msg := ErrorMessage(err)
+	if rest, ok := strings.CutPrefix(msg, "run"); ok {
+		msg = name + rest
+	}
+	if code == ENOTFOUND && words != "" {
+		msg += "; " + words
+	}
+	return Errorf(code, "%s", msg)
 }
 
 // isLastCompile reports whether a since argument is last_compile.

@@ -88,8 +88,30 @@ func TestResolve(t *testing.T) {
 
 		{name: "ErrNotFound/LastCompileOfSource", args: oplog.Args{SearchText: text(oplog.FilterText{Source: "godot", Since: "last_compile"})},
 			err: "not_found: since: last_compile: source godot has no compile.start marker yet"},
+		{name: "OK/Against", args: oplog.Args{Run: "current", Against: "-1", SearchText: text(oplog.FilterText{Source: "unity"})},
+			check: func(r oplog.Request) string {
+				if fmt.Sprint(r.Filter.Runs, r.Previous) != "map[unity:2] map[unity:1]" {
+					return fmt.Sprintf("runs %v against %v; want unity's 2 against its 1", r.Filter.Runs, r.Previous)
+				}
+				return ""
+			}},
+
+		// A run no source has names the selector and the runs there are.
 		{name: "ErrNotFound/Run", args: oplog.Args{Run: "previous", SearchText: text(oplog.FilterText{Source: "godot"})},
-			err: `not_found: run: source "godot" has no previous run`},
+			err: `not_found: run previous: source "godot" has no previous run (its only run is 1)`},
+		{name: "ErrNotFound/RunNumber", args: oplog.Args{Run: "7"}, err: `not_found: run 7: no source has a run 7 (runs go from 1 to 2)`},
+		{name: "ErrNotFound/RunNumberOfSource", args: oplog.Args{Run: "7", SearchText: text(oplog.FilterText{Source: "unity"})},
+			err: `not_found: run 7: source "unity" has no run 7 (its runs go from 1 to 2)`},
+		{name: "ErrNotFound/RunNumberCLI", args: oplog.Args{Run: " 7", RunsWords: "mcplogd runs lists them"},
+			err: `not_found: run 7: no source has a run 7 (runs go from 1 to 2); mcplogd runs lists them`},
+		{name: "ErrNotFound/RunOffset", args: oplog.Args{Run: "-2"}, err: `not_found: run -2: no source has a run at offset -2 (offsets go from 0 to -1)`},
+		{name: "ErrNotFound/RunOfNoSource", args: oplog.Args{Run: "current", SearchText: text(oplog.FilterText{Source: "nobody"})},
+			err: `not_found: run current: source "nobody" has no runs`},
+		{name: "ErrNotFound/Against", args: oplog.Args{Against: "9", RunsWords: "store_info lists them"},
+			err: `not_found: against 9: no source has a run 9 (runs go from 1 to 2); store_info lists them`},
+		{name: "ErrInvalid/Against", args: oplog.Args{Against: "latest"}, err: "invalid: against: want current, previous or a run number"},
+		{name: "ErrInvalid/StudioAgainst", args: oplog.Args{Scope: "studio", Against: "1"},
+			err: "invalid: against: runs are one machine's; with scope studio use since and until"},
 		{name: "ErrInvalid/RunSelector", args: oplog.Args{Run: "latest"}, err: "invalid: run: want current, previous or a run number"},
 		{name: "ErrInvalid/Since", args: oplog.Args{SearchText: text(oplog.FilterText{Since: "the day before"})}, err: "invalid: since: cannot read time"},
 		{name: "ErrInvalid/Until", args: oplog.Args{SearchText: text(oplog.FilterText{Until: "soon"})}, err: "invalid: until: cannot read time"},
@@ -120,6 +142,17 @@ func TestResolve(t *testing.T) {
 				t.Errorf("Resolve(%+v): %s", c.args, msg)
 			}
 		})
+	}
+}
+
+// TestResolve_RunOfEmptyLog: before any record, a run selector says that
+// no source has a run yet.
+func TestResolve_RunOfEmptyLog(t *testing.T) {
+	l := oplog.New(oplogtest.NewMemory(), nil)
+	defer l.Close()
+	_, err := oplog.Resolve(context.Background(), l, oplog.Args{Run: "3"}, time.Now())
+	if got := oplog.ErrorCode(err) + ": " + oplog.ErrorMessage(err); got != "not_found: run 3: no source has any run yet" {
+		t.Errorf("run 3 of an empty log: %s", got)
 	}
 }
 

@@ -50,6 +50,17 @@ func Label(s string) string {
 	return ClipBytes(s, MaxLabelBytes)
 }
 
+// SourceName is a source and a name as lists of names and their counts
+// print them: "Game/Boot", and "Game (no name)" for the records of Game
+// without a name, which "Game/" would leave the reader to guess and "Game"
+// would pass off as the whole source.
+func SourceName(source, name string) string {
+	if name == "" {
+		return source + " (no name)"
+	}
+	return source + "/" + name
+}
+
 // OneLine keeps s on one line: each newline, carriage return and tab
 // becomes a space, so that every other byte stays where it was (a search
 // fragment's marks, a text's length). With squeeze, every run of white

@@ -2,13 +2,17 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/mcplogd/mcplogd/oplog"
 )
 
 // TestCrashes: mcplogd crashes through a running server, then directly on
@@ -85,6 +89,52 @@ func TestRunFlags(t *testing.T) {
 			t.Errorf("tail --run previous: %v", err)
 		}
 	})
+}
+
+// TestCLI_NoSuchRun: a run no source has is an error on every command
+// that takes --run or --against, in the domain's words with the runs there
+// are and where to see them, on the file and through a running server;
+// the binary exits with status 1, printing nothing on standard output.
+func TestCLI_NoSuchRun(t *testing.T) {
+	data := filepath.Join(t.TempDir(), "data")
+	var recs []oplog.Record
+	for _, word := range []string{"first", "second", "third"} {
+		recs = append(recs, oplog.Record{Kind: oplog.KindMarker, Name: oplog.MarkerRun, Source: "Game", Text: "start"},
+			oplog.Record{Source: "Game", Level: oplog.LevelError, Text: "wave " + word, Stack: "at Game.Wave ()"})
+	}
+	appendToData(t, data, recs...)
+	const runs = "no source has a run 7 (runs go from 1 to 3); mcplogd runs lists them"
+	check := func(how string) {
+		t.Helper()
+		for _, args := range [][]string{
+			{"crashes", "--run", "7"}, {"stats", "--run", "7"}, {"tail", "--run", "7"}, {"search", "wave", "--run", "7"},
+			{"compare", "--run", "7"}, {"compare", "--against", "7"},
+		} {
+			out, err := run(t, data, args...)
+			if want := args[len(args)-2] + " 7: " + runs; err == nil || !strings.HasPrefix(err.Error(), want) || out != "" {
+				t.Errorf("%s %s: %v, output %q; want the error %q", how, strings.Join(args, " "), err, out, want)
+			}
+		}
+		if _, err := run(t, data, "tail", "--source", "Game", "--run", "-3"); err == nil ||
+			!strings.HasPrefix(err.Error(), `--run -3: source "Game" has no run at offset -3 (offsets go from 0 to -2); mcplogd runs lists them`) {
+			t.Errorf("%s tail --source Game --run -3: %v", how, err)
+		}
+	}
+	check("on the file")
+	_, _, stop := startServe(t, data, "--addr", "127.0.0.1:0")
+	check("through the server")
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+
+	cmd := exec.Command(buildBinary(t), "crashes", "--data", data, "--run", "7")
+	var stdout, stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 1 || stdout.String() != "" || stderr.String() != "mcplogd: --run 7: "+runs+"\n" {
+		t.Errorf("mcplogd crashes --run 7: %v, stdout %q, stderr %q; want exit status 1 and the error", err, stdout.String(), stderr.String())
+	}
 }
 
 // crashGroups runs `mcplogd crashes --json` with args and returns each

@@ -109,7 +109,7 @@ func filterVars(fs *flag.FlagSet, ft *oplog.FilterText, kind string) {
 // flag names it as typed ("--since: cannot read time ..."); the log's
 // own errors pass as they are.
 func resolveFlags(ctx context.Context, src oplog.RunSource, a oplog.Args) (oplog.Request, error) {
-	a.StudioWords = "--studio"
+	a.StudioWords, a.RunsWords = "--studio", "mcplogd runs lists them"
 	r, err := oplog.Resolve(ctx, src, a, time.Now())
 	return r, asFlagError(err)
 }

@@ -1,10 +1,13 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"maps"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -67,6 +70,29 @@ func followKey(key, path string) (followSpec, error) {
 		}
 	}
 	return f, nil
+}
+
+// waiting says what a follower of f waits for as it starts, for serve to
+// print: its file (or directory) does not exist yet, and perhaps neither
+// does the directory it would be in; "" when it exists. Paths are
+// absolute, so that the user sees where it is looked for.
+func (f followSpec) waiting() string {
+	path, err := filepath.Abs(f.Path)
+	if err != nil {
+		path = f.Path
+	}
+	if _, err := os.Stat(path); !errors.Is(err, fs.ErrNotExist) {
+		return ""
+	}
+	what := "waiting for " + path + " to appear"
+	if f.Glob != "" {
+		what = "waiting for the directory " + path + " to appear"
+	}
+	parent := filepath.Dir(path)
+	if _, err := os.Stat(parent); errors.Is(err, fs.ErrNotExist) {
+		what += " (its directory " + parent + " does not exist yet either)"
+	}
+	return what
 }
 
 func isDir(p string) bool {

@@ -94,6 +94,43 @@ func TestServe_Follow(t *testing.T) {
 	waitCount("Editor", 2)
 }
 
+// TestServe_FollowWaits: serve says at start which followed files it
+// waits for, by their full path, and when their directory does not exist
+// either; once the directory and the file appear, their lines are
+// recorded.
+func TestServe_FollowWaits(t *testing.T) {
+	data := filepath.Join(t.TempDir(), "data")
+	logs := t.TempDir()
+	later, soon, here := filepath.Join(logs, "not", "yet", "there.log"), filepath.Join(logs, "soon.log"), filepath.Join(logs, "here.log")
+	if err := os.WriteFile(here, []byte("Player spawned at 0,0\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, stdout, _ := startServe(t, data, "--addr", "127.0.0.1:0", "--follow", "Later="+later, "--follow", "Soon="+soon, "--follow", "Here="+here)
+	out := stdout.String()
+	for _, want := range []string{
+		"  follow:   Later=" + later + "\n            waiting for " + later + " to appear (its directory " + filepath.Dir(later) + " does not exist yet either)\n",
+		"  follow:   Soon=" + soon + "\n            waiting for " + soon + " to appear\n",
+		"  follow:   Here=" + here + "\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("serve's links lack %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "waiting for "+here) {
+		t.Errorf("serve waits for a file that exists:\n%s", out)
+	}
+	if err := os.MkdirAll(filepath.Dir(later), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(later, []byte("Level loaded in 120 ms\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	logtest.Eventually(t, 20*time.Second, "the line of the file that appeared", func() bool {
+		out, err := run(t, data, "tail", "--source", "Later")
+		return err == nil && strings.Contains(out, "Level loaded in 120 ms")
+	})
+}
+
 // waitRecords waits until the server at base holds exactly n records of
 // source and returns them, oldest first.
 func waitRecords(t *testing.T, base, token, source string, n int) []map[string]any {

@@ -242,7 +242,7 @@ func TestCLI_RunOffsets(t *testing.T) {
 	if got := textsOf(out, "  0  game", " -1  game", " -2  game"); err != nil || got != "  0  game, -1  game, -2  game" {
 		t.Errorf("runs -r: %q, %v; want the offsets 0, -1, -2 in that order", out, err)
 	}
-	if _, err := run(t, data, "tail", "--run", "-3"); err == nil || !strings.Contains(err.Error(), "--run: any source has no run at offset -3") {
+	if _, err := run(t, data, "tail", "--run", "-3"); err == nil || !strings.Contains(err.Error(), "--run -3: no source has a run at offset -3 (offsets go from 0 to -2); mcplogd runs lists them") {
 		t.Errorf("tail --run -3: %v", err)
 	}
 }

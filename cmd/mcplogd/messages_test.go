@@ -4,6 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -138,4 +141,46 @@ func TestServe_QuietTerminal(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestServe_AddrInUse: an --addr that something else listens on is
+// refused naming what holds it and what to do instead: the mcplogd that
+// holds it (its pid and data directory, from this user's registry, as
+// mcplogd status lists it), an mcplogd the registry does not list, or
+// another program.
+func TestServe_AddrInUse(t *testing.T) {
+	_, getenv := userEnv(t)
+	serveAt := func(addr string) error {
+		m := &Main{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: io.Discard, Getenv: getenv}
+		return m.Run(t.Context(), []string{"serve", "--data", filepath.Join(t.TempDir(), "data"), "--addr", addr})
+	}
+	const instead = "serve on another port: --addr 127.0.0.1:PORT, or --addr 127.0.0.1:0 for a free one"
+	t.Run("Registered", func(t *testing.T) {
+		held := filepath.Join(t.TempDir(), "held")
+		srv, base := serveProcess(t, t.TempDir(), held)
+		addr := strings.TrimPrefix(base, "http://")
+		want := fmt.Sprintf("--addr %s is in use by another mcplogd (pid %d, data directory %s; mcplogd status lists the running servers); stop it, or %s",
+			addr, srv.Process.Pid, held, instead)
+		if err := serveAt(addr); err == nil || err.Error() != want {
+			t.Errorf("serve --addr %s: %v\nwant %s", addr, err, want)
+		}
+	})
+	t.Run("NotRegistered", func(t *testing.T) {
+		base, _, _ := startServe(t, filepath.Join(t.TempDir(), "held"), "--addr", "127.0.0.1:0") // a Main without a home registers nowhere
+		addr := strings.TrimPrefix(base, "http://")
+		want := fmt.Sprintf("--addr %s is in use by another mcplogd, one this user's registry does not list (another user's, or started without a home); stop it, or %s",
+			addr, instead)
+		if err := serveAt(addr); err == nil || err.Error() != want {
+			t.Errorf("serve --addr %s: %v\nwant %s", addr, err, want)
+		}
+	})
+	t.Run("AnotherProgram", func(t *testing.T) {
+		other := httptest.NewServer(http.NotFoundHandler())
+		defer other.Close()
+		addr := other.Listener.Addr().String()
+		want := fmt.Sprintf("--addr %s is in use by another program, not an mcplogd; %s", addr, instead)
+		if err := serveAt(addr); err == nil || err.Error() != want {
+			t.Errorf("serve --addr %s: %v\nwant %s", addr, err, want)
+		}
+	})
 }

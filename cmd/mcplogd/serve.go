@@ -5,10 +5,13 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
 	"os"
+	"runtime"
+	"strings"
 	"syscall"
 	"time"
 
@@ -248,6 +251,9 @@ func (s *server) printLinks(base string) {
 	}
 	for _, f := range s.config.follows {
 		fmt.Fprintf(w, "  follow:   %s\n", f)
+		if note := f.waiting(); note != "" {
+			fmt.Fprintf(w, "            %s\n", note)
+		}
 	}
 	for _, r := range s.config.runs {
 		fmt.Fprintf(w, "  run:      %s\n", r)
@@ -340,7 +346,10 @@ func (m *Main) listen(addr, saved string, allowRemote bool) (net.Listener, error
 		fmt.Fprintf(m.Stderr, "WARNING: listening on %s: anyone who can reach it and has the token can read and write the log\n", addr)
 	}
 	ln, err := net.Listen("tcp", addr)
-	if err != nil && !explicit && errors.Is(err, syscall.EADDRINUSE) {
+	if addrInUse(err) {
+		if explicit {
+			return nil, m.addrTaken(addr)
+		}
 		fmt.Fprintf(m.Stderr, "mcplogd: %s is taken; using a free port (the link changes)\n", addr)
 		ln, err = net.Listen("tcp", net.JoinHostPort(host, "0"))
 	}
@@ -348,6 +357,66 @@ func (m *Main) listen(addr, saved string, allowRemote bool) (net.Listener, error
 		return nil, fmt.Errorf("listen: %w", err)
 	}
 	return ln, nil
+}
+
+// addrInUse reports whether err is a listen's "address already in use";
+// on Windows WSAEADDRINUSE (10048), which syscall.EADDRINUSE is not.
+func addrInUse(err error) bool {
+	var errno syscall.Errno
+	return errors.Is(err, syscall.EADDRINUSE) || runtime.GOOS == "windows" && errors.As(err, &errno) && errno == 10048
+}
+
+// addrTaken words the error of an --addr that something else listens on:
+// the mcplogd that holds it (its pid and data directory, from this user's
+// registry of running servers, as mcplogd status lists them), an mcplogd
+// the registry does not know (another user's), or another program; and
+// what to do instead.
+func (m *Main) addrTaken(addr string) error {
+	host, _, _ := net.SplitHostPort(addr)
+	instead := fmt.Sprintf("serve on another port: --addr %s, or --addr %s for a free one", net.JoinHostPort(host, "PORT"), net.JoinHostPort(host, "0"))
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	for _, e := range m.runningServers(ctx) {
+		if sameAddr(e.Addr, addr) {
+			return fmt.Errorf("--addr %s is in use by another mcplogd (pid %d, data directory %s; mcplogd status lists the running servers); stop it, or %s",
+				addr, e.PID, e.Dir, instead)
+		}
+	}
+	if isServer(ctx, addr) {
+		return fmt.Errorf("--addr %s is in use by another mcplogd, one this user's registry does not list (another user's, or started without a home); "+
+			"stop it, or %s", addr, instead)
+	}
+	return fmt.Errorf("--addr %s is in use by another program, not an mcplogd; %s", addr, instead)
+}
+
+// sameAddr reports whether the listen addresses a and b are likely the
+// same socket: the same port on the same host, on two loopback hosts
+// (localhost, 127.0.0.1) or on every interface.
+func sameAddr(a, b string) bool {
+	ha, pa, errA := net.SplitHostPort(a)
+	hb, pb, errB := net.SplitHostPort(b)
+	if errA != nil || errB != nil || pa != pb {
+		return false
+	}
+	every := func(h string) bool { ip := net.ParseIP(h); return h == "" || ip != nil && ip.IsUnspecified() }
+	return ha == hb || isLoopback(ha) && isLoopback(hb) || every(ha) || every(hb)
+}
+
+// isServer reports whether an mcplogd answers at addr: its API refuses a
+// request without the token in words that name mcplogd.
+func isServer(ctx context.Context, addr string) bool {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+addr+"/api/v1/stats", nil)
+	if err != nil {
+		return false
+	}
+	c := &http.Client{Timeout: time.Second}
+	resp, err := c.Do(req)
+	if err != nil {
+		return false
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(io.LimitReader(resp.Body, 4<<10))
+	return resp.StatusCode == http.StatusUnauthorized && strings.Contains(string(body), "mcplogd token")
 }
 
 func isLoopback(host string) bool {

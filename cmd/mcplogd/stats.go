@@ -64,7 +64,7 @@ func printDigest(w io.Writer, d *oplog.Digest, asJSON bool, p paint) error {
 	}
 	fmt.Fprintf(w, "levels: %s\n", strings.Join(levels, ", "))
 	for _, n := range d.Names {
-		fmt.Fprintf(w, "  %6d  %s/%s\n", n.Count, n.Source, n.Name)
+		fmt.Fprintf(w, "  %6d  %s\n", n.Count, oplog.SourceName(n.Source, n.Name))
 	}
 	fmt.Fprintf(w, "top templates (%d in all):\n", d.TemplateCount)
 	printTemplates(w, d.Templates, p)
@@ -116,8 +116,9 @@ func shortTime(t time.Time) string {
 func (m *Main) compare(ctx context.Context, args []string) error {
 	fs := m.flags("compare", "[--source S] [--run R] [--against R] [--max-records N] [--json] [--data DIR]",
 		"Did my fix work? Compares each source's current run (or --run) with the run before it (or --against): the crash groups and the "+
-			"warning and error templates that are new, gone, or seen a different number of times, each with a record ID, and whether the "+
-			"current run is still shorter than the point where the previous one crashed.")
+			"warning and error templates that are new, gone, or seen a different number of times, each with a record ID, under a verdict "+
+			"read from how both runs ended: a crash after a clean exit is a regression; too soon to tell only while the current run "+
+			"still runs short of the point where the previous one crashed.")
 	data := m.dataFlag(fs)
 	source := fs.String("source", "", "only this source's runs")
 	run := fs.String("run", "", "the run to judge: current (the default), previous, a run number or an offset (0, -1, ...)")
@@ -131,15 +132,11 @@ func (m *Main) compare(ctx context.Context, args []string) error {
 		return fmt.Errorf("--max-records: want at least 1, got %d", *most)
 	}
 	c, err := readLog(ctx, *data, openOptions{}, func(b backend) (oplog.Comparison, error) {
-		r, err := resolveFlags(ctx, b, oplog.Args{SearchText: oplog.SearchText{FilterText: oplog.FilterText{Source: *source}}, Run: *run})
+		r, err := resolveFlags(ctx, b, oplog.Args{SearchText: oplog.SearchText{FilterText: oplog.FilterText{Source: *source}}, Run: *run, Against: *against})
 		if err != nil {
 			return oplog.Comparison{}, err
 		}
-		prev, err := oplog.ResolveAgainst(ctx, b, *source, *against)
-		if err != nil {
-			return oplog.Comparison{}, asFlagError(err)
-		}
-		c, err := b.CompareRuns(ctx, oplog.CompareQuery{Source: *source, Current: r.Runs, Previous: prev, MaxRecords: *most})
+		c, err := b.CompareRuns(ctx, oplog.CompareQuery{Source: *source, Current: r.Runs, Previous: r.Previous, MaxRecords: *most})
 		return c, asFlagError(err) // the source named has no two runs
 	})
 	if err != nil {

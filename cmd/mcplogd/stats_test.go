@@ -1,10 +1,15 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcplogd/mcplogd/internal/datadir"
 	"github.com/mcplogd/mcplogd/internal/logtest"
@@ -65,5 +70,43 @@ func TestStatsCompare(t *testing.T) {
 	check("through the server")
 	if err := stop(); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// toolText calls an MCP tool and returns its text and whether it is a
+// tool error.
+func toolText(t *testing.T, cs *mcp.ClientSession, tool string, args map[string]any) (string, bool) {
+	t.Helper()
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tool, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s: %v", tool, err)
+	}
+	return res.Content[0].(*mcp.TextContent).Text, res.IsError
+}
+
+// TestStats_UnnamedLines: the lines of a source without a name are
+// counted as "Game (no name)" beside the source's named records (the end
+// marker of an import), by mcplogd stats, log_stats and list_log_names;
+// never "Game/".
+func TestStats_UnnamedLines(t *testing.T) {
+	data := filepath.Join(t.TempDir(), "data")
+	file := filepath.Join(t.TempDir(), "game.log")
+	if err := os.WriteFile(file, []byte("Player spawned at 0,0\nLevel loaded in 120 ms\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := run(t, data, "import", "--create", "--source", "Game", file); err != nil {
+		t.Fatal(err)
+	}
+	out, err := run(t, data, "stats")
+	if err != nil || !strings.Contains(out, "\n       2  Game (no name)\n       1  Game/end\n") || strings.Contains(out, "Game/\n") {
+		t.Errorf("stats:\n%s (%v)", out, err)
+	}
+	cs := startStdio(t, data, "--in-process")
+	stats := callJSON(t, cs, "log_stats", nil)
+	if names := fmt.Sprint(stats["names"]); names != "[Game (no name) ×2 Game/end ×1]" {
+		t.Errorf("log_stats names: %s", names)
+	}
+	if text, isErr := toolText(t, cs, "list_log_names", nil); isErr || !strings.Contains(text, "\nGame (no name) 2 (info 2)") || strings.Contains(text, "Game/ ") {
+		t.Errorf("list_log_names:\n%s", text)
 	}
 }
