@@ -18,8 +18,9 @@ import (
 type SalvageReport struct {
 	Copied    uint64   // records copied into the new file, with their IDs
 	Skipped   uint64   // records found whose bytes do not decode
-	BadPages  int      // pages that could not be read: their records are lost
+	BadPages  int      // pages that could not be read (a damaged page and the overflow pages after it count once): their records are lost, but for Carved
 	Orphans   uint64   // of Copied, records found on pages no readable branch reaches
+	Carved    uint64   // of Copied, records of blocks cut out of the overflow pages of a damaged leaf page (not in Orphans)
 	Positions int      // followers' read positions copied
 	Expected  uint64   // records the damaged file's counters say it held; 0 when unreadable
 	LastID    uint64   // the newest ID copied
@@ -37,9 +38,11 @@ const maxProblems = 10
 // ID and run, and the followers' read positions. It reads src with the defensive
 // reader of pages.go (never with bbolt, which may crash on it): the
 // records bucket's tree from the newest valid meta page; when a page of
-// that tree cannot be read, every other leaf page of the file that is
-// neither reached nor free is read too, so the records under a damaged
-// branch page are found. The counters of dst are counted from what was
+// that tree cannot be read, or the meta page leads to no records bucket,
+// every other leaf page of the file that is neither reached nor free is
+// read too, so the records under a damaged branch or root page are found,
+// and the blocks on the overflow pages of a damaged leaf page are cut out
+// of them (salvage_carve.go). The counters of dst are counted from what was
 // copied, so dst passes Check.
 func Salvage(src, dst string) (SalvageReport, error) {
 	var rep SalvageReport
@@ -58,7 +61,7 @@ func Salvage(src, dst string) (SalvageReport, error) {
 	if err != nil {
 		return rep, err
 	}
-	s := &salvager{bf: bf, out: out, rep: &rep, seen: map[uint64]bool{}, copied: roaring64.New()}
+	s := &salvager{bf: bf, out: out, rep: &rep, seen: map[uint64]bool{}, bad: map[uint64]bool{}, copied: roaring64.New()}
 	err = s.run()
 	if cerr := out.Close(); err == nil {
 		err = cerr
@@ -78,6 +81,7 @@ type salvager struct {
 	out   *DB
 	rep   *SalvageReport
 	seen  map[uint64]bool // pages reached by a tree walk
+	bad   map[uint64]bool // pages a tree walk reached and could not read
 	batch []oplog.Record
 	// copied holds the IDs copied so far. The new file cannot tell: its
 	// sealer moves the records copied first into blocks while salvage goes
@@ -88,7 +92,10 @@ type salvager struct {
 
 func (s *salvager) run() error {
 	buckets := map[string][]byte{}
-	if s.bf.usable {
+	scan := false // read the pages no tree reaches
+	if !s.bf.usable {
+		s.rep.BadPages += len(s.bf.bad) // the meta pages
+	} else {
 		s.tree(s.bf.meta.root, nil, 0, func(flags uint32, k, v []byte) {
 			if flags&flagBucketLeaf != 0 {
 				buckets[string(k)] = v
@@ -111,9 +118,9 @@ func (s *salvager) run() error {
 		s.walkBucket(v, s.record)
 	} else {
 		s.rep.problem("the records bucket was not found from the meta page")
-		s.rep.BadPages++
+		scan = true
 	}
-	if s.rep.BadPages > 0 {
+	if scan || s.rep.BadPages > 0 {
 		s.orphans()
 	}
 	s.flush()
@@ -144,12 +151,13 @@ func (s *salvager) tree(root uint64, inline []byte, depth int, leaf func(flags u
 		return
 	}
 	if depth > maxTreeDepth || s.seen[root] {
-		s.bad(fmt.Errorf("page %d: reached twice (a cycle)", root))
+		s.badPage(fmt.Errorf("page %d: reached twice (a cycle)", root))
 		return
 	}
 	b, err := s.bf.page(root)
 	if err != nil {
-		s.bad(err)
+		s.bad[root] = true
+		s.badPage(err)
 		return
 	}
 	for i := uint64(0); i*uint64(s.bf.meta.pageSize) < uint64(len(b)); i++ {
@@ -163,13 +171,13 @@ func (s *salvager) tree(root uint64, inline []byte, depth int, leaf func(flags u
 		for i := range n {
 			e := pageHeaderSize + i*elementSize
 			if e+elementSize > len(b) {
-				s.bad(fmt.Errorf("page %d: %d branch elements do not fit", root, n))
+				s.badPage(fmt.Errorf("page %d: %d branch elements do not fit", root, n))
 				return
 			}
 			s.tree(binary.LittleEndian.Uint64(b[e+8:]), nil, depth+1, leaf)
 		}
 	default:
-		s.bad(fmt.Errorf("page %d: not a branch or leaf page", root))
+		s.badPage(fmt.Errorf("page %d: not a branch or leaf page", root))
 	}
 }
 
@@ -198,7 +206,7 @@ func (s *salvager) leaves(b []byte, leaf func(flags uint32, k, v []byte)) {
 	}
 }
 
-func (s *salvager) bad(err error) {
+func (s *salvager) badPage(err error) {
 	s.rep.BadPages++
 	s.rep.problem("%v", err)
 }
@@ -222,28 +230,38 @@ func (s *salvager) record(flags uint32, k, v []byte) {
 }
 
 // decodeElement decodes a leaf element with an 8-byte key: a block (its
-// zstd frame has a checksum) or else one record.
+// payload has a checksum) or else one record.
 func decodeElement(k, v []byte) ([]oplog.Record, error) {
 	id, err := codec.ID(k)
 	if err != nil {
 		return nil, err
 	}
-	if b, err := codec.DecodeBlock(v); err == nil && b.Last() == id {
-		recs := make([]oplog.Record, 0, b.Len())
-		for i := range b.Len() {
-			r, err := codec.Decode(b.ID(i), b.Value(i))
-			if err != nil {
-				return recs, err
-			}
-			recs = append(recs, r)
-		}
-		return recs, nil
+	if recs, ok, err := decodeBlock(id, v); ok {
+		return recs, err
 	}
 	r, err := codec.Decode(id, v)
 	if err != nil {
 		return nil, err
 	}
 	return []oplog.Record{r}, nil
+}
+
+// decodeBlock decodes v as the block stored under the key of id, its last
+// record: ok is false when v is no such block.
+func decodeBlock(id uint64, v []byte) (recs []oplog.Record, ok bool, err error) {
+	b, err := codec.DecodeBlock(v)
+	if err != nil || b.Last() != id {
+		return nil, false, nil
+	}
+	recs = make([]oplog.Record, 0, b.Len())
+	for i := range b.Len() {
+		r, err := codec.Decode(b.ID(i), b.Value(i))
+		if err != nil {
+			return recs, true, err
+		}
+		recs = append(recs, r)
+	}
+	return recs, true, nil
 }
 
 func (s *salvager) flush() {
@@ -266,36 +284,68 @@ func (s *salvager) flush() {
 }
 
 // orphans reads every leaf page below the high water mark that no walk
-// reached and that is not free, for the records a damaged branch page hid.
-// Only elements that decode as records with 8-byte keys are taken; a
-// record already copied is not copied again.
+// reached and that is not free, for the records a damaged branch or root
+// page hid, stepping over the overflow pages of each. Only elements that
+// decode as records with 8-byte keys are taken; a record already copied
+// is not copied again. The pages left, neither free nor readable nor
+// overflow pages of a readable page, are damaged pages and their
+// overflow pages: the blocks on them are cut out (carve).
 func (s *salvager) orphans() {
-	free, err := s.bf.freePages()
+	var free map[uint64]bool
+	var err error
+	if !s.bf.usable {
+		err = errors.New("no meta page, so no free list")
+	} else {
+		free, err = s.bf.freePages()
+	}
 	if err != nil {
 		s.rep.problem("%v; stale pages may be read too", err)
 	}
 	before := s.rep.Copied + uint64(len(s.batch))
-	for id := uint64(2); id < s.bf.meta.pgid; id++ {
+	var damaged []pageRun
+	for id := uint64(2); id < s.bf.meta.pgid; {
 		if s.seen[id] || free[id] {
+			id++
 			continue
 		}
-		b, err := s.bf.page(id)
-		if err != nil || binary.LittleEndian.Uint16(b[8:]) != flagLeaf {
-			continue
-		}
-		s.leaves(b, func(flags uint32, k, v []byte) {
-			if flags&flagBucketLeaf == 0 && len(k) == 8 {
-				if recs, err := decodeElement(k, v); err == nil {
-					s.batch = append(s.batch, recs...)
-				}
+		hdr, err := s.bf.pageHeader(id)
+		if err != nil {
+			if n := len(damaged); n > 0 && damaged[n-1].end == id {
+				damaged[n-1].end++
+			} else {
+				damaged = append(damaged, pageRun{first: id, end: id + 1, err: err})
 			}
-		})
-		if len(s.batch) >= salvageBatch {
-			s.flush()
+			id++
+			continue
 		}
+		if binary.LittleEndian.Uint16(hdr[8:]) == flagLeaf {
+			s.orphanLeaf(id)
+		}
+		id += 1 + uint64(binary.LittleEndian.Uint32(hdr[12:]))
 	}
 	s.flush()
 	s.rep.Orphans = s.rep.Copied - min(before, s.rep.Copied)
+	for _, r := range damaged {
+		s.damagedRun(r, free != nil)
+	}
+}
+
+// orphanLeaf queues the records of the leaf page id.
+func (s *salvager) orphanLeaf(id uint64) {
+	b, err := s.bf.page(id)
+	if err != nil {
+		return
+	}
+	s.leaves(b, func(flags uint32, k, v []byte) {
+		if flags&flagBucketLeaf == 0 && len(k) == 8 {
+			if recs, err := decodeElement(k, v); err == nil {
+				s.batch = append(s.batch, recs...)
+			}
+		}
+	})
+	if len(s.batch) >= salvageBatch {
+		s.flush()
+	}
 }
 
 // positions copies the positions bucket whose header is v.

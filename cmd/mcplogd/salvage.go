@@ -81,7 +81,11 @@ func (m *Main) salvageReport(rep store.SalvageReport, dir *datadir.Dir, out stri
 	} else {
 		fmt.Fprint(w, "its counters are unreadable")
 	}
-	fmt.Fprintf(w, "; %d records skipped (undecodable), %d pages unreadable, %d read positions copied\n", rep.Skipped, rep.BadPages, rep.Positions)
+	fmt.Fprintf(w, "; %d records skipped (undecodable), %d pages unreadable", rep.Skipped, rep.BadPages)
+	if rep.Carved > 0 {
+		fmt.Fprintf(w, " (%d records cut out of the pages after them)", rep.Carved)
+	}
+	fmt.Fprintf(w, ", %d read positions copied\n", rep.Positions)
 	for _, p := range rep.Problems {
 		fmt.Fprintf(w, "  %s\n", p)
 	}

@@ -156,7 +156,7 @@ func copyTree(t *testing.T, src string) string {
 	return dst
 }
 
-func garbleFile(t *testing.T, path string, pages int) {
+func garbleFile(t *testing.T, r *rand.Rand, path string, pages int) {
 	t.Helper()
 	f, err := os.OpenFile(path, os.O_RDWR, 0)
 	if err != nil {
@@ -164,10 +164,10 @@ func garbleFile(t *testing.T, path string, pages int) {
 	}
 	defer f.Close()
 	fi, _ := f.Stat()
-	for _, pg := range rand.Perm(int(fi.Size()/4096) - 2)[:pages] {
+	for _, pg := range r.Perm(int(fi.Size()/4096) - 2)[:pages] {
 		b := make([]byte, 4096)
 		for i := range b {
-			b[i] = byte(rand.Uint32())
+			b[i] = byte(r.Uint32())
 		}
 		if _, err := f.WriteAt(b, int64(pg+2)*4096); err != nil {
 			t.Fatal(err)
@@ -176,7 +176,7 @@ func garbleFile(t *testing.T, path string, pages int) {
 }
 
 // garbleRoot garbles the root bucket's page of the newest meta page.
-func garbleRoot(t *testing.T, path string) {
+func garbleRoot(t *testing.T, r *rand.Rand, path string) {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil || len(b) < 2*4096 {
@@ -191,7 +191,7 @@ func garbleRoot(t *testing.T, path string) {
 		t.Fatalf("root page %d in a file of %d bytes", root, len(b))
 	}
 	for i := range int64(4096) {
-		b[root*4096+i] = byte(rand.Uint32())
+		b[root*4096+i] = byte(r.Uint32())
 	}
 	if err := os.WriteFile(path, b, 0o600); err != nil {
 		t.Fatal(err)
@@ -239,9 +239,14 @@ func TestDamagedDataDir_Process(t *testing.T) {
 	damages := map[string]func(t *testing.T, db string){
 		// The root page (which Open always checks: a garbled page of a
 		// block's value may be an overflow page, whose header it does not
-		// read) and a few more: a damaged page of a block loses the block's
-		// few hundred records, and 20,000 records take ~100 pages.
-		"pages garbled":     func(t *testing.T, db string) { garbleRoot(t, db); garbleFile(t, db, 1+rand.IntN(6)) },
+		// read) and a few more, any pages: a damaged page loses the loose
+		// records on it, or the blocks (thousands of records each) with
+		// bytes on it (store's salvage tests count).
+		"pages garbled": func(t *testing.T, db string) {
+			r := rand.New(rand.NewPCG(logtest.Seed(t), 0))
+			garbleRoot(t, r, db)
+			garbleFile(t, r, db, 1+r.IntN(6))
+		},
 		"truncated to half": func(t *testing.T, db string) { fi, _ := os.Stat(db); _ = os.Truncate(db, fi.Size()/2) },
 	}
 	for name, damage := range damages {
@@ -265,8 +270,7 @@ func TestDamagedDataDir_Process(t *testing.T) {
 			}
 			copied, _ := strconv.ParseUint(string(m[1]), 10, 64)
 			// Some: with the root page or half the file gone, the records
-			// are found on the pages no tree reaches, and a damaged page
-			// takes its block's few hundred (store's salvage tests count).
+			// are found on the pages no tree reaches.
 			if copied < 1 || copied > n {
 				t.Fatalf("salvage copied %d of %d records", copied, n)
 			}
