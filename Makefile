@@ -26,15 +26,37 @@ install:
 # VERSION stamped) and dist/SHA256SUMS; it names the targets that failed and fails if any did
 # (scripts/dist). make npm packs them as npm packages, dist/*.tgz: the launcher mcplogd (what
 # `npx -y mcplogd` runs) and @mcplogd/<platform>-<arch> per binary (npm/pack.mjs, from npm/).
-DIST_TARGETS ?= linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64
+# Both build this machine's platform (HOST_TARGET, set with the interop targets below) unless
+# DIST_TARGETS names others: a cross-build of every platform takes minutes, and make dist-all
+# does it. DIST_ALL_TARGETS are a release's platforms: make release-check fails unless
+# scripts/release/config.json, npm/pack.mjs and the launcher's optionalDependencies agree.
+DIST_ALL_TARGETS = linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64
+DIST_TARGETS ?= $(HOST_TARGET)
 DIST_DIR     ?= dist
 
-.PHONY: dist npm
+.PHONY: dist dist-all npm release release-check
 dist:
 	GO=$(GO) VERSION=$(VERSION) DIST_DIR=$(DIST_DIR) scripts/dist $(DIST_TARGETS)
 
+dist-all:
+	$(MAKE) --no-print-directory dist DIST_TARGETS='$(DIST_ALL_TARGETS)'
+
 npm: dist
 	DIST_DIR=$(DIST_DIR) node npm/pack.mjs $(VERSION) $(DIST_TARGETS)
+
+# make release: every artefact of a release into $(DIST_DIR), for every platform
+# (scripts/release/config.json): the binaries, mcplogd_VERSION_OS_ARCH.tar.gz (.zip for
+# Windows) with the README, mcplogd_VERSION_checksums.txt, the npm tarballs, the Homebrew formula
+# (homebrew/Formula/mcplogd.rb), the Scoop manifest (scoop/mcplogd.json) and artifacts.json,
+# which scripts/release-publish publishes from. Without TAG it is a dry run stamped $(VERSION);
+# make release TAG=v1.2.3 is what .github/workflows/release.yml runs for a pushed tag, and fails
+# unless TAG is a release version. make release-check (part of make check, seconds) checks that
+# configuration and renders the formula and manifest over archives of this machine's binary.
+release:
+	GO=$(GO) $(GO) run ./scripts/release build -dist '$(DIST_DIR)' $(if $(TAG),-tag '$(TAG)',-version '$(VERSION)')
+
+release-check:
+	GO=$(GO) $(GO) run ./scripts/release check -version '$(VERSION)'
 
 fmt:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -162,4 +184,4 @@ bench-mcp-ts: interop/node_modules/.package-lock.json
 	$(GO) build -o interop/.bin/mcplogd ./cmd/mcplogd
 	cd interop && RECORDS=$(RECORDS) MCPLOGD_BIN="$$PWD/.bin/mcplogd" $(INTEROP_NODE) bench-tail.mjs
 
-check: fmt vet lint test-race test-memory interop
+check: fmt vet lint test-race test-memory interop release-check

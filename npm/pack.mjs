@@ -3,11 +3,16 @@
 // use too), holding bin/mcplogd, and the launcher package mcplogd (npm/mcplogd), whose
 // optionalDependencies name them all at the same version. The package directories are made
 // under dist/npm/ and `npm pack` writes their .tgz files into dist/ ($DIST_DIR, relative to the
-// repository, if set). Nothing is fetched.
+// repository, if set). Nothing is fetched. dist/npm/packages.json then lists the tarballs in the
+// order they are published (every platform package before the launcher, whose optional
+// dependencies must be on the registry first), for scripts/release-publish.
 //
-//   node npm/pack.mjs VERSION GOOS/GOARCH...     (make npm passes $(VERSION) $(DIST_TARGETS))
+//   node npm/pack.mjs VERSION GOOS/GOARCH...         (make npm passes $(VERSION) $(DIST_TARGETS))
+//   node npm/pack.mjs --plan VERSION GOOS/GOARCH...  (prints that list as JSON; packs nothing)
 //
 // VERSION is the binary's stamp (git describe); the packages' semver is npmVersion(VERSION).
+// --plan is how scripts/release reads this file's platform table and version rule instead of
+// keeping copies of them: its check fails when they and the release's targets disagree.
 
 import { execFileSync } from 'node:child_process';
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -60,6 +65,32 @@ export function platformPackage(target) {
   };
 }
 
+/** The name of the .tgz `npm pack` writes for a package: @scope/name-x becomes scope-name-x-VERSION.tgz. */
+export function tarballName(name, version) {
+  return `${name.replace(/^@/, '').replace('/', '-')}-${version}.tgz`;
+}
+
+/**
+ * plan answers what main packs for VERSION and the targets, in publishing order: every platform
+ * package, then the launcher (last, so that its optional dependencies exist when it appears).
+ * It throws, naming the target, for a target with no npm platform (see platformPackage) or one
+ * the launcher's optionalDependencies lack.
+ */
+export function plan(stamp, targets, launcher) {
+  const version = npmVersion(stamp);
+  const pkgs = targets.map(platformPackage);
+  for (const p of pkgs) {
+    if (!(p.name in launcher.optionalDependencies)) throw new Error(`npm/mcplogd/package.json's optionalDependencies lack ${p.name}`);
+  }
+  return {
+    version,
+    packages: [
+      ...pkgs.map((p, i) => ({ name: p.name, target: targets[i], platform: p.platform, arch: p.arch, binary: p.binary, file: tarballName(p.name, version) })),
+      { name: launcher.name, launcher: true, file: tarballName(launcher.name, version) },
+    ],
+  };
+}
+
 function writeJSON(file, value) {
   writeFileSync(file, `${JSON.stringify(value, null, 2)}\n`);
 }
@@ -73,13 +104,19 @@ function pack(dir) {
   return filename;
 }
 
-function main([stamp, ...targets]) {
-  if (!stamp || targets.length === 0) throw new Error('usage: node npm/pack.mjs VERSION GOOS/GOARCH...');
-  const version = npmVersion(stamp);
+function main(args) {
+  const planOnly = args[0] === '--plan';
+  const [stamp, ...targets] = planOnly ? args.slice(1) : args;
+  if (!stamp || targets.length === 0) throw new Error('usage: node npm/pack.mjs [--plan] VERSION GOOS/GOARCH...');
   const launcher = JSON.parse(readFileSync(path.join(npmDir, 'mcplogd', 'package.json'), 'utf8'));
+  const planned = plan(stamp, targets, launcher);
+  if (planOnly) {
+    process.stdout.write(`${JSON.stringify(planned, null, 2)}\n`);
+    return;
+  }
+  const { version } = planned;
   const pkgs = targets.map(platformPackage);
   for (const p of pkgs) {
-    if (!(p.name in launcher.optionalDependencies)) throw new Error(`npm/mcplogd/package.json's optionalDependencies lack ${p.name}`);
     if (!existsSync(p.distBinary)) throw new Error(`${path.relative(root, p.distBinary)} is missing: run make dist with ${targets.join(' ')}`);
   }
   rmSync(path.join(dist, 'npm'), { recursive: true, force: true });
@@ -111,8 +148,10 @@ function main([stamp, ...targets]) {
   const optional = Object.fromEntries(Object.keys(launcher.optionalDependencies).map((n) => [n, version]));
   writeJSON(path.join(dir, 'package.json'), { ...launcher, version, optionalDependencies: optional });
 
-  for (const p of pkgs) pack(p.dir);
-  pack(dir);
+  // The tarballs in publishing order, with the names npm gave them (plan only predicts those).
+  const files = [...pkgs.map((p) => pack(p.dir)), pack(dir)];
+  const packed = planned.packages.map((p, i) => ({ name: p.name, version, file: files[i] }));
+  writeJSON(path.join(dist, 'npm', 'packages.json'), packed);
   console.log(`npm packages of mcplogd ${version} (binary ${stamp}) in ${path.relative(root, dist)}/`);
 }
 
