@@ -26,6 +26,9 @@ func wordless(n Node) bool {
 	var field, text string
 	switch n := n.(type) {
 	case *Term:
+		if n.Fuzzy > 0 { // to~1 asks for words near to (go, top), which the index holds
+			return false
+		}
 		field, text = n.Field, n.Text
 	case *Phrase:
 		field, text = n.Field, n.Text
