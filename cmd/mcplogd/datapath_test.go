@@ -56,7 +56,7 @@ func TestDefaultData(t *testing.T) {
 	}
 	_, err := datadir.Existing(want)
 	if err == nil || !strings.Contains(err.Error(), "no data directory at "+want) || !strings.Contains(err.Error(), "--create") ||
-		!strings.Contains(err.Error(), "mcplogd serve --data "+want) {
+		!strings.Contains(err.Error(), "mcplogd serve --data "+want) || !strings.Contains(err.Error(), "stdio, run and import make a missing one") {
 		t.Fatalf("missing per-user directory: %v", err)
 	}
 }

@@ -88,7 +88,7 @@ func Existing(path string) (*Dir, error) {
 // HowToMake says how to make the data directory at path: what a "no
 // data directory" message ends with.
 func HowToMake(path string) string {
-	return "make one with: mcplogd serve --data " + quoteArg(path) + "; stdio and import make a missing one too, and link, token and run do with --create"
+	return "make one with: mcplogd serve --data " + quoteArg(path) + "; stdio, run and import make a missing one too, and link and token do with --create"
 }
 
 // quoteArg quotes a path for a shell when it holds a space or a quote.
