@@ -153,8 +153,9 @@ func (c *capture) tick() {
 	c.store()
 }
 
-// exited stores the rest of the output and the exit marker.
-func (c *capture) exited(e Exit) {
+// exited stores the rest of the output and the exit marker, and returns
+// the marker as stored (ID 0 when it could not be).
+func (c *capture) exited(e Exit) oplog.Record {
 	if len(c.partial) > 0 {
 		c.add(c.parser.Line(cleanLine(c.partial), c.read))
 		c.partial = nil
@@ -175,7 +176,9 @@ func (c *capture) exited(e Exit) {
 	b, _ := json.Marshal(data)
 	c.pending = append(c.pending, prepare(oplog.Record{Kind: oplog.KindMarker, Name: oplog.MarkerExit, Level: e.Level(),
 		Time: time.Now().UTC(), Text: commandName(c.opts.Args) + " " + e.String(), Data: b}, c.opts.Name))
+	pending, last := c.pending, len(c.pending)-1 // store appends in place: the IDs land here
 	c.store()
+	return pending[last]
 }
 
 // store appends what is pending, as the follower does (appendCutting);

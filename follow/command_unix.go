@@ -42,7 +42,16 @@ func startPTY(cmd *exec.Cmd) (io.ReadCloser, error) {
 // waitExit waits for cmd and reads how it ended.
 func waitExit(cmd *exec.Cmd) Exit {
 	err := cmd.Wait()
-	st, ok := cmd.ProcessState.Sys().(syscall.WaitStatus)
+	return exitOf(cmd.ProcessState, err)
+}
+
+// exitOf reads how a process ended from its state (nil: unknown) and the
+// error its Wait returned.
+func exitOf(ps *os.ProcessState, err error) Exit {
+	if ps == nil {
+		return Exit{Code: -1, Signal: "unknown"}
+	}
+	st, ok := ps.Sys().(syscall.WaitStatus)
 	switch {
 	case ok && st.Signaled():
 		sig := st.Signal()
@@ -52,7 +61,7 @@ func waitExit(cmd *exec.Cmd) Exit {
 	case err != nil:
 		return Exit{Code: -1, Signal: "unknown"}
 	}
-	return Exit{Code: cmd.ProcessState.ExitCode()}
+	return Exit{Code: ps.ExitCode()}
 }
 
 // forward sends sig to the program's process group (the program and what

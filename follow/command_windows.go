@@ -15,8 +15,16 @@ func startPTY(*exec.Cmd) (io.ReadCloser, error) { return nil, errNoPTY }
 
 // waitExit waits for cmd and reads its exit status.
 func waitExit(cmd *exec.Cmd) Exit {
-	_ = cmd.Wait()
-	return Exit{Code: cmd.ProcessState.ExitCode()}
+	err := cmd.Wait()
+	return exitOf(cmd.ProcessState, err)
+}
+
+// exitOf reads a process's exit status from its state (nil: unknown).
+func exitOf(ps *os.ProcessState, _ error) Exit {
+	if ps == nil {
+		return Exit{Code: -1, Signal: "unknown"}
+	}
+	return Exit{Code: ps.ExitCode()}
 }
 
 // forward passes an interrupt on as the only stop Windows has.

@@ -3,11 +3,13 @@ package gateway
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcplogd/mcplogd/oplog"
@@ -154,6 +156,7 @@ func (g *Gateway) start(ctx context.Context, u *upstream, tool string, args json
 	u.mu.Lock()
 	u.pending++
 	u.mu.Unlock()
+	proc := u.processStart() // a cmd: upstream's process the call goes to; 0 for HTTP
 	g.calls.Go(func() {
 		op.err = g.log.Append(context.WithoutCancel(ctx), rec)
 		op.id = rec[0].ID
@@ -164,19 +167,37 @@ func (g *Gateway) start(ctx context.Context, u *upstream, tool string, args json
 	})
 	g.calls.Go(func() {
 		defer cancel()
-		res, c := g.forward(cctx, u, tool, args)
+		g.calls.Go(func() { g.watchCrashed(cctx, op, cancel) })
+		res, c, died := g.forward(cctx, u, tool, args)
 		<-op.ready
+		var settled bool
+		if op.err == nil && (died || cctx.Err() != nil && g.ctx.Err() == nil) {
+			// The game may have crashed under the call: its answer is
+			// the crash, once the log says so (crashed.go in oplog).
+			if r, ok := g.awaitCrashed(context.WithoutCancel(cctx), u, op.id, died, proc); ok {
+				res, settled = crashedResult(r), true
+			}
+		}
 		if op.err == nil {
 			res = withLogID(res, op.id)
 		}
 		op.done <- res
-		if op.err == nil {
+		if died && op.err == nil && !settled {
+			// settled as crashed since awaitCrashed looked: a broken
+			// connection says less than that
+			r, err := g.log.Get(context.WithoutCancel(cctx), op.id)
+			settled = err == nil && r.Status == oplog.StatusCrashed
+		}
+		if op.err == nil && !settled {
 			_, err := g.log.Complete(context.WithoutCancel(cctx), op.id, c)
 			if oplog.ErrorCode(err) == oplog.EINVALID { // never left pending: the status, at least
 				_, err = g.log.Complete(context.WithoutCancel(cctx), op.id, oplog.Completion{Status: c.Status,
 					Error: "mcplogd could not record this call's outcome: " + oplog.ErrorMessage(err)})
 			}
-			if err != nil {
+			switch {
+			case oplog.ErrorCode(err) == oplog.ECONFLICT: // settled meanwhile (crashed, expired): that stands
+				g.opts.Logger.Debug("an upstream call was settled before its outcome", "upstream", u.cfg.Name, "log_id", op.id)
+			case err != nil:
 				g.opts.Logger.Error("cannot record an upstream call's outcome", "upstream", u.cfg.Name, "log_id", op.id, "err", err)
 			}
 		}
@@ -187,10 +208,124 @@ func (g *Gateway) start(ctx context.Context, u *upstream, tool string, args json
 	return op
 }
 
-// forward sends the call and says how it ended.
-func (g *Gateway) forward(ctx context.Context, u *upstream, tool string, args json.RawMessage) (*mcp.CallToolResult, oplog.Completion) {
-	fail := func(st oplog.Status, msg string) (*mcp.CallToolResult, oplog.Completion) {
-		return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: msg}}}, oplog.Completion{Status: st, Error: msg}
+// crashedWait bounds how long the answer of a call whose upstream died
+// under it waits for the game's crash to be recorded (its standard error
+// and exit, a followed log's crash): the agent then learns the crash
+// rather than a broken connection, within the 2 s an agent is told to
+// expect. A run known to have ended otherwise stops the wait at once.
+const crashedWait = 1500 * time.Millisecond
+
+// crashedPoll is how often that wait looks at the call's run.
+const crashedPoll = 25 * time.Millisecond
+
+// watchCrashed cancels the call when the log settles it as crashed while
+// the upstream has not answered (the crash came through a followed log or
+// an exit marker while the connection hangs), so the agent is answered at
+// once. It returns when ctx ends.
+func (g *Gateway) watchCrashed(ctx context.Context, op *call, cancel context.CancelFunc) {
+	select {
+	case <-op.ready:
+	case <-ctx.Done():
+		return
+	}
+	if op.err != nil {
+		return
+	}
+	if r, err := g.log.AwaitComplete(ctx, op.id); err == nil && r.Status == oplog.StatusCrashed {
+		cancel()
+	}
+}
+
+// awaitCrashed returns operation id once the log completed it as crashed,
+// settling it itself when its run has ended crashed (a fatal record with
+// no exit marker yet). When the upstream died under the call (died), it
+// waits up to crashedWait for the crash to be recorded: for a cmd:
+// upstream, for the end of its process proc (the exit marker of a run
+// that ended crashed settles the call as it is stored, oplog's
+// crashed.go; a clean end stops the wait); else it only looks. ok is
+// false when the call did not crash, as far as is known by then: the
+// caller answers and records what the upstream said.
+func (g *Gateway) awaitCrashed(ctx context.Context, u *upstream, id uint64, died bool, proc int) (oplog.Record, bool) {
+	deadline := time.Now()
+	if died {
+		deadline = deadline.Add(crashedWait)
+	}
+	if died && proc > 0 {
+		wctx, cancel := context.WithDeadline(ctx, deadline)
+		end, ok := u.awaitEnd(wctx, proc)
+		cancel()
+		switch {
+		case ok && !end.Crashed:
+			return oplog.Record{}, false
+		case ok && end.ExitID == 0: // its end could not be stored: the call says it still
+			r, err := g.log.Complete(ctx, id, oplog.Completion{Status: oplog.StatusCrashed,
+				Error: oplog.ClipBytes("the game crashed during this call: "+end.Text, oplog.MaxCrashedErrorBytes)})
+			return r, err == nil
+		}
+	}
+	for {
+		r, err := g.log.Get(ctx, id)
+		switch {
+		case err != nil:
+			return oplog.Record{}, false
+		case r.Status == oplog.StatusCrashed:
+			return r, true
+		case r.IsComplete():
+			return oplog.Record{}, false
+		}
+		if done, _ := g.log.SettleCrashed(ctx, u.cfg.Name, r.Run); len(done) > 0 {
+			continue // ours among them, or completed otherwise: Get says
+		}
+		if !time.Now().Before(deadline) || g.runEnded(ctx, u.cfg.Name, r.Run) {
+			return oplog.Record{}, false
+		}
+		select {
+		case <-time.After(crashedPoll):
+		case <-g.ctx.Done():
+			return oplog.Record{}, false
+		}
+	}
+}
+
+// runEnded reports whether run of source is known to have ended other
+// than crashed: no crash will settle its calls.
+func (g *Gateway) runEnded(ctx context.Context, source string, run uint64) bool {
+	runs, err := g.log.Runs(ctx, source)
+	if err != nil {
+		return false
+	}
+	for _, r := range runs {
+		if r.Run == run {
+			return r.Ended() && r.Outcome != oplog.OutcomeCrashed
+		}
+	}
+	return false
+}
+
+// upstreamAnswered reports whether err is a JSON-RPC error the upstream answered
+// with, rather than a connection that broke or closed under the call.
+func upstreamAnswered(err error) bool {
+	var we *jsonrpc.Error
+	return errors.As(err, &we) && we.Code != codeClientClosing
+}
+
+// codeClientClosing is the go-sdk's error for a call its session dropped
+// while closing: no answer came.
+const codeClientClosing = -32003
+
+// crashedResult is the agent's answer for a call the log settled as
+// crashed: its error text, which names the crash, its record and how the
+// run ended (at most oplog.MaxCrashedErrorBytes).
+func crashedResult(r oplog.Record) *mcp.CallToolResult {
+	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: r.Error}}}
+}
+
+// forward sends the call and says how it ended; died says the upstream
+// failed under it (its connection broke, its process ended) rather than
+// answering.
+func (g *Gateway) forward(ctx context.Context, u *upstream, tool string, args json.RawMessage) (*mcp.CallToolResult, oplog.Completion, bool) {
+	fail := func(st oplog.Status, msg string) (*mcp.CallToolResult, oplog.Completion, bool) {
+		return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: msg}}}, oplog.Completion{Status: st, Error: msg}, false
 	}
 	s, err := u.current()
 	if err != nil {
@@ -203,7 +338,8 @@ func (g *Gateway) forward(ctx context.Context, u *upstream, tool string, args js
 	case err != nil && ctx.Err() != nil:
 		return fail(oplog.StatusCancelled, fmt.Sprintf("the call of %s was cancelled", tool))
 	case err != nil:
-		return fail(oplog.StatusError, fmt.Sprintf("upstream %s failed on %s: %v", u.cfg.Name, tool, err))
+		res, c, _ := fail(oplog.StatusError, fmt.Sprintf("upstream %s failed on %s: %v", u.cfg.Name, tool, err))
+		return res, c, !upstreamAnswered(err)
 	}
 	b, _ := json.Marshal(res)
 	c := oplog.Completion{Status: oplog.StatusSuccess, Result: b}
@@ -216,5 +352,5 @@ func (g *Gateway) forward(ctx context.Context, u *upstream, tool string, args js
 		u.noteCrash(ctx, c.Error)
 		c.Error = cut(c.Error, oplog.MaxTextBytes)
 	}
-	return res, c
+	return res, c, false
 }

@@ -19,6 +19,10 @@ const (
 	// terminateWait is how long a stdio upstream has to exit after its
 	// stdin is closed before it is killed.
 	terminateWait = 2 * time.Second
+	// stderrDrain bounds how long a cmd: upstream's standard error is read
+	// after it exited: what it printed is read at once, but a process it
+	// started may hold the pipe open for good.
+	stderrDrain = 2 * time.Second
 )
 
 // Recording calls.

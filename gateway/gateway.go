@@ -38,6 +38,17 @@ type Options struct {
 	// KeepAlive pings a connected upstream this often, so that a dead one is
 	// noticed between calls. Default 5s.
 	KeepAlive time.Duration
+
+	// Runs records the processes of cmd: upstreams as their games' runs:
+	// called at each start of one (the first and every restart) with the
+	// upstream's name (the source its calls are recorded under), its
+	// command and the process ID, it stores the start of a run of that
+	// source and returns where the process's standard error is parsed and
+	// how its end is stored. An error is logged and the process runs
+	// unrecorded. nil: standard error is discarded and no markers are
+	// written (how a process ended is still known, ProcessEnd).
+	// cmd/mcplogd passes follow.StartOutput: what `mcplogd run` records.
+	Runs func(source string, command []string, pid int) (ProcessRun, error)
 }
 
 func (o Options) withDefaults() Options {
@@ -100,7 +111,8 @@ func New(l *oplog.Log, ups []Upstream, opts *Options) (*Gateway, error) {
 			return nil, oplog.Errorf(oplog.EINVALID, "upstream %s is given twice", cfg.Name)
 		}
 		seen[cfg.Name] = true
-		g.ups = append(g.ups, &upstream{cfg: cfg, g: g, mirror: newMirror(cfg.Name, l, g.opts.Logger), state: oplog.UpstreamConnecting, since: time.Now().UTC()})
+		g.ups = append(g.ups, &upstream{cfg: cfg, g: g, mirror: newMirror(cfg.Name, l, g.opts.Logger), state: oplog.UpstreamConnecting, since: time.Now().UTC(),
+			procs: processes{ended: make(chan struct{})}})
 		if err := g.settle(cfg.Name); err != nil {
 			g.cancel()
 			return nil, err

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"os/exec"
 	"strings"
 	"sync"
 	"time"
@@ -79,6 +78,7 @@ type upstream struct {
 	since   time.Time
 	pending int
 	crashes map[string]bool // tracebacks already recorded
+	procs   processes       // a cmd: upstream's process starts and ends (process.go)
 }
 
 func (u *upstream) setState(state oplog.UpstreamState, err error) {
@@ -205,8 +205,9 @@ func (u *upstream) connect(ctx context.Context) (*mcp.ClientSession, error) {
 		// (instead of ~20 s of reconnecting), and run connects again.
 		t = &mcp.StreamableClientTransport{Endpoint: u.cfg.URL, MaxRetries: -1, HTTPClient: upstreamHTTP}
 	} else {
-		cmd := exec.Command(u.cfg.Command[0], u.cfg.Command[1:]...)
-		t = &mcp.CommandTransport{Command: cmd, TerminateDuration: terminateWait}
+		// Each start is a run of the game: its standard error read as the
+		// game's lines, its end an exit marker (process.go).
+		t = processTransport{u}
 	}
 	opts := &mcp.ClientOptions{
 		// No roots: mcplogd has none to offer, and a server that asks

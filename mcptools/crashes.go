@@ -57,12 +57,16 @@ type crashGroupOut struct {
 	// With limit 1: the newest occurrence's message and stack, what came
 	// before it and what happened since.
 	Before         []string `json:"before,omitempty" jsonschema:"limit 1: the lines just before lastId in its source"`
+	InFlight       []string `json:"inFlight,omitempty" jsonschema:"limit 1: its run's calls not ended when it struck"`
+	Calls          []string `json:"calls,omitempty" jsonschema:"limit 1: its run's last calls that ended before it"`
 	Since          string   `json:"since,omitempty" jsonschema:"limit 1: how long ago, and the runs of its source since"`
 	Text           string   `json:"text,omitempty" jsonschema:"limit 1: lastId's message"`
 	Stack          string   `json:"stack,omitempty" jsonschema:"limit 1: lastId's stack, up to 4 KB"`
 	StackBytes     int      `json:"stackBytes,omitempty" jsonschema:"the whole stack's size"`
 	StackFrom      int      `json:"stackFrom,omitempty" jsonschema:"where stack starts in the whole: at its frames, past a dump's preamble"`
 	StackTruncated bool     `json:"stackTruncated,omitempty" jsonschema:"cut: get_log_details has it all"`
+
+	trail []string // the text's: Before and Calls in time order, with times relative to it
 }
 
 type crashesOut struct {
@@ -106,8 +110,17 @@ func (g *crashGroupOut) lines() string {
 	if g.Since != "" {
 		b.WriteString("\n  " + g.Since)
 	}
-	for _, l := range g.Before {
-		b.WriteString("\n  before: " + l)
+	for _, c := range g.InFlight {
+		b.WriteString("\n  in flight: " + c)
+	}
+	if g.trail != nil {
+		for _, l := range g.trail {
+			b.WriteString("\n  before: " + l)
+		}
+	} else {
+		for _, l := range g.Before {
+			b.WriteString("\n  before: " + l)
+		}
 	}
 	if g.Stack == "" {
 		for _, f := range g.LastFrames {

@@ -42,7 +42,8 @@ func crashQuery(in crashesIn) (oplog.CrashQuery, error) {
 }
 
 // addStory gives g, the answer's one group, the run of its newest
-// occurrence, the lines before it and what happened since.
+// occurrence, the lines and calls before it, the calls in flight when it
+// struck and what happened since.
 func (t *toolset) addStory(ctx context.Context, g *crashGroupOut, cg *oplog.CrashGroup) error {
 	r, err := t.log.Get(ctx, cg.LastID)
 	switch {
@@ -62,6 +63,10 @@ func (t *toolset) addStory(ctx context.Context, g *crashGroupOut, cg *oplog.Cras
 		b := &p.Records[i]
 		text, _ := cut(oplog.OneLine(b.Text, false), crashBeforeChars)
 		g.Before = append(g.Before, fmt.Sprintf("#%d %s %s", b.ID, b.Level, text))
+	}
+	slices.Reverse(p.Records)
+	if err := t.addCalls(ctx, g, &r, p.Records); err != nil {
+		return err
 	}
 	g.Since = t.since(ctx, &r, time.Now())
 	return nil

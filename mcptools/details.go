@@ -276,7 +276,7 @@ type resultIn struct {
 type resultOut struct {
 	ID         uint64          `json:"id"`
 	Tool       string          `json:"tool"`
-	Status     string          `json:"status" jsonschema:"pending, success, error, timeout or cancelled"`
+	Status     string          `json:"status" jsonschema:"pending, success, error, timeout, cancelled or crashed"`
 	IsComplete bool            `json:"isComplete"`
 	Result     json.RawMessage `json:"result,omitempty"`
 	Error      string          `json:"error,omitempty"`

@@ -110,7 +110,7 @@ var leanArgs = map[string]string{
 	"one tool in full; empty: all, one line each":                                "one tool; empty: all",
 	"same forms as since":                                                        "like since",
 	"read a cut field from offset: text, stack, data, arguments, result, error":  "a cut field: text, stack, data, arguments, result, error",
-	"ops with this status: pending, success, error, timeout, cancelled":          "pending, success, error, timeout or cancelled",
+	"ops with this status: pending, success, error, timeout, cancelled, crashed": "pending, success, error, timeout, cancelled or crashed",
 	`words (all required), field:value (text stack name level source kind tool status run time template), "phrases", OR, NOT, -, wildcards: level:error AND name:Physics "null reference"`: `words (all required), field:value (text stack name level source kind tool status run time template), "phrases", OR, NOT, -, wildcards`,
 }
 

@@ -54,7 +54,7 @@ type recordSummary struct {
 	stackOut
 	HasData    bool   `json:"hasData,omitempty"`
 	Tool       string `json:"tool,omitempty" jsonschema:"an operation's tool"`
-	Status     string `json:"status,omitempty" jsonschema:"an operation's status: pending, success, error, timeout or cancelled"`
+	Status     string `json:"status,omitempty" jsonschema:"an operation's status: pending, success, error, timeout, cancelled or crashed"`
 	IsComplete *bool  `json:"isComplete,omitempty"`
 	DurationMs *int64 `json:"durationMs,omitempty"`
 }

@@ -17,7 +17,7 @@ type searchIn struct {
 	Source   string `json:"source,omitempty" jsonschema:"only this source"`
 	Kind     string `json:"kind,omitempty" jsonschema:"line, op, marker or any"`
 	Tool     string `json:"tool,omitempty" jsonschema:"only ops of this tool"`
-	Status   string `json:"status,omitempty" jsonschema:"ops with this status: pending, success, error, timeout, cancelled"`
+	Status   string `json:"status,omitempty" jsonschema:"ops with this status: pending, success, error, timeout, cancelled, crashed"`
 	Since    string `json:"since,omitempty" jsonschema:"RFC 3339, Unix ms, -1h or last_compile"`
 	Until    string `json:"until,omitempty" jsonschema:"same forms as since"`
 	Run      string `json:"run,omitempty" jsonschema:"current, previous or a run number"`

@@ -241,7 +241,7 @@ func (l *Log) newTemplates(ctx context.Context, runs []RunInfo, c *counter) ([]T
 		var err error
 		read, err = l.scan(ctx, from, first-1, func(r *Record) {
 			if n, ok := cur[r.Source]; ok && n != r.Run && r.Kind != KindMarker {
-				seen[r.Source+"\x00"+TemplateID(Template(r.Text))] = true
+				seen[r.Source+"\x00"+TemplateID(RecordTemplate(r))] = true
 			}
 		})
 		if err != nil {
@@ -369,7 +369,7 @@ func (c *counter) add(r *Record) {
 	if r.Kind == KindMarker {
 		return
 	}
-	tmpl := Template(r.Text)
+	tmpl := RecordTemplate(r) // an operation's is its call shape
 	id := TemplateID(tmpl)
 	key := r.Source + "\x00" + id
 	t := c.templates[key]

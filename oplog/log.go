@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"sync"
 	"time"
 )
@@ -12,6 +13,10 @@ import (
 type LogOptions struct {
 	// Now returns the current time; time.Now when nil.
 	Now func() time.Time
+
+	// Logger is told what goes wrong after an append was stored (settling
+	// the calls in flight of a crashed run, crashed.go); nil discards.
+	Logger *slog.Logger
 }
 
 // Log is the operation log service: it validates and normalises records,
@@ -20,6 +25,7 @@ type LogOptions struct {
 type Log struct {
 	store   Store
 	now     func() time.Time
+	logger  *slog.Logger
 	index   Index      // full-text search; nil until SetIndex
 	crashes CrashIndex // crash groups; nil until SetCrashes
 
@@ -35,9 +41,12 @@ type Log struct {
 
 // New returns a Log over s. The Log owns s: Close closes it.
 func New(s Store, opts *LogOptions) *Log {
-	l := &Log{store: s, now: time.Now, changed: make(chan struct{})}
+	l := &Log{store: s, now: time.Now, logger: slog.New(slog.DiscardHandler), changed: make(chan struct{})}
 	if opts != nil && opts.Now != nil {
 		l.now = opts.Now
+	}
+	if opts != nil && opts.Logger != nil {
+		l.logger = opts.Logger
 	}
 	return l
 }
@@ -105,7 +114,9 @@ func (e *BatchError) Unwrap() error { return e.Err }
 // Append validates and normalises recs in place (kind, time, source, level,
 // an operation's name and summary) and appends them as one durable batch,
 // setting each recs[i].ID. A record that fails validation rejects the whole
-// batch with a *BatchError (code EINVALID) and nothing is written.
+// batch with a *BatchError (code EINVALID) and nothing is written. Once
+// stored, an exit marker or run marker that shows a run ended crashed
+// completes that run's calls in flight as crashed (crashed.go).
 func (l *Log) Append(ctx context.Context, recs []Record) error {
 	return l.append(ctx, recs, nil)
 }
@@ -136,6 +147,10 @@ func (l *Log) append(ctx context.Context, recs []Record, pos *Position) error {
 	}
 	l.pend.added(recs)
 	l.notify()
+	// The batch is stored whatever happens here: a failure is logged.
+	if err := l.settleCrashedRuns(context.WithoutCancel(ctx), recs); err != nil && !errors.Is(err, ErrClosed) {
+		l.logger.Error("completing the calls in flight of a crashed run failed", "err", err)
+	}
 	return nil
 }
 

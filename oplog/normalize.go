@@ -145,8 +145,8 @@ func normalizeCompletion(c *Completion, now time.Time) error {
 			c.Status = StatusError
 		}
 	}
-	if c.Status == StatusPending || c.Status > StatusCancelled {
-		return Errorf(EINVALID, "status: %q does not end an operation; expected success, error, timeout or cancelled", c.Status)
+	if c.Status == StatusPending || c.Status > statusLast {
+		return Errorf(EINVALID, "status: %q does not end an operation; expected success, error, timeout, cancelled or crashed", c.Status)
 	}
 	if c.EndTime.IsZero() {
 		c.EndTime = now
@@ -160,7 +160,10 @@ func normalizeCompletion(c *Completion, now time.Time) error {
 
 // ApplyCompletion ends the pending operation r with c (already normalised):
 // status, result, error, end time and the level that follows the status.
-// EINVALID for a line, ECONFLICT when r has already completed.
+// EINVALID for a line, ECONFLICT when r has already completed, crashed
+// included: an operation completes once (the search index reads an
+// operation again only while it is pending), and crashed is settled only
+// for calls still pending when their run's crash was recorded (crashed.go).
 func (r *Record) ApplyCompletion(c Completion) error {
 	if r.Kind != KindOp {
 		return Errorf(EINVALID, "id: record %d is a %s, not an operation", r.ID, r.Kind)

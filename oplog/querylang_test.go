@@ -43,7 +43,7 @@ func TestParseQuery(t *testing.T) {
 	g(`level:exc*`, 7, `unknown level "exc*"; `+levels)
 	g(`level:/x.*/`, 7, `unknown level "/x.*/"; `+levels)
 	g(`level:>=3`, 7, `unknown level ">=3"; `+levels)
-	g(`status:3`, 8, `unknown status "3"; expected pending, success, error, timeout or cancelled`)
+	g(`status:3`, 8, `unknown status "3"; expected pending, success, error, timeout, cancelled or crashed`)
 	f(`template:3F2A9C1B7D0E`, `template:3f2a9c1b7d0e`)
 	f(`template:"3f2a9c1b7d0e"`, `template:3f2a9c1b7d0e`)
 	f(`template:123456789012`, `template:123456789012`)

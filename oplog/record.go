@@ -114,17 +114,26 @@ func (l *Level) UnmarshalText(b []byte) (err error) { *l, err = ParseLevel(strin
 // Status is an operation's state. Lines have the zero Status.
 type Status uint8
 
-// Operation statuses. Pending is the only incomplete one.
+// Operation statuses. Pending is the only incomplete one. Crashed is a
+// call that was in flight when its game crashed (crashed.go): the run it
+// was recorded in ended crashed before it answered.
+//
+// The values are stored as one byte (internal/codec), so a new status
+// needs no new format; a binary older than a status reads it as a
+// complete operation whose status has no name ("").
 const (
 	StatusPending   Status = 1
 	StatusSuccess   Status = 2
 	StatusError     Status = 3
 	StatusTimeout   Status = 4
 	StatusCancelled Status = 5
+	StatusCrashed   Status = 6
+
+	statusLast = StatusCrashed
 )
 
 var statusNames = [...]string{StatusPending: "pending", StatusSuccess: "success", StatusError: "error",
-	StatusTimeout: "timeout", StatusCancelled: "cancelled"}
+	StatusTimeout: "timeout", StatusCancelled: "cancelled", StatusCrashed: "crashed"}
 
 func (s Status) String() string {
 	if s == 0 || int(s) >= len(statusNames) {
@@ -150,14 +159,18 @@ func ParseStatus(s string) (Status, error) {
 		return StatusTimeout, nil
 	case "cancelled", "canceled":
 		return StatusCancelled, nil
+	case "crashed", "crash":
+		return StatusCrashed, nil
 	}
-	return 0, Errorf(EINVALID, "unknown status %q; expected pending, success, error, timeout or cancelled", s)
+	return 0, Errorf(EINVALID, "unknown status %q; expected pending, success, error, timeout, cancelled or crashed", s)
 }
 
 // Level returns the level an operation with this status is logged at.
 func (s Status) Level() Level {
 	switch s {
-	case StatusError, StatusTimeout:
+	case StatusError, StatusTimeout, StatusCrashed:
+		// Crashed is an error, not fatal: the crash is the game's record,
+		// and a fatal operation would make its run crashed again.
 		return LevelError
 	case StatusCancelled:
 		return LevelWarn

@@ -127,7 +127,7 @@ func (l *Log) Search(ctx context.Context, q SearchQuery) (SearchPage, error) {
 	if err := checkFilter(&q.Filter); err != nil {
 		return SearchPage{}, err
 	}
-	if q.Status != 0 && q.Status > StatusCancelled {
+	if q.Status != 0 && q.Status > statusLast {
 		return SearchPage{}, Errorf(EINVALID, "status: unknown status %d", q.Status)
 	}
 	q.Query = strings.TrimSpace(q.Query)

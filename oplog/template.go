@@ -1,6 +1,9 @@
 package oplog
 
 import (
+	"bytes"
+	"encoding/json"
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -323,9 +326,109 @@ func allDigits(s string) bool {
 // TemplateIDLen is the length of a TemplateID: 12 lower-case hex digits.
 const TemplateIDLen = 12
 
+// OpTemplate is an operation's template, its call shape: the tool and the
+// names of its arguments' top-level fields, sorted, each object among
+// them with its own fields' names, values blanked:
+// spawn_enemy {"count": 500} and {"count": 250} are both
+// "spawn_enemy {count}", {"kind": "boss", "pos": {"x": 1, "y": 2}} is
+// "spawn_enemy {kind, pos: {x, y}}". Arguments that are no object keep
+// Template's blanking ("teleport [<N>,<N>]"); none give the tool alone.
+// Names are cut to maxShapeName bytes, and a shape names no more fields
+// past maxShapeBytes: "…" stands for the rest.
+func OpTemplate(tool string, args json.RawMessage) string {
+	args = bytes.TrimSpace(args)
+	if len(args) == 0 || string(args) == "null" {
+		return tool
+	}
+	if args[0] != '{' {
+		var b bytes.Buffer
+		if json.Compact(&b, args) != nil {
+			return tool
+		}
+		return ClipBytes(tool+" "+Template(b.String()), MaxTemplateInput)
+	}
+	var b strings.Builder
+	b.WriteString(tool)
+	b.WriteByte(' ')
+	if !writeShape(&b, args, 1) {
+		return tool
+	}
+	return ClipBytes(b.String(), MaxTemplateInput)
+}
+
+// Limits of call shapes (OpTemplate): a shape is read at a glance.
+const (
+	maxShapeName   = 32  // bytes of an argument's name
+	maxShapeFields = 16  // fields of an object named, the rest "…"
+	maxShapeBytes  = 160 // no name starts past this many bytes: "…"
+)
+
+// writeShape writes the JSON object obj as a shape: "{a, b: {c}}", with
+// depth more levels of objects in it named; false when obj is no object.
+func writeShape(b *strings.Builder, obj json.RawMessage, depth int) bool {
+	var fields map[string]json.RawMessage
+	if json.Unmarshal(obj, &fields) != nil || fields == nil {
+		return false
+	}
+	names := make([]string, 0, len(fields))
+	for n := range fields {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	b.WriteByte('{')
+	for i, n := range names {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		if i == maxShapeFields || b.Len() >= maxShapeBytes {
+			b.WriteString("…")
+			break
+		}
+		b.WriteString(oneLineName(ClipBytes(n, maxShapeName)))
+		if v := bytes.TrimSpace(fields[n]); depth > 0 && len(v) > 0 && v[0] == '{' {
+			b.WriteString(": ")
+			writeShape(b, v, depth-1)
+		}
+	}
+	b.WriteByte('}')
+	return true
+}
+
+// oneLineName is an argument's name with its line breaks and tabs as
+// spaces: a shape is one line.
+func oneLineName(n string) string {
+	if !strings.ContainsAny(n, "\r\n\t") {
+		return n
+	}
+	return strings.NewReplacer("\r", " ", "\n", " ", "\t", " ").Replace(n)
+}
+
+// RecordTemplate is r's template: an operation's call shape (OpTemplate),
+// any other record's message template (Template of its text).
+func RecordTemplate(r *Record) string {
+	if r.Kind == KindOp {
+		return OpTemplate(r.Tool, r.Arguments)
+	}
+	return Template(r.Text)
+}
+
+// RecordTemplateID is the ID of r's template, TemplateID(RecordTemplate(r)):
+// what the index, the query language's template field and the digests give
+// r. It is "" when the template is empty: such a record has no template.
+func RecordTemplateID(r *Record) string {
+	if r.Kind != KindOp {
+		return TextTemplateID(r.Text)
+	}
+	if t := RecordTemplate(r); t != "" {
+		return TemplateID(t)
+	}
+	return ""
+}
+
 // TextTemplateID is the ID of text's template, TemplateID(Template(text)):
 // what the index, the query language's template field and the studio's
-// rows give a record with text as its message. It is "" when the template
+// rows give a line or marker with text as its message (an operation's
+// is its call shape's: RecordTemplateID). It is "" when the template
 // is empty (a message of white space or none): such a record has no
 // template.
 func TextTemplateID(text string) string {

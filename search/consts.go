@@ -28,7 +28,9 @@ import "time"
 //   - 12: a term of frequency 0 in each posting is written without its
 //     frequency bytes (third_party/zapx/MCPLOGD.md); an index whose files
 //     hold them is rebuilt rather than merged with.
-const MappingVersion = 12
+//   - 13: an operation's template is its call shape, the tool and its
+//     arguments' names (oplog.RecordTemplateID), no longer its text's.
+const MappingVersion = 13
 
 // maxTokenBytes is the longest term of text and stack: a longer word is
 // indexed by its first maxTokenBytes bytes, lower-cased (as Lucene's

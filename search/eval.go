@@ -57,7 +57,7 @@ func (v *recView) keyword(field string) string {
 		return keywordValue(v.r, field)
 	}
 	if !v.tmplOK {
-		v.tmpl, v.tmplOK = oplog.TextTemplateID(v.r.Text), true
+		v.tmpl, v.tmplOK = oplog.RecordTemplateID(v.r), true
 	}
 	return v.tmpl
 }
@@ -122,7 +122,7 @@ func keywordValue(r *oplog.Record, field string) string {
 		}
 		return docID(r.Run)
 	case ql.TemplateField:
-		return oplog.TextTemplateID(r.Text)
+		return oplog.RecordTemplateID(r)
 	}
 	for _, f := range keywords(r.Name, r.Source, r.Kind, r.Tool, r.Status, r.ReplayOf) {
 		if f.field == field {

@@ -136,7 +136,7 @@ func (a *analyzers) document(r *oplog.Record) *document.Document {
 		kw("run", docID(r.Run))
 	}
 	if !omitTemplates {
-		kw(ql.TemplateField, templateBucket(oplog.TextTemplateID(r.Text)))
+		kw(ql.TemplateField, templateBucket(oplog.RecordTemplateID(r)))
 	}
 	for _, f := range [2]textField{{name: "text", value: bytesOf(r.Text)}, {name: "stack", value: bytesOf(r.Stack)}} {
 		if len(f.value) == 0 {

@@ -229,7 +229,7 @@ func (c *chunkTerms) add(r *oplog.Record, an *wordsAnalyzer, buf []byte) []byte 
 	if r.Run != 0 {
 		c.kw[kwKey{"run", docID(r.Run)}] = struct{}{}
 	}
-	if id := oplog.TextTemplateID(r.Text); id != "" {
+	if id := oplog.RecordTemplateID(r); id != "" {
 		// many-valued, unlike the other keywords: counted in the size
 		if _, ok := c.kw[kwKey{ql.TemplateField, id}]; !ok {
 			c.kw[kwKey{ql.TemplateField, id}] = struct{}{}

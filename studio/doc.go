@@ -14,8 +14,8 @@
 // record's time), id (the local record ID), seq (the machine's forwarding
 // sequence: +1 for every row sent), revision (the local store's
 // generation), kind, level, name, stack, signature (crash signature),
-// tool, status, run, template and template_text (the ID of the text's
-// template, oplog.TextTemplateID, and the template itself; rows forwarded
+// tool, status, run, template and template_text (the ID of the record's
+// template, oplog.RecordTemplateID, and the template itself; rows forwarded
 // by versions before them lack both, and rows are immutable) and data.*
 // (the record's data, flattened). An
 // operation sent while pending gets a second row, with the same id and a

@@ -23,7 +23,8 @@ const maxFieldBytes = 64 << 10
 // appendRow appends r as one JSON line of the studio schema: stream fields
 // project, machine and source; _msg, _time, id, seq, revision, kind,
 // level, name, stack, signature, tool, status, run, template (the ID of
-// the text's template, as the local index has it: oplog.TextTemplateID),
+// the record's template, as the local index has it: oplog.RecordTemplateID,
+// an operation's shape for a call),
 // template_text (the template itself, for stats by template), and data
 // (which VictoriaLogs flattens into data.* fields). Empty fields are left
 // out.
@@ -60,7 +61,7 @@ func (s *rowSchema) appendRow(b []byte, r *oplog.Record, seq, revision uint64) [
 		b = append(b, `,"run":`...)
 		b = strconv.AppendUint(b, r.Run, 10)
 	}
-	if t := oplog.Template(r.Text); t != "" {
+	if t := oplog.RecordTemplate(r); t != "" {
 		b = appendField(b, "template", oplog.TemplateID(t))
 		b = appendField(b, "template_text", t)
 	}

@@ -71,8 +71,8 @@ func want(t *testing.T, r *oplog.Record, seq, revision uint64) map[string]string
 	if sig, ok := crash.RecordSignature(r); ok {
 		w["signature"] = sig
 	}
-	if tm := oplog.Template(r.Text); tm != "" {
-		w["template"], w["template_text"] = oplog.TextTemplateID(r.Text), tm
+	if tm := oplog.RecordTemplate(r); tm != "" { // an operation's shape for a call
+		w["template"], w["template_text"] = oplog.RecordTemplateID(r), tm
 	}
 	if r.Run != 0 {
 		w["run"] = strconv.FormatUint(r.Run, 10)

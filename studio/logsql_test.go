@@ -49,6 +49,7 @@ func TestLogsQL(t *testing.T) {
 	f(`level:err*`, `level:~"^(?:(?i)err.*)$"`)
 	f(`kind:any`, `*`)
 	f(`status:ok`, `status:="success"`)
+	f(`status:crash`, `status:="crashed"`)
 	f(`run:3`, `run:="3"`)
 	f(`template:3F2A9C1B7D0E`, `template:="3f2a9c1b7d0e"`)
 	f(`template:3f2a*`, `template:="3f2a"*`)

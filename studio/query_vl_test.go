@@ -84,7 +84,8 @@ func mustTwin(t *testing.T) *twin {
 	for _, c := range []struct {
 		tool string
 		c    oplog.Completion
-	}{{"spawn", oplog.Completion{Status: oplog.StatusSuccess}}, {"build", oplog.Completion{Error: "linker failed"}}} {
+	}{{"spawn", oplog.Completion{Status: oplog.StatusSuccess}}, {"build", oplog.Completion{Error: "linker failed"}},
+		{"wait", oplog.Completion{Status: oplog.StatusCrashed, Error: "the game crashed during this call: SIGSEGV (record #16); game killed by signal 11"}}} {
 		i := slices.IndexFunc(recs, func(r oplog.Record) bool { return r.Tool == c.tool })
 		done, err := l.Complete(ctx, recs[i].ID, c.c)
 		if err != nil {
@@ -160,12 +161,12 @@ func TestClient_Search_SameAsLocal(t *testing.T) {
 		`text:null`, `message:null`, `stack:player`, `stack:Update`, `text:update`,
 		`name:Physics`, `name:physics`, `name:Phys*`, `name:Über`, `source:godot`, `-source:unity`,
 		`level:error`, `level:Warning`, `level:err*`, `kind:op`, `kind:line`, `kind:any`,
-		`tool:spawn`, `status:pending`, `status:success`, `status:error`, `status:ok OR status:failed`,
+		`tool:spawn`, `status:pending`, `status:success`, `status:error`, `status:ok OR status:failed`, `status:crashed`, `status:crash OR status:pending`,
 		`time:>=` + at(5), `time:<` + at(5), `time:>` + at(5), `time:>=` + at(3) + ` AND time:<=` + at(9),
 		`level:error AND name:Physics "null reference"`, `run:1`,
 		// templates: two records of one ("error occurred…" and "errors
 		// occurred…" are not), one of another, a prefix, none
-		`template:` + oplog.TextTemplateID("Player spawned at (1, 2)"), `template:` + oplog.TextTemplateID("spawn enemies"),
+		`template:` + oplog.TextTemplateID("Player spawned at (1, 2)"), `template:` + oplog.RecordTemplateID(&oplog.Record{Kind: oplog.KindOp, Tool: "spawn"}),
 		`error* -template:` + oplog.TextTemplateID("error occurred: ERROR CODE 7"), `template:` + oplog.TextTemplateID("no such message"),
 		`template:` + oplog.TextTemplateID("Player spawned at (1, 2)")[:4] + `*`,
 		`crash`, `CRASHED`, `crashes`, `"crash"`, `text:crash`, `stack:crash`, `crashpad`, `crash -"crash"`, `crash*`,
@@ -192,6 +193,7 @@ func TestClient_Search_SameAsLocal(t *testing.T) {
 		"Kind":     {Filter: oplog.Filter{Kind: oplog.KindOp}},
 		"Since":    {Filter: oplog.Filter{Since: base.Add(4 * time.Second), Until: base.Add(10 * time.Second)}},
 		"Status":   {Status: oplog.StatusPending},
+		"Crashed":  {Status: oplog.StatusCrashed},
 		"Tool":     {Tool: "build"},
 	} {
 		want := w.localIDs(t, sq)

@@ -19,7 +19,7 @@ func (m *Main) search(ctx context.Context, args []string) error {
 	var st oplog.SearchText
 	filterVars(fs, &st.FilterText, "")
 	fs.StringVar(&st.Tool, "tool", "", "only operations of this tool")
-	fs.StringVar(&st.Status, "status", "", "only operations with this status")
+	fs.StringVar(&st.Status, "status", "", "only operations with this status: pending, success, error, timeout, cancelled or crashed")
 	fs.StringVar(&st.Since, "since", "", "only records at or after this time: "+timeForms+", or last_compile")
 	run := fs.String("run", "", "only records of this run of each source: current, previous, a run number, or an offset as mcplogd runs prints it (0, -1, ...)")
 	fs.StringVar(&st.Until, "until", "", "only records before this time, written like --since")

@@ -179,7 +179,10 @@ func (s *server) Run(ctx context.Context) (err error) {
 	}
 	mo := &metrics.Options{Commits: commits, FileSize: s.log.db.Size, Followers: opts.Followers, Studio: opts.Studio, Logger: s.logger}
 	if len(c.upstreams) > 0 {
-		gopts := &gateway.Options{Reserved: mcptools.ToolNames(), Version: Version(), Logger: s.logger}
+		gopts := &gateway.Options{Reserved: mcptools.ToolNames(), Version: Version(), Logger: s.logger,
+			Runs: func(source string, command []string, pid int) (gateway.ProcessRun, error) {
+				return follow.StartOutput(s.log.log, follow.CommandOptions{Name: source, Args: command, Logger: s.logger}, pid)
+			}}
 		if s.gw, err = gateway.New(s.log.log, c.upstreams, gopts); err != nil {
 			return err
 		}

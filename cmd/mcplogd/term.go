@@ -71,14 +71,14 @@ func (p paint) level(l oplog.Level, s string) string {
 }
 
 // status colours s as an operation's status: success green, pending and
-// cancelled yellow, error and timeout red.
+// cancelled yellow, error, timeout and crashed red.
 func (p paint) status(st oplog.Status, s string) string {
 	switch st {
 	case oplog.StatusSuccess:
 		return p.sgr(sgrGreen, s)
 	case oplog.StatusPending, oplog.StatusCancelled:
 		return p.sgr(sgrYellow, s)
-	case oplog.StatusError, oplog.StatusTimeout:
+	case oplog.StatusError, oplog.StatusTimeout, oplog.StatusCrashed:
 		return p.sgr(sgrRed, s)
 	}
 	return s

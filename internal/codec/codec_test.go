@@ -25,6 +25,10 @@ func sampleRecords() []oplog.Record {
 			Arguments: json.RawMessage(`{"code":"return 1"}`), Status: oplog.StatusSuccess, Result: json.RawMessage(`1`),
 			StartTime: t0, EndTime: t0.Add(time.Millisecond), ReplayOf: 3},
 		{Kind: oplog.KindOp, Level: oplog.LevelInfo, Time: t0, Source: "s", Tool: "t", Status: oplog.StatusPending, StartTime: t0},
+		// crashed, the newest status: the same one byte (an older binary reads it as complete, unnamed)
+		{Kind: oplog.KindOp, Level: oplog.LevelError, Time: t0, Source: "game", Name: "spawn_enemy", Text: "spawn_enemy", Tool: "spawn_enemy",
+			Status: oplog.StatusCrashed, Error: "the game crashed during this call: KeyError: 'boss' (record #7); python3 exited with status 1",
+			StartTime: t0, EndTime: t0.Add(time.Second), Run: 2},
 		{Kind: oplog.KindMarker, Level: oplog.LevelError, Time: t0, Source: "unity", Name: oplog.MarkerCompileFailed, Text: "compile failed", Run: 300},
 	}
 }

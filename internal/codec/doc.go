@@ -9,7 +9,9 @@
 //	0      format (2; 3 compressed; 1 before runs, read with run 0)
 //	1      kind
 //	2      level
-//	3      status
+//	3      status (oplog.Status: a new status is a new value of this
+//	       byte, no new format; an older binary reads one it does not
+//	       know as a complete operation with an unnamed status)
 //	4..11  time, Unix nanoseconds, big-endian
 //	12..   the run (uvarint; format 2 only), then uvarint-prefixed
 //	       source, name, text, stack, data

@@ -41,7 +41,7 @@ func Row(project, machine string, revision, seq uint64, r *oplog.Record, signatu
 	if r.Run != 0 {
 		m["run"] = r.Run
 	}
-	if t := oplog.Template(r.Text); t != "" {
+	if t := oplog.RecordTemplate(r); t != "" {
 		m["template"], m["template_text"] = oplog.TemplateID(t), t
 	}
 	var data map[string]any

@@ -1,0 +1,73 @@
+package gateway_test
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcplogd/mcplogd/oplog"
+)
+
+// TestGateway_Call_CrashedInFlight: a game that is its own MCP server over
+// stdio dies of an uncaught exception in the middle of spawn_enemy. The
+// agent is answered within 2 s with the crash, never an EOF: the
+// traceback's title and record, how the process ended, within 1 KB; the
+// recorded call is crashed with the same text. Then a native abort
+// (SIGABRT) in run 2 says the signal.
+func TestGateway_Call_CrashedInFlight(t *testing.T) {
+	g := newStdioGame(t)
+	call := func(count int) (*mcp.CallToolResult, oplog.Record, time.Duration) {
+		t.Helper()
+		start := time.Now()
+		res, err := g.gw.Call(ctxTimeout(t, 20*time.Second), "spawn_enemy", json.RawMessage(`{"count":`+strconv.Itoa(count)+`}`))
+		took := time.Since(start)
+		if err != nil {
+			t.Fatal(err)
+		}
+		id, _ := res.Meta["log_id"].(uint64)
+		r, err := g.log.AwaitComplete(ctxTimeout(t, 10*time.Second), id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res, r, took
+	}
+	text := func(res *mcp.CallToolResult) string {
+		var b strings.Builder
+		for _, c := range res.Content {
+			if tc, ok := c.(*mcp.TextContent); ok {
+				b.WriteString(tc.Text)
+			}
+		}
+		return b.String()
+	}
+
+	res, r, took := call(500)
+	answer := text(res)
+	t.Logf("answered in %s: %s", took, answer)
+	run := g.run(1)
+	for _, w := range []string{"the game crashed during this call: OverflowError: enemy pool overflow",
+		"(record #" + strconv.FormatUint(run.CrashID, 10) + ")", "exited with status 1"} {
+		if !res.IsError || !strings.Contains(answer, w) {
+			t.Fatalf("the crashing call answered %q (isError %v); want %q", answer, res.IsError, w)
+		}
+	}
+	if strings.Contains(answer, "EOF") || len(answer) > oplog.MaxCrashedErrorBytes || took > 2*time.Second {
+		t.Errorf("the answer: %d bytes after %s, %q; want the crash within 1 KB and 2 s", len(answer), took, answer)
+	}
+	if r.Status != oplog.StatusCrashed || r.Error != answer {
+		t.Errorf("the recorded call: %s %q; want crashed with the answer's text", r.Status, r.Error)
+	}
+
+	g.awaitRun(2)
+	if _, r, _ := call(7); r.Status != oplog.StatusSuccess {
+		t.Fatalf("a clean call in run 2: %s %q", r.Status, r.Error)
+	}
+	res, r, took = call(5000)
+	if answer := text(res); r.Status != oplog.StatusCrashed || !strings.Contains(answer, "SIGABRT") || took > 2*time.Second {
+		t.Errorf("the abort in run 2: %s after %s, %q; want crashed, naming SIGABRT", r.Status, took, answer)
+	}
+}

@@ -1,0 +1,60 @@
+package mcptools_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcplogd/mcplogd/oplog"
+)
+
+// TestFindCrashes_Limit1_InFlight: an error with a stack strikes while a
+// call of its run is pending: find_crashes {limit: 1} names it in flight
+// with its arguments and start; a call still pending from the source's
+// previous run and one of another source are not in its story.
+func TestFindCrashes_Limit1_InFlight(t *testing.T) {
+	at := func(ms int) time.Time { return crashT0.Add(time.Duration(ms) * time.Millisecond) }
+	op := func(source, args string, ms int) oplog.Record {
+		return oplog.Record{Kind: oplog.KindOp, Tool: "spawn_enemy", Source: source, Arguments: json.RawMessage(args), Time: at(ms)}
+	}
+	marker := func(ms int) oplog.Record {
+		return oplog.Record{Kind: oplog.KindMarker, Name: oplog.MarkerRun, Level: oplog.LevelInfo, Source: "unity", Text: "run started", Time: at(ms)}
+	}
+	long := `{"count":250,"note":"` + strings.Repeat("x", 200) + `"}`
+	cs, recs := crashSession(t,
+		marker(0),
+		op("unity", `{"count": 500}`, 1000), // run 1, never answered
+		marker(2000),
+		op("unity", long, 3000),
+		op("editor", `{"count": 9}`, 3500),
+		oplog.Record{Level: oplog.LevelInfo, Source: "unity", Name: "Game", Text: "wave 3", Time: at(4000)},
+		crashRecord(unityCrash, 42, 5, "unity"),
+	)
+	text, sc, size := callTool(t, cs, "find_crashes", map[string]any{"limit": 1})
+	var out struct {
+		Groups []struct {
+			InFlight []string `json:"inFlight"`
+			Calls    []string `json:"calls"`
+			Before   []string `json:"before"`
+		} `json:"groups"`
+	}
+	if err := json.Unmarshal(sc, &out); err != nil || len(out.Groups) != 1 {
+		t.Fatalf("%v: %s", err, sc)
+	}
+	g := out.Groups[0]
+	want := fmt.Sprintf(`#%d spawn_enemy {"count":250,"note":"%s… started −2.0s, pending`, recs[3].ID, strings.Repeat("x", 80-len(`{"count":250,"note":"`)-len("…")))
+	if len(g.InFlight) != 1 || g.InFlight[0] != want || len(g.Calls) != 0 {
+		t.Errorf("inFlight %q, calls %q; want only\n%q", g.InFlight, g.Calls, want)
+	}
+	if !strings.Contains(text, "in flight: "+want) || !strings.Contains(text, "before: #") || !strings.Contains(text, "wave 3 (−1.0s)") {
+		t.Errorf("text:\n%s", text)
+	}
+	if strings.Contains(text, `"count":500`) || strings.Contains(text, `"count":9`) {
+		t.Errorf("a call of another run or source is in the story:\n%s", text)
+	}
+	if size > 4<<10 {
+		t.Errorf("%d bytes, want ≤ 4096", size)
+	}
+}
