@@ -16,6 +16,13 @@
 // upstreams (or mcplogd itself, Options.Reserved) offer the same name;
 // Changed says when that list changes.
 //
+// A cmd: upstream is a process the gateway starts itself (process.go), so
+// that it reads its standard error and its end: with Options.Runs set,
+// what the game prints there is recorded through the follow parsers under
+// the upstream's name, each start is a run marker and each end an exit
+// marker with the status or signal, as mcplogd run records a game; a
+// process that dies is started again at once, as the next run.
+//
 // # Calls
 //
 // Call (calls.go) records the call as a pending operation and forwards it
@@ -26,8 +33,10 @@
 // and get_result gives the outcome later. A traceback in an upstream's
 // error is also stored as one fatal line (results.go), so that
 // find_crashes sees it. Operations an earlier run left pending are
-// recorded as cancelled at New. Replay sends a recorded call again and
-// compares the outcomes.
+// recorded as cancelled at New. A call whose upstream's process died
+// under it is answered with the crash that ended the run, once the log has
+// completed it crashed (oplog's crashed.go), instead of the broken pipe.
+// Replay sends a recorded call again and compares the outcomes.
 //
 // # The console mirror
 //
