@@ -115,3 +115,67 @@ func TestMCP_FindCrashes_Calls(t *testing.T) {
 	}
 	t.Logf("find_crashes {limit: 1}: %d bytes in all, %d of text:\n%s", len(whole), len(text), text)
 }
+
+// TestMCP_FindCrashes_Recurrence: a game recorded as a bridge records it
+// crashes in the middle of spawn_enemy in runs 1 and 3 and exits cleanly
+// in run 2, where spawn_enemy completed; another source's crashed run
+// calls spawn_enemy too. find_crashes {limit: 1} says that the call shape
+// spawn_enemy {count} was in flight in 2 of 2 crashed runs and 0 of 1
+// clean, and that get_state, called in every run, tells nothing.
+func TestMCP_FindCrashes_Recurrence(t *testing.T) {
+	m := mustConnect(t, withCrashes(mustServe(t, nil)), nil)
+	t0 := time.Now().UTC().Add(-10 * time.Minute).Truncate(time.Millisecond)
+	at := func(ms int) string { return t0.Add(time.Duration(ms) * time.Millisecond).Format(time.RFC3339Nano) }
+	logs := func(body string) {
+		mustCall[struct{ Count int }](m.harness, http.MethodPost, "/api/v1/logs", body, http.StatusOK)
+	}
+	type opAnswer struct {
+		ID uint64 `json:"id"`
+	}
+	op := func(source, tool, args string, start, end int) {
+		body := fmt.Sprintf(`{"tool":%q,"source":%q,"arguments":%s,"time":%q}`, tool, source, args, at(start))
+		if end > 0 {
+			body = fmt.Sprintf(`{"tool":%q,"source":%q,"arguments":%s,"time":%q,"status":"success","endTime":%q}`, tool, source, args, at(start), at(end))
+		}
+		mustCall[opAnswer](m.harness, http.MethodPost, "/api/v1/operations", body, http.StatusCreated)
+	}
+	const crash = `{"level":"error","source":%q,"text":"KeyError: 'boss'","stack":"Traceback (most recent call last):\n  File \"game.py\", line 12, in spawn\n    return wave[\"boss\"].hp\nKeyError: 'boss'","time":%q}`
+	run := func(source string, n, base int, crashes bool, count int) {
+		logs(fmt.Sprintf(`{"kind":"marker","name":"run","level":"info","source":%q,"text":"run started: python3 game.py","time":%q}`, source, at(base)))
+		op(source, "get_state", `{}`, base+100, base+200)
+		if !crashes {
+			op(source, "spawn_enemy", fmt.Sprintf(`{"count":%d}`, count), base+300, base+400)
+			logs(fmt.Sprintf(`{"kind":"marker","name":"exit","level":"info","source":%q,"text":"python3 exited with status 0","data":{"code":0},"time":%q}`, source, at(base+500)))
+			return
+		}
+		op(source, "spawn_enemy", fmt.Sprintf(`{"count":%d}`, count), base+300, 0) // in flight
+		logs(fmt.Sprintf(`[`+crash+`, {"kind":"marker","name":"exit","level":"error","source":%q,"text":"python3 exited with status 1","data":{"code":1},"time":%q}]`,
+			source, at(base+400), source, at(base+500)))
+	}
+	run("game", 1, 0, true, 500)
+	run("editor", 1, 500, true, 9) // another source: never counted for game
+	run("game", 2, 1000, false, 5)
+	run("game", 3, 2000, true, 250)
+
+	out, text := callWithin[struct {
+		Groups []struct {
+			Recurrence []string `json:"recurrence"`
+			InFlight   []string `json:"inFlight"`
+		} `json:"groups"`
+	}](t, m, 4<<10, "find_crashes", map[string]any{"limit": 1, "source": "game"})
+	if len(out.Groups) != 1 || len(out.Groups[0].Recurrence) == 0 {
+		t.Fatalf("find_crashes {limit: 1}: no recurrence\n%s", text)
+	}
+	rec := out.Groups[0].Recurrence
+	if want := "spawn_enemy {count} in flight in 2 of 2 crashed runs, 0 of 1 clean; among the last calls in 0 of 2 crashed, 1 of 1 clean"; rec[0] != want {
+		t.Errorf("recurrence[0] = %q, want %q\n%s", rec[0], want, text)
+	}
+	for _, r := range rec[1:] {
+		if strings.HasPrefix(r, "get_state") && r != "get_state {} in flight in 0 of 2 crashed runs, 0 of 1 clean; among the last calls in 2 of 2 crashed, 1 of 1 clean" {
+			t.Errorf("get_state's line: %q", r)
+		}
+	}
+	if !strings.Contains(text, "across runs: spawn_enemy {count} in flight in 2 of 2 crashed runs") {
+		t.Errorf("the text lacks the recurrence line:\n%s", text)
+	}
+}

@@ -59,6 +59,7 @@ type crashGroupOut struct {
 	Before         []string `json:"before,omitempty" jsonschema:"limit 1: the lines just before lastId in its source"`
 	InFlight       []string `json:"inFlight,omitempty" jsonschema:"limit 1: its run's calls not ended when it struck"`
 	Calls          []string `json:"calls,omitempty" jsonschema:"limit 1: its run's last calls that ended before it"`
+	Recurrence     []string `json:"recurrence,omitempty" jsonschema:"limit 1: call shapes in flight in the runs it ended, against clean runs"`
 	Since          string   `json:"since,omitempty" jsonschema:"limit 1: how long ago, and the runs of its source since"`
 	Text           string   `json:"text,omitempty" jsonschema:"limit 1: lastId's message"`
 	Stack          string   `json:"stack,omitempty" jsonschema:"limit 1: lastId's stack, up to 4 KB"`
@@ -112,6 +113,9 @@ func (g *crashGroupOut) lines() string {
 	}
 	for _, c := range g.InFlight {
 		b.WriteString("\n  in flight: " + c)
+	}
+	for _, c := range g.Recurrence {
+		b.WriteString("\n  across runs: " + c)
 	}
 	if g.trail != nil {
 		for _, l := range g.trail {

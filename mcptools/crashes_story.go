@@ -68,6 +68,9 @@ func (t *toolset) addStory(ctx context.Context, g *crashGroupOut, cg *oplog.Cras
 	if err := t.addCalls(ctx, g, &r, p.Records); err != nil {
 		return err
 	}
+	if err := t.addRecurrence(ctx, g, cg, r.Source); err != nil {
+		return err
+	}
 	g.Since = t.since(ctx, &r, time.Now())
 	return nil
 }
