@@ -48,9 +48,10 @@ type ProcessEnd struct {
 
 // processes is an upstream's record of its process's starts and ends.
 type processes struct {
-	starts int           // processes started so far
-	last   ProcessEnd    // the last end; Start 0 before any
-	ended  chan struct{} // closed and replaced at each end
+	starts  int           // processes started so far
+	last    ProcessEnd    // the last end; Start 0 before any
+	ended   chan struct{} // closed and replaced at each end
+	current *process      // the newest process started; nil before any
 }
 
 // ProcessEnd returns how upstream name's process last ended: ok is false
@@ -141,6 +142,18 @@ func (s stdoutOf) Close() error               { return nil }
 // startProcess starts the program and the run it is, and reads its
 // standard error into that run until it has ended.
 func (u *upstream) startProcess() (*process, error) {
+	// The session may end (its standard output closed) before the process
+	// that died is reaped and its standard error drained: its run's last
+	// lines and its exit marker come before the next run starts.
+	u.mu.Lock()
+	prev := u.procs.current
+	u.mu.Unlock()
+	if prev != nil {
+		select {
+		case <-prev.ended:
+		case <-time.After(stderrDrain + terminateWait):
+		}
+	}
 	cmd := exec.Command(u.cfg.Command[0], u.cfg.Command[1:]...)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
@@ -167,11 +180,12 @@ func (u *upstream) startProcess() (*process, error) {
 		errR.Close()
 		return nil, err
 	}
+	p := &process{u: u, cmd: cmd, stdin: stdin, stdout: outR, waited: make(chan struct{}), ended: make(chan struct{})}
 	u.mu.Lock()
 	u.procs.starts++
 	start := u.procs.starts
+	u.procs.current = p
 	u.mu.Unlock()
-	p := &process{u: u, cmd: cmd, stdin: stdin, stdout: outR, waited: make(chan struct{}), ended: make(chan struct{})}
 	var run ProcessRun
 	if u.g.opts.Runs != nil {
 		if run, err = u.g.opts.Runs(u.cfg.Name, u.cfg.Command, cmd.Process.Pid); err != nil {

@@ -60,8 +60,10 @@ func (t *toolset) addCalls(ctx context.Context, g *crashGroupOut, crash *oplog.R
 		switch {
 		case c.StartTime.After(crash.Time):
 			// started after the crash by its clock: not one it could be
-		case !c.IsComplete() || !c.EndTime.Before(crash.Time):
-			// not ended before the crash (a call it ended is "crashed")
+		case c.Status == oplog.StatusCrashed || !c.IsComplete() || !c.EndTime.Before(crash.Time):
+			// not ended before the crash; a call its run's crash ended is
+			// "crashed", whatever its end time says (the end is when the
+			// run's end was recorded, maybe before the crash's lines were)
 			if len(inFlight) < crashCalls {
 				inFlight = append(inFlight, c)
 			}

@@ -151,7 +151,7 @@ func (t *toolset) callShapes(ctx context.Context, r *oplog.RunInfo, at time.Time
 		c := &p.Records[i]
 		switch {
 		case c.StartTime.After(at):
-		case !c.IsComplete() || !c.EndTime.Before(at):
+		case c.Status == oplog.StatusCrashed || !c.IsComplete() || !c.EndTime.Before(at):
 			flight[oplog.RecordTemplate(c)] = true
 		case ended < crashCalls:
 			last[oplog.RecordTemplate(c)] = true

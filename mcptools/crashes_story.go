@@ -55,7 +55,11 @@ func (t *toolset) addStory(ctx context.Context, g *crashGroupOut, cg *oplog.Cras
 	if r.Run > 0 {
 		g.Run = fmt.Sprintf("%s#%d", r.Source, r.Run)
 	}
-	p, err := t.log.List(ctx, oplog.Query{Filter: oplog.Filter{Source: r.Source, Kind: oplog.KindLine}, Count: crashBefore, Before: r.ID})
+	f := oplog.Filter{Source: r.Source, Kind: oplog.KindLine}
+	if r.Run > 0 { // the lines of its own run: the run before's crash is not its story
+		f.Runs = map[string]uint64{r.Source: r.Run}
+	}
+	p, err := t.log.List(ctx, oplog.Query{Filter: f, Count: crashBefore, Before: r.ID})
 	if err != nil {
 		return err
 	}

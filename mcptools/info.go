@@ -44,6 +44,7 @@ type storeInfoOut struct {
 	Followers      []oplog.FollowerStatus       `json:"followers,omitempty" jsonschema:"the log files followed"`
 	Studio         *oplog.StudioStatus          `json:"studio,omitempty" jsonschema:"forwarding to the studio's VictoriaLogs"`
 	Runs           []sourceRunsOut              `json:"runs,omitempty" jsonschema:"each source's runs (a launch of the game or editor), newest first"`
+	Games          []gameOut                    `json:"games,omitempty" jsonschema:"each game's health: its latest run, how long ago, how it ended, its upstream"`
 	indexInfoOut
 }
 
@@ -101,6 +102,9 @@ func (o storeInfoOut) text() string {
 		e = append(e, fmt.Sprintf("studio %s as %s/%s: %s, seq %d, lag %d records (%.1fs), %d resent, %d lost, %d too old",
 			s.URL, s.Project, s.Machine, s.State, s.Seq, s.LagRecords, s.LagSeconds, s.Resent, s.Lost, s.TooOld)+errorSuffix(s.LastError))
 	}
+	for i := range o.Games {
+		e = append(e, o.Games[i].text)
+	}
 	for i := range o.Runs {
 		e = append(e, o.Runs[i].runsText())
 	}
@@ -143,6 +147,7 @@ func (t *toolset) storeInfo(ctx context.Context, _ *mcp.CallToolRequest, _ struc
 		o.Studio = &s
 	}
 	o.Runs = t.runsInfo(ctx)
+	o.Games = t.gamesInfo(ctx, o.Upstreams)
 	return o, nil
 }
 

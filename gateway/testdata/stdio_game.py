@@ -3,7 +3,7 @@ JSON-RPC on standard input and output), for the gateway's tests of cmd:
 upstreams. spawn_enemy {"count": N} spawns N enemies; with N over 100 the
 pool overflows: an uncaught exception (a traceback on standard error, exit
 status 1); with N over 1000 a native abort (faulthandler's "Fatal Python
-error: Aborted" and SIGABRT). With --linger it does not exit when its
+error: Aborted" and SIGABRT). quit exits cleanly. With --linger it does not exit when its
 standard input closes."""
 
 import faulthandler
@@ -37,7 +37,13 @@ TOOLS = [{
     "name": "spawn_enemy",
     "description": "spawns enemies",
     "inputSchema": {"type": "object", "properties": {"count": {"type": "integer"}}},
+}, {
+    "name": "quit",
+    "description": "quits the game cleanly (exit status 0) once it has answered",
+    "inputSchema": {"type": "object", "properties": {}},
 }]
+
+quitting = False
 
 
 def answer(msg):
@@ -52,6 +58,10 @@ def answer(msg):
     if method == "tools/call" and params.get("name") == "spawn_enemy":
         text = spawn_enemy(int((params.get("arguments") or {}).get("count", 1)))
         return {"content": [{"type": "text", "text": text}]}
+    if method == "tools/call" and params.get("name") == "quit":
+        global quitting
+        quitting = True
+        return {"content": [{"type": "text", "text": "bye"}]}
     return None
 
 
@@ -70,6 +80,8 @@ def main():
             out = {"jsonrpc": "2.0", "id": msg["id"], "result": result}
         sys.stdout.write(json.dumps(out) + "\n")
         sys.stdout.flush()
+        if quitting:
+            sys.exit(0)
     if "--linger" in sys.argv:
         time.sleep(60)
 
