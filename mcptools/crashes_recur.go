@@ -107,22 +107,30 @@ func (t *toolset) addRecurrence(ctx context.Context, g *crashGroupOut, cg *oplog
 		count(flight, true, isCrash)
 		count(last, false, isCrash)
 	}
-	if crashed == 0 {
-		return nil
+	if crashed > 0 {
+		g.Recurrence = recurrenceLines(counts, crashed, clean)
 	}
+	return nil
+}
+
+// recurrenceLines says the recurLines call shapes most tied to the crash
+// (in flight in more of its runs than of the clean ones, then among the
+// last calls), out of crashed and clean runs.
+func recurrenceLines(counts map[string]*shapeCount, crashed, clean int) []string {
 	list := slices.Collect(maps.Values(counts))
 	slices.SortFunc(list, func(a, b *shapeCount) int {
 		return cmp.Or(cmp.Compare(b.flightCrash-b.flightClean, a.flightCrash-a.flightClean),
 			cmp.Compare(b.lastCrash-b.lastClean, a.lastCrash-a.lastClean), cmp.Compare(a.shape, b.shape))
 	})
+	var out []string
 	for _, c := range list[:min(len(list), recurLines)] {
 		s := fmt.Sprintf("%s in flight in %d of %d crashed runs, %d of %d clean", c.shape, c.flightCrash, crashed, c.flightClean, clean)
 		if c.lastCrash+c.lastClean > 0 {
 			s += fmt.Sprintf("; among the last calls in %d of %d crashed, %d of %d clean", c.lastCrash, crashed, c.lastClean, clean)
 		}
-		g.Recurrence = append(g.Recurrence, s)
+		out = append(out, s)
 	}
-	return nil
+	return out
 }
 
 // endedBy reports whether the crash that ended r is of the group with

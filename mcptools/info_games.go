@@ -81,53 +81,59 @@ func (t *toolset) gamesInfo(ctx context.Context, ups []oplog.UpstreamStatus) []g
 	names = names[:min(len(names), infoRunSources)]
 	var out []gameOut
 	for _, name := range names {
-		g := gameOut{Name: name, State: "no run yet"}
-		var parts []string
-		if rs := latest[name]; len(rs) > 0 {
-			slices.SortStableFunc(rs, func(a, b oplog.RunInfo) int { return a.Start.Compare(b.Start) })
-			r := rs[len(rs)-1]
-			g.State, g.Run, g.Newest = r.Outcome, r.Run, formatTime(r.Last.UTC())
-			ended := r
-			at := r.End
-			if r.Outcome == oplog.OutcomeRunning {
-				at = r.Start
-				if len(rs) > 1 {
-					ended = rs[len(rs)-2]
-				}
-			}
-			g.Since = formatTime(at.UTC())
-			if ended.Outcome != oplog.OutcomeRunning && ended.EndID != 0 {
-				if e, err := t.log.Get(ctx, ended.EndID); err == nil {
-					g.End = oplog.OneLine(e.Text, false)
-				}
-			}
-			s := fmt.Sprintf("%s %s", r.Outcome, ageText(now.Sub(at)))
-			if r.Outcome == oplog.OutcomeRunning {
-				s = fmt.Sprintf("running, started %s", ageText(now.Sub(at)))
-			}
-			if g.End != "" && ended.Run == r.Run {
-				s += " (" + clipText(g.End) + ")"
-			}
-			s += fmt.Sprintf(", run %d", r.Run)
-			if g.End != "" && ended.Run != r.Run {
-				s += fmt.Sprintf("; run %d %s (%s)", ended.Run, ended.Outcome, clipText(g.End))
-			}
-			parts = append(parts, s, "newest record "+ageText(now.Sub(r.Last)))
-		} else {
-			parts = append(parts, g.State)
-		}
-		if u, ok := up[name]; ok {
-			g.Upstream, g.Pending = string(u.State), u.Pending
-			s := fmt.Sprintf("upstream %s, %d pending", u.State, u.Pending)
-			if g.State == oplog.OutcomeCrashed && (u.State == oplog.UpstreamConnecting || u.State == oplog.UpstreamDown) {
-				s += ": restarting"
-			}
-			parts = append(parts, s)
-		}
-		g.text = "game " + name + ": " + strings.Join(parts, "; ")
-		out = append(out, g)
+		u, hasUp := up[name]
+		out = append(out, t.gameHealth(ctx, name, latest[name], u, hasUp, now))
 	}
 	return out
+}
+
+// gameHealth is one game's health: rs its runs (any order), u its
+// upstream when hasUp.
+func (t *toolset) gameHealth(ctx context.Context, name string, rs []oplog.RunInfo, u oplog.UpstreamStatus, hasUp bool, now time.Time) gameOut {
+	g := gameOut{Name: name, State: "no run yet"}
+	var parts []string
+	if len(rs) > 0 {
+		slices.SortStableFunc(rs, func(a, b oplog.RunInfo) int { return a.Start.Compare(b.Start) })
+		r := rs[len(rs)-1]
+		g.State, g.Run, g.Newest = r.Outcome, r.Run, formatTime(r.Last.UTC())
+		ended, at := r, r.End
+		if r.Outcome == oplog.OutcomeRunning {
+			at = r.Start
+			if len(rs) > 1 {
+				ended = rs[len(rs)-2]
+			}
+		}
+		g.Since = formatTime(at.UTC())
+		if ended.Outcome != oplog.OutcomeRunning && ended.EndID != 0 {
+			if e, err := t.log.Get(ctx, ended.EndID); err == nil {
+				g.End = oplog.OneLine(e.Text, false)
+			}
+		}
+		s := fmt.Sprintf("%s %s", r.Outcome, ageText(now.Sub(at)))
+		if r.Outcome == oplog.OutcomeRunning {
+			s = fmt.Sprintf("running, started %s", ageText(now.Sub(at)))
+		}
+		if g.End != "" && ended.Run == r.Run {
+			s += " (" + clipText(g.End) + ")"
+		}
+		s += fmt.Sprintf(", run %d", r.Run)
+		if g.End != "" && ended.Run != r.Run {
+			s += fmt.Sprintf("; run %d %s (%s)", ended.Run, ended.Outcome, clipText(g.End))
+		}
+		parts = append(parts, s, "newest record "+ageText(now.Sub(r.Last)))
+	} else {
+		parts = append(parts, g.State)
+	}
+	if hasUp {
+		g.Upstream, g.Pending = string(u.State), u.Pending
+		s := fmt.Sprintf("upstream %s, %d pending", u.State, u.Pending)
+		if g.State == oplog.OutcomeCrashed && (u.State == oplog.UpstreamConnecting || u.State == oplog.UpstreamDown) {
+			s += ": restarting"
+		}
+		parts = append(parts, s)
+	}
+	g.text = "game " + name + ": " + strings.Join(parts, "; ")
+	return g
 }
 
 // clipText cuts an exit's text for a game's line.
