@@ -26,6 +26,10 @@ type Options struct {
 	// from its start, before Path, unless the source's newest record is in
 	// it or in Path already. "": none.
 	Previous string
+	// RunsOwned says that another writer starts and ends the source's runs
+	// (the game's process, run by mcplogd): the follower writes no run,
+	// exit or end marker, and its lines join the runs that writer starts.
+	RunsOwned bool
 
 	// dirFile is set for a file of a DirFollower: it resumes only from its
 	// own position, never from another file's record of the same source.
@@ -59,6 +63,7 @@ type Follower struct {
 	newParser        func() (Parser, error)
 	stop             chan struct{}
 	done             chan struct{}
+	syncs            chan chan struct{} // Sync's requests
 	closeOnce        sync.Once
 	noFlush          bool   // set before stop is closed: end as if killed (tests)
 	err              error  // the final flush's error, read after done
@@ -99,6 +104,7 @@ func Start(l *oplog.Log, opts Options) (*Follower, error) {
 		logger: opts.Logger,
 		stop:   make(chan struct{}),
 		done:   make(chan struct{}),
+		syncs:  make(chan chan struct{}),
 	}
 	if f.logger == nil {
 		f.logger = slog.New(slog.DiscardHandler)
@@ -109,10 +115,10 @@ func Start(l *oplog.Log, opts Options) (*Follower, error) {
 		if err != nil {
 			return nil, err
 		}
-		return withMarkers(p), nil
+		return withMarkersOwned(p, opts.RunsOwned), nil
 	}
 	if opts.makeParser != nil {
-		f.newParser = func() (Parser, error) { return withMarkers(opts.makeParser()), nil }
+		f.newParser = func() (Parser, error) { return withMarkersOwned(opts.makeParser(), opts.RunsOwned), nil }
 	}
 	p, err := f.newParser()
 	if err != nil {
@@ -182,6 +188,7 @@ func (f *Follower) run() {
 	defer f.recoverPanic()
 	timer := time.NewTimer(0)
 	defer timer.Stop()
+	var synced []chan struct{} // Sync's requests, answered once the file is read to its end
 	for !f.stopped() {
 		busy, active := f.pass()
 		if f.fatal != nil {
@@ -192,6 +199,13 @@ func (f *Follower) run() {
 		}
 		if busy {
 			continue
+		}
+		if len(synced) > 0 {
+			f.flushNow()
+			for _, c := range synced {
+				close(c)
+			}
+			synced = nil
 		}
 		wait := f.opts.Poll
 		if active {
@@ -204,12 +218,47 @@ func (f *Follower) run() {
 		select {
 		case <-f.stop:
 		case <-timer.C:
+		case c := <-f.syncs:
+			synced = append(synced, c)
 		}
 	}
 	if !f.noFlush {
 		f.finish()
 	}
 	f.closeFile()
+}
+
+// Sync returns once the follower has read its file to the end and stored
+// every line of it, the parser's held entry too (a program that wrote the
+// file has ended: a traceback's last line is whole), or when ctx ends or
+// the follower stops. The game's process calls it before its exit marker,
+// so that the crash its log holds is stored in the run it ended.
+func (f *Follower) Sync(ctx context.Context) error {
+	c := make(chan struct{})
+	select {
+	case f.syncs <- c:
+	case <-f.done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	select {
+	case <-c:
+		return nil
+	case <-f.done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// flushNow stores what the parser holds.
+func (f *Follower) flushNow() {
+	if f.cur != nil && f.parser != nil && !f.flushed {
+		f.addEntries(f.parser.Flush())
+		f.flushed = true
+		_ = f.store()
+	}
 }
 
 // finish stores what is held at Close and, when it stored records, an end
@@ -225,7 +274,7 @@ func (f *Follower) finish() {
 		if n := len(f.pending); n > 0 {
 			end = f.pending[n-1].end
 		}
-		if stored > 0 && f.fatal == nil && !f.opts.dirFile { // a crash report is read whole: no run goes on in it
+		if stored > 0 && f.fatal == nil && !f.opts.dirFile && !f.opts.RunsOwned { // a crash report is read whole: no run goes on in it
 			f.addEntries([]Entry{{End: end, Record: oplog.Record{Kind: oplog.KindMarker,
 				Name: oplog.MarkerEnd, Time: time.Now().UTC(), Text: "run ended: mcplogd stopped following " + f.opts.Path,
 				Data: []byte(`{"reason":"follower stopped"}`)}}})

@@ -41,6 +41,7 @@ type marking struct {
 	sinceRun  int     // entries since the last run marker; -1 before any
 	newRun    string  // set by startRun: why the next entry starts a run
 	launched  bool    // the runs are launches (mcplogd run): no banner or parser starts one
+	owned     bool    // another writer starts and ends the runs (Options.RunsOwned): no run or exit marker at all
 	compiling bool    // a compile started and has no outcome yet
 	errors    int     // its compile errors so far
 	held      []Entry // a file's first entries, until its banner says whether they start its run (hold)
@@ -52,6 +53,12 @@ type marking struct {
 
 // withMarkers returns p with markers added to its entries.
 func withMarkers(p Parser) Parser { return &marking{p: p, sinceRun: -1} }
+
+// withMarkersOwned is withMarkers when owned is false; when it is true,
+// another writer starts and ends the runs: compile markers only.
+func withMarkersOwned(p Parser, owned bool) Parser {
+	return &marking{p: p, sinceRun: -1, launched: owned, owned: owned}
+}
 
 func (m *marking) Name() string { return m.p.Name() }
 
@@ -129,7 +136,11 @@ func (m *marking) holding(entries []Entry) bool {
 
 // startRun says that the next entry begins a new run (the file was
 // truncated or rewritten), unless it is a banner, which says so itself.
-func (m *marking) startRun(why string) { m.newRun = why }
+func (m *marking) startRun(why string) {
+	if !m.owned {
+		m.newRun = why
+	}
+}
 
 // mark returns entries with the markers they call for.
 func (m *marking) mark(entries []Entry) []Entry {
@@ -282,7 +293,7 @@ func (m *marking) markers(r *oplog.Record) (before, after []oplog.Record) {
 	if m.sinceRun >= 0 {
 		m.sinceRun++
 	}
-	if shutdownLine(format, r) {
+	if !m.owned && shutdownLine(format, r) {
 		after = append(after, marker(r, oplog.MarkerExit, oplog.LevelInfo, "exited: "+r.Text, []byte(`{"reason":"shutdown"}`)))
 	}
 	if format != "unity" {

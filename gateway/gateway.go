@@ -111,7 +111,9 @@ func New(l *oplog.Log, ups []Upstream, opts *Options) (*Gateway, error) {
 			return nil, oplog.Errorf(oplog.EINVALID, "upstream %s is given twice", cfg.Name)
 		}
 		seen[cfg.Name] = true
-		g.ups = append(g.ups, &upstream{cfg: cfg, g: g, mirror: newMirror(cfg.Name, l, g.opts.Logger), state: oplog.UpstreamConnecting, since: time.Now().UTC(),
+		m := newMirror(cfg.Name, l, g.opts.Logger)
+		m.runsOwned = cfg.RunsOwned || (len(cfg.Command) > 0 && g.opts.Runs != nil)
+		g.ups = append(g.ups, &upstream{cfg: cfg, g: g, mirror: m, state: oplog.UpstreamConnecting, since: time.Now().UTC(),
 			procs: processes{ended: make(chan struct{})}})
 		if err := g.settle(cfg.Name); err != nil {
 			g.cancel()
@@ -187,6 +189,9 @@ func (g *Gateway) Status() []oplog.UpstreamStatus {
 	out := make([]oplog.UpstreamStatus, len(g.ups))
 	for i, u := range g.ups {
 		out[i] = u.status()
+		if game := g.log.Game(u.cfg.Name); game != u.cfg.Name {
+			out[i].Game = game
+		}
 	}
 	return out
 }

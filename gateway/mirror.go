@@ -26,6 +26,9 @@ type mirror struct {
 	resumed bool     // pos was looked up in the log
 	pos     position // advanced only once the lines read are stored
 	failing string   // the error last logged, so that a failing upstream is logged once
+	// runsOwned: another writer starts the game's runs (Upstream.RunsOwned),
+	// so a restart of the upstream's console writes no run marker.
+	runsOwned bool
 }
 
 // position is where the mirror stands in the upstream's console.

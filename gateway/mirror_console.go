@@ -42,7 +42,7 @@ func (m *mirror) tail(ctx context.Context, s *mcp.ClientSession, tool *mcp.Tool)
 	if next.known && !a.Reset && rev != "" && next.revision != "" && rev != next.revision {
 		m.logger.Info("upstream restarted; reading its new run from the start", "upstream", m.source, "revision", rev)
 		next.last, next.revision, next.run = 0, rev, next.run+1
-		return []oplog.Record{m.runMarker(next, "its revision changed")}, next, paceMore, nil
+		return m.runMarker(nil, next, "its revision changed"), next, paceMore, nil
 	}
 	if a.Reset && next.known {
 		m.logger.Info("upstream restarted (reset)", "upstream", m.source, "revision", rev)
@@ -54,7 +54,7 @@ func (m *mirror) tail(ctx context.Context, s *mcp.ClientSession, tool *mcp.Tool)
 	}
 	var recs []oplog.Record
 	if a.Reset && m.pos.known {
-		recs = append(recs, m.runMarker(next, "its console was reset"))
+		recs = m.runMarker(recs, next, "its console was reset")
 	}
 	if a.Dropped.v > 0 {
 		recs = append(recs, m.lost(a.Dropped.v))
@@ -83,12 +83,16 @@ func (m *mirror) tail(ctx context.Context, s *mcp.ClientSession, tool *mcp.Tool)
 	return recs, next, paceIdle, nil
 }
 
-// runMarker is the run marker of the upstream's restart: once per reset or
-// revision change, before the new run's lines.
-func (m *mirror) runMarker(p position, why string) oplog.Record {
+// runMarker appends to recs the run marker of the upstream's restart:
+// once per reset or revision change, before the new run's lines; none
+// when another writer owns the game's runs.
+func (m *mirror) runMarker(recs []oplog.Record, p position, why string) []oplog.Record {
+	if m.runsOwned {
+		return recs
+	}
 	data, _ := json.Marshal(map[string]any{"upstreamRun": p.run, "reason": why})
-	return oplog.Record{Kind: oplog.KindMarker, Name: oplog.MarkerRun, Level: oplog.LevelInfo, Source: m.source,
-		Text: "run started: " + m.source + " restarted (" + why + ")", Data: data}
+	return append(recs, oplog.Record{Kind: oplog.KindMarker, Name: oplog.MarkerRun, Level: oplog.LevelInfo, Source: m.source,
+		Text: "run started: " + m.source + " restarted (" + why + ")", Data: data})
 }
 
 // everyRecord asks an upstream list tool that can (mcplogd's own) for

@@ -20,6 +20,11 @@ type Upstream struct {
 	Name    string
 	URL     string   // http(s)://..., path and token kept as given
 	Command []string // program and arguments
+	// RunsOwned says that another writer starts the game's runs (its
+	// process, its followed log): the console mirror writes no run marker
+	// when the upstream's console restarts. A cmd: upstream with
+	// Options.Runs owns its runs itself and its mirror writes none either.
+	RunsOwned bool
 }
 
 // ParseUpstream reads NAME=URL or NAME=cmd:COMMAND ARGS (words split as a

@@ -145,6 +145,7 @@ func (l *Log) FindCrashes(ctx context.Context, q CrashQuery) (CrashPage, error) 
 	if err := checkFilter(&Filter{Since: q.Since, Until: q.Until}); err != nil {
 		return CrashPage{}, err
 	}
+	q.Source, q.Runs = l.Game(q.Source), l.gameRuns(q.Runs)
 	for _, c := range q.Classes {
 		if !slices.Contains(CrashClasses, c) {
 			return CrashPage{}, Errorf(EINVALID, "class: want crash, error or compile, got %q", c)

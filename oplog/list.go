@@ -17,7 +17,7 @@ func (l *Log) List(ctx context.Context, q Query) (Page, error) {
 	if q.Offset < 0 {
 		return Page{}, Errorf(EINVALID, "offset: must not be negative, got %d", q.Offset)
 	}
-	if err := checkFilter(&q.Filter); err != nil {
+	if err := l.gameFilter(&q.Filter); err != nil {
 		return Page{}, err
 	}
 	if idx := l.getIndex(); idx != nil && q.Since.IsZero() && q.Until.IsZero() && q.Offset+q.Count <= maxIndexedList {
@@ -100,7 +100,7 @@ func (l *Log) Tail(ctx context.Context, q TailQuery) (Tail, error) {
 	if q.Wait < 0 {
 		return Tail{}, Errorf(EINVALID, "wait: must not be negative, got %s", q.Wait)
 	}
-	if err := checkFilter(&q.Filter); err != nil {
+	if err := l.gameFilter(&q.Filter); err != nil {
 		return Tail{}, err
 	}
 	var deadline <-chan time.Time

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -26,8 +27,9 @@ type Log struct {
 	store   Store
 	now     func() time.Time
 	logger  *slog.Logger
-	index   Index      // full-text search; nil until SetIndex
-	crashes CrashIndex // crash groups; nil until SetCrashes
+	index   Index                             // full-text search; nil until SetIndex
+	crashes CrashIndex                        // crash groups; nil until SetCrashes
+	games   atomic.Pointer[map[string]string] // a game's other sources to its name (games.go)
 
 	mu         sync.Mutex
 	changed    chan struct{} // closed and replaced on every change
@@ -135,6 +137,7 @@ func (l *Log) append(ctx context.Context, recs []Record, pos *Position) error {
 			be := &BatchError{Index: i, Err: err}
 			return &Error{Code: EINVALID, Message: be.Error(), Err: be}
 		}
+		recs[i].Source = l.Game(recs[i].Source)
 	}
 	var err error
 	if pos != nil {

@@ -97,7 +97,7 @@ func (l *Log) Runs(ctx context.Context, source string) ([]RunInfo, error) {
 	if !ok {
 		return nil, Errorf(EUNAVAILABLE, "run: this log keeps no runs")
 	}
-	runs, err := rs.Runs(source)
+	runs, err := rs.Runs(l.Game(source))
 	if err != nil {
 		return nil, err
 	}

@@ -124,7 +124,7 @@ func (l *Log) Search(ctx context.Context, q SearchQuery) (SearchPage, error) {
 	if q.Limit, err = checkLimit("limit", q.Limit, DefaultSearchLimit, MaxSearchLimit); err != nil {
 		return SearchPage{}, err
 	}
-	if err := checkFilter(&q.Filter); err != nil {
+	if err := l.gameFilter(&q.Filter); err != nil {
 		return SearchPage{}, err
 	}
 	if q.Status != 0 && q.Status > statusLast {

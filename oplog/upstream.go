@@ -42,8 +42,9 @@ func (r *Record) IsForwarded() bool {
 // UpstreamStatus is the state of one game server behind the gateway.
 type UpstreamStatus struct {
 	Name      string        `json:"name"`
-	Transport string        `json:"transport"` // "http" or "stdio"
-	Target    string        `json:"target"`    // the URL, or the command line
+	Game      string        `json:"game,omitempty"` // the game its calls are recorded as, when not Name (Log.SetGames)
+	Transport string        `json:"transport"`      // "http" or "stdio"
+	Target    string        `json:"target"`         // the URL, or the command line
 	State     UpstreamState `json:"state"`
 	Error     string        `json:"error,omitempty"`
 	Since     time.Time     `json:"since"` // when it entered State

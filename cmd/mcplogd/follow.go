@@ -25,6 +25,7 @@ type followSpec struct {
 	Why                string // for auto: the rule that found Path
 	Glob               string // set when Path is a directory: the files followed
 	Note               string // for auto: what the user should know of the file (follow.Location.Note)
+	RunsOwned          bool   // the game's process starts its runs (ownRuns)
 }
 
 func (f followSpec) String() string {
@@ -166,7 +167,7 @@ func startFollowers(l *oplog.Log, specs []followSpec, logger *slog.Logger) ([]fo
 		if f.Glob != "" {
 			fl, err = follow.StartDir(l, follow.DirOptions{Name: f.Name, Dir: f.Path, Glob: f.Glob, Parser: f.Parser, Logger: logger})
 		} else {
-			fl, err = follow.Start(l, follow.Options{Name: f.Name, Path: f.Path, Previous: f.Previous, Parser: f.Parser, Logger: logger})
+			fl, err = follow.Start(l, follow.Options{Name: f.Name, Path: f.Path, Previous: f.Previous, Parser: f.Parser, Logger: logger, RunsOwned: f.RunsOwned})
 		}
 		if err != nil {
 			closeFollowers(out, logger)

@@ -27,16 +27,51 @@ import (
 // says that spawn_enemy {count} was in flight in 2 of 2 crashed runs and 0
 // of 1 clean.
 func TestServe_GameCrashesInACall(t *testing.T) {
+	python, game := stdioGame(t)
+	data := filepath.Join(t.TempDir(), "data")
+	startServe(t, data, "--addr", "127.0.0.1:0", "--upstream", fmt.Sprintf("game=cmd:%q %q", python, game))
+	gameCrashesInACall(t, data)
+}
+
+// TestServe_GameCrashesInACall_OneGame: the same game writes its lines
+// and its crash to a log file instead of standard error, followed under
+// another name (Game) than its upstream's (game), the two declared one
+// game with --game: its calls and its crash share its runs all the same,
+// and the crash its log holds lands in the run it ended.
+func TestServe_GameCrashesInACall_OneGame(t *testing.T) {
+	python, game := stdioGame(t)
+	dir := t.TempDir()
+	data, log := filepath.Join(dir, "data"), filepath.Join(dir, "game.log")
+	startServe(t, data, "--addr", "127.0.0.1:0", "--upstream", fmt.Sprintf("game=cmd:%q %q --log %q", python, game, log),
+		"--follow", "Game="+log, "--game", "game=Game")
+	gameCrashesInACall(t, data)
+	cs := startStdio(t, data)
+	// The log's lines are the game's: read under either name.
+	logs := callJSON(t, cs, "search_logs", map[string]any{"source": "Game", "query": "OverflowError", "format": "json"})
+	if b, _ := json.Marshal(logs); strings.Contains(string(b), `"source":"Game"`) || !strings.Contains(string(b), `"source":"game"`) {
+		t.Errorf("search_logs {source: Game, query: OverflowError}: want the crash, recorded as game: %s", b)
+	}
+	info, _ := json.Marshal(callJSON(t, cs, "store_info", nil)["games"])
+	if strings.Contains(string(info), `"Game"`) {
+		t.Errorf("store_info's games: Game is a game of its own: %s", info)
+	}
+}
+
+func stdioGame(t *testing.T) (python, game string) {
 	python, err := exec.LookPath("python3")
 	if err != nil {
 		t.Skip("no python3")
 	}
-	game, err := filepath.Abs("../../gateway/testdata/stdio_game.py")
+	game, err = filepath.Abs("../../gateway/testdata/stdio_game.py")
 	if err != nil {
 		t.Fatal(err)
 	}
-	data := filepath.Join(t.TempDir(), "data")
-	startServe(t, data, "--addr", "127.0.0.1:0", "--upstream", fmt.Sprintf("game=cmd:%q %q", python, game))
+	return python, game
+}
+
+// gameCrashesInACall drives the game behind the server of data through
+// three runs over stdio and checks what the agent is told.
+func gameCrashesInACall(t *testing.T, data string) {
 	cs := startStdio(t, data)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()

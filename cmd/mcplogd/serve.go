@@ -58,6 +58,7 @@ type serveConfig struct {
 	upstreams    []gateway.Upstream
 	follows      []followSpec
 	runs         []runSpec
+	games        map[string][]string // games.go
 	studio       studioFlags
 	limits       serveLimits // limits.go
 	memory       memoryLimit // memory.go
@@ -123,6 +124,7 @@ func (s *server) ParseFlags(args []string) error {
 		c.runs = append(c.runs, r)
 		return err
 	})
+	gameFlag(fs, c)
 	c.studio.register(fs)
 	compatFlag(fs, &c.compat)
 	if err := s.m.parse(fs, args, 0); err != nil {
@@ -154,6 +156,10 @@ func (s *server) Run(ctx context.Context) (err error) {
 	if err := c.withConfig(s.dir); err != nil {
 		return err
 	}
+	if err := s.log.log.SetGames(c.games); err != nil {
+		return fmt.Errorf("--game: %w", err)
+	}
+	c.ownRuns(s.log.log)
 	if err := s.studio.start(s.log.log); err != nil {
 		return err
 	}
@@ -180,9 +186,7 @@ func (s *server) Run(ctx context.Context) (err error) {
 	mo := &metrics.Options{Commits: commits, FileSize: s.log.db.Size, Followers: opts.Followers, Studio: opts.Studio, Logger: s.logger}
 	if len(c.upstreams) > 0 {
 		gopts := &gateway.Options{Reserved: mcptools.ToolNames(), Version: Version(), Logger: s.logger,
-			Runs: func(source string, command []string, pid int) (gateway.ProcessRun, error) {
-				return follow.StartOutput(s.log.log, follow.CommandOptions{Name: source, Args: command, Logger: s.logger}, pid)
-			}}
+			Runs: s.startProcess}
 		if s.gw, err = gateway.New(s.log.log, c.upstreams, gopts); err != nil {
 			return err
 		}
@@ -322,6 +326,7 @@ func (c *serveConfig) withConfig(dir *datadir.Dir) error {
 	if c.runs, err = mergeConfig(c.runs, cfg.Run, runName, runKey); err != nil {
 		return err
 	}
+	c.games = withGames(c.games, cfg.Games)
 	if c.compat, err = withCompat(c.compat, cfg); err != nil {
 		return err
 	}

@@ -4,7 +4,8 @@ upstreams. spawn_enemy {"count": N} spawns N enemies; with N over 100 the
 pool overflows: an uncaught exception (a traceback on standard error, exit
 status 1); with N over 1000 a native abort (faulthandler's "Fatal Python
 error: Aborted" and SIGABRT). quit exits cleanly. With --linger it does not exit when its
-standard input closes."""
+standard input closes. With --log PATH it writes what it prints (its
+traceback too) to the file PATH, appended, instead of standard error."""
 
 import faulthandler
 import json
@@ -66,6 +67,8 @@ def answer(msg):
 
 
 def main():
+    if "--log" in sys.argv:
+        sys.stderr = open(sys.argv[sys.argv.index("--log") + 1], "a", buffering=1)
     print("stdio game %d listening on stdin" % os.getpid(), file=sys.stderr, flush=True)
     for line in sys.stdin:
         if not line.strip():

@@ -266,6 +266,10 @@ type Config struct {
 	// records ("love game/"), as --run [PARSER:]NAME=COMMAND takes them.
 	Run map[string]string `json:"run,omitempty"`
 
+	// Games maps a game to the sources recorded as it (an upstream's
+	// name, a followed log's), as --game GAME=SOURCE,... takes them.
+	Games map[string][]string `json:"games,omitempty"`
+
 	// Studio names the studio's VictoriaLogs that serve forwards to, as
 	// --studio, --project and --machine do; nil: none.
 	Studio *Studio `json:"studio,omitempty"`
@@ -295,7 +299,7 @@ func (d *Dir) StudioStatePath() string { return filepath.Join(d.Path, "studio-fo
 
 // configHint says what config.json may hold, after an error in it.
 const configHint = `it may hold {"upstreams": {"NAME": "URL or cmd:COMMAND ARGS"}, "follow": {"[PARSER:]NAME": "PATH"}, ` +
-	`"run": {"[PARSER:]NAME": "COMMAND"}, "studio": {"url": "URL", "project": "NAME", "machine": "NAME"}, "compat": "unity-bridge", "pendingMaxAge": "24h"}`
+	`"run": {"[PARSER:]NAME": "COMMAND"}, "games": {"GAME": ["SOURCE"]}, "studio": {"url": "URL", "project": "NAME", "machine": "NAME"}, "compat": "unity-bridge", "pendingMaxAge": "24h"}`
 
 // Config reads DATA/config.json; a missing file is the zero Config. An
 // empty file is refused as such, and invalid JSON with its line and
