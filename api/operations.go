@@ -83,6 +83,7 @@ func (s *Server) getOperation(c echo.Context) error {
 	if r.Kind != oplog.KindOp {
 		return oplog.Errorf(oplog.EINVALID, "id: record %d is a %s, not an operation", id, r.Kind)
 	}
+	oplog.AddComeback(c.Request().Context(), s.log, &r)
 	return c.JSON(http.StatusOK, r)
 }
 

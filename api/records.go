@@ -18,6 +18,7 @@ func (s *Server) getRecord(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	oplog.AddComeback(c.Request().Context(), s.log, &r)
 	return c.JSON(http.StatusOK, r)
 }
 

@@ -175,6 +175,7 @@ func (g *Gateway) start(ctx context.Context, u *upstream, tool string, args json
 			// The game may have crashed under the call: its answer is
 			// the crash, once the log says so (crashed.go in oplog).
 			if r, ok := g.awaitCrashed(context.WithoutCancel(cctx), u, op.id, died, proc); ok {
+				oplog.AddComeback(cctx, g.log, &r)
 				res, settled = crashedResult(r), true
 			}
 		}

@@ -312,6 +312,7 @@ func (t *toolset) getResult(ctx context.Context, req *mcp.CallToolRequest, in re
 	if r.Kind != oplog.KindOp {
 		return getResultOut{}, argError("log_id", "record %d is a console line, not an operation; get_log_details shows it", id)
 	}
+	oplog.AddComeback(ctx, t.log, &r)
 	o := getResultOut{resultOut: resultOf(&r), Source: r.Source}
 	o.Result, o.Error = nil, "" // setParts puts them back, within the budget
 	if o.Lines, err = t.opLinesOf(ctx, &r); err != nil {

@@ -39,6 +39,7 @@ const crashTitleWait = 500 * time.Millisecond
 // The error text says how the run ended from its exit marker when it has
 // one. Operations that complete meanwhile are left as they are.
 func (l *Log) SettleCrashed(ctx context.Context, source string, run uint64) ([]Record, error) {
+	source = l.Game(source)
 	info, ok, err := l.crashedRun(ctx, source, run)
 	if err != nil || !ok {
 		return nil, err
@@ -250,4 +251,29 @@ func firstLine(s string) string {
 		s = strings.TrimSpace(s[:i])
 	}
 	return s
+}
+
+// RunLister lists a source's runs: a *Log, or a server's over HTTP.
+type RunLister interface {
+	Runs(ctx context.Context, source string) ([]RunInfo, error)
+}
+
+// AddComeback adds to the error of r, a call completed as crashed, that
+// its game came back as a later run once it has: "; game came back as
+// run 4 (record #912)". Other records, and a crashed call whose game has
+// not come back (or whose error says so already), are left as they are.
+func AddComeback(ctx context.Context, l RunLister, r *Record) {
+	if r.Kind != KindOp || r.Status != StatusCrashed || strings.Contains(r.Error, "came back as run") {
+		return
+	}
+	runs, err := l.Runs(ctx, r.Source)
+	if err != nil {
+		return
+	}
+	for _, next := range runs {
+		if next.Source == r.Source && next.Run > r.Run {
+			r.Error = ClipBytes(fmt.Sprintf("%s; %s came back as run %d (record #%d)", r.Error, r.Source, next.Run, next.FirstID), MaxCrashedErrorBytes)
+			return
+		}
+	}
 }
