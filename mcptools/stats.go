@@ -21,6 +21,9 @@ const (
 	summaryTextRunes = 100
 )
 
+// statsCallShapes is how many call shapes log_stats names.
+const statsCallShapes = 5
+
 func (t *toolset) addStatsTools(srv *mcp.Server) {
 	addTool(srv, t, toolSpec{name: "log_stats", title: "What happened in a run",
 		description: "A run's digest (default: each source's current): levels, names, top and new templates, " +
@@ -63,6 +66,7 @@ type statsOut struct {
 	Top     []countOut     `json:"top,omitempty" jsonschema:"the most frequent message templates"`
 	New     []countOut     `json:"new,omitempty" jsonschema:"templates not seen before the run, errors first"`
 	Crashes []countOut     `json:"crashes,omitempty"`
+	Calls   []string       `json:"calls,omitempty" jsonschema:"the most made call shapes: shape ×count (crashed: its run's crash ended it; failed: error or timeout)"`
 	Errors  []int          `json:"errors,omitempty" jsonschema:"errors in 12 equal slices of from-until"`
 	Note    string         `json:"note,omitempty"`
 }
@@ -74,7 +78,11 @@ func (o statsOut) text() string {
 			levels = append(levels, fmt.Sprintf("%s %d", l, n))
 		}
 	}
-	h := fmt.Sprintf("log_stats: %s, %d records (%s) %s – %s", strings.Join(o.Runs, ", "), o.Records, strings.Join(levels, ", "), o.From, o.Until)
+	runs := strings.Join(o.Runs, ", ")
+	if runs != "" { // a time range reads no runs
+		runs += ", "
+	}
+	h := fmt.Sprintf("log_stats: %s%d records (%s) %s – %s", runs, o.Records, strings.Join(levels, ", "), o.From, o.Until)
 	entries := []string{"names: " + strings.Join(o.Names, ", ")}
 	for _, c := range o.Top {
 		entries = append(entries, "top: "+c.line())
@@ -84,6 +92,9 @@ func (o statsOut) text() string {
 	}
 	for _, c := range o.Crashes {
 		entries = append(entries, "crash group: "+c.line())
+	}
+	if len(o.Calls) > 0 {
+		entries = append(entries, "calls: "+strings.Join(o.Calls, ", "))
 	}
 	if o.Errors != nil {
 		entries = append(entries, fmt.Sprint("errors over time: ", o.Errors))
@@ -142,8 +153,48 @@ func (t *toolset) logStats(ctx context.Context, _ *mcp.CallToolRequest, in stats
 		out.Note += fmt.Sprintf("new: against the %d records before the run", d.History)
 	}
 	out.Note = strings.TrimSuffix(out.Note, "; ")
+	if src.studio() == nil && d.Records > 0 {
+		if err := t.addStatsCalls(ctx, &out, r.Filter, &d); err != nil {
+			return statsOut{}, err
+		}
+	}
 	fitSummary(&out, &out.Names, &out.Top, &out.New, &out.Crashes)
+	for resultSize(&out) > summaryBytes && len(out.Calls) > 0 {
+		out.Calls = out.Calls[:len(out.Calls)-1]
+	}
 	return out, nil
+}
+
+// addStatsCalls gives out log_stats' call shapes: the statsCallShapes
+// most made among the records d counted (those f keeps, in d's runs), each
+// with how many of its calls crashed or failed.
+func (t *toolset) addStatsCalls(ctx context.Context, out *statsOut, f oplog.Filter, d *oplog.Digest) error {
+	if d.Runs != nil {
+		f.Runs = map[string]uint64{}
+		for _, r := range d.Runs {
+			f.Runs[r.Source] = r.Run
+		}
+	}
+	c, err := oplog.CountCalls(ctx, t.log, oplog.CallCountQuery{Filter: f, FirstID: d.FirstID, LastID: d.LastID, Top: statsCallShapes})
+	if err != nil {
+		return err
+	}
+	for _, s := range c.Shapes {
+		line := fmt.Sprintf("%s ×%d", clipSummary(s.Shape), s.Count)
+		switch {
+		case s.Crashed > 0 && s.Failed > 0:
+			line += fmt.Sprintf(" (%d crashed, %d failed)", s.Crashed, s.Failed)
+		case s.Crashed > 0:
+			line += fmt.Sprintf(" (%d crashed)", s.Crashed)
+		case s.Failed > 0:
+			line += fmt.Sprintf(" (%d failed)", s.Failed)
+		}
+		out.Calls = append(out.Calls, line)
+	}
+	if c.Capped {
+		out.Note = strings.TrimPrefix(out.Note+fmt.Sprintf("; calls: of the newest %d", c.Calls), "; ")
+	}
+	return nil
 }
 
 // digestOut shapes a digest for log_stats.
@@ -225,6 +276,7 @@ type compareSourceOut struct {
 	New      []countOut `json:"new,omitempty" jsonschema:"crash groups and warn/error templates only in current"`
 	Gone     []countOut `json:"gone,omitempty" jsonschema:"only in previous (id is there)"`
 	Changed  []countOut `json:"changed,omitempty" jsonschema:"count is current's, text ends with the previous count"`
+	Calls    []string   `json:"calls,omitempty" jsonschema:"call shapes over-represented in the source's crashed runs (its newest 20 ended) against its clean ones"`
 }
 
 func (o compareOut) text() string {
@@ -238,6 +290,9 @@ func (o compareOut) text() string {
 			for _, c := range l.list {
 				entries = append(entries, "  "+l.what+": "+c.line())
 			}
+		}
+		for _, c := range s.Calls {
+			entries = append(entries, "  calls in crashed runs: "+c)
 		}
 	}
 	if len(o.Sources) == 0 {
@@ -262,13 +317,24 @@ func (t *toolset) compareRuns(ctx context.Context, _ *mcp.CallToolRequest, in co
 	}
 	out := compareOut{Sources: []compareSourceOut{}}
 	for _, s := range c.Sources {
-		out.Sources = append(out.Sources, compareSourceOut{Source: s.Source, Previous: runSummary(s.Previous), Current: runSummary(s.Current),
-			Verdict: s.Verdict, NotYet: s.NotYet, New: deltasOut(s.New, false), Gone: deltasOut(s.Gone, true), Changed: deltasOut(s.Changed, false)})
+		o := compareSourceOut{Source: s.Source, Previous: runSummary(s.Previous), Current: runSummary(s.Current),
+			Verdict: s.Verdict, NotYet: s.NotYet, New: deltasOut(s.New, false), Gone: deltasOut(s.Gone, true), Changed: deltasOut(s.Changed, false)}
+		if s.Calls != nil {
+			o.Calls = recurrenceLines(s.Calls, s.Calls.Shapes)
+		}
+		out.Sources = append(out.Sources, o)
 	}
 	for i := len(out.Sources) - 1; i >= 0 && resultSize(&out) > summaryBytes; i-- {
 		s := &out.Sources[i]
 		var none []string
 		fitSummary(&out, &none, &s.New, &s.Gone, &s.Changed)
+	}
+	// The calls, at most oplog.RecurTop lines a source, are cut only
+	// when the lists are.
+	for i := len(out.Sources) - 1; i >= 0 && resultSize(&out) > summaryBytes; i-- {
+		for s := &out.Sources[i]; len(s.Calls) > 0 && resultSize(&out) > summaryBytes; {
+			s.Calls = s.Calls[:len(s.Calls)-1]
+		}
 	}
 	return out, nil
 }

@@ -60,6 +60,11 @@ type RunComparison struct {
 	// without one), a crash gone (past the point of the previous one, or
 	// over before it), too soon to tell, or neither run crashed.
 	Verdict string `json:"verdict"`
+	// Calls names the call shapes over-represented in the source's
+	// crashed runs against its clean ones (its newest RecurRuns ended
+	// runs, whichever two are compared; see CallRecurrence): at most
+	// RecurTop, most tied first; nil when none is.
+	Calls *Recurrence `json:"calls,omitempty"`
 }
 
 // Delta is a message template or a crash group in both runs compared.
@@ -263,7 +268,23 @@ func (l *Log) compare(ctx context.Context, prev, cur RunInfo, maxRecords int) (R
 		c.NotYet = !cur.Ended() && c.short()
 	}
 	c.Verdict = c.verdict(counts)
-	return c, nil
+	c.Calls, err = l.crashedCalls(ctx, c.Source)
+	return c, err
+}
+
+// crashedCalls returns the call shapes over-represented in source's
+// crashed runs; nil when none is, or the Store keeps no runs.
+func (l *Log) crashedCalls(ctx context.Context, source string) (*Recurrence, error) {
+	rec, err := CallRecurrence(ctx, l, RecurrenceQuery{Source: source})
+	if ErrorCode(err) == EUNAVAILABLE {
+		return nil, nil
+	} else if err != nil {
+		return nil, err
+	}
+	if rec.Shapes = rec.OverRepresented(RecurTop); len(rec.Shapes) == 0 {
+		return nil, nil
+	}
+	return &rec, nil
 }
 
 // add files d as new, gone or changed; an unchanged count is dropped.
