@@ -2,6 +2,7 @@ package api
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -9,6 +10,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/mcplogd/mcplogd/client"
+	"github.com/mcplogd/mcplogd/mcptools"
 	"github.com/mcplogd/mcplogd/oplog"
 )
 
@@ -25,7 +27,24 @@ func (s *Server) info(c echo.Context) error {
 	if s.opts.FileFree != nil {
 		a.FileFreeBytes = s.opts.FileFree()
 	}
+	a.Games = s.games(c.Request().Context())
 	return c.JSON(http.StatusOK, a)
+}
+
+// games is each game's health as store_info says it (mcptools.Games). A
+// failed read of the runs leaves it out rather than fail the answer, which
+// the CLI asks to learn that the server is up.
+func (s *Server) games(ctx context.Context) []oplog.GameHealth {
+	var ups []oplog.UpstreamStatus
+	if s.opts.Gateway != nil {
+		ups = s.opts.Gateway.Status()
+	}
+	runs, err := s.log.Runs(ctx, "")
+	if err != nil && oplog.ErrorCode(err) != oplog.EUNAVAILABLE {
+		s.logger.Warn("info: reading the runs", "err", err)
+		return nil
+	}
+	return mcptools.Games(ctx, s.log, runs, ups)
 }
 
 func (s *Server) rotateToken(c echo.Context) error {

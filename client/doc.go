@@ -7,7 +7,7 @@
 //	if err := c.Append(ctx, recs); err != nil { ... }
 //
 // One file per resource, mirroring package api's: logs.go (Append),
-// records.go (Get, List, Neighbors), tail.go, info.go (Health, Stats,
+// records.go (Get, List, Neighbors), tail.go, info.go (Health, Stats, Info,
 // Clear, RotateToken), names.go, operations.go (AwaitComplete, Complete,
 // Replay), search.go and crashes.go. Each file also holds the JSON answer
 // types of its routes, which the server (package api) writes with.

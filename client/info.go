@@ -14,7 +14,7 @@ type HealthAnswer struct {
 }
 
 // InfoAnswer is GET /api/v1/info's answer (and POST /api/v1/clear's): the
-// store's counters.
+// store's counters and each game's health.
 type InfoAnswer struct {
 	Revision       uint64                       `json:"revision"`
 	GenStart       uint64                       `json:"genStart"`
@@ -31,10 +31,14 @@ type InfoAnswer struct {
 	FileBytes      int64                        `json:"fileBytes,omitempty"`
 	FileFreeBytes  int64                        `json:"fileFreeBytes,omitempty"` // of FileBytes, free pages the next records reuse
 	Version        string                       `json:"version"`
+	// Games is each game's health, as store_info's games: the upstreams
+	// first, then the sources written to most recently. Nil when the
+	// store has no runs and no upstream.
+	Games []oplog.GameHealth `json:"games,omitempty"`
 }
 
-// NewInfoAnswer returns st as the API answers it; FileBytes and
-// FileFreeBytes are left to the caller.
+// NewInfoAnswer returns st as the API answers it; FileBytes,
+// FileFreeBytes and Games are left to the caller.
 func NewInfoAnswer(st *oplog.Stats, version string) InfoAnswer {
 	return InfoAnswer{
 		Revision: st.Revision, GenStart: st.GenStart, FirstID: st.FirstID, LastID: st.LastID,
@@ -79,6 +83,14 @@ func (c *Client) Stats(ctx context.Context) (oplog.Stats, error) {
 		return oplog.Stats{}, err
 	}
 	return a.Stats(), nil
+}
+
+// Info returns the server's answer to GET /api/v1/info: its counters and
+// each game's health.
+func (c *Client) Info(ctx context.Context) (InfoAnswer, error) {
+	var a InfoAnswer
+	err := c.do(ctx, http.MethodGet, "/api/v1/info", nil, nil, &a)
+	return a, err
 }
 
 // RotateToken asks the server for a new token and returns it; the Client

@@ -44,8 +44,10 @@ type storeInfoOut struct {
 	Followers      []oplog.FollowerStatus       `json:"followers,omitempty" jsonschema:"the log files followed"`
 	Studio         *oplog.StudioStatus          `json:"studio,omitempty" jsonschema:"forwarding to the studio's VictoriaLogs"`
 	Runs           []sourceRunsOut              `json:"runs,omitempty" jsonschema:"each source's runs (a launch of the game or editor), newest first"`
-	Games          []gameOut                    `json:"games,omitempty" jsonschema:"each game's health: its latest run, how long ago, how it ended, its upstream"`
+	Games          []oplog.GameHealth           `json:"games,omitempty" jsonschema:"each game's health: its latest run, how long ago, how it ended, its upstream"`
 	indexInfoOut
+
+	now time.Time // when the answer was made: the games' ages count from it
 }
 
 // freeWorthSaying is how many free bytes of the data file store_info's
@@ -103,7 +105,7 @@ func (o storeInfoOut) text() string {
 			s.URL, s.Project, s.Machine, s.State, s.Seq, s.LagRecords, s.LagSeconds, s.Resent, s.Lost, s.TooOld)+errorSuffix(s.LastError))
 	}
 	for i := range o.Games {
-		e = append(e, o.Games[i].text)
+		e = append(e, GameText(&o.Games[i], o.now))
 	}
 	for i := range o.Runs {
 		e = append(e, o.Runs[i].runsText())
@@ -121,10 +123,11 @@ func errorSuffix(err string) string {
 
 func (t *toolset) storeInfo(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (storeInfoOut, error) {
 	st := t.log.Stats()
-	o := storeInfoOut{Records: st.Records, Lines: st.Count(oplog.KindLine, 0), Ops: st.Count(oplog.KindOp, 0),
+	now := time.Now()
+	o := storeInfoOut{now: now, Records: st.Records, Lines: st.Count(oplog.KindLine, 0), Ops: st.Count(oplog.KindOp, 0),
 		Levels: st.Counts.ByLevel(), Counts: st.Counts.Map(), FirstID: st.FirstID, LastID: st.LastID,
 		Revision: st.Revision, GenStart: st.GenStart, Bytes: st.Bytes, Trimmed: st.Trimmed, TrimmedThrough: st.TrimmedThrough,
-		StartedAt: formatTime(t.started.UTC()), UptimeSeconds: time.Since(t.started).Round(time.Millisecond).Seconds(),
+		StartedAt: formatTime(t.started.UTC()), UptimeSeconds: now.Sub(t.started).Round(time.Millisecond).Seconds(),
 		Version: t.opts.Version, MaxTextChars: t.opts.MaxTextChars}
 	if t.opts.FileSize != nil {
 		o.FileBytes = t.opts.FileSize()
@@ -146,8 +149,14 @@ func (t *toolset) storeInfo(ctx context.Context, _ *mcp.CallToolRequest, _ struc
 		s := t.opts.Studio()
 		o.Studio = &s
 	}
-	o.Runs = t.runsInfo(ctx)
-	o.Games = t.gamesInfo(ctx, o.Upstreams)
+	// One read of the runs for both: the runs listed and the games' health.
+	runs, err := t.log.Runs(ctx, "")
+	if err == nil {
+		o.Runs = runsInfo(runs)
+	}
+	if err == nil || oplog.ErrorCode(err) == oplog.EUNAVAILABLE {
+		o.Games = Games(ctx, t.log, runs, o.Upstreams)
+	}
 	return o, nil
 }
 

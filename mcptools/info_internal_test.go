@@ -52,3 +52,34 @@ func TestTexts_SmallTools(t *testing.T) {
 		})
 	}
 }
+
+// TestGameText: a game's line says its latest run and how long ago, how
+// the run before ended while it runs, its newest record and its upstream,
+// "restarting" while a crashed game's upstream is not up.
+func TestGameText(t *testing.T) {
+	now := time.Date(2026, 3, 14, 10, 0, 0, 0, time.UTC)
+	ago := func(d time.Duration) time.Time { return now.Add(-d) }
+	tests := []struct {
+		name string
+		g    oplog.GameHealth
+		want string
+	}{
+		{"NoRunYet", oplog.GameHealth{Name: "game", State: oplog.GameNoRun, Upstream: oplog.UpstreamDown},
+			"game game: no run yet; upstream down, 0 pending"},
+		{"CrashedRestarting", oplog.GameHealth{Name: "game", State: oplog.OutcomeCrashed, Run: 2, Since: ago(4 * time.Second), Newest: ago(4 * time.Second),
+			End: "python3 killed by signal 11 (SIGSEGV)", Upstream: oplog.UpstreamConnecting},
+			"game game: crashed 4.0s ago (python3 killed by signal 11 (SIGSEGV)), run 2; newest record 4.0s ago; upstream connecting, 0 pending: restarting"},
+		{"RunningAgain", oplog.GameHealth{Name: "game", State: oplog.OutcomeRunning, Run: 3, Since: ago(75 * time.Second), Newest: ago(time.Second),
+			End: "exited with status 1", EndRun: 2, EndOutcome: oplog.OutcomeCrashed, Upstream: oplog.UpstreamUp, Pending: 1},
+			"game game: running, started 75s ago, run 3; run 2 crashed (exited with status 1); newest record 1.0s ago; upstream up, 1 pending"},
+		{"ExitedLongAgo", oplog.GameHealth{Name: "editor", State: oplog.OutcomeExited, Run: 1, Since: ago(72 * time.Hour), Newest: ago(72 * time.Hour), End: "exited"},
+			"game editor: exited 3 days ago (exited), run 1; newest record 3 days ago"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := GameText(&tc.g, now); got != tc.want {
+				t.Errorf("GameText:\n%s\nwant\n%s", got, tc.want)
+			}
+		})
+	}
+}

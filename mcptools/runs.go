@@ -2,7 +2,6 @@ package mcptools
 
 import (
 	"cmp"
-	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -33,12 +32,9 @@ type runOut struct {
 	CrashID uint64 `json:"crashId,omitempty" jsonschema:"the crash that ended it"`
 }
 
-// runsInfo returns store_info's runs: nil when the log keeps none.
-func (t *toolset) runsInfo(ctx context.Context) []sourceRunsOut {
-	runs, err := t.log.Runs(ctx, "")
-	if err != nil {
-		return nil
-	}
+// runsInfo returns store_info's runs of runs (every source's, which it
+// sorts).
+func runsInfo(runs []oplog.RunInfo) []sourceRunsOut {
 	// Newest first by start time, as run: current picks them.
 	slices.SortStableFunc(runs, func(a, b oplog.RunInfo) int {
 		return cmp.Or(strings.Compare(a.Source, b.Source), b.Start.Compare(a.Start), cmp.Compare(b.Run, a.Run))

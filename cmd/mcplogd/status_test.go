@@ -146,3 +146,42 @@ func TestCLI_FromAnotherDirectory(t *testing.T) {
 		t.Errorf("the killed server's entry is still registered: %+v", es)
 	}
 }
+
+// TestStatus_Games: status prints, under the running server, one line per
+// game the way store_info says it: a game whose run ended on a signal is
+// crashed with the exit's text; after a new run marker it runs again as
+// run 2, run 1's crash still told. --json carries the same health.
+func TestStatus_Games(t *testing.T) {
+	userEnv(t)
+	project := t.TempDir()
+	data := filepath.Join(project, datadir.Default)
+	_, base := serveProcess(t, project, data)
+	token := readToken(t, data)
+	ingest := func(body string) {
+		t.Helper()
+		if code, b := post(t, base+"/api/v1/logs", token, body); code != 200 {
+			t.Fatalf("ingest: %d %s", code, b)
+		}
+	}
+	ingest(`[{"kind":"marker","name":"run","level":"info","source":"game","text":"run started: game"},{"level":"info","source":"game","text":"Loading level Arena"},` +
+		`{"kind":"marker","name":"exit","level":"error","source":"game","text":"game killed by signal 11 (SIGSEGV)","data":{"signal":"SIGSEGV","signalNumber":11}}]`)
+	out, _ := cli(t, project, "status")
+	if !strings.Contains(out, data+"  "+base+"  pid ") || !strings.Contains(out, "\n    game game: crashed ") ||
+		!strings.Contains(out, " ago (game killed by signal 11 (SIGSEGV)), run 1; newest record ") {
+		t.Errorf("status after the crash:\n%s", out)
+	}
+
+	ingest(`[{"kind":"marker","name":"run","level":"info","source":"game","text":"run started: game"},{"level":"info","source":"game","text":"Loading level Arena"}]`)
+	out, _ = cli(t, project, "status")
+	if !strings.Contains(out, "\n    game game: running, started ") || !strings.Contains(out, " ago, run 2; run 1 crashed (game killed by signal 11 (SIGSEGV)); newest record ") {
+		t.Errorf("status after the new run:\n%s", out)
+	}
+	var rep statusReport
+	js, _ := cli(t, project, "status", "--json")
+	if err := json.Unmarshal([]byte(js), &rep); err != nil || len(rep.Servers) != 1 || len(rep.Servers[0].Games) != 1 {
+		t.Fatalf("status --json: %s (%v)", js, err)
+	}
+	if g := rep.Servers[0].Games[0]; g.Name != "game" || g.State != "running" || g.Run != 2 || g.EndRun != 1 || g.EndOutcome != "crashed" {
+		t.Errorf("status --json game: %+v", g)
+	}
+}
