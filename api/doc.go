@@ -26,7 +26,7 @@
 //	POST /api/v1/clear                     {"confirm": true}: delete every record -> the counters (info.go)
 //	POST /api/v1/token/rotate              a new token; the old one stops working at once; only with Options.RotateToken (info.go)
 //	GET  /api/v1/search                    full-text search: query, the filters, tool, status, replayOf, limit, cursor; scope, machine (search.go, studio.go)
-//	GET  /api/v1/crashes                   crash groups: since, until, source, run, class (crash,error,compile; repeatable), level (error or fatal), limit, buckets; scope, machine (crashes.go, studio.go)
+//	GET  /api/v1/crashes                   crash groups: since, until, source, run, class (crash,error,compile; repeatable), level (error or fatal), limit, buckets, story; scope, machine (crashes.go, studio.go)
 //	GET  /api/v1/runs                      {"runs"}: the runs of each source, oldest first: source, run (runs.go)
 //	GET  /api/v1/stats                     a digest (oplog.Digest): levels, names, top and new templates, crash groups, errors over time; the filters, run (default each source's current), maxRecords (stats.go)
 //	GET  /api/v1/compare                   two runs compared (oplog.Comparison): source, run or runs, against or previous, maxRecords (compare.go)

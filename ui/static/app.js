@@ -611,8 +611,79 @@
     body.append(el('div', 'meta', 'last ' + fmtDateTime(g.lastSeen) + (g.lastRun ? ' (run ' + g.lastRun + ')' : '') +
       ' · first ' + fmtDateTime(g.firstSeen) + ' · ' + (g.sources || []).join(', ')));
     if (g.machines) body.append(el('div', 'meta machines', 'on ' + g.machines.map((m) => m.machine + ' ×' + m.count).join(', ')));
+    if (!studio) body.append(storyBox(g));
     d.append(el('span', 'count', g.count), sparkline(g.histogram), body);
     return d;
+  }
+
+  // ---- A crash's story ----
+  // The agent's calls in flight when a group's newest occurrence struck and
+  // the trail before it (its run's last lines and calls), as
+  // GET /api/v1/crashes?story= tells them in find_crashes's words. The
+  // first group's comes with the list; another's when its box is opened.
+
+  // idNodes are text with each "#123" a link to that record.
+  function idNodes(text) {
+    const out = [];
+    let at = 0;
+    for (const m of text.matchAll(/#(\d+)/g)) {
+      out.push(document.createTextNode(text.slice(at, m.index)), link('id', '#/record/' + m[1], m[0]));
+      at = m.index + m[0].length;
+    }
+    out.push(document.createTextNode(text.slice(at)));
+    return out;
+  }
+
+  // inFlightEl is a call in flight, "#12 spawn_enemy {…} started −0.4s,
+  // crashed", its status coloured as in the operations view.
+  function inFlightEl(c) {
+    const d = el('div', 'inflight');
+    d.append(el('span', 'label', 'in flight'));
+    const cut = c.lastIndexOf(', ');
+    d.append(...idNodes(cut < 0 ? c : c.slice(0, cut + 2)));
+    if (cut >= 0) {
+      const st = c.slice(cut + 2);
+      d.append(el('span', 'status-' + st.split(' ')[0], st));
+    }
+    return d;
+  }
+
+  // trailEl is a line or call of the trail, its time relative to the crash
+  // ("(−0.4s)" at its end) put first.
+  function trailEl(t) {
+    const li = el('li', t.startsWith('call: ') ? 'call' : null);
+    const m = /^(.*) \(([−+][^()]*)\)$/s.exec(t);
+    li.append(el('span', 'rel', m ? m[2] : ''), ...idNodes(m ? m[1] : t));
+    return li;
+  }
+
+  function storyFill(box, st) {
+    const parts = (st.inFlight || []).map(inFlightEl);
+    if (!parts.length) parts.push(el('div', 'inflight muted', 'no call in flight'));
+    const trail = el('ol', 'trail');
+    trail.append(...(st.trail || []).map(trailEl));
+    if (!trail.childNodes.length) trail.append(el('li', 'muted', 'no line or call before it'));
+    parts.push(trail);
+    if (st.since) parts.push(el('div', 'meta', st.since));
+    box.querySelector('.story-body').replaceChildren(...parts);
+    box.dataset.loaded = '1';
+  }
+
+  function storyBox(g) {
+    const box = el('details', 'story');
+    box.append(el('summary', null, 'calls in flight · trail'), el('div', 'story-body muted', 'loading…'));
+    box.addEventListener('toggle', async () => {
+      if (!box.open || box.dataset.loaded) return;
+      try {
+        const a = await api('/api/v1/crashes', { limit: 200, class: $('#crash-class').value, story: g.signature,
+          until: new Date(Date.now() + 1000).toISOString() });
+        if (a.story) storyFill(box, a.story);
+        else box.querySelector('.story-body').textContent = 'gone from the list';
+      } catch (err) {
+        box.querySelector('.story-body').textContent = 'Cannot tell its story: ' + err.message;
+      }
+    });
+    return box;
   }
 
   // recentRuns keeps each source's newest RUNS_PER_SOURCE runs, newest
@@ -685,10 +756,16 @@
     sum.textContent = 'Loading…';
     try {
       const a = await api('/api/v1/crashes', studio ? { limit: 200, scope: 'studio' }
-        : { limit: 200, buckets: 30, class: sel.value, until: new Date(Date.now() + 1000).toISOString() });
+        : { limit: 200, buckets: 30, class: sel.value, story: 1, until: new Date(Date.now() + 1000).toISOString() });
       if (seq !== crashesSeq) return;
       const frag = document.createDocumentFragment();
       for (const g of a.groups || []) frag.append(groupEl(g, studio));
+      const first = frag.firstChild;
+      if (a.story && first && first.dataset.signature === a.story.signature) {
+        const box = first.querySelector('.story');
+        storyFill(box, a.story);
+        box.open = a.groups[0].runsEnded > 0; // the crash that ended the newest run: its story at once
+      }
       if (!frag.childNodes.length) frag.append(el('div', 'muted empty', studio ? 'No crashes.' : 'Nothing here: no ' + sel.selectedOptions[0].textContent.toLowerCase() + '.'));
       box.replaceChildren(frag);
       sum.textContent = (a.total || 0) + ' crash groups, ' + (studio ? 'newest first, every machine of studio ' + a.project
@@ -705,6 +782,7 @@
       location.hash = '#/crashes' + (v === DEFAULT_CLASS ? '' : '?class=' + encodeURIComponent(v));
     });
     $('#crashes').addEventListener('click', (ev) => {
+      if (ev.target.closest('.story')) return; // its own links and toggle
       const g = ev.target.closest('.group');
       if (g && g.dataset.openId) openRecord(g.dataset.openId);
     });
