@@ -175,7 +175,7 @@ interop: interop/node_modules/.package-lock.json
 	$(GO) build -o interop/.bin/mcplogd ./cmd/mcplogd
 	$(MAKE) --no-print-directory npm DIST_TARGETS=$(HOST_TARGET) DIST_DIR=interop/.bin/dist
 	cd interop && MCPLOGD_BIN="$$PWD/.bin/mcplogd" MCPLOGD_DIST="$$PWD/.bin/dist" $(INTEROP_NODE) --test --test-reporter=spec --test-timeout=300000 \
-		http.test.mjs modern.test.mjs stdio.test.mjs conformance.test.mjs npm.test.mjs summaries.test.mjs
+		http.test.mjs modern.test.mjs stdio.test.mjs conformance.test.mjs npm.test.mjs summaries.test.mjs game.test.mjs
 
 # console_tail {} against ping through the TypeScript SDK client at RECORDS records (the
 # latency measure; the Go client's figures: go test ./api -bench 'MCP_(ConsoleTail|Ping)$$').
