@@ -155,4 +155,9 @@ func gameCrashesInACall(t *testing.T, data string) {
 	if len(g.Recurrence) == 0 || !strings.HasPrefix(g.Recurrence[0], "spawn_enemy {count} in flight in 2 of 2 crashed runs, 0 of 1 clean") {
 		t.Errorf("recurrence: %q\n%s", g.Recurrence, text)
 	}
+	// mcplogd compare names the call shape over-represented in the crashed runs.
+	cmp, err := run(t, data, "compare", "--source", "game", "--run", "3", "--against", "2")
+	if err != nil || !strings.Contains(cmp, "calls   spawn_enemy {count} in flight in 2 of 2 crashed runs, 0 of 1 clean") {
+		t.Errorf("mcplogd compare: %v\n%s", err, cmp)
+	}
 }

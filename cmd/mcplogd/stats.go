@@ -170,6 +170,11 @@ func printComparison(w io.Writer, c *oplog.Comparison, asJSON bool, p paint) err
 				fmt.Fprintf(w, "  %-7s %-5s %d → %d  %s  #%d\n", part.what, what, d.Before, d.After, d.Text, d.ExampleID)
 			}
 		}
+		if s.Calls != nil {
+			for _, sh := range s.Calls.OverRepresented(oplog.RecurTop) {
+				fmt.Fprintf(w, "  calls   %s\n", s.Calls.Line(&sh))
+			}
+		}
 		if s.Capped {
 			fmt.Fprintln(w, "  (capped: only the newest --max-records records of a run were read)")
 		}
