@@ -22,7 +22,7 @@
 //	POST /api/v1/operations/:id/complete   {status?, result?, error?, endTime?} -> the record (operations.go)
 //	POST /api/v1/operations/:id/replay     {confirm?}: send it again to its upstream -> both records, same, diff (operations.go)
 //	GET  /api/v1/names                     every log name with counts and first/last seen; source (names.go)
-//	GET  /api/v1/info                      the store's counters (info.go)
+//	GET  /api/v1/info                      the store's counters and each game's health (info.go)
 //	POST /api/v1/clear                     {"confirm": true}: delete every record -> the counters (info.go)
 //	POST /api/v1/token/rotate              a new token; the old one stops working at once; only with Options.RotateToken (info.go)
 //	GET  /api/v1/search                    full-text search: query, the filters, tool, status, replayOf, limit, cursor; scope, machine (search.go, studio.go)
