@@ -3,6 +3,7 @@ package oplog
 import (
 	"bytes"
 	"encoding/json"
+	"maps"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -370,13 +371,8 @@ func writeShape(b *strings.Builder, obj json.RawMessage, depth int) bool {
 	if json.Unmarshal(obj, &fields) != nil || fields == nil {
 		return false
 	}
-	names := make([]string, 0, len(fields))
-	for n := range fields {
-		names = append(names, n)
-	}
-	slices.Sort(names)
 	b.WriteByte('{')
-	for i, n := range names {
+	for i, n := range slices.Sorted(maps.Keys(fields)) {
 		if i > 0 {
 			b.WriteString(", ")
 		}

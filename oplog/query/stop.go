@@ -42,44 +42,11 @@ func wordless(n Node) bool {
 // appends each leaf it left out to dropped; nil when nothing is left. A
 // node none of whose leaves is left out is returned as it is.
 func dropWordless(n Node, dropped *[]Node) Node {
-	keep := func(ns []Node) ([]Node, bool) {
-		out := make([]Node, 0, len(ns))
-		for _, sub := range ns {
-			if m := dropWordless(sub, dropped); m != nil {
-				out = append(out, m)
-			}
-		}
-		changed := len(out) != len(ns)
-		for i := range out {
-			changed = changed || out[i] != ns[i]
-		}
-		return out, changed
-	}
 	switch n := n.(type) {
-	case *And:
-		ns, changed := keep(n.Nodes)
-		switch {
-		case !changed:
-			return n
-		case len(ns) == 0:
-			return nil
-		case len(ns) == 1:
-			if _, isNot := ns[0].(*Not); !isNot { // an And of one Not is an exclusion
-				return ns[0]
-			}
-		}
-		return &And{Nodes: ns}
+	case *And: // an And of one Not is an exclusion: it stays an And
+		return regroup(n, n.Nodes, dropped, func(ns []Node) Node { return &And{Nodes: ns} }, true)
 	case *Or:
-		ns, changed := keep(n.Nodes)
-		switch {
-		case !changed:
-			return n
-		case len(ns) == 0:
-			return nil
-		case len(ns) == 1:
-			return ns[0]
-		}
-		return &Or{Nodes: ns}
+		return regroup(n, n.Nodes, dropped, func(ns []Node) Node { return &Or{Nodes: ns} }, false)
 	case *Not:
 		m := dropWordless(n.Node, dropped)
 		switch m {
@@ -95,6 +62,32 @@ func dropWordless(n Node, dropped *[]Node) Node {
 		return nil
 	}
 	return n
+}
+
+// regroup is dropWordless of n, a group of nodes: n itself when nothing
+// was dropped, nil when all were, the one left alone (unless keepNot and
+// it is a Not), else a new group of those left.
+func regroup(n Node, nodes []Node, dropped *[]Node, group func([]Node) Node, keepNot bool) Node {
+	out := make([]Node, 0, len(nodes))
+	changed := false
+	for _, sub := range nodes {
+		m := dropWordless(sub, dropped)
+		changed = changed || m != sub
+		if m != nil {
+			out = append(out, m)
+		}
+	}
+	switch {
+	case !changed:
+		return n
+	case len(out) == 0:
+		return nil
+	case len(out) == 1:
+		if _, isNot := out[0].(*Not); !keepNot || !isNot {
+			return out[0]
+		}
+	}
+	return group(out)
 }
 
 // tooCommon is the error of a query of only wordless leaves: it names
