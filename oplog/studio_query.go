@@ -97,8 +97,12 @@ type StudioSearchPage struct {
 type StudioListQuery struct {
 	Filter  // but Runs
 	Machine string
-	Count   int
-	Cursor  string
+	// Run, when not zero, keeps the records of that run of Filter.Source
+	// on Machine (runs are each machine's source's); EINVALID without
+	// both. Zero: any run.
+	Run    uint64
+	Count  int
+	Cursor string
 }
 
 // StudioPage is the answer to a StudioListQuery; it has no total.

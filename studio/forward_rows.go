@@ -22,7 +22,8 @@ const maxFieldBytes = 64 << 10
 
 // appendRow appends r as one JSON line of the studio schema: stream fields
 // project, machine and source; _msg, _time, id, seq, revision, kind,
-// level, name, stack, signature, tool, status, run, template (the ID of
+// level, name, stack, signature, tool, status, end_time (an operation's,
+// once it ended), run, template (the ID of
 // the record's template, as the local index has it: oplog.RecordTemplateID,
 // an operation's shape for a call),
 // template_text (the template itself, for stats by template), and data
@@ -57,6 +58,11 @@ func (s *rowSchema) appendRow(b []byte, r *oplog.Record, seq, revision uint64) [
 	}
 	b = appendField(b, "tool", r.Tool)
 	b = appendField(b, "status", r.Status.String())
+	if r.IsComplete() && !r.EndTime.IsZero() {
+		b = append(b, `,"end_time":"`...)
+		b = r.EndTime.UTC().AppendFormat(b, time.RFC3339Nano)
+		b = append(b, '"')
+	}
 	if r.Run != 0 {
 		b = append(b, `,"run":`...)
 		b = strconv.AppendUint(b, r.Run, 10)

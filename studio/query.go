@@ -119,7 +119,10 @@ func (r row) time(f string) time.Time {
 }
 
 // record decodes a row of the studio schema. data.* fields become Data,
-// one level deep, their values as strings (VictoriaLogs keeps no types).
+// one level deep, their values as strings (VictoriaLogs keeps no types);
+// an operation's start is its row's time, its end end_time (zero in rows
+// forwarded before they carried it), its arguments those its summary
+// holds whole (none when the summary was cut or the text is not one).
 func (r row) record() oplog.StudioRecord {
 	rec := oplog.StudioRecord{Machine: r["machine"], Revision: r.num("revision"), Record: oplog.Record{
 		ID: r.num("id"), Time: r.time("_time"), Source: r["source"], Name: r["name"], Text: r["_msg"],
@@ -133,6 +136,14 @@ func (r row) record() oplog.StudioRecord {
 		rec.Level = oplog.LevelInfo
 	}
 	rec.Status, _ = oplog.ParseStatus(r["status"])
+	if rec.Kind == oplog.KindOp {
+		// An operation's row is at its start; its _msg is its summary,
+		// "tool {arguments}", which holds them whole unless cut.
+		rec.StartTime, rec.EndTime = rec.Time, r.time("end_time")
+		if args, ok := strings.CutPrefix(rec.Text, rec.Tool+" "); ok && json.Valid([]byte(args)) && strings.HasPrefix(args, "{") {
+			rec.Arguments = json.RawMessage(args)
+		}
+	}
 	data := map[string]string{}
 	for k, v := range r {
 		if name, ok := strings.CutPrefix(k, "data."); ok {

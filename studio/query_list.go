@@ -63,6 +63,12 @@ func (c *Client) List(ctx context.Context, q oplog.StudioListQuery) (oplog.Studi
 	if err != nil {
 		return oplog.StudioPage{}, err
 	}
+	if q.Run != 0 {
+		if q.Machine == "" || q.Source == "" {
+			return oplog.StudioPage{}, oplog.Errorf(oplog.EINVALID, "run: a run is one machine's source's: name the machine and the source")
+		}
+		f = and(f, "run:="+strconv.FormatUint(q.Run, 10))
+	}
 	recs, next, at, err := c.page(ctx, and(streamFilter(c.opts.Project, q.Machine, q.Source), f), cur, n)
 	if err != nil {
 		return oplog.StudioPage{}, err
