@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/mcplogd/mcplogd/oplog"
@@ -49,14 +50,24 @@ func (t *toolset) addCalls(ctx context.Context, g *crashGroupOut, crash *oplog.R
 	if err != nil {
 		return err
 	}
+	tellCalls(g, crash, before, p.Records)
+	return nil
+}
+
+// tellCalls gives g the calls in flight when crash struck and the last
+// that ended before it, of calls (those of crash's run recorded before
+// it, newest first), and the text's trail: before's lines (g.Before's,
+// oldest first) and those calls in time order. The studio scope tells its
+// crashes' stories with it too.
+func tellCalls(g *crashGroupOut, crash *oplog.Record, before, calls []oplog.Record) {
 	var trail []trailItem
 	for i := range before {
 		b := &before[i]
 		trail = append(trail, trailItem{b.Time, b.ID, g.Before[i] + " (" + relTime(b.Time.Sub(crash.Time)) + ")"})
 	}
 	var inFlight, ended []*oplog.Record
-	for i := range p.Records { // newest first
-		c := &p.Records[i]
+	for i := range calls { // newest first
+		c := &calls[i]
 		switch {
 		case c.StartTime.After(crash.Time):
 			// started after the crash by its clock: not one it could be
@@ -90,21 +101,28 @@ func (t *toolset) addCalls(ctx context.Context, g *crashGroupOut, crash *oplog.R
 	for _, it := range trail {
 		g.trail = append(g.trail, it.text)
 	}
-	return nil
 }
 
 // callText is a call as a crash's story shows it: its tool and its
-// arguments, compact and clipped to crashCallArgs bytes.
+// arguments, compact and clipped to crashCallArgs bytes. Without its
+// arguments at hand (the studio's rows carry a call's summary, "tool
+// {arguments}" cut at 200 characters, not them), those of its summary.
 func callText(c *oplog.Record) string {
-	if len(c.Arguments) == 0 {
+	var args string
+	cut := false
+	if len(c.Arguments) > 0 {
+		var buf bytes.Buffer
+		if json.Compact(&buf, c.Arguments) != nil {
+			return c.Tool
+		}
+		args = buf.String()
+	} else if a, ok := strings.CutPrefix(c.Text, c.Tool+" {"); ok {
+		args, cut = strings.CutSuffix("{"+a, "…")
+	}
+	if args == "" {
 		return c.Tool
 	}
-	var buf bytes.Buffer
-	if json.Compact(&buf, c.Arguments) != nil {
-		return c.Tool
-	}
-	args := buf.String()
-	if len(args) > crashCallArgs {
+	if len(args) > crashCallArgs || cut {
 		args = oplog.ClipBytes(args, crashCallArgs-len("…")) + "…"
 	}
 	return c.Tool + " " + args

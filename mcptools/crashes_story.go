@@ -64,9 +64,7 @@ func (t *toolset) addStory(ctx context.Context, g *crashGroupOut, cg *oplog.Cras
 		return err
 	}
 	for i := len(p.Records) - 1; i >= 0; i-- {
-		b := &p.Records[i]
-		text, _ := cut(oplog.OneLine(b.Text, false), crashBeforeChars)
-		g.Before = append(g.Before, fmt.Sprintf("#%d %s %s", b.ID, b.Level, text))
+		g.Before = append(g.Before, beforeLine(&p.Records[i]))
 	}
 	slices.Reverse(p.Records)
 	if err := t.addCalls(ctx, g, &r, p.Records); err != nil {
@@ -77,6 +75,13 @@ func (t *toolset) addStory(ctx context.Context, g *crashGroupOut, cg *oplog.Cras
 	}
 	g.Since = t.since(ctx, &r, time.Now())
 	return nil
+}
+
+// beforeLine is b, a line before a crash, as its story shows it: "#11
+// warn EnemyPool growing to 700".
+func beforeLine(b *oplog.Record) string {
+	text, _ := cut(oplog.OneLine(b.Text, false), crashBeforeChars)
+	return fmt.Sprintf("#%d %s %s", b.ID, b.Level, text)
 }
 
 // since says how long ago r was and how the runs of its source that

@@ -3,7 +3,9 @@ package mcptools
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
+	"time"
 
 	"github.com/mcplogd/mcplogd/oplog"
 )
@@ -97,9 +99,13 @@ func (g *studioGroupOut) lines() string {
 }
 
 // studioCrashes is find_crashes' answer in studio scope; with limit 1 the
-// newest occurrence's message and stack come from its machine's rows.
+// newest occurrence's message and stack come from its machine's rows, and
+// its story (studioStory) within the local answer's 4 KB.
 func (t *toolset) studioCrashes(ctx context.Context, s oplog.Studio, p *crashPage, in crashesIn) (crashesOut, error) {
 	budget := in.bytes(DefaultBudget)
+	if in.Limit == 1 && in.MaxBytes == 0 {
+		budget = crashAnswerBytes // one crash, answered whole within a small answer
+	}
 	out := studioCrashesOut{Scope: "studio", Project: s.Project(), Total: p.Total}
 	fit := newFitter(budget, &studioCrashesOut{Scope: "studio", Project: s.Project(), Total: p.Total, More: true})
 	out.Groups = fitGroups(fit, len(p.studio), func(i int) studioGroupOut {
@@ -111,14 +117,82 @@ func (t *toolset) studioCrashes(ctx context.Context, s oplog.Studio, p *crashPag
 		g := &out.Groups[0]
 		r, err := s.Get(ctx, g.LastMachine, g.LastID)
 		if err == nil {
+			g.LastFrames, g.Frames = nil, []string{} // the stack has them
+			if err := t.studioStory(ctx, s, &g.crashGroupOut, &r); err != nil {
+				return crashesOut{}, err
+			}
 			stack := r.Stack
 			text, _ := cut(r.Text, t.opts.MaxTextChars)
+			if strings.HasPrefix(g.Title, text) {
+				text = "" // the title says it
+			}
 			g.Text = text
-			room := min(crashStackBytes, (budget-fit.used)/2) - 2*len(text)
+			room := min(crashStackBytes, (budget-resultSize(out))/2) - 2*len(text)
 			g.Stack, g.StackBytes = oplog.ClipBytes(stack, max(room, crashStackBytes/8)), len(stack)
 			g.StackTruncated = len(g.Stack) < len(stack)
 		}
 		trimStack(out, &g.crashGroupOut, budget)
 	}
 	return crashesOut{studioOf: studioOf{out}}, nil
+}
+
+// studioStory gives g the story of crash, its newest occurrence, as
+// addStory tells a local one, from crash's machine's rows of its source
+// and run: the lines before it, the calls in flight when it struck, the
+// trail and how long ago it was. Which runs followed and how call shapes
+// recur across runs are the machine's own log's (its runs' outcomes are
+// not in the studio).
+func (t *toolset) studioStory(ctx context.Context, s oplog.Studio, g *crashGroupOut, crash *oplog.StudioRecord) error {
+	if crash.Run > 0 {
+		g.Run = fmt.Sprintf("%s#%d", crash.Source, crash.Run)
+	}
+	lines, err := studioBefore(ctx, s, crash, oplog.KindLine, crashBefore)
+	if err != nil {
+		return err
+	}
+	slices.Reverse(lines) // oldest first, as g.Before
+	for i := range lines {
+		g.Before = append(g.Before, beforeLine(&lines[i]))
+	}
+	calls, err := studioBefore(ctx, s, crash, oplog.KindOp, crashCallsRead)
+	if err != nil {
+		return err
+	}
+	for i := range calls {
+		if c := &calls[i]; c.IsComplete() && c.EndTime.IsZero() {
+			c.EndTime = c.StartTime // forwarded before rows carried their end: ended, when unknown
+		}
+	}
+	tellCalls(g, &crash.Record, lines, calls)
+	g.Since = agoText(time.Since(crash.Time))
+	return nil
+}
+
+// studioBeforePages is how many pages studioBefore reads at most: the
+// rows at the crash's time that came after it (the rest of a dump) are
+// read and left out.
+const studioBeforePages = 4
+
+// studioBefore returns up to n records of kind of crash's machine, source
+// and run (when it has one) recorded before it, newest first.
+func studioBefore(ctx context.Context, s oplog.Studio, crash *oplog.StudioRecord, kind oplog.Kind, n int) ([]oplog.Record, error) {
+	q := oplog.StudioListQuery{Filter: oplog.Filter{Kind: kind, Source: crash.Source, Until: crash.Time.Add(time.Nanosecond)},
+		Machine: crash.Machine, Run: crash.Run, Count: n + crashCallsRead}
+	var out []oplog.Record
+	for range studioBeforePages {
+		p, err := s.List(ctx, q)
+		if err != nil {
+			return nil, err
+		}
+		for i := range p.Records {
+			if r := &p.Records[i]; r.Revision == crash.Revision && r.ID < crash.ID && len(out) < n {
+				out = append(out, r.Record)
+			}
+		}
+		if len(out) == n || p.NextCursor == "" {
+			break
+		}
+		q.Cursor = p.NextCursor
+	}
+	return out, nil
 }

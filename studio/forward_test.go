@@ -77,6 +77,9 @@ func want(t *testing.T, r *oplog.Record, seq, revision uint64) map[string]string
 	if r.Run != 0 {
 		w["run"] = strconv.FormatUint(r.Run, 10)
 	}
+	if r.IsComplete() {
+		w["end_time"] = r.EndTime.UTC().Format(time.RFC3339Nano)
+	}
 	if len(r.Data) > 0 {
 		var d map[string]any
 		if err := json.Unmarshal(r.Data, &d); err != nil {

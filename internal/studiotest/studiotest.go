@@ -41,6 +41,9 @@ func Row(project, machine string, revision, seq uint64, r *oplog.Record, signatu
 	if r.Run != 0 {
 		m["run"] = r.Run
 	}
+	if r.IsComplete() && !r.EndTime.IsZero() {
+		m["end_time"] = r.EndTime.UTC().Format(time.RFC3339Nano)
+	}
 	if t := oplog.RecordTemplate(r); t != "" {
 		m["template"], m["template_text"] = oplog.TemplateID(t), t
 	}
