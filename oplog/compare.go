@@ -155,6 +155,7 @@ func (l *Log) CompareRuns(ctx context.Context, q CompareQuery) (Comparison, erro
 	if err != nil {
 		return Comparison{}, err
 	}
+	q.Source = l.Game(q.Source)
 	pairs, err := l.runPairs(ctx, &q)
 	if err != nil {
 		return Comparison{}, err

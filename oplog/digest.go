@@ -128,6 +128,7 @@ func (l *Log) Digest(ctx context.Context, q DigestQuery) (Digest, error) {
 		return Digest{}, err
 	}
 	f := q.Filter
+	f.Source, f.Runs = l.Game(f.Source), l.gameRuns(f.Runs)
 	if f.Runs == nil && f.Since.IsZero() && f.Until.IsZero() {
 		if f.Runs, err = l.ResolveRun(ctx, f.Source, "current"); ErrorCode(err) == ENOTFOUND {
 			f.Runs, err = map[string]uint64{}, nil

@@ -39,6 +39,9 @@ func TestLog_SetGames(t *testing.T) {
 	if err != nil || len(p.Records) != 3 {
 		t.Fatalf("List(source game-console, run 1 of Game): %d records, %v; want the game's 3", len(p.Records), err)
 	}
+	if d, err := l.Digest(ctx, oplog.DigestQuery{Filter: oplog.Filter{Source: "Game"}}); err != nil || d.Records != 3 {
+		t.Errorf("Digest(source Game): %d records, %v; want the game's 3", d.Records, err)
+	}
 	if l.Game("editor") != "editor" || l.Game("Game") != "game" {
 		t.Errorf("Game: editor %q, Game %q", l.Game("editor"), l.Game("Game"))
 	}
