@@ -28,7 +28,7 @@ func (s *Server) info(c echo.Context) error {
 		a.FileFreeBytes = s.opts.FileFree()
 	}
 	a.Games = s.games(c.Request().Context())
-	return c.JSON(http.StatusOK, a)
+	return c.JSON(http.StatusOK, infoDamaged{a, oplog.DamageText(s.log.Damage())})
 }
 
 // games is each game's health as store_info says it (mcptools.Games). A

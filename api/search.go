@@ -31,8 +31,8 @@ func (s *Server) search(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	a := client.SearchAnswer{Hits: make([]client.SearchHitAnswer, len(page.Hits)), Total: page.Total, TotalExact: page.TotalExact,
-		NextCursor: page.NextCursor, IndexedThrough: page.IndexedThrough}
+	a := searchDamaged{client.SearchAnswer{Hits: make([]client.SearchHitAnswer, len(page.Hits)), Total: page.Total, TotalExact: page.TotalExact,
+		NextCursor: page.NextCursor, IndexedThrough: page.IndexedThrough}, oplog.DamageText(page.Damaged)}
 	for i, h := range page.Hits {
 		a.Hits[i] = client.SearchHitAnswer{Record: h.Record, Fragment: h.Fragment}
 	}

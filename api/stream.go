@@ -11,7 +11,6 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/mcplogd/mcplogd/client"
 	"github.com/mcplogd/mcplogd/oplog"
 )
 
@@ -104,7 +103,7 @@ func (s *Server) nextEvent(ctx context.Context, w http.ResponseWriter, rc *http.
 			}
 			return t, false // headers are out: end the stream; the browser retries
 		}
-		if len(t.Lines) > 0 || t.Reset || t.Dropped > 0 {
+		if len(t.Lines) > 0 || t.Reset || t.Dropped > 0 || len(t.Damaged) > 0 {
 			return t, true
 		}
 		q.SinceID, q.Revision = t.LastID, t.Revision // past lines the filter skipped
@@ -129,8 +128,7 @@ func (s *Server) nextEvent(ctx context.Context, w http.ResponseWriter, rc *http.
 
 // writeLinesEvent writes t as one "lines" event whose id resumes after it.
 func writeLinesEvent(w http.ResponseWriter, t *oplog.Tail) error {
-	a := client.NewTailAnswer(t)
-	b, err := json.Marshal(a)
+	b, err := json.Marshal(tailAnswer(t))
 	if err != nil {
 		return err
 	}

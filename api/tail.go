@@ -6,7 +6,6 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/mcplogd/mcplogd/client"
 	"github.com/mcplogd/mcplogd/oplog"
 )
 
@@ -43,6 +42,5 @@ func (s *Server) tail(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	a := client.NewTailAnswer(&t)
-	return c.JSON(http.StatusOK, a)
+	return c.JSON(http.StatusOK, tailAnswer(&t))
 }

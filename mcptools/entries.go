@@ -31,11 +31,12 @@ type logEntry struct {
 // logPage is the paging state of a list of records. Its numbers count
 // records, not entries.
 type logPage struct {
-	Count      int   `json:"count" jsonschema:"records covered (repeats counted)"`
-	Offset     int   `json:"offset"`
-	Total      int64 `json:"total" jsonschema:"every match"`
-	More       bool  `json:"more" jsonschema:"more past this page: call again with offset nextOffset"`
-	NextOffset int   `json:"nextOffset,omitempty"`
+	Count      int      `json:"count" jsonschema:"records covered (repeats counted)"`
+	Offset     int      `json:"offset"`
+	Total      int64    `json:"total" jsonschema:"every match"`
+	More       bool     `json:"more" jsonschema:"more past this page: call again with offset nextOffset"`
+	NextOffset int      `json:"nextOffset,omitempty"`
+	Damaged    []string `json:"damaged,omitempty" jsonschema:"runs of IDs skipped, unreadable: the data file is damaged there (mcplogd salvage)"`
 }
 
 // header is the first line of a list's text block.
@@ -44,7 +45,7 @@ func (p logPage) header(what string, entries []logEntry) string {
 	if p.More {
 		h += fmt.Sprintf(" more=true: call again with offset=%d", p.NextOffset)
 	}
-	return h
+	return withDamage(h, p.Damaged)
 }
 
 // listText is a list's text block: header, then each entry's line.
@@ -62,7 +63,8 @@ func listText(header string, entries []logEntry) string {
 // it early, more is true and nextOffset follows the last record kept, so
 // that paging with offset visits every record once.
 func (t *toolset) fitLogs(pg *oplog.Page, offset int, a listArgs, mk func([]logEntry, logPage) any) ([]logEntry, logPage) {
-	p := logPage{Count: len(pg.Records), Offset: offset, Total: pg.Total, More: true, NextOffset: offset + len(pg.Records)}
+	p := logPage{Count: len(pg.Records), Offset: offset, Total: pg.Total, More: true, NextOffset: offset + len(pg.Records),
+		Damaged: oplog.DamageText(pg.Damaged)}
 	f := newFitter(a.bytes(DefaultBudget), mk([]logEntry{}, p))
 	f.lean = a.textOnly
 	kept, start := t.fitEntries(pg.Records, nil, a, f)

@@ -45,6 +45,7 @@ type storeInfoOut struct {
 	Studio         *oplog.StudioStatus          `json:"studio,omitempty" jsonschema:"forwarding to the studio's VictoriaLogs"`
 	Runs           []sourceRunsOut              `json:"runs,omitempty" jsonschema:"each source's runs (a launch of the game or editor), newest first"`
 	Games          []oplog.GameHealth           `json:"games,omitempty" jsonschema:"each game's health: its latest run, how long ago, how it ended, its upstream"`
+	Damaged        []string                     `json:"damaged,omitempty" jsonschema:"runs of IDs found unreadable: the data file is damaged there (mcplogd salvage)"`
 	indexInfoOut
 
 	now time.Time // when the answer was made: the games' ages count from it
@@ -81,6 +82,10 @@ func (o storeInfoOut) text() string {
 		}
 	}
 	e = append(e, size+fmt.Sprintf(", %d trimmed by retention", o.Trimmed))
+	if len(o.Damaged) > 0 {
+		e = append(e, fmt.Sprintf("damage found in the data file: %d runs of records unreadable (readers skip them)", len(o.Damaged)))
+		e = append(e, o.Damaged...)
+	}
 	if r := o.Retention; r != nil {
 		e = append(e, fmt.Sprintf("retention: %d records, %d bytes, %s (0: no limit)", r.MaxRecords, r.MaxBytes, r.MaxAge))
 	}
@@ -139,6 +144,9 @@ func (t *toolset) storeInfo(ctx context.Context, _ *mcp.CallToolRequest, _ struc
 		o.Retention = &retentionOut{MaxRecords: r.MaxRecords, MaxBytes: r.MaxBytes, MaxAge: r.MaxAge.String()}
 	}
 	o.indexInfoOut = t.indexInfo()
+	if r, ok := t.log.(oplog.DamageReporter); ok {
+		o.Damaged = oplog.DamageText(r.Damage())
+	}
 	if t.opts.Gateway != nil {
 		o.Upstreams = t.opts.Gateway.Status()
 	}

@@ -45,6 +45,7 @@ type searchOut struct {
 	More           bool           `json:"more" jsonschema:"more past this page: call again with cursor nextCursor"`
 	NextCursor     string         `json:"nextCursor,omitempty" jsonschema:"pass as cursor for the next (older) page; absent on the last page"`
 	IndexedThrough uint64         `json:"indexedThrough" jsonschema:"the search index's watermark; newer records are matched too, without it"`
+	Damaged        []string       `json:"damaged,omitempty" jsonschema:"runs of IDs not searched, unreadable: the data file is damaged there (mcplogd salvage)"`
 
 	studioOf
 	lean bool // hits in the text block alone (see formatArg)
@@ -65,7 +66,7 @@ func (o searchOut) text() string {
 		total = "about " + total
 	}
 	h := fmt.Sprintf("search_logs: %d hits of %s, newest first", len(o.Hits), total)
-	return cursorBlock(h, o.More, o.NextCursor, len(o.Hits), func(i int) string { return o.Hits[i].line })
+	return withDamage(cursorBlock(h, o.More, o.NextCursor, len(o.Hits), func(i int) string { return o.Hits[i].line }), o.Damaged)
 }
 
 // cursorBlock is the text block of an answer paged with a cursor: header
@@ -114,7 +115,7 @@ func (t *toolset) searchLogs(ctx context.Context, _ *mcp.CallToolRequest, in sea
 		return searchOut{}, err
 	}
 	out := searchOut{Hits: []searchHitOut{}, Total: p.Total, TotalExact: p.TotalExact, More: p.NextCursor != "",
-		NextCursor: p.NextCursor, IndexedThrough: p.IndexedThrough, lean: lean}
+		NextCursor: p.NextCursor, IndexedThrough: p.IndexedThrough, Damaged: oplog.DamageText(p.Damaged), lean: lean}
 	st := src.studio()
 	studio := studioSearchOut{Scope: "studio", Hits: []studioHitOut{}, More: out.More, NextCursor: out.NextCursor}
 	// The answer with the longest cursor it may carry, for its size without hits.

@@ -38,6 +38,7 @@ type tailOut struct {
 	Reset    bool       `json:"reset" jsonschema:"sinceId was past the newest ID or from another generation: lines start over"`
 	More     bool       `json:"more" jsonschema:"more lines are ready (past limit or maxBytes): call again at once with sinceId lastId"`
 	Skipped  int        `json:"skipped,omitempty" jsonschema:"without sinceId: older lines left out to fit maxBytes (get_logs pages back through them)"`
+	Damaged  []string   `json:"damaged,omitempty" jsonschema:"runs of IDs skipped, unreadable: the data file is damaged there (mcplogd salvage)"`
 
 	lean bool // lines in the text block alone (see formatArg)
 }
@@ -56,7 +57,7 @@ func (o tailOut) text() string {
 	for i := range o.Lines {
 		w.keep(o.Lines[i].line)
 	}
-	return w.block(o.header())
+	return withDamage(w.block(o.header()), o.Damaged)
 }
 
 func (o tailOut) header() string {
@@ -121,7 +122,7 @@ func (t *toolset) consoleTail(ctx context.Context, req *mcp.CallToolRequest, in 
 // the newest entries are kept and skipped counts the older lines left out.
 func (t *toolset) fitTail(tail *oplog.Tail, o tailOpts, budget int) *tailOut {
 	out := &tailOut{Lines: []tailLine{}, LastID: tail.LastID, Revision: tail.Revision, Dropped: tail.Dropped, Reset: tail.Reset, More: tail.More,
-		lean: o.lean}
+		Damaged: oplog.DamageText(tail.Damaged), lean: o.lean}
 	// Entries are built as they are visited: a default tail reads more
 	// records than its budget keeps.
 	runs := repeats(tail.Lines, o.collapse)

@@ -17,6 +17,7 @@ const (
 	EUNAVAILABLE = "unavailable" // the log is closed or shutting down
 	EINTERNAL    = "internal"    // I/O or a broken invariant; the message is for the operator
 	ENOSPACE     = "no_space"    // the disk holding the data is full: nothing of the request was written
+	EDAMAGED     = "damaged"     // the record is in a damaged block of the data file (see Damaged); the message names mcplogd salvage
 
 	EUNAUTHORIZED = "unauthorized" // the caller's credential is missing or wrong
 )
@@ -120,6 +121,7 @@ var codes = []struct {
 	{EUNAVAILABLE, http.StatusServiceUnavailable, "unavailable"},
 	{ENOSPACE, http.StatusInsufficientStorage, "disk full"},
 	{EINTERNAL, http.StatusInternalServerError, "internal error"},
+	{EDAMAGED, http.StatusInternalServerError, "data file damaged"}, // after EINTERNAL: a 500 is EINTERNAL to a client
 }
 
 // HTTPStatus returns the HTTP status of an error code; 500 for a code

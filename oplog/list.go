@@ -47,7 +47,11 @@ func (l *Log) listIndexed(ctx context.Context, idx Index, q Query, st *Stats) (P
 	if err != nil {
 		return Page{}, err
 	}
-	return Page{Records: recs, Total: int64(total), More: h.More}, nil
+	var last uint64
+	if h.More && len(h.IDs) > 0 {
+		last = h.IDs[len(h.IDs)-1]
+	}
+	return Page{Records: recs, Total: int64(total), More: h.More, Damaged: l.damageIn(q.Before, last)}, nil
 }
 
 // ManyGetter is what a Store that reads several records at once adds
@@ -67,7 +71,7 @@ func (l *Log) loadHits(ids []uint64) ([]Record, error) {
 	recs := make([]Record, 0, len(ids))
 	for _, id := range ids {
 		r, err := l.store.Get(id)
-		if ErrorCode(err) == ENOTFOUND {
+		if ErrorCode(err) == ENOTFOUND || IsDamaged(err) {
 			continue
 		} else if err != nil {
 			return nil, err
@@ -120,7 +124,7 @@ func (l *Log) Tail(ctx context.Context, q TailQuery) (Tail, error) {
 			return Tail{}, err
 		}
 		t.Dropped += dropped
-		if len(t.Lines) > 0 || t.Reset || t.More || t.Dropped > 0 || deadline == nil || l.isClosed() {
+		if len(t.Lines) > 0 || t.Reset || t.More || t.Dropped > 0 || len(t.Damaged) > 0 || deadline == nil || l.isClosed() {
 			return t, nil
 		}
 		// Nothing yet: wait past what was scanned, keeping the generation.

@@ -58,8 +58,9 @@ type Query struct {
 // Page is the answer to a Query.
 type Page struct {
 	Records []Record
-	Total   int64 // matching records in the store, whatever Offset and Before say
-	More    bool  // more matching records exist past this page
+	Total   int64     // matching records in the store, whatever Offset and Before say
+	More    bool      // more matching records exist past this page
+	Damaged []Damaged // runs of IDs this page skipped, unreadable (see Damaged); oldest first
 }
 
 // TailQuery asks for records oldest first after a known ID.
@@ -75,11 +76,12 @@ type TailQuery struct {
 // Tail is the answer to a TailQuery.
 type Tail struct {
 	Lines    []Record
-	LastID   uint64 // pass as SinceID next time; covers records skipped by the filter too
-	Revision uint64 // the store's generation
-	Dropped  uint64 // records after SinceID that retention removed before they were read
-	Reset    bool   // SinceID was past the newest ID or from another generation; Lines start over
-	More     bool   // more records are ready now: ask again without waiting
+	LastID   uint64    // pass as SinceID next time; covers records skipped by the filter too
+	Revision uint64    // the store's generation
+	Dropped  uint64    // records after SinceID that retention removed before they were read
+	Reset    bool      // SinceID was past the newest ID or from another generation; Lines start over
+	More     bool      // more records are ready now: ask again without waiting
+	Damaged  []Damaged // runs of IDs after SinceID this answer skipped, unreadable (see Damaged)
 }
 
 // ParseTime parses a time bound as callers write it: RFC 3339 (with or

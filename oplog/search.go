@@ -36,10 +36,11 @@ type SearchHit struct {
 // SearchPage is the answer to a SearchQuery.
 type SearchPage struct {
 	Hits           []SearchHit
-	Total          int64  // matching records in the store; an estimate unless TotalExact
-	TotalExact     bool   // Total was counted, not estimated
-	NextCursor     string // pass as Cursor for the next page; empty when there is none
-	IndexedThrough uint64 // the index's watermark; records above it were matched without it, exactly
+	Total          int64     // matching records in the store; an estimate unless TotalExact
+	TotalExact     bool      // Total was counted, not estimated
+	NextCursor     string    // pass as Cursor for the next page; empty when there is none
+	IndexedThrough uint64    // the index's watermark; records above it were matched without it, exactly
+	Damaged        []Damaged // runs of IDs within the span searched that could not be read (see Damaged)
 }
 
 // IndexStatus says how far the full-text index has come.
@@ -162,12 +163,15 @@ func (l *Log) Search(ctx context.Context, q SearchQuery) (SearchPage, error) {
 	for i := range recs {
 		p.Hits[i] = SearchHit{Record: recs[i], Fragment: Fragment(&recs[i], h.Terms)}
 	}
+	var last uint64 // the page reached down to here; zero: to the oldest
 	switch {
 	case h.Resume > 0:
-		p.NextCursor = EncodeCursor(st.Revision, h.Resume)
+		p.NextCursor, last = EncodeCursor(st.Revision, h.Resume), h.Resume
 	case h.More && len(h.IDs) > 0:
-		p.NextCursor = EncodeCursor(st.Revision, h.IDs[len(h.IDs)-1])
+		last = h.IDs[len(h.IDs)-1]
+		p.NextCursor = EncodeCursor(st.Revision, last)
 	}
+	p.Damaged = l.damageIn(before, last)
 	return p, nil
 }
 
@@ -212,7 +216,7 @@ func (l *Log) searchList(q *SearchQuery, before uint64, st Stats, idx Index) (Se
 	if err != nil {
 		return SearchPage{}, err
 	}
-	p := SearchPage{Hits: make([]SearchHit, len(pg.Records)), Total: pg.Total, TotalExact: true}
+	p := SearchPage{Hits: make([]SearchHit, len(pg.Records)), Total: pg.Total, TotalExact: true, Damaged: pg.Damaged}
 	for i := range pg.Records {
 		p.Hits[i].Record = pg.Records[i]
 	}

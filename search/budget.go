@@ -104,6 +104,9 @@ func (x *Index) readStep(wm, rev uint64) (oplog.Tail, []int, error) {
 		if err != nil || t.Reset {
 			return t, nil, err
 		}
+		for _, dm := range t.Damaged { // the store stepped over it: the index goes on after it
+			x.opts.Logger.Warn("search: records of a damaged block of the data file are not indexed", "from", dm.From, "to", dm.To, "damage", dm.String())
+		}
 		x.hint.saw(t.Lines)
 		if out.Lines == nil { // room for the records there are, copied once, as one read would take them
 			out.Lines = make([]oplog.Record, 0, min(uint64(x.opts.BatchSize), max(t.LastID, x.st.Stats().LastID)-since))

@@ -384,7 +384,7 @@ func (x *Index) refreshPending(wm, pos uint64) error {
 		x.dirty.reads.Add(1)
 		r, err := x.st.Get(id)
 		switch {
-		case oplog.ErrorCode(err) == oplog.ENOTFOUND:
+		case oplog.ErrorCode(err) == oplog.ENOTFOUND || oplog.IsDamaged(err): // trimmed, or in a damaged block: gone
 			done = append(done, id)
 			continue
 		case err != nil:

@@ -182,8 +182,8 @@ func (rr *recordReader) get(id uint64) (oplog.Record, bool) {
 	}
 	r, err := rr.st.Get(id)
 	switch {
-	case oplog.ErrorCode(err) == oplog.ENOTFOUND:
-		return r, false // trimmed by retention: no longer a hit
+	case oplog.ErrorCode(err) == oplog.ENOTFOUND || oplog.IsDamaged(err):
+		return r, false // trimmed by retention, or in a damaged block: no longer a hit
 	case err != nil:
 		if rr.err == nil {
 			rr.err = err

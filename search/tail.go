@@ -371,7 +371,7 @@ func (x *Index) getMany(ids []uint64) ([]oplog.Record, error) {
 	var recs []oplog.Record
 	for _, id := range ids {
 		r, err := x.st.Get(id)
-		if oplog.ErrorCode(err) == oplog.ENOTFOUND {
+		if oplog.ErrorCode(err) == oplog.ENOTFOUND || oplog.IsDamaged(err) {
 			continue
 		} else if err != nil {
 			return nil, err

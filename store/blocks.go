@@ -91,52 +91,142 @@ func (c *blockCache) get(k, v []byte) (*codec.Block, error) {
 // sealed alike. Forward from first or seek with next; backward from last
 // or below with prev. Each returns the record's ID and value (nil at the
 // end or on an error, kept in err). A value read from a block stays valid
-// after the transaction; a loose one, only during it.
+// after the transaction; a loose one, only during it. A block that does
+// not expand is stepped over (damage.go): its run of IDs is added to
+// skipped, for the answer to say.
 type recCursor struct {
 	loose, blocks *bbolt.Cursor
-	cache         *blockCache
+	d             *DB
+	tx            *bbolt.Tx
+	newest        uint64 // the snapshot's newest ID (lastID)
+	stRead        bool
 	err           error
+	skipped       []oplog.Damaged // damaged blocks stepped over, in the order met
 
-	lid uint64 // the loose head: its ID and value (nil: none)
-	lv  []byte
-	blk *codec.Block // the block head: record bi of blk (nil: none)
-	bi  int
-	bk  []byte // blk's key
-	out int    // which head was returned last: 1 loose, 2 block
+	lid       uint64 // the loose head: its ID and value (nil: none)
+	lv        []byte
+	lastLoose uint64       // the loose ID made head last (looseID)
+	blk       *codec.Block // the block head: record bi of blk (nil: none)
+	bi        int
+	bk        []byte // blk's key
+	out       int    // which head was returned last: 1 loose, 2 block
 }
 
 func (d *DB) cursor(tx *bbolt.Tx) *recCursor {
-	return &recCursor{loose: tx.Bucket(codec.RecordsBucket).Cursor(), blocks: tx.Bucket(codec.BlocksBucket).Cursor(), cache: &d.blocks}
+	return &recCursor{loose: tx.Bucket(codec.RecordsBucket).Cursor(), blocks: tx.Bucket(codec.BlocksBucket).Cursor(), d: d, tx: tx}
 }
 
-func (c *recCursor) setLoose(k, v []byte) {
-	c.lid, c.lv = 0, nil
-	if k == nil {
-		return
+// lastID is the newest ID of the cursor's snapshot (0: unreadable).
+func (c *recCursor) lastID() uint64 {
+	if !c.stRead {
+		c.stRead = true
+		if st, err := readStats(c.tx); err == nil {
+			c.newest = st.LastID
+		}
 	}
+	return c.newest
+}
+
+// setLoose makes (k, v) the loose head. A key that is no record's (a
+// damaged leaf page of bbolt's: not 8 bytes, or an ID never assigned) is
+// stepped over to the next in dir.
+func (c *recCursor) setLoose(k, v []byte, dir int) {
+	c.lid, c.lv = 0, nil
+	for ; k != nil; k, v = c.stepLoose(dir) {
+		id, err := c.looseID(k, dir)
+		if err == nil && v == nil { // a record's element flagged a bucket
+			err = fmt.Errorf("%w: loose key %d holds a bucket", codec.ErrCorrupt, id)
+		}
+		if err == nil {
+			c.lid, c.lv, c.lastLoose = id, v, id
+			return
+		}
+		c.skipped = append(c.skipped, c.d.damagedKey(c.loose.Bucket(), k, c.lastID(), err))
+	}
+}
+
+// looseID returns the ID of the loose key k met walking in dir, or an
+// error wrapping codec.ErrCorrupt when k is no record's: not 8 bytes, past
+// the newest ID, or out of order (a flipped bit moved it: behind the key
+// returned before it, or, where it leaves a gap, past the key after it).
+// Loose IDs are dense, so the look ahead is at a gap only.
+func (c *recCursor) looseID(k []byte, dir int) (uint64, error) {
 	id, err := codec.ID(k)
 	if err != nil {
-		c.err = err
-		return
+		return 0, err
 	}
-	c.lid, c.lv = id, v
+	newest := c.lastID()
+	if newest == 0 {
+		return id, nil
+	}
+	bad := id > newest
+	if last := c.lastLoose; !bad && last != 0 {
+		bad = dir > 0 && id <= last || dir < 0 && id >= last
+	}
+	if gap := c.lastLoose == 0 || dir > 0 && id > c.lastLoose+1 || dir < 0 && id+1 < c.lastLoose; !bad && gap {
+		pc := c.loose.Bucket().Cursor()
+		pc.Seek(k)
+		var nk []byte
+		if dir > 0 {
+			nk, _ = pc.Next()
+		} else {
+			nk, _ = pc.Prev()
+		}
+		if next, err := codec.ID(nk); nk != nil && err == nil && next <= newest {
+			bad = dir > 0 && next <= id || dir < 0 && next >= id
+		}
+	}
+	if bad {
+		return 0, fmt.Errorf("%w: loose key %d out of order or past the newest ID %d", codec.ErrCorrupt, id, newest)
+	}
+	return id, nil
 }
 
-// setBlock makes (k, v) the block head at record i (-1: its last).
-func (c *recCursor) setBlock(k, v []byte, i int) {
+func (c *recCursor) stepLoose(dir int) ([]byte, []byte) {
+	if dir > 0 {
+		return c.loose.Next()
+	}
+	return c.loose.Prev()
+}
+
+// skipRecord reports whether err, from decoding the record id just
+// returned, is damage to step over, and notes it: a loose record whose
+// value no longer decodes (a damaged leaf page) is one ID lost.
+func (c *recCursor) skipRecord(id uint64, err error) bool {
+	if !isDamage(err) {
+		return false
+	}
+	c.skipped = append(c.skipped, c.d.damagedRecord(id, err))
+	return true
+}
+
+// setBlock makes (k, v) the block head at record i (-1: its last). A
+// damaged block is stepped over to the next one in dir (its first record
+// forward, its last backward).
+func (c *recCursor) setBlock(k, v []byte, i, dir int) {
 	c.blk, c.bk = nil, nil
-	if k == nil {
-		return
+	for k != nil {
+		b, err := c.d.blocks.get(k, v)
+		if err == nil {
+			if i < 0 {
+				i = b.Len() - 1
+			}
+			c.blk, c.bi, c.bk = b, i, k
+			return
+		}
+		if !isDamage(err) {
+			c.err = err
+			return
+		}
+		c.skipped = append(c.skipped, c.d.damagedBlock(c.blocks.Bucket(), k, v, err))
+		if dir > 0 {
+			k, v = c.blocks.Next()
+			i = 0
+		} else {
+			k, v = c.blocks.Prev()
+			i = -1
+		}
 	}
-	b, err := c.cache.get(k, v)
-	if err != nil {
-		c.err = err
-		return
-	}
-	if i < 0 {
-		i = b.Len() - 1
-	}
-	c.blk, c.bi, c.bk = b, i, k
 }
 
 func (c *recCursor) first() (uint64, []byte) { return c.seek(0) }
@@ -144,9 +234,11 @@ func (c *recCursor) first() (uint64, []byte) { return c.seek(0) }
 // seek starts forward at the first record with an ID ≥ id.
 func (c *recCursor) seek(id uint64) (uint64, []byte) {
 	key := codec.Key(id)
-	c.setLoose(c.loose.Seek(key))
-	k, v := c.blocks.Seek(key)
-	c.setBlock(k, v, 0)
+	c.lastLoose = 0 // a new walk
+	k, v := c.loose.Seek(key)
+	c.setLoose(k, v, +1)
+	k, v = c.blocks.Seek(key)
+	c.setBlock(k, v, 0, +1)
 	if c.blk != nil {
 		c.bi = c.blk.Find(id)
 	}
@@ -154,31 +246,38 @@ func (c *recCursor) seek(id uint64) (uint64, []byte) {
 }
 
 func (c *recCursor) last() (uint64, []byte) {
-	c.setLoose(c.loose.Last())
-	k, v := c.blocks.Last()
-	c.setBlock(k, v, -1)
+	c.lastLoose = 0 // a new walk
+	k, v := c.loose.Last()
+	c.setLoose(k, v, -1)
+	k, v = c.blocks.Last()
+	c.setBlock(k, v, -1, -1)
 	return c.pick(-1)
 }
 
 // below starts backward at the last record with an ID < id.
 func (c *recCursor) below(id uint64) (uint64, []byte) {
 	key := codec.Key(id)
+	c.lastLoose = 0 // a new walk
 	if k, _ := c.loose.Seek(key); k == nil {
-		c.setLoose(c.loose.Last())
+		k, v := c.loose.Last()
+		c.setLoose(k, v, -1)
 	} else {
-		c.setLoose(c.loose.Prev())
+		k, v := c.loose.Prev()
+		c.setLoose(k, v, -1)
 	}
 	k, v := c.blocks.Seek(key)
 	if k == nil {
 		k, v = c.blocks.Last()
-		c.setBlock(k, v, -1)
+		c.setBlock(k, v, -1, -1)
 		return c.pick(-1)
 	}
-	c.setBlock(k, v, 0)
+	// A damaged block here is stepped over backward: the one before holds
+	// only IDs below id, where Find says Len.
+	c.setBlock(k, v, 0, -1)
 	if c.blk != nil {
 		if c.bi = c.blk.Find(id) - 1; c.bi < 0 {
 			k, v = c.blocks.Prev()
-			c.setBlock(k, v, -1)
+			c.setBlock(k, v, -1, -1)
 		}
 	}
 	return c.pick(-1)
@@ -198,20 +297,17 @@ func (c *recCursor) prev() (uint64, []byte) {
 func (c *recCursor) step(dir int) {
 	switch c.out {
 	case 1:
-		if dir > 0 {
-			c.setLoose(c.loose.Next())
-		} else {
-			c.setLoose(c.loose.Prev())
-		}
+		k, v := c.stepLoose(dir)
+		c.setLoose(k, v, dir)
 	case 2:
 		c.bi += dir
 		switch {
 		case c.bi >= c.blk.Len():
 			k, v := c.blocks.Next()
-			c.setBlock(k, v, 0)
+			c.setBlock(k, v, 0, +1)
 		case c.bi < 0:
 			k, v := c.blocks.Prev()
-			c.setBlock(k, v, -1)
+			c.setBlock(k, v, -1, -1)
 		}
 	}
 }

@@ -86,6 +86,10 @@ func recount(tx *bbolt.Tx, runs *runRecount) (oplog.Stats, map[string]*oplog.Nam
 	if c.err != nil {
 		return s, nil, c.err
 	}
+	if len(c.skipped) > 0 {
+		dm := c.skipped[0]
+		return s, nil, fmt.Errorf("%d damaged blocks, the first records %d..%d: %w", len(c.skipped), dm.From, dm.To, codec.ErrCorrupt)
+	}
 	err := tx.Bucket(codec.BlocksBucket).ForEach(func(_, v []byte) error {
 		s.Bytes += uint64(len(v))
 		return nil

@@ -40,7 +40,8 @@ func (d *DB) Clear(ctx context.Context) (oplog.Stats, error) {
 	if err != nil {
 		return oplog.Stats{}, &oplog.Error{Code: oplog.EINTERNAL, Message: "clear failed: " + err.Error(), Err: err}
 	}
-	d.wakeSealer() // the file is now free pages: it may compact
+	d.damage.reset() // the damaged blocks went with the rest
+	d.wakeSealer()   // the file is now free pages: it may compact
 	return stats, nil
 }
 

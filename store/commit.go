@@ -155,7 +155,12 @@ func (d *DB) complete(tx *bbolt.Tx, s *oplog.Stats, names nameTally, runs *runTa
 		bk, stored = tx.Bucket(codec.BlocksBucket).Cursor().Seek(key)
 		if bk != nil {
 			var err error
-			if blk, err = codec.DecodeBlock(stored); err != nil {
+			if blk, err = codec.DecodeBlock(stored); isDamage(err) {
+				if dm := d.damagedBlock(tx.Bucket(codec.BlocksBucket), bk, stored, err); dm.Contains(r.completeID) {
+					return d.recordDamaged(r.completeID, dm, err)
+				}
+				return s.NotFound(r.completeID)
+			} else if err != nil {
 				return fmt.Errorf("block %x: %w", bk, err)
 			}
 			if i := blk.Find(r.completeID); i < blk.Len() && blk.ID(i) == r.completeID {

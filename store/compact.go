@@ -126,8 +126,10 @@ func (d *DB) maybeCompact() {
 	if !compactOnline {
 		return
 	}
+	d.takeRoom() // compact_room.go: room again after a full disk
 	ok, size := d.worthCompacting()
 	if !ok {
+		d.awaitRoom(nil) // a seal the full disk stopped
 		return
 	}
 	began := time.Now()
@@ -135,6 +137,7 @@ func (d *DB) maybeCompact() {
 	if err != nil {
 		if !errors.Is(err, oplog.ErrClosed) {
 			d.compactFailed = size // not again until the file grows: a full disk fails each copy
+			d.awaitRoom(err)       // or until there is room again
 			d.opts.Logger.Warn("compacting the data file failed; it keeps its free pages", "path", d.path, "err", err)
 		}
 		return

@@ -174,8 +174,10 @@ func TestDB_DamagedPageBodyIsAnErrorNotACrash(t *testing.T) {
 }
 
 // TestDB_DamagedBlockBodyNamesSalvage: a block whose body no longer
-// decodes (damage Open does not read) is an error wrapping ErrDamaged that
-// names the block, the file and mcplogd salvage, not a bare decode error.
+// decodes (damage Open does not read) is skipped by readers, which name
+// its run; a Get of one of its records is an error wrapping ErrDamaged
+// that names the run, the file and mcplogd salvage, not a bare decode
+// error.
 func TestDB_DamagedBlockBodyNamesSalvage(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "log.db")
 	db, err := store.Open(path, nil)
@@ -216,11 +218,15 @@ func TestDB_DamagedBlockBodyNamesSalvage(t *testing.T) {
 		t.Fatalf("open: %v (the page headers are intact: Open should pass)", err)
 	}
 	defer db.Close()
-	_, err = db.Tail(oplog.TailQuery{HasSince: true, Limit: 1 << 30})
 	id, _ := codec.ID(key)
+	tl, err := db.Tail(oplog.TailQuery{HasSince: true, Limit: 1 << 30})
+	if err != nil || len(tl.Damaged) != 1 || tl.Damaged[0].To != id || tl.LastID != db.Stats().LastID {
+		t.Fatalf("tail over a damaged block: %v, damaged %v, lastId %d; want block ..%d skipped and the tail to the end", err, tl.Damaged, tl.LastID, id)
+	}
+	_, err = db.Get(id)
 	if !errors.Is(err, store.ErrDamaged) || !errors.Is(err, codec.ErrCorrupt) || !strings.Contains(err.Error(), "mcplogd salvage --data "+filepath.Dir(path)) ||
-		!strings.Contains(err.Error(), fmt.Sprintf("block %d", id)) {
-		t.Fatalf("reading a damaged block: %v; want ErrDamaged naming block %d, the file and mcplogd salvage", err, id)
+		!strings.Contains(err.Error(), fmt.Sprintf("record %d is unreadable: #%d..#%d", id, tl.Damaged[0].From, id)) {
+		t.Fatalf("reading a record of a damaged block: %v; want ErrDamaged naming record %d, its run, the file and mcplogd salvage", err, id)
 	}
 	t.Log(err)
 }

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -98,6 +100,7 @@ type DB struct {
 	statsTx uint64                      // the transaction (txID) that stats come from
 	names   nameCache                   // write transactions only
 	blocks  blockCache                  // blocks readers decoded
+	damage  damageSet                   // damaged blocks found since Open (damage.go)
 
 	mu            sync.RWMutex // guards closed against in-flight senders
 	closed        bool
@@ -110,6 +113,7 @@ type DB struct {
 	appended      atomic.Int64                // bytes of records appended since Open (sealLoop)
 	sealHold      atomic.Pointer[func() bool] // HoldSealing's
 	compactFailed int64                       // the file's size when a compaction last failed (the sealer's goroutine)
+	room          roomWatch                   // room awaited after a full disk (compact_room.go)
 	stop          chan struct{}               // closed by Close to end the retention loop
 	done          sync.WaitGroup
 }
@@ -144,10 +148,18 @@ func Open(path string, opts *Options) (*DB, error) {
 	if err := d.compactAtOpen(); err != nil {
 		return nil, openError(path, o.Timeout, err)
 	}
+	unclean, err := markOpen(path)
+	if err != nil { // a directory this process may not write: no check after an unclean stop
+		o.Logger.Warn("cannot mark the data file open", "path", path, "err", err)
+	}
 	d.done.Add(3)
 	go d.commitLoop()
 	go d.retentionLoop()
 	go d.sealLoop()
+	if unclean {
+		d.done.Add(1)
+		go d.checkBlocks()
+	}
 	d.kickRetention()
 	d.sealWake <- struct{}{} // records left loose by the last run, or a store written before blocks
 	return d, nil
@@ -235,7 +247,11 @@ func (d *DB) Close() error {
 	close(d.reqs)
 	close(d.stop)
 	d.done.Wait()
-	return d.file.Load().db.Close()
+	err := d.file.Load().db.Close()
+	if rerr := os.Remove(openMarker(d.path)); err == nil && !errors.Is(rerr, os.ErrNotExist) {
+		err = rerr
+	}
+	return err
 }
 
 // publish makes s the current stats unless a later transaction already
@@ -314,26 +330,39 @@ func (d *DB) Get(id uint64) (oplog.Record, error) {
 	var r oplog.Record
 	err := d.view(func(tx *bbolt.Tx, s *oplog.Stats) error {
 		v, err := d.value(tx, id)
-		if err != nil || v == nil {
-			return errors.Join(err, s.NotFound(id))
+		if err != nil {
+			return err
 		}
-		r, err = codec.Decode(id, v)
+		if v == nil {
+			return s.NotFound(id)
+		}
+		if r, err = codec.Decode(id, v); isDamage(err) {
+			return d.recordDamaged(id, d.damagedRecord(id, err), err)
+		}
 		return err
 	})
 	return r, err
 }
 
 // value returns the stored value of record id, loose or sealed (nil: none).
+// A record in a damaged block is an error naming its run and salvage
+// (recordDamaged).
 func (d *DB) value(tx *bbolt.Tx, id uint64) ([]byte, error) {
 	if v := tx.Bucket(codec.RecordsBucket).Get(codec.Key(id)); v != nil {
 		return v, nil
 	}
-	k, v := tx.Bucket(codec.BlocksBucket).Cursor().Seek(codec.Key(id))
+	bucket := tx.Bucket(codec.BlocksBucket)
+	k, v := bucket.Cursor().Seek(codec.Key(id))
 	if k == nil {
 		return nil, nil
 	}
 	b, err := d.blocks.get(k, v)
-	if err != nil {
+	if isDamage(err) {
+		if dm := d.damagedBlock(bucket, k, v, err); dm.Contains(id) {
+			return nil, d.recordDamaged(id, dm, err)
+		}
+		return nil, nil // below the block's run: trimmed
+	} else if err != nil {
 		return nil, err
 	}
 	if i := b.Find(id); i < b.Len() && b.ID(i) == id {
@@ -401,6 +430,14 @@ func (d *DB) List(q oplog.Query) (oplog.Page, error) {
 			id, v = c.last()
 		}
 		p.Records, p.More, err = collect(c, id, v, c.prev, &q.Filter, q.Offset, q.Count, p.Records)
+		// What the page walked: from below Before (or the newest) down to
+		// its last record, or to the first when it is the last page.
+		lo := uint64(0)
+		if p.More {
+			lo = p.Records[len(p.Records)-1].ID
+		}
+		p.Damaged = oplog.Crossed(c.skipped, lo, min(q.Before-1, hi))
+		slices.Reverse(p.Damaged) // met newest first
 		return err
 	})
 	return p, err
@@ -419,7 +456,7 @@ func (d *DB) total(tx *bbolt.Tx, s *oplog.Stats, f *oplog.Filter) (int64, error)
 		c := d.cursor(tx)
 		for id, v := c.seek(lo); v != nil && id <= hi; id, v = c.next() {
 			ok, err := match(f, v)
-			if err != nil {
+			if err != nil && !c.skipRecord(id, err) {
 				return 0, err
 			}
 			if ok {
@@ -449,7 +486,7 @@ func (d *DB) total(tx *bbolt.Tx, s *oplog.Stats, f *oplog.Filter) (int64, error)
 func collect(c *recCursor, id uint64, v []byte, step func() (uint64, []byte), f *oplog.Filter, skip, limit int, out []oplog.Record) (_ []oplog.Record, more bool, err error) {
 	for ; v != nil; id, v = step() {
 		ok, err := match(f, v)
-		if err != nil {
+		if err != nil && !c.skipRecord(id, err) {
 			return out, false, err
 		}
 		if !ok {
@@ -463,7 +500,9 @@ func collect(c *recCursor, id uint64, v []byte, step func() (uint64, []byte), f 
 			return out, true, nil
 		}
 		r, err := codec.Decode(id, v)
-		if err != nil {
+		if c.skipRecord(id, err) {
+			continue
+		} else if err != nil {
 			return out, false, err
 		}
 		out = append(out, r)
@@ -497,6 +536,7 @@ func (d *DB) Tail(q oplog.TailQuery) (oplog.Tail, error) {
 		if t.Lines, t.More, err = collect(c, id, v, c.next, &q.Filter, 0, q.Limit, t.Lines); t.More {
 			t.LastID = t.Lines[len(t.Lines)-1].ID
 		}
+		t.Damaged = oplog.Crossed(c.skipped, since+1, t.LastID)
 		return err
 	})
 	return t, err
@@ -507,14 +547,16 @@ func tailNewest(c *recCursor, q *oplog.TailQuery, t *oplog.Tail) error {
 	// Not collect: that would read on past the last match to tell More.
 	for id, v := c.last(); v != nil && len(t.Lines) < q.Limit; id, v = c.prev() {
 		ok, err := match(&q.Filter, v)
-		if err != nil {
+		if err != nil && !c.skipRecord(id, err) {
 			return err
 		}
 		if !ok {
 			continue
 		}
 		r, err := codec.Decode(id, v)
-		if err != nil {
+		if c.skipRecord(id, err) {
+			continue
+		} else if err != nil {
 			return err
 		}
 		t.Lines = append(t.Lines, r)
@@ -522,6 +564,12 @@ func tailNewest(c *recCursor, q *oplog.TailQuery, t *oplog.Tail) error {
 	if c.err != nil {
 		return c.err
 	}
+	lo := uint64(0) // what was walked: down to the oldest line, or all when fewer matched
+	if len(t.Lines) == q.Limit {
+		lo = t.Lines[len(t.Lines)-1].ID
+	}
+	t.Damaged = oplog.Crossed(c.skipped, lo, t.LastID)
+	slices.Reverse(t.Damaged)
 	for i, j := 0, len(t.Lines)-1; i < j; i, j = i+1, j-1 {
 		t.Lines[i], t.Lines[j] = t.Lines[j], t.Lines[i]
 	}

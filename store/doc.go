@@ -25,6 +25,16 @@
 // IDs go on. At Open, package migrations brings an older file forward and
 // refuses a newer one.
 //
+// A sealed block whose body does not expand (a flipped bit: its checksum
+// fails), or a loose record whose key or value a damaged leaf page
+// garbled, does not stop a read: the readers step over it and name its
+// run of IDs in their answers (oplog.Damaged in Page, Tail and
+// SearchPage); a Get of one of its records is an error (EDAMAGED) naming
+// the run and mcplogd salvage; Damage lists the runs found since Open, and
+// after an unclean stop (the marker log.db.open left behind) every block
+// is checked in the background (damage.go). Damage to the pages bbolt
+// checks itself (meta pages, page headers) is refused at Open.
+//
 // bbolt never gives back the pages it freed: once most of the file is free
 // pages, the sealer copies what is live into a new file and renames it over
 // the data file (compact.go).

@@ -106,6 +106,12 @@ func (d *DB) trimOnce(sealFirst bool) (int, error) {
 		c := d.cursor(tx)
 		id, v := c.first()
 		for ; v != nil && n < d.opts.TrimBatch; id, v = c.next() {
+			if len(c.skipped) > 0 {
+				// A damaged block: its records cannot be counted out, so
+				// retention stops before it until salvage copies the file.
+				id = c.skipped[0].From
+				break
+			}
 			kind, level, _, t, err := codec.Header(v)
 			if err != nil {
 				return fmt.Errorf("record %d: %w", id, err)

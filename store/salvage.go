@@ -25,6 +25,13 @@ type SalvageReport struct {
 	Expected  uint64   // records the damaged file's counters say it held; 0 when unreadable
 	LastID    uint64   // the newest ID copied
 	Problems  []string // the first problems met, for the report
+
+	// Damaged are the runs of IDs of the blocks that did not expand, oldest
+	// first; DamagedRecords, of Skipped, the IDs of those runs not copied
+	// from another page: the records lost with them. (A run may hold IDs
+	// that retention had trimmed: its header's count is not trusted.)
+	Damaged        []oplog.Damaged
+	DamagedRecords uint64
 }
 
 // salvageBatch is how many records one transaction of the new file takes.
@@ -88,6 +95,9 @@ type salvager struct {
 	// on, and the same record is found again on a stale or orphan page.
 	copied *roaring64.Bitmap
 	err    error // the first write error: salvage stops
+
+	prevBlock uint64 // the key of the block walked last (salvage_damage.go)
+	firstID   uint64 // the oldest record, as the counters say; 0: unknown
 }
 
 func (s *salvager) run() error {
@@ -106,13 +116,13 @@ func (s *salvager) run() error {
 		s.walkBucket(v, func(_ uint32, k, v []byte) {
 			if bytes.Equal(k, codec.StatsKey) {
 				if st, err := codec.DecodeStats(v); err == nil {
-					s.rep.Expected = st.Records
+					s.rep.Expected, s.firstID = st.Records, st.FirstID
 				}
 			}
 		})
 	}
 	if v, ok := buckets[string(codec.BlocksBucket)]; ok {
-		s.walkBucket(v, s.record)
+		s.walkBucket(v, s.block)
 	}
 	if v, ok := buckets[string(codec.RecordsBucket)]; ok {
 		s.walkBucket(v, s.record)
@@ -124,6 +134,7 @@ func (s *salvager) run() error {
 		s.orphans()
 	}
 	s.flush()
+	s.countDamaged()
 	if v, ok := buckets[string(codec.PositionsBucket)]; ok && s.err == nil {
 		s.err = s.positions(v)
 	}

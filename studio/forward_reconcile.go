@@ -239,7 +239,7 @@ func (f *Forwarder) resend(ctx context.Context, due []batch, missing []uint64) (
 		}
 		id, _ := due[bi].at(q)
 		r, err := f.src.Get(ctx, id)
-		if oplog.ErrorCode(err) == oplog.ENOTFOUND {
+		if oplog.ErrorCode(err) == oplog.ENOTFOUND || oplog.IsDamaged(err) {
 			f.st.Lost++
 			continue
 		} else if err != nil {

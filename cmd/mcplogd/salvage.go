@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/mcplogd/mcplogd/internal/datadir"
 	"github.com/mcplogd/mcplogd/search"
@@ -66,7 +67,7 @@ func (m *Main) salvage(ctx context.Context, args []string) error {
 		return err
 	}
 	db := filepath.Base(dir.DBPath())
-	if err := copyDirFiles(dir.Path, *out, db, db+store.CompactSuffix, "server.json"); err != nil {
+	if err := copyDirFiles(dir.Path, *out, db, db+store.CompactSuffix, db+store.OpenSuffix, "server.json"); err != nil {
 		return err
 	}
 	m.salvageReport(rep, dir, *out)
@@ -81,7 +82,7 @@ func (m *Main) salvageReport(rep store.SalvageReport, dir *datadir.Dir, out stri
 	} else {
 		fmt.Fprint(w, "its counters are unreadable")
 	}
-	fmt.Fprintf(w, "; %d records skipped (undecodable), %d pages unreadable", rep.Skipped, rep.BadPages)
+	fmt.Fprintf(w, "; %d records skipped (undecodable%s), %d pages unreadable", rep.Skipped, damagedBlocks(&rep), rep.BadPages)
 	if rep.Carved > 0 {
 		fmt.Fprintf(w, " (%d records cut out of the pages after them)", rep.Carved)
 	}
@@ -90,6 +91,27 @@ func (m *Main) salvageReport(rep store.SalvageReport, dir *datadir.Dir, out stri
 		fmt.Fprintf(w, "  %s\n", p)
 	}
 	fmt.Fprintf(w, "To use it: keep the server stopped, move %s aside and %s to its place, or start mcplogd --data %s; the search index is rebuilt at start.\n", dir.Path, out, out)
+}
+
+// damagedBlocks says how many of the records skipped were in blocks that
+// did not expand, and which: ", 2740 of them in 1 damaged block: #1..#2740".
+func damagedBlocks(rep *store.SalvageReport) string {
+	if len(rep.Damaged) == 0 {
+		return ""
+	}
+	runs := make([]string, 0, min(len(rep.Damaged), 4))
+	for i, d := range rep.Damaged {
+		if i == cap(runs) {
+			runs = append(runs, "…")
+			break
+		}
+		runs = append(runs, fmt.Sprintf("#%d..#%d", d.From, d.To))
+	}
+	blocks := "blocks"
+	if len(rep.Damaged) == 1 {
+		blocks = "block"
+	}
+	return fmt.Sprintf(", %d of them in %d damaged %s: %s", rep.DamagedRecords, len(rep.Damaged), blocks, strings.Join(runs, " "))
 }
 
 // copyDirFiles copies the regular files of src into dst, except skip.

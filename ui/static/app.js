@@ -291,6 +291,10 @@
       parts.push(a.dropped + ' lines dropped');
       frag.append(el('div', 'separator', a.dropped + ' lines dropped by retention'));
     }
+    for (const d of a.damaged || []) { // a damaged block of log.db, skipped
+      parts.push('damaged records skipped');
+      frag.append(el('div', 'separator', d));
+    }
     if (parts.length) { notice(parts); cons.tail = null; }
     for (const r of a.lines || []) {
       if (joins(cons.tail, r)) { extend(cons.tail, r); continue; }
@@ -408,6 +412,7 @@
       const a = await api('/api/v1/search', { query: p.q, since: p.since, until: p.until, limit: 50, cursor: more ? srch.cursor : '', scope: p.scope });
       if (seq !== srch.seq) return;
       const frag = document.createDocumentFragment();
+      for (const d of a.damaged || []) frag.append(el('div', 'separator', d)); // a damaged block of log.db, not searched
       for (const h of a.hits || a.records || []) frag.append(hitEl(h));
       results.append(frag);
       srch.cursor = a.nextCursor || '';

@@ -1,0 +1,125 @@
+package logtest
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"go.etcd.io/bbolt"
+
+	"github.com/mcplogd/mcplogd/internal/codec"
+	"github.com/mcplogd/mcplogd/oplog"
+	"github.com/mcplogd/mcplogd/store"
+)
+
+// Block is a sealed block of a data file, for tests that damage one: its
+// run of IDs, its records and where its value lies in the file.
+type Block struct {
+	First, Last uint64
+	Records     int
+	At, Size    int64
+}
+
+// Blocks lists the blocks of the data file at path, oldest first, each
+// with where its value lies in the file (~100 KB of compressed bytes,
+// found by its bytes).
+func Blocks(path string) ([]Block, error) {
+	file, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	db, err := bbolt.Open(path, 0o600, &bbolt.Options{ReadOnly: true, Timeout: time.Second})
+	if err != nil {
+		return nil, err
+	}
+	defer db.Close()
+	var blocks []Block
+	err = db.View(func(tx *bbolt.Tx) error {
+		return tx.Bucket(codec.BlocksBucket).ForEach(func(k, v []byte) error {
+			last, _ := codec.ID(k)
+			_, first, n, err := codec.BlockRev(v)
+			at := bytes.Index(file, v)
+			if err != nil || at < 0 {
+				return fmt.Errorf("block %d: %v, at %d", last, err, at)
+			}
+			blocks = append(blocks, Block{First: first, Last: last, Records: int(n), At: int64(at), Size: int64(len(v))})
+			return nil
+		})
+	})
+	return blocks, err
+}
+
+// FlipBit flips bit bit of byte off of the file at path, as a failing
+// disk or a cosmic ray would.
+func FlipBit(path string, off int64, bit uint) error {
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	b := make([]byte, 1)
+	if _, err := f.ReadAt(b, off); err != nil {
+		return err
+	}
+	b[0] ^= 1 << bit
+	if _, err := f.WriteAt(b, off); err != nil {
+		return err
+	}
+	return f.Close()
+}
+
+var gameEpoch = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+
+// GameLines returns n lines of a game's log, the first the from-th: ~100
+// bytes of text each, as a game prints them (frame times, draw calls, a
+// few names), so that a block holds ~2,500 of them, as it does in use;
+// every 7th (from the 0th) says "found the needle". They are normalised
+// (kind, time), for a store's Append.
+func GameLines(from, n int) []oplog.Record {
+	names := []string{"Render", "Physics", "AI", "Net", "Audio"}
+	recs := make([]oplog.Record, n)
+	for k := range recs {
+		i := from + k
+		text := fmt.Sprintf("frame %d rendered: %d draw calls, %d triangles, %d.%02d ms on the render thread, scene level_%02d",
+			i, 800+i*37%400, 120_000+i*7919%90_000, 5+i%11, i*13%100, i/5000)
+		if i%7 == 0 {
+			text = fmt.Sprintf("found the needle %d while streaming chunk %d of level_%02d (%d KB)", i, i*31%977, i/5000, 64+i%512)
+		}
+		recs[k] = oplog.Record{Kind: oplog.KindLine, Level: oplog.LevelInfo, Time: gameEpoch.Add(time.Duration(i) * time.Millisecond),
+			Source: "game", Name: names[i%len(names)], Text: text}
+	}
+	return recs
+}
+
+// MustSealedStore writes n lines (GameLines) into a new
+// data file, waits until the sealer has sealed every whole block's worth
+// (three blocks at least), closes it and returns its path and blocks.
+func MustSealedStore(tb testing.TB, n int) (string, []Block) {
+	tb.Helper()
+	path := filepath.Join(tb.TempDir(), "log.db")
+	db, err := store.Open(path, nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	for i := 0; i < n; i += 1000 {
+		if err := db.Append(context.Background(), GameLines(i, min(1000, n-i))); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	Eventually(tb, time.Minute, "every whole block's worth sealed", func() bool {
+		l, err := db.Layout()
+		return err == nil && l.Blocks >= 3 && l.LooseBytes < codec.BlockTarget
+	})
+	if err := db.Close(); err != nil {
+		tb.Fatal(err)
+	}
+	blocks, err := Blocks(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return path, blocks
+}
