@@ -33,12 +33,12 @@ const (
 	streamBacklog = 500
 )
 
-// mcpSessionRecent is how long after its last request an MCP session may
-// not be evicted to make room at the session cap (mcp_sessions.go). An agent
+// mcpSessionRecent is how long after its last call an MCP session is
+// evicted last to make room at the session cap (mcp_sessions.go): an agent
 // is quiet between calls while its model thinks or a person reads, for
-// seconds up to a minute or two; a crash-looping client or a script never
-// calls its abandoned sessions again. Two minutes spares the first, and
-// frees the cap from the second within two minutes instead of the 30 of
-// --mcp-session-idle. A session with a request in flight or an open GET
-// stream is never evicted, however long ago that request began.
+// seconds up to a minute or two, so a session that called within it goes
+// after every session that only initialized (a crash-looping client or a
+// script never calls its abandoned sessions again). A session with a
+// request in flight or an open GET stream is never evicted, however long
+// ago that request began.
 const mcpSessionRecent = 2 * time.Minute

@@ -29,9 +29,11 @@ const retryAfter = 2
 // A zero field means its documented default; a negative one, no limit.
 type Limits struct {
 	// MCPSessions is how many MCP sessions may be open at once. At the
-	// cap, an initialize closes the least recently used idle session to
-	// make room (mcp_sessions.go), and is refused only when every session
-	// is in use. Default DefaultMaxMCPSessions (256).
+	// cap, an initialize closes an idle session (no request in flight, no
+	// open GET stream) to make room, the least recently used first and
+	// those that called in the last two minutes last (mcp_sessions.go); it
+	// is refused only when every session is in use. Default
+	// DefaultMaxMCPSessions (256).
 	MCPSessions int
 
 	// Streams is how many GET /api/v1/stream event streams may be open at

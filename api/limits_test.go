@@ -147,15 +147,22 @@ func TestMCP_Limits_IdleSessionReaped(t *testing.T) {
 }
 
 // TestMCP_Limits_SessionsEscapedMethod: an initialize whose method is
-// spelled with a JSON escape counts against the cap too.
+// spelled with a JSON escape counts against the cap too: at the cap of one,
+// the second evicts the first (idle) session.
 func TestMCP_Limits_SessionsEscapedMethod(t *testing.T) {
 	h := mustServe(t, &harnessOptions{API: api.Options{Limits: api.Limits{MCPSessions: 1}}})
 	body := strings.Replace(initializeBody("2025-06-18"), `"initialize"`, `"\u0069nitialize"`, 1)
-	if status, out := rawMCP(h, t, http.MethodPost, "/mcp/"+testToken, body, nil); status != http.StatusOK {
-		t.Fatalf("first escaped initialize: %d %s", status, out)
+	status, header, out, err := postMCP(context.Background(), h, "", body)
+	if err != nil || status != http.StatusOK {
+		t.Fatalf("first escaped initialize: %d %s %v", status, out, err)
 	}
+	first := header.Get("Mcp-Session-Id")
 	logtest.Eventually(t, 10*time.Second, "the session open", func() bool { return h.Srv.Sessions() == 1 })
-	if status, out := rawMCP(h, t, http.MethodPost, "/mcp/"+testToken, body, nil); status != http.StatusServiceUnavailable {
-		t.Fatalf("second escaped initialize past the cap: %d %s, want 503", status, out)
+	if status, out := rawMCP(h, t, http.MethodPost, "/mcp/"+testToken, body, nil); status != http.StatusOK {
+		t.Fatalf("second escaped initialize at the cap: %d %s, want 200 (the first evicted)", status, out)
 	}
+	if status := ping(t, h, first); status != http.StatusNotFound {
+		t.Errorf("a request of the first session: %d, want 404 (evicted to make room: the second counted)", status)
+	}
+	logtest.Eventually(t, 10*time.Second, "one session open", func() bool { return h.Srv.Sessions() == 1 })
 }

@@ -17,10 +17,13 @@ import (
 // The MCP endpoint's sessions: how many may be open (Limits.MCPSessions),
 // the token generation each was opened in (a rotation closes the older
 // ones), which are in use, and the cap on tool calls that wait
-// (Limits.LongPolls). At the session cap, an initialize evicts the least
-// recently used idle session: one with no request in flight, no open GET
-// stream and no request for mcpSessionRecent. Only when every session is in
-// use is the new client refused.
+// (Limits.LongPolls). At the session cap, an initialize evicts an idle
+// session: one with no request in flight and no open GET stream. Sessions
+// that sent a request past their initialize in the last mcpSessionRecent (an
+// agent thinking between calls) go last; among the others (abandoned ones)
+// the least recently used goes first. Only when every session is in use is
+// the new client refused, so a flood of abandoned sessions never keeps a new
+// client out.
 
 // sessionRegistry knows every open MCP session: the generation it was
 // opened in and whether it is in use.
@@ -39,6 +42,7 @@ type sessionUse struct {
 	gen     uint64    // the generation it was opened in
 	active  int       // requests in flight, an open GET stream included
 	last    time.Time // when a request last began or ended
+	used    bool      // it sent a request past initialize and notifications/initialized
 	evicted bool      // closed to make room: 404 until the SDK forgets it
 }
 
@@ -98,27 +102,33 @@ func (r *sessionRegistry) admit() (ok bool, ev *eviction) {
 	return true, ev
 }
 
-// leastRecent returns the idle session used least recently; nil when every
-// session is in use. Under r.mu.
+// leastRecent returns the idle session to evict (no request in flight, no
+// open GET stream): the least recently used of those not used lately, else
+// the least recently used of all; nil when every session is in use. Under
+// r.mu.
 func (r *sessionRegistry) leastRecent() (string, *sessionUse) {
 	var id string
 	var lru *sessionUse
 	now := r.now()
+	// working: a session that called lately; an abandoned one goes first
+	// however recently it opened.
+	working := func(u *sessionUse) bool { return u.used && now.Sub(u.last) < mcpSessionRecent }
 	for sid, u := range r.open {
-		if u.evicted || u.active > 0 || now.Sub(u.last) < mcpSessionRecent {
+		if u.evicted || u.active > 0 {
 			continue
 		}
-		if lru == nil || u.last.Before(lru.last) {
+		if lru == nil || working(lru) && !working(u) || working(u) == working(lru) && u.last.Before(lru.last) {
 			id, lru = sid, u
 		}
 	}
 	return id, lru
 }
 
-// enter notes a request of session id in flight until leave is called;
-// false for a session evicted to make room (which the request may not
-// use). A session the registry does not know is left to the SDK.
-func (r *sessionRegistry) enter(id string) (leave func(), ok bool) {
+// enter notes a request of session id in flight until leave is called,
+// work saying it is more than the notifications/initialized that ends an
+// initialize; false for a session evicted to make room (which the request
+// may not use). A session the registry does not know is left to the SDK.
+func (r *sessionRegistry) enter(id string, work bool) (leave func(), ok bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	u := r.open[id]
@@ -129,6 +139,7 @@ func (r *sessionRegistry) enter(id string) (leave func(), ok bool) {
 		return nil, false
 	}
 	u.active++
+	u.used = u.used || work
 	u.last = r.now()
 	return func() {
 		r.mu.Lock()
@@ -140,9 +151,9 @@ func (r *sessionRegistry) enter(id string) (leave func(), ok bool) {
 
 // busyMessage is the refusal of an initialize when every session is in use.
 func (r *sessionRegistry) busyMessage() string {
-	return fmt.Sprintf("too many MCP sessions: all %d are in use (each has a request in flight, an open GET stream, "+
-		"or sent a request in the last %s), so none can make room; close the MCP clients you no longer use, "+
-		"or start mcplogd serve with a higher --max-mcp-sessions; retry after %d s", r.slots.max, mcpSessionRecent, retryAfter)
+	return fmt.Sprintf("too many MCP sessions: all %d are in use (each has a request in flight or an open GET stream), "+
+		"so none can make room; close the MCP clients you no longer use, "+
+		"or start mcplogd serve with a higher --max-mcp-sessions; retry after %d s", r.slots.max, retryAfter)
 }
 
 // opened ends admit's reservation, noting the session id (none when the
@@ -219,12 +230,13 @@ func (r *sessionRegistry) closeIf(drop func(id string, gen uint64) bool) {
 func (s *Server) guardMCP(c echo.Context, h http.Handler, w http.ResponseWriter, r *http.Request, body []byte) {
 	g := s.generationOf(c)
 	id := r.Header.Get("Mcp-Session-Id")
+	msgs := peekRPC(body)
 	if id != "" {
 		if !s.sessions.current(id, s.gen.Load().n) {
 			http.Error(w, "session not found: the token it was opened with has been replaced", http.StatusNotFound)
 			return
 		}
-		leave, ok := s.sessions.enter(id)
+		leave, ok := s.sessions.enter(id, r.Method != http.MethodPost || !msgs.initialized)
 		if !ok {
 			http.Error(w, "session not found: it was idle and closed to make room for a new session; initialize a new one", http.StatusNotFound)
 			return
@@ -235,7 +247,6 @@ func (s *Server) guardMCP(c echo.Context, h http.Handler, w http.ResponseWriter,
 		http.Error(w, "not found", http.StatusNotFound)
 		return
 	}
-	msgs := peekRPC(body)
 	if id == "" && r.Method == http.MethodPost && msgs.initialize {
 		ok, ev := s.sessions.admit()
 		if !ok {
@@ -273,9 +284,10 @@ func writeBusy(w http.ResponseWriter, id json.RawMessage, l *slots) {
 
 // rpcPeek is what guardMCP needs to know of a POST's JSON-RPC messages.
 type rpcPeek struct {
-	id         json.RawMessage // the first request's ID
-	initialize bool            // one is initialize
-	waits      bool            // one is a tools/call with waitMs > 0
+	id          json.RawMessage // the first request's ID
+	initialize  bool            // one is initialize
+	initialized bool            // every one is notifications/initialized
+	waits       bool            // one is a tools/call with waitMs > 0
 }
 
 func peekRPC(body []byte) rpcPeek {
@@ -301,7 +313,9 @@ func peekRPC(body []byte) rpcPeek {
 		}
 		msgs = []message{m}
 	}
+	p.initialized = len(msgs) > 0
 	for _, m := range msgs {
+		p.initialized = p.initialized && m.Method == "notifications/initialized"
 		if p.id == nil && len(m.ID) > 0 {
 			p.id = m.ID
 		}

@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -221,8 +222,8 @@ func TestMCP_Sessions_LiveSessionKept(t *testing.T) {
 // TestMCP_Sessions_InUseNotEvicted: at the cap, a session with an open GET
 // stream (the go-sdk client's) and one with a console_tail waiting are not
 // evicted however long ago their requests began: the new client gets 503
-// saying what to do. Once the call ends, its session is kept for
-// SessionRecent, then evicted; its next request gets 404.
+// saying what to do. Once the call ends its session is idle, and the next
+// initialize evicts it at once; its next request gets 404.
 func TestMCP_Sessions_InUseNotEvicted(t *testing.T) {
 	h, clk, buf := mustServeSessions(t, 2)
 	streaming := mustConnectAt(t, h, nil, sessionVersion)
@@ -252,10 +253,6 @@ func TestMCP_Sessions_InUseNotEvicted(t *testing.T) {
 		t.Fatalf("the waiting console_tail: %d", status)
 	}
 	logtest.Eventually(t, 10*time.Second, "the call ended", func() bool { return !api.SessionInUse(h.Srv, waiting) })
-	if status, header, _, _ := openSession(t, h); status != http.StatusServiceUnavailable {
-		t.Fatalf("an initialize right after the call ended: %d %v, want 503", status, header)
-	}
-	clk.Add(api.SessionRecent)
 	mustOpenSession(t, h)
 	if status := ping(t, h, waiting); status != http.StatusNotFound {
 		t.Errorf("a request of the evicted session: %d, want 404", status)
@@ -265,7 +262,113 @@ func TestMCP_Sessions_InUseNotEvicted(t *testing.T) {
 	if err := streaming.session.Ping(ctx, nil); err != nil {
 		t.Errorf("the session with a GET stream after the eviction: %v", err)
 	}
-	if lines := evictions(buf); len(lines) != 1 || !strings.Contains(lines[0], "session_id="+waiting) || !strings.Contains(lines[0], "idle=2m0s") {
-		t.Errorf("evictions logged: %q; want one of %s, idle=2m0s", lines, waiting)
+	if lines := evictions(buf); len(lines) != 1 || !strings.Contains(lines[0], "session_id="+waiting) || !strings.Contains(lines[0], "idle=0s") {
+		t.Errorf("evictions logged: %q; want one of %s, idle=0s", lines, waiting)
+	}
+}
+
+// TestMCP_Sessions_WorkingGoLast: at the cap, a session that called lately
+// is kept and a newer one that never called past its initialize makes
+// room; once SessionRecent has passed since its call, the caller is just
+// the least recently used, and goes.
+func TestMCP_Sessions_WorkingGoLast(t *testing.T) {
+	h, clk, buf := mustServeSessions(t, 2)
+	working := mustOpenSession(t, h)
+	clk.Add(time.Second)
+	if status := ping(t, h, working); status != http.StatusOK {
+		t.Fatalf("ping: %d", status)
+	}
+	clk.Add(time.Second)
+	abandoned := mustOpenSession(t, h)
+	clk.Add(time.Second)
+	third := mustOpenSession(t, h)
+	if status := ping(t, h, abandoned); status != http.StatusNotFound {
+		t.Errorf("the newer session that never called: %d, want 404 (evicted)", status)
+	}
+	if status := ping(t, h, working); status != http.StatusOK {
+		t.Errorf("the older session that called a second before: %d, want 200 (kept)", status)
+	}
+	clk.Add(time.Second)
+	if status := ping(t, h, third); status != http.StatusOK {
+		t.Fatalf("ping: %d", status)
+	}
+	clk.Add(api.SessionRecent)
+	mustOpenSession(t, h)
+	if status := ping(t, h, working); status != http.StatusNotFound {
+		t.Errorf("the caller, %s after its call and least recently used: %d, want 404 (evicted)", api.SessionRecent, status)
+	}
+	if n := len(evictions(buf)); n != 2 {
+		t.Errorf("%d evictions logged, want 2", n)
+	}
+}
+
+// TestMCP_Sessions_FloodAdmitsNewClient: with --max-mcp-sessions 50, 300
+// clients that send initialize and nothing more, all within a second or two,
+// are all admitted, and a new go-sdk client after them connects and calls a
+// tool within 10 s; meanwhile a session with a console_tail waiting, one with
+// a GET stream and one that pinged just before the flood are not evicted.
+// (Before, every session within two minutes of its last request counted as in
+// use: the flood's 51st initialize and every client after it got 503 for
+// two minutes.)
+func TestMCP_Sessions_FloodAdmitsNewClient(t *testing.T) {
+	h, _, buf := mustServeSessions(t, 50)
+	api.SetSessionClock(h.Srv, time.Now)
+	streaming := mustConnectAt(t, h, nil, sessionVersion)
+	logtest.Eventually(t, 10*time.Second, "the go-sdk client's GET stream open", func() bool {
+		return api.SessionInUse(h.Srv, streaming.session.ID())
+	})
+	waiting, quiet := mustOpenSession(t, h), mustOpenSession(t, h)
+	answered := make(chan string, 1)
+	go func() {
+		status, _, body, _ := postMCP(context.Background(), h, waiting,
+			`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"console_tail","arguments":{"sinceId":0,"waitMs":60000}}}`)
+		answered <- fmt.Sprint(status, " ", body)
+	}()
+	logtest.Eventually(t, 10*time.Second, "console_tail waiting", func() bool { return h.Srv.Waiting() == 1 })
+	if status := ping(t, h, quiet); status != http.StatusOK {
+		t.Fatalf("ping: %d", status)
+	}
+
+	refused := 0
+	for range 300 {
+		status, _, _, err := postMCP(context.Background(), h, "", initializeBody(sessionVersion))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if status != http.StatusOK {
+			refused++
+		}
+	}
+	if refused > 0 {
+		t.Errorf("%d of 300 initializes refused at the cap of 50; want every one admitted", refused)
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	start := time.Now()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "new", Version: "1"}, nil).Connect(ctx,
+		&mcp.StreamableClientTransport{Endpoint: mcpURL(h)}, &mcp.ClientSessionOptions{ProtocolVersion: sessionVersion})
+	if err != nil {
+		t.Fatalf("a new client after 300 abandoned sessions: %v", err)
+	}
+	defer cs.Close()
+	if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "console_tail", Arguments: map[string]any{}}); err != nil {
+		t.Fatalf("console_tail of the new client: %v", err)
+	}
+	t.Logf("a new client admitted and answered after 300 abandoned sessions in %s", time.Since(start))
+
+	logtest.MustAppend(t, h.Log, oplog.Record{Level: oplog.LevelInfo, Text: "wake"})
+	if got := <-answered; !strings.HasPrefix(got, "200 ") || !strings.Contains(got, "wake") {
+		t.Errorf("the console_tail that waited through the flood: %s; want 200 with the line", got)
+	}
+	if status := ping(t, h, quiet); status != http.StatusOK {
+		t.Errorf("the session that pinged before the flood: %d, want 200 (kept)", status)
+	}
+	if err := streaming.session.Ping(ctx, nil); err != nil {
+		t.Errorf("the session with a GET stream after the flood: %v", err)
+	}
+	logtest.Eventually(t, 10*time.Second, "the evicted sessions closed", func() bool { return h.Srv.Sessions() <= 50 })
+	if n, want := len(evictions(buf)), 3+300+1-50; n != want {
+		t.Errorf("%d evictions logged, want %d", n, want)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"sort"
 	"time"
 
 	"github.com/mcplogd/mcplogd/oplog"
@@ -34,14 +35,18 @@ func (f *Forwarder) step(ctx context.Context) (busy bool, err error) {
 		// After a failure (or at start): VictoriaLogs must answer before
 		// anything else, and the settle window starts then, not when the
 		// rows went: a VictoriaLogs that stalled with a batch in flight
-		// takes it when it wakes, and makes it searchable later.
+		// takes it when it wakes, and makes it searchable later. Then is
+		// when the answer came, not when the ping went: a ping sent to a
+		// frozen VictoriaLogs waits through the freeze, and a window dated
+		// from its sending would be over the moment VictoriaLogs wakes,
+		// before it read the batch it was sent frozen.
 		rctx, cancel := context.WithTimeout(ctx, f.opts.Timeout)
 		err := f.vl.ping(rctx)
 		cancel()
 		if err != nil {
 			return false, f.errorf("%w", err)
 		}
-		f.answering = now
+		f.answering = time.Now()
 	}
 	if !f.resumed {
 		if err := f.resume(ctx); err != nil {
@@ -169,10 +174,13 @@ func (f *Forwarder) next(ctx context.Context, st *oplog.Stats, now time.Time) (b
 		if err != nil {
 			return b, nil, err
 		}
-		if t.Reset || len(t.Lines) == 0 {
+		if t.Reset || len(t.Lines) == 0 && len(t.Damaged) == 0 {
 			break // a new generation: the next step follows it
 		}
-		stop := false
+		stop := f.cutAtDamage(&t, b.Lo == 0, since)
+		if stop && len(t.Lines) == 0 && b.Lo == 0 {
+			continue // the damaged run was skipped: read on after it
+		}
 		for i := range t.Lines {
 			r := &t.Lines[i]
 			if r.Time.Before(old) || r.Time.After(future) {
@@ -212,6 +220,28 @@ func (f *Forwarder) next(ctx context.Context, st *oplog.Stats, now time.Time) (b
 	return b, body, nil
 }
 
+// cutAtDamage keeps of t the lines before its first damaged run (see
+// oplog.Damaged) and reports whether there was one: a batch is one run of
+// IDs, so it ends there. With no line before the run and the batch empty,
+// the run is skipped: Through passes it and its records count as lost to
+// the studio (mcplogd salvage, which copies what is readable, names them).
+func (f *Forwarder) cutAtDamage(t *oplog.Tail, empty bool, since uint64) bool {
+	if len(t.Damaged) == 0 {
+		return false
+	}
+	dm := t.Damaged[0]
+	t.Lines = t.Lines[:sort.Search(len(t.Lines), func(i int) bool { return t.Lines[i].ID >= dm.From })]
+	if len(t.Lines) == 0 && empty {
+		s := &f.st
+		n := dm.To - max(dm.From, since+1) + 1
+		s.Lost += n
+		s.Through = max(s.Through, dm.To)
+		f.opts.Logger.Error("studio: records of a damaged block of the data file were skipped; they are lost to the studio",
+			"from", dm.From, "to", dm.To, "records", n, "lostTotal", s.Lost, "damage", dm.String())
+	}
+	return true
+}
+
 // completions appends to body the second rows of the operations sent
 // pending that have completed since, noting them in b.Comps.
 func (f *Forwarder) completions(ctx context.Context, b *batch, body []byte) ([]byte, error) {
@@ -228,7 +258,7 @@ func (f *Forwarder) completions(ctx context.Context, b *batch, body []byte) ([]b
 		}
 		id := s.Pending[(f.pendingAt-n+i)%len(s.Pending)]
 		r, err := f.src.Get(ctx, id)
-		if oplog.ErrorCode(err) == oplog.ENOTFOUND {
+		if oplog.ErrorCode(err) == oplog.ENOTFOUND || oplog.IsDamaged(err) {
 			gone = append(gone, id)
 			continue
 		} else if err != nil {
