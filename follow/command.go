@@ -95,7 +95,9 @@ var crashSignals = map[string]bool{"SIGSEGV": true, "SIGABRT": true, "SIGBUS": t
 // opts.Parser, copied to opts.Output, and appended as it comes; when the
 // program has exited and its output is read, an exit marker (oplog.MarkerExit)
 // records its exit status or the signal that ended it. Where there are no
-// pseudo-terminals (Windows), its output is read through a pipe.
+// pseudo-terminals (Windows), its output is read through a pipe. A line
+// over 1 MiB is stored once, its head marked cut with the bytes dropped
+// (lineCutter), not as a record of each MiB.
 //
 // RunCommand returns when the program has ended and everything is stored.
 // It returns an error when the program cannot be started (nothing is

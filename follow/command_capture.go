@@ -17,7 +17,7 @@ type capture struct {
 	opts     CommandOptions
 	logger   *slog.Logger
 	parser   Parser
-	partial  []byte
+	lines    lineCutter
 	read     int64 // bytes read
 	pending  []oplog.Record
 	lastData time.Time
@@ -132,7 +132,7 @@ func (c *capture) feed(b []byte) {
 	}
 	c.read += int64(len(b))
 	c.lastData, c.flushed = time.Now(), false
-	splitLines(&c.partial, b, c.read, func(line []byte, end int64) {
+	c.lines.split(b, c.read, func(line []byte, end int64) {
 		c.add(c.parser.Line(cleanLine(line), end))
 	})
 }
@@ -144,9 +144,13 @@ func (c *capture) add(es []Entry) {
 }
 
 // tick stores what is pending, and the held entry once output was quiet
-// for Quiet.
+// for Quiet; a cut line (lineCutter) whose newline has not come by then
+// is stored too, so that output that never ends its line is recorded.
 func (c *capture) tick() {
 	if !c.flushed && time.Since(c.lastData) >= c.opts.Quiet {
+		if c.lines.cut() {
+			c.add(c.parser.Line(cleanLine(c.lines.take()), c.read))
+		}
 		c.add(c.parser.Flush())
 		c.flushed = true
 	}
@@ -156,9 +160,8 @@ func (c *capture) tick() {
 // exited stores the rest of the output and the exit marker, and returns
 // the marker as stored (ID 0 when it could not be).
 func (c *capture) exited(e Exit) oplog.Record {
-	if len(c.partial) > 0 {
-		c.add(c.parser.Line(cleanLine(c.partial), c.read))
-		c.partial = nil
+	if c.lines.held() {
+		c.add(c.parser.Line(cleanLine(c.lines.take()), c.read))
 	}
 	c.add(c.parser.Flush())
 	data := map[string]any{"durationMs": e.Duration.Milliseconds()}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/mcplogd/mcplogd/client"
+	"github.com/mcplogd/mcplogd/internal/datadir"
 	"github.com/mcplogd/mcplogd/internal/logtest"
 	"github.com/mcplogd/mcplogd/oplog"
 )
@@ -119,4 +120,46 @@ func randomBytes(t *testing.T, n int) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// TestServe_FullDiskServerFound: a server restarted on another port while
+// its disk is full is found by the CLI (server.json names its port, not
+// the last run's), and a server started on a full disk without a
+// server.json writes one once there is room.
+func TestServe_FullDiskServerFound(t *testing.T) {
+	bin := buildBinary(t)
+	disk := logtest.MountTmpfs(t, 16<<20)
+	data := filepath.Join(disk, "data")
+	dir := &datadir.Dir{Path: data}
+	p := serveProc(t, bin, data)
+	old, _ := dir.Server()
+	p.stop(t)
+
+	logtest.FillDisk(t, disk)
+	addr := freeAddr(t)
+	p = serveAt(t, bin, data, addr)
+	if s, err := dir.Server(); err != nil || s.Addr != addr || s.PID != p.cmd.Process.Pid {
+		t.Fatalf("server.json on a full disk: %+v, %v; want %s (the last run's was %s)", s, err, addr, old.Addr)
+	}
+	if r := runningServer(t.Context(), dir, p.token); r == nil {
+		t.Fatal("the CLI does not find the server restarted on a full disk")
+	}
+	p.stop(t)
+
+	must(t, os.Remove(filepath.Join(data, "server.json")))
+	filler := logtest.FillDisk(t, disk) // again: the file's page is free
+	addr = freeAddr(t)
+	p = serveAt(t, bin, data, addr)
+	defer p.stop(t)
+	if s, _ := dir.Server(); s.Addr != "" {
+		t.Fatalf("server.json written on a full disk without one: %+v", s)
+	}
+	must(t, os.Remove(filler))
+	logtest.Eventually(t, 20*time.Second, "server.json once there is room", func() bool {
+		s, err := dir.Server()
+		return err == nil && s.Addr == addr && s.PID == p.cmd.Process.Pid
+	})
+	if r := runningServer(t.Context(), dir, p.token); r == nil {
+		t.Fatal("the CLI does not find the server once server.json is written")
+	}
 }

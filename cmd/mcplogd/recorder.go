@@ -38,9 +38,13 @@ const (
 var recorderFlags = []string{"max-bytes", "max-records", "max-age", "memory-limit"}
 
 // recorder returns the running server of dir, starting one in the
-// background first when none answers. Two stdio sessions starting at once
-// both start one: the store's lock lets one run, the other stops at once
-// saying the directory is in use, and both attach to the one that runs.
+// background first when none answers. Of the stdio sessions that find none
+// at once (several agents starting, or the open sessions of a recorder that
+// was killed), one starts it: the one that makes recorderStarting in the
+// data directory (an election by exclusive create); the others wait for
+// its server. Should two start one all the same (an election file left by
+// a start that died), the store's lock lets one run, the other stops at
+// once saying the directory is in use, and both attach to the one that runs.
 func (m *Main) recorder(ctx context.Context, dir *datadir.Dir, token string, fs *flag.FlagSet) (*remote.Backend, error) {
 	var given []string // the recorder's flags, as given
 	fs.Visit(func(f *flag.Flag) {
@@ -55,6 +59,50 @@ func (m *Main) recorder(ctx context.Context, dir *datadir.Dir, token string, fs 
 		}
 		return r, nil
 	}
+	for range 2 {
+		elected, release := electStarter(dir)
+		if elected {
+			defer release()
+			return m.startRecorder(ctx, dir, token, given)
+		}
+		if r, err := waitStarter(ctx, dir, token); r != nil || err != nil {
+			return r, err
+		}
+		// The other session's start ended without a server: elect again,
+		// and this session tells why when it fails too.
+	}
+	return nil, fmt.Errorf("no server of %s answered: other sessions' starts of the background recorder ended without one (its log: %s)", dir.Path, filepath.Join(dir.Path, recorderLog))
+}
+
+// waitStarter waits while another session starts the recorder (it holds
+// the election file): it returns the server once it answers, and nil
+// once the file is gone without one, or is older than recorderWait (that
+// start failed or died).
+func waitStarter(ctx context.Context, dir *datadir.Dir, token string) (*remote.Backend, error) {
+	path := filepath.Join(dir.Path, recorderStarting)
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		if t, err := dir.Token(); err == nil {
+			token = t // a token rotated meanwhile
+		}
+		if r := runningServer(ctx, dir, token); r != nil {
+			return r, nil
+		}
+		if fi, err := os.Stat(path); err != nil || time.Since(fi.ModTime()) > recorderWait {
+			return runningServer(ctx, dir, token), nil // one last look: it may have answered as the file went
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-tick.C:
+		}
+	}
+}
+
+// startRecorder starts `mcplogd serve` for dir in the background, with
+// given flags, and returns its server once it answers.
+func (m *Main) startRecorder(ctx context.Context, dir *datadir.Dir, token string, given []string) (*remote.Backend, error) {
 	exe, err := m.executable()
 	if err != nil {
 		return nil, err
@@ -92,6 +140,43 @@ func (m *Main) recorder(ctx context.Context, dir *datadir.Dir, token string, fs 
 		}
 	}
 	return r, err
+}
+
+// recorderStarting is the election file of the background recorder's
+// start, in the data directory: made (exclusively) by the session that
+// starts it, removed once its server answers or the start failed.
+const recorderStarting = "recorder.starting"
+
+// electStarter reports whether this process is to start the recorder of
+// dir: whether it made the election file. One older than recorderWait was
+// left by a start that died, and is taken over. A directory where it
+// cannot be made at all elects every caller (the store's lock still lets
+// only one recorder run). release removes the file when it is this
+// process's.
+func electStarter(dir *datadir.Dir) (elected bool, release func()) {
+	path := filepath.Join(dir.Path, recorderStarting)
+	for range 3 {
+		f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+		if err == nil {
+			fmt.Fprintf(f, "%d\n", os.Getpid())
+			f.Close()
+			return true, func() { _ = os.Remove(path) }
+		}
+		if !errors.Is(err, os.ErrExist) {
+			return true, func() {}
+		}
+		fi, err := os.Stat(path)
+		switch {
+		case errors.Is(err, os.ErrNotExist): // its start just ended: elect again
+		case err != nil:
+			return true, func() {}
+		case time.Since(fi.ModTime()) < recorderWait:
+			return false, func() {}
+		default:
+			_ = os.Remove(path) // stale: its starter died
+		}
+	}
+	return false, func() {}
 }
 
 // waitRecorder waits until dir's server answers, for recorderWait at

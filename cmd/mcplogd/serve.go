@@ -88,6 +88,9 @@ type server struct {
 	// registered is the user's registry of running servers, once this
 	// one is in it (nil: not registered).
 	registered *datadir.Registry
+	// saveStop and saveDone run saveServer's retries on a full disk (nil:
+	// none).
+	saveStop, saveDone chan struct{}
 }
 
 // ParseFlags reads serve's command line into s.config.
@@ -197,9 +200,7 @@ func (s *server) Run(ctx context.Context) (err error) {
 		return err
 	}
 	bound := s.ln.Addr().String()
-	if err := s.dir.SaveServer(datadir.Server{Addr: bound, PID: os.Getpid(), Started: time.Now().UTC(), Version: Version()}); diskFull(err) {
-		s.logger.Warn("disk full: server.json not written, so other commands do not find this server; reads work, appends fail until there is room", "err", err)
-	} else if err != nil {
+	if err := s.saveServer(bound); err != nil { // diskfull.go: a full disk too
 		return err
 	}
 	s.bound = bound
@@ -290,6 +291,7 @@ func (s *server) Close() error {
 	} else if s.ln != nil {
 		s.ln.Close()
 	}
+	s.stopSaving()
 	if s.bound != "" {
 		if err := s.dir.SaveServer(datadir.Server{Addr: s.bound, Version: Version()}); err != nil {
 			s.logger.Warn("save server state", "err", err)

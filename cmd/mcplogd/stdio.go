@@ -59,6 +59,9 @@ func (m *Main) stdio(ctx context.Context, args []string) error {
 	} else {
 		var r *remote.Backend
 		r, err = m.recorder(ctx, dir, token, fs)
+		if err == nil { // a recorder killed while the session is open is started again
+			m.linkRecorder(r, dir, token, fs, logger)
+		}
 		b = backend{Backend: r, remote: r}
 	}
 	if err != nil {

@@ -25,6 +25,21 @@ type Backend struct {
 // Close stops the watcher that Changed starts.
 func NewBackend(c *client.Client) *Backend { return &Backend{Client: c} }
 
+// Append sends recs to the server as client.Append does, and gives each
+// record without a time the time it is stored with: the server would
+// stamp its own, which its answer (IDs only) does not carry back, so
+// append_log would answer an empty time. The time is taken here, in UTC,
+// and sent with the record, so the answer and the stored record agree.
+func (r *Backend) Append(ctx context.Context, recs []oplog.Record) error {
+	now := time.Now().UTC()
+	for i := range recs {
+		if recs[i].Time.IsZero() {
+			recs[i].Time = now
+		}
+	}
+	return r.Client.Append(ctx, recs)
+}
+
 // Stats asks the server for its counters, giving the last known ones when it
 // does not answer within 5 s.
 func (r *Backend) Stats() oplog.Stats {

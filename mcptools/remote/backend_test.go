@@ -119,3 +119,26 @@ func TestBackend_MatchesLocal(t *testing.T) {
 		}
 	})
 }
+
+// TestBackend_Append_Time: a record appended without a time comes back
+// with the time it is stored with (append_log answers it), as
+// oplog.Log.Append gives it.
+func TestBackend_Append_Time(t *testing.T) {
+	h := apitest.MustServe(t, nil)
+	r := remote.NewBackend(client.NewClient(h.URL, apitest.Token))
+	defer r.Close()
+	before := time.Now()
+	recs := []oplog.Record{{Level: oplog.LevelInfo, Text: "a note"}, {Level: oplog.LevelInfo, Text: "dated", Time: time.Date(2026, 1, 2, 3, 4, 5, 6, time.UTC)}}
+	if err := r.Append(t.Context(), recs); err != nil {
+		t.Fatal(err)
+	}
+	if recs[0].Time.Before(before.Add(-time.Second)) || recs[0].Time.After(time.Now().Add(time.Second)) || recs[0].Time.Location() != time.UTC {
+		t.Fatalf("the undated record's time: %v (appended after %v)", recs[0].Time, before)
+	}
+	for _, want := range recs {
+		got, err := h.Log.Get(t.Context(), want.ID)
+		if err != nil || !got.Time.Equal(want.Time) {
+			t.Fatalf("record %d stored at %v (%v); Append said %v", want.ID, got.Time, err, want.Time)
+		}
+	}
+}

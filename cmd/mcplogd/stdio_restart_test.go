@@ -1,0 +1,88 @@
+//go:build unix
+
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcplogd/mcplogd/internal/datadir"
+	"github.com/mcplogd/mcplogd/internal/logtest"
+)
+
+// TestStdio_RestartsKilledRecorder: two open stdio sessions whose
+// background recorder is killed with SIGKILL answer on: their next calls,
+// at once, start the recorder again, once (one start for both, no second
+// recorder that found the store taken), and append_log through it answers
+// with the line's time.
+func TestStdio_RestartsKilledRecorder(t *testing.T) {
+	home, _ := userEnv(t)
+	data := filepath.Join(home, ".local", "state", "mcplogd")
+	t.Cleanup(func() { stopRecorder(t, data) })
+	a, _, errA := stdioClient(t, t.TempDir())
+	b, _, errB := stdioClient(t, t.TempDir())
+	defer a.Close()
+	defer b.Close()
+	callJSON(t, b, "store_info", nil)
+	dir := &datadir.Dir{Path: data}
+	first, err := dir.Server()
+	if err != nil || first.PID == 0 {
+		t.Fatalf("the recorder: %+v, %v", first, err)
+	}
+	p, err := os.FindProcess(first.PID)
+	must(t, err)
+	must(t, p.Kill())
+	logtest.Eventually(t, 20*time.Second, "the recorder gone", func() bool { return p.Signal(syscall.Signal(0)) != nil })
+
+	sessions := []*mcp.ClientSession{a, b}
+	answers := make([]map[string]any, len(sessions))
+	errs := make([]error, len(sessions))
+	var wg sync.WaitGroup
+	for i, cs := range sessions {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "append_log", Arguments: map[string]any{"text": fmt.Sprint("after the kill ", i)}})
+			if err == nil && res.IsError {
+				err = fmt.Errorf("tool error %+v", res.Content)
+			}
+			if err == nil {
+				bs, _ := json.Marshal(res.StructuredContent)
+				err = json.Unmarshal(bs, &answers[i])
+			}
+			errs[i] = err
+		}()
+	}
+	wg.Wait()
+	for i := range sessions {
+		if errs[i] != nil || answers[i]["id"] == nil || answers[i]["time"] == "" {
+			t.Fatalf("session %d after the kill: %v, %v\nstderr: %s\n%s", i, answers[i], errs[i], errA.String(), errB.String())
+		}
+	}
+	second, _ := dir.Server()
+	if second.PID == first.PID || second.PID == 0 {
+		t.Fatalf("the recorder after the kill: %+v (the killed one was pid %d)", second, first.PID)
+	}
+	for _, cs := range sessions { // both on the one recorder
+		if got := callJSON(t, cs, "store_info", nil); fmt.Sprint(got["records"]) != "2" {
+			t.Fatalf("store_info after the restart: records %v, want 2", got["records"])
+		}
+	}
+	log, err := os.ReadFile(filepath.Join(data, recorderLog))
+	must(t, err)
+	if n := strings.Count(string(log), " serving "); n != 2 || strings.Contains(string(log), lockedPhrase) {
+		t.Fatalf("the recorder started %d times (want the first and one restart), or a second found the store taken:\n%s", n, log)
+	}
+}
