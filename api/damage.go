@@ -8,7 +8,7 @@ import (
 // An answer that skipped damaged runs of the data file (oplog.Damaged)
 // carries "damaged": one marker each, "#a..#b unreadable: log.db is
 // damaged there; run mcplogd salvage …", beside the fields of its
-// client shape (which the Go client does not read yet).
+// client shape, whose damagedRuns ({from, to, file}) the Go client reads.
 
 type tailDamaged struct {
 	client.TailAnswer

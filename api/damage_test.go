@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcplogd/mcplogd/api"
+	"github.com/mcplogd/mcplogd/client"
 	"github.com/mcplogd/mcplogd/internal/logtest"
 	"github.com/mcplogd/mcplogd/oplog"
 	"github.com/mcplogd/mcplogd/store"
@@ -88,4 +89,15 @@ func TestServer_DamagedBlock(t *testing.T) {
 		}
 	}
 	m.callError(t, "get_log_details", map[string]any{"log_id": fmt.Sprint(b.Last)}, "unreadable", "mcplogd salvage")
+
+	// The Go client (mcplogd stdio beside a server) reads the runs back.
+	c := client.NewClient(h.URL, testToken)
+	tl, err := c.Tail(t.Context(), oplog.TailQuery{SinceID: b.First - 1, HasSince: true, Limit: 100})
+	if err != nil || len(tl.Damaged) != 1 || tl.Damaged[0].From != b.First || tl.Damaged[0].To != b.Last {
+		t.Errorf("client Tail from before the block: damaged %+v, %v; want #%d..#%d", tl.Damaged, err, b.First, b.Last)
+	}
+	pg, err := c.List(t.Context(), oplog.Query{Count: 1000, Offset: int(last - b.Last - 500)})
+	if err != nil || len(pg.Damaged) != 1 || pg.Damaged[0].From != b.First {
+		t.Errorf("client List across the block: damaged %+v, %v", pg.Damaged, err)
+	}
 }

@@ -37,7 +37,7 @@ func (s *Server) listRecords(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	a := pageDamaged{client.PageAnswer{Records: page.Records, Total: page.Total, More: page.More}, oplog.DamageText(page.Damaged)}
+	a := pageDamaged{client.PageAnswer{Records: page.Records, Total: page.Total, More: page.More, DamagedRuns: page.Damaged}, oplog.DamageText(page.Damaged)}
 	if a.Records == nil {
 		a.Records = []oplog.Record{}
 	}

@@ -32,7 +32,7 @@ func (s *Server) search(c echo.Context) error {
 		return err
 	}
 	a := searchDamaged{client.SearchAnswer{Hits: make([]client.SearchHitAnswer, len(page.Hits)), Total: page.Total, TotalExact: page.TotalExact,
-		NextCursor: page.NextCursor, IndexedThrough: page.IndexedThrough}, oplog.DamageText(page.Damaged)}
+		NextCursor: page.NextCursor, IndexedThrough: page.IndexedThrough, DamagedRuns: page.Damaged}, oplog.DamageText(page.Damaged)}
 	for i, h := range page.Hits {
 		a.Hits[i] = client.SearchHitAnswer{Record: h.Record, Fragment: h.Fragment}
 	}

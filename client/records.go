@@ -13,6 +13,9 @@ type PageAnswer struct {
 	Records []oplog.Record `json:"records"`
 	Total   int64          `json:"total"` // matching records, whatever offset and before say
 	More    bool           `json:"more"`
+	// DamagedRuns are the runs of IDs the page skipped, unreadable
+	// (oplog.Page.Damaged).
+	DamagedRuns []oplog.Damaged `json:"damagedRuns,omitempty"`
 }
 
 // NeighborsAnswer is GET /api/v1/records/:id/neighbors's answer: the IDs
@@ -39,7 +42,7 @@ func (c *Client) List(ctx context.Context, q oplog.Query) (oplog.Page, error) {
 	if err := c.do(ctx, http.MethodGet, "/api/v1/records", v, nil, &a); err != nil {
 		return oplog.Page{}, err
 	}
-	return oplog.Page{Records: a.Records, Total: a.Total, More: a.More}, nil
+	return oplog.Page{Records: a.Records, Total: a.Total, More: a.More, Damaged: a.DamagedRuns}, nil
 }
 
 // Neighbors returns the IDs before and after id.

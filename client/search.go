@@ -22,6 +22,9 @@ type SearchAnswer struct {
 	TotalExact     bool              `json:"totalExact"`
 	NextCursor     string            `json:"nextCursor,omitempty"`
 	IndexedThrough uint64            `json:"indexedThrough"`
+	// DamagedRuns are the runs of IDs the search could not read
+	// (oplog.SearchPage.Damaged).
+	DamagedRuns []oplog.Damaged `json:"damagedRuns,omitempty"`
 }
 
 // Search asks the server's GET /api/v1/search.
@@ -31,7 +34,7 @@ func (c *Client) Search(ctx context.Context, q oplog.SearchQuery) (oplog.SearchP
 		return oplog.SearchPage{}, err
 	}
 	p := oplog.SearchPage{Hits: make([]oplog.SearchHit, len(a.Hits)), Total: a.Total, TotalExact: a.TotalExact,
-		NextCursor: a.NextCursor, IndexedThrough: a.IndexedThrough}
+		NextCursor: a.NextCursor, IndexedThrough: a.IndexedThrough, Damaged: a.DamagedRuns}
 	for i, h := range a.Hits {
 		p.Hits[i] = oplog.SearchHit{Record: h.Record, Fragment: h.Fragment}
 	}

@@ -18,6 +18,9 @@ type TailAnswer struct {
 	Dropped  uint64     `json:"dropped"`
 	Reset    bool       `json:"reset"`
 	More     bool       `json:"more"`
+	// DamagedRuns are the runs of IDs the answer skipped, unreadable
+	// (oplog.Tail.Damaged).
+	DamagedRuns []oplog.Damaged `json:"damagedRuns,omitempty"`
 }
 
 // TailLine is one record of a TailAnswer. Template is the oplog.Template
@@ -49,7 +52,8 @@ func (l TailLine) MarshalJSON() ([]byte, error) {
 // NewTailAnswer returns t as the API answers it, each console line with
 // its template: Lines is [] rather than null when there are none.
 func NewTailAnswer(t *oplog.Tail) TailAnswer {
-	a := TailAnswer{Lines: make([]TailLine, len(t.Lines)), LastID: t.LastID, Revision: t.Revision, Dropped: t.Dropped, Reset: t.Reset, More: t.More}
+	a := TailAnswer{Lines: make([]TailLine, len(t.Lines)), LastID: t.LastID, Revision: t.Revision, Dropped: t.Dropped, Reset: t.Reset, More: t.More,
+		DamagedRuns: t.Damaged}
 	for i := range t.Lines {
 		a.Lines[i] = TailLine{Record: t.Lines[i], Template: lineTemplate(&t.Lines[i])}
 	}
@@ -93,5 +97,5 @@ func (c *Client) Tail(ctx context.Context, q oplog.TailQuery) (oplog.Tail, error
 	for i := range a.Lines {
 		lines[i] = a.Lines[i].Record
 	}
-	return oplog.Tail{Lines: lines, LastID: a.LastID, Revision: a.Revision, Dropped: a.Dropped, Reset: a.Reset, More: a.More}, nil
+	return oplog.Tail{Lines: lines, LastID: a.LastID, Revision: a.Revision, Dropped: a.Dropped, Reset: a.Reset, More: a.More, Damaged: a.DamagedRuns}, nil
 }

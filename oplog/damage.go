@@ -16,8 +16,9 @@ import (
 // of the run may have been trimmed or never stored: the store cannot tell
 // which, only that it holds none of them it can read.
 type Damaged struct {
-	From, To uint64
-	File     string // the data file's path ("" when not known)
+	From uint64 `json:"from"`
+	To   uint64 `json:"to"`
+	File string `json:"file,omitempty"` // the data file's path ("" when not known)
 }
 
 // String is the marker a surface shows where its answer skipped d:
