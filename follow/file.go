@@ -24,7 +24,17 @@ type file struct {
 	stored   int64  // the end of the last entry appended
 	size     int64  // its size when last looked at
 	mtime    time.Time
+	// tail holds the tailN bytes just before read, as read: each read
+	// reads them again first, and a file that no longer holds them was
+	// rewritten in place, whatever its head and size say.
+	tail  [tailSize]byte
+	tailN int
 }
+
+// tailSize is how many bytes just before the read offset a follower keeps
+// and checks: a rewrite in place shows there (a timestamp, a line of the
+// new launch) when the head, a banner, is the same at every launch.
+const tailSize = 64
 
 // errNoIdentity says that the platform does not tell which file a path
 // names (a device and an inode, or Windows' volume and file index), which
@@ -63,6 +73,66 @@ func (c *file) readHead() error {
 	c.head = head[:n]
 	c.id = fileID(c.dev, c.ino, c.head)
 	return nil
+}
+
+// keepTail makes b, the bytes just read up to c.read, the end of the tail.
+func (c *file) keepTail(b []byte) {
+	if len(b) >= tailSize {
+		c.tailN = copy(c.tail[:], b[len(b)-tailSize:])
+		return
+	}
+	keep := min(c.tailN, tailSize-len(b))
+	copy(c.tail[:], c.tail[c.tailN-keep:c.tailN])
+	c.tailN = keep + copy(c.tail[keep:], b)
+}
+
+// loadTail reads the tail before c.read from the file (a follower that
+// resumes at c.read); none when the file is shorter.
+func (c *file) loadTail() error {
+	n := int(min(c.read, tailSize))
+	k, err := c.f.ReadAt(c.tail[:n], c.read-int64(n))
+	if k < n {
+		c.tailN = 0
+		if err == io.EOF {
+			err = nil // truncated: the next pass sees it
+		}
+		return err
+	}
+	c.tailN = n
+	return nil
+}
+
+// appendTailSum appends the fingerprint of the tail, "LEN:HASH" in hex.
+func (c *file) appendTailSum(out []byte) []byte {
+	h := fnv.New64a()
+	h.Write(c.tail[:c.tailN])
+	out = strconv.AppendUint(out, uint64(c.tailN), 16)
+	out = append(out, ':')
+	return strconv.AppendUint(out, h.Sum64(), 16)
+}
+
+// holdsTail reports whether the file holds, just before end, the bytes
+// that sum (appendTailSum) fingerprints: false when it was rewritten or is
+// shorter than end. An empty or malformed sum (a position stored before
+// sums were) holds.
+func (c *file) holdsTail(end int64, sum string) (bool, error) {
+	ls, hs, ok := strings.Cut(sum, ":")
+	n, err1 := strconv.ParseUint(ls, 16, 8)
+	want, err2 := strconv.ParseUint(hs, 16, 64)
+	if !ok || err1 != nil || err2 != nil || n > tailSize || int64(n) > end {
+		return true, nil
+	}
+	var b [tailSize]byte
+	k, err := c.f.ReadAt(b[:n], end-int64(n))
+	if k < int(n) {
+		if err == io.EOF {
+			err = nil
+		}
+		return false, err
+	}
+	h := fnv.New64a()
+	h.Write(b[:n])
+	return h.Sum64() == want, nil
 }
 
 // fileID names a file by device, inode and its first bytes:

@@ -43,8 +43,10 @@ type Options struct {
 }
 
 // Follower tails one file like `tail -F` and appends its lines to a Log: it
-// survives the file not existing yet, rotation (rename and a new file) and
-// truncation, holds a partial last line until its newline arrives, and
+// survives the file not existing yet, rotation (rename and a new file),
+// truncation and a rewrite in place (the bytes just before its read offset
+// are read again with every read: a rewrite starts a run, read from 0),
+// holds a partial last line until its newline arrives, and
 // stores its read position with its records, in the same transaction, so
 // that a restart neither duplicates nor skips a line.
 //
@@ -52,10 +54,13 @@ type Options struct {
 // "file" (the path), "offset" (the offset just past the record's last line)
 // and "fileId" (device, inode and a hash of the file's first bytes); each
 // batch also stores the same three, for its last record, as the Log
-// position of the follower's key (its name and absolute path). Start
+// position of the follower's key (its name and absolute path), with
+// "tailEnd" and "tail" (a hash of the bytes read just before tailEnd). Start
 // resumes from that position, found in O(1) whatever else writes the same
-// source; for a store written before positions were kept apart, from the
-// newest record of its source that carries one.
+// source, unless the file no longer holds those bytes (it was rewritten
+// while stopped: read from 0, as a run); for a store written before
+// positions were kept apart, from the newest record of its source that
+// carries one.
 type Follower struct {
 	log              *oplog.Log
 	opts             Options
@@ -310,6 +315,11 @@ func (f *Follower) pass() (busy, active bool) {
 	n, eof, err := f.readSome()
 	if serr := f.store(); serr != nil {
 		return false, false
+	}
+	if why, ok := err.(errReplaced); ok {
+		if err = f.readAgain(string(why)); err == nil {
+			return true, true
+		}
 	}
 	if err != nil {
 		f.setState(StateFailing, err)

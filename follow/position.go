@@ -17,10 +17,18 @@ import (
 // path then, and its identity) and the offset just past its last stored
 // record. It is stored under the follower's positionKey with each batch of
 // records (oplog.Log.AppendAt), as JSON, and also in each record's data.
+//
+// TailEnd and Tail (the Log position only, not the records) fingerprint the
+// bytes the follower had read just before TailEnd (>= Offset: a partial
+// line and a held entry are read but not stored), so that a file rewritten
+// in place while mcplogd was stopped is told apart however it begins. A
+// position without them (stored by an older mcplogd) is trusted as before.
 type position struct {
-	File   string `json:"file"`
-	Offset int64  `json:"offset"`
-	FileID string `json:"fileId"`
+	File    string `json:"file"`
+	Offset  int64  `json:"offset"`
+	FileID  string `json:"fileId"`
+	TailEnd int64  `json:"tailEnd,omitempty"`
+	Tail    string `json:"tail,omitempty"`
 }
 
 // positionKey is the follower's key in the Log's positions: its own, not
@@ -36,15 +44,22 @@ func positionKey(name, path string) string {
 }
 
 // positionValue is what the follower stores under its key with a batch
-// whose last entry is p.
-func positionValue(p *pendingEntry) []byte {
-	out := make([]byte, 0, len(p.path)+len(p.id)+48)
+// whose last entry is p, read from c (the file read; nil: none), whose
+// tail it fingerprints.
+func positionValue(p *pendingEntry, c *file) []byte {
+	out := make([]byte, 0, len(p.path)+len(p.id)+96)
 	out = append(out, `{"file":`...)
 	out = append(out, p.path...) // a JSON string already
 	out = append(out, `,"offset":`...)
 	out = strconv.AppendInt(out, p.end, 10)
 	out = append(out, `,"fileId":`...)
 	out = strconv.AppendQuote(out, p.id) // hex digits and colons
+	if c != nil && c.id == p.id && c.tailN > 0 && c.read >= p.end {
+		out = append(out, `,"tailEnd":`...)
+		out = strconv.AppendInt(out, c.read, 10)
+		out = append(out, `,"tail":"`...)
+		out = append(c.appendTailSum(out), '"')
+	}
 	return append(out, '}')
 }
 
@@ -111,14 +126,17 @@ func positionOf(data json.RawMessage) *position {
 		return nil
 	}
 	var p struct {
-		File   string `json:"file"`
+		position
 		Offset *int64 `json:"offset"`
-		FileID string `json:"fileId"`
 	}
 	if json.Unmarshal(data, &p) != nil || p.Offset == nil || p.FileID == "" {
 		return nil
 	}
-	return &position{File: p.File, Offset: *p.Offset, FileID: p.FileID}
+	p.position.Offset = *p.Offset
+	if p.TailEnd < p.position.Offset {
+		p.TailEnd, p.Tail = 0, "" // not one of ours
+	}
+	return &p.position
 }
 
 // open opens the file at the path, or at the first open after a restart
@@ -149,13 +167,24 @@ func (f *Follower) open() bool {
 		f.setState(StateFailing, err)
 		return false
 	}
+	var why string // the file was rewritten in place while stopped: a run
 	if pos := f.resume; pos != nil {
 		f.resume = nil
 		switch {
 		case cur.is(pos.FileID) && cur.size >= pos.Offset:
-			cur.read, cur.stored = pos.Offset, pos.Offset
-			f.logger.Info("follow: resuming", "offset", pos.Offset)
+			why, err = resumeAt(cur, pos)
+			if err != nil {
+				fh.Close()
+				f.setState(StateFailing, err)
+				return false
+			}
+			if why == "" {
+				f.logger.Info("follow: resuming", "offset", pos.Offset)
+			} else {
+				f.logger.Info("follow: the file was rewritten while stopped; reading it from the start", "offset", pos.Offset, "size", cur.size)
+			}
 		case cur.is(pos.FileID):
+			why = "truncated"
 			f.logger.Info("follow: the file was truncated while stopped; reading it from the start", "offset", pos.Offset, "size", cur.size)
 		default:
 			if old := f.findRotated(pos); old != nil {
@@ -167,7 +196,22 @@ func (f *Follower) open() bool {
 		}
 	}
 	f.switchTo(cur)
+	if why != "" {
+		f.startRun(why)
+	}
 	return true
+}
+
+// resumeAt sets cur, the file pos names, to be read from pos.Offset, unless
+// it no longer holds the bytes read before pos.TailEnd: then it returns
+// "rewritten" and cur is read from 0.
+func resumeAt(cur *file, pos *position) (why string, err error) {
+	ok, err := cur.holdsTail(pos.TailEnd, pos.Tail)
+	if err != nil || !ok {
+		return "rewritten", err
+	}
+	cur.read, cur.stored = pos.Offset, pos.Offset
+	return "", cur.loadTail()
 }
 
 // findRotated looks in the path's directory for the file that pos names
@@ -207,7 +251,10 @@ func (f *Follower) findRotated(pos *position) *file {
 			fh.Close()
 			continue
 		}
-		cur.read, cur.stored = pos.Offset, pos.Offset
+		if why, err := resumeAt(cur, pos); why != "" || err != nil {
+			fh.Close() // rewritten before it was moved: not what was read
+			continue
+		}
 		f.logger.Info("follow: finishing the file rotated away while stopped", "rotated", path, "offset", pos.Offset, "size", cur.size)
 		return cur
 	}

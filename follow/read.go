@@ -1,10 +1,14 @@
 package follow
 
-import "io"
+import (
+	"bytes"
+	"io"
+)
 
 // readSome reads from the current file up to passBytes and feeds its complete
 // lines to the parser. It reports the bytes read and whether it reached the
-// end of the file.
+// end of the file; an errReplaced when the file no longer holds what was
+// read last.
 func (f *Follower) readSome() (n int64, eof bool, err error) {
 	c := f.cur
 	if f.buf == nil {
@@ -16,10 +20,25 @@ func (f *Follower) readSome() (n int64, eof bool, err error) {
 				return n, false, err
 			}
 		}
-		k, rerr := c.f.ReadAt(f.buf, c.read)
-		if k > 0 {
-			f.feed(f.buf[:k], c.read+int64(k))
+		// The tail is read again with what follows it, in the same call:
+		// bytes that are no longer there say that the file was rewritten
+		// (or truncated) in place, however it began and however fast it grew.
+		back := c.tailN
+		k, rerr := c.f.ReadAt(f.buf, c.read-int64(back))
+		if k < back || !bytes.Equal(f.buf[:back], c.tail[:back]) {
+			if rerr != nil && rerr != io.EOF {
+				return n, false, rerr
+			}
+			if k < back {
+				return n, false, errReplaced("truncated")
+			}
+			return n, false, errReplaced("rewritten")
+		}
+		if k -= back; k > 0 {
+			chunk := f.buf[back : back+k]
+			f.feed(chunk, c.read+int64(k))
 			c.read += int64(k)
+			c.keepTail(chunk)
 			n += int64(k)
 		}
 		if rerr == io.EOF || k == 0 {

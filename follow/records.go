@@ -37,7 +37,7 @@ func (f *Follower) store() error {
 		for i := range recs {
 			recs[i] = f.record(&f.pending[i])
 		}
-		pos := oplog.Position{Key: f.posKey, Value: positionValue(&f.pending[n-1])}
+		pos := oplog.Position{Key: f.posKey, Value: positionValue(&f.pending[n-1], f.cur)}
 		if err := f.appendBatch(recs, pos); err != nil {
 			if errors.Is(err, oplog.ErrClosed) {
 				f.fatal = err

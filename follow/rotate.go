@@ -6,9 +6,17 @@ import (
 	"os"
 )
 
+// errReplaced says that the file no longer holds the bytes read just
+// before the read offset: it was "truncated" or "rewritten" in place (a
+// game that opens its log with mode "w" at each launch).
+type errReplaced string
+
+func (e errReplaced) Error() string { return "the file was " + string(e) }
+
 // checkReplaced notices that the file was truncated or rewritten in place
 // (smaller than what was read, or beginning with other bytes) and starts
-// reading it again from 0.
+// reading it again from 0. A rewrite that keeps the head and grows past
+// the read offset is noticed by readSome, in the bytes before the offset.
 func (f *Follower) checkReplaced() error {
 	c := f.cur
 	fi, err := c.f.Stat()
@@ -42,20 +50,35 @@ func (f *Follower) checkReplaced() error {
 	if why == "" {
 		return nil
 	}
+	return f.readAgain(why)
+}
+
+// readAgain ends what was read of the current file, which was truncated or
+// rewritten in place (why), stores it, and reads the file again from 0 as
+// a new run.
+func (f *Follower) readAgain(why string) error {
+	c := f.cur
 	f.logger.Info("follow: the file was "+why+"; reading it from the start", "read", c.read, "size", c.size)
 	f.endFile()
 	if err := f.store(); err != nil {
 		return err // the next pass notices again and retries
 	}
-	c.read, c.stored, c.partial = 0, 0, nil
+	c.read, c.stored, c.partial, c.tailN = 0, 0, nil, 0
 	if err := c.readHead(); err != nil {
 		return err
 	}
 	f.switchTo(c)
-	if m, ok := f.parser.(*marking); ok {
-		m.startRun(why) // unless the new content begins with its banner
-	}
+	f.startRun(why)
 	return nil
+}
+
+// startRun says that the file read from now on is the next run (unless it
+// begins with its banner, or another writer owns the runs: then the
+// parser writes no run marker).
+func (f *Follower) startRun(why string) {
+	if m, ok := f.parser.(*marking); ok {
+		m.startRun(why)
+	}
 }
 
 // checkRotated notices, at the end of the current file, that the path names
@@ -89,9 +112,7 @@ func (f *Follower) checkRotated() bool {
 		return false
 	}
 	f.closeFile()
-	if m, ok := f.parser.(*marking); ok {
-		m.startRun("rotated") // the new file is the next run, unless it begins with its banner
-	}
+	f.startRun("rotated")
 	return true
 }
 

@@ -17,6 +17,7 @@ var Scenarios = []Scenario{
 	{"retention", ScenarioRetention},
 	{"reindex", ScenarioReindex},
 	{"follow", ScenarioFollow},
+	{"rewrite", ScenarioRewrite},
 	{"disk full", ScenarioDiskFull},
 	{"damaged index", ScenarioDamagedIndex},
 	{"damaged log.db", ScenarioDamagedLog},
