@@ -112,7 +112,10 @@ func (f *Follower) checkRotated() bool {
 		return false
 	}
 	f.closeFile()
-	f.startRun("rotated")
+	// A rotation starts no run by itself: a size-based one (log4j's
+	// rolling files, logrotate) comes in the middle of a run, and a
+	// launch that renames the last run's log (Unity's -prev) begins the
+	// new file with its banner, which starts the run.
 	return true
 }
 
