@@ -11,6 +11,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcplogd/mcplogd/internal/backoff"
+	"github.com/mcplogd/mcplogd/internal/shellwords"
 	"github.com/mcplogd/mcplogd/oplog"
 )
 
@@ -39,7 +41,7 @@ func ParseUpstream(s string) (Upstream, error) {
 		return Upstream{}, oplog.Errorf(oplog.EINVALID, "upstream %q: the name may hold letters, digits, '-' and '_' only", name)
 	}
 	if cmd, ok := strings.CutPrefix(target, "cmd:"); ok {
-		words, err := oplog.SplitWords(cmd)
+		words, err := shellwords.Split(cmd)
 		if err != nil || len(words) == 0 {
 			return Upstream{}, oplog.Errorf(oplog.EINVALID, "upstream %s: cannot read the command %q", name, cmd)
 		}
@@ -136,7 +138,7 @@ func (u *upstream) tool(name string) *mcp.Tool {
 
 // run connects and reconnects until ctx ends.
 func (u *upstream) run(ctx context.Context) {
-	backoff := u.g.opts.MinBackoff
+	pause := backoff.Backoff{Min: u.g.opts.MinBackoff, Max: u.g.opts.MaxBackoff}
 	for ctx.Err() == nil {
 		u.setState(oplog.UpstreamConnecting, nil)
 		s, err := u.connect(ctx)
@@ -145,15 +147,15 @@ func (u *upstream) run(ctx context.Context) {
 				break
 			}
 			u.setState(oplog.UpstreamDown, err)
-			u.g.opts.Logger.Warn("upstream unreachable", "upstream", u.cfg.Name, "err", err, "retryIn", backoff)
+			wait := pause.Next()
+			u.g.opts.Logger.Warn("upstream unreachable", "upstream", u.cfg.Name, "err", err, "retryIn", wait)
 			select {
 			case <-ctx.Done():
-			case <-time.After(backoff):
+			case <-time.After(wait):
 			}
-			backoff = min(2*backoff, u.g.opts.MaxBackoff)
 			continue
 		}
-		backoff = u.g.opts.MinBackoff
+		pause.Reset()
 		u.g.opts.Logger.Info("upstream connected", "upstream", u.cfg.Name)
 		mctx, stop := context.WithCancel(ctx)
 		var mirrored sync.WaitGroup

@@ -24,23 +24,6 @@ func TestCheckLabel(t *testing.T) {
 	}
 }
 
-func TestSplitWords(t *testing.T) {
-	for in, want := range map[string][]string{
-		`love game/ --fullscreen`:           {"love", "game/", "--fullscreen"},
-		`godot3-server --path 'My Game' -s`: {"godot3-server", "--path", "My Game", "-s"},
-		`a "b \"c\" d" e\ f`:                {"a", `b "c" d`, "e f"},
-		"  ":                                nil,
-	} {
-		got, err := SplitWords(in)
-		if err != nil || strings.Join(got, "|") != strings.Join(want, "|") || len(got) != len(want) {
-			t.Errorf("SplitWords(%q) = %q, %v; want %q", in, got, err, want)
-		}
-	}
-	if _, err := SplitWords(`love 'game`); err == nil || !strings.Contains(err.Error(), "quote") {
-		t.Errorf("an unclosed quote: %v", err)
-	}
-}
-
 // OneLine keeps every other byte in place (search fragments rely on it);
 // squeezed, it makes a column's cell.
 func TestOneLine(t *testing.T) {

@@ -1,7 +1,6 @@
 package oplog
 
 import (
-	"fmt"
 	"strings"
 	"unicode/utf8"
 )
@@ -79,58 +78,4 @@ func OneLine(s string, squeeze bool) string {
 		}
 		return r
 	}, s)
-}
-
-// SplitWords splits a command line into words as a shell would: spaces
-// separate, single quotes keep everything, double quotes keep everything but
-// a backslash escape, a backslash outside quotes escapes the next byte. No
-// variable, glob or operator is expanded. An unclosed quote is an error.
-func SplitWords(s string) ([]string, error) {
-	var words []string
-	var w strings.Builder
-	inWord := false
-	var quote byte
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case quote == '\'':
-			if c == '\'' {
-				quote = 0
-			} else {
-				w.WriteByte(c)
-			}
-		case quote == '"':
-			switch {
-			case c == '"':
-				quote = 0
-			case c == '\\' && i+1 < len(s):
-				i++
-				w.WriteByte(s[i])
-			default:
-				w.WriteByte(c)
-			}
-		case c == '\'' || c == '"':
-			quote, inWord = c, true
-		case c == '\\' && i+1 < len(s):
-			i++
-			w.WriteByte(s[i])
-			inWord = true
-		case c == ' ' || c == '\t' || c == '\n':
-			if inWord {
-				words = append(words, w.String())
-				w.Reset()
-				inWord = false
-			}
-		default:
-			w.WriteByte(c)
-			inWord = true
-		}
-	}
-	if quote != 0 {
-		return nil, fmt.Errorf("a %c quote is never closed", quote)
-	}
-	if inWord {
-		words = append(words, w.String())
-	}
-	return words, nil
 }

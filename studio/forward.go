@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mcplogd/mcplogd/crash"
+	"github.com/mcplogd/mcplogd/internal/backoff"
 	"github.com/mcplogd/mcplogd/oplog"
 )
 
@@ -205,7 +206,7 @@ func (f *Forwarder) Status() oplog.StudioStatus {
 // for the log to change otherwise, back off after a failure.
 func (f *Forwarder) run(ctx context.Context) {
 	defer close(f.done)
-	backoff := time.Duration(0)
+	pause := backoff.Backoff{Min: f.opts.MinBackoff, Max: f.opts.MaxBackoff}
 	tick := time.NewTicker(max(f.opts.Settle/3, 100*time.Millisecond))
 	defer tick.Stop()
 	for {
@@ -215,16 +216,16 @@ func (f *Forwarder) run(ctx context.Context) {
 			return
 		}
 		if err != nil {
-			backoff = min(max(2*backoff, f.opts.MinBackoff), f.opts.MaxBackoff)
+			wait := pause.Next()
 			f.failed(err)
 			select {
 			case <-ctx.Done():
 				return
-			case <-time.After(backoff):
+			case <-time.After(wait):
 			}
 			continue
 		}
-		backoff = 0
+		pause.Reset()
 		if busy {
 			continue
 		}

@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"github.com/mattn/go-isatty"
+
+	"github.com/mcplogd/mcplogd/internal/shellwords"
 )
 
 // This file holds what the reading commands (tail, search, crashes, runs,
@@ -55,7 +57,10 @@ func (v formatValue) Set(s string) error {
 }
 
 // pagerCommand is the pager to run, from $MCPLOGD_PAGER, else $PAGER, else
-// less -R; nil when it is "cat" or cannot be found.
+// less -R, split into words as a shell would split it (git hands $PAGER to
+// sh: quotes keep a path with spaces or an argument one word) but run
+// without a shell; nil when it is "cat", cannot be found or cannot be read
+// (an unclosed quote, said on standard error).
 func (m *Main) pagerCommand() []string {
 	spec := m.Getenv("MCPLOGD_PAGER")
 	if strings.TrimSpace(spec) == "" {
@@ -64,8 +69,12 @@ func (m *Main) pagerCommand() []string {
 	if strings.TrimSpace(spec) == "" {
 		spec = "less -R"
 	}
-	args := strings.Fields(spec)
-	if args[0] == "cat" {
+	args, err := shellwords.Split(spec)
+	if err != nil {
+		fmt.Fprintf(m.Stderr, "mcplogd: pager %q: %v; printing without it\n", spec, err)
+		return nil
+	}
+	if len(args) == 0 || args[0] == "cat" {
 		return nil
 	}
 	if _, err := exec.LookPath(args[0]); err != nil {

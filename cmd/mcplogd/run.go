@@ -14,6 +14,7 @@ import (
 	"syscall"
 
 	"github.com/mcplogd/mcplogd/follow"
+	"github.com/mcplogd/mcplogd/internal/shellwords"
 	"github.com/mcplogd/mcplogd/oplog"
 )
 
@@ -112,7 +113,7 @@ func runKey(key, command string) (runSpec, error) {
 	if err != nil {
 		return runSpec{}, fmt.Errorf("run %q: the name (the records' source) must be a word, such as Game", key)
 	}
-	words, err := oplog.SplitWords(command)
+	words, err := shellwords.Split(command)
 	if err != nil || len(words) == 0 {
 		return runSpec{}, fmt.Errorf("run %s: cannot read the command %q: %v", f.Name, command, err)
 	}

@@ -4,7 +4,8 @@
 // (TestLayout), and the import rules: adapters import only the domain
 // (oplog, its query language oplog/query, and crash), api neither otlp
 // nor metrics, the client links nothing but the standard library and
-// oplog (TestImports).
+// oplog, internal's basement (shellwords, backoff) nothing but the
+// standard library (TestImports).
 //
 // Files are split by concept, not by size: a type stays whole with its
 // methods, and one compiler of the query language stays one file, so the

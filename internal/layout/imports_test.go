@@ -28,16 +28,20 @@ var allowed = map[string][]string{
 	"migrations":  {},
 	"store":       adapter("migrations", "internal/codec", "internal/atomicfile"),
 	"search":      adapter("internal/atomicfile", "third_party/zapx"),
-	"gateway":     adapter(),
+	"gateway":     adapter("internal/shellwords", "internal/backoff"),
 	"follow":      adapter(),
 	"otlp":        adapter(),
 	"metrics":     adapter(),
-	"studio":      adapter("internal/atomicfile"),
+	"studio":      adapter("internal/atomicfile", "internal/backoff"),
 	"mcptools":    adapter(),
 	"client":      {"oplog", "oplog/query"},
 	"api":         adapter("mcptools", "client", "ui"),
 	// The tools over a running server: MCP lives here so client need not.
 	"mcptools/remote": adapter("mcptools", "client"),
+	// Basement libraries several packages share: they import nothing of
+	// the module, so any package may import them.
+	"internal/shellwords": {},
+	"internal/backoff":    {},
 }
 
 // forbidden lists what a package must not link, directly or not.
@@ -50,6 +54,10 @@ var forbidden = map[string][]string{
 	// nor the MCP SDK (that is mcptools/remote's).
 	"client": {"."},
 	"api":    {"github.com/prometheus/", "google.golang.org/grpc", "google.golang.org/protobuf", "go.opentelemetry.io/"},
+	// The basement links the standard library only, so the domain's
+	// adapters that import it take on nothing else.
+	"internal/shellwords": {"."},
+	"internal/backoff":    {"."},
 }
 
 // allowedOutside lists what a package forbidden anything outside the
