@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 
 	ql "github.com/mcplogd/mcplogd/oplog/query"
@@ -70,8 +72,14 @@ func ParseQuery(s string) (ql.Node, error) {
 }
 
 // checkValue checks and spells a leaf's value on a field with a fixed set
-// of values; other leaves as they are.
+// of values; other leaves as they are. A leaf of a type it does not know
+// is refused (EINVALID), not passed unchecked.
 func checkValue(s string, leaf ql.Node) (ql.Node, error) {
+	switch leaf.(type) {
+	case *ql.Term, *ql.Phrase, *ql.Prefix, *ql.Wildcard, *ql.Regexp, *ql.NumberRange, *ql.TimeRange:
+	default: // a new leaf: refused until its values are checked here
+		return nil, unknownLeaf(leaf)
+	}
 	field, _ := ql.Field(leaf)
 	if field == ql.TemplateField {
 		return checkTemplate(s, leaf)
@@ -101,7 +109,7 @@ func checkValue(s string, leaf ql.Node) (ql.Node, error) {
 	case *ql.TimeRange:
 		return nil, f.bad(s, field, n.Pos)
 	default:
-		return leaf, nil
+		return nil, unknownLeaf(leaf)
 	}
 	re, err := regexp.Compile("^(?:" + pattern + ")$")
 	if err != nil {
@@ -176,5 +184,157 @@ func checkTemplate(s string, leaf ql.Node) (ql.Node, error) {
 	case *ql.TimeRange:
 		return nil, bad(n.Pos)
 	}
-	return leaf, nil
+	return nil, unknownLeaf(leaf)
+}
+
+// unknownLeaf refuses a leaf no check here knows (a node type added to
+// package query without its case here): its value would go unchecked.
+func unknownLeaf(leaf ql.Node) error {
+	return Errorf(EINVALID, "query: %T is a node this log cannot check", leaf)
+}
+
+// Node returns q's query tree with q's filters ANDed to it: Tree (the
+// query string as Resolve parsed and checked it; when nil, Query parsed
+// here with ParseQuery, whose errors it returns), then a leaf or an Or of
+// leaves for each filter but the time range (Since and Until, which every
+// target reads apart): levels from MinLevel, kind (line or marker with
+// WithMarkers), name, source, tool, status, replayOf, and the runs (None
+// for an empty Runs). Keyword values are Phrases spelled as stored; IDs
+// and runs in decimal. A query and filters of nothing is All.
+//
+// The filters are read here, when a target compiles q, not in Resolve:
+// Log.Search reads a game's sources as the game first (Log.SetGames).
+func (q *SearchQuery) Node() (ql.Node, error) {
+	var conj []ql.Node
+	switch {
+	case q.Tree != nil:
+		conj = append(conj, q.Tree)
+	case strings.TrimSpace(q.Query) != "":
+		n, err := ParseQuery(q.Query)
+		if err != nil {
+			return nil, err
+		}
+		conj = append(conj, n)
+	}
+	conj = append(conj, q.filterNodes()...)
+	switch len(conj) {
+	case 0:
+		return &ql.All{}, nil
+	case 1:
+		return conj[0], nil
+	}
+	return &ql.And{Nodes: conj}, nil
+}
+
+// filterNodes returns q's filters but the time range as leaves (see Node).
+func (q *SearchQuery) filterNodes() []ql.Node {
+	value := func(field, v string) ql.Node { return &ql.Phrase{Field: field, Text: v} }
+	var ns []ql.Node
+	if q.MinLevel > LevelDebug {
+		levels := &ql.Or{}
+		for l := q.MinLevel; l <= LevelFatal; l++ {
+			levels.Nodes = append(levels.Nodes, value("level", l.String()))
+		}
+		ns = append(ns, levels)
+	}
+	kind := q.Kind
+	if q.WithMarkers && kind == KindLine {
+		kind = 0
+		ns = append(ns, &ql.Or{Nodes: []ql.Node{value("kind", KindLine.String()), value("kind", KindMarker.String())}})
+	}
+	var replayOf string
+	if q.ReplayOf != 0 {
+		replayOf = strconv.FormatUint(q.ReplayOf, 10)
+	}
+	for _, kv := range [][2]string{{"name", q.Name}, {"source", q.Source}, {"kind", kind.String()}, {"tool", q.Tool},
+		{"status", q.Status.String()}, {"replayOf", replayOf}} {
+		if kv[1] != "" {
+			ns = append(ns, value(kv[0], kv[1]))
+		}
+	}
+	if q.Runs != nil {
+		if len(q.Runs) == 0 {
+			return append(ns, &ql.None{})
+		}
+		runs := &ql.Or{}
+		for src, run := range q.Runs {
+			runs.Nodes = append(runs.Nodes, &ql.And{Nodes: []ql.Node{value("source", src), value("run", strconv.FormatUint(run, 10))}})
+		}
+		ns = append(ns, runs)
+	}
+	return ns
+}
+
+// HighlightWords returns the words a fragment marks for tree (see
+// Fragment), in the order the tree names them, each once: the words of
+// the terms and phrases on text and stack (or on both, without a field),
+// lower-cased as Words splits them, a bare word with its inflections
+// (ql.Inflections), as it matches them; the pattern of a prefix (crash*)
+// or wildcard, lower-cased, but one of only * and ?. Nothing under a Not
+// (an excluded word is in no hit; under two, a word is wanted again), nor
+// of other fields, regular expressions or ranges. Local and studio search mark their hits with it.
+func HighlightWords(tree ql.Node) []string {
+	var words []string
+	add := func(w string) {
+		if !slices.Contains(words, w) {
+			words = append(words, w)
+		}
+	}
+	var walk func(n ql.Node, negated bool)
+	walk = func(n ql.Node, negated bool) {
+		switch n := n.(type) {
+		case *ql.And:
+			for _, sub := range n.Nodes {
+				walk(sub, negated)
+			}
+			return
+		case *ql.Or:
+			for _, sub := range n.Nodes {
+				walk(sub, negated)
+			}
+			return
+		case *ql.Not:
+			walk(n.Node, !negated)
+			return
+		}
+		if field, ok := ql.Field(n); negated || !ok || field != "" && !slices.Contains(ql.TextFields, field) {
+			return // All, None; a leaf excluded or of another field
+		}
+		for _, w := range leafWords(n) {
+			add(w)
+		}
+	}
+	walk(tree, false)
+	return words
+}
+
+// leafWords are the words HighlightWords takes of a leaf on text or stack.
+func leafWords(n ql.Node) []string {
+	var text string
+	switch n := n.(type) {
+	case *ql.Prefix:
+		if p := strings.ToLower(n.Prefix + "*"); strings.Trim(p, "*?") != "" {
+			return []string{p}
+		}
+		return nil
+	case *ql.Wildcard:
+		if p := strings.ToLower(n.Pattern); strings.Trim(p, "*?") != "" {
+			return []string{p}
+		}
+		return nil
+	case *ql.Term:
+		if ws := ql.Words(n.Text); n.Fuzzy == 0 && len(ws) == 1 {
+			return ql.Inflections(ws[0].Term)
+		}
+		text = n.Text
+	case *ql.Phrase:
+		text = n.Text
+	default:
+		return nil
+	}
+	var out []string
+	for _, w := range ql.Words(text) {
+		out = append(out, w.Term)
+	}
+	return out
 }

@@ -68,3 +68,69 @@ func TestParseQuery(t *testing.T) {
 		t.Fatalf("syntax error: %v", err)
 	}
 }
+
+// TestHighlightWords: the words fragments mark, in both scopes: text
+// terms lower-cased, a bare word with its inflections, a prefix or
+// wildcard kept whole as a pattern; excluded terms (NOT, -) and other
+// fields left out, a doubly excluded term kept.
+func TestHighlightWords(t *testing.T) {
+	f := func(q, want string) {
+		t.Helper()
+		n, err := ParseQuery(q)
+		if err != nil {
+			t.Fatalf("ParseQuery(%q): %v", q, err)
+		}
+		if got := strings.Join(HighlightWords(n), ","); got != want {
+			t.Errorf("HighlightWords(%q) = %q, want %q", q, got, want)
+		}
+	}
+	f(`Null Reference`, strings.Join(append(ql.Inflections("null"), ql.Inflections("reference")...), ","))
+	f(`Crashed "spawn" text:fail~1`, strings.Join(ql.Inflections("crashed"), ",")+",spawn,fail")
+	f(`"object reference" AND name:Spawner`, "object,reference")
+	f(`Crash* -crashed`, "crash*")
+	f(`crash* AND NOT physics`, "crash*")
+	f(`"null" NOT (boom AND NOT "spawn")`, "null,spawn")
+	f(`text:cr?sh stack:"Game.Update"`, "cr?sh,game,update")
+	f(`(crash* OR fail*) +"wave"`, "crash*,fail*,wave")
+	f(`* ?`, "")
+	f(`level:error source:unity*`, "")
+}
+
+// TestSearchQuery_Node: the query's tree with the filters ANDed to it as
+// leaves, read when a target compiles it; Tree, when set, is not parsed
+// again.
+func TestSearchQuery_Node(t *testing.T) {
+	q := SearchQuery{Query: "crash", Filter: Filter{MinLevel: LevelError, Kind: KindLine, WithMarkers: true, Name: "n",
+		Runs: map[string]uint64{"unity": 3}}, Tool: "run", Status: StatusSuccess, ReplayOf: 7}
+	n, err := q.Node()
+	if err != nil {
+		t.Fatal(err)
+	}
+	const want = `and(crash or(level:"error" level:"fatal") or(kind:"line" kind:"marker") name:"n" tool:"run" status:"success" replayOf:"7" or(and(source:"unity" run:"3")))`
+	if got := ql.String(n); got != want {
+		t.Errorf("Node = %s\n want %s", got, want)
+	}
+	q = SearchQuery{Query: "(broken", Tree: &ql.Term{Text: "parsed"}}
+	if n, err = q.Node(); err != nil || ql.String(n) != "parsed" {
+		t.Errorf("Node with Tree = %s, %v; want the Tree, unparsed", ql.String(n), err)
+	}
+	if n, err = (&SearchQuery{}).Node(); err != nil || ql.String(n) != "*" {
+		t.Errorf("Node of nothing = %s, %v; want *", ql.String(n), err)
+	}
+	if _, err = (&SearchQuery{Query: "(broken"}).Node(); ErrorCode(err) != EINVALID {
+		t.Errorf("Node of a bad query: %v, want EINVALID", err)
+	}
+}
+
+// TestCheckValue_EverySample: every node type of the language
+// (ql.Samples) is one the value checks know; a type they do not know
+// would be refused, so a new leaf cannot skip its check unseen.
+func TestCheckValue_EverySample(t *testing.T) {
+	for _, n := range ql.Samples() {
+		_, err := ql.Map(n, func(leaf ql.Node) (ql.Node, error) { return checkValue(ql.String(n), leaf) })
+		if err != nil && strings.Contains(err.Error(), "cannot check") {
+			t.Errorf("%s: %v", ql.String(n), err)
+		}
+		HighlightWords(n) // walks every node without a panic
+	}
+}

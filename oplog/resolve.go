@@ -72,9 +72,13 @@ type Request struct {
 // ParseBound). It reads runs and markers from src, which may be nil in
 // studio scope or when neither Run nor since=last_compile is given.
 //
+// The query string is parsed and checked here, once (ParseQuery), into
+// Request.Tree; the targets compile that tree (SearchQuery.Node).
+//
 // Errors name the argument as the message's first word ("since: ...",
-// "run 7: ..."); the command line puts "--" before it. EINVALID for a bad
-// value, for a machine outside studio scope and for run, runs, against or
+// "run 7: ...", "query: ..."); the command line puts "--" before it but
+// the query's. EINVALID for a bad value (a query that does not parse is
+// ParseQuery's error, the same on every surface), for a machine outside studio scope and for run, runs, against or
 // since=last_compile in studio scope (they are one machine's); ENOTFOUND
 // when no source has the run (saying which runs there are, then
 // RunsWords) or no compile.start marker exists. Errors of src pass through.
@@ -111,6 +115,11 @@ func Resolve(ctx context.Context, src RunSource, a Args, now time.Time) (Request
 	var err error
 	if r.SearchQuery, err = text.Parse(now); err != nil {
 		return r, err
+	}
+	if strings.TrimSpace(r.Query) != "" {
+		if r.Tree, err = ParseQuery(r.Query); err != nil {
+			return r, err
+		}
 	}
 	f := &r.Filter
 	f.Runs = a.Runs

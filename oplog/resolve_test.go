@@ -45,7 +45,8 @@ func TestResolve(t *testing.T) {
 			check: func(r oplog.Request) string {
 				q := r.SearchQuery
 				if q.MinLevel != oplog.LevelWarn || q.Name != "Physics" || q.Kind != oplog.KindOp || q.Source != "unity" || q.Query != "null" ||
-					q.Tool != "build" || q.Status != oplog.StatusError || q.ReplayOf != 7 || q.Limit != 5 || q.Cursor != "c" {
+					q.Tool != "build" || q.Status != oplog.StatusError || q.ReplayOf != 7 || q.Limit != 5 || q.Cursor != "c" ||
+					q.Tree == nil {
 					return fmt.Sprintf("%+v", q)
 				}
 				return ""
@@ -117,6 +118,7 @@ func TestResolve(t *testing.T) {
 		{name: "ErrInvalid/Until", args: oplog.Args{SearchText: text(oplog.FilterText{Until: "soon"})}, err: "invalid: until: cannot read time"},
 		{name: "ErrInvalid/Level", args: oplog.Args{SearchText: text(oplog.FilterText{Level: "loud"})}, err: "invalid: level: "},
 		{name: "ErrInvalid/Status", args: oplog.Args{SearchText: oplog.SearchText{Status: "bogus"}}, err: "invalid: status: "},
+		{name: "ErrInvalid/Query", args: oplog.Args{SearchText: oplog.SearchText{Query: "level:loud"}}, err: "invalid: query: "},
 		{name: "ErrInvalid/Scope", args: oplog.Args{Scope: "team"}, err: `invalid: scope: "team": expected local or studio`},
 		{name: "ErrInvalid/MachineLocal", args: oplog.Args{Machine: "ci-7"}, err: "invalid: machine: only with scope studio"},
 		{name: "ErrInvalid/MachineLocalCLI", args: oplog.Args{Machine: "ci-7", StudioWords: "--studio"}, err: "invalid: machine: only with --studio"},

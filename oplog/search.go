@@ -8,6 +8,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	ql "github.com/mcplogd/mcplogd/oplog/query"
 )
 
 // SearchQuery asks for records matching a query string and filters, newest first.
@@ -17,7 +19,11 @@ type SearchQuery struct {
 	// an unqualified term searches both) and time (dates):
 	// `level:error AND name:Physics "null reference"`. Empty: every record
 	// that passes the filters.
-	Query    string
+	Query string
+	// Tree is Query parsed and checked (ParseQuery), which Resolve sets, so
+	// that a request is parsed once; nil: Node parses Query. Query stays
+	// for display.
+	Tree     ql.Node
 	Filter          // MinLevel, Name, Kind, Source, Since, Until
 	Tool     string // an operation's exact tool; empty: any
 	Status   Status // an operation's status; zero: any

@@ -35,69 +35,21 @@ type compiled struct {
 	confirms bool
 }
 
-// compile parses q's query string (oplog.ParseQuery: EINVALID saying
-// where it broke) and ANDs q's filters to it, as leaves on their fields.
+// compile compiles q's tree (oplog.SearchQuery.Node: the query string
+// as oplog parsed and checked it, q's filters ANDed to it as leaves on their
+// fields), the fragment words of which oplog.HighlightWords chooses.
 func (a *analyzers) compile(q *oplog.SearchQuery) (*compiled, error) {
-	var conj []ql.Node
-	if strings.TrimSpace(q.Query) != "" {
-		n, err := oplog.ParseQuery(q.Query)
-		if err != nil {
-			return nil, err
-		}
-		conj = append(conj, n)
+	tree, err := q.Node()
+	if err != nil {
+		return nil, err
 	}
-	conj = append(conj, filterNodes(q)...)
-	c := &compiled{rng: timeRange{since: q.Since, until: q.Until}}
-	switch len(conj) {
-	case 0:
-		c.tree = &ql.All{}
-	case 1:
-		c.tree = conj[0]
-	default:
-		c.tree = &ql.And{Nodes: conj}
-	}
-	bq, err := a.bleve(c, c.tree, false)
+	c := &compiled{tree: tree, rng: timeRange{since: q.Since, until: q.Until}, terms: oplog.HighlightWords(tree)}
+	bq, err := a.bleve(c, c.tree)
 	if err != nil {
 		return nil, err
 	}
 	c.q = bq
 	return c, nil
-}
-
-// filterNodes returns q's filters but the time range as leaves: each a
-// keyword value (a Phrase on a keyword field is the whole value), spelled
-// as documents index them.
-func filterNodes(q *oplog.SearchQuery) []ql.Node {
-	value := func(field, v string) ql.Node { return &ql.Phrase{Field: field, Text: v} }
-	var ns []ql.Node
-	if q.MinLevel > oplog.LevelDebug {
-		levels := &ql.Or{}
-		for l := q.MinLevel; l <= oplog.LevelFatal; l++ {
-			levels.Nodes = append(levels.Nodes, value("level", l.String()))
-		}
-		ns = append(ns, levels)
-	}
-	kind := q.Kind
-	if q.WithMarkers && kind == oplog.KindLine {
-		kind = 0
-		ns = append(ns, &ql.Or{Nodes: []ql.Node{value("kind", oplog.KindLine.String()), value("kind", oplog.KindMarker.String())}})
-	}
-	for _, f := range keywords(q.Name, q.Source, kind, q.Tool, q.Status, q.ReplayOf) {
-		if f.v != "" {
-			ns = append(ns, value(f.field, f.v))
-		}
-	}
-	if q.Runs != nil {
-		if len(q.Runs) == 0 {
-			return append(ns, &ql.None{})
-		}
-		runs := &ql.Or{}
-		for src, run := range q.Runs {
-			runs.Nodes = append(runs.Nodes, &ql.And{Nodes: []ql.Node{value("source", src), value("run", docID(run))}})
-		}
-		ns = append(ns, runs)
-	}
-	return ns
 }
 
 // plan says how to search documents whose times lie in sp: not at all
@@ -117,22 +69,21 @@ func (c *compiled) plan(sp span, look func() timeLookup) (keep func(id uint64) b
 	}, true
 }
 
-// bleve compiles n; negated says it is under a Not, whose words are no
-// fragment words.
-func (a *analyzers) bleve(c *compiled, n ql.Node, negated bool) (query.Query, error) {
+// bleve compiles n; one case per node type, the leaves in bleveLeaf.
+func (a *analyzers) bleve(c *compiled, n ql.Node) (query.Query, error) {
 	switch n := n.(type) {
 	case *ql.And:
 		var must, not []query.Query
 		for _, sub := range n.Nodes {
 			if x, ok := sub.(*ql.Not); ok {
-				q, err := a.bleve(c, x.Node, !negated)
+				q, err := a.bleve(c, x.Node)
 				if err != nil {
 					return nil, err
 				}
 				not = append(not, q)
 				continue
 			}
-			q, err := a.bleve(c, sub, negated)
+			q, err := a.bleve(c, sub)
 			if err != nil {
 				return nil, err
 			}
@@ -140,13 +91,13 @@ func (a *analyzers) bleve(c *compiled, n ql.Node, negated bool) (query.Query, er
 		}
 		return andNot(must, not), nil
 	case *ql.Or:
-		qs, err := a.bleves(c, n.Nodes, negated)
+		qs, err := a.bleves(c, n.Nodes)
 		if err != nil {
 			return nil, err
 		}
 		return query.NewDisjunctionQuery(qs), nil
 	case *ql.Not:
-		return a.bleve(c, &ql.And{Nodes: []ql.Node{n}}, negated)
+		return a.bleve(c, &ql.And{Nodes: []ql.Node{n}})
 	case *ql.All:
 		return query.NewMatchAllQuery(), nil
 	case *ql.None:
@@ -154,11 +105,11 @@ func (a *analyzers) bleve(c *compiled, n ql.Node, negated bool) (query.Query, er
 	}
 	field, _ := ql.Field(n)
 	if field != "" {
-		return a.bleveLeaf(c, n, field, negated)
+		return a.bleveLeaf(c, n, field)
 	}
 	alts := make([]query.Query, 0, len(ql.TextFields))
 	for _, f := range ql.TextFields {
-		q, err := a.bleveLeaf(c, n, f, negated)
+		q, err := a.bleveLeaf(c, n, f)
 		if err != nil {
 			return nil, err
 		}
@@ -167,10 +118,10 @@ func (a *analyzers) bleve(c *compiled, n ql.Node, negated bool) (query.Query, er
 	return query.NewDisjunctionQuery(alts), nil
 }
 
-func (a *analyzers) bleves(c *compiled, ns []ql.Node, negated bool) ([]query.Query, error) {
+func (a *analyzers) bleves(c *compiled, ns []ql.Node) ([]query.Query, error) {
 	qs := make([]query.Query, len(ns))
 	for i, sub := range ns {
-		q, err := a.bleve(c, sub, negated)
+		q, err := a.bleve(c, sub)
 		if err != nil {
 			return nil, err
 		}
@@ -199,7 +150,7 @@ func andNot(must, not []query.Query) query.Query {
 
 // bleveLeaf compiles a leaf on field (not ""); on text and stack it also
 // takes the cut documents it holds on.
-func (a *analyzers) bleveLeaf(c *compiled, n ql.Node, field string, negated bool) (query.Query, error) {
+func (a *analyzers) bleveLeaf(c *compiled, n ql.Node, field string) (query.Query, error) {
 	text := slices.Contains(textFields, field)
 	if !text && field != timeField && !slices.Contains(keywordFields, field) {
 		return nil, oplog.Errorf(oplog.EINVALID, "query: unknown field %q", field)
@@ -219,17 +170,17 @@ func (a *analyzers) bleveLeaf(c *compiled, n ql.Node, field string, negated bool
 			// One word to the standard analyzer (Foo.cs, 3.14), several
 			// here: they must follow each other, as they did in the word.
 			// Or one word longer than its term: it is confirmed whole.
-			return a.bleveText(c, n, field, newPhrase(field, n.Text, a.text), negated), nil
+			return a.bleveText(c, n, field, newPhrase(field, n.Text, a.text)), nil
 		}
 		if forms := a.termForms(field, n); forms != nil {
-			return a.bleveText(c, n, field, &inflectQuery{field: field, forms: forms}, negated), nil
+			return a.bleveText(c, n, field, &inflectQuery{field: field, forms: forms}), nil
 		}
 		m := query.NewMatchQuery(n.Text)
 		m.SetFuzziness(n.Fuzzy)
 		q = m
 	case *ql.Phrase:
 		if text {
-			return a.bleveText(c, n, field, newPhrase(field, n.Text, a.text), negated), nil
+			return a.bleveText(c, n, field, newPhrase(field, n.Text, a.text)), nil
 		}
 		q = query.NewTermQuery(n.Text) // one keyword, spaces and all
 	case *ql.Prefix:
@@ -253,27 +204,12 @@ func (a *analyzers) bleveLeaf(c *compiled, n ql.Node, field string, negated bool
 	if !text {
 		return q, nil
 	}
-	return a.bleveText(c, n, field, q, negated), nil
+	return a.bleveText(c, n, field, q), nil
 }
 
 // bleveText is q, a leaf on text field, with the cut documents of field on
-// which n holds; it adds n's words or pattern to c.terms.
-func (a *analyzers) bleveText(c *compiled, n ql.Node, field string, q query.Query, negated bool) query.Query {
-	if !negated {
-		switch n := n.(type) {
-		case *ql.Prefix:
-			c.pattern(n.Prefix + "*")
-		case *ql.Wildcard:
-			c.pattern(n.Pattern)
-		case *ql.Term:
-			a.collect(c, n.Text)
-			for _, f := range a.termForms(field, n) {
-				c.word(f)
-			}
-		case *ql.Phrase:
-			a.collect(c, n.Text)
-		}
-	}
+// which n holds; a phrase sets c.confirms.
+func (a *analyzers) bleveText(c *compiled, n ql.Node, field string, q query.Query) query.Query {
 	if _, none := q.(*query.MatchNoneQuery); none {
 		return q
 	}
@@ -301,18 +237,6 @@ func foldRegexp(field, re string) string {
 	return re
 }
 
-// collect adds the analysed words of a word or phrase to c.terms.
-func (a *analyzers) collect(c *compiled, text string) {
-	in := []byte(text)
-	for _, tok := range a.text.Analyze(in) {
-		t := string(tok.Term)
-		if w := cutWord(in, tok); w != "" {
-			t = w // fragments look for the whole word
-		}
-		c.word(t)
-	}
-}
-
 // termForms returns the words a Term on text field matches, its
 // inflections (inflect.go); nil when it is searched otherwise.
 func (a *analyzers) termForms(field string, n *ql.Term) []string {
@@ -320,23 +244,6 @@ func (a *analyzers) termForms(field string, n *ql.Term) []string {
 		return nil
 	}
 	return inflections(a.text, n.Text)
-}
-
-// word adds a word to c.terms.
-func (c *compiled) word(t string) {
-	if !slices.Contains(c.terms, t) {
-		c.terms = append(c.terms, t)
-	}
-}
-
-// pattern adds a prefix's or wildcard's pattern to c.terms, lower-cased as
-// the search lower-cases it (oplog.Fragment matches it against whole
-// words); not one of only * and ?, which would mark any word.
-func (c *compiled) pattern(p string) {
-	p = strings.ToLower(p)
-	if strings.Trim(p, "*?") != "" && !slices.Contains(c.terms, p) {
-		c.terms = append(c.terms, p)
-	}
 }
 
 // phraseOfWord reports whether a query word must be searched as a phrase:

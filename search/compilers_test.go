@@ -32,7 +32,7 @@ func TestCompilers_EverySample(t *testing.T) {
 			}
 			c := &compiled{tree: n}
 			compile("bleve", func() error {
-				q, err := an.bleve(c, n, false)
+				q, err := an.bleve(c, n)
 				if err == nil && q == nil {
 					err = fmt.Errorf("no query")
 				}

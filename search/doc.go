@@ -93,8 +93,9 @@
 // search.go (a search over all of them), and the three compilers of the
 // query language (package oplog/query parses it, leaving out the words
 // and phrases of only stop words as the analyzer leaves them out of the
-// index; oplog.ParseQuery checks its values), one case per node type each: bleve.go (the tree and the
-// filters for bleve), eval.go (a query evaluated on a record) and
+// index; oplog.ParseQuery checks its values, once, in oplog.Resolve; the
+// filters join the tree as leaves in oplog.SearchQuery.Node), one case
+// per node type each: bleve.go (the tree for bleve), eval.go (a query evaluated on a record) and
 // terms_pred.go (on a chunk's term set). Format versions and limits are
 // in consts.go.
 //

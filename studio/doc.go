@@ -51,10 +51,10 @@
 // # Studio scope
 //
 // Client (query*.go) implements oplog.Studio, the tools' scope "studio",
-// with LogsQL over /select/logsql/query: query strings parsed by
-// oplog.ParseQuery and compiled to LogsQL (logsql.go; what LogsQL cannot say
-// the same way is an error), filters
-// and the project, machine and source as stream filters, lists newest first
+// with LogsQL over /select/logsql/query: the tree oplog.Resolve parsed,
+// the filters ANDed to it as leaves (oplog.SearchQuery.Node), compiled to
+// LogsQL (logsql.go; what LogsQL cannot say the same way is an error), the
+// project, machine and source as stream filters, lists newest first
 // with an offset cursor, and an operation's newest row kept (the rows of a
 // page are checked against max(seq) per (machine, revision, id)); crashes
 // are one stats query by (signature, machine), summed per signature.

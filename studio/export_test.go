@@ -1,5 +1,6 @@
 package studio
 
-// LogsQL is logsQL, for the tests outside the package that compare a
-// LogsQL filter's answers with a local search's.
-var LogsQL = logsQL
+// LogsQL is logsQL of query string s, parsed as oplog.Resolve parses it,
+// for the tests outside the package that compare a LogsQL filter's
+// answers with a local search's.
+var LogsQL = logsQLText

@@ -46,28 +46,18 @@ var studioFields = map[string]string{"text": "_msg", "stack": "stack",
 // fixedFields are the fields whose values oplog spells (in any case).
 var fixedFields = []string{"level", "kind", "status"}
 
-// logsQL translates query string s into a LogsQL filter that matches the
-// same records in the studio schema. An empty s is "*". A query that does
-// not parse is EINVALID as a local search says it; one that parses but has
-// no LogsQL equivalent is EINVALID naming what cannot be translated.
-func logsQL(s string) (string, error) {
-	if strings.TrimSpace(s) == "" {
-		return "*", nil
-	}
-	n, err := oplog.ParseQuery(s)
-	if err != nil {
-		return "", err
-	}
-	e, err := toLogsQL(n)
+// logsQL compiles tree (a query as oplog parsed and checked it, see
+// oplog.SearchQuery.Node) into a LogsQL filter that matches the same
+// records in the studio schema; "*" for every record. A tree that has no
+// LogsQL equivalent is EINVALID naming what cannot be translated.
+func logsQL(tree ql.Node) (string, error) {
+	e, err := toLogsQL(tree)
 	if err != nil {
 		return "", oplog.Errorf(oplog.EINVALID, "query: cannot search the studio with this query: %v", err)
 	}
-	switch e {
-	case lqNone:
+	if e == lqNone {
 		return "", oplog.Errorf(oplog.EINVALID, "query: cannot search the studio with this query: it matches nothing here "+
 			"(only stop words, or a number range on a keyword field)")
-	case lqAll:
-		return "*", nil
 	}
 	return e, nil
 }

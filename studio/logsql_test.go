@@ -8,6 +8,15 @@ import (
 	ql "github.com/mcplogd/mcplogd/oplog/query"
 )
 
+// logsQLText is the LogsQL of query string s, parsed as Resolve parses it.
+func logsQLText(s string) (string, error) {
+	n, err := oplog.ParseQuery(s)
+	if err != nil {
+		return "", err
+	}
+	return logsQL(n)
+}
+
 // TestLogsQL: each shape of the query language and its LogsQL. The
 // answers are compared with the local index's on the same records against
 // a real VictoriaLogs in package studio (TestClient_Search_SameAsLocal);
@@ -16,9 +25,9 @@ func TestLogsQL(t *testing.T) {
 	const w = `\\pL\\p{Nd}\\pM_`
 	f := func(query, want string) {
 		t.Helper()
-		got, err := logsQL(query)
+		got, err := logsQLText(query)
 		if err != nil || got != want {
-			t.Errorf("logsQL(%q) = %s, %v\n want %s", query, got, err, want)
+			t.Errorf("logsQLText(%q) = %s, %v\n want %s", query, got, err, want)
 		}
 	}
 	// forms is a bare word on f: one word filter per inflection, ORed.
@@ -66,9 +75,9 @@ func TestLogsQL(t *testing.T) {
 		`foo.bar*`:   "not a word character",
 		`(null`:      "never closed",
 	} {
-		_, err := logsQL(query)
+		_, err := logsQLText(query)
 		if oplog.ErrorCode(err) != oplog.EINVALID || !strings.Contains(err.Error(), want) {
-			t.Errorf("logsQL(%q): %v, want EINVALID saying %q", query, err, want)
+			t.Errorf("logsQLText(%q): %v, want EINVALID saying %q", query, err, want)
 		}
 	}
 }

@@ -22,7 +22,7 @@ func (c *Client) Digest(ctx context.Context, q oplog.StudioDigestQuery) (oplog.D
 	if err != nil {
 		return oplog.Digest{}, err
 	}
-	filter, err := filterLogsQL(&q.Filter, "", 0)
+	filter, _, err := searchLogsQL(oplog.SearchQuery{Filter: q.Filter})
 	if err != nil {
 		return oplog.Digest{}, err
 	}

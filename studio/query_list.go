@@ -4,10 +4,8 @@ import (
 	"context"
 	"strconv"
 	"strings"
-	"unicode"
 
 	"github.com/mcplogd/mcplogd/oplog"
-	ql "github.com/mcplogd/mcplogd/oplog/query"
 )
 
 // opKey names an operation across machines and revisions.
@@ -59,7 +57,7 @@ func (c *Client) List(ctx context.Context, q oplog.StudioListQuery) (oplog.Studi
 	if err != nil {
 		return oplog.StudioPage{}, err
 	}
-	f, err := filterLogsQL(&q.Filter, "", 0)
+	f, _, err := searchLogsQL(oplog.SearchQuery{Filter: q.Filter})
 	if err != nil {
 		return oplog.StudioPage{}, err
 	}
@@ -89,21 +87,15 @@ func (c *Client) Search(ctx context.Context, q oplog.StudioSearchQuery) (oplog.S
 	if err != nil {
 		return oplog.StudioSearchPage{}, err
 	}
-	f, err := filterLogsQL(&q.Filter, q.Tool, q.Status)
+	f, tree, err := searchLogsQL(q.SearchQuery)
 	if err != nil {
 		return oplog.StudioSearchPage{}, err
 	}
-	text := ""
-	if strings.TrimSpace(q.Query) != "" {
-		if text, err = logsQL(q.Query); err != nil {
-			return oplog.StudioSearchPage{}, err
-		}
-	}
-	recs, next, at, err := c.page(ctx, and(streamFilter(c.opts.Project, q.Machine, q.Source), f, text), cur, n)
+	recs, next, at, err := c.page(ctx, and(streamFilter(c.opts.Project, q.Machine, q.Source), f), cur, n)
 	if err != nil {
 		return oplog.StudioSearchPage{}, err
 	}
-	terms := queryWords(q.Query)
+	terms := oplog.HighlightWords(tree)
 	out := oplog.StudioSearchPage{Hits: make([]oplog.StudioHit, len(recs)), NextCursor: next, Cursors: at}
 	for i := range recs {
 		out.Hits[i] = oplog.StudioHit{StudioRecord: recs[i], Fragment: oplog.Fragment(&recs[i].Record, terms)}
@@ -120,37 +112,4 @@ func limit(field string, n, def, most int) (int, error) {
 		n = def
 	}
 	return min(n, most), nil
-}
-
-// queryWords are the lower-cased words of a query string's text terms,
-// for fragments: operators, excluded terms and other fields' values left
-// out; a prefix or wildcard (crash*, cr?sh) stays one pattern, which
-// oplog.Fragment matches against whole words; a bare word brings its
-// inflections (ql.Inflections).
-func queryWords(q string) []string {
-	var words []string
-	for _, tok := range strings.Fields(q) {
-		tok = strings.Trim(tok, "()+")
-		if tok == "" || strings.HasPrefix(tok, "-") || strings.HasPrefix(tok, "!") || tok == "AND" || tok == "OR" || tok == "NOT" {
-			continue
-		}
-		if field, v, ok := strings.Cut(tok, ":"); ok && !strings.HasPrefix(tok, `"`) {
-			if field != "text" && field != "stack" && field != "message" && field != "msg" {
-				continue
-			}
-			tok = v
-		}
-		isWord := func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' }
-		if strings.ContainsAny(tok, "*?") && strings.Trim(tok, "*?") != "" &&
-			strings.IndexFunc(tok, func(r rune) bool { return !isWord(r) && r != '*' && r != '?' }) < 0 {
-			words = append(words, strings.ToLower(tok))
-			continue
-		}
-		ws := strings.FieldsFunc(strings.ToLower(tok), func(r rune) bool { return !isWord(r) })
-		if len(ws) == 1 && !strings.ContainsAny(tok, `"~`) {
-			ws = ql.Inflections(ws[0]) // a bare word marks its inflections too, as it matches them
-		}
-		words = append(words, ws...)
-	}
-	return words
 }

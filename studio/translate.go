@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/mcplogd/mcplogd/oplog"
+	ql "github.com/mcplogd/mcplogd/oplog/query"
 )
 
 // The studio schema's fields, as package studio's forwarder writes them:
@@ -28,36 +29,25 @@ func streamFilter(project, machine, source string) string {
 	return b.String()
 }
 
-// filterLogsQL translates f (but Source, which streamFilter takes) and an
-// operation's tool and status to LogsQL filters, joined with AND; "" when
-// f has none. Runs are a local notion: EINVALID.
-func filterLogsQL(f *oplog.Filter, tool string, status oplog.Status) (string, error) {
-	if f.Runs != nil {
-		return "", oplog.Errorf(oplog.EINVALID, "run: runs are one machine's; studio scope takes since and until instead")
+// searchLogsQL is q's LogsQL filter but its source (streamFilter's): its
+// tree (oplog.SearchQuery.Node: the query string and the filters as
+// leaves) compiled by logsQL, and its time range; "" for every record.
+// The tree comes back too, for the fragments' words. Runs are a local
+// notion: EINVALID; so is a tree LogsQL cannot say.
+func searchLogsQL(q oplog.SearchQuery) (string, ql.Node, error) {
+	if q.Runs != nil {
+		return "", nil, oplog.Errorf(oplog.EINVALID, "run: runs are one machine's; studio scope takes since and until instead")
 	}
-	var parts []string
-	if f.MinLevel > oplog.LevelDebug {
-		var ls []string
-		for l := f.MinLevel; l <= oplog.LevelFatal; l++ {
-			ls = append(ls, strconv.Quote(l.String()))
-		}
-		parts = append(parts, "level:in("+strings.Join(ls, ",")+")")
+	q.Source = ""
+	tree, err := q.Node()
+	if err != nil {
+		return "", nil, err
 	}
-	switch {
-	case f.Kind == oplog.KindLine && f.WithMarkers:
-		parts = append(parts, `kind:in("line","marker")`)
-	case f.Kind != 0:
-		parts = append(parts, "kind:="+strconv.Quote(f.Kind.String()))
+	e, err := logsQL(tree)
+	if err != nil {
+		return "", nil, err
 	}
-	for _, kv := range [][2]string{{"name", f.Name}, {"tool", tool}, {"status", status.String()}} {
-		if kv[1] != "" {
-			parts = append(parts, kv[0]+":="+strconv.Quote(kv[1]))
-		}
-	}
-	if t := timeLogsQL(f.Since, f.Until); t != "" {
-		parts = append(parts, t)
-	}
-	return strings.Join(parts, " AND "), nil
+	return and(e, timeLogsQL(q.Since, q.Until)), tree, nil
 }
 
 // timeLogsQL is the _time filter [since, until); "" for no bound.

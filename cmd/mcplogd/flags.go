@@ -115,11 +115,16 @@ func resolveFlags(ctx context.Context, src oplog.RunSource, a oplog.Args) (oplog
 }
 
 // asFlagError words an EINVALID or ENOTFOUND error, whose message names the
-// argument first, as a flag's ("--run: ..."); other errors pass.
+// argument first, as a flag's ("--run: ..."); one about the query (the
+// words after the flags, no flag) keeps its message as every surface
+// words it ("query: ..."); other errors pass.
 func asFlagError(err error) error {
-	switch oplog.ErrorCode(err) {
-	case oplog.EINVALID, oplog.ENOTFOUND:
-		return errors.New("--" + oplog.ErrorMessage(err))
+	msg := oplog.ErrorMessage(err)
+	switch code := oplog.ErrorCode(err); {
+	case code == oplog.EINVALID && strings.HasPrefix(msg, "query: "):
+		return errors.New(msg)
+	case code == oplog.EINVALID, code == oplog.ENOTFOUND:
+		return errors.New("--" + msg)
 	}
 	return err
 }

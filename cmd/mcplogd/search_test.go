@@ -241,4 +241,25 @@ func TestSearch_StopWords(t *testing.T) {
 		stderr.String() != "mcplogd: query: `to` is too common to search (it is left out of the index, so alone it matches nothing); add a rarer word or a phrase around it\n" {
 		t.Fatalf("mcplogd search to: %v, stderr %q", err, stderr.String())
 	}
+
+	// A bad query fails in oplog.Resolve, once, with one message on every
+	// surface: the HTTP answer's, MCP's after "invalid argument: ", the
+	// binary's after "mcplogd: ".
+	for _, q := range []string{"to", "name:", "(null", "level:loud", "kind:line*x", "template:xyz", `"the a"`} {
+		status, _, msg := search(q)
+		if status != http.StatusBadRequest || !strings.HasPrefix(msg, "query: ") {
+			t.Fatalf("GET /api/v1/search %q: %d %q, want 400 and the query's error", q, status, msg)
+		}
+		if res, text := call(map[string]any{"query": q}); !res.IsError || !strings.HasPrefix(text, "invalid argument: "+msg) {
+			t.Errorf("search_logs %q: %q, want the HTTP answer's error %q", q, text, msg)
+		}
+		cmd := exec.Command(buildBinary(t), "search", q)
+		cmd.Env = cliEnv(data)
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
+		_ = cmd.Run() // its status is the other test's above
+		if stderr.String() != "mcplogd: "+msg+"\n" {
+			t.Errorf("mcplogd search %q: stderr %q, want the HTTP answer's error %q", q, stderr.String(), msg)
+		}
+	}
 }
