@@ -1,0 +1,88 @@
+package search_test
+
+import (
+	"context"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/mcplogd/mcplogd/internal/logtest"
+	"github.com/mcplogd/mcplogd/internal/querytest"
+	"github.com/mcplogd/mcplogd/oplog"
+	"github.com/mcplogd/mcplogd/search"
+)
+
+// TestIndex_Search_Semantics: every tree of the query language
+// (querytest.Cases, one for each of ql.Samples) finds exactly the records
+// written out for it, however the index holds them: in segments (the
+// bleve query, bleve.go), above the watermark (the predicate on records,
+// eval.go), and above it behind the chunks' term sets (terms_pred.go),
+// one record a chunk, so that a set that rules out a record that
+// matches loses it. TestCompilers_EverySample proves that every node
+// compiles; this, that the compilations agree with what the node means.
+func TestIndex_Search_Semantics(t *testing.T) {
+	dir := t.TempDir()
+	e := mustOpen(t, dir, small(), nil)
+	// Opened on the empty store with no wake-ups, these two never index:
+	// one evaluates every record, the other skips chunks by their term sets.
+	open := func(name string, chunk uint64) *search.Index {
+		x, err := search.Open(filepath.Join(dir, name), e.db, &search.Options{TailChunk: chunk, Interval: 2 * time.Hour})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = x.Close() })
+		return x
+	}
+	lag, sets := open("lagging", 300), open("sets", 1)
+	recs := logtest.MustAppend(t, e.log, querytest.Records()...)
+	for i, r := range recs {
+		if r.ID != uint64(i+1) {
+			t.Fatalf("record %d got ID %d; the cases name records by their place", i+1, r.ID)
+		}
+	}
+	e.waitIndexed()
+	for {
+		n, err := sets.BuildTerms()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n == 0 {
+			break
+		}
+	}
+	if n := sets.TermSetChunks(); n != len(recs) {
+		t.Fatalf("%d chunks with term sets, want one a record, %d", n, len(recs))
+	}
+	if lag.Status().SegmentsThrough != 0 || sets.Status().SegmentsThrough != 0 {
+		t.Fatalf("the lagging indexes indexed: %+v, %+v", lag.Status(), sets.Status())
+	}
+	if s := e.idx.Status(); s.SegmentsThrough != uint64(len(recs)) {
+		t.Fatalf("the index holds segments through %d, want %d", s.SegmentsThrough, len(recs))
+	}
+	indexes := []struct {
+		name string
+		x    *search.Index
+	}{{"segments", e.idx}, {"evaluated", lag}, {"term sets", sets}}
+	for _, c := range querytest.Cases(t) {
+		for _, ix := range indexes {
+			h, err := ix.x.Search(context.Background(), &c.Query, 0, 100)
+			got := slices.Clone(h.IDs)
+			slices.Reverse(got) // newest first: reversed, the order of Want
+			if err != nil || h.More || !slices.Equal(got, c.Want) {
+				t.Errorf("%s: %s as %s: %v (%v), want %v", ix.name, c.Sample, describe(c.Query), got, err, c.Want)
+			}
+		}
+	}
+	if sets.SkippedChunks() == 0 {
+		t.Error("no search skipped a chunk by its term set: the sets were not asked")
+	}
+}
+
+// describe writes a case's search: its query string, or its filter.
+func describe(q oplog.SearchQuery) string {
+	if q.Query != "" {
+		return "`" + q.Query + "`"
+	}
+	return "no query string (filter)"
+}
