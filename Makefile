@@ -72,11 +72,11 @@ lint:
 	$(STATICCHECK) ./...
 
 # The Go tests run @modelcontextprotocol/server-everything from interop/node_modules as a real
-# upstream (internal/everything), so they install the lockfile first; MCPLOGD_REQUIRE_EVERYTHING=1
+# upstream (internal/harness/everything), so they install the lockfile first; MCPLOGD_REQUIRE_EVERYTHING=1
 # makes a test that cannot find it fail (plain `go test` without node_modules skips it).
 # The web page's end-to-end tests (ui/e2e_test.go) drive Debian's Chromium (/usr/bin/chromium,
 # which scripts/need-chromium installs with apt-get when it is missing); MCPLOGD_REQUIRE_BROWSER=1
-# likewise makes them fail without it. The studio tests (internal/vltest) run the pinned
+# likewise makes them fail without it. The studio tests (internal/harness/vltest) run the pinned
 # VictoriaLogs, which scripts/need-victoria-logs installs with go install when it is missing;
 # MCPLOGD_REQUIRE_VICTORIALOGS=1 makes them fail without it. The engine tests (follow/engines*_test.go)
 # run Debian's godot3-server, minetest-server, love under Xvfb and a Rust program built offline
@@ -130,7 +130,7 @@ fuzz:
 	$(GO) test ./gateway -run '^$$' -fuzz '^FuzzMirrorRecord$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./search -run '^$$' -fuzz '^FuzzQuery$$' -fuzztime $(FUZZTIME)
 
-# The fault-injection suite (internal/faults): kill -9 during ingest, completion, retention,
+# The fault-injection suite (internal/harness/faults): kill -9 during ingest, completion, retention,
 # reindex, follow and studio forwarding (a real VictoriaLogs: scripts/need-victoria-logs), a full
 # disk (a tmpfs: needs root), damaged index and log.db; a table of
 # acknowledged / lost / duplicated per scenario. FAULTS=ingest,follow picks scenarios.
@@ -138,7 +138,7 @@ FAULTS        ?= 1
 FAULTS_ROUNDS ?= 10
 faults:
 	GO=$(GO) scripts/need-victoria-logs
-	MCPLOGD_FAULTS="$(FAULTS)" MCPLOGD_FAULTS_ROUNDS=$(FAULTS_ROUNDS) $(GO) test ./internal/faults -run '^TestFaults$$' -count=1 -v -timeout 60m
+	MCPLOGD_FAULTS="$(FAULTS)" MCPLOGD_FAULTS_ROUNDS=$(FAULTS_ROUNDS) $(GO) test ./internal/harness/faults -run '^TestFaults$$' -count=1 -v -timeout 60m
 
 # The tables of docs/benchmarks.md: 1,000,000 records of the benchmark workload (internal/workload), medians of 3 runs.
 bench:

@@ -11,7 +11,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/mcplogd/mcplogd/internal/agentload"
+	"github.com/mcplogd/mcplogd/internal/harness/agentload"
 )
 
 // The checks of the agent budgets (answer sizes and counts), on the store of TestAgentBudgets.

@@ -14,7 +14,7 @@ import (
 	"github.com/mcplogd/mcplogd/api"
 	"github.com/mcplogd/mcplogd/api/apitest"
 	"github.com/mcplogd/mcplogd/crash"
-	"github.com/mcplogd/mcplogd/internal/agentload"
+	"github.com/mcplogd/mcplogd/internal/harness/agentload"
 	"github.com/mcplogd/mcplogd/oplog"
 	"github.com/mcplogd/mcplogd/search"
 	"github.com/mcplogd/mcplogd/store"
@@ -190,7 +190,7 @@ func oneLine(s string, n int) string {
 }
 
 // TestAgentBudgets measures and checks, on the realistic store
-// (internal/agentload) through the go-sdk client over HTTP, what an
+// (internal/harness/agentload) through the go-sdk client over HTTP, what an
 // agent's calls cost: `go test ./api -run TestAgentBudgets -v` prints the
 // table (docs/benchmarks.md, "What it costs, before and after"), and the
 // subtests check each budget that docs/mcp.md promises.

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/mcplogd/mcplogd/api"
-	"github.com/mcplogd/mcplogd/internal/logtest"
+	"github.com/mcplogd/mcplogd/internal/harness/logtest"
 )
 
 // TestDoc_Routes: doc.go's route table lists every route registered in

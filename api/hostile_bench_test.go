@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/mcplogd/mcplogd/api/apitest"
-	"github.com/mcplogd/mcplogd/internal/logtest"
+	"github.com/mcplogd/mcplogd/internal/harness/logtest"
 )
 
 // hostileBodies are the worst bodies of each kind at the default body

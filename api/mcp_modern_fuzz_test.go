@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/mcplogd/mcplogd/api"
-	"github.com/mcplogd/mcplogd/internal/logtest"
+	"github.com/mcplogd/mcplogd/internal/harness/logtest"
 )
 
 // FuzzServer_MCPModern sends arbitrary bodies as 2026-07-28 requests (no

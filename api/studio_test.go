@@ -10,7 +10,7 @@ import (
 
 	"github.com/mcplogd/mcplogd/client"
 	"github.com/mcplogd/mcplogd/crash"
-	"github.com/mcplogd/mcplogd/internal/studiotest"
+	"github.com/mcplogd/mcplogd/internal/harness/studiotest"
 	"github.com/mcplogd/mcplogd/oplog"
 	"github.com/mcplogd/mcplogd/studio"
 )

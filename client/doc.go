@@ -15,7 +15,7 @@
 // The package links net/http, encoding/json and package oplog only, not
 // the MCP SDK: the tools' Backend and Gateway over a running server, which
 // `mcplogd stdio` uses when a server already holds the data directory, are
-// package mcptools/remote's (a test in internal/layout keeps it so).
+// package mcptools/remote's (a test in internal/harness/layout keeps it so).
 //
 // Errors are *oplog.Error values whose Code follows the HTTP status
 // (oplog.CodeForHTTPStatus) and whose Message is the server's.

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/mcplogd/mcplogd/crash"
-	"github.com/mcplogd/mcplogd/internal/logtest"
+	"github.com/mcplogd/mcplogd/internal/harness/logtest"
 	"github.com/mcplogd/mcplogd/oplog"
 	"github.com/mcplogd/mcplogd/store"
 )

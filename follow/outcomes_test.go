@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/mcplogd/mcplogd/crash"
-	"github.com/mcplogd/mcplogd/internal/logtest"
+	"github.com/mcplogd/mcplogd/internal/harness/logtest"
 	"github.com/mcplogd/mcplogd/oplog"
 )
 

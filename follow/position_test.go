@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcplogd/mcplogd/internal/logtest"
+	"github.com/mcplogd/mcplogd/internal/harness/logtest"
 	"github.com/mcplogd/mcplogd/oplog"
 )
 

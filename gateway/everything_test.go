@@ -12,7 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcplogd/mcplogd/gateway"
-	"github.com/mcplogd/mcplogd/internal/everything"
+	"github.com/mcplogd/mcplogd/internal/harness/everything"
 	"github.com/mcplogd/mcplogd/oplog"
 )
 

@@ -1,5 +1,5 @@
 // The summaries an agent reads first, through the official TypeScript SDK client over HTTP, on a
-// store shaped like a game's (a smaller cousin of internal/agentload's, appended over the ingest
+// store shaped like a game's (a smaller cousin of internal/harness/agentload's, appended over the ingest
 // API): a flood of one message template, numbered repeats, errors, a crash, and two runs of one
 // source where run 1 has error A and run 2 has A fixed and a new error B. console_tail collapses
 // the flood into one ×N entry and stays within 16 KB; log_stats names the noisiest template

@@ -10,7 +10,7 @@ import (
 
 	index "github.com/blevesearch/bleve_index_api"
 
-	"github.com/mcplogd/mcplogd/internal/logtest"
+	"github.com/mcplogd/mcplogd/internal/harness/logtest"
 	"github.com/mcplogd/mcplogd/oplog"
 	"github.com/mcplogd/mcplogd/search"
 	zap "github.com/mcplogd/mcplogd/third_party/zapx"

@@ -17,7 +17,7 @@ import (
 	"time"
 
 	"github.com/mcplogd/mcplogd/internal/codec"
-	"github.com/mcplogd/mcplogd/internal/logtest"
+	"github.com/mcplogd/mcplogd/internal/harness/logtest"
 	"github.com/mcplogd/mcplogd/oplog"
 	"github.com/mcplogd/mcplogd/store"
 )

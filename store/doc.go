@@ -6,7 +6,7 @@
 // bytes, counts by kind and level, first and last ID, the generation and
 // what retention trimmed) and per-(source, name) counts with first and last
 // seen — are kept by hand in the same transaction as the records. Check
-// recounts them all from the records; the test helpers of internal/logtest
+// recounts them all from the records; the test helpers of internal/harness/logtest
 // run it when every test ends.
 //
 // The positions bucket holds each writer's read position (oplog.Position,

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/mcplogd/mcplogd/internal/codec"
-	"github.com/mcplogd/mcplogd/internal/logtest"
+	"github.com/mcplogd/mcplogd/internal/harness/logtest"
 	"github.com/mcplogd/mcplogd/oplog"
 )
 

@@ -12,7 +12,7 @@ import (
 	"go.etcd.io/bbolt"
 
 	"github.com/mcplogd/mcplogd/internal/codec"
-	"github.com/mcplogd/mcplogd/internal/logtest"
+	"github.com/mcplogd/mcplogd/internal/harness/logtest"
 	"github.com/mcplogd/mcplogd/internal/workload"
 	"github.com/mcplogd/mcplogd/oplog"
 	"github.com/mcplogd/mcplogd/store"

@@ -3,7 +3,7 @@ package store_test
 import (
 	"testing"
 
-	"github.com/mcplogd/mcplogd/internal/logtest"
+	"github.com/mcplogd/mcplogd/internal/harness/logtest"
 	"github.com/mcplogd/mcplogd/oplog"
 	"github.com/mcplogd/mcplogd/oplog/oplogtest"
 )

@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcplogd/mcplogd/internal/logtest"
-	"github.com/mcplogd/mcplogd/internal/vltest"
+	"github.com/mcplogd/mcplogd/internal/harness/logtest"
+	"github.com/mcplogd/mcplogd/internal/harness/vltest"
 	"github.com/mcplogd/mcplogd/oplog"
 	"github.com/mcplogd/mcplogd/store"
 	"github.com/mcplogd/mcplogd/studio"

@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/mcplogd/mcplogd/crash"
-	"github.com/mcplogd/mcplogd/internal/logtest"
-	"github.com/mcplogd/mcplogd/internal/vltest"
+	"github.com/mcplogd/mcplogd/internal/harness/logtest"
+	"github.com/mcplogd/mcplogd/internal/harness/vltest"
 	"github.com/mcplogd/mcplogd/oplog"
 	"github.com/mcplogd/mcplogd/studio"
 )

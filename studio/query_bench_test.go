@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/mcplogd/mcplogd/crash"
-	"github.com/mcplogd/mcplogd/internal/studiotest"
+	"github.com/mcplogd/mcplogd/internal/harness/studiotest"
 	"github.com/mcplogd/mcplogd/internal/workload"
 	"github.com/mcplogd/mcplogd/oplog"
 	"github.com/mcplogd/mcplogd/studio"

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcplogd/mcplogd/internal/studiotest"
+	"github.com/mcplogd/mcplogd/internal/harness/studiotest"
 	"github.com/mcplogd/mcplogd/oplog"
 )
 

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/mcplogd/mcplogd/crash"
-	"github.com/mcplogd/mcplogd/internal/studiotest"
+	"github.com/mcplogd/mcplogd/internal/harness/studiotest"
 	"github.com/mcplogd/mcplogd/oplog"
 	"github.com/mcplogd/mcplogd/studio"
 )

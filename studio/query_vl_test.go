@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcplogd/mcplogd/internal/logtest"
-	"github.com/mcplogd/mcplogd/internal/studiotest"
+	"github.com/mcplogd/mcplogd/internal/harness/logtest"
+	"github.com/mcplogd/mcplogd/internal/harness/studiotest"
 	"github.com/mcplogd/mcplogd/oplog"
 	"github.com/mcplogd/mcplogd/search"
 	"github.com/mcplogd/mcplogd/studio"

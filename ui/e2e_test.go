@@ -34,8 +34,8 @@ import (
 	"github.com/chromedp/chromedp/kb"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/mcplogd/mcplogd/internal/everything"
-	"github.com/mcplogd/mcplogd/internal/logtest"
+	"github.com/mcplogd/mcplogd/internal/harness/everything"
+	"github.com/mcplogd/mcplogd/internal/harness/logtest"
 )
 
 const (

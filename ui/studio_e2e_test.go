@@ -6,9 +6,9 @@ import (
 	"time"
 
 	"github.com/mcplogd/mcplogd/crash"
-	"github.com/mcplogd/mcplogd/internal/logtest"
-	"github.com/mcplogd/mcplogd/internal/studiotest"
-	"github.com/mcplogd/mcplogd/internal/vltest"
+	"github.com/mcplogd/mcplogd/internal/harness/logtest"
+	"github.com/mcplogd/mcplogd/internal/harness/studiotest"
+	"github.com/mcplogd/mcplogd/internal/harness/vltest"
 	"github.com/mcplogd/mcplogd/oplog"
 )
 

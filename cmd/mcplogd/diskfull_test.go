@@ -14,7 +14,7 @@ import (
 
 	"github.com/mcplogd/mcplogd/client"
 	"github.com/mcplogd/mcplogd/internal/datadir"
-	"github.com/mcplogd/mcplogd/internal/logtest"
+	"github.com/mcplogd/mcplogd/internal/harness/logtest"
 	"github.com/mcplogd/mcplogd/oplog"
 )
 

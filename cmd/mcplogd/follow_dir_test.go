@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/mcplogd/mcplogd/follow"
-	"github.com/mcplogd/mcplogd/internal/logtest"
+	"github.com/mcplogd/mcplogd/internal/harness/logtest"
 )
 
 func TestParseFollow_Dir(t *testing.T) {

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcplogd/mcplogd/internal/logtest"
+	"github.com/mcplogd/mcplogd/internal/harness/logtest"
 )
 
 // TestServe_Follow: serve follows a Godot log named in config.json and a

@@ -10,7 +10,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/mcplogd/mcplogd/internal/everything"
+	"github.com/mcplogd/mcplogd/internal/harness/everything"
 )
 
 // TestReplay_CLI: serve in front of server-everything (stdio), calls made

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/mcplogd/mcplogd/internal/datadir"
-	"github.com/mcplogd/mcplogd/internal/logtest"
+	"github.com/mcplogd/mcplogd/internal/harness/logtest"
 )
 
 // serveProcess starts the real binary's serve on data (a free port) with

@@ -12,8 +12,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/mcplogd/mcplogd/internal/everything"
-	"github.com/mcplogd/mcplogd/internal/logtest"
+	"github.com/mcplogd/mcplogd/internal/harness/everything"
+	"github.com/mcplogd/mcplogd/internal/harness/logtest"
 )
 
 // startStdio runs `mcplogd stdio` in-process on pipes, with args, and

@@ -1,7 +1,7 @@
 // Package vlnode finds the pinned VictoriaLogs binary and runs it as a
 // child process: a single node on 127.0.0.1 with its data in a folder of
 // the caller's, for `mcplogd bench` (which sets it beside mcplogd) and for
-// the test helpers of internal/vltest.
+// the test helpers of internal/harness/vltest.
 //
 //	bin := vlnode.Binary()
 //	if bin == "" {

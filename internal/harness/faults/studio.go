@@ -12,7 +12,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mcplogd/mcplogd/internal/vltest"
+	"github.com/mcplogd/mcplogd/internal/harness/vltest"
 )
 
 // ScenarioStudio: kill -9 of a `serve --studio` that forwards an 8-writer

@@ -13,8 +13,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcplogd/mcplogd/internal/logtest"
-	"github.com/mcplogd/mcplogd/internal/vltest"
+	"github.com/mcplogd/mcplogd/internal/harness/logtest"
+	"github.com/mcplogd/mcplogd/internal/harness/vltest"
 )
 
 // TestFaults runs the suite: `make faults` (MCPLOGD_FAULTS=1). The

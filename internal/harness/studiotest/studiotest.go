@@ -9,18 +9,18 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcplogd/mcplogd/internal/vltest"
+	"github.com/mcplogd/mcplogd/internal/harness/vltest"
 	"github.com/mcplogd/mcplogd/oplog"
 )
 
-// Start starts a single-node VictoriaLogs (internal/vltest) and returns
+// Start starts a single-node VictoriaLogs (internal/harness/vltest) and returns
 // its base URL.
 func Start(tb testing.TB) string {
 	tb.Helper()
 	return vltest.Start(tb).URL
 }
 
-// StartCluster starts two storage nodes behind one front (internal/vltest)
+// StartCluster starts two storage nodes behind one front (internal/harness/vltest)
 // and returns the front's base URL.
 func StartCluster(tb testing.TB) string {
 	tb.Helper()

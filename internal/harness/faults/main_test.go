@@ -4,7 +4,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/mcplogd/mcplogd/internal/logtest"
+	"github.com/mcplogd/mcplogd/internal/harness/logtest"
 )
 
 // TestMain keeps the servers the suite starts out of the user's own

@@ -13,7 +13,7 @@ import (
 
 // TestQueryParsedInOplog: no package but oplog parses a query string
 // (oplog.ParseQuery, or oplog/query's Parse): oplog.Resolve parses it once
-// a request, and the surfaces compile its tree. internal/querytest, the
+// a request, and the surfaces compile its tree. internal/harness/querytest, the
 // tests' table of queries, checks its own strings and is left out.
 func TestQueryParsedInOplog(t *testing.T) {
 	fset := token.NewFileSet()
@@ -24,7 +24,7 @@ func TestQueryParsedInOplog(t *testing.T) {
 		rel, _ := filepath.Rel(root, path)
 		if d.IsDir() {
 			if n := d.Name(); path != root && (strings.HasPrefix(n, ".") || n == "node_modules" || n == "testdata" || n == "third_party") ||
-				rel == "oplog" || rel == filepath.Join("internal", "querytest") {
+				rel == "oplog" || rel == filepath.Join("internal", "harness", "querytest") {
 				return filepath.SkipDir
 			}
 			return nil

@@ -11,7 +11,7 @@
 // methods, and one compiler of the query language stays one file, so the
 // file cap is a guard against a file that holds several concepts, set well
 // above what one concept needs. Functions stay short enough to read at
-// once. Run them with `go test ./internal/layout`; `-v` lists the
+// once. Run them with `go test ./internal/harness/layout`; `-v` lists the
 // largest files and functions.
 package layout
 

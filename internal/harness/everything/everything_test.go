@@ -11,7 +11,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/mcplogd/mcplogd/internal/logtest"
+	"github.com/mcplogd/mcplogd/internal/harness/logtest"
 )
 
 func connect(t *testing.T, tr mcp.Transport) *mcp.ClientSession {
@@ -99,7 +99,7 @@ func TestOnlyTestsImport(t *testing.T) {
 	if err != nil {
 		t.Skipf("go list: %v", err)
 	}
-	const self = "github.com/mcplogd/mcplogd/internal/everything"
+	const self = "github.com/mcplogd/mcplogd/internal/harness/everything"
 	for _, line := range strings.Split(string(out), "\n") {
 		pkg, imports, _ := strings.Cut(line, ": ")
 		for _, imp := range strings.Fields(imports) {

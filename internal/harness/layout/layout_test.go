@@ -13,7 +13,7 @@ import (
 )
 
 // root is the module's root, two folders up.
-const root = "../.."
+const root = "../../.."
 
 type sized struct {
 	name  string

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mcplogd/mcplogd/internal/logtest"
+	"github.com/mcplogd/mcplogd/internal/harness/logtest"
 )
 
 // ScenarioReindex: kill -9 during an index rebuild, alternately that of

@@ -7,5 +7,5 @@
 // scripts/wine-test puts it in the throw-away Wine prefix's system32 when
 // Wine lacks one of its own.
 //
-//	go run ./internal/winedll > "$WINEPREFIX/drive_c/windows/system32/bcryptprimitives.dll"
+//	go run ./internal/harness/winedll > "$WINEPREFIX/drive_c/windows/system32/bcryptprimitives.dll"
 package main

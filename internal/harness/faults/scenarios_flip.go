@@ -14,7 +14,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mcplogd/mcplogd/internal/logtest"
+	"github.com/mcplogd/mcplogd/internal/harness/logtest"
 )
 
 func init() { Scenarios = append(Scenarios, Scenario{"flipped bit", ScenarioFlippedBit}) }

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcplogd/mcplogd/internal/logtest"
+	"github.com/mcplogd/mcplogd/internal/harness/logtest"
 )
 
 // RequireEnv, set to 1, turns a missing server-everything (or node) into a failure.

@@ -105,3 +105,26 @@ func golist(t *testing.T, format string, args ...string) []string {
 	}
 	return strings.Fields(string(out))
 }
+
+// harness is where the test harness lives: stores seeded for tests, real
+// VictoriaLogs processes, the fault-injection suite, this package.
+const harness = "internal/harness/"
+
+// TestHarnessOnlyInTests keeps internal/ split in two: the libraries the
+// product links (internal/*) and the harness (internal/harness/*), which
+// only tests, the harness itself and the test helpers of other packages
+// (api/apitest) import.
+func TestHarnessOnlyInTests(t *testing.T) {
+	for _, line := range golist(t, "{{.ImportPath}}:{{join .Imports \",\"}}", "...") {
+		pkg, imps, _ := strings.Cut(line, ":")
+		rel := strings.TrimPrefix(pkg, module)
+		if strings.HasPrefix(rel, harness) || strings.HasSuffix(rel, "test") {
+			continue
+		}
+		for _, imp := range strings.Split(imps, ",") {
+			if strings.HasPrefix(imp, module+harness) {
+				t.Errorf("%s imports %s outside its tests: the harness is for tests", rel, strings.TrimPrefix(imp, module))
+			}
+		}
+	}
+}
