@@ -73,7 +73,7 @@ func (t *toolset) addStory(ctx context.Context, g *crashGroupOut, cg *oplog.Cras
 	if err := t.addRecurrence(ctx, g, cg, r.Source); err != nil {
 		return err
 	}
-	g.Since = t.since(ctx, &r, time.Now())
+	g.Since = t.since(ctx, &r, t.opts.Now())
 	return nil
 }
 

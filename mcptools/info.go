@@ -128,7 +128,7 @@ func errorSuffix(err string) string {
 
 func (t *toolset) storeInfo(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (storeInfoOut, error) {
 	st := t.log.Stats()
-	now := time.Now()
+	now := t.opts.Now()
 	o := storeInfoOut{now: now, Records: st.Records, Lines: st.Count(oplog.KindLine, 0), Ops: st.Count(oplog.KindOp, 0),
 		Levels: st.Counts.ByLevel(), Counts: st.Counts.Map(), FirstID: st.FirstID, LastID: st.LastID,
 		Revision: st.Revision, GenStart: st.GenStart, Bytes: st.Bytes, Trimmed: st.Trimmed, TrimmedThrough: st.TrimmedThrough,
@@ -177,7 +177,7 @@ type pingOut struct {
 func (o pingOut) text() string { return "ping: " + o.Status + ", mcplogd " + o.Version }
 
 func (t *toolset) ping(context.Context, *mcp.CallToolRequest, struct{}) (pingOut, error) {
-	return pingOut{Status: "ok", Time: formatTime(time.Now().UTC()), Version: t.opts.Version}, nil
+	return pingOut{Status: "ok", Time: formatTime(t.opts.Now().UTC()), Version: t.opts.Version}, nil
 }
 
 type helpIn struct {

@@ -2,7 +2,6 @@ package mcptools
 
 import (
 	"context"
-	"time"
 
 	"github.com/mcplogd/mcplogd/oplog"
 )
@@ -13,7 +12,7 @@ import (
 // else this machine's log. EUNAVAILABLE says the server has no studio.
 func (t *toolset) resolve(ctx context.Context, a oplog.Args) (oplog.Request, source, error) {
 	a.RunsWords = runsWords
-	r, err := oplog.Resolve(ctx, t.log, a, time.Now())
+	r, err := oplog.Resolve(ctx, t.log, a, t.opts.Now())
 	switch {
 	case r.Studio && t.opts.StudioScope == nil: // before what the arguments got wrong: studio scope cannot work here at all
 		return r, nil, oplog.Errorf(oplog.EUNAVAILABLE, "scope: studio: this mcplogd has no studio; start it with "+

@@ -22,6 +22,10 @@ type Options struct {
 	// Logger receives the SDK's and the tools' diagnostics; nil discards them.
 	Logger *slog.Logger
 
+	// Now is the tools' clock: the server's start, time words ("-1h",
+	// "yesterday"), a crash's age, ping; time.Now when nil.
+	Now func() time.Time
+
 	// MaxTextChars cuts the text of list and tail entries to this many
 	// characters, marking them truncated: true. Default DefaultMaxTextChars
 	// (500); get_log_details always returns the whole text.
@@ -102,10 +106,14 @@ func (t *toolset) recoverPanics(next mcp.MethodHandler) mcp.MethodHandler {
 
 // newServer also returns the tools, for ToolNames and tests.
 func newServer(l Backend, opts *Options) (*mcp.Server, *toolset) {
-	t := &toolset{log: l, started: time.Now()}
+	t := &toolset{log: l}
 	if opts != nil {
 		t.opts = *opts
 	}
+	if t.opts.Now == nil {
+		t.opts.Now = time.Now
+	}
+	t.started = t.opts.Now()
 	if t.opts.Requests == nil {
 		t.opts.Requests = &Requests{}
 	}

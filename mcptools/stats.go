@@ -307,7 +307,7 @@ func (t *toolset) compareRuns(ctx context.Context, _ *mcp.CallToolRequest, in co
 	}
 	a := oplog.Args{SearchText: oplog.SearchText{FilterText: oplog.FilterText{Source: in.Source}}, Run: in.Run, Against: in.Against,
 		Scope: in.Scope, RunsWords: runsWords}
-	r, err := oplog.Resolve(ctx, t.log, a, time.Now())
+	r, err := oplog.Resolve(ctx, t.log, a, t.opts.Now())
 	if err != nil {
 		return compareOut{}, err
 	}
@@ -389,7 +389,7 @@ func (t *toolset) compareStudio(ctx context.Context, in compareIn) (compareOut, 
 	}
 	until := r.Filter.Until
 	if until.IsZero() {
-		until = time.Now()
+		until = t.opts.Now()
 	}
 	since := r.Filter.Since
 	if since.IsZero() {

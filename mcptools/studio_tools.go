@@ -164,7 +164,7 @@ func (t *toolset) studioStory(ctx context.Context, s oplog.Studio, g *crashGroup
 		}
 	}
 	tellCalls(g, &crash.Record, lines, calls)
-	g.Since = agoText(time.Since(crash.Time))
+	g.Since = agoText(t.opts.Now().Sub(crash.Time))
 	return nil
 }
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"time"
 	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -83,7 +82,7 @@ func (o tailOut) header() string {
 
 func (t *toolset) consoleTail(ctx context.Context, req *mcp.CallToolRequest, in tailIn) (tailOut, error) {
 	r, err := oplog.Resolve(ctx, t.log, oplog.Args{SearchText: oplog.SearchText{FilterText: oplog.FilterText{Level: in.Level, Name: in.Name,
-		Source: in.Source, Since: in.Since}}, Run: in.Run, RunsWords: runsWords}, time.Now())
+		Source: in.Source, Since: in.Since}}, Run: in.Run, RunsWords: runsWords}, t.opts.Now())
 	if err != nil {
 		return tailOut{}, err
 	}

@@ -23,6 +23,7 @@ type Memory struct {
 	s      oplog.Stats                // Revision, GenStart, LastID and the trim counters; the rest is recounted
 	pos    map[string][]byte          // positions by key; kept by Clear and Trim
 	runs   map[string][]oplog.RunInfo // by source, run n at n-1; kept by Clear and Trim
+	fixed  bool                       // NewMemoryRevision's: a Clear's generation is the next number, not a random one
 }
 
 var (
@@ -33,6 +34,16 @@ var (
 // NewMemory returns an empty Memory with a new generation.
 func NewMemory() *Memory {
 	return &Memory{s: oplog.Stats{Revision: newRevision(), GenStart: 1}}
+}
+
+// NewMemoryRevision returns an empty Memory whose generation is revision
+// (nonzero, below 2^52), and each Clear's the next number, for answers
+// that must be the same in every run: cursors and tails carry it.
+func NewMemoryRevision(revision uint64) *Memory {
+	if revision == 0 || revision >= 1<<52 {
+		panic("oplogtest: a fixed revision is nonzero and below 2^52")
+	}
+	return &Memory{s: oplog.Stats{Revision: revision, GenStart: 1}, fixed: true}
 }
 
 // newRevision returns a random nonzero generation below 2^53, as the bbolt
@@ -332,7 +343,11 @@ func (m *Memory) Clear(ctx context.Context) (oplog.Stats, error) {
 		return oplog.Stats{}, oplog.ErrClosed
 	}
 	m.recs = nil
-	m.s = oplog.Stats{Revision: newRevision(), GenStart: m.s.LastID + 1, LastID: m.s.LastID}
+	rev := newRevision()
+	if m.fixed {
+		rev = m.s.Revision + 1
+	}
+	m.s = oplog.Stats{Revision: rev, GenStart: m.s.LastID + 1, LastID: m.s.LastID}
 	return m.stats(), nil
 }
 
