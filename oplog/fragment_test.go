@@ -41,6 +41,8 @@ func TestFragment(t *testing.T) {
 	f("ChunkCache.get failed", []string{"ch*e"}, "**ChunkCache**.get failed")
 	f("größe überschritten", []string{"gr??e"}, "**größe** überschritten")
 	f("größe überschritten", []string{"ü*"}, "größe **überschritten**")
+	// A combining mark is part of its word, as the index reads words.
+	f("the cafe\u0301 opened", []string{"cafe\u0301"}, "the **cafe\u0301** opened")
 
 	// The first matching word of any term.
 	f("wave 3 started, crash imminent", []string{"crash*", "wave"}, "**wave** 3 started, crash imminent")

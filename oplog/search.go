@@ -4,9 +4,9 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/binary"
+	"regexp"
 	"slices"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	ql "github.com/mcplogd/mcplogd/oplog/query"
@@ -283,12 +283,13 @@ func Fragment(r *Record, terms []string) string {
 		return ""
 	}
 	// Words and patterns apart, once: a word's inflections make many terms.
-	var words, patterns []string
+	var words []string
+	var patterns []*regexp.Regexp
 	for _, t := range terms {
-		if strings.ContainsAny(t, "*?") {
-			patterns = append(patterns, t)
-		} else {
+		if !strings.ContainsAny(t, "*?") {
 			words = append(words, t)
+		} else if re, err := regexp.Compile(`^(?s:` + ql.WildcardRegexp(t) + `)$`); err == nil {
+			patterns = append(patterns, re)
 		}
 	}
 	for _, s := range []string{r.Text, r.Stack} {
@@ -299,95 +300,64 @@ func Fragment(r *Record, terms []string) string {
 	return ""
 }
 
-func fragment(s string, words, patterns []string) string {
-	isWord := func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' }
+// fragment cuts s around its first word that words or patterns match (see
+// Fragment); a word is a run of query.IsWordRune, as the index reads them.
+func fragment(s string, words []string, patterns []*regexp.Regexp) string {
 	for i := 0; i < len(s); {
 		r, n := utf8.DecodeRuneInString(s[i:])
-		if !isWord(r) {
+		if !ql.IsWordRune(r) {
 			i += n
 			continue
 		}
 		j := i + n
 		for j < len(s) {
 			r, n := utf8.DecodeRuneInString(s[j:])
-			if !isWord(r) {
+			if !ql.IsWordRune(r) {
 				break
 			}
 			j += n
 		}
 		if matchesWord(words, patterns, strings.ToLower(s[i:j])) {
-			from, to := max(0, i-fragmentBytes/3), min(len(s), j+fragmentBytes*2/3)
-			for from > 0 && !utf8.RuneStart(s[from]) {
-				from--
-			}
-			for to < len(s) && !utf8.RuneStart(s[to]) {
-				to++
-			}
-			var b strings.Builder
-			if from > 0 {
-				b.WriteString("…")
-			}
-			b.WriteString(OneLine(s[from:i], false))
-			b.WriteString("**" + s[i:j] + "**")
-			b.WriteString(OneLine(s[j:to], false))
-			if to < len(s) {
-				b.WriteString("…")
-			}
-			return b.String()
+			return around(s, i, j)
 		}
 		i = j
 	}
 	return ""
 }
 
+// around is s[i:j] marked **like this**, with what surrounds it within
+// fragmentBytes, on one line.
+func around(s string, i, j int) string {
+	from, to := max(0, i-fragmentBytes/3), min(len(s), j+fragmentBytes*2/3)
+	for from > 0 && !utf8.RuneStart(s[from]) {
+		from--
+	}
+	for to < len(s) && !utf8.RuneStart(s[to]) {
+		to++
+	}
+	var b strings.Builder
+	if from > 0 {
+		b.WriteString("…")
+	}
+	b.WriteString(OneLine(s[from:i], false))
+	b.WriteString("**" + s[i:j] + "**")
+	b.WriteString(OneLine(s[j:to], false))
+	if to < len(s) {
+		b.WriteString("…")
+	}
+	return b.String()
+}
+
 // matchesWord reports whether one of words or patterns (see Fragment)
 // matches the lower-cased word w.
-func matchesWord(words, patterns []string, w string) bool {
+func matchesWord(words []string, patterns []*regexp.Regexp, w string) bool {
 	if slices.Contains(words, w) {
 		return true
 	}
 	for _, p := range patterns {
-		if wildcard(p, w) {
+		if p.MatchString(w) {
 			return true
 		}
 	}
 	return false
-}
-
-// wildcard reports whether pattern matches the whole of s, * standing for
-// any run of characters and ? for one; every other character for itself.
-// It remembers the last * only, so it takes O(len(pattern)*len(s)) at worst.
-func wildcard(pattern, s string) bool {
-	p, star, resume := 0, -1, 0
-	for i := 0; i < len(s); {
-		c, n := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case p < len(pattern) && pattern[p] == '*':
-			star, resume = p, i
-			p++
-			continue
-		case p < len(pattern) && pattern[p] == '?':
-			p++
-			i += n
-			continue
-		case p < len(pattern):
-			pc, pn := utf8.DecodeRuneInString(pattern[p:])
-			if pc == c {
-				p += pn
-				i += n
-				continue
-			}
-		}
-		if star < 0 {
-			return false
-		}
-		// The last * takes one more character.
-		_, rn := utf8.DecodeRuneInString(s[resume:])
-		resume += rn
-		p, i = star+1, resume
-	}
-	for p < len(pattern) && pattern[p] == '*' {
-		p++
-	}
-	return p == len(pattern)
 }
