@@ -78,10 +78,11 @@ type Request struct {
 // Errors name the argument as the message's first word ("since: ...",
 // "run 7: ...", "query: ..."); the command line puts "--" before it but
 // the query's. EINVALID for a bad value (a query that does not parse is
-// ParseQuery's error, the same on every surface), for a machine outside studio scope and for run, runs, against or
-// since=last_compile in studio scope (they are one machine's); ENOTFOUND
-// when no source has the run (saying which runs there are, then
-// RunsWords) or no compile.start marker exists. Errors of src pass through.
+// ParseQuery's error, the same on every surface), for a machine outside
+// studio scope and for run, runs, against or since=last_compile in studio
+// scope (they are one machine's); ENOTFOUND when no source has the run
+// (saying which runs there are, then RunsWords) or no compile.start marker
+// exists. Errors of src pass through.
 // With an error, the Request still says whether studio scope was asked
 // for, so that a caller without a studio can say that first.
 func Resolve(ctx context.Context, src RunSource, a Args, now time.Time) (Request, error) {

@@ -83,14 +83,11 @@ func waitStarter(ctx context.Context, dir *datadir.Dir, token string) (*remote.B
 	tick := time.NewTicker(20 * time.Millisecond)
 	defer tick.Stop()
 	for {
-		if t, err := dir.Token(); err == nil {
-			token = t // a token rotated meanwhile
-		}
-		if r := runningServer(ctx, dir, token); r != nil {
+		if r := answering(ctx, dir, &token); r != nil {
 			return r, nil
 		}
 		if fi, err := os.Stat(path); err != nil || time.Since(fi.ModTime()) > recorderWait {
-			return runningServer(ctx, dir, token), nil // one last look: it may have answered as the file went
+			return answering(ctx, dir, &token), nil // one last look: it may have answered as the file went
 		}
 		select {
 		case <-ctx.Done():
@@ -188,10 +185,7 @@ func waitRecorder(ctx context.Context, dir *datadir.Dir, token string, exited <-
 	tick := time.NewTicker(20 * time.Millisecond)
 	defer tick.Stop()
 	for {
-		if t, err := dir.Token(); err == nil {
-			token = t // a token rotated meanwhile
-		}
-		if r := runningServer(ctx, dir, token); r != nil {
+		if r := answering(ctx, dir, &token); r != nil {
 			return r, nil
 		}
 		select {
@@ -210,6 +204,15 @@ func waitRecorder(ctx context.Context, dir *datadir.Dir, token string, exited <-
 				dir.Path, recorderWait, logPath)
 		}
 	}
+}
+
+// answering is dir's running server if one answers, reading the token
+// again first (it may have been rotated meanwhile); nil when none does.
+func answering(ctx context.Context, dir *datadir.Dir, token *string) *remote.Backend {
+	if t, err := dir.Token(); err == nil {
+		*token = t
+	}
+	return runningServer(ctx, dir, *token)
 }
 
 // recorderSaid is what the recorder wrote to its log from offset start:
