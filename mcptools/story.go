@@ -1,6 +1,8 @@
 package mcptools
 
 import (
+	"time"
+
 	"context"
 
 	"github.com/mcplogd/mcplogd/oplog"
@@ -37,7 +39,7 @@ type CrashStory struct {
 // occurrence retention removed has an empty story (its Signature and
 // LastID set). The errors are b's.
 func Story(ctx context.Context, b Backend, g *oplog.CrashGroup) (CrashStory, error) {
-	t := &toolset{log: b}
+	t := &toolset{log: b, opts: Options{Now: time.Now}}
 	o := crashGroup(g)
 	if err := t.addStory(ctx, &o, g); err != nil {
 		return CrashStory{}, err
