@@ -12,34 +12,29 @@ import (
 	"github.com/mcplogd/mcplogd/crash"
 	"github.com/mcplogd/mcplogd/internal/harness/studiotest"
 	"github.com/mcplogd/mcplogd/oplog"
-	"github.com/mcplogd/mcplogd/studio"
+	"github.com/mcplogd/mcplogd/oplog/oplogtest"
 )
 
-// studioHarness serves an empty local log whose studio (a real
-// VictoriaLogs) holds the same crash from two machines and a few lines.
-func studioHarness(t *testing.T) *harness {
+// studioHarness serves an empty local log whose studio (of impl) holds
+// the same crash from two machines and a few lines.
+func studioHarness(t *testing.T, impl studiotest.Impl) *harness {
 	t.Helper()
-	vl := studiotest.Start(t)
 	t0 := time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)
-	var rows []map[string]any
+	var rows []oplogtest.StudioRow
 	for i, m := range []string{"alice-pc", "ci-7", "ci-7"} {
 		stack := fmt.Sprintf("NullReferenceException\n  at Player.Update () in Assets/Player.cs:%d", 40+i)
 		r := oplog.Record{ID: uint64(10 + i), Kind: oplog.KindLine, Level: oplog.LevelError, Source: "unity", Name: "Game",
 			Time: t0.Add(time.Duration(i) * time.Second), Text: "NullReferenceException: Object reference not set", Stack: stack}
-		rows = append(rows, studiotest.Row("game", m, 1, uint64(i+1), &r, crash.Parse(stack).WithHead(r.Text).Signature()))
+		rows = append(rows, oplogtest.StudioRow{Machine: m, Revision: 1, Seq: uint64(i + 1), Record: r,
+			Signature: crash.Parse(stack).WithHead(r.Text).Signature()})
 	}
 	for i := range 5 {
 		r := oplog.Record{ID: uint64(100 + i), Kind: oplog.KindLine, Level: oplog.LevelInfo, Source: "unity", Name: "Loader",
 			Time: t0.Add(time.Minute + time.Duration(i)*time.Second), Text: fmt.Sprintf("loaded scene %d", i)}
-		rows = append(rows, studiotest.Row("game", "alice-pc", 1, uint64(10+i), &r, ""))
-	}
-	studiotest.Ingest(t, vl, rows)
-	c, err := studio.NewClient(studio.ClientOptions{URL: vl, Project: "game"})
-	if err != nil {
-		t.Fatal(err)
+		rows = append(rows, oplogtest.StudioRow{Machine: "alice-pc", Revision: 1, Seq: uint64(10 + i), Record: r})
 	}
 	o := &harnessOptions{}
-	o.API.StudioScope = c
+	o.API.StudioScope = impl.Open(t, "game", rows)
 	return mustServe(t, o)
 }
 
@@ -47,7 +42,13 @@ func studioHarness(t *testing.T) *harness {
 // over every machine, naming each record's machine; GET /api/v1/studio
 // names the project.
 func TestStudio_HTTP(t *testing.T) {
-	h := studioHarness(t)
+	for _, impl := range studiotest.Impls {
+		t.Run(impl.Name, func(t *testing.T) { testStudioHTTP(t, impl) })
+	}
+}
+
+func testStudioHTTP(t *testing.T, impl studiotest.Impl) {
+	h := studioHarness(t, impl)
 	if a := mustCall[client.StudioAnswer](h, "GET", "/api/v1/studio", "", http.StatusOK); !a.Studio || a.Project != "game" {
 		t.Errorf("studio: %+v", a)
 	}
@@ -79,11 +80,17 @@ func TestStudio_HTTP(t *testing.T) {
 
 // TestStudio_HTTPErrors: each refusal names what is wrong.
 func TestStudio_HTTPErrors(t *testing.T) {
+	for _, impl := range studiotest.Impls {
+		t.Run(impl.Name, func(t *testing.T) { testStudioHTTPErrors(t, impl) })
+	}
+}
+
+func testStudioHTTPErrors(t *testing.T, impl studiotest.Impl) {
 	local := mustServe(t, nil)
 	if a := mustCall[client.StudioAnswer](local, "GET", "/api/v1/studio", "", http.StatusOK); a.Studio || a.Project != "" {
 		t.Errorf("studio of a server without one: %+v", a)
 	}
-	h := studioHarness(t)
+	h := studioHarness(t, impl)
 	for _, c := range []struct {
 		h      *harness
 		path   string

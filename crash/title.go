@@ -18,6 +18,21 @@ const (
 	maxGameFrames   = 24 // frames looked at for the game's own
 )
 
+// Describe titles a crash group from its newest occurrence's text and
+// stack as the local crash index does (its message and the game's own
+// frame), with the normalised top frames (empty, never nil, when the
+// stack has none) and the top oplog.CrashLastFrames lines of the stack as
+// written (file:line kept), so that one crash reads alike in local and
+// studio scope.
+func Describe(text, stack string) (title string, frames, lastFrames []string) {
+	r := oplog.Record{Text: text, Stack: stack}
+	frames = Parse(stack).WithHead(text).Frames
+	if frames == nil {
+		frames = []string{}
+	}
+	return Title(Message(&r), GameFrame(stack)), frames, TopLines(stack, oplog.CrashLastFrames)
+}
+
 // Title is a group's one line: message and, when there is one, the game's
 // frame: "main.lua:79: attempt to index local 'player' (a nil value) in
 // main.lua:79: in function 'update'".

@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcplogd/mcplogd/crash"
 	"github.com/mcplogd/mcplogd/internal/harness/logtest"
+	"github.com/mcplogd/mcplogd/internal/harness/studiotest"
 )
 
 type summaryCount struct {
@@ -108,28 +109,30 @@ func TestLogStats_TwoRuns(t *testing.T) {
 // rows within 4 KB, the noisiest template first, counted exactly (no note
 // of a sample); run is refused by name.
 func TestLogStats_Studio(t *testing.T) {
-	cs := studioSession(t, 40)
-	var stats struct {
-		Runs    []string       `json:"runs"`
-		Records int            `json:"records"`
-		Levels  map[string]int `json:"levels"`
-		Top     []summaryCount `json:"top"`
-		Crashes []summaryCount `json:"crashes"`
-	}
-	text := callSummary(t, cs, "log_stats", map[string]any{"scope": "studio"}, &stats)
-	// 3 crashes, 40 lines, and the operation once.
-	if stats.Records != 44 || stats.Levels["info"] != 40 || len(stats.Top) == 0 || stats.Top[0].Count != 40 ||
-		!strings.HasPrefix(stats.Top[0].Text, "loading chunk <N> of the world") || len(stats.Crashes) != 1 || stats.Crashes[0].Count != 3 ||
-		strings.Contains(text, "newest") { // every row carries its template: nothing sampled to say
-		t.Errorf("log_stats studio: %+v\n%s", stats, text)
-	}
-	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "log_stats", Arguments: map[string]any{"scope": "studio", "run": "previous"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if text := res.Content[0].(*mcp.TextContent).Text; !res.IsError || !strings.Contains(text, "run:") {
-		t.Errorf("log_stats studio with run: %q, want a tool error naming run", text)
-	}
+	forStudios(t, func(t *testing.T, impl studiotest.Impl) {
+		cs := studioSession(t, impl, 40)
+		var stats struct {
+			Runs    []string       `json:"runs"`
+			Records int            `json:"records"`
+			Levels  map[string]int `json:"levels"`
+			Top     []summaryCount `json:"top"`
+			Crashes []summaryCount `json:"crashes"`
+		}
+		text := callSummary(t, cs, "log_stats", map[string]any{"scope": "studio"}, &stats)
+		// 3 crashes, 40 lines, and the operation once.
+		if stats.Records != 44 || stats.Levels["info"] != 40 || len(stats.Top) == 0 || stats.Top[0].Count != 40 ||
+			!strings.HasPrefix(stats.Top[0].Text, "loading chunk <N> of the world") || len(stats.Crashes) != 1 || stats.Crashes[0].Count != 3 ||
+			strings.Contains(text, "newest") { // every row carries its template: nothing sampled to say
+			t.Errorf("log_stats studio: %+v\n%s", stats, text)
+		}
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "log_stats", Arguments: map[string]any{"scope": "studio", "run": "previous"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if text := res.Content[0].(*mcp.TextContent).Text; !res.IsError || !strings.Contains(text, "run:") {
+			t.Errorf("log_stats studio with run: %q, want a tool error naming run", text)
+		}
+	})
 }
 
 // TestCompareRuns_Studio: compare_runs {scope: studio} compares since-until
@@ -137,33 +140,35 @@ func TestLogStats_Studio(t *testing.T) {
 // the error template only the earlier minute had are gone, each with its
 // example's machine; run is refused by name.
 func TestCompareRuns_Studio(t *testing.T) {
-	cs := studioSession(t, 40)
-	var cmp struct {
-		Sources []struct {
-			Source  string         `json:"source"`
-			Verdict string         `json:"verdict"`
-			New     []summaryCount `json:"new"`
-			Gone    []struct {
-				summaryCount
-				Machine string `json:"machine"`
-			} `json:"gone"`
-		} `json:"sources"`
-	}
-	args := map[string]any{"scope": "studio", "since": crashT0.Add(30 * time.Second).Format(time.RFC3339), "until": crashT0.Add(90 * time.Second).Format(time.RFC3339)}
-	text := callSummary(t, cs, "compare_runs", args, &cmp)
-	if len(cmp.Sources) != 1 || len(cmp.Sources[0].New) != 0 || len(cmp.Sources[0].Gone) != 2 {
-		t.Fatalf("compare_runs studio: %+v\n%s", cmp, text)
-	}
-	g := cmp.Sources[0].Gone
-	if g[0].Count != 3 || g[0].ID != 100 || g[0].Machine != "alice-pc" || g[1].Level != "error" || g[1].Count != 3 ||
-		!strings.Contains(text, "#100 on alice-pc") || !strings.Contains(cmp.Sources[0].Verdict, "0 new, 2 gone") {
-		t.Errorf("compare_runs studio: %+v\n%s", cmp, text)
-	}
-	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "compare_runs", Arguments: map[string]any{"scope": "studio", "run": "previous"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if text := res.Content[0].(*mcp.TextContent).Text; !res.IsError || !strings.Contains(text, "run:") {
-		t.Errorf("compare_runs studio with run: %q, want a tool error naming run", text)
-	}
+	forStudios(t, func(t *testing.T, impl studiotest.Impl) {
+		cs := studioSession(t, impl, 40)
+		var cmp struct {
+			Sources []struct {
+				Source  string         `json:"source"`
+				Verdict string         `json:"verdict"`
+				New     []summaryCount `json:"new"`
+				Gone    []struct {
+					summaryCount
+					Machine string `json:"machine"`
+				} `json:"gone"`
+			} `json:"sources"`
+		}
+		args := map[string]any{"scope": "studio", "since": crashT0.Add(30 * time.Second).Format(time.RFC3339), "until": crashT0.Add(90 * time.Second).Format(time.RFC3339)}
+		text := callSummary(t, cs, "compare_runs", args, &cmp)
+		if len(cmp.Sources) != 1 || len(cmp.Sources[0].New) != 0 || len(cmp.Sources[0].Gone) != 2 {
+			t.Fatalf("compare_runs studio: %+v\n%s", cmp, text)
+		}
+		g := cmp.Sources[0].Gone
+		if g[0].Count != 3 || g[0].ID != 100 || g[0].Machine != "alice-pc" || g[1].Level != "error" || g[1].Count != 3 ||
+			!strings.Contains(text, "#100 on alice-pc") || !strings.Contains(cmp.Sources[0].Verdict, "0 new, 2 gone") {
+			t.Errorf("compare_runs studio: %+v\n%s", cmp, text)
+		}
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "compare_runs", Arguments: map[string]any{"scope": "studio", "run": "previous"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if text := res.Content[0].(*mcp.TextContent).Text; !res.IsError || !strings.Contains(text, "run:") {
+			t.Errorf("compare_runs studio with run: %q, want a tool error naming run", text)
+		}
+	})
 }

@@ -1,6 +1,7 @@
 package mcptools_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"path/filepath"
@@ -11,21 +12,27 @@ import (
 
 	"github.com/mcplogd/mcplogd/crash"
 	"github.com/mcplogd/mcplogd/internal/harness/logtest"
+	"github.com/mcplogd/mcplogd/internal/harness/studiotest"
 	"github.com/mcplogd/mcplogd/internal/harness/vltest"
 	"github.com/mcplogd/mcplogd/mcptools"
 	"github.com/mcplogd/mcplogd/oplog"
+	"github.com/mcplogd/mcplogd/oplog/oplogtest"
 	"github.com/mcplogd/mcplogd/studio"
 )
 
-// TestStudioScope_FindCrashes_Story: a run forwarded to a real
-// VictoriaLogs with calls in flight when it crashed (one pending, one
+// TestStudioScope_FindCrashes_Story: a run forwarded to the studio (a
+// real VictoriaLogs, through the forwarder; the in-memory one, as its
+// rows) with calls in flight when it crashed (one pending, one
 // that answered after the crash, its arguments long), one that ended
 // before it and a line:
 // find_crashes {limit: 1, scope: "studio"} tells the crash's story as
 // the local scope does, in flight and trail, within 4 KB; a call of the
 // run before and the lines at the crash's time after it are not in it.
 func TestStudioScope_FindCrashes_Story(t *testing.T) {
-	v := vltest.Start(t)
+	forStudios(t, testFindCrashesStory)
+}
+
+func testFindCrashesStory(t *testing.T, impl studiotest.Impl) {
 	l, _ := logtest.MustOpenLog(t, nil)
 	l.SetCrashes(crash.New(l, &crash.Options{Lazy: true}))
 	t0 := time.Now().Add(-time.Minute).UTC().Truncate(time.Millisecond) // within VictoriaLogs' retention
@@ -56,21 +63,7 @@ func TestStudioScope_FindCrashes_Story(t *testing.T) {
 	for i := range 25 { // lines at the crash's time after it: not before it
 		logtest.MustAppend(t, l, oplog.Record{Level: oplog.LevelInfo, Source: "unity", Name: "Game", Text: fmt.Sprintf("after %d", i), Time: at(5000)})
 	}
-	f, err := studio.Forward(l, studio.ForwardOptions{URL: v.URL, Project: "game", Machine: "m1",
-		StatePath: filepath.Join(t.TempDir(), "studio-forward.json"), MinBackoff: 20 * time.Millisecond, MaxBackoff: 200 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = f.Close() })
-	logtest.Eventually(t, 30*time.Second, "every record forwarded", func() bool {
-		s := f.Status()
-		return s.ForwardedID == l.Stats().LastID && s.LagRecords == 0
-	})
-	v.ForceFlush(t)
-	sc, err := studio.NewClient(studio.ClientOptions{URL: v.URL, Project: "game"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	sc := storyStudio(t, impl, l)
 	cs := connectWith(t, l, &mcptools.Options{Version: "test", StudioScope: sc})
 
 	localText, localSC, _ := callTool(t, cs, "find_crashes", map[string]any{"limit": 1})
@@ -121,6 +114,43 @@ func TestStudioScope_FindCrashes_Story(t *testing.T) {
 	if size > 4<<10 {
 		t.Errorf("%d bytes, want ≤ 4096", size)
 	}
+}
+
+// storyStudio returns a studio of impl holding l's records as machine m1
+// forwarded them: through the forwarder to VictoriaLogs, or as the rows it
+// sends (each record in its state now, the crash signature the local
+// index groups by) to the in-memory studio.
+func storyStudio(t *testing.T, impl studiotest.Impl, l *oplog.Log) oplog.Studio {
+	t.Helper()
+	if impl.Name != "victorialogs" {
+		var rows []oplogtest.StudioRow
+		for id := uint64(1); id <= l.Stats().LastID; id++ {
+			r, err := l.Get(context.Background(), id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sig, _ := crash.RecordSignature(&r)
+			rows = append(rows, oplogtest.StudioRow{Machine: "m1", Revision: l.Stats().Revision, Seq: id, Record: r, Signature: sig})
+		}
+		return impl.Open(t, "game", rows)
+	}
+	v := vltest.Start(t)
+	f, err := studio.Forward(l, studio.ForwardOptions{URL: v.URL, Project: "game", Machine: "m1",
+		StatePath: filepath.Join(t.TempDir(), "studio-forward.json"), MinBackoff: 20 * time.Millisecond, MaxBackoff: 200 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = f.Close() })
+	logtest.Eventually(t, 30*time.Second, "every record forwarded", func() bool {
+		s := f.Status()
+		return s.ForwardedID == l.Stats().LastID && s.LagRecords == 0
+	})
+	v.ForceFlush(t)
+	sc, err := studio.NewClient(studio.ClientOptions{URL: v.URL, Project: "game"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sc
 }
 
 // storyLines are the lines of a find_crashes text that tell the crash's

@@ -60,7 +60,7 @@ func (c *Client) FindCrashes(ctx context.Context, q oplog.StudioCrashQuery) (opl
 		slices.Sort(g.Sources)
 		g.Sources = slices.Compact(g.Sources)
 		nr := newest[sig]
-		g.Title, g.Frames, g.LastFrames = describe(nr["_msg"], nr["stack"])
+		g.Title, g.Frames, g.LastFrames = crash.Describe(nr["_msg"], nr["stack"])
 		g.Class = oplog.ClassError
 		switch {
 		case crash.IsCompile(nr["name"], nr["_msg"]):
@@ -143,19 +143,6 @@ func jsonRow(s string) row {
 	r := row{}
 	_ = json.Unmarshal([]byte(s), &r)
 	return r
-}
-
-// describe titles a crash group from its newest occurrence as the local
-// crash index does (its message and the game's own frame), with the
-// normalised top frames and the top frames as written (file:line kept),
-// so one crash reads alike in both scopes.
-func describe(text, stack string) (title string, frames, lastFrames []string) {
-	r := oplog.Record{Text: text, Stack: stack}
-	frames = crash.Parse(stack).WithHead(text).Frames
-	if frames == nil {
-		frames = []string{}
-	}
-	return crash.Title(crash.Message(&r), crash.GameFrame(stack)), frames, crash.TopLines(stack, oplog.CrashLastFrames)
 }
 
 // Names lists log names per machine and source with counts per kind and
