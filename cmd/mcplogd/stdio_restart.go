@@ -45,7 +45,14 @@ func (m *Main) linkRecorder(r *remote.Backend, dir *datadir.Dir, token string, f
 	if err != nil {
 		return // cannot be: the client's own URL; the session works without the link
 	}
-	r.Client.HTTPClient = &http.Client{Transport: &recorderLink{m: m, dir: dir, token: token, fs: fs, logger: logger, base: http.DefaultTransport, addr: u.Host}}
+	// A new connection for each request: one kept from before the recorder
+	// was killed fails a request with a reset rather than a refused dial
+	// when the client has not yet noticed it closed (a busy machine), and
+	// a reset cannot tell a request that never reached the server from one
+	// it carried out. A connection to localhost costs tens of microseconds.
+	base := http.DefaultTransport.(*http.Transport).Clone()
+	base.DisableKeepAlives = true
+	r.Client.HTTPClient = &http.Client{Transport: &recorderLink{m: m, dir: dir, token: token, fs: fs, logger: logger, base: base, addr: u.Host}}
 }
 
 // RoundTrip sends req to the recorder, starting it again when it is gone.

@@ -56,7 +56,13 @@ func TestStdio_RestartsKilledRecorder(t *testing.T) {
 			defer cancel()
 			res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "append_log", Arguments: map[string]any{"text": fmt.Sprint("after the kill ", i)}})
 			if err == nil && res.IsError {
-				err = fmt.Errorf("tool error %+v", res.Content)
+				var text []string
+				for _, c := range res.Content {
+					if tc, ok := c.(*mcp.TextContent); ok {
+						text = append(text, tc.Text)
+					}
+				}
+				err = fmt.Errorf("tool error %q", text)
 			}
 			if err == nil {
 				bs, _ := json.Marshal(res.StructuredContent)
