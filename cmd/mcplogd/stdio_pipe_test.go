@@ -184,7 +184,8 @@ func checkBadLines(t *testing.T, bin, data string, args ...string) {
 func TestStdio_BothGenerations(t *testing.T) {
 	bin := stdioBinary(t)
 	data := filepath.Join(t.TempDir(), "data")
-	for i, v := range []string{"2026-07-28", "2025-11-25"} {
+	lines := 0 // appended so far, to the one store
+	for _, v := range []string{"2026-07-28", "2025-11-25"} {
 		cmd := exec.Command(bin, "stdio", "--data", data, "--in-process")
 		updated := make(chan string, 8)
 		c := mcp.NewClient(&mcp.Implementation{Name: "pinned", Version: "1"}, &mcp.ClientOptions{
@@ -202,20 +203,32 @@ func TestStdio_BothGenerations(t *testing.T) {
 		if err := cs.Subscribe(ctx, &mcp.SubscribeParams{URI: "mcplogd://console"}); err != nil {
 			t.Fatalf("%s: subscribe: %v", v, err)
 		}
-		if out := callJSON(t, cs, "append_log", map[string]any{"text": "from " + v}); out["id"] != float64(i+1) {
-			t.Errorf("%s: append_log = %v", v, out)
-		}
-		select {
-		case uri := <-updated:
-			if uri != "mcplogd://console" {
-				t.Errorf("%s: updated %q", v, uri)
+		// Under 2026-07-28 the go-sdk client's Subscribe returns once the
+		// subscriptions/listen request is sent, not once the server
+		// acknowledged it, and the server handles that request and the
+		// next call side by side: a line appended at once may come before
+		// the subscription. So a line is appended each second until one is
+		// told of (within ctx's deadline).
+		notified := false
+		for !notified {
+			lines++
+			if out := callJSON(t, cs, "append_log", map[string]any{"text": "from " + v}); out["id"] != float64(lines) {
+				t.Errorf("%s: append_log = %v, want id %d", v, out, lines)
 			}
-		case <-ctx.Done():
-			t.Fatalf("%s: no notifications/resources/updated after append_log", v)
+			select {
+			case uri := <-updated:
+				if uri != "mcplogd://console" {
+					t.Errorf("%s: updated %q", v, uri)
+				}
+				notified = true
+			case <-time.After(time.Second):
+			case <-ctx.Done():
+				t.Fatalf("%s: no notifications/resources/updated after append_log", v)
+			}
 		}
 		tail := callJSON(t, cs, "console_tail", map[string]any{"format": "json", "collapse": false}) // "from <date>": one template
-		if lines, _ := tail["lines"].([]any); len(lines) != i+1 {
-			t.Errorf("%s: console_tail = %v", v, tail)
+		if got, _ := tail["lines"].([]any); len(got) != lines {
+			t.Errorf("%s: console_tail = %v, want %d lines", v, tail, lines)
 		}
 		_ = cs.Close()
 		cancel()
