@@ -1,7 +1,6 @@
 package mcptools
 
 import (
-	"bytes"
 	"strconv"
 	"strings"
 	"time"
@@ -162,12 +161,14 @@ func repeats(recs []oplog.Record, collapse bool) []run {
 }
 
 // sameRun reports whether b may join a's run: console lines of one kind,
-// source, name and level, with the same stack and data, so that a run of
-// errors with different stacks never merges and nothing but the values in
-// the text's first line is left out. The texts are compared by the caller.
+// source, name and level, with the same stack and data (where each was
+// read from aside, oplog.SameData), so that a run of errors with different
+// stacks never merges and nothing but the values in the text's first line
+// and the lines' provenance is left out. The texts are compared by the
+// caller.
 func sameRun(a, b *oplog.Record) bool {
 	return a.Kind == oplog.KindLine && b.Kind == oplog.KindLine && a.Source == b.Source && a.Name == b.Name &&
-		a.Level == b.Level && a.Stack == b.Stack && bytes.Equal(a.Data, b.Data)
+		a.Level == b.Level && a.Stack == b.Stack && oplog.SameData(a.Data, b.Data)
 }
 
 // templated reports whether two different texts may be compared by their

@@ -1,6 +1,11 @@
 package oplog
 
-import "context"
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"maps"
+)
 
 // Position is a writer's read position in its input (a followed file's
 // offset, say), stored by AppendAt in the same transaction as the records
@@ -52,4 +57,42 @@ func (l *Log) Position(ctx context.Context, key string) ([]byte, error) {
 		return nil, ErrClosed
 	}
 	return l.store.Position(key)
+}
+
+// ProvenanceKeys are the keys of a record's Data that say where or when
+// a line was read, not what it says: a followed or imported file's path,
+// the offset just past the line and the file's identity (the follower
+// resumes from the newest line's when a store has no Position for it);
+// the ID a game's own console gave the line the gateway mirrored, and the
+// time it wrote that could not be read; OTLP's observed time.
+var ProvenanceKeys = []string{"file", "offset", "fileId", "upstreamId", "upstreamTime", "observedTime"}
+
+// SameData reports whether the JSON objects a and b hold the same keys and
+// values but for ProvenanceKeys, so that lines read one after another from
+// a file can be alike (a tail's repeats) as lines posted without them are.
+// Values are compared as written; data that is not an object is the same
+// only as the same bytes.
+func SameData(a, b json.RawMessage) bool {
+	if bytes.Equal(a, b) {
+		return true
+	}
+	ma, oka := withoutProvenance(a)
+	mb, okb := withoutProvenance(b)
+	return oka && okb && maps.EqualFunc(ma, mb, func(x, y json.RawMessage) bool { return bytes.Equal(x, y) })
+}
+
+// withoutProvenance is the object data without ProvenanceKeys; false when
+// data is not an object (no data is an empty one).
+func withoutProvenance(data json.RawMessage) (map[string]json.RawMessage, bool) {
+	m := map[string]json.RawMessage{}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return m, true
+	}
+	if json.Unmarshal(data, &m) != nil || m == nil {
+		return nil, false
+	}
+	for _, k := range ProvenanceKeys {
+		delete(m, k)
+	}
+	return m, true
 }

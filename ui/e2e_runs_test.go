@@ -2,6 +2,9 @@ package ui_test
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -63,4 +66,40 @@ func TestE2E_Console_Runs(t *testing.T) {
 	late := s.ingest(t, line{Level: "info", Name: "Net", Source: "e2e", Text: "peer list refreshed"}, snap(52))
 	b.wait(t, "a new row after another line", waitLong, visible(lineSel(late[1])))
 	b.wait(t, "four rows", waitLong, `document.querySelectorAll("#console .line").length === 4`)
+}
+
+// TestE2E_Console_Runs_Followed: lines the server reads from a followed
+// file carry where each was read from (file, offset, file identity) in
+// their data; that does not keep them apart. Fifty numbered lines of a
+// Unity log show as one ×50 row, and a line written later extends it.
+func TestE2E_Console_Runs_Followed(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "Player.log")
+	chunk := func(from, to int) string {
+		var b strings.Builder
+		for n := from; n <= to; n++ {
+			fmt.Fprintf(&b, "Chunk %d,%d streamed in %d ms\n", n, n*2, 3+n%7)
+		}
+		return b.String()
+	}
+	if err := os.WriteFile(path, []byte("Initialize engine version: 2022.3.10f1\n"+chunk(1, 50)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := mustServe(t, "--follow", "unity:Game="+path)
+	b := mustBrowser(t)
+	b.open(t, s)
+	const run = `[...document.querySelectorAll("#console .line")].find(e => (e.querySelector(".text summary") || {}).textContent === "Chunk <N>,<N> streamed in <N> ms")`
+	b.wait(t, "one row of the fifty chunk lines", waitLong, `(e => !!e && e.querySelector(".count").textContent === "×50")(`+run+`)`)
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteString(chunk(51, 51)); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	b.wait(t, "the row extended to ×51 by the line written later", waitLong, `(e => !!e && e.querySelector(".count").textContent === "×51")(`+run+`)`)
+	if n := b.eval(t, `[...document.querySelectorAll("#console .line")].filter(e => e.textContent.includes("Chunk")).length`); n != float64(1) {
+		t.Fatalf("%v rows of chunk lines, want 1\npage: %s", n, b.snapshot())
+	}
 }

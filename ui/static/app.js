@@ -168,17 +168,30 @@
 
   // A run: consecutive console lines of one template collapse into the row
   // of the first, by console_tail's rules (mcptools/text.go): the same kind,
-  // source, name, level, stack and data, and the same text, or the same
+  // source, name, level, stack and data (where it was read from aside), and the same text, or the same
   // template (the server's: the page computes none) with the same text after
   // the first line. The row shows ×N, the template, the first and last IDs,
   // and expands to an example and links to both ends.
   function afterFirstLine(s) { const i = s.search(/[\r\n]/); return i < 0 ? '' : s.slice(i); }
 
+  // Where or when a line was read (a followed file's path, the offset past
+  // it, the file's identity, a game console's own ID of it, OTLP's observed
+  // time: oplog.ProvenanceKeys) is not what it says: lines that differ only
+  // there are alike, as console_tail has it.
+  const provenance = ['file', 'offset', 'fileId', 'upstreamId', 'upstreamTime', 'observedTime'];
+  function withoutProvenance(d) {
+    if (d == null) return {};
+    if (typeof d !== 'object' || Array.isArray(d)) return d;
+    const o = { ...d };
+    for (const k of provenance) delete o[k];
+    return o;
+  }
+
   function joins(row, r) {
     const f = row && row.run && row.run.first;
     if (!f || f.kind !== 'line' || r.kind !== 'line') return false;
     if (f.source !== r.source || (f.name || '') !== (r.name || '') || f.level !== r.level || (f.stack || '') !== (r.stack || '')) return false;
-    if (JSON.stringify(f.data ?? null) !== JSON.stringify(r.data ?? null)) return false;
+    if (JSON.stringify(withoutProvenance(f.data)) !== JSON.stringify(withoutProvenance(r.data))) return false;
     return f.text === r.text || (!!f.template && f.template === r.template && afterFirstLine(f.text) === afterFirstLine(r.text));
   }
 
