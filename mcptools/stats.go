@@ -3,6 +3,7 @@ package mcptools
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -30,8 +31,8 @@ func (t *toolset) addStatsTools(srv *mcp.Server) {
 			"new crash groups, errors over time.",
 		annotations: readOnly, example: map[string]any{"since": "-1h"}}, t.logStats)
 	addTool(srv, t, toolSpec{name: "compare_runs", title: "Did my fix work?",
-		description: "Did my fix work? A run against the one before: new, gone and changed crash groups and warn/error templates; " +
-			"too soon only while running short of the crash. Studio: since-until (default last hour) against as long before.",
+		description: "Did my fix work? A run against the one before: new, gone, changed crash groups and warn/error templates, louder ones; " +
+			"too soon only while running short of the crash. Studio: since-until (default last hour) vs as long before.",
 		annotations: readOnly, example: map[string]any{}}, t.compareRuns)
 }
 
@@ -53,6 +54,8 @@ type countOut struct {
 	// Machine is the example's, in scope studio.
 	Machine string `json:"machine,omitempty"`
 	New     bool   `json:"new,omitempty" jsonschema:"a crash group not seen before the run"`
+	// PerMin says a template is louder than in the run before: its rates.
+	PerMin string `json:"perMin,omitempty" jsonschema:"louder than in the run before: per minute there → here"`
 }
 
 type statsOut struct {
@@ -65,6 +68,7 @@ type statsOut struct {
 	Names   []string       `json:"names,omitempty" jsonschema:"source/name ×count, or source (no name) ×count for lines without a name; the most first"`
 	Top     []countOut     `json:"top,omitempty" jsonschema:"the most frequent message templates"`
 	New     []countOut     `json:"new,omitempty" jsonschema:"templates not seen before the run, errors first"`
+	Louder  []countOut     `json:"louder,omitempty" jsonschema:"templates 3× as frequent per minute as in the run before (or new), not among top: both rates"`
 	Crashes []countOut     `json:"crashes,omitempty"`
 	Calls   []string       `json:"calls,omitempty" jsonschema:"the most made call shapes: shape ×count (crashed: its run's crash ended it; failed: error or timeout)"`
 	Errors  []int          `json:"errors,omitempty" jsonschema:"errors in 12 equal slices of from-until"`
@@ -85,10 +89,17 @@ func (o statsOut) text() string {
 	h := fmt.Sprintf("log_stats: %s%d records (%s) %s – %s", runs, o.Records, strings.Join(levels, ", "), o.From, o.Until)
 	entries := []string{"names: " + strings.Join(o.Names, ", ")}
 	for _, c := range o.Top {
-		entries = append(entries, "top: "+c.line())
+		if c.PerMin != "" {
+			entries = append(entries, "top, louder: "+c.line())
+		} else {
+			entries = append(entries, "top: "+c.line())
+		}
 	}
 	for _, c := range o.New {
 		entries = append(entries, "new: "+c.line())
+	}
+	for _, c := range o.Louder {
+		entries = append(entries, "louder: "+c.line())
 	}
 	for _, c := range o.Crashes {
 		entries = append(entries, "crash group: "+c.line())
@@ -113,7 +124,19 @@ func (c *countOut) line() string {
 	if c.New {
 		s += " (new)"
 	}
+	if c.PerMin != "" {
+		s += " (" + c.PerMin + ")"
+	}
 	return s
+}
+
+// louderOut shapes louder templates for an answer: their rates in PerMin.
+func louderOut(es []oplog.Elevation) []countOut {
+	out := []countOut{}
+	for i := range es {
+		out = append(out, countOut{Text: clipSummary(es[i].Text), Level: es[i].Level.String(), Count: es[i].After, ID: es[i].ExampleID, PerMin: es[i].Rates()})
+	}
+	return out
 }
 
 func (t *toolset) logStats(ctx context.Context, _ *mcp.CallToolRequest, in statsIn) (statsOut, error) {
@@ -158,7 +181,7 @@ func (t *toolset) logStats(ctx context.Context, _ *mcp.CallToolRequest, in stats
 			return statsOut{}, err
 		}
 	}
-	fitSummary(&out, &out.Names, &out.Top, &out.New, &out.Crashes)
+	fitSummary(&out, &out.Names, &out.Top, &out.New, &out.Louder, &out.Crashes)
 	for resultSize(&out) > summaryBytes && len(out.Calls) > 0 {
 		out.Calls = out.Calls[:len(out.Calls)-1]
 	}
@@ -213,7 +236,26 @@ func digestOut(d *oplog.Digest) statsOut {
 	for _, c := range d.Crashes {
 		out.Crashes = append(out.Crashes, countOut{Text: clipSummary(c.Title), Level: c.Class, Count: c.Count, ID: c.ExampleID, New: c.New})
 	}
+	markLouder(&out, d)
 	return out
+}
+
+// markLouder gives the top templates that are louder than in the run
+// before their rates, and lists the other louder ones.
+func markLouder(out *statsOut, d *oplog.Digest) {
+	var rest []oplog.Elevation
+	for i := range d.Louder {
+		e := &d.Louder[i]
+		same := func(t oplog.TemplateCount) bool { return t.ID == e.Key && t.Source == e.Source }
+		if j := slices.IndexFunc(d.Templates, same); j >= 0 {
+			out.Top[j].PerMin = e.Rates()
+		} else if !slices.ContainsFunc(d.NewTemplates, same) || !e.New() {
+			rest = append(rest, *e)
+		}
+	}
+	if len(rest) > 0 {
+		out.Louder = louderOut(rest)
+	}
 }
 
 // templatesOut shapes templates for an answer, clipped.
@@ -276,6 +318,7 @@ type compareSourceOut struct {
 	New      []countOut `json:"new,omitempty" jsonschema:"crash groups and warn/error templates only in current"`
 	Gone     []countOut `json:"gone,omitempty" jsonschema:"only in previous (id is there)"`
 	Changed  []countOut `json:"changed,omitempty" jsonschema:"count is current's, text ends with the previous count"`
+	Louder   []countOut `json:"louder,omitempty" jsonschema:"templates of any level new or 3× as frequent per minute as in previous: both rates"`
 	Calls    []string   `json:"calls,omitempty" jsonschema:"call shapes over-represented in the source's crashed runs (its newest 20 ended) against its clean ones"`
 }
 
@@ -286,7 +329,7 @@ func (o compareOut) text() string {
 		for _, l := range []struct {
 			what string
 			list []countOut
-		}{{"new", s.New}, {"gone", s.Gone}, {"changed", s.Changed}} {
+		}{{"new", s.New}, {"gone", s.Gone}, {"changed", s.Changed}, {"louder", s.Louder}} {
 			for _, c := range l.list {
 				entries = append(entries, "  "+l.what+": "+c.line())
 			}
@@ -319,6 +362,9 @@ func (t *toolset) compareRuns(ctx context.Context, _ *mcp.CallToolRequest, in co
 	for _, s := range c.Sources {
 		o := compareSourceOut{Source: s.Source, Previous: runSummary(s.Previous), Current: runSummary(s.Current),
 			Verdict: s.Verdict, NotYet: s.NotYet, New: deltasOut(s.New, false), Gone: deltasOut(s.Gone, true), Changed: deltasOut(s.Changed, false)}
+		if len(s.Louder) > 0 {
+			o.Louder = louderOut(s.Louder)
+		}
 		if s.Calls != nil {
 			o.Calls = recurrenceLines(s.Calls, s.Calls.Shapes)
 		}
@@ -327,7 +373,7 @@ func (t *toolset) compareRuns(ctx context.Context, _ *mcp.CallToolRequest, in co
 	for i := len(out.Sources) - 1; i >= 0 && resultSize(&out) > summaryBytes; i-- {
 		s := &out.Sources[i]
 		var none []string
-		fitSummary(&out, &none, &s.New, &s.Gone, &s.Changed)
+		fitSummary(&out, &none, &s.New, &s.Gone, &s.Changed, &s.Louder)
 	}
 	// The calls, at most oplog.RecurTop lines a source, are cut only
 	// when the lists are.

@@ -60,6 +60,11 @@ type RunComparison struct {
 	// without one), a crash gone (past the point of the previous one, or
 	// over before it), too soon to tell, or neither run crashed.
 	Verdict string `json:"verdict"`
+	// Louder are the message templates of any level new in Current or
+	// heard ElevationFactor times as often per minute as in Previous, with
+	// both rates, the most elevated first, at most ElevatedTop (see
+	// Elevation); but the new ones at level warn and above, in New.
+	Louder []Elevation `json:"louder,omitempty"`
 	// Calls names the call shapes over-represented in the source's
 	// crashed runs against its clean ones (its newest RecurRuns ended
 	// runs, whichever two are compared; see CallRecurrence): at most
@@ -238,15 +243,16 @@ func sortedKeys[V any](m map[string]V) []string {
 // compare counts both runs and words the difference.
 func (l *Log) compare(ctx context.Context, prev, cur RunInfo, maxRecords int) (RunComparison, error) {
 	c := RunComparison{Source: prev.Source, Previous: prev, Current: cur}
-	before, afterCrash, capped, err := l.countRun(ctx, prev, maxRecords)
+	before, allBefore, afterCrash, capped, err := l.countRun(ctx, prev, maxRecords)
 	if err != nil {
 		return c, err
 	}
-	after, _, capped2, err := l.countRun(ctx, cur, maxRecords)
+	after, allAfter, _, capped2, err := l.countRun(ctx, cur, maxRecords)
 	if err != nil {
 		return c, err
 	}
 	c.Capped = capped || capped2
+	c.Louder = elevated(allBefore, allAfter)
 	for k, t := range before {
 		d := Delta{Key: t.ID, Text: t.Template, Level: t.Level, Before: t.Count, ExampleID: t.ExampleID}
 		if a := after[k]; a != nil {
@@ -259,6 +265,8 @@ func (l *Log) compare(ctx context.Context, prev, cur RunInfo, maxRecords int) (R
 			c.add(Delta{Key: a.ID, Text: a.Template, Level: a.Level, After: a.Count, ExampleID: a.ExampleID})
 		}
 	}
+	// A new warning or error is in New already.
+	c.Louder = slices.DeleteFunc(c.Louder, func(e Elevation) bool { return e.New() && after[e.Key] != nil })
 	if err := l.compareCrashes(ctx, &c); err != nil {
 		return c, err
 	}
@@ -302,13 +310,14 @@ func (c *RunComparison) add(d Delta) {
 }
 
 // countRun counts the templates of run's records at level warn and above,
-// by TemplateID, and the records after its crash.
-func (l *Log) countRun(ctx context.Context, run RunInfo, maxRecords int) (map[string]*TemplateCount, uint64, bool, error) {
+// by TemplateID, every template of any level (for Louder), and the records
+// after its crash.
+func (l *Log) countRun(ctx context.Context, run RunInfo, maxRecords int) (map[string]*TemplateCount, *counter, uint64, bool, error) {
 	from, capped := run.FirstID, false
 	if run.LastID-run.FirstID+1 > uint64(maxRecords) {
 		from, capped = run.LastID-uint64(maxRecords)+1, true
 	}
-	c := newCounter()
+	c, all := newCounter(), newCounter()
 	var afterCrash uint64
 	_, err := l.scan(ctx, from, run.LastID, func(r *Record) {
 		if r.Source != run.Source || r.Run != run.Run {
@@ -317,6 +326,7 @@ func (l *Log) countRun(ctx context.Context, run RunInfo, maxRecords int) (map[st
 		if run.CrashID != 0 && r.ID > run.EndID {
 			afterCrash++
 		}
+		all.add(r)
 		if r.Level >= LevelWarn {
 			c.add(r)
 		}
@@ -325,7 +335,7 @@ func (l *Log) countRun(ctx context.Context, run RunInfo, maxRecords int) (map[st
 	for _, t := range c.templates {
 		byID[t.ID] = t
 	}
-	return byID, afterCrash, capped, err
+	return byID, all, afterCrash, capped, err
 }
 
 // compareCrashes adds the crash groups of both runs to c; none without a

@@ -73,6 +73,10 @@ type Digest struct {
 	// most frequent; nil when the query picked no runs.
 	NewTemplates []TemplateCount `json:"newTemplates,omitempty"`
 	History      int             `json:"history,omitempty"`
+	// Louder are the templates of the runs louder than in the run of
+	// their source before each (as RunComparison.Louder; that run counted
+	// within the History records); nil when the query picked no runs.
+	Louder []Elevation `json:"louder,omitempty"`
 
 	// Crashes are the crash groups of the range (crashes and errors with
 	// stacks), those new in it marked, as FindCrashes orders them.
@@ -157,7 +161,7 @@ func (l *Log) Digest(ctx context.Context, q DigestQuery) (Digest, error) {
 	d.Runs, d.Read, d.Capped = runs, read, capped
 	c := t.c
 	if len(runs) > 0 && d.Records > 0 {
-		if d.NewTemplates, d.History, err = l.newTemplates(ctx, runs, c); err != nil {
+		if d.NewTemplates, d.Louder, d.History, err = l.newTemplates(ctx, runs, c); err != nil {
 			return Digest{}, err
 		}
 	}
@@ -221,18 +225,27 @@ func (l *Log) scan(ctx context.Context, from, to uint64, fn func(*Record)) (int,
 }
 
 // newTemplates returns the templates of c not seen in the DigestHistory
-// records before the runs (of the runs' sources, in earlier runs), and how
-// many records it read to tell.
-func (l *Log) newTemplates(ctx context.Context, runs []RunInfo, c *counter) ([]TemplateCount, int, error) {
+// records before the runs (of the runs' sources, in earlier runs), those
+// louder than in the run of their source before each (counted in the same
+// records), and how many records it read to tell.
+func (l *Log) newTemplates(ctx context.Context, runs []RunInfo, c *counter) ([]TemplateCount, []Elevation, int, error) {
 	var first uint64
-	cur := map[string]uint64{}
+	cur, prev := map[string]uint64{}, map[string]uint64{}
 	for _, r := range runs {
 		if first == 0 || r.FirstID < first {
 			first = r.FirstID
 		}
 		cur[r.Source] = r.Run
+		all, err := l.Runs(ctx, r.Source)
+		if err != nil {
+			return nil, nil, 0, err
+		}
+		if p, ok := earlierRun(all, r); ok {
+			prev[r.Source] = p.Run
+		}
 	}
 	seen := map[string]bool{}
+	before := newCounter()
 	read := 0
 	if first > 1 {
 		from := max(l.Stats().GenStart, 1)
@@ -241,24 +254,29 @@ func (l *Log) newTemplates(ctx context.Context, runs []RunInfo, c *counter) ([]T
 		}
 		var err error
 		read, err = l.scan(ctx, from, first-1, func(r *Record) {
-			if n, ok := cur[r.Source]; ok && n != r.Run && r.Kind != KindMarker {
+			if n, ok := cur[r.Source]; !ok || n == r.Run {
+				return
+			}
+			if n, ok := prev[r.Source]; ok && n == r.Run {
+				before.add(r) // its templates are seen too
+			} else if r.Kind != KindMarker {
 				seen[r.Source+"\x00"+TemplateID(RecordTemplate(r))] = true
 			}
 		})
 		if err != nil {
-			return nil, read, err
+			return nil, nil, read, err
 		}
 	}
 	var out []TemplateCount
-	for _, t := range c.templates {
-		if !seen[t.Source+"\x00"+t.ID] {
+	for k, t := range c.templates {
+		if !seen[k] && before.templates[k] == nil {
 			out = append(out, *t)
 		}
 	}
 	slices.SortFunc(out, func(a, b TemplateCount) int {
 		return cmp.Or(cmp.Compare(b.Level, a.Level), cmp.Compare(b.Count, a.Count), cmp.Compare(a.ExampleID, b.ExampleID))
 	})
-	return out[:min(len(out), DigestTop)], read, nil
+	return out[:min(len(out), DigestTop)], elevated(before, c), read, nil
 }
 
 // digestCrashes returns the crash groups f keeps, marking those whose
@@ -358,15 +376,23 @@ func (t *tally) digest() Digest {
 type counter struct {
 	names     map[[2]string]int
 	templates map[string]*TemplateCount // by source and template ID
+	spans     map[string]span           // by source: the times of its first and last record counted
 }
 
 func newCounter() *counter {
-	return &counter{names: map[[2]string]int{}, templates: map[string]*TemplateCount{}}
+	return &counter{names: map[[2]string]int{}, templates: map[string]*TemplateCount{}, spans: map[string]span{}}
 }
 
-// add counts r; a marker counts by name only, having no message of its own.
+// add counts r, oldest first; a marker counts by name only, having no
+// message of its own.
 func (c *counter) add(r *Record) {
 	c.names[[2]string{r.Source, r.Name}]++
+	sp, ok := c.spans[r.Source]
+	if !ok {
+		sp.first = r.Time
+	}
+	sp.last = r.Time
+	c.spans[r.Source] = sp
 	if r.Kind == KindMarker {
 		return
 	}

@@ -72,6 +72,12 @@ func printDigest(w io.Writer, d *oplog.Digest, asJSON bool, p paint) error {
 		fmt.Fprintf(w, "new in the run (against the %d records before it):\n", d.History)
 		printTemplates(w, d.NewTemplates, p)
 	}
+	if len(d.Louder) > 0 {
+		fmt.Fprintln(w, "louder than in the run before (per minute):")
+		for _, e := range d.Louder {
+			fmt.Fprintf(w, "  %6d  %s %s  #%d  %s\n", e.After, p.level(e.Level, fmt.Sprintf("%-5s", e.Level)), e.Text, e.ExampleID, e.Rates())
+		}
+	}
 	for _, c := range d.Crashes {
 		isNew := ""
 		if c.New {
@@ -169,6 +175,9 @@ func printComparison(w io.Writer, c *oplog.Comparison, asJSON bool, p paint) err
 				}
 				fmt.Fprintf(w, "  %-7s %-5s %d → %d  %s  #%d\n", part.what, what, d.Before, d.After, d.Text, d.ExampleID)
 			}
+		}
+		for _, e := range s.Louder {
+			fmt.Fprintf(w, "  louder  %-5s %s  %s  #%d\n", e.Level, e.Rates(), e.Text, e.ExampleID)
 		}
 		if s.Calls != nil {
 			for _, sh := range s.Calls.OverRepresented(oplog.RecurTop) {
