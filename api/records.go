@@ -41,6 +41,9 @@ func (s *Server) listRecords(c echo.Context) error {
 	if a.Records == nil {
 		a.Records = []oplog.Record{}
 	}
+	if len(page.Records) == 0 && q.Offset == 0 && q.Before == 0 {
+		a.Hint = oplog.FilterHint(c.Request().Context(), s.log, q.Filter)
+	}
 
 	return c.JSON(http.StatusOK, a)
 }

@@ -27,12 +27,13 @@ func (s *Server) search(c echo.Context) error {
 	if st != nil {
 		return s.studioSearch(c, st, q)
 	}
+	q.Hint = true // an empty answer says what to send instead
 	page, err := s.log.Search(c.Request().Context(), q.SearchQuery)
 	if err != nil {
 		return err
 	}
 	a := searchDamaged{client.SearchAnswer{Hits: make([]client.SearchHitAnswer, len(page.Hits)), Total: page.Total, TotalExact: page.TotalExact,
-		NextCursor: page.NextCursor, IndexedThrough: page.IndexedThrough, DamagedRuns: page.Damaged}, oplog.DamageText(page.Damaged)}
+		NextCursor: page.NextCursor, IndexedThrough: page.IndexedThrough, DamagedRuns: page.Damaged, Hint: page.Hint}, oplog.DamageText(page.Damaged)}
 	for i, h := range page.Hits {
 		a.Hits[i] = client.SearchHitAnswer{Record: h.Record, Fragment: h.Fragment}
 	}

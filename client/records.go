@@ -16,6 +16,9 @@ type PageAnswer struct {
 	// DamagedRuns are the runs of IDs the page skipped, unreadable
 	// (oplog.Page.Damaged).
 	DamagedRuns []oplog.Damaged `json:"damagedRuns,omitempty"`
+	// Hint, on an empty first page with filters, is a request that finds
+	// records (oplog.FilterHint); its args are this route's parameters.
+	Hint *oplog.SearchHint `json:"hint,omitempty"`
 }
 
 // NeighborsAnswer is GET /api/v1/records/:id/neighbors's answer: the IDs

@@ -25,6 +25,9 @@ type SearchAnswer struct {
 	// DamagedRuns are the runs of IDs the search could not read
 	// (oplog.SearchPage.Damaged).
 	DamagedRuns []oplog.Damaged `json:"damagedRuns,omitempty"`
+	// Hint, on an empty first page, is a request that finds records
+	// (oplog.SearchPage.Hint): its args are this route's parameters.
+	Hint *oplog.SearchHint `json:"hint,omitempty"`
 }
 
 // Search asks the server's GET /api/v1/search.
@@ -34,7 +37,7 @@ func (c *Client) Search(ctx context.Context, q oplog.SearchQuery) (oplog.SearchP
 		return oplog.SearchPage{}, err
 	}
 	p := oplog.SearchPage{Hits: make([]oplog.SearchHit, len(a.Hits)), Total: a.Total, TotalExact: a.TotalExact,
-		NextCursor: a.NextCursor, IndexedThrough: a.IndexedThrough, Damaged: a.DamagedRuns}
+		NextCursor: a.NextCursor, IndexedThrough: a.IndexedThrough, Damaged: a.DamagedRuns, Hint: a.Hint}
 	for i, h := range a.Hits {
 		p.Hits[i] = oplog.SearchHit{Record: h.Record, Fragment: h.Fragment}
 	}

@@ -30,6 +30,7 @@ type getLogsIn struct {
 type logsOut struct {
 	Logs []logEntry `json:"logs,omitzero" jsonschema:"newest first; with format json, else the text block holds them"`
 	logPage
+	Hint *hintOut `json:"hint,omitempty" jsonschema:"an empty first page with filters: a request that finds records (the text block's last line); call again with args"`
 
 	studioOf
 	lean bool // entries in the text block alone (see formatArg)
@@ -44,7 +45,13 @@ func (o logsOut) MarshalJSON() ([]byte, error) {
 	return json.Marshal(plain(o))
 }
 
-func (o logsOut) text() string { return listText(o.header("get_logs", o.Logs), o.Logs) }
+func (o logsOut) text() string {
+	text := listText(o.header("get_logs", o.Logs), o.Logs)
+	if o.Hint != nil {
+		text += "\n" + o.Hint.Text
+	}
+	return text
+}
 
 func (t *toolset) getLogs(ctx context.Context, _ *mcp.CallToolRequest, in getLogsIn) (logsOut, error) {
 	a := in.scopeArgs.args()
@@ -72,6 +79,9 @@ func (t *toolset) getLogs(ctx context.Context, _ *mcp.CallToolRequest, in getLog
 		}
 		out := logsOut{lean: la.textOnly}
 		out.Logs, out.logPage = t.fitLogs(&p.Page, in.Offset, la, func(e []logEntry, p logPage) any { return logsOut{Logs: e, logPage: p, lean: la.textOnly} })
+		if len(p.Records) == 0 && in.Offset == 0 {
+			out.Hint = newHintOut(oplog.FilterHint(ctx, t.log, q.Filter))
+		}
 		return out, nil
 	}
 	out := studioLogsOut{Scope: "studio", Project: st.Project(), More: p.nextCursor != "", NextCursor: p.nextCursor}

@@ -46,6 +46,7 @@ type searchOut struct {
 	NextCursor     string         `json:"nextCursor,omitempty" jsonschema:"pass as cursor for the next (older) page; absent on the last page"`
 	IndexedThrough uint64         `json:"indexedThrough" jsonschema:"the search index's watermark; newer records are matched too, without it"`
 	Damaged        []string       `json:"damaged,omitempty" jsonschema:"runs of IDs not searched, unreadable: the data file is damaged there (mcplogd salvage)"`
+	Hint           *hintOut       `json:"hint,omitempty" jsonschema:"an empty first page: a request that finds records (the text block's last line); call again with args"`
 
 	studioOf
 	lean bool // hits in the text block alone (see formatArg)
@@ -66,7 +67,26 @@ func (o searchOut) text() string {
 		total = "about " + total
 	}
 	h := fmt.Sprintf("search_logs: %d hits of %s, newest first", len(o.Hits), total)
-	return withDamage(cursorBlock(h, o.More, o.NextCursor, len(o.Hits), func(i int) string { return o.Hits[i].line }), o.Damaged)
+	text := withDamage(cursorBlock(h, o.More, o.NextCursor, len(o.Hits), func(i int) string { return o.Hits[i].line }), o.Damaged)
+	if o.Hint != nil {
+		text += "\n" + o.Hint.Text
+	}
+	return text
+}
+
+// hintOut is oplog.SearchHint as search_logs answers it.
+type hintOut struct {
+	Text    string            `json:"text" jsonschema:"the hint on one line"`
+	Args    map[string]string `json:"args,omitempty" jsonschema:"search_logs arguments to send as is"`
+	Records int64             `json:"records" jsonschema:"how many records args find"`
+}
+
+// newHintOut is h as search_logs answers it; nil for nil.
+func newHintOut(h *oplog.SearchHint) *hintOut {
+	if h == nil {
+		return nil
+	}
+	return &hintOut{Text: h.Text, Args: h.Args, Records: h.Records}
 }
 
 // cursorBlock is the text block of an answer paged with a cursor: header
@@ -115,7 +135,7 @@ func (t *toolset) searchLogs(ctx context.Context, _ *mcp.CallToolRequest, in sea
 		return searchOut{}, err
 	}
 	out := searchOut{Hits: []searchHitOut{}, Total: p.Total, TotalExact: p.TotalExact, More: p.NextCursor != "",
-		NextCursor: p.NextCursor, IndexedThrough: p.IndexedThrough, Damaged: oplog.DamageText(p.Damaged), lean: lean}
+		NextCursor: p.NextCursor, IndexedThrough: p.IndexedThrough, Damaged: oplog.DamageText(p.Damaged), Hint: newHintOut(p.Hint), lean: lean}
 	st := src.studio()
 	studio := studioSearchOut{Scope: "studio", Hits: []studioHitOut{}, More: out.More, NextCursor: out.NextCursor}
 	// The answer with the longest cursor it may carry, for its size without hits.

@@ -115,7 +115,7 @@ func (l *Log) pendingBefore(ctx context.Context, info RunInfo) ([]uint64, error)
 		q := SearchQuery{Filter: f, Status: StatusPending, Limit: MaxSearchLimit,
 			Cursor: EncodeCursor(l.store.Stats().Revision, info.CrashID)}
 		for {
-			p, err := l.Search(ctx, q)
+			p, err := l.search(ctx, q) // no hint: a page that finds none is an answer here
 			if err != nil {
 				return nil, err
 			}

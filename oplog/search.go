@@ -30,6 +30,11 @@ type SearchQuery struct {
 	ReplayOf uint64 // only replays of this operation; zero: any
 	Limit    int    // hits per page; DefaultSearchLimit when zero, capped at MaxSearchLimit
 	Cursor   string // the NextCursor of the previous page; empty: from the newest
+	// Hint asks for SearchPage.Hint on an empty first page: the surfaces
+	// people and agents read (search_logs, GET /api/v1/search, mcplogd
+	// search) set it; a search made by code, which has no use for one,
+	// leaves it false and pays nothing.
+	Hint bool
 }
 
 // SearchHit is one record that matched, with a fragment of its text (or
@@ -47,6 +52,10 @@ type SearchPage struct {
 	NextCursor     string    // pass as Cursor for the next page; empty when there is none
 	IndexedThrough uint64    // the index's watermark; records above it were matched without it, exactly
 	Damaged        []Damaged // runs of IDs within the span searched that could not be read (see Damaged)
+	// Hint, on an empty first page of this log's search that asked for
+	// it (SearchQuery.Hint), is a request that finds records (see
+	// SearchHint); nil on any other page.
+	Hint *SearchHint
 }
 
 // IndexStatus says how far the full-text index has come.
@@ -91,6 +100,17 @@ type Index interface {
 	// Status reports the watermark and what the indexer is doing.
 	Status() IndexStatus
 
+	// Words returns the words of text and stack within edits edits
+	// (1 or 2; a transposition is one) of word, lower case, that the index
+	// holds: in its segments and in the term sets of the records above
+	// its watermark, so that a word appended a moment ago is among them.
+	// Closest first, then the most records, at most limit of them (zero:
+	// no limit); word itself, when held, at Distance 0. A word's Records
+	// is about how many hold it (the segments' count, and one for each
+	// chunk above the watermark whose term set has it): its order is what
+	// counts. Log.Search asks it only for an empty answer.
+	Words(ctx context.Context, word string, edits, limit int) ([]WordCount, error)
+
 	// Close stops the indexer and closes the index.
 	Close() error
 }
@@ -120,10 +140,20 @@ func (l *Log) IndexStatus() (s IndexStatus, ok bool) {
 
 // Search answers q newest first. A query without words and without tool or
 // status is answered by the store's backward walk (exact, and fast when the
-// filters match often); every other query goes through the index. EINVALID
-// for a bad query string (naming where it broke), a bad cursor or bad
-// filters; EUNAVAILABLE when a query needs the index and there is none.
+// filters match often); every other query goes through the index. A first
+// page without hits carries a Hint (hint.go) when q.Hint asks for one.
+// EINVALID for a bad query string (naming where it broke), a bad cursor or
+// bad filters; EUNAVAILABLE when a query needs the index and there is none.
 func (l *Log) Search(ctx context.Context, q SearchQuery) (SearchPage, error) {
+	p, err := l.search(ctx, q)
+	if err == nil && q.Hint && len(p.Hits) == 0 && p.NextCursor == "" && q.Cursor == "" {
+		p.Hint = l.hint(ctx, q)
+	}
+	return p, err
+}
+
+// search is Search without its hint.
+func (l *Log) search(ctx context.Context, q SearchQuery) (SearchPage, error) {
 	if err := ctx.Err(); err != nil {
 		return SearchPage{}, err
 	}

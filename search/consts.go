@@ -152,6 +152,11 @@ const (
 	// large store, an ingest far faster than bleve for many seconds), the
 	// newer records are evaluated without one until the watermark moves.
 	maxTermSetRecords = 1 << 18
+
+	// wordsWalk bounds the records in no term set yet that Words reads
+	// for their words (the newest of them; Words runs for an empty
+	// answer only).
+	wordsWalk = 1 << 14
 )
 
 // maxTermSetBytes bounds the memory of the term sets (records of long

@@ -21,13 +21,14 @@ import (
 // game streams (line n of a chunk of 10 at a time).
 var followedEngines = []struct {
 	parser, source, banner string
+	misspelt, word         string // a word of the lines misspelt, and as written
 	line                   func(n int) string
 }{
-	{"unity", "Unity", "Initialize engine version: 2022.3.10f1 (ff3792e53c62)\n",
+	{"unity", "Unity", "Initialize engine version: 2022.3.10f1 (ff3792e53c62)\n", "streamd", "streamed",
 		func(n int) string { return fmt.Sprintf("Chunk %d,%d streamed in %d ms\n", n, -n, 3+n%7) }},
-	{"godot", "Godot", "Godot Engine v4.2.1.stable.official.b09f793f5 - https://godotengine.org\n",
+	{"godot", "Godot", "Godot Engine v4.2.1.stable.official.b09f793f5 - https://godotengine.org\n", "enemey", "enemy",
 		func(n int) string { return fmt.Sprintf("Spawned enemy %d at (%d, %d)\n", n, n*3, n*5) }},
-	{"luanti", "Luanti", "2026-12-02 16:30:33: [Main]: Using game specified by --gameid on the command line\n",
+	{"luanti", "Luanti", "2026-12-02 16:30:33: [Main]: Using game specified by --gameid on the command line\n", "mapblok", "mapblock",
 		func(n int) string {
 			return fmt.Sprintf("2026-12-02 16:30:%02d: ACTION[Server]: [logtest] mapblock %d generated in %d ms\n", 34+n/10, n, 10+n%13)
 		}},
@@ -40,7 +41,8 @@ var followedEngines = []struct {
 // texts) as for its lines posted again under another source, where each
 // line came from (the data's file, offset and fileId) left aside; and
 // console_tail paged with sinceId accounts for every record once, with
-// collapse on and off.
+// collapse on and off; a misspelt word of the lines gets the word as
+// written suggested.
 func TestServe_Follow_Collapse(t *testing.T) {
 	const lines = 60
 	data := filepath.Join(t.TempDir(), "data")
@@ -101,6 +103,17 @@ func TestServe_Follow_Collapse(t *testing.T) {
 			}
 			for _, collapse := range []bool{true, false} {
 				pageTail(t, cs, e.source, collapse, len(followed)+countMarkers(t, cs, e.source))
+			}
+			// A misspelt word of the followed lines: the empty answer
+			// suggests the word as written, and the suggestion finds them.
+			a := callJSON(t, cs, "search_logs", map[string]any{"query": e.misspelt, "source": e.source})
+			hint, _ := a["hint"].(map[string]any)
+			args, _ := hint["args"].(map[string]any)
+			if args["query"] != e.word {
+				t.Fatalf("search_logs {query: %q}: hint %v, want query %q", e.misspelt, a["hint"], e.word)
+			}
+			if again := callJSON(t, cs, "search_logs", args); again["total"] != float64(lines) {
+				t.Errorf("search_logs %v, the hint as is: %v hits, want %d", args, again["total"], lines)
 			}
 		})
 	}

@@ -46,6 +46,7 @@ func (m *Main) search(ctx context.Context, args []string) error {
 		if err != nil {
 			return oplog.SearchPage{}, err
 		}
+		q.Hint = true // an empty answer says what to send instead
 		p, err := b.Search(ctx, q.SearchQuery)
 		if err != nil {
 			return p, errors.New(cliMessage(fs, err))
@@ -82,6 +83,12 @@ func printHits(w io.Writer, p *oplog.SearchPage, asJSON bool, pt paint) {
 		printRecord(w, r, text, pt)
 	}
 	if asJSON {
+		if p.Hint != nil { // one line of its own: no hit has a hint
+			b, _ := marshalJSON(struct {
+				Hint *oplog.SearchHint `json:"hint"`
+			}{p.Hint}, false)
+			fmt.Fprintf(w, "%s\n", b)
+		}
 		return
 	}
 	total := fmt.Sprintf("%d", p.Total)
@@ -93,6 +100,9 @@ func printHits(w io.Writer, p *oplog.SearchPage, asJSON bool, pt paint) {
 		summary += "; more with --cursor " + p.NextCursor
 	}
 	fmt.Fprintln(w, pt.dim(summary))
+	if p.Hint != nil {
+		fmt.Fprintln(w, "-- "+p.Hint.Text)
+	}
 }
 
 // reindex rebuilds the search index of a data directory no server holds:

@@ -263,3 +263,89 @@ func TestSearch_StopWords(t *testing.T) {
 		}
 	}
 }
+
+// TestSearch_Hint: an empty search prints the hint as its last line, the
+// same with and without a server; the query it suggests, sent as is,
+// finds exactly the records of the word misspelt, and the span of time
+// it gives for a word near none finds every record.
+func TestSearch_Hint(t *testing.T) {
+	data := filepath.Join(t.TempDir(), "data")
+	file := filepath.Join(t.TempDir(), "lines.ndjson")
+	var b strings.Builder
+	var want []string
+	for i := range 300 {
+		text := fmt.Sprintf("body %d hit the wall", i)
+		if i%30 == 0 {
+			text = fmt.Sprintf("tile %d is walkable", i)
+			want = append([]string{fmt.Sprintf("#%d INFO default/Nav %s", i+1, text)}, want...)
+		}
+		fmt.Fprintf(&b, `{"level":"info","name":"Nav","text":%q}`+"\n", text)
+	}
+	if err := os.WriteFile(file, []byte(b.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := run(t, data, "import", "--create", file); err != nil {
+		t.Fatal(err)
+	}
+	check := func(how string) {
+		t.Helper()
+		out, err := run(t, data, "search", "walkabel")
+		hint := `-- 0 hits; did you mean query="walkable" (10 records)?`
+		if err != nil || !strings.HasSuffix(out, "\n"+hint+"\n") {
+			t.Fatalf("%s: search walkabel: %q, %v; want it to end with %q", how, out, err, hint)
+		}
+		out, err = run(t, data, "search", "--limit", "100", "walkable")
+		var got []string
+		for _, line := range strings.Split(out, "\n") {
+			if _, rec, ok := strings.Cut(line, " #"); ok { // after the time
+				got = append(got, "#"+strings.Join(strings.Fields(rec), " "))
+			}
+		}
+		if err != nil || !slices.Equal(got, want) || strings.Contains(out, "0 hits") {
+			t.Fatalf("%s: search walkable: %q, %v; want %q", how, out, err, want)
+		}
+		out, err = run(t, data, "search", "--until", "2001-01-01", "qzxjvwpk")
+		m := regexp.MustCompile(`-- 0 hits; the log's records span since="(.*?)" until="(.*?)" \(300 records\)\n$`).FindStringSubmatch(out)
+		if err != nil || m == nil {
+			t.Fatalf("%s: search qzxjvwpk: %q, %v; want the log's span", how, out, err)
+		}
+		if out, err := run(t, data, "search", "--since", m[1], "--until", m[2]); err != nil || !strings.Contains(out, "300 matching") {
+			t.Fatalf("%s: the span %s..%s: %q, %v; want 300 records", how, m[1], m[2], out, err)
+		}
+	}
+	check("direct")
+	startServe(t, data, "--addr", "127.0.0.1:0")
+	check("served")
+}
+
+// TestTail_Hint: an empty tail with filters prints, last, the hint of
+// the filter to drop; its arguments, sent as flags, print the lines.
+func TestTail_Hint(t *testing.T) {
+	data := filepath.Join(t.TempDir(), "data")
+	file := filepath.Join(t.TempDir(), "lines.ndjson")
+	var b strings.Builder
+	for i := range 50 {
+		name := "Render"
+		if i%10 == 0 {
+			name = "Nav"
+		}
+		fmt.Fprintf(&b, `{"level":"info","name":%q,"text":"line %d"}`+"\n", name, i)
+	}
+	if err := os.WriteFile(file, []byte(b.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := run(t, data, "import", "--create", file); err != nil {
+		t.Fatal(err)
+	}
+	for _, flags := range [][]string{nil, {"-r"}} {
+		out, err := run(t, data, append([]string{"tail", "--level", "error", "--name", "Nav"}, flags...)...)
+		hint := `-- 0 records; without level="error": name="Nav" kind="line" (5 records)` + "\n"
+		if err != nil || out != hint {
+			t.Fatalf("tail %v: %q, %v; want %q", flags, out, err, hint)
+		}
+	}
+	out, err := run(t, data, "tail", "--name", "Nav", "--kind", "line")
+	if err != nil || strings.Count(out, " default/Nav line ") != 5 || strings.Contains(out, "0 records") {
+		t.Fatalf("tail --name Nav --kind line: %q, %v; want the 5 lines", out, err)
+	}
+}

@@ -52,7 +52,8 @@ func (m *Main) tail(ctx context.Context, args []string) error {
 	defer wait()
 	t := &tailer{dir: dir, q: oplog.TailQuery{Limit: *n}, follow: *follow, asJSON: out.json,
 		args:    &oplog.Args{SearchText: oplog.SearchText{FilterText: ft}, Run: *run},
-		reverse: *reverse, all: !nSet && (ft.Since != "" || ft.Until != ""), w: bufio.NewWriter(w), stderr: m.Stderr, paint: p}
+		reverse: *reverse, all: !nSet && (ft.Since != "" || ft.Until != ""), w: bufio.NewWriter(w), stderr: m.Stderr, paint: p,
+		hint: !*follow && (ft.Level != "" || ft.Name != "" || ft.Source != "" || ft.Since != "" || ft.Until != "" || *run != "" || ft.Kind != "line")}
 	defer t.w.Flush()
 	defer t.disconnect()
 	return t.run(ctx)
@@ -70,6 +71,26 @@ type tailer struct {
 	w              *bufio.Writer
 	stderr         io.Writer
 	b              backend // zero while not connected
+	hint           bool    // the first page is yet to come and filters were given: an empty one prints oplog.FilterHint
+}
+
+// printHint prints, once, the hint of the filters, for an empty first
+// page.
+func (t *tailer) printHint(ctx context.Context) {
+	if !t.hint {
+		return
+	}
+	t.hint = false
+	if h := oplog.FilterHint(ctx, t.b, t.q.Filter); h != nil {
+		if t.asJSON {
+			b, _ := marshalJSON(struct {
+				Hint *oplog.SearchHint `json:"hint"`
+			}{h}, false)
+			fmt.Fprintf(t.w, "%s\n", b)
+			return
+		}
+		fmt.Fprintln(t.w, t.paint.dim("-- "+h.Text))
+	}
 }
 
 func (t *tailer) disconnect() {
@@ -152,6 +173,10 @@ func (t *tailer) once(ctx context.Context) (more bool, err error) {
 		return false, nil
 	}
 	printTail(t.w, &page, t.asJSON, t.paint)
+	if len(page.Lines) == 0 {
+		t.printHint(ctx) // (not following: still connected)
+	}
+	t.hint = false
 	if err := t.w.Flush(); err != nil {
 		return false, err
 	}
@@ -177,6 +202,10 @@ func (t *tailer) newest(ctx context.Context) error {
 			return err
 		}
 		printTail(t.w, &oplog.Tail{Lines: page.Records}, t.asJSON, t.paint)
+		if len(page.Records) == 0 {
+			t.printHint(ctx)
+		}
+		t.hint = false
 		left = max(left-len(page.Records), -1)
 		if !page.More || len(page.Records) == 0 {
 			break

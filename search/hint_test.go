@@ -1,0 +1,191 @@
+package search_test
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcplogd/mcplogd/internal/harness/logtest"
+	"github.com/mcplogd/mcplogd/oplog"
+)
+
+// walkableLines are n lines of lines(from, n) where every 40th says
+// "walkable" (an info line of Nav), and one (the 45th) "walkabl", as
+// close to walkabel as walkable is but held less; it returns them and the
+// texts of the walkable ones.
+func walkableLines(from, n int) ([]oplog.Record, []string) {
+	recs := lines(from, n)
+	var want []string
+	for i := range recs {
+		if (from+i)%40 == 0 {
+			recs[i] = oplog.Record{Level: oplog.LevelInfo, Name: "Nav", Text: fmt.Sprintf("tile %d is walkable", from+i)}
+			want = append(want, recs[i].Text)
+		}
+		if from+i == from/40*40+45 {
+			recs[i].Text = fmt.Sprintf("tile %d is walkabl", from+i)
+		}
+	}
+	return recs, want
+}
+
+// searchArgs sends a hint's arguments as is (the query string, level,
+// name, since, until: what these tests' hints carry) and returns the texts
+// found, oldest first, and the total.
+func searchArgs(t *testing.T, l *oplog.Log, args map[string]string) ([]string, int64) {
+	t.Helper()
+	q := oplog.SearchQuery{Query: args["query"], Filter: oplog.Filter{Name: args["name"]}, Limit: oplog.MaxSearchLimit}
+	var err error
+	if q.MinLevel, err = oplog.ParseLevel(args["level"]); err != nil {
+		t.Fatal(err)
+	}
+	if q.Since, err = oplog.ParseBound(args["since"], time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if q.Until, err = oplog.ParseBound(args["until"], time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	p, err := l.Search(context.Background(), q)
+	if err != nil {
+		t.Fatalf("search %v: %v", args, err)
+	}
+	var texts []string
+	for _, h := range p.Hits {
+		texts = append(texts, h.Record.Text)
+	}
+	slices.Reverse(texts)
+	return texts, p.Total
+}
+
+// checkWordHint searches walkabel and checks that the hint names query
+// "walkable" and that sending it finds exactly want.
+func checkWordHint(t *testing.T, l *oplog.Log, want []string) {
+	t.Helper()
+	p, err := l.Search(context.Background(), oplog.SearchQuery{Query: "walkabel", Hint: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Hits) != 0 || p.Hint == nil {
+		t.Fatalf("walkabel: %d hits, hint %+v; want none and a hint", len(p.Hits), p.Hint)
+	}
+	h := p.Hint
+	wantText := fmt.Sprintf(`0 hits; did you mean query="walkable" (%d records)?`, len(want))
+	if h.Text != wantText || h.Args["query"] != "walkable" || h.Records != int64(len(want)) {
+		t.Fatalf("hint %+v; want %q", h, wantText)
+	}
+	got, total := searchArgs(t, l, h.Args)
+	if !slices.Equal(got, want) || total != int64(len(want)) {
+		t.Fatalf("the hint's request found %d (%q); want %q", total, got, want)
+	}
+}
+
+// TestLog_Search_Hint_Segment: a misspelt word whose right spelling is in
+// the segments is corrected, and the correction finds those records.
+func TestLog_Search_Hint_Segment(t *testing.T) {
+	e := mustOpen(t, t.TempDir(), small(), nil)
+	recs, want := walkableLines(1, 2500)
+	logtest.MustAppend(t, e.log, recs...)
+	last := e.db.Stats().LastID
+	logtest.Eventually(t, 30*time.Second, "every record in a segment", func() bool {
+		return e.idx.Status().SegmentsThrough == last
+	})
+	checkWordHint(t, e.log, want)
+}
+
+// TestLog_Search_Hint_AboveWatermark: with the segments held back, a word
+// appended a moment ago, in the term sets only, is suggested too.
+func TestLog_Search_Hint_AboveWatermark(t *testing.T) {
+	db, l, idx, _ := heldIndex(t, 500)
+	recs, want := walkableLines(1, 3000)
+	logtest.MustAppend(t, l, recs...)
+	last := db.Stats().LastID
+	logtest.Eventually(t, 20*time.Second, "every record in a term set", func() bool {
+		return idx.Status().IndexedThrough == last
+	})
+	if s := idx.Status(); s.SegmentsThrough != 0 {
+		t.Fatalf("segments through %d; want the segments held back", s.SegmentsThrough)
+	}
+	checkWordHint(t, l, want)
+}
+
+// TestLog_Search_Hint_Filter: a word held only below the level asked is
+// no misspelling; the hint drops the level, and its request finds them.
+func TestLog_Search_Hint_Filter(t *testing.T) {
+	e := mustOpen(t, t.TempDir(), small(), nil)
+	recs, want := walkableLines(1, 500)
+	logtest.MustAppend(t, e.log, recs...)
+	p, err := e.log.Search(context.Background(), oplog.SearchQuery{Query: "walkable", Hint: true, Filter: oplog.Filter{MinLevel: oplog.LevelError, Name: "Nav"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantText := fmt.Sprintf(`0 hits; without level="error": query="walkable" name="Nav" (%d records)`, len(want))
+	if len(p.Hits) != 0 || p.Hint == nil || p.Hint.Text != wantText {
+		t.Fatalf("%d hits, hint %+v; want %q", len(p.Hits), p.Hint, wantText)
+	}
+	if got, _ := searchArgs(t, e.log, p.Hint.Args); !slices.Equal(got, want) {
+		t.Fatalf("the hint's request found %q; want %q", got, want)
+	}
+}
+
+// TestLog_Search_Hint_Range: a word near no word, in a time range that
+// holds nothing, is answered with the span the log holds, which finds
+// every record.
+func TestLog_Search_Hint_Range(t *testing.T) {
+	e := mustOpen(t, t.TempDir(), small(), nil)
+	recs, _ := walkableLines(1, 300)
+	logtest.MustAppend(t, e.log, recs...)
+	// (the hint is the log's span: the time range asked holds nothing, and no filter's removal finds qzxjvwpk)
+	since := time.Now().Add(-48 * time.Hour)
+	p, err := e.log.Search(context.Background(), oplog.SearchQuery{Query: "qzxjvwpk", Hint: true,
+		Filter: oplog.Filter{Since: since, Until: since.Add(time.Hour)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Hits) != 0 || p.Hint == nil || !strings.HasPrefix(p.Hint.Text, `0 hits; the log's records span since="`) ||
+		!strings.HasSuffix(p.Hint.Text, " (300 records)") || p.Hint.Args["query"] != "" {
+		t.Fatalf("%d hits, hint %+v; want the log's span", len(p.Hits), p.Hint)
+	}
+	if got, total := searchArgs(t, e.log, p.Hint.Args); len(got) != 300 || total != 300 {
+		t.Fatalf("the hint's request found %d of %d; want all 300", len(got), total)
+	}
+}
+
+// TestLog_Search_Hint_None: an answer with hits has no hint, nor an
+// empty one that did not ask for it.
+func TestLog_Search_Hint_None(t *testing.T) {
+	e := mustOpen(t, t.TempDir(), small(), nil)
+	recs, _ := walkableLines(1, 300)
+	logtest.MustAppend(t, e.log, recs...)
+	p, err := e.log.Search(context.Background(), oplog.SearchQuery{Query: "walkable", Hint: true})
+	if err != nil || len(p.Hits) == 0 || p.Hint != nil {
+		t.Fatalf("walkable: %d hits, hint %+v, %v; want hits and no hint", len(p.Hits), p.Hint, err)
+	}
+	// A search that does not ask for one (code's) gets none.
+	p, err = e.log.Search(context.Background(), oplog.SearchQuery{Query: "walkabel"})
+	if err != nil || len(p.Hits) != 0 || p.Hint != nil {
+		t.Fatalf("walkabel without Hint: %d hits, hint %+v, %v; want none", len(p.Hits), p.Hint, err)
+	}
+}
+
+// TestIndex_Words: the words within the edits asked, closest first, then
+// the most held.
+func TestIndex_Words(t *testing.T) {
+	e := mustOpen(t, t.TempDir(), small(), nil)
+	recs, _ := walkableLines(1, 300)
+	logtest.MustAppend(t, e.log, recs...)
+	last := e.db.Stats().LastID
+	logtest.Eventually(t, 20*time.Second, "every record in a segment", func() bool { return e.idx.Status().SegmentsThrough == last })
+	ws, err := e.idx.Words(context.Background(), "walkabel", 2, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ws) != 2 || ws[0].Word != "walkable" || ws[0].Distance != 1 || ws[1].Word != "walkabl" || ws[1].Distance != 1 ||
+		ws[0].Records <= ws[1].Records {
+		t.Fatalf("words %+v; want walkable then walkabl, one edit away, walkable held more", ws)
+	}
+	if ws, err := e.idx.Words(context.Background(), "walkabel", 1, 0); err != nil || len(ws) != 2 {
+		t.Fatalf("one edit: %+v, %v; want walkable and walkabl (a transposition, a deletion)", ws, err)
+	}
+}
