@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/mcplogd/mcplogd/internal/workload"
 	"io"
 	"os"
 	"runtime"
@@ -40,6 +41,11 @@ type Config struct {
 
 	// Seed fixes the workload. Default 1.
 	Seed int64
+
+	// Workload names the records written: "game" (the default, the
+	// benchmark's game records: workload.New) or "words" (random words:
+	// workload.NewWords).
+	Workload string
 
 	// PerConfig caps the time of one ingest run: a run stops after Records
 	// records or PerConfig, whichever comes first, because a single writer
@@ -87,8 +93,17 @@ func (c Config) withDefaults() Config {
 	if c.Progress == nil {
 		c.Progress = io.Discard
 	}
+	if c.Workload == "" {
+		c.Workload = "game"
+	}
 	return c
 }
+
+// workloads are the records a run may write, by Config.Workload.
+var workloads = map[string]func(seed int64) *workload.Generator{"game": workload.New, "words": workload.NewWords}
+
+// generator returns a generator of the configured workload's stream seed.
+func (r *runner) generator(seed int64) *workload.Generator { return workloads[r.cfg.Workload](seed) }
 
 // Run measures everything cfg asks for and writes the Markdown report to
 // out. It stops early with ctx's error when ctx ends.
@@ -99,6 +114,9 @@ func Run(ctx context.Context, cfg Config, out io.Writer) error {
 	}
 	if cfg.Only == "burst" && cfg.NoHTTP {
 		return errors.New("bench: the burst section is through HTTP: Config.Only burst with NoHTTP")
+	}
+	if workloads[cfg.Workload] == nil {
+		return fmt.Errorf("bench: Config.Workload: game or words, got %q", cfg.Workload)
 	}
 	if cfg.Records < MinRecords {
 		return fmt.Errorf("bench: Config.Records: at least %d, got %d", MinRecords, cfg.Records)
@@ -212,6 +230,7 @@ func Command(ctx context.Context, args []string, stdout, stderr io.Writer, parse
 	fs.StringVar(&cfg.Dir, "dir", "", "work directory (default: a temporary directory, removed after)")
 	seconds := fs.Float64("seconds", DefaultPerConfig.Seconds(), "time cap of one ingest run, in seconds")
 	fs.Int64Var(&cfg.Seed, "seed", DefaultSeed, "workload seed")
+	fs.StringVar(&cfg.Workload, "workload", "game", "the records written: game (the benchmark's game console) or words (18 random words a line)")
 	fs.IntVar(&cfg.Samples, "samples", DefaultSamples, "reads timed per latency series")
 	fs.BoolVar(&cfg.NoHTTP, "no-http", false, "leave out ingest through the HTTP API")
 	fs.StringVar(&cfg.Only, "only", "", "measure one section only: burst (search right after a burst) or memory (memory and disk with the indexes)")
@@ -258,6 +277,8 @@ func Command(ctx context.Context, args []string, stdout, stderr io.Writer, parse
 		return fmt.Errorf("bench: --only: burst or memory, got %q", cfg.Only)
 	case cfg.Only == "burst" && cfg.NoHTTP:
 		return errors.New("bench: --only=burst and --no-http: the burst section is through HTTP")
+	case workloads[cfg.Workload] == nil:
+		return fmt.Errorf("bench: --workload: game or words, got %q", cfg.Workload)
 	}
 	if cfg.Records <= 0 || cfg.Runs <= 0 || cfg.PerConfig <= 0 || cfg.Samples <= 0 {
 		return errors.New("bench: --records, --runs, --seconds and --samples must be positive")

@@ -73,6 +73,22 @@ func TestRun_Only(t *testing.T) {
 	}
 }
 
+// TestRun_Words: the random-word workload fills the store the memory
+// section measures, and the report says which workload it was.
+func TestRun_Words(t *testing.T) {
+	var out bytes.Buffer
+	cfg := bench.Config{Dir: t.TempDir(), Records: 3000, Runs: 1, Samples: 20, Only: "memory", Workload: "words"}
+	if err := bench.Run(context.Background(), cfg, &out); err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	report := out.String()
+	for _, want := range []string{"--workload=words`", "- workload: random words (", "## Memory and disk with the indexes, 3,000 records"} {
+		if !strings.Contains(report, want) {
+			t.Errorf("report lacks %q\n%s", want, report)
+		}
+	}
+}
+
 func TestRun_TooFewRecords(t *testing.T) {
 	err := bench.Run(context.Background(), bench.Config{Dir: t.TempDir(), Records: 10}, &bytes.Buffer{})
 	if err == nil || !strings.Contains(err.Error(), "Records") {
@@ -101,6 +117,7 @@ func TestMain_Args(t *testing.T) {
 		{"BadFlag", []string{"--fast"}, "flag provided but not defined"},
 		{"BadOnly", []string{"--only=reads"}, `--only: burst or memory, got "reads"`},
 		{"BurstNoHTTP", []string{"--only=burst", "--no-http"}, "--only=burst and --no-http: the burst section is through HTTP"},
+		{"BadWorkload", []string{"--workload=logs"}, `--workload: game or words, got "logs"`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			err := bench.Main(context.Background(), tt.args)

@@ -16,7 +16,6 @@ import (
 	"github.com/mcplogd/mcplogd/api"
 	"github.com/mcplogd/mcplogd/client"
 	"github.com/mcplogd/mcplogd/crash"
-	"github.com/mcplogd/mcplogd/internal/workload"
 	"github.com/mcplogd/mcplogd/oplog"
 	"github.com/mcplogd/mcplogd/search"
 	"github.com/mcplogd/mcplogd/store"
@@ -176,7 +175,7 @@ func (r *runner) measureBurst(ctx context.Context) error {
 func (r *runner) burstData() (*burstData, error) {
 	n := r.burstLines()
 	recs := make([]oplog.Record, n+n/20)
-	workload.New(r.cfg.Seed).Fill(recs)
+	r.generator(r.cfg.Seed).Fill(recs)
 	lines := make([]wireLine, 0, n)
 	counts := map[[2]string]int{}
 	for i := range recs {

@@ -15,7 +15,6 @@ import (
 	"go.etcd.io/bbolt"
 
 	"github.com/mcplogd/mcplogd/internal/codec"
-	"github.com/mcplogd/mcplogd/internal/workload"
 	"github.com/mcplogd/mcplogd/oplog"
 	"github.com/mcplogd/mcplogd/store"
 )
@@ -115,7 +114,7 @@ func (r *runner) pools(writers, batch int) [][]oplog.Record {
 	pools := make([][]oplog.Record, writers)
 	for w := range pools {
 		pools[w] = make([]oplog.Record, batch*max(1, (poolRecords+batch-1)/batch))
-		workload.New(r.cfg.Seed + int64(w)).Fill(pools[w])
+		r.generator(r.cfg.Seed + int64(w)).Fill(pools[w])
 	}
 	return pools
 }

@@ -165,7 +165,7 @@ func (r *runner) memoryWith(ctx context.Context, dir string) error {
 // steady state.
 func (r *runner) memoryRun(ctx context.Context, l *oplog.Log, idx *search.Index, s *rssSampler) error {
 	m := &r.memory
-	g := workload.New(r.cfg.Seed)
+	g := r.generator(r.cfg.Seed)
 	recs := make([]oplog.Record, fillBatch)
 	start := time.Now()
 	for m.records < r.cfg.Records {

@@ -198,7 +198,7 @@ func (r *runner) fillLog(ctx context.Context, l *oplog.Log) error {
 	batches := make(chan []oplog.Record, 4)
 	go func() {
 		defer close(batches)
-		g := workload.New(r.cfg.Seed)
+		g := r.generator(r.cfg.Seed)
 		for done := 0; done < r.cfg.Records && ctx.Err() == nil; done += fillBatch {
 			recs := make([]oplog.Record, min(fillBatch, r.cfg.Records-done))
 			g.Fill(recs)

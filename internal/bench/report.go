@@ -54,7 +54,11 @@ func (r *runner) reportHeader(w *errWriter) {
 		w.printf("- other processes kept %.0f%% of the CPUs busy during the run (a shared machine: figures drift with that)\n", 100*others)
 	}
 	w.printf("- command: `%s`\n", r.command())
-	w.printf("- workload: the benchmark workload (internal/workload: debug 30%% / info 55%% / warn 10%% / error 5%%, 50 names, 4 sources, ~120-byte messages, 10%% with a stack, 1%% operations; seed %d); ingest figures are the median of %d run(s), "+
+	what := "the benchmark workload (internal/workload: debug 30%% / info 55%% / warn 10%% / error 5%%, 50 names, 4 sources, ~120-byte messages, 10%% with a stack, 1%% operations"
+	if c.Workload == "words" {
+		what = "random words (internal/workload.NewWords: 18 words a line from a 5,000-word vocabulary, every third from its first 500; debug 30%% / info 55%% / warn 10%% / error 5%%, 50 names, 4 sources; no stacks, data or operations"
+	}
+	w.printf("- workload: "+what+"; seed %d); ingest figures are the median of %d run(s), "+
 		"each in a fresh store, stopping after %s records or %s; latencies are the median over the runs of each run's "+
 		"percentile of %s reads\n\n", c.Seed, c.Runs, commas(int64(c.Records)), c.PerConfig, commas(int64(c.Samples)))
 }
@@ -211,6 +215,9 @@ func (r *runner) command() string {
 	}
 	if c.Only != "" {
 		args = append(args, "--only="+c.Only)
+	}
+	if c.Workload != "game" {
+		args = append(args, "--workload="+c.Workload)
 	}
 	return strings.Join(args, " ")
 }

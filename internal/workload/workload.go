@@ -70,6 +70,7 @@ func Tools() []string { return append([]string(nil), tools...) }
 // Generator makes the workload's records. It is not safe for concurrent use;
 // give each writer its own, with its own seed.
 type Generator struct {
+	words  bool // NewWords': random words, not the benchmark's game records
 	rng    *rand.Rand
 	clock  int64        // the last record's time, Unix nanoseconds
 	stacks [][]string   // stacksPerSource traces per source
@@ -99,6 +100,24 @@ func New(seed int64) *Generator {
 		}
 	}
 	return g
+}
+
+// The random-word workload, beside the benchmark's: lines of WordsPerLine
+// words drawn from the vocabulary, every third from its first
+// WordsCommon, the rest from all of it, under one of 50 names and 4
+// sources drawn evenly, at levels debug, info, warn and error 30, 55, 10
+// and 5 % of the time; no numbers, stacks, data or operations. Text
+// without templates, a hard case for storage and search alike: what
+// VictoriaLogs' own benchmarks use.
+const (
+	WordsPerLine = 18
+	WordsCommon  = 500
+)
+
+// NewWords returns a Generator of the random-word workload whose stream
+// is fixed by seed.
+func NewWords(seed int64) *Generator {
+	return &Generator{words: true, rng: rand.New(rand.NewPCG(uint64(seed), 0x776f726473)), clock: Epoch.UnixNano()}
 }
 
 // skew draws an index below n favouring small ones, as word and logger
@@ -152,6 +171,10 @@ func (g *Generator) next(r *oplog.Record, sp *recordSpan) {
 	g.clock += rng.Int64N(2_000_001)
 	t := time.Unix(0, g.clock).UTC()
 
+	if g.words {
+		g.wordLine(r, sp, t)
+		return
+	}
 	src, u := 0, rng.IntN(100)
 	for u >= sourceShare[src] {
 		u -= sourceShare[src]
@@ -186,6 +209,34 @@ func (g *Generator) next(r *oplog.Record, sp *recordSpan) {
 	if r.Level == oplog.LevelError || rng.Float64() < otherStack {
 		r.Stack = g.stacks[src][g.skew(stacksPerSource, 2)]
 	}
+}
+
+// wordLine makes r a line of the random-word workload (see NewWords).
+func (g *Generator) wordLine(r *oplog.Record, sp *recordSpan, t time.Time) {
+	rng, w := g.rng, words()
+	*r = oplog.Record{Kind: oplog.KindLine, Time: t, Source: sources[rng.IntN(len(sources))], Name: names[rng.IntN(len(names))]}
+	switch u := rng.IntN(100); {
+	case u < 30:
+		r.Level = oplog.LevelDebug
+	case u < 85:
+		r.Level = oplog.LevelInfo
+	case u < 95:
+		r.Level = oplog.LevelWarn
+	default:
+		r.Level = oplog.LevelError
+	}
+	start := len(g.text)
+	for i := range WordsPerLine {
+		if i > 0 {
+			g.text = append(g.text, ' ')
+		}
+		n := len(w)
+		if i%3 == 0 {
+			n = WordsCommon
+		}
+		g.text = append(g.text, w[rng.IntN(n)]...)
+	}
+	sp.text = span{int32(start), int32(len(g.text))}
 }
 
 // message appends words (and now and then a number) until the text is at
