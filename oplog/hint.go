@@ -226,6 +226,18 @@ func (l *Log) filterHint(ctx context.Context, q *SearchQuery) *SearchHint {
 			best, bestName, bestValue, bestN, bestExact = c, name, all[name], n, exact
 		}
 	}
+	// A filter may be written in the query too: level:error.
+	for _, leaf := range queryFilters(q) {
+		c := *q
+		var ok bool
+		if c.Query, ok = withoutLeaf(q.Query, leaf); !ok {
+			continue
+		}
+		c.Tree = nil
+		if n, exact := l.trial(ctx, &c); n > bestN {
+			best, bestName, bestValue, bestN, bestExact = c, leafText(q.Query, leaf), "", n, exact
+		}
+	}
 	if bestN == 0 {
 		return nil
 	}
@@ -242,6 +254,92 @@ func (l *Log) filterHint(ctx context.Context, q *SearchQuery) *SearchHint {
 		text = "0 hits; without " + without + ", with no arguments (" + records(bestN, bestExact) + ")"
 	}
 	return &SearchHint{Text: text, Args: args, Records: bestN}
+}
+
+// queryFilters returns the leaves of q's query on a field that is not
+// text nor stack (level:error, name:Player), written in it, that an AND
+// at its top (or the query alone) holds: what dropping from the query
+// widens it as dropping a filter argument does.
+func queryFilters(q *SearchQuery) []ql.Node {
+	tree := q.Tree
+	if tree == nil {
+		var err error
+		if tree, err = ParseQuery(q.Query); err != nil {
+			return nil
+		}
+	}
+	nodes := []ql.Node{tree}
+	if and, ok := tree.(*ql.And); ok {
+		nodes = and.Nodes
+	}
+	var out []ql.Node
+	for _, n := range nodes {
+		if f, ok := ql.Field(n); ok && f != "" && !slices.Contains(ql.TextFields, f) && leafText(q.Query, n) != "" {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// leafText is leaf as written in query, field: and all ("" when its
+// position does not say where).
+func leafText(query string, leaf ql.Node) string {
+	f, _ := ql.Field(leaf)
+	p := leafPos(leaf)
+	from, to := p.At-len(f)-1, p.At+len(p.Raw)
+	if p.Raw == "" || from < 0 || to > len(query) || !strings.EqualFold(query[from:p.At], f+":") {
+		return ""
+	}
+	return query[from:to]
+}
+
+// leafPos is a leaf's Pos.
+func leafPos(n ql.Node) ql.Pos {
+	switch n := n.(type) {
+	case *ql.Term:
+		return n.Pos
+	case *ql.Phrase:
+		return n.Pos
+	case *ql.Prefix:
+		return n.Pos
+	case *ql.Wildcard:
+		return n.Pos
+	case *ql.Regexp:
+		return n.Pos
+	case *ql.NumberRange:
+		return n.Pos
+	case *ql.TimeRange:
+		return n.Pos
+	}
+	return ql.Pos{}
+}
+
+// withoutLeaf is query without leaf (see leafText) and an AND it leaves
+// dangling; false when what is left does not parse, or is empty.
+func withoutLeaf(query string, leaf ql.Node) (string, bool) {
+	text := leafText(query, leaf)
+	if text == "" {
+		return "", false
+	}
+	f, _ := ql.Field(leaf)
+	at := leafPos(leaf).At - len(f) - 1
+	words := strings.Fields(query[:at] + " " + query[at+len(text):])
+	var kept []string
+	for i, w := range words {
+		and := w == "AND"
+		if and && (len(kept) == 0 || kept[len(kept)-1] == "AND" || i == len(words)-1) {
+			continue
+		}
+		kept = append(kept, w)
+	}
+	out := strings.Join(kept, " ")
+	if out == "" {
+		return "", false
+	}
+	if _, err := ParseQuery(out); err != nil {
+		return "", false
+	}
+	return out, true
 }
 
 // drop removes filter name from q, reporting whether q had it.

@@ -129,6 +129,31 @@ func TestLog_Search_Hint_Filter(t *testing.T) {
 	}
 }
 
+// TestLog_Search_Hint_FilterInQuery: a filter written in the query
+// (level:error, name:Nav) is dropped from it as a filter argument is, the
+// rest of the query kept as written.
+func TestLog_Search_Hint_FilterInQuery(t *testing.T) {
+	e := mustOpen(t, t.TempDir(), small(), nil)
+	recs, want := walkableLines(1, 500)
+	logtest.MustAppend(t, e.log, recs...)
+	for _, c := range []struct{ query, hint string }{
+		{"walkable level:error", `0 hits; without level:error: query="walkable" (%d records)`},
+		{"level:error AND walkable name:Nav", `0 hits; without level:error: query="walkable name:Nav" (%d records)`},
+	} {
+		p, err := e.log.Search(context.Background(), oplog.SearchQuery{Query: c.query, Hint: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantText := fmt.Sprintf(c.hint, len(want))
+		if len(p.Hits) != 0 || p.Hint == nil || p.Hint.Text != wantText {
+			t.Fatalf("%q: %d hits, hint %+v; want %q", c.query, len(p.Hits), p.Hint, wantText)
+		}
+		if got, _ := searchArgs(t, e.log, p.Hint.Args); !slices.Equal(got, want) {
+			t.Fatalf("%q: the hint's request found %q; want %q", c.query, got, want)
+		}
+	}
+}
+
 // TestLog_Search_Hint_Range: a word near no word, in a time range that
 // holds nothing, is answered with the span the log holds, which finds
 // every record.
