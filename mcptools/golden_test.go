@@ -135,6 +135,18 @@ func goldenLog(t *testing.T) *oplog.Log {
 	idx := open()
 	t.Cleanup(func() { idx.Close() })
 	l.SetIndex(idx)
+	// The reopened index may still write (its snapshot, a merge) for a
+	// moment: its size is read once it has held for 200 ms.
+	logtest.Eventually(t, 10*time.Second, "the index's size settled", func() bool {
+		size := idx.Status().Bytes
+		for range 10 {
+			time.Sleep(20 * time.Millisecond)
+			if idx.Status().Bytes != size {
+				return false
+			}
+		}
+		return true
+	})
 	cr := crash.New(l, nil)
 	t.Cleanup(func() { cr.Close() })
 	l.SetCrashes(cr)
