@@ -185,16 +185,7 @@ func (g *Generator) next(r *oplog.Record, sp *recordSpan) {
 	if rng.IntN(100) < OpPercent {
 		g.op(r, sp)
 	} else {
-		switch u := rng.IntN(100); {
-		case u < 30:
-			r.Level = oplog.LevelDebug
-		case u < 85:
-			r.Level = oplog.LevelInfo
-		case u < 95:
-			r.Level = oplog.LevelWarn
-		default:
-			r.Level = oplog.LevelError
-		}
+		r.Level = g.level()
 		r.Name = names[g.skew(len(names), 2)]
 		start := len(g.text)
 		g.message(85 + rng.IntN(61))
@@ -211,20 +202,25 @@ func (g *Generator) next(r *oplog.Record, sp *recordSpan) {
 	}
 }
 
+// level draws a line's level: debug, info, warn or error 30, 55, 10 and
+// 5 % of the time.
+func (g *Generator) level() oplog.Level {
+	switch u := g.rng.IntN(100); {
+	case u < 30:
+		return oplog.LevelDebug
+	case u < 85:
+		return oplog.LevelInfo
+	case u < 95:
+		return oplog.LevelWarn
+	}
+	return oplog.LevelError
+}
+
 // wordLine makes r a line of the random-word workload (see NewWords).
 func (g *Generator) wordLine(r *oplog.Record, sp *recordSpan, t time.Time) {
 	rng, w := g.rng, words()
 	*r = oplog.Record{Kind: oplog.KindLine, Time: t, Source: sources[rng.IntN(len(sources))], Name: names[rng.IntN(len(names))]}
-	switch u := rng.IntN(100); {
-	case u < 30:
-		r.Level = oplog.LevelDebug
-	case u < 85:
-		r.Level = oplog.LevelInfo
-	case u < 95:
-		r.Level = oplog.LevelWarn
-	default:
-		r.Level = oplog.LevelError
-	}
+	r.Level = g.level()
 	start := len(g.text)
 	for i := range WordsPerLine {
 		if i > 0 {
