@@ -138,7 +138,7 @@ func (x *Index) find(ctx context.Context, q oplog.CrashQuery, runs []oplog.RunIn
 	hit = slices.DeleteFunc(hit, func(g int32) bool {
 		a := &aggs[g]
 		a.class = classOf(&x.groups[g], a)
-		return !wanted(q.Classes, a.class)
+		return !oplog.WantedClass(q.Classes, a.class)
 	})
 	slices.SortFunc(hit, func(g, h int32) int { return rank(&aggs[g], &aggs[h]) })
 	page := oplog.CrashPage{Groups: make([]oplog.CrashGroup, 0, min(len(hit), q.Limit)), Total: len(hit), LastID: st.LastID}
@@ -277,15 +277,6 @@ func classOf(g *group, a *agg) string {
 		return oplog.ClassCrash
 	}
 	return oplog.ClassError
-}
-
-// wanted reports whether class is among classes (crashes and errors when
-// none is named).
-func wanted(classes []string, class string) bool {
-	if len(classes) == 0 {
-		return class != oplog.ClassCompile
-	}
-	return slices.Contains(classes, class)
 }
 
 // rank orders groups as CrashPage says: those that ended runs first, by

@@ -156,7 +156,7 @@ func sortDeltas(c *RunComparison) {
 // have no two runs are left out (none: no Sources); ENOTFOUND when Source
 // has no two runs to compare; EINVALID for a bad MaxRecords.
 func (l *Log) CompareRuns(ctx context.Context, q CompareQuery) (Comparison, error) {
-	maxRecords, err := checkLimit("maxRecords", q.MaxRecords, DefaultDigestRecords, MaxDigestRecords)
+	maxRecords, err := CheckLimit("maxRecords", q.MaxRecords, DefaultDigestRecords, MaxDigestRecords)
 	if err != nil {
 		return Comparison{}, err
 	}

@@ -136,10 +136,10 @@ func (l *Log) FindCrashes(ctx context.Context, q CrashQuery) (CrashPage, error) 
 		return CrashPage{}, err
 	}
 	var err error
-	if q.Limit, err = checkLimit("limit", q.Limit, DefaultCrashLimit, MaxCrashLimit); err != nil {
+	if q.Limit, err = CheckLimit("limit", q.Limit, DefaultCrashLimit, MaxCrashLimit); err != nil {
 		return CrashPage{}, err
 	}
-	if q.Buckets, err = checkLimit("buckets", q.Buckets, 0, MaxCrashBuckets); err != nil {
+	if q.Buckets, err = CheckLimit("buckets", q.Buckets, 0, MaxCrashBuckets); err != nil {
 		return CrashPage{}, err
 	}
 	if err := checkFilter(&Filter{Since: q.Since, Until: q.Until}); err != nil {

@@ -127,7 +127,7 @@ type DigestCrash struct {
 // seconds), and DigestHistory records more before the runs.
 // EINVALID for a bad MaxRecords; errors of the store pass through.
 func (l *Log) Digest(ctx context.Context, q DigestQuery) (Digest, error) {
-	maxRecords, err := checkLimit("maxRecords", q.MaxRecords, DefaultDigestRecords, MaxDigestRecords)
+	maxRecords, err := CheckLimit("maxRecords", q.MaxRecords, DefaultDigestRecords, MaxDigestRecords)
 	if err != nil {
 		return Digest{}, err
 	}

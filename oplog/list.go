@@ -11,7 +11,7 @@ func (l *Log) List(ctx context.Context, q Query) (Page, error) {
 		return Page{}, err
 	}
 	var err error
-	if q.Count, err = checkLimit("count", q.Count, DefaultListCount, MaxListCount); err != nil {
+	if q.Count, err = CheckLimit("count", q.Count, DefaultListCount, MaxListCount); err != nil {
 		return Page{}, err
 	}
 	if q.Offset < 0 {
@@ -81,9 +81,9 @@ func (l *Log) loadHits(ids []uint64) ([]Record, error) {
 	return recs, nil
 }
 
-// checkLimit checks a count or limit of a query: negative is EINVALID,
+// CheckLimit checks a count or limit of a query: negative is EINVALID,
 // naming field; zero means def; more than most is most.
-func checkLimit(field string, n, def, most int) (int, error) {
+func CheckLimit(field string, n, def, most int) (int, error) {
 	if n < 0 {
 		return 0, Errorf(EINVALID, "%s: must not be negative, got %d", field, n)
 	}
@@ -98,7 +98,7 @@ func checkLimit(field string, n, def, most int) (int, error) {
 // wait ends (an empty answer, not an error), or ctx is done (ctx's error).
 func (l *Log) Tail(ctx context.Context, q TailQuery) (Tail, error) {
 	var err error
-	if q.Limit, err = checkLimit("limit", q.Limit, DefaultTailLimit, MaxTailLimit); err != nil {
+	if q.Limit, err = CheckLimit("limit", q.Limit, DefaultTailLimit, MaxTailLimit); err != nil {
 		return Tail{}, err
 	}
 	if q.Wait < 0 {

@@ -158,7 +158,7 @@ func (l *Log) search(ctx context.Context, q SearchQuery) (SearchPage, error) {
 		return SearchPage{}, err
 	}
 	var err error
-	if q.Limit, err = checkLimit("limit", q.Limit, DefaultSearchLimit, MaxSearchLimit); err != nil {
+	if q.Limit, err = CheckLimit("limit", q.Limit, DefaultSearchLimit, MaxSearchLimit); err != nil {
 		return SearchPage{}, err
 	}
 	if err := l.gameFilter(&q.Filter); err != nil {

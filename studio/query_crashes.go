@@ -15,7 +15,7 @@ import (
 // machines: one stats query counts them per signature and machine, with
 // the oldest and newest occurrence of each; the groups are summed here.
 func (c *Client) FindCrashes(ctx context.Context, q oplog.StudioCrashQuery) (oplog.StudioCrashPage, error) {
-	n, err := limit("limit", q.Limit, oplog.DefaultCrashLimit, oplog.MaxCrashLimit)
+	n, err := oplog.CheckLimit("limit", q.Limit, oplog.DefaultCrashLimit, oplog.MaxCrashLimit)
 	if err != nil {
 		return oplog.StudioCrashPage{}, err
 	}
@@ -68,27 +68,14 @@ func (c *Client) FindCrashes(ctx context.Context, q oplog.StudioCrashQuery) (opl
 		case g.Level == oplog.LevelFatal || g.RunsEnded > 0:
 			g.Class = oplog.ClassCrash
 		}
-		if wanted(q.Classes, g.Class) {
+		if oplog.WantedClass(q.Classes, g.Class) {
 			out.Groups = append(out.Groups, *g)
 		}
 	}
 	out.Total = len(out.Groups)
-	slices.SortFunc(out.Groups, func(a, b oplog.StudioCrashGroup) int {
-		return gocmp.Or(gocmp.Compare(min(b.RunsEnded, 1), min(a.RunsEnded, 1)),
-			gocmp.Compare(slices.Index(oplog.CrashClasses, a.Class), slices.Index(oplog.CrashClasses, b.Class)),
-			b.LastSeen.Compare(a.LastSeen), strings.Compare(a.Signature, b.Signature))
-	})
+	oplog.SortStudioCrashGroups(out.Groups)
 	out.Groups = out.Groups[:min(n, len(out.Groups))]
 	return out, nil
-}
-
-// wanted reports whether class is among classes (crashes and errors when
-// none is named), as the local crash index chooses.
-func wanted(classes []string, class string) bool {
-	if len(classes) == 0 {
-		return class != oplog.ClassCompile
-	}
-	return slices.Contains(classes, class)
 }
 
 // runsEnded counts, per signature, the runs (of a machine's source) whose

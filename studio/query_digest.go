@@ -18,7 +18,7 @@ import (
 // by oplog.DigestOf; the crash groups by FindCrashes. Capped says the
 // sample held fewer rows than the range.
 func (c *Client) Digest(ctx context.Context, q oplog.StudioDigestQuery) (oplog.Digest, error) {
-	sample, err := limit("sample", q.Sample, oplog.StudioDigestSample, oplog.MaxDigestRecords)
+	sample, err := oplog.CheckLimit("sample", q.Sample, oplog.StudioDigestSample, oplog.MaxDigestRecords)
 	if err != nil {
 		return oplog.Digest{}, err
 	}

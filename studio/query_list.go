@@ -49,11 +49,11 @@ func (c *Client) newest(ctx context.Context, rows []studioRow) ([]bool, error) {
 
 // List pages the records that pass q's filter, newest first.
 func (c *Client) List(ctx context.Context, q oplog.StudioListQuery) (oplog.StudioPage, error) {
-	n, err := limit("count", q.Count, oplog.DefaultListCount, oplog.MaxListCount)
+	n, err := oplog.CheckLimit("count", q.Count, oplog.DefaultListCount, oplog.MaxListCount)
 	if err != nil {
 		return oplog.StudioPage{}, err
 	}
-	cur, err := decodeCursor(q.Cursor)
+	cur, err := oplog.ParseStudioCursor(q.Cursor)
 	if err != nil {
 		return oplog.StudioPage{}, err
 	}
@@ -76,14 +76,14 @@ func (c *Client) List(ctx context.Context, q oplog.StudioListQuery) (oplog.Studi
 
 // Search answers q over every machine of the project (or q.Machine).
 func (c *Client) Search(ctx context.Context, q oplog.StudioSearchQuery) (oplog.StudioSearchPage, error) {
-	n, err := limit("limit", q.Limit, oplog.DefaultSearchLimit, oplog.MaxSearchLimit)
+	n, err := oplog.CheckLimit("limit", q.Limit, oplog.DefaultSearchLimit, oplog.MaxSearchLimit)
 	if err != nil {
 		return oplog.StudioSearchPage{}, err
 	}
 	if q.ReplayOf != 0 {
 		return oplog.StudioSearchPage{}, oplog.Errorf(oplog.EINVALID, "replayOf: replays are one machine's; not in studio scope")
 	}
-	cur, err := decodeCursor(q.Cursor)
+	cur, err := oplog.ParseStudioCursor(q.Cursor)
 	if err != nil {
 		return oplog.StudioSearchPage{}, err
 	}
@@ -101,15 +101,4 @@ func (c *Client) Search(ctx context.Context, q oplog.StudioSearchQuery) (oplog.S
 		out.Hits[i] = oplog.StudioHit{StudioRecord: recs[i], Fragment: oplog.Fragment(&recs[i].Record, terms)}
 	}
 	return out, nil
-}
-
-// limit is n, or def when zero, at most most; EINVALID when negative.
-func limit(field string, n, def, most int) (int, error) {
-	if n < 0 {
-		return 0, oplog.Errorf(oplog.EINVALID, "%s: must not be negative, got %d", field, n)
-	}
-	if n == 0 {
-		n = def
-	}
-	return min(n, most), nil
 }

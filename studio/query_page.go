@@ -3,8 +3,6 @@ package studio
 import (
 	"context"
 	"fmt"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/mcplogd/mcplogd/oplog"
@@ -34,56 +32,16 @@ type studioRow struct {
 	seq uint64
 }
 
-// cursor is where a page starts: the rows at or before t (zero: the
-// newest), from the skip-th of those at exactly t.
-type cursor struct {
-	t    time.Time
-	skip int
-}
-
-func (c cursor) String() string {
-	return "v" + strconv.FormatInt(c.t.UnixNano(), 10) + "." + strconv.Itoa(c.skip)
-}
-
-func decodeCursor(s string) (cursor, error) {
-	if s == "" {
-		return cursor{}, nil
-	}
-	bad := oplog.Errorf(oplog.EINVALID, "cursor: %q is not a studio cursor (pass the nextCursor of a studio answer)", s)
-	ts, skip, ok := strings.Cut(strings.TrimPrefix(s, "v"), ".")
-	ns, err1 := strconv.ParseInt(ts, 10, 64)
-	k, err2 := strconv.Atoi(skip)
-	if !ok || !strings.HasPrefix(s, "v") || err1 != nil || err2 != nil || k < 0 {
-		return cursor{}, bad
-	}
-	return cursor{t: time.Unix(0, ns).UTC(), skip: k}, nil
-}
-
-// ties follows the rows in order to give each the cursor that starts at
-// it: its time, and how many rows before it share that time.
-type ties struct {
-	t time.Time
-	n int
-}
-
-func (x *ties) at(t time.Time) cursor {
-	if !t.Equal(x.t) {
-		x.t, x.n = t, 0
-	}
-	x.n++
-	return cursor{t: t, skip: x.n - 1}
-}
-
 // page reads up to n records that pass filter, from cur, newest first, and
 // returns them with the cursor of the next page ("" at the end) and the
 // cursor that reads on from each.
-func (c *Client) page(ctx context.Context, filter string, cur cursor, n int) (kept []oplog.StudioRecord, next string, at []string, err error) {
+func (c *Client) page(ctx context.Context, filter string, cur oplog.StudioCursor, n int) (kept []oplog.StudioRecord, next string, at []string, err error) {
 	batch := max(2*n, 64)
 	upper, from := "", time.Now()
-	if !cur.t.IsZero() {
-		upper, from = "_time:<="+cur.t.Format(time.RFC3339Nano), cur.t
+	if !cur.T.IsZero() {
+		upper, from = "_time:<="+cur.T.Format(time.RFC3339Nano), cur.T
 	}
-	tie := ties{t: cur.t, n: cur.skip}
+	tie := oplog.StudioTies{T: cur.T, N: cur.Skip}
 	read := 0 // rows of the order read past cur
 	for _, w := range windows {
 		lower := ""
@@ -91,7 +49,7 @@ func (c *Client) page(ctx context.Context, filter string, cur cursor, n int) (ke
 			lower = "_time:>=" + from.Add(-w).UTC().Format(time.RFC3339Nano)
 		}
 		for {
-			rows, err := c.rows(ctx, and(filter, upper, lower)+" | "+newestFirst+fmt.Sprintf(" | offset %d | limit %d", cur.skip+read, batch))
+			rows, err := c.rows(ctx, and(filter, upper, lower)+" | "+newestFirst+fmt.Sprintf(" | offset %d | limit %d", cur.Skip+read, batch))
 			if err != nil {
 				return nil, "", nil, err
 			}
@@ -100,7 +58,7 @@ func (c *Client) page(ctx context.Context, filter string, cur cursor, n int) (ke
 				return nil, "", nil, err
 			}
 			for i := range rows {
-				here := tie.at(rows[i].rec.Time)
+				here := tie.At(rows[i].rec.Time)
 				if !newest[i] {
 					continue
 				}

@@ -285,11 +285,11 @@ func (s *Studio) Get(ctx context.Context, machine string, id uint64) (oplog.Stud
 
 // List pages the records that pass q's filter, newest first.
 func (s *Studio) List(ctx context.Context, q oplog.StudioListQuery) (oplog.StudioPage, error) {
-	n, err := limit("count", q.Count, oplog.DefaultListCount, oplog.MaxListCount)
+	n, err := oplog.CheckLimit("count", q.Count, oplog.DefaultListCount, oplog.MaxListCount)
 	if err != nil {
 		return oplog.StudioPage{}, err
 	}
-	cur, err := decodeCursor(q.Cursor)
+	cur, err := oplog.ParseStudioCursor(q.Cursor)
 	if err != nil {
 		return oplog.StudioPage{}, err
 	}
@@ -311,14 +311,14 @@ func (s *Studio) List(ctx context.Context, q oplog.StudioListQuery) (oplog.Studi
 
 // Search answers q over every machine of the project (or q.Machine).
 func (s *Studio) Search(ctx context.Context, q oplog.StudioSearchQuery) (oplog.StudioSearchPage, error) {
-	n, err := limit("limit", q.Limit, oplog.DefaultSearchLimit, oplog.MaxSearchLimit)
+	n, err := oplog.CheckLimit("limit", q.Limit, oplog.DefaultSearchLimit, oplog.MaxSearchLimit)
 	if err != nil {
 		return oplog.StudioSearchPage{}, err
 	}
 	if q.ReplayOf != 0 {
 		return oplog.StudioSearchPage{}, oplog.Errorf(oplog.EINVALID, "replayOf: replays are one machine's; not in studio scope")
 	}
-	cur, err := decodeCursor(q.Cursor)
+	cur, err := oplog.ParseStudioCursor(q.Cursor)
 	if err != nil {
 		return oplog.StudioSearchPage{}, err
 	}
@@ -362,15 +362,4 @@ func (s *Studio) compileSearch(q oplog.SearchQuery) (func(*studioRow) bool, ql.N
 		return nil, nil, err
 	}
 	return func(r *studioRow) bool { return r.inTime(q.Since, q.Until) && p(r) }, tree, nil
-}
-
-// limit is n, or def when zero, at most most; EINVALID when negative.
-func limit(field string, n, def, most int) (int, error) {
-	if n < 0 {
-		return 0, oplog.Errorf(oplog.EINVALID, "%s: must not be negative, got %d", field, n)
-	}
-	if n == 0 {
-		n = def
-	}
-	return min(n, most), nil
 }

@@ -25,7 +25,7 @@ type crashStats struct {
 // FindCrashes groups the rows with a signature by signature across
 // machines, counted per machine and summed, as Client does.
 func (s *Studio) FindCrashes(ctx context.Context, q oplog.StudioCrashQuery) (oplog.StudioCrashPage, error) {
-	n, err := limit("limit", q.Limit, oplog.DefaultCrashLimit, oplog.MaxCrashLimit)
+	n, err := oplog.CheckLimit("limit", q.Limit, oplog.DefaultCrashLimit, oplog.MaxCrashLimit)
 	if err != nil {
 		return oplog.StudioCrashPage{}, err
 	}
@@ -89,16 +89,12 @@ func (s *Studio) FindCrashes(ctx context.Context, q oplog.StudioCrashQuery) (opl
 		case g.Level == oplog.LevelFatal || g.RunsEnded > 0:
 			g.Class = oplog.ClassCrash
 		}
-		if wanted(q.Classes, g.Class) {
+		if oplog.WantedClass(q.Classes, g.Class) {
 			out.Groups = append(out.Groups, *g)
 		}
 	}
 	out.Total = len(out.Groups)
-	slices.SortFunc(out.Groups, func(a, b oplog.StudioCrashGroup) int {
-		return cmp.Or(cmp.Compare(min(b.RunsEnded, 1), min(a.RunsEnded, 1)),
-			cmp.Compare(slices.Index(oplog.CrashClasses, a.Class), slices.Index(oplog.CrashClasses, b.Class)),
-			b.LastSeen.Compare(a.LastSeen), strings.Compare(a.Signature, b.Signature))
-	})
+	oplog.SortStudioCrashGroups(out.Groups)
 	out.Groups = out.Groups[:min(n, len(out.Groups))]
 	return out, nil
 }
@@ -139,15 +135,6 @@ func sumCrashes(stats map[crashKey]*crashStats) (map[string]*oplog.StudioCrashGr
 		}
 	}
 	return groups, newest
-}
-
-// wanted reports whether class is among classes (crashes and errors when
-// none is named), as the local crash index chooses.
-func wanted(classes []string, class string) bool {
-	if len(classes) == 0 {
-		return class != oplog.ClassCompile
-	}
-	return slices.Contains(classes, class)
 }
 
 // runKey is a run of a machine's source, in one revision of its log.

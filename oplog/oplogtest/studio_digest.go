@@ -17,7 +17,7 @@ import (
 // lines and markers, and the templates of rows without one in the newest
 // q.Sample of them, by oplog.DigestOf; the crash groups by FindCrashes.
 func (s *Studio) Digest(ctx context.Context, q oplog.StudioDigestQuery) (oplog.Digest, error) {
-	sample, err := limit("sample", q.Sample, oplog.StudioDigestSample, oplog.MaxDigestRecords)
+	sample, err := oplog.CheckLimit("sample", q.Sample, oplog.StudioDigestSample, oplog.MaxDigestRecords)
 	if err != nil {
 		return oplog.Digest{}, err
 	}
