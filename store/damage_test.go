@@ -108,6 +108,20 @@ func TestDB_Open_RefusesDamagedFile(t *testing.T) {
 		},
 		"8 to 64 pages garbled": func(t *testing.T, path string) { garblePages(t, path, 8+rand.IntN(57), randomFill) },
 		"8 to 64 pages zeroed":  func(t *testing.T, path string) { garblePages(t, path, 8+rand.IntN(57), func([]byte) {}) },
+		"stats record of the wrong length": func(t *testing.T, path string) {
+			// One flipped bit in a leaf's element header does this: the
+			// stats value read with another record's length.
+			db, err := bbolt.Open(path, 0o600, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer db.Close()
+			if err := db.Update(func(tx *bbolt.Tx) error {
+				return tx.Bucket(codec.MetaBucket).Put(codec.StatsKey, make([]byte, 8448))
+			}); err != nil {
+				t.Fatal(err)
+			}
+		},
 		"both meta pages garbled": func(t *testing.T, path string) {
 			b := make([]byte, 2*pageSize)
 			randomFill(b)
