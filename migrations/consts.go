@@ -38,6 +38,12 @@ const (
 	// texts, one for the stacks, ...). Nothing is rewritten; an older
 	// mcplogd refuses the file rather than read the new blocks as corrupt.
 	SchemaColumns = 9
+	// SchemaWords lets blocks keep their texts as words (a word list and
+	// ranks) with a checksum per 64 records. Nothing is rewritten here:
+	// the store rewrites the older blocks in the background once appends
+	// pause; an older mcplogd refuses the file rather than read the new
+	// blocks as corrupt.
+	SchemaWords = 10
 )
 
 // RecordFormat1 is the format byte that starts every record value written

@@ -28,6 +28,7 @@ var All = []Migration{
 	{Version: SchemaCompressed, Name: "allow compressed records", Up: allowCompressed},
 	{Version: SchemaBlocks, Name: "keep records in compressed blocks", Up: createBlocks},
 	{Version: SchemaColumns, Name: "allow blocks kept by column", Up: allowColumns},
+	{Version: SchemaWords, Name: "allow blocks that keep their texts as words", Up: allowWords},
 }
 
 // Latest is the schema version this build writes.

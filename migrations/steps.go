@@ -145,6 +145,12 @@ func createBlocks(tx *bbolt.Tx) error {
 // this one refuses the file (ErrNewer) rather than calling them corrupt.
 func allowColumns(*bbolt.Tx) error { return nil }
 
+// allowWords is schema 10. Nothing in the file changes: the step records
+// that its blocks may now keep their texts as words, so that an mcplogd
+// older than this one refuses the file (ErrNewer) rather than calling them
+// corrupt.
+func allowWords(*bbolt.Tx) error { return nil }
+
 // keepRuns is schema 6: meta/stats and every names value get a fourth row
 // of counts for the marker kind (zero: no marker was written before), and
 // the runs bucket is created empty. Records already written keep format 1

@@ -348,6 +348,8 @@ type sealed struct {
 	size int    // the values' bytes, counted in Stats.Bytes until sealed
 	v    []byte // the block, rev 0 until written
 	left bool   // not written: its records changed
+	key  []byte // a block sealed again (reseal.go): its key,
+	old  []byte // and its stored value when read
 }
 
 // The sealer waits while appends come faster than busyBytes per
@@ -361,8 +363,10 @@ type sealed struct {
 const (
 	sealQuiet = 100 * time.Millisecond
 	busyBytes = 128 << 10
-	maxLoose  = 64 << 20
 )
+
+// maxLoose is a variable for the tests.
+var maxLoose int64 = 64 << 20
 
 // sealLoop seals the oldest loose records into blocks, in the background:
 // woken once at Open (a store written before blocks holds only loose
@@ -395,7 +399,10 @@ func (d *DB) sealLoop() {
 			}
 		}
 		d.sealAll(fast)
-		if !fast && !d.sealHeld() {
+		if fast {
+			d.wakeSealer() // once appends pause: the S2 blocks sealed again, the pages given back
+		} else if !d.sealHeld() {
+			d.resealAll()
 			d.maybeCompact()
 		}
 	}
@@ -510,6 +517,12 @@ func (d *DB) sealRound(fast bool) (n int, left bool, err error) {
 func (d *DB) seal(tx *bbolt.Tx, s *oplog.Stats, blocks []*sealed) error {
 	recs, bucket := tx.Bucket(codec.RecordsBucket), tx.Bucket(codec.BlocksBucket)
 	for _, b := range blocks {
+		if b.old != nil {
+			if err := d.reseal(tx, s, b); err != nil {
+				return err
+			}
+			continue
+		}
 		if b.left = !stillLoose(recs.Cursor(), b); b.left {
 			continue
 		}
@@ -573,6 +586,7 @@ type Layout struct {
 	Blocks                   uint64
 	SealedRecords            uint64 // records in blocks
 	BlockBytes               uint64 // the blocks' stored bytes
+	OutdatedBlocks           uint64 // blocks of an older format, which the sealer will seal again (reseal.go)
 	FileBytes                int64  // the data file, free pages included
 	FreeBytes                int64  // its free pages, which bbolt reuses before it grows the file
 }
@@ -596,6 +610,9 @@ func (d *DB) Layout() (Layout, error) {
 				return fmt.Errorf("block %x: %w", k, err)
 			}
 			l.Blocks++
+			if codec.BlockOutdated(v) {
+				l.OutdatedBlocks++
+			}
 			l.SealedRecords += n
 			l.BlockBytes += uint64(len(v))
 			return nil

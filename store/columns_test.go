@@ -39,7 +39,7 @@ func blockFormats(t *testing.T, path string) map[byte]int {
 // kept by column (testdata/schema8.db.gz: blockRecords(3000, 5), 1,942 of
 // them in one zstd block, the pending operation among them) opens, reads
 // the same, rewrites the old block by column when the operation completes,
-// and seals new records by column.
+// and seals new records by column, their texts as words.
 func TestBlocks_UpgradeFromSchema8(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "log.db")
 	gunzip(t, "testdata/schema8.db.gz", path)
@@ -97,8 +97,8 @@ func TestBlocks_UpgradeFromSchema8(t *testing.T) {
 	if err := db.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if n := blockFormats(t, path); n[codec.BlockZstd] != 0 || n[codec.BlockZstdCols] == 0 {
-		t.Errorf("blocks by format %v; want none in zstd whole (the old one rewritten), some by column", n)
+	if n := blockFormats(t, path); n[codec.BlockZstd] != 0 || n[codec.BlockZstdCols] != 0 || n[codec.BlockZstdWords] == 0 {
+		t.Errorf("blocks by format %v; want all by column with their texts as words (the old one rewritten)", n)
 	}
 	db = logtest.MustOpenDBAt(t, path, nil)
 	if again := readAll(t, db); !reflect.DeepEqual(again, after) {

@@ -112,6 +112,7 @@ type DB struct {
 	txLoose       int64                       // the change to loose a write transaction makes; write transactions only
 	appended      atomic.Int64                // bytes of records appended since Open (sealLoop)
 	sealHold      atomic.Pointer[func() bool] // HoldSealing's
+	resealFrom    uint64                      // the ID from which the sealer looks for blocks of an older format (the sealer's goroutine; reseal.go)
 	compactFailed int64                       // the file's size when a compaction last failed (the sealer's goroutine)
 	room          roomWatch                   // room awaited after a full disk (compact_room.go)
 	stop          chan struct{}               // closed by Close to end the retention loop

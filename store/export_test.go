@@ -72,3 +72,11 @@ func (d *DB) HoldView(started chan<- struct{}, release <-chan struct{}) error {
 		return nil
 	})
 }
+
+// SetMaxLoose sets the loose bytes at which the sealer seals while appends
+// still come fast (with S2), until the returned func runs.
+func SetMaxLoose(n int64) (restore func()) {
+	old := maxLoose
+	maxLoose = n
+	return func() { maxLoose = old }
+}

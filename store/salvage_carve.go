@@ -110,7 +110,7 @@ func (s *salvager) carve(r pageRun) int {
 func blockStarts(b []byte) []int {
 	var starts []int
 	for at := 8; at < len(b); at++ {
-		if f := b[at]; f != codec.BlockZstd && f != codec.BlockS2 && f != codec.BlockZstdCols {
+		if f := b[at]; f != codec.BlockZstd && f != codec.BlockS2 && f != codec.BlockZstdCols && f != codec.BlockZstdWords {
 			continue
 		}
 		id := binary.BigEndian.Uint64(b[at-8:])

@@ -128,8 +128,8 @@ func readSalvageLayout(t *testing.T, path string) salvageLayout {
 			at += len(k) + len(v)
 			return nil
 		})
-		if !bytes.Equal(formats, []byte{codec.BlockZstdCols, codec.BlockS2, codec.BlockS2}) {
-			problem = fmt.Sprintf("blocks of formats %v, want zstd by column, S2, S2", formats)
+		if !bytes.Equal(formats, []byte{codec.BlockZstdWords, codec.BlockS2, codec.BlockS2}) {
+			problem = fmt.Sprintf("blocks of formats %v, want zstd by column (texts as words), S2, S2", formats)
 		}
 		return err
 	}); err != nil {

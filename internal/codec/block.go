@@ -18,10 +18,11 @@ import (
 // times, and shrink 2–3×. Blocks live in the blocks bucket under the Key
 // of their last record:
 //
-//	0      BlockZstdCols, BlockS2 or BlockZstd
+//	0      BlockZstdWords, BlockZstdCols, BlockS2 or BlockZstd
 //	1..    uvarint rev (the write transaction's ID: a cache key that changes
 //	       whenever the block is rewritten), uvarint first ID, uvarint
-//	       count, then the compressed payload: the columns (columns.go),
+//	       count, then the compressed payload: the columns (columns.go;
+//	       BlockZstdWords adds the texts' words and the checksums, words.go),
 //	       one S2 block and the CRC-32C of what it expands to (4 bytes,
 //	       big-endian), or one zstd frame (with its checksum). The payload
 //	       expands to the plain bytes: count uvarint ID deltas (from first;
@@ -36,14 +37,17 @@ import (
 // compresses ~5× faster: the store seals with S2 while appends come fast,
 // with zstd once they pause.
 //
-// A zstd block of minColumnRecords records or more is kept by column
-// (BlockZstdCols, columns.go); one of fewer, large records, is one frame
-// (BlockZstd): columns gain nothing there, and would hold its bytes twice
-// while it is read.
+// A zstd block of minColumnRecords records or more is kept by column with
+// its texts as words (BlockZstdWords, columns.go and words.go; by column
+// with its texts whole, BlockZstdCols, when it holds more distinct words
+// than that keeps, and as schema 9 wrote every block); one of fewer,
+// large records, is one frame (BlockZstd): columns gain nothing there, and
+// would hold its bytes twice while it is read.
 const (
-	BlockZstd     = 1
-	BlockS2       = 2
-	BlockZstdCols = 3
+	BlockZstd      = 1
+	BlockS2        = 2
+	BlockZstdCols  = 3
+	BlockZstdWords = 4
 )
 
 // BlockTarget is the expanded size a block is sealed at: large enough to
@@ -136,6 +140,7 @@ func AppendBlock(dst []byte, rev uint64, ids []uint64, vals [][]byte, fast bool)
 		plain = append(plain, v...)
 	}
 	var cols [numColumns][]byte
+	var words [numWordColumns][]byte
 	format := byte(BlockS2)
 	switch {
 	case !fast && len(ids) >= minColumnRecords:
@@ -144,6 +149,16 @@ func AppendBlock(dst []byte, rev uint64, ids []uint64, vals [][]byte, fast bool)
 			return nil, fmt.Errorf("block from %d: %w", ids[0], err)
 		}
 		format = BlockZstdCols
+		ok := false
+		if words, ok, err = splitWords(cols[colTexts]); err != nil {
+			return nil, fmt.Errorf("block from %d: %w", ids[0], err)
+		}
+		if ok {
+			format, cols[colTexts] = BlockZstdWords, nil
+			if words[colSums], err = appendSums(nil, plain, len(ids)); err != nil {
+				return nil, fmt.Errorf("block from %d: %w", ids[0], err)
+			}
+		}
 	case !fast:
 		format = BlockZstd
 	}
@@ -157,14 +172,35 @@ func AppendBlock(dst []byte, rev uint64, ids []uint64, vals [][]byte, fast bool)
 		dst = binary.BigEndian.AppendUint32(dst, crc32.Checksum(plain, castagnoli))
 	case BlockZstd:
 		dst = zEncoder.EncodeAll(plain, dst)
+	case BlockZstdCols:
+		dst = appendColumns(dst, cols[:]...)
 	default:
-		dst = appendColumns(dst, &cols)
+		dst = appendColumns(appendColumns(dst, cols[:]...), words[:]...)
 	}
 	if cap(plain) <= 4*BlockTarget {
 		*bp = plain
 		blockScratch.Put(bp)
 	}
 	return dst, nil
+}
+
+// BlockOutdated reports whether AppendBlock would write the block v in
+// another format now: one sealed with S2 while appends came fast, one of
+// minColumnRecords records or more in one zstd frame, or one whose texts
+// are whole (BlockZstdCols; or a block of more distinct words than
+// maxBlockWords, which stays so).
+func BlockOutdated(v []byte) bool {
+	if len(v) == 0 {
+		return false
+	}
+	switch v[0] {
+	case BlockS2, BlockZstdCols:
+		return true
+	case BlockZstd:
+		_, _, n, err := BlockRev(v)
+		return err == nil && n >= minColumnRecords
+	}
+	return false
 }
 
 // BlockRev reads a block's rev, first ID and count without expanding it.
@@ -177,7 +213,7 @@ func BlockRev(v []byte) (rev, first, n uint64, err error) {
 // readBlockHeader starts reading the block v after its format byte.
 func readBlockHeader(v []byte) *decoder {
 	d := &decoder{b: v, off: 1}
-	if len(v) == 0 || v[0] != BlockZstd && v[0] != BlockS2 && v[0] != BlockZstdCols {
+	if len(v) == 0 || v[0] != BlockZstd && v[0] != BlockS2 && v[0] != BlockZstdCols && v[0] != BlockZstdWords {
 		d.err = fmt.Errorf("%w: block format %v", ErrCorrupt, v[:min(len(v), 1)])
 	}
 	return d
@@ -243,8 +279,8 @@ func expandBlock(format byte, payload []byte, n int) ([]byte, error) {
 	switch format {
 	case BlockZstd:
 		return zDecoder.DecodeAll(payload, nil)
-	case BlockZstdCols:
-		return joinColumns(payload, n)
+	case BlockZstdCols, BlockZstdWords:
+		return joinColumns(payload, n, format == BlockZstdWords)
 	}
 	if len(payload) < 4 {
 		return nil, errors.New("no checksum")

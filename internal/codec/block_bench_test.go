@@ -13,39 +13,49 @@ import (
 // spends on a block, per expanded byte (MB/s) and as stored bytes per
 // record.
 func BenchmarkAppendBlock(b *testing.B) {
-	ids, vals, size := workloadBlock()
-	for _, c := range []struct {
+	for _, w := range []struct {
 		name string
-		fast bool
-	}{{"zstd", false}, {"s2", true}} {
-		v, err := codec.AppendBlock(nil, 1, ids, vals, c.fast)
-		if err != nil {
-			b.Fatal(err)
-		}
-		b.Run("codec="+c.name+"/op=seal", func(b *testing.B) {
-			b.SetBytes(int64(size))
-			var dst []byte
-			for b.Loop() {
-				dst, _ = codec.AppendBlock(dst[:0], 1, ids, vals, c.fast)
+		gen  *workload.Generator
+	}{{"game", workload.New(1)}, {"words", workload.NewWords(1)}} {
+		ids, vals, size := generatedBlock(w.gen)
+		for _, c := range []struct {
+			name string
+			fast bool
+		}{{"zstd", false}, {"s2", true}} {
+			v, err := codec.AppendBlock(nil, 1, ids, vals, c.fast)
+			if err != nil {
+				b.Fatal(err)
 			}
-			b.ReportMetric(float64(len(v))/float64(len(ids)), "B/record")
-		})
-		b.Run("codec="+c.name+"/op=expand", func(b *testing.B) {
-			b.SetBytes(int64(size))
-			for b.Loop() {
-				if _, err := codec.DecodeBlock(v); err != nil {
-					b.Fatal(err)
+			b.Run("workload="+w.name+"/codec="+c.name+"/op=seal", func(b *testing.B) {
+				b.SetBytes(int64(size))
+				var dst []byte
+				for b.Loop() {
+					dst, _ = codec.AppendBlock(dst[:0], 1, ids, vals, c.fast)
 				}
-			}
-		})
+				b.ReportMetric(float64(len(v))/float64(len(ids)), "B/record")
+			})
+			b.Run("workload="+w.name+"/codec="+c.name+"/op=expand", func(b *testing.B) {
+				b.SetBytes(int64(size))
+				for b.Loop() {
+					if _, err := codec.DecodeBlock(v); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
 	}
 }
 
 // workloadBlock returns a block's worth of benchmark-workload records (seed
 // 1, IDs from 1): their IDs, values and the values' bytes.
 func workloadBlock() (ids []uint64, vals [][]byte, size int) {
+	return generatedBlock(workload.New(1))
+}
+
+// generatedBlock returns a block's worth of g's records, IDs from 1.
+func generatedBlock(g *workload.Generator) (ids []uint64, vals [][]byte, size int) {
 	recs := make([]oplog.Record, 4000) // more than a block takes
-	workload.New(1).Fill(recs)
+	g.Fill(recs)
 	for i := range recs {
 		v := codec.Append(nil, &recs[i])
 		if size+len(v) > codec.BlockTarget {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mcplogd/mcplogd/internal/codec"
+	"github.com/mcplogd/mcplogd/internal/workload"
 	"github.com/mcplogd/mcplogd/oplog"
 )
 
@@ -73,7 +74,7 @@ func TestBlock_RoundTrip(t *testing.T) {
 // sealed with zstd takes at most 85 bytes a record (by column at zstd's
 // default level: 80; 90 in blocks of 128 KiB; one frame of the whole
 // took 100 there, zstd's fastest level 116) and under three quarters of
-// S2's.
+// S2's; one of random-word lines at most 52 (60 with its texts whole).
 func TestBlock_ZstdSize(t *testing.T) {
 	ids, vals, _ := workloadBlock()
 	per := func(fast bool) float64 {
@@ -87,10 +88,15 @@ func TestBlock_ZstdSize(t *testing.T) {
 	if z > 85 || z > 0.75*s2 {
 		t.Fatalf("zstd block %.1f B a record, S2 %.1f: want at most 85 and under 3/4 of S2", z, s2)
 	}
+	// Random words: 60 B a record with the texts whole, 49 as words.
+	ids, vals, _ = generatedBlock(workload.NewWords(1))
+	if z := per(false); z > 52 {
+		t.Fatalf("a block of random-word lines takes %.1f B a record; want at most 52, its texts kept as words", z)
+	}
 }
 
 // TestBlock_Columns: a zstd block of 8 records or more keeps them by
-// column and reads them back as they were: operations with every field,
+// column (its texts as words) and reads them back as they were: operations with every field,
 // lines without text, times that go back, records of format 1 (kept
 // whole), and a block of format-1 records only (its other columns empty);
 // a column cut short is an error. A block of fewer records is one frame.
@@ -129,8 +135,8 @@ func TestBlock_Columns(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if v[0] != codec.BlockZstdCols {
-			t.Fatalf("block format %d; want %d, by column", v[0], codec.BlockZstdCols)
+		if v[0] != codec.BlockZstdWords {
+			t.Fatalf("block format %d; want %d, by column with its texts as words", v[0], codec.BlockZstdWords)
 		}
 		b, err := codec.DecodeBlock(v)
 		if err != nil {

@@ -102,7 +102,7 @@ func valueFields(v []byte) (fieldsAt, bool) {
 }
 
 // appendColumns appends the payload of cols to dst.
-func appendColumns(dst []byte, cols *[numColumns][]byte) []byte {
+func appendColumns(dst []byte, cols ...[]byte) []byte {
 	for _, c := range cols {
 		if len(c) == 0 {
 			dst = binary.AppendUvarint(dst, 0)
@@ -116,30 +116,27 @@ func appendColumns(dst []byte, cols *[numColumns][]byte) []byte {
 }
 
 // joinColumns expands the payload of a block of n records kept by column
-// into its plain bytes.
-func joinColumns(payload []byte, n int) ([]byte, error) {
-	var cols [numColumns]decoder
-	in := &decoder{b: payload}
-	total := 0
-	for i := range cols {
-		l := int(in.uvarint())
-		if in.err != nil || l > len(payload)-in.off {
-			return nil, fmt.Errorf("column %d: length past the payload", i)
-		}
-		if l > 0 {
-			c, err := zDecoder.DecodeAll(payload[in.off:in.off+l], nil)
-			if err != nil {
-				return nil, fmt.Errorf("column %d: %w", i, err)
-			}
-			if total += len(c); total > maxBlockExpanded {
-				return nil, errors.New("columns expand past the largest block")
-			}
-			cols[i].b = c
-		}
-		in.off += l
+// into its plain bytes; with words, its texts kept as words (words.go).
+func joinColumns(payload []byte, n int, words bool) ([]byte, error) {
+	k := numColumns
+	if words {
+		k += numWordColumns
 	}
-	if in.off != len(payload) {
-		return nil, fmt.Errorf("%d bytes after the columns", len(payload)-in.off)
+	cols, total, err := expandColumns(payload, k)
+	if err != nil {
+		return nil, err
+	}
+	var sums []byte
+	var texts *wordTexts
+	if words {
+		if texts, err = joinWords(cols[numColumns:]); err != nil {
+			return nil, err
+		}
+		if total += texts.size; total > maxBlockExpanded {
+			return nil, errors.New("columns expand past the largest block")
+		}
+		sums = cols[numColumns+colSums].b
+		cols[numColumns+colSums].off = len(sums)
 	}
 	heads := &cols[colHeads]
 	for range n {
@@ -170,7 +167,11 @@ func joinColumns(payload []byte, n int) ([]byte, error) {
 			plain = binary.BigEndian.AppendUint64(plain, uint64(prev))
 			plain = binary.AppendUvarint(plain, cols[colHeads].uvarint())
 			plain = append(plain, cols[colNames].spans(2)...)
-			plain = append(plain, cols[colTexts].spans(1)...)
+			if texts != nil {
+				plain = texts.next(plain)
+			} else {
+				plain = append(plain, cols[colTexts].spans(1)...)
+			}
 			plain = append(plain, cols[colStacks].spans(1)...)
 			plain = append(plain, cols[colRests].take(l-(len(plain)-start))...)
 		}
@@ -178,12 +179,51 @@ func joinColumns(payload []byte, n int) ([]byte, error) {
 			return nil, fmt.Errorf("a value of %d bytes, its length says %d", len(plain)-start, l)
 		}
 	}
+	if texts != nil {
+		if err := texts.done(); err != nil {
+			return nil, err
+		}
+	}
 	for i := range cols {
 		if c := &cols[i]; c.err != nil || c.off != len(c.b) {
 			return nil, fmt.Errorf("column %d: %d of %d bytes read (%v)", i, c.off, len(c.b), c.err)
 		}
 	}
+	if words {
+		if err := checkSums(sums, plain, n); err != nil {
+			return nil, err
+		}
+	}
 	return plain, nil
+}
+
+// expandColumns expands the k zstd frames of payload; it returns them and
+// their bytes together.
+func expandColumns(payload []byte, k int) ([]decoder, int, error) {
+	cols := make([]decoder, k)
+	in := &decoder{b: payload}
+	total := 0
+	for i := range cols {
+		l := int(in.uvarint())
+		if in.err != nil || l > len(payload)-in.off {
+			return nil, 0, fmt.Errorf("column %d: length past the payload", i)
+		}
+		if l > 0 {
+			c, err := zDecoder.DecodeAll(payload[in.off:in.off+l], nil)
+			if err != nil {
+				return nil, 0, fmt.Errorf("column %d: %w", i, err)
+			}
+			if total += len(c); total > maxBlockExpanded {
+				return nil, 0, errors.New("columns expand past the largest block")
+			}
+			cols[i].b = c
+		}
+		in.off += l
+	}
+	if in.off != len(payload) {
+		return nil, 0, fmt.Errorf("%d bytes after the columns", len(payload)-in.off)
+	}
+	return cols, total, nil
 }
 
 // take returns the next l bytes; none (and an error) past the end.
