@@ -193,3 +193,10 @@ func (x *Index) TermDocs(field, term string) (uint64, error) {
 	}
 	return n, nil
 }
+
+// SetOmitText makes documents without text and stack, the fields of
+// filters only, until the returned func runs.
+func SetOmitText() (restore func()) {
+	omitText = true
+	return func() { omitText = false }
+}

@@ -139,7 +139,7 @@ func (a *analyzers) document(r *oplog.Record) *document.Document {
 		kw(ql.TemplateField, templateBucket(oplog.RecordTemplateID(r)))
 	}
 	for _, f := range [2]textField{{name: "text", value: bytesOf(r.Text)}, {name: "stack", value: bytesOf(r.Stack)}} {
-		if len(f.value) == 0 {
+		if len(f.value) == 0 || omitText {
 			continue
 		}
 		tf := &textField{name: f.name, value: f.value, an: a.words}
@@ -157,6 +157,10 @@ func (a *analyzers) document(r *oplog.Record) *document.Document {
 // omitTemplates makes documents as mapping version 7 did, without
 // template: the test of the migration writes an index from before with it.
 var omitTemplates = false
+
+// omitText makes documents without text and stack: what the index would
+// take with the filters' fields only (BenchmarkIndexVariants).
+var omitText = false
 
 // bytesOf returns s's bytes without a copy: the fields of a document only
 // read them, while the record is held.

@@ -22,6 +22,8 @@ var settleTimeout = flag.Duration("search.variant.settle", 5*time.Minute, "how l
 
 var variantRecords = flag.Int("search.variant.records", 200_000, "records of the store BenchmarkIndexVariants indexes")
 
+var variantWorkload = flag.String("search.variant.workload", "game", "the records BenchmarkIndexVariants indexes: game (the benchmark's) or words (random words)")
+
 // indexVariant is a way of building the index that BenchmarkIndexVariants
 // measures beside the others: set changes it and returns what restores it.
 type indexVariant struct {
@@ -50,6 +52,7 @@ var indexVariants = []indexVariant{
 		return both(search.SetFieldOptions(index.IndexField|index.SkipFreqNorm, index.IndexField|index.SkipFreqNorm), search.SetUniqueOptions(index.IndexField|index.SkipFreqNorm))
 	}},
 	{name: "noTemplate", set: search.SetOmitTemplates},
+	{name: "fieldsOnly", set: search.SetOmitText},
 	{name: "batch=20000", opts: search.Options{BatchSize: 20_000}, set: noChange},
 	{name: "batch=5000", opts: search.Options{BatchSize: 5_000}, set: noChange},
 	{name: "parallel=2", opts: search.Options{Parallel: 2}, set: noChange},
@@ -100,6 +103,9 @@ func variantFixture(b *testing.B) (*store.DB, string) {
 		}
 		log := oplog.New(variantStore, nil)
 		g := workload.New(1)
+		if *variantWorkload == "words" {
+			g = workload.NewWords(1)
+		}
 		batch := make([]oplog.Record, 1000)
 		for n := 0; n < *variantRecords && variantErr == nil; n += len(batch) {
 			g.Fill(batch)
