@@ -69,11 +69,11 @@ func (c *blockCache) get(k, v []byte) (*codec.Block, error) {
 		}
 	}
 	c.mu.Unlock()
-	b, err := codec.DecodeBlock(v)
+	b, err := expandStored(v, last)
 	if err != nil {
 		return nil, fmt.Errorf("block %d: %w", last, err)
 	}
-	if b.Last() != last {
+	if b.Last() != last && len(b.Lost) == 0 {
 		return nil, fmt.Errorf("block %d: %w: its last record is %d", last, codec.ErrCorrupt, b.Last())
 	}
 	c.mu.Lock()
@@ -85,6 +85,22 @@ func (c *blockCache) get(k, v []byte) (*codec.Block, error) {
 		c.entries = c.entries[1:]
 	}
 	return b, nil
+}
+
+// expandStored expands the block v stored under last; a damaged one with
+// checksums by record is read in part (codec.SalvageBlock: b.Lost names
+// the runs it lacks), else the error is the damage.
+func expandStored(v []byte, last uint64) (*codec.Block, error) {
+	b, err := codec.DecodeBlock(v)
+	if err == nil || !isDamage(err) {
+		return b, err
+	}
+	pb, _, perr := codec.SalvageBlock(v)
+	if perr != nil || pb.Len() == 0 || pb.Last() > last {
+		return nil, err
+	}
+	pb.LostCause = err
+	return pb, nil
 }
 
 // recCursor walks the records of a transaction in ID order, loose and
@@ -212,6 +228,7 @@ func (c *recCursor) setBlock(k, v []byte, i, dir int) {
 				i = b.Len() - 1
 			}
 			c.blk, c.bi, c.bk = b, i, k
+			c.skipLost(b)
 			return
 		}
 		if !isDamage(err) {
@@ -226,6 +243,17 @@ func (c *recCursor) setBlock(k, v []byte, i, dir int) {
 			k, v = c.blocks.Prev()
 			i = -1
 		}
+	}
+}
+
+// skipLost adds to skipped the runs a block read in part lacks, as a
+// damaged block's whole run is (what reads keep of them is what they
+// walked: oplog.Crossed).
+func (c *recCursor) skipLost(b *codec.Block) {
+	for _, l := range b.Lost {
+		dm := oplog.Damaged{From: l[0], To: l[1], File: c.d.path}
+		c.d.noteDamage(dm, b.LostCause)
+		c.skipped = append(c.skipped, dm)
 	}
 }
 

@@ -184,10 +184,14 @@ func (d *DB) checkBlocks() {
 			if last, err = codec.ID(k); err != nil {
 				return err
 			}
-			if _, err := codec.DecodeBlock(v); isDamage(err) {
+			if blk, err := expandStored(v, last); isDamage(err) {
 				d.damagedBlock(b, k, v, err)
 			} else if err != nil {
 				return err
+			} else {
+				for _, l := range blk.Lost {
+					d.noteDamage(oplog.Damaged{From: l[0], To: l[1], File: d.path}, blk.LostCause)
+				}
 			}
 			return nil
 		})

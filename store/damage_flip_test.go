@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -82,16 +83,40 @@ func tailAll(t testing.TB, db *store.DB, limit int) ([]uint64, []oplog.Damaged) 
 	}
 }
 
+// lostRuns returns the runs of IDs block b of the data file at path loses
+// once read in part: what the store must name.
+func lostRuns(t *testing.T, path string, b logtest.Block) []oplog.Damaged {
+	t.Helper()
+	lost, err := logtest.LostRuns(path, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var runs []oplog.Damaged
+	for _, l := range lost {
+		runs = append(runs, oplog.Damaged{From: l[0], To: l[1], File: path})
+	}
+	return runs
+}
+
+// TestDB_Tail_SkipsDamagedBlock: a bit flipped in a block costs the
+// readers the runs of 64 records whose checksums fail, not the block:
+// tails and lists step over them and name them once, a read of one of
+// them is EDAMAGED naming salvage, the rest of the block reads.
 func TestDB_Tail_SkipsDamagedBlock(t *testing.T) {
 	path, ids, blocks := flipStore(t, 20_000)
 	b := blocks[1] // after another block: its run starts after that one's last
 	flipBit(t, path, b.At+b.Size/2, 3)
+	runs := lostRuns(t, path, b)
+	if len(runs) != 1 {
+		t.Fatalf("the flipped bit loses runs %v; the test wants one", runs)
+	}
+	want := runs[0]
+	lostN := int(want.To - want.From + 1)
 	db, err := store.Open(path, nil)
 	if err != nil {
 		t.Fatalf("open: %v (a block's body is not checked at Open)", err)
 	}
 	defer db.Close()
-	want := oplog.Damaged{From: blocks[0].Last + 1, To: b.Last, File: path}
 
 	t.Run("Tail", func(t *testing.T) {
 		got, damaged := tailAll(t, db, 700)
@@ -101,8 +126,8 @@ func TestDB_Tail_SkipsDamagedBlock(t *testing.T) {
 		if len(damaged) != 1 || damaged[0] != want {
 			t.Fatalf("damaged runs named %v, want once %v", damaged, want)
 		}
-		if lost := len(ids) - len(got); lost != b.Records {
-			t.Fatalf("%d records not read, want the damaged block's %d", lost, b.Records)
+		if lost := len(ids) - len(got); lost != lostN {
+			t.Fatalf("%d records not read, want the damaged run's %d", lost, lostN)
 		}
 		if s := damaged[0].String(); !strings.Contains(s, fmt.Sprintf("#%d..#%d unreadable: log.db is damaged there; run mcplogd salvage --data %s", want.From, want.To, filepath.Dir(path))) {
 			t.Fatalf("marker %q", s)
@@ -124,8 +149,8 @@ func TestDB_Tail_SkipsDamagedBlock(t *testing.T) {
 			}
 			q.Before = p.Records[len(p.Records)-1].ID
 		}
-		if n != len(ids)-b.Records || len(damaged) != 1 || damaged[0] != want {
-			t.Fatalf("listed %d records naming %v; want %d naming %v once", n, damaged, len(ids)-b.Records, want)
+		if n != len(ids)-lostN || len(damaged) != 1 || damaged[0] != want {
+			t.Fatalf("listed %d records naming %v; want %d naming %v once", n, damaged, len(ids)-lostN, want)
 		}
 	})
 	t.Run("TailNewest", func(t *testing.T) {
@@ -135,7 +160,10 @@ func TestDB_Tail_SkipsDamagedBlock(t *testing.T) {
 		}
 	})
 	t.Run("Get", func(t *testing.T) {
-		_, err := db.Get(b.Last - 1)
+		if _, err := db.Get(want.From - 1); err != nil {
+			t.Fatalf("get of a record of the damaged block outside the run lost: %v", err)
+		}
+		_, err := db.Get(want.To)
 		if !oplog.IsDamaged(err) || !errors.Is(err, store.ErrDamaged) || oplog.ErrorCode(err) != oplog.EDAMAGED ||
 			!strings.Contains(oplog.ErrorMessage(err), "mcplogd salvage") || !strings.Contains(oplog.ErrorMessage(err), fmt.Sprintf("#%d..#%d", want.From, want.To)) {
 			t.Fatalf("get of a record in the damaged block: %v (message %q)", err, oplog.ErrorMessage(err))
@@ -143,9 +171,9 @@ func TestDB_Tail_SkipsDamagedBlock(t *testing.T) {
 		if _, err := db.Get(blocks[0].Last); err != nil {
 			t.Fatalf("get of a record of the block before: %v", err)
 		}
-		recs, err := db.GetMany([]uint64{blocks[0].Last, b.Last, ids[len(ids)-1]})
+		recs, err := db.GetMany([]uint64{blocks[0].Last, want.From, ids[len(ids)-1]})
 		if err != nil || len(recs) != 2 {
-			t.Fatalf("get many: %d records, %v; want the 2 outside the damaged block", len(recs), err)
+			t.Fatalf("get many: %d records, %v; want the 2 outside the damaged run", len(recs), err)
 		}
 	})
 	t.Run("Damage", func(t *testing.T) {
@@ -182,9 +210,10 @@ func TestDB_Open_ChecksBlocksAfterUncleanStop(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	logtest.Eventually(t, 30*time.Second, "the background check finds the damaged block", func() bool { return len(db.Damage()) == 1 })
-	if got := db.Damage()[0]; got.To != b.Last || got.From != blocks[len(blocks)-2].Last+1 {
-		t.Fatalf("damage %v, want the last block's run ..%d", got, b.Last)
+	want := lostRuns(t, path, b)
+	logtest.Eventually(t, 30*time.Second, "the background check finds the damaged block", func() bool { return len(db.Damage()) == len(want) })
+	if got := db.Damage(); !slices.Equal(got, want) {
+		t.Fatalf("damage %v, want the runs the last block loses, %v", got, want)
 	}
 	if err := db.Close(); err != nil {
 		t.Fatal(err)
@@ -194,25 +223,58 @@ func TestDB_Open_ChecksBlocksAfterUncleanStop(t *testing.T) {
 	}
 }
 
+// TestSalvage_CountsDamagedBlock: a bit flipped in a block costs salvage
+// the runs of 64 records whose checksums fail, not the block: the rest of
+// it is copied as it was, and the runs lost are counted.
 func TestSalvage_CountsDamagedBlock(t *testing.T) {
 	path, ids, blocks := flipStore(t, 20_000)
 	b := blocks[1]
 	flipBit(t, path, b.At+b.Size/3, 6)
-	rep, err := store.Salvage(path, filepath.Join(t.TempDir(), "log.db"))
+	out := filepath.Join(t.TempDir(), "log.db")
+	rep, err := store.Salvage(path, out)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := oplog.Damaged{From: blocks[0].Last + 1, To: b.Last}
-	if len(rep.Damaged) != 1 || rep.Damaged[0] != want || rep.DamagedRecords != uint64(b.Records) || rep.Skipped != uint64(b.Records) ||
-		rep.Copied != uint64(len(ids)-b.Records) {
-		t.Fatalf("salvage: %+v; want %d copied and the %d records of %v counted lost", rep, len(ids)-b.Records, b.Records, want)
+	lost := map[uint64]bool{}
+	for _, d := range rep.Damaged {
+		if d.From <= blocks[0].Last || d.To > b.Last {
+			t.Fatalf("salvage: %+v; want runs lost within the block %d..%d", rep, blocks[0].Last+1, b.Last)
+		}
+		for id := d.From; id <= d.To; id++ {
+			lost[id] = true
+		}
 	}
+	if len(lost) == 0 || len(lost) >= b.Records || rep.DamagedRecords != uint64(len(lost)) || rep.Skipped != uint64(len(lost)) ||
+		rep.Copied != uint64(len(ids)-len(lost)) {
+		t.Fatalf("salvage: %+v; want some but not all %d records of the block lost, counted, the others copied", rep, b.Records)
+	}
+	db := logtest.MustOpenDBAt(t, out, nil)
+	tail, err := db.Tail(oplog.TailQuery{HasSince: true, Limit: 1 << 30})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []uint64
+	for _, id := range ids {
+		if !lost[id] {
+			want = append(want, id)
+		}
+	}
+	var got []uint64
+	for _, r := range tail.Lines {
+		got = append(got, r.ID)
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("the salvaged file holds %d records; want the %d not lost", len(got), len(want))
+	}
+	t.Logf("one flipped bit in a block of %d records: %d lost", b.Records, len(lost))
 }
 
 // TestDB_FlippedBits_RecordsLost flips one random bit in a random block's
 // value of a fresh copy of the same file, 24 times, and counts what a
 // reader tailing from the start loses each time: no more than the block
-// the bit is in, and the newest record always reached. It logs the
+// the bit is in (the runs of 64 records whose checksums fail, when the
+// block's IDs and lengths expand), every record lost named, and the
+// newest record always reached. It logs the
 // records lost per flipped bit (the seed repeats a run).
 func TestDB_FlippedBits_RecordsLost(t *testing.T) {
 	path, ids, blocks := flipStore(t, 20_000)
@@ -242,8 +304,14 @@ func TestDB_FlippedBits_RecordsLost(t *testing.T) {
 		if got[len(got)-1] != ids[len(ids)-1] {
 			t.Fatalf("flip %d: the tail stopped at %d, before the newest %d", i, got[len(got)-1], ids[len(ids)-1])
 		}
-		n := len(ids) - len(got)
-		if n > 0 && (len(damaged) != 1 || damaged[0].To != b.Last) || n > b.Records {
+		n, named := len(ids)-len(got), 0
+		for _, d := range damaged {
+			if d.From < b.First || d.To > b.Last {
+				t.Fatalf("flip %d (byte %d of block %d..%d): damage named %v, outside the block", i, off-b.At, b.First, b.Last, damaged)
+			}
+			named += int(d.To - d.From + 1)
+		}
+		if n > 0 && named != n || n > b.Records {
 			t.Fatalf("flip %d (byte %d of block ..%d, %d records): %d records lost, damage named %v", i, off-b.At, b.Last, b.Records, n, damaged)
 		}
 		lost = append(lost, n)

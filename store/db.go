@@ -372,6 +372,12 @@ func (d *DB) value(tx *bbolt.Tx, id uint64) ([]byte, error) {
 	if i := b.Find(id); i < b.Len() && b.ID(i) == id {
 		return b.Value(i), nil
 	}
+	for _, l := range b.Lost {
+		if dm := (oplog.Damaged{From: l[0], To: l[1], File: d.path}); dm.Contains(id) {
+			d.noteDamage(dm, b.LostCause)
+			return nil, d.recordDamaged(id, dm, b.LostCause)
+		}
+	}
 	return nil, nil
 }
 

@@ -8,10 +8,14 @@ import (
 )
 
 // A block of the blocks bucket that does not expand (a flipped bit: zstd's
-// frame checksum, the CRC-32C after an S2 block) loses every record it
-// held, not one: salvage notes its run of IDs, as the store's readers do
-// (damage.go), and counts in Skipped the IDs of the run that it did not
-// copy from another page (a stale copy on a free or orphan page).
+// frame checksum, the CRC-32C after an S2 block) loses the records it
+// held: every one, but for a block with checksums by record (format
+// BlockZstdWords), of which salvage copies the runs of 64 that their
+// checksums vouch for (codec.SalvageBlock; about half of a block for one
+// flipped bit). It notes the runs of IDs lost, as the store's readers do
+// for whole blocks (damage.go), and counts in Skipped the IDs of those
+// runs that it did not copy from another page (a stale copy on a free or
+// orphan page).
 
 // salvageFirst is the first ID of the run of the damaged block stored
 // under last, whose header says first and n, the block walked before it
@@ -57,6 +61,8 @@ func (s *salvager) block(flags uint32, k, v []byte) {
 		_, err = codec.DecodeBlock(v)
 		if err == nil {
 			err = fmt.Errorf("%w: its last record is not %d", codec.ErrCorrupt, id)
+		} else if s.partBlock(v, id, err) {
+			return
 		}
 	}
 	dm := oplog.Damaged{From: salvageFirst(v, prev, id, s.firstID), To: id}
@@ -65,6 +71,33 @@ func (s *salvager) block(flags uint32, k, v []byte) {
 	if ok { // its records decoded up to a bad one: those are copied
 		s.batch = append(s.batch, recs...)
 	}
+}
+
+// partBlock copies the records of the damaged block v (stored under id,
+// which failed with cause) that its checksums by record vouch for
+// (codec.SalvageBlock), and notes the runs of the others as damaged; false
+// when the block cannot be read so.
+func (s *salvager) partBlock(v []byte, id uint64, cause error) bool {
+	b, lost, err := codec.SalvageBlock(v)
+	if err != nil || (b.Len() > 0 && b.Last() > id) || len(lost) > 0 && lost[len(lost)-1][1] > id {
+		return false
+	}
+	for i := range b.Len() {
+		r, err := codec.Decode(b.ID(i), b.Value(i))
+		if err != nil {
+			return false
+		}
+		s.batch = append(s.batch, r)
+	}
+	for _, l := range lost {
+		dm := oplog.Damaged{From: l[0], To: l[1]}
+		s.rep.Damaged = append(s.rep.Damaged, dm)
+		s.rep.problem("block of records to %d: records %d..%d lost (%v), %d of the block copied", id, dm.From, dm.To, cause, b.Len())
+	}
+	if len(s.batch) >= salvageBatch {
+		s.flush()
+	}
+	return true
 }
 
 // countDamaged adds to Skipped the IDs of the damaged blocks' runs that

@@ -80,6 +80,11 @@ type Block struct {
 	ids        []uint64
 	ends       []int // ends[i] is the end of value i in data
 	data       []byte
+
+	// A block read in part (SalvageBlock): the runs of IDs (from, to) of
+	// the records it does not hold, and why.
+	Lost      [][2]uint64
+	LostCause error
 }
 
 // Len is the number of records in b.

@@ -122,3 +122,24 @@ func MustSealedStore(tb testing.TB, n int) (string, []Block) {
 	}
 	return path, blocks
 }
+
+// LostRuns reads block b of the data file at path in part, as the store
+// does once a bit in it flipped (codec.SalvageBlock), and returns the runs
+// of IDs (from, to) it loses: what the store's readers must skip and name.
+func LostRuns(path string, b Block) ([][2]uint64, error) {
+	file, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	if b.At < 0 || b.At+b.Size > int64(len(file)) {
+		return nil, fmt.Errorf("block %d..%d at %d+%d lies outside %s", b.First, b.Last, b.At, b.Size, path)
+	}
+	pb, lost, err := codec.SalvageBlock(file[b.At : b.At+b.Size])
+	if err != nil {
+		return nil, err
+	}
+	if len(lost) == 0 || pb.Len() == 0 {
+		return nil, fmt.Errorf("block %d..%d reads in part as %d records, %d runs lost; want some of each", b.First, b.Last, pb.Len(), len(lost))
+	}
+	return lost, nil
+}
