@@ -268,12 +268,14 @@ func timedGet(ctx context.Context, hc *http.Client, u, token string) ([]byte, ti
 }
 
 // settled waits until the store has sealed its records into blocks (fewer
-// than a block's worth loose) and the data folder kept its size for
-// settleQuiet (the data file compacted, the index's sealed segments
-// merged: VictoriaLogs is measured once its merges end too), and returns
-// the store's layout.
+// than a block's worth loose, none in an older format left to seal
+// again) and the data folder kept its size for settleQuiet (the data file
+// compacted, the index's sealed segments merged: VictoriaLogs is measured
+// once its merges end too; one second was once too short for the
+// segments' merges, which begin when the indexer is idle), and returns the
+// store's layout.
 func (s *burstServer) settled(ctx context.Context, dir string) (store.Layout, error) {
-	const settleQuiet = time.Second
+	const settleQuiet = 3 * time.Second
 	deadline := time.Now().Add(burstCatchUpLimit)
 	var size int64
 	var since time.Time
@@ -282,7 +284,7 @@ func (s *burstServer) settled(ctx context.Context, dir string) (store.Layout, er
 		if err != nil {
 			return l, err
 		}
-		if n := fileBytes(dir); l.LooseBytes >= codec.BlockTarget || n != size {
+		if n := fileBytes(dir); l.LooseBytes >= codec.BlockTarget || l.OutdatedBlocks > 0 || n != size {
 			size, since = n, time.Now()
 		} else if time.Since(since) >= settleQuiet {
 			return l, nil

@@ -24,7 +24,7 @@ func (r *runner) reportBurst(w *errWriter) {
 	w.printf("A server as `mcplogd serve` runs one (store, search index, crash index, HTTP API on 127.0.0.1) takes %s workload "+
 		"lines from %d clients in requests of %s (JSON arrays, pre-encoded); the last request, sent alone, holds the newest line, "+
 		"which alone has the word `%s`. Each of %d round(s) runs the burst twice in new stores: once with nothing asked until "+
-		"every record is in a segment of the index and it settled (records sealed into blocks, the data folder's bytes unchanged for a second: the data file compacted, the index's segments merged), then the newest 50 over HTTP; once with GET /api/v1/search "+
+		"every record is in a segment of the index and it settled (records sealed into blocks, the data folder's bytes unchanged for three seconds: the data file compacted, the index's segments merged), then the newest 50 over HTTP; once with GET /api/v1/search "+
 		"asked in a loop (one at a time, the shapes in turn, newest 50) from the last answer until every record is. "+
 		"A record is in the index once it is in a segment (bleve, on disk) or in the term set of its chunk (in memory, "+
 		"built first: `indexedThrough`); the lag beside each search is the records not yet in a segment when it was asked. "+

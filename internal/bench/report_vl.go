@@ -30,7 +30,7 @@ func (r *runner) reportVL(w *errWriter) {
 		"timed the same way (from the request to the answer's last byte): mcplogd GET /api/v1/search with limit=50, "+
 		"VictoriaLogs the LogsQL filter + `| sort by (_time desc) | limit 50` over all time (a bare LogsQL word is exact-case "+
 		"over `_msg`; mcplogd's matches text and stack in any case and its inflections). Disk is the whole data folder's "+
-		"bytes over the JSON bytes each was sent (the sum of its request bodies), settled (mcplogd: its records sealed into blocks and its data folder's bytes unchanged for a second, the data file compacted and the index's segments merged; VictoriaLogs: as above); RSS is read then. "+
+		"bytes over the JSON bytes each was sent (the sum of its request bodies), settled (mcplogd: its records sealed into blocks and its data folder's bytes unchanged for three seconds, the data file compacted and the index's segments merged; VictoriaLogs: as above); RSS is read then. "+
 		"mcplogd runs in the benchmark's process, which also holds every pre-encoded request. Medians over the rounds.\n\n",
 		vlnode.Version, commas(int64(d.lines)), commas(burstBatch), burstClients, burstPoll, min(r.cfg.Samples, 500), newestBudget,
 		newestMinSamples)

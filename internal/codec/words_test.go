@@ -2,7 +2,11 @@ package codec_test
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -97,4 +101,38 @@ func FuzzBlockWords(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		wordsBlock(t, strings.Split(string(data), "\x1e"))
 	})
+}
+
+// TestBlock_Words_RealLogs: the lines of every engine and runtime log the
+// parsers' tests keep (follow/testdata: Unity, Godot, Luanti, Minecraft,
+// Unreal, LÖVE, Rust, the runtimes' crash reports, JSON loggers; their
+// provenance is written beside them) come back byte for byte from blocks,
+// one line a text, and each file whole as one text too.
+func TestBlock_Words_RealLogs(t *testing.T) {
+	var texts []string
+	files := 0
+	err := filepath.WalkDir("../../follow/testdata", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() && d.Name() == "fuzz" {
+			return cmp.Or(err, fs.SkipDir)
+		}
+		if d.IsDir() {
+			return nil
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		files++
+		texts = append(texts, string(b))
+		texts = append(texts, strings.Split(string(b), "\n")...)
+		return nil
+	})
+	if err != nil || files < 20 {
+		t.Fatalf("%d log files read (%v); want the parsers' fixtures", files, err)
+	}
+	for len(texts) > 0 {
+		n := min(len(texts), 500)
+		wordsBlock(t, texts[:n])
+		texts = texts[n:]
+	}
 }
