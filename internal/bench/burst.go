@@ -65,8 +65,10 @@ func burstShapes(name, level string) []burstShape {
 	return []burstShape{
 		{"a word only in the newest record", q("query", burstWord), true},
 		{"a common word (`" + burstCommon + "`)", q("query", burstCommon), false},
+		{"two common words (`" + burstCommon + " " + burstOther + "`)", q("query", burstCommon+" "+burstOther), false},
 		{"a phrase of the newest record", q("query", `"`+burstWord+` marks the end"`), true},
-		{"a wildcard (`sentinelq*`)", q("query", "sentinelq*"), true},
+		{"a prefix (`sentinelq*`)", q("query", "sentinelq*"), true},
+		{"a wildcard inside a word (`sent?nelqxj`)", q("query", "sent?nelqxj"), true},
 		{"the newest record's word with `name` + `level` filters", q("query", burstWord, "name", name, "level", level), true},
 		{"a rare word NOT a common one", q("query", burstWord+" NOT "+burstCommon), false},
 		{"a common word OR a rare one", q("query", burstCommon+" OR "+burstWord), true},
