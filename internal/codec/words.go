@@ -24,9 +24,9 @@ import (
 // number (one word list entry, "", stands for every number). Reading gives
 // back the texts' exact bytes. On the random-word workload a block takes
 // 49 bytes a record against 60 with its texts whole, on the benchmark's
-// the same 80 (TestBlock_ZstdSize); and the word list is what a search
-// can read to know whether a block may hold a word, a prefix or a
-// pattern without expanding the block.
+// the same 80 (TestBlock_ZstdSize). The word list also holds every word
+// of the block's texts without the texts: what a search would read to
+// rule a block out (none reads it yet).
 //
 // The word columns follow the block's columns (columns.go; the texts
 // column itself is empty):
@@ -42,7 +42,8 @@ import (
 //	        length and bytes: its number of words and one
 //	nums    each number, in order (uvarint)
 //	sums    a CRC-32C of each run of sumEvery records' values, in order
-//	        (4 bytes each, big-endian), so that damage is found by record
+//	        (4 bytes each, big-endian): checked on every read, and what
+//	        a damaged block is read in part by (salvage.go)
 const (
 	colDict = iota
 	colCounts
