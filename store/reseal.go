@@ -31,21 +31,24 @@ import (
 
 // resealAll seals again, sealBatch blocks at a time, the blocks of an
 // older format, until none is left, appends come or the index holds the
-// sealer.
-func (d *DB) resealAll() {
+// sealer. It returns how many blocks it read.
+func (d *DB) resealAll() int {
+	total := 0
 	for !d.sealHeld() {
 		before := d.appended.Load()
 		n, err := d.resealRound()
+		total += n
 		if err != nil {
 			if !errors.Is(err, oplog.ErrClosed) {
 				d.opts.Logger.Error("sealing blocks again in the current format failed", "err", err)
 			}
-			return
+			return total
 		}
 		if n == 0 || d.appended.Load()-before >= busyBytes {
-			return
+			return total
 		}
 	}
+	return total
 }
 
 // resealRound seals again up to sealBatch blocks of an older format from

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/mcplogd/mcplogd/crash"
+	"github.com/mcplogd/mcplogd/internal/codec"
 	"github.com/mcplogd/mcplogd/internal/workload"
 	"github.com/mcplogd/mcplogd/oplog"
 	"github.com/mcplogd/mcplogd/search"
@@ -21,8 +22,10 @@ import (
 // Memory and disk with the indexes running, as `mcplogd serve` opens a data
 // directory: the store, the log, the crash index's background reader and
 // the search index, fed cfg.Records lines of the workload in batches of
-// fillBatch while RSS is sampled; then until the index has caught up, and
-// memorySteady longer (steadyWindow).
+// fillBatch while RSS is sampled; then until the index has caught up and
+// the store has sealed what it holds (its blocks of an older format, the
+// S2 ones the ingest left, sealed again), and memorySteady longer
+// (steadyWindow).
 const (
 	memorySample  = 100 * time.Millisecond
 	memorySteady  = 5 * time.Second
@@ -32,6 +35,7 @@ const (
 // memoryResult is what measureMemory found.
 type memoryResult struct {
 	records  int
+	sealed   time.Duration // from the index's catch-up until the store had sealed what it held
 	payload  int64
 	ingest   time.Duration // the appends
 	catchUp  time.Duration // from the ingest's end to the index's watermark at the last ID
@@ -137,7 +141,7 @@ func (r *runner) memoryWith(ctx context.Context, dir string) error {
 	}
 	l.SetIndex(idx) // the log closes it
 	s := startSampler()
-	err = r.memoryRun(ctx, l, idx, s)
+	err = r.memoryRun(ctx, db, l, idx, s)
 	phases := s.finish()
 	if cerr := l.Close(); err == nil {
 		err = cerr
@@ -156,14 +160,14 @@ func (r *runner) memoryWith(ctx context.Context, dir string) error {
 	m.steady = medianRSS(phases[2])
 	m.logBytes = fileBytes(filepath.Join(dir, "log.db"))
 	m.idxBytes = fileBytes(filepath.Join(dir, "index"))
-	r.progress("memory: %d records in %.2fs, index caught up %.2fs later; RSS peak %s, steady %s; log %s, index %s",
-		m.records, m.ingest.Seconds(), m.catchUp.Seconds(), mib(m.peak.rss), mib(m.steady.rss), mib(m.logBytes), mib(m.idxBytes))
+	r.progress("memory: %d records in %.2fs, index caught up %.2fs later, the store sealed %.2fs after; RSS peak %s, steady %s; log %s, index %s",
+		m.records, m.ingest.Seconds(), m.catchUp.Seconds(), m.sealed.Seconds(), mib(m.peak.rss), mib(m.steady.rss), mib(m.logBytes), mib(m.idxBytes))
 	return nil
 }
 
-// memoryRun appends the workload, waits for the index and samples the
-// steady state.
-func (r *runner) memoryRun(ctx context.Context, l *oplog.Log, idx *search.Index, s *rssSampler) error {
+// memoryRun appends the workload, waits for the index and the store's
+// sealing and samples the steady state.
+func (r *runner) memoryRun(ctx context.Context, db *store.DB, l *oplog.Log, idx *search.Index, s *rssSampler) error {
 	m := &r.memory
 	g := r.generator(r.cfg.Seed)
 	recs := make([]oplog.Record, fillBatch)
@@ -188,6 +192,21 @@ func (r *runner) memoryRun(ctx context.Context, l *oplog.Log, idx *search.Index,
 		return fmt.Errorf("waiting for the search index: %w", err)
 	}
 	m.catchUp = time.Since(start) - m.ingest
+	for {
+		lay, err := db.Layout()
+		if err != nil {
+			return err
+		}
+		if lay.OutdatedBlocks == 0 && lay.LooseBytes < codec.BlockTarget {
+			break
+		}
+		select {
+		case <-wctx.Done():
+			return fmt.Errorf("waiting for the store to seal: %w", wctx.Err())
+		case <-time.After(memorySample):
+		}
+	}
+	m.sealed = time.Since(start) - m.ingest - m.catchUp
 	s.next()
 	select {
 	case <-ctx.Done():

@@ -20,11 +20,12 @@ func (r *runner) reportMemory(w *errWriter) {
 	w.printf("## Memory and disk with the indexes, %s records\n\n", commas(n))
 	w.printf("A data directory opened as `mcplogd serve` opens it (store, log, crash index's background reader, search "+
 		"index), fed %s workload lines in batches of %s by one writer; RSS from /proc/self/status every %s during the "+
-		"ingest, until the search index caught up, then for %s (steady: the median sample of that window); %s.\n\n",
+		"ingest, until the search index caught up and the store had sealed what it held (blocks the ingest sealed fast, with S2, "+
+		"sealed again), then for %s (steady: the median sample of that window); %s.\n\n",
 		commas(n), commas(fillBatch), memorySample, steadyWindow(m.records), limitNote(m.limit))
 	w.printf("| what | figure |\n|---|---|\n")
-	w.printf("| ingest / index caught up after its end | %.2f s (%s records/s) / %.2f s |\n", m.ingest.Seconds(),
-		commas(int64(float64(n)/m.ingest.Seconds())), m.catchUp.Seconds())
+	w.printf("| ingest / index caught up after its end / the store sealed after that | %.2f s (%s records/s) / %.2f s / %.2f s |\n", m.ingest.Seconds(),
+		commas(int64(float64(n)/m.ingest.Seconds())), m.catchUp.Seconds(), m.sealed.Seconds())
 	w.printf("| RSS before opening | %s |\n", mib(m.before.rss))
 	w.printf("| RSS during the ingest: median / peak of ingest and catch-up (RssAnon + RssFile at the peak) | %s / %s (%s + %s) |\n",
 		mib(m.ingestP), mib(m.peak.rss), mib(m.peak.anon), mib(m.peak.file))
