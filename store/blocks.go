@@ -430,13 +430,8 @@ func (d *DB) sealLoop() {
 		if fast {
 			d.wakeSealer() // once appends pause: the S2 blocks sealed again, the pages given back
 		} else if !d.sealHeld() {
-			resealed := d.resealAll()
+			d.resealAll()
 			d.maybeCompact()
-			if resealed > 0 {
-				// Every old block was read once through the mapping: let
-				// the pages go, as the index does after a catch-up.
-				_ = d.ReleaseMapped()
-			}
 		}
 	}
 }

@@ -31,24 +31,21 @@ import (
 
 // resealAll seals again, sealBatch blocks at a time, the blocks of an
 // older format, until none is left, appends come or the index holds the
-// sealer. It returns how many blocks it read.
-func (d *DB) resealAll() int {
-	total := 0
+// sealer.
+func (d *DB) resealAll() {
 	for !d.sealHeld() {
 		before := d.appended.Load()
 		n, err := d.resealRound()
-		total += n
 		if err != nil {
 			if !errors.Is(err, oplog.ErrClosed) {
 				d.opts.Logger.Error("sealing blocks again in the current format failed", "err", err)
 			}
-			return total
+			return
 		}
 		if n == 0 || d.appended.Load()-before >= busyBytes {
-			return total
+			return
 		}
 	}
-	return total
 }
 
 // resealRound seals again up to sealBatch blocks of an older format from
@@ -97,8 +94,13 @@ func (d *DB) resealRound() (int, error) {
 // reseal writes, in the committer's transaction, block b sealed again,
 // if its stored value is still the one read.
 func (d *DB) reseal(tx *bbolt.Tx, s *oplog.Stats, b *sealed) error {
+	// The stored block is the one read if its rev is: a rewrite writes
+	// another (compared so, its pages are not read whole).
 	bucket := tx.Bucket(codec.BlocksBucket)
-	if b.left = !bytes.Equal(bucket.Get(b.key), b.old); b.left {
+	stored := bucket.Get(b.key)
+	rev, _, _, err := codec.BlockRev(stored)
+	oldRev, _, _, _ := codec.BlockRev(b.old)
+	if b.left = err != nil || rev != oldRev || len(stored) != len(b.old); b.left {
 		return nil
 	}
 	v, err := codec.WithRev(b.v, d.txID(tx))
