@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"math/rand/v2"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -133,28 +132,12 @@ func TestIndex_Search_Differential(t *testing.T) {
 	}
 	dir := t.TempDir()
 	e := mustOpen(t, dir, small(), nil)
-	open := func(name string, chunk uint64) *search.Index {
-		x, err := search.Open(filepath.Join(dir, name), e.db, &search.Options{TailChunk: chunk, Interval: 2 * time.Hour})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { _ = x.Close() })
-		return x
-	}
-	eval, sets := open("evaluated", 300), open("sets", 40)
+	eval, sets := openLagging(t, e, dir, "evaluated", 300), openLagging(t, e, dir, "sets", 40)
 	seed := logtest.Seed(t)
 	rng := rand.New(rand.NewPCG(seed, 1))
 	logtest.MustAppend(t, e.log, diffRecords(rng, 2000)...)
 	e.waitIndexed()
-	for {
-		n, err := sets.BuildTerms()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if n == 0 {
-			break
-		}
-	}
+	buildTerms(t, sets)
 	if eval.Status().SegmentsThrough != 0 || sets.Status().SegmentsThrough != 0 {
 		t.Fatalf("the lagging indexes indexed: %+v, %+v", eval.Status(), sets.Status())
 	}

@@ -78,6 +78,34 @@ func (e *env) reopen() *env {
 	return mustOpen(e.t, e.dir, e.opts, e.sopts)
 }
 
+// openLagging opens, over e's store (opened in dir), an index that never
+// indexes (no wake-ups, a two-hour interval): every search of it
+// evaluates the records above its empty watermark (eval.go), skipping by
+// the chunks' term sets of chunk IDs once they are built (buildTerms).
+func openLagging(t *testing.T, e *env, dir, name string, chunk uint64) *search.Index {
+	t.Helper()
+	x, err := search.Open(filepath.Join(dir, name), e.db, &search.Options{TailChunk: chunk, Interval: 2 * time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = x.Close() })
+	return x
+}
+
+// buildTerms builds x's term sets until none is left to build.
+func buildTerms(t *testing.T, x *search.Index) {
+	t.Helper()
+	for {
+		n, err := x.BuildTerms()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n == 0 {
+			return
+		}
+	}
+}
+
 // small makes segments and chunks small so that tests cross many of them.
 func small() search.Options {
 	return search.Options{SegmentSize: 1000, BatchSize: 700, TailChunk: 300, Interval: 20 * time.Millisecond}

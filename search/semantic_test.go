@@ -2,10 +2,8 @@ package search_test
 
 import (
 	"context"
-	"path/filepath"
 	"slices"
 	"testing"
-	"time"
 
 	"github.com/mcplogd/mcplogd/internal/harness/logtest"
 	"github.com/mcplogd/mcplogd/internal/harness/querytest"
@@ -26,15 +24,7 @@ func TestIndex_Search_Semantics(t *testing.T) {
 	e := mustOpen(t, dir, small(), nil)
 	// Opened on the empty store with no wake-ups, these two never index:
 	// one evaluates every record, the other skips chunks by their term sets.
-	open := func(name string, chunk uint64) *search.Index {
-		x, err := search.Open(filepath.Join(dir, name), e.db, &search.Options{TailChunk: chunk, Interval: 2 * time.Hour})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { _ = x.Close() })
-		return x
-	}
-	lag, sets := open("lagging", 300), open("sets", 1)
+	lag, sets := openLagging(t, e, dir, "lagging", 300), openLagging(t, e, dir, "sets", 1)
 	recs := logtest.MustAppend(t, e.log, querytest.Records()...)
 	for i, r := range recs {
 		if r.ID != uint64(i+1) {
@@ -42,15 +32,7 @@ func TestIndex_Search_Semantics(t *testing.T) {
 		}
 	}
 	e.waitIndexed()
-	for {
-		n, err := sets.BuildTerms()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if n == 0 {
-			break
-		}
-	}
+	buildTerms(t, sets)
 	if n := sets.TermSetChunks(); n != len(recs) {
 		t.Fatalf("%d chunks with term sets, want one a record, %d", n, len(recs))
 	}

@@ -2,11 +2,9 @@ package search_test
 
 import (
 	"context"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/mcplogd/mcplogd/internal/harness/logtest"
 	"github.com/mcplogd/mcplogd/oplog"
@@ -27,15 +25,7 @@ func TestIndex_Search_StopWords(t *testing.T) {
 	e := mustOpen(t, dir, small(), nil)
 	// Opened on the empty store with no wake-ups, these two never index:
 	// one evaluates every record, the other skips chunks by their term sets.
-	open := func(name string, chunk uint64) *search.Index {
-		x, err := search.Open(filepath.Join(dir, name), e.db, &search.Options{TailChunk: chunk, Interval: 2 * time.Hour})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { _ = x.Close() })
-		return x
-	}
-	lag, sets := open("lagging", 300), open("sets", 10)
+	lag, sets := openLagging(t, e, dir, "lagging", 300), openLagging(t, e, dir, "sets", 10)
 	logtest.MustAppend(t, e.log, lines(0, 40)...)
 	love := logtest.MustAppend(t, e.log, oplog.Record{Level: oplog.LevelError, Source: "love", Name: "Game", Text: loveError,
 		Stack: "stack traceback:\n\t[C]: in function 'error'\n\tmain.lua:5: in function 'update'"})[0]
@@ -45,15 +35,7 @@ func TestIndex_Search_StopWords(t *testing.T) {
 	e.waitIndexed()
 	// The index may have built some term sets itself after the appends
 	// woke it: build the rest, then every chunk has one.
-	for {
-		n, err := sets.BuildTerms()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if n == 0 {
-			break
-		}
-	}
+	buildTerms(t, sets)
 	if last, chunks := e.db.Stats().LastID, sets.TermSetChunks(); uint64(chunks) != (last+9)/10 {
 		t.Fatalf("%d chunks with term sets for %d records in chunks of 10", chunks, last)
 	}
