@@ -93,8 +93,10 @@ func (m *Main) salvageReport(rep store.SalvageReport, dir *datadir.Dir, out stri
 	fmt.Fprintf(w, "To use it: keep the server stopped, move %s aside and %s to its place, or start mcplogd --data %s; the search index is rebuilt at start.\n", dir.Path, out, out)
 }
 
-// damagedBlocks says how many of the records skipped were in blocks that
-// did not expand, and which: ", 2740 of them in 1 damaged block: #1..#2740".
+// damagedBlocks says how many of the records skipped were lost to damaged
+// blocks, and which runs of IDs (a whole block, or the runs of 64 records
+// whose checksums failed in a block read in part): ", 2740 of them lost to
+// damage in 1 run: #1..#2740".
 func damagedBlocks(rep *store.SalvageReport) string {
 	if len(rep.Damaged) == 0 {
 		return ""
@@ -107,11 +109,11 @@ func damagedBlocks(rep *store.SalvageReport) string {
 		}
 		runs = append(runs, fmt.Sprintf("#%d..#%d", d.From, d.To))
 	}
-	blocks := "blocks"
+	noun := "runs"
 	if len(rep.Damaged) == 1 {
-		blocks = "block"
+		noun = "run"
 	}
-	return fmt.Sprintf(", %d of them in %d damaged %s: %s", rep.DamagedRecords, len(rep.Damaged), blocks, strings.Join(runs, " "))
+	return fmt.Sprintf(", %d of them lost to damage in %d %s: %s", rep.DamagedRecords, len(rep.Damaged), noun, strings.Join(runs, " "))
 }
 
 // copyDirFiles copies the regular files of src into dst, except skip.

@@ -26,11 +26,12 @@ const flipsPerRound = 8
 // ScenarioFlippedBit: one random bit of log.db flipped inside a sealed
 // block's value (damage bbolt's page checks cannot see). The server must
 // start; a tail from the start, get_logs' pages (GET /api/v1/records) and
-// the search for "needle" must each reach the newest record, skip the
-// damaged block and say so ("damaged": "#a..#b unreadable: log.db is
+// the search for "needle" must each reach the newest record, skip what
+// the damaged block lost and say so ("damaged": "#a..#b unreadable: log.db is
 // damaged there; run mcplogd salvage …"); /api/v1/info must name the
 // damage; salvage must copy every readable record and count the ones it
-// lost. Lost is what the flipped bits cost: the records of their blocks.
+// lost. Lost is what the flipped bits cost: the runs of 64 records whose
+// checksums failed, or the whole block.
 func ScenarioFlippedBit(e *Env) (Result, error) {
 	const n = 20_000
 	r := Result{Scenario: "flipped bit", LossExpected: true}
@@ -121,7 +122,7 @@ func (e *Env) readFlipped(data string, n int) (int, error) {
 	switch {
 	case copied != readable:
 		return 0, fmt.Errorf("salvage copied %d records, the server read %d\n%s", copied, readable, out)
-	case readable < n && !strings.Contains(string(out), fmt.Sprintf("%d of them in 1 damaged block", n-readable)):
+	case readable < n && !strings.Contains(string(out), fmt.Sprintf("%d of them lost to damage in ", n-readable)):
 		return 0, fmt.Errorf("salvage did not count the %d records lost\n%s", n-readable, out)
 	}
 	return readable, nil
