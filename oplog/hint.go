@@ -285,33 +285,12 @@ func queryFilters(q *SearchQuery) []ql.Node {
 // position does not say where).
 func leafText(query string, leaf ql.Node) string {
 	f, _ := ql.Field(leaf)
-	p := leafPos(leaf)
+	p := ql.PosOf(leaf)
 	from, to := p.At-len(f)-1, p.At+len(p.Raw)
 	if p.Raw == "" || from < 0 || to > len(query) || !strings.EqualFold(query[from:p.At], f+":") {
 		return ""
 	}
 	return query[from:to]
-}
-
-// leafPos is a leaf's Pos.
-func leafPos(n ql.Node) ql.Pos {
-	switch n := n.(type) {
-	case *ql.Term:
-		return n.Pos
-	case *ql.Phrase:
-		return n.Pos
-	case *ql.Prefix:
-		return n.Pos
-	case *ql.Wildcard:
-		return n.Pos
-	case *ql.Regexp:
-		return n.Pos
-	case *ql.NumberRange:
-		return n.Pos
-	case *ql.TimeRange:
-		return n.Pos
-	}
-	return ql.Pos{}
 }
 
 // withoutLeaf is query without leaf (see leafText) and an AND it leaves
@@ -322,7 +301,7 @@ func withoutLeaf(query string, leaf ql.Node) (string, bool) {
 		return "", false
 	}
 	f, _ := ql.Field(leaf)
-	at := leafPos(leaf).At - len(f) - 1
+	at := ql.PosOf(leaf).At - len(f) - 1
 	words := strings.Fields(query[:at] + " " + query[at+len(text):])
 	var kept []string
 	for i, w := range words {

@@ -154,6 +154,28 @@ func Field(n Node) (string, bool) {
 	return "", false
 }
 
+// PosOf is where the leaf n was written in the query (the zero Pos for a
+// leaf built in code, or a node that is not a leaf).
+func PosOf(n Node) Pos {
+	switch n := n.(type) {
+	case *Term:
+		return n.Pos
+	case *Phrase:
+		return n.Pos
+	case *Prefix:
+		return n.Pos
+	case *Wildcard:
+		return n.Pos
+	case *Regexp:
+		return n.Pos
+	case *NumberRange:
+		return n.Pos
+	case *TimeRange:
+		return n.Pos
+	}
+	return Pos{}
+}
+
 // Map returns n with each leaf replaced by f's answer, And, Or and Not
 // rebuilt around them (n itself is not changed); f's first error stops it.
 func Map(n Node, f func(leaf Node) (Node, error)) (Node, error) {
