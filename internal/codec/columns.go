@@ -122,7 +122,7 @@ func joinColumns(payload []byte, n int, words bool) ([]byte, error) {
 	if words {
 		k += numWordColumns
 	}
-	cols, total, err := expandColumns(payload, k)
+	cols, total, err := expandColumns(payload, k, strictFrame)
 	if err != nil {
 		return nil, err
 	}
@@ -197,9 +197,10 @@ func joinColumns(payload []byte, n int, words bool) ([]byte, error) {
 	return plain, nil
 }
 
-// expandColumns expands the k zstd frames of payload; it returns them and
+// expandColumns expands the k zstd frames of payload, each with expand
+// (zDecoder's DecodeAll; salvage.go's lenient one); it returns them and
 // their bytes together.
-func expandColumns(payload []byte, k int) ([]decoder, int, error) {
+func expandColumns(payload []byte, k int, expand func(i int, frame []byte) ([]byte, error)) ([]decoder, int, error) {
 	cols := make([]decoder, k)
 	in := &decoder{b: payload}
 	total := 0
@@ -209,7 +210,7 @@ func expandColumns(payload []byte, k int) ([]decoder, int, error) {
 			return nil, 0, fmt.Errorf("column %d: length past the payload", i)
 		}
 		if l > 0 {
-			c, err := zDecoder.DecodeAll(payload[in.off:in.off+l], nil)
+			c, err := expand(i, payload[in.off:in.off+l])
 			if err != nil {
 				return nil, 0, fmt.Errorf("column %d: %w", i, err)
 			}
@@ -225,6 +226,9 @@ func expandColumns(payload []byte, k int) ([]decoder, int, error) {
 	}
 	return cols, total, nil
 }
+
+// strictFrame expands a column's frame, checking its checksum.
+func strictFrame(_ int, frame []byte) ([]byte, error) { return zDecoder.DecodeAll(frame, nil) }
 
 // take returns the next l bytes; none (and an error) past the end.
 func (d *decoder) take(l int) []byte {

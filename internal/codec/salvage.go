@@ -79,7 +79,7 @@ func SalvageBlock(v []byte) (*Block, [][2]uint64, error) {
 // payload of n records: their ID deltas, each value (nil where it could
 // not be rebuilt) and the checksums.
 func salvageColumns(payload []byte, n int) (deltas []uint64, vals [][]byte, sums []byte, err error) {
-	cols, err := expandLax(payload)
+	cols, _, err := expandColumns(payload, numColumns+numWordColumns, laxFrame)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -139,36 +139,20 @@ func salvageColumns(payload []byte, n int) (deltas []uint64, vals [][]byte, sums
 	return deltas, vals, cols[numColumns+colSums].b, nil
 }
 
-// expandLax expands the columns of a BlockZstdWords payload, each but the
-// heads without its checksum; a column whose frame does not expand at all
-// is left empty.
-func expandLax(payload []byte) ([]decoder, error) {
-	cols := make([]decoder, numColumns+numWordColumns)
-	in := &decoder{b: payload}
-	for i := range cols {
-		l := int(in.uvarint())
-		if in.err != nil || l > len(payload)-in.off {
-			return nil, fmt.Errorf("column %d: length past the payload", i)
-		}
-		if l > 0 {
-			frame := payload[in.off : in.off+l]
-			var fh zstd.Header
-			if fh.Decode(frame) != nil || fh.HasFCS && fh.FrameContentSize > maxBlockExpanded {
-				in.off += l
-				continue // a damaged frame header: the column is lost
-			}
-			c, err := zDecoder.DecodeAll(frame, nil)
-			if err != nil && i != colHeads {
-				c, _ = laxDecoder.DecodeAll(frame, nil)
-			}
-			if err != nil && i == colHeads {
-				return nil, fmt.Errorf("the IDs and lengths: %w", err)
-			}
-			cols[i].b = c
-		}
-		in.off += l
+// laxFrame expands a column's frame without its checksum, but the heads'
+// (the IDs and lengths), which must expand whole; a frame that does not
+// expand at all, or whose header is damaged, leaves its column empty.
+func laxFrame(i int, frame []byte) ([]byte, error) {
+	c, err := zDecoder.DecodeAll(frame, nil)
+	if err == nil || i == colHeads {
+		return c, err
 	}
-	return cols, nil
+	var fh zstd.Header
+	if fh.Decode(frame) != nil || fh.HasFCS && fh.FrameContentSize > maxBlockExpanded {
+		return nil, nil
+	}
+	c, _ = laxDecoder.DecodeAll(frame, nil)
+	return c, nil
 }
 
 // rest returns the next value's fields after its stack from a rests
