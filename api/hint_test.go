@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -17,21 +16,6 @@ import (
 	"github.com/mcplogd/mcplogd/oplog"
 	"github.com/mcplogd/mcplogd/search"
 )
-
-// heldTails holds the index's indexing reads (Tails of batch records)
-// until release: the records stay above the watermark, in the term sets.
-type heldTails struct {
-	oplog.Store
-	batch   int
-	release chan struct{}
-}
-
-func (h *heldTails) Tail(q oplog.TailQuery) (oplog.Tail, error) {
-	if q.Limit == h.batch {
-		<-h.release
-	}
-	return h.Store.Tail(q)
-}
 
 // hintAnswer is what the hint tests read of a search answer, over HTTP
 // and MCP alike.
@@ -60,27 +44,20 @@ func (a *hintAnswer) ids() []uint64 {
 
 // mustServeWalkable serves 200 lines, every 20th an info line of Nav
 // saying "walkable" (their IDs newest first are returned), the others
-// "frame N drawn", from source unity; above the index's watermark (in
-// the term sets only) when held, else in its segments.
+// "frame N drawn", from source unity; in a growing term set when held,
+// else in stored ones (chunks of 100).
 func mustServeWalkable(t *testing.T, held bool) (*harness, []uint64) {
 	t.Helper()
 	l, db := logtest.MustOpenLog(t, nil)
-	hs := &heldTails{Store: db, batch: 1000, release: make(chan struct{})}
-	if !held {
-		close(hs.release)
+	opts := &search.Options{Changed: l.Changed, Interval: 20 * time.Millisecond, TailChunk: 100}
+	if held {
+		opts.TailChunk = 1000
 	}
-	idx, err := search.Open(filepath.Join(t.TempDir(), "index"), hs, &search.Options{Changed: l.Changed, BatchSize: 1000,
-		Interval: 20 * time.Millisecond})
+	idx, err := search.Open(filepath.Join(t.TempDir(), "index"), db, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	l.SetIndex(idx)
-	var once sync.Once
-	t.Cleanup(func() {
-		if held {
-			once.Do(func() { close(hs.release) })
-		}
-	})
 	recs := make([]oplog.Record, 200)
 	for i := range recs {
 		recs[i] = oplog.Record{Level: oplog.LevelInfo, Name: "Render", Source: "unity", Text: fmt.Sprintf("frame %d drawn", i)}
@@ -94,8 +71,8 @@ func mustServeWalkable(t *testing.T, held bool) (*harness, []uint64) {
 		s := idx.Status()
 		return s.IndexedThrough == last && (held || s.SegmentsThrough == last)
 	})
-	if held && idx.Status().SegmentsThrough == last {
-		t.Fatal("the records reached a segment; want them above the watermark")
+	if held && idx.Status().Segments != 0 {
+		t.Fatal("the records reached a complete set; want them in the growing one")
 	}
 	var walkable []uint64
 	for i := len(recs) - 1; i >= 0; i-- {
@@ -123,7 +100,7 @@ func httpSearch(h *harness, args map[string]string) hintAnswer {
 
 // TestHTTP_Search_Hint: an empty answer of GET /api/v1/search carries a
 // hint whose args, sent as is, find records: the misspelt word corrected
-// (in a segment and above the watermark), the filter dropped, the span of
+// (in a stored set and in a growing one), the filter dropped, the span of
 // time; an answer with hits has none.
 func TestHTTP_Search_Hint(t *testing.T) {
 	for _, held := range []bool{false, true} {

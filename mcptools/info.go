@@ -92,7 +92,7 @@ func (o storeInfoOut) text() string {
 	if o.Indexing != "" {
 		l := fmt.Sprintf("search index: %s through #%d (lag %d)", o.Indexing, *o.IndexedThrough, *o.IndexLag)
 		if o.SegmentLag != nil && *o.SegmentLag > 0 {
-			l += fmt.Sprintf(", %d not yet in its segments", *o.SegmentLag)
+			l += fmt.Sprintf(", %d not yet on disk", *o.SegmentLag)
 		}
 		if o.IndexProgress != nil {
 			l += fmt.Sprintf(", %.0f%% rebuilt", *o.IndexProgress*100)
@@ -322,7 +322,7 @@ func (t *toolset) helpTool(_ context.Context, _ *mcp.CallToolRequest, in helpIn)
 type indexInfoOut struct {
 	IndexedThrough *uint64  `json:"indexedThrough,omitempty" jsonschema:"every record up to this ID is in the search index"`
 	IndexLag       *uint64  `json:"indexLag,omitempty" jsonschema:"records not yet in it (searches match them anyway)"`
-	SegmentLag     *uint64  `json:"segmentLag,omitempty" jsonschema:"records in memory only, not yet in its segments on disk"`
+	SegmentLag     *uint64  `json:"segmentLag,omitempty" jsonschema:"records indexed in memory only, not yet in the index on disk"`
 	Indexing       string   `json:"indexing,omitempty" jsonschema:"idle, indexing or rebuilding"`
 	IndexProgress  *float64 `json:"indexProgress,omitempty" jsonschema:"while rebuilding: the fraction done, 0 to 1"`
 	IndexBytes     int64    `json:"indexBytes,omitempty" jsonschema:"size of the search index on disk"`

@@ -22,11 +22,11 @@ var (
 	fileBytesDesc = prometheus.NewDesc("mcplogd_store_file_bytes",
 		"Size of the bbolt data file, free pages included (bbolt reuses them; the store gives them back by compacting the file once they are at least half of it).", nil, nil)
 	indexedThroughDesc = prometheus.NewDesc("mcplogd_index_indexed_through",
-		"The full-text index's watermark: every record up to this ID is in it (in a segment, or in the in-memory term set of its chunk).", nil, nil)
+		"The full-text index's watermark: every record up to this ID is in it (in the term set of its chunk).", nil, nil)
 	indexLagDesc = prometheus.NewDesc("mcplogd_index_lag_records",
 		"Records appended above the index's watermark (searches scan them from the store).", nil, nil)
 	segmentLagDesc = prometheus.NewDesc("mcplogd_index_segment_lag_records",
-		"Records not yet in the index's segments on disk (in term sets, or above the watermark).", nil, nil)
+		"Records not yet in the index on disk (in term sets in memory only, or above the watermark).", nil, nil)
 	indexedDesc = prometheus.NewDesc("mcplogd_index_records_indexed_total",
 		"How far the index's watermark advanced, from 0 at the first scrape and again from where a rebuild restarts it; rate() of it is the indexing rate.", nil, nil)
 	indexBytesDesc = prometheus.NewDesc("mcplogd_index_disk_bytes",

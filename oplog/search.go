@@ -60,16 +60,17 @@ type SearchPage struct {
 
 // IndexStatus says how far the full-text index has come.
 type IndexStatus struct {
-	IndexedThrough uint64 // every record up to here is in an index: a segment or a chunk's term set
+	IndexedThrough uint64 // every record up to here is in the index: in its chunk's term set
 	Lag            uint64 // records appended after IndexedThrough
-	// SegmentsThrough is the watermark of the durable segments (bleve);
-	// the records above it are in the in-memory term sets of their chunks
-	// up to IndexedThrough. SegmentLag counts them.
+	// SegmentsThrough is how far the index is on disk (its sets file);
+	// the records above it are in term sets in memory only, up to
+	// IndexedThrough, and are built again from the log after a restart.
+	// SegmentLag counts the records after it.
 	SegmentsThrough uint64
 	SegmentLag      uint64
 	State           IndexState
 	Progress        float64
-	Segments        int
+	Segments        int   // the complete chunks' sets on disk
 	Bytes           int64 // on disk
 }
 
@@ -87,9 +88,9 @@ type IndexHits struct {
 	Resume uint64
 }
 
-// Index is the full-text index behind Log.Search (package search, on bleve).
+// Index is the full-text index behind Log.Search (package search).
 // It is fed in the background from the store and may lag behind it; Search
-// must be exact anyway, matching the records above its watermark with the
+// must be exact anyway, matching the records it does not hold yet with the
 // same semantics.
 type Index interface {
 	// Search returns the IDs of the records that match q, below before
@@ -102,13 +103,12 @@ type Index interface {
 
 	// Words returns the words of text and stack within edits edits
 	// (1 or 2; a transposition is one) of word, lower case, that the index
-	// holds: in its segments and in the term sets of the records above
-	// its watermark, so that a word appended a moment ago is among them.
-	// Closest first, then the most records, at most limit of them (zero:
-	// no limit); word itself, when held, at Distance 0. A word's Records
-	// is about how many hold it (the segments' count, and one for each
-	// chunk above the watermark whose term set has it): its order is what
-	// counts. Log.Search asks it only for an empty answer.
+	// holds, a word appended a moment ago among them. Closest first, then
+	// the most records, at most limit of them (zero: no limit); word
+	// itself, when held, at Distance 0. A word's Records is about how many
+	// hold it (the newest records each count, and each older chunk whose
+	// term set has it once): its order is what counts. Log.Search asks it
+	// only for an empty answer.
 	Words(ctx context.Context, word string, edits, limit int) ([]WordCount, error)
 
 	// Close stops the indexer and closes the index.

@@ -2,16 +2,11 @@ package search
 
 import (
 	"fmt"
-	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
-	"github.com/blevesearch/bleve/v2/document"
-	index "github.com/blevesearch/bleve_index_api"
-
-	"github.com/mcplogd/mcplogd/oplog"
 	ql "github.com/mcplogd/mcplogd/oplog/query"
 )
 
@@ -65,60 +60,6 @@ func TestWordsAnalyzer(t *testing.T) {
 	}
 }
 
-// TestFieldsAnalyseAsBleve checks that the documents' own fields give the
-// terms, frequencies and lengths bleve's TextField gives with the same
-// analyzers, so that the index is the same as with bleve's fields.
-func TestFieldsAnalyseAsBleve(t *testing.T) {
-	an := newAnalyzers(newMapping())
-	for _, s := range []string{"", "...", "the the a", "NullReferenceException: the Foo.cs:42 don't naïve_X ΩMEGA-2 (at Assets/x.cs)",
-		"x x X x. İSTANBUL ǅemal ΣΑΣ and the END end End", strings.Repeat("word Word wörd ", 50),
-		strings.Repeat("Ab", 129) + " " + strings.Repeat("ab", 128) + " " + strings.Repeat("AB", 200) + "x " + strings.Repeat("é", 200),
-		strings.Repeat("K", 300) + " " + strings.Repeat("Ⱥ", 200) + " " + strings.Repeat("a", 255) + "é " + strings.Repeat("z", 1<<20)} {
-		mine := &textField{name: "text", value: []byte(s), an: an.words}
-		mine.Analyze()
-		theirs := document.NewTextFieldCustom("text", nil, []byte(s), textOpts, an.text)
-		theirs.Analyze()
-		if mine.AnalyzedLength() != theirs.AnalyzedLength() {
-			t.Errorf("%q: length %d, bleve's %d", s, mine.AnalyzedLength(), theirs.AnalyzedLength())
-		}
-		if got, want := freqString(mine.AnalyzedTokenFrequencies()), freqString(theirs.AnalyzedTokenFrequencies()); got != want {
-			t.Errorf("%q: frequencies\n%s\nbleve's\n%s", s, got, want)
-		}
-	}
-	for _, v := range []string{"Physics", "error", "naïve Name"} {
-		// name is indexed without frequencies, template with them (mapping.go)
-		for _, name := range []string{"name", ql.TemplateField} {
-			mine := an.kw.field(name, v)
-			theirs := document.NewTextFieldCustom(name, nil, []byte(v), keywordOptions(name), an.keyword)
-			theirs.Analyze()
-			if mine.Options() != theirs.Options() || mine.AnalyzedLength() != theirs.AnalyzedLength() ||
-				freqString(mine.AnalyzedTokenFrequencies()) != freqString(theirs.AnalyzedTokenFrequencies()) {
-				t.Errorf("keyword %s %q: %v %d %s, bleve's %v %d %s", name, v, mine.Options(), mine.AnalyzedLength(), freqString(mine.AnalyzedTokenFrequencies()),
-					theirs.Options(), theirs.AnalyzedLength(), freqString(theirs.AnalyzedTokenFrequencies()))
-			}
-			if an.kw.field(name, v) != mine {
-				t.Errorf("keyword %s %q: not shared", name, v)
-			}
-		}
-	}
-	if keywordOpts.SkipFreqNorm() == uniqueOpts.SkipFreqNorm() || !textOpts.SkipFreqNorm() {
-		t.Errorf("options: keyword %v, unique %v, text %v", keywordOpts, uniqueOpts, textOpts)
-	}
-}
-
-// freqString spells tf, sorted; a term that differs from its key shows as key=term.
-func freqString(tf index.TokenFrequencies) string {
-	var out []string
-	for k, f := range tf {
-		if string(f.Term) != k {
-			k += "=" + string(f.Term)
-		}
-		out = append(out, fmt.Sprintf("%s:%d", k, f.Frequency()))
-	}
-	slices.Sort(out)
-	return strings.Join(out, " ")
-}
-
 // TestWordsAnalyzer_CutsLongWords: a word's term is its lower-cased word
 // cut to maxTokenBytes at a character boundary, whatever lower-casing does
 // to its length (the Kelvin sign shrinks threefold, Ⱥ grows by half);
@@ -143,67 +84,6 @@ func TestWordsAnalyzer_CutsLongWords(t *testing.T) {
 		}
 		if toks[1].Start != 2 || toks[1].End != 2+len(w) || toks[2].Position != 3 {
 			t.Errorf("%.20q: token at %d-%d, next at position %d", w, toks[1].Start, toks[1].End, toks[2].Position)
-		}
-	}
-}
-
-// distinctWords returns n distinct words of letters, the same for a seed.
-func distinctWords(seed uint64, n int) string {
-	r := rand.New(rand.NewPCG(seed, 7))
-	var b strings.Builder
-	seen := map[string]bool{}
-	for len(seen) < n {
-		w := make([]byte, 8)
-		for i := range w {
-			w[i] = byte('a' + r.IntN(26))
-		}
-		if !seen[string(w)] {
-			seen[string(w)] = true
-			b.Write(w)
-			b.WriteByte(' ')
-		}
-	}
-	return b.String()
-}
-
-// A field of more than maxFieldTerms distinct words keeps the first
-// maxFieldTerms, and its document names it in the cut field; a long field
-// of few distinct words is whole.
-func TestDocument_Cut(t *testing.T) {
-	an := newAnalyzers(newMapping())
-	many := distinctWords(3, maxFieldTerms+100)
-	d := an.document(&oplog.Record{ID: 1, Text: "short", Stack: many})
-	var cut []string
-	for _, f := range d.Fields {
-		switch f := f.(type) {
-		case *kwField:
-			if f.name == cutField {
-				cut = append(cut, string(f.value))
-			}
-		case *textField:
-			if f.name == "stack" {
-				f.Analyze()
-				first := strings.Fields(many)
-				if !f.cut || len(f.freqs) != maxFieldTerms || f.freqs[first[0]] == nil || f.freqs[first[maxFieldTerms-1]] == nil || f.freqs[first[maxFieldTerms]] != nil {
-					t.Errorf("stack of %d distinct words: cut %v, %d terms", maxFieldTerms+100, f.cut, len(f.freqs))
-				}
-			}
-		}
-	}
-	if strings.Join(cut, ",") != "stack" {
-		t.Errorf("cut fields %q, want stack", cut)
-	}
-	few := strings.Repeat("Alpha beta, gamma the delta! ", 3*maxFieldTerms)
-	n := 3 * maxFieldTerms
-	// counted for a field indexed with frequencies, 0 for one without
-	defer func(o index.FieldIndexingOptions) { textOpts = o }(textOpts)
-	for _, opts := range []index.FieldIndexingOptions{index.IndexField, index.IndexField | index.SkipFreqNorm} {
-		textOpts = opts
-		f := &textField{name: "stack", value: []byte(few), an: an.words}
-		f.Analyze()
-		k := n * freqOne(opts)
-		if want := fmt.Sprintf("alpha:%d beta:%d delta:%d gamma:%d", k, k, k, k); f.cut || freqString(f.freqs) != want || f.length != 4*n {
-			t.Errorf("%v: a long field of few words: cut %v, %d words, %s; want %s", opts, f.cut, f.length, freqString(f.freqs), want)
 		}
 	}
 }

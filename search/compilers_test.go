@@ -9,8 +9,8 @@ import (
 
 // TestCompilers_EverySample walks every node type of the query language
 // (ql.Samples, which a test of package query keeps complete) through the
-// three compilers of this package: bleve (bleve.go), the predicate on
-// records (eval.go) and the test of chunks' term sets (terms_pred.go). A
+// two compilers of this package: the predicate on records (eval.go) and
+// the test of chunks' term sets (terms_pred.go). A
 // node type that one of them lacks panics there ("BUG: … no … of") and
 // fails here, so that an operator cannot be half added.
 func TestCompilers_EverySample(t *testing.T) {
@@ -30,14 +30,6 @@ func TestCompilers_EverySample(t *testing.T) {
 					t.Fatalf("%s: %v", what, err)
 				}
 			}
-			c := &compiled{tree: n}
-			compile("bleve", func() error {
-				q, err := an.bleve(c, n)
-				if err == nil && q == nil {
-					err = fmt.Errorf("no query")
-				}
-				return err
-			})
 			ev := an.evaluator(m)
 			compile("eval", func() error {
 				p, err := ev.eval(n)

@@ -31,7 +31,7 @@ func manyWords(seed uint64, n int) []string {
 
 // TestSearch_CutFields: a stack or text of more distinct words than the
 // index holds for one field (8,192) is found by any of its words, exactly,
-// above the watermark and in the segments alike: a word past the ones
+// in growing and stored sets alike: a word past the ones
 // indexed, the same in the other field (not there), a phrase, NOT, a
 // prefix, a wildcard, a fuzzy word and a regular expression past them, and
 // a word no record holds; the records around them are unaffected.

@@ -5,14 +5,11 @@ import (
 	"syscall"
 )
 
-// A full disk: the index keeps serving what it has, and writes nothing
-// until there is room again. Open does not fail when meta.json cannot be
-// written for lack of room (the one on disk is older: what it does not
-// list is indexed again later), so a server can start on a full disk and
-// answer reads; the indexer, while the disk is full, only tries to write
-// meta.json at each tick, and goes on indexing once that succeeds.
-// Searches stay exact meanwhile: the records above the watermark are
-// evaluated from the store.
+// A full disk: the index keeps serving what it has. A set that cannot be
+// written stays in memory (the sets file is cut back to where it was), and
+// the next step tries again; searches stay exact meanwhile, as the sets in
+// memory answer as the stored ones do. Open does not fail when the sets
+// file cannot be rewritten for lack of room.
 
 // isDiskFull reports whether err says the disk, or the user's quota, is full.
 func isDiskFull(err error) bool {
@@ -31,16 +28,9 @@ func (x *Index) tolerateFull(err error) error {
 	return nil
 }
 
-// stillFull reports whether the disk was full and still is: it tries to
-// write meta.json again.
-func (x *Index) stillFull() bool {
-	if !x.full.Load() {
-		return false
+// roomAgain notes that a write succeeded after the disk was full.
+func (x *Index) roomAgain() {
+	if x.full.Swap(false) {
+		x.opts.Logger.Info("the disk has room again: the search index is written again", "dir", x.dir)
 	}
-	if err := x.writeMeta(); err != nil {
-		return true
-	}
-	x.full.Store(false)
-	x.opts.Logger.Info("the disk has room again: search indexing resumes", "dir", x.dir)
-	return false
 }

@@ -10,7 +10,6 @@ import (
 
 	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/mapping"
-	"github.com/blevesearch/bleve/v2/search/query"
 	"github.com/blevesearch/bleve/v2/search/searcher"
 	"github.com/blevesearch/vellum/levenshtein"
 	vregexp "github.com/blevesearch/vellum/regexp"
@@ -395,16 +394,17 @@ func (ms *matchers) build(n ql.Node, field string) leafMatch {
 	return leafMatch{ms: []termMatcher{m}}
 }
 
-// phraseOf is a phrase on a text field, as newPhrase builds it: several
-// words in order, one word, or none.
+// phraseOf is a phrase on a text field: several words in order, one word
+// (matched as its term when that tells it apart), or none.
 func (ms *matchers) phraseOf(field, text string) leafMatch {
-	switch q := newPhrase(field, text, ms.an).(type) {
-	case *phraseQuery:
-		return leafMatch{phrase: q}
-	case *query.TermQuery:
-		return leafMatch{ms: []termMatcher{exactMatcher(q.Term)}}
+	q := newPhrase(field, text, ms.an)
+	switch {
+	case q == nil:
+		return leafMatch{}
+	case len(q.words) == 1 && q.words[0].full == "":
+		return leafMatch{ms: []termMatcher{exactMatcher(q.words[0].term)}}
 	}
-	return leafMatch{}
+	return leafMatch{phrase: q}
 }
 
 // words analyses text with field's analyzer, as MatchQuery does: one term

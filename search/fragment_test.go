@@ -10,8 +10,8 @@ import (
 )
 
 // TestIndex_Search_PatternFragments: a prefix or wildcard search marks the
-// word it matched in each hit's fragment, whole, from the index's segments
-// and from the records above its watermark alike.
+// word it matched in each hit's fragment, whole, from stored sets and
+// growing ones alike.
 func TestIndex_Search_PatternFragments(t *testing.T) {
 	recs := []oplog.Record{
 		{Level: oplog.LevelError, Name: "Game", Text: "autocrash disabled; the player crashed at wave 3"},

@@ -11,7 +11,7 @@ import (
 
 // TestIndex_Search_HighlightNot: a word written under NOT is never marked
 // in a fragment (the hits were not searched for it), under two it is
-// again; from the segments and above the watermark alike.
+// again; from stored sets and growing ones alike.
 func TestIndex_Search_HighlightNot(t *testing.T) {
 	recs := []oplog.Record{
 		{Level: oplog.LevelError, Name: "Game", Text: "null, reference in list"},

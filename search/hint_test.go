@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcplogd/mcplogd/internal/harness/logtest"
 	"github.com/mcplogd/mcplogd/oplog"
+	"github.com/mcplogd/mcplogd/search"
 )
 
 // walkableLines are n lines of lines(from, n) where every 40th says
@@ -81,33 +82,33 @@ func checkWordHint(t *testing.T, l *oplog.Log, want []string) {
 	}
 }
 
-// TestLog_Search_Hint_Segment: a misspelt word whose right spelling is in
-// the segments is corrected, and the correction finds those records.
-func TestLog_Search_Hint_Segment(t *testing.T) {
+// TestLog_Search_Hint_Stored: a misspelt word whose right spelling is in
+// the stored sets is corrected, and the correction finds those records.
+func TestLog_Search_Hint_Stored(t *testing.T) {
 	e := mustOpen(t, t.TempDir(), small(), nil)
 	recs, want := walkableLines(1, 2500)
 	logtest.MustAppend(t, e.log, recs...)
 	last := e.db.Stats().LastID
-	logtest.Eventually(t, 30*time.Second, "every record in a segment", func() bool {
+	logtest.Eventually(t, 30*time.Second, "every whole chunk's set stored", func() bool {
 		return e.idx.Status().SegmentsThrough == last
 	})
 	checkWordHint(t, e.log, want)
 }
 
-// TestLog_Search_Hint_AboveWatermark: with the segments held back, a word
-// appended a moment ago, in the term sets only, is suggested too.
-func TestLog_Search_Hint_AboveWatermark(t *testing.T) {
-	db, l, idx, _ := heldIndex(t, 500)
+// TestLog_Search_Hint_Growing: a word appended a moment ago, in a set
+// not yet stored, is suggested too.
+func TestLog_Search_Hint_Growing(t *testing.T) {
+	e := mustOpen(t, t.TempDir(), search.Options{TailChunk: 5000, Changed: nil, Interval: 20 * time.Millisecond}, nil)
 	recs, want := walkableLines(1, 3000)
-	logtest.MustAppend(t, l, recs...)
-	last := db.Stats().LastID
+	logtest.MustAppend(t, e.log, recs...)
+	last := e.db.Stats().LastID
 	logtest.Eventually(t, 20*time.Second, "every record in a term set", func() bool {
-		return idx.Status().IndexedThrough == last
+		return e.idx.Status().IndexedThrough == last
 	})
-	if s := idx.Status(); s.SegmentsThrough != 0 {
-		t.Fatalf("segments through %d; want the segments held back", s.SegmentsThrough)
+	if s := e.idx.Status(); s.Segments != 0 {
+		t.Fatalf("%d complete sets; want the chunk still growing", s.Segments)
 	}
-	checkWordHint(t, l, want)
+	checkWordHint(t, e.log, want)
 }
 
 // TestLog_Search_Hint_Filter: a word held only below the level asked is
@@ -201,7 +202,7 @@ func TestIndex_Words(t *testing.T) {
 	recs, _ := walkableLines(1, 300)
 	logtest.MustAppend(t, e.log, recs...)
 	last := e.db.Stats().LastID
-	logtest.Eventually(t, 20*time.Second, "every record in a segment", func() bool { return e.idx.Status().SegmentsThrough == last })
+	logtest.Eventually(t, 20*time.Second, "every record in a set", func() bool { return e.idx.Status().IndexedThrough == last })
 	ws, err := e.idx.Words(context.Background(), "walkabel", 2, 0)
 	if err != nil {
 		t.Fatal(err)

@@ -35,8 +35,8 @@ func (s *holdSpy) holding() (func() bool, int) {
 }
 
 // TestIndex_HoldsSealingWhileBehind: the index holds the store's sealer
-// while more than a step's records are in no segment, takes its hold back
-// at Close, and lets the sealer go once the records are in segments.
+// while more than holdBehind (10,000) records are in no term set, takes
+// its hold back at Close, and lets the sealer go once they are.
 func TestIndex_HoldsSealingWhileBehind(t *testing.T) {
 	dir := t.TempDir()
 	db := logtest.MustOpenDBAt(t, filepath.Join(dir, "log.db"), nil)
@@ -44,7 +44,7 @@ func TestIndex_HoldsSealingWhileBehind(t *testing.T) {
 	l := oplog.New(db, nil)
 	open := func() *search.Index {
 		// No wake-ups and a two-hour interval: the indexer steps at Open only.
-		idx, err := search.Open(filepath.Join(dir, "index"), spy, &search.Options{Interval: 2 * time.Hour, BatchSize: 1000})
+		idx, err := search.Open(filepath.Join(dir, "index"), spy, &search.Options{Interval: 2 * time.Hour})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -55,13 +55,13 @@ func TestIndex_HoldsSealingWhileBehind(t *testing.T) {
 	if held == nil || held() {
 		t.Fatalf("an index of an empty store: hold %v; want a function that lets the sealer go", held != nil)
 	}
-	logtest.MustAppend(t, l, lines(0, 1000)...)
+	logtest.MustAppend(t, l, lines(0, 10_000)...)
 	if held() {
-		t.Fatalf("1,000 records in no segment, a step's worth: the sealer is held")
+		t.Fatalf("10,000 records in no term set: the sealer is held")
 	}
-	logtest.MustAppend(t, l, lines(1000, 2000)...)
+	logtest.MustAppend(t, l, lines(10_000, 2000)...)
 	if !held() {
-		t.Fatalf("3,000 records in no segment (the index holds %d): the sealer is not held", idx.Status().SegmentsThrough)
+		t.Fatalf("12,000 records in no term set (the index holds %d): the sealer is not held", idx.Status().IndexedThrough)
 	}
 	if err := idx.Close(); err != nil {
 		t.Fatal(err)
@@ -69,13 +69,13 @@ func TestIndex_HoldsSealingWhileBehind(t *testing.T) {
 	if h, set := spy.holding(); h != nil || set != 2 {
 		t.Fatalf("after Close: hold set %d times, the last nil %v; want twice, the last nil", set, h == nil)
 	}
-	idx = open() // indexes the 3,000 records at once
+	idx = open() // indexes the 12,000 records at once
 	t.Cleanup(func() { _ = idx.Close() })
 	held, _ = spy.holding()
 	deadline := time.Now().Add(time.Minute)
 	for held() {
 		if time.Now().After(deadline) {
-			t.Fatalf("the index holds %d of 3,000 records after a minute, and the sealer still", idx.Status().SegmentsThrough)
+			t.Fatalf("the index holds %d of 12,000 records after a minute, and the sealer still", idx.Status().IndexedThrough)
 		}
 		time.Sleep(5 * time.Millisecond)
 	}

@@ -6,7 +6,9 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -92,6 +94,23 @@ func openLagging(t *testing.T, e *env, dir, name string, chunk uint64) *search.I
 	return x
 }
 
+// openStored opens an index of chunks of chunk IDs in dir/name over e's
+// store and waits until every whole chunk's set is in its sets file.
+func openStored(t *testing.T, e *env, dir, name string, chunk uint64) *search.Index {
+	t.Helper()
+	x, err := search.Open(filepath.Join(dir, name), e.db, &search.Options{TailChunk: chunk, Interval: 10 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = x.Close() })
+	last := e.db.Stats().LastID
+	logtest.Eventually(t, 30*time.Second, "every whole chunk's set stored", func() bool {
+		s := x.Status()
+		return s.SegmentsThrough == last && s.IndexedThrough == last
+	})
+	return x
+}
+
 // buildTerms builds x's term sets until none is left to build.
 func buildTerms(t *testing.T, x *search.Index) {
 	t.Helper()
@@ -106,9 +125,9 @@ func buildTerms(t *testing.T, x *search.Index) {
 	}
 }
 
-// small makes segments and chunks small so that tests cross many of them.
+// small makes chunks small so that tests cross many of them.
 func small() search.Options {
-	return search.Options{SegmentSize: 1000, BatchSize: 700, TailChunk: 300, Interval: 20 * time.Millisecond}
+	return search.Options{TailChunk: 300, Interval: 20 * time.Millisecond}
 }
 
 // lines returns n lines; every 7th says "needle", every 3rd is an error of Physics.
@@ -269,119 +288,125 @@ func TestIndex_Open_RebuildsMissingIndex(t *testing.T) {
 	e = e.reopen()
 	e.check(oplog.SearchQuery{Query: "needle", Limit: 500}, hasNeedle)
 	e.waitIndexed()
-	if s := e.idx.Status(); s.Segments != 4 || s.SegmentLag != 0 {
+	waitSets(t, e, 13) // 4,000 records: 13 whole chunks of 300
+	if s := e.idx.Status(); s.SegmentsThrough < 3900 || s.Lag != 0 {
 		t.Fatalf("status after rebuild: %+v", s)
 	}
 	e.check(oplog.SearchQuery{Query: "needle", Limit: 500}, hasNeedle)
 }
 
-func TestIndex_Open_RebuildsCorruptSegment(t *testing.T) {
+// waitSets waits until the sets file holds n sets.
+func waitSets(t *testing.T, e *env, n int) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for e.idx.Status().Segments != n {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d sets written, want %d: %+v", e.idx.Status().Segments, n, e.idx.Status())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestIndex_Open_RebuildsFromADamagedSet damages the sets file in the
+// middle (one flipped bit) and at its end (a torn frame): Open keeps the
+// sets before the damage, builds the others again, and searches stay exact
+// throughout.
+func TestIndex_Open_RebuildsFromADamagedSet(t *testing.T) {
 	e := mustOpen(t, t.TempDir(), small(), nil)
 	logtest.MustAppend(t, e.log, lines(0, 4000)...)
 	e.waitIndexed()
+	waitSets(t, e, 13)
 	e.close()
-	// Overwrite every file of the second segment with garbage.
-	seg := filepath.Join(e.dir, "index", fmt.Sprintf("seg-%020d", 1001))
-	n := 0
-	err := filepath.WalkDir(seg, func(path string, d os.DirEntry, err error) error {
-		if err == nil && !d.IsDir() {
-			n++
-			return os.WriteFile(path, []byte(strings.Repeat("garbage!", 512)), 0o600)
-		}
-		return err
-	})
-	if err != nil || n == 0 {
-		t.Fatalf("corrupting %s: %d files, %v", seg, n, err)
+	path := filepath.Join(e.dir, "index", "sets")
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b[len(b)/2] ^= 0x10
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		t.Fatal(err)
 	}
 	var logs syncBuffer
 	e.opts.Logger = slog.New(slog.NewTextHandler(&logs, nil))
 	e = e.reopen()
-	if !strings.Contains(logs.String(), "segment is corrupt") {
-		t.Fatalf("the corrupt segment was not reported: %s", logs.String())
+	if !strings.Contains(logs.String(), "rebuilding the term sets") || !strings.Contains(logs.String(), "checksum") {
+		t.Fatalf("the damaged set was not reported: %s", logs.String())
 	}
-	t.Logf("logs: %s; status %+v", logs.String(), e.idx.Status())
+	m := regexp.MustCompile(`id=(\d+)`).FindStringSubmatch(logs.String())
+	if m == nil {
+		t.Fatalf("no record to rebuild from in %s", logs.String())
+	}
+	if from, _ := strconv.Atoi(m[1]); from < 300 || from > 3900 || (from-1)%300 != 0 {
+		t.Fatalf("after a flipped bit in the middle, the sets are rebuilt from %d; want the first of a chunk after some kept", from)
+	}
 	e.check(oplog.SearchQuery{Query: "needle", Limit: 500}, hasNeedle)
 	e.waitIndexed()
+	waitSets(t, e, 13)
 	e.check(oplog.SearchQuery{Query: "needle", Limit: 500}, hasNeedle)
-	if s := e.idx.Status(); s.Segments != 4 {
-		t.Fatalf("status after rebuild: %+v", s)
+	e.close()
+	if err := os.Truncate(path, fileSize(t, path)-5); err != nil { // the growing chunk's set, torn by a crash
+		t.Fatal(err)
 	}
+	var logs2 syncBuffer
+	e.opts.Logger = slog.New(slog.NewTextHandler(&logs2, nil))
+	e = e.reopen()
+	if !strings.Contains(logs2.String(), "rebuilding the term sets") || !strings.Contains(logs2.String(), "id=3901") {
+		t.Fatalf("after a torn last frame: %s; want the growing chunk's set built again from 3901", logs2.String())
+	}
+	e.check(oplog.SearchQuery{Query: "needle", Limit: 500}, hasNeedle)
+	waitSets(t, e, 13)
 }
 
-// setMappingVersion writes version v in the meta.json of the closed index
-// of data directory dir, as an older mcplogd would have.
-func setMappingVersion(t *testing.T, dir string, v int) {
+func fileSize(t *testing.T, path string) int64 {
 	t.Helper()
-	meta := filepath.Join(dir, "index", "meta.json")
-	b, err := os.ReadFile(meta)
+	fi, err := os.Stat(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	old := strings.Replace(string(b), fmt.Sprintf(`"mappingVersion":%d`, search.MappingVersion), fmt.Sprintf(`"mappingVersion":%d`, v), 1)
-	if old == string(b) {
-		t.Fatalf("meta.json has no mapping version: %s", b)
-	}
-	if err := os.WriteFile(meta, []byte(old), 0o600); err != nil {
+	return fi.Size()
+}
+
+// TestIndex_Open_RemovesTheOlderIndex opens a data directory whose index
+// an older mcplogd wrote (bleve's meta.json and segment directories):
+// they are removed and the term sets built from the log, searches exact
+// meanwhile.
+func TestIndex_Open_RemovesTheOlderIndex(t *testing.T) {
+	e := mustOpen(t, t.TempDir(), small(), nil)
+	logtest.MustAppend(t, e.log, lines(0, 2500)...)
+	e.waitIndexed()
+	e.close()
+	idx := filepath.Join(e.dir, "index")
+	if err := os.RemoveAll(filepath.Join(idx, "sets")); err != nil {
 		t.Fatal(err)
 	}
-}
-
-// TestIndex_Open_TemplateMigration opens an index written before template
-// was a field (mapping version 7): it is rebuilt, and template: finds what
-// it should while it is and after.
-func TestIndex_Open_TemplateMigration(t *testing.T) {
-	restore := search.SetOmitTemplates()
-	e := mustOpen(t, t.TempDir(), small(), nil)
-	logtest.MustAppend(t, e.log, lines(0, 2500)...)
-	e.waitIndexed()
-	e.close()
-	restore()
-	id := oplog.TextTemplateID("found the needle in haystack 7")
-	q := oplog.SearchQuery{Query: "template:" + id, Limit: 500}
-	// The documents lack the field: at the current version, the segments
-	// answer nothing. Only records above the watermark the index reopened
-	// with (none, unless the last steps of the first index were lost) are
-	// matched exactly, and so found.
-	e = e.reopen()
-	held := e.idx.Status().SegmentsThrough
-	if held < 1000 {
-		t.Fatalf("the reopened index holds %d records in segments, want at least one segment's", held)
+	seg := filepath.Join(idx, "seg-00000000000000000001")
+	if err := os.MkdirAll(seg, 0o700); err != nil {
+		t.Fatal(err)
 	}
-	for _, got := range e.all(q) {
-		if got <= held {
-			t.Fatalf("documents written without templates: template:%s found record %d, held in a segment (through %d)", id, got, held)
+	for _, f := range []string{filepath.Join(idx, "meta.json"), filepath.Join(seg, "000000000001.zap")} {
+		if err := os.WriteFile(f, []byte(`{"mappingVersion":13}`), 0o600); err != nil {
+			t.Fatal(err)
 		}
 	}
-	e.close()
-	setMappingVersion(t, e.dir, 7)
 	e = e.reopen()
 	if s := e.idx.Status(); s.SegmentsThrough != 0 || s.State != "rebuilding" {
-		t.Fatalf("an index of mapping version 7 must start over: %+v", s)
+		t.Fatalf("an older index must be built again: %+v", s)
 	}
-	e.check(q, hasNeedle)
-	e.waitIndexed()
-	e.check(q, hasNeedle)
-	e.check(oplog.SearchQuery{Query: "-template:" + id, Limit: 500}, func(r *oplog.Record) bool { return !hasNeedle(r) })
-	e = e.reopen() // the same IDs after a restart
-	e.check(q, hasNeedle)
-}
-
-func TestIndex_Open_MappingVersionBumpRebuilds(t *testing.T) {
-	e := mustOpen(t, t.TempDir(), small(), nil)
-	logtest.MustAppend(t, e.log, lines(0, 2500)...)
-	e.waitIndexed()
-	e.close()
-	setMappingVersion(t, e.dir, 0)
-	e = e.reopen()
-	if s := e.idx.Status(); s.SegmentsThrough != 0 || s.State != "rebuilding" {
-		t.Fatalf("after a mapping bump the index must start over: %+v", s)
+	for _, f := range []string{seg, filepath.Join(idx, "meta.json")} {
+		if _, err := os.Stat(f); !os.IsNotExist(err) {
+			t.Fatalf("%s is still there (%v)", f, err)
+		}
 	}
 	e.check(oplog.SearchQuery{Query: "needle", Limit: 500}, hasNeedle)
 	e.waitIndexed()
+	waitSets(t, e, 8)
 	e.check(oplog.SearchQuery{Query: "needle", Limit: 500}, hasNeedle)
 }
 
-func TestIndex_Retention_DropsSegments(t *testing.T) {
+// TestIndex_Retention_DropsSets checks that the sets of the chunks
+// retention emptied are dropped, and that the sets file is rewritten
+// without them.
+func TestIndex_Retention_DropsSets(t *testing.T) {
 	e := mustOpen(t, t.TempDir(), small(), &store.Options{MaxRecords: 1500})
 	for i := range 5 {
 		logtest.MustAppend(t, e.log, lines(i*1000, 1000)...)
@@ -392,12 +417,12 @@ func TestIndex_Retention_DropsSegments(t *testing.T) {
 	for {
 		logtest.MustAppend(t, e.log, lines(0, 1)...) // wakes the indexer, which drops what retention emptied
 		e.waitIndexed()
-		if s := e.idx.Status(); s.Segments <= 3 {
+		if s := e.idx.Status(); s.Segments <= 6 {
 			break
 		}
 		select {
 		case <-ctx.Done():
-			t.Fatalf("segments not dropped: %+v, store %+v", e.idx.Status(), e.db.Stats())
+			t.Fatalf("sets not dropped: %+v, store %+v", e.idx.Status(), e.db.Stats())
 		case <-time.After(10 * time.Millisecond):
 		}
 	}
@@ -442,10 +467,10 @@ func TestIndex_Search_SyntaxError(t *testing.T) {
 }
 
 // TestIndex_Search_TimeRange checks since/until against the store's own
-// filter, with writer times out of ID order across segment and chunk
-// bounds (so that segments are skipped, searched whole without the range
-// clause, and searched with it), above the watermark, below it and after a
-// reopen that reads the segments' time spans from meta.json.
+// filter, with writer times out of ID order across chunk bounds (so that
+// chunks are skipped by their sets' spans, searched whole and searched
+// with the range), in growing sets, stored ones and after a reopen that
+// reads the spans from the sets file.
 func TestIndex_Search_TimeRange(t *testing.T) {
 	base := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
 	timed := func(from, n int) []oplog.Record {
@@ -509,7 +534,7 @@ func TestIndex_Search_TimeRange(t *testing.T) {
 	e = e.reopen()
 	e.waitIndexed()
 	checkAll(e)
-	e = e.reopen() // spans from meta.json
+	e = e.reopen() // spans from the sets file
 	e.waitIndexed()
 	logtest.MustAppend(t, e.log, timed(5000, 2000)...)
 	checkAll(e) // some indexed, some maybe not

@@ -313,7 +313,7 @@ func inSearchWalk() bool {
 func TestSearch_WatermarkAdvancesDuringLagSearches(t *testing.T) {
 	dir := t.TempDir()
 	opts := small()
-	opts.SegmentSize, opts.BatchSize, opts.TailChunk = 0, 0, 0
+	opts.TailChunk = 0
 	opts.Interval = 2 * time.Hour
 	e := mustOpen(t, dir, opts, nil)
 	logtest.MustAppend(t, e.log, lines(0, 30_000)...)
@@ -371,7 +371,7 @@ func TestSearch_WatermarkAdvancesDuringLagSearches(t *testing.T) {
 		})
 	}
 	logtest.Eventually(t, 60*time.Second, "the watermark reaching the last ID while a search is in its walk", func() bool {
-		return idx.Status().SegmentsThrough >= last
+		return idx.Status().IndexedThrough >= last
 	})
 	unpark()
 	n := searches.Load()

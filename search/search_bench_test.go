@@ -24,9 +24,6 @@ import (
 
 var (
 	benchRecords  = flag.Int("search.records", 100_000, "records of the benchmark workload (internal/workload) in the search benchmarks' store")
-	benchSegment  = flag.Uint64("search.segment", 0, "segment size (IDs) of the benchmarked index; 0: the default")
-	benchBatch    = flag.Int("search.batch", 0, "records per indexing batch; 0: the default")
-	benchParallel = flag.Int("search.parallel", 0, "bleve batches indexed at once; 0: the default")
 	benchBaseline = flag.Bool("search.baseline", true, "also build and query a plain single bleve index sorted by time")
 )
 
@@ -123,7 +120,7 @@ func buildFixture() (*fixture, error) {
 	f.until = f.since.Add(span / 10)
 
 	start := time.Now()
-	f.idx, err = search.Open(filepath.Join(dir, "index"), db, &search.Options{SegmentSize: *benchSegment, BatchSize: *benchBatch, Parallel: *benchParallel, Changed: f.log.Changed})
+	f.idx, err = search.Open(filepath.Join(dir, "index"), db, &search.Options{Changed: f.log.Changed})
 	if err != nil {
 		return nil, err
 	}
@@ -240,14 +237,14 @@ func BenchmarkReopen(b *testing.B) {
 		b.Fatal(err)
 	}
 	for b.Loop() {
-		idx, err := search.Open(dir, f.db, &search.Options{SegmentSize: *benchSegment, Interval: time.Hour})
+		idx, err := search.Open(dir, f.db, &search.Options{Interval: time.Hour})
 		if err != nil {
 			b.Fatal(err)
 		}
 		_ = idx.Close()
 	}
 	b.StopTimer()
-	idx, err := search.Open(dir, f.db, &search.Options{SegmentSize: *benchSegment, Interval: time.Hour})
+	idx, err := search.Open(dir, f.db, &search.Options{Interval: time.Hour})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -1,7 +1,6 @@
 package search
 
 import (
-	"encoding/json"
 	"testing"
 	"time"
 )
@@ -53,15 +52,5 @@ func TestSpanCover(t *testing.T) {
 	merged.merge(newSpan())
 	if merged != sp {
 		t.Errorf("merge: %+v, want %+v", merged, sp)
-	}
-	// It survives meta.json.
-	b, _ := json.Marshal(segmentMeta{Lo: 1, Time: sp})
-	var back segmentMeta
-	if err := json.Unmarshal(b, &back); err != nil || back.Time != sp {
-		t.Errorf("round trip: %+v, %v; want %+v", back.Time, err, sp)
-	}
-	var old segmentMeta
-	if err := json.Unmarshal([]byte(`{"lo":1,"docs":3}`), &old); err != nil || old.Time.Known {
-		t.Errorf("older meta.json: %+v, %v; want an unknown span", old.Time, err)
 	}
 }

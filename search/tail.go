@@ -70,7 +70,7 @@ func (x *Index) searchChunk(ctx context.Context, p pred, cp cpred, col *collecto
 		*v = recView{r: r, an: v.an}
 		if p(v) {
 			got = append(got, r.ID)
-			if len(col.ids)+len(got) > col.limit {
+			if len(col.ids)+len(got) > col.stop {
 				down = r.ID
 				break
 			}
@@ -183,23 +183,22 @@ func (t *tailCache) drop(rev, k uint64) {
 	}
 }
 
-// warm reads the whole chunks above the watermark that no search has read
-// yet into the cache, newest first, while it has room, so that the first
-// search after a burst finds them decoded (reading and decoding 100,000
-// records is ~70 ms, a tenth of a second of indexing them). The indexer
-// calls it between its steps; the chunks it passes are dropped.
+// warm reads the newest whole chunks that no search has read yet into the
+// cache, newest first, while it has room, so that the first search after
+// a burst finds them decoded (reading and decoding 100,000 records is
+// ~70 ms). The index calls it when a step leaves nothing more to do.
 func (x *Index) warm() error {
 	st := x.st.Stats()
 	x.mu.RLock()
-	wm, rev := x.watermark, x.revision
+	rev := x.revision
 	x.mu.RUnlock()
 	n := x.opts.TailChunk
 	if rev != st.Revision {
 		return nil
 	}
-	low := wm / n // the chunk of wm+1
+	low := (max(st.FirstID, st.GenStart, 1) - 1) / n // the chunk of the lowest record
 	x.tail.drop(rev, low)
-	if st.LastID < wm+n {
+	if st.LastID < (low+1)*n {
 		return nil
 	}
 	for k := st.LastID/n - 1; k >= low; k-- { // (k+1)*n <= LastID: whole chunks
@@ -333,34 +332,6 @@ func (x *Index) readRange(lo, hi uint64, maxBytes int64) (recs []oplog.Record, b
 		return true
 	})
 	return recs, bytes, whole, err
-}
-
-// matchDirty returns the IDs of ids in lo..hi whose current record matches p.
-func (x *Index) matchDirty(p pred, ids map[uint64]bool, lo, hi uint64) ([]uint64, error) {
-	var sorted []uint64
-	for id := range ids {
-		if id >= lo && id <= hi {
-			sorted = append(sorted, id)
-		}
-	}
-	if len(sorted) == 0 {
-		return nil, nil
-	}
-	slices.Sort(sorted)
-	x.dirty.reads.Add(uint64(len(sorted)))
-	recs, err := x.getMany(sorted)
-	if err != nil {
-		return nil, err
-	}
-	var out []uint64
-	v := &recView{an: x.an.text}
-	for i := range recs {
-		*v = recView{r: &recs[i], an: v.an}
-		if p(v) {
-			out = append(out, recs[i].ID)
-		}
-	}
-	return out, nil
 }
 
 // getMany reads the stored records of ids, leaving out those not stored.

@@ -23,6 +23,9 @@ import (
 // start they are built again from the records above the persisted
 // watermark, and dropped as bleve's watermark passes them.
 
+// kwKey is a keyword field's value in a term set.
+type kwKey struct{ field, v string }
+
 // chunkTerms is the term set of one chunk: its records from..through.
 type chunkTerms struct {
 	mu       sync.RWMutex
@@ -48,24 +51,40 @@ const termOverhead = 40
 // arenaBlock is the size of the blocks that hold a growing chunk's terms.
 const arenaBlock = 32 << 10
 
-// termSets are the chunk term sets above the watermark.
+// termSets are the chunks' term sets: growing or not yet in the sets file
+// (chunks), and stored (in the sets file, compressed).
 type termSets struct {
-	build   sync.Mutex // one buildTerms at a time
-	mu      sync.Mutex
-	rev     uint64 // the store generation of the sets
-	wm      uint64 // the watermark they were started from
-	through uint64 // every record from wm+1 up to here is in a set
-	chunks  map[uint64]*chunkTerms
-	bytes   int64 // the sum of the chunks' sizes
+	build       sync.Mutex // one buildTerms at a time
+	mu          sync.Mutex
+	rev         uint64 // the store generation of the sets
+	through     uint64 // every record from the generation's first up to here is in a set
+	chunks      map[uint64]*chunkTerms
+	bytes       int64 // the sum of chunks' sizes
+	stored      map[uint64]*storedSet
+	storedBytes int64 // the sum of the stored sets' compressed bytes
+	deadBytes   int64 // what the sets file holds of sets retention dropped
+	cache       setCache
+}
+
+// reset drops every set, for store generation rev, the sets starting after through.
+func (t *termSets) reset(rev, through uint64) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.rev, t.through, t.chunks, t.bytes = rev, through, map[uint64]*chunkTerms{}, 0
+	t.stored, t.storedBytes, t.deadBytes = map[uint64]*storedSet{}, 0, 0
+	t.cache.reset()
+}
+
+func (t *termSets) storedCount() int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return len(t.stored)
 }
 
 // get returns chunk k's set if it holds every record lo..hi of it.
 func (t *termSets) get(rev, k, lo, hi uint64) *chunkTerms {
-	t.mu.Lock()
-	c := t.chunks[k]
-	ok := t.rev == rev && c != nil
-	t.mu.Unlock()
-	if !ok {
+	c := t.set(rev, k)
+	if c == nil {
 		return nil
 	}
 	c.mu.RLock()
@@ -76,23 +95,39 @@ func (t *termSets) get(rev, k, lo, hi uint64) *chunkTerms {
 	return c
 }
 
-// covered returns the highest ID through which every record above the
-// watermark wm is in a term set (wm when none is).
+// set returns chunk k's set: the growing one, or the stored one decoded.
+func (t *termSets) set(rev, k uint64) *chunkTerms {
+	t.mu.Lock()
+	c, s := t.chunks[k], t.stored[k]
+	ok := t.rev == rev
+	t.mu.Unlock()
+	switch {
+	case !ok:
+		return nil
+	case c != nil || s == nil:
+		return c
+	}
+	if c = t.cache.get(k); c != nil {
+		return c
+	}
+	_, c, err := decodeSet(s.packed)
+	if err != nil {
+		return nil // (it was decoded at Open or encoded here): the records are evaluated
+	}
+	c.pos = s.pos
+	t.cache.put(k, c)
+	return c
+}
+
+// covered returns the highest ID through which every record is in a term
+// set (wm, the sets file's, when the sets are of another generation).
 func (t *termSets) covered(rev, wm uint64) uint64 {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if t.rev != rev || t.wm > wm {
+	if t.rev != rev {
 		return wm
 	}
 	return max(t.through, wm)
-}
-
-// catching reports whether the sets started from watermark wm are behind
-// the log's last ID and can reach it (within their bounds).
-func (t *termSets) catching(rev, wm, last uint64) bool {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.rev == rev && t.wm <= wm && max(t.through, wm) < last && last <= wm+maxTermSetRecords && t.bytes <= maxTermSetBytes
 }
 
 // buildTerms adds up to termsStep records (or releaseBytes of them) after the sets' end to their
@@ -109,17 +144,9 @@ func (x *Index) buildTerms() (int, int64, error) {
 	t := &x.terms
 	n := x.opts.TailChunk
 	t.mu.Lock()
-	if t.rev != rev || t.wm > wm || rev != st.Revision {
-		// a new generation, or the watermark fell (a rebuild): start over
-		t.rev, t.wm, t.through, t.chunks, t.bytes = rev, wm, wm, map[uint64]*chunkTerms{}, 0
-	}
-	for k, c := range t.chunks {
-		if (k+1)*n <= wm {
-			delete(t.chunks, k)
-			c.mu.RLock()
-			t.bytes -= c.size
-			c.mu.RUnlock()
-		}
+	if t.rev != rev || rev != st.Revision {
+		t.mu.Unlock()
+		return 0, 0, nil // the index starts over first
 	}
 	from, full := max(t.through, wm), t.bytes > maxTermSetBytes
 	t.mu.Unlock()
@@ -276,20 +303,6 @@ func (c *chunkTerms) intern(f int, term []byte) string {
 	a = append(a, term...)
 	c.arena[f] = a
 	return unsafe.String(&a[from], len(term))
-}
-
-// runTerms keeps the term sets up with the log, beside the indexer.
-func (x *Index) runTerms() {
-	defer close(x.termsDone)
-	x.loop(0, func() bool {
-		n, bytes, err := x.buildTerms()
-		if err != nil {
-			x.opts.Logger.Error("search: reading the records above the watermark failed", "err", err)
-			return false
-		}
-		x.readN(n, bytes, n < termsStep)
-		return n >= termsStep || bytes >= releaseBytes
-	})
 }
 
 // has reports whether text field f (0: text, 1: stack) of c holds term.

@@ -1,18 +1,8 @@
 package search
 
 import (
-	"context"
-	"fmt"
-	"sync"
 	"time"
 
-	index "github.com/blevesearch/bleve_index_api"
-
-	"github.com/blevesearch/bleve/v2/mapping"
-	"github.com/blevesearch/bleve/v2/search"
-	"github.com/blevesearch/bleve/v2/search/searcher"
-
-	"github.com/mcplogd/mcplogd/oplog"
 	ql "github.com/mcplogd/mcplogd/oplog/query"
 )
 
@@ -25,62 +15,6 @@ import (
 // filter is applied to the IDs a search collects; a time range written in
 // the query string is a timeRangeQuery, which filters bleve's documents
 // through the column.
-
-// timeCol holds the record times (Unix nanoseconds; 0: unknown) of the IDs
-// lo..lo+len(t)-1.
-type timeCol struct {
-	mu   sync.RWMutex
-	lo   uint64
-	t    []int64
-	full bool // every record of the store in the range at fill time is here
-}
-
-func newTimeCol(lo, n uint64) *timeCol { return &timeCol{lo: lo, t: make([]int64, n)} }
-
-// set records r's time. Under c.mu.
-func (c *timeCol) set(r *oplog.Record) {
-	if i := r.ID - c.lo; r.ID >= c.lo && i < uint64(len(c.t)) {
-		c.t[i] = r.Time.UnixNano()
-	}
-}
-
-// get returns id's time. Under c.mu (read).
-func (c *timeCol) get(id uint64) (int64, bool) {
-	if i := id - c.lo; id >= c.lo && i < uint64(len(c.t)) && c.t[i] != 0 {
-		return c.t[i], true
-	}
-	return 0, false
-}
-
-// fill reads the times of the IDs lo..hi from st, once, telling read what
-// it read.
-func (c *timeCol) fill(st oplog.Store, hi uint64, read func(bytes int64)) error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.full {
-		return nil
-	}
-	err := eachRecord(st, nil, c.lo, hi, func(batch []oplog.Record) bool {
-		var bytes int64
-		for i := range batch {
-			c.set(&batch[i])
-			bytes += recordBytes(&batch[i])
-		}
-		read(bytes)
-		return true
-	})
-	if err != nil {
-		return err
-	}
-	c.full = true
-	return nil
-}
-
-// timeLookup returns a record's time, false when it is not known (the record
-// is not there).
-type timeLookup func(id uint64) (int64, bool)
-
-type lookupKey struct{}
 
 // in reports whether t passes r (since inclusive, until exclusive).
 func (r timeRange) in(t int64) bool {
@@ -118,27 +52,4 @@ func (q *timeRangeQuery) match(t int64) bool {
 		}
 	}
 	return true
-}
-
-func (q *timeRangeQuery) Searcher(ctx context.Context, r index.IndexReader, m mapping.IndexMapping, opts search.SearcherOptions) (search.Searcher, error) {
-	look, _ := ctx.Value(lookupKey{}).(timeLookup)
-	if look == nil {
-		return nil, fmt.Errorf("time range: no record times for this index")
-	}
-	all, err := searcher.NewMatchAllSearcher(ctx, r, 1, opts)
-	if err != nil {
-		return nil, err
-	}
-	return searcher.NewFilteringSearcher(ctx, all, func(_ *search.SearchContext, d *search.DocumentMatch) bool {
-		ext, err := r.ExternalID(d.IndexInternalID)
-		if err != nil {
-			return false
-		}
-		id, ok := parseDocID(ext)
-		if !ok {
-			return false
-		}
-		t, ok := look(id)
-		return ok && q.match(t)
-	}), nil
 }

@@ -3,23 +3,16 @@ package search
 import (
 	"cmp"
 	"context"
-	"fmt"
-	"maps"
 	"slices"
-
-	"github.com/blevesearch/bleve/v2"
-	index "github.com/blevesearch/bleve_index_api"
 
 	"github.com/mcplogd/mcplogd/oplog"
 )
 
-// Words answers oplog.Index.Words: the words within edits of word in the
-// segments' term dictionaries (bleve's fuzzy dictionaries, vellum's
-// Levenshtein automata) and in the term sets of the chunks above the
-// watermark (the same automata as a fuzzy word's, fuzzyMatcher). A
-// segment's count is its dictionary's (records holding the word); a
-// chunk adds one. A segment that cannot be read is left out, not an
-// error: the words only feed a suggestion. EINVALID for edits outside 1..2.
+// Words answers oplog.Index.Words: the words within edits of word (the
+// same automata as a fuzzy word's, fuzzyMatcher), counted in the records
+// of the newest wordsWalk IDs, read for it, and once a chunk in the term
+// sets of the chunks below them, newest first, at most wordsSets sets.
+// EINVALID for edits outside 1..2.
 func (x *Index) Words(ctx context.Context, word string, edits, limit int) ([]oplog.WordCount, error) {
 	if edits < 1 || edits > 2 {
 		return nil, oplog.Errorf(oplog.EINVALID, "edits: %d: expected 1 or 2", edits)
@@ -30,73 +23,77 @@ func (x *Index) Words(ctx context.Context, word string, edits, limit int) ([]opl
 	}
 	counts := map[string]int64{}
 	st := x.st.Stats()
-	rev := st.Revision
-	x.mu.RLock()
-	wm := x.watermark
-	if x.revision == rev && !x.closed {
-		for _, s := range x.segs {
-			if ctx.Err() != nil {
-				break
+	from := max(st.FirstID, st.GenStart, 1)
+	if st.LastID >= wordsWalk {
+		from = max(from, st.LastID-wordsWalk+1)
+	}
+	n := x.opts.TailChunk
+	t := &x.terms
+	t.mu.Lock()
+	var ks []uint64
+	if t.rev == st.Revision {
+		for k := range t.stored {
+			if (k+1)*n < from {
+				ks = append(ks, k)
 			}
-			_ = segmentWords(ctx, s.idx, word, edits, counts)
 		}
 	}
-	x.mu.RUnlock()
+	t.mu.Unlock()
+	slices.Sort(ks)
+	slices.Reverse(ks)
+	for i, k := range ks {
+		if i == wordsSets || ctx.Err() != nil {
+			break
+		}
+		if c := t.set(st.Revision, k); c != nil {
+			c.mu.RLock()
+			c.matching(m, counts)
+			c.mu.RUnlock()
+		}
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	t := &x.terms
-	t.mu.Lock()
-	var chunks []*chunkTerms
-	if t.rev == rev {
-		chunks = slices.Collect(maps.Values(t.chunks))
-	}
-	t.mu.Unlock()
-	for _, c := range chunks {
-		c.mu.RLock()
-		held := map[string]bool{} // a word of text and stack counts once
-		for f := range c.words {
-			if c.cut[f] {
-				continue
-			}
-			each := func(w string) {
-				if !held[w] && m.match(w) {
-					held[w] = true
-					counts[w]++
-				}
-			}
-			if c.complete {
-				for i := range c.frozen[f].len() {
-					each(c.frozen[f].at(i))
-				}
-			} else {
-				for w := range c.words[f] {
-					each(w)
-				}
-			}
-		}
-		c.mu.RUnlock()
-	}
-	if err := x.unsetWords(st, wm, m, counts); err != nil {
+	if err := x.recentWords(from, st.LastID, m, counts); err != nil {
 		return nil, err
 	}
 	return rankWords(word, edits, limit, counts), nil
 }
 
-// unsetWords adds to counts the words m matches of the records in no
-// term set yet (the newest wordsWalk of them): the sets catch up within
-// moments of an append, but a process that has just opened the index
-// has none.
-func (x *Index) unsetWords(st oplog.Stats, wm uint64, m termMatcher, counts map[string]int64) error {
-	from := x.terms.covered(st.Revision, wm) + 1
-	if st.LastID < from {
+// matching adds to counts the words of c's text and stack that m matches,
+// each once. Under c.mu (read).
+func (c *chunkTerms) matching(m termMatcher, counts map[string]int64) {
+	held := map[string]bool{} // a word of text and stack counts once
+	for f := range c.words {
+		if c.cut[f] {
+			continue
+		}
+		each := func(w string) {
+			if !held[w] && m.match(w) {
+				held[w] = true
+				counts[w]++
+			}
+		}
+		if c.complete {
+			for i := range c.frozen[f].len() {
+				each(c.frozen[f].at(i))
+			}
+		} else {
+			for w := range c.words[f] {
+				each(w)
+			}
+		}
+	}
+}
+
+// recentWords adds to counts the words m matches of the records
+// from..last, once a record.
+func (x *Index) recentWords(from, last uint64, m termMatcher, counts map[string]int64) error {
+	if last < from {
 		return nil
 	}
-	if st.LastID-from >= wordsWalk {
-		from = st.LastID - wordsWalk + 1
-	}
 	var buf []byte
-	return eachRecord(x.st, &x.hint, from, st.LastID, func(recs []oplog.Record) bool {
+	return eachRecord(x.st, &x.hint, from, last, func(recs []oplog.Record) bool {
 		for i := range recs {
 			held := map[string]bool{}
 			for _, s := range [2]string{recs[i].Text, recs[i].Stack} {
@@ -113,54 +110,6 @@ func (x *Index) unsetWords(st oplog.Stats, wm uint64, m termMatcher, counts map[
 		}
 		return true
 	})
-}
-
-// segmentWords adds the words of segment bi's text and stack dictionaries
-// within edits of word to counts.
-func segmentWords(ctx context.Context, bi bleve.Index, word string, edits int, counts map[string]int64) (err error) {
-	defer func() {
-		if p := recover(); p != nil { // a damaged segment file (damage.go)
-			err = fmt.Errorf("segment words: %v", p)
-		}
-	}()
-	ai, err := bi.Advanced()
-	if err != nil {
-		return err
-	}
-	r, err := ai.Reader()
-	if err != nil {
-		return err
-	}
-	defer r.Close()
-	fr, ok := r.(index.IndexReaderFuzzy) // scorch's is
-	if !ok {
-		return fmt.Errorf("segment words: %T has no fuzzy dictionaries", r)
-	}
-	for _, f := range textFields {
-		d, err := fr.FieldDictFuzzy(f, word, edits, "")
-		if err != nil {
-			return err
-		}
-		var terms []string
-		for {
-			e, err := d.Next()
-			if err != nil || e == nil {
-				break
-			}
-			terms = append(terms, e.Term)
-		}
-		_ = d.Close()
-		// (A fuzzy dictionary's entries carry no counts: their postings do.)
-		for _, t := range terms {
-			tfr, err := r.TermFieldReader(ctx, []byte(t), f, false, false, false)
-			if err != nil {
-				return err
-			}
-			counts[t] += int64(tfr.Count())
-			_ = tfr.Close()
-		}
-	}
-	return nil
 }
 
 // rankWords orders counts' words closest to word first, then most

@@ -14,8 +14,8 @@ import (
 // part: a catch-up of the index keeps 80–150 MB live and, without a limit,
 // took ~290 MiB of anonymous memory at its peak; with 200 MiB, ~190 MiB,
 // at the same ingest rate, the segments catching up ~20% later (docs/benchmarks.md,
-// "Memory and disk with the indexes running"). The files bbolt and bleve map are
-// not counted by it. The Go runtime bounds the collector to about half the
+// "Memory and disk with the indexes running"). The file bbolt maps is not counted
+// by it. The Go runtime bounds the collector to about half the
 // CPU when the live heap itself outgrows the limit, so the limit slows a
 // process down then rather than stopping it.
 type memoryLimit struct {

@@ -29,7 +29,7 @@ func Replace(path string, data []byte, perm os.FileMode) error {
 // is set, and renames it over path.
 func write(path string, data []byte, perm os.FileMode, sync bool) error {
 	// A hidden name, so a directory listing (the registry of servers, the
-	// index's segments) never mistakes it for a file of its own.
+	// index's directory) never mistakes it for a file of its own.
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
 	if err != nil {
 		return err

@@ -91,7 +91,7 @@ type burstSearch struct {
 	shape  int
 	took   time.Duration
 	lag    uint64 // records in no index when it was asked
-	segLag uint64 // records not yet in a segment then
+	segLag uint64 // records not yet on disk then
 	hits   int
 }
 
@@ -99,12 +99,12 @@ type burstSearch struct {
 type burstRun struct {
 	ingest      time.Duration // from the first request to the last answer
 	lagAtEnd    uint64        // records in no index when the last answer came
-	segLagAtEnd uint64        // records not yet in a segment then
-	catchUp     time.Duration // from the last answer until every record was in an index (a segment or a term set)
-	segCatchUp  time.Duration // and until every record was in a segment
-	searches    []burstSearch // asked in a loop from the last answer until every record was in a segment (busy runs)
+	segLagAtEnd uint64        // records not yet on disk then
+	catchUp     time.Duration // from the last answer until every record was in a term set
+	segCatchUp  time.Duration // and until every record was on disk (the sets file)
+	searches    []burstSearch // asked in a loop from the last answer until every record was on disk (busy runs)
 	others      float64
-	// Once every record is in a segment (quiet runs): the newest 50 of
+	// Once every record is on disk (quiet runs): the newest 50 of
 	// each of newestShapes over HTTP, then the data directory's bytes
 	// (log.db and the index folder among them) and the process's RSS, and
 	// its RSS before the server started (the benchmark's own bodies).
@@ -159,7 +159,7 @@ func (r *runner) measureBurst(ctx context.Context) error {
 			} else {
 				r.burst.quiet = append(r.burst.quiet, run)
 			}
-			r.progress("burst of %d lines, run %d/%d (%s): ingest %.2fs (%.0f lines/s), lag at its end %d (%d not in segments), caught up %.2fs after (in segments %.2fs)",
+			r.progress("burst of %d lines, run %d/%d (%s): ingest %.2fs (%.0f lines/s), lag at its end %d (%d not on disk), caught up %.2fs after (on disk %.2fs)",
 				d.lines, round+1, r.cfg.Runs, what, run.ingest.Seconds(), run.rate(d.lines), run.lagAtEnd, run.segLagAtEnd,
 				run.catchUp.Seconds(), run.segCatchUp.Seconds())
 		}

@@ -45,7 +45,7 @@ func (r *runner) burstOnce(ctx context.Context, busy bool) (burstRun, error) {
 	run := burstRun{ingest: end.Sub(start), lagAtEnd: s.lag(lastID), segLagAtEnd: s.segLag(lastID)}
 	// The watermarks are watched on their own, so that a slow search does
 	// not hide when the index caught up; searches go on until every record
-	// is in a segment.
+	// is on disk.
 	wctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	caught := make(chan error, 1)
@@ -90,7 +90,7 @@ func (r *runner) burstOnce(ctx context.Context, busy bool) (burstRun, error) {
 }
 
 // lag is how many records up to lastID are in no index yet (neither in
-// a segment nor in a chunk's term set).
+// in a chunk's term set).
 func (s *burstServer) lag(lastID uint64) uint64 {
 	if wm := s.idx.Status().IndexedThrough; wm < lastID {
 		return lastID - wm
@@ -98,7 +98,7 @@ func (s *burstServer) lag(lastID uint64) uint64 {
 	return 0
 }
 
-// segLag is how many records up to lastID are not yet in a segment.
+// segLag is how many records up to lastID are not yet on disk (the sets file).
 func (s *burstServer) segLag(lastID uint64) uint64 {
 	if wm := s.idx.Status().SegmentsThrough; wm < lastID {
 		return lastID - wm
@@ -123,7 +123,7 @@ func (s *burstServer) waitIndexed(ctx context.Context, lastID uint64, lag func(u
 }
 
 // searchWhile asks each shape in turn, one query at a time, until done is
-// closed (every record is in a segment) and every shape was asked once;
+// closed (every record is on disk) and every shape was asked once;
 // the answer must hold the newest line first when the shape asks for it.
 func (s *burstServer) searchWhile(ctx context.Context, shapes []burstShape, lastID uint64, done <-chan struct{}) ([]burstSearch, error) {
 	var out []burstSearch
@@ -270,10 +270,8 @@ func timedGet(ctx context.Context, hc *http.Client, u, token string) ([]byte, ti
 // settled waits until the store has sealed its records into blocks (fewer
 // than a block's worth loose, none in an older format left to seal
 // again) and the data folder kept its size for settleQuiet (the data file
-// compacted, the index's sealed segments merged: VictoriaLogs is measured
-// once its merges end too; one second was once too short for the
-// segments' merges, which begin when the indexer is idle), and returns the
-// store's layout.
+// compacted: VictoriaLogs is measured once its merges end too), and
+// returns the store's layout.
 func (s *burstServer) settled(ctx context.Context, dir string) (store.Layout, error) {
 	const settleQuiet = 3 * time.Second
 	deadline := time.Now().Add(burstCatchUpLimit)

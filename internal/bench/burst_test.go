@@ -32,16 +32,16 @@ func TestBurst_Small(t *testing.T) {
 	rows := []string{
 		`## After a burst of 1,000 lines through HTTP`,
 		`\| HTTP ingest, 4 clients × 1,000 lines per request \| [0-9][0-9,]* lines/s \(`,
-		`\| index lag when the ingest ended: records in no index / not yet in a segment \| [0-9][0-9,]* / [0-9][0-9,]* \|`,
-		`\| index caught up \(every record in a segment or a term set\), no searches meanwhile: after the ingest's end \| ` + figure,
+		`\| index lag when the ingest ended: records in no index / not yet on disk \| [0-9][0-9,]* / [0-9][0-9,]* \|`,
+		`\| index caught up \(every record in a term set\), no searches meanwhile: after the ingest's end \| ` + figure,
 		`\| index caught up while searches run \([0-9]+ queries\): after the ingest's end \| ` + figure,
-		`\| every record in a segment, no searches meanwhile: after the ingest's end \| ` + figure,
-		`\| every record in a segment while searches run: after the ingest's end \| ` + figure,
+		`\| every record in the index on disk, no searches meanwhile: after the ingest's end \| ` + figure,
+		`\| every record in the index on disk while searches run: after the ingest's end \| ` + figure,
 		"\\| newest 50 `name=[^`]+` \\+ `level=(warn|error|fatal)` over HTTP, index caught up, p50 / p99 \\| " + figure + " / " + figure,
 		"\\| newest 50 with the word `player` over HTTP, index caught up, p50 / p99 \\| " + figure + " / " + figure,
 	}
 	for _, sh := range r.burst.shapes {
-		rows = append(rows, `\| search during the lag: `+regexp.QuoteMeta(sh.name)+`; first query \(records not in a segment then\) / median / slowest \| `+
+		rows = append(rows, `\| search during the lag: `+regexp.QuoteMeta(sh.name)+`; first query \(records not on disk then\) / median / slowest \| `+
 			figure+` \([0-9][0-9,]* records\) / `+figure+` / `+figure+`; [0-9]+ queries in 1 run\(s\) \|`)
 	}
 	if noPython == nil {

@@ -24,10 +24,10 @@ func (r *runner) reportBurst(w *errWriter) {
 	w.printf("A server as `mcplogd serve` runs one (store, search index, crash index, HTTP API on 127.0.0.1) takes %s workload "+
 		"lines from %d clients in requests of %s (JSON arrays, pre-encoded); the last request, sent alone, holds the newest line, "+
 		"which alone has the word `%s`. Each of %d round(s) runs the burst twice in new stores: once with nothing asked until "+
-		"every record is in a segment of the index and it settled (records sealed into blocks, the data folder's bytes unchanged for three seconds: the data file compacted, the index's segments merged), then the newest 50 over HTTP; once with GET /api/v1/search "+
+		"every record is in the index on disk and it settled (records sealed into blocks, none in an older format, the data folder's bytes unchanged for three seconds), then the newest 50 over HTTP; once with GET /api/v1/search "+
 		"asked in a loop (one at a time, the shapes in turn, newest 50) from the last answer until every record is. "+
-		"A record is in the index once it is in a segment (bleve, on disk) or in the term set of its chunk (in memory, "+
-		"built first: `indexedThrough`); the lag beside each search is the records not yet in a segment when it was asked. "+
+		"A record is in the index once it is in the term set of its chunk (`indexedThrough`), and on disk once that set is "+
+		"written to the sets file (`segmentsThrough`: a whole chunk's at once, the growing one's once the sets caught up or a second passed); the lag beside each search is the records not yet on disk when it was asked. "+
 		"Then the SQLite baseline: Python's sqlite3 in process on the same lines, decoded before the clock starts (only "+
 		"the inserts and commits are timed; WAL, synchronous=FULL, FTS5 over text and stack by a trigger, an index on name, "+
 		"level, id; %s lines per transaction), and the same newest-50 reads. Figures are medians over the runs (min – max). "+
@@ -46,7 +46,7 @@ func (r *runner) reportBurst(w *errWriter) {
 	for _, run := range append(slices.Clone(b.quiet), b.busy...) {
 		lags, segLags = append(lags, time.Duration(run.lagAtEnd)), append(segLags, time.Duration(run.segLagAtEnd))
 	}
-	w.printf("| index lag when the ingest ended: records in no index / not yet in a segment | %s / %s | | | |\n",
+	w.printf("| index lag when the ingest ended: records in no index / not yet on disk | %s / %s | | | |\n",
 		commas(int64(medianDur(lags))), commas(int64(medianDur(segLags))))
 	for sh := range b.shapes {
 		r.reportBurstShape(w, sh)
@@ -59,10 +59,10 @@ func (r *runner) reportBurst(w *errWriter) {
 		}
 		w.printf("| %s: after the ingest's end | %s (%s – %s) | | %s | %s |\n", what, dur(m), dur(slices.Min(d)), dur(slices.Max(d)), g, v)
 	}
-	catchUp("index caught up (every record in a segment or a term set), no searches meanwhile", cQuiet, true)
+	catchUp("index caught up (every record in a term set), no searches meanwhile", cQuiet, true)
 	catchUp(fmt.Sprintf("index caught up while searches run (%d queries)", medianDur(queries)), cBusy, true)
-	catchUp("every record in a segment, no searches meanwhile", sQuiet, false)
-	catchUp("every record in a segment while searches run", sBusy, false)
+	catchUp("every record in the index on disk, no searches meanwhile", sQuiet, true)
+	catchUp("every record in the index on disk while searches run", sBusy, true)
 	var nl, wd []latency
 	for i := range b.quiet {
 		nl, wd = append(nl, b.quiet[i].newest[newestNameLevel]), append(wd, b.quiet[i].newest[newestWord])
@@ -138,7 +138,7 @@ func (r *runner) reportBurstShape(w *errWriter, sh int) {
 			first, slowest = append(first, runFirst), append(slowest, runMax)
 		}
 	}
-	name := "search during the lag: " + b.shapes[sh].name + "; first query (records not in a segment then) / median / slowest"
+	name := "search during the lag: " + b.shapes[sh].name + "; first query (records not on disk then) / median / slowest"
 	if len(first) == 0 {
 		w.printf("| %s | not asked: the index caught up first | | ≤ %s | – |\n", name, "100 ms")
 		return

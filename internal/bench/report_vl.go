@@ -24,13 +24,13 @@ func (r *runner) reportVL(w *errWriter) {
 		"kind, stack and data as fields; `_stream_fields=source`). mcplogd answers a request once its records are fsynced; "+
 		"VictoriaLogs once it has buffered them in memory. Its catch-up is the time from its last answer until "+
 		"`/select/logsql/query` finds the word only in the newest line (asked every %s); mcplogd's is until every record "+
-		"is in a segment of the index. Then VictoriaLogs settles (`/internal/force_flush`, then until its metrics show "+
+		"is in the index on disk. Then VictoriaLogs settles (`/internal/force_flush`, then until its metrics show "+
 		"no pending rows, in-memory parts or merges) and both are asked the newest 50 of four shapes up to %d times each "+
 		"(a shape's series stops after %s once it has %d) over HTTP, "+
 		"timed the same way (from the request to the answer's last byte): mcplogd GET /api/v1/search with limit=50, "+
 		"VictoriaLogs the LogsQL filter + `| sort by (_time desc) | limit 50` over all time (a bare LogsQL word is exact-case "+
 		"over `_msg`; mcplogd's matches text and stack in any case and its inflections). Disk is the whole data folder's "+
-		"bytes over the JSON bytes each was sent (the sum of its request bodies), settled (mcplogd: its records sealed into blocks and its data folder's bytes unchanged for three seconds, the data file compacted and the index's segments merged; VictoriaLogs: as above); RSS is read then. "+
+		"bytes over the JSON bytes each was sent (the sum of its request bodies), settled (mcplogd: its records sealed into blocks and its data folder's bytes unchanged for three seconds, the data file compacted; VictoriaLogs: as above); RSS is read then. "+
 		"mcplogd runs in the benchmark's process, which also holds every pre-encoded request. Medians over the rounds.\n\n",
 		vlnode.Version, commas(int64(d.lines)), commas(burstBatch), burstClients, burstPoll, min(r.cfg.Samples, 500), newestBudget,
 		newestMinSamples)
@@ -42,7 +42,7 @@ func (r *runner) reportVL(w *errWriter) {
 		return f()
 	}
 	r.reportVLIngest(w)
-	w.printf("| index catch-up after the ingest's end | %s (every record in a segment; in a segment or a term set after %s) | %s | "+
+	w.printf("| index catch-up after the ingest's end | %s (every record on disk; in a term set after %s) | %s | "+
 		"in the transaction (FTS5 by a trigger) |\n",
 		dur(medianDur(collect(b.quiet, func(x burstRun) time.Duration { return x.segCatchUp }))),
 		dur(medianDur(collect(b.quiet, func(x burstRun) time.Duration { return x.catchUp }))),

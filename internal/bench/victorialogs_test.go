@@ -39,7 +39,7 @@ func vlRows(r *runner, vl map[string]string) []string {
 		`## Beside VictoriaLogs, same burst`,
 		`\| what \| mcplogd \| VictoriaLogs v[0-9.]+ \| SQLite \|`,
 		`\| ingest, lines/s, 4 clients × 1,000 lines per request \| [0-9][0-9,]* \([0-9,]+ – [0-9,]+\); answered after fsync \| ` + vl["ingest"],
-		`\| index catch-up after the ingest's end \| ` + figure + ` \(every record in a segment; in a segment or a term set after ` + figure + `\) \| ` + vl["catchUp"],
+		`\| index catch-up after the ingest's end \| ` + figure + ` \(every record on disk; in a term set after ` + figure + `\) \| ` + vl["catchUp"],
 		`\| disk: data folder ÷ JSON sent, settled \| [0-9.]+× \([0-9.]+ MiB of [0-9.]+ MiB sent; log.db [0-9]+ B/record, [0-9]+ of them free pages the next records reuse; index [0-9]+ B/record\) \| ` + vl["disk"],
 		`\| RSS, settled \| [0-9.]+ MiB \(the benchmark's process; [0-9.]+ MiB before the server started\) \| ` + vl["rss"],
 		`The fewest newest-50 reads of a shape in a run: mcplogd 20, VictoriaLogs ` + vl["reads"] + `\.`,
