@@ -1,13 +1,12 @@
 package search
 
 import (
-	"cmp"
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"maps"
 	"slices"
 	"sync"
+	"unsafe"
 
 	"github.com/klauspost/compress/zstd"
 )
@@ -69,9 +68,7 @@ func encodeSet(k uint64, c *chunkTerms) []byte {
 			last = t
 		}
 	}
-	kws := slices.SortedFunc(maps.Keys(c.kw), func(a, b kwKey) int {
-		return cmp.Or(cmp.Compare(a.field, b.field), cmp.Compare(a.v, b.v))
-	})
+	kws := c.kws // complete
 	b = binary.AppendUvarint(b, uint64(len(kws)))
 	for _, kw := range kws {
 		b = binary.AppendUvarint(b, uint64(len(kw.field)))
@@ -139,6 +136,16 @@ func (r *setReader) bytes(n uint64) []byte {
 	return v
 }
 
+// str reads n bytes as a string sharing them: the decoded set owns them,
+// and nothing writes them again.
+func (r *setReader) str(n uint64) string {
+	b := r.bytes(n)
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(&b[0], len(b))
+}
+
 func (r *setReader) byte() byte {
 	if v := r.bytes(1); len(v) == 1 {
 		return v[0]
@@ -161,7 +168,7 @@ func decodeSet(packed []byte) (uint64, *chunkTerms, error) {
 	}
 	r := &setReader{b: raw}
 	k := r.uvarint()
-	c := &chunkTerms{from: r.uvarint(), through: r.uvarint(), complete: true, kw: map[kwKey]struct{}{}}
+	c := &chunkTerms{from: r.uvarint(), through: r.uvarint(), complete: true}
 	c.span = span{Min: r.varint(), Max: r.varint(), N: int(r.uvarint())}
 	sf := r.byte()
 	c.span.Wild, c.span.Known = sf&1 != 0, sf&2 != 0
@@ -183,9 +190,13 @@ func decodeSet(packed []byte) (uint64, *chunkTerms, error) {
 	if n > uint64(len(r.b)) {
 		r.fail()
 	}
+	c.kws = make([]kwKey, 0, n)
 	for range n {
-		field := string(r.bytes(r.uvarint()))
-		c.kw[kwKey{field, string(r.bytes(r.uvarint()))}] = struct{}{}
+		field := r.str(r.uvarint())
+		c.kws = append(c.kws, kwKey{field, r.str(r.uvarint())})
+	}
+	if !slices.IsSortedFunc(c.kws, cmpKw) {
+		r.fail()
 	}
 	if r.err == nil && (len(r.b) != 0 || c.from > c.through || c.from == 0) {
 		r.fail()
@@ -222,6 +233,11 @@ func (r *setReader) dict() dict {
 // thaw makes c, decoded from the growing chunk's set, a growing set again:
 // its words in maps, to which the builder adds.
 func (c *chunkTerms) thaw() {
+	c.kw = make(map[kwKey]struct{}, len(c.kws))
+	for _, k := range c.kws {
+		c.kw[k] = struct{}{}
+	}
+	c.kws = nil
 	size := c.bytes()
 	for f := range c.frozen {
 		d := &c.frozen[f]
@@ -238,7 +254,7 @@ func (c *chunkTerms) thaw() {
 // snapshot returns a frozen copy of growing set c, to encode. Under c.mu
 // (read).
 func (c *chunkTerms) snapshot() *chunkTerms {
-	s := &chunkTerms{from: c.from, through: c.through, span: c.span, cut: c.cut, pending: slices.Clone(c.pending), kw: maps.Clone(c.kw), complete: true}
+	s := &chunkTerms{from: c.from, through: c.through, span: c.span, cut: c.cut, pending: slices.Clone(c.pending), kws: sortedKws(c.kw), complete: true}
 	for f := range c.words {
 		s.frozen[f] = freeze(c.words[f])
 	}
@@ -253,6 +269,9 @@ func (c *chunkTerms) bytes() int64 {
 	}
 	for k := range c.kw {
 		n += int64(len(k.field)+len(k.v)) + termOverhead
+	}
+	for _, k := range c.kws {
+		n += int64(len(k.field)+len(k.v)) + 32
 	}
 	return n
 }

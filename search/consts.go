@@ -71,8 +71,8 @@ const (
 	holdBehind = 10_000
 
 	// maxDecodedBytes bounds the stored sets kept decoded (setCache):
-	// ~60 chunks of the workload's, ~250,000 records.
-	maxDecodedBytes = 8 << 20
+	// ~200 chunks of the workload's, ~800,000 records.
+	maxDecodedBytes = 32 << 20
 
 	// minRewriteBytes: the sets file is rewritten once what retention
 	// dropped of it is more than what it keeps and than this.

@@ -104,8 +104,9 @@ type Index struct {
 	walks    chan struct{} // a turn of a search walking records (Options.Walks)
 	unmapped unmapper      // when the store's mapped pages go back (release.go)
 
-	stop chan struct{}
-	done chan struct{}
+	stop  chan struct{}
+	done  sync.WaitGroup // the background loops
+	warms chan struct{}  // asks the warming loop to run (tail.go's warm)
 	work sync.Mutex // one step or restart at a time
 }
 
@@ -126,7 +127,7 @@ func Open(dir string, st oplog.Store, opts *Options) (*Index, error) {
 		return nil, fmt.Errorf("index: %w", err)
 	}
 	x := &Index{dir: dir, st: st, opts: o, m: newMapping(), state: oplog.IndexIdle, stop: make(chan struct{}),
-		done: make(chan struct{}), dirty: newDirtySet(o.Completed), walks: make(chan struct{}, o.Walks)}
+		warms: make(chan struct{}, 1), dirty: newDirtySet(o.Completed), walks: make(chan struct{}, o.Walks)}
 	x.an = newAnalyzers(x.m)
 	if m, ok := st.(mappedReleaser); ok {
 		x.unmapped.unmap = m.ReleaseMapped
@@ -137,7 +138,8 @@ func Open(dir string, st oplog.Store, opts *Options) (*Index, error) {
 	if h, ok := st.(sealHolder); ok {
 		h.HoldSealing(x.behind)
 	}
-	go x.run()
+	x.done.Go(x.run)
+	x.done.Go(x.warming)
 	return x, nil
 }
 
@@ -206,7 +208,7 @@ func (x *Index) Close() error {
 		h.HoldSealing(nil)
 	}
 	close(x.stop)
-	<-x.done
+	x.done.Wait()
 	x.work.Lock()
 	defer x.work.Unlock()
 	if err := x.tolerateFull(x.writeGrowing(x.st.Stats(), true)); err != nil {

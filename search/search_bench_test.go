@@ -25,6 +25,7 @@ import (
 var (
 	benchRecords  = flag.Int("search.records", 100_000, "records of the benchmark workload (internal/workload) in the search benchmarks' store")
 	benchBaseline = flag.Bool("search.baseline", true, "also build and query a plain single bleve index sorted by time")
+	benchWorkload = flag.String("search.workload", "game", "the records: game (the benchmark's game console) or words (18 random words a line)")
 )
 
 // fixture is a store of the workload with its index caught up, built once
@@ -72,6 +73,9 @@ func buildFixture() (*fixture, error) {
 	}
 	f.db, f.log = db, oplog.New(db, nil)
 	g := workload.New(1)
+	if *benchWorkload == "words" {
+		g = workload.NewWords(1)
+	}
 	batch := make([]oplog.Record, 1000)
 	var first, last time.Time
 	counts := map[string]int{}

@@ -111,23 +111,28 @@ func frame(set []byte) []byte {
 	return append(b, set...)
 }
 
-// append writes a complete chunk's set as the next frame, over the
-// growing chunk's, and syncs it.
-func (s *setFile) append(set []byte) error {
-	if err := s.write(set); err != nil {
+// append writes complete chunks' sets as the next frames, over the growing
+// chunk's, and syncs them.
+func (s *setFile) append(sets ...[]byte) error {
+	var b []byte
+	for _, set := range sets {
+		b = append(b, frame(set)...)
+	}
+	if err := s.write(b); err != nil {
 		return err
 	}
-	s.size, s.tail, s.tailThrough = s.size+int64(8+len(set)), 0, 0
+	s.size, s.tail, s.tailThrough = s.size+int64(len(b)), 0, 0
 	return nil
 }
 
 // writeTail writes the growing chunk's set after the complete ones, over
 // the one written before, and syncs it.
 func (s *setFile) writeTail(set []byte, through uint64) error {
-	if err := s.write(set); err != nil {
+	f := frame(set)
+	if err := s.write(f); err != nil {
 		return err
 	}
-	s.tail, s.tailThrough, s.tailAt = int64(8+len(set)), through, time.Now()
+	s.tail, s.tailThrough, s.tailAt = int64(len(f)), through, time.Now()
 	return nil
 }
 
@@ -141,11 +146,10 @@ func (s *setFile) tailStale(through uint64, force bool) bool {
 	return force || time.Since(s.tailAt) >= tailEvery
 }
 
-// write writes set's frame at the end of the complete chunks' sets,
-// cutting what followed, and syncs it. On an error the file is cut back to
-// those sets: a restart builds the growing chunk's set again.
-func (s *setFile) write(set []byte) error {
-	f := frame(set)
+// write writes frames f at the end of the complete chunks' sets, cutting
+// what followed, and syncs them. On an error the file is cut back to those
+// sets: a restart builds the others again.
+func (s *setFile) write(f []byte) error {
 	_, err := s.f.WriteAt(f, s.size)
 	if err == nil && s.tail > int64(len(f)) {
 		err = s.f.Truncate(s.size + int64(len(f)))
@@ -161,21 +165,25 @@ func (s *setFile) write(set []byte) error {
 	return nil
 }
 
-// rewrite replaces the file with one of sets, for generation rev.
+// rewrite replaces the file with one of sets, for generation rev. The
+// file is closed first (Windows renames over no open file) and opened
+// again, the new one or, should the replacement fail, the old.
 func (s *setFile) rewrite(rev, chunk uint64, sets [][]byte) error {
 	b := header(rev, chunk)
 	for _, set := range sets {
 		b = append(b, frame(set)...)
 	}
-	if err := atomicfile.Replace(s.path, b, 0o600); err != nil {
-		return fmt.Errorf("index: %w", err)
-	}
+	s.f.Close()
+	werr := atomicfile.Replace(s.path, b, 0o600)
 	f, err := os.OpenFile(s.path, os.O_RDWR, 0o600)
 	if err != nil {
-		return fmt.Errorf("index: %w", err)
+		return fmt.Errorf("index: %w", errors.Join(werr, err))
 	}
-	s.f.Close()
-	s.f, s.size, s.tail, s.tailThrough = f, int64(len(b)), 0, 0
+	s.f = f
+	if werr != nil {
+		return fmt.Errorf("index: %w", werr)
+	}
+	s.size, s.tail, s.tailThrough = int64(len(b)), 0, 0
 	return nil
 }
 

@@ -100,8 +100,22 @@ func removeBleveIndex(dir string) bool {
 // run keeps the term sets up with the log: each step adds the records
 // after them, then writes the chunks they completed to the sets file.
 func (x *Index) run() {
-	defer close(x.done)
 	x.loop(x.step)
+}
+
+// warming decodes the newest chunks (warm) when a step asks, on its own
+// goroutine, so that the sets never wait for it.
+func (x *Index) warming() {
+	for {
+		select {
+		case <-x.stop:
+			return
+		case <-x.warms:
+		}
+		if err := x.warm(); err != nil {
+			x.opts.Logger.Error("search: reading the newest records failed", "err", err)
+		}
+	}
 }
 
 // loop is the index's background loop: it runs step again at once while
@@ -159,7 +173,8 @@ func (x *Index) step() (more bool) {
 	if err := x.tolerateFull(x.persistSets(st)); err != nil {
 		x.opts.Logger.Error("search index: writing the term sets failed", "err", err)
 	}
-	if err := x.tolerateFull(x.writeGrowing(st, n == 0)); err != nil {
+	caughtUp := x.terms.covered(st.Revision, 0) >= x.st.Stats().LastID
+	if err := x.tolerateFull(x.writeGrowing(st, caughtUp)); err != nil {
 		x.opts.Logger.Error("search index: writing the growing term set failed", "err", err)
 	}
 	if err := x.tolerateFull(x.trimSets(st)); err != nil {
@@ -169,8 +184,9 @@ func (x *Index) step() (more bool) {
 	x.setState(x.st.Stats())
 	more = n >= termsStep || bytes >= releaseBytes
 	if !more {
-		if err := x.warm(); err != nil {
-			x.opts.Logger.Error("search: reading the newest records failed", "err", err)
+		select {
+		case x.warms <- struct{}{}:
+		default: // asked already
 		}
 	}
 	return more
@@ -192,47 +208,61 @@ func (x *Index) setState(st oplog.Stats) {
 }
 
 // persistSets writes the complete chunks above the watermark to the sets
-// file, in order, and moves them from the growing sets to the stored ones.
+// file, in order and with one sync, and moves them from the growing sets
+// to the stored ones.
 func (x *Index) persistSets(st oplog.Stats) error {
+	x.mu.RLock()
+	wm, rev, file := x.watermark, x.revision, x.file
+	x.mu.RUnlock()
+	if file == nil {
+		return nil
+	}
 	n := x.opts.TailChunk
-	lowest := max(st.FirstID, st.GenStart, 1)
 	t := &x.terms
-	for {
-		x.mu.RLock()
-		wm, rev, file := x.watermark, x.revision, x.file
-		x.mu.RUnlock()
-		k := max(wm, lowest-1) / n // the chunk of the next record
+	var ks []uint64
+	var cs []*chunkTerms
+	var sets [][]byte
+	for k := max(wm, max(st.FirstID, st.GenStart, 1)-1) / n; ; k++ { // from the chunk of the next record
 		t.mu.Lock()
 		c := t.chunks[k]
-		ok := t.rev == rev && c != nil && file != nil
+		ok := t.rev == rev && c != nil
 		t.mu.Unlock()
 		if !ok {
-			return nil
+			break
 		}
 		c.mu.RLock()
 		complete := c.complete
 		c.mu.RUnlock()
 		if !complete {
-			return nil
+			break
 		}
-		packed := encodeSet(k, c)
-		if err := file.append(packed); err != nil {
-			return err
-		}
-		x.roomAgain()
-		t.mu.Lock()
-		if t.rev == rev {
-			t.stored[k] = &storedSet{packed: packed, from: c.from, through: c.through, pos: c.pos}
-			t.storedBytes += int64(len(packed))
+		ks, cs, sets = append(ks, k), append(cs, c), append(sets, encodeSet(k, c))
+	}
+	if len(sets) == 0 {
+		return nil
+	}
+	if err := file.append(sets...); err != nil {
+		return err
+	}
+	x.roomAgain()
+	t.mu.Lock()
+	if t.rev == rev {
+		for i, k := range ks {
+			c := cs[i]
+			t.stored[k] = &storedSet{packed: sets[i], from: c.from, through: c.through, pos: c.pos}
+			t.storedBytes += int64(len(sets[i]))
 			delete(t.chunks, k)
 			t.bytes -= c.size
 		}
-		t.mu.Unlock()
-		t.cache.put(k, c)
-		x.mu.Lock()
-		x.watermark = max(x.watermark, c.through)
-		x.mu.Unlock()
 	}
+	t.mu.Unlock()
+	for i, k := range ks {
+		t.cache.put(k, cs[i])
+	}
+	x.mu.Lock()
+	x.watermark = max(x.watermark, cs[len(cs)-1].through)
+	x.mu.Unlock()
+	return nil
 }
 
 // writeGrowing writes the growing chunk's set to the sets file, after the

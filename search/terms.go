@@ -1,6 +1,7 @@
 package search
 
 import (
+	"cmp"
 	"maps"
 	"slices"
 	"sort"
@@ -26,6 +27,40 @@ import (
 // kwKey is a keyword field's value in a term set.
 type kwKey struct{ field, v string }
 
+func cmpKw(a, b kwKey) int { return cmp.Or(cmp.Compare(a.field, b.field), cmp.Compare(a.v, b.v)) }
+
+func sortedKws(kw map[kwKey]struct{}) []kwKey { return slices.SortedFunc(maps.Keys(kw), cmpKw) }
+
+// hasKw reports whether c holds keyword k. Under c.mu (read).
+func (c *chunkTerms) hasKw(k kwKey) bool {
+	if c.kw != nil {
+		_, ok := c.kw[k]
+		return ok
+	}
+	_, ok := slices.BinarySearchFunc(c.kws, k, cmpKw)
+	return ok
+}
+
+// anyKw reports whether a value of keyword field that c holds matches.
+// Under c.mu (read).
+func (c *chunkTerms) anyKw(field string, match func(string) bool) bool {
+	if c.kw != nil {
+		for k := range c.kw {
+			if k.field == field && match(k.v) {
+				return true
+			}
+		}
+		return false
+	}
+	i, _ := slices.BinarySearchFunc(c.kws, kwKey{field: field}, cmpKw)
+	for ; i < len(c.kws) && c.kws[i].field == field; i++ {
+		if match(c.kws[i].v) {
+			return true
+		}
+	}
+	return false
+}
+
 // chunkTerms is the term set of one chunk: its records from..through.
 type chunkTerms struct {
 	mu       sync.RWMutex
@@ -34,8 +69,9 @@ type chunkTerms struct {
 	words    [2]map[string]struct{} // text, stack: while the chunk grows
 	frozen   [2]dict                // the same, once the chunk is complete (words nil)
 	arena    [2][]byte              // the bytes of words' terms (the last block; the others are held by the terms)
-	kw       map[kwKey]struct{}
-	kwBytes  int64 // what kw's template IDs take, about (the other keywords are few)
+	kw       map[kwKey]struct{}     // the keyword fields' values: while the chunk grows
+	kws      []kwKey                // the same, sorted (cmpKw), once the chunk is complete (kw nil)
+	kwBytes  int64                  // what kw's template IDs take, about (the other keywords are few)
 	span     span
 	pending  []uint64 // the operations that were pending when read: matched as they now stand
 	pos      uint64   // the completions journal's position before the first read
@@ -222,14 +258,15 @@ func (c *chunkTerms) addAll(recs []oplog.Record, an *wordsAnalyzer, end uint64, 
 	}
 	if c.through == end && !c.complete {
 		var frozen [2]dict
-		size := c.kwBytes
 		for f := range c.words {
 			frozen[f] = freeze(c.words[f])
-			size += int64(len(frozen[f].data) + 4*len(frozen[f].ends))
 		}
+		kws := sortedKws(c.kw)
 		c.mu.Lock()
+		c.complete, c.frozen, c.words, c.arena, c.kw, c.kws = true, frozen, [2]map[string]struct{}{}, [2][]byte{}, nil, kws
+		size := c.bytes()
 		grown += size - c.size
-		c.complete, c.size, c.frozen, c.words, c.arena = true, size, frozen, [2]map[string]struct{}{}, [2][]byte{}
+		c.size = size
 		c.mu.Unlock()
 	}
 	return took, grown

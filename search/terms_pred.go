@@ -120,14 +120,7 @@ func chunkTerm(field string, m termMatcher) cpred {
 		return noChunk
 	}
 	if m.term != "" {
-		return func(ch *chunkTerms) bool { _, ok := ch.kw[kwKey{field, m.term}]; return ok }
+		return func(ch *chunkTerms) bool { return ch.hasKw(kwKey{field, m.term}) }
 	}
-	return func(ch *chunkTerms) bool {
-		for k := range ch.kw {
-			if k.field == field && m.match(k.v) {
-				return true
-			}
-		}
-		return false
-	}
+	return func(ch *chunkTerms) bool { return ch.anyKw(field, m.match) }
 }
