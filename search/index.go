@@ -107,7 +107,7 @@ type Index struct {
 	stop  chan struct{}
 	done  sync.WaitGroup // the background loops
 	warms chan struct{}  // asks the warming loop to run (tail.go's warm)
-	work sync.Mutex // one step or restart at a time
+	work  sync.Mutex     // one step or restart at a time
 }
 
 var _ oplog.Index = (*Index)(nil)
