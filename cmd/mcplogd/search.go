@@ -139,6 +139,6 @@ func (m *Main) reindex(ctx context.Context, args []string) error {
 		return err
 	}
 	st := o.idx.Status()
-	fmt.Fprintf(m.Stdout, "reindexed %d records in %s (%d segments, %d bytes)\n", o.db.Stats().Records, time.Since(start).Round(time.Millisecond), st.Segments, st.Bytes)
+	fmt.Fprintf(m.Stdout, "reindexed %d records in %s (the term sets of %d complete chunks, %d bytes)\n", o.db.Stats().Records, time.Since(start).Round(time.Millisecond), st.Segments, st.Bytes)
 	return nil
 }
