@@ -74,10 +74,6 @@ const (
 	// ~200 chunks of the workload's, ~800,000 records.
 	maxDecodedBytes = 32 << 20
 
-	// minRewriteBytes: the sets file is rewritten once what retention
-	// dropped of it is more than what it keeps and than this.
-	minRewriteBytes = 1 << 20
-
 	// exactTotalIDs: a search of a log of fewer IDs walks all of them,
 	// so that its total is exact; a larger log's total is estimated from
 	// the IDs walked when the page was full.
@@ -106,6 +102,10 @@ const (
 // texts with many distinct words: logs of base64 blobs, say), as
 // maxTermSetRecords does for the workload's. A variable for tests.
 var maxTermSetBytes int64 = 64 << 20
+
+// minRewriteBytes: the sets file is rewritten once what retention dropped
+// of it is more than what it keeps and than this. A variable for tests.
+var minRewriteBytes int64 = 1 << 20
 
 // waitPoll is how often WaitIndexed looks at the sets.
 const waitPoll = 50 * time.Millisecond

@@ -1,5 +1,10 @@
 package search
 
+import (
+	"os"
+	"path/filepath"
+)
+
 // BuildTerms builds the chunk term sets now: an index opened with a long
 // Interval and no Changed builds them only when it opens.
 func (x *Index) BuildTerms() (int, error) {
@@ -36,3 +41,24 @@ func (x *Index) TermSetBytes() int64 {
 
 // StoredSets is how many chunks' sets are in the sets file.
 func (x *Index) StoredSets() int { return x.terms.storedCount() }
+
+// SetMinRewriteBytes sets minRewriteBytes until the returned func runs.
+func SetMinRewriteBytes(n int64) (restore func()) {
+	old := minRewriteBytes
+	minRewriteBytes = n
+	return func() { minRewriteBytes = old }
+}
+
+// SetsFileFrames is how many sets the sets file in dir holds (up to the
+// first bad frame).
+func SetsFileFrames(dir string) (int, error) {
+	b, err := os.ReadFile(filepath.Join(dir, setsName))
+	if err != nil {
+		return 0, err
+	}
+	if len(b) < len(header(0, 0)) {
+		return 0, nil
+	}
+	frames, _, _ := readFrames(b[len(header(0, 0)):])
+	return len(frames), nil
+}

@@ -405,8 +405,9 @@ func TestIndex_Open_RemovesTheOlderIndex(t *testing.T) {
 
 // TestIndex_Retention_DropsSets checks that the sets of the chunks
 // retention emptied are dropped, and that the sets file is rewritten
-// without them.
+// without them, and read back.
 func TestIndex_Retention_DropsSets(t *testing.T) {
+	t.Cleanup(search.SetMinRewriteBytes(0)) // restored after the index is closed
 	e := mustOpen(t, t.TempDir(), small(), &store.Options{MaxRecords: 1500})
 	for i := range 5 {
 		logtest.MustAppend(t, e.log, lines(i*1000, 1000)...)
@@ -425,6 +426,17 @@ func TestIndex_Retention_DropsSets(t *testing.T) {
 			t.Fatalf("sets not dropped: %+v, store %+v", e.idx.Status(), e.db.Stats())
 		case <-time.After(10 * time.Millisecond):
 		}
+	}
+	e.check(oplog.SearchQuery{Query: "needle", Limit: 500}, hasNeedle)
+	kept := e.idx.Status().Segments
+	e = e.reopen()
+	if s := e.idx.Status(); s.Segments != kept || s.SegmentsThrough < e.db.Stats().LastID/300*300 {
+		t.Fatalf("reopened after the sets file was rewritten: %+v; want the %d sets kept", s, kept)
+	}
+	// Rewritten once the dropped sets outweigh the kept: at most as many
+	// dropped as kept, and the growing chunk's.
+	if n, err := search.SetsFileFrames(filepath.Join(e.dir, "index")); err != nil || n > 2*kept+1 {
+		t.Fatalf("the sets file holds %d sets (%v), %d kept: not rewritten without the dropped ones", n, err, kept)
 	}
 	e.check(oplog.SearchQuery{Query: "needle", Limit: 500}, hasNeedle)
 }

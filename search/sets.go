@@ -53,7 +53,7 @@ func (x *Index) load() error {
 		}
 		kept = i + 1
 		if c.through < (k+1)*n && i == len(frames)-1 { // the growing chunk's, written last
-			x.file.size, x.file.tail = x.file.size-int64(8+len(fr)), int64(8+len(fr))
+			x.file.size, x.file.tail, x.file.tailThrough = x.file.size-int64(8+len(fr)), int64(8+len(fr)), c.through
 			c.thaw()
 			x.terms.chunks[k], x.terms.bytes = c, c.size
 			break
@@ -336,6 +336,7 @@ func (x *Index) trimSets(st oplog.Stats) error {
 	if err := x.file.rewrite(rev, x.opts.TailChunk, keep); err != nil {
 		return err
 	}
+	x.persisted = x.watermark // the growing chunk's set is written again by the next step
 	t.mu.Lock()
 	t.deadBytes = 0
 	t.mu.Unlock()
