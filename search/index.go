@@ -216,6 +216,9 @@ func (x *Index) Close() error {
 	}
 	x.mu.Lock()
 	defer x.mu.Unlock()
+	if x.file == nil {
+		return nil
+	}
 	err := x.file.Close()
 	x.file = nil
 	return err

@@ -1,7 +1,6 @@
 package search
 
 import (
-	"errors"
 	"fmt"
 	"maps"
 	"os"
@@ -29,10 +28,10 @@ func (x *Index) load() error {
 	n := x.opts.TailChunk
 	old := removeBleveIndex(x.dir)
 	f, frames, why, err := openSetFile(x.dir, st.Revision, n)
-	if err != nil {
+	if err = x.tolerateFull(err); err != nil {
 		return err
 	}
-	x.file, x.revision = f, st.Revision
+	x.file, x.revision = f, st.Revision // f nil: no room for the file; the sets stay in memory (step tries again)
 	x.terms.reset(st.Revision, 0)
 	var wm, prev uint64
 	kept := 0
@@ -53,7 +52,7 @@ func (x *Index) load() error {
 		}
 		kept = i + 1
 		if c.through < (k+1)*n && i == len(frames)-1 { // the growing chunk's, written last
-			x.file.size, x.file.tail, x.file.tailThrough = x.file.size-int64(8+len(fr)), int64(8+len(fr)), c.through
+			f.size, f.tail, f.tailThrough = f.size-int64(8+len(fr)), int64(8+len(fr)), c.through
 			c.thaw()
 			x.terms.chunks[k], x.terms.bytes = c, c.size
 			break
@@ -63,7 +62,7 @@ func (x *Index) load() error {
 		wm, prev = c.through, k
 	}
 	if kept < len(frames) {
-		if err := x.tolerateFull(x.file.rewrite(st.Revision, n, frames[:kept])); err != nil {
+		if err := x.tolerateFull(f.rewrite(st.Revision, n, frames[:kept])); err != nil {
 			return err
 		}
 	}
@@ -165,6 +164,9 @@ func (x *Index) step() (more bool) {
 			return false
 		}
 	}
+	if err := x.tolerateFull(x.reopenFile(st)); err != nil {
+		x.opts.Logger.Error("search index: opening the sets file failed", "err", err)
+	}
 	n, bytes, err := x.buildTerms()
 	if err != nil {
 		x.opts.Logger.Error("search: reading the records for the term sets failed", "err", err)
@@ -190,6 +192,29 @@ func (x *Index) step() (more bool) {
 		}
 	}
 	return more
+}
+
+// reopenFile opens the sets file that Open found no room to create.
+// Under x.work.
+func (x *Index) reopenFile(st oplog.Stats) error {
+	x.mu.RLock()
+	missing := x.file == nil && !x.closed
+	x.mu.RUnlock()
+	if !missing {
+		return nil
+	}
+	f, _, _, err := openSetFile(x.dir, st.Revision, x.opts.TailChunk) // (a new file: Open found none it could keep)
+	if err != nil {
+		return err
+	}
+	x.roomAgain()
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if x.closed {
+		return f.Close()
+	}
+	x.file = f
+	return nil
 }
 
 // setState says what the index is doing: rebuilding until the sets reach
@@ -349,7 +374,7 @@ func (x *Index) restartLocked(why string, st oplog.Stats) error {
 	x.opts.Logger.Info("search index starts over", "reason", why)
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	if x.file == nil {
+	if x.closed {
 		return oplog.ErrClosed
 	}
 	x.watermark, x.persisted, x.revision = 0, 0, st.Revision
@@ -358,9 +383,8 @@ func (x *Index) restartLocked(why string, st oplog.Stats) error {
 		x.state, x.rebuildTo = oplog.IndexRebuilding, st.LastID
 	}
 	x.terms.reset(st.Revision, 0)
-	err := x.file.rewrite(st.Revision, x.opts.TailChunk, nil)
-	if errors.Is(err, os.ErrNotExist) {
-		err = nil
+	if x.file == nil {
+		return nil
 	}
-	return err
+	return x.file.rewrite(st.Revision, x.opts.TailChunk, nil)
 }
