@@ -13,11 +13,11 @@ import (
 
 // TestIndex_Search_Semantics: every tree of the query language
 // (querytest.Cases, one for each of ql.Samples) finds exactly the records
-// written out for it, however the index holds them: in segments (the
-// bleve query, bleve.go), above the watermark (the predicate on records,
-// eval.go), and above it behind the chunks' term sets (terms_pred.go),
-// one record a chunk, so that a set that rules out a record that
-// matches loses it. TestCompilers_EverySample proves that every node
+// written out for it, however the index holds them: as a server runs it,
+// with no set (the predicate on every record, eval.go), behind growing
+// term sets of one record a chunk (terms_pred.go: a set that rules out a
+// record that matches loses it) and behind stored ones, read back from the
+// sets file. TestCompilers_EverySample proves that every node
 // compiles; this, that the compilations agree with what the node means.
 func TestIndex_Search_Semantics(t *testing.T) {
 	dir := t.TempDir()

@@ -16,8 +16,8 @@ import (
 const loveError = "Error: main.lua:5: attempt to index a nil value (global 'player')"
 
 // TestIndex_Search_StopWords: a query of the words an agent saw finds the
-// line however the records are held (in segments, in the term sets of the
-// chunks above the watermark right after a burst, or only in the store),
+// line however the records are held (in stored term sets, growing ones,
+// or only in the store),
 // a stop word of it left out and a phrase keeping its place; a query of
 // only stop words is an error that names them.
 func TestIndex_Search_StopWords(t *testing.T) {

@@ -438,8 +438,8 @@ func (d *DB) sealLoop() {
 
 // HoldSealing makes the sealer wait while held reports true, as it waits
 // while appends come fast (up to maxLoose bytes loose, then it seals with
-// zstd). The search index holds it while more than a step's records are
-// in none of its segments: after a burst, compressing the burst's records
+// zstd). The search index holds it while more than 10,000 records are in
+// none of its term sets: after a burst, compressing the burst's records
 // would take a core from the index's catch-up, whose reads find them
 // loose, not in blocks to expand.
 func (d *DB) HoldSealing(held func() bool) { d.sealHold.Store(&held) }
