@@ -8,6 +8,7 @@ import (
 	"hash/crc32"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -199,10 +200,11 @@ func HoldsRecords(dir string) bool {
 		return true
 	}
 	ents, _ := os.ReadDir(dir)
-	for _, e := range ents {
-		if e.Name() == "meta.json" || strings.HasPrefix(e.Name(), "seg-") {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(ents, isBleveFile)
+}
+
+// isBleveFile reports whether e is of the bleve index an older mcplogd
+// kept: its meta.json or a segment's directory.
+func isBleveFile(e os.DirEntry) bool {
+	return e.Name() == "meta.json" || strings.HasPrefix(e.Name(), "seg-")
 }

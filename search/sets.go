@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/mcplogd/mcplogd/oplog"
@@ -88,7 +87,7 @@ func removeBleveIndex(dir string) bool {
 	ents, _ := os.ReadDir(dir)
 	old := false
 	for _, e := range ents {
-		if e.Name() == "meta.json" || strings.HasPrefix(e.Name(), "seg-") {
+		if isBleveFile(e) {
 			old = true
 			_ = os.RemoveAll(filepath.Join(dir, e.Name()))
 		}
