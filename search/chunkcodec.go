@@ -229,17 +229,17 @@ func (r *setReader) dict() dict {
 // thaw makes c, decoded from the growing chunk's set, a growing set again:
 // its words in maps, to which the builder adds.
 func (c *chunkTerms) thaw() {
-	c.kw = make(map[kwKey]struct{}, len(c.kws))
-	for _, k := range c.kws {
-		c.kw[k] = struct{}{}
+	c.kw = make(map[kwKey]uint32, len(c.kws))
+	for i, k := range c.kws {
+		c.kw[k] = uint32(i)
 	}
 	c.kws = nil
 	size := c.bytes()
 	for f := range c.frozen {
 		d := &c.frozen[f]
-		c.words[f] = make(map[string]struct{}, d.len())
+		c.words[f] = make(map[string]uint32, d.len())
 		for i := range d.len() {
-			c.words[f][d.at(i)] = struct{}{} // (sharing d's bytes, which stay)
+			c.words[f][d.at(i)] = uint32(i) // (sharing d's bytes, which stay)
 		}
 		size += int64(d.len()) * termOverhead
 		c.frozen[f] = dict{}

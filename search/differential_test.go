@@ -122,10 +122,10 @@ func diffQuery(rng *rand.Rand, depth int) string {
 
 // TestIndex_Search_Differential asks -search.differential random queries
 // of every node type, nested, of records of few words (so that they
-// match), and compares the IDs of four indexes of the same store: the
-// index as a server runs it, the stored sets (chunks of 40) and the
-// growing ones in front of the predicate, and the predicate on every
-// record (eval.go), which none of them may disagree with. A query that does not parse is skipped; the test fails if most do.
+// match), and compares the IDs of five indexes of the same store: the
+// index as a server runs it, the stored sets (chunks of 40) with their
+// postings and without, the growing ones with theirs, and the predicate
+// on every record (eval.go), which none of them may disagree with. A query that does not parse is skipped; the test fails if most do.
 func TestIndex_Search_Differential(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a long test")
@@ -138,7 +138,8 @@ func TestIndex_Search_Differential(t *testing.T) {
 	logtest.MustAppend(t, e.log, diffRecords(rng, 2000)...)
 	e.waitIndexed()
 	buildTerms(t, sets)
-	stored := openStored(t, e, dir, "stored", 40)
+	stored, bare := openStored(t, e, dir, "stored", 40), openStored(t, e, dir, "stored without postings", 40)
+	bare.SetPostings(false)
 	if eval.Status().SegmentsThrough != 0 || sets.Status().SegmentsThrough != 0 {
 		t.Fatalf("the lagging indexes indexed: %+v, %+v", eval.Status(), sets.Status())
 	}
@@ -166,14 +167,17 @@ func TestIndex_Search_Differential(t *testing.T) {
 		for _, ix := range []struct {
 			name string
 			x    *search.Index
-		}{{"index", e.idx}, {"stored sets", stored}, {"growing sets", sets}} {
+		}{{"index", e.idx}, {"stored sets and postings", stored}, {"stored sets", bare}, {"growing sets and postings", sets}} {
 			got, err := ix.x.Search(context.Background(), &q, 0, 5000)
 			if err != nil || !slices.Equal(got.IDs, want.IDs) {
 				t.Fatalf("`%s` (seed %d): %s found %d records %v (%v), the predicate on every record %d %v", s, seed, ix.name, len(got.IDs), clipIDs(got.IDs), err, len(want.IDs), clipIDs(want.IDs))
 			}
 		}
 	}
-	t.Logf("%d random queries, %d parsed, %d of them matched records: the same IDs from the index, the stored and growing sets and the predicate", asked, parsed, matched)
+	t.Logf("%d random queries, %d parsed, %d of them matched records: the same IDs from the index, the stored sets with and without their postings, the growing sets and the predicate", asked, parsed, matched)
+	if stored.PostedChunks() == 0 || sets.PostedChunks() == 0 || bare.PostedChunks() != 0 {
+		t.Fatalf("chunks searched on their postings: stored %d, growing %d, stored without %d", stored.PostedChunks(), sets.PostedChunks(), bare.PostedChunks())
+	}
 	if parsed < asked/2 || matched < parsed/4 {
 		t.Fatalf("%d of %d queries parsed, %d matched: the generator went wrong", parsed, asked, matched)
 	}

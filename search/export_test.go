@@ -15,8 +15,14 @@ func (x *Index) BuildTerms() (int, error) {
 // Steps is how many times the indexer looked at the log.
 func (x *Index) Steps() uint64 { return x.steps.Load() }
 
-// SkippedChunks is how many chunks searches skipped by their term sets.
+// SkippedChunks is how many chunks searches skipped by their term sets or postings.
 func (x *Index) SkippedChunks() uint64 { return x.skipped.Load() }
+
+// PostedChunks is how many chunks searches read the postings of.
+func (x *Index) PostedChunks() uint64 { return x.posted.Load() }
+
+// SetPostings makes x's searches use the chunks' postings, or not.
+func (x *Index) SetPostings(on bool) { x.noPost.Store(!on) }
 
 // TermSetChunks is how many chunks have a growing set, not yet stored.
 func (x *Index) TermSetChunks() int {

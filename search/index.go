@@ -99,7 +99,9 @@ type Index struct {
 	dirty    *dirtySet     // the journal of completed operations
 	tail     tailCache     // decoded records of the newest chunks
 	terms    termSets      // the chunks' term sets (terms.go)
-	skipped  atomic.Uint64 // chunks a search skipped by their term sets
+	skipped  atomic.Uint64 // chunks a search skipped by their term sets or postings
+	posted   atomic.Uint64 // chunks a search read the postings of
+	noPost   atomic.Bool   // searches use no postings (tests)
 	steps    atomic.Uint64 // the index's looks at the log (tests wait for the first)
 	walks    chan struct{} // a turn of a search walking records (Options.Walks)
 	unmapped unmapper      // when the store's mapped pages go back (release.go)

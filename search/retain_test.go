@@ -20,7 +20,7 @@ func TestKeywords_KeepNoRecordBytes(t *testing.T) {
 	}
 
 	an := newAnalyzers(newMapping())
-	ch := &chunkTerms{words: [2]map[string]struct{}{{}, {}}, kw: map[kwKey]struct{}{}, span: newSpan()}
+	ch := &chunkTerms{words: [2]map[string]uint32{{}, {}}, kw: map[kwKey]uint32{}, span: newSpan()}
 	ch.add(&r, an.words, nil)
 	found := 0
 	for k := range ch.kw {

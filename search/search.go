@@ -43,7 +43,8 @@ func (x *Index) Search(ctx context.Context, q *oplog.SearchQuery, before uint64,
 		col.deadline = time.Now().Add(x.opts.WalkBudget)
 	}
 	if upper >= lowest {
-		if err := x.walk(ctx, p, ev.chunkPred(c), col, lowest, upper, st.Revision); err != nil {
+		q := preds{rec: p, chunk: ev.chunkPred(c), post: ev.postPred(c)}
+		if err := x.walk(ctx, q, col, lowest, upper, st.Revision); err != nil {
 			return h, err
 		}
 	}
@@ -102,9 +103,9 @@ func (col *collector) result(h *oplog.IndexHits, lowest, lastID, before uint64) 
 
 // walk is searchTail, in a turn of Options.Walks when it may read more
 // than one chunk.
-func (x *Index) walk(ctx context.Context, p pred, cp cpred, col *collector, lo, hi uint64, rev uint64) error {
+func (x *Index) walk(ctx context.Context, q preds, col *collector, lo, hi uint64, rev uint64) error {
 	if hi-lo < x.opts.TailChunk {
-		return x.searchTail(ctx, p, cp, col, lo, hi, rev)
+		return x.searchTail(ctx, q, col, lo, hi, rev)
 	}
 	select {
 	case x.walks <- struct{}{}:
@@ -112,5 +113,13 @@ func (x *Index) walk(ctx context.Context, p pred, cp cpred, col *collector, lo, 
 		return ctx.Err()
 	}
 	defer func() { <-x.walks }()
-	return x.searchTail(ctx, p, cp, col, lo, hi, rev)
+	return x.searchTail(ctx, q, col, lo, hi, rev)
+}
+
+// preds is a query compiled for records, for chunks' term sets and for
+// their postings (nil: none used).
+type preds struct {
+	rec   pred
+	chunk cpred
+	post  ppred
 }

@@ -40,6 +40,7 @@ type fixture struct {
 	word      string // a vocabulary word in about 1% of messages
 	template  string // the template of the most messages among the first 20,000
 	rareTmpl  string // the template of one message, in the middle of the stream
+	phrase    string // a phrase of the workload: "nil value", or two words of a line of random words
 	since     time.Time
 	until     time.Time // a window of a tenth of the stream, in its middle
 	plain     bleve.Index
@@ -73,6 +74,7 @@ func buildFixture() (*fixture, error) {
 	}
 	f.db, f.log = db, oplog.New(db, nil)
 	g := workload.New(1)
+	f.phrase = `"nil value"`
 	if *benchWorkload == "words" {
 		g = workload.NewWords(1)
 	}
@@ -92,6 +94,9 @@ func buildFixture() (*fixture, error) {
 		last = batch[len(batch)-1].Time
 		if n == *benchRecords/2 {
 			f.rareTmpl = oplog.TextTemplateID(batch[0].Text)
+			if ws := splitWords(batch[0].Text); *benchWorkload == "words" && len(ws) > 1 {
+				f.phrase = `"` + ws[0] + " " + ws[1] + `"` // a pair that meets once or so
+			}
 		}
 		if n < 20_000 {
 			for i := range batch {
@@ -285,7 +290,7 @@ func (f *fixture) queries() []struct {
 		{"word", oplog.SearchQuery{Query: f.word}},
 		{"word/quoted", oplog.SearchQuery{Query: `"` + f.word + `"`}}, // exact: no inflections
 		{"two words", oplog.SearchQuery{Query: "player entity"}},      // as mcplogd bench asks
-		{"phrase", oplog.SearchQuery{Query: `"nil value"`}},
+		{"phrase", oplog.SearchQuery{Query: f.phrase}},
 		{"template", oplog.SearchQuery{Query: "template:" + f.template}},
 		{"template/one", oplog.SearchQuery{Query: "template:" + f.rareTmpl}},
 		{"level=error/range", oplog.SearchQuery{Filter: oplog.Filter{MinLevel: oplog.LevelError, Since: hour.Since, Until: hour.Until}}},

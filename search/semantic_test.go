@@ -17,7 +17,8 @@ import (
 // with no set (the predicate on every record, eval.go), behind growing
 // term sets of one record a chunk (terms_pred.go: a set that rules out a
 // record that matches loses it) and behind stored ones, read back from the
-// sets file. TestCompilers_EverySample proves that every node
+// sets file, each with the chunks' postings (postings_pred.go) and
+// without. TestCompilers_EverySample proves that every node
 // compiles; this, that the compilations agree with what the node means.
 func TestIndex_Search_Semantics(t *testing.T) {
 	dir := t.TempDir()
@@ -47,14 +48,20 @@ func TestIndex_Search_Semantics(t *testing.T) {
 		name string
 		x    *search.Index
 	}{{"index", e.idx}, {"evaluated", lag}, {"growing sets", sets}, {"stored sets", stored}}
-	for _, c := range querytest.Cases(t) {
-		for _, ix := range indexes {
-			h, err := ix.x.Search(context.Background(), &c.Query, 0, 100)
-			got := slices.Clone(h.IDs)
-			slices.Reverse(got) // newest first: reversed, the order of Want
-			if err != nil || h.More || !slices.Equal(got, c.Want) {
-				t.Errorf("%s: %s as %s: %v (%v), want %v", ix.name, c.Sample, describe(c.Query), got, err, c.Want)
+	for _, post := range []bool{true, false} {
+		for _, c := range querytest.Cases(t) {
+			for _, ix := range indexes {
+				ix.x.SetPostings(post)
+				h, err := ix.x.Search(context.Background(), &c.Query, 0, 100)
+				got := slices.Clone(h.IDs)
+				slices.Reverse(got) // newest first: reversed, the order of Want
+				if err != nil || h.More || !slices.Equal(got, c.Want) {
+					t.Errorf("%s (postings %v): %s as %s: %v (%v), want %v", ix.name, post, c.Sample, describe(c.Query), got, err, c.Want)
+				}
 			}
+		}
+		if post && (sets.PostedChunks() == 0 || stored.PostedChunks() == 0) {
+			t.Errorf("no search read a chunk's postings: growing %d, stored %d", sets.PostedChunks(), stored.PostedChunks())
 		}
 	}
 	if sets.SkippedChunks() == 0 {

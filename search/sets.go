@@ -53,6 +53,7 @@ func (x *Index) load() error {
 		if c.through < (k+1)*n && i == len(frames)-1 { // the growing chunk's, written last
 			f.size, f.tail, f.tailThrough = f.size-int64(8+len(fr)), int64(8+len(fr)), c.through
 			c.thaw()
+			c.first = k*n + 1
 			x.terms.chunks[k], x.terms.bytes = c, c.size
 			break
 		}
@@ -277,6 +278,11 @@ func (x *Index) persistSets(st oplog.Stats) error {
 			t.storedBytes += int64(len(sets[i]))
 			delete(t.chunks, k)
 			t.bytes -= c.size
+			c.mu.Lock()
+			post := c.post
+			c.post = nil
+			c.mu.Unlock()
+			t.keepPost(k, post)
 		}
 	}
 	t.mu.Unlock()
@@ -335,6 +341,7 @@ func (x *Index) trimSets(st oplog.Stats) error {
 	t.mu.Lock()
 	for k, s := range t.stored {
 		if s.through < first {
+			t.dropPost(k)
 			delete(t.stored, k)
 			t.storedBytes -= int64(len(s.packed))
 			t.deadBytes += int64(len(s.packed)) + 8

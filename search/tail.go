@@ -12,12 +12,13 @@ import (
 	"github.com/mcplogd/mcplogd/oplog"
 )
 
-// searchTail evaluates p on the records lo..hi, read TailChunk IDs at a
-// time (a chunk k holds IDs k*TailChunk+1..(k+1)*TailChunk), newest
-// first, until col is full, skipping the chunks whose term set cp rules
-// out (but for their operations completed since). It holds no lock of the
-// index: the indexer moves on meanwhile.
-func (x *Index) searchTail(ctx context.Context, p pred, cp cpred, col *collector, lo, hi uint64, rev uint64) error {
+// searchTail evaluates q on the records lo..hi, a chunk at a time (a chunk
+// k holds IDs k*TailChunk+1..(k+1)*TailChunk), newest first, until col is
+// full: on a chunk's postings where it has them, else on its records,
+// skipping the chunks whose term set rules q out (but for their operations
+// completed since). It holds no lock of the index: the indexer moves on
+// meanwhile.
+func (x *Index) searchTail(ctx context.Context, q preds, col *collector, lo, hi uint64, rev uint64) error {
 	n := x.opts.TailChunk
 	x.tail.drop(rev, (lo-1)/n)
 	for top := hi; top >= lo; {
@@ -26,7 +27,7 @@ func (x *Index) searchTail(ctx context.Context, p pred, cp cpred, col *collector
 		}
 		k := (top - 1) / n
 		clo := max(lo, k*n+1)
-		got, down, err := x.searchChunk(ctx, p, cp, col, k, clo, top, rev)
+		got, down, err := x.searchChunk(ctx, q, col, k, clo, top, rev)
 		if err != nil {
 			return err
 		}
@@ -47,8 +48,15 @@ func (x *Index) searchTail(ctx context.Context, p pred, cp cpred, col *collector
 // first, stopping past what col still takes, and the lowest ID it looked
 // at. A chunk of large records (more than maxChunkBytes) is evaluated as
 // it is read, whole.
-func (x *Index) searchChunk(ctx context.Context, p pred, cp cpred, col *collector, k, clo, top, rev uint64) ([]uint64, uint64, error) {
-	recs, fresh, err := x.chunkFor(k, clo, top, rev, cp)
+func (x *Index) searchChunk(ctx context.Context, q preds, col *collector, k, clo, top, rev uint64) ([]uint64, uint64, error) {
+	if q.post != nil && !x.noPost.Load() {
+		if post := x.terms.postings(rev, k, clo, top); post != nil {
+			x.posted.Add(1)
+			return x.searchPosted(ctx, q, post, col, k, clo, top, rev)
+		}
+	}
+	p := q.rec
+	recs, fresh, err := x.chunkFor(k, clo, top, rev, q.chunk)
 	if errors.Is(err, errBigChunk) {
 		got, err := x.evalRange(ctx, p, clo, top)
 		return got, clo, err

@@ -29,7 +29,7 @@ type kwKey struct{ field, v string }
 
 func cmpKw(a, b kwKey) int { return cmp.Or(cmp.Compare(a.field, b.field), cmp.Compare(a.v, b.v)) }
 
-func sortedKws(kw map[kwKey]struct{}) []kwKey { return slices.SortedFunc(maps.Keys(kw), cmpKw) }
+func sortedKws(kw map[kwKey]uint32) []kwKey { return slices.SortedFunc(maps.Keys(kw), cmpKw) }
 
 // hasKw reports whether c holds keyword k. Under c.mu (read).
 func (c *chunkTerms) hasKw(k kwKey) bool {
@@ -64,14 +64,18 @@ func (c *chunkTerms) anyKw(field string, match func(string) bool) bool {
 // chunkTerms is the term set of one chunk: its records from..through.
 type chunkTerms struct {
 	mu       sync.RWMutex
-	from     uint64                 // the lowest ID whose terms are in (the chunk's first, or the watermark's next)
-	through  uint64                 // the highest
-	words    [2]map[string]struct{} // text, stack: while the chunk grows
-	frozen   [2]dict                // the same, once the chunk is complete (words nil)
-	arena    [2][]byte              // the bytes of words' terms (the last block; the others are held by the terms)
-	kw       map[kwKey]struct{}     // the keyword fields' values: while the chunk grows
-	kws      []kwKey                // the same, sorted (cmpKw), once the chunk is complete (kw nil)
-	kwBytes  int64                  // what kw's template IDs take, about (the other keywords are few)
+	from     uint64               // the lowest ID whose terms are in (the chunk's first, or the watermark's next)
+	through  uint64               // the highest
+	first    uint64               // the chunk's first ID
+	words    [2]map[string]uint32 // text, stack, each term's number in the chunk: while the chunk grows
+	frozen   [2]dict              // the same, once the chunk is complete (words nil)
+	arena    [2][]byte            // the bytes of words' terms (the last block; the others are held by the terms)
+	kw       map[kwKey]uint32     // the keyword fields' values, numbered: while the chunk grows
+	kws      []kwKey              // the same, sorted (cmpKw), once the chunk is complete (kw nil)
+	kwBytes  int64                // what kw's template IDs take, about (the other keywords are few)
+	grow     postGrow             // which records hold each term: while the chunk grows
+	post     *chunkPost           // the same, once the chunk is complete; nil once stored (termSets.posts)
+	snap     growSnap             // a growing chunk's postings as a search last built them
 	span     span
 	pending  []uint64 // the operations that were pending when read: matched as they now stand
 	pos      uint64   // the completions journal's position before the first read
@@ -100,6 +104,8 @@ type termSets struct {
 	storedBytes int64 // the sum of the stored sets' compressed bytes
 	deadBytes   int64 // what the sets file holds of sets retention dropped
 	cache       setCache
+	posts       map[uint64]*chunkPost // the stored chunks' postings, the newest up to maxPostBytes
+	postBytes   int64
 }
 
 // reset drops every set, for store generation rev, the sets starting after through.
@@ -108,7 +114,48 @@ func (t *termSets) reset(rev, through uint64) {
 	defer t.mu.Unlock()
 	t.rev, t.through, t.chunks, t.bytes = rev, through, map[uint64]*chunkTerms{}, 0
 	t.stored, t.storedBytes, t.deadBytes = map[uint64]*storedSet{}, 0, 0
+	t.posts, t.postBytes = map[uint64]*chunkPost{}, 0
 	t.cache.reset()
+}
+
+// keepPost keeps stored chunk k's postings, dropping the oldest chunks'
+// while they take more than maxPostBytes. Under t.mu.
+func (t *termSets) keepPost(k uint64, p *chunkPost) {
+	if p == nil {
+		return
+	}
+	t.posts[k] = p
+	t.postBytes += p.size()
+	for t.postBytes > maxPostBytes && len(t.posts) > 0 {
+		t.dropPost(slices.Min(slices.Collect(maps.Keys(t.posts))))
+	}
+}
+
+// dropPost forgets chunk k's postings. Under t.mu.
+func (t *termSets) dropPost(k uint64) {
+	if p := t.posts[k]; p != nil {
+		t.postBytes -= p.size()
+		delete(t.posts, k)
+	}
+}
+
+// postings returns chunk k's postings if they hold every record lo..hi.
+func (t *termSets) postings(rev, k, lo, hi uint64) *chunkPost {
+	t.mu.Lock()
+	c, p := t.chunks[k], t.posts[k]
+	ok := t.rev == rev
+	t.mu.Unlock()
+	switch {
+	case !ok:
+		return nil
+	case c != nil:
+		c.mu.RLock()
+		defer c.mu.RUnlock()
+		return c.postings(lo, hi)
+	case p == nil || p.from > lo || p.through < hi:
+		return nil
+	}
+	return p
 }
 
 func (t *termSets) storedCount() int {
@@ -209,7 +256,7 @@ func (x *Index) buildTerms() (int, int64, error) {
 			t.mu.Lock()
 			c := t.chunks[k]
 			if c == nil {
-				c = &chunkTerms{from: recs[i].ID, words: [2]map[string]struct{}{make(map[string]struct{}, 1024), {}}, kw: map[kwKey]struct{}{},
+				c = &chunkTerms{from: recs[i].ID, first: k*n + 1, words: [2]map[string]uint32{make(map[string]uint32, 1024), {}}, kw: map[kwKey]uint32{},
 					span: newSpan(), pos: pos}
 				if t.rev == rev {
 					t.chunks[k] = c
@@ -257,13 +304,13 @@ func (c *chunkTerms) addAll(recs []oplog.Record, an *wordsAnalyzer, end uint64, 
 		}
 	}
 	if c.through == end && !c.complete {
-		var frozen [2]dict
-		for f := range c.words {
-			frozen[f] = freeze(c.words[f])
-		}
-		kws := sortedKws(c.kw)
+		frozen, kws, post := c.freeze()
 		c.mu.Lock()
-		c.complete, c.frozen, c.words, c.arena, c.kw, c.kws = true, frozen, [2]map[string]struct{}{}, [2][]byte{}, nil, kws
+		c.complete, c.frozen, c.words, c.arena, c.kw, c.kws = true, frozen, [2]map[string]uint32{}, [2][]byte{}, nil, kws
+		c.post, c.grow = post, postGrow{}
+		c.snap.mu.Lock()
+		c.snap.post = nil
+		c.snap.mu.Unlock()
 		size := c.bytes()
 		grown += size - c.size
 		c.size = size
@@ -283,20 +330,19 @@ var addAllHook func(c *chunkTerms)
 // add puts r's terms in c; buf is scratch space, returned for reuse.
 // Under c.mu.
 func (c *chunkTerms) add(r *oplog.Record, an *wordsAnalyzer, buf []byte) []byte {
-	c.kw[kwKey{"level", r.Level.String()}] = struct{}{}
+	off := c.grow.record(r.ID, c.first)
+	c.keyword(kwKey{"level", r.Level.String()}, off, false)
 	for _, f := range keywords(r.Name, r.Source, r.Kind, r.Tool, r.Status, r.ReplayOf) {
-		if _, ok := c.kw[kwKey(f)]; !ok && f.v != "" {
-			// a copy: r's strings share the bytes of its whole record
-			c.kw[kwKey{f.field, strings.Clone(f.v)}] = struct{}{}
+		if f.v != "" {
+			c.keyword(kwKey(f), off, true)
 		}
 	}
 	if r.Run != 0 {
-		c.kw[kwKey{"run", docID(r.Run)}] = struct{}{}
+		c.keyword(kwKey{"run", docID(r.Run)}, off, false)
 	}
 	if id := oplog.RecordTemplateID(r); id != "" {
 		// many-valued, unlike the other keywords: counted in the size
-		if _, ok := c.kw[kwKey{ql.TemplateField, id}]; !ok {
-			c.kw[kwKey{ql.TemplateField, id}] = struct{}{}
+		if c.keyword(kwKey{ql.TemplateField, id}, off, false) {
 			c.kwBytes += int64(len(id)) + termOverhead
 			c.size += int64(len(id)) + termOverhead
 		}
@@ -310,15 +356,20 @@ func (c *chunkTerms) add(r *oplog.Record, an *wordsAnalyzer, buf []byte) []byte 
 		added := 0
 		eachWord(in, func(start, end int, ascii bool) bool {
 			buf = appendTerm(buf[:0], in[start:end], ascii)
-			if _, ok := set[string(buf)]; ok || an.isStop(buf) {
-				return true
+			id, ok := set[string(buf)]
+			if !ok {
+				if an.isStop(buf) {
+					return true
+				}
+				if added++; added > maxFieldTerms {
+					c.cut[f] = true // as the document is (cut.go): any word of f may be in the chunk
+					return false
+				}
+				id = uint32(len(set))
+				set[c.intern(f, buf)] = id
+				c.size += int64(len(buf)) + termOverhead
 			}
-			if added++; added > maxFieldTerms {
-				c.cut[f] = true // as the document is (cut.go): any word of f may be in the chunk
-				return false
-			}
-			set[c.intern(f, buf)] = struct{}{}
-			c.size += int64(len(buf)) + termOverhead
+			c.size += c.grow.hold(f, id, off)
 			return true
 		})
 	}
@@ -327,6 +378,22 @@ func (c *chunkTerms) add(r *oplog.Record, an *wordsAnalyzer, buf []byte) []byte 
 		c.pending = append(c.pending, r.ID)
 	}
 	return buf
+}
+
+// keyword puts keyword k of the record at off in c (a copy of its value
+// when clone: r's strings share the bytes of its whole record), reporting
+// whether c held it yet. Under c.mu.
+func (c *chunkTerms) keyword(k kwKey, off int, clone bool) bool {
+	id, ok := c.kw[k]
+	if !ok {
+		if clone {
+			k.v = strings.Clone(k.v)
+		}
+		id = uint32(len(c.kw))
+		c.kw[k] = id
+	}
+	c.size += c.grow.hold(kwField, id, off)
+	return !ok
 }
 
 // intern copies a new term of text field f into the chunk's arena, so
@@ -390,18 +457,27 @@ type dict struct {
 	ends []uint32 // term i is data[ends[i-1]:ends[i]] (from 0 for the first)
 }
 
-func freeze(set map[string]struct{}) dict {
+func freeze(set map[string]uint32) dict {
+	d, _ := freezeIDs(set)
+	return d
+}
+
+// freezeIDs is freeze, and where each term's number went: rank[id] is its
+// place in the dict.
+func freezeIDs(set map[string]uint32) (dict, []uint32) {
 	terms := slices.Sorted(maps.Keys(set))
 	size := 0
 	for _, t := range terms {
 		size += len(t)
 	}
 	d := dict{data: make([]byte, 0, size), ends: make([]uint32, len(terms))}
+	rank := make([]uint32, len(terms))
 	for i, t := range terms {
 		d.data = append(d.data, t...)
 		d.ends[i] = uint32(len(d.data))
+		rank[set[t]] = uint32(i)
 	}
-	return d
+	return d, rank
 }
 
 func (d *dict) len() int { return len(d.ends) }
@@ -419,8 +495,14 @@ func (d *dict) at(i int) string {
 }
 
 func (d *dict) has(term string) bool {
+	_, ok := d.find(term)
+	return ok
+}
+
+// find returns term's place in d.
+func (d *dict) find(term string) (int, bool) {
 	i := sort.Search(d.len(), func(i int) bool { return d.at(i) >= term })
-	return i < d.len() && d.at(i) == term
+	return i, i < d.len() && d.at(i) == term
 }
 
 // meets reports whether s may hold a time q matches: false only when every

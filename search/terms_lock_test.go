@@ -12,7 +12,7 @@ import (
 // that looks at the chunk meanwhile reads what is in it so far.
 func TestTerms_AddAllLetsReadersIn(t *testing.T) {
 	an := newAnalyzers(newMapping()).words
-	c := &chunkTerms{from: 1, words: [2]map[string]struct{}{{}, {}}, kw: map[kwKey]struct{}{}, span: newSpan()}
+	c := &chunkTerms{from: 1, words: [2]map[string]uint32{{}, {}}, kw: map[kwKey]uint32{}, span: newSpan()}
 	const n = 1000
 	recs := make([]oplog.Record, n)
 	for i := range recs {

@@ -1,0 +1,312 @@
+package search
+
+import (
+	"context"
+	"errors"
+	"math/bits"
+	"slices"
+
+	"github.com/mcplogd/mcplogd/oplog"
+	ql "github.com/mcplogd/mcplogd/oplog/query"
+)
+
+// The query tree compiled into a test of a chunk's postings (postings.go):
+// the records that match, and those the postings cannot tell, which are
+// checked on the record (a phrase's order, a time, an unreadable leaf). It
+// mirrors the evaluator (eval.go) node by node, on the same leaves'
+// matchers; unlike a set's test it takes NOT exactly.
+
+// tri is a test's answer: every record of yes matches, no record outside
+// yes and maybe does. Either may be shared with the postings: never
+// written.
+type tri struct{ yes, maybe bitmap }
+
+// ppred tests a chunk's postings.
+type ppred func(p *chunkPost) tri
+
+func noPost(*chunkPost) tri      { return tri{} }
+func maybePost(p *chunkPost) tri { return tri{maybe: p.present} }
+func (r tri) any(n int) bitmap   { return or(n, r.yes, r.maybe) }
+func orTri(n int, a, b tri) tri {
+	return tri{or(n, a.yes, b.yes), andNot(n, or(n, a.maybe, b.maybe), or(n, a.yes, b.yes))}
+}
+func anyPost(ps []ppred) ppred { return func(p *chunkPost) tri { return orAll(p, ps) } }
+func orAll(p *chunkPost, ps []ppred) (r tri) {
+	for _, sub := range ps {
+		r = orTri(p.n, r, sub(p))
+	}
+	return r
+}
+
+// postCompiler compiles trees into tests of postings.
+type postCompiler struct{ *matchers }
+
+// postPred compiles c into the test of a chunk's postings, the filters'
+// time range included.
+func (ev *evaluator) postPred(c *compiled) ppred {
+	pp := postCompiler{ev.matchers}.node(c.tree)
+	if c.rng.none() {
+		return pp
+	}
+	return func(p *chunkPost) tri {
+		switch p.span.cover(c.rng) {
+		case outside:
+			return tri{}
+		case inside:
+			return pp(p)
+		}
+		return tri{maybe: pp(p).any(p.n)}
+	}
+}
+
+// node compiles n; one case per node type, the leaves in leaf.
+func (pc postCompiler) node(n ql.Node) ppred {
+	switch n := n.(type) {
+	case *ql.And:
+		ps := pc.nodes(n.Nodes)
+		return func(p *chunkPost) tri {
+			yes, any := p.present, p.present
+			for _, sub := range ps {
+				r := sub(p)
+				if yes, any = and(p.n, yes, r.yes), and(p.n, any, r.any(p.n)); any == nil {
+					return tri{}
+				}
+			}
+			return tri{yes, andNot(p.n, any, yes)}
+		}
+	case *ql.Or:
+		return anyPost(pc.nodes(n.Nodes))
+	case *ql.Not:
+		sub := pc.node(n.Node)
+		return func(p *chunkPost) tri {
+			r := sub(p)
+			return tri{andNot(p.n, p.present, r.any(p.n)), r.maybe}
+		}
+	case *ql.All:
+		return func(p *chunkPost) tri { return tri{yes: p.present} }
+	case *ql.None:
+		return noPost
+	}
+	field, _ := ql.Field(n)
+	if field != "" {
+		return pc.leaf(n, field)
+	}
+	ps := make([]ppred, len(ql.TextFields))
+	for i, f := range ql.TextFields {
+		ps[i] = pc.leaf(n, f)
+	}
+	return anyPost(ps)
+}
+
+func (pc postCompiler) nodes(ns []ql.Node) []ppred {
+	ps := make([]ppred, len(ns))
+	for i, n := range ns {
+		ps[i] = pc.node(n)
+	}
+	return ps
+}
+
+// leaf is leafPred's mirror on the postings.
+func (pc postCompiler) leaf(n ql.Node, field string) ppred {
+	l := pc.matchers.leaf(n, field)
+	switch {
+	case l.err != nil:
+		return maybePost // (compileEval refused it already)
+	case l.time != nil:
+		return func(p *chunkPost) tri {
+			if !p.span.meets(l.time) {
+				return tri{}
+			}
+			return tri{maybe: p.present}
+		}
+	case l.phrase != nil:
+		f := slices.Index(textFields, l.phrase.field)
+		if f < 0 {
+			return noPost
+		}
+		return func(p *chunkPost) tri {
+			if p.cut[f] {
+				return tri{maybe: p.present}
+			}
+			m := p.present
+			for _, w := range l.phrase.words {
+				if m = and(p.n, m, p.term(f, w.term)); m == nil {
+					break
+				}
+			}
+			return tri{maybe: m} // the words' order is checked on the record
+		}
+	}
+	ps := make([]ppred, len(l.ms))
+	for i, m := range l.ms {
+		ps[i] = postTerm(field, m)
+	}
+	return anyPost(ps)
+}
+
+// postTerm is termPred's mirror: the records whose field holds a term m
+// matches.
+func postTerm(field string, m termMatcher) ppred {
+	switch field {
+	case "text", "stack":
+		f := slices.Index(textFields, field)
+		return func(p *chunkPost) tri {
+			switch {
+			case p.cut[f]:
+				return tri{maybe: p.present}
+			case m.term != "":
+				return tri{yes: p.term(f, m.term)}
+			case m.forms != nil:
+				var b bitmap
+				for _, t := range m.forms {
+					b = or(p.n, b, p.term(f, t))
+				}
+				return tri{yes: b}
+			}
+			return tri{yes: p.match(f, m)}
+		}
+	}
+	if !slices.Contains(keywordFields, field) {
+		return noPost
+	}
+	return func(p *chunkPost) tri { return tri{yes: p.keyword(field, m.term, m.match)} }
+}
+
+// searchPosted returns the IDs in clo..top of chunk k that match, newest
+// first, stopping past what col still takes, and the lowest ID it looked
+// at, as searchChunk does, from the chunk's postings: it reads only the
+// records they cannot tell of (and the operations completed since they
+// were built).
+func (x *Index) searchPosted(ctx context.Context, q preds, post *chunkPost, col *collector, k, clo, top, rev uint64) ([]uint64, uint64, error) {
+	r := q.post(post)
+	lo, hi := int(clo-post.first), int(top-post.first)
+	yes, maybe := r.yes, r.maybe
+	if ids := x.dirty.completedSince(post.pending, post.pos); len(ids) > 0 {
+		x.dirty.reads.Add(uint64(len(ids)))
+		yes, maybe = slices.Clone(yes), or(post.n, newBitmap(post.n), maybe)
+		for _, id := range ids {
+			if i := int(id - post.first); id >= clo && id <= top {
+				if yes.has(i) {
+					yes.clear(i)
+				}
+				maybe.set(i)
+			}
+		}
+	}
+	rd := &maybeReader{x: x, maybe: maybe, first: post.first, lo: lo}
+	if err := rd.whole(k, hi, rev); err != nil {
+		return nil, 0, err
+	}
+	var got []uint64
+	v := &recView{an: x.an.text}
+	for w := hi >> 6; w >= lo>>6; w-- {
+		var y, m uint64
+		if w < len(yes) {
+			y = yes[w]
+		}
+		if w < len(maybe) {
+			m = maybe[w]
+		}
+		for b := (y | m) & span64(w, lo, hi); b != 0; {
+			i := 63 - bits.LeadingZeros64(b)
+			b &^= 1 << i
+			id := post.first + uint64(w<<6+i)
+			if y&(1<<i) == 0 {
+				rec, err := rd.get(id)
+				if err != nil {
+					return nil, 0, err
+				}
+				if *v = (recView{r: rec, an: v.an}); rec == nil || !q.rec(v) {
+					continue
+				}
+			}
+			got = append(got, id)
+			if len(col.ids)+len(got) > col.stop {
+				return got, id, ctx.Err()
+			}
+		}
+	}
+	if yes.count()+maybe.count() == 0 {
+		x.skipped.Add(1)
+	}
+	return got, clo, ctx.Err()
+}
+
+// span64 is the bits of word w of a bitmap that are places lo..hi.
+func span64(w, lo, hi int) uint64 {
+	m := ^uint64(0)
+	if w == lo>>6 {
+		m &= ^uint64(0) << (lo & 63)
+	}
+	if w == hi>>6 && hi&63 != 63 {
+		m &= 1<<(hi&63+1) - 1
+	}
+	return m
+}
+
+// maybeReader reads the records of a chunk at the places of maybe, as
+// they now stand, for a search to check: the chunk's records when they are
+// many (whole), else maxReadRecords at a time down from the one asked.
+type maybeReader struct {
+	x     *Index
+	maybe bitmap
+	first uint64
+	lo    int
+	recs  map[uint64]*oplog.Record
+	all   bool // recs holds every one
+}
+
+// whole reads chunk k's records when more than maxPostFetch of maybe's
+// places in lo..hi are to be read, and the chunk is not too large to hold.
+func (rd *maybeReader) whole(k uint64, hi int, rev uint64) error {
+	n := 0
+	for i := rd.lo; i <= hi && n <= maxPostFetch; i++ {
+		if rd.maybe.has(i) {
+			n++
+		}
+	}
+	if n <= maxPostFetch {
+		return nil
+	}
+	recs, fresh, err := rd.x.chunk(k, rev)
+	if errors.Is(err, errBigChunk) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	rd.recs, rd.all = make(map[uint64]*oplog.Record, n), true
+	for i := range recs {
+		if at := int(recs[i].ID - rd.first); at >= rd.lo && at <= hi && rd.maybe.has(at) {
+			rd.recs[recs[i].ID] = &recs[i]
+		}
+	}
+	for id, r := range fresh {
+		if _, ok := rd.recs[id]; ok {
+			rd.recs[id] = r
+		}
+	}
+	return nil
+}
+
+// get returns record id (nil: not stored).
+func (rd *maybeReader) get(id uint64) (*oplog.Record, error) {
+	if r, ok := rd.recs[id]; ok || rd.all {
+		return r, nil
+	}
+	var ids []uint64
+	for i := int(id - rd.first); i >= rd.lo && len(ids) < maxReadRecords; i-- {
+		if rd.maybe.has(i) {
+			ids = append(ids, rd.first+uint64(i))
+		}
+	}
+	recs, err := rd.x.getMany(ids)
+	rd.recs = make(map[uint64]*oplog.Record, len(ids))
+	for _, id := range ids {
+		rd.recs[id] = nil
+	}
+	for i := range recs {
+		rd.recs[recs[i].ID] = &recs[i]
+	}
+	return rd.recs[id], err
+}
