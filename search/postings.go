@@ -210,6 +210,21 @@ func (p *chunkPost) term(f int, t string) bitmap {
 	return q.of(i, p.n)
 }
 
+// terms returns the records whose text field f holds one of ts.
+func (p *chunkPost) terms(f int, ts []string) bitmap {
+	q := &p.fields[f]
+	var b bitmap
+	for _, t := range ts {
+		if i, ok := q.d.find(t); ok {
+			if b == nil {
+				b = newBitmap(p.n)
+			}
+			q.orOf(i, b)
+		}
+	}
+	return b
+}
+
 // match returns the records that hold a term of text field f that m
 // matches (as chunkTerms.any finds one).
 func (p *chunkPost) match(f int, m termMatcher) bitmap {

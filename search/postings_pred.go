@@ -28,7 +28,11 @@ func noPost(*chunkPost) tri      { return tri{} }
 func maybePost(p *chunkPost) tri { return tri{maybe: p.present} }
 func (r tri) any(n int) bitmap   { return or(n, r.yes, r.maybe) }
 func orTri(n int, a, b tri) tri {
-	return tri{or(n, a.yes, b.yes), andNot(n, or(n, a.maybe, b.maybe), or(n, a.yes, b.yes))}
+	yes := or(n, a.yes, b.yes)
+	if a.maybe == nil && b.maybe == nil {
+		return tri{yes: yes}
+	}
+	return tri{yes, andNot(n, or(n, a.maybe, b.maybe), yes)}
 }
 func anyPost(ps []ppred) ppred { return func(p *chunkPost) tri { return orAll(p, ps) } }
 func orAll(p *chunkPost, ps []ppred) (r tri) {
@@ -65,10 +69,21 @@ func (pc postCompiler) node(n ql.Node) ppred {
 	case *ql.And:
 		ps := pc.nodes(n.Nodes)
 		return func(p *chunkPost) tri {
-			yes, any := p.present, p.present
-			for _, sub := range ps {
+			yes, any := p.present, bitmap(nil) // any nil: the same as yes
+			for i, sub := range ps {
 				r := sub(p)
-				if yes, any = and(p.n, yes, r.yes), and(p.n, any, r.any(p.n)); any == nil {
+				if r.maybe != nil && any == nil {
+					any = yes
+				}
+				if any != nil {
+					any = and(p.n, any, r.any(p.n))
+				}
+				if i == 0 {
+					yes = r.yes // (within present)
+				} else {
+					yes = and(p.n, yes, r.yes)
+				}
+				if yes == nil && any == nil {
 					return tri{}
 				}
 			}
@@ -157,11 +172,7 @@ func postTerm(field string, m termMatcher) ppred {
 			case m.term != "":
 				return tri{yes: p.term(f, m.term)}
 			case m.forms != nil:
-				var b bitmap
-				for _, t := range m.forms {
-					b = or(p.n, b, p.term(f, t))
-				}
-				return tri{yes: b}
+				return tri{yes: p.terms(f, m.forms)}
 			}
 			return tri{yes: p.match(f, m)}
 		}
@@ -260,10 +271,8 @@ type maybeReader struct {
 // places in lo..hi are to be read, and the chunk is not too large to hold.
 func (rd *maybeReader) whole(k uint64, hi int, rev uint64) error {
 	n := 0
-	for i := rd.lo; i <= hi && n <= maxPostFetch; i++ {
-		if rd.maybe.has(i) {
-			n++
-		}
+	for w := rd.lo >> 6; w <= hi>>6 && w < len(rd.maybe); w++ {
+		n += bits.OnesCount64(rd.maybe[w] & span64(w, rd.lo, hi))
 	}
 	if n <= maxPostFetch {
 		return nil
