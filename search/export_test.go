@@ -68,3 +68,11 @@ func SetsFileFrames(dir string) (int, error) {
 	frames, _, _ := readFrames(b[len(header(0, 0)):])
 	return len(frames), nil
 }
+
+// SetMaxPostBytes sets the budget of the stored chunks' postings, returning
+// what puts it back.
+func SetMaxPostBytes(n int64) func() {
+	old := maxPostBytes
+	maxPostBytes = n
+	return func() { maxPostBytes = old }
+}

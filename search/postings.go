@@ -178,8 +178,9 @@ func csr(d dict, rank []uint32, entries []uint64) postings {
 // growSnap is a growing chunk's postings as a search built them, kept
 // while the chunk holds the same records.
 type growSnap struct {
-	mu   sync.Mutex
-	post *chunkPost
+	mu      sync.Mutex
+	post    *chunkPost // nil: the chunk keeps none
+	through uint64     // the chunk's last record when built (0: not built)
 }
 
 // postings returns c's postings when they hold every record lo..hi (nil
@@ -188,10 +189,11 @@ func (c *chunkTerms) postings(lo, hi uint64) *chunkPost {
 	p := c.post
 	if !c.complete {
 		c.snap.mu.Lock()
-		if p = c.snap.post; p == nil || p.through != c.through {
-			_, _, p = c.freeze()
-			c.snap.post = p
+		if c.snap.through != c.through {
+			_, _, c.snap.post = c.freeze()
+			c.snap.through = c.through
 		}
+		p = c.snap.post
 		c.snap.mu.Unlock()
 	}
 	if p == nil || p.from > lo || p.through < hi {

@@ -309,7 +309,7 @@ func (c *chunkTerms) addAll(recs []oplog.Record, an *wordsAnalyzer, end uint64, 
 		c.complete, c.frozen, c.words, c.arena, c.kw, c.kws = true, frozen, [2]map[string]uint32{}, [2][]byte{}, nil, kws
 		c.post, c.grow = post, postGrow{}
 		c.snap.mu.Lock()
-		c.snap.post = nil
+		c.snap.post, c.snap.through = nil, 0
 		c.snap.mu.Unlock()
 		size := c.bytes()
 		grown += size - c.size
