@@ -22,22 +22,22 @@ import (
 type tri struct{ yes, maybe bitmap }
 
 // ppred tests a chunk's postings.
-type ppred func(p *chunkPost) tri
+type ppred func(p *chunkPost, s *scratch) tri
 
-func noPost(*chunkPost) tri      { return tri{} }
-func maybePost(p *chunkPost) tri { return tri{maybe: p.present} }
-func (r tri) any(n int) bitmap   { return or(n, r.yes, r.maybe) }
-func orTri(n int, a, b tri) tri {
-	yes := or(n, a.yes, b.yes)
+func noPost(*chunkPost, *scratch) tri        { return tri{} }
+func maybePost(p *chunkPost, _ *scratch) tri { return tri{maybe: p.present} }
+func (r tri) any(s *scratch) bitmap          { return or(s, r.yes, r.maybe) }
+func orTri(s *scratch, a, b tri) tri {
+	yes := or(s, a.yes, b.yes)
 	if a.maybe == nil && b.maybe == nil {
 		return tri{yes: yes}
 	}
-	return tri{yes, andNot(n, or(n, a.maybe, b.maybe), yes)}
+	return tri{yes, andNot(s, or(s, a.maybe, b.maybe), yes)}
 }
-func anyPost(ps []ppred) ppred { return func(p *chunkPost) tri { return orAll(p, ps) } }
-func orAll(p *chunkPost, ps []ppred) (r tri) {
+func anyPost(ps []ppred) ppred { return func(p *chunkPost, s *scratch) tri { return orAll(p, s, ps) } }
+func orAll(p *chunkPost, s *scratch, ps []ppred) (r tri) {
 	for _, sub := range ps {
-		r = orTri(p.n, r, sub(p))
+		r = orTri(s, r, sub(p, s))
 	}
 	return r
 }
@@ -52,14 +52,14 @@ func (ev *evaluator) postPred(c *compiled) ppred {
 	if c.rng.none() {
 		return pp
 	}
-	return func(p *chunkPost) tri {
+	return func(p *chunkPost, s *scratch) tri {
 		switch p.span.cover(c.rng) {
 		case outside:
 			return tri{}
 		case inside:
-			return pp(p)
+			return pp(p, s)
 		}
-		return tri{maybe: pp(p).any(p.n)}
+		return tri{maybe: pp(p, s).any(s)}
 	}
 }
 
@@ -68,37 +68,37 @@ func (pc postCompiler) node(n ql.Node) ppred {
 	switch n := n.(type) {
 	case *ql.And:
 		ps := pc.nodes(n.Nodes)
-		return func(p *chunkPost) tri {
+		return func(p *chunkPost, s *scratch) tri {
 			yes, any := p.present, bitmap(nil) // any nil: the same as yes
 			for i, sub := range ps {
-				r := sub(p)
+				r := sub(p, s)
 				if r.maybe != nil && any == nil {
 					any = yes
 				}
 				if any != nil {
-					any = and(p.n, any, r.any(p.n))
+					any = and(s, any, r.any(s))
 				}
 				if i == 0 {
 					yes = r.yes // (within present)
 				} else {
-					yes = and(p.n, yes, r.yes)
+					yes = and(s, yes, r.yes)
 				}
 				if yes == nil && any == nil {
 					return tri{}
 				}
 			}
-			return tri{yes, andNot(p.n, any, yes)}
+			return tri{yes, andNot(s, any, yes)}
 		}
 	case *ql.Or:
 		return anyPost(pc.nodes(n.Nodes))
 	case *ql.Not:
 		sub := pc.node(n.Node)
-		return func(p *chunkPost) tri {
-			r := sub(p)
-			return tri{andNot(p.n, p.present, r.any(p.n)), r.maybe}
+		return func(p *chunkPost, s *scratch) tri {
+			r := sub(p, s)
+			return tri{andNot(s, p.present, r.any(s)), r.maybe}
 		}
 	case *ql.All:
-		return func(p *chunkPost) tri { return tri{yes: p.present} }
+		return func(p *chunkPost, s *scratch) tri { return tri{yes: p.present} }
 	case *ql.None:
 		return noPost
 	}
@@ -128,7 +128,7 @@ func (pc postCompiler) leaf(n ql.Node, field string) ppred {
 	case l.err != nil:
 		return maybePost // (compileEval refused it already)
 	case l.time != nil:
-		return func(p *chunkPost) tri {
+		return func(p *chunkPost, s *scratch) tri {
 			if !p.span.meets(l.time) {
 				return tri{}
 			}
@@ -139,13 +139,13 @@ func (pc postCompiler) leaf(n ql.Node, field string) ppred {
 		if f < 0 {
 			return noPost
 		}
-		return func(p *chunkPost) tri {
+		return func(p *chunkPost, s *scratch) tri {
 			if p.cut[f] {
 				return tri{maybe: p.present}
 			}
 			m := p.present
 			for _, w := range l.phrase.words {
-				if m = and(p.n, m, p.term(f, w.term)); m == nil {
+				if m = and(s, m, p.term(s, f, w.term)); m == nil {
 					break
 				}
 			}
@@ -165,22 +165,22 @@ func postTerm(field string, m termMatcher) ppred {
 	switch field {
 	case "text", "stack":
 		f := slices.Index(textFields, field)
-		return func(p *chunkPost) tri {
+		return func(p *chunkPost, s *scratch) tri {
 			switch {
 			case p.cut[f]:
 				return tri{maybe: p.present}
 			case m.term != "":
-				return tri{yes: p.term(f, m.term)}
+				return tri{yes: p.term(s, f, m.term)}
 			case m.forms != nil:
-				return tri{yes: p.terms(f, m.forms)}
+				return tri{yes: p.terms(s, f, m.forms)}
 			}
-			return tri{yes: p.match(f, m)}
+			return tri{yes: p.match(s, f, m)}
 		}
 	}
 	if !slices.Contains(keywordFields, field) {
 		return noPost
 	}
-	return func(p *chunkPost) tri { return tri{yes: p.keyword(field, m.term, m.match)} }
+	return func(p *chunkPost, s *scratch) tri { return tri{yes: p.keyword(s, field, m.term, m.match)} }
 }
 
 // searchPosted returns the IDs in clo..top of chunk k that match, newest
@@ -189,12 +189,13 @@ func postTerm(field string, m termMatcher) ppred {
 // records they cannot tell of (and the operations completed since they
 // were built).
 func (x *Index) searchPosted(ctx context.Context, q preds, post *chunkPost, col *collector, k, clo, top, rev uint64) ([]uint64, uint64, error) {
-	r := q.post(post)
+	q.sc.reset(post.n)
+	r := q.post(post, q.sc)
 	lo, hi := int(clo-post.first), int(top-post.first)
 	yes, maybe := r.yes, r.maybe
 	if ids := x.dirty.completedSince(post.pending, post.pos); len(ids) > 0 {
 		x.dirty.reads.Add(uint64(len(ids)))
-		yes, maybe = slices.Clone(yes), or(post.n, newBitmap(post.n), maybe)
+		yes, maybe = slices.Clone(yes), or(q.sc, q.sc.bitmap(), maybe)
 		for _, id := range ids {
 			if i := int(id - post.first); id >= clo && id <= top {
 				if yes.has(i) {

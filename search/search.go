@@ -43,7 +43,7 @@ func (x *Index) Search(ctx context.Context, q *oplog.SearchQuery, before uint64,
 		col.deadline = time.Now().Add(x.opts.WalkBudget)
 	}
 	if upper >= lowest {
-		q := preds{rec: p, chunk: ev.chunkPred(c), post: ev.postPred(c)}
+		q := preds{rec: p, chunk: ev.chunkPred(c), post: ev.postPred(c), sc: &scratch{}}
 		if err := x.walk(ctx, q, col, lowest, upper, st.Revision); err != nil {
 			return h, err
 		}
@@ -122,4 +122,5 @@ type preds struct {
 	rec   pred
 	chunk cpred
 	post  ppred
+	sc    *scratch // post's bitmaps
 }
