@@ -27,9 +27,10 @@ const (
 )
 
 // The memory of indexing. What the index holds live is bounded whatever
-// the records: the growing term sets (maxTermSetBytes), the stored sets
-// (compressed, ~9-15 bytes a record; setCache keeps maxDecodedBytes of
-// them decoded), the decoded records of the newest chunks
+// the records: the growing term sets (maxTermSetBytes, their postings
+// counted), the stored sets (compressed, ~9-15 bytes a record; setCache
+// keeps maxDecodedBytes of them decoded), the stored chunks' postings
+// (maxPostBytes, postings.go), the decoded records of the newest chunks
 // (maxTailCachedBytes and a chunk, maxChunkBytes) and one read of the
 // store (maxReadRecords); a field's words count maxFieldTerms at most.
 const (
