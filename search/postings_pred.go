@@ -258,7 +258,8 @@ func span64(w, lo, hi int) uint64 {
 
 // maybeReader reads the records of a chunk at the places of maybe, as
 // they now stand, for a search to check: the chunk's records when they are
-// many (whole), else maxReadRecords at a time down from the one asked.
+// many (whole), else a read's worth at a time (sizeHint: up to
+// maxReadRecords, one of large records) down from the one asked.
 type maybeReader struct {
 	x     *Index
 	maybe bitmap
@@ -305,18 +306,23 @@ func (rd *maybeReader) get(id uint64) (*oplog.Record, error) {
 		return r, nil
 	}
 	var ids []uint64
-	for i := int(id - rd.first); i >= rd.lo && len(ids) < maxReadRecords; i-- {
+	limit := rd.x.hint.limit(readBytes, rd.x.st) // (records of 1 MiB: one at a time)
+	for i := int(id - rd.first); i >= rd.lo && len(ids) < limit; i-- {
 		if rd.maybe.has(i) {
 			ids = append(ids, rd.first+uint64(i))
 		}
 	}
 	recs, err := rd.x.getMany(ids)
+	rd.x.hint.saw(recs)
 	rd.recs = make(map[uint64]*oplog.Record, len(ids))
 	for _, id := range ids {
 		rd.recs[id] = nil
 	}
+	var bytes int64
 	for i := range recs {
 		rd.recs[recs[i].ID] = &recs[i]
+		bytes += recordBytes(&recs[i])
 	}
+	rd.x.readBytes(bytes) // large records' mapped pages go back as they are read
 	return rd.recs[id], err
 }
