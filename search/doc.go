@@ -29,9 +29,10 @@
 // for each term, which of the chunk's records hold it (a uint16 place
 // each, ~2 bytes a term a record). The builder notes them as it analyses
 // each record; a stored chunk keeps them up to maxPostBytes (32 MiB, the
-// newest chunks first: at 200,000 random-word lines they all fit); a
-// restart has none for the chunks it read from the sets file, which are
-// then searched on their records.
+// newest chunks first: at 200,000 random-word lines they all fit). After
+// a restart the chunks read from the sets file have none until the
+// warming loop has read their records again, newest first (postAgain);
+// meanwhile they are searched on their sets and records.
 //
 // A search (search.go, tail.go) walks the chunks from the newest down,
 // the query compiled once. On a chunk with postings it is answered as two

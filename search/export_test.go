@@ -76,3 +76,10 @@ func SetMaxPostBytes(n int64) func() {
 	maxPostBytes = n
 	return func() { maxPostBytes = old }
 }
+
+// StoredPostings is how many stored chunks have postings.
+func (x *Index) StoredPostings() int {
+	x.terms.mu.Lock()
+	defer x.terms.mu.Unlock()
+	return len(x.terms.posts)
+}

@@ -1,11 +1,14 @@
 package search
 
 import (
+	"maps"
 	"math/bits"
 	"slices"
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/mcplogd/mcplogd/oplog"
 )
 
 // Postings: for each term of a chunk's set, which of the chunk's records
@@ -16,9 +19,11 @@ import (
 // every record of the log, ~200 ms for 200,000; their postings answer it
 // in a few milliseconds. Postings live in memory only: the sets builder
 // keeps them as it reads each record (it analyses its words anyway), and
-// termSets.posts keeps the newest chunks' up to maxPostBytes. A chunk
-// without postings (older, or built before a restart) is searched on its
-// records, as before. A record's place in its chunk is a uint16: chunks of
+// termSets.posts keeps the newest chunks' up to maxPostBytes. After a
+// restart, the chunks read back from the sets file have none until
+// postAgain has read their records again, newest first, in the
+// background. A chunk without postings is searched on its records, as
+// before. A record's place in its chunk is a uint16: chunks of
 // more than 65,536 IDs keep none.
 
 // kwField is where postGrow keeps the keyword fields' terms (after text
@@ -338,4 +343,85 @@ func andNot(s *scratch, a, b bitmap) bitmap {
 		c[i] = a[i] &^ b[i]
 	}
 	return c
+}
+
+// postAgain builds the postings of the stored chunks that have none (read
+// back from the sets file at a start), newest first, from their records,
+// while they fit in maxPostBytes. It runs on the warming goroutine, once
+// the sets caught up: a chunk of 4,096 records takes a few milliseconds.
+func (x *Index) postAgain() error {
+	st := x.st.Stats()
+	x.mu.RLock()
+	rev := x.revision
+	x.mu.RUnlock()
+	n := x.opts.TailChunk
+	t := &x.terms
+	t.mu.Lock()
+	var ks []uint64
+	for k := range t.stored {
+		if t.lacksPost(k) {
+			ks = append(ks, k)
+		}
+	}
+	t.mu.Unlock()
+	if rev != st.Revision || n > 1<<16 || len(ks) == 0 {
+		return nil
+	}
+	slices.Sort(ks)
+	for _, k := range slices.Backward(ks) {
+		select {
+		case <-x.stop:
+			return nil
+		default:
+		}
+		t.mu.Lock()
+		full := t.postBytes >= maxPostBytes && (len(t.posts) == 0 || k < slices.Min(slices.Collect(maps.Keys(t.posts))))
+		t.mu.Unlock()
+		if full {
+			return nil // older than every chunk kept: dropped at once
+		}
+		post, err := x.postChunk(k, max(k*n+1, st.FirstID, st.GenStart), (k+1)*n)
+		if err != nil {
+			return err
+		}
+		t.mu.Lock()
+		if t.rev == rev && t.lacksPost(k) {
+			t.postTried[k] = true
+			t.dropPost(k)
+			t.keepPost(k, post)
+		}
+		t.mu.Unlock()
+	}
+	return nil
+}
+
+// lacksPost reports whether stored chunk k has no postings, or postings of
+// only its records since a restart, and postAgain has not built them.
+// Under t.mu.
+func (t *termSets) lacksPost(k uint64) bool {
+	s, p := t.stored[k], t.posts[k]
+	return s != nil && !t.postTried[k] && (p == nil || p.from > s.from)
+}
+
+// postChunk reads the records lo..hi of chunk k and returns their
+// postings (nil: they hold more than maxTermSetBytes of terms, or none).
+func (x *Index) postChunk(k, lo, hi uint64) (*chunkPost, error) {
+	c := &chunkTerms{from: lo, first: k*x.opts.TailChunk + 1, words: [2]map[string]uint32{{}, {}}, kw: map[kwKey]uint32{},
+		span: newSpan(), pos: x.dirty.mark()}
+	var buf []byte
+	err := eachRecord(x.st, &x.hint, lo, hi, func(recs []oplog.Record) bool {
+		var bytes int64
+		for i := range recs {
+			buf = c.add(&recs[i], x.an.words, buf) // (c is this goroutine's alone)
+			c.through = recs[i].ID
+			bytes += recordBytes(&recs[i])
+		}
+		x.readBytes(bytes)
+		return c.size <= maxTermSetBytes
+	})
+	if err != nil || c.size > maxTermSetBytes || c.through == 0 {
+		return nil, err
+	}
+	_, _, post := c.freeze()
+	return post, nil
 }

@@ -12,11 +12,12 @@ import (
 )
 
 // TestPostings_AcrossARestart searches a log whose chunks hold their
-// postings, hold none (read back from the sets file after a restart), and
-// hold them for part of their records only (the growing chunk, thawed
-// from the file, then grown): every query finds what the predicate on
-// every record finds, and the chunks that have postings are answered by
-// them.
+// postings, hold none (read back from the sets file after a restart, and
+// searched on their sets until postAgain built them again), and hold them
+// for part of their records only (the growing chunk, thawed from the
+// file, then grown and built again whole): every query finds what the
+// predicate on every record finds, and the chunks that have postings are
+// answered by them.
 func TestPostings_AcrossARestart(t *testing.T) {
 	dir := t.TempDir()
 	opts := small() // chunks of 300
@@ -49,15 +50,22 @@ func TestPostings_AcrossARestart(t *testing.T) {
 		t.Fatalf("%d chunks searched on their postings, want all 4 by each of %d queries", n, len(queries))
 	}
 	e = e.reopen()
+	e.idx.SetPostings(false)
+	check("reopened, on the sets")
+	e.idx.SetPostings(true)
+	logtest.Eventually(t, 20*time.Second, "the stored chunks' postings built again", func() bool { return e.idx.StoredPostings() == 3 })
+	before = e.idx.PostedChunks()
 	check("reopened")
-	if n := e.idx.PostedChunks(); n != 0 {
-		t.Fatalf("%d chunks searched on postings after a restart, which keeps none", n)
+	if n := e.idx.PostedChunks() - before; n != uint64(3*len(queries)) {
+		t.Fatalf("%d chunks searched on their postings, want the 3 stored ones by each of %d queries (the growing one was read back without)", n, len(queries))
 	}
 	logtest.MustAppend(t, e.log, lines(1001, 250)...) // the fourth chunk whole, 50 into the fifth
 	e.waitIndexed()
+	logtest.Eventually(t, 20*time.Second, "the fourth chunk's postings built whole", func() bool { return e.idx.StoredPostings() == 4 })
+	before = e.idx.PostedChunks()
 	check("grown")
-	if n := e.idx.PostedChunks(); n == 0 {
-		t.Fatal("no chunk searched on its postings after the restart: the records since have them")
+	if n := e.idx.PostedChunks() - before; n != uint64(5*len(queries)) {
+		t.Fatalf("%d chunks searched on their postings, want all 5 by each of %d queries", n, len(queries))
 	}
 }
 

@@ -102,14 +102,18 @@ func (x *Index) run() {
 	x.loop(x.step)
 }
 
-// warming decodes the newest chunks (warm) when a step asks, on its own
-// goroutine, so that the sets never wait for it.
+// warming builds the postings the stored chunks lack (postAgain) and
+// decodes the newest chunks (warm) when a step asks, on its own goroutine,
+// so that the sets never wait for it.
 func (x *Index) warming() {
 	for {
 		select {
 		case <-x.stop:
 			return
 		case <-x.warms:
+		}
+		if err := x.postAgain(); err != nil {
+			x.opts.Logger.Error("search: reading the records for the chunks' postings failed", "err", err)
 		}
 		if err := x.warm(); err != nil {
 			x.opts.Logger.Error("search: reading the newest records failed", "err", err)

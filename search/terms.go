@@ -106,6 +106,7 @@ type termSets struct {
 	cache       setCache
 	posts       map[uint64]*chunkPost // the stored chunks' postings, the newest up to maxPostBytes
 	postBytes   int64
+	postTried   map[uint64]bool // the stored chunks whose postings postAgain built, or could not
 }
 
 // reset drops every set, for store generation rev, the sets starting after through.
@@ -114,7 +115,7 @@ func (t *termSets) reset(rev, through uint64) {
 	defer t.mu.Unlock()
 	t.rev, t.through, t.chunks, t.bytes = rev, through, map[uint64]*chunkTerms{}, 0
 	t.stored, t.storedBytes, t.deadBytes = map[uint64]*storedSet{}, 0, 0
-	t.posts, t.postBytes = map[uint64]*chunkPost{}, 0
+	t.posts, t.postBytes, t.postTried = map[uint64]*chunkPost{}, 0, map[uint64]bool{}
 	t.cache.reset()
 }
 
