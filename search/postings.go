@@ -1,7 +1,6 @@
 package search
 
 import (
-	"maps"
 	"math/bits"
 	"slices"
 	"sort"
@@ -42,7 +41,6 @@ const maxPostFetch = 256
 // the records came.
 type postGrow struct {
 	from    uint64      // the first record it holds (0: none)
-	off     int         // the current record's place in the chunk
 	present []uint64    // the places of the records it holds (a bitmap)
 	entries [3][]uint64 // term number << 32 | record's place
 	last    [3][]uint32 // by term number: 1 + the place of the last record that held it
@@ -55,14 +53,14 @@ func (g *postGrow) record(id, first uint64) int {
 	if g.from == 0 {
 		g.from = id
 	}
-	g.off = int(id - first)
+	off := int(id - first)
 	if g.skip = g.skip || id-first > 0xffff; !g.skip {
-		for g.off>>6 >= len(g.present) {
+		for off>>6 >= len(g.present) {
 			g.present = append(g.present, 0)
 		}
-		bitmap(g.present).set(g.off)
+		bitmap(g.present).set(off)
 	}
-	return g.off
+	return off
 }
 
 // hold notes that the record at off holds term id of field f, returning
@@ -375,7 +373,7 @@ func (x *Index) postAgain() error {
 		default:
 		}
 		t.mu.Lock()
-		full := t.postBytes >= maxPostBytes && (len(t.posts) == 0 || k < slices.Min(slices.Collect(maps.Keys(t.posts))))
+		full := t.postBytes >= maxPostBytes && (len(t.posts) == 0 || k < t.oldestPost())
 		t.mu.Unlock()
 		if full {
 			return nil // older than every chunk kept: dropped at once

@@ -128,9 +128,13 @@ func (t *termSets) keepPost(k uint64, p *chunkPost) {
 	t.posts[k] = p
 	t.postBytes += p.size()
 	for t.postBytes > maxPostBytes && len(t.posts) > 0 {
-		t.dropPost(slices.Min(slices.Collect(maps.Keys(t.posts))))
+		t.dropPost(t.oldestPost())
 	}
 }
+
+// oldestPost is the lowest chunk with stored postings (there is one).
+// Under t.mu.
+func (t *termSets) oldestPost() uint64 { return slices.Min(slices.Collect(maps.Keys(t.posts))) }
 
 // dropPost forgets chunk k's postings. Under t.mu.
 func (t *termSets) dropPost(k uint64) {
