@@ -289,7 +289,7 @@ func (p *clauseParser) part() (part, error) {
 	case (t.kind == cString || t.kind == cPhrase) && p.peek(cColon):
 		p.next()
 		pt.n, err = p.fieldValue(t.s)
-	case t.kind == cString && p.peek(cTilde):
+	case (t.kind == cString || t.kind == cNumber) && p.peek(cTilde):
 		pt.n, err = p.fuzzy("", t.s)
 	case t.kind == cString:
 		pt.n, err = p.word("", t.s)
@@ -371,13 +371,14 @@ func (p *clauseParser) fieldValue(name string) (Node, error) {
 	}
 	t, ok := p.next()
 	switch t.kind {
-	case cString:
+	case cString, cNumber:
 		if p.peek(cTilde) {
 			return p.fuzzy(field, t.s)
 		}
+		if t.kind == cNumber {
+			return p.number(field, t.s)
+		}
 		return p.word(field, t.s)
-	case cNumber:
-		return p.number(field, t.s)
 	case cMinus:
 		if n, ok := p.next(); ok && n.kind == cNumber {
 			return p.number(field, "-"+n.s)

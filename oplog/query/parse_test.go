@@ -79,6 +79,8 @@ func TestParse(t *testing.T) {
 	f(`x~2`, `x~2`)
 	f(`x~`, `x~1`)
 	f(`x~0`, `x`)
+	f(`42~1`, `42~1`)
+	f(`text:42~2`, `text:42~2`)
 	f(`y^3`, `y`)
 	f(`3`, `3`)
 	f(`name:-3`, `name:-3`)
