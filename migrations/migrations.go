@@ -38,15 +38,20 @@ func Latest() int { return All[len(All)-1].Version }
 // is newer than this build knows.
 var ErrNewer = errors.New("data file is newer than this mcplogd")
 
-// Version reads the schema version recorded in tx; 0 for a new file.
+// Version reads the schema version recorded in tx; 0 for a new file. A
+// file with records but no meta bucket, or no readable version in it, is
+// damaged (ErrCorrupt): run from the first step, it would be taken for new.
 func Version(tx *bbolt.Tx) (int, error) {
 	meta := tx.Bucket(metaBucket)
 	if meta == nil {
+		if tx.Bucket(recordsBucket) != nil {
+			return 0, fmt.Errorf("%w: records but no meta bucket", ErrCorrupt)
+		}
 		return 0, nil
 	}
 	v := meta.Get(schemaKey)
 	if len(v) != 4 {
-		return 0, fmt.Errorf("meta/schema: %d bytes, want 4", len(v))
+		return 0, fmt.Errorf("%w: meta/schema: %d bytes, want 4", ErrCorrupt, len(v))
 	}
 	return int(binary.BigEndian.Uint32(v)), nil
 }

@@ -21,8 +21,10 @@ import (
 // v1HeaderSize is the length of the fixed part of a format-1 value.
 const v1HeaderSize = 12
 
-// errCorrupt is returned (wrapped) for a key or value a step cannot decode.
-var errCorrupt = errors.New("corrupt record")
+// ErrCorrupt is returned (wrapped) for a key or value a step cannot
+// decode, and by Version for a schema version it cannot read: the file is
+// damaged.
+var ErrCorrupt = errors.New("corrupt record")
 
 // v1Header is the fixed part of a format-1 record value.
 type v1Header struct {
@@ -33,7 +35,7 @@ type v1Header struct {
 // v1ID decodes a record key.
 func v1ID(k []byte) (uint64, error) {
 	if len(k) != 8 {
-		return 0, fmt.Errorf("%w: key of %d bytes, want 8", errCorrupt, len(k))
+		return 0, fmt.Errorf("%w: key of %d bytes, want 8", ErrCorrupt, len(k))
 	}
 	return binary.BigEndian.Uint64(k), nil
 }
@@ -41,10 +43,10 @@ func v1ID(k []byte) (uint64, error) {
 // v1DecodeHeader reads the fixed part of a format-1 value.
 func v1DecodeHeader(v []byte) (v1Header, error) {
 	if len(v) < v1HeaderSize {
-		return v1Header{}, fmt.Errorf("%w: %d bytes is shorter than the %d-byte header", errCorrupt, len(v), v1HeaderSize)
+		return v1Header{}, fmt.Errorf("%w: %d bytes is shorter than the %d-byte header", ErrCorrupt, len(v), v1HeaderSize)
 	}
 	if v[0] != RecordFormat1 {
-		return v1Header{}, fmt.Errorf("%w: format %d, want %d", errCorrupt, v[0], RecordFormat1)
+		return v1Header{}, fmt.Errorf("%w: format %d, want %d", ErrCorrupt, v[0], RecordFormat1)
 	}
 	return v1Header{kind: v[1], level: v[2], unixNano: int64(binary.BigEndian.Uint64(v[4:12]))}, nil
 }
@@ -58,7 +60,7 @@ func v1SourceName(v []byte) (source, name string, err error) {
 		}
 		n, w := binary.Uvarint(v[off:])
 		if w <= 0 || n > uint64(len(v)-off-w) {
-			err = fmt.Errorf("%w: bad field at byte %d", errCorrupt, off)
+			err = fmt.Errorf("%w: bad field at byte %d", ErrCorrupt, off)
 			return ""
 		}
 		s := string(v[off+w : off+w+int(n)])

@@ -36,7 +36,7 @@ func v3AppendName(dst []byte, n *v3Name) []byte {
 func v3DecodeName(v []byte) (v3Name, error) {
 	var n v3Name
 	off := 0
-	bad := func() error { return fmt.Errorf("%w: bad names value at byte %d", errCorrupt, off) }
+	bad := func() error { return fmt.Errorf("%w: bad names value at byte %d", ErrCorrupt, off) }
 	for k := range n.counts {
 		for l := range n.counts[k] {
 			x, w := binary.Uvarint(v[off:])
@@ -54,7 +54,7 @@ func v3DecodeName(v []byte) (v3Name, error) {
 		*p, off = x, off+w
 	}
 	if off != len(v) {
-		return n, fmt.Errorf("%w: %d trailing bytes in a names value", errCorrupt, len(v)-off)
+		return n, fmt.Errorf("%w: %d trailing bytes in a names value", ErrCorrupt, len(v)-off)
 	}
 	return n, nil
 }

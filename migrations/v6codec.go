@@ -64,7 +64,7 @@ func v6AppendName(dst []byte, n *v6Name) []byte {
 func v2DecodeStats(v []byte) (v2Stats, error) {
 	var s v2Stats
 	if want := 8 * (8 + len(s.counts)*len(s.counts[0])); len(v) != want {
-		return s, fmt.Errorf("%w: stats of %d bytes, want %d", errCorrupt, len(v), want)
+		return s, fmt.Errorf("%w: stats of %d bytes, want %d", ErrCorrupt, len(v), want)
 	}
 	next := func() uint64 { x := binary.BigEndian.Uint64(v); v = v[8:]; return x }
 	for _, p := range []*uint64{&s.revision, &s.genStart, &s.firstID, &s.lastID, &s.records, &s.bytes, &s.trimmed, &s.trimmedThru} {

@@ -122,6 +122,14 @@ func TestDB_Open_RefusesDamagedFile(t *testing.T) {
 				t.Fatal(err)
 			}
 		},
+		// A flipped bit in the key "schema" loses the version; in the
+		// bucket's name, the bucket, and the file would pass for new.
+		"schema version gone": func(t *testing.T, path string) {
+			updateBolt(t, path, func(tx *bbolt.Tx) error { return tx.Bucket(codec.MetaBucket).Delete(codec.SchemaKey) })
+		},
+		"meta bucket gone": func(t *testing.T, path string) {
+			updateBolt(t, path, func(tx *bbolt.Tx) error { return tx.DeleteBucket(codec.MetaBucket) })
+		},
 		"both meta pages garbled": func(t *testing.T, path string) {
 			b := make([]byte, 2*pageSize)
 			randomFill(b)
@@ -146,6 +154,19 @@ func TestDB_Open_RefusesDamagedFile(t *testing.T) {
 			}
 			t.Log(err)
 		})
+	}
+}
+
+// updateBolt changes the bbolt file at path in one transaction.
+func updateBolt(t *testing.T, path string, f func(tx *bbolt.Tx) error) {
+	t.Helper()
+	db, err := bbolt.Open(path, 0o600, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if err := db.Update(f); err != nil {
+		t.Fatal(err)
 	}
 }
 

@@ -144,8 +144,8 @@ func Open(path string, opts *Options) (*DB, error) {
 	d.file.Store(&dataFile{db: bdb})
 	if err := d.guard(d.load); err != nil {
 		_ = bdb.Close()
-		if errors.Is(err, codec.ErrCorrupt) && !errors.Is(err, ErrDamaged) {
-			err = damaged(path, err) // the stats record, or a bucket a migration reads
+		if (errors.Is(err, codec.ErrCorrupt) || errors.Is(err, migrations.ErrCorrupt)) && !errors.Is(err, ErrDamaged) {
+			err = damaged(path, err) // the schema version, the stats record, or a record a migration reads
 		}
 		return nil, err
 	}
