@@ -38,6 +38,11 @@ func Latest() int { return All[len(All)-1].Version }
 // is newer than this build knows.
 var ErrNewer = errors.New("data file is newer than this mcplogd")
 
+// ErrCorrupt is returned (wrapped) for a key or value a step cannot
+// decode, and by Version for a schema version it cannot read: the file is
+// damaged.
+var ErrCorrupt = errors.New("corrupt record")
+
 // Version reads the schema version recorded in tx; 0 for a new file. A
 // file with records but no meta bucket, or no readable version in it, is
 // damaged (ErrCorrupt): run from the first step, it would be taken for new.

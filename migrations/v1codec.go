@@ -2,7 +2,6 @@ package migrations
 
 import (
 	"encoding/binary"
-	"errors"
 	"fmt"
 )
 
@@ -20,11 +19,6 @@ import (
 
 // v1HeaderSize is the length of the fixed part of a format-1 value.
 const v1HeaderSize = 12
-
-// ErrCorrupt is returned (wrapped) for a key or value a step cannot
-// decode, and by Version for a schema version it cannot read: the file is
-// damaged.
-var ErrCorrupt = errors.New("corrupt record")
 
 // v1Header is the fixed part of a format-1 record value.
 type v1Header struct {
