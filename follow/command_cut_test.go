@@ -41,7 +41,7 @@ func TestRunCommand_LongLineCut(t *testing.T) {
 	total, _ := strconv.ParseInt(m[1], 10, 64)
 	dropped, _ := strconv.ParseInt(m[2], 10, 64)
 	head := strings.TrimSuffix(text, m[0])
-	if total < n || total > n+1 || total-dropped != int64(len(head)) || strings.Trim(head, "a") != "" || len(head) < oplog.MaxTextBytes-cutMarkRoom {
+	if total < n || total > n+1 || total-dropped != int64(len(head)) || strings.Trim(head, "a") != "" || len(head) < oplog.CutHead {
 		t.Fatalf("the mark says %d bytes, %d dropped; the head kept is %d bytes (%q...)", total, dropped, len(head), head[:min(len(head), 20)])
 	}
 }

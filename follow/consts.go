@@ -24,6 +24,10 @@ const (
 	// maxLine is the longest line held without a newline: a longer one is
 	// cut there, so that a file without newlines cannot eat the memory.
 	maxLine = 1 << 20
+	// maxWireLine is the longest line of records in the wire format that
+	// an import reads: a record at its limits (text, stack, data,
+	// arguments and result) written as JSON.
+	maxWireLine = 8 << 20
 	// activePoll is how soon the file is looked at again after a read
 	// found new bytes (Options.Poll when that is shorter): a file being
 	// written is followed closely, an idle one is looked at every Poll.

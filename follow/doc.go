@@ -7,7 +7,7 @@
 // waits, polling every Options.Poll. Once open it reads what is there and
 // what is appended, in chunks, splits the bytes into lines and holds an
 // unterminated last line until its newline arrives (a line longer than
-// maxLine is cut there). It notices, once per pass, that the file was
+// maxLine is kept as its head, marked with its length: lineCutter). It notices, once per pass, that the file was
 // truncated or rewritten in place (it is read again from 0), and at the
 // end of the file that the path now names another file (a rotation: the
 // rest of the old file is read and stored, then the new one is followed).

@@ -17,12 +17,12 @@ type file struct {
 	path     string // the name it was opened by
 	pathJSON []byte // path as a JSON string
 	dev, ino uint64
-	head     []byte // its first up to headSize bytes
-	id       string // fileID(dev, ino, head)
-	read     int64  // the offset of the next read
-	partial  []byte // the bytes of an unterminated last line, from read-len(partial)
-	stored   int64  // the end of the last entry appended
-	size     int64  // its size when last looked at
+	head     []byte     // its first up to headSize bytes
+	id       string     // fileID(dev, ino, head)
+	read     int64      // the offset of the next read
+	lines    lineCutter // the unterminated last line, its head when cut
+	stored   int64      // the end of the last entry appended
+	size     int64      // its size when last looked at
 	mtime    time.Time
 	// tail holds the tailN bytes just before read, as read: each read
 	// reads them again first, and a file that no longer holds them was

@@ -681,8 +681,8 @@ func TestFollower_Data(t *testing.T) {
 			t.Errorf("record %d data = %v, want %v", i, got, want[i])
 		}
 	}
-	if len(recs[4].Text) != oplog.MaxTextBytes {
-		t.Errorf("huge text: %d bytes stored, want it cut to %d", len(recs[4].Text), oplog.MaxTextBytes)
+	if n := len(recs[4].Text); n > oplog.MaxTextBytes || n < oplog.CutHead || !strings.HasSuffix(recs[4].Text, " dropped]") {
+		t.Errorf("huge text: %d bytes stored ending %q, want it cut to at most %d with the mark", n, recs[4].Text[max(n-60, 0):], oplog.MaxTextBytes)
 	}
 }
 

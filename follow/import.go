@@ -100,7 +100,7 @@ type importer struct {
 	hash    hash.Hash // of every byte read, from 0
 	off     int64     // bytes read
 	p       Parser    // nil: the wire format
-	partial []byte
+	lines   lineCutter
 	pending []oplog.Record
 	ends    []int64
 	lineNo  int
@@ -154,6 +154,7 @@ func (im *importer) resume(ctx context.Context) error {
 func (im *importer) choose(head []byte) error {
 	if im.opts.Decode != nil && allDecode(head, im.opts.Decode) {
 		im.res.Parser = "ndjson"
+		im.lines.limit = maxWireLine
 		return nil
 	}
 	date := im.opts.Date
@@ -199,7 +200,7 @@ func (im *importer) read(ctx context.Context) error {
 			im.hash.Write(buf[:n])
 			im.off += int64(n)
 			var lerr error
-			splitLines(&im.partial, buf[:n], im.off, func(line []byte, end int64) {
+			im.lines.split(buf[:n], im.off, func(line []byte, end int64) {
 				if lerr == nil {
 					lerr = im.line(line, end)
 				}
@@ -220,8 +221,8 @@ func (im *importer) read(ctx context.Context) error {
 			return err
 		}
 	}
-	if len(im.partial) > 0 {
-		if err := im.line(im.partial, im.off); err != nil {
+	if im.lines.held() {
+		if err := im.line(im.lines.take(), im.off); err != nil {
 			return err
 		}
 	}
@@ -246,6 +247,9 @@ func (im *importer) line(b []byte, end int64) error {
 	if im.p != nil {
 		im.add(im.p.Line(cleanLine(b), end))
 		return nil
+	}
+	if n := im.lines.lastCut; n > 0 {
+		return fmt.Errorf("line %d: %d bytes is longer than a record can be (%d)", im.lineNo, n, maxWireLine)
 	}
 	b = bytes.TrimSpace(b)
 	if len(b) == 0 {

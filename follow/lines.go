@@ -2,53 +2,26 @@ package follow
 
 import (
 	"bytes"
-	"strconv"
 	"unicode/utf8"
 
 	"github.com/mcplogd/mcplogd/oplog"
 )
 
-// splitLines hands fn each complete line of chunk, which ends at offset
-// end, with the offset just past its newline; the bytes after the last
-// newline are kept in *partial and begin the next chunk's first line. A
-// partial line that reaches maxLine is handed over as it is, so that
-// output without newlines cannot eat the memory.
-func splitLines(partial *[]byte, chunk []byte, end int64, fn func(line []byte, end int64)) {
-	start := end - int64(len(chunk)) // offset of chunk[0]
-	for len(chunk) > 0 {
-		i := bytes.IndexByte(chunk, '\n')
-		if i < 0 {
-			*partial = append(*partial, chunk...)
-			if len(*partial) >= maxLine {
-				fn(*partial, end)
-				*partial = (*partial)[:0]
-			}
-			return
-		}
-		lineEnd := start + int64(i) + 1
-		if len(*partial) > 0 {
-			*partial = append(*partial, chunk[:i]...)
-			fn(*partial, lineEnd)
-			*partial = (*partial)[:0]
-		} else {
-			fn(chunk[:i], lineEnd)
-		}
-		chunk = chunk[i+1:]
-		start = lineEnd
-	}
-}
-
-// lineCutter splits a program's output into lines as splitLines does,
-// except for a line longer than maxLine: rather than handing it over in
-// pieces of maxLine bytes (each a record, of which the parser keeps only
-// the first oplog.MaxTextBytes), it keeps the line's head, counts and
-// drops the rest up to its newline, and hands the head over once, ending
-// in a mark (cutMark) that says how long the line was and how many bytes
-// were dropped. A line at most maxLine long is handed over whole, as
-// splitLines does (a JSON logger's line may carry a long stack).
+// lineCutter splits what is read (a followed file, an imported log, a
+// program's output) into lines. A line longer than its limit (maxLine
+// unless set) is not handed over in pieces, each a record that the parser
+// would clip without a word: its head is kept, the rest counted and
+// dropped up to its newline, and the head handed over once, ending in the
+// mark of a cut line (cutMark) that says how long the line was and how
+// many bytes were dropped. So a file or an output without newlines cannot
+// eat the memory. A line within the limit is handed over whole (a JSON
+// logger's line may carry a long stack); the parser marks the text it
+// cannot hold (oplog.ClipText).
 type lineCutter struct {
+	limit   int    // the longest line handed over whole; 0: maxLine
 	partial []byte // the line so far; a cut line's head
 	total   int64  // a cut line's bytes so far; 0 while the line is not cut
+	lastCut int64  // the length of the line taken last when it was cut, else 0
 }
 
 // split hands fn each line of chunk that ends in it, with the offset just
@@ -68,20 +41,24 @@ func (l *lineCutter) split(chunk []byte, end int64, fn func(line []byte, end int
 	}
 }
 
-// add adds b to the line held, cutting the line once it is over maxLine.
+// add adds b to the line held, cutting the line once it is over the limit.
 func (l *lineCutter) add(b []byte) {
 	if l.total > 0 {
 		l.total += int64(len(b))
 		return
 	}
 	l.partial = append(l.partial, b...)
-	if len(l.partial) > maxLine {
+	limit := l.limit
+	if limit == 0 {
+		limit = maxLine
+	}
+	if len(l.partial) > limit {
 		l.total = int64(len(l.partial))
-		l.partial = l.partial[:cutHead+utf8.UTFMax] // cutMark cuts it at a character
+		l.partial = l.partial[:oplog.CutHead+utf8.UTFMax] // cutMark cuts it at a character
 	}
 }
 
-// cut reports whether the line held is cut (longer than maxLine).
+// cut reports whether the line held is cut (longer than the limit).
 func (l *lineCutter) cut() bool { return l.total > 0 }
 
 // held reports whether a line without its newline yet is held.
@@ -91,6 +68,7 @@ func (l *lineCutter) held() bool { return len(l.partial) > 0 || l.total > 0 }
 // the next line; the slice is reused by the next add.
 func (l *lineCutter) take() []byte {
 	line := l.partial
+	l.lastCut = l.total
 	if l.total > 0 {
 		line = cutMark(line, l.total)
 	}
@@ -98,28 +76,16 @@ func (l *lineCutter) take() []byte {
 	return line
 }
 
-// cutHead is how much of a cut line is held: what a record's text can
-// hold with the mark.
-const cutHead = oplog.MaxTextBytes - cutMarkRoom
-
-// cutMarkRoom is room enough for the mark cutMark adds.
-const cutMarkRoom = 80
+// reset drops the line held.
+func (l *lineCutter) reset() { l.partial, l.total = nil, 0 }
 
 // cutMark returns head, the beginning of a line of total bytes, cut at a
-// character and followed by the mark of a cut line:
-//
-//	… [line cut: 52428800 bytes, 52166736 dropped]
-//
-// The bytes are those the program printed (escape sequences and the
-// carriage return before the newline included); the result fits a
-// record's text (oplog.MaxTextBytes).
+// character to oplog.CutHead and followed by oplog.CutMark. The bytes are
+// those the program printed (escape sequences and the carriage return
+// before the newline included); the result fits a record's text.
 func cutMark(head []byte, total int64) []byte {
-	kept := len(oplog.ClipBytes(string(head), cutHead))
-	head = append(head[:kept], " … [line cut: "...)
-	head = strconv.AppendInt(head, total, 10)
-	head = append(head, " bytes, "...)
-	head = strconv.AppendInt(head, total-int64(kept), 10)
-	return append(head, " dropped]"...)
+	kept := len(oplog.ClipBytes(string(head), oplog.CutHead))
+	return append(head[:kept], oplog.CutMark(total, kept)...)
 }
 
 // cleanLine turns a line as read into what a parser reads: a trailing \r

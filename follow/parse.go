@@ -135,7 +135,7 @@ const slabEntries = 16
 // start begins a new entry; the held one must have been taken.
 func (e *entry) start(text string, level oplog.Level, end int64) {
 	e.held, e.closed = true, false
-	e.rec = oplog.Record{Kind: oplog.KindLine, Level: level, Text: oplog.ClipBytes(text, oplog.MaxTextBytes)}
+	e.rec = oplog.Record{Kind: oplog.KindLine, Level: level, Text: oplog.ClipText(text)}
 	e.stack, e.lines, e.blanks = e.stack[:0], 0, 0
 	e.end = end
 }

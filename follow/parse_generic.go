@@ -60,7 +60,7 @@ func (p *genericParser) Line(line string, end int64) []Entry {
 	if p.jul && p.e.held {
 		p.jul = false
 		if lv, text, ok := julLevel(s); ok {
-			p.e.rec.Level, p.e.rec.Text, p.e.end, p.explicit = lv, oplog.ClipBytes(text, oplog.MaxTextBytes), end, true
+			p.e.rec.Level, p.e.rec.Text, p.e.end, p.explicit = lv, oplog.ClipText(text), end, true
 			return nil
 		}
 	}
@@ -465,7 +465,7 @@ func (p *genericParser) takeRenpy() {
 		return
 	}
 	text := p.e.rec.Text
-	p.e.rec.Text = oplog.ClipBytes(exc, oplog.MaxTextBytes)
+	p.e.rec.Text = oplog.ClipText(exc)
 	p.e.stack = append([]byte(text+"\n"), p.e.stack...)
 }
 

@@ -86,7 +86,7 @@ func (p *godotParser) Line(line string, end int64) []Entry {
 			if !indented(s) || !isStackStart(trimLeft(s)) {
 				return p.newEntry(s, end)
 			}
-			p.e.rec.Text = oplog.ClipBytes(p.e.rec.Text+"\n"+p.hint, oplog.MaxTextBytes)
+			p.e.rec.Text = oplog.ClipText(p.e.rec.Text + "\n" + p.hint)
 			p.hasHint = false
 		}
 		if out, ok := p.continuation(s, end); ok {
@@ -257,7 +257,7 @@ func (p *godotParser) take(out []Entry) []Entry {
 	if p.hasHint {
 		p.hasHint = false
 		out = append(out, Entry{Record: oplog.Record{Kind: oplog.KindLine, Level: printLevel(p.hint),
-			Text: oplog.ClipBytes(p.hint, oplog.MaxTextBytes)}, End: p.hintEnd})
+			Text: oplog.ClipText(p.hint)}, End: p.hintEnd})
 	}
 	return out
 }

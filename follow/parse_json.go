@@ -111,7 +111,7 @@ func jsonRecord(s string, clk *clock) (oplog.Record, bool) {
 		r.Name = name
 	}
 	r.Stack = jsonStack(m)
-	r.Text = oplog.ClipBytes(r.Text, oplog.MaxTextBytes)
+	r.Text = oplog.ClipText(r.Text)
 	if len(m) > 0 {
 		if b, err := json.Marshal(m); err == nil {
 			r.Data = b

@@ -73,7 +73,7 @@ func (p *log4jParser) Line(line string, end int64) []Entry {
 		return nil
 	}
 	if p.e.rec.Text == "" && p.e.lines == 0 { // "[main/INFO]: " and the message on the lines after it
-		p.e.rec.Text = oplog.ClipBytes(trimLeft(s), oplog.MaxTextBytes)
+		p.e.rec.Text = oplog.ClipText(trimLeft(s))
 		p.e.blanks, p.e.end = 0, end
 		return nil
 	}

@@ -106,7 +106,7 @@ func (p *luaParser) joinMessage() {
 			text += "\n" + l
 		}
 	}
-	p.e.rec.Text = oplog.ClipBytes(text, oplog.MaxTextBytes)
+	p.e.rec.Text = oplog.ClipText(text)
 	if len(p.ends) > 0 {
 		p.e.end = p.ends[len(p.ends)-1]
 	}

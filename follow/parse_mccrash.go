@@ -212,7 +212,7 @@ func (r *mcReport) finish(e *entry) {
 	case r.exc != "":
 		text += ": " + r.exc
 	}
-	e.rec.Text = oplog.ClipBytes(text, oplog.MaxTextBytes)
+	e.rec.Text = oplog.ClipText(text)
 	e.rec.Level = oplog.LevelFatal
 	e.stack, e.lines = append(e.stack[:0], r.stack...), r.lines
 	var o object

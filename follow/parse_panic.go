@@ -186,10 +186,10 @@ func (p *panicParser) begin(thread, rest string, end int64) {
 		return
 	}
 	if m, loc, ok := cutOldPanicEnd(msg); ok { // before 1.73: 'msg', file:line:col
-		p.e.rec.Text, p.loc, p.state = oplog.ClipBytes(m, oplog.MaxTextBytes), loc, panicMessage
+		p.e.rec.Text, p.loc, p.state = oplog.ClipText(m), loc, panicMessage
 		return
 	}
-	p.e.rec.Text, p.state = oplog.ClipBytes(msg, oplog.MaxTextBytes), panicOld // a message of several lines
+	p.e.rec.Text, p.state = oplog.ClipText(msg), panicOld // a message of several lines
 }
 
 // takeOwn completes the held panic, if any.

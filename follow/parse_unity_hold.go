@@ -148,7 +148,7 @@ func (p *unityParser) merge() {
 	}
 	for _, l := range p.pend {
 		if p.e.lines == 0 && !p.e.closed {
-			p.e.rec.Text = oplog.ClipBytes(p.e.rec.Text+"\n"+l.s, oplog.MaxTextBytes)
+			p.e.rec.Text = oplog.ClipText(p.e.rec.Text + "\n" + l.s)
 			p.e.end = l.end
 		} else if !p.e.add(l.s, l.end) {
 			p.e.end = l.end

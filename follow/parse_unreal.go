@@ -85,7 +85,7 @@ func (p *unrealParser) add(l *unrealLine, s string, end int64) bool {
 		return true
 	}
 	if p.e.rec.Text == "" && !p.block {
-		p.e.rec.Text = oplog.ClipBytes(msg, oplog.MaxTextBytes) // "LogOutputDevice: Warning: " then the message
+		p.e.rec.Text = oplog.ClipText(msg) // "LogOutputDevice: Warning: " then the message
 		p.e.end = end
 		return true
 	}
@@ -94,7 +94,7 @@ func (p *unrealParser) add(l *unrealLine, s string, end int64) bool {
 	}
 	if p.block && !p.titled {
 		p.titled = true
-		p.e.rec.Text = oplog.ClipBytes(msg, oplog.MaxTextBytes)
+		p.e.rec.Text = oplog.ClipText(msg)
 	}
 	return true
 }

@@ -55,7 +55,7 @@ func (f *Follower) readSome() (n int64, eof bool, err error) {
 
 // feed splits chunk, which ends at offset end, into lines.
 func (f *Follower) feed(chunk []byte, end int64) {
-	splitLines(&f.cur.partial, chunk, end, f.line)
+	f.cur.lines.split(chunk, end, f.line)
 }
 
 // line hands one line, ending at offset end, to the parser.

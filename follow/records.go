@@ -107,7 +107,7 @@ func prepare(r oplog.Record, source string) oplog.Record {
 	if !r.Level.Valid() {
 		r.Level = oplog.LevelInfo
 	}
-	r.Text = oplog.ClipBytes(r.Text, oplog.MaxTextBytes)
+	r.Text = oplog.ClipText(r.Text)
 	r.Stack = oplog.ClipBytes(r.Stack, oplog.MaxStackBytes)
 	return r
 }
@@ -125,7 +125,7 @@ func cutDown(r *oplog.Record) {
 		Name:   markerName(r),
 		Source: r.Source,
 		Level:  oplog.LevelInfo,
-		Text:   oplog.ClipBytes(strings.ToValidUTF8(r.Text, "\uFFFD"), oplog.MaxTextBytes),
+		Text:   oplog.ClipText(strings.ToValidUTF8(r.Text, "\uFFFD")),
 		Stack:  oplog.ClipBytes(strings.ToValidUTF8(r.Stack, "\uFFFD"), oplog.MaxStackBytes),
 	}
 }

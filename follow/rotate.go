@@ -63,7 +63,8 @@ func (f *Follower) readAgain(why string) error {
 	if err := f.store(); err != nil {
 		return err // the next pass notices again and retries
 	}
-	c.read, c.stored, c.partial, c.tailN = 0, 0, nil, 0
+	c.read, c.stored, c.tailN = 0, 0, 0
+	c.lines.reset()
 	if err := c.readHead(); err != nil {
 		return err
 	}
@@ -123,9 +124,8 @@ func (f *Follower) checkRotated() bool {
 // a line, and the parser gives up what it holds.
 func (f *Follower) endFile() {
 	c := f.cur
-	if len(c.partial) > 0 {
-		f.line(c.partial, c.read)
-		c.partial = nil
+	if c.lines.held() {
+		f.line(c.lines.take(), c.read)
 	}
 	f.addEntries(f.parser.Flush())
 	f.flushed = true

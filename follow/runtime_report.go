@@ -81,7 +81,7 @@ func (r *report) begin(kind rtKind, line, body string, prefixed bool, level oplo
 		r.beginDotnet(t)
 	case rtJava:
 		_, exc, _ := strings.Cut(t[len(`Exception in thread "`):], `" `)
-		r.e.rec.Text = oplog.ClipBytes(exc, oplog.MaxTextBytes)
+		r.e.rec.Text = oplog.ClipText(exc)
 	case rtNode:
 		r.confirmed, r.state = false, stSource
 		r.raw, r.rawEnds = append(r.raw, line), append(r.rawEnds, end)
@@ -150,7 +150,7 @@ func (r *report) add(s string, end int64) bool {
 func (r *report) indented(s string) bool { return indentation(s) > r.base }
 
 // setText makes s the report's text.
-func (r *report) setText(s string) { r.e.rec.Text = oplog.ClipBytes(s, oplog.MaxTextBytes) }
+func (r *report) setText(s string) { r.e.rec.Text = oplog.ClipText(s) }
 
 // isFrameStart reports a line of an exception's frames in Java, .NET and
 // JavaScript: a frame, a cause, an inner exception, "... 3 more".

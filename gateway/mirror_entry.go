@@ -62,10 +62,10 @@ func (e entry) key() string {
 // the record gets the arrival time.
 func (m *mirror) record(e entry, p position) oplog.Record {
 	r := oplog.Record{Kind: oplog.KindLine, Source: m.source, Name: oplog.Label(e.str(nameKeys...)),
-		Text: oplog.ClipBytes(e.str(textKeys...), oplog.MaxTextBytes), Stack: oplog.ClipBytes(e.str(stackKeys...), oplog.MaxStackBytes)}
+		Text: oplog.ClipText(e.str(textKeys...)), Stack: oplog.ClipBytes(e.str(stackKeys...), oplog.MaxStackBytes)}
 	if r.Text == "" && !slices.ContainsFunc(textKeys, func(k string) bool { _, ok := e[k]; return ok }) {
 		b, _ := json.Marshal(e) // no message field: keep the whole record
-		r.Text = oplog.ClipBytes(string(b), oplog.MaxTextBytes)
+		r.Text = oplog.ClipText(string(b))
 	}
 	if l, err := oplog.ParseLevel(e.str(levelKeys...)); err == nil && l != 0 {
 		r.Level = l

@@ -1,9 +1,37 @@
 package oplog
 
 import (
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
+
+// ClipText returns s as a record's text: s itself when it fits
+// MaxTextBytes, else its head cut at a character and followed by the mark
+// of a cut line (CutMark), on every way records arrive.
+func ClipText(s string) string {
+	if len(s) <= MaxTextBytes {
+		return s
+	}
+	head := ClipBytes(s, CutHead)
+	return head + CutMark(int64(len(s)), len(head))
+}
+
+// CutHead is how much of a line too long for a record's text is kept: what
+// the text holds with its CutMark.
+const CutHead = MaxTextBytes - cutMarkRoom
+
+// cutMarkRoom is room enough for the longest CutMark.
+const cutMarkRoom = 80
+
+// CutMark is the mark that ends the head of a line cut short, kept of its
+// total bytes, which says how long the line was and how much of it was
+// dropped:
+//
+//	… [line cut: 52428800 bytes, 52166736 dropped]
+func CutMark(total int64, kept int) string {
+	return " … [line cut: " + strconv.FormatInt(total, 10) + " bytes, " + strconv.FormatInt(total-int64(kept), 10) + " dropped]"
+}
 
 // ClipBytes returns s cut to at most n bytes, at a UTF-8 boundary so that
 // no character is split. A string of n bytes or fewer comes back as it is;
