@@ -560,6 +560,10 @@ func TestMirror_Record(t *testing.T) {
 		{`{"logId":"bfc2","status":"error","startTime":1744058995054}`, func(r oplog.Record) bool {
 			return r.Text == `{"logId":"bfc2","startTime":1744058995054,"status":"error"}` && strings.Contains(string(r.Data), `"upstreamId":"bfc2"`)
 		}},
+		// A text too long for a record is cut, marked with its length.
+		{`{"id":11,"text":"` + strings.Repeat("x", 300_000) + `"}`, func(r oplog.Record) bool {
+			return len(r.Text) <= oplog.MaxTextBytes && strings.HasSuffix(r.Text, fmt.Sprintf("[line cut: 300000 bytes, %d dropped]", 300_000-strings.Count(r.Text, "x")))
+		}},
 	} {
 		if r := rec(tc.line); !tc.check(r) {
 			t.Errorf("%s gave %+v data %s", tc.line, r, r.Data)
