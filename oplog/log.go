@@ -139,6 +139,7 @@ func (l *Log) append(ctx context.Context, recs []Record, pos *Position) error {
 		}
 		recs[i].Source = l.Game(recs[i].Source)
 	}
+	l.joinLaunches(recs)
 	var err error
 	if pos != nil {
 		err = l.store.AppendAt(ctx, recs, pos)

@@ -3,12 +3,17 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcplogd/mcplogd/oplog"
 )
 
 // TestRun_ExitStatus: mcplogd run records a launch as a run, its output
@@ -100,5 +105,74 @@ func TestServe_Run(t *testing.T) {
 	}
 	if _, err := parseRun("nope:Game=love ."); err == nil || !strings.Contains(err.Error(), "unknown parser") {
 		t.Errorf("--run with an unknown parser: %v", err)
+	}
+}
+
+// TestRun_BesideAFollowedLog: a game launched with `mcplogd run` beside a
+// serve that follows the log file it rewrites at each launch is one run a
+// launch, crashed or exited as the launch ended, also when the launch is
+// over before the follower looks; a launch outside run is a run of its own.
+// Before, each launch was two runs: the launch's, then the follower's
+// ("the log file was truncated"), and the first of them ended empty.
+func TestRun_BesideAFollowedLog(t *testing.T) {
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("needs python3")
+	}
+	dir := t.TempDir()
+	data, logPath, game := filepath.Join(dir, "data"), filepath.Join(dir, "game.log"), filepath.Join(dir, "game.py")
+	script := `import sys, time
+tag = sys.argv[1]
+log = open(sys.argv[2], "w")  # rewritten at each launch, as many games do
+def say(s):
+    log.write("INFO: " + s + "\n"); log.flush()
+say("game starting")
+print("stdout " + tag, flush=True)
+if not tag.startswith("quick"):
+    time.sleep(0.4)
+say("end " + tag)
+if tag.startswith("crash"):
+    raise RuntimeError("boom in " + tag)
+`
+	if err := os.WriteFile(game, []byte(script), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	startServe(t, data, "--addr", "127.0.0.1:0", "--follow", "generic:Game="+logPath)
+	waitTail := func(want string) {
+		t.Helper()
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			out, _ := run(t, data, "tail", "--source", "Game", "-n", "200")
+			if strings.Contains(out, want) {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("%q not stored after 10 s:\n%s", want, out)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	for _, tag := range []string{"one", "crash-two", "quick-three"} {
+		_, _ = run(t, data, "run", "--name", "Game", "--", "python3", game, tag, logPath)
+		waitTail("end " + tag)
+	}
+	cmd := exec.Command("python3", game, "four", logPath) // launched by hand, not by run
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	waitTail("end four")
+	out, err := run(t, data, "runs", "--source", "Game", "--json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+		var r oplog.RunInfo
+		if err := json.Unmarshal([]byte(l), &r); err != nil {
+			t.Fatalf("%v: %s", err, l)
+		}
+		got = append(got, r.Outcome)
+	}
+	if want := []string{"exited", "crashed", "exited", "running"}; !slices.Equal(got, want) {
+		t.Fatalf("runs %q, want %q (three launches, then one by hand):\n%s", got, want, out)
 	}
 }
