@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -90,5 +91,79 @@ func TestStdio_RestartsKilledRecorder(t *testing.T) {
 	must(t, err)
 	if n := strings.Count(string(log), " serving "); n != 2 || strings.Contains(string(log), lockedPhrase) {
 		t.Fatalf("the recorder started %d times (want the first and one restart), or a second found the store taken:\n%s", n, log)
+	}
+}
+
+// TestStdio_UpstreamToolsAfterRecorderKilled: a stdio session offers the
+// recorder's upstream tools (config.json's upstreams); after the recorder
+// is killed, the next call of such a tool starts it again and is answered
+// by the game through it, as mcplogd's own tools are, and is recorded.
+// Before, the session's link to the upstream tools stayed on the killed
+// recorder until the session restarted.
+func TestStdio_UpstreamToolsAfterRecorderKilled(t *testing.T) {
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("needs python3")
+	}
+	home, _ := userEnv(t)
+	data := filepath.Join(home, ".local", "state", "mcplogd")
+	t.Cleanup(func() { stopRecorder(t, data) })
+	game, err := filepath.Abs(filepath.Join("..", "..", "gateway", "testdata", "stdio_game.py"))
+	must(t, err)
+	must(t, os.MkdirAll(data, 0o700))
+	cfg, _ := json.Marshal(map[string]any{"upstreams": map[string]string{"game": "cmd:python3 " + game}})
+	must(t, os.WriteFile(filepath.Join(data, "config.json"), cfg, 0o600))
+	cs, _, stderr := stdioClient(t, t.TempDir())
+	defer cs.Close()
+	var tool string
+	logtest.Eventually(t, 30*time.Second, "the game's tool offered over stdio", func() bool {
+		res, err := cs.ListTools(context.Background(), nil)
+		if err != nil {
+			return false
+		}
+		for _, tl := range res.Tools {
+			if strings.HasSuffix(tl.Name, "spawn_enemy") {
+				tool = tl.Name
+			}
+		}
+		return tool != ""
+	})
+	spawn := func(n int) string {
+		t.Helper()
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: map[string]any{"count": n}})
+		if err != nil {
+			t.Fatalf("%s {count: %d}: %v\nstderr: %s", tool, n, err, stderr.String())
+		}
+		var text []string
+		for _, c := range res.Content {
+			if tc, ok := c.(*mcp.TextContent); ok {
+				text = append(text, tc.Text)
+			}
+		}
+		if res.IsError {
+			t.Fatalf("%s {count: %d}: tool error %q\nstderr: %s", tool, n, text, stderr.String())
+		}
+		return strings.Join(text, "\n")
+	}
+	if got := spawn(3); !strings.Contains(got, "spawned 3 enemies") {
+		t.Fatalf("before the kill: %q", got)
+	}
+	dir := &datadir.Dir{Path: data}
+	first, err := dir.Server()
+	must(t, err)
+	p, err := os.FindProcess(first.PID)
+	must(t, err)
+	must(t, p.Kill())
+	logtest.Eventually(t, 20*time.Second, "the recorder gone", func() bool { return p.Signal(syscall.Signal(0)) != nil })
+	if got := spawn(4); !strings.Contains(got, "spawned 4 enemies") {
+		t.Fatalf("after the kill: %q", got)
+	}
+	if second, _ := dir.Server(); second.PID == first.PID || second.PID == 0 {
+		t.Fatalf("the recorder after the kill: %+v (the killed one was pid %d)", second, first.PID)
+	}
+	out, err := run(t, data, "tail", "--kind", "op", "-n", "10")
+	if err != nil || !strings.Contains(out, `"count":4`) && !strings.Contains(out, "count: 4") && !strings.Contains(out, "{count:4}") {
+		t.Fatalf("the call after the kill is not recorded (%v):\n%s", err, out)
 	}
 }

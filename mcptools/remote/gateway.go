@@ -3,7 +3,10 @@ package remote
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -18,6 +21,12 @@ import (
 // (mcplogd stdio forwarding to that server): the upstream tools the server
 // offers, called through its MCP endpoint, where they are recorded;
 // replays through its HTTP API.
+//
+// A server that went away (a background recorder killed, then started
+// again by the stdio session's client, whose HTTP client the link uses)
+// offers a game's tools again only once its upstream is connected: a call
+// it answers with "unknown tool" was not carried out, and is sent again
+// once the tool is offered.
 type Gateway struct {
 	c    *client.Client
 	cs   *mcp.ClientSession
@@ -39,7 +48,7 @@ func NewGateway(ctx context.Context, c *client.Client, version string) (*Gateway
 		Capabilities:           &mcp.ClientCapabilities{},
 		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) { go g.refresh() },
 	})
-	cs, err := mc.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: c.MCPEndpoint()}, nil)
+	cs, err := mc.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: c.MCPEndpoint(), HTTPClient: c.HTTPClient}, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -88,7 +97,50 @@ func (g *Gateway) Done() <-chan struct{} { return g.done }
 
 // Call calls the tool on the server, which forwards and records it.
 func (g *Gateway) Call(ctx context.Context, name string, args json.RawMessage) (*mcp.CallToolResult, error) {
-	return g.cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+	params := &mcp.CallToolParams{Name: name, Arguments: args}
+	res, err := g.cs.CallTool(ctx, params)
+	if err != nil && ctx.Err() == nil && unknownTool(err, name) && g.awaitTool(ctx, name) {
+		res, err = g.cs.CallTool(ctx, params)
+	}
+	return res, callError(name, err)
+}
+
+// callError names the call that failed on its way through the server.
+func callError(name string, err error) error {
+	if err == nil || oplog.ErrorCode(err) != oplog.EINTERNAL || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	return oplog.Errorf(oplog.EUNAVAILABLE, "%s through the server: %v", name, err)
+}
+
+// unknownTool reports whether err is the server's answer that it offers
+// no tool name: a server started again whose upstream is still starting.
+// The call was not carried out.
+func unknownTool(err error, name string) bool {
+	return strings.Contains(err.Error(), fmt.Sprintf("unknown tool %q", name))
+}
+
+// toolWait bounds how long a call waits for the server to offer its tool
+// again: an upstream's start (a game launched, its MCP server initialised).
+const toolWait = 30 * time.Second
+
+// awaitTool waits, up to toolWait or ctx's end, until the server offers
+// the tool name again, and reports whether it does.
+func (g *Gateway) awaitTool(ctx context.Context, name string) bool {
+	ctx, cancel := context.WithTimeout(ctx, toolWait)
+	defer cancel()
+	tick := time.NewTicker(100 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		if res, err := g.cs.ListTools(ctx, nil); err == nil && slices.ContainsFunc(res.Tools, func(t *mcp.Tool) bool { return t.Name == name }) {
+			return true
+		}
+		select {
+		case <-ctx.Done():
+			return false
+		case <-tick.C:
+		}
+	}
 }
 
 // Replay asks the server to replay operation id.
