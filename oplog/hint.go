@@ -73,6 +73,13 @@ func suggestEdits(w string) int {
 // finding nothing).
 func (l *Log) hint(ctx context.Context, q SearchQuery) *SearchHint {
 	q.Cursor = ""
+	// A hint is read and sent back as is: its time bounds are whole
+	// seconds (widened outwards), not a time word's nanoseconds, and its
+	// counts are of those bounds.
+	q.Since = q.Since.Truncate(time.Second)
+	if u := q.Until.Truncate(time.Second); !u.Equal(q.Until) {
+		q.Until = u.Add(time.Second)
+	}
 	if h := l.wordHint(ctx, &q); h != nil {
 		return h
 	}

@@ -130,6 +130,33 @@ func TestLog_Search_Hint_Filter(t *testing.T) {
 	}
 }
 
+// TestLog_Search_Hint_WholeSeconds: a time bound a hint keeps (a time
+// word's "-1h", resolved to the nanosecond) is written to the second,
+// widened outwards, and the hint's count is what its request finds.
+func TestLog_Search_Hint_WholeSeconds(t *testing.T) {
+	e := mustOpen(t, t.TempDir(), small(), nil)
+	recs, want := walkableLines(1, 500)
+	logtest.MustAppend(t, e.log, recs...)
+	since := time.Now().Add(-time.Hour).Add(123456789 * time.Nanosecond)
+	until := time.Now().Add(time.Hour).Add(987654321 * time.Nanosecond)
+	p, err := e.log.Search(context.Background(), oplog.SearchQuery{Query: "walkable", Hint: true,
+		Filter: oplog.Filter{MinLevel: oplog.LevelError, Since: since, Until: until}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := p.Hint
+	wantSince, wantUntil := since.UTC().Truncate(time.Second).Format(time.RFC3339), until.UTC().Truncate(time.Second).Add(time.Second).Format(time.RFC3339)
+	if h == nil || h.Args["since"] != wantSince || h.Args["until"] != wantUntil || h.Records != int64(len(want)) {
+		t.Fatalf("hint %+v; want since=%s until=%s and %d records", h, wantSince, wantUntil, len(want))
+	}
+	if !strings.Contains(h.Text, `since="`+wantSince+`"`) {
+		t.Fatalf("hint text %q", h.Text)
+	}
+	if got, total := searchArgs(t, e.log, h.Args); !slices.Equal(got, want) || total != h.Records {
+		t.Fatalf("the hint's request found %d (%q); want %q", total, got, want)
+	}
+}
+
 // TestLog_Search_Hint_FilterInQuery: a filter written in the query
 // (level:error, name:Nav) is dropped from it as a filter argument is, the
 // rest of the query kept as written.
