@@ -44,7 +44,11 @@ func (s *Server) studioSearch(c echo.Context, st oplog.Studio, q oplog.Request) 
 	for i, h := range p.Hits {
 		recs[i], frags[i] = h.StudioRecord, h.Fragment
 	}
-	return c.JSON(http.StatusOK, client.StudioRecordsAnswer{Scope: "studio", Project: st.Project(), Records: studioRecords(recs, frags), NextCursor: p.NextCursor})
+	a := client.StudioRecordsAnswer{Scope: "studio", Project: st.Project(), Records: studioRecords(recs, frags), NextCursor: p.NextCursor}
+	if len(p.Hits) == 0 && q.Cursor == "" { // an empty answer says what to send instead
+		a.Hint = oplog.StudioHint(c.Request().Context(), st, s.log, oplog.StudioSearchQuery{SearchQuery: q.SearchQuery, Machine: q.Machine})
+	}
+	return c.JSON(http.StatusOK, a)
 }
 
 // studioList answers GET /api/v1/records?scope=studio: count and cursor page it.
@@ -62,7 +66,11 @@ func (s *Server) studioList(c echo.Context, st oplog.Studio, r oplog.Request) er
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, client.StudioRecordsAnswer{Scope: "studio", Project: st.Project(), Records: studioRecords(page.Records, nil), NextCursor: page.NextCursor})
+	a := client.StudioRecordsAnswer{Scope: "studio", Project: st.Project(), Records: studioRecords(page.Records, nil), NextCursor: page.NextCursor}
+	if len(page.Records) == 0 && lq.Cursor == "" { // an empty answer says what to send instead
+		a.Hint = oplog.StudioFilterHint(c.Request().Context(), st, r.Filter, r.Machine)
+	}
+	return c.JSON(http.StatusOK, a)
 }
 
 // studioCrashes answers GET /api/v1/crashes?scope=studio.

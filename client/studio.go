@@ -28,6 +28,9 @@ type StudioRecordsAnswer struct {
 	Project    string               `json:"project"`
 	Records    []StudioRecordAnswer `json:"records"`
 	NextCursor string               `json:"nextCursor,omitempty"` // pass as cursor for the next page
+	// Hint is what an empty first page suggests sending instead: a
+	// request (its arguments, scope "studio" among them) that finds records.
+	Hint *oplog.SearchHint `json:"hint,omitempty"`
 }
 
 // StudioCrashGroupAnswer is a crash group over machines.

@@ -95,6 +95,9 @@ func (t *toolset) getLogs(ctx context.Context, _ *mcp.CallToolRequest, in getLog
 		out.More, out.NextCursor = true, p.cursors[n]
 	}
 	out.Count = len(out.Logs)
+	if len(p.Records) == 0 && in.Cursor == "" {
+		out.Hint = newHintOut(oplog.StudioFilterHint(ctx, st, q.Filter, q.Machine))
+	}
 	return logsOut{studioOf: studioOf{out}}, nil
 }
 

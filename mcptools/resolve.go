@@ -20,7 +20,7 @@ func (t *toolset) resolve(ctx context.Context, a oplog.Args) (oplog.Request, sou
 	case err != nil || !r.Studio:
 		return r, localSource{t.log}, err
 	}
-	return r, studioSource{t.opts.StudioScope}, nil
+	return r, studioSource{s: t.opts.StudioScope, local: t.log}, nil
 }
 
 // runsWords is where an agent sees the runs there are, for the message of

@@ -164,7 +164,7 @@ func (t *toolset) searchLogs(ctx context.Context, _ *mcp.CallToolRequest, in sea
 		studio.Hits = append(studio.Hits, h)
 	}
 	if st != nil {
-		studio.More, studio.NextCursor = out.More, out.NextCursor
+		studio.More, studio.NextCursor, studio.Hint = out.More, out.NextCursor, out.Hint
 		return searchOut{studioOf: studioOf{studio}}, nil
 	}
 	return out, nil

@@ -79,18 +79,26 @@ func (s localSource) crashes(ctx context.Context, q oplog.CrashQuery, _ string) 
 	return crashPage{CrashPage: p}, err
 }
 
-// studioSource reads every machine of the project.
-type studioSource struct{ s oplog.Studio }
+// studioSource reads every machine of the project; local, this machine's
+// log, suggests the words of a hint.
+type studioSource struct {
+	s     oplog.Studio
+	local oplog.Searcher
+}
 
 func (s studioSource) studio() oplog.Studio { return s.s }
 
 func (s studioSource) search(ctx context.Context, q oplog.Request) (hitPage, error) {
-	p, err := s.s.Search(ctx, oplog.StudioSearchQuery{SearchQuery: q.SearchQuery, Machine: q.Machine})
+	sq := oplog.StudioSearchQuery{SearchQuery: q.SearchQuery, Machine: q.Machine}
+	p, err := s.s.Search(ctx, sq)
 	if err != nil {
 		return hitPage{}, err
 	}
 	out := hitPage{SearchPage: oplog.SearchPage{Hits: make([]oplog.SearchHit, len(p.Hits)), NextCursor: p.NextCursor},
 		machines: make([]string, len(p.Hits)), resume: func(i int) string { return p.Cursors[i] }}
+	if len(p.Hits) == 0 && q.Cursor == "" { // an empty answer says what to send instead
+		out.Hint = oplog.StudioHint(ctx, s.s, s.local, sq)
+	}
 	for i := range p.Hits {
 		out.Hits[i] = oplog.SearchHit{Record: p.Hits[i].Record, Fragment: p.Hits[i].Fragment}
 		out.machines[i] = p.Hits[i].Machine

@@ -25,11 +25,20 @@ type studioSearchOut struct {
 	Hits       []studioHitOut `json:"hits" jsonschema:"newest first, over every machine"`
 	More       bool           `json:"more"`
 	NextCursor string         `json:"nextCursor,omitempty"`
+	Hint       *hintOut       `json:"hint,omitempty" jsonschema:"an empty first page: a request that finds records (the text block's last line); call again with args"`
 }
 
 func (o studioSearchOut) text() string {
 	h := fmt.Sprintf("search_logs (studio %s): %d hits, newest first", o.Project, len(o.Hits))
-	return cursorBlock(h, o.More, o.NextCursor, len(o.Hits), func(i int) string { return o.Hits[i].line })
+	return withHint(cursorBlock(h, o.More, o.NextCursor, len(o.Hits), func(i int) string { return o.Hits[i].line }), o.Hint)
+}
+
+// withHint is text with the hint's line after it, if any.
+func withHint(text string, h *hintOut) string {
+	if h == nil {
+		return text
+	}
+	return text + "\n" + h.Text
 }
 
 // studioEntry is a record of studio scope in a list: the local entry,
@@ -46,11 +55,12 @@ type studioLogsOut struct {
 	Count      int           `json:"count"`
 	More       bool          `json:"more"`
 	NextCursor string        `json:"nextCursor,omitempty" jsonschema:"pass as cursor for the next (older) page"`
+	Hint       *hintOut      `json:"hint,omitempty" jsonschema:"an empty first page with filters: a request that finds records (the text block's last line); call again with args"`
 }
 
 func (o studioLogsOut) text() string {
 	h := fmt.Sprintf("get_logs (studio %s): %d records, newest first", o.Project, o.Count)
-	return cursorBlock(h, o.More, o.NextCursor, len(o.Logs), func(i int) string { return o.Logs[i].line })
+	return withHint(cursorBlock(h, o.More, o.NextCursor, len(o.Logs), func(i int) string { return o.Logs[i].line }), o.Hint)
 }
 
 type studioGroupOut struct {

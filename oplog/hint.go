@@ -2,6 +2,7 @@ package oplog
 
 import (
 	"context"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -53,7 +54,10 @@ const hintPage = 100
 const hintCandidates = 3
 
 // hintArgs is the order of a hint's arguments in its text.
-var hintArgs = []string{"query", "level", "name", "source", "kind", "tool", "status", "replayOf", "run", "since", "until"}
+var hintArgs = []string{"query", "level", "name", "source", "kind", "tool", "status", "replayOf", "run", "since", "until", "scope", "machine"}
+
+// hintFilters are the arguments a filter hint may drop.
+var hintFilters = hintArgs[1:11]
 
 // suggestEdits is how many edits away a word's suggestions may be, by
 // its length as Elasticsearch's AUTO fuzziness: none for one or two
@@ -83,11 +87,15 @@ func (l *Log) hint(ctx context.Context, q SearchQuery) *SearchHint {
 	if h := l.wordHint(ctx, &q); h != nil {
 		return h
 	}
-	if h := l.filterHint(ctx, &q); h != nil {
+	if h := filterHint(ctx, &q, l.trial, nil); h != nil {
 		return h
 	}
 	return l.rangeHint()
 }
+
+// trialFunc is how many records q finds where a hint is made, and
+// whether that count is exact.
+type trialFunc func(ctx context.Context, q *SearchQuery) (n int64, exact bool)
 
 // trial is how many records q finds (zero on an error), counted when
 // they are a page's worth (hintPage), else the search's total, which
@@ -149,7 +157,7 @@ func (l *Log) wordHint(ctx context.Context, q *SearchQuery) *SearchHint {
 		c.Query = c.Query[:wrong[i].At] + cands[i][0].Word + c.Query[wrong[i].At+len(wrong[i].Raw):]
 	}
 	if n, exact := l.trial(ctx, &c); n > 0 {
-		return wordHint(&c, n, exact)
+		return wordHint(&c, n, exact, nil)
 	}
 	return nil
 }
@@ -162,15 +170,17 @@ func (l *Log) bestWord(ctx context.Context, q *SearchQuery, t *ql.Term, ws []Wor
 		c := *q
 		c.Query, c.Tree = q.Query[:t.At]+ws[i].Word+q.Query[t.At+len(t.Raw):], nil
 		if n, exact := l.trial(ctx, &c); n > 0 {
-			return wordHint(&c, n, exact)
+			return wordHint(&c, n, exact, nil)
 		}
 	}
 	return nil
 }
 
-// wordHint is the hint of corrected query c, which finds n records.
-func wordHint(c *SearchQuery, n int64, exact bool) *SearchHint {
+// wordHint is the hint of corrected query c, which finds n records;
+// extra are arguments its request carries too.
+func wordHint(c *SearchQuery, n int64, exact bool, extra map[string]string) *SearchHint {
 	args, _ := c.hintArgs()
+	maps.Copy(args, extra)
 	return &SearchHint{Text: "0 hits; did you mean " + argsText(args) + " (" + records(n, exact) + ")?", Args: args, Records: n}
 }
 
@@ -214,14 +224,15 @@ func isOneWord(s string) bool {
 }
 
 // filterHint drops each of q's filters in turn and returns the hint of
-// the one whose removal finds the most records.
-func (l *Log) filterHint(ctx context.Context, q *SearchQuery) *SearchHint {
+// the one whose removal finds the most records, counted by trial; extra
+// are arguments every request of the hint carries (a studio's scope).
+func filterHint(ctx context.Context, q *SearchQuery, trial trialFunc, extra map[string]string) *SearchHint {
 	var best SearchQuery
 	var bestName, bestValue string
 	var bestN int64
 	var bestExact bool
 	all, _ := q.hintArgs()
-	for _, name := range hintArgs[1:] {
+	for _, name := range hintFilters {
 		c := *q
 		if !c.drop(name) {
 			continue
@@ -229,7 +240,7 @@ func (l *Log) filterHint(ctx context.Context, q *SearchQuery) *SearchHint {
 		if _, ok := c.hintArgs(); !ok {
 			continue
 		}
-		if n, exact := l.trial(ctx, &c); n > bestN {
+		if n, exact := trial(ctx, &c); n > bestN {
 			best, bestName, bestValue, bestN, bestExact = c, name, all[name], n, exact
 		}
 	}
@@ -241,7 +252,7 @@ func (l *Log) filterHint(ctx context.Context, q *SearchQuery) *SearchHint {
 			continue
 		}
 		c.Tree = nil
-		if n, exact := l.trial(ctx, &c); n > bestN {
+		if n, exact := trial(ctx, &c); n > bestN {
 			best, bestName, bestValue, bestN, bestExact = c, leafText(q.Query, leaf), "", n, exact
 		}
 	}
@@ -249,6 +260,7 @@ func (l *Log) filterHint(ctx context.Context, q *SearchQuery) *SearchHint {
 		return nil
 	}
 	args, _ := best.hintArgs()
+	maps.Copy(args, extra)
 	without := bestName
 	if bestValue != "" {
 		without += "=" + strconv.Quote(bestValue)
@@ -467,17 +479,25 @@ type Searcher interface {
 // records". Nil when f has no condition (an empty log is no mistake of
 // the reader's) or the search fails.
 func FilterHint(ctx context.Context, s Searcher, f Filter) *SearchHint {
-	if f.MinLevel == 0 && f.Name == "" && f.Kind == 0 && f.Source == "" && f.Since.IsZero() && f.Until.IsZero() && f.Runs == nil {
+	if !f.Narrows() {
 		return nil
 	}
 	f.WithMarkers = false // a search's kind line is lines only: dropping kind is a suggestion of its own
 	p, err := s.Search(ctx, SearchQuery{Filter: f, Limit: 1, Hint: true})
-	if err != nil || p.Hint == nil {
+	if err != nil {
 		return nil
 	}
-	h := *p.Hint
-	if rest, ok := strings.CutPrefix(h.Text, "0 hits;"); ok {
-		h.Text = "0 records;" + rest
+	return listHint(p.Hint)
+}
+
+// listHint is h, a search's hint, as a list's: its text says "0 records".
+func listHint(h *SearchHint) *SearchHint {
+	if h == nil {
+		return nil
 	}
-	return &h
+	c := *h
+	if rest, ok := strings.CutPrefix(c.Text, "0 hits;"); ok {
+		c.Text = "0 records;" + rest
+	}
+	return &c
 }

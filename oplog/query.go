@@ -35,6 +35,11 @@ func (f *Filter) Match(r *Record) bool {
 		(f.Name == "" || f.Name == r.Name) && (f.Source == "" || f.Source == r.Source)
 }
 
+// Narrows reports whether f has a condition that leaves records out.
+func (f *Filter) Narrows() bool {
+	return f.MinLevel != 0 || f.Name != "" || f.Kind != 0 || f.Source != "" || !f.Since.IsZero() || !f.Until.IsZero() || f.Runs != nil
+}
+
 // MatchHeader checks the conditions that need only a record's kind, level and
 // time (Unix nanoseconds); stores use it to skip records without decoding them.
 func (f *Filter) MatchHeader(k Kind, l Level, unixNano int64) bool {

@@ -109,9 +109,14 @@ func (m *Main) studioSearch(ctx context.Context, data string, q oplog.Request, a
 	if err != nil {
 		return err
 	}
-	p, err := c.Search(ctx, oplog.StudioSearchQuery{SearchQuery: q.SearchQuery, Machine: q.Machine})
+	sq := oplog.StudioSearchQuery{SearchQuery: q.SearchQuery, Machine: q.Machine}
+	p, err := c.Search(ctx, sq)
 	if err != nil {
 		return errors.New(oplog.ErrorMessage(err))
+	}
+	var hint *oplog.SearchHint
+	if len(p.Hits) == 0 && q.Cursor == "" { // an empty answer says what to send instead
+		hint = oplog.StudioHint(ctx, c, nil, sq)
 	}
 	w := bufio.NewWriter(m.Stdout)
 	defer w.Flush()
@@ -133,12 +138,21 @@ func (m *Main) studioSearch(ctx context.Context, data string, q oplog.Request, a
 		fmt.Fprintf(w, "%-12s ", h.Machine)
 		printRecord(w, &h.Record, text, pt)
 	}
-	if !asJSON {
+	switch {
+	case asJSON && hint != nil:
+		b, _ := marshalJSON(struct {
+			Hint *oplog.SearchHint `json:"hint"`
+		}{hint}, false)
+		fmt.Fprintf(w, "%s\n", b)
+	case !asJSON:
 		fmt.Fprintf(w, "-- %d shown (studio %s)", len(p.Hits), c.Project())
 		if p.NextCursor != "" {
 			fmt.Fprintf(w, "; more with --cursor %s", p.NextCursor)
 		}
 		fmt.Fprintln(w)
+		if hint != nil {
+			fmt.Fprintln(w, "-- "+hint.Text)
+		}
 	}
 	return nil
 }

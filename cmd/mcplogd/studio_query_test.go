@@ -80,6 +80,11 @@ func TestStudioScope_TwoServes(t *testing.T) {
 	if err != nil || strings.Count(out, "ci-7 ") != 1 || strings.Contains(out, "alice-pc") {
 		t.Errorf("search --studio --machine ci-7: %q, %v", out, err)
 	}
+	// An empty answer suggests the request without the filter that shuts out the most.
+	out, err = run(t, alice, "search", "--studio", "--machine", "ci-7", "--level", "fatal", "object reference")
+	if err != nil || !strings.Contains(out, `-- 0 hits; without level="fatal": query="object reference" scope="studio" machine="ci-7" (1 record)`) {
+		t.Errorf("search --studio with nothing found: %q, %v", out, err)
+	}
 	// ci's studio comes from serve's flags only (no config.json): the
 	// commands ask its running server.
 	out, err = run(t, ci, "crashes", "--studio")
