@@ -58,9 +58,11 @@ func Parse(stack string) Trace {
 			continue
 		}
 		py.frame(line, s)
-		if seen++; !python && seen <= maxHandlerFrames+1 && signalTrampoline(s) {
+		if seen++; !python && (seen <= maxHandlerFrames+1 && signalTrampoline(s) || goPanicFrame(s)) {
 			// The handler's, printing the stack. Only near the top: the
-			// C runtime's start, after main, looks the same.
+			// C runtime's start, after main, looks the same. Go's: the
+			// deferred functions that ran while panicking (a recover that
+			// printed the stack, or panicked again) sit above panic(...).
 			t.Frames, t.frameCount = t.Frames[:0], 0
 		}
 		if f == "" {
@@ -109,6 +111,8 @@ func skipLine(s string) bool {
 // ok is false when s is not a frame.
 func parseFrame(s string) (frame string, ok bool) {
 	switch {
+	case goPanicFrame(s):
+		return "", true // the frames after it are the panic's (Parse, TopLines)
 	case strings.HasPrefix(s, "at ") && moduleOffset(s[3:]):
 		return "", true // no symbol: an address that differs between builds says nothing
 	case strings.HasPrefix(s, "at "):
@@ -194,7 +198,7 @@ func TopLines(stack string, n int) []string {
 		if ok {
 			seen++
 		}
-		if ok && !python && seen <= maxHandlerFrames+1 && signalTrampoline(s) {
+		if ok && !python && (seen <= maxHandlerFrames+1 && signalTrampoline(s) || goPanicFrame(s)) {
 			out = out[:0]
 		}
 		if !ok || f == "" {
@@ -233,6 +237,15 @@ func dropILOffset(s string) string {
 		return s
 	}
 	return s[:i] + s[i+j+1:]
+}
+
+// goPanicFrame reports Go's frame of the built-in panic,
+// "panic({0x4bd840?, 0xc000012345?})": the frames above it are deferred
+// functions run while panicking (a recover printing the stack, a
+// cleanup that panicked again), the frame below it is where the panic
+// began.
+func goPanicFrame(s string) bool {
+	return strings.HasPrefix(s, "panic(") && strings.HasSuffix(s, ")")
 }
 
 // goLocation reports a Go frame's location line: "/home/x/main.go:12 +0x1d".

@@ -1,6 +1,7 @@
 package crash
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/mcplogd/mcplogd/oplog"
@@ -267,6 +268,9 @@ func runtimeModule(m string) bool {
 // native frame without a symbol.
 func runtimeFrame(l string) bool {
 	s := strings.TrimPrefix(l, "at ")
+	if goStdFrame(s) {
+		return true
+	}
 	for _, p := range []string{"java.", "javax.", "jdk.", "sun.", "kotlin.", "System.", "Mono.", "mono_", "(wrapper ",
 		"[C]", "std::", "core::", "alloc::", "rust_begin_unwind", "__rustc::", "__libc_", "libc.so", "ld-linux", "_start", "runtime.",
 		"__interceptor_", "___interceptor_", "__asan_", "__sanitizer", "__lsan_", "__ubsan_", "node:", "mscorlib"} {
@@ -290,6 +294,22 @@ func runtimeFrame(l string) bool {
 	}
 	return moduleOffset(s)
 }
+
+// goStdFrame reports a frame of Go's standard library, its runtime among
+// them, as TopLines writes Go's frames: "runtime/debug.Stack() at
+// /usr/local/go/src/runtime/debug/stack.go:26",
+// "internal/runtime/maps.fatal(...) at ...". A program's own functions
+// are main's, or under its module's path.
+func goStdFrame(s string) bool {
+	i := strings.IndexAny(s, "./")
+	return i > 0 && strings.Contains(s, ".go:") && slices.Contains(goStd, s[:i])
+}
+
+// goStd are the first elements of the paths of Go's standard packages.
+var goStd = []string{"archive", "bufio", "bytes", "cmp", "compress", "container", "context", "crypto", "database", "debug",
+	"embed", "encoding", "errors", "expvar", "flag", "fmt", "hash", "html", "image", "internal", "io", "iter", "log", "maps",
+	"math", "mime", "net", "os", "path", "plugin", "reflect", "regexp", "runtime", "slices", "sort", "strconv", "strings",
+	"sync", "syscall", "testing", "text", "time", "unicode", "unique", "unsafe", "weak"}
 
 // projectFrame reports a frame in the game's own files.
 func projectFrame(l string) bool {

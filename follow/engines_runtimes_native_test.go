@@ -111,6 +111,18 @@ func TestRuntime_Go(t *testing.T) {
 		{name: "index", text: regexp.QuoteMeta("panic: runtime error: index out of range [3] with length 3"), level: oplog.LevelFatal,
 			stack: []string{"goroutine 1 [running]:", "main.(*world).spawnEnemy(", line, "main.tick("}, class: oplog.ClassCrash,
 			title: "panic: runtime error: index out of range [3] with length 3", where: []string{"spawnEnemy", line}},
+		// The frames above panic(...) are the deferred function's (and
+		// runtime/debug's): the crash is where the panic began.
+		{name: "recover", text: regexp.QuoteMeta("panic: runtime error: index out of range [3] with length 3"), level: oplog.LevelFatal,
+			stack: []string{"runtime/debug.Stack()", "panic({", "main.(*world).spawnEnemy(", line, "main.main()"}, class: oplog.ClassCrash,
+			title: "panic: runtime error: index out of range [3] with length 3", where: []string{"spawnEnemy", line}},
+		{name: "repanic", text: regexp.QuoteMeta("panic: runtime error: index out of range [3] with length 3 [recovered, repanicked]"),
+			level: oplog.LevelFatal, stack: []string{"main.main.func", "panic({", "main.(*world).spawnEnemy(", line}, class: oplog.ClassCrash,
+			title: "[recovered, repanicked]", where: []string{"spawnEnemy", line}},
+		// The runtime's own frame (internal/runtime/maps.fatal) is never the crash.
+		{name: "mapwrite", text: regexp.QuoteMeta("fatal error: concurrent map writes"), level: oplog.LevelFatal,
+			stack: []string{"internal/runtime/maps.fatal(", "main.(*world).spawnEnemy.func1("}, class: oplog.ClassCrash,
+			title: "fatal error: concurrent map writes", where: []string{"spawnEnemy", fmt.Sprintf("main.go:%d", langLineOf(t, filepath.Join(dir, "main.go"), "CRASH:mapwrite"))}},
 	}
 	runLang(t, g, cases)
 }

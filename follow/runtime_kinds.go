@@ -267,8 +267,9 @@ func (r *report) goPanic(s, t string, end int64) bool {
 	return false
 }
 
-// goCall reports a Go frame's function line: "main.(*World).Spawn(...)".
+// goCall reports a Go frame's function line: "main.(*World).Spawn(...)",
+// and the built-in panic's, "panic({0x4bd840?, 0xc000012345?})".
 func goCall(t string) bool {
 	i := strings.IndexByte(t, '(')
-	return i > 0 && strings.HasSuffix(t, ")") && strings.IndexByte(t[:i], '.') > 0 && !strings.ContainsAny(t[:i], " \t")
+	return i > 0 && strings.HasSuffix(t, ")") && (strings.IndexByte(t[:i], '.') > 0 || t[:i] == "panic") && !strings.ContainsAny(t[:i], " \t")
 }

@@ -7,7 +7,13 @@
 // then, in frame 3, MODE "index" indexes past the end of a slice deep in
 // game code (main -> tick -> (*World).spawn -> (*World).spawnEnemy): the
 // runtime prints "panic: runtime error: index out of range" and the
-// goroutine's frames, and exits with status 2. "ok" does not.
+// goroutine's frames, and exits with status 2. "recover" does so too, but
+// a deferred recover in main prints the panic and runtime/debug's stack
+// (the deferred function and runtime/debug above panic(...)) and exits
+// with status 2; "repanic" recovers and panics again ("[recovered,
+// repanicked]"); "mapwrite" writes a map from two goroutines in
+// (*World).spawnEnemy: "fatal error: concurrent map writes". "ok" does
+// not crash.
 package main
 
 import (
@@ -15,7 +21,9 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"runtime/debug"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -49,12 +57,26 @@ func (w *world) loadTexture(name string) {
 }
 
 func (w *world) spawnEnemy(kind string, point int) {
+	if mode == "mapwrite" {
+		counts := map[int]int{}
+		var wg sync.WaitGroup
+		for g := 0; g < 2; g++ {
+			wg.Add(1)
+			go func(g int) {
+				defer wg.Done()
+				for i := 0; ; i++ {
+					counts[i%64] = g // CRASH:mapwrite
+				}
+			}(g)
+		}
+		wg.Wait()
+	}
 	at := w.spawnPoints[point] // CRASH:index
 	w.enemies = append(w.enemies, fmt.Sprintf("%s@%d", kind, at))
 }
 
 func (w *world) spawn(frame int) {
-	if frame == 3 && mode == "index" {
+	if frame == 3 && mode != "ok" {
 		w.spawnEnemy("orc", len(w.spawnPoints))
 	}
 }
@@ -72,6 +94,23 @@ func main() {
 		mode = os.Args[1]
 	}
 	stamped = len(os.Args) > 2 && strings.EqualFold(os.Args[2], "stamp")
+	switch mode {
+	case "recover":
+		defer func() {
+			if r := recover(); r != nil {
+				fmt.Fprintf(os.Stderr, "panic: %v\n\n", r)
+				debug.PrintStack()
+				os.Exit(2)
+			}
+		}()
+	case "repanic":
+		defer func() {
+			if r := recover(); r != nil {
+				logf(slog.LevelInfo, "saving before the crash")
+				panic(r)
+			}
+		}()
+	}
 	logf(slog.LevelInfo, "starting", "mode", mode)
 	w := &world{spawnPoints: []int{4, 8, 15}}
 	for frame := 1; frame <= 5; frame++ {
