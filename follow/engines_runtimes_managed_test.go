@@ -65,6 +65,11 @@ func TestRuntime_Node(t *testing.T) {
 			level: oplog.LevelFatal, stampLevel: oplog.LevelError, // stamped, the game's handler logs it, then exits 1
 			stack: []string{"at World.spawnEnemy (", line, "at World.tick ("}, class: oplog.ClassCrash,
 			title: "TypeError: Cannot read properties of undefined (reading 'width')", where: []string{"World.spawnEnemy", line}},
+		// A source that is no file, and V8's own frame first: the game's is named.
+		{name: "json", text: regexp.QuoteMeta("SyntaxError: Expected property name or '}' in JSON at position 1"),
+			level: oplog.LevelFatal, stampLevel: oplog.LevelError,
+			stack: []string{"at JSON.parse (<anonymous>)", "at World.spawnEnemy ("}, class: oplog.ClassCrash,
+			title: "SyntaxError: Expected property name", where: []string{"World.spawnEnemy", fmt.Sprintf("game.js:%d", langLineOf(t, filepath.Join(dir, "game.js"), "CRASH:json"))}},
 	}
 	runLang(t, g, cases)
 }

@@ -170,7 +170,9 @@ func exceptionName(name string) bool {
 }
 
 // nodeLocation reports Node's first line of an uncaught error, the
-// location it was thrown at: "/home/me/game/game.js:12", "node:internal/x:12".
+// location it was thrown at: "/home/me/game/game.js:12", "node:internal/x:12",
+// and the sources that are no file: JSON.parse's "<anonymous_script>:1",
+// eval's "[eval]:1", the vm module's "evalmachine.<anonymous>:3".
 func nodeLocation(t string) bool {
 	if !isDigit(t[len(t)-1]) || strings.IndexByte(t, ' ') >= 0 {
 		return false
@@ -184,7 +186,8 @@ func nodeLocation(t string) bool {
 	}
 	f := t[:i]
 	return strings.HasSuffix(f, ".js") || strings.HasSuffix(f, ".mjs") || strings.HasSuffix(f, ".cjs") ||
-		strings.HasSuffix(f, ".ts") || strings.HasPrefix(f, "node:")
+		strings.HasSuffix(f, ".ts") || strings.HasPrefix(f, "node:") ||
+		f == "<anonymous_script>" || f == "[eval]" || f == "evalmachine.<anonymous>"
 }
 
 // pyWarning reports Python's warning line: "game.py:12: UserWarning:

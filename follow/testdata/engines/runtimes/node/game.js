@@ -7,7 +7,10 @@
 // run, a missing texture; then, in frame 3, MODE "type" reads a property of
 // undefined deep in game code (the interval -> tick -> World.spawn ->
 // World.spawnEnemy), which nothing catches: Node prints the source line,
-// a caret, the TypeError and its frames, then its version. "ok" does not.
+// a caret, the TypeError and its frames, then its version. "json" parses a
+// save that is no JSON in World.spawnEnemy: Node prints "<anonymous_script>:1"
+// in place of a file, the text and a caret, then the SyntaxError whose first
+// frame is V8's JSON.parse. "ok" does not crash.
 'use strict';
 
 const fs = require('fs');
@@ -59,13 +62,16 @@ class World {
   }
 
   spawnEnemy(kind) {
+    if (mode === 'json') {
+      this.save = JSON.parse('{orc: 1}'); // CRASH:json
+    }
     const sprite = this.sprites[kind];
     const width = sprite.width; // CRASH:type
     this.enemies.push({ kind, width });
   }
 
   spawn(frame) {
-    if (frame === 3 && mode === 'type') {
+    if (frame === 3 && mode !== 'ok') {
       this.spawnEnemy('orc');
     }
   }
