@@ -44,7 +44,11 @@ func Parse(stack string) Trace {
 		}
 		f, ok := parseFrame(s)
 		if ok && rust {
-			f = rustFrame(s)
+			// The crate's first frame only: where it panicked, which is all
+			// a panic without RUST_BACKTRACE says (rust.go).
+			if f = rustFrame(s); t.frameCount > 0 {
+				f = ""
+			}
 		}
 		if !ok {
 			if t.frameCount == 0 && (t.Head == "" || !headIsException && isExceptionLine(s)) {

@@ -7,7 +7,9 @@ import "strings"
 // RUST_BACKTRACE, "at src/main.rs:98:13" are both "src/main.rs", so that
 // one panic is one crash however its backtrace was asked for and whichever
 // compiler built it. The standard library's frames, the panic machinery,
-// dependencies' and frames without a file are "": not the game's.
+// dependencies' and frames without a file are "": not the game's. Parse
+// keeps the first of the crate's frames only, where it panicked: the frames
+// that called it are in a backtrace, never in a panic without one.
 func rustFrame(s string) string {
 	i := strings.Index(s, ".rs:")
 	if i < 0 {

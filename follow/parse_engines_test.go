@@ -158,6 +158,26 @@ func TestParseRust(t *testing.T) {
 	if a == "" || a != b {
 		t.Errorf("RUST_BACKTRACE=1 and full: signatures %q and %q differ", a, b)
 	}
+	if c, _ := crash.RecordSignature(&parseSampleQuiet(t, "rust/panic_bt_unset_rustup195.txt")[1].Record); c != a {
+		t.Errorf("RUST_BACKTRACE unset and 1: signatures %q and %q differ", c, a)
+	}
+	// A panic in a function main calls: the backtrace holds two of the
+	// crate's frames, the panic without one its place alone.
+	panicOf := func(sample string) oplog.Record {
+		for _, e := range parseSampleQuiet(t, sample) {
+			if e.Record.Stack != "" {
+				return e.Record
+			}
+		}
+		t.Fatalf("%s: no panic read", sample)
+		return oplog.Record{}
+	}
+	unset, one := panicOf("rust/panic_nested_bt_unset_rustup195.txt"), panicOf("rust/panic_nested_bt_1_rustup195.txt")
+	c, _ := crash.RecordSignature(&unset)
+	d, _ := crash.RecordSignature(&one)
+	if c == "" || c != d || !strings.Contains(one.Stack, "game::main") {
+		t.Errorf("a nested panic with RUST_BACKTRACE 0 and 1: signatures %q and %q differ (stack %q)", c, d, one.Stack)
+	}
 }
 
 // TestParseGodot3_FileLogger: Godot 3.2.3's godot.log (its file logger's
