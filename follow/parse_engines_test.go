@@ -222,7 +222,9 @@ func TestParse_EnginesNamedEqualsAuto(t *testing.T) {
 			named := feed(withMarkers(mustParser(t, parser)), data)
 			auto := mustParser(t, "auto")
 			got := feed(withMarkers(auto), data)
-			if auto.Name() != parser && !(parser == "lua" && auto.Name() == "generic") {
+			// (A game's plain prints, then a panic: detection stays
+			// generic, whose runtime reader takes the panic as rust's does.)
+			if auto.Name() != parser && !((parser == "lua" || strings.Contains(f, "panic_nested")) && auto.Name() == "generic") {
 				t.Errorf("%s: auto chose %s, want %s", f, auto.Name(), parser)
 			}
 			if len(got) != len(named) {
