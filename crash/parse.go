@@ -25,7 +25,7 @@ func Parse(stack string) Trace {
 	last := ""               // the last line that is not a frame
 	headIsException := false // Head is an exception's line, not an event bus's "Index: 3" (wrapped.go)
 	for line := range strings.Lines(stack) {
-		s := strings.TrimSpace(line)
+		s := unnumbered(strings.TrimSpace(line))
 		if s == "Traceback (most recent call last):" || s == "Full traceback:" { // Ren'Py's traceback.txt
 			python = true
 		}
@@ -185,7 +185,7 @@ func TopLines(stack string, n int) []string {
 	py := pyState{indent: -1}
 	goFrame := -1 // the index in out of the frame on the line before, when it may be Go's
 	for line := range strings.Lines(stack) {
-		s := strings.TrimSpace(line)
+		s := unnumbered(strings.TrimSpace(line))
 		if s == "Traceback (most recent call last):" || s == "Full traceback:" {
 			python = true
 		}

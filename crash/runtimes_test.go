@@ -45,27 +45,45 @@ var runtimeCases = []runtimeCase{
 		"Error: boom\n    at thrower (/tmp/g/node_modules/lib/index.js:3:9)\n    at World.spawn (/tmp/g/game.js:12:11)\n    at node:internal/main/run_main_module:28:49"},
 	{"go", oplog.LevelFatal, "panic: runtime error: index out of range [5] with length 3",
 		"\ngoroutine 1 [running]:\nmain.(*World).Spawn(...)\n\t/tmp/g/main.go:27\nmain.main()\n\t/tmp/g/main.go:40 +0x1d\nexit status 2"},
+	// A handler that numbers backtrace_symbols' frames (and logs each behind a prefix).
+	{"sigsegv-numbered", oplog.LevelFatal, "Received signal SIGSEGV (11), stack trace:",
+		"#0 ./game(+0x1253) [0x55cf6942e253]\n#1 /lib/x86_64-linux-gnu/libc.so.6(+0x3c050) [0x7fd3694b7050]\n#2 ./game(mix_audio+0x1a) [0x55cf6942e330]\n" +
+			"#3 ./game(main+0x54) [0x55cf6942e38b]\n#4 /lib/x86_64-linux-gnu/libc.so.6(+0x2724a) [0x7fd3694a224a]\n#5 /lib/x86_64-linux-gnu/libc.so.6(__libc_start_main+0x85) [0x7fd3694a2305]"},
+	// A deferred recover printing runtime/debug's stack.
+	{"go-recover", oplog.LevelFatal, "panic: runtime error: index out of range [3] with length 1",
+		"goroutine 1 [running]:\nruntime/debug.Stack()\n\t/usr/local/go/src/runtime/debug/stack.go:26 +0x5e\nruntime/debug.PrintStack()\n\t/usr/local/go/src/runtime/debug/stack.go:18 +0x13\n" +
+			"main.main.func1()\n\t/tmp/g/main.go:19 +0x54\npanic({0x4bd840?, 0x5984eeac000?})\n\t/usr/local/go/src/runtime/panic.go:860 +0x13a\nmain.findPath(...)\n\t/tmp/g/main.go:10\nmain.main()\n\t/tmp/g/main.go:23 +0xa5"},
+	{"go-mapwrite", oplog.LevelFatal, "fatal error: concurrent map writes",
+		"goroutine 21 [running]:\ninternal/runtime/maps.fatal({0x4c8098?, 0x0?})\n\t/usr/local/go/src/runtime/panic.go:1181 +0x18\nmain.bumpScore(...)\n\t/tmp/g/main.go:12\n" +
+			"main.main.func1(0x3)\n\t/tmp/g/main.go:22 +0x85\ncreated by main.main in goroutine 1\n\t/tmp/g/main.go:22 +0xac"},
+	// V8's built-in frame first.
+	{"node-builtin", oplog.LevelFatal, "SyntaxError: Expected property name or '}' in JSON at position 1",
+		"<anonymous_script>:1\n{bad json\n ^\n\nSyntaxError: Expected property name or '}' in JSON at position 1\n    at JSON.parse (<anonymous>)\n    at loadSave (/tmp/g/game.js:4:15)\n    at Object.<anonymous> (/tmp/g/game.js:6:1)"},
 }
 
 // runtimeTitles are the titles of runtimeCases, by name: the message and
 // the game's own frame, past the runtime's.
 var runtimeTitles = map[string]string{
-	"python":       `ValueError: bad spawn count in File "/tmp/g/game.py", line 12, in spawn_enemy`,
-	"faulthandler": `Fatal Python error: Segmentation fault in File "/tmp/g/game.py", line 7 in crash_now`,
-	"assert":       "game: game.c:27: spawn_enemy: Assertion `count < 100' failed. in spawn_enemy (game.c:27)",
-	"sigsegv":      "Caught signal 11 (Segmentation fault), backtrace: in ./game(update_player+0x14)",
-	"gdb":          "Program received signal SIGSEGV, Segmentation fault. in update_player (p=0x0) at game.c:41",
-	"lldb":         "Process 1234 stopped in game`update_player(p=0x0000000000000000) at game.c:41:5",
-	"asan":         "AddressSanitizer: heap-use-after-free in spawn_enemy /tmp/g/game.c:27",
-	"lsan":         "LeakSanitizer: detected memory leaks in load_level /tmp/g/level.c:12:5",
-	"ubsan":        "game.c:12:5: runtime error: signed integer overflow: 2147483647 + 1 cannot be represented in type 'int' in game.c:12:5",
-	"terminate":    "terminate called after throwing 'std::runtime_error': enemy pool exhausted in ./game(World::spawn+0x5b)",
-	"mono":         "System.NullReferenceException: Object reference not set to an instance of an object in Game.World.Spawn (System.Int32 count) in /tmp/g/Game.cs:27",
-	"dotnet":       "System.NullReferenceException: Object reference not set to an instance of an object in Game.World.Spawn(Int32 count) in /src/Game.cs:line 27",
-	"java":         "java.lang.IllegalStateException: enemy pool exhausted in game.World.spawn(World.java:27)",
-	"node":         "TypeError: Cannot read properties of undefined (reading 'hp') in World.spawn (/tmp/g/game.js:12:11)",
-	"nodemods":     "Error: boom in World.spawn (/tmp/g/game.js:12:11)",
-	"go":           "panic: runtime error: index out of range [5] with length 3 in main.(*World).Spawn(...) at /tmp/g/main.go:27",
+	"python":           `ValueError: bad spawn count in File "/tmp/g/game.py", line 12, in spawn_enemy`,
+	"faulthandler":     `Fatal Python error: Segmentation fault in File "/tmp/g/game.py", line 7 in crash_now`,
+	"assert":           "game: game.c:27: spawn_enemy: Assertion `count < 100' failed. in spawn_enemy (game.c:27)",
+	"sigsegv":          "Caught signal 11 (Segmentation fault), backtrace: in ./game(update_player+0x14)",
+	"gdb":              "Program received signal SIGSEGV, Segmentation fault. in update_player (p=0x0) at game.c:41",
+	"lldb":             "Process 1234 stopped in game`update_player(p=0x0000000000000000) at game.c:41:5",
+	"asan":             "AddressSanitizer: heap-use-after-free in spawn_enemy /tmp/g/game.c:27",
+	"lsan":             "LeakSanitizer: detected memory leaks in load_level /tmp/g/level.c:12:5",
+	"ubsan":            "game.c:12:5: runtime error: signed integer overflow: 2147483647 + 1 cannot be represented in type 'int' in game.c:12:5",
+	"terminate":        "terminate called after throwing 'std::runtime_error': enemy pool exhausted in ./game(World::spawn+0x5b)",
+	"mono":             "System.NullReferenceException: Object reference not set to an instance of an object in Game.World.Spawn (System.Int32 count) in /tmp/g/Game.cs:27",
+	"dotnet":           "System.NullReferenceException: Object reference not set to an instance of an object in Game.World.Spawn(Int32 count) in /src/Game.cs:line 27",
+	"java":             "java.lang.IllegalStateException: enemy pool exhausted in game.World.spawn(World.java:27)",
+	"node":             "TypeError: Cannot read properties of undefined (reading 'hp') in World.spawn (/tmp/g/game.js:12:11)",
+	"nodemods":         "Error: boom in World.spawn (/tmp/g/game.js:12:11)",
+	"go":               "panic: runtime error: index out of range [5] with length 3 in main.(*World).Spawn(...) at /tmp/g/main.go:27",
+	"sigsegv-numbered": "Received signal SIGSEGV (11), stack trace: in ./game(mix_audio+0x1a)",
+	"go-recover":       "panic: runtime error: index out of range [3] with length 1 in main.findPath(...) at /tmp/g/main.go:10",
+	"go-mapwrite":      "fatal error: concurrent map writes in main.bumpScore(...) at /tmp/g/main.go:12",
+	"node-builtin":     "SyntaxError: Expected property name or '}' in JSON at position 1 in loadSave (/tmp/g/game.js:4:15)",
 }
 
 // elsewhere is c's crash as another run prints it: other addresses, pid

@@ -65,6 +65,26 @@ func execinfoParts(s string) (module, sym string, ok bool) {
 	return s[:i], s[i+1 : j], true
 }
 
+// unnumbered is s without the number a crash handler put before a frame
+// of glibc's backtrace_symbols, "#2 ./game(mix_audio+0x1a) [0x55cf6942e330]":
+// the frame as backtrace_symbols wrote it, so that it reads as one
+// (the handler's frames above the signal's trampoline left out). Any
+// other line is s.
+func unnumbered(s string) string {
+	if len(s) < 3 || s[0] != '#' || !isDigit(s[1]) {
+		return s
+	}
+	i := 1
+	for i < len(s) && isDigit(s[i]) {
+		i++
+	}
+	rest := strings.TrimSpace(s[i:])
+	if _, _, ok := execinfoParts(rest); !ok || i == len(s) || s[i] != ' ' {
+		return s
+	}
+	return rest
+}
+
 // lldbFrame reads a frame of lldb's bt: "frame #0: 0x0000555555555189
 // game`update_player(p=0x0) at game.c:41:5", the selected one starred.
 func lldbFrame(s string) string {
