@@ -18,10 +18,11 @@ import (
 func Parse(stack string) Trace {
 	var t Trace
 	seen := 0 // frame lines read, with a symbol or not
+	group := pyGroup(stack)
 	stack = preamble(stack)
 	rust := strings.Contains(stack, ".rs:") // Rust's frames: the crate's files (rust.go)
 	python := false
-	py := pyState{indent: -1}
+	py := pyState{indent: -1, first: group}
 	last := ""               // the last line that is not a frame
 	headIsException := false // Head is an exception's line, not an event bus's "Index: 3" (wrapped.go)
 	for line := range strings.Lines(stack) {

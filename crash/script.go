@@ -15,6 +15,7 @@ type pyState struct {
 	indent int  // the indentation of the last `File "` frame, or -1
 	after  bool // the line before was a frame or its source line
 	exc    string
+	first  bool // keep the first exception: an exception group's (pyUnboxed)
 }
 
 // source reports whether line is the source line under a Python frame:
@@ -38,7 +39,7 @@ func (p *pyState) frame(line, s string) {
 // other records a line that is no frame: after frames, it is the
 // exception they end with.
 func (p *pyState) other(s string) {
-	if p.after {
+	if p.after && (p.exc == "" || !p.first) {
 		p.exc = s
 	}
 	p.after, p.indent = false, -1
@@ -84,9 +85,53 @@ func pythonPath(path string) string {
 
 // preamble returns stack without what some runtimes print before the
 // crash's own frames: faulthandler's other threads (currentThread) and
-// Node's source excerpt (nodeExcerpt).
+// Node's source excerpt (nodeExcerpt); a Python exception group's
+// traceback out of its box (pyUnboxed).
 func preamble(stack string) string {
-	return nodeExcerpt(currentThread(stack))
+	return pyUnboxed(nodeExcerpt(currentThread(stack)))
+}
+
+// pyGroupHeader heads a Python exception group's traceback (3.11 and
+// later), each of whose lines is in a box of '|' and '+', the
+// sub-exceptions' tracebacks in boxes within:
+//
+//	  + Exception Group Traceback (most recent call last):
+//	  |   File "game.py", line 12, in load_batch
+//	  | ExceptionGroup: asset batch failed (2 sub-exceptions)
+//	  +-+---------------- 1 ----------------
+//	    | Traceback (most recent call last):
+//	    |   File "game.py", line 4, in load_asset
+//	    | FileNotFoundError: asset missing: a.png
+//	    +------------------------------------
+const pyGroupHeader = "+ Exception Group Traceback (most recent call last):"
+
+// pyGroup reports whether stack is a Python exception group's traceback.
+func pyGroup(stack string) bool { return strings.Contains(stack, pyGroupHeader) }
+
+// pyUnboxed is an exception group's traceback as tracebacks one after
+// the other: the group's, then each sub-exception's, every line out of
+// its box (the indentation within it kept), the box's rules left out.
+// Its head is the group's exception (pyState.first), its innermost frames
+// the last sub-exception's: where the game failed. Any other stack is
+// returned as it is.
+func pyUnboxed(stack string) string {
+	if !pyGroup(stack) {
+		return stack
+	}
+	var b strings.Builder
+	for line := range strings.Lines(stack) {
+		t := strings.TrimLeft(line, " \t")
+		switch {
+		case strings.HasPrefix(t, pyGroupHeader):
+			b.WriteString("Traceback (most recent call last):\n")
+		case strings.HasPrefix(t, "|"):
+			b.WriteString(t[1:])
+		case strings.HasPrefix(t, "+") && strings.Trim(t, "+-0123456789 \t\r\n") == "":
+		default:
+			b.WriteString(line)
+		}
+	}
+	return b.String()
 }
 
 // currentThread returns a faulthandler dump from its current thread on:

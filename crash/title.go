@@ -134,6 +134,9 @@ func Message(r *oplog.Record) string {
 
 // stackException returns the exception line of a stack that names one.
 func stackException(stack string) string {
+	if pyGroup(stack) {
+		return "" // the group's line is the record's text: its sub-exceptions' come after it
+	}
 	stack = preamble(stack)
 	python, last := false, ""
 	if i := strings.Index(stack, "\nstack traceback:"); i > 0 { // Lua: the error, then its traceback

@@ -478,6 +478,11 @@ func TestRuntime_Python(t *testing.T) {
 			title: "Fatal Python error: Segmentation fault", where: []string{fmt.Sprintf(`game.py", line %d in spawn_enemy`, at("CRASH:segv"))}},
 		{name: "warn", text: fmt.Sprintf(`(?:.*: )?/\S+/game\.py:%d: UserWarning: sprite sheets are deprecated, use atlases`, at("CRASH:warn")),
 			level: oplog.LevelWarn, stack: []string{`warnings.warn("sprite sheets are deprecated`}, exits: true},
+		// An uncaught exception group, in its box: one record, the group's
+		// line its text, its title the task's failure.
+		{name: "group", text: regexp.QuoteMeta("ExceptionGroup: unhandled errors in a TaskGroup (1 sub-exception)"), level: oplog.LevelError,
+			stack: []string{"+ Exception Group Traceback", frame("CRASH:group", "load_all"), "FileNotFoundError: [Errno 2]"},
+			class: oplog.ClassCrash, title: "ExceptionGroup: unhandled errors in a TaskGroup", where: []string{frame("FRAME:load_sprite", "load_sprite")}},
 	}
 	runLang(t, g, cases)
 }

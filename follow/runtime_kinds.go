@@ -8,10 +8,18 @@ import (
 
 const pyTraceback = "Traceback (most recent call last):"
 
+// pyGroupTraceback heads an uncaught exception group's traceback (Python
+// 3.11 and later, asyncio's TaskGroup among its raisers), each of its lines
+// in a box of '|' and '+', the sub-exceptions' tracebacks in boxes within.
+const pyGroupTraceback = "+ Exception Group Traceback (most recent call last):"
+
 // python reads a traceback: indented frames and source lines, the
 // exception's line (the report's text) unindented after them, and the
 // chained tracebacks Python prints before it.
 func (r *report) python(s, t string, end int64) bool {
+	if r.group {
+		return r.pythonGroup(s, t, end)
+	}
 	switch r.state {
 	case stFrames:
 		if r.indented(s) || t == pyTraceback {
@@ -39,6 +47,22 @@ func (r *report) python(s, t string, end int64) bool {
 		}
 	}
 	return false
+}
+
+// pythonGroup reads an exception group's traceback: every line in its box
+// ('|' or '+' first); the group's own exception line, the first one, is
+// the record's text.
+func (r *report) pythonGroup(s, t string, end int64) bool {
+	if t == "" || t[0] != '|' && t[0] != '+' {
+		return false
+	}
+	// "| ExceptionGroup: ...", one space in: frames and their source lines
+	// are further in.
+	if in, ok := strings.CutPrefix(t, "| "); ok && r.state == stFrames && in != "" && in[0] != ' ' && pyExceptionLine(in) {
+		r.state = stExc
+		r.setText(in)
+	}
+	return r.add(s, end)
 }
 
 // pyExceptionLine reports an exception's line: "ValueError: msg",

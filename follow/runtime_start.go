@@ -53,6 +53,10 @@ func startByFirst(t string) (rtKind, oplog.Level) {
 		if t == pyTraceback {
 			return rtPython, oplog.LevelError
 		}
+	case '+':
+		if t == pyGroupTraceback {
+			return rtPython, oplog.LevelError
+		}
 	case 'F':
 		if strings.HasPrefix(t, "Fatal Python error: ") {
 			return rtFaulthandler, oplog.LevelFatal

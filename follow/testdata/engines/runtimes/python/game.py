@@ -6,7 +6,8 @@ missing texture in every run, then does what MODE says deep in game code
 ValueError), "chained" (raise inside except), "from" (raise X from e),
 "syntax" (imports a level with a syntax error), "handled"
 (logging.exception, then a clean exit), "segv" (faulthandler, then a read
-of address 0), "warn" (warnings.warn), "ok". PREFIX "none" is the logging
+of address 0), "warn" (warnings.warn), "group" (a task of asyncio's
+TaskGroup fails: an uncaught ExceptionGroup), "ok". PREFIX "none" is the logging
 module's default format; "stamp" puts a timestamp and a padded level in
 front of every line written to standard error, tracebacks included.
 """
@@ -108,6 +109,17 @@ class World:
             ctypes.string_at(0)  # CRASH:segv
         elif MODE == "warn":
             warnings.warn("sprite sheets are deprecated, use atlases")  # CRASH:warn
+        elif MODE == "group":
+            import asyncio
+
+            async def load(name):
+                self.load_sprite(name)
+
+            async def load_all():
+                async with asyncio.TaskGroup() as tg:  # CRASH:group
+                    tg.create_task(load(kind))
+
+            asyncio.run(load_all())
         self.enemies.append(kind)
 
     def spawn(self, frame):
