@@ -95,14 +95,14 @@ func preamble(stack string) string {
 // later), each of whose lines is in a box of '|' and '+', the
 // sub-exceptions' tracebacks in boxes within:
 //
-//	  + Exception Group Traceback (most recent call last):
-//	  |   File "game.py", line 12, in load_batch
-//	  | ExceptionGroup: asset batch failed (2 sub-exceptions)
-//	  +-+---------------- 1 ----------------
-//	    | Traceback (most recent call last):
-//	    |   File "game.py", line 4, in load_asset
-//	    | FileNotFoundError: asset missing: a.png
-//	    +------------------------------------
+//   - Exception Group Traceback (most recent call last):
+//     |   File "game.py", line 12, in load_batch
+//     | ExceptionGroup: asset batch failed (2 sub-exceptions)
+//     +-+---------------- 1 ----------------
+//     | Traceback (most recent call last):
+//     |   File "game.py", line 4, in load_asset
+//     | FileNotFoundError: asset missing: a.png
+//     +------------------------------------
 const pyGroupHeader = "+ Exception Group Traceback (most recent call last):"
 
 // pyGroup reports whether stack is a Python exception group's traceback.

@@ -52,7 +52,7 @@ type report struct {
 	attached  bool // it joins the line before it, attach
 	attach    oplog.Record
 	ubsan     bool
-	group     bool // Python: an exception group's traceback, in its box
+	group     bool     // Python: an exception group's traceback, in its box
 	braces    bool     // in the properties Node prints after an error's frames: "{", "[cause]: ...", "}"
 	head      string   // an exception's line (rtThrown): the stack's first when the report joins the line before
 	raw       []string // Node's lines until its error shows
