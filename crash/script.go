@@ -92,17 +92,11 @@ func preamble(stack string) string {
 }
 
 // pyGroupHeader heads a Python exception group's traceback (3.11 and
-// later), each of whose lines is in a box of '|' and '+', the
-// sub-exceptions' tracebacks in boxes within:
-//
-//   - Exception Group Traceback (most recent call last):
-//     |   File "game.py", line 12, in load_batch
-//     | ExceptionGroup: asset batch failed (2 sub-exceptions)
-//     +-+---------------- 1 ----------------
-//     | Traceback (most recent call last):
-//     |   File "game.py", line 4, in load_asset
-//     | FileNotFoundError: asset missing: a.png
-//     +------------------------------------
+// later), each of whose lines is in a box: "  |   File ...", the group's
+// own exception "  | ExceptionGroup: asset batch failed (2
+// sub-exceptions)", then each sub-exception's traceback in a box within,
+// "    | Traceback (most recent call last):", between rules of '+' and '-'
+// ("  +-+---------------- 1 ----------------").
 const pyGroupHeader = "+ Exception Group Traceback (most recent call last):"
 
 // pyGroup reports whether stack is a Python exception group's traceback.
