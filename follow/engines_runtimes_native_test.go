@@ -61,6 +61,14 @@ func TestRuntime_C(t *testing.T) {
 		{name: "overflow", prog: "ubsan", env: []string{"UBSAN_OPTIONS=print_stacktrace=1"},
 			text: overflow, level: oplog.LevelError, stack: []string{"in spawn_enemy ", "in world_spawn "}, class: oplog.ClassError,
 			title: "runtime error: signed integer overflow", where: []string{"spawn_enemy", at("CRASH:overflow")}, exits: true},
+		// Without print_stacktrace (UBSan's default) the report is its
+		// place: the stack of the error, which halting makes the crash.
+		{name: "overflow-halt-bare", mode: "overflow", prog: "ubsan", env: []string{"UBSAN_OPTIONS=halt_on_error=1"},
+			text: overflow, level: oplog.LevelError, stack: []string{"at " + at("CRASH:overflow") + ":"}, class: oplog.ClassCrash,
+			title: "runtime error: signed integer overflow", where: []string{at("CRASH:overflow")}},
+		{name: "overflow-bare", mode: "overflow", prog: "ubsan", env: []string{"UBSAN_OPTIONS="},
+			text: overflow, level: oplog.LevelError, stack: []string{"at " + at("CRASH:overflow") + ":"}, class: oplog.ClassError,
+			title: "runtime error: signed integer overflow", where: []string{at("CRASH:overflow")}, exits: true},
 		{name: "leak", prog: "asan", text: `==\d+==ERROR: LeakSanitizer: detected memory leaks`, level: oplog.LevelFatal,
 			stack: []string{"Direct leak of 4 byte(s) in 1 object(s) allocated from:", "in spawn_enemy ", "SUMMARY: AddressSanitizer: 4 byte(s) leaked"},
 			class: oplog.ClassCrash, title: "LeakSanitizer: detected memory leaks", where: []string{"spawn_enemy", at("CRASH:leak")}},

@@ -240,6 +240,14 @@ func (l *runtimeLayer) finish(out []Entry) []Entry {
 		a.Level = max(a.Level, r.e.rec.Level)
 		r.e.rec = a
 	}
+	if r.ubsan && len(r.e.stack) == 0 {
+		// UndefinedBehaviorSanitizer without print_stacktrace says only
+		// where: that place is its stack, so that the error it halts the
+		// program on is the crash, not the exit status after it.
+		if loc, _, ok := strings.Cut(r.e.rec.Text, ": runtime error: "); ok {
+			r.e.stack = append(r.e.stack, "at "+loc...)
+		}
+	}
 	return r.e.take(out)
 }
 

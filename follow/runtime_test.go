@@ -44,7 +44,7 @@ var runtimeCases = []runtimeCase{
 	{"c_fpe.txt", oplog.LevelFatal, "Caught signal 8 (Floating point exception), backtrace:", "./game(tick+"},
 	{"c_asan.txt", oplog.LevelFatal, "ERROR: AddressSanitizer: heap-use-after-free", "in spawn_enemy c/game.c:97"},
 	{"c_lsan.txt", oplog.LevelFatal, "ERROR: LeakSanitizer: detected memory leaks", "SUMMARY: AddressSanitizer: "},
-	{"c_ubsan.txt", oplog.LevelError, "c/game.c:100:20: runtime error: signed integer overflow", ""},
+	{"c_ubsan.txt", oplog.LevelError, "c/game.c:100:20: runtime error: signed integer overflow", "at c/game.c:100:20"},
 	{"c_ubsan_halt.txt", oplog.LevelError, "c/game.c:100:20: runtime error: signed integer overflow", "in spawn_enemy c/game.c:100"},
 	{"c_doublefree.txt", oplog.LevelFatal, "free(): double free detected in tcache 2", "./df(release_pool+"},
 	{"cpp_throw.txt", oplog.LevelFatal, "terminate called after throwing an instance of 'std::runtime_error'\n  what():  no spawn point for orc", ""},
