@@ -242,3 +242,30 @@ func TestIndex_Words(t *testing.T) {
 		t.Fatalf("one edit: %+v, %v; want walkable and walkabl (a transposition, a deletion)", ws, err)
 	}
 }
+
+// TestLog_Search_Pasted: the message an agent or a person saw, pasted as
+// it was printed, finds its record: an exception's name and colon, a
+// file and line, a sign between numbers; before, the first two were read
+// as a field ("unknown field \"ZeroDivisionError\"") and the third as a
+// sign without a term.
+func TestLog_Search_Pasted(t *testing.T) {
+	e := mustOpen(t, t.TempDir(), small(), nil)
+	texts := []string{
+		"ZeroDivisionError: division by zero",
+		"main.lua:7: attempt to index field 'grass' (a nil value)",
+		"game.c:4:14: runtime error: signed integer overflow: 2147483647 + 1 cannot be represented in type 'int'",
+		"TypeError: Cannot read properties of undefined (reading 'width')",
+		"panic: runtime error: index out of range [3] with length 1",
+	}
+	recs := lines(1, 300)
+	for i, s := range texts {
+		recs[40*i+7] = oplog.Record{Level: oplog.LevelError, Name: "Game", Text: s}
+	}
+	logtest.MustAppend(t, e.log, recs...)
+	for _, s := range texts {
+		p, err := e.log.Search(context.Background(), oplog.SearchQuery{Query: s, Limit: 10})
+		if err != nil || len(p.Hits) != 1 || p.Hits[0].Record.Text != s {
+			t.Errorf("search %q: %d hits, %v", s, len(p.Hits), err)
+		}
+	}
+}

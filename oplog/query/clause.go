@@ -286,6 +286,14 @@ func (p *clauseParser) part() (part, error) {
 	t, ok := p.next()
 	var err error
 	switch {
+	case (t.kind == cString || t.kind == cNumber) && p.pasted(t):
+		p.next() // the colon of a pasted message: "ZeroDivisionError: ...", "main.lua:7: ..."
+		p.value = 0
+		if t.kind == cNumber {
+			pt.n, err = p.number("", t.s)
+		} else {
+			pt.n, err = p.word("", t.s)
+		}
 	case (t.kind == cString || t.kind == cPhrase) && p.peek(cColon):
 		p.next()
 		pt.n, err = p.fieldValue(t.s)
@@ -390,6 +398,60 @@ func (p *clauseParser) fieldValue(name string) (Node, error) {
 		return p.rangeOf(name, field, t.kind == cGreater)
 	}
 	return nil, p.noValue(name, field, t, ok)
+}
+
+// pasted reports whether t, with a colon after it, is the text of a
+// message pasted as it was printed rather than a field: an exception's or
+// a level's word ("ZeroDivisionError: division by zero", "panic: ...",
+// "error: ..."), a file and line ("main.lua:7: attempt to index ...",
+// "game.c:4:14: runtime error: ..."). It is when no value follows the colon
+// (a field's comes right after it) and t is no field (nor one misspelt:
+// "Level: error" and "lvl: error" are mistakes the field's error names), or
+// when t is a file's name or a line's number and a number follows.
+func (p *clauseParser) pasted(t ctok) bool {
+	if len(p.toks) == 0 || p.toks[0].kind != cColon {
+		return false
+	}
+	if _, err := p.field(t.s); err == nil || nearField(t.s) {
+		return false
+	}
+	after := p.toks[1:]
+	if len(after) == 0 {
+		return true
+	}
+	return after[0].kind == cNumber && (t.kind == cNumber || strings.ContainsAny(t.s, `./\`))
+}
+
+// nearField reports whether name is a field's name but for its case or
+// one edit: a mistake, not a word.
+func nearField(name string) bool {
+	for _, f := range Fields {
+		if strings.EqualFold(f, name) || oneEdit(strings.ToLower(name), strings.ToLower(f)) {
+			return true
+		}
+	}
+	return false
+}
+
+// oneEdit reports whether a and b differ by at most one character
+// inserted, deleted, replaced, or two neighbours swapped.
+func oneEdit(a, b string) bool {
+	if len(a) > len(b) {
+		a, b = b, a
+	}
+	if len(b)-len(a) > 1 || len(a) < 3 {
+		return false
+	}
+	i := 0
+	for i < len(a) && a[i] == b[i] {
+		i++
+	}
+	switch {
+	case len(a) == len(b):
+		return i >= len(a)-1 || a[i+1:] == b[i+1:] || a[i] == b[i+1] && a[i+1] == b[i] && a[i+2:] == b[i+2:]
+	default:
+		return a[i:] == b[i+1:]
+	}
 }
 
 // field resolves a field's name: message and msg are text.

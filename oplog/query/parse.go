@@ -168,6 +168,13 @@ func group(s string, toks []token, open int) (Node, []token, error) {
 			}
 			not, opTok = true, t
 			continue
+		case "+", "-":
+			if !empty && !not && len(toks) > 0 && toks[0].s != ")" {
+				// A sign on its own between terms marks none: a pasted
+				// message's "2147483647 + 1", "Player - joined".
+				continue
+			}
+			fallthrough
 		default:
 			text := t.s
 			switch {

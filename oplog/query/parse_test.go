@@ -203,3 +203,42 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// TestParse_Pasted: an error message pasted as it was printed reads as
+// its words: a word's colon after it when no value follows ("TypeError:",
+// "panic:"), a file and line ("main.lua:7:", "game.c:4:14:"), a sign on
+// its own between words ("2147483647 + 1"). A field, or a field's name
+// misspelt or in another case, is still read as one and named in the error.
+func TestParse_Pasted(t *testing.T) {
+	for s, want := range map[string]string{
+		`ZeroDivisionError: division by zero`:        `and(ZeroDivisionError division zero)`, // "by": a stop word
+		`panic: runtime error`:                       `and(panic runtime error)`,
+		`main.lua:7: attempt to index field 'grass'`: `and(or(main.lua 7) attempt index field 'grass')`,
+		`game.c:4:14: runtime error: 2147483647 + 1`: `and(or(game.c 4 14) runtime error 2147483647 1)`,
+		`Assets/Player.cs:42 null`:                   `and(or(Assets/Player.cs 42) null)`,
+		`Player - joined`:                            `and(Player joined)`,
+		`level:error TypeError: boom`:                `and(level:error TypeError boom)`,
+	} {
+		n, err := Parse(s)
+		if err != nil {
+			t.Errorf("Parse(%q): %v", s, err)
+			continue
+		}
+		if got := String(n); got != want {
+			t.Errorf("Parse(%q) = %s, want %s", s, got, want)
+		}
+	}
+	for s, want := range map[string]string{
+		`bogus:x`:      `unknown field "bogus"`,
+		`Level: error`: `unknown field "Level"`,
+		`stak: x`:      `unknown field "stak"`,
+		`levle: error`: `unknown field "levle"`,
+		`level: error`: `level: has no value`,
+		`- x`:          `'-' needs a term right after it`,
+		`x +`:          `'+' needs a term right after it`,
+	} {
+		if _, err := Parse(s); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("Parse(%q): %v; want an error saying %q", s, err, want)
+		}
+	}
+}
