@@ -256,8 +256,12 @@ func TestLog_Search_Pasted(t *testing.T) {
 		"game.c:4:14: runtime error: signed integer overflow: 2147483647 + 1 cannot be represented in type 'int'",
 		"TypeError: Cannot read properties of undefined (reading 'width')",
 		"panic: runtime error: index out of range [3] with length 1",
+		// What the language cannot read is read as words.
+		"game: game.c:4: check: Assertion `n < 64' failed.",
+		"==77==ERROR: AddressSanitizer: heap-use-after-free on address 0x602000000010",
+		"SCRIPT ERROR: Invalid get index 'combo' (on base: 'Nil'). At: res://main.gd:6",
 	}
-	recs := lines(1, 300)
+	recs := lines(1, 400)
 	for i, s := range texts {
 		recs[40*i+7] = oplog.Record{Level: oplog.LevelError, Name: "Game", Text: s}
 	}

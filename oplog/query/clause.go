@@ -405,8 +405,8 @@ func (p *clauseParser) fieldValue(name string) (Node, error) {
 // a level's word ("ZeroDivisionError: division by zero", "panic: ...",
 // "error: ..."), a file and line ("main.lua:7: attempt to index ...",
 // "game.c:4:14: runtime error: ..."). It is when no value follows the colon
-// (a field's comes right after it) and t is no field (nor one misspelt:
-// "Level: error" and "lvl: error" are mistakes the field's error names), or
+// (a field's comes right after it) and t is no field (nor one in another
+// case: "Level: error" is a mistake the field's error names), or
 // when t is a file's name or a line's number and a number follows.
 func (p *clauseParser) pasted(t ctok) bool {
 	if len(p.toks) == 0 || p.toks[0].kind != cColon {
@@ -422,36 +422,16 @@ func (p *clauseParser) pasted(t ctok) bool {
 	return after[0].kind == cNumber && (t.kind == cNumber || strings.ContainsAny(t.s, `./\`))
 }
 
-// nearField reports whether name is a field's name but for its case or
-// one edit: a mistake, not a word.
+// nearField reports whether name is a field's name in another case
+// ("Level", "NAME"): a mistake, not a word. (A word one letter from a
+// field's name is a word: "game", "tile", "kinds".)
 func nearField(name string) bool {
 	for _, f := range Fields {
-		if strings.EqualFold(f, name) || oneEdit(strings.ToLower(name), strings.ToLower(f)) {
+		if strings.EqualFold(f, name) {
 			return true
 		}
 	}
 	return false
-}
-
-// oneEdit reports whether a and b differ by at most one character
-// inserted, deleted, replaced, or two neighbours swapped.
-func oneEdit(a, b string) bool {
-	if len(a) > len(b) {
-		a, b = b, a
-	}
-	if len(b)-len(a) > 1 || len(a) < 3 {
-		return false
-	}
-	i := 0
-	for i < len(a) && a[i] == b[i] {
-		i++
-	}
-	switch {
-	case len(a) == len(b):
-		return i >= len(a)-1 || a[i+1:] == b[i+1:] || a[i] == b[i+1] && a[i+1] == b[i] && a[i+2:] == b[i+2:]
-	default:
-		return a[i:] == b[i+1:]
-	}
 }
 
 // field resolves a field's name: message and msg are text.

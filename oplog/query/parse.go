@@ -2,7 +2,9 @@ package query
 
 import (
 	"fmt"
+	"slices"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -33,6 +35,27 @@ func Parse(s string) (Node, error) {
 		return nil, errorf("not valid UTF-8")
 	}
 	s = strings.TrimSpace(s)
+	n, perr := parseTree(s)
+	if perr != nil {
+		if n = pastedWords(s, perr); n == nil {
+			return nil, perr
+		}
+	}
+	if n == nil {
+		return &All{}, nil
+	}
+	var dropped []Node
+	if n = dropWordless(n, &dropped); n == nil {
+		if perr != nil {
+			return nil, perr // as words, nothing: the language's error says more
+		}
+		return nil, tooCommon(dropped)
+	}
+	return n, nil
+}
+
+// parseTree parses s, trimmed, into a tree (nil for nothing to match).
+func parseTree(s string) (Node, error) {
 	toks, err := lex(s)
 	if err != nil {
 		return nil, err
@@ -44,14 +67,80 @@ func Parse(s string) (Node, error) {
 	if len(rest) > 0 {
 		return nil, SyntaxError(s, rest[0].pos, "')' without a '(' before it")
 	}
-	if n == nil {
-		return &All{}, nil
-	}
-	var dropped []Node
-	if n = dropWordless(n, &dropped); n == nil {
-		return nil, tooCommon(dropped)
-	}
 	return n, nil
+}
+
+// pastedWords reads s, which did not parse (err), as the words of a
+// message pasted as it was printed, all of them required, as a search
+// engine's lenient parser does: "Assertion 'n < 64' failed.",
+// "==1234==ERROR: AddressSanitizer: ...", "at Player.Update () (at
+// Assets/Player.cs:42)", "res://main.gd:6", "C:\game\main.cpp(42)". Nil,
+// and err stands, when s is written in the language: it names a field (or
+// one in another case, or an unknown one with its value right after the colon:
+// "bogus:x"), uses AND, OR or NOT, err is a field's bad value or a sign
+// without its term ("- x"), or it has fewer than pastedMin words.
+func pastedWords(s string, err error) Node {
+	e, ok := err.(*Error)
+	if !ok || e.Kind == "bad value" || strings.HasPrefix(e.Msg, "'+") || strings.HasPrefix(e.Msg, "'-") {
+		return nil
+	}
+	var nodes []Node
+	letters := 0 // words with a letter
+	for i := 0; i < len(s); {
+		j := i
+		for j < len(s) {
+			r, size := utf8.DecodeRuneInString(s[j:])
+			if !IsWordRune(r) {
+				break
+			}
+			j += size
+		}
+		if j == i {
+			_, size := utf8.DecodeRuneInString(s[i:])
+			i += size
+			continue
+		}
+		w := s[i:j]
+		switch {
+		case w == "AND" || w == "OR" || w == "NOT":
+			return nil
+		case j < len(s) && s[j] == ':' && (slices.Contains(Fields, w) || nearField(w) || w == "message" || w == "msg"):
+			return nil
+		case j+1 < len(s) && s[j] == ':' && wordStart(s, i) && fieldLike(w) && !strings.ContainsRune(" \t/\\", rune(s[j+1])):
+			return nil // "bogus:x": a field that is not one
+		}
+		nodes = append(nodes, &Term{Text: w, Pos: Pos{At: i, Raw: w}})
+		if strings.IndexFunc(w, unicode.IsLetter) >= 0 {
+			letters++
+		}
+		i = j
+	}
+	if letters < pastedMin {
+		return nil
+	}
+	return &And{Nodes: nodes}
+}
+
+// pastedMin is how many words with a letter a query that does not parse needs to be read
+// as a pasted message's: a message has several, a query mistyped in the
+// language a few ("(a", "a ) b", ":x"), whose error says what to write.
+const pastedMin = 3
+
+// wordStart reports whether s[i] begins a clause: after a space, a
+// parenthesis or nothing.
+func wordStart(s string, i int) bool {
+	return i == 0 || strings.ContainsRune(" \t(", rune(s[i-1]))
+}
+
+// fieldLike reports a name written as fields are: a lower-case letter
+// first, letters after.
+func fieldLike(w string) bool {
+	for i, r := range w {
+		if !(r >= 'a' && r <= 'z' || i > 0 && r >= 'A' && r <= 'Z') {
+			return false
+		}
+	}
+	return w != ""
 }
 
 // lex splits s into parentheses and clauses; a clause runs to a space or a
