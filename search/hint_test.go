@@ -260,6 +260,7 @@ func TestLog_Search_Pasted(t *testing.T) {
 		"game: game.c:4: check: Assertion `n < 64' failed.",
 		"==77==ERROR: AddressSanitizer: heap-use-after-free on address 0x602000000010",
 		"SCRIPT ERROR: Invalid get index 'combo' (on base: 'Nil'). At: res://main.gd:6",
+		"System.TypeInitializationException: The type initializer for 'Config' threw an exception. ---> System.FormatException: Input string was not in a correct format.",
 	}
 	recs := lines(1, 400)
 	for i, s := range texts {
