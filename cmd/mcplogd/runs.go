@@ -12,6 +12,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/mcplogd/mcplogd/crash"
 	"github.com/mcplogd/mcplogd/oplog"
 )
 
@@ -64,8 +65,10 @@ type shownRun struct {
 	// as oplog.Latest picks it): 0, -1, -2, ...
 	Offset int `json:"offset"`
 	oplog.RunInfo
-	// CrashText is the first line of a crashed run's crash record; ""
-	// when the run did not crash or retention removed the record.
+	// CrashText is the first line of a crashed run's crash as a crash
+	// group's title says it (crash.Message: the exception a logger's
+	// message carries, "KeyError: 'dragon'"); "" when the run did not
+	// crash or retention removed the record.
 	CrashText string `json:"crashText,omitempty"`
 }
 
@@ -113,7 +116,7 @@ func listRuns(ctx context.Context, b backend, source string, limit int) (runList
 		case err != nil:
 			return runList{}, fmt.Errorf("the crash of %s's run %d (record %d): %w", r.Source, r.Run, r.CrashID, err)
 		default:
-			r.CrashText = firstLine(rec.Text)
+			r.CrashText = firstLine(crash.Message(&rec))
 		}
 	}
 	return runList{Runs: shown, Total: len(runs)}, nil

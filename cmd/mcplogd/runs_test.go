@@ -190,3 +190,20 @@ func TestRuns_Outcomes(t *testing.T) {
 		}
 	})
 }
+
+// TestRuns_CrashTextIsTheTitles: a run that crashed of an exception a
+// logger announced (Python's logging.exception, then a failing exit) shows
+// the exception, as the crash's group is titled, not the logger's words.
+func TestRuns_CrashTextIsTheTitles(t *testing.T) {
+	data := filepath.Join(t.TempDir(), "data")
+	announced := oplog.Record{Level: oplog.LevelError, Source: "game", Text: "fatal error while spawning",
+		Stack: "Traceback (most recent call last):\n  File \"/g/game.py\", line 7, in spawn\n    return wave[\"dragon\"]\nKeyError: 'dragon'"}
+	appendToData(t, data,
+		oplog.Record{Kind: oplog.KindMarker, Name: oplog.MarkerRun, Level: oplog.LevelInfo, Source: "game", Text: "run started: python3 game.py"},
+		announced,
+		oplog.Record{Kind: oplog.KindMarker, Name: oplog.MarkerExit, Level: oplog.LevelError, Source: "game", Text: "python3 exited with status 1"})
+	out, err := run(t, data, "runs", "--json")
+	if err != nil || !strings.Contains(out, `"outcome":"crashed"`) || !strings.Contains(out, `"crashText":"KeyError: 'dragon'"`) {
+		t.Fatalf("runs --json (%v):\n%s", err, out)
+	}
+}
