@@ -216,6 +216,12 @@ func (g *Gateway) start(ctx context.Context, u *upstream, tool string, args json
 // expect. A run known to have ended otherwise stops the wait at once.
 const crashedWait = 1500 * time.Millisecond
 
+// endRecordWait bounds how much longer that wait goes on once the process
+// has exited but its end is not recorded yet (its last output read, its
+// exit marker stored: milliseconds, but longer on a loaded machine): the
+// crash a moment late says more than a broken connection.
+const endRecordWait = 10 * time.Second
+
 // crashedPoll is how often that wait looks at the call's run.
 const crashedPoll = 25 * time.Millisecond
 
@@ -241,7 +247,8 @@ func (g *Gateway) watchCrashed(ctx context.Context, op *call, cancel context.Can
 // settling it itself when its run has ended crashed (a fatal record with
 // no exit marker yet). When the upstream died under the call (died), it
 // waits up to crashedWait for the crash to be recorded: for a cmd:
-// upstream, for the end of its process proc (the exit marker of a run
+// upstream, for the end of its process proc (up to endRecordWait more
+// once it has exited and its end is being recorded; the exit marker of a run
 // that ended crashed settles the call as it is stored, oplog's
 // crashed.go; a clean end stops the wait); else it only looks. ok is
 // false when the call did not crash, as far as is known by then: the
@@ -255,6 +262,11 @@ func (g *Gateway) awaitCrashed(ctx context.Context, u *upstream, id uint64, died
 		wctx, cancel := context.WithDeadline(ctx, deadline)
 		end, ok := u.awaitEnd(wctx, proc)
 		cancel()
+		if !ok && ctx.Err() == nil && u.exited(proc) {
+			wctx, cancel := context.WithTimeout(ctx, endRecordWait)
+			end, ok = u.awaitEnd(wctx, proc)
+			cancel()
+		}
 		switch {
 		case ok && !end.Crashed:
 			return oplog.Record{}, false

@@ -55,8 +55,8 @@ func TestGateway_Call_CrashedInFlight(t *testing.T) {
 			t.Fatalf("the crashing call answered %q (isError %v); want %q", answer, res.IsError, w)
 		}
 	}
-	if strings.Contains(answer, "EOF") || len(answer) > oplog.MaxCrashedErrorBytes || took > 2*time.Second {
-		t.Errorf("the answer: %d bytes after %s, %q; want the crash within 1 KB and 2 s", len(answer), took, answer)
+	if strings.Contains(answer, "EOF") || len(answer) > oplog.MaxCrashedErrorBytes {
+		t.Errorf("the answer: %d bytes after %s, %q; want the crash within 1 KB", len(answer), took, answer)
 	}
 	if r.Status != oplog.StatusCrashed || r.Error != answer {
 		t.Errorf("the recorded call: %s %q; want crashed with the answer's text", r.Status, r.Error)
@@ -67,7 +67,31 @@ func TestGateway_Call_CrashedInFlight(t *testing.T) {
 		t.Fatalf("a clean call in run 2: %s %q", r.Status, r.Error)
 	}
 	res, r, took = call(5000)
-	if answer := text(res); r.Status != oplog.StatusCrashed || !strings.Contains(answer, "SIGABRT") || took > 2*time.Second {
+	t.Logf("the abort answered in %s", took)
+	if answer := text(res); r.Status != oplog.StatusCrashed || !strings.Contains(answer, "SIGABRT") {
 		t.Errorf("the abort in run 2: %s after %s, %q; want crashed, naming SIGABRT", r.Status, took, answer)
+	}
+}
+
+// TestGateway_Call_CrashedInFlight_SlowEnd: a game whose exit is stored
+// later than the call's answer waits for (a busy disk) is answered with its
+// crash once it is, not with the broken connection: the wait goes on while
+// the process has exited and its end is being recorded.
+func TestGateway_Call_CrashedInFlight_SlowEnd(t *testing.T) {
+	g := newStdioGameSlowEnd(t, 2*time.Second)
+	res, err := g.gw.Call(ctxTimeout(t, 30*time.Second), "spawn_enemy", json.RawMessage(`{"count":5000}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var answer string
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			answer += tc.Text
+		}
+	}
+	id, _ := res.Meta["log_id"].(uint64)
+	r, err := g.log.AwaitComplete(ctxTimeout(t, 10*time.Second), id)
+	if err != nil || r.Status != oplog.StatusCrashed || !strings.Contains(answer, "the game crashed during this call") || strings.Contains(answer, "EOF") {
+		t.Fatalf("the call: %s %v, answered %q; want crashed, its answer the crash", r.Status, err, answer)
 	}
 }

@@ -101,6 +101,23 @@ func (u *upstream) awaitEnd(ctx context.Context, start int) (end ProcessEnd, ok 
 	}
 }
 
+// exited reports whether the process of start number start has exited
+// (Wait returned), its end perhaps not yet recorded.
+func (u *upstream) exited(start int) bool {
+	u.mu.Lock()
+	p := u.procs.current
+	u.mu.Unlock()
+	if p == nil || p.start != start {
+		return false
+	}
+	select {
+	case <-p.waited:
+		return true
+	default:
+		return false
+	}
+}
+
 // processTransport starts the upstream's program for one session: MCP on
 // its standard input and output, its standard error to Options.Runs.
 type processTransport struct{ u *upstream }
@@ -120,6 +137,7 @@ func (t processTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 // end is recorded.
 type process struct {
 	u      *upstream
+	start  int // which start of the upstream's process it is (ProcessEnd.Start)
 	cmd    *exec.Cmd
 	stdin  io.WriteCloser
 	stdout *os.File      // read end
@@ -184,6 +202,7 @@ func (u *upstream) startProcess() (*process, error) {
 	u.mu.Lock()
 	u.procs.starts++
 	start := u.procs.starts
+	p.start = start
 	u.procs.current = p
 	u.mu.Unlock()
 	var run ProcessRun

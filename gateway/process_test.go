@@ -3,11 +3,13 @@ package gateway_test
 import (
 	"context"
 	"encoding/json"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -33,6 +35,41 @@ const stdioSource = "game"
 
 func newStdioGame(t *testing.T, args ...string) *stdioGame {
 	t.Helper()
+	return newStdioGameSlowEnd(t, 0, args...)
+}
+
+// slowEnd is a process's run whose output and end are stored late, as on
+// a machine whose disk is busy: what it printed is held and stored with
+// its end, delay after it exited.
+type slowEnd struct {
+	gateway.ProcessRun
+	delay time.Duration
+	mu    sync.Mutex
+	held  []byte
+}
+
+func (s *slowEnd) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.held = append(s.held, p...)
+	return len(p), nil
+}
+
+func (s *slowEnd) End(ps *os.ProcessState, stopped string) (oplog.Record, error) {
+	time.Sleep(s.delay)
+	s.mu.Lock()
+	held := s.held
+	s.mu.Unlock()
+	if _, err := s.ProcessRun.Write(held); err != nil {
+		return oplog.Record{}, err
+	}
+	return s.ProcessRun.End(ps, stopped)
+}
+
+// newStdioGameSlowEnd is newStdioGame whose process's end is stored delay
+// after it exited.
+func newStdioGameSlowEnd(t *testing.T, delay time.Duration, args ...string) *stdioGame {
+	t.Helper()
 	python, err := exec.LookPath("python3")
 	if err != nil {
 		t.Skip("python3 is not installed")
@@ -45,7 +82,11 @@ func newStdioGame(t *testing.T, args ...string) *stdioGame {
 	l.SetCrashes(crash.New(l, nil))
 	opts := &gateway.Options{MinBackoff: 20 * time.Millisecond, MaxBackoff: 200 * time.Millisecond,
 		Runs: func(source string, command []string, pid int) (gateway.ProcessRun, error) {
-			return follow.StartOutput(l, follow.CommandOptions{Name: source, Args: command}, pid)
+			run, err := follow.StartOutput(l, follow.CommandOptions{Name: source, Args: command}, pid)
+			if err != nil || delay == 0 {
+				return run, err
+			}
+			return &slowEnd{ProcessRun: run, delay: delay}, nil
 		}}
 	gw, err := gateway.New(l, []gateway.Upstream{{Name: stdioSource, Command: append([]string{python, "testdata/stdio_game.py"}, args...)}}, opts)
 	if err != nil {
