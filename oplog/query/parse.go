@@ -204,6 +204,13 @@ func closing(s string, open int, delim byte) int {
 	return j
 }
 
+// loneSign reports a sign on its own between terms (after a term, unless
+// first, and before another): it marks none, as in a pasted message's
+// "2147483647 + 1" or "Player - joined".
+func loneSign(t token, first bool, rest []token) bool {
+	return (t.s == "+" || t.s == "-") && !first && len(rest) > 0 && rest[0].s != ")"
+}
+
 // alternative is one side of an OR: clauses that must all match and
 // clauses that must not.
 type alternative struct{ must, not []Node }
@@ -219,6 +226,9 @@ func group(s string, toks []token, open int) (Node, []token, error) {
 		toks = toks[1:]
 		cur := &alts[len(alts)-1]
 		empty := len(cur.must)+len(cur.not) == 0
+		if loneSign(t, empty || not, toks) {
+			continue
+		}
 		var n Node
 		switch t.s {
 		case ")":
@@ -257,13 +267,6 @@ func group(s string, toks []token, open int) (Node, []token, error) {
 			}
 			not, opTok = true, t
 			continue
-		case "+", "-":
-			if !empty && !not && len(toks) > 0 && toks[0].s != ")" {
-				// A sign on its own between terms marks none: a pasted
-				// message's "2147483647 + 1", "Player - joined".
-				continue
-			}
-			fallthrough
 		default:
 			text := t.s
 			switch {
