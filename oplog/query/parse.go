@@ -77,11 +77,13 @@ func parseTree(s string) (Node, error) {
 // Assets/Player.cs:42)", "res://main.gd:6", "C:\game\main.cpp(42)". Nil,
 // and err stands, when s is written in the language: it names a field (or
 // one in another case, or an unknown one with its value right after the colon:
-// "bogus:x"), uses AND, OR or NOT, err is a field's bad value, or it has
-// fewer than pastedMin words ("- x", "(a").
+// "bogus:x"), uses AND, OR or NOT, err is a field's bad value or a
+// parenthesis left open or closed alone (a message's come in pairs: "(foo
+// bar baz" is a group mistyped), or it has fewer than pastedMin words
+// ("- x", "(a").
 func pastedWords(s string, err error) Node {
 	e, ok := err.(*Error)
-	if !ok || e.Kind == "bad value" {
+	if !ok || e.Kind == "bad value" || e.Msg == "'(' is never closed" || e.Msg == "')' without a '(' before it" {
 		return nil
 	}
 	var nodes []Node

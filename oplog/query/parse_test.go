@@ -246,6 +246,8 @@ func TestParse_Pasted(t *testing.T) {
 		// Written in the language: its error stands.
 		`name:Physics AND (`: `'(' is never closed`,
 		`a OR (b`:            `'(' is never closed`,
+		`(spawn enemy wave`:  `'(' is never closed`,
+		`spawn enemy wave)`:  `')' without a '(' before it`,
 		`x +`:                `'+' needs a term right after it`,
 	} {
 		if _, err := Parse(s); err == nil || !strings.Contains(err.Error(), want) {
