@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"strings"
+	"time"
 )
 
 // One launch, one run. A game started by `mcplogd run` while a server
@@ -17,6 +18,11 @@ import (
 // follower read any of the file it names (a launch shorter than the
 // follower's poll). Inside one `serve` a single writer owns each game's
 // runs already; this is for a launch serve did not start.
+
+// importedBefore is how long before a launch a run start must be dated to
+// be an older log's, imported meanwhile, rather than the launch's own as
+// its log dates it (to the second, in a local time zone perhaps).
+const importedBefore = 10 * time.Minute
 
 // launchReason is the run marker reason of a launch.
 const launchReason = "launch"
@@ -51,6 +57,9 @@ func (l *Log) launchOwns(rs RunStore, r *Record) bool {
 	first, err := l.store.Get(cur.FirstID)
 	if err != nil || first.Kind != KindMarker || first.Name != MarkerRun || markerReason(first.Data) != launchReason {
 		return false
+	}
+	if r.Time.Before(first.Time.Add(-importedBefore)) {
+		return false // an older log imported meanwhile: its runs are its own
 	}
 	if !cur.Ended() {
 		return true

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/mcplogd/mcplogd/oplog"
 	"github.com/mcplogd/mcplogd/oplog/oplogtest"
@@ -29,6 +30,7 @@ func TestLog_LaunchOwnsItsRun(t *testing.T) {
 	mirrored := oplog.Record{Kind: oplog.KindMarker, Name: oplog.MarkerRun, Source: "Game", Text: "run started: game restarted (reset)",
 		Data: []byte(`{"upstreamRun":2,"reason":"reset"}`)}
 	stdout := oplog.Record{Source: "Game", Level: oplog.LevelInfo, Text: "frame 1"}
+	older := func(r oplog.Record, by time.Duration) oplog.Record { r.Time = time.Now().Add(-by); return r }
 	fileLine := oplog.Record{Source: "Game", Level: oplog.LevelInfo, Text: "frame 1", Data: []byte(`{"file":"` + file + `","offset":40}`)}
 	for _, tc := range []struct {
 		name string
@@ -44,6 +46,8 @@ func TestLog_LaunchOwnsItsRun(t *testing.T) {
 		{"mirror after the launch exited", []oplog.Record{launch("game"), exit(oplog.LevelInfo), mirrored}, 2, false},
 		{"no launch", []oplog.Record{rewritten, fileLine, rewritten}, 2, false},
 		{"launch after launch", []oplog.Record{launch("game"), stdout, launch("game"), stdout}, 2, false},
+		{"an older log imported while the launch runs", []oplog.Record{launch("game"), stdout, older(rewritten, 24*time.Hour)}, 2, false},
+		{"the log's own time, to the second", []oplog.Record{launch("game"), stdout, older(rewritten, time.Second)}, 1, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			l := oplog.New(oplogtest.NewMemory(), nil)
