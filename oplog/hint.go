@@ -77,13 +77,7 @@ func suggestEdits(w string) int {
 // finding nothing).
 func (l *Log) hint(ctx context.Context, q SearchQuery) *SearchHint {
 	q.Cursor = ""
-	// A hint is read and sent back as is: its time bounds are whole
-	// seconds (widened outwards), not a time word's nanoseconds, and its
-	// counts are of those bounds.
-	q.Since = q.Since.Truncate(time.Second)
-	if u := q.Until.Truncate(time.Second); !u.Equal(q.Until) {
-		q.Until = u.Add(time.Second)
-	}
+	q.wholeSeconds()
 	if h := l.wordHint(ctx, &q); h != nil {
 		return h
 	}
@@ -91,6 +85,16 @@ func (l *Log) hint(ctx context.Context, q SearchQuery) *SearchHint {
 		return h
 	}
 	return l.rangeHint()
+}
+
+// wholeSeconds widens q's time bounds outwards to whole seconds: a hint
+// is read and sent back as is, its bounds not a time word's nanoseconds,
+// and its counts are of those bounds.
+func (q *SearchQuery) wholeSeconds() {
+	q.Since = q.Since.Truncate(time.Second)
+	if u := q.Until.Truncate(time.Second); !u.Equal(q.Until) {
+		q.Until = u.Add(time.Second)
+	}
 }
 
 // trialFunc is how many records q finds where a hint is made, and

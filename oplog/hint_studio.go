@@ -44,6 +44,7 @@ func StudioHint(ctx context.Context, s StudioSearcher, local Searcher, q StudioS
 	}
 	sq := q.SearchQuery
 	sq.Cursor = ""
+	sq.wholeSeconds()
 	if fixed := localCorrection(ctx, local, sq.Query); fixed != "" {
 		c := sq
 		c.Query, c.Tree = fixed, nil
