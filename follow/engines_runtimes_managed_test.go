@@ -34,7 +34,9 @@ func TestRuntime_Mono(t *testing.T) {
 
 // TestRuntime_Java: an IllegalStateException caused by a
 // NumberFormatException, uncaught in the main thread. The game logs
-// through java.util.logging's default SimpleFormatter: two lines a record.
+// through java.util.logging's default SimpleFormatter: two lines a record;
+// with the prefix "mc" behind Minecraft's header, on every line of the
+// exception too.
 func TestRuntime_Java(t *testing.T) {
 	javac := needEngine(t, "javac")
 	java := needEngine(t, "java")
@@ -46,7 +48,8 @@ func TestRuntime_Java(t *testing.T) {
 	cases := []langCase{
 		{name: "caused", text: regexp.QuoteMeta("java.lang.IllegalStateException: cannot spawn orc"), level: oplog.LevelFatal,
 			stack: []string{"at " + line, "Caused by: java.lang.NumberFormatException: For input string: \"lots\"", "... 3 more"},
-			class: oplog.ClassCrash, title: "java.lang.IllegalStateException: cannot spawn orc", where: []string{line}},
+			class: oplog.ClassCrash, title: "java.lang.IllegalStateException: cannot spawn orc", where: []string{line},
+			prefixes: []string{"mc"}},
 	}
 	runLang(t, g, cases)
 }

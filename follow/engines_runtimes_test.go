@@ -63,6 +63,8 @@ type langCase struct {
 	title string   // what the first group's Title must contain
 	where []string // what its Frame (else its Title) must contain: function, file:line
 	exits bool     // the game goes on and exits with status 0
+	// prefixes are decorations the game has beyond langPrefixes.
+	prefixes []string
 }
 
 // langGame is a language's game, built.
@@ -148,7 +150,7 @@ func langLineOf(t *testing.T, file, marker string) int {
 func runLang(t *testing.T, g *langGame, cases []langCase) {
 	t.Helper()
 	for _, c := range cases {
-		for _, prefix := range langPrefixes {
+		for _, prefix := range append(slices.Clone(langPrefixes), c.prefixes...) {
 			t.Run(c.name+"/"+prefix, func(t *testing.T) {
 				t.Parallel()
 				runLangCase(t, g, c, prefix)

@@ -14,6 +14,7 @@ import (
 // "[ERROR]", "[ERROR  ]", "ERROR:", "<error>" or "level=error"), then the
 // message. A name is taken where the line shows one: Python's
 // "ERROR:root:msg", Rust's "[2024-05-01T12:34:56Z ERROR my_crate::net] msg",
+// log4j's thread and level "[main/WARN]: msg",
 // Kivy's "[INFO   ] [Module      ] msg", a logger before " - " after the
 // level, or a bracketed or " - "-separated token before it.
 // java.util.logging's two-line records ("Dec 04, 2026 10:00:01 PM
@@ -347,6 +348,9 @@ func findLevel(s string) (level oplog.Level, name, text string, ok bool) {
 			}
 			return lv, name, text, true
 		}
+		if lv, thread, text, ok := threadLevel(rest); ok {
+			return lv, thread, text, true
+		}
 		switch {
 		case decorated && tok[0] == '[' && core != "":
 			name = core // "[main] ERROR ...": the thread or category
@@ -358,6 +362,23 @@ func findLevel(s string) (level oplog.Level, name, text string, ok bool) {
 		rest = after
 	}
 	return 0, "", "", false
+}
+
+// threadLevel reads log4j's thread and level in brackets at the start of
+// s: "[Render thread/WARN]: msg".
+func threadLevel(s string) (level oplog.Level, thread, text string, ok bool) {
+	k := strings.IndexByte(s, ']')
+	if !strings.HasPrefix(s, "[") || k < 0 {
+		return 0, "", "", false
+	}
+	i := strings.LastIndexByte(s[:k], '/')
+	if i <= 1 || !isUpper(s[i+1:k]) {
+		return 0, "", "", false
+	}
+	if level, ok = levelWord(s[i+1 : k]); !ok {
+		return 0, "", "", false
+	}
+	return level, s[1:i], trimSeparators(s[k+1:]), true
 }
 
 // isLevelWord reports a level word, or an empty name.

@@ -31,9 +31,10 @@ type log4jParser struct {
 	thread string // the held entry's thread
 	logger string
 	marker string
-	stderr bool   // the held entry's message came through [STDERR]
-	exc    string // that message, when it is an exception's first line
-	report bool   // the held entry's message is a crash report's banner: r reads its lines
+	level  oplog.Level // the held entry's header's level
+	stderr bool        // the held entry's message came through [STDERR]
+	exc    string      // the exception's first line, when the held entry's message is one or a line joined was
+	report bool        // the held entry's message is a crash report's banner: r reads its lines
 	r      mcReport
 }
 
@@ -52,10 +53,8 @@ func (p *log4jParser) Line(line string, end int64) []Entry {
 	}
 	if s[0] == '[' {
 		if h, ok := parseLog4jHeader(s, p.clk.location()); ok {
-			if p.e.held && p.stderr && h.thread == p.thread {
-				if body, ok := stderrBody(h.msg); ok && isJavaContinuation(body) && p.joinStderr(body, end) {
-					return nil
-				}
+			if p.e.held && !p.report && h.thread == p.thread && p.joinStack(&h, end) {
+				return nil
 			}
 			out := p.take(nil)
 			p.begin(&h, end)
@@ -93,7 +92,7 @@ func (p *log4jParser) reset() {
 // begin starts an entry from its header.
 func (p *log4jParser) begin(h *log4jHeader, end int64) {
 	p.reset()
-	p.thread, p.logger, p.marker = h.thread, h.logger, h.marker
+	p.thread, p.logger, p.marker, p.level = h.thread, h.logger, h.marker, h.level
 	p.e.start(h.msg, h.level, end)
 	switch {
 	case h.date:
@@ -119,13 +118,43 @@ func (p *log4jParser) begin(h *log4jHeader, end int64) {
 		if isJavaException(body) {
 			p.exc = body
 		}
+	} else if isJavaException(h.msg) {
+		p.exc = h.msg
 	}
 }
 
-// joinStderr adds a stack line printed through System.err to the held
-// entry: an exception printed that way is an error whatever log4j says.
-// It returns false when the entry is full.
-func (p *log4jParser) joinStderr(body string, end int64) bool {
+// joinStack adds to the held entry a line of its stack that came with a
+// header of its own, in the same thread: an exception printed one log
+// call per line, through System.err ("[STDERR]: \tat ...") or by a logger
+// that prefixes every line ("[Render thread/FATAL]: \tat ..."). The
+// exception's own line joins a message of the same level that has no
+// stack yet ("Unreported exception thrown!"), as it does when printed
+// without a header. An exception printed that way is an error whatever
+// log4j says. It returns false when the line is not one, or the entry is
+// full.
+func (p *log4jParser) joinStack(h *log4jHeader, end int64) bool {
+	body, frame := h.msg, false
+	if p.stderr {
+		b, ok := stderrBody(h.msg)
+		if !ok || !isJavaContinuation(b) {
+			return false
+		}
+		body, frame = b, true
+	} else if h.level == p.level {
+		switch {
+		case javaStackLine(body):
+			frame = p.exc != "" || p.e.lines > 0
+		case p.e.lines == 0 && p.exc == "" && h.level >= oplog.LevelError && isJavaException(body):
+			if !p.e.add(body, end) {
+				return false
+			}
+			p.exc = body
+			return true
+		}
+	}
+	if !frame {
+		return false
+	}
 	if p.e.lines == 0 && p.exc != "" && !p.e.add(p.exc, p.e.end) {
 		return false
 	}
@@ -303,6 +332,23 @@ func isJavaContinuation(s string) bool {
 	t := trimLeft(s)
 	return strings.HasPrefix(t, "at ") || strings.HasPrefix(t, "Caused by: ") ||
 		strings.HasPrefix(t, "Suppressed: ") || strings.HasPrefix(t, "... ") && strings.HasSuffix(t, " more")
+}
+
+// javaStackLine reports a line of a Java stack trace after its first as
+// printed, indented: "\tat pkg.Class.method(File.java:12)", "\t... 12
+// more", or one that starts "Caused by: " or "Suppressed: ". A message
+// that starts "at least" is none.
+func javaStackLine(s string) bool {
+	t := trimLeft(s)
+	switch {
+	case strings.HasPrefix(t, "Caused by: "), strings.HasPrefix(t, "Suppressed: "):
+		return true
+	case len(t) == len(s): // not indented
+		return false
+	case strings.HasPrefix(t, "at "):
+		return strings.HasSuffix(t, ")") && strings.IndexByte(t, '(') > 3
+	}
+	return strings.HasPrefix(t, "... ") && strings.HasSuffix(t, " more")
 }
 
 // isJavaException reports a Java exception's first line:

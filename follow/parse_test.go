@@ -644,6 +644,45 @@ func TestParse_Log4jStderr(t *testing.T) {
 	}
 }
 
+// TestParse_Log4jPrefixedTrace: an exception a logger printed with the
+// header on every line is one record, as when its lines come bare; a
+// message that starts "at" or a frame of another level stays its own.
+func TestParse_Log4jPrefixedTrace(t *testing.T) {
+	text := `[18:17:19] [Render thread/INFO]: Building chunk meshes
+[18:17:19] [Render thread/FATAL]: Unreported exception thrown!
+[18:17:19] [Render thread/FATAL]: java.lang.ArrayIndexOutOfBoundsException: Index 3 out of bounds for length 3
+[18:17:19] [Render thread/FATAL]: 	at Game.tesselate(Game.java:10)
+[18:17:19] [Render thread/FATAL]: Caused by: java.lang.IllegalStateException: bad mesh
+[18:17:19] [Render thread/FATAL]: 	... 2 more
+[18:17:20] [Render thread/ERROR]: java.io.IOException: disk gone
+[18:17:20] [Render thread/ERROR]: 	at Save.write(Save.java:4)
+[18:17:20] [Render thread/INFO]: 	at Save.flush(Save.java:9)
+[18:17:21] [Render thread/INFO]: Waiting for chunks
+[18:17:21] [Render thread/INFO]: at least 3 players
+[18:17:22] [Render thread/WARN]: Retrying
+[18:17:22] [Render thread/WARN]: java.net.SocketException: reset
+`
+	es := parse(t, "log4j", text)
+	var got []string
+	for _, e := range es {
+		got = append(got, e.Record.Level.String()+" "+e.Record.Text+" | "+strings.ReplaceAll(e.Record.Stack, "\n", " / "))
+	}
+	want := []string{
+		"info Building chunk meshes | ",
+		"fatal Unreported exception thrown! | java.lang.ArrayIndexOutOfBoundsException: Index 3 out of bounds for length 3 / " +
+			"\tat Game.tesselate(Game.java:10) / Caused by: java.lang.IllegalStateException: bad mesh / \t... 2 more",
+		"error java.io.IOException: disk gone | java.io.IOException: disk gone / \tat Save.write(Save.java:4)",
+		"info \tat Save.flush(Save.java:9) | ",
+		"info Waiting for chunks | ",
+		"info at least 3 players | ",
+		"warn Retrying | ",
+		"warn java.net.SocketException: reset | ",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("entries:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
 func TestParse_GenericHeaders(t *testing.T) {
 	f := func(line string, level oplog.Level, name, text string, tm time.Time) {
 		t.Helper()
@@ -677,6 +716,9 @@ func TestParse_GenericHeaders(t *testing.T) {
 	f("[2026-03-01T12:00:00Z INFO  bevy_render::renderer] AdapterInfo { name: \"llvmpipe\" }", oplog.LevelInfo, "bevy_render::renderer",
 		"AdapterInfo { name: \"llvmpipe\" }", utc(12, 0, 0, 0))
 	f("0001-01-01T00:00:00Z ERROR year out of range", oplog.LevelError, "", "year out of range", time.Time{})
+	f("2026-03-01 12:00:00 [Render thread/WARN]: slow chunk", oplog.LevelWarn, "Render thread", "slow chunk", utc(12, 0, 0, 0))
+	f("[main/ERROR] no save", oplog.LevelError, "main", "no save", time.Time{})
+	f("[a/b] no level", oplog.LevelInfo, "", "[a/b] no level", time.Time{})
 }
 
 func TestParse_GenericTraces(t *testing.T) {

@@ -3,7 +3,9 @@
 // It ticks a few frames, logging through java.util.logging's ConsoleHandler
 // with its default SimpleFormatter (a line with the date, the class and the
 // method, then "INFO: msg") or, with PREFIX "stamp", one line behind a
-// timestamp and a padded level, standard error stamped too; warns of a
+// timestamp and a padded level, standard error stamped too, or with PREFIX
+// "mc", behind Minecraft's "[12:00:00] [main/INFO]: ", every line of
+// standard error too ("[12:00:00] [main/ERROR]: \tat ..."); warns of a
 // missing texture in every run; then, in frame 3, MODE "caused" throws an
 // IllegalStateException caused by a NumberFormatException deep in game code
 // (main -> tick -> World.spawn -> World.spawnEnemy), which nothing catches:
@@ -66,13 +68,16 @@ class World {
 public class Game {
 	static String mode = "ok";
 
-	/** Stamps each line written to it as ERROR. */
+	/** Stamps each line written to it as ERROR, in the date format and after the level given. */
 	static final class Stamped extends OutputStream {
 		private final PrintStream out;
+		private final String date, level;
 		private final StringBuilder line = new StringBuilder();
 
-		Stamped(PrintStream out) {
+		Stamped(PrintStream out, String date, String level) {
 			this.out = out;
+			this.date = date;
+			this.level = level;
 		}
 
 		@Override
@@ -81,8 +86,8 @@ public class Game {
 				line.append((char) b);
 				return;
 			}
-			String when = new SimpleDateFormat("yyyy-MM-dd HH:mm:ss,SSS").format(new Date());
-			out.println(when + " [ERROR  ] " + line);
+			String when = new SimpleDateFormat(date).format(new Date());
+			out.println(when + level + line);
 			out.flush();
 			line.setLength(0);
 		}
@@ -96,7 +101,13 @@ public class Game {
 			System.setProperty("java.util.logging.SimpleFormatter.format",
 				"%1$tY-%1$tm-%1$td %1$tH:%1$tM:%1$tS,%1$tL [%4$-7s] %3$s: %5$s%6$s%n");
 			Logger.getLogger("").getHandlers(); // the handler takes standard error now
-			System.setErr(new PrintStream(new Stamped(System.err), true));
+			System.setErr(new PrintStream(new Stamped(System.err, "yyyy-MM-dd HH:mm:ss,SSS", " [ERROR  ] "), true));
+		}
+		if (args.length > 1 && args[1].equals("mc")) {
+			System.setProperty("java.util.logging.SimpleFormatter.format",
+				"[%1$tH:%1$tM:%1$tS] [main/%4$s]: %5$s%6$s%n");
+			Logger.getLogger("").getHandlers();
+			System.setErr(new PrintStream(new Stamped(System.err, "'['HH:mm:ss']'", " [main/ERROR]: "), true));
 		}
 		Logger.getLogger("game.Game").info("starting in mode " + mode);
 		World world = new World();
