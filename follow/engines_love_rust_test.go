@@ -114,19 +114,21 @@ func buildRust(t *testing.T) string {
 // TestEngine_Rust: a program logging through tracing-subscriber's fmt
 // layer (as Bevy does), with colours on, run three times under RunCommand
 // (a clean run, a panic in main, a panic in a named thread then in main,
-// with RUST_BACKTRACE=1), and once with its output written to a file a
-// follower follows with no parser named.
+// with RUST_BACKTRACE=1, and a panic in a thread main unwraps the join of),
+// and twice with its output written to a file a follower follows with no
+// parser named.
 func TestEngine_Rust(t *testing.T) {
 	probe := buildRust(t)
 	l := mustLog(t)
 	env := append(os.Environ(), "RUST_BACKTRACE=1")
 	var printed []string
-	for _, mode := range []string{"ok", "panic", "thread"} {
+	for _, mode := range []string{"ok", "panic", "thread", "joined"} {
 		_, out := runGame(t, l, "rust", CommandOptions{Args: []string{probe, mode}, Env: env})
 		printed = append(printed, out)
 	}
 	recs := ofSource(t, l, "rust")
-	if got := exits(recs); !slices.Equal(got, []string{"info probe exited with status 0", "error probe exited with status 101", "error probe exited with status 101"}) {
+	if got := exits(recs); !slices.Equal(got, []string{"info probe exited with status 0", "error probe exited with status 101", "error probe exited with status 101",
+		"error probe exited with status 101"}) {
 		t.Errorf("exit markers %q", got)
 	}
 	runs := runsOf(recs)
@@ -148,6 +150,8 @@ func TestEngine_Rust(t *testing.T) {
 	checkOutcome(t, l, "rust", 1, oplog.OutcomeExited, lastExit(t, runs[1]), oplog.Record{})
 	checkOutcome(t, l, "rust", 2, oplog.OutcomeCrashed, mainPanic(runs[2]), mainPanic(runs[2]))
 	checkOutcome(t, l, "rust", 3, oplog.OutcomeCrashed, mainPanic(runs[3]), mainPanic(runs[3]))
+	joined := checkRustJoined(t, runs[4])
+	checkOutcome(t, l, "rust", 4, oplog.OutcomeCrashed, joined, joined)
 	// The same program's output in a file, followed.
 	logFile := filepath.Join(t.TempDir(), "game.log")
 	f := mustStart(t, l, Options{Name: "rust-file", Path: logFile, Poll: 10 * time.Millisecond, Quiet: 100 * time.Millisecond})
@@ -167,6 +171,46 @@ func TestEngine_Rust(t *testing.T) {
 	mustClose(t, f)
 	checkRustRun(t, file, true)
 	checkOutcome(t, l, "rust-file", 1, oplog.OutcomeCrashed, mainPanic(file), mainPanic(file))
+	// A thread's panic that main unwraps, followed at the default quiet:
+	// one crash, the thread's. Without RUST_BACKTRACE, as most run: the
+	// second panic's backtrace took 134 ms here, and one held longer than
+	// the quiet stores the thread's panic alone.
+	joinedLog := filepath.Join(t.TempDir(), "joined.log")
+	f = mustStart(t, l, Options{Name: "rust-joined", Path: joinedLog, Poll: 10 * time.Millisecond})
+	w, err = os.Create(joinedLog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd = exec.Command(probe, "joined")
+	cmd.Stdout, cmd.Stderr = w, w
+	if err := cmd.Run(); err == nil {
+		t.Error("the panicking program exited 0")
+	}
+	w.Close()
+	file = waitRecords(t, l, "rust-joined", "the panic in the followed file", func(recs []oplog.Record) bool {
+		return count(recs, func(r *oplog.Record) bool { return r.Name == "panic" }) > 0
+	})
+	mustClose(t, f)
+	file = ofSource(t, l, "rust-joined")
+	joined = checkRustJoined(t, file)
+	checkOutcome(t, l, "rust-joined", 1, oplog.OutcomeCrashed, joined, joined)
+}
+
+// checkRustJoined checks a run whose worker panicked and main unwrapped
+// the worker's join: one panic record, the worker's, fatal, which says
+// where main gave up; it returns it.
+func checkRustJoined(t *testing.T, recs []oplog.Record) oplog.Record {
+	t.Helper()
+	panics := slices.DeleteFunc(slices.Clone(recs), func(r oplog.Record) bool { return r.Name != "panic" })
+	if len(panics) != 1 {
+		t.Fatalf("%d panic records, want 1: %+v", len(panics), panics)
+	}
+	p := panics[0]
+	if p.Level != oplog.LevelFatal || !strings.Contains(p.Text, "index out of bounds") || !strings.Contains(string(p.Data), `"thread":"worker"`) ||
+		!strings.Contains(string(p.Data), `"joined":"thread 'main' at src/main.rs:`) || !strings.Contains(string(p.Data), "Any { .. }") {
+		t.Errorf("the joined panic: %s %q %s", p.Level, p.Text, p.Data)
+	}
+	return p
 }
 
 // checkRustRun checks a run of the probe: its tracing lines, and its

@@ -3,6 +3,7 @@ package follow
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -180,6 +181,46 @@ func TestParseRust(t *testing.T) {
 	}
 }
 
+// TestParseRust_Joined: a thread's panic that main passes on, unwrapping
+// the thread's join, is one fatal record, the thread's, with where main gave
+// up in Data: bare, with a backtrace, and behind a launcher's prefix; its
+// signature is the thread's panic's alone. Without the join, a thread's
+// panic stays an error (TestParseRust's panic_thread.txt).
+func TestParseRust_Joined(t *testing.T) {
+	var sigs []string
+	for _, f := range []string{"rust/panic_joined_bt_unset_rustup195.txt", "rust/panic_joined_bt_1_rustup195.txt", "prefixed"} {
+		var es []Entry
+		if f == "prefixed" {
+			b := readSample(t, "rust/panic_joined_bt_unset_rustup195.txt")
+			prefixed := regexp.MustCompile(`(?m)^`).ReplaceAll(b, []byte("[WARNING] stderr: "))
+			es = feed(mustParser(t, "auto"), prefixed[:len(prefixed)-len("[WARNING] stderr: ")])
+		} else {
+			es = parseSampleQuiet(t, f)
+		}
+		var panics []oplog.Record
+		for _, e := range es {
+			if e.Record.Level >= oplog.LevelError {
+				panics = append(panics, e.Record)
+			}
+		}
+		if len(panics) != 1 {
+			t.Errorf("%s: %d errors, want 1: %+v", f, len(panics), panics)
+			continue
+		}
+		r := panics[0]
+		if r.Level != oplog.LevelFatal || r.Text != "index out of bounds: the len is 2 but the index is 4" ||
+			!strings.Contains(string(r.Data), `"thread":"net"`) || !strings.Contains(string(r.Data),
+			`"joined":"thread 'main' at game.rs:10:22: called `+"`Result::unwrap()` on an `Err` value: Any { .. }\"") {
+			t.Errorf("%s: %s %q %s", f, r.Level, r.Text, r.Data)
+		}
+		sig, _ := crash.RecordSignature(&r)
+		sigs = append(sigs, sig)
+	}
+	if len(sigs) == 3 && (sigs[0] != sigs[1] || sigs[0] != sigs[2]) {
+		t.Errorf("signatures differ: %q", sigs)
+	}
+}
+
 // TestParseGodot3_FileLogger: Godot 3.2.3's godot.log (its file logger's
 // "**ERROR**:" and "   At: file:line:func() - msg") reads as its
 // console does: the same errors, texts, levels and locations.
@@ -224,7 +265,7 @@ func TestParse_EnginesNamedEqualsAuto(t *testing.T) {
 			got := feed(withMarkers(auto), data)
 			// (A game's plain prints, then a panic: detection stays
 			// generic, whose runtime reader takes the panic as rust's does.)
-			if auto.Name() != parser && !((parser == "lua" || strings.Contains(f, "panic_nested")) && auto.Name() == "generic") {
+			if auto.Name() != parser && !((parser == "lua" || strings.Contains(f, "panic_nested") || strings.Contains(f, "panic_joined")) && auto.Name() == "generic") {
 				t.Errorf("%s: auto chose %s, want %s", f, auto.Name(), parser)
 			}
 			if len(got) != len(named) {

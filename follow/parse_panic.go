@@ -1,6 +1,7 @@
 package follow
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/mcplogd/mcplogd/oplog"
@@ -27,7 +28,10 @@ import (
 // crate disambiguators dropped, so that one panic seen in two builds has
 // one signature), or "at file:line:col" when there is no backtrace. The
 // panic ends at the note Rust prints after it, at a blank line, or at the
-// next line that starts an entry.
+// next line that starts an entry. A thread's panic that the main thread
+// passes on right after it, unwrapping the thread's join ("called
+// `Result::unwrap()` on an `Err` value: Any { .. }"), is the crash: one
+// fatal record, the thread's, where main gave up in Data's "joined".
 type panicParser struct {
 	g      layer
 	e      entry
@@ -38,6 +42,10 @@ type panicParser struct {
 	skip   bool   // past __rust_begin_short_backtrace: the runtime's frames
 	skipAt bool   // the next "at" line is a frame's left out
 	data   object
+	// waiting is another thread's panic, read, kept until the next line
+	// says whether the main thread passes it on (joined).
+	waiting     []Entry
+	waitingData object
 }
 
 const (
@@ -48,7 +56,7 @@ const (
 
 func (p *panicParser) Name() string { return p.g.Name() }
 
-func (p *panicParser) Flush() []Entry { return join(p.takeOwn(nil), p.g.Flush()) }
+func (p *panicParser) Flush() []Entry { return join(p.release(p.takeOwn(nil)), p.g.Flush()) }
 
 func (p *panicParser) Line(line string, end int64) []Entry {
 	s := trimRight(line)
@@ -65,14 +73,36 @@ func (p *panicParser) Line(line string, end int64) []Entry {
 		out = p.takeOwn(nil)
 	}
 	if thread, rest, ok := cutPanicHeader(s); ok {
+		if !mainThread(thread) {
+			out = p.release(out)
+		}
 		out = p.g.take(out)
 		p.begin(thread, rest, end)
 		return out
 	}
-	return join(out, p.g.Line(line, end))
+	return join(p.release(out), p.g.Line(line, end))
 }
 
-func (p *panicParser) take(out []Entry) []Entry { return p.g.take(p.takeOwn(out)) }
+// release hands on the panic waiting, if any.
+func (p *panicParser) release(out []Entry) []Entry {
+	out = append(out, p.waiting...)
+	p.waiting = p.waiting[:0]
+	return out
+}
+
+// mainThread reports the name Rust gives the main thread.
+func mainThread(name string) bool { return name == "main" || name == "<main>" }
+
+// passedOn reports the message of a main thread's panic that passes on
+// another's: the Err of a joined thread that panicked, unwrapped
+// ("called `Result::unwrap()` on an `Err` value: Any { .. }", "net
+// thread: Any { .. }"), which says nothing of that panic but that it came.
+func passedOn(msg string) bool {
+	msg, _, _ = strings.Cut(msg, "\n")
+	return strings.HasSuffix(msg, ": Any { .. }") || strings.HasSuffix(msg, ": Any")
+}
+
+func (p *panicParser) take(out []Entry) []Entry { return p.g.take(p.release(p.takeOwn(out))) }
 
 func (p *panicParser) isHeader(s string) bool {
 	_, _, ok := cutPanicHeader(s)
@@ -173,7 +203,7 @@ func (p *panicParser) addText(s string, end int64) bool {
 func (p *panicParser) begin(thread, rest string, end int64) {
 	p.held, p.loc, p.frame, p.skip, p.skipAt = true, "", "", false, false
 	level := oplog.LevelError
-	if thread == "main" || thread == "<main>" {
+	if mainThread(thread) {
 		level = oplog.LevelFatal // the process ends
 	}
 	p.e.start("", level, end)
@@ -206,8 +236,25 @@ func (p *panicParser) takeOwn(out []Entry) []Entry {
 		p.e.rec.Text = "panic"
 	}
 	p.data.str("location", p.loc)
+	switch {
+	case len(p.waiting) > 0 && p.e.rec.Level == oplog.LevelFatal && passedOn(p.e.rec.Text):
+		// The panic the main thread passes on ended the game: one
+		// record, the thread's, fatal, that says where main gave up.
+		w := &p.waiting[0]
+		w.Record.Level, w.End = oplog.LevelFatal, p.e.end
+		p.waitingData.str("joined", "thread 'main' at "+p.loc+": "+p.e.rec.Text)
+		w.Record.Data = p.waitingData.bytes()
+		p.e.held = false
+		return out
+	case p.e.rec.Level < oplog.LevelFatal:
+		out = p.release(out)
+		p.waitingData = object{b: slices.Clone(p.data.b)}
+		p.e.rec.Data = p.data.bytes()
+		p.waiting = p.e.take(p.waiting)
+		return out
+	}
 	p.e.rec.Data = p.data.bytes()
-	return p.e.take(out)
+	return p.e.take(p.release(out))
 }
 
 // appendText appends a line to an entry's text, as the next line of its

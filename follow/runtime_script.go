@@ -50,7 +50,10 @@ func newScripted() *scripted {
 }
 
 // holding reports whether the scripted parsers hold a report.
-func (sc *scripted) holding() bool { return sc.p.held || sc.p.g.(*panicParser).held }
+func (sc *scripted) holding() bool {
+	pp := sc.p.g.(*panicParser)
+	return sc.p.held || pp.held || len(pp.waiting) > 0
+}
 
 // scriptStart reports a Lua error or a Rust panic's first line, past its
 // prefix: "Error: main.lua:79: ...", "lua5.1: main.lua:3: ...", "thread

@@ -1,7 +1,7 @@
 //! What mcplogd's engine tests make a Rust game print: tracing's fmt lines
 //! at every level, in spans, with fields and a multi-line message (as Bevy
 //! logs), then, with the argument "panic", a panic in main; with
-//! "thread", a panic in a named thread first.
+//! "thread", a panic in a named thread first; "joined", only one that main unwraps.
 use tracing::{debug, error, info, info_span, trace, warn};
 
 fn main() {
@@ -25,6 +25,13 @@ fn main() {
     if mode == "panic" || mode == "thread" {
         let save: Option<&str> = None;
         save.expect("no save slot");
+    }
+    if mode == "joined" {
+        let worker = std::thread::Builder::new().name("worker".into()).spawn(|| {
+            let v: Vec<u32> = Vec::new();
+            v[3]
+        });
+        worker.unwrap().join().unwrap();
     }
     info!("done");
 }
