@@ -57,19 +57,18 @@ func (l *Log) SettleCrashed(ctx context.Context, source string, run uint64) ([]R
 
 // crashedRun returns run of source when it ended crashed.
 func (l *Log) crashedRun(ctx context.Context, source string, run uint64) (RunInfo, bool, error) {
-	if _, ok := l.store.(RunStore); !ok || run == 0 {
+	rs, ok := l.store.(RunStore)
+	if !ok || run == 0 {
 		return RunInfo{}, false, nil
 	}
-	runs, err := l.Runs(ctx, source)
-	if err != nil {
+	if err := ctx.Err(); err != nil {
 		return RunInfo{}, false, err
 	}
-	for _, r := range runs {
-		if r.Run == run && r.Source == source {
-			return r, r.Outcome == OutcomeCrashed && r.CrashID != 0, nil
-		}
+	r, found, err := rs.Run(l.Game(source), run)
+	if err != nil || !found || r.Source != source {
+		return RunInfo{}, false, err
 	}
-	return RunInfo{}, false, nil
+	return r, r.Outcome == OutcomeCrashed && r.CrashID != 0, nil
 }
 
 // settleCrashed completes the operations in flight of the crashed run
@@ -208,7 +207,6 @@ func (l *Log) settleCrashedRuns(ctx context.Context, recs []Record) error {
 		run    uint64
 	}
 	var seen map[key]bool
-	var runs map[string][]RunInfo
 	for i := range recs {
 		r := &recs[i]
 		if r.Kind != KindMarker || (r.Name != MarkerExit && r.Name != MarkerRun) {
@@ -222,24 +220,18 @@ func (l *Log) settleCrashedRuns(ctx context.Context, recs []Record) error {
 			continue
 		}
 		if seen == nil {
-			seen, runs = map[key]bool{}, map[string][]RunInfo{}
+			seen = map[key]bool{}
 		}
 		seen[k] = true
-		rs, ok := runs[k.source]
-		if !ok {
-			var err error
-			if rs, err = l.Runs(ctx, k.source); err != nil {
-				return err
-			}
-			runs[k.source] = rs
+		info, crashed, err := l.crashedRun(ctx, k.source, k.run)
+		if err != nil {
+			return err
 		}
-		for _, info := range rs {
-			if info.Run != k.run || info.Source != k.source || info.Outcome != OutcomeCrashed || info.CrashID == 0 {
-				continue
-			}
-			if _, err := l.settleCrashed(ctx, info, r); err != nil {
-				return err
-			}
+		if !crashed {
+			continue
+		}
+		if _, err := l.settleCrashed(ctx, info, r); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -49,11 +49,10 @@ func (l *Log) joinLaunches(recs []Record) {
 // launchOwns reports whether r, a run marker that is no launch, is the
 // start of the run a launch of its source began.
 func (l *Log) launchOwns(rs RunStore, r *Record) bool {
-	runs, err := rs.Runs(r.Source)
-	if err != nil || len(runs) == 0 {
+	cur, ok, err := rs.Run(r.Source, 0)
+	if err != nil || !ok {
 		return false
 	}
-	cur := runs[len(runs)-1]
 	first, err := l.store.Get(cur.FirstID)
 	if err != nil || first.Kind != KindMarker || first.Name != MarkerRun || markerReason(first.Data) != launchReason {
 		return false

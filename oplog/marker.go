@@ -85,6 +85,10 @@ type RunStore interface {
 	// Runs returns the runs of source ("" every source), by source then
 	// run, oldest first.
 	Runs(source string) ([]RunInfo, error)
+	// Run returns run of source, or for run 0 its newest (which appends
+	// go to); false when there is none. It costs the same however many
+	// runs the source has.
+	Run(source string, run uint64) (RunInfo, bool, error)
 }
 
 // Runs returns the runs of source ("" every source), by source then run;

@@ -132,6 +132,33 @@ func currentRun(b *bbolt.Bucket, source string) (uint64, error) {
 	return run, err
 }
 
+// Run returns run of source, or for run 0 its newest, with one seek;
+// false when there is none.
+func (d *DB) Run(source string, run uint64) (oplog.RunInfo, bool, error) {
+	var info oplog.RunInfo
+	found := false
+	err := d.view(func(tx *bbolt.Tx, _ *oplog.Stats) error {
+		b := tx.Bucket(codec.RunsBucket)
+		var err error
+		if run == 0 {
+			if run, err = currentRun(b, source); err != nil || run == 0 {
+				return err
+			}
+		}
+		k := codec.RunKey(source, run)
+		v := b.Get(k)
+		if v == nil {
+			return nil
+		}
+		if info, err = codec.DecodeRunInfo(k, v); err != nil {
+			return fmt.Errorf("runs: %w", err)
+		}
+		found = true
+		return nil
+	})
+	return info, found, err
+}
+
 // Runs returns the runs of source ("" every source), by source then run.
 func (d *DB) Runs(source string) ([]oplog.RunInfo, error) {
 	out := []oplog.RunInfo{}

@@ -243,3 +243,45 @@ func BenchmarkGetMany(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkAppendRunStarts measures appending a run's start (a run
+// marker, as an imported Luanti debug.txt has one a session) into a
+// source that already has some runs, beside the baseline of an info line
+// appended there: a run start must not cost more as runs accumulate. One
+// op is one record, appended alone in a batch of 100.
+func BenchmarkAppendRunStarts(b *testing.B) {
+	for _, runs := range []int{10, 10_000} {
+		for _, kind := range []string{"line", "runStart"} {
+			b.Run(fmt.Sprintf("runs=%d/%s", runs, kind), func(b *testing.B) {
+				l, _ := logtest.MustOpenLog(b, nil)
+				ctx := context.Background()
+				batch := make([]oplog.Record, 100)
+				mk := func(i int, kind string) oplog.Record {
+					if kind == "line" {
+						return oplog.Record{Source: "game", Level: oplog.LevelInfo, Text: fmt.Sprintf("line %d", i)}
+					}
+					return oplog.Record{Source: "game", Kind: oplog.KindMarker, Name: oplog.MarkerRun, Text: fmt.Sprintf("session %d", i)}
+				}
+				for i := 0; i < runs; i += len(batch) {
+					for j := range batch {
+						batch[j] = mk(i+j, "runStart")
+					}
+					if err := l.Append(ctx, batch[:min(len(batch), runs-i)]); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportAllocs()
+				b.ResetTimer()
+				for n := 0; n < b.N; n += len(batch) {
+					k := min(len(batch), b.N-n)
+					for j := range k {
+						batch[j] = mk(n+j, kind)
+					}
+					if err := l.Append(ctx, batch[:k]); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}

@@ -165,6 +165,23 @@ func (m *Memory) Runs(source string) ([]oplog.RunInfo, error) {
 	return out, nil
 }
 
+// Run returns run of source, or for run 0 its newest; false when there is
+// none.
+func (m *Memory) Run(source string, run uint64) (oplog.RunInfo, bool, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed {
+		return oplog.RunInfo{}, false, oplog.ErrClosed
+	}
+	runs := m.runs[source]
+	for i := len(runs) - 1; i >= 0; i-- {
+		if run == 0 || runs[i].Run == run {
+			return runs[i], true, nil
+		}
+	}
+	return oplog.RunInfo{}, false, nil
+}
+
 // Get returns a copy of record id.
 func (m *Memory) Get(id uint64) (oplog.Record, error) {
 	m.mu.Lock()

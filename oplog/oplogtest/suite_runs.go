@@ -38,7 +38,9 @@ func runNumbers(recs []oplog.Record) []uint64 {
 }
 
 func testRunsNumberedPerSource(t *testing.T, open Opener) {
-	l := newLog(t, open)
+	st := open(t)
+	l := oplog.New(st, nil)
+	t.Cleanup(func() { _ = l.Close() })
 	t0 := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
 	at := func(r oplog.Record, s int) oplog.Record { r.Time = t0.Add(time.Duration(s) * time.Second); return r }
 	first := MustAppend(t, l, at(line("unity", oplog.LevelInfo, "a"), 0), at(line("godot", oplog.LevelError, "b"), 1),
@@ -69,6 +71,18 @@ func testRunsNumberedPerSource(t *testing.T, open Opener) {
 	}
 	if none := runs(t, l, "nobody"); len(none) != 0 {
 		t.Fatalf("Runs(nobody): %+v", none)
+	}
+	rs := st.(oplog.RunStore)
+	for _, c := range []struct {
+		source string
+		run    uint64
+		want   []oplog.RunInfo
+	}{{"unity", 0, want[4:]}, {"unity", 2, want[3:4]}, {"unity", 4, nil}, {"godot", 0, want[:1]}, {"mc", 1, want[1:2]},
+		{"unit", 0, nil}, {"nobody", 0, nil}} {
+		got, ok, err := rs.Run(c.source, c.run)
+		if err != nil || ok != (c.want != nil) || ok && !equalRuns([]oplog.RunInfo{got}, c.want) {
+			t.Errorf("Run(%q, %d) = %+v, %v, %v; want %+v", c.source, c.run, got, ok, err, c.want)
+		}
 	}
 }
 
