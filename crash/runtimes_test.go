@@ -56,6 +56,21 @@ var runtimeCases = []runtimeCase{
 	{"go-mapwrite", oplog.LevelFatal, "fatal error: concurrent map writes",
 		"goroutine 21 [running]:\ninternal/runtime/maps.fatal({0x4c8098?, 0x0?})\n\t/usr/local/go/src/runtime/panic.go:1181 +0x18\nmain.bumpScore(...)\n\t/tmp/g/main.go:12\n" +
 			"main.main.func1(0x3)\n\t/tmp/g/main.go:22 +0x85\ncreated by main.main in goroutine 1\n\t/tmp/g/main.go:22 +0xac"},
+	// Python: a message of three lines; notes after the exception; a
+	// destructor's exception Python ignored as it exited; a recursion.
+	{"py-multiline", oplog.LevelError, "ValueError: level validation failed:",
+		"Traceback (most recent call last):\n  File \"/tmp/g/game.py\", line 6, in <module>\n    validate(\"arena\")\n  File \"/tmp/g/game.py\", line 5, in validate\n" +
+			"    raise ValueError(\"level validation failed:\\n  missing spawn point\\n  missing exit door\")\nValueError: level validation failed:\n  missing spawn point\n  missing exit door"},
+	{"py-notes", oplog.LevelError, "FileNotFoundError: level arena missing",
+		"Traceback (most recent call last):\n  File \"/tmp/g/game.py\", line 9, in <module>\n    load_level(\"arena\")\n  File \"/tmp/g/game.py\", line 8, in load_level\n    raise e\n" +
+			"FileNotFoundError: level arena missing\nhint: run tools/build_levels.py first\nsearched: levels/, mods/levels/"},
+	{"py-ignored", oplog.LevelError, "KeyError: 'castle'",
+		"Traceback (most recent call last):\n  File \"/tmp/g/game.py\", line 9, in <module>\n    load_level(\"castle\")\n  File \"/tmp/g/game.py\", line 8, in load_level\n" +
+			"    return {\"arena\": 1}[n]\n           ~~~~~~~~~~~~^^^\nKeyError: 'castle'\nException ignored in: <function Sound.__del__ at 0x7fd7e58d84a0>\n" +
+			"Traceback (most recent call last):\n  File \"/tmp/g/game.py\", line 5, in __del__\nAttributeError: 'Sound' object has no attribute 'channel'"},
+	{"py-recursion", oplog.LevelError, "RecursionError: maximum recursion depth exceeded",
+		"Traceback (most recent call last):\n  File \"/tmp/g/game.py\", line 8, in <module>\n    walk_tree(0)\n  File \"/tmp/g/game.py\", line 5, in walk_tree\n    return walk_tree(n + 1)\n" +
+			"           ^^^^^^^^^^^^^^^^\n  [Previous line repeated 996 more times]\nRecursionError: maximum recursion depth exceeded"},
 	// V8's built-in frame first.
 	{"node-builtin", oplog.LevelFatal, "SyntaxError: Expected property name or '}' in JSON at position 1",
 		"<anonymous_script>:1\n{bad json\n ^\n\nSyntaxError: Expected property name or '}' in JSON at position 1\n    at JSON.parse (<anonymous>)\n    at loadSave (/tmp/g/game.js:4:15)\n    at Object.<anonymous> (/tmp/g/game.js:6:1)"},
@@ -84,6 +99,10 @@ var runtimeTitles = map[string]string{
 	"go-recover":       "panic: runtime error: index out of range [3] with length 1 in main.findPath(...) at /tmp/g/main.go:10",
 	"go-mapwrite":      "fatal error: concurrent map writes in main.bumpScore(...) at /tmp/g/main.go:12",
 	"node-builtin":     "SyntaxError: Expected property name or '}' in JSON at position 1 in loadSave (/tmp/g/game.js:4:15)",
+	"py-multiline":     `ValueError: level validation failed: in File "/tmp/g/game.py", line 5, in validate`,
+	"py-notes":         `FileNotFoundError: level arena missing in File "/tmp/g/game.py", line 8, in load_level`,
+	"py-ignored":       `KeyError: 'castle' in File "/tmp/g/game.py", line 8, in load_level`,
+	"py-recursion":     `RecursionError: maximum recursion depth exceeded in File "/tmp/g/game.py", line 5, in walk_tree`,
 }
 
 // elsewhere is c's crash as another run prints it: other addresses, pid

@@ -37,8 +37,12 @@ func (p *pyState) frame(line, s string) {
 }
 
 // other records a line that is no frame: after frames, it is the
-// exception they end with.
+// exception they end with (the lines after it, its message's and notes,
+// are not; nor is the count of a recursion's repeated frames).
 func (p *pyState) other(s string) {
+	if strings.HasPrefix(s, "[Previous line repeated ") {
+		return
+	}
 	if p.after && (p.exc == "" || !p.first) {
 		p.exc = s
 	}
@@ -88,7 +92,18 @@ func pythonPath(path string) string {
 // Node's source excerpt (nodeExcerpt); a Python exception group's
 // traceback out of its box (pyUnboxed).
 func preamble(stack string) string {
-	return pyUnboxed(nodeExcerpt(currentThread(stack)))
+	return pyUnboxed(nodeExcerpt(currentThread(pyOwn(stack))))
+}
+
+// pyOwn is a Python traceback without what Python ignored as it exited,
+// right after the exception that ended the program ("Exception ignored
+// in: <function Sound.__del__ at 0x7f...>", a destructor's traceback):
+// that is another's report. Any other stack is returned as it is.
+func pyOwn(stack string) string {
+	if i := strings.Index(stack, "\nException ignored "); i > 0 && strings.Contains(stack[:i], "Traceback (most recent call last):") {
+		return stack[:i]
+	}
+	return stack
 }
 
 // pyGroupHeader heads a Python exception group's traceback (3.11 and

@@ -139,6 +139,7 @@ func stackException(stack string) string {
 	}
 	stack = preamble(stack)
 	python, last := false, ""
+	py := pyState{indent: -1}
 	if i := strings.Index(stack, "\nstack traceback:"); i > 0 { // Lua: the error, then its traceback
 		return strings.TrimSpace(stack[strings.LastIndexByte(stack[:i], '\n')+1 : i])
 	}
@@ -151,6 +152,15 @@ func stackException(stack string) string {
 			python = true
 			continue
 		case python:
+			// The exception's line ends the frames; its message's other
+			// lines and its notes come after it.
+			if !py.source(line, s) {
+				if strings.HasPrefix(s, `File "`) {
+					py.frame(line, s)
+				} else {
+					py.other(s)
+				}
+			}
 			last = s
 			continue
 		}
@@ -164,6 +174,9 @@ func stackException(stack string) string {
 			return s
 		}
 		return ""
+	}
+	if py.exc != "" {
+		return py.exc
 	}
 	return last // Python's exception ends its traceback
 }

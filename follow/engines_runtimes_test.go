@@ -485,6 +485,23 @@ func TestRuntime_Python(t *testing.T) {
 		{name: "group", text: regexp.QuoteMeta("ExceptionGroup: unhandled errors in a TaskGroup (1 sub-exception)"), level: oplog.LevelError,
 			stack: []string{"+ Exception Group Traceback", frame("CRASH:group", "load_all"), "FileNotFoundError: [Errno 2]"},
 			class: oplog.ClassCrash, title: "ExceptionGroup: unhandled errors in a TaskGroup", where: []string{frame("FRAME:load_sprite", "load_sprite")}},
+		// What Python prints after the exception as it exits: the
+		// exception's notes, a destructor's exception it ignores, an exit
+		// handler's line. The exception is the crash.
+		{name: "notes", text: regexp.QuoteMeta("LookupError: no spawn point for orc"), level: oplog.LevelError,
+			stack: []string{frame("CRASH:notes", "spawn_enemy")}, class: oplog.ClassCrash,
+			title: "LookupError: no spawn point for orc", where: []string{frame("CRASH:notes", "spawn_enemy")}},
+		{name: "ignored", text: regexp.QuoteMeta("KeyError: 'armour'"), level: oplog.LevelError,
+			stack: []string{frame("CRASH:ignored", "spawn_enemy")}, class: oplog.ClassCrash,
+			title: "KeyError: 'armour'", where: []string{frame("CRASH:ignored", "spawn_enemy")}},
+		{name: "atexit", text: regexp.QuoteMeta("IndexError: list index out of range"), level: oplog.LevelError,
+			stack: []string{frame("CRASH:atexit", "spawn_enemy")}, class: oplog.ClassCrash,
+			title: "IndexError: list index out of range", where: []string{frame("CRASH:atexit", "spawn_enemy")}},
+		// KeyboardInterrupt: Python ends by SIGINT, which the exception
+		// explains.
+		{name: "interrupt", text: "KeyboardInterrupt", level: oplog.LevelError,
+			stack: []string{frame("CRASH:interrupt", "spawn_enemy")}, class: oplog.ClassCrash,
+			title: "KeyboardInterrupt", where: []string{frame("CRASH:interrupt", "spawn_enemy")}},
 	}
 	runLang(t, g, cases)
 }

@@ -29,7 +29,9 @@ func (r *report) python(s, t string, end int64) bool {
 			return false // the traceback ended without its exception: another line came
 		}
 		r.state = stExc
-		r.setText(t)
+		if !r.ignored {
+			r.setText(t)
+		}
 		return r.add(s, end)
 	case stExc:
 		switch {
@@ -37,6 +39,13 @@ func (r *report) python(s, t string, end int64) bool {
 			return r.add(s, end)
 		case strings.HasPrefix(t, "During handling of the above exception"),
 			strings.HasPrefix(t, "The above exception was the direct cause"):
+			r.state = stChain
+			return r.add(s, end)
+		case r.e.blanks == 0 && strings.HasPrefix(t, "Exception ignored "):
+			// What Python ignored as it exited, right after the exception
+			// that ended it (a destructor's): the report goes on, its
+			// exception still the first.
+			r.ignored = true
 			r.state = stChain
 			return r.add(s, end)
 		}

@@ -49,6 +49,16 @@ const (
 	fragmentBytes      = 160 // a hit's fragment around the matched word
 )
 
+// A traceback that a failing exit status (or the next run's start) comes
+// after within exitAfterErrorRecords records of its run and
+// exitAfterErrorTime is the crash that ended the run: Python prints a line
+// or two more after an uncaught exception (its notes, "settings saved" of
+// an exit handler, "Exception ignored in" of a destructor) as it exits.
+const (
+	exitAfterErrorRecords = 3
+	exitAfterErrorTime    = 2 * time.Second
+)
+
 // Bounds of a crash query.
 const (
 	DefaultCrashLimit = 20

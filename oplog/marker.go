@@ -71,12 +71,17 @@ type RunInfo struct {
 	End time.Time `json:"end,omitzero"`
 	// CrashID is the crash that ended a crashed run: its first fatal
 	// record; when a failing exit status ended it, the error with a stack
-	// that was the run's last record before the exit marker (else the
-	// exit marker); when the next run began right after an error with a
-	// stack, that error (outcome.go).
+	// printed just before the exit marker (else the exit marker); when
+	// the next run began just after an error with a stack, that error
+	// (outcome.go).
 	CrashID uint64 `json:"crashId,omitempty"`
 	// ErrorID is the run's newest error or fatal record with a stack.
 	ErrorID uint64 `json:"errorId,omitempty"`
+	// AfterError counts the run's records after ErrorID, and ErrorTime
+	// is ErrorID's time when it is a traceback (zero otherwise): whether
+	// the run ended just after it.
+	AfterError uint64    `json:"-"`
+	ErrorTime  time.Time `json:"-"`
 }
 
 // RunStore is what a Store that keeps runs adds (package store and the

@@ -28,15 +28,18 @@ import (
 //
 // Which record is the crash (RunInfo.CrashID): the first fatal record; for
 // a signal, its exit marker. A failing exit status names the error with a
-// stack printed right before it, when the run's last record before the
-// exit marker is one: an uncaught exception is the last thing a program
-// prints, and the status only reports it. An error the program printed and
-// went on after (a missing texture at every start) is never the crash: the
-// exit marker is. A run that ends without an exit marker is crashed only
-// when its last record is an error with a stack (a Python traceback looks
-// the same whether uncaught or printed by traceback.print_exc(); the end
-// of the program right after it tells them apart), and that error is the
-// crash. Only the next run's start says the program ended there: an end
+// stack printed just before it: the run's last record before the exit
+// marker, or a traceback at most exitAfterErrorRecords records and
+// exitAfterErrorTime before it (an exception's notes, an exit handler's
+// line, a destructor's ignored exception come after it as Python exits).
+// An uncaught exception is the last thing a program prints, and the status
+// only reports it. So is a Python KeyboardInterrupt before its SIGINT. An
+// error the program printed and went on after (a missing texture at every
+// start) is never the crash: the exit marker is. A run that ends without
+// an exit marker is crashed only when it ends just after an error with a
+// stack, as above (a Python traceback looks the same whether uncaught or
+// printed by traceback.print_exc(); the end of the program right after it
+// tells them apart), and that error is the crash. Only the next run's start says the program ended there: an end
 // marker says only that mcplogd stopped reading (an import's end, a
 // follower stopped while the game runs on, a log excerpt that ends with
 // an exception Unity logged and went on after), so a run it ends is ended,
@@ -57,9 +60,6 @@ func (info *RunInfo) Add(r *Record) {
 	if info.Records == 0 && info.FirstID == 0 {
 		info.Start, info.FirstID = r.Time, r.ID
 	}
-	// The record before r: a failing exit status right after an error
-	// with a stack makes that error the crash (trailingError).
-	prev := info.LastID
 	info.LastID = r.ID
 	info.Records++
 	if r.Time.After(info.Last) {
@@ -67,11 +67,16 @@ func (info *RunInfo) Add(r *Record) {
 	}
 	if r.Level >= LevelError {
 		info.Errors++
-		if r.Stack != "" {
-			info.ErrorID = max(info.ErrorID, r.ID)
-		}
 	}
-	info.observe(r, prev)
+	if r.Level >= LevelError && r.Stack != "" && r.ID > info.ErrorID {
+		info.ErrorID, info.ErrorTime, info.AfterError = r.ID, time.Time{}, 0
+		if traceback(r.Stack) {
+			info.ErrorTime = r.Time
+		}
+	} else if info.ErrorID != 0 {
+		info.AfterError++
+	}
+	info.observe(r)
 }
 
 // Completed updates the run for r, one of its operations, completed in
@@ -84,8 +89,13 @@ func (info *RunInfo) Completed(r *Record, old Level) {
 	case was && !is && info.Errors > 0:
 		info.Errors--
 	}
-	if r.Level >= LevelError && r.Stack != "" {
-		info.ErrorID = max(info.ErrorID, r.ID)
+	if r.Level >= LevelError && r.Stack != "" && r.ID > info.ErrorID {
+		// Completed in place: it is the run's last record only when no
+		// record of the run came after it.
+		info.ErrorID, info.ErrorTime, info.AfterError = r.ID, time.Time{}, 0
+		if r.ID != info.LastID {
+			info.AfterError = exitAfterErrorRecords + 1
+		}
 	}
 }
 
@@ -94,7 +104,7 @@ func (info *RunInfo) Completed(r *Record, old Level) {
 func (info *RunInfo) Next(r *Record) {
 	if info.Outcome == OutcomeRunning || info.Outcome == "" {
 		info.Outcome, info.EndID, info.End = OutcomeEnded, r.ID, info.Last
-		if info.trailingError(info.LastID) {
+		if info.justAfterError(info.Last, 0) {
 			info.Outcome, info.CrashID = OutcomeCrashed, info.ErrorID
 		}
 	}
@@ -105,12 +115,12 @@ func (info *RunInfo) Ended() bool {
 	return info.Outcome != OutcomeRunning && info.Outcome != ""
 }
 
-func (info *RunInfo) observe(r *Record, prev uint64) {
+func (info *RunInfo) observe(r *Record) {
 	exit := r.Kind == KindMarker && r.Name == MarkerExit
 	switch {
 	case info.Outcome == OutcomeCrashed:
 	case r.Level == LevelFatal || exit && r.Level >= LevelError:
-		info.crashed(r, prev)
+		info.crashed(r)
 	case exit:
 		info.Outcome, info.EndID, info.End = OutcomeExited, r.ID, r.Time
 	case r.Kind == KindMarker && r.Name == MarkerEnd:
@@ -122,20 +132,41 @@ func (info *RunInfo) observe(r *Record, prev uint64) {
 	}
 }
 
-// crashed makes r the end of the run. A failing exit status (not a signal)
-// right after an error with a stack names that error as the crash: the
-// exception that made the program give up, which the status only reports.
-func (info *RunInfo) crashed(r *Record, prev uint64) {
+// crashed makes r the end of the run. A failing exit status (not a
+// signal, but SIGINT after Python's KeyboardInterrupt) just after an error
+// with a stack names that error as the crash: the exception that made the
+// program give up, which the status only reports.
+func (info *RunInfo) crashed(r *Record) {
 	info.Outcome, info.EndID, info.End, info.CrashID = OutcomeCrashed, r.ID, r.Time, r.ID
-	if r.Kind == KindMarker && r.Level == LevelError && info.trailingError(prev) && !strings.Contains(string(r.Data), `"signal"`) {
+	if r.Kind != KindMarker || r.Level != LevelError {
+		return
+	}
+	if sig := string(r.Data); strings.Contains(sig, `"signal"`) && !strings.Contains(sig, `"signal":"SIGINT"`) {
+		return
+	}
+	if info.justAfterError(r.Time, 1) { // AfterError counts r
 		info.CrashID = info.ErrorID
 	}
 }
 
-// trailingError reports whether the run's record last, the last before
-// its end, is its newest error with a stack: the run ended right after
-// it. ErrorID is the newest such error, so it is last exactly when it is
-// that record.
-func (info *RunInfo) trailingError(last uint64) bool {
-	return info.ErrorID != 0 && info.ErrorID == last
+// justAfterError reports whether the run ends, at t, just after its newest
+// error with a stack: its last record, or nearly (exitAfterErrorRecords,
+// exitAfterErrorTime) when that error is a traceback. own is how many of
+// the records after it are the end's own (an exit marker).
+func (info *RunInfo) justAfterError(t time.Time, own uint64) bool {
+	if info.ErrorID == 0 || info.AfterError < own {
+		return false
+	}
+	between := info.AfterError - own
+	return between == 0 || between <= exitAfterErrorRecords && !info.ErrorTime.IsZero() && t.Sub(info.ErrorTime) <= exitAfterErrorTime
+}
+
+// traceback reports a stack in the shape of Python's traceback, which a
+// program prints alike when the exception ended it (then perhaps its
+// notes, an exit handler's line, an exception ignored as it exits) and
+// when it went on (traceback.print_exc()). Other runtimes print an
+// uncaught error as one (a fatal record), and an engine's error with a
+// stack (Godot's, Unity's) never ends the game.
+func traceback(stack string) bool {
+	return strings.Contains(stack[:min(len(stack), 256)], "Traceback (most recent call last):")
 }

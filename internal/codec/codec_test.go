@@ -82,7 +82,8 @@ func TestCodec_Format1_ReadsWithRunZero(t *testing.T) {
 func TestRunInfo_RoundTrip(t *testing.T) {
 	start := time.Date(2026, 12, 1, 0, 0, 0, 1, time.UTC)
 	ri := oplog.RunInfo{Source: "unity", Run: 1 << 40, Start: start, Last: start.Add(time.Minute), FirstID: 3, LastID: 90, Records: 80, Errors: 2,
-		Outcome: oplog.OutcomeCrashed, EndID: 88, End: start.Add(50 * time.Second), CrashID: 87, ErrorID: 87}
+		Outcome: oplog.OutcomeCrashed, EndID: 88, End: start.Add(50 * time.Second), CrashID: 87, ErrorID: 87,
+		AfterError: 2, ErrorTime: start.Add(49 * time.Second)}
 	k := codec.RunKey(ri.Source, ri.Run)
 	if !bytes.HasPrefix(k, codec.SourcePrefix("unity")) || bytes.Compare(k, codec.RunKey("unity", 1<<40+1)) >= 0 {
 		t.Fatalf("run key %q does not sort under its source", k)
@@ -90,6 +91,13 @@ func TestRunInfo_RoundTrip(t *testing.T) {
 	got, err := codec.DecodeRunInfo(k, codec.AppendRunInfo(nil, &ri))
 	if err != nil || got != ri {
 		t.Fatalf("run info round trip: %+v, %v; want %+v", got, err, ri)
+	}
+	// An entry written before the records after the last error were
+	// counted: none are.
+	v := codec.AppendRunInfo(nil, &ri)
+	older, err := codec.DecodeRunInfo(k, v[:len(v)-1-len(binary.AppendVarint(nil, ri.ErrorTime.UnixNano()))])
+	if want := ri; err != nil || func() bool { want.AfterError, want.ErrorTime = 0, time.Time{}; return older != want }() {
+		t.Fatalf("run info without the records after its error: %+v, %v", older, err)
 	}
 	// An entry written before outcomes were kept: its outcome is not known.
 	old := binary.AppendVarint(nil, start.UnixNano())

@@ -41,7 +41,11 @@ func AppendRunInfo(dst []byte, r *oplog.RunInfo) []byte {
 	dst = binary.AppendUvarint(dst, r.EndID)
 	dst = binary.AppendVarint(dst, nanos(r.End))
 	dst = binary.AppendUvarint(dst, r.CrashID)
-	return binary.AppendUvarint(dst, r.ErrorID)
+	dst = binary.AppendUvarint(dst, r.ErrorID)
+	// Since the run's end could come a few records after its last error:
+	// an entry without these is an older one.
+	dst = binary.AppendUvarint(dst, r.AfterError)
+	return binary.AppendVarint(dst, nanos(r.ErrorTime))
 }
 
 // DecodeRunInfo decodes a runs bucket entry.
@@ -68,6 +72,12 @@ func DecodeRunInfo(k, v []byte) (oplog.RunInfo, error) {
 			r.End = oplog.FromUnixNano(end)
 		}
 		r.CrashID, r.ErrorID = d.uvarint(), d.uvarint()
+	}
+	if d.err == nil && d.off < len(v) {
+		r.AfterError = d.uvarint()
+		if t := d.varint(); t != 0 {
+			r.ErrorTime = oplog.FromUnixNano(t)
+		}
 	}
 	if d.err == nil && d.off != len(v) {
 		d.err = fmt.Errorf("%w: %d trailing bytes", ErrCorrupt, len(v)-d.off)

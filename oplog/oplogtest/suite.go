@@ -54,6 +54,7 @@ func TestStore(t *testing.T, open Opener) {
 		{"Runs/CompleteAndClear", testRunsCompleteAndClear},
 		{"Runs/Outcomes", testRunsOutcomes},
 		{"Runs/OutcomesLastError", testRunsOutcomesLastError},
+		{"Runs/OutcomesJustAfterError", testRunsOutcomesJustAfterError},
 		{"Runs/ResolveRunByTime", testResolveRunByTime},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.test(t, open) })

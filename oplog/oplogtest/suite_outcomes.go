@@ -68,34 +68,42 @@ func testRunsOutcomes(t *testing.T, open Opener) {
 }
 
 // testRunsOutcomesLastError: an error with a stack is a run's crash only
-// when the run ends right after it. A handled error every run prints at
-// startup, with more output after it, is not the crash of a failing exit
-// status; a traceback right before the next run's start is. An end marker
-// says nothing of how the program ended.
+// when the run ends just after it: its last record, or nearly (a few
+// records within two seconds: an exception's notes, an exit handler's
+// line). A handled error every run prints at startup, with more output
+// after it, is not the crash of a failing exit status; a traceback right
+// before the next run's start is. An end marker says nothing of how the
+// program ended. A signal is its own crash, but SIGINT after Python's
+// KeyboardInterrupt.
 func testRunsOutcomesLastError(t *testing.T, open Opener) {
 	l := newLog(t, open)
 	stack := func(r oplog.Record) oplog.Record {
 		r.Stack = "Traceback (most recent call last):\n  File \"game.py\", line 3, in <module>\nValueError: x"
 		return r
 	}
+	t0 := time.Now().Add(-time.Hour)
+	at := func(r oplog.Record, s float64) oplog.Record {
+		r.Time = t0.Add(time.Duration(s * float64(time.Second)))
+		return r
+	}
 	a := MustAppend(t, l,
-		marker("g", oplog.MarkerRun, "start"),
-		stack(line("g", oplog.LevelError, "missing texture")),
-		line("g", oplog.LevelInfo, "loading level"),
-		exitMarker("g", oplog.LevelError, map[string]any{"exitCode": 1}), // 1: the handled error is not the crash: the exit is
-		marker("g", oplog.MarkerRun, "start"),
-		line("g", oplog.LevelInfo, "playing"),
-		stack(line("g", oplog.LevelError, "ValueError: x")), // 2: the next run began right after a traceback
-		marker("g", oplog.MarkerRun, "start"),
-		stack(line("g", oplog.LevelError, "ValueError: printed")),
-		line("g", oplog.LevelInfo, "went on"), // 3: ended after a printed traceback and more
-		marker("g", oplog.MarkerRun, "start"),
-		stack(line("g", oplog.LevelError, "ValueError: y")),
-		marker("g", oplog.MarkerEnd, "the import reached the end of its file"), // 4: an end marker says nothing of the program: ended
-		marker("g", oplog.MarkerRun, "start"),
-		stack(line("g", oplog.LevelError, "ValueError: z")),
-		marker("g", oplog.MarkerEnd, "the follower stopped"), // 5: the same, and the game went on
-		line("g", oplog.LevelInfo, "still going"),
+		at(marker("g", oplog.MarkerRun, "start"), 0),
+		at(stack(line("g", oplog.LevelError, "missing texture")), 1),
+		at(line("g", oplog.LevelInfo, "loading level"), 9),
+		at(exitMarker("g", oplog.LevelError, map[string]any{"exitCode": 1}), 9), // 1: the handled error is not the crash: the exit is
+		at(marker("g", oplog.MarkerRun, "start"), 10),
+		at(line("g", oplog.LevelInfo, "playing"), 10),
+		at(stack(line("g", oplog.LevelError, "ValueError: x")), 11), // 2: the next run began right after a traceback
+		at(marker("g", oplog.MarkerRun, "start"), 20),
+		at(stack(line("g", oplog.LevelError, "ValueError: printed")), 21),
+		at(line("g", oplog.LevelInfo, "went on"), 30), // 3: ended after a printed traceback and more
+		at(marker("g", oplog.MarkerRun, "start"), 40),
+		at(stack(line("g", oplog.LevelError, "ValueError: y")), 41),
+		at(marker("g", oplog.MarkerEnd, "the import reached the end of its file"), 41), // 4: an end marker says nothing of the program: ended
+		at(marker("g", oplog.MarkerRun, "start"), 50),
+		at(stack(line("g", oplog.LevelError, "ValueError: z")), 51),
+		at(marker("g", oplog.MarkerEnd, "the follower stopped"), 51), // 5: the same, and the game went on
+		at(line("g", oplog.LevelInfo, "still going"), 52),
 	)
 	want := []string{
 		fmt.Sprintf("1:crashed:%d:%d", a[3].ID, a[3].ID),
@@ -107,9 +115,64 @@ func testRunsOutcomesLastError(t *testing.T, open Opener) {
 	if got := outcomes(t, l, "g"); fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Fatalf("outcomes:\n got %v\nwant %v", got, want)
 	}
-	b := MustAppend(t, l, stack(line("g", oplog.LevelError, "ValueError: z")), exitMarker("g", oplog.LevelInfo, map[string]any{"exitCode": 0}))
+	b := MustAppend(t, l, at(stack(line("g", oplog.LevelError, "ValueError: z")), 60),
+		at(exitMarker("g", oplog.LevelInfo, map[string]any{"exitCode": 0}), 60))
 	if got := outcomes(t, l, "g")[4]; got != fmt.Sprintf("5:exited:%d:0", b[1].ID) {
 		t.Fatalf("a traceback then status 0: %s", got)
+	}
+}
+
+// testRunsOutcomesJustAfterError: an error with a stack is the crash of a
+// run that ends just after it: a few lines within two seconds, then a
+// failing status or the next run's start; four lines, or lines seconds
+// later, are more. SIGINT after Python's KeyboardInterrupt is that
+// exception's; another signal its own.
+func testRunsOutcomesJustAfterError(t *testing.T, open Opener) {
+	l := newLog(t, open)
+	stack := func(r oplog.Record) oplog.Record {
+		r.Stack = "Traceback (most recent call last):\n  File \"game.py\", line 3, in <module>\nValueError: x"
+		return r
+	}
+	t0 := time.Now().Add(-time.Hour)
+	at := func(r oplog.Record, s float64) oplog.Record {
+		r.Time = t0.Add(time.Duration(s * float64(time.Second)))
+		return r
+	}
+	c := MustAppend(t, l,
+		at(marker("g", oplog.MarkerRun, "start"), 70),
+		at(stack(line("g", oplog.LevelError, "FileNotFoundError: level missing")), 71), // 1: its notes, then the status
+		at(line("g", oplog.LevelInfo, "hint: build the levels"), 71),
+		at(line("g", oplog.LevelInfo, "searched: levels/"), 71),
+		at(exitMarker("g", oplog.LevelError, map[string]any{"exitCode": 1}), 71.5),
+		at(marker("g", oplog.MarkerRun, "start"), 80),
+		at(stack(line("g", oplog.LevelError, "IndexError: x")), 81), // 2: an exit handler's line, then the next run
+		at(line("g", oplog.LevelInfo, "settings saved"), 81),
+		at(marker("g", oplog.MarkerRun, "start"), 90),
+		at(stack(line("g", oplog.LevelError, "KeyError: x")), 91), // 3: four lines, then the status
+		at(line("g", oplog.LevelInfo, "a"), 91), at(line("g", oplog.LevelInfo, "b"), 91),
+		at(line("g", oplog.LevelInfo, "c"), 91), at(line("g", oplog.LevelInfo, "d"), 91),
+		at(exitMarker("g", oplog.LevelError, map[string]any{"exitCode": 1}), 91),
+		at(marker("g", oplog.MarkerRun, "start"), 100),
+		at(stack(line("g", oplog.LevelError, "KeyError: y")), 101), // 4: a line, then the status, three seconds on
+		at(line("g", oplog.LevelInfo, "a"), 101),
+		at(exitMarker("g", oplog.LevelError, map[string]any{"exitCode": 1}), 104),
+		at(marker("g", oplog.MarkerRun, "start"), 110),
+		at(stack(line("g", oplog.LevelError, "KeyboardInterrupt")), 111), // 5: SIGINT after it
+		at(exitMarker("g", oplog.LevelError, map[string]any{"signal": "SIGINT", "signalNumber": 2}), 111),
+		at(marker("g", oplog.MarkerRun, "start"), 120),
+		at(stack(line("g", oplog.LevelError, "ValueError: w")), 121), // 6: SIGSEGV after it
+		at(exitMarker("g", oplog.LevelError, map[string]any{"signal": "SIGSEGV", "signalNumber": 11}), 121),
+	)
+	want := []string{
+		fmt.Sprintf("1:crashed:%d:%d", c[4].ID, c[1].ID),
+		fmt.Sprintf("2:crashed:%d:%d", c[8].ID, c[6].ID),
+		fmt.Sprintf("3:crashed:%d:%d", c[14].ID, c[14].ID),
+		fmt.Sprintf("4:crashed:%d:%d", c[18].ID, c[18].ID),
+		fmt.Sprintf("5:crashed:%d:%d", c[21].ID, c[20].ID),
+		fmt.Sprintf("6:crashed:%d:%d", c[24].ID, c[24].ID),
+	}
+	if got := outcomes(t, l, "g"); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("outcomes just after an error:\n got %v\nwant %v", got, want)
 	}
 }
 

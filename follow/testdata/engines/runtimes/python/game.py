@@ -7,7 +7,11 @@ ValueError), "chained" (raise inside except), "from" (raise X from e),
 "syntax" (imports a level with a syntax error), "handled"
 (logging.exception, then a clean exit), "segv" (faulthandler, then a read
 of address 0), "warn" (warnings.warn), "group" (a task of asyncio's
-TaskGroup fails: an uncaught ExceptionGroup), "ok". PREFIX "none" is the logging
+TaskGroup fails: an uncaught ExceptionGroup), "notes" (an uncaught
+exception with two notes), "ignored" (an uncaught KeyError, then, as
+Python exits, a destructor's exception it ignores), "atexit" (an uncaught
+IndexError, then an exit handler's line), "interrupt" (an uncaught
+KeyboardInterrupt: Python ends by SIGINT), "ok". PREFIX "none" is the logging
 module's default format; "stamp" puts a timestamp and a padded level in
 front of every line written to standard error, tracebacks included.
 """
@@ -69,6 +73,13 @@ def setup_logging():
         logging.basicConfig(level=logging.INFO)
 
 
+class Music:
+    """Stops its channel when collected, which it never opened."""
+
+    def __del__(self):
+        self.channel.stop()
+
+
 class World:
     def __init__(self):
         self.enemies = []
@@ -109,6 +120,21 @@ class World:
             ctypes.string_at(0)  # CRASH:segv
         elif MODE == "warn":
             warnings.warn("sprite sheets are deprecated, use atlases")  # CRASH:warn
+        elif MODE == "notes":
+            e = LookupError("no spawn point for " + kind)
+            e.add_note("hint: run tools/build_levels.py first")
+            e.add_note("searched: levels/, mods/levels/")
+            raise e  # CRASH:notes
+        elif MODE == "ignored":
+            global MUSIC
+            MUSIC = Music()
+            hp = self.config[kind]["armour"]  # CRASH:ignored
+        elif MODE == "atexit":
+            import atexit
+            atexit.register(lambda: print("settings saved to settings.ini", flush=True))
+            hp = self.enemies[3]  # CRASH:atexit
+        elif MODE == "interrupt":
+            raise KeyboardInterrupt  # CRASH:interrupt
         elif MODE == "group":
             import asyncio
 
