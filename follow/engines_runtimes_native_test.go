@@ -30,6 +30,15 @@ func langCGame(t *testing.T) (*langGame, string) {
 		langBuild(t, dir, nil, append(append([]string{gcc}, flags...), "-o", out, "game.c")...)
 		progs[name] = []string{out}
 	}
+	// A launcher script, as games ship them: bash reports the game's
+	// death by a signal ("launch.sh: line 2: 4242 Segmentation fault ...")
+	// and exits with its status.
+	launch := filepath.Join(dir, "launch.sh")
+	script := "#!/bin/bash\n\"$@\"\nstatus=$?\necho \"launcher: the game exited with $status\"\nexit $status\n"
+	if err := os.WriteFile(launch, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	progs["launcher"] = []string{needEngine(t, "bash"), launch, progs["plain"][0]}
 	return &langGame{dir: dir, progs: progs, first: "plain", wrap: langWrapper(t),
 		handled: "missing texture enemy.png, using the placeholder"}, filepath.Join(dir, "game.c")
 }
@@ -69,6 +78,10 @@ func TestRuntime_C(t *testing.T) {
 		{name: "overflow-bare", mode: "overflow", prog: "ubsan", env: []string{"UBSAN_OPTIONS="},
 			text: overflow, level: oplog.LevelError, stack: []string{"at " + at("CRASH:overflow") + ":"}, class: oplog.ClassError,
 			title: "runtime error: signed integer overflow", where: []string{at("CRASH:overflow")}, exits: true},
+		// The SIGSEGV with no handler, behind a launcher script: the
+		// shell's line is the crash.
+		{name: "segv-launcher", mode: "segv-bare", prog: "launcher", text: `\S*(launch\.sh: )?line 2: \d+ Segmentation fault`,
+			level: oplog.LevelFatal, class: oplog.ClassCrash, title: "Segmentation fault"},
 		{name: "leak", prog: "asan", text: `==\d+==ERROR: LeakSanitizer: detected memory leaks`, level: oplog.LevelFatal,
 			stack: []string{"Direct leak of 4 byte(s) in 1 object(s) allocated from:", "in spawn_enemy ", "SUMMARY: AddressSanitizer: 4 byte(s) leaked"},
 			class: oplog.ClassCrash, title: "LeakSanitizer: detected memory leaks", where: []string{"spawn_enemy", at("CRASH:leak")}},

@@ -108,10 +108,57 @@ func startWithin(s string) (rtKind, oplog.Level) {
 	switch {
 	case strings.HasSuffix(s, "' failed.") && strings.Contains(s, ": Assertion `"):
 		return rtNative, oplog.LevelFatal
-	case signalHeadline(s):
+	case signalHeadline(s), shellSignal(s):
 		return rtNative, oplog.LevelFatal
 	}
 	return rtNone, 0
+}
+
+// shellSignals are how shells name the signals a command they ran died
+// of: bash's and dash's (strsignal's), then zsh's.
+var shellSignals = [...]string{"Segmentation fault", "Aborted", "Bus error", "Floating point exception", "Illegal instruction",
+	"Killed", "Trace/breakpoint trap", "segmentation fault", "abort", "bus error", "floating point exception",
+	"illegal hardware instruction", "killed"}
+
+// shellSignal reports the line a shell prints when a command it ran (a
+// game behind a launcher script) died of a signal: bash's "launcher.sh:
+// line 3: 32352 Segmentation fault      ./game" (and "(core dumped)"),
+// dash's "Segmentation fault" alone, zsh's "zsh: segmentation fault
+// ./game". A signal's name alone is the whole line; after a shell's
+// "NAME: line N: " (or "line N: " past a prefix) or "zsh: ", the command
+// follows it.
+func shellSignal(t string) bool {
+	rest, shell := t, false
+	// "line 3: " past a prefix: the script's name may be read as a logger's.
+	if i := strings.Index(t, "line "); i == 0 || i > 2 && t[i-2:i] == ": " && strings.IndexByte(t[:i-2], ' ') < 0 {
+		j := i + len("line ")
+		for j < len(t) && isDigit(t[j]) {
+			j++
+		}
+		if j == i+len("line ") || !strings.HasPrefix(t[j:], ": ") {
+			return false
+		}
+		rest, shell = t[j+2:], true
+		for j = 0; j < len(rest) && isDigit(rest[j]); j++ { // the command's pid
+		}
+		if j > 0 && j < len(rest) && rest[j] == ' ' {
+			rest = rest[j+1:]
+		}
+	} else if z, ok := strings.CutPrefix(t, "zsh: "); ok {
+		rest, shell = z, true
+	}
+	for _, name := range shellSignals {
+		after, ok := strings.CutPrefix(rest, name)
+		if !ok {
+			continue
+		}
+		if after != "" && after[0] != ' ' {
+			return false // "Killed 3 orcs" is no signal's
+		}
+		after = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(after), "(core dumped)"))
+		return after == "" || shell
+	}
+	return false
 }
 
 // sanitizerStart reports "==1234==ERROR: AddressSanitizer: ..." (and

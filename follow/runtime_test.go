@@ -232,3 +232,28 @@ func TestRuntime_Import(t *testing.T) {
 		t.Errorf("find_crashes: %+v", page.Groups)
 	}
 }
+
+// TestShellSignal: the lines shells print when a command they ran died of
+// a signal, and messages that only look like them.
+func TestShellSignal(t *testing.T) {
+	for s, want := range map[string]bool{
+		"launcher.sh: line 3: 32352 Segmentation fault      ./game":               true,
+		"launcher.sh: line 3: 32352 Segmentation fault      (core dumped) ./game": true,
+		"line 3: 32352 Segmentation fault      ./game":                            true, // the script's name cut as a prefix
+		"bash: line 1: 1234 Aborted                 (core dumped) ./game -w":      true,
+		"Segmentation fault":               true,
+		"Segmentation fault (core dumped)": true,
+		"Killed":                           true,
+		"zsh: segmentation fault (core dumped)  ./game": true,
+		"Killed 3 orcs":       false,
+		"Aborted mission":     false,
+		"Segmentation faulty": false,
+		"the dragon Killed":   false,
+		"line x: Killed":      false,
+		"run.sh: line 4: ./game: No such file or directory": false,
+	} {
+		if got := shellSignal(s); got != want {
+			t.Errorf("shellSignal(%q) = %v, want %v", s, got, want)
+		}
+	}
+}

@@ -8,7 +8,9 @@
  * backtrace_symbols_fd, then raises again), "uaf" (a heap use after free,
  * for -fsanitize=address), "overflow" (a signed overflow, for
  * -fsanitize=undefined), "leak" (memory never freed, for
- * -fsanitize=address's LeakSanitizer at exit), "ok". Build it with -g
+ * -fsanitize=address's LeakSanitizer at exit), "segv-bare" (the SIGSEGV
+ * with no handler: the process dies of it, and a shell that ran it says
+ * so), "ok". Build it with -g
  * -rdynamic so that the backtrace names functions.
  */
 #define _GNU_SOURCE
@@ -87,7 +89,7 @@ void spawn_enemy(struct world *w, const char *kind) {
 	volatile int bonus = 2147483600, zero = 0;
 	if (strcmp(mode, "assert") == 0) {
 		assert(e->hp > 0); /* CRASH:assert */
-	} else if (strcmp(mode, "segv") == 0) {
+	} else if (strcmp(mode, "segv") == 0 || strcmp(mode, "segv-bare") == 0) {
 		struct enemy *boss = find_enemy(w, "boss");
 		boss->hp += 10; /* CRASH:segv */
 	} else if (strcmp(mode, "fpe") == 0) {
