@@ -21,6 +21,7 @@ func Parse(stack string) Trace {
 	group := pyGroup(stack)
 	stack = preamble(stack)
 	rust := strings.Contains(stack, ".rs:") // Rust's frames: the crate's files (rust.go)
+	stripped := strippedStack(stack)
 	python := false
 	py := pyState{indent: -1, first: group}
 	last := ""               // the last line that is not a frame
@@ -44,6 +45,9 @@ func Parse(stack string) Trace {
 			continue
 		}
 		f, ok := parseFrame(s)
+		if ok && f == "" && stripped {
+			f = offsetFrame(s)
+		}
 		if ok && rust {
 			// The crate's first frame only: where it panicked, which is all
 			// a panic without RUST_BACKTRACE says (rust.go).
@@ -182,7 +186,7 @@ func TopLines(stack string, n int) []string {
 	var out []string
 	seen := 0
 	stack = preamble(stack)
-	python := false
+	python, stripped := false, strippedStack(stack)
 	py := pyState{indent: -1}
 	goFrame := -1 // the index in out of the frame on the line before, when it may be Go's
 	for line := range strings.Lines(stack) {
@@ -202,6 +206,9 @@ func TopLines(stack string, n int) []string {
 		f, ok := parseFrame(s)
 		if ok {
 			seen++
+		}
+		if ok && f == "" && stripped {
+			f = offsetFrame(s)
 		}
 		if ok && !python && (seen <= maxHandlerFrames+1 && signalTrampoline(s) || goPanicFrame(s)) {
 			out = out[:0]

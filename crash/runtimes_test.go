@@ -172,3 +172,28 @@ func TestRuntimes_GameFrame(t *testing.T) {
 		t.Errorf("frames past a handler: %q", a.Frames)
 	}
 }
+
+// TestRuntimes_Stripped: a crash handler's backtrace_symbols of a program
+// without symbols (gcc -O0, strip) names places in the program only: they
+// title the crash and tell two sites apart, while the handler's frame,
+// the addresses and the pid of each run do not.
+func TestRuntimes_Stripped(t *testing.T) {
+	report := func(site, caller, base string) string {
+		return "./game(+0x11ee)[0x" + base + "1ee]\n/lib/x86_64-linux-gnu/libc.so.6(+0x3c050)[0x7fce8ac4a050]\n" +
+			"./game(+0x" + site + ")[0x" + base + site[1:] + "]\n./game(+0x" + caller + ")[0x" + base + caller[1:] + "]\n" +
+			"/lib/x86_64-linux-gnu/libc.so.6(+0x2724a)[0x7fce8ac3524a]\n/lib/x86_64-linux-gnu/libc.so.6(__libc_start_main+0x85)[0x7fce8ac35305]\n" +
+			"./game(+0x1101)[0x" + base + "101]"
+	}
+	const text = "*** SIGSEGV received, backtrace:"
+	a, again, b := report("1243", "1360", "55ffd34b6"), report("1243", "1360", "55af3745a"), report("1257", "136e", "55ffd34b6")
+	sig := func(stack string) string { return crash.Parse(stack).WithHead(text).Signature() }
+	if sig(a) != sig(again) || sig(a) == sig(b) {
+		t.Errorf("signatures: one site in two runs %s %s, another site %s", sig(a), sig(again), sig(b))
+	}
+	for stack, want := range map[string]string{a: text + " in ./game(+0x1243)", b: text + " in ./game(+0x1257)"} {
+		r := &oplog.Record{Level: oplog.LevelFatal, Text: text, Stack: stack}
+		if got := crash.Title(crash.Message(r), crash.GameFrame(stack)); got != want {
+			t.Errorf("title %q, want %q", got, want)
+		}
+	}
+}

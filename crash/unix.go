@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"github.com/ianlancetaylor/demangle"
+
+	"github.com/mcplogd/mcplogd/oplog"
 )
 
 // Native crashes of programs on Linux and macOS, as a crash handler or a
@@ -37,6 +39,41 @@ func execinfoFrame(s string) (frame string, ok bool) {
 		return "", true
 	}
 	return normalizeName(name), true
+}
+
+// strippedStack reports a backtrace_symbols stack of a program without
+// symbols: its frames of the program's own modules name no function
+// ("./game(+0x1243)[0x55ffd34b6243]"), only places in them. Their offsets
+// are then all that tells one crash from another, and they hold for every
+// run of one build (a rebuild moves them: a build with symbols groups
+// across builds).
+func strippedStack(stack string) bool {
+	if !strings.Contains(stack, "(+0x") {
+		return false
+	}
+	found := false
+	for line := range strings.Lines(stack) {
+		module, sym, ok := execinfoParts(unnumbered(strings.TrimSpace(line)))
+		if !ok || systemLibrary(module) {
+			continue
+		}
+		if !strings.HasPrefix(sym, "+0x") {
+			return false
+		}
+		found = true
+	}
+	return found
+}
+
+// offsetFrame is a stripped program's frame s as its module's name and the
+// offset in it ("game+0x1243"); "" for a system library's, or a line that
+// is no such frame.
+func offsetFrame(s string) string {
+	module, sym, ok := execinfoParts(s)
+	if !ok || systemLibrary(module) || !strings.HasPrefix(sym, "+0x") {
+		return ""
+	}
+	return oplog.ClipBytes(module[strings.LastIndexAny(module, `/\`)+1:]+sym, maxFrameBytes)
 }
 
 // demangled is a C++ symbol as its source names it, without its

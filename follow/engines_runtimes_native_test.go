@@ -30,6 +30,11 @@ func langCGame(t *testing.T) (*langGame, string) {
 		langBuild(t, dir, nil, append(append([]string{gcc}, flags...), "-o", out, "game.c")...)
 		progs[name] = []string{out}
 	}
+	// A release build without symbols: its handler's frames are places.
+	stripped := filepath.Join(dir, "game-stripped")
+	langBuild(t, dir, nil, gcc, "-O0", "-o", stripped, "game.c")
+	langBuild(t, dir, nil, needEngine(t, "strip"), stripped)
+	progs["stripped"] = []string{stripped}
 	// A launcher script, as games ship them: bash reports the game's
 	// death by a signal ("launch.sh: line 2: 4242 Segmentation fault ...")
 	// and exits with its status.
@@ -78,6 +83,11 @@ func TestRuntime_C(t *testing.T) {
 		{name: "overflow-bare", mode: "overflow", prog: "ubsan", env: []string{"UBSAN_OPTIONS="},
 			text: overflow, level: oplog.LevelError, stack: []string{"at " + at("CRASH:overflow") + ":"}, class: oplog.ClassError,
 			title: "runtime error: signed integer overflow", where: []string{at("CRASH:overflow")}, exits: true},
+		// The handler's SIGSEGV in a build without symbols: titled by the
+		// place in the program.
+		{name: "segv-stripped", mode: "segv", prog: "stripped", text: regexp.QuoteMeta("Caught signal 11 (Segmentation fault), backtrace:"),
+			level: oplog.LevelFatal, stack: []string{"game-stripped(+0x"}, class: oplog.ClassCrash,
+			title: "Caught signal 11 (Segmentation fault)", where: []string{"game-stripped(+0x"}},
 		// The SIGSEGV with no handler, behind a launcher script: the
 		// shell's line is the crash.
 		{name: "segv-launcher", mode: "segv-bare", prog: "launcher", text: `\S*(launch\.sh: )?line 2: \d+ Segmentation fault`,
