@@ -122,6 +122,15 @@ func parseFrame(s string) (frame string, ok bool) {
 	switch {
 	case goPanicFrame(s):
 		return "", true // the frames after it are the panic's (Parse, TopLines)
+	case strings.HasPrefix(s, "At: ") || strings.HasPrefix(s, "at: "):
+		// Godot's place of an error, as a parser that is not Godot's keeps
+		// it: "At: core/translation.cpp:945." (3), "at: get_language_code
+		// (core/string/translation.cpp:945)" (4).
+		if loc := strings.TrimSuffix(s[4:], "."); strings.HasSuffix(loc, ")") {
+			return atFrame(loc), true
+		} else if i := strings.LastIndexByte(loc, ':'); i > 0 && isDigit(loc[len(loc)-1]) {
+			return oplog.ClipBytes(dropLineNumbers(loc), maxFrameBytes), true
+		}
 	case strings.HasPrefix(s, "at ") && moduleOffset(s[3:]):
 		return "", true // no symbol: an address that differs between builds says nothing
 	case strings.HasPrefix(s, "at "):

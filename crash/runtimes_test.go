@@ -71,6 +71,12 @@ var runtimeCases = []runtimeCase{
 	{"py-recursion", oplog.LevelError, "RecursionError: maximum recursion depth exceeded",
 		"Traceback (most recent call last):\n  File \"/tmp/g/game.py\", line 8, in <module>\n    walk_tree(0)\n  File \"/tmp/g/game.py\", line 5, in walk_tree\n    return walk_tree(n + 1)\n" +
 			"           ^^^^^^^^^^^^^^^^\n  [Previous line repeated 996 more times]\nRecursionError: maximum recursion depth exceeded"},
+	// Godot's errors as a parser that is not Godot's keeps them: the
+	// place on the line after, each error its own.
+	{"godot-generic", oplog.LevelError, "get_language_code: Invalid locale 'C'.", "   At: core/translation.cpp:945."},
+	{"godot-generic-2", oplog.LevelError, "set_locale: Unsupported locale 'C', falling back to 'en'.", "   At: core/translation.cpp:969."},
+	{"godot4-generic", oplog.LevelError, "Invalid access to property or key 'orc' on a base object of type 'Dictionary'.",
+		"   at: spawn_enemy (res://main.gd:5)"},
 	// V8's built-in frame first.
 	{"node-builtin", oplog.LevelFatal, "SyntaxError: Expected property name or '}' in JSON at position 1",
 		"<anonymous_script>:1\n{bad json\n ^\n\nSyntaxError: Expected property name or '}' in JSON at position 1\n    at JSON.parse (<anonymous>)\n    at loadSave (/tmp/g/game.js:4:15)\n    at Object.<anonymous> (/tmp/g/game.js:6:1)"},
@@ -99,6 +105,9 @@ var runtimeTitles = map[string]string{
 	"go-recover":       "panic: runtime error: index out of range [3] with length 1 in main.findPath(...) at /tmp/g/main.go:10",
 	"go-mapwrite":      "fatal error: concurrent map writes in main.bumpScore(...) at /tmp/g/main.go:12",
 	"node-builtin":     "SyntaxError: Expected property name or '}' in JSON at position 1 in loadSave (/tmp/g/game.js:4:15)",
+	"godot-generic":    "get_language_code: Invalid locale 'C'. in core/translation.cpp:945",
+	"godot-generic-2":  "set_locale: Unsupported locale 'C', falling back to 'en'. in core/translation.cpp:969",
+	"godot4-generic":   "Invalid access to property or key 'orc' on a base object of type 'Dictionary'. in spawn_enemy (res://main.gd:5)",
 	"py-multiline":     `ValueError: level validation failed: in File "/tmp/g/game.py", line 5, in validate`,
 	"py-notes":         `FileNotFoundError: level arena missing in File "/tmp/g/game.py", line 8, in load_level`,
 	"py-ignored":       `KeyError: 'castle' in File "/tmp/g/game.py", line 8, in load_level`,

@@ -52,7 +52,10 @@ func Title(message, frame string) string {
 // backtrace_symbols' address ("./game(f+0x14)[0x55d4]" is
 // "./game(f+0x14)").
 func frameTitle(frame string) string {
-	frame = strings.TrimPrefix(frame, "at ")
+	if f, ok := strings.CutPrefix(frame, "At: "); ok { // Godot 3's place: "At: res://main.gd:6."
+		frame = strings.TrimSuffix(f, ".")
+	}
+	frame = strings.TrimPrefix(strings.TrimPrefix(frame, "at: "), "at ")
 	switch {
 	case len(frame) > 1 && frame[0] == '#' && isDigit(frame[1]):
 		_, rest, _ := strings.Cut(frame, " ")

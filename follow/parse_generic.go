@@ -14,7 +14,7 @@ import (
 // "[ERROR]", "[ERROR  ]", "ERROR:", "<error>" or "level=error"), then the
 // message. A name is taken where the line shows one: Python's
 // "ERROR:root:msg", Rust's "[2024-05-01T12:34:56Z ERROR my_crate::net] msg",
-// log4j's thread and level "[main/WARN]: msg",
+// log4j's thread and level "[main/WARN]: msg", Godot's "SCRIPT ERROR: msg",
 // Kivy's "[INFO   ] [Module      ] msg", a logger before " - " after the
 // level, or a bracketed or " - "-separated token before it.
 // java.util.logging's two-line records ("Dec 04, 2026 10:00:01 PM
@@ -294,6 +294,9 @@ func trimSeparators(s string) string {
 // findLevel looks for a level word among the first tokens of s and
 // returns the level, a name where one shows, and the message.
 func findLevel(s string) (level oplog.Level, name, text string, ok bool) {
+	if lv, text, ok := qualifiedLevel(s); ok {
+		return lv, "", text, true
+	}
 	rest := s
 	needSep := false // a plain token came: only a separator may follow it
 	for i := 0; i < 5 && rest != ""; i++ {
@@ -362,6 +365,21 @@ func findLevel(s string) (level oplog.Level, name, text string, ok bool) {
 		rest = after
 	}
 	return 0, "", "", false
+}
+
+// qualifiedLevel reads a level word in capitals after another, with its
+// colon: Godot's "SCRIPT ERROR: msg" and "USER WARNING: msg".
+func qualifiedLevel(s string) (oplog.Level, string, bool) {
+	w, after, ok := strings.Cut(s, " ")
+	if !ok || len(w) < 2 || len(w) > 8 || !isUpper(w) || leadingWord(w) != w {
+		return 0, "", false
+	}
+	lv, text, ok := strings.Cut(after, ": ")
+	if !ok || !isUpper(lv) || leadingWord(lv) != lv {
+		return 0, "", false
+	}
+	level, ok := levelWord(lv)
+	return level, text, ok
 }
 
 // threadLevel reads log4j's thread and level in brackets at the start of

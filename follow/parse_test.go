@@ -719,6 +719,9 @@ func TestParse_GenericHeaders(t *testing.T) {
 	f("2026-03-01 12:00:00 [Render thread/WARN]: slow chunk", oplog.LevelWarn, "Render thread", "slow chunk", utc(12, 0, 0, 0))
 	f("[main/ERROR] no save", oplog.LevelError, "main", "no save", time.Time{})
 	f("[a/b] no level", oplog.LevelInfo, "", "[a/b] no level", time.Time{})
+	f("SCRIPT ERROR: spawn_enemy: Invalid get index 'orc'", oplog.LevelError, "", "spawn_enemy: Invalid get index 'orc'", time.Time{})
+	f("USER WARNING: low health", oplog.LevelWarn, "", "low health", time.Time{})
+	f("GAME OVER: you died", oplog.LevelInfo, "", "GAME OVER: you died", time.Time{})
 }
 
 func TestParse_GenericTraces(t *testing.T) {
