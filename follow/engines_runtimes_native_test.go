@@ -108,7 +108,8 @@ func TestRuntime_C_Groups(t *testing.T) {
 
 // TestRuntime_CPP: a std::runtime_error nothing catches: std::terminate
 // prints its what() and aborts, with no handler ("throw") and with one that
-// prints a backtrace ("throw-bt").
+// prints a backtrace ("throw-bt"); a pure virtual method called from a
+// base's destructor ("pure"), which libstdc++ names before it terminates.
 func TestRuntime_CPP(t *testing.T) {
 	gxx := needEngine(t, "g++")
 	dir := copyGame(t, "runtimes/cpp")
@@ -117,6 +118,8 @@ func TestRuntime_CPP(t *testing.T) {
 		handled: "missing texture enemy.png, using the placeholder"}
 	terminate := regexp.QuoteMeta("terminate called after throwing an instance of 'std::runtime_error'")
 	cases := []langCase{
+		{name: "pure", text: "pure virtual method called", level: oplog.LevelFatal, stack: []string{"terminate called without an active exception"},
+			class: oplog.ClassCrash, title: "pure virtual method called"},
 		{name: "throw", text: terminate, level: oplog.LevelFatal, stack: []string{"what():  no spawn point for orc"},
 			class: oplog.ClassCrash, title: "std::runtime_error"},
 		{name: "throw-bt", text: terminate, level: oplog.LevelFatal,

@@ -113,7 +113,8 @@ func (r *report) beginNative(t string, end int64) {
 
 // native reads what follows a native crash's headline: frames of
 // backtrace_symbols, gdb or lldb, C++'s "what():", a signal handler's
-// headline after an assertion, a count of frames.
+// headline after an assertion, a count of frames, the terminate after a
+// pure virtual call.
 func (r *report) native(s, t string, end int64) bool {
 	switch {
 	case strings.HasPrefix(t, "what():"):
@@ -121,6 +122,7 @@ func (r *report) native(s, t string, end int64) bool {
 		r.e.end = end
 		return true
 	case nativeFrameLine(t), r.indented(s) && r.e.blanks == 0, signalHeadline(t), prefixedHeadline(s),
+		strings.HasPrefix(t, "terminate called ") && r.e.lines == 0, // after "pure virtual method called"
 		strings.HasPrefix(t, "Obtained ") && strings.HasSuffix(t, "stack frames."),
 		strings.EqualFold(t, "backtrace:"), strings.EqualFold(t, "stack trace:"), strings.HasPrefix(t, "Aborted"):
 		return r.add(s, end)

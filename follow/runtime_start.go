@@ -172,7 +172,8 @@ func sanitizerStart(t string) bool {
 }
 
 // nativeAbort reports what the C and C++ runtimes print as they abort:
-// C++'s terminate, glibc's heap checks and fortify, gdb's stop.
+// C++'s terminate and its call of a pure virtual method, glibc's heap
+// checks and fortify, gdb's stop.
 func nativeAbort(t string) bool {
 	switch t[0] {
 	case 't':
@@ -185,7 +186,10 @@ func nativeAbort(t string) bool {
 		return strings.HasPrefix(t, "*** stack smashing detected") || strings.HasPrefix(t, "*** buffer overflow detected") ||
 			strings.HasPrefix(t, "*** Error in `")
 	case 'P':
-		return strings.HasPrefix(t, "Program received signal ") || strings.HasPrefix(t, "Program terminated with signal ")
+		return strings.HasPrefix(t, "Program received signal ") || strings.HasPrefix(t, "Program terminated with signal ") ||
+			t == "Pure virtual function called!" // libc++'s
+	case 'p':
+		return t == "pure virtual method called" // libstdc++'s, before its terminate
 	}
 	return false
 }

@@ -6,8 +6,9 @@
 // nothing catches deep in game code (main -> tick -> World::spawn ->
 // World::spawnEnemy): std::terminate prints what() and aborts. MODE "throw"
 // leaves SIGABRT alone; "throw-bt" installs a handler that prints a
-// backtrace with backtrace_symbols_fd, then raises the signal again; "ok"
-// throws nothing. Build it with -g -rdynamic.
+// backtrace with backtrace_symbols_fd, then raises the signal again; "pure"
+// calls a pure virtual method instead (libstdc++ says so, then terminates);
+// "ok" throws nothing. Build it with -g -rdynamic.
 #include <execinfo.h>
 #include <signal.h>
 #include <sys/time.h>
@@ -44,6 +45,18 @@ static void onSignal(int sig) {
 	raise(sig);
 }
 
+// A spawner whose destructor calls what only its subclasses define: in
+// the base's destructor, the call is of the pure virtual method.
+struct Spawner {
+	virtual ~Spawner() { release(); }
+	void release() { onRelease(); } // CRASH:pure
+	virtual void onRelease() = 0;
+};
+
+struct OrcSpawner : Spawner {
+	void onRelease() override {}
+};
+
 class World {
 public:
 	void loadTexture(const std::string &name) {
@@ -54,6 +67,11 @@ public:
 
 	void spawnEnemy(const std::string &kind) {
 		auto at = spawnPoints.find(kind);
+		if (mode == "pure") {
+			Spawner *s = new OrcSpawner;
+			delete s;
+			return;
+		}
 		if (at == spawnPoints.end() && mode != "ok") {
 			throw std::runtime_error("no spawn point for " + kind); // CRASH:throw
 		}
