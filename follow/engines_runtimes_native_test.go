@@ -90,7 +90,7 @@ func TestRuntime_C(t *testing.T) {
 			title: "Caught signal 11 (Segmentation fault)", where: []string{"game-stripped(+0x"}},
 		// The SIGSEGV with no handler, behind a launcher script: the
 		// shell's line is the crash.
-		{name: "segv-launcher", mode: "segv-bare", prog: "launcher", text: `\S*(launch\.sh: )?line 2: \d+ Segmentation fault`,
+		{name: "segv-launcher", mode: "segv-bare", prog: "launcher", text: `\S*(launch\.sh: )?line 2: +\d+ Segmentation fault`,
 			level: oplog.LevelFatal, class: oplog.ClassCrash, title: "Segmentation fault"},
 		{name: "leak", prog: "asan", text: `==\d+==ERROR: LeakSanitizer: detected memory leaks`, level: oplog.LevelFatal,
 			stack: []string{"Direct leak of 4 byte(s) in 1 object(s) allocated from:", "in spawn_enemy ", "SUMMARY: AddressSanitizer: 4 byte(s) leaked"},

@@ -240,6 +240,7 @@ func TestShellSignal(t *testing.T) {
 		"launcher.sh: line 3: 32352 Segmentation fault      ./game":               true,
 		"launcher.sh: line 3: 32352 Segmentation fault      (core dumped) ./game": true,
 		"line 3: 32352 Segmentation fault      ./game":                            true, // the script's name cut as a prefix
+		"launch.sh: line 2:  7761 Segmentation fault      \"$@\"":                 true, // a pid of four digits, right-aligned
 		"bash: line 1: 1234 Aborted                 (core dumped) ./game -w":      true,
 		"Segmentation fault":               true,
 		"Segmentation fault (core dumped)": true,
