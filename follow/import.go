@@ -59,12 +59,14 @@ const importHead = 4 << 10
 // Follower uses (run and compile markers too), and appends its records to
 // s: imported records give the same records, runs and crash groups the
 // same file followed gives. Its read position is stored with each batch
-// under a key of the source and the input's first 4 KiB, so importing
-// the same input again adds nothing (Skipped is its size), an input that
-// has grown since adds only what is new, and an import that was cut short
-// goes on where it stopped. An input that begins as one imported before
-// but differs later (another run's log) is imported whole when r can seek
-// (a file), and refused otherwise.
+// under a key of the source and the file's name (standard input's: its
+// first 4 KiB), with a hash of what was read, so importing the same input
+// again adds nothing (Skipped is its size), an input that has grown since
+// adds only what is new (a file however small), and an import that was
+// cut short goes on where it stopped. An input that begins as one
+// imported before but differs later (the log a game rewrote at its next
+// launch) is imported whole when r can seek (a file), and refused
+// otherwise.
 func Import(ctx context.Context, s Sink, r io.Reader, opts ImportOptions) (ImportResult, error) {
 	if err := checkName(opts.Source); err != nil {
 		return ImportResult{}, fmt.Errorf("import: %w", err)
@@ -76,7 +78,11 @@ func Import(ctx context.Context, s Sink, r io.Reader, opts ImportOptions) (Impor
 	}
 	sum := sha256.Sum256(head)
 	im := &importer{s: s, opts: opts, r: r, in: in, hash: sha256.New(),
-		key: "import\x00" + opts.Source + "\x00" + hex.EncodeToString(sum[:16])}
+		headKey: "import\x00" + opts.Source + "\x00" + hex.EncodeToString(sum[:16])}
+	im.key = im.headKey
+	if opts.File != "" {
+		im.key = "import\x00" + opts.Source + "\x00file\x00" + opts.File
+	}
 	if opts.File != "" {
 		im.file, _ = json.Marshal(opts.File)
 	}
@@ -86,6 +92,7 @@ func Import(ctx context.Context, s Sink, r io.Reader, opts ImportOptions) (Impor
 	if err := im.choose(head[min(len(head), int(im.res.Skipped)):]); err != nil {
 		return im.res, err
 	}
+	im.fresh = im.res.Skipped == 0 && im.p != nil && hasRuns(ctx, s, opts.Source)
 	err = im.read(ctx)
 	return im.res, err
 }
@@ -96,7 +103,8 @@ type importer struct {
 	opts    ImportOptions
 	r       io.Reader
 	in      *bufio.Reader
-	key     string
+	key     string // where its position is kept: by the file's name, else by its first bytes
+	headKey string // by its first bytes, as imports of files were kept before
 	hash    hash.Hash // of every byte read, from 0
 	off     int64     // bytes read
 	p       Parser    // nil: the wire format
@@ -106,6 +114,7 @@ type importer struct {
 	lineNo  int
 	file    []byte // opts.File as a JSON string, or nil
 	res     ImportResult
+	fresh   bool // the input is read from its start into a source with runs: its first record starts a run
 }
 
 // importPosition is the value of an import's position.
@@ -117,6 +126,9 @@ type importPosition struct {
 // resume skips what an import of the same input stored before.
 func (im *importer) resume(ctx context.Context) error {
 	v, err := im.s.Position(ctx, im.key)
+	if err == nil && v == nil && im.key != im.headKey {
+		v, err = im.s.Position(ctx, im.headKey)
+	}
 	if err != nil || v == nil {
 		return err
 	}
@@ -265,12 +277,47 @@ func (im *importer) line(b []byte, end int64) error {
 
 func (im *importer) add(es []Entry) {
 	for _, e := range es {
+		if im.fresh {
+			im.startRun(&e)
+		}
 		r := prepare(e.Record, im.opts.Source)
 		if im.file != nil {
 			r.Data = withPosition(r.Data, &pendingEntry{end: e.End, path: im.file})
 		}
 		im.pending, im.ends = append(im.pending, r), append(im.ends, e.End)
 	}
+}
+
+// hasRuns reports whether source has a run already, when s can tell (an
+// oplog.Log, a client of a server).
+func hasRuns(ctx context.Context, s Sink, source string) bool {
+	rl, ok := s.(oplog.RunLister)
+	if !ok {
+		return false
+	}
+	runs, err := rl.Runs(ctx, source)
+	return err == nil && len(runs) > 0
+}
+
+// startRun begins a run with the first entry of an input read from its
+// start into a source that has one, unless the entry begins one (an
+// engine's banner): another log imported into a source is another
+// session than the one before it (a game's log of each launch, imported
+// one after the other), as a log the game rewrites or replaces is for a
+// follower. Into a new source, the input's first record starts its first
+// run, as when the file is followed.
+func (im *importer) startRun(first *Entry) {
+	im.fresh = false
+	if first.Record.Kind == oplog.KindMarker && first.Record.Name == oplog.MarkerRun {
+		return
+	}
+	what := "standard input"
+	if im.opts.File != "" {
+		what = im.opts.File
+	}
+	r := prepare(oplog.Record{Kind: oplog.KindMarker, Name: oplog.MarkerRun, Time: first.Record.Time,
+		Text: "run started: the import of " + what, Data: []byte(`{"reason":"import"}`)}, im.opts.Source)
+	im.pending, im.ends = append(im.pending, r), append(im.ends, first.End)
 }
 
 // store appends what is pending in batches, each with the position after

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcplogd/mcplogd/crash"
 	"github.com/mcplogd/mcplogd/oplog"
 )
 
@@ -144,6 +146,76 @@ func TestImport_Twice(t *testing.T) {
 	}
 	if res := mustImport(t, l, changed, ImportOptions{}); res.Records != len(want)+1 || res.Skipped != 0 {
 		t.Errorf("a file with the same beginning that differs after: %+v", res)
+	}
+}
+
+// TestImport_AnotherLogAnotherRun: a game's logs of two launches,
+// imported one after the other into one source, are two runs, each
+// crashed of its own abort: one group of two. Importing either again adds
+// nothing, and the second grown adds its new lines to its run.
+func TestImport_AnotherLogAnotherRun(t *testing.T) {
+	l := mustLog(t)
+	l.SetCrashes(crash.New(l, nil))
+	launch := func(pid int) []byte {
+		return []byte(fmt.Sprintf("Game starting (pid %d)\nframe 1\nterminate called after throwing an instance of 'std::runtime_error'\n"+
+			"  what():  enemy pool exhausted (500 requested)\n", pid))
+	}
+	first, second := launch(4242), launch(4343)
+	mustImport(t, l, first, ImportOptions{File: "game-1.log"})
+	mustImport(t, l, second, ImportOptions{File: "game-2.log"})
+	if res := mustImport(t, l, first, ImportOptions{File: "game-1.log"}); res.Records != 0 {
+		t.Errorf("the first log again: %d records", res.Records)
+	}
+	grown := append(slices.Clone(second), "Aborted (core dumped)\n"...)
+	mustImport(t, l, grown, ImportOptions{File: "game-2.log"})
+	runs, err := l.Runs(t.Context(), testSource)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range runs {
+		got = append(got, fmt.Sprintf("%d:%s:%d", r.Run, r.Outcome, r.Records))
+	}
+	// Run 2: its start, 3 records, the end marker; then the grown line and
+	// its end marker.
+	if want := "[1:crashed:4 2:crashed:7]"; fmt.Sprint(got) != want {
+		t.Errorf("runs %v, want %s", got, want)
+		for _, r := range all(t, l) {
+			t.Logf("run %d %s %s %q", r.Run, r.Kind, r.Level, r.Text)
+		}
+	}
+	page, err := l.FindCrashes(t.Context(), oplog.CrashQuery{Source: testSource, Classes: []string{oplog.ClassCrash}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(page.Groups) != 1 || page.Groups[0].Count != 2 || page.Groups[0].RunsEnded != 2 {
+		t.Errorf("crash groups %+v, want one of 2 occurrences ending 2 runs", page.Groups)
+	}
+}
+
+// TestImport_SmallFileGrown: a file shorter than the 4 KiB that named
+// imports by their beginning, grown, adds only its new lines; one an
+// older build imported (kept by its beginning alone) is not read again.
+func TestImport_SmallFileGrown(t *testing.T) {
+	l := mustLog(t)
+	mustImport(t, l, []byte("a one\nb two\n"), ImportOptions{File: "/games/small.log"})
+	res := mustImport(t, l, []byte("a one\nb two\nc three\n"), ImportOptions{File: "/games/small.log"})
+	if res.Records != 2 || res.Skipped != int64(len("a one\nb two\n")) {
+		t.Errorf("grown: %+v, want its new line and an end marker", res)
+	}
+	var texts []string
+	for _, r := range all(t, l) {
+		if r.Kind == oplog.KindLine {
+			texts = append(texts, r.Text)
+		}
+	}
+	if fmt.Sprint(texts) != "[a one b two c three]" {
+		t.Errorf("lines %q", texts)
+	}
+	older := mustLog(t)
+	mustImport(t, older, []byte("x\ny\n"), ImportOptions{}) // kept by its first bytes
+	if res := mustImport(t, older, []byte("x\ny\n"), ImportOptions{File: "/games/old.log"}); res.Records != 0 || res.Skipped != 4 {
+		t.Errorf("imported before by its first bytes: %+v", res)
 	}
 }
 
