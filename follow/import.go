@@ -103,8 +103,8 @@ type importer struct {
 	opts    ImportOptions
 	r       io.Reader
 	in      *bufio.Reader
-	key     string // where its position is kept: by the file's name, else by its first bytes
-	headKey string // by its first bytes, as imports of files were kept before
+	key     string    // where its position is kept: by the file's name, else by its first bytes
+	headKey string    // by its first bytes, as imports of files were kept before
 	hash    hash.Hash // of every byte read, from 0
 	off     int64     // bytes read
 	p       Parser    // nil: the wire format

@@ -138,7 +138,7 @@ func shellSignal(t string) bool {
 		if j == i+len("line ") || !strings.HasPrefix(t[j:], ": ") {
 			return false
 		}
-		rest, shell = strings.TrimLeft(t[j+2:], " "), true // the pid is right-aligned: "line 2:  7761 Segmentation fault"
+		rest, shell = strings.TrimLeft(t[j+2:], " "), true  // the pid is right-aligned: "line 2:  7761 Segmentation fault"
 		for j = 0; j < len(rest) && isDigit(rest[j]); j++ { // the command's pid
 		}
 		if j > 0 && j < len(rest) && rest[j] == ' ' {
