@@ -77,6 +77,9 @@ var runtimeCases = []runtimeCase{
 	{"godot-generic-2", oplog.LevelError, "set_locale: Unsupported locale 'C', falling back to 'en'.", "   At: core/translation.cpp:969."},
 	{"godot4-generic", oplog.LevelError, "Invalid access to property or key 'orc' on a base object of type 'Dictionary'.",
 		"   at: spawn_enemy (res://main.gd:5)"},
+	{"asan-double-free", oplog.LevelFatal, "==24565==ERROR: AddressSanitizer: attempting double-free on 0x603000000040 in thread T0:",
+		"    #0 0x7f920bab76a8 in __interceptor_free ../../../../src/libsanitizer/asan/asan_malloc_linux.cpp:52\n" +
+			"    #1 0x55a42563c1d0 in destroy_sprite /tmp/g/game.c:6\n    #2 0x55a42563c1f3 in main /tmp/g/game.c:12"},
 	// V8's built-in frame first.
 	{"node-builtin", oplog.LevelFatal, "SyntaxError: Expected property name or '}' in JSON at position 1",
 		"<anonymous_script>:1\n{bad json\n ^\n\nSyntaxError: Expected property name or '}' in JSON at position 1\n    at JSON.parse (<anonymous>)\n    at loadSave (/tmp/g/game.js:4:15)\n    at Object.<anonymous> (/tmp/g/game.js:6:1)"},
@@ -108,6 +111,7 @@ var runtimeTitles = map[string]string{
 	"godot-generic":    "get_language_code: Invalid locale 'C'. in core/translation.cpp:945",
 	"godot-generic-2":  "set_locale: Unsupported locale 'C', falling back to 'en'. in core/translation.cpp:969",
 	"godot4-generic":   "Invalid access to property or key 'orc' on a base object of type 'Dictionary'. in spawn_enemy (res://main.gd:5)",
+	"asan-double-free": "AddressSanitizer: attempting double-free in destroy_sprite /tmp/g/game.c:6",
 	"py-multiline":     `ValueError: level validation failed: in File "/tmp/g/game.py", line 5, in validate`,
 	"py-notes":         `FileNotFoundError: level arena missing in File "/tmp/g/game.py", line 8, in load_level`,
 	"py-ignored":       `KeyError: 'castle' in File "/tmp/g/game.py", line 8, in load_level`,

@@ -253,7 +253,11 @@ func sanitizerMessage(s string) string {
 	if !ok {
 		return s
 	}
-	for _, cut := range []string{" on address ", " on unknown address ", " at pc "} {
+	// The address each run differs in: "heap-use-after-free on address
+	// 0x602000000010 at pc ...", "attempting double-free on 0x603000000040
+	// in thread T0:", "attempting free on address which was not
+	// malloc()-ed: 0x602000000011 in thread T0".
+	for _, cut := range []string{" on address 0x", " on unknown address 0x", " on 0x", ": 0x", " at pc "} {
 		if i := strings.Index(rest, cut); i > 0 {
 			rest = rest[:i]
 		}
