@@ -39,11 +39,11 @@ import (
 // an exit marker is crashed only when it ends just after an error with a
 // stack, as above (a Python traceback looks the same whether uncaught or
 // printed by traceback.print_exc(); the end of the program right after it
-// tells them apart), and that error is the crash. Only the next run's start says the program ended there: an end
-// marker says only that mcplogd stopped reading (an import's end, a
-// follower stopped while the game runs on, a log excerpt that ends with
-// an exception Unity logged and went on after), so a run it ends is ended,
-// whatever its last record.
+// tells them apart), and that error is the crash. Only the next run's
+// start says the program ended there: an end marker says only that
+// mcplogd stopped reading (an import's end, a follower stopped while the
+// game runs on, a log excerpt that ends with an exception Unity logged and
+// went on after), so a run it ends is ended, whatever its last record.
 const (
 	OutcomeRunning = "running"
 	OutcomeCrashed = "crashed"
