@@ -187,7 +187,7 @@ func TestEngine_Rust(t *testing.T) {
 		t.Error("the panicking program exited 0")
 	}
 	w.Close()
-	file = waitRecords(t, l, "rust-joined", "the panic in the followed file", func(recs []oplog.Record) bool {
+	waitRecords(t, l, "rust-joined", "the panic in the followed file", func(recs []oplog.Record) bool {
 		return count(recs, func(r *oplog.Record) bool { return r.Name == "panic" }) > 0
 	})
 	mustClose(t, f)
