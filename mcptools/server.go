@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime/debug"
+	"strings"
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -126,7 +127,7 @@ func newServer(l Backend, opts *Options) (*mcp.Server, *toolset) {
 	w := &consoleWatch{log: l, subs: map[*mcp.ServerSession]bool{}}
 	srv := mcp.NewServer(&mcp.Implementation{Name: "mcplogd", Title: "mcplogd flight recorder", Version: t.opts.Version}, &mcp.ServerOptions{
 		Instructions:       instructions,
-		Logger:             t.opts.Logger,
+		Logger:             slog.New(quietUndelivered{t.opts.Logger.Handler()}),
 		CompletionHandler:  t.complete,
 		SubscribeHandler:   w.subscribe,
 		UnsubscribeHandler: w.unsubscribe,
@@ -172,4 +173,27 @@ func ToolNames() []string {
 		names[i] = h.Name
 	}
 	return names
+}
+
+// quietUndelivered lowers to debug the SDK's warning that a notification
+// (a list of tools changed as an upstream restarted) found no stream to
+// go on: a client that keeps no standalone stream open, as the protocol
+// allows, is no fault, and serve's log said so at every restart.
+type quietUndelivered struct{ slog.Handler }
+
+func (h quietUndelivered) Handle(ctx context.Context, r slog.Record) error {
+	if r.Level == slog.LevelWarn && strings.HasPrefix(r.Message, "calling notifications/") && strings.Contains(r.Message, "undelivered message") {
+		if r.Level = slog.LevelDebug; !h.Handler.Enabled(ctx, r.Level) {
+			return nil
+		}
+	}
+	return h.Handler.Handle(ctx, r)
+}
+
+func (h quietUndelivered) WithAttrs(attrs []slog.Attr) slog.Handler {
+	return quietUndelivered{h.Handler.WithAttrs(attrs)}
+}
+
+func (h quietUndelivered) WithGroup(name string) slog.Handler {
+	return quietUndelivered{h.Handler.WithGroup(name)}
 }
