@@ -62,7 +62,9 @@ func TestMCP_UndeliveredNotificationIsNoWarning(t *testing.T) {
 	}
 	post(session, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
 	srv.AddTool(&mcp.Tool{Name: "spawn_enemy", InputSchema: &jsonschema.Schema{Type: "object"}},
-		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) { return &mcp.CallToolResult{}, nil })
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{}, nil
+		})
 	deadline := time.Now().Add(15 * time.Second)
 	for {
 		mu.Lock()
