@@ -44,16 +44,9 @@ func Parse(stack string) Trace {
 		if s == "" || skipLine(s) || python && py.source(line, s) {
 			continue
 		}
-		f, ok := parseFrame(s)
-		if ok && f == "" && stripped {
-			f = offsetFrame(s)
-		}
-		if ok && rust {
-			// The crate's first frame only: where it panicked, which is all
-			// a panic without RUST_BACKTRACE says (rust.go).
-			if f = rustFrame(s); t.frameCount > 0 {
-				f = ""
-			}
+		f, ok := stackFrame(s, stripped, rust && t.frameCount == 0)
+		if ok && rust && t.frameCount > 0 {
+			f = "" // the crate's first frame only (stackFrame)
 		}
 		if !ok {
 			if t.frameCount == 0 && (t.Head == "" || !headIsException && isExceptionLine(s)) {
@@ -96,6 +89,21 @@ func Parse(stack string) Trace {
 		}
 	}
 	return t
+}
+
+// stackFrame is parseFrame's frame of s, and in a stripped program's stack
+// (strippedStack) its place in the program, in a Rust panic's (rust) the
+// crate's: where it panicked, which is all a panic without RUST_BACKTRACE
+// says (rust.go).
+func stackFrame(s string, stripped, rust bool) (string, bool) {
+	f, ok := parseFrame(s)
+	switch {
+	case ok && rust:
+		f = rustFrame(s)
+	case ok && f == "" && stripped:
+		f = offsetFrame(s)
+	}
+	return f, ok
 }
 
 // skipLine reports lines that belong to no frame and are not a head either.
