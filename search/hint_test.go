@@ -273,4 +273,12 @@ func TestLog_Search_Pasted(t *testing.T) {
 			t.Errorf("search %q: %d hits, %v", s, len(p.Hits), err)
 		}
 	}
+	// A phrase never closed: the phrase, not its words anywhere (the
+	// second record holds them in another order).
+	logtest.MustAppend(t, e.log, oplog.Record{Level: oplog.LevelInfo, Name: "Game", Text: "wave spawn enemy soon"},
+		oplog.Record{Level: oplog.LevelError, Name: "Game", Text: "could not spawn enemy wave 3"})
+	p, err := e.log.Search(context.Background(), oplog.SearchQuery{Query: `"spawn enemy wave`, Limit: 10})
+	if err != nil || len(p.Hits) != 1 || p.Hits[0].Record.Text != "could not spawn enemy wave 3" {
+		t.Errorf(`search "spawn enemy wave: %+v, %v`, p.Hits, err)
+	}
 }

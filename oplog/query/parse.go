@@ -37,7 +37,9 @@ func Parse(s string) (Node, error) {
 	s = strings.TrimSpace(s)
 	n, perr := parseTree(s)
 	if perr != nil {
-		if n = pastedWords(s, perr); n == nil {
+		if closed, ok := phraseToEnd(s, perr); ok {
+			n = closed
+		} else if n = pastedWords(s, perr); n == nil {
 			return nil, perr
 		}
 	}
@@ -68,6 +70,28 @@ func parseTree(s string) (Node, error) {
 		return nil, SyntaxError(s, rest[0].pos, "')' without a '(' before it")
 	}
 	return n, nil
+}
+
+// phraseToEnd reads s, whose one quote is never closed (err), with the
+// phrase it opens closed at its end, as search boxes read it: `"spawn
+// enemy wave` is that phrase, not its words anywhere, and so is
+// `level:error "spawn enemy wave`'s. A query of fewer than pastedMin
+// words with letters (`"a b`) keeps its error.
+func phraseToEnd(s string, err error) (Node, bool) {
+	if e, ok := err.(*Error); !ok || e.Msg != "a quote that is never closed" || strings.Count(s, `"`) != 1 {
+		return nil, false
+	}
+	words := 0
+	for _, w := range strings.FieldsFunc(s, func(r rune) bool { return !IsWordRune(r) }) {
+		if strings.IndexFunc(w, unicode.IsLetter) >= 0 {
+			words++
+		}
+	}
+	if words < pastedMin {
+		return nil, false
+	}
+	n, err := parseTree(s + `"`)
+	return n, err == nil && n != nil
 }
 
 // pastedWords reads s, which did not parse (err), as the words of a

@@ -227,6 +227,9 @@ func TestParse_Pasted(t *testing.T) {
 		`==77==ERROR: AddressSanitizer: heap-use-after-free`: `and(77 ERROR AddressSanitizer heap use free)`,
 		`C:\game\main.cpp(42): error C2065`:                  `and(C game main cpp 42 error C2065)`,
 		`ERROR: res://main.gd:6 - Invalid get index`:         `and(ERROR res main gd 6 Invalid get index)`,
+		// A phrase begun and never closed: the phrase, to the end.
+		`"spawn enemy wave`:             `"spawn enemy wave"`,
+		`level:error "spawn enemy wave`: `and(level:error "spawn enemy wave")`,
 	} {
 		n, err := Parse(s)
 		if err != nil {
