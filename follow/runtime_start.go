@@ -147,6 +147,9 @@ func shellSignal(t string) bool {
 	} else if z, ok := strings.CutPrefix(t, "zsh: "); ok {
 		rest, shell = z, true
 	}
+	if rest == "" || strings.IndexByte("SABFIKTsabfik", rest[0]) < 0 { // the names' first letters: most lines stop here
+		return false
+	}
 	for _, name := range shellSignals {
 		after, ok := strings.CutPrefix(rest, name)
 		if !ok {
