@@ -370,23 +370,34 @@ func findLevel(s string) (level oplog.Level, name, text string, ok bool) {
 // qualifiedLevel reads a level word in capitals after another, with its
 // colon: Godot's "SCRIPT ERROR: msg" and "USER WARNING: msg".
 func qualifiedLevel(s string) (oplog.Level, string, bool) {
-	w, after, ok := strings.Cut(s, " ")
-	if !ok || len(w) < 2 || len(w) > 8 || !isUpper(w) || leadingWord(w) != w {
+	if s == "" || s[0] < 'A' || s[0] > 'Z' {
 		return 0, "", false
 	}
-	lv, text, ok := strings.Cut(after, ": ")
-	if !ok || !isUpper(lv) || leadingWord(lv) != lv {
+	sp := strings.IndexByte(s[:min(len(s), 9)], ' ')
+	if sp < 2 || leadingWord(s[:sp]) != s[:sp] || !isUpper(s[:sp]) {
+		return 0, "", false
+	}
+	after := s[sp+1:]
+	colon := strings.IndexByte(after[:min(len(after), 9)], ':') // the longest level word, WARNING, and its colon
+	if colon < 4 || colon+1 >= len(after) || after[colon+1] != ' ' {
+		return 0, "", false
+	}
+	lv := after[:colon]
+	if !isUpper(lv) || leadingWord(lv) != lv {
 		return 0, "", false
 	}
 	level, ok := levelWord(lv)
-	return level, text, ok
+	return level, after[colon+2:], ok
 }
 
 // threadLevel reads log4j's thread and level in brackets at the start of
 // s: "[Render thread/WARN]: msg".
 func threadLevel(s string) (level oplog.Level, thread, text string, ok bool) {
+	if !strings.HasPrefix(s, "[") {
+		return 0, "", "", false
+	}
 	k := strings.IndexByte(s, ']')
-	if !strings.HasPrefix(s, "[") || k < 0 {
+	if k < 0 {
 		return 0, "", "", false
 	}
 	i := strings.LastIndexByte(s[:k], '/')

@@ -118,8 +118,6 @@ func (p *log4jParser) begin(h *log4jHeader, end int64) {
 		if isJavaException(body) {
 			p.exc = body
 		}
-	} else if isJavaException(h.msg) {
-		p.exc = h.msg
 	}
 }
 
@@ -143,8 +141,11 @@ func (p *log4jParser) joinStack(h *log4jHeader, end int64) bool {
 	} else if h.level == p.level {
 		switch {
 		case javaStackLine(body):
+			if p.e.lines == 0 && p.exc == "" && isJavaException(p.e.rec.Text) {
+				p.exc = p.e.rec.Text // the message is the exception: its frames follow
+			}
 			frame = p.exc != "" || p.e.lines > 0
-		case p.e.lines == 0 && p.exc == "" && h.level >= oplog.LevelError && isJavaException(body):
+		case p.e.lines == 0 && p.exc == "" && h.level >= oplog.LevelError && isJavaException(body) && !isJavaException(p.e.rec.Text):
 			if !p.e.add(body, end) {
 				return false
 			}

@@ -2,6 +2,7 @@ package follow
 
 import (
 	"encoding/binary"
+	"slices"
 	"strings"
 
 	"github.com/mcplogd/mcplogd/oplog"
@@ -129,8 +130,16 @@ var shellSignals = [...]string{"Segmentation fault", "Aborted", "Bus error", "Fl
 // follows it.
 func shellSignal(t string) bool {
 	rest, shell := t, false
-	// "line 3: " past a prefix: the script's name may be read as a logger's.
-	if i := strings.Index(t, "line "); i == 0 || i > 2 && t[i-2:i] == ": " && strings.IndexByte(t[:i-2], ' ') < 0 {
+	// "line 3: " first, or after the script's name and ": " (the name may
+	// be cut as a logger's prefix): looked for at the first space only,
+	// as every line of a log is asked.
+	i := -1
+	if strings.HasPrefix(t, "line ") {
+		i = 0
+	} else if sp := strings.IndexByte(t, ' '); sp > 1 && t[sp-1] == ':' && strings.HasPrefix(t[sp+1:], "line ") {
+		i = sp + 1
+	}
+	if i >= 0 {
 		j := i + len("line ")
 		for j < len(t) && isDigit(t[j]) {
 			j++
@@ -150,6 +159,13 @@ func shellSignal(t string) bool {
 	if rest == "" || strings.IndexByte("SABFIKTsabfik", rest[0]) < 0 { // the names' first letters: most lines stop here
 		return false
 	}
+	if !shell { // the name alone is the line: most lines are longer
+		if len(rest) > len("Floating point exception (core dumped)") {
+			return false
+		}
+		rest = strings.TrimSpace(strings.TrimSuffix(rest, "(core dumped)"))
+		return slices.Contains(shellSignals[:], rest)
+	}
 	for _, name := range shellSignals {
 		after, ok := strings.CutPrefix(rest, name)
 		if !ok {
@@ -158,8 +174,7 @@ func shellSignal(t string) bool {
 		if after != "" && after[0] != ' ' {
 			return false // "Killed 3 orcs" is no signal's
 		}
-		after = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(after), "(core dumped)"))
-		return after == "" || shell
+		return true
 	}
 	return false
 }
