@@ -80,8 +80,8 @@ func Import(ctx context.Context, s Sink, r io.Reader, opts ImportOptions) (Impor
 	im := &importer{s: s, opts: opts, r: r, in: in, hash: sha256.New(),
 		headKey: "import\x00" + opts.Source + "\x00" + hex.EncodeToString(sum[:16])}
 	im.key = im.headKey
-	if opts.File != "" {
-		im.key = "import\x00" + opts.Source + "\x00file\x00" + opts.File
+	if k := "import\x00" + opts.Source + "\x00file\x00" + opts.File; opts.File != "" && len(k) <= oplog.MaxPositionKeyBytes {
+		im.key = k // a path too long for a key (over 8 KiB) is kept by its first bytes
 	}
 	if opts.File != "" {
 		im.file, _ = json.Marshal(opts.File)

@@ -212,6 +212,11 @@ func TestImport_SmallFileGrown(t *testing.T) {
 	if fmt.Sprint(texts) != "[a one b two c three]" {
 		t.Errorf("lines %q", texts)
 	}
+	long := "/games/" + strings.Repeat("d/", 5000) + "small.log" // longer than a position's key may be
+	// Another log into the source: its run's start, two lines, its end.
+	if res := mustImport(t, l, []byte("a one\nb two\n"), ImportOptions{File: long}); res.Records != 4 {
+		t.Errorf("a file of a path over 8 KiB: %+v", res)
+	}
 	older := mustLog(t)
 	mustImport(t, older, []byte("x\ny\n"), ImportOptions{}) // kept by its first bytes
 	if res := mustImport(t, older, []byte("x\ny\n"), ImportOptions{File: "/games/old.log"}); res.Records != 0 || res.Skipped != 4 {
