@@ -92,6 +92,11 @@ func TestRuntime_C(t *testing.T) {
 		// shell's line is the crash.
 		{name: "segv-launcher", mode: "segv-bare", prog: "launcher", text: `\S*(launch\.sh: )?line 2: +\d+ Segmentation fault`,
 			level: oplog.LevelFatal, class: oplog.ClassCrash, title: "Segmentation fault"},
+		// A failed assert behind the launcher: bash's "Aborted" line is the
+		// assertion's report's last, not a crash of its own.
+		{name: "assert-launcher", mode: "assert", prog: "launcher",
+			text: `\S*game-plain: ` + regexp.QuoteMeta(at("CRASH:assert")+": spawn_enemy: Assertion `e->hp > 0' failed."), level: oplog.LevelFatal,
+			stack: []string{"Aborted"}, class: oplog.ClassCrash, title: "Assertion `e->hp > 0' failed", where: []string{"spawn_enemy", at("CRASH:assert")}},
 		{name: "leak", prog: "asan", text: `==\d+==ERROR: LeakSanitizer: detected memory leaks`, level: oplog.LevelFatal,
 			stack: []string{"Direct leak of 4 byte(s) in 1 object(s) allocated from:", "in spawn_enemy ", "SUMMARY: AddressSanitizer: 4 byte(s) leaked"},
 			class: oplog.ClassCrash, title: "LeakSanitizer: detected memory leaks", where: []string{"spawn_enemy", at("CRASH:leak")}},

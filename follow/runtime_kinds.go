@@ -97,7 +97,7 @@ func (r *report) faulthandler(s, t string, end int64) bool {
 	switch {
 	case r.indented(s), strings.HasPrefix(t, "Current thread "), strings.HasPrefix(t, "Thread 0x"),
 		strings.HasPrefix(t, "Stack (most recent call first)"), strings.HasPrefix(t, "Extension modules:"),
-		strings.HasPrefix(t, "Python runtime state:"), strings.HasPrefix(t, "<no Python frame>"):
+		strings.HasPrefix(t, "Python runtime state:"), strings.HasPrefix(t, "<no Python frame>"), shellSignal(t):
 		return r.add(s, end)
 	}
 	return false
@@ -114,7 +114,7 @@ func (r *report) beginNative(t string, end int64) {
 // native reads what follows a native crash's headline: frames of
 // backtrace_symbols, gdb or lldb, C++'s "what():", a signal handler's
 // headline after an assertion, a count of frames, the terminate after a
-// pure virtual call.
+// pure virtual call, the shell's line that the program died of the signal.
 func (r *report) native(s, t string, end int64) bool {
 	switch {
 	case strings.HasPrefix(t, "what():"):
@@ -123,6 +123,7 @@ func (r *report) native(s, t string, end int64) bool {
 		return true
 	case nativeFrameLine(t), r.indented(s) && r.e.blanks == 0, signalHeadline(t), prefixedHeadline(s),
 		strings.HasPrefix(t, "terminate called ") && r.e.lines == 0, // after "pure virtual method called"
+		shellSignal(t), // a launcher's shell saying the program died of it
 		strings.HasPrefix(t, "Obtained ") && strings.HasSuffix(t, "stack frames."),
 		strings.EqualFold(t, "backtrace:"), strings.EqualFold(t, "stack trace:"), strings.HasPrefix(t, "Aborted"):
 		return r.add(s, end)
