@@ -24,8 +24,12 @@ import (
 // its log dates it (to the second, in a local time zone perhaps).
 const importedBefore = 10 * time.Minute
 
-// launchReason is the run marker reason of a launch.
-const launchReason = "launch"
+// launchReason is the run marker reason of a launch, importReason of
+// another log imported into a source with runs.
+const (
+	launchReason = "launch"
+	importReason = "import"
+)
 
 // joinLaunches turns each run marker of recs that another writer's launch
 // already started into a line of that run.
@@ -36,8 +40,8 @@ func (l *Log) joinLaunches(recs []Record) {
 	}
 	for i := range recs {
 		r := &recs[i]
-		if r.Kind != KindMarker || r.Name != MarkerRun || markerReason(r.Data) == launchReason {
-			continue
+		if r.Kind != KindMarker || r.Name != MarkerRun || markerReason(r.Data) == launchReason || markerReason(r.Data) == importReason {
+			continue // an imported log is a session of its own, whenever it is imported
 		}
 		if l.launchOwns(rs, r) {
 			r.Kind, r.Name, r.Level = KindLine, "", LevelInfo

@@ -29,6 +29,8 @@ func TestLog_LaunchOwnsItsRun(t *testing.T) {
 		Text: "run started: the log file was truncated", Data: []byte(`{"reason":"truncated","file":"` + file + `","offset":0}`)}
 	mirrored := oplog.Record{Kind: oplog.KindMarker, Name: oplog.MarkerRun, Source: "Game", Text: "run started: game restarted (reset)",
 		Data: []byte(`{"upstreamRun":2,"reason":"reset"}`)}
+	imported := oplog.Record{Kind: oplog.KindMarker, Name: oplog.MarkerRun, Source: "Game", Text: "run started: the import of /games/demo/old.log",
+		Data: []byte(`{"reason":"import"}`)}
 	stdout := oplog.Record{Source: "Game", Level: oplog.LevelInfo, Text: "frame 1"}
 	older := func(r oplog.Record, by time.Duration) oplog.Record { r.Time = time.Now().Add(-by); return r }
 	fileLine := oplog.Record{Source: "Game", Level: oplog.LevelInfo, Text: "frame 1", Data: []byte(`{"file":"` + file + `","offset":40}`)}
@@ -48,6 +50,7 @@ func TestLog_LaunchOwnsItsRun(t *testing.T) {
 		{"launch after launch", []oplog.Record{launch("game"), stdout, launch("game"), stdout}, 2, false},
 		{"an older log imported while the launch runs", []oplog.Record{launch("game"), stdout, older(rewritten, 24*time.Hour)}, 2, false},
 		{"the log's own time, to the second", []oplog.Record{launch("game"), stdout, older(rewritten, time.Second)}, 1, true},
+		{"another log imported while the launch runs", []oplog.Record{launch("game"), stdout, imported}, 2, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			l := oplog.New(oplogtest.NewMemory(), nil)
