@@ -67,6 +67,20 @@ func testRunsOutcomes(t *testing.T, open Opener) {
 	}
 }
 
+// withTraceback is r with a Python traceback as its stack.
+func withTraceback(r oplog.Record) oplog.Record {
+	r.Stack = "Traceback (most recent call last):\n  File \"game.py\", line 3, in <module>\nValueError: x"
+	return r
+}
+
+// secondsAfter returns a function that dates a record s seconds after t0.
+func secondsAfter(t0 time.Time) func(r oplog.Record, s float64) oplog.Record {
+	return func(r oplog.Record, s float64) oplog.Record {
+		r.Time = t0.Add(time.Duration(s * float64(time.Second)))
+		return r
+	}
+}
+
 // testRunsOutcomesLastError: an error with a stack is a run's crash only
 // when the run ends just after it: its last record, or nearly (a few
 // records within two seconds: an exception's notes, an exit handler's
@@ -77,15 +91,7 @@ func testRunsOutcomes(t *testing.T, open Opener) {
 // KeyboardInterrupt.
 func testRunsOutcomesLastError(t *testing.T, open Opener) {
 	l := newLog(t, open)
-	stack := func(r oplog.Record) oplog.Record {
-		r.Stack = "Traceback (most recent call last):\n  File \"game.py\", line 3, in <module>\nValueError: x"
-		return r
-	}
-	t0 := time.Now().Add(-time.Hour)
-	at := func(r oplog.Record, s float64) oplog.Record {
-		r.Time = t0.Add(time.Duration(s * float64(time.Second)))
-		return r
-	}
+	stack, at := withTraceback, secondsAfter(time.Now().Add(-time.Hour))
 	a := MustAppend(t, l,
 		at(marker("g", oplog.MarkerRun, "start"), 0),
 		at(stack(line("g", oplog.LevelError, "missing texture")), 1),
@@ -129,15 +135,7 @@ func testRunsOutcomesLastError(t *testing.T, open Opener) {
 // exception's; another signal its own.
 func testRunsOutcomesJustAfterError(t *testing.T, open Opener) {
 	l := newLog(t, open)
-	stack := func(r oplog.Record) oplog.Record {
-		r.Stack = "Traceback (most recent call last):\n  File \"game.py\", line 3, in <module>\nValueError: x"
-		return r
-	}
-	t0 := time.Now().Add(-time.Hour)
-	at := func(r oplog.Record, s float64) oplog.Record {
-		r.Time = t0.Add(time.Duration(s * float64(time.Second)))
-		return r
-	}
+	stack, at := withTraceback, secondsAfter(time.Now().Add(-time.Hour))
 	c := MustAppend(t, l,
 		at(marker("g", oplog.MarkerRun, "start"), 70),
 		at(stack(line("g", oplog.LevelError, "FileNotFoundError: level missing")), 71), // 1: its notes, then the status
