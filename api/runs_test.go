@@ -173,9 +173,10 @@ func TestMCP_Runs(t *testing.T) {
 				Groups []withLastID `json:"groups"`
 			}](t, m, "find_crashes", args).Groups)
 		}
-		// Run 1 ended with its exception, the next run's start right after
-		// it: that run's crash, listed before the error of run 2.
-		checkIDs(t, "every run", groups(map[string]any{}), want(recs, true, 5, 2))
+		// Run 1's last record is its exception, then the next run began
+		// with no call in flight: Unity went on after it and the player
+		// quit, so neither error ended a run, and the newest comes first.
+		checkIDs(t, "every run", groups(map[string]any{}), want(recs, true, 2, 5))
 		checkIDs(t, "run previous", groups(map[string]any{"source": "unity", "run": "previous"}), want(recs, true, 2))
 		checkIDs(t, "run current", groups(map[string]any{"run": "current"}), want(recs, true, 5))
 		checkIDs(t, "since last_compile", groups(map[string]any{"since": "last_compile"}), nil)

@@ -3,9 +3,11 @@
 package follow
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -77,7 +79,7 @@ func TestEngine_Godot3(t *testing.T) {
 	for run, recs := range runsOf(file) {
 		script, ok := find(recs, func(r *oplog.Record) bool { return r.Name == "script" })
 		if !ok || script.Level != oplog.LevelError || script.Text != "Invalid call. Nonexistent function 'take_damage' in base 'Nil'." ||
-			script.Stack != "at hit_nothing (res://Main.gd:32)" {
+			script.Stack != "at hit_nothing (res://Main.gd:45)" {
 			t.Errorf("run %d of the file: script error %+v", run, script)
 		}
 		if r, ok := find(recs, hasText("[probe] save slot missing")); !ok || r.Level != oplog.LevelError {
@@ -98,6 +100,51 @@ func TestEngine_Godot3(t *testing.T) {
 	for run := range uint64(4) {
 		checkOutcome(t, l, "godot-file", run+1, oplog.OutcomeEnded, oplog.Record{}, oplog.Record{})
 	}
+}
+
+// TestEngine_Godot3_QuitOnScriptError: a game that prints a script error
+// every frame and is quit in the middle of them (status 0) leaves the error,
+// with its stack, as the last line of its godot.log. Godot went on after
+// every one, so the run did not crash: followed, the next launch ends it;
+// imported, the next file imported does; run, its status 0 exits it.
+func TestEngine_Godot3_QuitOnScriptError(t *testing.T) {
+	godot := needEngine(t, "godot3-server", "godot3")
+	game := copyGame(t, "godot3")
+	xdg := t.TempDir()
+	env := append(os.Environ(), "XDG_DATA_HOME="+xdg)
+	l := mustLog(t)
+	logFile := filepath.Join(xdg, "godot", "app_userdata", "McplogdProbe", "logs", "godot.log")
+	runGame(t, l, "godot", CommandOptions{Args: []string{godot, "--path", game, "--", "ok"}, Env: env}) // makes the user directory
+	f := mustStart(t, l, Options{Name: "godot-file", Path: logFile, Poll: 10 * time.Millisecond, Quiet: 100 * time.Millisecond})
+	var files [][]byte
+	for _, mode := range []string{"errquit", "ok"} {
+		if exit, _ := runGame(t, l, "godot", CommandOptions{Args: []string{godot, "--path", game, "--", mode}, Env: env}); exit.Code != 0 {
+			t.Fatalf("%s: %+v", mode, exit)
+		}
+		b, err := os.ReadFile(logFile)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, b)
+	}
+	followed := waitRecords(t, l, "godot-file", "two launches of godot.log", func(recs []oplog.Record) bool {
+		return count(recs, isMarker(oplog.MarkerRun)) == 2 && count(recs, hasText("[probe] mode=ok")) == 1
+	})
+	mustClose(t, f)
+	for i, b := range files {
+		if _, err := Import(t.Context(), l, bytes.NewReader(b), ImportOptions{Source: "godot-import", File: "godot.log." + strconv.Itoa(i)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	imported := ofSource(t, l, "godot-import")
+	for source, recs := range map[string][]oplog.Record{"godot-file": followed, "godot-import": imported} {
+		first := slices.DeleteFunc(runsOf(recs)[1], func(r oplog.Record) bool { return isMarker(oplog.MarkerEnd)(&r) }) // an import's end
+		if last := first[len(first)-1]; last.Level != oplog.LevelError || last.Stack == "" {
+			t.Fatalf("%s: run 1 ends with %+v, want the script error with its stack", source, last)
+		}
+		checkOutcome(t, l, source, 1, oplog.OutcomeEnded, oplog.Record{}, oplog.Record{})
+	}
+	checkOutcome(t, l, "godot", 2, oplog.OutcomeExited, oplog.Record{}, oplog.Record{})
 }
 
 // TestEngine_Godot3_NoFileLog: with file logging off, Godot 3 writes no
@@ -126,7 +173,7 @@ func TestEngine_Godot3_NoFileLog(t *testing.T) {
 	}
 	recs := ofSource(t, l, "godot")
 	r, ok := find(recs, func(r *oplog.Record) bool { return r.Name == "script" })
-	if !ok || r.Stack != "at hit_nothing (res://Main.gd:32)" {
+	if !ok || r.Stack != "at hit_nothing (res://Main.gd:45)" {
 		t.Errorf("script error from the console: %+v", r)
 	}
 	checkOutcome(t, l, "godot", 1, oplog.OutcomeCrashed, lastExit(t, recs), lastExit(t, recs)) // Godot went on after the error

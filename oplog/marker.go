@@ -82,6 +82,9 @@ type RunInfo struct {
 	// the run ended just after it.
 	AfterError uint64    `json:"-"`
 	ErrorTime  time.Time `json:"-"`
+	// InFlight counts the run's operations still pending: whether a call
+	// was unanswered when the next run began.
+	InFlight uint64 `json:"-"`
 }
 
 // RunStore is what a Store that keeps runs adds (package store and the

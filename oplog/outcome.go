@@ -14,13 +14,14 @@ import (
 //	         Minecraft crash report, an upstream's stored traceback), or
 //	         an exit marker at level error or fatal (a failing exit status,
 //	         a signal), or the next run's start right after an error with
-//	         a stack. Final: nothing after a crash undoes it.
+//	         a stack that ended it (below). Final: nothing after a crash
+//	         undoes it.
 //	exited   an exit marker at level info: status 0, a stop mcplogd asked
 //	         for, or the engine's own clean-shutdown line. A crash after
 //	         it (an engine that crashes while shutting down) still makes
 //	         the run crashed.
-//	ended    the next run began (after anything but an error with a
-//	         stack), or an end marker said mcplogd stopped
+//	ended    the next run began (but after an error with a stack that
+//	         ended the run), or an end marker said mcplogd stopped
 //	         reading with no sign of either (an import's end, a follower
 //	         that stopped, a rotated file). More records of the run after
 //	         an end marker make it running again: the game went on.
@@ -37,9 +38,14 @@ import (
 // error the program printed and went on after (a missing texture at every
 // start) is never the crash: the exit marker is. A run that ends without
 // an exit marker is crashed only when it ends just after an error with a
-// stack, as above (a Python traceback looks the same whether uncaught or
-// printed by traceback.print_exc(); the end of the program right after it
-// tells them apart), and that error is the crash. Only the next run's
+// stack, as above, that ended it: a Python traceback (it looks the same
+// whether uncaught or printed by traceback.print_exc(); the end of the
+// program right after it tells them apart), or any such error while a call
+// to the game was unanswered (the game never answered it: it died). An
+// engine's error with a stack (Unity's exceptions, Godot's script errors)
+// never stops the game: a player who quits while one repeats every frame
+// ends the run on it, and the run ended. That error is the crash. Only the
+// next run's
 // start says the program ended there: an end marker says only that
 // mcplogd stopped reading (an import's end, a follower stopped while the
 // game runs on, a log excerpt that ends with an exception Unity logged and
@@ -62,6 +68,9 @@ func (info *RunInfo) Add(r *Record) {
 	}
 	info.LastID = r.ID
 	info.Records++
+	if r.Kind == KindOp && !r.IsComplete() {
+		info.InFlight++
+	}
 	if r.Time.After(info.Last) {
 		info.Last = r.Time
 	}
@@ -83,6 +92,9 @@ func (info *RunInfo) Add(r *Record) {
 // place from level old. A failed operation is an error, never a crash: an
 // upstream's crash is a fatal line the gateway appends.
 func (info *RunInfo) Completed(r *Record, old Level) {
+	if info.InFlight > 0 {
+		info.InFlight--
+	}
 	switch was, is := old >= LevelError, r.Level >= LevelError; {
 	case is && !was:
 		info.Errors++
@@ -100,11 +112,12 @@ func (info *RunInfo) Completed(r *Record, old Level) {
 }
 
 // Next ends a running run: the next run of its source began with r. A run
-// whose last record is an error with a stack crashed of it.
+// that ends just after a traceback, or just after an error with a stack
+// while a call was in flight, crashed of that error.
 func (info *RunInfo) Next(r *Record) {
 	if info.Outcome == OutcomeRunning || info.Outcome == "" {
 		info.Outcome, info.EndID, info.End = OutcomeEnded, r.ID, info.Last
-		if info.justAfterError(info.Last, 0) {
+		if info.justAfterError(info.Last, 0) && (!info.ErrorTime.IsZero() || info.InFlight > 0) {
 			info.Outcome, info.CrashID = OutcomeCrashed, info.ErrorID
 		}
 	}

@@ -83,7 +83,7 @@ func TestRunInfo_RoundTrip(t *testing.T) {
 	start := time.Date(2026, 12, 1, 0, 0, 0, 1, time.UTC)
 	ri := oplog.RunInfo{Source: "unity", Run: 1 << 40, Start: start, Last: start.Add(time.Minute), FirstID: 3, LastID: 90, Records: 80, Errors: 2,
 		Outcome: oplog.OutcomeCrashed, EndID: 88, End: start.Add(50 * time.Second), CrashID: 87, ErrorID: 87,
-		AfterError: 2, ErrorTime: start.Add(49 * time.Second)}
+		AfterError: 2, ErrorTime: start.Add(49 * time.Second), InFlight: 1}
 	k := codec.RunKey(ri.Source, ri.Run)
 	if !bytes.HasPrefix(k, codec.SourcePrefix("unity")) || bytes.Compare(k, codec.RunKey("unity", 1<<40+1)) >= 0 {
 		t.Fatalf("run key %q does not sort under its source", k)
@@ -95,8 +95,12 @@ func TestRunInfo_RoundTrip(t *testing.T) {
 	// An entry written before the records after the last error were
 	// counted: none are.
 	v := codec.AppendRunInfo(nil, &ri)
-	older, err := codec.DecodeRunInfo(k, v[:len(v)-1-len(binary.AppendVarint(nil, ri.ErrorTime.UnixNano()))])
-	if want := ri; err != nil || func() bool { want.AfterError, want.ErrorTime = 0, time.Time{}; return older != want }() {
+	v = v[:len(v)-1] // the calls in flight
+	if older, err := codec.DecodeRunInfo(k, v); err != nil || older.InFlight != 0 || older.ErrorTime != ri.ErrorTime {
+		t.Fatalf("run info without its calls in flight: %+v, %v", older, err)
+	}
+	older, err := codec.DecodeRunInfo(k, v[:len(v)-len(binary.AppendVarint(nil, ri.ErrorTime.UnixNano()))-1])
+	if want := ri; err != nil || func() bool { want.AfterError, want.ErrorTime, want.InFlight = 0, time.Time{}, 0; return older != want }() {
 		t.Fatalf("run info without the records after its error: %+v, %v", older, err)
 	}
 	// An entry written before outcomes were kept: its outcome is not known.

@@ -45,7 +45,10 @@ func AppendRunInfo(dst []byte, r *oplog.RunInfo) []byte {
 	// Since the run's end could come a few records after its last error:
 	// an entry without these is an older one.
 	dst = binary.AppendUvarint(dst, r.AfterError)
-	return binary.AppendVarint(dst, nanos(r.ErrorTime))
+	dst = binary.AppendVarint(dst, nanos(r.ErrorTime))
+	// Since a call in flight told a crash from a quit: an entry without it
+	// is an older one.
+	return binary.AppendUvarint(dst, r.InFlight)
 }
 
 // DecodeRunInfo decodes a runs bucket entry.
@@ -78,6 +81,9 @@ func DecodeRunInfo(k, v []byte) (oplog.RunInfo, error) {
 		if t := d.varint(); t != 0 {
 			r.ErrorTime = oplog.FromUnixNano(t)
 		}
+	}
+	if d.err == nil && d.off < len(v) {
+		r.InFlight = d.uvarint()
 	}
 	if d.err == nil && d.off != len(v) {
 		d.err = fmt.Errorf("%w: %d trailing bytes", ErrCorrupt, len(v)-d.off)

@@ -55,6 +55,7 @@ func TestStore(t *testing.T, open Opener) {
 		{"Runs/Outcomes", testRunsOutcomes},
 		{"Runs/OutcomesLastError", testRunsOutcomesLastError},
 		{"Runs/OutcomesJustAfterError", testRunsOutcomesJustAfterError},
+		{"Runs/OutcomesQuitOnError", testRunsOutcomesQuitOnError},
 		{"Runs/ResolveRunByTime", testResolveRunByTime},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.test(t, open) })

@@ -174,6 +174,44 @@ func testRunsOutcomesJustAfterError(t *testing.T, open Opener) {
 	}
 }
 
+// testRunsOutcomesQuitOnError: an engine's error with a stack (a Unity
+// exception, a Godot script error) never stops the game, so a run whose
+// last record is one, then the next run's start, ended: the player quit
+// while it repeated every frame. With a call to the game unanswered then,
+// the game died of it: crashed, the error its crash. A call answered
+// before it is no sign.
+func testRunsOutcomesQuitOnError(t *testing.T, open Opener) {
+	l := newLog(t, open)
+	stack := func(r oplog.Record) oplog.Record { r.Stack = "Enemy.Update () (at Assets/Enemy.cs:12)"; return r }
+	call := func(st oplog.Status) oplog.Record {
+		return oplog.Record{Source: "g", Kind: oplog.KindOp, Tool: "spawn_enemy", Arguments: []byte(`{"count":5}`), Status: st}
+	}
+	a := MustAppend(t, l,
+		marker("g", oplog.MarkerRun, "start"),
+		stack(line("g", oplog.LevelError, "NullReferenceException: enemy")),
+		stack(line("g", oplog.LevelError, "NullReferenceException: enemy")), // 1: quit while it repeats
+		marker("g", oplog.MarkerRun, "start"),
+		call(oplog.StatusSuccess),
+		stack(line("g", oplog.LevelError, "NullReferenceException: enemy")), // 2: a call answered before it
+		marker("g", oplog.MarkerRun, "start"),
+		call(oplog.StatusPending),
+		stack(line("g", oplog.LevelError, "NullReferenceException: pool")), // 3: a call unanswered
+		marker("g", oplog.MarkerRun, "start"),
+	)
+	want := []string{
+		fmt.Sprintf("1:ended:%d:0", a[3].ID),
+		fmt.Sprintf("2:ended:%d:0", a[6].ID),
+		fmt.Sprintf("3:crashed:%d:%d", a[9].ID, a[8].ID),
+		"4:running:0:0",
+	}
+	if got := outcomes(t, l, "g"); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("outcomes after an engine's error:\n got %v\nwant %v", got, want)
+	}
+	if r, err := l.Get(t.Context(), a[7].ID); err != nil || r.Status != oplog.StatusCrashed {
+		t.Fatalf("the call unanswered: %v, %v; want crashed", r.Status, err)
+	}
+}
+
 // testResolveRunByTime: current and previous, and the offsets 0, -1, -2,
 // are the runs that started last, whatever their numbers (an old log
 // imported into a source late).

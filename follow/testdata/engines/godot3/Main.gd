@@ -1,6 +1,6 @@
 extends Node
 # What the engine tests make Godot 3 print: the mode is the argument after
-# "--" (ok, exit3, segv, freed).
+# "--" (ok, exit3, segv, freed, errquit).
 
 func _ready():
 	var mode = "ok"
@@ -8,6 +8,7 @@ func _ready():
 	for i in range(args.size()):
 		if args[i] == "--" and i + 1 < args.size():
 			mode = args[i + 1]
+	set_process(mode == "errquit")
 	print("[probe] mode=", mode)
 	printerr("[probe] to stderr")
 	push_warning("[probe] low health")
@@ -22,8 +23,20 @@ func _ready():
 			OS.execute("kill", ["-SEGV", str(OS.get_process_id())], false)
 		"freed":
 			get_tree().call_deferred("free")
+		"errquit":
+			pass
 		_:
 			get_tree().quit(0)
+
+
+# errquit: a script error every frame, and the player quits in the middle
+# of them (status 0).
+var frames = 0
+func _process(_delta):
+	frames += 1
+	hit_nothing()
+	if frames == 5:
+		get_tree().quit(0)
 
 
 # A script error stops only the function it happens in.
