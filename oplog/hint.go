@@ -81,6 +81,9 @@ func (l *Log) hint(ctx context.Context, q SearchQuery) *SearchHint {
 	if h := l.wordHint(ctx, &q); h != nil {
 		return h
 	}
+	if h := l.leadHint(ctx, &q); h != nil {
+		return h
+	}
 	if h := filterHint(ctx, &q, l.trial, nil); h != nil {
 		return h
 	}

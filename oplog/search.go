@@ -145,8 +145,23 @@ func (l *Log) IndexStatus() (s IndexStatus, ok bool) {
 // EINVALID for a bad query string (naming where it broke), a bad cursor or
 // bad filters; EUNAVAILABLE when a query needs the index and there is none.
 func (l *Log) Search(ctx context.Context, q SearchQuery) (SearchPage, error) {
+	if q.Cursor != "" {
+		if _, _, lead, err := decodeCursor(q.Cursor); err == nil && lead > 0 {
+			// A page of a pasted line's hits without its first words (pasted).
+			if lead > uint64(len(q.Query)) {
+				return SearchPage{}, Errorf(EINVALID, "cursor: not a cursor of this query; search again without a cursor")
+			}
+			q.Query, q.Tree = q.Query[lead:], nil
+			p, err := l.search(ctx, q)
+			p.NextCursor = leadCursor(p.NextCursor, lead)
+			return p, err
+		}
+	}
 	p, err := l.search(ctx, q)
 	if err == nil && q.Hint && len(p.Hits) == 0 && p.NextCursor == "" && q.Cursor == "" {
+		if lp, ok := l.pasted(ctx, &q); ok {
+			return lp, nil
+		}
 		p.Hint = l.hint(ctx, q)
 	}
 	return p, err
@@ -171,7 +186,7 @@ func (l *Log) search(ctx context.Context, q SearchQuery) (SearchPage, error) {
 	st := l.store.Stats()
 	var before uint64
 	if q.Cursor != "" {
-		rev, last, err := decodeCursor(q.Cursor)
+		rev, last, _, err := decodeCursor(q.Cursor)
 		if err != nil {
 			return SearchPage{}, err
 		}
@@ -284,21 +299,42 @@ func EncodeCursor(revision, lastID uint64) string {
 	return base64.RawURLEncoding.EncodeToString(b)
 }
 
-func decodeCursor(s string) (revision, lastID uint64, err error) {
+// decodeCursor reads a cursor: its log's revision, the last ID shown, and
+// how many bytes of the query its pages leave out (pasted).
+func decodeCursor(s string) (revision, lastID, lead uint64, err error) {
 	bad := Errorf(EINVALID, "cursor: not a cursor of this server; pass nextCursor as it came")
 	b, err := base64.RawURLEncoding.DecodeString(s)
 	if err != nil || len(b) < 3 || b[0] != cursorVersion {
-		return 0, 0, bad
+		return 0, 0, 0, bad
 	}
 	revision, n := binary.Uvarint(b[1:])
 	if n <= 0 {
-		return 0, 0, bad
+		return 0, 0, 0, bad
 	}
 	lastID, m := binary.Uvarint(b[1+n:])
-	if m <= 0 || 1+n+m != len(b) || lastID == 0 {
-		return 0, 0, bad
+	if m <= 0 || lastID == 0 {
+		return 0, 0, 0, bad
 	}
-	return revision, lastID, nil
+	if rest := b[1+n+m:]; len(rest) > 0 {
+		var k int
+		if lead, k = binary.Uvarint(rest); k != len(rest) || lead == 0 {
+			return 0, 0, 0, bad
+		}
+	}
+	return revision, lastID, lead, nil
+}
+
+// leadCursor is cursor c ("" for none) of pages that leave out the first
+// lead bytes of their query.
+func leadCursor(c string, lead uint64) string {
+	if c == "" {
+		return ""
+	}
+	b, err := base64.RawURLEncoding.DecodeString(c)
+	if err != nil {
+		panic("BUG: a cursor of this server does not decode: " + err.Error())
+	}
+	return base64.RawURLEncoding.EncodeToString(binary.AppendUvarint(b, lead))
 }
 
 // Fragment returns up to about 160 bytes of r's text (else its stack)

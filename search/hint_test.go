@@ -282,3 +282,38 @@ func TestLog_Search_Pasted(t *testing.T) {
 		t.Errorf(`search "spawn enemy wave: %+v, %v`, p.Hits, err)
 	}
 }
+
+// TestLog_Search_PastedLine: a line pasted with the level and time the
+// log keeps apart from its text is answered without them, and says so;
+// its cursor goes on without them and is refused with a query shorter
+// than what it leaves out. The words of a message first are a hint.
+func TestLog_Search_PastedLine(t *testing.T) {
+	e := mustOpen(t, t.TempDir(), small(), nil)
+	recs := lines(1, 300)
+	recs[50] = oplog.Record{Level: oplog.LevelError, Name: "Nav", Text: "no path from spawn to gate 3"}
+	recs[250] = oplog.Record{Level: oplog.LevelError, Name: "Nav", Text: "no path from spawn to gate 4"}
+	logtest.MustAppend(t, e.log, recs...)
+	ctx := context.Background()
+	q := oplog.SearchQuery{Query: "12:00:01 [Nav/ERROR] no path from spawn to gate", Limit: 1, Hint: true}
+	p, err := e.log.Search(ctx, q)
+	if err != nil || len(p.Hits) != 1 || p.Hits[0].Record.ID != recs[250].ID || p.Hint == nil ||
+		!strings.Contains(p.Hint.Text, `shown without "12:00:01 [Nav/ERROR]"`) || p.Hint.Args["query"] != "no path from spawn to gate" || p.NextCursor == "" {
+		t.Fatalf("first page: %+v, %v", p, err)
+	}
+	q.Cursor = p.NextCursor
+	if p, err = e.log.Search(ctx, q); err != nil || len(p.Hits) != 1 || p.Hits[0].Record.ID != recs[50].ID || p.Hint != nil {
+		t.Fatalf("second page: %+v, %v", p, err)
+	}
+	if p.NextCursor != "" {
+		if p, err = e.log.Search(ctx, oplog.SearchQuery{Query: q.Query, Limit: 1, Cursor: p.NextCursor}); err != nil || len(p.Hits) != 0 {
+			t.Fatalf("third page: %+v, %v", p, err)
+		}
+	}
+	if _, err := e.log.Search(ctx, oplog.SearchQuery{Query: "gate", Cursor: q.Cursor}); oplog.ErrorCode(err) != oplog.EINVALID {
+		t.Fatalf("the cursor with a shorter query: %v; want EINVALID", err)
+	}
+	p, err = e.log.Search(ctx, oplog.SearchQuery{Query: "walk no path from spawn", Hint: true})
+	if err != nil || len(p.Hits) != 0 || p.Hint == nil || p.Hint.Text != `0 hits; without "walk": query="no path from spawn" (2 records)` {
+		t.Fatalf("the words of a message first: %+v, %v; want a hint", p, err)
+	}
+}
