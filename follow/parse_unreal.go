@@ -92,11 +92,26 @@ func (p *unrealParser) add(l *unrealLine, s string, end int64) bool {
 	if !p.e.add(msg, end) {
 		return false
 	}
-	if p.block && !p.titled {
+	switch {
+	case p.block && !p.titled:
 		p.titled = true
 		p.e.rec.Text = oplog.ClipText(msg)
+	case p.block && p.e.rec.Text == fatalAt(p.e.rec.Text):
+		// "Fatal error: [File:…] [Line: 1137]" names where; its message
+		// comes on the next line.
+		p.e.rec.Text = oplog.ClipText("Fatal error: " + msg)
 	}
 	return true
+}
+
+// fatalAt is s when it is a fatal error's line that names only its file
+// and line ("Fatal error: [File:X.cpp] [Line: 1137]"), else "".
+func fatalAt(s string) string {
+	rest, ok := strings.CutPrefix(s, "Fatal error: [File:")
+	if i := strings.Index(rest, "] [Line: "); ok && i >= 0 && strings.HasSuffix(strings.TrimSpace(rest), "]") {
+		return s
+	}
+	return ""
 }
 
 // begin starts an entry with l.
@@ -127,7 +142,7 @@ func parseUnrealLine(s string) unrealLine {
 		l.text = rest
 	}
 	cat, msg, ok := strings.Cut(rest, ":")
-	if !ok || !unrealCategory(cat) || msg != "" && msg[0] != ' ' {
+	if !ok || !unrealCategory(cat) || msg != "" && msg[0] != ' ' && !verbosityFirst(msg) {
 		return l
 	}
 	l.cat, l.text = cat, strings.TrimPrefix(msg, " ")
@@ -187,6 +202,15 @@ func unrealCategory(s string) bool {
 		}
 	}
 	return true
+}
+
+// verbosityFirst reports whether msg, after a category's colon with no
+// space, begins with a verbosity and its colon: some games' builds write
+// "LogWindows:Error: === Critical error: ===".
+func verbosityFirst(msg string) bool {
+	vb, _, ok := strings.Cut(msg, ":")
+	_, isVb := unrealVerbosity(vb)
+	return ok && isVb
 }
 
 // unrealVerbosity reads ELogVerbosity's names as they are written.

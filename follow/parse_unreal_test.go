@@ -68,6 +68,18 @@ func TestParse_UnrealBlocks(t *testing.T) {
 	f("WindowsNoPrefix", "LogWindows: Error: === Critical error: ===\nLogWindows: Error: \n"+
 		"LogWindows: Error: Fatal error!\nLogWindows: Error: [Callstack] 0x00007ffd12345999 UnrealEditor-Engine.dll!UWorld::Tick() []\n", 1,
 		oplog.LevelFatal, "Fatal error!", 2)
+	// Conan Exiles writes no space after the category's colon (a real
+	// log, published in a mod's issue tracker).
+	f("NoSpace", "[2023.02.13-10.20.26:870][ 48]LogWindows:Error: === Critical error: ===\n"+
+		"[2023.02.13-10.20.26:870][ 48]LogWindows:Error: \n"+
+		"[2023.02.13-10.20.26:870][ 48]LogWindows:Error: Fatal error: [File:C:\\B\\tech_exiles\\code\\Engine\\Source\\Runtime\\CoreUObject\\Private\\UObject\\ScriptCore.cpp] [Line: 1137] \n"+
+		"[2023.02.13-10.20.26:870][ 48]LogWindows:Error: Failed to find function OpenContextual in Tot_CommonLibrary_C /Game/ModsShared/SudoExile/TotLib/Tot_CommonLibrary.Default__Tot_CommonLibrary_C\n"+
+		"[2023.02.13-10.20.26:870][ 48]LogWindows:Error: \n"+
+		"[2023.02.13-10.20.26:870][ 48]LogWindows:Error: \n"+
+		"[2023.02.13-10.20.26:870][ 48]LogWindows:Error: !0x0000000000000000\n"+
+		"[2023.02.13-10.20.26:870][ 48]LogWindows:Error: \n"+
+		"[2023.02.13-10.20.26:900][ 48]LogExit: Executing StaticShutdownAfterError\n", 2, oplog.LevelFatal,
+		"Fatal error: Failed to find function OpenContextual in Tot_CommonLibrary_C /Game/ModsShared/SudoExile/TotLib/Tot_CommonLibrary.Default__Tot_CommonLibrary_C", 3)
 	f("Mac", "[2026.01.01-12.18.52:461][380]LogMac: === Critical error: ===\nSIGBUS: bus error\n\n"+
 		"[2026.01.01-12.18.52:461][380]LogMac: 0x0e3e90f0 libUnrealEditor-Engine.dylib!UWorld::Tick(ELevelTick, float)   [UnknownFile]) \n"+
 		"0x04e011d8 UnrealEditor!FEngineLoop::Tick()   [UnknownFile]) \n"+
