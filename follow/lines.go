@@ -93,7 +93,7 @@ func cutMark(head []byte, total int64) []byte {
 // Godot, Luanti, tracing and others print on a terminal, and some print
 // into files) are dropped.
 func cleanLine(b []byte) string {
-	b = bytes.TrimSuffix(b, []byte{'\r'})
+	b = bytes.TrimRight(b, "\r") // Wine's console ends a line with two
 	if bytes.IndexByte(b, 0x1b) < 0 {
 		return string(b)
 	}
@@ -118,6 +118,11 @@ func stripEscapes(b []byte) []byte {
 			for j < len(b) && (b[j] < 0x40 || b[j] > 0x7e) {
 				j++
 			}
+			if j < len(b) && b[j] == 'C' {
+				// The cursor moved right over blank cells: a console
+				// that draws a space so (Wine's: "\x1b[K\x1b[1C").
+				out = append(out, bytes.Repeat([]byte{' '}, cursorForward(b[i+2:j]))...)
+			}
 			i = j
 		case ']': // OSC: up to BEL or ESC \
 			j := i + 2
@@ -134,3 +139,19 @@ func stripEscapes(b []byte) []byte {
 	}
 	return out
 }
+
+// cursorForward is how many columns a cursor-forward sequence's parameter
+// moves (1 when it has none), at most maxCursorForward.
+func cursorForward(param []byte) int {
+	n := 0
+	for _, c := range param {
+		if c < '0' || c > '9' {
+			return 1
+		}
+		n = min(n*10+int(c-'0'), maxCursorForward)
+	}
+	return max(n, 1)
+}
+
+// maxCursorForward caps the spaces one cursor-forward sequence becomes.
+const maxCursorForward = 256
