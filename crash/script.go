@@ -92,7 +92,7 @@ func pythonPath(path string) string {
 // Node's source excerpt (nodeExcerpt); a Python exception group's
 // traceback out of its box (pyUnboxed).
 func preamble(stack string) string {
-	return pyUnboxed(nodeExcerpt(currentThread(pyOwn(stack))))
+	return wineFrames(pyUnboxed(nodeExcerpt(currentThread(pyOwn(stack)))))
 }
 
 // pyOwn is a Python traceback without what Python ignored as it exited,

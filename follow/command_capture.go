@@ -147,7 +147,7 @@ func (c *capture) add(es []Entry) {
 // for Quiet; a cut line (lineCutter) whose newline has not come by then
 // is stored too, so that output that never ends its line is recorded.
 func (c *capture) tick() {
-	if !c.flushed && time.Since(c.lastData) >= c.opts.Quiet {
+	if !c.flushed && quietFor(c.parser, c.opts.Quiet, time.Since(c.lastData)) {
 		if c.lines.cut() {
 			c.add(c.parser.Line(cleanLine(c.lines.take()), c.read))
 		}

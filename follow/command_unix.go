@@ -29,7 +29,9 @@ func startPTY(cmd *exec.Cmd) (io.ReadCloser, error) {
 		return nil, errors.Join(errNoPTY, err)
 	}
 	defer tty.Close()
-	_ = pty.Setsize(ptm, &pty.Winsize{Rows: 50, Cols: 200})
+	// Wide, so that a console that wraps long lines at the terminal's
+	// width (Wine's conhost does) leaves a crash report's lines whole.
+	_ = pty.Setsize(ptm, &pty.Winsize{Rows: 50, Cols: ptyColumns})
 	cmd.Stdout, cmd.Stderr = tty, tty
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	if err := cmd.Start(); err != nil {

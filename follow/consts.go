@@ -59,3 +59,13 @@ const (
 	minYear = 1971
 	maxYear = 2261
 )
+
+// ptyColumns is the width of the pseudo-terminal a game runs on under
+// mcplogd run (command_unix.go).
+const ptyColumns = 1024
+
+// reportPause is how long the follower and mcplogd run wait, after output
+// went quiet, for the rest of a report that pauses between its parts
+// (waiter): Wine's debugger starts, and loads the program's symbols,
+// between ntdll's line and its report.
+const reportPause = 10 * time.Second

@@ -217,7 +217,11 @@ func (f *Follower) run() {
 			wait = min(wait, activePoll)
 		}
 		if !f.flushed && !f.lastData.IsZero() {
-			wait = max(min(wait, time.Until(f.lastData.Add(f.opts.Quiet))), time.Millisecond)
+			quiet := f.opts.Quiet
+			if waitingFor(f.parser) {
+				quiet = max(quiet, reportPause)
+			}
+			wait = max(min(wait, time.Until(f.lastData.Add(quiet))), time.Millisecond)
 		}
 		timer.Reset(wait)
 		select {
@@ -339,7 +343,7 @@ func (f *Follower) pass() (busy, active bool) {
 	if f.checkRotated() {
 		return true, true
 	}
-	if !f.flushed && time.Since(f.lastData) >= f.opts.Quiet {
+	if !f.flushed && quietFor(f.parser, f.opts.Quiet, time.Since(f.lastData)) {
 		f.addEntries(f.parser.Flush())
 		f.flushed = true
 		_ = f.store()

@@ -54,6 +54,8 @@ type marking struct {
 // withMarkers returns p with markers added to its entries.
 func withMarkers(p Parser) Parser { return &marking{p: p, sinceRun: -1} }
 
+func (m *marking) waiting() bool { return waitingFor(m.p) }
+
 // withMarkersOwned is withMarkers when owned is false; when it is true,
 // another writer starts and ends the runs: compile markers only.
 func withMarkersOwned(p Parser, owned bool) Parser {

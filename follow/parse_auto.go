@@ -60,6 +60,8 @@ func (a *autoParser) Flush() []Entry {
 	return a.p.Flush()
 }
 
+func (a *autoParser) waiting() bool { return a.p != nil && waitingFor(a.p) }
+
 // choose picks the parser and replays the lines held into it.
 func (a *autoParser) choose() []Entry {
 	a.p = detectedParser(a.pick(), a.clk)

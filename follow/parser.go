@@ -1,6 +1,10 @@
 package follow
 
-import "github.com/mcplogd/mcplogd/oplog"
+import (
+	"time"
+
+	"github.com/mcplogd/mcplogd/oplog"
+)
 
 // Entry is a record a parser completed, with the file offset just after its last line.
 type Entry struct {
@@ -21,6 +25,28 @@ type Parser interface {
 	Flush() []Entry
 	// Name is the parser's name ("unity", "log4j", "godot", "unreal", "generic", "plain").
 	Name() string
+}
+
+// waiter is a Parser that can say it holds a report whose parts come with
+// pauses between them (Wine's: ntdll's line, then winedbg's report a second
+// or more later, once the debugger started): a quiet moment is not its end,
+// and the follower and mcplogd run wait up to reportPause for the rest
+// before they flush it.
+type waiter interface {
+	waiting() bool
+}
+
+// waitingFor reports whether p holds such a report.
+func waitingFor(p Parser) bool {
+	w, ok := p.(waiter)
+	return ok && w.waiting()
+}
+
+// quietFor reports whether output that has been quiet for quiet since its
+// last bytes ends the entry p holds: after quiet, or reportPause when p
+// waits for the rest of a report.
+func quietFor(p Parser, quiet, since time.Duration) bool {
+	return since >= quiet && (since >= reportPause || !waitingFor(p))
 }
 
 // plain is the parser of last resort: every line is one info record.

@@ -23,21 +23,24 @@ const (
 	rtGo                  // "panic: ..." or "fatal error: ...", then the goroutines
 	rtRuler               // a line of '=' that may head a sanitizer's report
 	rtScript              // Lua's error or Rust's panic beneath a prefix (runtime_script.go)
+	rtWine                // Wine's "wine: Unhandled page fault ..." and winedbg's report (runtime_wine.go)
 )
 
 // States within a report.
 const (
-	stFrames  int8 = iota // Python: frames; .NET: frames; Node: frames
-	stExc                 // Python: after the exception's line
-	stChain               // Python: after "During handling of the above exception"
-	stHead                // Mono: after "Unhandled Exception:", the exception's line next
-	stDup                 // Mono: its second printout ("[ERROR] FATAL UNHANDLED EXCEPTION")
-	stSummary             // sanitizer: after its SUMMARY line
-	stShadow              // ASan: its shadow bytes, left out
-	stSource              // Node: after the location, its source line
-	stCaret               // Node: after the source line, the caret
-	stError               // Node: after the caret, blank lines and the error
-	stNodeEnd             // Node: after its frames, "Node.js vN"
+	stFrames     int8 = iota // Python: frames; .NET: frames; Node: frames
+	stExc                    // Python: after the exception's line
+	stChain                  // Python: after "During handling of the above exception"
+	stHead                   // Mono: after "Unhandled Exception:", the exception's line next
+	stDup                    // Mono: its second printout ("[ERROR] FATAL UNHANDLED EXCEPTION")
+	stSummary                // sanitizer: after its SUMMARY line
+	stShadow                 // ASan: its shadow bytes, left out
+	stSource                 // Node: after the location, its source line
+	stCaret                  // Node: after the source line, the caret
+	stError                  // Node: after the caret, blank lines and the error
+	stNodeEnd                // Node: after its frames, "Node.js vN"
+	stWineWait               // Wine: after ntdll's line, winedbg's headline next
+	stWineReport             // Wine: in winedbg's report
 )
 
 // report is the crash report being read.
@@ -88,6 +91,15 @@ func (r *report) begin(kind rtKind, line, body string, prefixed bool, level oplo
 	case rtNode:
 		r.confirmed, r.state = false, stSource
 		r.raw, r.rawEnds = append(r.raw, line), append(r.rawEnds, end)
+	case rtWine:
+		r.state = stWineReport
+		if wineStart(t) {
+			r.state = stWineWait
+			r.add(t, end) // its stack keeps it when winedbg's headline titles the record
+		}
+		if _, after, ok := strings.Cut(t, "virtual_setup_exception "); ok && wineStackOverflow(t) {
+			r.setText(after)
+		}
 	}
 }
 
@@ -125,6 +137,8 @@ func (r *report) more(line, s string, end int64) bool {
 		return r.node(s, t, end)
 	case rtGo:
 		return r.goPanic(s, t, end)
+	case rtWine:
+		return r.wine(s, t, end)
 	}
 	return false
 }

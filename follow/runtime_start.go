@@ -76,6 +76,17 @@ func startByFirst(t string) (rtKind, oplog.Level) {
 		if t == "Unhandled Exception:" || strings.HasPrefix(t, "Unhandled exception. ") || strings.HasPrefix(t, "UNHANDLED EXCEPTION:") {
 			return rtDotnet, oplog.LevelFatal
 		}
+		if wineHeadline(t) {
+			return rtWine, oplog.LevelFatal
+		}
+	case 'w':
+		if wineStart(t) {
+			return rtWine, oplog.LevelFatal
+		}
+	case '0':
+		if wineStackOverflow(t) {
+			return rtWine, oplog.LevelFatal
+		}
 	case '[':
 		if strings.HasPrefix(t, monoFatal) {
 			return rtDotnet, oplog.LevelFatal

@@ -258,3 +258,35 @@ func TestShellSignal(t *testing.T) {
 		}
 	}
 }
+
+// TestParse_Wine: Wine's crash reports as it prints them (testdata/wine,
+// README.md says where each is from), through the detected parser: one
+// fatal record, titled by winedbg's headline (Wine's line of a stack
+// overflow, which has no report), whose crash frame is the place in the
+// program when the backtrace has no symbol; Wine's debug lines before it
+// are records of their own.
+func TestParse_Wine(t *testing.T) {
+	for _, c := range []struct{ sample, text, frame string }{
+		{"wine/stripped-wine8.log", "Unhandled exception: page fault on write access to 0x0000000000000004 in 64-bit code (0x000001400015f5).", "game+0x15f5"},
+		{"wine/ankama-launcher-issue45.log", "Unhandled exception: page fault on read access to 0x0000000000000000 in 64-bit code (0x006ffff9e7f1d8).", "adobe_air+0x62f1d8"},
+		{"wine/stackoverflow-wine8.log", "stack overflow 1808 bytes addr 0x1700312a2 stack 0x208f0 (0x20000-0x21000-0x220000)", ""},
+	} {
+		es := feed(mustParser(t, "auto"), readSample(t, c.sample))
+		var fatal []oplog.Record
+		for _, e := range es {
+			if e.Record.Level == oplog.LevelFatal {
+				fatal = append(fatal, e.Record)
+			}
+		}
+		if len(fatal) != 1 || fatal[0].Text != c.text {
+			t.Errorf("%s: fatal records %+v; want one, %q", c.sample, fatal, c.text)
+			continue
+		}
+		if tr := crash.Parse(fatal[0].Stack); c.frame != "" && (len(tr.Frames) == 0 || tr.Frames[0] != c.frame) {
+			t.Errorf("%s: frames %q, want %s first", c.sample, tr.Frames, c.frame)
+		}
+		if c.sample != "wine/ankama-launcher-issue45.log" && es[0].Record.Text != "0050:err:winediag:nodrv_CreateWindow Application tried to create a window, but no driver could be loaded." {
+			t.Errorf("%s: first record %q", c.sample, es[0].Record.Text)
+		}
+	}
+}

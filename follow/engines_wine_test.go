@@ -1,0 +1,130 @@
+//go:build linux
+
+package follow
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcplogd/mcplogd/crash"
+	"github.com/mcplogd/mcplogd/oplog"
+)
+
+// needWine returns Debian's wine64 (on PATH, or where the wine64 package
+// puts it), as needEngine does.
+func needWine(t *testing.T) string {
+	t.Helper()
+	if p, err := exec.LookPath("wine64"); err == nil {
+		return p
+	}
+	if _, err := os.Stat("/usr/lib/wine/wine64"); err == nil {
+		return "/usr/lib/wine/wine64"
+	}
+	return needEngine(t, "wine64")
+}
+
+// TestEngine_WineCrash: a Windows game built with MinGW, run under Debian's
+// Wine, writes through a NULL pointer. What Wine prints (ntdll's line,
+// its debug lines, winedbg's report: registers, stack dump, backtrace,
+// modules, threads) is one fatal record, titled by winedbg's headline,
+// whose crash frame is the game's function (with symbols) or its place in
+// the program (stripped); the run crashed of it; the game's lines before
+// it are kept whole (Wine's console draws spaces as cursor moves on a
+// terminal). So under mcplogd run (twice: one crash group), in a followed
+// file and imported.
+func TestEngine_WineCrash(t *testing.T) {
+	gcc := needEngine(t, "x86_64-w64-mingw32-gcc")
+	wine := needWine(t)
+	dir := copyGame(t, "wine")
+	build := func(out string, flags ...string) string {
+		t.Helper()
+		exe := filepath.Join(dir, out)
+		if b, err := exec.Command(gcc, append(flags, "-O0", "-o", exe, filepath.Join(dir, "game.c"))...).CombinedOutput(); err != nil {
+			t.Fatalf("build %s: %v\n%s", out, err, b)
+		}
+		return exe
+	}
+	game, stripped := build("game.exe", "-gdwarf-4"), build("stripped.exe", "-s")
+	env := append(os.Environ(), "WINEPREFIX="+filepath.Join(t.TempDir(), "prefix"), "HOME="+t.TempDir(), "DISPLAY=")
+	l := mustLog(t)
+
+	// checkCrash checks a source's run: one fatal record, Wine's report,
+	// the crash of its run, with frame.
+	checkCrash := func(source string, run uint64, recs []oplog.Record, frame string) oplog.Record {
+		t.Helper()
+		var fatal []oplog.Record
+		for _, r := range recs {
+			if r.Level == oplog.LevelFatal {
+				fatal = append(fatal, r)
+			}
+		}
+		if len(fatal) != 1 {
+			t.Fatalf("%s run %d: %d fatal records, want 1: %+v", source, run, len(fatal), fatal)
+		}
+		r := fatal[0]
+		if !strings.HasPrefix(r.Text, "Unhandled exception: page fault on write access to 0x0000000000000004 in 64-bit code (") ||
+			!strings.Contains(r.Stack, "Register dump:") || !strings.Contains(r.Stack, "Backtrace:") {
+			t.Errorf("%s run %d: the crash %q with stack:\n%s", source, run, r.Text, r.Stack)
+		}
+		if tr := crash.Parse(r.Stack); len(tr.Frames) == 0 || tr.Frames[0] != frame {
+			t.Errorf("%s run %d: frames %q, want %s first", source, run, tr.Frames, frame)
+		}
+		if _, ok := find(recs, hasText("game starting")); !ok {
+			t.Errorf("%s run %d: no line \"game starting\" among %d records", source, run, len(recs))
+		}
+		if _, ok := find(recs, hasText("enemy 1 hp now 9")); !ok {
+			t.Errorf("%s run %d: no line \"enemy 1 hp now 9\"", source, run)
+		}
+		checkOutcome(t, l, source, run, oplog.OutcomeCrashed, oplog.Record{}, r)
+		return r
+	}
+
+	// mcplogd run, twice: one crash group.
+	var sigs []string
+	for range 2 {
+		runGame(t, l, "wine", CommandOptions{Args: []string{wine, game}, Env: env})
+	}
+	console := runsOf(ofSource(t, l, "wine"))
+	for run := uint64(1); run <= 2; run++ {
+		r := checkCrash("wine", run, console[run], "damage_enemy")
+		sig, _, _ := crash.Signature(r.Stack)
+		sigs = append(sigs, sig)
+	}
+	if sigs[0] != sigs[1] {
+		t.Errorf("the same crash in two launches has two signatures: %q", sigs)
+	}
+	runGame(t, l, "stripped", CommandOptions{Args: []string{wine, stripped}, Env: env})
+	checkCrash("stripped", 1, ofSource(t, l, "stripped"), "stripped+0x15f5")
+
+	// A followed file, then the same file imported.
+	logFile := filepath.Join(t.TempDir(), "game.log")
+	f := mustStart(t, l, Options{Name: "followed", Path: logFile, Poll: 10 * time.Millisecond, Quiet: 100 * time.Millisecond})
+	out, err := os.Create(logFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(wine, game)
+	cmd.Env, cmd.Stdout, cmd.Stderr = env, out, out
+	_ = cmd.Run() // Wine's status after a fault varies (5, sometimes 0)
+	out.Close()
+	followed := waitRecords(t, l, "followed", "Wine's report", func(recs []oplog.Record) bool {
+		_, ok := find(recs, func(r *oplog.Record) bool {
+			return r.Level == oplog.LevelFatal && strings.Contains(r.Stack, "System information:")
+		})
+		return ok
+	})
+	mustClose(t, f)
+	checkCrash("followed", 1, followed, "damage_enemy")
+	b, err := os.ReadFile(logFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Import(t.Context(), l, strings.NewReader(string(b)), ImportOptions{Source: "imported", File: logFile}); err != nil {
+		t.Fatal(err)
+	}
+	checkCrash("imported", 1, ofSource(t, l, "imported"), "damage_enemy")
+}
