@@ -292,7 +292,11 @@ func runtimeFrame(l string) bool {
 	}
 	for _, p := range []string{"java.", "javax.", "jdk.", "sun.", "kotlin.", "System.", "Mono.", "mono_", "(wrapper ",
 		"[C]", "std::", "core::", "alloc::", "rust_begin_unwind", "__rustc::", "__libc_", "libc.so", "ld-linux", "_start", "runtime.",
-		"__interceptor_", "___interceptor_", "__asan_", "__sanitizer", "__lsan_", "__ubsan_", "node:", "mscorlib"} {
+		"__interceptor_", "___interceptor_", "__asan_", "__sanitizer", "__lsan_", "__ubsan_", "node:", "mscorlib",
+		// No symbol: Rust's, Godot's and Unity's words for a frame they could not name.
+		"<unknown>", "<couldn't map PC to fn name>", "(function-name not available)",
+		// The threads' start in glibc.
+		"start_thread", "clone3", "__clone"} {
 		if strings.HasPrefix(s, p) {
 			return true
 		}
@@ -353,6 +357,8 @@ var engineFrames = []string{
 	"java.", "javax.", "jdk.", "sun.", "kotlin.", "net.minecraft.", "com.mojang.", "cpw.mods.", "net.minecraftforge.",
 	"net.neoforged.", "net.fabricmc.", "org.lwjgl.", "std::", "core::", "alloc::", "tokio::", "rust_begin_unwind",
 	"__rustc::", "__libc_", "libc.so", "ld-linux", "_start", "godot_", "Godot.", "GodotPlugins.", "runtime.",
+	// Frameworks and packages a game builds on: XNA, MonoGame and FNA, Unity's TextMeshPro.
+	"Microsoft.Xna.", "MonoGame.", "TMPro.",
 }
 
 // engineParts are parts of frames of engines, runtimes and system

@@ -129,7 +129,9 @@ func (a *autoParser) look(line string) bool {
 		strings.HasPrefix(s, "0x") && strings.Contains(s, " (Mono JIT Code) "):
 		return prove(fmtUnity) // Unity's own words, or its crash dumps (a log may hold only a dump)
 	case strings.HasPrefix(s, "Godot Engine v"), strings.HasPrefix(s, "SCRIPT ERROR: "), isGodotFileLabel(s),
-		strings.HasPrefix(s, "USER SCRIPT ERROR: "), strings.HasPrefix(s, "SHADER ERROR: "):
+		strings.HasPrefix(s, "USER SCRIPT ERROR: "), strings.HasPrefix(s, "SHADER ERROR: "),
+		// Its crash handler, which a log excerpt may begin with.
+		strings.HasPrefix(s, "handle_crash: Program crashed"), strings.HasPrefix(s, "CrashHandlerException: Program crashed"):
 		return prove(fmtGodot)
 	case godotErr && (strings.HasPrefix(trimLeft(s), "at: ") || strings.HasPrefix(trimLeft(s), "At: ")) && indented(s):
 		return prove(fmtGodot)

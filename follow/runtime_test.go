@@ -290,3 +290,25 @@ func TestParse_Wine(t *testing.T) {
 		}
 	}
 }
+
+// TestParse_PastedExcerpts: crash excerpts users pasted in public issues
+// (testdata/*/README.md), read with the detected parser: a Godot crash
+// handler's paste that begins at it, with no banner, is Godot's and its
+// crash; an uncaught exception of a MonoGame game is titled by the game's
+// frame, not the framework's.
+func TestParse_PastedExcerpts(t *testing.T) {
+	es := feed(mustParser(t, "auto"), readSample(t, "godot/aigym_issue18_crash.txt"))
+	if len(es) != 1 || es[0].Record.Level != oplog.LevelFatal || es[0].Record.Text != "Program crashed with signal 11" {
+		t.Errorf("Godot's crash handler pasted alone: %+v", es)
+	}
+	es = feed(mustParser(t, "auto"), readSample(t, "generic/truecraft_issue192.txt"))
+	var fatal []oplog.Record
+	for _, e := range es {
+		if e.Record.Level == oplog.LevelFatal {
+			fatal = append(fatal, e.Record)
+		}
+	}
+	if len(fatal) != 1 || !strings.HasPrefix(crash.GameFrame(fatal[0].Stack), "at TrueCraft.Client.Program.Main_Thread") {
+		t.Errorf("MonoGame's uncaught exception: %+v; game frame %q", fatal, crash.GameFrame(fatal[0].Stack))
+	}
+}
