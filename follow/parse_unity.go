@@ -48,6 +48,7 @@ type unityParser struct {
 	srcCol  int
 	code    string // the compiler's diagnostic code ("CS1002")
 	plain   string // a line startsEntry said starts no entry: begin need not look again
+	lastErr string // the last entry's first line when it was an error: what a "Crash!!!" right after it names
 }
 
 func (p *unityParser) Name() string { return "unity" }
@@ -168,6 +169,12 @@ func (p *unityParser) begin(s string, ts time.Time, end int64) {
 		}
 	}
 	p.e.start(s, level, end)
+	if s == "Crash!!!" && p.lastErr != "" {
+		// Unity's word of a native crash names nothing; the error it
+		// printed right before does (an allocation that failed, a
+		// texture the graphics driver refused).
+		p.e.rec.Text = oplog.ClipText("Crash!!! (after " + p.lastErr + ")")
+	}
 	p.e.rec.Time = ts
 	p.e.rec.Name = name
 	if stack != "" {
@@ -229,6 +236,10 @@ func (p *unityParser) readTrailer(s string) {
 func (p *unityParser) take(out []Entry) []Entry {
 	if !p.e.held {
 		return out
+	}
+	p.lastErr = ""
+	if p.e.rec.Level == oplog.LevelError {
+		p.lastErr, _, _ = strings.Cut(p.e.rec.Text, "\n")
 	}
 	if p.src != "" {
 		// Room for the keys, the numbers and some escapes: one allocation.

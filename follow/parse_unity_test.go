@@ -87,7 +87,8 @@ func TestParseUnity_Fixtures(t *testing.T) {
 		if off.Text != "Invalid OffsetPtr access! Pointer is NULL" || !strings.HasSuffix(off.Stack, "offsetptr.h line 51]") {
 			t.Errorf("OffsetPtr error: %q %q", off.Text, off.Stack)
 		}
-		checkCrash(t, es[9].Record, "Crash!!! in skeleton.CreateSkeletonPose", "0x00007FFF9C455E91 (ntdll) RtlUserThreadStart")
+		// The crash names the error Unity printed right before it.
+		checkCrash(t, es[9].Record, "Crash!!! (after Invalid OffsetPtr access! Pointer is NULL) in skeleton.CreateSkeletonPose", "0x00007FFF9C455E91 (ntdll) RtlUserThreadStart")
 	})
 	f("player-2019.4-mod-errors.log", 20, map[oplog.Level]int{oplog.LevelInfo: 19, oplog.LevelError: 1}, func(t *testing.T, es []Entry) {
 		if r := es[14].Record; !strings.HasSuffix(r.Text, "\nC:\\Program Files (x86)\\Steam\\steamapps\\workshop\\content\\294100\\1316188771") {
@@ -109,7 +110,7 @@ func TestParseUnity_Fixtures(t *testing.T) {
 			if oom.Text != "Could not allocate memory: System out of memory!" || !strings.Contains(oom.Stack, "\nMemory overview\n[ ALLOC_TEMP_THREAD ]") || !strings.Contains(oom.Stack, "\n[ ALLOC_TYPETREE ] used: ") {
 				t.Errorf("allocator's report: %q %q", oom.Text, oom.Stack)
 			}
-			checkCrash(t, es[n-2].Record, "Crash!!! in Texture2D.Compress", "(ntdll) RtlUserThreadStart")
+			checkCrash(t, es[n-2].Record, "Crash!!! (after Could not allocate memory: System out of memory!) in Texture2D.Compress", "(ntdll) RtlUserThreadStart")
 		})
 	}
 	f("rimworld-exceptions.log", 6, map[oplog.Level]int{oplog.LevelError: 6}, func(t *testing.T, es []Entry) {
@@ -132,7 +133,7 @@ func TestParseUnity_Fixtures(t *testing.T) {
 // frame and its banner, and its crash title from the frames.
 func checkCrash(t *testing.T, r oplog.Record, title, lastFrame string) {
 	t.Helper()
-	if r.Level != oplog.LevelFatal || r.Text != "Crash!!!" || !strings.HasSuffix(r.Stack, lastFrame+"\n========== END OF STACKTRACE ===========") {
+	if r.Level != oplog.LevelFatal || !strings.HasPrefix(r.Text, "Crash!!!") || !strings.HasSuffix(r.Stack, lastFrame+"\n========== END OF STACKTRACE ===========") {
 		t.Errorf("crash record: %s %q, stack ends %q", r.Level, r.Text, r.Stack[max(0, len(r.Stack)-120):])
 	}
 	if got := crash.Parse(r.Stack).WithHead(r.Text).Title(); got != title {
