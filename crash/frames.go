@@ -88,3 +88,16 @@ func luaLocation(loc string) bool {
 	i := strings.LastIndexByte(loc, ':')
 	return i > 0 && i < len(loc)-1 && allDigits(loc[i+1:]) && !strings.ContainsAny(loc, " \t")
 }
+
+// rubyFrame reads Ruby's frames: the place an exception was raised,
+// "main.rb:16:in `equip'" (Ruby 3.4: "in 'Game#equip'"), and the ones
+// under it, "from main.rb:10:in `starting_kit'"; line numbers dropped, as
+// Lua's are.
+func rubyFrame(s string) (string, bool) {
+	loc, what, ok := strings.Cut(strings.TrimPrefix(s, "from "), ":in ")
+	if !ok || len(what) < 2 || what[0] != '`' && what[0] != '\'' || !luaLocation(loc) || strings.HasPrefix(loc, "[") {
+		return "", false
+	}
+	fn, _, _ := strings.Cut(what[1:], "'")
+	return oplog.ClipBytes(dropLineNumbers(loc)+" in "+fn, maxFrameBytes), true
+}

@@ -165,6 +165,9 @@ func parseFrame(s string) (frame string, ok bool) {
 	if f, ok := luaNumberedFrame(s); ok {
 		return f, true
 	}
+	if f, ok := rubyFrame(s); ok {
+		return f, true
+	}
 	if loc, what, found := strings.Cut(s, ": in "); found && luaLocation(loc) {
 		what = strings.TrimSuffix(what, `"`) // Factorio quotes a mod's error whole
 		return oplog.ClipBytes(dropLineNumbers(loc)+": in "+dropLineNumbers(what), maxFrameBytes), true

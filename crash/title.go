@@ -304,6 +304,8 @@ func runtimeFrame(l string) bool {
 	for _, p := range []string{"/rustc/", "/usr/src/rustc", "/library/std/", "/library/core/", "ntdll", "KERNEL32", "KERNELBASE", "node:internal",
 		"(<anonymous>)", // V8's built-ins: "at JSON.parse (<anonymous>)", "at Array.map (<anonymous>)"
 		"libsystem_", "_sigtramp", "(node:", "node_modules", "mscorlib",
+		// Ruby's own library and its gems.
+		"/lib/ruby/", "/gems/",
 		// The C and C++ runtimes' and the sanitizers' sources and libraries.
 		"libc.so", "libstdc++", "libgcc_s", "ld-linux", "libasan", "libubsan", "liblsan", "libtsan", "libsanitizer", "compiler-rt/",
 		"/sysdeps/", "../csu/",

@@ -76,3 +76,21 @@ func TestRuntime_Node(t *testing.T) {
 	}
 	runLang(t, g, cases)
 }
+
+// TestRuntime_Ruby: a NoMethodError on nil deep in game code, which
+// nothing rescues: Ruby prints where, the message and class, the line of
+// code with a caret under the call, then the frames; the game's own
+// at_exit handler logs the same report behind its prefix. The handled
+// error of every run is a warn line.
+func TestRuntime_Ruby(t *testing.T) {
+	ruby := needEngine(t, "ruby")
+	dir := copyGame(t, "runtimes/ruby")
+	g := &langGame{dir: dir, progs: map[string][]string{"ruby": {ruby, filepath.Join(dir, "game.rb")}}, first: "ruby",
+		wrap: langWrapper(t), handled: "missing texture enemy.png, using the placeholder"}
+	line := fmt.Sprintf("game.rb:%d", langLineOf(t, filepath.Join(dir, "game.rb"), "CRASH:nomethod"))
+	runLang(t, g, []langCase{
+		{name: "nomethod", text: regexp.QuoteMeta("undefined method `fetch' for nil:NilClass (NoMethodError)"),
+			level: oplog.LevelFatal, stack: []string{line + ":in `spawn_enemy'", "from ", ":in `tick'"}, class: oplog.ClassCrash,
+			title: "undefined method `fetch' for nil:NilClass (NoMethodError)", where: []string{"spawn_enemy", line}},
+	})
+}

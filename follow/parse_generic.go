@@ -186,6 +186,9 @@ func (p *genericParser) isHeader(s string) bool {
 	if _, _, _, _, ok := p.rustHeader(s); ok {
 		return true
 	}
+	if _, _, _, _, ok := p.rubyHeader(s); ok {
+		return true
+	}
 	_, _, _, ok := findLevel(rest)
 	return ok
 }
@@ -200,6 +203,8 @@ func (p *genericParser) begin(line string, end int64) {
 	t, rest, stamped := p.stamp(s)
 	level, name, text, ok := oplog.LevelInfo, "", rest, false
 	if rt, lv, nm, tx, found := p.rustHeader(s); found {
+		t, level, name, text, ok, stamped = rt, lv, nm, tx, true, true
+	} else if rt, lv, nm, tx, found := p.rubyHeader(s); found {
 		t, level, name, text, ok, stamped = rt, lv, nm, tx, true, true
 	} else if lv, tx, found := upLevel(rest, up); found {
 		level, text, ok = lv, tx, true // "4044.612 Error MainLoop.cpp:1429: ..."
@@ -246,6 +251,29 @@ func (p *genericParser) rustHeader(s string) (time.Time, oplog.Level, string, st
 		return time.Time{}, 0, "", "", false
 	}
 	return t, level, strings.TrimSpace(name), strings.TrimLeft(text, " "), true
+}
+
+// rubyHeader reads Ruby's Logger's "E, [2026-12-04T10:00:01.123456 #7605]
+// ERROR -- game: msg" (the program's name, which may be empty, the name).
+func (p *genericParser) rubyHeader(s string) (time.Time, oplog.Level, string, string, bool) {
+	if len(s) < 30 || !strings.ContainsRune("DIWEFA", rune(s[0])) || s[1:4] != ", [" {
+		return time.Time{}, 0, "", "", false
+	}
+	t, n, ok := parseISO(s[4:], p.clk.location())
+	if !ok || !strings.HasPrefix(s[4+n:], " #") {
+		return time.Time{}, 0, "", "", false
+	}
+	_, rest, ok := strings.Cut(s[4+n:], "] ")
+	word, rest, ok2 := strings.Cut(strings.TrimLeft(rest, " "), " -- ")
+	name, text, ok3 := strings.Cut(rest, ": ")
+	level, ok4 := levelWord(word)
+	if word == "ANY" {
+		level, ok4 = oplog.LevelInfo, true
+	}
+	if !ok || !ok2 || !ok3 || !ok4 {
+		return time.Time{}, 0, "", "", false
+	}
+	return t, level, name, text, true
 }
 
 // stamp reads a timestamp at the start of s, perhaps in brackets, and

@@ -24,6 +24,7 @@ const (
 	rtRuler               // a line of '=' that may head a sanitizer's report
 	rtScript              // Lua's error or Rust's panic beneath a prefix (runtime_script.go)
 	rtWine                // Wine's "wine: Unhandled page fault ..." and winedbg's report (runtime_wine.go)
+	rtRuby                // Ruby's uncaught exception: "main.rb:16:in `equip': ... (NoMethodError)", frames (runtime_ruby.go)
 )
 
 // States within a report.
@@ -41,6 +42,7 @@ const (
 	stNodeEnd                // Node: after its frames, "Node.js vN"
 	stWineWait               // Wine: after ntdll's line, winedbg's headline next
 	stWineReport             // Wine: in winedbg's report
+	stRubyFrames             // Ruby: in the frames
 )
 
 // report is the crash report being read.
@@ -100,6 +102,11 @@ func (r *report) begin(kind rtKind, line, body string, prefixed bool, level oplo
 		if _, after, ok := strings.Cut(t, "virtual_setup_exception "); ok && wineStackOverflow(t) {
 			r.setText(after)
 		}
+	case rtRuby:
+		place, msg, _ := rubyHead(t)
+		r.setText(msg)
+		r.add(place, end)
+		r.head = t
 	}
 }
 
@@ -139,6 +146,8 @@ func (r *report) more(line, s string, end int64) bool {
 		return r.goPanic(s, t, end)
 	case rtWine:
 		return r.wine(s, t, end)
+	case rtRuby:
+		return r.ruby(s, t, end)
 	}
 	return false
 }

@@ -44,6 +44,9 @@ func startOf(t string) (rtKind, oplog.Level) {
 			return rtPyWarning, oplog.LevelWarn
 		}
 	}
+	if _, _, ok := rubyHead(t); ok {
+		return rtRuby, oplog.LevelFatal
+	}
 	return startWithin(t)
 }
 
