@@ -111,7 +111,7 @@ func TestCheck_Broken(t *testing.T) {
 		{"PublishProvenance", publishScript, "npm publish --provenance --access public", "npm publish --access public",
 			"does not publish with npm publish --provenance --access public"},
 		{"FormulaURL", "scripts/release/formula.rb.tmpl", "url {{ ruby .URL }}", "url {{ ruby .Name }}", "darwin/amd64's url is mcplogd_1.2.3_darwin_amd64.tar.gz, not https://github.com/"},
-		{"FormulaSHA", "scripts/release/formula.rb.tmpl", "sha256 {{ ruby .SHA256 }}", `sha256 "{{ printf "%.63s" .SHA256 }}0"`, "darwin/amd64's sha256 is"},
+		{"FormulaSHA", "scripts/release/formula.rb.tmpl", "sha256 {{ ruby .SHA256 }}", `sha256 "{{ printf "%.63s" .SHA256 }}{{ if eq (slice .SHA256 63) "0" }}1{{ else }}0{{ end }}"`, "darwin/amd64's sha256 is"},
 		{"FormulaCPU", "scripts/release/formula.rb.tmpl", "if {{ cpu .Goarch }}", "if Hardware::CPU.intel?", "is under darwin/amd64, which has no archive (or is listed twice)"},
 		{"FormulaNoLinux", "scripts/release/formula.rb.tmpl", `range .Archives "linux"`, `range .Archives "freebsd"`, "has no url for linux/amd64"},
 		{"FormulaUnclosed", "scripts/release/formula.rb.tmpl", "  end\n\n  test do", "\n  test do", "blocks are not closed with end"},
