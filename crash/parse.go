@@ -114,7 +114,9 @@ func skipLine(s string) bool {
 	case strings.HasPrefix(s, "goroutine ") && strings.HasSuffix(s, "]:"),
 		strings.HasPrefix(s, "created by "),
 		strings.HasPrefix(s, "--- End of"),
-		strings.HasPrefix(s, "..."):
+		// Java's "... 3 more", Go's "...additional frames elided...", not
+		// Lua's frame of a long path it cut: ".../mods/default/init.lua:43: in …".
+		strings.HasPrefix(s, "...") && !strings.Contains(s, ": in "):
 		return true
 	case nativeNoise(s), sanitizerNoise(s), faulthandlerNoise(s):
 		return true

@@ -16,6 +16,11 @@ func TestGameFrame(t *testing.T) {
 			"main.lua:79: in function 'update'"},
 		{"Luanti", "stack traceback:\n\t[C]: in function 'error'\n\t/usr/share/games/minetest/builtin/common/after.lua:20: in function <x>\n" +
 			"\t/home/me/.minetest/mods/logtest/init.lua:54: in function 'func'", "/home/me/.minetest/mods/logtest/init.lua:54: in function 'func'"},
+		// Lua cuts a long path to its end: ".../" (luanti-org/luanti issue 9796).
+		{"LuantiCutPaths", "stack traceback:\n\t[C]: in function 'assert'\n" +
+			"\t...inetest/minetest/bin/../builtin/game/item_entity.lua:203: in function 'on_step'\n" +
+			"\t.../../games/minetest_game/mods/default/item_entity.lua:43: in function <.../../games/minetest_game/mods/default/item_entity.lua:42>",
+			".../../games/minetest_game/mods/default/item_entity.lua:43: in function <.../../games/minetest_game/mods/default/item_entity.lua:42>"},
 		{"RustFull", "at rust_begin_unwind (/usr/src/rustc-1.63.0/library/std/src/panicking.rs:584:5)\n" +
 			"at core::panicking::panic_fmt (/usr/src/rustc-1.63.0/library/core/src/panicking.rs:142:14)\n" +
 			"at game::main (/tmp/game/src/main.rs:98:13)", "at game::main (/tmp/game/src/main.rs:98:13)"},
