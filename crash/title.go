@@ -135,6 +135,12 @@ func Message(r *oplog.Record) string {
 	return strings.TrimSpace(first)
 }
 
+// isFrameLine reports whether s, trimmed, is a frame.
+func isFrameLine(s string) bool {
+	_, ok := parseFrame(s)
+	return ok
+}
+
 // stackException returns the exception line of a stack that names one.
 func stackException(stack string) string {
 	if pyGroup(stack) {
@@ -144,7 +150,10 @@ func stackException(stack string) string {
 	python, last := false, ""
 	py := pyState{indent: -1}
 	if i := strings.Index(stack, "\nstack traceback:"); i > 0 { // Lua: the error, then its traceback
-		return strings.TrimSpace(stack[strings.LastIndexByte(stack[:i], '\n')+1 : i])
+		// (Not a second "stack traceback:" after a traceback's frames.)
+		if line := strings.TrimSpace(stack[strings.LastIndexByte(stack[:i], '\n')+1 : i]); !isFrameLine(line) {
+			return line
+		}
 	}
 	for line := range strings.Lines(stack) {
 		s := strings.TrimSpace(line)

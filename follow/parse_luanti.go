@@ -85,7 +85,9 @@ func (p *luantiParser) continues(text string) bool {
 		p.tb = true
 		return true
 	case p.tb:
-		return strings.HasPrefix(text, "\t") || text == "(...tail calls...)"
+		// Tab-indented, or space-indented as a terminal's or a web page's
+		// copy of it has it.
+		return strings.HasPrefix(text, "\t") || strings.HasPrefix(text, "  ") || text == "(...tail calls...)"
 	}
 	return p.e.lines == 0 && !strings.Contains(p.e.rec.Text, "\n") && strings.HasSuffix(p.e.rec.Text, ":")
 }

@@ -312,3 +312,18 @@ func TestParse_PastedExcerpts(t *testing.T) {
 		t.Errorf("MonoGame's uncaught exception: %+v; game frame %q", fatal, crash.GameFrame(fatal[0].Stack))
 	}
 }
+
+// TestParse_LuantiPasted: Luanti's crash as a user pasted it (testdata/luanti/README.md): its
+// frames indented with spaces, a second "stack traceback:" after them. One fatal record, titled
+// by the Lua error and the mod's frame.
+func TestParse_LuantiPasted(t *testing.T) {
+	es := feed(mustParser(t, "auto"), readSample(t, "luanti/9mine_issue74_spaces.txt"))
+	if len(es) != 1 || es[0].Record.Level != oplog.LevelFatal || strings.Count(es[0].Record.Stack, "\n") != 4 {
+		t.Fatalf("%d records: %+v", len(es), es)
+	}
+	r := es[0].Record
+	if got := crash.Title(crash.Message(&r), crash.GameFrame(r.Stack)); got !=
+		`[string "mods/core/common.lua"]:194: attempt to index local 'platform' (a nil value) in [string "mods/core/common.lua"]:194: in function 'func'` {
+		t.Errorf("title %q", got)
+	}
+}
