@@ -141,10 +141,15 @@ func (p *luaParser) release(out []Entry) []Entry {
 }
 
 // cutLuaError reads the first line of an uncaught Lua error: LÖVE's
-// "Error: msg", or an interpreter's "lua: msg", "lua5.1: msg", "luajit: msg".
+// "Error: msg", an interpreter's "lua: msg", "lua5.1: msg", "luajit: msg",
+// or Luanti's "AsyncErr: ServerThread::run Lua: Runtime error from mod …"
+// (the line whole).
 func cutLuaError(s string) (string, bool) {
 	if msg, ok := strings.CutPrefix(s, "Error: "); ok {
 		return msg, true
+	}
+	if strings.HasPrefix(s, "AsyncErr: ") && strings.Contains(s, "Runtime error from mod '") {
+		return s, true // Luanti's error that stopped the server, as its dialog and a copy of it show it
 	}
 	if !strings.HasPrefix(s, "lua") {
 		return "", false

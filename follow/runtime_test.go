@@ -327,3 +327,17 @@ func TestParse_LuantiPasted(t *testing.T) {
 		t.Errorf("title %q", got)
 	}
 }
+
+// TestParse_LuantiAsyncErr: the error Luanti's error screen shows, pasted
+// without debug.txt's prefix (testdata/luanti/README.md): the Lua error
+// that stopped the server, fatal, with its traceback.
+func TestParse_LuantiAsyncErr(t *testing.T) {
+	es := feed(mustParser(t, "auto"), readSample(t, "luanti/voxelgarden_asyncerr.txt"))
+	if len(es) != 1 || es[0].Record.Level != oplog.LevelFatal || !strings.HasPrefix(es[0].Record.Text, "AsyncErr: ServerThread::run Lua: Runtime error from mod 'mobs_flat'") ||
+		strings.Count(es[0].Record.Stack, "\n") != 3 {
+		t.Fatalf("%d records: %+v", len(es), es)
+	}
+	if m := crash.Message(&es[0].Record); m != "/home/user/.minetest/games/voxelgarden/mods/mobs/api.lua:136: attempt to index a nil value" {
+		t.Errorf("message %q", m)
+	}
+}
