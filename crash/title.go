@@ -123,6 +123,9 @@ func Message(r *oplog.Record) string {
 		return "terminate called after throwing '" + typ + "': " + what
 	}
 	text = sanitizerMessage(strings.TrimSpace(text))
+	if reason, ok := rejectionReason(text); ok {
+		return "UnhandledPromiseRejection: " + reason
+	}
 	first, rest, _ := strings.Cut(text, "\n")
 	// Luanti: "ServerError: AsyncErr: Lua: Runtime error from mod 'x' in
 	// callback environment_Step(): <the error>".
@@ -133,6 +136,24 @@ func Message(r *oplog.Record) string {
 		return strings.TrimSpace(second)
 	}
 	return strings.TrimSpace(first)
+}
+
+// rejectionReason is the reason of Node's rejection of a promise with
+// something that is no Error, which it prints after 200 characters of
+// explanation: "UnhandledPromiseRejection: This error originated either
+// by … The promise rejected with the reason "lobby refused the
+// connection".".
+func rejectionReason(text string) (string, bool) {
+	const head, with = "UnhandledPromiseRejection: This error originated", ` with the reason "`
+	i := strings.Index(text, with)
+	if !strings.HasPrefix(text, head) || i < 0 {
+		return "", false
+	}
+	reason := text[i+len(with):]
+	if j := strings.LastIndex(reason, `"`); j >= 0 {
+		reason = reason[:j]
+	}
+	return reason, reason != ""
 }
 
 // isFrameLine reports whether s, trimmed, is a frame.

@@ -57,6 +57,10 @@ func TestMessage(t *testing.T) {
 		{oplog.Record{Text: "Session 8812 crashed", Stack: "java.lang.IllegalStateException: Player 4417 not in lobby\n\tat lobby.Session.kick(Session.java:214)"},
 			"java.lang.IllegalStateException: Player 4417 not in lobby"},
 		{oplog.Record{Text: "ModError: Failed to load and run script from /m/init.lua:\n/m/init.lua:48: boom"}, "/m/init.lua:48: boom"},
+		// Node 20's rejection with a string: the reason, not the explanation before it.
+		{oplog.Record{Text: "UnhandledPromiseRejection: This error originated either by throwing inside of an async function without a catch block, " +
+			"or by rejecting a promise which was not handled with .catch(). The promise rejected with the reason \"lobby lobby.example:7777 refused the connection\"."},
+			"UnhandledPromiseRejection: lobby lobby.example:7777 refused the connection"},
 		{oplog.Record{Text: "ServerError: AsyncErr: Lua: Runtime error from mod 'logtest' in callback environment_Step(): init.lua:54: attempt to index local 't' (a nil value)"},
 			"init.lua:54: attempt to index local 't' (a nil value)"},
 		{oplog.Record{Text: "uncaught error", Stack: "game/physics.lua:88: attempt to index a nil value\nstack traceback:\n\t[C]: in function 'error'"},
