@@ -31,13 +31,17 @@ import (
 // it ("main.lua:79") goes to Data as srcFile and srcLine, and the
 // traceback, every "stack traceback:" block of it, is the stack. An
 // "Error: " line that no traceback follows is what the generic parser
-// makes of it.
+// makes of it; an interpreter's ("lua5.1: (error object is not a
+// string)", which Lua 5.1 and LuaJIT print without a traceback for an
+// error that is no string) is fatal all the same: the interpreter prints
+// it only as it ends.
 type luaParser struct {
 	name string // what Name returns: "generic"
 	g    layer
 	e    entry
 	held bool     // e holds an uncaught error
 	tb   bool     // its traceback began
+	lua  bool     // it is an interpreter's ("lua5.1: …"), not LÖVE's "Error: "
 	msg  []string // lines after its first, before a traceback
 	ends []int64
 }
@@ -72,6 +76,7 @@ func (p *luaParser) Line(line string, end int64) []Entry {
 	if msg, ok := cutLuaError(s); ok {
 		out = p.g.take(out)
 		p.held, p.tb, p.msg, p.ends = true, false, p.msg[:0], p.ends[:0]
+		p.lua = !strings.HasPrefix(s, "Error: ")
 		p.e.start(msg, oplog.LevelError, end)
 		return out
 	}
@@ -121,6 +126,15 @@ func (p *luaParser) release(out []Entry) []Entry {
 		return out
 	}
 	p.held = false
+	if !p.tb && p.lua {
+		p.e.rec.Level = oplog.LevelFatal
+		out = p.e.take(out)
+		for i, l := range p.msg {
+			out = append(out, p.g.Line(l, p.ends[i])...)
+		}
+		p.msg, p.ends = p.msg[:0], p.ends[:0]
+		return out
+	}
 	if p.tb {
 		var o object
 		if file, line, ok := luaLocationIn(p.e.rec.Text); ok {

@@ -329,15 +329,36 @@ func TestParse_LuantiPasted(t *testing.T) {
 }
 
 // TestParse_LuantiAsyncErr: the error Luanti's error screen shows, pasted
-// without debug.txt's prefix (testdata/luanti/README.md): the Lua error
+// without debug.txt's prefix (testdata/generic/README.md): the Lua error
 // that stopped the server, fatal, with its traceback.
 func TestParse_LuantiAsyncErr(t *testing.T) {
-	es := feed(mustParser(t, "auto"), readSample(t, "luanti/voxelgarden_asyncerr.txt"))
+	es := feed(mustParser(t, "auto"), readSample(t, "generic/luanti_voxelgarden_asyncerr.txt"))
 	if len(es) != 1 || es[0].Record.Level != oplog.LevelFatal || !strings.HasPrefix(es[0].Record.Text, "AsyncErr: ServerThread::run Lua: Runtime error from mod 'mobs_flat'") ||
 		strings.Count(es[0].Record.Stack, "\n") != 3 {
 		t.Fatalf("%d records: %+v", len(es), es)
 	}
 	if m := crash.Message(&es[0].Record); m != "/home/user/.minetest/games/voxelgarden/mods/mobs/api.lua:136: attempt to index a nil value" {
 		t.Errorf("message %q", m)
+	}
+}
+
+// TestParse_LuaInterpreterNoTraceback: Lua 5.1 and LuaJIT print an error
+// that is no string without a traceback ("lua5.1: (error object is not a
+// string)"), first when standard output is a file (it is buffered): the
+// interpreter prints it only as it ends, so it is fatal; the game's lines
+// after it are records of their own. (Debian's lua5.1
+// 5.1.5, luajit 2.1.0-beta3.) LÖVE's "Error: " with no traceback stays
+// what the generic parser makes of it.
+func TestParse_LuaInterpreterNoTraceback(t *testing.T) {
+	for _, prog := range []string{"lua5.1", "luajit"} {
+		es := feed(mustParser(t, "auto"), []byte(prog+": (error object is not a string)\ngame starting\nplayer quits\n"))
+		if len(es) != 3 || es[0].Record.Level != oplog.LevelFatal || es[0].Record.Text != "(error object is not a string)" ||
+			es[1].Record.Text != "game starting" || es[1].Record.Level != oplog.LevelInfo {
+			t.Errorf("%s: %+v", prog, es)
+		}
+	}
+	es := feed(mustParser(t, "auto"), []byte("Error: could not load level\ngame starting\n"))
+	if len(es) != 2 || es[0].Record.Level != oplog.LevelError {
+		t.Errorf("LÖVE's Error: without a traceback: %+v", es)
 	}
 }
