@@ -46,6 +46,9 @@ type panicParser struct {
 	// says whether the main thread passes it on (joined).
 	waiting     []Entry
 	waitingData object
+	// died is the thread and ID of the last fatal panic whose header gave
+	// an ID ("thread 'main' (10158)", Rust 1.89 and later).
+	died string
 }
 
 const (
@@ -78,6 +81,16 @@ func (p *panicParser) Line(line string, end int64) []Entry {
 		}
 		out = p.g.take(out)
 		p.begin(thread, rest, end)
+		if id := panicThreadID(s); id != "" && p.e.rec.Level == oplog.LevelFatal {
+			if id == p.died {
+				// The same thread of the same process panicked again: a
+				// destructor while it unwound from the panic that ended it
+				// (Rust then aborts). That panic is the crash; this one,
+				// and "panic in a destructor during cleanup", are not.
+				p.e.rec.Level = oplog.LevelError
+			}
+			p.died = id
+		}
 		return out
 	}
 	return join(p.release(out), p.g.Line(line, end))
@@ -290,6 +303,20 @@ func cutPanicHeader(s string) (thread, rest string, ok bool) {
 	}
 	rest, ok = strings.CutPrefix(r, "panicked at ")
 	return thread, rest, ok
+}
+
+// panicThreadID is a panic header's thread and thread ID, "thread 'main'
+// (10158)"; "" when it gives no ID (before Rust 1.89).
+func panicThreadID(s string) string {
+	i := strings.Index(s, "' (")
+	if i < 0 {
+		return ""
+	}
+	j := strings.Index(s[i:], ") panicked at ")
+	if j < 0 || !isDigits(s[i+3:i+j]) {
+		return ""
+	}
+	return s[:i+j+1]
 }
 
 // cutOldPanicEnd splits "msg', src/main.rs:98:13" at the quote that

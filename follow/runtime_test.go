@@ -362,3 +362,22 @@ func TestParse_LuaInterpreterNoTraceback(t *testing.T) {
 		t.Errorf("LÖVE's Error: without a traceback: %+v", es)
 	}
 }
+
+// TestParse_RustDoublePanic: a panic in main whose unwinding runs a Drop
+// that panics too (testdata/rust/README.md): the first panic is the crash,
+// fatal; the destructor's, and Rust's "panic in a destructor during
+// cleanup" after it (the same thread ID), are errors.
+func TestParse_RustDoublePanic(t *testing.T) {
+	es := feed(mustParser(t, "auto"), readSample(t, "rust/panic_double_rust195.txt"))
+	var panics []oplog.Record
+	for _, e := range es {
+		if e.Record.Name == "panic" {
+			panics = append(panics, e.Record)
+		}
+	}
+	if len(panics) != 3 || panics[0].Level != oplog.LevelFatal || panics[0].Text != "index out of bounds: the len is 2 but the index is 2" ||
+		panics[1].Level != oplog.LevelError || panics[1].Text != "save slot 2 is read-only" ||
+		panics[2].Level != oplog.LevelError || !strings.HasPrefix(panics[2].Text, "panic in a destructor during cleanup") {
+		t.Fatalf("panics: %+v", panics)
+	}
+}
