@@ -89,8 +89,9 @@ func (l *runtimeLayer) Line(line string, end int64) []Entry {
 		if out, ok := l.confirm(out, &c, line, end); ok {
 			return out
 		}
-		if c.kind == rtThrown && c.extra == "" && strings.HasPrefix(trimLeft(pastPrefix(line, c.prefixed)), "File name: '") {
-			// .NET's FileNotFoundException names the file before its frames.
+		if t := trimLeft(pastPrefix(line, c.prefixed)); c.kind == rtThrown && c.extra == "" && (strings.HasPrefix(t, "File name: '") || argumentLine(t)) {
+			// .NET's FileNotFoundException names the file before its
+			// frames, its ArgumentException the parameter.
 			l.cand, l.cand.extra, l.cand.extraEnd = c, line, end
 			return out
 		}

@@ -219,6 +219,13 @@ func (r *report) beginDotnet(t string) {
 
 const monoFatal = "[ERROR] FATAL UNHANDLED EXCEPTION:"
 
+// argumentLine reports the line .NET Framework's and Mono's
+// ArgumentException adds to its message: "Parameter name: startIndex",
+// ArgumentOutOfRangeException's "Actual value was 5.".
+func argumentLine(t string) bool {
+	return strings.HasPrefix(t, "Parameter name: ") || strings.HasPrefix(t, "Actual value was ")
+}
+
 // isMonoFatal reports Mono's second printout's first line, its "[ERROR]
 // FATAL" perhaps read as a prefix.
 func isMonoFatal(t string) bool {
@@ -237,6 +244,13 @@ func (r *report) dotnet(t string, end int64) bool {
 		return true
 	case isMonoFatal(t):
 		r.state = stDup
+		r.e.end = end
+		return true
+	case argumentLine(t) && r.e.lines == 0:
+		// An ArgumentException's message's last line, before the frames.
+		if r.state != stDup {
+			r.setText(r.e.rec.Text + "\n" + t)
+		}
 		r.e.end = end
 		return true
 	case !isFrameStart(t):

@@ -311,6 +311,14 @@ func TestParse_PastedExcerpts(t *testing.T) {
 	if len(fatal) != 1 || !strings.HasPrefix(crash.GameFrame(fatal[0].Stack), "at TrueCraft.Client.Program.Main_Thread") {
 		t.Errorf("MonoGame's uncaught exception: %+v; game frame %q", fatal, crash.GameFrame(fatal[0].Stack))
 	}
+	// An ArgumentException's message ends with "Parameter name: …": one
+	// record with its frames, the game's first among them.
+	es = feed(mustParser(t, "auto"), readSample(t, "generic/fnaify_issue46.txt"))
+	r := es[len(es)-1].Record
+	if r.Level != oplog.LevelFatal || r.Text != "System.ArgumentOutOfRangeException: StartIndex cannot be less than zero.\nParameter name: startIndex" ||
+		!strings.HasPrefix(crash.GameFrame(r.Stack), "at CrashDebugGame.Draw") {
+		t.Errorf("FNA's uncaught ArgumentOutOfRangeException: %+v; game frame %q", r, crash.GameFrame(r.Stack))
+	}
 }
 
 // TestParse_LuantiPasted: Luanti's crash as a user pasted it (testdata/luanti/README.md): its
