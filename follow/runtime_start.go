@@ -69,8 +69,8 @@ func startByFirst(t string) (rtKind, oplog.Level) {
 			return rtPython, oplog.LevelError // a SyntaxError: its file, line, caret and exception
 		}
 	case 'E':
-		if strings.HasPrefix(t, `Exception in thread "`) {
-			if strings.HasPrefix(t, `Exception in thread "main" `) {
+		if thread, ok := strings.CutPrefix(t, `Exception in thread "`); ok {
+			if gameThread(thread) {
 				return rtJava, oplog.LevelFatal
 			}
 			return rtJava, oplog.LevelError
@@ -114,6 +114,19 @@ func startByFirst(t string) (rtKind, oplog.Level) {
 		return rtNative, oplog.LevelFatal
 	}
 	return rtNone, 0
+}
+
+// gameThread reports whether the thread an uncaught Java exception names
+// (the rest of its line after `Exception in thread "`) runs the game, so
+// that the game ends with it: main, libGDX's LWJGL 2 loop ("LWJGL
+// Application"), jMonkeyEngine's ("jME3 Main"), Android's GL thread.
+func gameThread(rest string) bool {
+	for _, name := range []string{`main" `, `LWJGL Application" `, `jME3 Main" `, `GLThread `} {
+		if strings.HasPrefix(rest, name) {
+			return true
+		}
+	}
+	return false
 }
 
 // startWithin reports the native reports recognised by what a line holds

@@ -389,3 +389,20 @@ func TestParse_RustDoublePanic(t *testing.T) {
 		t.Fatalf("panics: %+v", panics)
 	}
 }
+
+// TestParse_JavaGameThreads: an uncaught exception in the thread that
+// runs the game (libGDX's "LWJGL Application", jMonkeyEngine's "jME3
+// Main") ends the game, as one in "main" does: fatal; another thread's is
+// an error (the JVM goes on). The first is a libGDX user's paste
+// (Trixt0r/LibGDX-FX issue 6).
+func TestParse_JavaGameThreads(t *testing.T) {
+	frames := "\tat com.badlogic.gdx.backends.lwjgl.LwjglGraphics.initiateGLInstances(LwjglGraphics.java:378)\n" +
+		"\tat com.badlogic.gdx.backends.lwjgl.LwjglApplication$1.run(LwjglApplication.java:126)\n"
+	for thread, want := range map[string]oplog.Level{"LWJGL Application": oplog.LevelFatal, "jME3 Main": oplog.LevelFatal,
+		"main": oplog.LevelFatal, "GLThread 171": oplog.LevelFatal, "audio-mixer": oplog.LevelError} {
+		es := feed(mustParser(t, "auto"), []byte("Exception in thread \""+thread+"\" java.lang.NullPointerException\n"+frames))
+		if len(es) != 1 || es[0].Record.Level != want || es[0].Record.Text != "java.lang.NullPointerException" {
+			t.Errorf("%s: %+v; want one record at %s", thread, es, want)
+		}
+	}
+}
