@@ -79,7 +79,7 @@ func (info *RunInfo) Add(r *Record) {
 	}
 	if r.Level >= LevelError && r.Stack != "" && r.ID > info.ErrorID {
 		info.ErrorID, info.ErrorTime, info.AfterError = r.ID, time.Time{}, 0
-		if traceback(r.Stack) {
+		if traceback(r.Stack) && !threadDied(r.Text) {
 			info.ErrorTime = r.Time
 		}
 	} else if info.ErrorID != 0 {
@@ -182,4 +182,11 @@ func (info *RunInfo) justAfterError(t time.Time, own uint64) bool {
 // stack (Godot's, Unity's) never ends the game.
 func traceback(stack string) bool {
 	return strings.Contains(stack[:min(len(stack), 256)], "Traceback (most recent call last):")
+}
+
+// threadDied reports Python's line that a thread, not the program, died of
+// the traceback after it ("Exception in thread asset-loader:"): what the
+// program prints after it (it goes on) does not make it the end's.
+func threadDied(text string) bool {
+	return strings.HasPrefix(text, "Exception in thread ")
 }

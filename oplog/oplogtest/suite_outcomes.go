@@ -132,7 +132,8 @@ func testRunsOutcomesLastError(t *testing.T, open Opener) {
 // run that ends just after it: a few lines within two seconds, then a
 // failing status or the next run's start; four lines, or lines seconds
 // later, are more. SIGINT after Python's KeyboardInterrupt is that
-// exception's; another signal its own.
+// exception's; another signal its own. A thread's traceback ("Exception in
+// thread X:") is not the end's: the program went on after it.
 func testRunsOutcomesJustAfterError(t *testing.T, open Opener) {
 	l := newLog(t, open)
 	stack, at := withTraceback, secondsAfter(time.Now().Add(-time.Hour))
@@ -160,6 +161,11 @@ func testRunsOutcomesJustAfterError(t *testing.T, open Opener) {
 		at(marker("g", oplog.MarkerRun, "start"), 120),
 		at(stack(line("g", oplog.LevelError, "ValueError: w")), 121), // 6: SIGSEGV after it
 		at(exitMarker("g", oplog.LevelError, map[string]any{"signal": "SIGSEGV", "signalNumber": 11}), 121),
+		at(marker("g", oplog.MarkerRun, "start"), 130),
+		at(stack(line("g", oplog.LevelError, "Exception in thread asset-loader:")), 131), // 7: a thread died, the program went on
+		at(line("g", oplog.LevelInfo, "assets loaded: 1"), 131),
+		at(line("g", oplog.LevelInfo, "bye"), 131),
+		at(marker("g", oplog.MarkerRun, "start"), 132),
 	)
 	want := []string{
 		fmt.Sprintf("1:crashed:%d:%d", c[4].ID, c[1].ID),
@@ -168,6 +174,8 @@ func testRunsOutcomesJustAfterError(t *testing.T, open Opener) {
 		fmt.Sprintf("4:crashed:%d:%d", c[18].ID, c[18].ID),
 		fmt.Sprintf("5:crashed:%d:%d", c[21].ID, c[20].ID),
 		fmt.Sprintf("6:crashed:%d:%d", c[24].ID, c[24].ID),
+		fmt.Sprintf("7:ended:%d:0", c[29].ID),
+		"8:running:0:0",
 	}
 	if got := outcomes(t, l, "g"); fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Fatalf("outcomes just after an error:\n got %v\nwant %v", got, want)
