@@ -3,6 +3,7 @@ package follow
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestCleanLine: what a parser reads of a line a program printed on a
@@ -24,5 +25,33 @@ func TestCleanLine(t *testing.T) {
 		if got := cleanLine([]byte(in)); got != want {
 			t.Errorf("cleanLine(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// TestQuietFor_Waiting: a quiet moment ends a held entry, but not a report
+// that pauses between its parts: AddressSanitizer's after its first line
+// (it symbolizes the frames), Wine's between ntdll's line and winedbg's
+// report, until reportPause; after its last line it ends as any entry.
+func TestQuietFor_Waiting(t *testing.T) {
+	for name, c := range map[string]struct{ begin, last string }{
+		"asan": {"==31758==ERROR: AddressSanitizer: heap-use-after-free on address 0x6020000002d8 at pc 0x555ebb5303d4 bp 0x7ffc385d2770 sp 0x7ffc385d2768", "==31758==ABORTING"},
+		"wine": {"wine: Unhandled page fault on write access to 0000000000000004 at address 00000001400015F5 (thread 0024), starting debugger...", "    Host version: 6.18.44"},
+	} {
+		p := mustParser(t, "generic")
+		p.Line("game starting", 14)
+		p.Line(c.begin, 200)
+		if !waitingFor(p) || quietFor(p, time.Second, 2*time.Second) || !quietFor(p, time.Second, reportPause) {
+			t.Errorf("%s: after its first line: waiting %v", name, waitingFor(p))
+		}
+		if name == "wine" {
+			p.Line("Unhandled exception: page fault on write access to 0x0000000000000004 in 64-bit code (0x000001400015f5).", 300)
+		}
+		p.Line(c.last, 400)
+		if waitingFor(p) || !quietFor(p, time.Second, 2*time.Second) {
+			t.Errorf("%s: after its last line: waiting %v", name, waitingFor(p))
+		}
+	}
+	if p := mustParser(t, "generic"); waitingFor(p) {
+		t.Error("an empty parser waits")
 	}
 }

@@ -29,7 +29,8 @@ type Parser interface {
 
 // waiter is a Parser that can say it holds a report whose parts come with
 // pauses between them (Wine's: ntdll's line, then winedbg's report a second
-// or more later, once the debugger started): a quiet moment is not its end,
+// or more later, once the debugger started; AddressSanitizer's, which stops
+// after its first line to symbolize the frames): a quiet moment is not its end,
 // and the follower and mcplogd run wait up to reportPause for the rest
 // before they flush it.
 type waiter interface {

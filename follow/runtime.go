@@ -262,3 +262,10 @@ func (*log4jParser) ownReports() []rtKind   { return []rtKind{rtThrown} }
 func (*mcCrashParser) ownReports() []rtKind { return []rtKind{rtThrown, rtJava} }
 func (*unrealParser) ownReports() []rtKind  { return []rtKind{rtNative} }
 func (*luantiParser) ownReports() []rtKind  { return []rtKind{rtScript} }
+
+// waiting reports a report begun and not ended that pauses between its
+// parts (waiter): Wine's, while winedbg starts; AddressSanitizer's (up to
+// its "==PID==ABORTING"), while it symbolizes the frames.
+func (l *runtimeLayer) waiting() bool {
+	return !l.r.done && (l.r.kind == rtWine || l.r.kind == rtSanitizer && !l.r.ubsan)
+}

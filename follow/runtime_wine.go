@@ -95,7 +95,3 @@ func isDigits(s string) bool {
 	}
 	return s != ""
 }
-
-// waiting reports Wine's report begun and not ended: winedbg may be
-// starting (waiter).
-func (l *runtimeLayer) waiting() bool { return l.r.kind == rtWine && !l.r.done }
