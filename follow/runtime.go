@@ -192,6 +192,9 @@ func (l *runtimeLayer) start(out []Entry, kind rtKind, level oplog.Level, line, 
 		r.attach, r.attached = before[n-1].Record, true
 		before = before[:n-1]
 	}
+	if n := len(before); kind == rtSDL && n > 0 && strings.TrimSpace(before[n-1].Record.Text) == "" {
+		before = before[:n-1] // SDL's "WARN: " whose message the report is
+	}
 	if n := len(before); kind == rtRuby && n > 0 && rubyThreadDied(&before[n-1].Record) {
 		r.e.rec.Level = oplog.LevelError // a thread died of it, not the program
 	}

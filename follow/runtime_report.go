@@ -25,6 +25,7 @@ const (
 	rtScript              // Lua's error or Rust's panic beneath a prefix (runtime_script.go)
 	rtWine                // Wine's "wine: Unhandled page fault ..." and winedbg's report (runtime_wine.go)
 	rtRuby                // Ruby's uncaught exception: "main.rb:16:in `equip': ... (NoMethodError)", frames (runtime_ruby.go)
+	rtSDL                 // SDL's "Assertion failure at f (game.c:10), triggered 1 time:" (runtime_sdl.go)
 )
 
 // States within a report.
@@ -102,6 +103,8 @@ func (r *report) begin(kind rtKind, line, body string, prefixed bool, level oplo
 		if _, after, ok := strings.Cut(t, "virtual_setup_exception "); ok && wineStackOverflow(t) {
 			r.setText(after)
 		}
+	case rtSDL:
+		r.beginSDL(t, end)
 	case rtRuby:
 		place, msg, _ := rubyHead(t)
 		r.setText(msg)
@@ -148,6 +151,8 @@ func (r *report) more(line, s string, end int64) bool {
 		return r.wine(s, t, end)
 	case rtRuby:
 		return r.ruby(s, t, end)
+	case rtSDL:
+		return r.sdl(s, t, end)
 	}
 	return false
 }

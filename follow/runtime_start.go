@@ -82,6 +82,10 @@ func startByFirst(t string) (rtKind, oplog.Level) {
 		if wineHeadline(t) {
 			return rtWine, oplog.LevelFatal
 		}
+	case 'A':
+		if sdlAssertStart(t) {
+			return rtSDL, oplog.LevelError
+		}
 	case 'w':
 		if wineStart(t) {
 			return rtWine, oplog.LevelFatal

@@ -406,3 +406,24 @@ func TestParse_JavaGameThreads(t *testing.T) {
 		}
 	}
 }
+
+// TestParse_SDLAssert: SDL's assertion report, as Debian's SDL 2.26 prints
+// it (a warning whose message begins with two newlines, the condition on
+// its own line, the prompt), and SDL 1.2's one line (SuperTuxKart issue
+// 4564): one error record, the place as its frame, the condition in its
+// text.
+func TestParse_SDLAssert(t *testing.T) {
+	sdl2 := "INFO: Arena started: 4 enemies\nWARN: \n\nAssertion failure at damage_enemy (game.c:10), triggered 1 time:\n" +
+		"  'idx >= 0 && idx < enemy_count'\n\nAbort/Break/Retry/Ignore/AlwaysIgnore? [abriA] : \n"
+	sdl12 := "Assertion failure at LUNIX_JoystickOpen (/home/Dokumenty/programowanie/supertuxkart/supertuxkart-git/dependencies-linux-64bit/sdl12/src/joystick/linux/SDL_sysjoystick.c:843), triggered 1 time: 'item->hwdata == ((void *)0)'\n"
+	for name, c := range map[string]struct{ in, text, frame string }{
+		"SDL 2":   {sdl2, "Assertion failure at damage_enemy (game.c:10), triggered 1 time: 'idx >= 0 && idx < enemy_count'", "at damage_enemy (game.c:10)"},
+		"SDL 1.2": {sdl12, "Assertion failure at LUNIX_JoystickOpen (/home/Dokumenty/programowanie/supertuxkart/supertuxkart-git/dependencies-linux-64bit/sdl12/src/joystick/linux/SDL_sysjoystick.c:843), triggered 1 time: 'item->hwdata == ((void *)0)'", "at LUNIX_JoystickOpen ("},
+	} {
+		es := feed(mustParser(t, "auto"), []byte(c.in))
+		r := es[len(es)-1].Record
+		if n := map[string]int{"SDL 2": 2, "SDL 1.2": 1}[name]; len(es) != n || r.Level != oplog.LevelError || r.Text != c.text || !strings.HasPrefix(crash.GameFrame(r.Stack), c.frame) {
+			t.Errorf("%s: %d records, last %+v (frame %q)", name, len(es), r, crash.GameFrame(r.Stack))
+		}
+	}
+}
