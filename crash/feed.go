@@ -6,7 +6,9 @@ package crash
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -277,7 +279,14 @@ func (x *Index) trace(r *oplog.Record) (Trace, uint8, bool) {
 		if r.Name != oplog.MarkerExit {
 			return Trace{}, 0, false
 		}
-		return Trace{}.WithHead(r.Text), fromMarker, true
+		t := Trace{}.WithHead(r.Text)
+		if code := exitCode(r.Data); code != "" {
+			// The status, which the head's normalising blanks: a game that
+			// exits with 42 on a failed assertion and 1 on a missing file
+			// has two crashes.
+			t.Head += " #" + code
+		}
+		return t, fromMarker, true
 	}
 	stack, message := stackOf(r), r.Text
 	if r.Kind == oplog.KindOp {
@@ -383,4 +392,16 @@ func stackOf(r *oplog.Record) string {
 		return r.Stack
 	}
 	return r.Error
+}
+
+// exitCode is the exit status an exit marker's data holds ("exitCode"), ""
+// when it holds none.
+func exitCode(data []byte) string {
+	var d struct {
+		ExitCode *int `json:"exitCode"`
+	}
+	if len(data) == 0 || json.Unmarshal(data, &d) != nil || d.ExitCode == nil {
+		return ""
+	}
+	return strconv.Itoa(*d.ExitCode)
 }

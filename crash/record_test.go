@@ -2,6 +2,7 @@ package crash_test
 
 import (
 	"context"
+	"strconv"
 	"testing"
 
 	"github.com/mcplogd/mcplogd/crash"
@@ -41,5 +42,21 @@ func TestRecordSignature_AsTheIndexGroups(t *testing.T) {
 	}
 	if len(groups) != 2 {
 		t.Errorf("%d groups, want 2", len(groups))
+	}
+}
+
+// TestRecordSignature_ExitStatus: a failing exit is a crash of its own
+// status: 42 and 1 are two groups, two exits with 1 one.
+func TestRecordSignature_ExitStatus(t *testing.T) {
+	exit := func(code int) oplog.Record {
+		return oplog.Record{Kind: oplog.KindMarker, Name: oplog.MarkerExit, Level: oplog.LevelError,
+			Text: "game exited with status " + strconv.Itoa(code), Data: []byte(`{"exitCode":` + strconv.Itoa(code) + `,"durationMs":12}`)}
+	}
+	a, b, c := exit(42), exit(1), exit(1)
+	sa, _ := crash.RecordSignature(&a)
+	sb, _ := crash.RecordSignature(&b)
+	sc, ok := crash.RecordSignature(&c)
+	if !ok || sa == sb || sb != sc {
+		t.Fatalf("signatures: 42 %s, 1 %s, 1 again %s", sa, sb, sc)
 	}
 }
