@@ -135,6 +135,9 @@ func (l *runtimeLayer) below(line string, end int64, f prefixFacts) []Entry {
 func (l *runtimeLayer) begin(out []Entry, line string, end int64) []Entry {
 	s := trimRight(line)
 	n, facts := cutPrefix(s)
+	if gmStart(s) {
+		n, facts = 0, prefixFacts{} // its level words are its own first line, not a prefix
+	}
 	body, prefixed := s[n:], n > 0
 	var kind rtKind
 	var level oplog.Level
@@ -151,7 +154,7 @@ func (l *runtimeLayer) begin(out []Entry, line string, end int64) []Entry {
 	switch {
 	case kind == rtNone || l.own&(1<<kind) != 0:
 		return join(out, l.below(line, end, facts))
-	case kind == rtThrown || kind == rtRuler:
+	case kind == rtThrown || kind == rtRuler || kind == rtGameMaker:
 		l.cand = candidate{held: true, kind: kind, line: line, body: body, prefixed: prefixed, facts: facts, end: end}
 		return out
 	}
@@ -177,6 +180,13 @@ func (l *runtimeLayer) confirm(out []Entry, c *candidate, line string, end int64
 		if k, level := startOf(t); k == rtSanitizer {
 			return l.start(out, k, level, line, s, c.prefixed, c.facts, end), true
 		}
+	case rtGameMaker:
+		if !strings.HasPrefix(t, "action number ") {
+			return out, false
+		}
+		out = l.start(out, rtGameMaker, oplog.LevelFatal, c.line, c.body, c.prefixed, c.facts, c.end)
+		l.r.more(line, s, end)
+		return out, true
 	}
 	return out, false
 }

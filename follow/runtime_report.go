@@ -26,6 +26,7 @@ const (
 	rtWine                // Wine's "wine: Unhandled page fault ..." and winedbg's report (runtime_wine.go)
 	rtRuby                // Ruby's uncaught exception: "main.rb:16:in `equip': ... (NoMethodError)", frames (runtime_ruby.go)
 	rtSDL                 // SDL's "Assertion failure at f (game.c:10), triggered 1 time:" (runtime_sdl.go)
+	rtGameMaker           // GameMaker's "FATAL ERROR in", its event, message and frames (runtime_gamemaker.go)
 )
 
 // States within a report.
@@ -44,6 +45,9 @@ const (
 	stWineWait               // Wine: after ntdll's line, winedbg's headline next
 	stWineReport             // Wine: in winedbg's report
 	stRubyFrames             // Ruby: in the frames
+	stGMHeader               // GameMaker: the event's lines, the message next
+	stGMMessage              // GameMaker: after the message
+	stGMFrames               // GameMaker: after its rulers, the frames
 )
 
 // report is the crash report being read.
@@ -105,6 +109,9 @@ func (r *report) begin(kind rtKind, line, body string, prefixed bool, level oplo
 		}
 	case rtSDL:
 		r.beginSDL(t, end)
+	case rtGameMaker:
+		r.state = stGMHeader
+		r.add(t, end)
 	case rtRuby:
 		place, msg, _ := rubyHead(t)
 		r.setText(msg)
@@ -153,6 +160,8 @@ func (r *report) more(line, s string, end int64) bool {
 		return r.ruby(s, t, end)
 	case rtSDL:
 		return r.sdl(s, t, end)
+	case rtGameMaker:
+		return r.gm(s, t, end)
 	}
 	return false
 }

@@ -52,6 +52,9 @@ func startOf(t string) (rtKind, oplog.Level) {
 
 // startByFirst reports the reports known by their first words.
 func startByFirst(t string) (rtKind, oplog.Level) {
+	if gmStart(t) {
+		return rtGameMaker, oplog.LevelFatal // a candidate until "action number N" (runtime.go)
+	}
 	switch t[0] {
 	case 'T':
 		if t == pyTraceback {

@@ -427,3 +427,33 @@ func TestParse_SDLAssert(t *testing.T) {
 		}
 	}
 }
+
+// TestParse_GameMaker: GameMaker's runner errors as users pasted them
+// (testdata/generic/README.md): one fatal record from "ERROR in", titled by
+// the runner's message, with the game's script as its frame; the ruler
+// above it stays a line of its own.
+func TestParse_GameMaker(t *testing.T) {
+	for file, c := range map[string]struct{ text, frame string }{
+		"gamemaker_sonictimetwisted_231.txt": {"Unable to find any instance for object index '308' name 'objTitlecard'", "at gml_Room_DD1_f_Create (line 15)"},
+		"gamemaker_jtool_11.txt":             {"string_count argument 2 incorrect type (number) expecting a String (YYGS)", "at gml_Script_loadConfig"},
+		"gamemaker_bardaudio_2.txt":          {"Variable <unknown_object>.order(101506, -2147483648) not set before reading it.", "at gml_Object_objAudioEditor_Other_20 (line 49)"},
+	} {
+		es := feed(mustParser(t, "auto"), readSample(t, "generic/"+file))
+		var fatal []oplog.Record
+		for _, e := range es {
+			if e.Record.Level >= oplog.LevelError {
+				fatal = append(fatal, e.Record)
+			}
+		}
+		if len(fatal) != 1 || fatal[0].Level != oplog.LevelFatal || fatal[0].Text != c.text || !strings.HasPrefix(crash.GameFrame(fatal[0].Stack), c.frame) {
+			t.Errorf("%s: %+v; game frame %q", file, fatal, crash.GameFrame(fatal[0].Stack))
+		}
+		if es[len(es)-1].Record.Level != oplog.LevelFatal || !strings.HasPrefix(es[len(es)-2].Record.Text, "####") {
+			t.Errorf("%s: the error is not the last record after its ruler: %+v", file, es)
+		}
+	}
+	// "ERROR in" without GameMaker's next line is a line like any other.
+	if es := feed(mustParser(t, "auto"), []byte("ERROR in\nsomething else\n")); len(es) != 2 || es[0].Record.Level == oplog.LevelFatal {
+		t.Errorf("a bare ERROR in: %+v", es)
+	}
+}
