@@ -63,7 +63,8 @@ func isDamage(err error) bool { return errors.Is(err, codec.ErrCorrupt) }
 // damagedBlock returns the run of IDs of the damaged block (k, v) of the
 // blocks bucket b, notes it and logs it the first time. Its key (the last
 // ID) is trusted, as bbolt's page checks hold; its first ID is the record
-// after the block before it, else its header's if that is sane.
+// after the block before it, else its header's if that is sane, else (the
+// first block, its header damaged) the log's first record.
 func (d *DB) damagedBlock(b *bbolt.Bucket, k, v []byte, cause error) oplog.Damaged {
 	last, _ := codec.ID(k)
 	dm := oplog.Damaged{From: last, To: last, File: d.path}
@@ -72,6 +73,8 @@ func (d *DB) damagedBlock(b *bbolt.Bucket, k, v []byte, cause error) oplog.Damag
 		dm.From = min(prev+1, last)
 	} else if _, first, n, err := codec.BlockRev(v); err == nil && first <= last && n > 0 && n <= last-first+1 {
 		dm.From = first
+	} else if st := d.stats.Load(); st != nil && st.FirstID > 0 && st.FirstID < last {
+		dm.From = st.FirstID
 	}
 	d.noteDamage(dm, cause)
 	return dm
