@@ -61,6 +61,9 @@ func (p *genericParser) Line(line string, end int64) []Entry {
 	if p.jul && p.e.held {
 		p.jul = false
 		if lv, text, ok := julLevel(s); ok {
+			if lv == oplog.LevelError && strings.HasPrefix(text, "Uncaught exception thrown in Thread[") {
+				lv = oplog.LevelFatal // jMonkeyEngine's handleError: the application stops
+			}
 			p.e.rec.Level, p.e.rec.Text, p.e.end, p.explicit = lv, oplog.ClipText(text), end, true
 			return nil
 		}

@@ -211,6 +211,8 @@ func (r *report) beginDotnet(t string) {
 		r.state = stHead
 	case strings.HasPrefix(t, "Unhandled exception. "):
 		r.setText(t[len("Unhandled exception. "):])
+	case strings.HasPrefix(t, openraFatal):
+		r.setText(openraException(t))
 	default:
 		_, exc, _ := strings.Cut(t, "EXCEPTION:")
 		r.setText(strings.TrimSpace(exc))
@@ -218,6 +220,23 @@ func (r *report) beginDotnet(t string) {
 }
 
 const monoFatal = "[ERROR] FATAL UNHANDLED EXCEPTION:"
+
+// openraFatal begins the report OpenRA writes to exception.log and the
+// console when an exception ends the game: "Exception of type
+// `System.NullReferenceException`: Object reference not set…", then its
+// frames, and "Inner Exception of type `…`: …" for each inner one.
+const openraFatal = "Exception of type `"
+
+// openraException is an OpenRA report's exception line as .NET prints
+// one: "System.NullReferenceException: Object reference not set…".
+func openraException(t string) string {
+	t = t[strings.IndexByte(t, '`')+1:]
+	name, msg, ok := strings.Cut(t, "`: ")
+	if !ok {
+		return strings.TrimSuffix(t, "`")
+	}
+	return name + ": " + msg
+}
 
 // argumentLine reports the line .NET Framework's and Mono's
 // ArgumentException adds to its message: "Parameter name: startIndex",
@@ -253,6 +272,8 @@ func (r *report) dotnet(t string, end int64) bool {
 		}
 		r.e.end = end
 		return true
+	case strings.HasPrefix(t, "Inner "+openraFatal):
+		return r.add("  ---> "+openraException(t), end)
 	case !isFrameStart(t):
 		return false
 	case r.state == stDup:

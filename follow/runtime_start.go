@@ -78,6 +78,9 @@ func startByFirst(t string) (rtKind, oplog.Level) {
 			}
 			return rtJava, oplog.LevelError
 		}
+		if strings.HasPrefix(t, openraFatal) {
+			return rtDotnet, oplog.LevelFatal
+		}
 	case 'U':
 		if t == "Unhandled Exception:" || strings.HasPrefix(t, "Unhandled exception. ") || strings.HasPrefix(t, "UNHANDLED EXCEPTION:") {
 			return rtDotnet, oplog.LevelFatal

@@ -457,3 +457,30 @@ func TestParse_GameMaker(t *testing.T) {
 		t.Errorf("a bare ERROR in: %+v", es)
 	}
 }
+
+// TestParse_FatalHandlers: the reports engines write as an uncaught
+// exception ends the game, as users pasted them (testdata/generic/README.md):
+// jMonkeyEngine's handleError through java.util.logging, OpenRA's
+// exception.log. One fatal record each, titled by the exception, its
+// frames (and inner exception) in its stack.
+func TestParse_FatalHandlers(t *testing.T) {
+	for file, c := range map[string]struct{ text, frame, inner string }{
+		"jme_threadwarden_2582.txt":    {"Uncaught exception thrown in Thread[#105,jME3 Main,6,main]", "at com.jme3.scene.threadwarden.SceneGraphThreadWarden.setup(SceneGraphThreadWarden.java:52)", "java.lang.IllegalStateException: The main thread"},
+		"openra_exception_nullref.txt": {"System.NullReferenceException: Object reference not set to an instance of an object.", "at OpenRA.Manifest.Get[T]() in ", ""},
+		"openra_ra2_243.txt":           {"System.TypeInitializationException: The type initializer for 'OpenRA.ModMetadata' threw an exception.", "at OpenRA.Log.Channel(String channelName) in ", "---> System.Exception: Tried logging to non-existent channel exception"},
+	} {
+		for _, parser := range []string{"generic", "auto"} {
+			es := feed(mustParser(t, parser), readSample(t, "generic/"+file))
+			var bad []oplog.Record
+			for _, e := range es {
+				if e.Record.Level >= oplog.LevelWarn {
+					bad = append(bad, e.Record)
+				}
+			}
+			if len(bad) != 1 || bad[0].Level != oplog.LevelFatal || bad[0].Text != c.text || !strings.Contains(bad[0].Stack, c.inner) ||
+				!strings.HasPrefix(crash.GameFrame(bad[0].Stack), c.frame) {
+				t.Errorf("%s (%s): %+v", file, parser, bad)
+			}
+		}
+	}
+}
