@@ -151,10 +151,13 @@ func (l *runtimeLayer) begin(out []Entry, line string, end int64) []Entry {
 	} else {
 		kind, level = startOf(t)
 	}
+	if kind == rtNone && prefixed && l.own&(1<<rtScript) == 0 && luaErrorLine(trimLeft(body)) {
+		kind = rtLua // a candidate until its "stack traceback:"
+	}
 	switch {
 	case kind == rtNone || l.own&(1<<kind) != 0:
 		return join(out, l.below(line, end, facts))
-	case kind == rtThrown || kind == rtRuler || kind == rtGameMaker:
+	case kind == rtThrown || kind == rtRuler || kind == rtGameMaker || kind == rtLua:
 		l.cand = candidate{held: true, kind: kind, line: line, body: body, prefixed: prefixed, facts: facts, end: end}
 		return out
 	}
@@ -180,6 +183,13 @@ func (l *runtimeLayer) confirm(out []Entry, c *candidate, line string, end int64
 		if k, level := startOf(t); k == rtSanitizer {
 			return l.start(out, k, level, line, s, c.prefixed, c.facts, end), true
 		}
+	case rtLua:
+		if t != luaTraceback {
+			return out, false
+		}
+		out = l.start(out, rtLua, oplog.LevelError, c.line, c.body, c.prefixed, c.facts, c.end)
+		l.r.more(line, s, end)
+		return out, true
 	case rtGameMaker:
 		if !strings.HasPrefix(t, "action number ") {
 			return out, false

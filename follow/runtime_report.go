@@ -27,6 +27,7 @@ const (
 	rtRuby                // Ruby's uncaught exception: "main.rb:16:in `equip': ... (NoMethodError)", frames (runtime_ruby.go)
 	rtSDL                 // SDL's "Assertion failure at f (game.c:10), triggered 1 time:" (runtime_sdl.go)
 	rtGameMaker           // GameMaker's "FATAL ERROR in", its event, message and frames (runtime_gamemaker.go)
+	rtLua                 // a Lua error's message and its "stack traceback:" beneath a prefix (runtime_script.go)
 )
 
 // States within a report.
@@ -162,6 +163,8 @@ func (r *report) more(line, s string, end int64) bool {
 		return r.sdl(s, t, end)
 	case rtGameMaker:
 		return r.gm(s, t, end)
+	case rtLua:
+		return r.luaTrace(s, t, end)
 	}
 	return false
 }

@@ -131,3 +131,44 @@ func (l *runtimeLayer) scriptFlush(out []Entry) []Entry {
 	l.scr.on = false
 	return l.scriptBack(out, -1)
 }
+
+// luaTraceback heads the frames of a Lua error's traceback.
+const luaTraceback = "stack traceback:"
+
+// luaErrorLine reports what may be a Lua error's message, as
+// debug.traceback and engines print it before the traceback:
+// "main.lua:10: attempt to index global 'foo' (a nil value)",
+// "[string \"level\"]:3: …". It starts a report (rtLua) only when
+// "stack traceback:" follows: beneath a prefix on every line (Solar2D's
+// and Playdate's consoles, a timestamping wrapper) the generic parser
+// would read each line as an entry of its own.
+func luaErrorLine(t string) bool {
+	place, _, ok := strings.Cut(t, ": ")
+	if !ok || len(place) < 3 {
+		return false
+	}
+	i := strings.LastIndexByte(place, ':')
+	if i < 1 || i == len(place)-1 {
+		return false
+	}
+	for j := i + 1; j < len(place); j++ {
+		if !isDigit(place[j]) {
+			return false
+		}
+	}
+	file := place[:i]
+	return strings.HasPrefix(file, `[string "`) || strings.IndexByte(file, '.') > 0 && strings.IndexByte(file, ' ') < 0
+}
+
+// luaTrace reads a Lua traceback's lines: "stack traceback:" (Lua prints
+// one for each coroutine a traceback goes through) and the frames indented
+// beneath it.
+func (r *report) luaTrace(s, t string, end int64) bool {
+	switch {
+	case t == luaTraceback:
+		return r.add(t, end)
+	case r.e.lines > 0 && r.indented(s):
+		return r.add("\t"+t, end)
+	}
+	return false
+}

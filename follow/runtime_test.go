@@ -484,3 +484,34 @@ func TestParse_FatalHandlers(t *testing.T) {
 		}
 	}
 }
+
+// TestParse_LuaBeneathPrefix: a Lua error and its traceback with a
+// timestamp on every line (Solar2D's console, as corona issue 686 shows
+// its lines; a timestamping wrapper) is one error record, as it is bare:
+// the message its text, the traceback its stack.
+func TestParse_LuaBeneathPrefix(t *testing.T) {
+	lines := []string{"ERROR: Runtime error", "main.lua:10: attempt to index global 'foo' (a nil value)", "stack traceback:",
+		"\tmain.lua:10: in function <main.lua:8>", "\t?: in function <?:190>", "Loading level 2"}
+	for name, prefix := range map[string]string{"none": "", "Solar2D": "16:39:08.567  ", "ISO": "2026-12-06T10:00:01.200Z "} {
+		var in strings.Builder
+		for _, l := range lines {
+			in.WriteString(prefix + l + "\n")
+		}
+		for _, parser := range []string{"generic", "auto"} {
+			es := feed(mustParser(t, parser), []byte(in.String()))
+			if len(es) != 3 {
+				t.Fatalf("%s (%s): %d records, want 3: %+v", name, parser, len(es), es)
+			}
+			r := es[1].Record
+			if r.Level != oplog.LevelError || r.Text != lines[1] || r.Stack != "stack traceback:\n\tmain.lua:10: in function <main.lua:8>\n\t?: in function <?:190>" ||
+				!strings.HasPrefix(crash.GameFrame(r.Stack), "main.lua:10:") || es[2].Record.Text != "Loading level 2" {
+				t.Errorf("%s (%s): %+v", name, parser, es)
+			}
+		}
+	}
+	// A line that looks like one, with no traceback after it, stays as it came.
+	es := feed(mustParser(t, "generic"), []byte("16:39:08.567  game.c:12: note: level loaded\n16:39:08.600  next\n"))
+	if len(es) != 2 || es[0].Record.Level != oplog.LevelInfo || es[0].Record.Text != "game.c:12: note: level loaded" {
+		t.Errorf("no traceback: %+v", es)
+	}
+}
