@@ -1,6 +1,10 @@
 package crash
 
-import "testing"
+import (
+	"slices"
+	"strings"
+	"testing"
+)
 
 // TestSignature_UnityNativeDump: Windows' dumps are told apart by their
 // frames, not by the symbol path and modules every dump starts with.
@@ -45,4 +49,34 @@ func TestNormalizeHead_LoggerPrefix(t *testing.T) {
 	f("System.NullReferenceException: Object reference not set", "System.NullReferenceException: Object reference not set")
 	f("Exception ticking Vex: System.NullReferenceException", "System.NullReferenceException")
 	f("Loading: 3 assets", "Loading: N assets")
+}
+
+// TestAndroidTombstone: the frames of Android's tombstone (debuggerd's,
+// and the runtime's abort dump's "native: #00 pc …"): a symbol names a
+// frame, its offset left out; without one the module and the offset in it
+// do (two places in one library are two crashes), though they never name
+// the game's frame, nor do Android's own libraries; the tombstone's banner, build, registers are
+// no head.
+func TestAndroidTombstone(t *testing.T) {
+	stack := func(pc string) string {
+		return "*** *** *** *** *** *** *** *** *** *** *** *** *** *** *** ***\n" +
+			"Build fingerprint: 'google/sdk_gphone64_arm64/emu64a:14/UE1A.230829.036/10958433:userdebug/dev-keys'\n" +
+			"pid: 4321, tid: 4345, name: GLThread 12  >>> com.example.dungeon <<<\n" +
+			"signal 11 (SIGSEGV), code 1 (SEGV_MAPERR), fault addr 0x0000000000000018\n" +
+			"    x0  0000000000000000  x1  0000007fe1c3a8b0  x2  0000000000000001  x3  0000000000000000\n" +
+			"backtrace:\n" +
+			"      #00 pc 00000000000c1000  /apex/com.android.runtime/lib64/bionic/libc.so (abort+164) (BuildId: 4e2ab0c1)\n" +
+			"      #01 pc " + pc + "  /data/app/~~Qm1x==/com.example.dungeon-Zk9w==/lib/arm64/libdungeon.so (BuildId: 9c1d5e7a)\n" +
+			"      native: #02 pc 00000000001a3004  /data/app/~~Qm1x==/com.example.dungeon-Zk9w==/lib/arm64/libdungeon.so (_ZN5World4tickEf+120) (BuildId: 9c1d5e7a)\n"
+	}
+	tr := Parse(stack("00000000001a2b3c"))
+	if tr.Head != "" || !slices.Equal(tr.Frames, []string{"abort", "libdungeon.so+0x1a2b3c", "World::tick"}) {
+		t.Errorf("head %q frames %q", tr.Head, tr.Frames)
+	}
+	if g := GameFrame(stack("00000000001a2b3c")); !strings.HasPrefix(g, "native: #02") { // the first of the game's with a symbol
+		t.Errorf("game frame %q", g)
+	}
+	if Parse(stack("00000000001a2b3c")).Signature() == Parse(stack("00000000001a2f00")).Signature() {
+		t.Error("two places in a library without symbols: one signature")
+	}
 }

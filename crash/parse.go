@@ -118,7 +118,7 @@ func skipLine(s string) bool {
 		// Lua's frame of a long path it cut: ".../mods/default/init.lua:43: in …".
 		strings.HasPrefix(s, "...") && !strings.Contains(s, ": in "):
 		return true
-	case nativeNoise(s), sanitizerNoise(s), faulthandlerNoise(s):
+	case nativeNoise(s), sanitizerNoise(s), faulthandlerNoise(s), tombstoneNoise(s):
 		return true
 	}
 	// A Go frame's location line: "/home/x/main.go:12 +0x1d".
@@ -147,7 +147,16 @@ func parseFrame(s string) (frame string, ok bool) {
 		return atFrame(s[3:]), true
 	case strings.HasPrefix(s, `[love "`) && strings.Contains(s, ": in "):
 		return "", true // LÖVE's own scripts (its error handler heads every traceback)
-	case len(s) > 1 && s[0] == '#' && isDigit(s[1]):
+	case len(s) > 1 && s[0] == '#' && isDigit(s[1]), strings.HasPrefix(s, "native: #"):
+		if module, sym, ok := androidParts(s); ok {
+			if sym == "" || androidSystem(module) && (strings.HasPrefix(sym, "art") || strings.Contains(sym, "+0x")) {
+				return "", true // no place, Android's runtime calling into the game, a system library without symbols
+			}
+			if strings.Contains(sym, "+0x") {
+				return sym, true // the module and the offset in it, which normalising would blank
+			}
+			return normalizeName(sym), true
+		}
 		return gdbFrame(s), true
 	case lldbLine(s):
 		return lldbFrame(s), true

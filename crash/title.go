@@ -56,6 +56,9 @@ func frameTitle(frame string) string {
 		frame = strings.TrimSuffix(f, ".")
 	}
 	frame = strings.TrimPrefix(strings.TrimPrefix(frame, "at: "), "at ")
+	if _, sym, ok := androidParts(frame); ok && sym != "" {
+		return sym
+	}
 	switch {
 	case len(frame) > 1 && frame[0] == '#' && isDigit(frame[1]):
 		_, rest, _ := strings.Cut(frame, " ")
@@ -262,6 +265,9 @@ func GameFrame(stack string) string {
 // 0x00007f3a in Engine::World::Tick (...)" names "Engine::World::Tick (...)".
 func frameText(l string) (text, module string) {
 	s := strings.TrimPrefix(l, "at ")
+	if module, sym, ok := androidParts(s); ok {
+		return sym, module
+	}
 	if len(s) > 1 && s[0] == '#' && isDigit(s[1]) {
 		if _, rest, ok := strings.Cut(s, " in "); ok {
 			return strings.TrimSpace(rest), ""
@@ -299,10 +305,14 @@ func frameText(l string) (text, module string) {
 // own and Mono's are the engine's; Windows' and the C runtime's the
 // system's; "Mono JIT Code" is managed code, judged by its name.
 func engineModule(m string) bool {
-	return m != "" && m != "Mono JIT Code" && (strings.Contains(m, "Unity") || strings.Contains(m, "mono"))
+	return m != "" && m != "Mono JIT Code" && (strings.Contains(m, "Unity") || strings.Contains(m, "mono") ||
+		strings.Contains(m, "/libunity.so") || strings.Contains(m, "/libgodot_android.so"))
 }
 
 func runtimeModule(m string) bool {
+	if androidSystem(m) {
+		return true
+	}
 	switch strings.ToLower(m) {
 	case "ntdll", "kernel32", "kernelbase", "ucrtbase", "msvcrt", "user32", "d3d11", "d3d12", "dxgi":
 		return true

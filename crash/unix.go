@@ -264,3 +264,94 @@ func sanitizerMessage(s string) string {
 	}
 	return rest
 }
+
+// androidParts splits a frame of Android's tombstone, as debuggerd and the
+// runtime's abort dump write it, "#00 pc 000000000001e0b0
+// /system/lib64/libc.so (abort+120) (BuildId: 5f9…)", into its module and
+// its symbol without the offset; without a symbol, the module's name and
+// the offset in it, "libgame.so+0x1e0b0" (empty for "(offset 0x2821000)",
+// an offset into a file that maps several).
+func androidParts(s string) (module, sym string, ok bool) {
+	s = strings.TrimPrefix(s, "native: ")
+	if len(s) < 3 || s[0] != '#' || !isDigit(s[1]) {
+		return "", "", false
+	}
+	i := 1
+	for i < len(s) && isDigit(s[i]) {
+		i++
+	}
+	rest, found := strings.CutPrefix(strings.TrimLeft(s[i:], " "), "pc ")
+	if !found {
+		return "", "", false
+	}
+	pc, rest, _ := strings.Cut(strings.TrimLeft(rest, " "), " ")
+	rest = strings.TrimLeft(rest, " ")
+	module, rest, _ = strings.Cut(rest, " (")
+	if module == "" {
+		return "", "", false
+	}
+	if rest == "" || strings.HasPrefix(rest, "BuildId: ") {
+		// No symbol: the place in the module, which the build fixes (pc is
+		// the module's offset), names the frame.
+		return module, module[strings.LastIndexByte(module, '/')+1:] + "+0x" + strings.TrimLeft(pc, "0"), true
+	}
+	if !strings.HasPrefix(rest, "offset ") {
+		sym, _, _ = strings.Cut(rest, ") (BuildId: ")
+		sym = strings.TrimSuffix(sym, ")")
+		if j := strings.LastIndexByte(sym, '+'); j > 0 && isDigit(sym[len(sym)-1]) {
+			sym = sym[:j]
+		}
+	}
+	return module, demangled(sym), true
+}
+
+// androidSystem reports a module of Android itself: its C library, its
+// runtime (ART), its frameworks.
+func androidSystem(module string) bool {
+	for _, p := range []string{"/system/", "/apex/", "/vendor/", "/data/dalvik-cache/"} {
+		if strings.HasPrefix(module, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// tombstoneNoise reports the lines of Android's tombstone that are neither
+// a frame nor the crash's head (the record's text is: libc's signal line,
+// or the abort message): its banner, the build, the process, the signal's
+// details, the registers, "backtrace:", Unity's version line.
+func tombstoneNoise(s string) bool {
+	for _, p := range []string{"*** *** ***", "Build fingerprint: ", "Revision: ", "ABI: ", "Timestamp: ", "Process uptime: ",
+		"Cmdline: ", "uid: ", "Cause: ", "tagged_addr_ctrl: ", "pac_enabled_keys: ", "backtrace:", "Abort message: ",
+		"obtaining output fd", "performing dump of process", "Tombstone written to: ", "Version '", "--- --- ---"} {
+		if strings.HasPrefix(s, p) {
+			return true
+		}
+	}
+	switch {
+	case strings.HasPrefix(s, "pid: ") && strings.Contains(s, ", tid: "),
+		strings.HasPrefix(s, "signal ") && strings.Contains(s, " (SIG"):
+		return true
+	}
+	return registersLine(s)
+}
+
+// registersLine reports a line of a dump's registers: names and
+// hexadecimal values, "r0 7b124e30  r1 7b24f948  r2 00000000".
+func registersLine(s string) bool {
+	f := strings.Fields(s)
+	if len(f) < 2 || len(f)%2 != 0 {
+		return false
+	}
+	for i := 0; i < len(f); i += 2 {
+		if len(f[i]) > 5 || len(f[i+1]) < 8 {
+			return false
+		}
+		for j := 0; j < len(f[i+1]); j++ {
+			if !isHex(f[i+1][j]) {
+				return false
+			}
+		}
+	}
+	return true
+}

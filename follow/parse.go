@@ -13,7 +13,8 @@ import (
 // NewParser returns the parser called name: "unity", "log4j" (alias
 // "minecraft"), "mccrash" (Minecraft's crash reports, alias
 // "minecraft-crash"), "godot", "unreal", "luanti" (alias "minetest"),
-// "rust" (tracing's fmt lines, alias "bevy"), "json" (JSON lines of
+// "rust" (tracing's fmt lines, alias "bevy"), "logcat" (Android's, alias
+// "android"), "json" (JSON lines of
 // structured loggers), "generic" (alias "lua" and "love": it reads Lua's
 // uncaught errors and Rust's panics too), "plain" (every line one info
 // record), or "" / "auto", which buffers the first lines (up to 20, or
@@ -70,6 +71,7 @@ var parsers = []struct {
 	{[]string{"unreal"}, fmtUnreal, func(*clock) Parser { return &unrealParser{} }},
 	{[]string{"luanti", "minetest"}, fmtLuanti, func(c *clock) Parser { return &luantiParser{clk: c} }},
 	{[]string{"rust", "bevy"}, fmtRust, func(c *clock) Parser { return &rustParser{clk: c, g: newGeneric(c, "generic")} }},
+	{[]string{"logcat", "android"}, fmtLogcat, func(c *clock) Parser { return newLogcat(c) }},
 	{[]string{"json"}, fmtJSON, func(c *clock) Parser { return &jsonParser{clk: c, g: newGeneric(c, "generic")} }},
 	{[]string{"generic"}, -1, func(c *clock) Parser { return newGeneric(c, "generic") }},
 	{[]string{"lua", "love"}, fmtLua, func(c *clock) Parser { return newGeneric(c, "lua") }},

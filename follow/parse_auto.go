@@ -12,6 +12,7 @@ const (
 	fmtRust
 	fmtJSON
 	fmtLua
+	fmtLogcat
 	numFormats
 )
 
@@ -183,6 +184,12 @@ func (a *autoParser) proof(s string) (int, bool) {
 		}
 	case strings.Contains(s, `[love "`), strings.HasPrefix(s, "LOVE - Warning: "):
 		return fmtLua, true
+	}
+	if h, _, ok := parseLogcat(s, a.clk); ok {
+		if h.proc != "" {
+			return fmtLogcat, true // a process in the header: only logcat writes these
+		}
+		a.score[fmtLogcat]++ // "E/Tag: msg": two of them
 	}
 	return 0, false
 }

@@ -250,7 +250,7 @@ func TestParseGodot3_FileLogger(t *testing.T) {
 // TestParse_EnginesNamedEqualsAuto: each engine's output read with no
 // parser named gives the records its parser gives.
 func TestParse_EnginesNamedEqualsAuto(t *testing.T) {
-	for dir, parser := range map[string]string{"luanti": "luanti", "love": "lua", "rust": "rust", "json": "json"} {
+	for dir, parser := range map[string]string{"luanti": "luanti", "love": "lua", "rust": "rust", "json": "json", "logcat": "logcat"} {
 		files, _ := filepath.Glob(filepath.Join("testdata", dir, "*"))
 		for _, f := range files {
 			if strings.HasSuffix(f, ".md") {
