@@ -73,14 +73,19 @@ func (e Exit) String() string {
 // Level is the level the exit marker is stored at: fatal for the signals
 // of a crash (SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGSYS),
 // info for status 0 or an end mcplogd asked for (whatever status the
-// program then chose: LÖVE exits 1 on SIGTERM), error for another status
-// or signal. A run ends crashed at error and fatal, exited at info.
+// program then chose: LÖVE exits 1 on SIGTERM), warn for the signals that
+// ask a program to stop, sent by another (Ctrl-C at the game's own
+// terminal, an IDE's stop button, a shutdown: SIGINT, SIGTERM, SIGHUP),
+// error for another status or signal (SIGKILL: the out-of-memory killer).
+// A run ends crashed at error and fatal, exited at info and warn.
 func (e Exit) Level() oplog.Level {
 	switch {
 	case crashSignals[e.Signal]:
 		return oplog.LevelFatal
 	case e.Signal == "" && e.Code == 0, e.Stopped != "":
 		return oplog.LevelInfo
+	case e.Signal == "SIGINT", e.Signal == "SIGTERM", e.Signal == "SIGHUP":
+		return oplog.LevelWarn
 	}
 	return oplog.LevelError
 }

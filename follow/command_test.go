@@ -187,3 +187,27 @@ func TestRunCommand_BadCommand(t *testing.T) {
 		t.Error("no command: no error")
 	}
 }
+
+// TestExit_Level: the level of an exit says how the run ended: a crash's
+// signal fatal, a failing status or SIGKILL error (crashed), a signal that
+// asks a program to stop, sent by another, warn (exited), status 0 or an
+// end mcplogd passed on info.
+func TestExit_Level(t *testing.T) {
+	for _, c := range []struct {
+		e    Exit
+		want oplog.Level
+	}{
+		{Exit{Code: -1, Signal: "SIGSEGV"}, oplog.LevelFatal},
+		{Exit{Code: 1}, oplog.LevelError},
+		{Exit{Code: -1, Signal: "SIGKILL"}, oplog.LevelError},
+		{Exit{Code: -1, Signal: "SIGINT"}, oplog.LevelWarn},
+		{Exit{Code: -1, Signal: "SIGTERM"}, oplog.LevelWarn},
+		{Exit{Code: -1, Signal: "SIGHUP"}, oplog.LevelWarn},
+		{Exit{Code: 0}, oplog.LevelInfo},
+		{Exit{Code: 3, Stopped: "SIGINT"}, oplog.LevelInfo},
+	} {
+		if got := c.e.Level(); got != c.want {
+			t.Errorf("%s: %s, want %s", c.e, got, c.want)
+		}
+	}
+}

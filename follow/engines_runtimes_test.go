@@ -63,6 +63,9 @@ type langCase struct {
 	title string   // what the first group's Title must contain
 	where []string // what its Frame (else its Title) must contain: function, file:line
 	exits bool     // the game goes on and exits with status 0
+	// stopped: a signal asking it to stop ended it (Ctrl-C): its run
+	// exited (ended, followed in a file), and it is no crash.
+	stopped bool
 	// prefixes are decorations the game has beyond langPrefixes.
 	prefixes []string
 }
@@ -245,9 +248,9 @@ func checkLangRun(t *testing.T, l *oplog.Log, source string, g *langGame, c lang
 		return
 	}
 	switch {
-	case !file && c.exits:
+	case !file && (c.exits || c.stopped):
 		checkOutcome(t, l, source, 1, oplog.OutcomeExited, oplog.Record{}, oplog.Record{})
-	case file && (c.exits || c.level < oplog.LevelFatal):
+	case file && (c.exits || c.stopped || c.level < oplog.LevelFatal):
 		checkOutcome(t, l, source, 1, oplog.OutcomeEnded, oplog.Record{}, oplog.Record{})
 		if c.class == oplog.ClassCrash {
 			c.class = oplog.ClassError
@@ -497,11 +500,11 @@ func TestRuntime_Python(t *testing.T) {
 		{name: "atexit", text: regexp.QuoteMeta("IndexError: list index out of range"), level: oplog.LevelError,
 			stack: []string{frame("CRASH:atexit", "spawn_enemy")}, class: oplog.ClassCrash,
 			title: "IndexError: list index out of range", where: []string{frame("CRASH:atexit", "spawn_enemy")}},
-		// KeyboardInterrupt: Python ends by SIGINT, which the exception
-		// explains.
-		{name: "interrupt", text: "KeyboardInterrupt", level: oplog.LevelError,
-			stack: []string{frame("CRASH:interrupt", "spawn_enemy")}, class: oplog.ClassCrash,
-			title: "KeyboardInterrupt", where: []string{frame("CRASH:interrupt", "spawn_enemy")}},
+		// KeyboardInterrupt: Python ends by SIGINT (Ctrl-C at the game's
+		// terminal), which the exception explains: the game was stopped,
+		// it did not crash.
+		{name: "interrupt", text: "KeyboardInterrupt", level: oplog.LevelWarn,
+			stack: []string{frame("CRASH:interrupt", "spawn_enemy")}, stopped: true},
 	}
 	runLang(t, g, cases)
 }

@@ -91,13 +91,47 @@ func cutMark(head []byte, total int64) []byte {
 // cleanLine turns a line as read into what a parser reads: a trailing \r
 // (Windows, a pseudo-terminal) and terminal escape sequences (the colours
 // Godot, Luanti, tracing and others print on a terminal, and some print
-// into files) are dropped.
+// into files) are dropped. A line a terminal drew (one with escapes) reads
+// as the terminal shows it: what a full-screen game (curses) drew on the
+// alternate screen is gone when it leaves it, and a carriage return within
+// the line goes back to its start, the text after it over the text before.
 func cleanLine(b []byte) string {
 	b = bytes.TrimRight(b, "\r") // Wine's console ends a line with two
 	if bytes.IndexByte(b, 0x1b) < 0 {
 		return string(b)
 	}
-	return string(stripEscapes(b))
+	if i := bytes.LastIndex(b, []byte(altScreenOff)); i >= 0 {
+		b = b[i+len(altScreenOff):]
+	}
+	out := stripEscapes(b)
+	if bytes.IndexByte(out, '\r') >= 0 {
+		out = carriageReturns(out)
+	}
+	return string(out)
+}
+
+// altScreenOff is the sequence that leaves a terminal's alternate screen,
+// where curses draws.
+const altScreenOff = "\x1b[?1049l"
+
+// carriageReturns is s as a terminal shows it, a carriage return moving back to
+// the start of the line: "Loading 10%\rLoading 20%" shows "Loading 20%".
+func carriageReturns(s []byte) []byte {
+	var line []rune
+	col := 0
+	for _, c := range string(s) {
+		switch {
+		case c == '\r':
+			col = 0
+			continue
+		case col < len(line):
+			line[col] = c
+		default:
+			line = append(line, c)
+		}
+		col++
+	}
+	return []byte(string(line))
 }
 
 // stripEscapes removes ANSI escape sequences: CSI ("\x1b[1;31m", cursor
@@ -134,7 +168,13 @@ func stripEscapes(b []byte) []byte {
 			}
 			i = j
 		default:
-			i++ // ESC and one byte
+			// ESC, intermediate bytes, a final byte: "\x1b(B" (a
+			// character set), "\x1b=", "\x1b>" (the keypad's mode).
+			j := i + 1
+			for j < len(b) && b[j] >= 0x20 && b[j] <= 0x2f {
+				j++
+			}
+			i = j
 		}
 	}
 	return out

@@ -21,6 +21,14 @@ func TestCleanLine(t *testing.T) {
 		"a\x1b[99999Cb":       "a" + strings.Repeat(" ", maxCursorForward) + "b",
 		"plain":               "plain",
 		"cut at the end\x1b[": "cut at the end",
+		// A character set's and the keypad's escapes, whole.
+		"\x1b(Bready\x1b=\x1b>": "ready",
+		// What a curses game drew on the alternate screen is gone once it
+		// leaves it (Python's curses.wrapper, then the traceback); a
+		// carriage return goes back over the line.
+		"\x1b[?1049h\x1b[H\x1b[2J#########\r\x1b[2d#..@....#\x1b[?1049l\x1b[23;0;0t\r\x1b[?1l\x1b>Traceback (most recent call last):\r": "Traceback (most recent call last):",
+		"\x1b[32mLoading 10%\rLoading 100%\x1b[0m": "Loading 100%",
+		"\x1b[1mabcdef\rXY":                        "XYcdef",
 	} {
 		if got := cleanLine([]byte(in)); got != want {
 			t.Errorf("cleanLine(%q) = %q, want %q", in, got, want)
@@ -29,19 +37,26 @@ func TestCleanLine(t *testing.T) {
 }
 
 // TestQuietFor_Waiting: a quiet moment ends a held entry, but not a report
-// that pauses between its parts: AddressSanitizer's after its first line
-// (it symbolizes the frames), Wine's between ntdll's line and winedbg's
+// that pauses between its parts: the sanitizers' after their first line
+// (they symbolize the frames), Wine's between ntdll's line and winedbg's
 // report, until reportPause; after its last line it ends as any entry.
 func TestQuietFor_Waiting(t *testing.T) {
 	for name, c := range map[string]struct{ begin, last string }{
 		"asan": {"==31758==ERROR: AddressSanitizer: heap-use-after-free on address 0x6020000002d8 at pc 0x555ebb5303d4 bp 0x7ffc385d2770 sp 0x7ffc385d2768", "==31758==ABORTING"},
 		"wine": {"wine: Unhandled page fault on write access to 0000000000000004 at address 00000001400015F5 (thread 0024), starting debugger...", "    Host version: 6.18.44"},
+		// LeakSanitizer's report ends with its summary; ThreadSanitizer's
+		// with a ruler.
+		"lsan": {"==18093==ERROR: LeakSanitizer: detected memory leaks", "SUMMARY: AddressSanitizer: 64 byte(s) leaked in 1 allocation(s)."},
+		"tsan": {"WARNING: ThreadSanitizer: data race (pid=26921)", "=================="},
 	} {
 		p := mustParser(t, "generic")
 		p.Line("game starting", 14)
 		p.Line(c.begin, 200)
 		if !waitingFor(p) || quietFor(p, time.Second, 2*time.Second) || !quietFor(p, time.Second, reportPause) {
 			t.Errorf("%s: after its first line: waiting %v", name, waitingFor(p))
+		}
+		if name == "tsan" {
+			p.Line("SUMMARY: ThreadSanitizer: data race /home/dev/game/game.c:13 in main", 300)
 		}
 		if name == "wine" {
 			p.Line("Unhandled exception: page fault on write access to 0x0000000000000004 in 64-bit code (0x000001400015f5).", 300)

@@ -51,7 +51,7 @@ func TestParse_Logcat(t *testing.T) {
 			}
 		}
 		if len(es) != 18 || len(fatal) != 3 {
-			t.Fatalf("%s: %d records (%d fatal), want 18 (3): %q", parser, len(es), len(fatal), texts(records(es)))
+			t.Fatalf("%s: %d records (%d fatal), want 18 (3): %q", parser, len(es), len(fatal), texts(recordsOf(es)))
 		}
 		byText := map[string]oplog.Record{}
 		for _, e := range es {
@@ -84,15 +84,6 @@ func TestParse_Logcat(t *testing.T) {
 			t.Errorf("%s: the Java crash: %+v", parser, java)
 		}
 	}
-}
-
-// records returns the entries' records.
-func records(es []Entry) []oplog.Record {
-	out := make([]oplog.Record, len(es))
-	for i, e := range es {
-		out[i] = e.Record
-	}
-	return out
 }
 
 // TestParse_LogcatPasted: logcat as users pasted it in engines' issues

@@ -89,9 +89,11 @@ func (l *runtimeLayer) Line(line string, end int64) []Entry {
 		if out, ok := l.confirm(out, &c, line, end); ok {
 			return out
 		}
-		if t := trimLeft(pastPrefix(line, c.prefixed)); c.kind == rtThrown && c.extra == "" && (strings.HasPrefix(t, "File name: '") || argumentLine(t)) {
+		if t := trimLeft(pastPrefix(line, c.prefixed)); c.extra == "" && (c.kind == rtThrown && (strings.HasPrefix(t, "File name: '") || argumentLine(t)) ||
+			c.kind == rtRuler && isRuler(t) && strings.HasSuffix(c.body, ":DEADLYSIGNAL")) {
 			// .NET's FileNotFoundException names the file before its
-			// frames, its ArgumentException the parameter.
+			// frames, its ArgumentException the parameter; ASan's
+			// DEADLYSIGNAL comes before its report's ruler.
 			l.cand, l.cand.extra, l.cand.extraEnd = c, line, end
 			return out
 		}
@@ -236,7 +238,7 @@ func (l *runtimeLayer) announces(r *oplog.Record) bool {
 	switch {
 	case r.Kind != oplog.KindLine || r.Stack != "":
 		return false
-	case strings.HasSuffix(strings.TrimSpace(r.Text), ":"):
+	case strings.HasSuffix(strings.TrimSpace(r.Text), ":"), pyAnnounce(r.Text):
 		return true
 	}
 	if lv, ok := l.last.level(); ok {
@@ -276,6 +278,15 @@ func (l *runtimeLayer) finish(out []Entry) []Entry {
 		}
 	}
 	return r.e.take(out)
+}
+
+// pyAnnounce reports Python's lines before a traceback of an exception the
+// program goes on after: raised in a destructor, or in an asyncio task
+// nothing awaited (its line after "Task exception was never retrieved").
+func pyAnnounce(text string) bool {
+	text = strings.TrimPrefix(strings.TrimPrefix(text, "stderr: "), "stdout: ") // a wrapper's, which the logger's parser kept
+	return strings.HasPrefix(text, "Exception ignored in: ") || strings.HasPrefix(text, "future: <Task ") ||
+		strings.HasPrefix(text, "future: <Future ")
 }
 
 // The reports engines' parsers read themselves.

@@ -2,6 +2,8 @@ package follow
 
 import (
 	"strings"
+
+	"github.com/mcplogd/mcplogd/oplog"
 )
 
 // How each runtime's report goes on, line after line, once it began.
@@ -31,6 +33,9 @@ func (r *report) python(s, t string, end int64) bool {
 		r.state = stExc
 		if !r.ignored {
 			r.setText(t)
+		}
+		if t == "KeyboardInterrupt" && r.e.rec.Level == oplog.LevelError {
+			r.e.rec.Level = oplog.LevelWarn // Ctrl-C: the player or developer stopped it
 		}
 		return r.add(s, end)
 	case stExc:
@@ -187,8 +192,15 @@ func (r *report) sanitizer(t string, end int64) bool {
 		return true
 	case strings.HasPrefix(t, "SUMMARY: "):
 		r.state = stSummary
+		// LeakSanitizer's report ends with it; ASan's goes on to its
+		// shadow bytes and "==PID==ABORTING", ThreadSanitizer's to a ruler.
+		r.done = strings.Contains(r.e.rec.Text, "LeakSanitizer")
 		return r.add(t, end)
 	case r.state == stSummary:
+		if isRuler(t) { // ThreadSanitizer's closing ruler
+			r.e.end, r.done = end, true
+			return true
+		}
 		if strings.HasPrefix(t, "Shadow bytes around") {
 			r.state = stShadow
 			r.e.end = end

@@ -91,6 +91,7 @@ func (r *report) begin(kind rtKind, line, body string, prefixed bool, level oplo
 		r.head = t
 	case rtSanitizer:
 		r.ubsan = strings.Contains(t, ": runtime error: ")
+		r.setText(strings.TrimPrefix(t, "WARNING: "))
 	case rtDotnet:
 		r.beginDotnet(t)
 	case rtJava:

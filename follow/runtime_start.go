@@ -55,6 +55,11 @@ func startByFirst(t string) (rtKind, oplog.Level) {
 	if gmStart(t) {
 		return rtGameMaker, oplog.LevelFatal // a candidate until "action number N" (runtime.go)
 	}
+	if c := t[0]; c == '=' || c == 'A' || c == 'W' || c == 'T' {
+		if k, level := sanitizerFirst(t); k != rtNone {
+			return k, level
+		}
+	}
 	switch t[0] {
 	case 'T':
 		if t == pyTraceback {
@@ -92,6 +97,7 @@ func startByFirst(t string) (rtKind, oplog.Level) {
 		if sdlAssertStart(t) {
 			return rtSDL, oplog.LevelError
 		}
+
 	case 'w':
 		if wineStart(t) {
 			return rtWine, oplog.LevelFatal
@@ -111,13 +117,6 @@ func startByFirst(t string) (rtKind, oplog.Level) {
 	case 'f':
 		if strings.HasPrefix(t, "fatal error: ") && !strings.Contains(t, ".h: ") { // not a compiler's
 			return rtGo, oplog.LevelFatal
-		}
-	case '=':
-		if sanitizerStart(t) {
-			return rtSanitizer, oplog.LevelFatal
-		}
-		if len(t) >= 20 && strings.Trim(t, "=") == "" {
-			return rtRuler, 0
 		}
 	}
 	if nativeAbort(t) {
@@ -218,6 +217,32 @@ func shellSignal(t string) bool {
 
 // sanitizerStart reports "==1234==ERROR: AddressSanitizer: ..." (and
 // Leak-, Memory-, Thread-).
+// isRuler reports the line of '=' the sanitizers print around a report
+// (ThreadSanitizer's is 18 long, AddressSanitizer's 65).
+func isRuler(t string) bool { return len(t) >= 16 && strings.Trim(t, "=") == "" }
+
+// sanitizerFirst reports the sanitizers' first lines: AddressSanitizer's
+// and LeakSanitizer's "==PID==ERROR: …", the ruler before a report (and
+// ASan's DEADLYSIGNAL before that), ThreadSanitizer's report, which it
+// prints as the program goes on.
+func sanitizerFirst(t string) (rtKind, oplog.Level) {
+	switch {
+	case sanitizerStart(t):
+		return rtSanitizer, oplog.LevelFatal
+	case isRuler(t), t == "AddressSanitizer:DEADLYSIGNAL":
+		return rtRuler, 0
+	case tsanReport(strings.TrimPrefix(t, "WARNING: ")): // its "WARNING: " may be read as a prefix
+		return rtSanitizer, oplog.LevelError
+	}
+	return rtNone, 0
+}
+
+// tsanReport reports the first line of ThreadSanitizer's report (between
+// two rulers), past its "WARNING: ": "ThreadSanitizer: data race (pid=7)".
+func tsanReport(t string) bool {
+	return strings.HasPrefix(t, "ThreadSanitizer: ") && strings.HasSuffix(t, ")") && strings.Contains(t, " (pid=")
+}
+
 func sanitizerStart(t string) bool {
 	i := 2
 	for i < len(t) && isDigit(t[i]) {

@@ -184,9 +184,14 @@ func traceback(stack string) bool {
 	return strings.Contains(stack[:min(len(stack), 256)], "Traceback (most recent call last):")
 }
 
-// threadDied reports Python's line that a thread, not the program, died of
-// the traceback after it ("Exception in thread asset-loader:"): what the
-// program prints after it (it goes on) does not make it the end's.
+// threadDied reports Python's lines before a traceback the program goes on
+// after: a thread, not the program, died of it ("Exception in thread
+// asset-loader:"), an exception raised in a destructor ("Exception ignored
+// in: <function Sound.__del__ …>"), an asyncio task's that nothing awaited
+// ("future: <Task finished … exception=…>", after "Task exception was never
+// retrieved"). What the program prints after it does not make it the end's.
 func threadDied(text string) bool {
-	return strings.HasPrefix(text, "Exception in thread ")
+	text = strings.TrimPrefix(strings.TrimPrefix(text, "stderr: "), "stdout: ") // a logger's wrapper
+	return strings.HasPrefix(text, "Exception in thread ") || strings.HasPrefix(text, "Exception ignored in: ") ||
+		strings.HasPrefix(text, "future: <Task ") || strings.HasPrefix(text, "future: <Future ")
 }

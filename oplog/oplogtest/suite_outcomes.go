@@ -133,7 +133,9 @@ func testRunsOutcomesLastError(t *testing.T, open Opener) {
 // failing status or the next run's start; four lines, or lines seconds
 // later, are more. SIGINT after Python's KeyboardInterrupt is that
 // exception's; another signal its own. A thread's traceback ("Exception in
-// thread X:") is not the end's: the program went on after it.
+// thread X:"), a destructor's ("Exception ignored in: …"), an asyncio
+// task's nothing awaited ("future: <Task …>") are not the end's: the
+// program went on after them.
 func testRunsOutcomesJustAfterError(t *testing.T, open Opener) {
 	l := newLog(t, open)
 	stack, at := withTraceback, secondsAfter(time.Now().Add(-time.Hour))
@@ -166,6 +168,12 @@ func testRunsOutcomesJustAfterError(t *testing.T, open Opener) {
 		at(line("g", oplog.LevelInfo, "assets loaded: 1"), 131),
 		at(line("g", oplog.LevelInfo, "bye"), 131),
 		at(marker("g", oplog.MarkerRun, "start"), 132),
+		at(stack(line("g", oplog.LevelError, "Exception ignored in: <function Sound.__del__ at 0x7f3a>")), 133), // 8: a destructor's
+		at(line("g", oplog.LevelInfo, "bye"), 133),
+		at(marker("g", oplog.MarkerRun, "start"), 134),
+		at(stack(line("g", oplog.LevelError, "stderr: future: <Task finished name='Task-2' exception=ConnectionResetError()>")), 135), // 9: a task's
+		at(line("g", oplog.LevelInfo, "bye"), 135),
+		at(marker("g", oplog.MarkerRun, "start"), 136),
 	)
 	want := []string{
 		fmt.Sprintf("1:crashed:%d:%d", c[4].ID, c[1].ID),
@@ -175,7 +183,9 @@ func testRunsOutcomesJustAfterError(t *testing.T, open Opener) {
 		fmt.Sprintf("5:crashed:%d:%d", c[21].ID, c[20].ID),
 		fmt.Sprintf("6:crashed:%d:%d", c[24].ID, c[24].ID),
 		fmt.Sprintf("7:ended:%d:0", c[29].ID),
-		"8:running:0:0",
+		fmt.Sprintf("8:ended:%d:0", c[32].ID),
+		fmt.Sprintf("9:ended:%d:0", c[35].ID),
+		"10:running:0:0",
 	}
 	if got := outcomes(t, l, "g"); fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Fatalf("outcomes just after an error:\n got %v\nwant %v", got, want)
