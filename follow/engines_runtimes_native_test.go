@@ -114,7 +114,10 @@ func TestRuntime_C_Groups(t *testing.T) {
 // TestRuntime_CPP: a std::runtime_error nothing catches: std::terminate
 // prints its what() and aborts, with no handler ("throw") and with one that
 // prints a backtrace ("throw-bt"); a pure virtual method called from a
-// base's destructor ("pure"), which libstdc++ names before it terminates.
+// base's destructor ("pure"), which libstdc++ names before it terminates;
+// the game's own assertion macro ("assert"), which says what failed and
+// where, then aborts: the run's crash is that error, not the SIGABRT after
+// it (a file, which never shows the signal, holds the error).
 func TestRuntime_CPP(t *testing.T) {
 	gxx := needEngine(t, "g++")
 	dir := copyGame(t, "runtimes/cpp")
@@ -130,6 +133,9 @@ func TestRuntime_CPP(t *testing.T) {
 		{name: "throw-bt", text: terminate, level: oplog.LevelFatal,
 			stack: []string{"what():  no spawn point for orc", "spawnEnemy", "Caught signal 6 (Aborted), backtrace:"},
 			class: oplog.ClassCrash, title: "std::runtime_error", where: []string{"spawnEnemy"}},
+		{name: "assert", text: regexp.QuoteMeta("ASSERT FAILED: at != spawnPoints.end() at game.cpp:"), level: oplog.LevelError,
+			stack: []string{fmt.Sprintf("at game.cpp:%d", langLineOf(t, filepath.Join(dir, "game.cpp"), "CRASH:assert"))},
+			class: oplog.ClassCrash, title: "ASSERT FAILED: at != spawnPoints.end()", where: []string{fmt.Sprintf("game.cpp:%d", langLineOf(t, filepath.Join(dir, "game.cpp"), "CRASH:assert"))}},
 	}
 	runLang(t, g, cases)
 }

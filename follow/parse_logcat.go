@@ -110,8 +110,8 @@ func (p *logcatParser) Name() string { return "logcat" }
 // ownReports: every report is read beneath the logcat's header, by the
 // parsers within it.
 func (*logcatParser) ownReports() []rtKind {
-	kinds := make([]rtKind, 0, rtLua)
-	for k := rtPython; k <= rtLua; k++ {
+	kinds := make([]rtKind, 0, numKinds)
+	for k := rtPython; k < numKinds; k++ {
 		kinds = append(kinds, k)
 	}
 	return kinds

@@ -290,11 +290,11 @@ func pyAnnounce(text string) bool {
 }
 
 // The reports engines' parsers read themselves.
-func (*unityParser) ownReports() []rtKind   { return []rtKind{rtThrown, rtNative, rtDotnet} }
-func (*godotParser) ownReports() []rtKind   { return []rtKind{rtNative, rtThrown, rtDotnet} }
+func (*unityParser) ownReports() []rtKind   { return []rtKind{rtThrown, rtNative, rtDotnet, rtAssert} }
+func (*godotParser) ownReports() []rtKind   { return []rtKind{rtNative, rtThrown, rtDotnet, rtAssert} }
 func (*log4jParser) ownReports() []rtKind   { return []rtKind{rtThrown} }
 func (*mcCrashParser) ownReports() []rtKind { return []rtKind{rtThrown, rtJava} }
-func (*unrealParser) ownReports() []rtKind  { return []rtKind{rtNative} }
+func (*unrealParser) ownReports() []rtKind  { return []rtKind{rtNative, rtAssert} }
 func (*luantiParser) ownReports() []rtKind  { return []rtKind{rtScript} }
 
 // waiting reports a report begun and not ended that pauses between its

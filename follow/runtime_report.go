@@ -28,6 +28,8 @@ const (
 	rtSDL                 // SDL's "Assertion failure at f (game.c:10), triggered 1 time:" (runtime_sdl.go)
 	rtGameMaker           // GameMaker's "FATAL ERROR in", its event, message and frames (runtime_gamemaker.go)
 	rtLua                 // a Lua error's message and its "stack traceback:" beneath a prefix (runtime_script.go)
+	rtAssert              // a game's own assertion macro's line: "ASSERT FAILED: count < 8 at game.cpp:8"
+	numKinds
 )
 
 // States within a report.
@@ -111,6 +113,13 @@ func (r *report) begin(kind rtKind, line, body string, prefixed bool, level oplo
 		}
 	case rtSDL:
 		r.beginSDL(t, end)
+	case rtAssert:
+		// One line, the place it names its stack: a failing exit right
+		// after it is its crash.
+		if place, _ := assertionPlace(t); place != "" {
+			r.add("at "+place, end)
+		}
+		r.done = true
 	case rtGameMaker:
 		r.state = stGMHeader
 		r.add(t, end)

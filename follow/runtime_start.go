@@ -93,9 +93,12 @@ func startByFirst(t string) (rtKind, oplog.Level) {
 		if wineHeadline(t) {
 			return rtWine, oplog.LevelFatal
 		}
-	case 'A':
+	case 'A', 'a':
 		if sdlAssertStart(t) {
 			return rtSDL, oplog.LevelError
+		}
+		if _, ok := assertionPlace(t); ok {
+			return rtAssert, oplog.LevelError // a game's own assertion macro, which aborts after it
 		}
 
 	case 'w':
@@ -417,4 +420,27 @@ func crashSignal(s string) bool {
 		}
 	}
 	return false
+}
+
+// assertionPlace reads the line a game's own assertion macro prints before
+// it aborts, "ASSERT FAILED: count < 8 at game.cpp:8", "Assertion failed:
+// hp > 0 (src/player.c:42)", "Assert failed: …": the place it names (its
+// stack, so that a failing exit right after it is its crash), or "" when
+// it names none.
+func assertionPlace(s string) (string, bool) {
+	if len(s) < 14 || !strings.EqualFold(s[:13], "assert failed") && !strings.EqualFold(s[:14], "assertion fail") &&
+		!strings.EqualFold(s[:14], "assert failure") {
+		return "", false
+	}
+	for _, w := range strings.Fields(s) {
+		w = strings.Trim(w, "()[],;'\"")
+		i := strings.LastIndexByte(w, ':')
+		if i <= 0 || i == len(w)-1 || strings.IndexByte(w[:i], '.') < 0 {
+			continue
+		}
+		if _, ok := atoi(w[i+1:]); ok {
+			return w, true
+		}
+	}
+	return "", true
 }

@@ -146,15 +146,18 @@ func (info *RunInfo) observe(r *Record) {
 }
 
 // crashed makes r the end of the run. A failing exit status (not a
-// signal, but SIGINT after Python's KeyboardInterrupt) just after an error
-// with a stack names that error as the crash: the exception that made the
-// program give up, which the status only reports.
+// signal, but SIGINT after Python's KeyboardInterrupt, and SIGABRT, which a
+// program raises itself by abort() after saying why) just after an error
+// with a stack names that error as the crash: the exception or failed
+// assertion that made the program give up, which the exit only reports.
 func (info *RunInfo) crashed(r *Record) {
 	info.Outcome, info.EndID, info.End, info.CrashID = OutcomeCrashed, r.ID, r.Time, r.ID
-	if r.Kind != KindMarker || r.Level != LevelError {
+	if r.Kind != KindMarker || r.Name != MarkerExit {
 		return
 	}
-	if sig := string(r.Data); strings.Contains(sig, `"signal"`) && !strings.Contains(sig, `"signal":"SIGINT"`) {
+	switch sig := string(r.Data); {
+	case r.Level == LevelFatal && strings.Contains(sig, `"signal":"SIGABRT"`):
+	case r.Level != LevelError, strings.Contains(sig, `"signal"`) && !strings.Contains(sig, `"signal":"SIGINT"`):
 		return
 	}
 	if info.justAfterError(r.Time, 1) { // AfterError counts r

@@ -132,7 +132,8 @@ func testRunsOutcomesLastError(t *testing.T, open Opener) {
 // run that ends just after it: a few lines within two seconds, then a
 // failing status or the next run's start; four lines, or lines seconds
 // later, are more. SIGINT after Python's KeyboardInterrupt is that
-// exception's; another signal its own. A thread's traceback ("Exception in
+// exception's, as SIGABRT is the error's it follows (a program's abort()
+// after saying why); another signal its own. A thread's traceback ("Exception in
 // thread X:"), a destructor's ("Exception ignored in: …"), an asyncio
 // task's nothing awaited ("future: <Task …>") are not the end's: the
 // program went on after them.
@@ -174,6 +175,9 @@ func testRunsOutcomesJustAfterError(t *testing.T, open Opener) {
 		at(stack(line("g", oplog.LevelError, "stderr: future: <Task finished name='Task-2' exception=ConnectionResetError()>")), 135), // 9: a task's
 		at(line("g", oplog.LevelInfo, "bye"), 135),
 		at(marker("g", oplog.MarkerRun, "start"), 136),
+		at(stack(line("g", oplog.LevelError, "ASSERT FAILED: count < 8 at game.cpp:8")), 137), // 10: SIGABRT after it: the program's own abort()
+		at(exitMarker("g", oplog.LevelFatal, map[string]any{"signal": "SIGABRT", "signalNumber": 6}), 137),
+		at(marker("g", oplog.MarkerRun, "start"), 140),
 	)
 	want := []string{
 		fmt.Sprintf("1:crashed:%d:%d", c[4].ID, c[1].ID),
@@ -185,7 +189,8 @@ func testRunsOutcomesJustAfterError(t *testing.T, open Opener) {
 		fmt.Sprintf("7:ended:%d:0", c[29].ID),
 		fmt.Sprintf("8:ended:%d:0", c[32].ID),
 		fmt.Sprintf("9:ended:%d:0", c[35].ID),
-		"10:running:0:0",
+		fmt.Sprintf("10:crashed:%d:%d", c[37].ID, c[36].ID),
+		"11:running:0:0",
 	}
 	if got := outcomes(t, l, "g"); fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Fatalf("outcomes just after an error:\n got %v\nwant %v", got, want)

@@ -8,13 +8,15 @@
 // leaves SIGABRT alone; "throw-bt" installs a handler that prints a
 // backtrace with backtrace_symbols_fd, then raises the signal again; "pure"
 // calls a pure virtual method instead (libstdc++ says so, then terminates);
-// "ok" throws nothing. Build it with -g -rdynamic.
+// "assert" fails the game's own assertion macro instead, which prints where
+// and aborts; "ok" throws nothing. Build it with -g -rdynamic.
 #include <execinfo.h>
 #include <signal.h>
 #include <sys/time.h>
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <ctime>
 #include <map>
@@ -45,6 +47,16 @@ static void onSignal(int sig) {
 	raise(sig);
 }
 
+// GAME_ASSERT is a game's own assertion macro, as engines write them: it
+// says what failed and where, then aborts.
+#define GAME_ASSERT(cond)                                                                   \
+	do {                                                                                    \
+		if (!(cond)) {                                                              \
+			fprintf(stderr, "ASSERT FAILED: %s at %s:%d\n", #cond, __FILE__, __LINE__); \
+			std::abort();                                                       \
+		}                                                                           \
+	} while (0)
+
 // A spawner whose destructor calls what only its subclasses define: in
 // the base's destructor, the call is of the pure virtual method.
 struct Spawner {
@@ -71,6 +83,9 @@ public:
 			Spawner *s = new OrcSpawner;
 			delete s;
 			return;
+		}
+		if (mode == "assert") {
+			GAME_ASSERT(at != spawnPoints.end()); // CRASH:assert
 		}
 		if (at == spawnPoints.end() && mode != "ok") {
 			throw std::runtime_error("no spawn point for " + kind); // CRASH:throw
