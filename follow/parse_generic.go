@@ -192,6 +192,9 @@ func (p *genericParser) isHeader(s string) bool {
 	if _, _, _, _, ok := p.rubyHeader(s); ok {
 		return true
 	}
+	if _, _, _, _, ok := p.glibHeader(s); ok {
+		return true
+	}
 	_, _, _, ok := findLevel(rest)
 	return ok
 }
@@ -209,6 +212,8 @@ func (p *genericParser) begin(line string, end int64) {
 		t, level, name, text, ok, stamped = rt, lv, nm, tx, true, true
 	} else if rt, lv, nm, tx, found := p.rubyHeader(s); found {
 		t, level, name, text, ok, stamped = rt, lv, nm, tx, true, true
+	} else if rt, lv, nm, tx, found := p.glibHeader(s); found {
+		t, level, name, text, ok, stamped = rt, lv, nm, tx, true, !rt.IsZero()
 	} else if lv, tx, found := upLevel(rest, up); found {
 		level, text, ok = lv, tx, true // "4044.612 Error MainLoop.cpp:1429: ..."
 	} else if lv, nm, tx, found := findLevel(rest); found {
@@ -277,6 +282,57 @@ func (p *genericParser) rubyHeader(s string) (time.Time, oplog.Level, string, st
 		return time.Time{}, 0, "", "", false
 	}
 	return t, level, name, text, true
+}
+
+// glibHeader reads GLib's log lines (GTK's, GStreamer's, a game's g_log):
+// "** Message: 10:00:01.123: msg", "** (game:17795): CRITICAL **:
+// 10:00:01.123: msg", "(game:1234): GLib-CRITICAL **: msg": the domain
+// ("GLib", "Gtk") is the name. g_error's ERROR is fatal (it traps), as
+// CRITICAL is an error, WARNING a warning; Message and INFO info, DEBUG
+// debug. The time is zero when the line has none.
+func (p *genericParser) glibHeader(s string) (time.Time, oplog.Level, string, string, bool) {
+	rest, stars := strings.CutPrefix(s, "** ")
+	if strings.HasPrefix(rest, "(") {
+		i := strings.Index(rest, "): ")
+		if i < 0 || strings.IndexByte(rest[:i], ':') < 0 {
+			return time.Time{}, 0, "", "", false
+		}
+		rest = rest[i+3:]
+	} else if !stars {
+		return time.Time{}, 0, "", "", false
+	}
+	word, text, found := strings.Cut(rest, ": ")
+	if !found || len(word) > 40 {
+		return time.Time{}, 0, "", "", false
+	}
+	word, closed := strings.CutSuffix(word, " **")
+	domain, lvl, dashed := strings.Cut(word, "-")
+	if !dashed {
+		domain, lvl = "", word
+	}
+	var level oplog.Level
+	switch lvl {
+	case "ERROR":
+		level = oplog.LevelFatal
+	case "CRITICAL":
+		level = oplog.LevelError
+	case "WARNING":
+		level = oplog.LevelWarn
+	case "Message", "INFO":
+		level = oplog.LevelInfo
+	case "DEBUG":
+		level = oplog.LevelDebug
+	default:
+		return time.Time{}, 0, "", "", false
+	}
+	if !closed && (lvl == "ERROR" || lvl == "CRITICAL" || lvl == "WARNING") {
+		return time.Time{}, 0, "", "", false // "** WARNING: x" is no GLib line: it writes "WARNING **: "
+	}
+	var t time.Time
+	if h, m, sec, ns, n, ok := parseClock(text); ok && strings.HasPrefix(text[n:], ": ") {
+		t, text = p.clk.at(h, m, sec, ns), text[n+2:]
+	}
+	return t, level, domain, text, true
 }
 
 // stamp reads a timestamp at the start of s, perhaps in brackets, and

@@ -236,3 +236,31 @@ func TestParse_GenericFactorio(t *testing.T) {
 		checkPairs(t, sigs, []string{"planet_name", "planet_name"})
 	}
 }
+
+// TestParse_GLib: GLib's log lines (testdata/runtimes/c_glib.txt, a game
+// using g_message, g_critical, g_warning and g_error; and the domain's
+// form GTK and GLib itself write): the level its word says, g_error's
+// fatal (it traps), the time and the domain read, the text alone.
+func TestParse_GLib(t *testing.T) {
+	data := readSample(t, "runtimes/c_glib.txt")
+	for _, parser := range []string{"generic", "auto"} {
+		es := feed(mustParser(t, parser), data)
+		checkAll(t, es, int64(len(data)))
+		var got []string
+		for _, e := range es {
+			got = append(got, e.Record.Level.String()+" "+e.Record.Text)
+		}
+		want := []string{"info platformer: 1 animations loaded", "error find_anim: no animation named 'jump'",
+			"warn falling back to idle pose", "fatal sprite sheet hero.png: animation 'walk' needs 8 frames, sheet has 4"}
+		if strings.Join(got, "|") != strings.Join(want, "|") || es[0].Record.Time.Second() != 26 || es[0].Record.Time.Nanosecond() != 415_000_000 {
+			t.Errorf("%s: %q (time %s)", parser, got, es[0].Record.Time)
+		}
+	}
+	es := feed(mustParser(t, "generic"), []byte("(game:1234): GLib-CRITICAL **: 10:00:01.500: g_hash_table_lookup: assertion 'hash_table != NULL' failed\n"+
+		"(game:1234): Gtk-WARNING **: cannot open display\n"))
+	if len(es) != 2 || es[0].Record.Name != "GLib" || es[0].Record.Level != oplog.LevelError ||
+		es[0].Record.Text != "g_hash_table_lookup: assertion 'hash_table != NULL' failed" ||
+		es[1].Record.Name != "Gtk" || es[1].Record.Level != oplog.LevelWarn || es[1].Record.Text != "cannot open display" {
+		t.Errorf("domains: %+v", es)
+	}
+}
