@@ -280,6 +280,9 @@ func (x *Index) trace(r *oplog.Record) (Trace, uint8, bool) {
 			return Trace{}, 0, false
 		}
 		t := Trace{}.WithHead(r.Text)
+		if reason := exitReason(r.Data); reason != "" {
+			t = Trace{}.WithHead(reason) // the error the program printed as it gave up
+		}
 		if code := exitCode(r.Data); code != "" {
 			// The status, which the head's normalising blanks: a game that
 			// exits with 42 on a failed assertion and 1 on a missing file
@@ -396,6 +399,18 @@ func stackOf(r *oplog.Record) string {
 
 // exitCode is the exit status an exit marker's data holds ("exitCode"), ""
 // when it holds none.
+// exitReason is the error line a program printed right before its failing
+// exit, which `mcplogd run` keeps in the exit marker's data as "reason".
+func exitReason(data []byte) string {
+	var d struct {
+		Reason string `json:"reason"`
+	}
+	if len(data) == 0 || json.Unmarshal(data, &d) != nil {
+		return ""
+	}
+	return d.Reason
+}
+
 func exitCode(data []byte) string {
 	var d struct {
 		ExitCode *int `json:"exitCode"`

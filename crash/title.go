@@ -116,6 +116,9 @@ func Message(r *oplog.Record) string {
 	if r.Kind == oplog.KindOp {
 		text = r.Error
 	}
+	if reason := exitReason(r.Data); reason != "" && r.Kind == oplog.KindMarker {
+		return reason + " (" + text + ")" // what the program said as it gave up, then how it ended
+	}
 	if exc := stackException(stackOf(r)); exc != "" {
 		return exc
 	}

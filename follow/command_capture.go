@@ -23,6 +23,12 @@ type capture struct {
 	lastData time.Time
 	flushed  bool
 	err      error // the first error storing records
+	// lastErr is the text of the last error line without a stack, and how
+	// many records came after it: the reason a program that exits failing
+	// right after it gives ("Error: couldn't load level.dat").
+	lastErr   string
+	afterErr  int
+	lastErrAt time.Time
 }
 
 // drainWait bounds how long output is read after the program exited:
@@ -139,9 +145,21 @@ func (c *capture) feed(b []byte) {
 
 func (c *capture) add(es []Entry) {
 	for _, e := range es {
+		r := &e.Record
+		if r.Kind == oplog.KindLine && r.Level >= oplog.LevelError && r.Stack == "" {
+			c.lastErr, c.afterErr, c.lastErrAt = r.Text, 0, time.Now()
+		} else {
+			c.afterErr++
+		}
 		c.pending = append(c.pending, prepare(e.Record, c.opts.Name))
 	}
 }
+
+// Bounds of "right before the exit" for the error a failing exit names.
+const (
+	exitReasonRecords = 2               // records between the error and the exit
+	exitReasonTime    = 2 * time.Second // time between them
+)
 
 // tick stores what is pending, and the held entry once output was quiet
 // for Quiet; a cut line (lineCutter) whose newline has not come by then
@@ -175,6 +193,11 @@ func (c *capture) exited(e Exit) oplog.Record {
 	}
 	if e.Stopped != "" {
 		data["stoppedBy"] = e.Stopped
+	}
+	if e.Level() >= oplog.LevelError && (e.Signal == "" || e.Signal == "SIGABRT") && c.lastErr != "" &&
+		c.afterErr <= exitReasonRecords && time.Since(c.lastErrAt) <= exitReasonTime {
+		// The error the program printed as it gave up: the crash's title.
+		data["reason"] = oplog.ClipText(c.lastErr)
 	}
 	b, _ := json.Marshal(data)
 	c.pending = append(c.pending, prepare(oplog.Record{Kind: oplog.KindMarker, Name: oplog.MarkerExit, Level: e.Level(),

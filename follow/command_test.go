@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcplogd/mcplogd/crash"
 	"github.com/mcplogd/mcplogd/oplog"
 )
 
@@ -208,6 +209,34 @@ func TestExit_Level(t *testing.T) {
 	} {
 		if got := c.e.Level(); got != c.want {
 			t.Errorf("%s: %s, want %s", c.e, got, c.want)
+		}
+	}
+}
+
+// TestRunCommand_ExitReason: a program that prints an error and gives up
+// (exits failing, or aborts) right after it: the exit marker keeps the
+// error as its reason, which titles its crash; an error followed by more
+// output, or a crash's own signal, is no reason.
+func TestRunCommand_ExitReason(t *testing.T) {
+	for _, c := range []struct{ script, reason string }{
+		{`echo loading; echo "Error: couldn't load level.dat: No such file or directory" >&2; exit 1`, "couldn't load level.dat: No such file or directory"},
+		{`echo "FATAL ERROR: no display" >&2; kill -ABRT $$`, "no display"},
+		{`echo "ERROR: no display" >&2; echo a; echo b; echo c; exit 1`, ""},
+		{`echo "ERROR: no display" >&2; kill -SEGV $$`, ""},
+		{`echo "ERROR: no display" >&2; exit 0`, ""},
+	} {
+		l := mustLog(t)
+		runCmd(t, l, CommandOptions{Args: []string{"sh", "-c", c.script}})
+		recs := all(t, l)
+		exit := recs[len(recs)-1]
+		var d struct {
+			Reason string `json:"reason"`
+		}
+		if exit.Name != oplog.MarkerExit || json.Unmarshal(exit.Data, &d) != nil || d.Reason != c.reason {
+			t.Errorf("%s: exit marker %q data %s, want reason %q", c.script, exit.Text, exit.Data, c.reason)
+		}
+		if msg := crash.Message(&exit); c.reason != "" && msg != c.reason+" (sh "+exit.Text[len("sh "):]+")" {
+			t.Errorf("%s: its crash's message %q", c.script, msg)
 		}
 	}
 }
