@@ -90,9 +90,28 @@ func pythonPath(path string) string {
 // preamble returns stack without what some runtimes print before the
 // crash's own frames: faulthandler's other threads (currentThread) and
 // Node's source excerpt (nodeExcerpt); a Python exception group's
-// traceback out of its box (pyUnboxed).
+// traceback out of its box (pyUnboxed); of a multiprocessing worker's
+// crash, the worker's traceback (pyRemote).
 func preamble(stack string) string {
-	return wineFrames(pyUnboxed(nodeExcerpt(currentThread(pyOwn(stack)))))
+	return wineFrames(pyUnboxed(nodeExcerpt(currentThread(pyOwn(pyRemote(stack))))))
+}
+
+// pyRemote is, of the traceback a multiprocessing pool's parent prints for
+// its worker's exception ("multiprocessing.pool.RemoteTraceback:", the
+// worker's traceback in triple quotes, then the parent's, which only
+// re-raised it), the worker's: where the exception was raised. Any other
+// stack is returned as it is.
+func pyRemote(stack string) string {
+	rest, ok := strings.CutPrefix(stack, "multiprocessing.pool.RemoteTraceback:")
+	if !ok {
+		return stack
+	}
+	_, rest, ok = strings.Cut(rest, "\"\"\"\n")
+	worker, _, closed := strings.Cut(rest, "\n\"\"\"")
+	if !ok || !closed {
+		return stack
+	}
+	return worker
 }
 
 // pyOwn is a Python traceback without what Python ignored as it exited,

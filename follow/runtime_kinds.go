@@ -10,6 +10,11 @@ import (
 
 const pyTraceback = "Traceback (most recent call last):"
 
+// pyRemote heads a worker's traceback multiprocessing hands to the parent,
+// in triple quotes, before the parent's own ("The above exception was the
+// direct cause of the following exception:").
+const pyRemote = "multiprocessing.pool.RemoteTraceback:"
+
 // pyGroupTraceback heads an uncaught exception group's traceback (Python
 // 3.11 and later, asyncio's TaskGroup among its raisers), each of its lines
 // in a box of '|' and '+', the sub-exceptions' tracebacks in boxes within.
@@ -42,6 +47,8 @@ func (r *report) python(s, t string, end int64) bool {
 		switch {
 		case r.e.blanks == 0 && r.indented(s): // an exception group's lines, a note
 			return r.add(s, end)
+		case t == `"""` && strings.HasPrefix(string(r.e.stack), pyRemote): // a worker's traceback ends
+			return r.add(s, end)
 		case strings.HasPrefix(t, "During handling of the above exception"),
 			strings.HasPrefix(t, "The above exception was the direct cause"):
 			r.state = stChain
@@ -57,6 +64,9 @@ func (r *report) python(s, t string, end int64) bool {
 	case stChain:
 		if t == pyTraceback {
 			r.state = stFrames
+			return r.add(s, end)
+		}
+		if t == `"""` && r.e.lines == 1 && strings.HasPrefix(string(r.e.stack), pyRemote) { // a worker's traceback begins
 			return r.add(s, end)
 		}
 	}

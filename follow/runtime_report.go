@@ -83,6 +83,9 @@ func (r *report) begin(kind rtKind, line, body string, prefixed bool, level oplo
 	switch kind {
 	case rtPython:
 		r.add(t, end)
+		if t == pyRemote {
+			r.state = stChain // the worker's traceback, in quotes, then the parent's
+		}
 		if strings.HasPrefix(t, `File "`) { // a script that does not compile: no header
 			r.base = max(r.base-1, 0)
 		}

@@ -65,6 +65,10 @@ func startByFirst(t string) (rtKind, oplog.Level) {
 		if t == pyTraceback {
 			return rtPython, oplog.LevelError
 		}
+	case 'm':
+		if t == pyRemote {
+			return rtPython, oplog.LevelError
+		}
 	case '+':
 		if t == pyGroupTraceback {
 			return rtPython, oplog.LevelError

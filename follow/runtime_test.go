@@ -519,3 +519,17 @@ func TestParse_LuaBeneathPrefix(t *testing.T) {
 		t.Errorf("no traceback: %+v", es)
 	}
 }
+
+// TestRuntime_PyRemote: a multiprocessing worker's exception, which the
+// parent prints in quotes before its own traceback, is one record titled
+// where the worker raised it, not where the parent waited for it.
+func TestRuntime_PyRemote(t *testing.T) {
+	es := feed(mustParser(t, "auto"), readSample(t, "runtimes/py_mp.txt"))
+	if len(es) != 2 || es[1].Record.Level != oplog.LevelError || es[1].Record.Text != "ZeroDivisionError: integer division or modulo by zero" ||
+		!strings.HasPrefix(es[1].Record.Stack, "multiprocessing.pool.RemoteTraceback:") || !strings.Contains(es[1].Record.Stack, "The above exception was the direct cause") {
+		t.Fatalf("%d records: %+v", len(es), es)
+	}
+	if f := crash.GameFrame(es[1].Record.Stack); !strings.HasSuffix(f, `main.py", line 6, in bake_lightmap`) {
+		t.Errorf("game frame %q", f)
+	}
+}
