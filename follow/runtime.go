@@ -189,7 +189,11 @@ func (l *runtimeLayer) confirm(out []Entry, c *candidate, line string, end int64
 		if t != luaTraceback {
 			return out, false
 		}
-		out = l.start(out, rtLua, oplog.LevelError, c.line, c.body, c.prefixed, c.facts, c.end)
+		level := oplog.LevelError
+		if lv, ok := c.facts.level(); ok && lv > level {
+			level = lv // the game's own word for it: "FATAL: main.lua:5: …" before it exits
+		}
+		out = l.start(out, rtLua, level, c.line, c.body, c.prefixed, c.facts, c.end)
 		l.r.more(line, s, end)
 		return out, true
 	case rtGameMaker:

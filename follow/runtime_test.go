@@ -513,8 +513,14 @@ func TestParse_LuaBeneathPrefix(t *testing.T) {
 			}
 		}
 	}
+	// The game's own word for it, as it gives up (an xpcall handler's
+	// "FATAL: "), is its level.
+	es := feed(mustParser(t, "generic"), []byte("FATAL: main.lua:5: attempt to concatenate local 'path' (a nil value)\nstack traceback:\n\tmain.lua:5: in function 'load_sprite'\n"))
+	if len(es) != 1 || es[0].Record.Level != oplog.LevelFatal || !strings.HasPrefix(es[0].Record.Text, "main.lua:5: attempt") {
+		t.Errorf("FATAL: %+v", es)
+	}
 	// A line that looks like one, with no traceback after it, stays as it came.
-	es := feed(mustParser(t, "generic"), []byte("16:39:08.567  game.c:12: note: level loaded\n16:39:08.600  next\n"))
+	es = feed(mustParser(t, "generic"), []byte("16:39:08.567  game.c:12: note: level loaded\n16:39:08.600  next\n"))
 	if len(es) != 2 || es[0].Record.Level != oplog.LevelInfo || es[0].Record.Text != "game.c:12: note: level loaded" {
 		t.Errorf("no traceback: %+v", es)
 	}
