@@ -230,6 +230,9 @@ func (p *genericParser) begin(line string, end int64) {
 			}
 		}
 	}
+	if factorioStop(text) {
+		level = oplog.LevelFatal
+	}
 	p.explicit, p.stamped = ok, stamped
 	p.renpy = rest == renpyHeader
 	if p.renpy && !ok {
@@ -748,4 +751,15 @@ func julLevel(s string) (oplog.Level, string, bool) {
 		return oplog.LevelDebug, text, true
 	}
 	return 0, "", false
+}
+
+// factorioStop reports Factorio's line as a mod's error stops the game (it
+// shows the error and leaves the map; a headless server quits): "Exception
+// at tick 25061558: The mod Warp Drive Machine (0.9.41) caused a
+// non-recoverable error.", or the same as its dialog shows it. The
+// multiplayer manager's quote of it ("MultiplayerManager failed: …") is
+// another record of that crash, an error.
+func factorioStop(text string) bool {
+	return strings.HasSuffix(text, " caused a non-recoverable error.") &&
+		(strings.HasPrefix(text, "The mod ") || strings.Contains(text, ": Exception at tick "))
 }

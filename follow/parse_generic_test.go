@@ -213,8 +213,9 @@ func TestParse_GenericRenpy(t *testing.T) {
 }
 
 // TestParse_GenericFactorio: a mod's crash logged twice (by the main loop
-// and by the multiplayer manager, in quotes) is two error records of one
-// crash, named by the Lua error.
+// and by the multiplayer manager, in quotes) is two records of one crash,
+// named by the Lua error: the main loop's fatal (the game leaves the map),
+// the quote an error.
 func TestParse_GenericFactorio(t *testing.T) {
 	data := readSample(t, "generic/factorio_wdm.log")
 	for _, parser := range []string{"generic", "auto"} {
@@ -224,10 +225,10 @@ func TestParse_GenericFactorio(t *testing.T) {
 			t.Fatalf("%s: %d records, want 2", parser, len(es))
 		}
 		var sigs []string
-		for _, e := range es {
+		for i, e := range es {
 			r := e.Record
 			sig, title, _ := crash.Signature(r.Stack)
-			if r.Level != oplog.LevelError || strings.Count(r.Stack, "\n") != 6 ||
+			if r.Level != []oplog.Level{oplog.LevelFatal, oplog.LevelError}[i] || strings.Count(r.Stack, "\n") != 6 ||
 				title != "attempt to concatenate local '*' (a table value) in refresh_planets_list" {
 				t.Errorf("%s: %s %q title %q stack:\n%s", parser, r.Level, r.Text, title, r.Stack)
 			}
