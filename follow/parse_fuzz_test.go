@@ -15,13 +15,14 @@ import (
 func FuzzParsers(f *testing.F) {
 	for _, name := range []string{"generic.log", "godot.log", "minecraft_latest.log", "unity_editor.log",
 		"godot/crash_runs.log", "unreal/ue5_hlod_assert.log", "minecraft/crash-2023-12-28_13.21.22-client.txt",
-		"unity/editor-5.5-import-crash.log", "generic/renpy_traceback_bom.txt"} {
+		"unity/editor-5.5-import-crash.log", "generic/renpy_traceback_bom.txt", "logcat/dungeon_threadtime.txt",
+		"logcat/kivy-sdl2-pause-sigsegv-brief.txt", "logcat/libgdx-gltf-glthread-asold.txt"} {
 		data := readSample(f, name)
 		f.Add(data[:min(len(data), 4096)])
 	}
 	f.Add([]byte("\xef\xbb\xbf[2019.05.03-19.02.32:939][  0]LogWindows: Error: === Critical error: ===\n\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		for _, name := range []string{"unity", "log4j", "mccrash", "godot", "unreal", "generic", "auto"} {
+		for _, name := range []string{"unity", "log4j", "mccrash", "godot", "unreal", "generic", "logcat", "auto"} {
 			p, err := newParser(name, func() time.Time { return fileDate }, func() time.Time { return testNow })
 			if err != nil {
 				t.Fatal(err)
