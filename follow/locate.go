@@ -82,6 +82,11 @@ func Locate(engine, name, dir string, env *Env) (Location, error) {
 		return e.unreal(dir)
 	case "luanti", "minetest":
 		return e.luanti(dir, given)
+	case "logcat", "android":
+		// Android keeps no log file on the computer: it is what adb prints.
+		return Location{}, fmt.Errorf("%q: %w; logcat is what adb prints: follow a file it writes to "+
+			"(adb logcat > phone.log, then --follow logcat:Phone=phone.log), or run it: mcplogd run --parser logcat -- adb logcat",
+			engine, ErrUnknownEngine)
 	}
 	return Location{}, fmt.Errorf("%q: %w", engine, ErrUnknownEngine)
 }

@@ -169,6 +169,9 @@ func TestLocate_Errors(t *testing.T) {
 	f("unreal", "Game", nil, "no .uproject")
 	f("unreal", "Game", map[string]string{"A.uproject": "{}", "B.uproject": "{}"}, "2 .uproject files")
 	f("generic", "Game", nil, `"generic": unknown engine`)
+	if _, err := Locate("logcat", "Phone", t.TempDir(), nil); !errors.Is(err, ErrUnknownEngine) || !strings.Contains(err.Error(), "adb logcat > phone.log") {
+		t.Errorf("logcat: %v, want ErrUnknownEngine and what to do", err)
+	}
 	if _, err := Locate("plain", "x", t.TempDir(), nil); !errors.Is(err, ErrUnknownEngine) {
 		t.Errorf("plain: %v, want ErrUnknownEngine", err)
 	}
