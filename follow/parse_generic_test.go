@@ -143,7 +143,8 @@ func TestParse_GenericExceptionLines(t *testing.T) {
 
 // TestParse_GenericUptime: the lines of an uptime-stamped log (Factorio's)
 // are dated from its first line, and an entry takes every line up to the
-// next uptime: its message and Lua traceback, unindented.
+// next uptime: its message and Lua traceback, unindented (a mod's error
+// that stops the game, fatal).
 func TestParse_GenericUptime(t *testing.T) {
 	es := parse(t, "generic", "   0.000 2026-03-01 12:00:00; Factorio 2.0.60 (build 83512, linux64, headless)\n"+
 		"  110.207 Error MainLoop.cpp:1488: Exception at tick 5880: The mod BotBridge (0.0.1) caused a non-recoverable error.\n"+
@@ -155,7 +156,7 @@ func TestParse_GenericUptime(t *testing.T) {
 	}
 	r := es[1].Record
 	want := time.Date(2026, 3, 1, 12, 1, 50, 207e6, time.UTC)
-	if r.Level != oplog.LevelError || !r.Time.Equal(want) || strings.Count(r.Stack, "\n") != 4 || es[2].Record.Text != "Goodbye" {
+	if r.Level != oplog.LevelFatal || !r.Time.Equal(want) || strings.Count(r.Stack, "\n") != 4 || es[2].Record.Text != "Goodbye" {
 		t.Errorf("got %s at %v, stack:\n%s\nthen %q", r.Level, r.Time, r.Stack, es[2].Record.Text)
 	}
 	if _, title, _ := crash.Signature(r.Stack); title != "Entity is not mining-drill. in sample_bots" {

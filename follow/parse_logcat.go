@@ -48,6 +48,7 @@ type logcatParser struct {
 	h     logcatHeader // the last line's header
 	java  bool         // the message is AndroidRuntime's FATAL EXCEPTION, read into e
 	exc   bool         // its exception's line came
+	info  object       // its thread and process, its data
 	e     entry
 	nat   nativeCrash
 	end   int64 // where the last line ended
@@ -117,9 +118,10 @@ func (*logcatParser) ownReports() []rtKind {
 	return kinds
 }
 
-func (p *logcatParser) Flush() []Entry { return p.closeNative(p.close(nil)) }
+func (p *logcatParser) Flush() []Entry { return p.closeNative(p.close(nil), p.end) }
 
 func (p *logcatParser) Line(line string, end int64) []Entry {
+	prev := p.end
 	p.end = end
 	s := trimRight(line)
 	h, body, ok := parseLogcat(s, p.clk)
@@ -148,7 +150,7 @@ func (p *logcatParser) Line(line string, end int64) []Entry {
 			return nil
 		}
 		if nativeCrashStart(h, body) {
-			out := p.closeNative(p.close(nil))
+			out := p.closeNative(p.close(nil), prev) // all but this line, which begins the next
 			p.nat.begin(h, body, end)
 			return out
 		}
@@ -160,7 +162,7 @@ func (p *logcatParser) Line(line string, end int64) []Entry {
 	}
 	p.nat.held = append(p.nat.held, out...)
 	if p.nat.others++; p.nat.others > maxTombstoneGap {
-		return p.closeNative(nil)
+		return p.closeNative(p.close(nil), p.end) // every line read, this one too, given out
 	}
 	return nil
 }
@@ -180,8 +182,10 @@ func (p *logcatParser) line(h logcatHeader, ok bool, s, body string, end int64) 
 	if key := h.proc + "\x00" + h.tag + "\x00" + string(rune('0'+h.level)); key != p.key {
 		out = p.close(out)
 		p.key, p.inner = key, p.parserFor(h.tag)
-		if h.tag == "AndroidRuntime" && strings.HasPrefix(body, "FATAL EXCEPTION: ") {
+		if thread, ok := strings.CutPrefix(body, "FATAL EXCEPTION: "); ok && h.tag == "AndroidRuntime" {
 			p.java, p.exc = true, false
+			p.info = object{}
+			p.info.str("thread", strings.TrimSpace(thread))
 			p.e.start(body, oplog.LevelFatal, end)
 			p.e.rec.Time = h.t
 			p.e.setName(h.tag)
@@ -244,21 +248,22 @@ func (p *logcatParser) close(out []Entry) []Entry {
 	p.key = ""
 	if p.java {
 		p.java = false
+		p.e.rec.Data = p.info.bytes()
 		return p.e.take(out)
 	}
 	return p.mapped(out, p.inner.Flush())
 }
 
 // closeNative gives out the native crash being read, then the records
-// held while it was and out (the message just completed), all ending where
-// the last line read did: a follower stores them in one transaction, so
-// that none is stored past a line another holds.
-func (p *logcatParser) closeNative(out []Entry) []Entry {
+// held while it was and out (every line before upto completed), all ending
+// at upto: a follower stores them in one transaction, so that none is
+// stored past a line that no record given out holds yet.
+func (p *logcatParser) closeNative(out []Entry, upto int64) []Entry {
 	n := &p.nat
 	if !n.open {
 		return out
 	}
-	n.e.end = max(n.e.end, p.end)
+	n.e.end = max(n.e.end, upto)
 	all := n.e.take(nil)
 	all = append(append(all, n.held...), out...)
 	for i := range all {
@@ -273,7 +278,10 @@ func (p *logcatParser) closeNative(out []Entry) []Entry {
 func (p *logcatParser) javaLine(body string, end int64) {
 	t := strings.TrimSpace(body)
 	switch {
-	case !p.exc && (strings.HasPrefix(t, "Process: ") || t == ""):
+	case !p.exc && strings.HasPrefix(t, "Process: "):
+		p.info.str("process", t[len("Process: "):])
+		p.e.end = end
+	case !p.exc && t == "":
 		p.e.end = end
 	case !p.exc:
 		p.exc = true

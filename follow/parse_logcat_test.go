@@ -80,6 +80,7 @@ func TestParse_Logcat(t *testing.T) {
 			t.Errorf("%s: the native crashes (signatures %s, %s):\n%+v\n%+v", parser, sig1, sig2, n1, n2)
 		}
 		if java.Text != "java.lang.IllegalStateException: save slot 2 is read-only" || java.Name != "AndroidRuntime" ||
+			string(java.Data) != `{"thread":"main","process":"com.example.dungeon, PID: 4700"}` ||
 			!strings.HasPrefix(crash.GameFrame(java.Stack), "at com.example.dungeon.SaveManager.write(SaveManager.java:88)") {
 			t.Errorf("%s: the Java crash: %+v", parser, java)
 		}
@@ -151,4 +152,40 @@ func TestParseLogcat_Formats(t *testing.T) {
 			t.Errorf("%q: %q, want %q", line, got, want)
 		}
 	}
+}
+
+// TestParse_LogcatResume: a follower stores records in the order they come
+// and resumes after the last one stored; a native crash's report is read
+// across other processes' lines, whose records come after it. Stopped
+// after any record and resumed there, no line's message is lost.
+func TestParse_LogcatResume(t *testing.T) {
+	c := &clock{date: time.Now, now: time.Now}
+	for _, file := range []string{"dungeon_threadtime.txt", "kivy-sdl2-pause-sigsegv-brief.txt", "sdl-tuxracer-sigsegv-threadtime.txt"} {
+		data := readSample(t, "logcat/"+file)
+		all := feed(mustParser(t, "logcat"), data)
+		for i := range all {
+			at := all[i].End
+			if i+1 < len(all) && all[i+1].End == at {
+				continue // stored together with the next
+			}
+			kept := recordsOf(all[:i+1])
+			kept = append(kept, recordsOf(feed(mustParser(t, "logcat"), data[at:]))...)
+			for l := range strings.Lines(string(data)) {
+				_, body, ok := parseLogcat(strings.TrimRight(l, "\r\n"), c)
+				if body = strings.TrimSpace(body); ok && body != "" && holds(recordsOf(all), body) && !holds(kept, body) {
+					t.Errorf("%s: stopped after byte %d, %q is in no record", file, at, body)
+				}
+			}
+		}
+	}
+}
+
+// holds reports whether a record's text or stack holds s.
+func holds(recs []oplog.Record, s string) bool {
+	for _, r := range recs {
+		if strings.Contains(r.Text, s) || strings.Contains(r.Stack, s) || strings.Contains(string(r.Data), s) {
+			return true
+		}
+	}
+	return false
 }
