@@ -10,6 +10,10 @@ import (
 
 const pyTraceback = "Traceback (most recent call last):"
 
+// maxMessageLines bounds the lines of an exception's message after its
+// first, when that ends with ':', read as the message's.
+const maxMessageLines = 8
+
 // pyRemote heads a worker's traceback multiprocessing hands to the parent,
 // in triple quotes, before the parent's own ("The above exception was the
 // direct cause of the following exception:").
@@ -39,6 +43,9 @@ func (r *report) python(s, t string, end int64) bool {
 		if !r.ignored {
 			r.setText(t)
 		}
+		if strings.HasSuffix(t, ":") && strings.Contains(t, ": ") {
+			r.message = maxMessageLines // "LevelFormatError: level caves is invalid:", its lines next
+		}
 		if t == "KeyboardInterrupt" && r.e.rec.Level == oplog.LevelError {
 			r.e.rec.Level = oplog.LevelWarn // Ctrl-C: the player or developer stopped it
 		}
@@ -47,6 +54,13 @@ func (r *report) python(s, t string, end int64) bool {
 		switch {
 		case r.e.blanks == 0 && r.indented(s): // an exception group's lines, a note
 			return r.add(s, end)
+		case r.message > 0 && r.e.blanks == 0 && !r.prefixed && !strings.HasPrefix(t, "During handling") &&
+			!strings.HasPrefix(t, "The above exception") && !strings.HasPrefix(t, "Exception ignored "):
+			// The rest of a message its first line said would follow.
+			if n, _ := cutPrefix(t); n == 0 {
+				r.message--
+				return r.add(s, end)
+			}
 		case t == `"""` && strings.HasPrefix(string(r.e.stack), pyRemote): // a worker's traceback ends
 			return r.add(s, end)
 		case strings.HasPrefix(t, "During handling of the above exception"),

@@ -539,3 +539,26 @@ func TestRuntime_PyRemote(t *testing.T) {
 		t.Errorf("game frame %q", f)
 	}
 }
+
+// TestParse_PythonMessageLines: an exception whose message has lines of
+// its own after a first ending with ':' (Python prints str(exc) as it is)
+// is one record with them; a line after a blank one, or under a logger's
+// prefix, is not the message's.
+func TestParse_PythonMessageLines(t *testing.T) {
+	tb := "Traceback (most recent call last):\n  File \"main.py\", line 10, in validate\n    raise LevelFormatError(msg)\n" +
+		"LevelFormatError: level caves is invalid:\n  line 2: expected 8 columns, got 6\nfix the map in the editor\n"
+	for in, want := range map[string]int{
+		"puzzle game: validating levels\n" + tb + "\nbye\n":                                3,
+		"puzzle game: validating levels\n" + tb + "2026-12-04 10:00:01 INFO bye\n":         3,
+		"puzzle game: validating levels\n" + strings.Replace(tb, "invalid:", "invalid", 1): 3, // no ':': the last line is a line of its own
+	} {
+		es := feed(mustParser(t, "generic"), []byte(in))
+		if len(es) != want || !strings.HasPrefix(es[1].Record.Text, "LevelFormatError: level caves is invalid") {
+			t.Errorf("%d records, want %d: %q", len(es), want, texts(recordsOf(es)))
+			continue
+		}
+		if strings.Contains(in, "invalid:") != strings.Contains(es[1].Record.Stack, "fix the map in the editor") {
+			t.Errorf("the message's last line: %q stack %q", es[1].Record.Text, es[1].Record.Stack)
+		}
+	}
+}
