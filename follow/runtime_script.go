@@ -143,21 +143,29 @@ const luaTraceback = "stack traceback:"
 // and Playdate's consoles, a timestamping wrapper) the generic parser
 // would read each line as an entry of its own.
 func luaErrorLine(t string) bool {
-	place, _, ok := strings.Cut(t, ": ")
-	if !ok || len(place) < 3 {
-		return false
-	}
-	i := strings.LastIndexByte(place, ':')
-	if i < 1 || i == len(place)-1 {
-		return false
-	}
-	for j := i + 1; j < len(place); j++ {
-		if !isDigit(place[j]) {
-			return false
+	// Asked of most lines beneath a prefix: only up to the first ':' that
+	// a line number follows is read.
+	i := strings.IndexByte(t, ':')
+	if i == 1 && len(t) > 2 && (t[2] == '\\' || t[2] == '/') { // a drive: "C:\\game\\main.lua:10: …"
+		if k := strings.IndexByte(t[2:], ':'); k >= 0 {
+			i = 2 + k
 		}
 	}
-	file := place[:i]
-	return strings.HasPrefix(file, `[string "`) || strings.IndexByte(file, '.') > 0 && strings.IndexByte(file, ' ') < 0
+	if strings.HasPrefix(t, `[string "`) {
+		i = strings.Index(t, `"]:`) + 2
+	}
+	if i < 1 || i+2 >= len(t) || !isDigit(t[i+1]) {
+		return false
+	}
+	j := i + 1
+	for j < len(t) && isDigit(t[j]) {
+		j++
+	}
+	if !strings.HasPrefix(t[j:], ": ") {
+		return false
+	}
+	file := t[:i]
+	return file[0] == '[' || strings.IndexByte(file, '.') > 0 && strings.IndexByte(file, ' ') < 0
 }
 
 // luaTrace reads a Lua traceback's lines: "stack traceback:" (Lua prints

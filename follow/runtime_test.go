@@ -519,6 +519,12 @@ func TestParse_LuaBeneathPrefix(t *testing.T) {
 	if len(es) != 1 || es[0].Record.Level != oplog.LevelFatal || !strings.HasPrefix(es[0].Record.Text, "main.lua:5: attempt") {
 		t.Errorf("FATAL: %+v", es)
 	}
+	for line, want := range map[string]bool{"main.lua:10: boom": true, `C:\game\main.lua:10: boom`: true, `[string "level"]:3: boom`: true,
+		"game.c:12: note": true, "main.lua: boom": false, "ERROR: x": false, "a b.lua:1: x": false, "12:00:01: x": false} {
+		if luaErrorLine(line) != want {
+			t.Errorf("luaErrorLine(%q) = %v", line, !want)
+		}
+	}
 	// A line that looks like one, with no traceback after it, stays as it came.
 	es = feed(mustParser(t, "generic"), []byte("16:39:08.567  game.c:12: note: level loaded\n16:39:08.600  next\n"))
 	if len(es) != 2 || es[0].Record.Level != oplog.LevelInfo || es[0].Record.Text != "game.c:12: note: level loaded" {
