@@ -153,7 +153,7 @@ func (l *runtimeLayer) begin(out []Entry, line string, end int64) []Entry {
 	} else {
 		kind, level = startOf(t)
 	}
-	if kind == rtNone && prefixed && l.own&(1<<rtScript) == 0 && luaErrorLine(trimLeft(body)) {
+	if kind == rtNone && prefixed && l.own&(1<<rtLua) == 0 && luaErrorLine(trimLeft(body)) {
 		kind = rtLua // a candidate until its "stack traceback:"
 	}
 	switch {
@@ -294,12 +294,18 @@ func pyAnnounce(text string) bool {
 }
 
 // The reports engines' parsers read themselves.
-func (*unityParser) ownReports() []rtKind   { return []rtKind{rtThrown, rtNative, rtDotnet, rtAssert} }
-func (*godotParser) ownReports() []rtKind   { return []rtKind{rtNative, rtThrown, rtDotnet, rtAssert} }
-func (*log4jParser) ownReports() []rtKind   { return []rtKind{rtThrown} }
-func (*mcCrashParser) ownReports() []rtKind { return []rtKind{rtThrown, rtJava} }
-func (*unrealParser) ownReports() []rtKind  { return []rtKind{rtNative, rtAssert} }
-func (*luantiParser) ownReports() []rtKind  { return []rtKind{rtScript} }
+// An engine that prints no Lua of its own beneath its prefixes owns
+// rtLua: its lines are not looked at for a Lua error's.
+func (*unityParser) ownReports() []rtKind {
+	return []rtKind{rtThrown, rtNative, rtDotnet, rtAssert, rtLua}
+}
+func (*godotParser) ownReports() []rtKind {
+	return []rtKind{rtNative, rtThrown, rtDotnet, rtAssert, rtLua}
+}
+func (*log4jParser) ownReports() []rtKind   { return []rtKind{rtThrown, rtLua} }
+func (*mcCrashParser) ownReports() []rtKind { return []rtKind{rtThrown, rtJava, rtLua} }
+func (*unrealParser) ownReports() []rtKind  { return []rtKind{rtNative, rtAssert, rtLua} }
+func (*luantiParser) ownReports() []rtKind  { return []rtKind{rtScript, rtLua} }
 
 // waiting reports a report begun and not ended that pauses between its
 // parts (waiter): Wine's, while winedbg starts; AddressSanitizer's (up to
