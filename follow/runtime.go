@@ -242,7 +242,9 @@ func (l *runtimeLayer) announces(r *oplog.Record) bool {
 	switch {
 	case r.Kind != oplog.KindLine || r.Stack != "":
 		return false
-	case strings.HasSuffix(strings.TrimSpace(r.Text), ":"), pyAnnounce(r.Text):
+	case strings.HasSuffix(strings.TrimSpace(r.Text), ":"), oplog.GoesOnAfter(r.Text):
+		// Python's line before the traceback of an exception it goes on
+		// after: a destructor's, an asyncio task's nothing awaited.
 		return true
 	}
 	if lv, ok := l.last.level(); ok {
@@ -282,15 +284,6 @@ func (l *runtimeLayer) finish(out []Entry) []Entry {
 		}
 	}
 	return r.e.take(out)
-}
-
-// pyAnnounce reports Python's lines before a traceback of an exception the
-// program goes on after: raised in a destructor, or in an asyncio task
-// nothing awaited (its line after "Task exception was never retrieved").
-func pyAnnounce(text string) bool {
-	text = strings.TrimPrefix(strings.TrimPrefix(text, "stderr: "), "stdout: ") // a wrapper's, which the logger's parser kept
-	return strings.HasPrefix(text, "Exception ignored in: ") || strings.HasPrefix(text, "future: <Task ") ||
-		strings.HasPrefix(text, "future: <Future ")
 }
 
 // The reports engines' parsers read themselves.

@@ -398,7 +398,7 @@ func TestParse_RustDoublePanic(t *testing.T) {
 // runs the game (libGDX's "LWJGL Application", jMonkeyEngine's "jME3
 // Main") ends the game, as one in "main" does: fatal; another thread's is
 // an error (the JVM goes on). The first is a libGDX user's paste
-// (Trixt0r/LibGDX-FX issue 6).
+// (https://github.com/Trixt0r/LibGDX-FX/issues/6).
 func TestParse_JavaGameThreads(t *testing.T) {
 	frames := "\tat com.badlogic.gdx.backends.lwjgl.LwjglGraphics.initiateGLInstances(LwjglGraphics.java:378)\n" +
 		"\tat com.badlogic.gdx.backends.lwjgl.LwjglApplication$1.run(LwjglApplication.java:126)\n"
@@ -490,7 +490,7 @@ func TestParse_FatalHandlers(t *testing.T) {
 }
 
 // TestParse_LuaBeneathPrefix: a Lua error and its traceback with a
-// timestamp on every line (Solar2D's console, as corona issue 686 shows
+// timestamp on every line (Solar2D's console, as github.com/coronalabs/corona/issues/686 shows
 // its lines; a timestamping wrapper) is one error record, as it is bare:
 // the message its text, the traceback its stack.
 func TestParse_LuaBeneathPrefix(t *testing.T) {

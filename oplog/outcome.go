@@ -79,7 +79,7 @@ func (info *RunInfo) Add(r *Record) {
 	}
 	if r.Level >= LevelError && r.Stack != "" && r.ID > info.ErrorID {
 		info.ErrorID, info.ErrorTime, info.AfterError = r.ID, time.Time{}, 0
-		if traceback(r.Stack) && !threadDied(r.Text) {
+		if traceback(r.Stack) && !GoesOnAfter(r.Text) {
 			info.ErrorTime = r.Time
 		}
 	} else if info.ErrorID != 0 {
@@ -187,13 +187,13 @@ func traceback(stack string) bool {
 	return strings.Contains(stack[:min(len(stack), 256)], "Traceback (most recent call last):")
 }
 
-// threadDied reports Python's lines before a traceback the program goes on
+// GoesOnAfter reports Python's lines before a traceback the program goes on
 // after: a thread, not the program, died of it ("Exception in thread
 // asset-loader:"), an exception raised in a destructor ("Exception ignored
 // in: <function Sound.__del__ …>"), an asyncio task's that nothing awaited
 // ("future: <Task finished … exception=…>", after "Task exception was never
 // retrieved"). What the program prints after it does not make it the end's.
-func threadDied(text string) bool {
+func GoesOnAfter(text string) bool {
 	text = strings.TrimPrefix(strings.TrimPrefix(text, "stderr: "), "stdout: ") // a logger's wrapper
 	return strings.HasPrefix(text, "Exception in thread ") || strings.HasPrefix(text, "Exception ignored in: ") ||
 		strings.HasPrefix(text, "future: <Task ") || strings.HasPrefix(text, "future: <Future ")
