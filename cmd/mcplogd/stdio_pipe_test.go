@@ -11,7 +11,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -20,33 +19,11 @@ import (
 	"github.com/mcplogd/mcplogd/internal/datadir"
 )
 
-var (
-	stdioBinOnce sync.Once
-	stdioBin     string
-	stdioBinErr  error
-)
-
-// stdioBinary builds mcplogd once for the piped stdio tests.
+// stdioBinary is the mcplogd binary the piped stdio tests run: the one
+// buildBinary makes once per test run (TestMain removes it).
 func stdioBinary(t *testing.T) string {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("builds and runs the binary")
-	}
-	stdioBinOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "mcplogd-stdio-bin-")
-		if err != nil {
-			stdioBinErr = err
-			return
-		}
-		stdioBin = filepath.Join(dir, "mcplogd")
-		if out, err := exec.Command("go", "build", "-o", stdioBin, ".").CombinedOutput(); err != nil {
-			stdioBinErr = fmt.Errorf("go build: %v\n%s", err, out)
-		}
-	})
-	if stdioBinErr != nil {
-		t.Fatal(stdioBinErr)
-	}
-	return stdioBin
+	return buildBinary(t)
 }
 
 // pipeStdio runs `mcplogd stdio` with input on its standard input and
