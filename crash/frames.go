@@ -47,6 +47,9 @@ func gdbFrame(s string) string {
 		if _, rest, ok := strings.Cut(s, " in "); ok {
 			s = asanFunction(rest)
 		}
+	} else if i := strings.LastIndex(s, " ("); i > 0 && strings.HasSuffix(s, ")") && strings.Contains(s[i:], "+0x") {
+		// ThreadSanitizer's: "#0 main /tmp/g/game.c:13 (game+0x12b3)".
+		s = asanFunction(s[:i])
 	}
 	if strings.HasPrefix(s, "<signal handler called>") {
 		return ""

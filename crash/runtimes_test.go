@@ -80,6 +80,13 @@ var runtimeCases = []runtimeCase{
 	{"asan-double-free", oplog.LevelFatal, "==24565==ERROR: AddressSanitizer: attempting double-free on 0x603000000040 in thread T0:",
 		"    #0 0x7f920bab76a8 in __interceptor_free ../../../../src/libsanitizer/asan/asan_malloc_linux.cpp:52\n" +
 			"    #1 0x55a42563c1d0 in destroy_sprite /tmp/g/game.c:6\n    #2 0x55a42563c1f3 in main /tmp/g/game.c:12"},
+	// ThreadSanitizer's report as the follow layer keeps it: its pid, which
+	// differs every run, is not the title's.
+	{"tsan", oplog.LevelError, "ThreadSanitizer: data race (pid=4487)",
+		"  Read of size 4 at 0x55c57bf8306c by main thread:\n    #0 main /tmp/g/game.c:13 (game+0x12b3)\n\n" +
+			"  Previous write of size 4 at 0x55c57bf8306c by thread T1:\n    #0 audio_thread /tmp/g/game.c:6 (game+0x1211)\n\n" +
+			"  Location is global 'score' of size 4 at 0x55c57bf8306c (game+0x406c)\n\n" +
+			"SUMMARY: ThreadSanitizer: data race /tmp/g/game.c:13 in main"},
 	// V8's built-in frame first.
 	{"node-builtin", oplog.LevelFatal, "SyntaxError: Expected property name or '}' in JSON at position 1",
 		"<anonymous_script>:1\n{bad json\n ^\n\nSyntaxError: Expected property name or '}' in JSON at position 1\n    at JSON.parse (<anonymous>)\n    at loadSave (/tmp/g/game.js:4:15)\n    at Object.<anonymous> (/tmp/g/game.js:6:1)"},
@@ -111,6 +118,7 @@ var runtimeTitles = map[string]string{
 	"godot-generic":    "get_language_code: Invalid locale 'C'. in core/translation.cpp:945",
 	"godot-generic-2":  "set_locale: Unsupported locale 'C', falling back to 'en'. in core/translation.cpp:969",
 	"godot4-generic":   "Invalid access to property or key 'orc' on a base object of type 'Dictionary'. in spawn_enemy (res://main.gd:5)",
+	"tsan":             "ThreadSanitizer: data race in main /tmp/g/game.c:13 (game+0x12b3)",
 	"asan-double-free": "AddressSanitizer: attempting double-free in destroy_sprite /tmp/g/game.c:6",
 	"py-multiline":     `ValueError: level validation failed: in File "/tmp/g/game.py", line 5, in validate`,
 	"py-notes":         `FileNotFoundError: level arena missing in File "/tmp/g/game.py", line 8, in load_level`,

@@ -210,7 +210,10 @@ func signalTrampoline(s string) bool {
 // message, its head.
 func sanitizerNoise(s string) bool {
 	for _, p := range []string{"READ of size ", "WRITE of size ", "Direct leak of ", "Indirect leak of ", "freed by thread ",
-		"previously allocated by thread ", "allocated by thread ", "SUMMARY: ", "Shadow byte", "HINT: "} {
+		"previously allocated by thread ", "allocated by thread ", "SUMMARY: ", "Shadow byte", "HINT: ",
+		// ThreadSanitizer's accesses, and what they touched.
+		"Read of size ", "Write of size ", "Previous read of size ", "Previous write of size ", "Atomic read of size ",
+		"Atomic write of size ", "Previous atomic ", "Location is ", "Mutex M", "As if synchronized via sleep:"} {
 		if strings.HasPrefix(s, p) {
 			return true
 		}
@@ -243,8 +246,16 @@ func terminateMessage(text string) (typ, what string, ok bool) {
 
 // sanitizerMessage shortens a sanitizer's first line for a title:
 // "==12345==ERROR: AddressSanitizer: heap-use-after-free on address 0x...
-// at pc 0x... bp ... sp ..." is "AddressSanitizer: heap-use-after-free".
+// at pc 0x... bp ... sp ..." is "AddressSanitizer: heap-use-after-free";
+// ThreadSanitizer's "WARNING: ThreadSanitizer: data race (pid=4487)" is
+// "ThreadSanitizer: data race".
 func sanitizerMessage(s string) string {
+	if t, ok := strings.CutPrefix(strings.TrimPrefix(s, "WARNING: "), "ThreadSanitizer: "); ok {
+		if i := strings.LastIndex(t, " (pid="); i > 0 && strings.HasSuffix(t, ")") {
+			return "ThreadSanitizer: " + t[:i]
+		}
+		return s
+	}
 	rest, ok := strings.CutPrefix(s, "==")
 	if !ok {
 		return s

@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"os/exec"
+	"strings"
 	"time"
 
 	"github.com/mcplogd/mcplogd/oplog"
@@ -29,6 +30,13 @@ type capture struct {
 	lastErr   string
 	afterErr  int
 	lastErrAt time.Time
+	// tsanID is ThreadSanitizer's first report, stored; tsanExit counts
+	// the records after its last words, "ThreadSanitizer: reported 1
+	// warnings", which it prints as it makes the program exit with its
+	// status (66) however long the program went on after the report; -1
+	// before them.
+	tsanID   uint64
+	tsanExit int
 }
 
 // drainWait bounds how long output is read after the program exited:
@@ -48,7 +56,7 @@ func newCapture(a Appender, opts CommandOptions, p Parser) *capture {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	return &capture{a: a, opts: opts, logger: logger.With("run", opts.Name), parser: m, flushed: true}
+	return &capture{a: a, opts: opts, logger: logger.With("run", opts.Name), parser: m, flushed: true, tsanExit: -1}
 }
 
 // launched stores the run's start.
@@ -151,9 +159,18 @@ func (c *capture) add(es []Entry) {
 		} else {
 			c.afterErr++
 		}
+		switch {
+		case strings.Contains(r.Text, tsanLast) || strings.Contains(r.Stack, tsanLast): // behind a wrapper's prefix, or read as a line of the record before
+			c.tsanExit = 0
+		case c.tsanExit >= 0:
+			c.tsanExit++
+		}
 		c.pending = append(c.pending, prepare(e.Record, c.opts.Name))
 	}
 }
+
+// tsanLast begins ThreadSanitizer's last line, as it ends the program.
+const tsanLast = "ThreadSanitizer: reported "
 
 // Bounds of "right before the exit" for the error a failing exit names.
 const (
@@ -182,6 +199,7 @@ func (c *capture) exited(e Exit) oplog.Record {
 		c.add(c.parser.Line(cleanLine(c.lines.take()), c.read))
 	}
 	c.add(c.parser.Flush())
+	c.store() // the records the marker may name have their IDs
 	data := map[string]any{"durationMs": e.Duration.Milliseconds()}
 	if e.Signal != "" {
 		data["signal"], data["signalNumber"] = e.Signal, e.SignalNumber
@@ -194,8 +212,12 @@ func (c *capture) exited(e Exit) oplog.Record {
 	if e.Stopped != "" {
 		data["stoppedBy"] = e.Stopped
 	}
-	if e.Level() >= oplog.LevelError && (e.Signal == "" || e.Signal == "SIGABRT") && c.lastErr != "" &&
-		c.afterErr <= exitReasonRecords && time.Since(c.lastErrAt) <= exitReasonTime {
+	switch {
+	case e.Level() >= oplog.LevelError && e.Signal == "" && c.tsanID != 0 && c.tsanExit >= 0 && c.tsanExit <= exitReasonRecords:
+		// ThreadSanitizer's status: its report is the crash.
+		data["cause"] = c.tsanID
+	case e.Level() >= oplog.LevelError && (e.Signal == "" || e.Signal == "SIGABRT") && c.lastErr != "" &&
+		c.afterErr <= exitReasonRecords && time.Since(c.lastErrAt) <= exitReasonTime:
 		// The error the program printed as it gave up: the crash's title.
 		data["reason"] = oplog.ClipText(c.lastErr)
 	}
@@ -222,6 +244,11 @@ func (c *capture) store() {
 			return
 		}
 		c.err = nil
+		for i := range batch {
+			if c.tsanID == 0 && tsanRecord(&batch[i]) {
+				c.tsanID = batch[i].ID
+			}
+		}
 		c.pending = c.pending[len(batch):]
 	}
 	c.pending = nil

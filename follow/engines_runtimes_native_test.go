@@ -5,6 +5,7 @@ package follow
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"testing"
@@ -102,6 +103,25 @@ func TestRuntime_C(t *testing.T) {
 			class: oplog.ClassCrash, title: "LeakSanitizer: detected memory leaks", where: []string{"spawn_enemy", at("CRASH:leak")}},
 	}
 	runLang(t, g, cases)
+}
+
+// TestRuntime_C_ThreadSanitizer: a data race, which ThreadSanitizer
+// reports as the game goes on (an error, which a file shows as such);
+// when the game exits, ThreadSanitizer makes its status 66, and under
+// `mcplogd run` that report is the run's crash, not "exited with status
+// 66". Skipped where ThreadSanitizer cannot run (its memory layout and
+// some kernels' address randomisation do not agree).
+func TestRuntime_C_ThreadSanitizer(t *testing.T) {
+	g, _ := langCGame(t)
+	prog := filepath.Join(g.dir, "game-tsan")
+	langBuild(t, g.dir, nil, needEngine(t, "gcc"), "-g", "-O0", "-fsanitize=thread", "-o", prog, "game.c")
+	if out, err := exec.Command(prog, "ok").CombinedOutput(); err != nil {
+		t.Skipf("ThreadSanitizer does not run here: %v\n%s", err, out)
+	}
+	g.progs["tsan"] = []string{prog}
+	runLang(t, g, []langCase{{name: "race", prog: "tsan", text: `ThreadSanitizer: data race \(pid=\d+\)`, level: oplog.LevelError,
+		stack: []string{"Previous ", " of size 4", "SUMMARY: ThreadSanitizer: data race"}, class: oplog.ClassCrash,
+		title: "ThreadSanitizer: data race", where: []string{"game.c:"}}})
 }
 
 // TestRuntime_C_Groups: the same SIGSEGV in two runs is one crash group

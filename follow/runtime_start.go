@@ -244,6 +244,11 @@ func sanitizerFirst(t string) (rtKind, oplog.Level) {
 	return rtNone, 0
 }
 
+// tsanRecord reports a record of ThreadSanitizer's report.
+func tsanRecord(r *oplog.Record) bool {
+	return r.Level >= oplog.LevelError && r.Stack != "" && tsanReport(strings.TrimPrefix(r.Text, "WARNING: "))
+}
+
 // tsanReport reports the first line of ThreadSanitizer's report (between
 // two rulers), past its "WARNING: ": "ThreadSanitizer: data race (pid=7)".
 func tsanReport(t string) bool {

@@ -1,6 +1,8 @@
 package oplog
 
 import (
+	"bytes"
+	"encoding/json"
 	"strings"
 	"time"
 )
@@ -28,7 +30,8 @@ import (
 //	running  none of these yet.
 //
 // Which record is the crash (RunInfo.CrashID): the first fatal record; for
-// a signal, its exit marker. A failing exit status names the error with a
+// a signal, its exit marker; the record an exit marker names as what its
+// status reports (exitCause). A failing exit status names the error with a
 // stack printed just before it: the run's last record before the exit
 // marker, or a traceback at most exitAfterErrorRecords records and
 // exitAfterErrorTime before it (an exception's notes, an exit handler's
@@ -155,6 +158,10 @@ func (info *RunInfo) crashed(r *Record) {
 	if r.Kind != KindMarker || r.Name != MarkerExit {
 		return
 	}
+	if c := exitCause(r.Data); c >= info.FirstID && c < r.ID {
+		info.CrashID = c // the record the program's exit status reports
+		return
+	}
 	switch sig := string(r.Data); {
 	case r.Level == LevelFatal && strings.Contains(sig, `"signal":"SIGABRT"`):
 	case r.Level != LevelError, strings.Contains(sig, `"signal"`) && !strings.Contains(sig, `"signal":"SIGINT"`):
@@ -163,6 +170,23 @@ func (info *RunInfo) crashed(r *Record) {
 	if info.justAfterError(r.Time, 1) { // AfterError counts r
 		info.CrashID = info.ErrorID
 	}
+}
+
+// exitCause is the record an exit marker's data names as what its failing
+// status reports ("cause"): ThreadSanitizer's first report, for the status
+// it makes a program exit with at the end however long it went on after.
+// 0 when it names none.
+func exitCause(data []byte) uint64 {
+	if !bytes.Contains(data, []byte(`"cause"`)) {
+		return 0
+	}
+	var d struct {
+		Cause uint64 `json:"cause"`
+	}
+	if json.Unmarshal(data, &d) != nil {
+		return 0
+	}
+	return d.Cause
 }
 
 // justAfterError reports whether the run ends, at t, just after its newest

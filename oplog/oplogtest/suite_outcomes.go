@@ -178,7 +178,17 @@ func testRunsOutcomesJustAfterError(t *testing.T, open Opener) {
 		at(stack(line("g", oplog.LevelError, "ASSERT FAILED: count < 8 at game.cpp:8")), 137), // 10: SIGABRT after it: the program's own abort()
 		at(exitMarker("g", oplog.LevelFatal, map[string]any{"signal": "SIGABRT", "signalNumber": 6}), 137),
 		at(marker("g", oplog.MarkerRun, "start"), 140),
+		at(stack(line("g", oplog.LevelError, "ThreadSanitizer: data race (pid=7)")), 141), // 11: the status names its cause, long after
+		at(line("g", oplog.LevelInfo, "a"), 142), at(line("g", oplog.LevelInfo, "b"), 143),
+		at(line("g", oplog.LevelInfo, "c"), 144), at(line("g", oplog.LevelInfo, "ThreadSanitizer: reported 1 warnings"), 150),
 	)
+	c = append(c, MustAppend(t, l,
+		at(exitMarker("g", oplog.LevelError, map[string]any{"exitCode": 66, "cause": c[39].ID}), 150),
+		at(marker("g", oplog.MarkerRun, "start"), 160),
+		at(line("g", oplog.LevelInfo, "a"), 161), // 12: a cause not of its run is no cause
+		at(exitMarker("g", oplog.LevelError, map[string]any{"exitCode": 66, "cause": c[39].ID}), 162),
+		at(marker("g", oplog.MarkerRun, "start"), 170),
+	)...)
 	want := []string{
 		fmt.Sprintf("1:crashed:%d:%d", c[4].ID, c[1].ID),
 		fmt.Sprintf("2:crashed:%d:%d", c[8].ID, c[6].ID),
@@ -190,7 +200,9 @@ func testRunsOutcomesJustAfterError(t *testing.T, open Opener) {
 		fmt.Sprintf("8:ended:%d:0", c[32].ID),
 		fmt.Sprintf("9:ended:%d:0", c[35].ID),
 		fmt.Sprintf("10:crashed:%d:%d", c[37].ID, c[36].ID),
-		"11:running:0:0",
+		fmt.Sprintf("11:crashed:%d:%d", c[44].ID, c[39].ID),
+		fmt.Sprintf("12:crashed:%d:%d", c[47].ID, c[47].ID),
+		"13:running:0:0",
 	}
 	if got := outcomes(t, l, "g"); fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Fatalf("outcomes just after an error:\n got %v\nwant %v", got, want)

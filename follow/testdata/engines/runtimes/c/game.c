@@ -10,12 +10,15 @@
  * -fsanitize=undefined), "leak" (memory never freed, for
  * -fsanitize=address's LeakSanitizer at exit), "segv-bare" (the SIGSEGV
  * with no handler: the process dies of it, and a shell that ran it says
- * so), "ok". Build it with -g
+ * so), "race" (a thread adds to the score while the game does, for
+ * -fsanitize=thread: ThreadSanitizer reports it, the game goes on, and
+ * exits with ThreadSanitizer's status), "ok". Build it with -g
  * -rdynamic so that the backtrace names functions.
  */
 #define _GNU_SOURCE
 #include <assert.h>
 #include <execinfo.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -82,6 +85,12 @@ static void load_texture(const char *name) {
 	}
 }
 
+static void *play_sound(void *arg) {
+	struct world *w = arg;
+	w->score += 100; /* CRASH:race */
+	return NULL;
+}
+
 void spawn_enemy(struct world *w, const char *kind) {
 	struct enemy *e = calloc(1, sizeof *e);
 	snprintf(e->kind, sizeof e->kind, "%s", kind);
@@ -100,6 +109,11 @@ void spawn_enemy(struct world *w, const char *kind) {
 		return;
 	} else if (strcmp(mode, "overflow") == 0) {
 		w->score = bonus + e->hp * 10; /* CRASH:overflow */
+	} else if (strcmp(mode, "race") == 0) {
+		pthread_t sound;
+		pthread_create(&sound, NULL, play_sound, w);
+		w->score += e->hp;
+		pthread_join(sound, NULL);
 	} else if (strcmp(mode, "leak") == 0) {
 		char *name = strdup(kind); /* CRASH:leak */
 		logf_("INFO", "spawned %s", name);
