@@ -203,6 +203,9 @@ func shellSignal(t string) bool {
 		return false
 	}
 	if !shell { // the name alone is the line: most lines are longer
+		if ownFaultLine(rest) {
+			return true
+		}
 		if len(rest) > len("Floating point exception (core dumped)") {
 			return false
 		}
@@ -218,6 +221,19 @@ func shellSignal(t string) bool {
 			return false // "Killed 3 orcs" is no signal's
 		}
 		return true
+	}
+	return false
+}
+
+// ownFaultLine reports a game's own handler's line naming the fault it
+// dies of as the shell would, then saying more: "Segmentation fault! The
+// game crashed. Please send crash.txt to …", "Bus error: cannot recover".
+// Only the faults' names, which nothing but a crash is called.
+func ownFaultLine(t string) bool {
+	for _, name := range []string{"Segmentation fault", "Bus error", "Floating point exception", "Illegal instruction"} {
+		if after, ok := strings.CutPrefix(t, name); ok {
+			return len(after) > 1 && strings.IndexByte("!:.", after[0]) >= 0 && after[1] == ' '
+		}
 	}
 	return false
 }

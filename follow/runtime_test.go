@@ -238,7 +238,8 @@ func TestRuntime_Import(t *testing.T) {
 }
 
 // TestShellSignal: the lines shells print when a command they ran died of
-// a signal, and messages that only look like them.
+// a signal, a game's own handler's line naming it the same way, and
+// messages that only look like them.
 func TestShellSignal(t *testing.T) {
 	for s, want := range map[string]bool{
 		"launcher.sh: line 3: 32352 Segmentation fault      ./game":               true,
@@ -250,11 +251,16 @@ func TestShellSignal(t *testing.T) {
 		"Segmentation fault (core dumped)": true,
 		"Killed":                           true,
 		"zsh: segmentation fault (core dumped)  ./game": true,
-		"Killed 3 orcs":       false,
-		"Aborted mission":     false,
-		"Segmentation faulty": false,
-		"the dragon Killed":   false,
-		"line x: Killed":      false,
+		// A game's own handler, naming the fault and saying more.
+		"Segmentation fault! The game crashed. Please send crash.txt to bugs@example.com": true,
+		"Bus error: cannot recover": true,
+		"Aborted: user cancelled":   false,
+		"Segmentation fault.":       false,
+		"Killed 3 orcs":             false,
+		"Aborted mission":           false,
+		"Segmentation faulty":       false,
+		"the dragon Killed":         false,
+		"line x: Killed":            false,
 		"run.sh: line 4: ./game: No such file or directory": false,
 	} {
 		if got := shellSignal(s); got != want {
