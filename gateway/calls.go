@@ -319,12 +319,18 @@ func (g *Gateway) runEnded(ctx context.Context, source string, run uint64) bool 
 // with, rather than a connection that broke or closed under the call.
 func upstreamAnswered(err error) bool {
 	var we *jsonrpc.Error
-	return errors.As(err, &we) && we.Code != codeClientClosing
+	return errors.As(err, &we) && we.Code != codeClientClosing && we.Code != codeRejected
 }
 
-// codeClientClosing is the go-sdk's error for a call its session dropped
-// while closing: no answer came.
-const codeClientClosing = -32003
+// The go-sdk's errors for a call no answer came to: its session dropped it
+// while closing (codeClientClosing); its HTTP request failed (codeRejected:
+// "rejected by transport", the POST that carries a call and, from a server
+// that answers with plain JSON, its answer; an EOF there is the game dying
+// under the call).
+const (
+	codeClientClosing = -32003
+	codeRejected      = -32005
+)
 
 // crashedResult is the agent's answer for a call the log settled as
 // crashed: its error text, which names the crash, its record and how the

@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -54,6 +55,52 @@ func TestServe_GameCrashesInACall_OneGame(t *testing.T) {
 	info, _ := json.Marshal(callJSON(t, cs, "store_info", nil)["games"])
 	if strings.Contains(string(info), `"Game"`) {
 		t.Errorf("store_info's games: Game is a game of its own: %s", info)
+	}
+}
+
+// TestServe_GameCrashesInACall_HTTP: the same game serving MCP over
+// Streamable HTTP, each answer plain JSON (no event stream), launched by
+// serve --run under another name declared one game. The call it dies
+// under is answered with the crash, not the POST that broke under it, and
+// recorded crashed.
+func TestServe_GameCrashesInACall_HTTP(t *testing.T) {
+	python, game := stdioGame(t)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := ln.Addr().(*net.TCPAddr).Port
+	ln.Close()
+	data := filepath.Join(t.TempDir(), "data")
+	startServe(t, data, "--addr", "127.0.0.1:0", "--upstream", fmt.Sprintf("game=http://127.0.0.1:%d/mcp", port),
+		"--run", fmt.Sprintf("Game=%s %s --http %d", python, game, port), "--game", "game=Game")
+	cs := startStdio(t, data)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	text := func(res *mcp.CallToolResult) string {
+		var b strings.Builder
+		for _, c := range res.Content {
+			if tc, ok := c.(*mcp.TextContent); ok {
+				b.WriteString(tc.Text)
+			}
+		}
+		return b.String()
+	}
+	logtest.Eventually(t, time.Minute, "a clean spawn_enemy", func() bool {
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "spawn_enemy", Arguments: map[string]any{"count": 5}})
+		return err == nil && !res.IsError && strings.Contains(text(res), "spawned 5 enemies")
+	})
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "spawn_enemy", Arguments: map[string]any{"count": 500}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	answer := text(res)
+	if !res.IsError || !strings.Contains(answer, "the game crashed during this call: OverflowError") || strings.Contains(answer, "EOF") {
+		t.Fatalf("spawn_enemy {count: 500} answered %v: %s; want the crash", res.IsError, answer)
+	}
+	id, _ := res.Meta["log_id"].(float64)
+	if r := callJSON(t, cs, "get_result", map[string]any{"log_id": id}); r["status"] != "crashed" {
+		t.Fatalf("get_result of the crashing call: %v", r)
 	}
 }
 

@@ -5,13 +5,18 @@ pool overflows: an uncaught exception (a traceback on standard error, exit
 status 1); with N over 1000 a native abort (faulthandler's "Fatal Python
 error: Aborted" and SIGABRT). quit exits cleanly. With --linger it does not exit when its
 standard input closes. With --log PATH it writes what it prints (its
-traceback too) to the file PATH, appended, instead of standard error."""
+traceback too) to the file PATH, appended, instead of standard error.
+With --http PORT it serves MCP over Streamable HTTP instead, on
+127.0.0.1:PORT/mcp, stateless, each answer plain JSON (no event stream),
+and the crash ends the process under the call as it does over stdio."""
 
 import faulthandler
 import json
 import os
 import sys
 import time
+import traceback
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 enemies = []
 
@@ -66,9 +71,56 @@ def answer(msg):
     return None
 
 
+def reply(msg):
+    result = answer(msg)
+    if result is None:
+        return {"jsonrpc": "2.0", "id": msg["id"], "error": {"code": -32601, "message": "method not found"}}
+    return {"jsonrpc": "2.0", "id": msg["id"], "result": result}
+
+
+class HTTPGame(BaseHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+    def do_GET(self):  # no event stream of the server's own
+        self.send_response(405)
+        self.end_headers()
+
+    def do_DELETE(self):
+        self.send_response(200)
+        self.end_headers()
+
+    def do_POST(self):
+        msg = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))))
+        if "id" not in msg:
+            self.send_response(202)
+            self.end_headers()
+            return
+        try:
+            out = reply(msg)
+        except Exception:
+            traceback.print_exc()  # as if uncaught: the process ends under the call
+            sys.stderr.flush()
+            os._exit(1)
+        body = json.dumps(out).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+        if quitting:
+            self.wfile.flush()
+            os._exit(0)
+
+
 def main():
     if "--log" in sys.argv:
         sys.stderr = open(sys.argv[sys.argv.index("--log") + 1], "a", buffering=1)
+    if "--http" in sys.argv:
+        port = int(sys.argv[sys.argv.index("--http") + 1])
+        print("http game %d listening on 127.0.0.1:%d" % (os.getpid(), port), file=sys.stderr, flush=True)
+        ThreadingHTTPServer(("127.0.0.1", port), HTTPGame).serve_forever()
+        return
     print("stdio game %d listening on stdin" % os.getpid(), file=sys.stderr, flush=True)
     for line in sys.stdin:
         if not line.strip():
@@ -76,11 +128,7 @@ def main():
         msg = json.loads(line)
         if "id" not in msg:
             continue  # a notification
-        result = answer(msg)
-        if result is None:
-            out = {"jsonrpc": "2.0", "id": msg["id"], "error": {"code": -32601, "message": "method not found"}}
-        else:
-            out = {"jsonrpc": "2.0", "id": msg["id"], "result": result}
+        out = reply(msg)
         sys.stdout.write(json.dumps(out) + "\n")
         sys.stdout.flush()
         if quitting:
