@@ -68,17 +68,10 @@ func tellCalls(g *crashGroupOut, crash *oplog.Record, before, calls []oplog.Reco
 	var inFlight, ended []*oplog.Record
 	for i := range calls { // newest first
 		c := &calls[i]
-		switch {
-		case c.StartTime.After(crash.Time):
-			// started after the crash by its clock: not one it could be
-		case c.Status == oplog.StatusCrashed || !c.IsComplete() || !c.EndTime.Before(crash.Time):
-			// not ended before the crash; a call its run's crash ended is
-			// "crashed", whatever its end time says (the end is when the
-			// run's end was recorded, maybe before the crash's lines were)
-			if len(inFlight) < crashCalls {
-				inFlight = append(inFlight, c)
-			}
-		case len(ended) < crashCalls:
+		switch flight, before := oplog.CallAtCrash(c, crash.Time); {
+		case flight && len(inFlight) < crashCalls:
+			inFlight = append(inFlight, c)
+		case before && len(ended) < crashCalls:
 			ended = append(ended, c)
 		}
 	}

@@ -58,3 +58,39 @@ func TestFindCrashes_Limit1_InFlight(t *testing.T) {
 		t.Errorf("%d bytes, want ≤ 4096", size)
 	}
 }
+
+// TestFindCrashes_Limit1_InFlightEarlyClock: a followed log's clock says
+// only the second, and the traceback that crashed the game joined the
+// warning line before it, so the crash's time (05:00:05.000) is before the
+// start of the call it struck under (05:00:05.900). The call was pending
+// when the crash was recorded, and the exit after it completed it
+// crashed: it is in flight in the crash's story, and in its recurrence.
+func TestFindCrashes_Limit1_InFlightEarlyClock(t *testing.T) {
+	at := func(ms int) time.Time { return crashT0.Add(time.Duration(ms) * time.Millisecond) }
+	cs, recs := crashSession(t,
+		oplog.Record{Kind: oplog.KindMarker, Name: oplog.MarkerRun, Level: oplog.LevelInfo, Source: "game", Text: "run started", Time: at(0)},
+		oplog.Record{Kind: oplog.KindOp, Tool: "spawn_enemy", Source: "game", Arguments: json.RawMessage(`{"count":500}`), Time: at(5900)},
+		oplog.Record{Level: oplog.LevelError, Source: "game", Name: "Game", Time: at(5000), Text: "EnemyPool growing to 500",
+			Stack: "Traceback (most recent call last):\n  File \"/g/game.py\", line 48, in grow\nOverflowError: enemy pool overflow"},
+		oplog.Record{Kind: oplog.KindMarker, Name: oplog.MarkerExit, Level: oplog.LevelError, Source: "game", Text: "python3 exited with status 1",
+			Data: json.RawMessage(`{"exitCode":1}`), Time: at(6300)},
+	)
+	_, sc, _ := callTool(t, cs, "find_crashes", map[string]any{"limit": 1})
+	var out struct {
+		Groups []struct {
+			InFlight   []string `json:"inFlight"`
+			Recurrence []string `json:"recurrence"`
+		} `json:"groups"`
+	}
+	if err := json.Unmarshal(sc, &out); err != nil || len(out.Groups) != 1 {
+		t.Fatalf("%v: %s", err, sc)
+	}
+	g := out.Groups[0]
+	want := fmt.Sprintf(`#%d spawn_enemy {"count":500} started +0.9s, crashed`, recs[1].ID)
+	if len(g.InFlight) != 1 || g.InFlight[0] != want {
+		t.Errorf("inFlight %q; want %q", g.InFlight, want)
+	}
+	if len(g.Recurrence) == 0 || !strings.HasPrefix(g.Recurrence[0], "spawn_enemy {count} in flight in 1 of 1 crashed runs") {
+		t.Errorf("recurrence %q", g.Recurrence)
+	}
+}

@@ -170,8 +170,7 @@ func runEndPoint(ctx context.Context, src CallReader, r *RunInfo, sig string) (a
 
 // callShapes returns the shapes of r's calls recorded before the record
 // ID before that were in flight at at, and of the last RecurLastCalls
-// that ended before it. A call its run's crash completed as crashed was
-// in flight, whatever its end time says.
+// that ended before it (CallAtCrash).
 func callShapes(ctx context.Context, src CallReader, r *RunInfo, at time.Time, before uint64) (flight, last map[string]bool, err error) {
 	p, err := src.List(ctx, Query{Filter: Filter{Source: r.Source, Kind: KindOp, Runs: map[string]uint64{r.Source: r.Run}},
 		Count: RecurCallsRead, Before: before})
@@ -182,16 +181,34 @@ func callShapes(ctx context.Context, src CallReader, r *RunInfo, at time.Time, b
 	ended := 0
 	for i := range p.Records { // newest first
 		c := &p.Records[i]
-		switch {
-		case c.StartTime.After(at):
-		case c.Status == StatusCrashed || !c.IsComplete() || !c.EndTime.Before(at):
+		switch inFlight, endedBefore := CallAtCrash(c, at); {
+		case inFlight:
 			flight[RecordTemplate(c)] = true
-		case ended < RecurLastCalls:
+		case endedBefore && ended < RecurLastCalls:
 			last[RecordTemplate(c)] = true
 			ended++
 		}
 	}
 	return flight, last, nil
+}
+
+// CallAtCrash says where c, a call recorded before a crash at time at,
+// stood when it struck: in flight, or ended before it (neither: it started
+// after it by its clock, as a call recorded while a followed log's crash
+// was still being read). A call the crash completed as crashed was in
+// flight, whatever its times say: the Log found it pending when the crash
+// was recorded, and a crash's time may be early (a record's is its first
+// line's; a log's clock may say only the second).
+func CallAtCrash(c *Record, at time.Time) (inFlight, endedBefore bool) {
+	switch {
+	case c.Status == StatusCrashed:
+		return true, false
+	case c.StartTime.After(at):
+		return false, false
+	case !c.IsComplete() || !c.EndTime.Before(at):
+		return true, false
+	}
+	return false, true
 }
 
 // countShapes counts a run's shapes, in flight and last, into counts.
