@@ -25,8 +25,12 @@ import (
 // MaxCrashedErrorBytes is the most a crashed operation's error text holds.
 const MaxCrashedErrorBytes = 1024
 
-// crashTitleBytes bounds the crash's title within that text.
-const crashTitleBytes = 400
+// crashTitleBytes and crashHowBytes bound the crash's title and how its
+// run ended within that text, leaving room for the run that came back.
+const (
+	crashTitleBytes = 400
+	crashHowBytes   = 300
+)
 
 // crashTitleWait bounds how long the crash index may take to name the
 // crash before the crash record's own text is used.
@@ -164,8 +168,19 @@ func (l *Log) crashedText(ctx context.Context, info RunInfo, end *Record) (strin
 	default:
 		how = fmt.Sprintf("run %d of %s ended crashed", info.Run, info.Source)
 	}
-	text := fmt.Sprintf("the game crashed during this call: %s (record #%d); %s", title, info.CrashID, how)
+	text := fmt.Sprintf("the game crashed during this call: %s (record #%d)", title, info.CrashID)
+	if end == nil || end.ID != info.CrashID { // the exit itself the crash: its title says how it ended
+		text += "; " + clipMarked(how, crashHowBytes)
+	}
 	return ClipBytes(text, MaxCrashedErrorBytes), at
+}
+
+// clipMarked cuts s to n bytes, marking a cut with "…".
+func clipMarked(s string, n int) string {
+	if c := ClipBytes(s, n-len("…")); len(c) < len(s) {
+		return c + "…"
+	}
+	return s
 }
 
 // crashTitle names the crash that ended info: its crash group's title
@@ -182,7 +197,7 @@ func (l *Log) crashTitle(ctx context.Context, info RunInfo) string {
 		cancel()
 		for _, g := range p.Groups {
 			if err == nil && g.RunsEnded > 0 && g.Title != "" {
-				return ClipBytes(firstLine(g.Title), crashTitleBytes)
+				return clipMarked(firstLine(g.Title), crashTitleBytes)
 			}
 		}
 	}
@@ -190,7 +205,7 @@ func (l *Log) crashTitle(ctx context.Context, info RunInfo) string {
 	if err != nil || strings.TrimSpace(r.Text) == "" {
 		return "the crash"
 	}
-	return ClipBytes(firstLine(r.Text), crashTitleBytes)
+	return clipMarked(firstLine(r.Text), crashTitleBytes)
 }
 
 // settleCrashedRuns completes the operations in flight of the runs that

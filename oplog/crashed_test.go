@@ -113,6 +113,47 @@ func TestLog_Append_NextRunSettlesCallsInFlight(t *testing.T) {
 	}
 }
 
+// TestLog_Append_CrashedTextBounded: a crash whose exit is itself the
+// crash (a signal) is told once, not twice; an exit text of 3,000
+// characters is cut, marked, and leaves room for the run that came back
+// within the 1 KB the error keeps.
+func TestLog_Append_CrashedTextBounded(t *testing.T) {
+	l := oplog.New(oplogtest.NewMemory(), nil)
+	defer l.Close()
+	ctx := context.Background()
+	calls := []oplog.Record{{Kind: oplog.KindOp, Source: "game", Tool: "spawn_enemy"}}
+	oplogtest.MustAppend(t, l, oplog.Record{Kind: oplog.KindMarker, Name: oplog.MarkerRun, Source: "game", Text: "run started"})
+	if err := l.Append(ctx, calls); err != nil {
+		t.Fatal(err)
+	}
+	exit := []oplog.Record{{Kind: oplog.KindMarker, Name: oplog.MarkerExit, Source: "game", Level: oplog.LevelFatal,
+		Text: "python3 killed by signal 11 (SIGSEGV)", Data: []byte(`{"signal":"SIGSEGV","signalNumber":11}`)}}
+	if err := l.Append(ctx, exit); err != nil {
+		t.Fatal(err)
+	}
+	want := "the game crashed during this call: python3 killed by signal 11 (SIGSEGV) (record #" + itoa(exit[0].ID) + ")"
+	if r, _ := l.Get(ctx, calls[0].ID); r.Status != oplog.StatusCrashed || r.Error != want {
+		t.Fatalf("the call under a signal: %s %q; want %q", r.Status, r.Error, want)
+	}
+
+	calls = []oplog.Record{{Kind: oplog.KindOp, Source: "game", Tool: "spawn_enemy"}}
+	oplogtest.MustAppend(t, l, oplog.Record{Kind: oplog.KindMarker, Name: oplog.MarkerRun, Source: "game", Text: "run started"})
+	if err := l.Append(ctx, calls); err != nil {
+		t.Fatal(err)
+	}
+	oplogtest.MustAppend(t, l,
+		oplog.Record{Kind: oplog.KindLine, Source: "game", Level: oplog.LevelFatal, Text: "Fatal error: " + strings.Repeat("é", 1000)},
+		oplog.Record{Kind: oplog.KindMarker, Name: oplog.MarkerExit, Source: "game", Level: oplog.LevelError,
+			Text: "game exited with status 3: " + strings.Repeat("x", 3000), Data: []byte(`{"exitCode":3}`)},
+		oplog.Record{Kind: oplog.KindMarker, Name: oplog.MarkerRun, Source: "game", Text: "run started"})
+	r, _ := l.Get(ctx, calls[0].ID)
+	oplog.AddComeback(ctx, l, &r)
+	if r.Status != oplog.StatusCrashed || len(r.Error) > oplog.MaxCrashedErrorBytes || !strings.Contains(r.Error, "xxx…") ||
+		!strings.HasSuffix(r.Error, "game came back as run 3 (record #"+itoa(r.ID+3)+")") {
+		t.Fatalf("the call under a long exit text: %s, %d bytes: %q", r.Status, len(r.Error), r.Error)
+	}
+}
+
 // TestStatus_Crashed: the status's name, spellings and level.
 func TestStatus_Crashed(t *testing.T) {
 	for _, s := range []string{"crashed", "CRASHED", "crash"} {
