@@ -19,6 +19,7 @@ type capture struct {
 	logger   *slog.Logger
 	parser   Parser
 	lines    lineCutter
+	times    readTimes
 	read     int64 // bytes read
 	pending  []oplog.Record
 	lastData time.Time
@@ -147,12 +148,14 @@ func (c *capture) feed(b []byte) {
 	c.read += int64(len(b))
 	c.lastData, c.flushed = time.Now(), false
 	c.lines.split(b, c.read, func(line []byte, end int64) {
+		c.times.read(end, c.lastData)
 		c.add(c.parser.Line(cleanLine(line), end))
 	})
 }
 
 func (c *capture) add(es []Entry) {
 	for _, e := range es {
+		c.times.stamp(&e)
 		r := &e.Record
 		if r.Kind == oplog.KindLine && r.Level >= oplog.LevelError && r.Stack == "" {
 			c.lastErr, c.afterErr, c.lastErrAt = r.Text, 0, time.Now()
@@ -184,6 +187,7 @@ const (
 func (c *capture) tick() {
 	if !c.flushed && quietFor(c.parser, c.opts.Quiet, time.Since(c.lastData)) {
 		if c.lines.cut() {
+			c.times.read(c.read, c.lastData)
 			c.add(c.parser.Line(cleanLine(c.lines.take()), c.read))
 		}
 		c.add(c.parser.Flush())
@@ -196,6 +200,7 @@ func (c *capture) tick() {
 // the marker as stored (ID 0 when it could not be).
 func (c *capture) exited(e Exit) oplog.Record {
 	if c.lines.held() {
+		c.times.read(c.read, c.lastData)
 		c.add(c.parser.Line(cleanLine(c.lines.take()), c.read))
 	}
 	c.add(c.parser.Flush())

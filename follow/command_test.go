@@ -240,3 +240,26 @@ func TestRunCommand_ExitReason(t *testing.T) {
 		}
 	}
 }
+
+// TestRunCommand_LineTimes: a line the parser holds until the next comes
+// (or the output is quiet) has the time it was read, not the time it was
+// stored: a game's last words before it hung are not stamped beside what
+// came seconds later.
+func TestRunCommand_LineTimes(t *testing.T) {
+	l := mustLog(t)
+	runCmd(t, l, CommandOptions{Args: []string{"sh", "-c", "echo 'EnemyPool growing to 500'; sleep 3; echo 'Error: enemy pool overflow' >&2; exit 1"},
+		Quiet: time.Minute})
+	recs := all(t, l)
+	var first, second oplog.Record
+	for _, r := range recs {
+		switch r.Text {
+		case "EnemyPool growing to 500":
+			first = r
+		case "enemy pool overflow":
+			second = r
+		}
+	}
+	if first.ID == 0 || second.ID == 0 || second.Time.Sub(first.Time) < time.Second {
+		t.Fatalf("the line before the 3 s pause at %s, the one after at %s; want them the pause apart:\n%+v", first.Time, second.Time, recs)
+	}
+}

@@ -79,6 +79,8 @@ type Follower struct {
 	parser           Parser
 	cur              *file
 	pending          []pendingEntry
+	times            readTimes // when the lines the parser holds were read
+	readAt           time.Time // when the bytes being fed were read
 	lastData         time.Time // when bytes last arrived
 	flushed          bool      // the parser was flushed since lastData
 	buf              []byte
@@ -368,6 +370,7 @@ func (f *Follower) switchTo(cur *file) {
 		panic("BUG: follow: parser: " + err.Error())
 	}
 	f.cur, f.parser = cur, p
+	f.times.reset()
 	f.lastData, f.flushed = time.Time{}, true
 	f.mu.Lock()
 	f.status.Offset, f.status.Size, f.status.Parser = cur.stored, cur.size, p.Name()

@@ -811,3 +811,25 @@ func TestFollower_ParserPanic(t *testing.T) {
 	}
 	logtest.MustAppend(t, l, oplog.Record{Level: oplog.LevelInfo, Text: "still here"})
 }
+
+// TestFollower_LineTimes: a line without a time of its own that the parser
+// holds until the next line comes has the time it was read, not the time
+// it was stored with the next.
+func TestFollower_LineTimes(t *testing.T) {
+	l := mustLog(t)
+	path := filepath.Join(t.TempDir(), "game.log")
+	appendFile(t, path, "")
+	opts := testOptions(path)
+	opts.makeParser, opts.Parser, opts.Quiet = nil, "generic", time.Minute
+	f := mustStart(t, l, opts)
+	appendFile(t, path, "EnemyPool growing to 500\n")
+	logtest.Eventually(t, waitFor, "the follower read the first line", func() bool { return f.Status().Lines >= 1 })
+	time.Sleep(1500 * time.Millisecond) // the game hangs, then dies
+	appendFile(t, path, "ERROR: enemy pool overflow\n")
+	logtest.Eventually(t, waitFor, "the first line stored", func() bool { return len(stored(t, l)) >= 1 })
+	mustClose(t, f)
+	recs := stored(t, l)
+	if len(recs) != 2 || recs[1].Time.Sub(recs[0].Time) < 1400*time.Millisecond {
+		t.Fatalf("want two records 1.5 s apart: %+v", recs)
+	}
+}

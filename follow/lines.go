@@ -2,6 +2,7 @@ package follow
 
 import (
 	"bytes"
+	"time"
 	"unicode/utf8"
 
 	"github.com/mcplogd/mcplogd/oplog"
@@ -195,3 +196,40 @@ func cursorForward(param []byte) int {
 
 // maxCursorForward caps the spaces one cursor-forward sequence becomes.
 const maxCursorForward = 256
+
+// readTimes remembers when each line a parser may still hold was read, so
+// that a record it gives out later (held until the next line came, or
+// until the output was quiet for a second) has the time its first line was
+// read rather than the time it was stored: the last line a game printed
+// before it hung and died is not stamped a second late, beside its crash.
+// A record whose line carried its own time keeps that.
+type readTimes struct{ q []lineRead }
+
+type lineRead struct {
+	end int64 // offset just past the line
+	at  time.Time
+}
+
+// read notes a line ending at end, read at at.
+func (t *readTimes) read(end int64, at time.Time) {
+	t.q = append(t.q, lineRead{end, at})
+}
+
+// stamp gives e's record the time its first line was read when it has
+// none, and forgets the lines up to e's end.
+func (t *readTimes) stamp(e *Entry) {
+	if len(t.q) == 0 {
+		return
+	}
+	if e.Record.Time.IsZero() {
+		e.Record.Time = t.q[0].at.UTC()
+	}
+	i := 0
+	for i < len(t.q) && t.q[i].end <= e.End {
+		i++
+	}
+	t.q = append(t.q[:0], t.q[i:]...)
+}
+
+// reset forgets every line: a new file, a new parser.
+func (t *readTimes) reset() { t.q = t.q[:0] }

@@ -3,6 +3,7 @@ package follow
 import (
 	"bytes"
 	"io"
+	"time"
 )
 
 // readSome reads from the current file up to passBytes and feeds its complete
@@ -36,6 +37,7 @@ func (f *Follower) readSome() (n int64, eof bool, err error) {
 		}
 		if k -= back; k > 0 {
 			chunk := f.buf[back : back+k]
+			f.readAt = time.Now()
 			f.feed(chunk, c.read+int64(k))
 			c.read += int64(k)
 			c.keepTail(chunk)
@@ -61,12 +63,14 @@ func (f *Follower) feed(chunk []byte, end int64) {
 // line hands one line, ending at offset end, to the parser.
 func (f *Follower) line(b []byte, end int64) {
 	f.lines.Add(1)
+	f.times.read(end, f.readAt)
 	f.addEntries(f.parser.Line(cleanLine(b), end))
 }
 
 func (f *Follower) addEntries(es []Entry) {
 	c := f.cur
 	for _, e := range es {
+		f.times.stamp(&e)
 		f.pending = append(f.pending, pendingEntry{rec: e.Record, end: e.End, path: c.pathJSON, id: c.id})
 	}
 }
