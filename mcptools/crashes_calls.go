@@ -66,11 +66,14 @@ func tellCalls(g *crashGroupOut, crash *oplog.Record, before, calls []oplog.Reco
 		trail = append(trail, trailItem{b.Time, b.ID, g.Before[i] + " (" + relTime(b.Time.Sub(crash.Time)) + ")"})
 	}
 	var inFlight, ended []*oplog.Record
+	more := 0              // in flight beyond those shown
 	for i := range calls { // newest first
 		c := &calls[i]
 		switch flight, before := oplog.CallAtCrash(c, crash.Time); {
 		case flight && len(inFlight) < crashCalls:
 			inFlight = append(inFlight, c)
+		case flight:
+			more++
 		case before && len(ended) < crashCalls:
 			ended = append(ended, c)
 		}
@@ -82,6 +85,12 @@ func tellCalls(g *crashGroupOut, crash *oplog.Record, before, calls []oplog.Reco
 			s += fmt.Sprintf(" %s after the crash", durText(c.EndTime.Sub(crash.Time)))
 		}
 		g.InFlight = append(g.InFlight, s)
+	}
+	switch {
+	case more > 0 && len(calls) >= crashCallsRead: // more than were read
+		g.InFlight = append(g.InFlight, fmt.Sprintf("and at least %d more, older", more))
+	case more > 0:
+		g.InFlight = append(g.InFlight, fmt.Sprintf("and %d more, older", more))
 	}
 	slices.Reverse(ended)
 	for _, c := range ended {

@@ -94,3 +94,30 @@ func TestFindCrashes_Limit1_InFlightEarlyClock(t *testing.T) {
 		t.Errorf("recurrence %q", g.Recurrence)
 	}
 }
+
+// TestFindCrashes_Limit1_InFlightMore: five calls in flight when the crash
+// struck: the three newest are shown, and how many more there were.
+func TestFindCrashes_Limit1_InFlightMore(t *testing.T) {
+	at := func(ms int) time.Time { return crashT0.Add(time.Duration(ms) * time.Millisecond) }
+	recs := []oplog.Record{{Kind: oplog.KindMarker, Name: oplog.MarkerRun, Level: oplog.LevelInfo, Source: "unity", Text: "run started", Time: at(0)}}
+	for i := range 5 {
+		recs = append(recs, oplog.Record{Kind: oplog.KindOp, Tool: "spawn_enemy", Source: "unity", Arguments: json.RawMessage(fmt.Sprintf(`{"count":%d}`, i)), Time: at(1000 + i)})
+	}
+	cs, _ := crashSession(t, append(recs, crashRecord(unityCrash, 42, 5, "unity"))...)
+	text, sc, _ := callTool(t, cs, "find_crashes", map[string]any{"limit": 1})
+	var out struct {
+		Groups []struct {
+			InFlight []string `json:"inFlight"`
+		} `json:"groups"`
+	}
+	if err := json.Unmarshal(sc, &out); err != nil || len(out.Groups) != 1 {
+		t.Fatalf("%v: %s", err, sc)
+	}
+	f := out.Groups[0].InFlight
+	if len(f) != 4 || !strings.Contains(f[0], `{"count":2}`) || !strings.Contains(f[2], `{"count":4}`) || f[3] != "and 2 more, older" {
+		t.Errorf("inFlight %q", f)
+	}
+	if !strings.Contains(text, "in flight: and 2 more, older") {
+		t.Errorf("text:\n%s", text)
+	}
+}

@@ -657,6 +657,10 @@
   function inFlightEl(c) {
     const d = el('div', 'inflight');
     d.append(el('span', 'label', 'in flight'));
+    if (c.startsWith('and ')) { // "and 7 more, older": how many more than shown
+      d.append(document.createTextNode(c));
+      return d;
+    }
     const cut = c.lastIndexOf(', ');
     d.append(...idNodes(cut < 0 ? c : c.slice(0, cut + 2)));
     if (cut >= 0) {
