@@ -118,7 +118,7 @@ func skipLine(s string) bool {
 		// Lua's frame of a long path it cut: ".../mods/default/init.lua:43: in …".
 		strings.HasPrefix(s, "...") && !strings.Contains(s, ": in "):
 		return true
-	case nativeNoise(s), sanitizerNoise(s), faulthandlerNoise(s), tombstoneNoise(s):
+	case nativeNoise(s), sanitizerNoise(s), faulthandlerNoise(s), tombstoneNoise(s), glogNoise(s):
 		return true
 	}
 	// A Go frame's location line: "/home/x/main.go:12 +0x1d".
@@ -160,6 +160,8 @@ func parseFrame(s string) (frame string, ok bool) {
 		return gdbFrame(s), true
 	case lldbLine(s):
 		return lldbFrame(s), true
+	case strings.HasPrefix(s, "@ "):
+		return glogFrame(s), true
 	case strings.HasPrefix(s, `File "`):
 		return pythonFrame(s), true
 	case strings.HasPrefix(s, "[Callstack] ") || strings.HasPrefix(s, "0x"):
@@ -249,6 +251,9 @@ func TopLines(stack string, n int) []string {
 			continue
 		}
 		py.frame(line, s)
+		if strings.HasPrefix(s, "@ ") {
+			s = glogSymbol(s) // past its address
+		}
 		s = oplog.ClipBytes(dropILOffset(s), maxLineBytes)
 		switch {
 		case len(out) < n:

@@ -87,6 +87,27 @@ var runtimeCases = []runtimeCase{
 			"  Previous write of size 4 at 0x55c57bf8306c by thread T1:\n    #0 audio_thread /tmp/g/game.c:6 (game+0x1211)\n\n" +
 			"  Location is global 'score' of size 4 at 0x55c57bf8306c (game+0x406c)\n\n" +
 			"SUMMARY: ThreadSanitizer: data race /tmp/g/game.c:13 in main"},
+	// A message that holds another process's traceback: the exception
+	// raised titles it, not the one in its message.
+	{"py-nested", oplog.LevelError, "RuntimeError: dedicated server exited with status 1:",
+		"Traceback (most recent call last):\n  File \"/tmp/g/main.py\", line 18, in <module>\n    start_server()\n" +
+			"  File \"/tmp/g/main.py\", line 14, in start_server\n    raise RuntimeError(\"dedicated server exited\")\n" +
+			"RuntimeError: dedicated server exited with status 1:\nTraceback (most recent call last):\n  File \"<string>\", line 6, in <module>\n" +
+			"  File \"<string>\", line 4, in bind\nOSError: [Errno 98] Address already in use"},
+	// glog's failure signal handler, and a failed CHECK (LOG(FATAL)), as
+	// the follow layer keeps them.
+	{"glog-segv", oplog.LevelFatal, "*** SIGSEGV (@0x0) received by PID 22421 (TID 0x7f18fe835e40) from PID 0; stack trace: ***",
+		"*** Aborted at 1796536186 (unix time) try \"date -d @1796536186\" if you are using GNU date ***\nPC: @                0x0 (unknown)\n" +
+			"@     0x7f18fe9a5cfe (unknown)\n@     0x7f18fe45a050 (unknown)\n@     0x5652ad03b709 phys::World::totalMass()\n@     0x5652ad03b4a2 main\n" +
+			"@     0x7f18fe44524a (unknown)\n@     0x7f18fe445305 __libc_start_main\n@     0x5652ad03b1e1 _start"},
+	{"glog-check", oplog.LevelFatal, "Check failed: bodies.size() < 4u (4 vs. 4) body pool full",
+		"at game.cpp:12\n*** Check failure stack trace: ***\n@     0x7f7d7f8011ed  google::LogMessage::Fail()\n" +
+			"@     0x7f7d7f8022e9  google::LogMessageFatal::~LogMessageFatal()\n@     0x55ca732886a7  phys::World::addBody()\n@     0x55ca7328840c  main"},
+	// gdb -batch -ex run -ex bt: where it stopped, the source line, the frames.
+	{"gdb-batch", oplog.LevelFatal, "Program received signal SIGSEGV, Segmentation fault.",
+		"__strcpy_evex () at ../sysdeps/x86_64/multiarch/strcpy-evex.S:599\n599\t../sysdeps/x86_64/multiarch/strcpy-evex.S: No such file or directory.\n" +
+			"#0  __strcpy_evex () at ../sysdeps/x86_64/multiarch/strcpy-evex.S:599\n#1  0x000055555555517c in apply_save (s=0x0, name=0x55555555603c \"Rowan\") at game.c:4\n" +
+			"#2  0x0000555555555242 in main () at game.c:11"},
 	// V8's built-in frame first.
 	{"node-builtin", oplog.LevelFatal, "SyntaxError: Expected property name or '}' in JSON at position 1",
 		"<anonymous_script>:1\n{bad json\n ^\n\nSyntaxError: Expected property name or '}' in JSON at position 1\n    at JSON.parse (<anonymous>)\n    at loadSave (/tmp/g/game.js:4:15)\n    at Object.<anonymous> (/tmp/g/game.js:6:1)"},
@@ -119,6 +140,10 @@ var runtimeTitles = map[string]string{
 	"godot-generic-2":  "set_locale: Unsupported locale 'C', falling back to 'en'. in core/translation.cpp:969",
 	"godot4-generic":   "Invalid access to property or key 'orc' on a base object of type 'Dictionary'. in spawn_enemy (res://main.gd:5)",
 	"tsan":             "ThreadSanitizer: data race in main /tmp/g/game.c:13 (game+0x12b3)",
+	"py-nested":        `RuntimeError: dedicated server exited with status 1: in File "/tmp/g/main.py", line 14, in start_server`,
+	"glog-segv":        "SIGSEGV received in phys::World::totalMass()",
+	"glog-check":       "Check failed: bodies.size() < 4u (4 vs. 4) body pool full in game.cpp:12",
+	"gdb-batch":        `Program received signal SIGSEGV, Segmentation fault. in apply_save (s=0x0, name=0x55555555603c "Rowan") at game.c:4`,
 	"asan-double-free": "AddressSanitizer: attempting double-free in destroy_sprite /tmp/g/game.c:6",
 	"py-multiline":     `ValueError: level validation failed: in File "/tmp/g/game.py", line 5, in validate`,
 	"py-notes":         `FileNotFoundError: level arena missing in File "/tmp/g/game.py", line 8, in load_level`,

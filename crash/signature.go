@@ -105,6 +105,10 @@ func crashType(head string) string {
 	if rest, ok := strings.CutPrefix(head, "panic: "); ok {
 		return rest
 	}
+	if rest, ok := strings.CutPrefix(head, "*** SIG"); ok { // glog's "*** SIGSEGV (@(nil)) received by PID 7 …"
+		sig, _, _ := strings.Cut(rest, " ")
+		return "SIG" + sig
+	}
 	if _, sig, ok := strings.Cut(head, "received signal "); ok {
 		sig, _, _ = strings.Cut(sig, ",")
 		return strings.TrimSpace(sig)

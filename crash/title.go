@@ -120,6 +120,9 @@ func Message(r *oplog.Record) string {
 		return reason + " (" + text + ")" // what the program said as it gave up, then how it ended
 	}
 	if exc := stackException(stackOf(r)); exc != "" {
+		if first, _, _ := strings.Cut(text, "\n"); first != exc && raisedIn(stackOf(r), first) {
+			return first // the exception raised: another's traceback is part of its message
+		}
 		return exc
 	}
 	if typ, what, ok := terminateMessage(text); ok {
@@ -128,7 +131,7 @@ func Message(r *oplog.Record) string {
 		}
 		return "terminate called after throwing '" + typ + "': " + what
 	}
-	text = sanitizerMessage(strings.TrimSpace(text))
+	text = glogMessage(sanitizerMessage(strings.TrimSpace(text)))
 	if reason, ok := rejectionReason(text); ok {
 		return "UnhandledPromiseRejection: " + reason
 	}
@@ -142,6 +145,19 @@ func Message(r *oplog.Record) string {
 		return strings.TrimSpace(second)
 	}
 	return strings.TrimSpace(first)
+}
+
+// raisedIn reports whether line, a record's text, is an exception's line
+// ("RuntimeError: server exited with status 1:") that its stack holds on a
+// line of its own: the exception the record is of, whatever other
+// exception lines its message holds.
+func raisedIn(stack, line string) bool {
+	name, _, ok := strings.Cut(line, ": ")
+	if !ok || name == "" || strings.ContainsAny(name, " \t") ||
+		!strings.HasSuffix(name, "Error") && !strings.HasSuffix(name, "Exception") {
+		return false
+	}
+	return strings.Contains(stack, "\n"+line+"\n") || strings.HasSuffix(stack, "\n"+line)
 }
 
 // rejectionReason is the reason of Node's rejection of a promise with

@@ -366,3 +366,53 @@ func registersLine(s string) bool {
 	}
 	return true
 }
+
+// glogFrame reads a frame of the failure signal handler of glog (and of
+// abseil): "@     0x556d6404e4db phys::World::totalMass(int)", "@
+// 0x7f79d265a050 (unknown)" (no symbol: ""), abseil's "@ 0x55fbd1c41a72
+// 32  Foo()" with the frame's size.
+func glogFrame(s string) string {
+	name := glogSymbol(s)
+	if i := strings.IndexByte(name, '('); i > 0 {
+		name = name[:i]
+	}
+	if name == "" || nativeStartup(name) {
+		return ""
+	}
+	return normalizeName(name)
+}
+
+// glogSymbol is what follows the address (and the frame's size) in a
+// frame of glog's report: "phys::World::totalMass(int)"; "" for none.
+func glogSymbol(s string) string {
+	f := strings.Fields(s[1:])
+	if len(f) > 0 && strings.HasPrefix(f[0], "0x") {
+		f = f[1:]
+	}
+	if len(f) > 0 && allDigits(f[0]) {
+		f = f[1:]
+	}
+	if len(f) > 0 && f[0] == "(unknown)" {
+		f = f[1:]
+	}
+	return strings.Join(f, " ")
+}
+
+// glogMessage shortens the headline of glog's report for a title: "***
+// SIGSEGV (@(nil)) received by PID 30353 (TID 0x7f…) from PID 0; stack
+// trace: ***" is "SIGSEGV received".
+func glogMessage(s string) string {
+	rest, ok := strings.CutPrefix(s, "*** SIG")
+	if !ok || !strings.HasSuffix(s, "***") {
+		return s
+	}
+	sig, _, _ := strings.Cut(rest, " ")
+	return "SIG" + sig + " received"
+}
+
+// glogNoise reports the lines of glog's failure report around its frames:
+// its first line, the time it struck; the place it stopped at, which its
+// first frame repeats.
+func glogNoise(s string) bool {
+	return strings.HasPrefix(s, "*** Aborted at ") || strings.HasPrefix(s, "PC: @ ")
+}

@@ -157,6 +157,21 @@ func (e *entry) add(line string, end int64) bool {
 	return true
 }
 
+// prepend puts line before the stack's lines: a report's first line that
+// its headline, which came later, replaces as its text.
+func (e *entry) prepend(line string) {
+	e.lines++
+	if len(e.stack) == 0 {
+		e.stack = append(e.stack, line...)
+		return
+	}
+	n := len(e.stack)
+	e.stack = append(e.stack, make([]byte, len(line)+1)...)
+	copy(e.stack[len(line)+1:], e.stack[:n])
+	copy(e.stack, line)
+	e.stack[len(line)] = '\n'
+}
+
 // addKeepingBlanks is add, with the blank lines seen since the last stack
 // line put back first (a crash report's sections), never leading ones.
 func (e *entry) addKeepingBlanks(line string, end int64) bool {

@@ -195,6 +195,9 @@ func (p *genericParser) isHeader(s string) bool {
 	if _, _, _, _, ok := p.glibHeader(s); ok {
 		return true
 	}
+	if _, _, _, _, ok := p.glogHeader(s); ok {
+		return true
+	}
 	_, _, _, ok := findLevel(rest)
 	return ok
 }
@@ -208,12 +211,19 @@ func (p *genericParser) begin(line string, end int64) {
 	s, up := cutUptime(line)
 	t, rest, stamped := p.stamp(s)
 	level, name, text, ok := oplog.LevelInfo, "", rest, false
+	at := "" // a place the header gives, the stack's first line
 	if rt, lv, nm, tx, found := p.rustHeader(s); found {
 		t, level, name, text, ok, stamped = rt, lv, nm, tx, true, true
 	} else if rt, lv, nm, tx, found := p.rubyHeader(s); found {
 		t, level, name, text, ok, stamped = rt, lv, nm, tx, true, true
 	} else if rt, lv, nm, tx, found := p.glibHeader(s); found {
 		t, level, name, text, ok, stamped = rt, lv, nm, tx, true, !rt.IsZero()
+	} else if rt, lv, place, tx, found := p.glogHeader(s); found {
+		t, level, text, ok, stamped = rt, lv, tx, true, true
+		name, _, _ = strings.Cut(place, ":")
+		if level >= oplog.LevelError {
+			at = "at " + place // where it was logged: a CHECK's, a LOG(FATAL)'s place
+		}
 	} else if lv, tx, found := upLevel(rest, up); found {
 		level, text, ok = lv, tx, true // "4044.612 Error MainLoop.cpp:1429: ..."
 	} else if lv, nm, tx, found := findLevel(rest); found {
@@ -241,6 +251,9 @@ func (p *genericParser) begin(line string, end int64) {
 	p.e.start(text, level, end)
 	p.e.rec.Time = t
 	p.e.setName(name)
+	if at != "" {
+		p.e.add(at, end)
+	}
 }
 
 // rustHeader reads env_logger's "[2024-05-01T12:34:56Z ERROR my_crate::net] msg".
@@ -338,6 +351,41 @@ func (p *genericParser) glibHeader(s string) (time.Time, oplog.Level, string, st
 	return t, level, domain, text, true
 }
 
+// glogHeader reads the prefix of glog's lines (Google's C++ logging, and
+// abseil's LOG): "W1206 10:00:01.223456  4242 main.cc:41] no GPU": the
+// severity's letter (F: LOG(FATAL), which aborts after it), (the year,)
+// month and day,
+// time, thread, and the file and line (its place), whose file is the
+// record's name.
+func (p *genericParser) glogHeader(s string) (time.Time, oplog.Level, string, string, bool) {
+	if len(s) < 24 || strings.IndexByte("IWEF", s[0]) < 0 || !isDigit(s[1]) {
+		return time.Time{}, 0, "", "", false
+	}
+	year, i := p.clk.date().Year(), 1
+	if s[9] == ' ' { // glog 0.6 writes the year too: "I20261206 05:49:46.857664"
+		y, ok := atoi(s[1:5])
+		if !ok {
+			return time.Time{}, 0, "", "", false
+		}
+		year, i = y, 5
+	}
+	mo, ok1 := two(s, i)
+	d, ok2 := two(s, i+2)
+	h, m, sec, ns, n, ok := parseClock(s[i+5:])
+	if s[i+4] != ' ' || !ok1 || !ok2 || !ok || mo < 1 || mo > 12 || d < 1 || d > 31 {
+		return time.Time{}, 0, "", "", false
+	}
+	rest := strings.TrimLeft(s[i+5+n:], " ")
+	thread, rest, _ := strings.Cut(rest, " ")
+	place, text, found := strings.Cut(rest, "] ")
+	file, line, colon := strings.Cut(place, ":")
+	if thread == "" || !allDigitsStr(thread) || !found || !colon || !allDigitsStr(line) || file == "" || strings.IndexByte(file, ' ') >= 0 {
+		return time.Time{}, 0, "", "", false
+	}
+	level := map[byte]oplog.Level{'I': oplog.LevelInfo, 'W': oplog.LevelWarn, 'E': oplog.LevelError, 'F': oplog.LevelFatal}[s[0]]
+	return time.Date(year, time.Month(mo), d, h, m, sec, ns, p.clk.location()), level, place, text, true
+}
+
 // stamp reads a timestamp at the start of s, perhaps in brackets, and
 // returns it with the rest of the line after it and its separators.
 func (p *genericParser) stamp(s string) (time.Time, string, bool) {
@@ -392,6 +440,9 @@ func findLevel(s string) (level oplog.Level, name, text string, ok bool) {
 	for i := 0; i < 5 && rest != ""; i++ {
 		tok, after, _ := strings.Cut(rest, " ")
 		after = strings.TrimLeft(after, " ")
+		if k := strings.Index(tok, "]["); k > 0 && tok[0] == '[' {
+			tok, after = tok[:k+1], rest[k+1:] // "[warning][audio] msg": fields with no space between
+		}
 		if w, a, ok := paddedLevel(rest); ok {
 			tok, after = w, a // Kivy's "[INFO   ] [Module      ] text"
 		}
@@ -409,6 +460,9 @@ func findLevel(s string) (level oplog.Level, name, text string, ok bool) {
 				return lv, "", s, true
 			}
 			return 0, "", "", false
+		}
+		if tok == "CRASH:" {
+			return oplog.LevelFatal, name, after, true // a game's own crash hook: "CRASH: AttributeError: …"
 		}
 		// Python's logging default: "ERROR:root:message".
 		if c := strings.IndexByte(tok, ':'); c > 0 && c < len(tok)-1 {

@@ -107,7 +107,7 @@ func (r *report) pythonGroup(s, t string, end int64) bool {
 // "game.errors.SpawnError: msg", "KeyboardInterrupt".
 func pyExceptionLine(t string) bool {
 	name, _, _ := strings.Cut(t, ":")
-	if name == "" || !isLetter(name[0]) {
+	if name == "" || !isLetter(name[0]) && name[0] != '_' { // a C module's: "_pickle.UnpicklingError"
 		return false
 	}
 	for i := 0; i < len(name); i++ {
@@ -149,15 +149,63 @@ func (r *report) native(s, t string, end int64) bool {
 	case strings.HasPrefix(t, "what():"):
 		r.setText(r.e.rec.Text + "\n" + s)
 		r.e.end = end
+		if strings.HasSuffix(t, ":") {
+			r.message = maxMessageLines // "what():  failed to link program (sprite.vert, sprite.frag):", its lines next
+		}
 		return true
+	case r.message > 0 && r.e.blanks == 0 && !r.prefixed && !nativeFrameLine(t) && !signalHeadline(t):
+		// The rest of a what() its first line said would follow.
+		if n, _ := cutPrefix(t); n == 0 {
+			r.message--
+			return r.add(s, end)
+		}
+	case glogAborted(r.e.rec.Text) && signalHeadline(t):
+		// glog's failure handler names the signal on its third line: the
+		// headline, the time and the stopped place before it.
+		r.e.prepend(r.e.rec.Text)
+		r.setText(t)
+		r.e.end = end
+		return true
+	case strings.HasPrefix(t, "PC: @ ") && r.e.lines == 0:
+		return r.add(s, end)
 	case nativeFrameLine(t), r.indented(s) && r.e.blanks == 0, signalHeadline(t), prefixedHeadline(s),
 		strings.HasPrefix(t, "terminate called ") && r.e.lines == 0, // after "pure virtual method called"
 		shellSignal(t), // a launcher's shell saying the program died of it
 		strings.HasPrefix(t, "Obtained ") && strings.HasSuffix(t, "stack frames."),
-		strings.EqualFold(t, "backtrace:"), strings.EqualFold(t, "stack trace:"), strings.HasPrefix(t, "Aborted"):
+		strings.EqualFold(t, "backtrace:"), strings.EqualFold(t, "stack trace:"), strings.HasPrefix(t, "Aborted"),
+		r.e.lines <= 1 && strings.Contains(r.e.rec.Text, "received signal ") && (gdbPlace(t) || gdbEcho(s)):
 		return r.add(s, end)
 	}
 	return false
+}
+
+// glogAborted reports the first line of glog's failure signal handler
+// (Google's logging library, abseil's before it took its own): "*** Aborted
+// at 1796534714 (unix time) try "date -d @1796534714" if you are using GNU
+// date ***", then "PC: @ 0x0 (unknown)", "*** SIGSEGV (@(nil)) received by
+// PID 30353 (TID 0x7f…) from PID 0; stack trace: ***" and the frames, "@
+// 0x556d6404e4db phys::World::totalMass(int)".
+func glogAborted(t string) bool {
+	return strings.HasPrefix(t, "*** Aborted at ") && strings.Contains(t, " (unix time)")
+}
+
+// gdbPlace reports where gdb says a program stopped, after its headline,
+// when the stop is at a line's first instruction (no address before it):
+// "__strcpy_evex () at ../sysdeps/x86_64/multiarch/strcpy-evex.S:599".
+func gdbPlace(t string) bool {
+	i := strings.Index(t, ") at ")
+	return i > 0 && strings.IndexByte(t[:i], '(') > 0 && isDigit(t[len(t)-1])
+}
+
+// gdbEcho reports gdb's echo of the source line it stopped at: its number,
+// a tab, the line ("599", a tab, "../sysdeps/…/strcpy-evex.S: No such
+// file or directory." when the source is not at hand).
+func gdbEcho(s string) bool {
+	i := 0
+	for i < len(s) && isDigit(s[i]) {
+		i++
+	}
+	return i > 0 && i < len(s) && s[i] == '\t'
 }
 
 // prefixedHeadline reports a signal's headline a logger printed, after an

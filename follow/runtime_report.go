@@ -67,7 +67,7 @@ type report struct {
 	ubsan     bool
 	group     bool     // Python: an exception group's traceback, in its box
 	ignored   bool     // Python: an exception it ignored follows the report's own
-	message   int8     // Python: lines of its exception's message still to come, at most (after "…:")
+	message   int8     // Python, C++: lines of its exception's message still to come, at most (after "…:")
 	braces    bool     // in the properties Node prints after an error's frames: "{", "[cause]: ...", "}"
 	head      string   // an exception's line (rtThrown): the stack's first when the report joins the line before
 	raw       []string // Node's lines until its error shows

@@ -61,17 +61,12 @@ func startByFirst(t string) (rtKind, oplog.Level) {
 		}
 	}
 	switch t[0] {
-	case 'T':
-		if t == pyTraceback {
+	case 'T', 'm', '+':
+		if t == pyTraceback || t == pyRemote || t == pyGroupTraceback {
 			return rtPython, oplog.LevelError
 		}
-	case 'm':
-		if t == pyRemote {
-			return rtPython, oplog.LevelError
-		}
-	case '+':
-		if t == pyGroupTraceback {
-			return rtPython, oplog.LevelError
+		if faulthandlerTimeout(t) {
+			return rtFaulthandler, oplog.LevelError
 		}
 	case 'F':
 		if strings.HasPrefix(t, "Fatal Python error: ") {
@@ -104,7 +99,6 @@ func startByFirst(t string) (rtKind, oplog.Level) {
 		if _, ok := assertionPlace(t); ok {
 			return rtAssert, oplog.LevelError // a game's own assertion macro, which aborts after it
 		}
-
 	case 'w':
 		if wineStart(t) {
 			return rtWine, oplog.LevelFatal
@@ -152,10 +146,17 @@ func startWithin(s string) (rtKind, oplog.Level) {
 	switch {
 	case strings.HasSuffix(s, "' failed.") && strings.Contains(s, ": Assertion `"):
 		return rtNative, oplog.LevelFatal
-	case signalHeadline(s), shellSignal(s):
+	case signalHeadline(s), shellSignal(s), glogAborted(s):
 		return rtNative, oplog.LevelFatal
 	}
 	return rtNone, 0
+}
+
+// faulthandlerTimeout reports the line faulthandler.dump_traceback_later
+// prints when a program did not finish in time, before every thread's
+// frames: "Timeout (0:00:01.500000)!" (a watchdog: it exits or goes on).
+func faulthandlerTimeout(t string) bool {
+	return strings.HasPrefix(t, "Timeout (") && strings.HasSuffix(t, ")!") && len(t) < 32
 }
 
 // shellSignals are how shells name the signals a command they ran died

@@ -57,12 +57,26 @@ var runtimeCases = []runtimeCase{
 	{"java.txt", oplog.LevelFatal, "java.lang.IllegalStateException: cannot spawn orc", "Caused by: java.lang.NumberFormatException"},
 	{"node.txt", oplog.LevelFatal, "TypeError: Cannot read properties of undefined (reading 'width')", "at World.spawnEnemy (/home/dev/game/node/game.js:63:26)"},
 	{"go.txt", oplog.LevelFatal, "panic: runtime error: index out of range [3] with length 3", "main.(*world).spawnEnemy(...)"},
+	{"py_pickle.txt", oplog.LevelError, "_pickle.UnpicklingError: invalid load key, '\\x00'.", `main.py", line 12, in load_game`},
+	{"py_fh_timeout.txt", oplog.LevelError, "Timeout (0:00:01.500000)!", `main.py", line 6 in wait_for_shader_cache`},
+	{"c_gdb_batch.txt", oplog.LevelFatal, "Program received signal SIGSEGV, Segmentation fault.", "in apply_save (s=0x0, name=0x55555555603c \"Rowan\") at game.c:4"},
+	{"cpp_what_lines.txt", oplog.LevelFatal, "terminate called after throwing an instance of 'ShaderError'", "0:7(1): error: syntax error, unexpected '}'"},
+	{"cpp_glog_segv.txt", oplog.LevelFatal, "*** SIGSEGV (@0x0) received by PID 22421", "@     0x5652ad03b709 phys::World::totalMass()"},
+	{"cpp_glog_check.txt", oplog.LevelFatal, "Check failed: bodies.size() < 4u (4 vs. 4) body pool full", "phys::World::addBody()"},
 	// Rust's and Lua's, read by the generic family where printed bare, by
 	// the layer beneath a prefix.
 	{"rust/panic_bt_1_rustup195.txt", oplog.LevelFatal, "boom: something went wrong (len=0)", "at game::main (./src/main.rs:98:13)"},
 	{"rust/panic_thread.txt", oplog.LevelError, "unnamed thread panic", "src/main.rs:113:44"},
 	{"love/error_update.txt", oplog.LevelFatal, "main.lua:79: attempt to index local 'player' (a nil value)", "main.lua:79: in function 'update'"},
 	{"love/lua51_error.txt", oplog.LevelFatal, "main.lua:5: boom", "main.lua:5: in function 'boom'"},
+}
+
+// runtimeNotUnder says why a fixture is not read under a prefix (FILE/PREFIX)
+// or under any (FILE).
+var runtimeNotUnder = map[string]string{
+	"py_pickle.txt/python": "its print before the traceback, at ERROR like every line behind that logger, announces the traceback as logging.exception's line does",
+	"cpp_glog_check.txt":   "glog's own prefix (its LOG(FATAL)'s line) is read where it begins a line, not behind another logger's",
+	"cpp_what_lines.txt":   "a what()'s further lines are its where printed bare (as a Python message's are): behind a prefix they may be the next record's",
 }
 
 // TestRuntime_Reports: each runtime's crash report, under each prefix,
@@ -74,6 +88,9 @@ func TestRuntime_Reports(t *testing.T) {
 		for _, pre := range runtimePrefixes {
 			for _, parser := range []string{"generic", "auto"} {
 				t.Run(fmt.Sprintf("%s/%s/%s", tc.file, pre.name, parser), func(t *testing.T) {
+					if why := runtimeNotUnder[tc.file+"/"+pre.name]; why != "" || pre.name != "none" && runtimeNotUnder[tc.file] != "" {
+						t.Skip(why + runtimeNotUnder[tc.file])
+					}
 					file := tc.file
 					if !strings.Contains(file, "/") {
 						file = "runtimes/" + file
