@@ -174,3 +174,11 @@ func (c *file) is(id string) bool {
 	h.Write(c.head[:n])
 	return h.Sum64() == sum
 }
+
+// sameNode reports whether the file has the device and inode id names,
+// whatever it begins with now: the same file, rewritten in place (a game's
+// log opened with mode "w" at each launch, its first line timestamped).
+func (c *file) sameNode(id string) bool {
+	dev, ino, _, _, ok := parseFileID(id)
+	return ok && dev == c.dev && ino == c.ino
+}

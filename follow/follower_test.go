@@ -471,17 +471,18 @@ func TestFollower_Restart(t *testing.T) {
 	})
 
 	t.Run("OtherFileWhileStopped", func(t *testing.T) {
-		// The file was replaced and the old one is gone: the new one is read
-		// from its start.
+		// The file was replaced by another (renamed over it: another
+		// inode) and the old one is gone: the new one is read from its
+		// start, as a rotated log's is.
 		path := filepath.Join(t.TempDir(), "app.log")
 		l := mustLog(t)
 		followOnce(t, l, path, lines("a", 0, 20))
 
-		if err := os.Remove(path); err != nil {
+		// Longer than the old file, so that only the identity tells.
+		appendFile(t, path+".new", joinLines(lines("b", 0, 30)))
+		if err := os.Rename(path+".new", path); err != nil {
 			t.Fatal(err)
 		}
-		// Longer than the old file, so that only the identity tells.
-		appendFile(t, path, joinLines(lines("b", 0, 30)))
 		f := mustStart(t, l, testOptions(path))
 		waitStored(t, l, 50)
 		mustClose(t, f)

@@ -202,7 +202,8 @@ const maxCursorForward = 256
 // until the output was quiet for a second) has the time its first line was
 // read rather than the time it was stored: the last line a game printed
 // before it hung and died is not stamped a second late, beside its crash.
-// A record whose line carried its own time keeps that.
+// A record whose line carried its own time keeps that (but its fraction of
+// a second, when it says none and was read within that second).
 type readTimes struct{ q []lineRead }
 
 type lineRead struct {
@@ -216,13 +217,16 @@ func (t *readTimes) read(end int64, at time.Time) {
 }
 
 // stamp gives e's record the time its first line was read when it has
-// none, and forgets the lines up to e's end.
+// none, or when its own says only the second that read time falls in (a
+// log's "[12:34:56]": read as it is written, its lines keep their order
+// with the records around them), and forgets the lines up to e's end.
 func (t *readTimes) stamp(e *Entry) {
 	if len(t.q) == 0 {
 		return
 	}
-	if e.Record.Time.IsZero() {
-		e.Record.Time = t.q[0].at.UTC()
+	at, own := t.q[0].at, e.Record.Time
+	if own.IsZero() || own.Nanosecond() == 0 && !at.Before(own) && at.Sub(own) < time.Second {
+		e.Record.Time = at.UTC()
 	}
 	i := 0
 	for i < len(t.q) && t.q[i].end <= e.End {

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcplogd/mcplogd/oplog"
 )
 
 // TestCleanLine: what a parser reads of a line a program printed on a
@@ -68,5 +70,36 @@ func TestQuietFor_Waiting(t *testing.T) {
 	}
 	if p := mustParser(t, "generic"); waitingFor(p) {
 		t.Error("an empty parser waits")
+	}
+}
+
+// TestReadTimes_Stamp: a record without a time gets its first line's read
+// time; one whose own time says only the second gets the read time when it
+// was read within that second (its lines keep their order with the records
+// around them), else keeps its own, as one with a fraction of its own does.
+func TestReadTimes_Stamp(t *testing.T) {
+	sec := time.Date(2026, 12, 6, 10, 0, 1, 0, time.UTC)
+	for _, c := range []struct {
+		name      string
+		own, read time.Time
+		want      time.Time
+	}{
+		{"no time", time.Time{}, sec.Add(400 * time.Millisecond), sec.Add(400 * time.Millisecond)},
+		{"its second", sec, sec.Add(400 * time.Millisecond), sec.Add(400 * time.Millisecond)},
+		{"a later second", sec, sec.Add(1200 * time.Millisecond), sec},
+		{"before it", sec, sec.Add(-300 * time.Millisecond), sec},
+		{"a fraction of its own", sec.Add(5 * time.Millisecond), sec.Add(400 * time.Millisecond), sec.Add(5 * time.Millisecond)},
+	} {
+		var rt readTimes
+		rt.read(10, c.read)
+		rt.read(20, c.read.Add(time.Second))
+		e := Entry{Record: oplog.Record{Time: c.own}, End: 10}
+		rt.stamp(&e)
+		if !e.Record.Time.Equal(c.want) {
+			t.Errorf("%s: %s, want %s", c.name, e.Record.Time, c.want)
+		}
+		if len(rt.q) != 1 || rt.q[0].end != 20 {
+			t.Errorf("%s: the lines left: %+v, want the one past the entry", c.name, rt.q)
+		}
 	}
 }

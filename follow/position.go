@@ -186,6 +186,9 @@ func (f *Follower) open() bool {
 		case cur.is(pos.FileID):
 			why = "truncated"
 			f.logger.Info("follow: the file was truncated while stopped; reading it from the start", "offset", pos.Offset, "size", cur.size)
+		case cur.sameNode(pos.FileID):
+			why = "rewritten" // its first bytes changed: a new launch's
+			f.logger.Info("follow: the file was rewritten while stopped; reading it from the start", "offset", pos.Offset, "size", cur.size)
 		default:
 			if old := f.findRotated(pos); old != nil {
 				fh.Close()

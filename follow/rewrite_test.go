@@ -27,7 +27,13 @@ const rewrittenMarker = "run started: the log file was rewritten"
 // banner and ls.
 func launch(tb testing.TB, path string, ls []string) {
 	tb.Helper()
-	if err := os.WriteFile(path, []byte(rewriteBanner+"\n"+joinLines(ls)), 0o644); err != nil {
+	launchWith(tb, path, rewriteBanner, ls)
+}
+
+// launchWith is launch with another banner.
+func launchWith(tb testing.TB, path, banner string, ls []string) {
+	tb.Helper()
+	if err := os.WriteFile(path, []byte(banner+"\n"+joinLines(ls)), 0o644); err != nil {
 		tb.Fatal(err)
 	}
 }
@@ -128,26 +134,36 @@ func TestFollower_RewriteInPlace_Live(t *testing.T) {
 // follower is stopped (closed, or killed as mcplogd would be): the
 // restarted follower reads the rewritten file from 0, as a run.
 func TestFollower_RewriteInPlace_Stopped(t *testing.T) {
-	for _, kill := range []bool{false, true} {
-		t.Run(map[bool]string{false: "Close", true: "Kill"}[kill], func(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		kill    bool
+		banners [2]string // each launch's first line
+	}{
+		{"Close", false, [2]string{rewriteBanner, rewriteBanner}},
+		{"Kill", true, [2]string{rewriteBanner, rewriteBanner}},
+		// A logger that stamps its first line: the file begins otherwise
+		// at each launch, the same file (inode) all the same.
+		{"Stamped", false, [2]string{"2026-12-06 10:00:01,100 INFO game starting", "2026-12-06 10:05:42,870 INFO game starting"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "game.log")
 			l := mustLog(t)
-			launch(t, path, lines("crash", 0, 40))
+			launchWith(t, path, c.banners[0], lines("crash", 0, 40))
 			old := fileSize(t, path)
 			f := mustStart(t, l, testOptions(path))
 			waitStored(t, l, 41)
-			if kill {
+			if c.kill {
 				f.kill()
 			} else {
 				mustClose(t, f)
 			}
 
-			launch(t, path, lines("run2", 0, 100))
+			launchWith(t, path, c.banners[1], lines("run2", 0, 100))
 			if size := fileSize(t, path); size <= old {
 				t.Fatalf("the new file has %d bytes, not more than the old %d", size, old)
 			}
 			f = mustStart(t, l, testOptions(path))
-			want := slices.Concat([]string{rewriteBanner}, lines("crash", 0, 40), []string{rewrittenMarker, rewriteBanner})
+			want := slices.Concat([]string{c.banners[0]}, lines("crash", 0, 40), []string{rewrittenMarker, c.banners[1]})
 			waitStored(t, l, len(want)+100)
 			writeGradually(t, l, path, lines("run2", 100, 600), 50, len(want)+100)
 			mustClose(t, f)
