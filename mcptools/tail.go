@@ -162,6 +162,9 @@ func (t *toolset) fitTail(tail *oplog.Tail, o tailOpts, budget int) *tailOut {
 		out.Skipped += e.records()
 	}
 	out.Skipped = len(tail.Lines) - out.Skipped
+	if !o.newest {
+		out.Skipped = 0 // the lines not sent are newer: more and lastId say where to go on
+	}
 	if to > from {
 		out.Lines = entries[from:to]
 	}

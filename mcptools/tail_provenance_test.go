@@ -61,3 +61,29 @@ func TestConsoleTail_CollapseWhateverTheProvenance(t *testing.T) {
 		}
 	}
 }
+
+// TestConsoleTail_SinceIdCutByBudget: reading on from a sinceId, a page the
+// byte budget cuts short says more=true and where to go on, and counts no
+// line as skipped: the lines not sent are newer, the next page's. Without a
+// sinceId, the older lines the budget left out are counted skipped.
+func TestConsoleTail_SinceIdCutByBudget(t *testing.T) {
+	l, _ := logtest.MustOpenLog(t, nil)
+	var recs []oplog.Record
+	for n := range 300 {
+		recs = append(recs, oplog.Record{Source: "game", Level: oplog.LevelInfo, Text: fmt.Sprintf("line %d %s", n, strings.Repeat("x", 60))})
+	}
+	logtest.MustAppend(t, l, recs...)
+	cs := connect(t, l)
+	text, sc, _ := callTool(t, cs, "console_tail", map[string]any{"sinceId": "0", "maxBytes": 4096, "limit": 1000, "collapse": false})
+	var out struct {
+		More    bool `json:"more"`
+		Skipped int  `json:"skipped"`
+	}
+	if err := json.Unmarshal(sc, &out); err != nil || !out.More || out.Skipped != 0 || strings.Contains(text, "skipped") {
+		t.Errorf("from sinceId 0, cut by 4 KB: %v %+v\n%s", err, out, text)
+	}
+	text, sc, _ = callTool(t, cs, "console_tail", map[string]any{"maxBytes": 4096, "limit": 1000, "collapse": false})
+	if err := json.Unmarshal(sc, &out); err != nil || out.Skipped == 0 || !strings.Contains(text, "older lines (maxBytes)") {
+		t.Errorf("the newest, cut by 4 KB: %v %+v\n%s", err, out, text)
+	}
+}
