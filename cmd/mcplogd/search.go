@@ -25,7 +25,7 @@ func (m *Main) search(ctx context.Context, args []string) error {
 	fs.StringVar(&st.Until, "until", "", "only records before this time, written like --since")
 	fs.StringVar(&st.Cursor, "cursor", "", "continue after a previous page (its next cursor)")
 	fs.IntVar(&st.Limit, "limit", 20, "hits to print (max 500)")
-	out := outputVars(fs, "print each hit as one JSON line (record and fragment)")
+	out := outputVars(fs, "print each hit as one JSON line (record and fragment), then {\"nextCursor\": …} when there are more")
 	inStudio := fs.Bool("studio", false, "search every machine of the project in the studio (the running server's --studio, else config.json's \"studio\") instead of this log")
 	machine := fs.String("machine", "", "with --studio: only this machine")
 	if err := m.parse(fs, args, -1); err != nil {
@@ -87,6 +87,12 @@ func printHits(w io.Writer, p *oplog.SearchPage, asJSON bool, pt paint) {
 			b, _ := marshalJSON(struct {
 				Hint *oplog.SearchHint `json:"hint"`
 			}{p.Hint}, false)
+			fmt.Fprintf(w, "%s\n", b)
+		}
+		if p.NextCursor != "" { // the next page's --cursor, a line of its own too
+			b, _ := marshalJSON(struct {
+				NextCursor string `json:"nextCursor"`
+			}{p.NextCursor}, false)
 			fmt.Fprintf(w, "%s\n", b)
 		}
 		return

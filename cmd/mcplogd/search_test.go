@@ -44,8 +44,28 @@ func TestSearch_DirectAndServed(t *testing.T) {
 	if err != nil || !strings.Contains(out, "#291 ERROR default/Physics body 290 hit the wall\n") || !regexp.MustCompile(`2 shown, (30|about \d+) matching; more with --cursor`).MatchString(out) {
 		t.Fatalf("search: %q, %v", out, err)
 	}
-	if out, err := run(t, data, "search", "--json", "--limit", "1", "wall"); err != nil || !strings.Contains(out, `"fragment":"body 299 hit the **wall**"`) {
+	out, err = run(t, data, "search", "--json", "--limit", "1", "wall")
+	if err != nil || !strings.Contains(out, `"fragment":"body 299 hit the **wall**"`) {
 		t.Fatalf("search --json: %q, %v", out, err)
+	}
+	// The next page's cursor is a JSON line of its own, and reads on.
+	var next struct {
+		NextCursor string `json:"nextCursor"`
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &next); err != nil || next.NextCursor == "" {
+		t.Fatalf("search --json: no nextCursor line: %q, %v", out, err)
+	}
+	if out, err := run(t, data, "search", "--json", "--limit", "1", "--cursor", next.NextCursor, "wall"); err != nil || !strings.Contains(out, `"fragment":"body 298 hit the **wall**"`) {
+		t.Fatalf("search --json --cursor: %q, %v", out, err)
+	}
+	// The newest lines past what one page holds: -n 1000000 prints all
+	// 300, -n 250 the newest 250, oldest first.
+	if out, err := run(t, data, "tail", "-n", "1000000", "--json"); err != nil || strings.Count(out, "body ") != 300 || !strings.Contains(out, `"text":"body 0 hit the wall"`) {
+		t.Fatalf("tail -n 1000000: %d lines, %v", strings.Count(out, "\n"), err)
+	}
+	if out, err := run(t, data, "tail", "-n", "250"); err != nil || strings.Count(out, "\n") != 250 || !strings.Contains(strings.SplitN(out, "\n", 2)[0], "body 50 hit") {
+		t.Fatalf("tail -n 250: %d lines, the first %q, %v", strings.Count(out, "\n"), strings.SplitN(out, "\n", 2)[0], err)
 	}
 	if _, err := run(t, data, "search", "name:Physics AND ("); err == nil || !strings.Contains(err.Error(), "never closed") {
 		t.Fatalf("bad query: %v", err)

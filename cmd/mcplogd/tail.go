@@ -20,7 +20,7 @@ func (m *Main) tail(ctx context.Context, args []string) error {
 			"With --since or --until and no -n, every line of that time.")
 	data := m.dataFlag(fs)
 	follow := fs.Bool("f", false, "follow: keep printing new lines")
-	n := fs.Int("n", 20, "how many of the newest lines to print first (max 1000)")
+	n := fs.Int("n", 20, "how many of the newest lines to print first")
 	reverse := fs.Bool("r", false, "newest first")
 	var ft oplog.FilterText
 	filterVars(fs, &ft, "line")
@@ -156,8 +156,16 @@ func (t *tailer) once(ctx context.Context) (more bool, err error) {
 	if t.follow && isRemote {
 		t.q.Wait = 25 * time.Second
 	}
-	if t.all && !t.q.HasSince {
+	switch {
+	case t.all && !t.q.HasSince:
 		t.q.HasSince, t.q.Limit = true, oplog.MaxTailLimit // from the first ID: the whole time range
+	case !t.q.HasSince && t.q.Limit > oplog.MaxTailLimit: // more than a page: from the Nth newest, page by page
+		from, err := t.nthNewest(ctx, t.q.Limit)
+		if err != nil {
+			t.disconnect()
+			return false, err
+		}
+		t.q.SinceID, t.q.HasSince, t.q.Limit, t.all = from-1, true, oplog.MaxTailLimit, true
 	}
 	page, err := t.b.Tail(ctx, t.q)
 	if t.follow && !isRemote || err != nil {
@@ -182,6 +190,26 @@ func (t *tailer) once(ctx context.Context) (more bool, err error) {
 	}
 	t.q.SinceID, t.q.HasSince, t.q.Revision, t.q.Limit = page.LastID, true, page.Revision, oplog.MaxTailLimit
 	return t.follow && isRemote || page.More, nil
+}
+
+// nthNewest returns the ID of the nth newest record of the filter (the
+// oldest when there are fewer), walking back a page at a time.
+func (t *tailer) nthNewest(ctx context.Context, n int) (uint64, error) {
+	q, oldest := oplog.Query{Filter: t.q.Filter}, uint64(1)
+	for n > 0 {
+		q.Count = min(n, oplog.MaxListCount)
+		page, err := t.b.List(ctx, q)
+		if err != nil || len(page.Records) == 0 {
+			return oldest, err
+		}
+		oldest = page.Records[len(page.Records)-1].ID
+		n -= len(page.Records)
+		if !page.More {
+			break
+		}
+		q.Before = oldest
+	}
+	return oldest, nil
 }
 
 // newest prints the lines newest first (-r): the newest q.Limit, or with
