@@ -87,6 +87,14 @@ func (l *Log) hint(ctx context.Context, q SearchQuery) *SearchHint {
 	if h := filterHint(ctx, &q, l.trial, nil); h != nil {
 		return h
 	}
+	// Both: the words corrected, a filter dropped ("walkabel level:error"
+	// where walkable was logged at warn).
+	if wrong, cands := l.misspelt(ctx, &q); len(wrong) > 0 {
+		c := withClosest(&q, wrong, cands)
+		if h := filterHint(ctx, &c, l.trial, nil); h != nil {
+			return h
+		}
+	}
 	return l.rangeHint()
 }
 
@@ -124,22 +132,37 @@ func (l *Log) trial(ctx context.Context, q *SearchQuery) (n int64, exact bool) {
 // index's closest words, and returns the hint if the corrected query finds
 // records.
 func (l *Log) wordHint(ctx context.Context, q *SearchQuery) *SearchHint {
+	wrong, cands := l.misspelt(ctx, q)
+	switch len(wrong) {
+	case 0:
+		return nil
+	case 1:
+		return l.bestWord(ctx, q, wrong[0], cands[0])
+	}
+	// Several: the closest word of each, together.
+	c := withClosest(q, wrong, cands)
+	if n, exact := l.trial(ctx, &c); n > 0 {
+		return wordHint(&c, n, exact, nil)
+	}
+	return nil
+}
+
+// misspelt returns the words of q's query that no record holds but the
+// index holds words close to, each with those (closest and most held
+// first).
+func (l *Log) misspelt(ctx context.Context, q *SearchQuery) (wrong []*ql.Term, cands [][]WordCount) {
 	idx := l.getIndex()
 	if idx == nil || strings.TrimSpace(q.Query) == "" {
-		return nil
+		return nil, nil
 	}
 	tree := q.Tree
 	if tree == nil {
 		var err error
 		if tree, err = ParseQuery(q.Query); err != nil {
-			return nil
+			return nil, nil
 		}
 	}
-	terms := fixableTerms(tree, q.Query)
-	// Each wrong word's candidates, closest and most held first.
-	var wrong []*ql.Term
-	var cands [][]WordCount
-	for _, t := range terms {
+	for _, t := range fixableTerms(tree, q.Query) {
 		w := strings.ToLower(t.Text)
 		n := suggestEdits(w)
 		if n == 0 {
@@ -151,22 +174,17 @@ func (l *Log) wordHint(ctx context.Context, q *SearchQuery) *SearchHint {
 		}
 		wrong, cands = append(wrong, t), append(cands, ws)
 	}
-	if len(wrong) == 0 {
-		return nil
-	}
-	if len(wrong) == 1 {
-		return l.bestWord(ctx, q, wrong[0], cands[0])
-	}
-	// Several: the closest word of each, together.
+	return wrong, cands
+}
+
+// withClosest is q with each of the wrong words replaced by its closest.
+func withClosest(q *SearchQuery, wrong []*ql.Term, cands [][]WordCount) SearchQuery {
 	c := *q
 	c.Tree = nil
 	for i := len(wrong) - 1; i >= 0; i-- { // from the end: the offsets before stay
 		c.Query = c.Query[:wrong[i].At] + cands[i][0].Word + c.Query[wrong[i].At+len(wrong[i].Raw):]
 	}
-	if n, exact := l.trial(ctx, &c); n > 0 {
-		return wordHint(&c, n, exact, nil)
-	}
-	return nil
+	return c
 }
 
 // bestWord tries q with t replaced by each of ws in turn (closest first,

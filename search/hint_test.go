@@ -159,7 +159,8 @@ func TestLog_Search_Hint_WholeSeconds(t *testing.T) {
 
 // TestLog_Search_Hint_FilterInQuery: a filter written in the query
 // (level:error, name:Nav) is dropped from it as a filter argument is, the
-// rest of the query kept as written.
+// rest of the query kept as written; with a misspelt word too, that word
+// is corrected as well.
 func TestLog_Search_Hint_FilterInQuery(t *testing.T) {
 	e := mustOpen(t, t.TempDir(), small(), nil)
 	recs, want := walkableLines(1, 500)
@@ -167,6 +168,8 @@ func TestLog_Search_Hint_FilterInQuery(t *testing.T) {
 	for _, c := range []struct{ query, hint string }{
 		{"walkable level:error", `0 hits; without level:error: query="walkable" (%d records)`},
 		{"level:error AND walkable name:Nav", `0 hits; without level:error: query="walkable name:Nav" (%d records)`},
+		// Two fixes: the word corrected and the filter dropped.
+		{"walkabel name:Render", `0 hits; without name:Render: query="walkable" (%d records)`},
 	} {
 		p, err := e.log.Search(context.Background(), oplog.SearchQuery{Query: c.query, Hint: true})
 		if err != nil {
