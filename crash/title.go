@@ -144,7 +144,46 @@ func Message(r *oplog.Record) string {
 	if second, _, _ := strings.Cut(strings.TrimSpace(rest), "\n"); strings.HasSuffix(first, ":") && second != "" {
 		return strings.TrimSpace(second)
 	}
-	return strings.TrimSpace(first)
+	return shellMessage(strings.TrimSpace(first))
+}
+
+// shellMessage shortens a shell's line that a command it ran died of a
+// signal for a title: "./launch.sh: line 3: 17490 Bus error
+// ./game" (the pid, which differs every run, and the columns' padding) is
+// "./launch.sh: line 3: Bus error ./game".
+func shellMessage(s string) string {
+	i := strings.Index(s, "line ")
+	if i < 0 || i > 0 && !strings.HasSuffix(s[:i], ": ") {
+		return s
+	}
+	j := i + len("line ")
+	for j < len(s) && isDigit(s[j]) {
+		j++
+	}
+	if j == i+len("line ") || !strings.HasPrefix(s[j:], ": ") {
+		return s
+	}
+	rest := strings.TrimLeft(s[j+2:], " ")
+	k := 0
+	for k < len(rest) && isDigit(rest[k]) {
+		k++
+	}
+	if k == 0 || k == len(rest) || rest[k] != ' ' || !shellSignalName(strings.TrimLeft(rest[k:], " ")) {
+		return s
+	}
+	return s[:j+2] + strings.Join(strings.Fields(rest[k:]), " ")
+}
+
+// shellSignalName reports bash's (strsignal's) name of a signal a command
+// died of at the start of s.
+func shellSignalName(s string) bool {
+	for _, name := range []string{"Segmentation fault", "Aborted", "Bus error", "Floating point exception", "Illegal instruction",
+		"Killed", "Trace/breakpoint trap"} {
+		if strings.HasPrefix(s, name) {
+			return true
+		}
+	}
+	return false
 }
 
 // raisedIn reports whether line, a record's text, is an exception's line

@@ -69,6 +69,10 @@ func TestMessage(t *testing.T) {
 			"FileNotFoundError: art/ui.png"},
 		{oplog.Record{Text: "NullReferenceException: Object reference not set", Stack: "Player.Update () (at Assets/Player.cs:42)"},
 			"NullReferenceException: Object reference not set"},
+		// A launcher's shell: the pid, different every run, and the padding left out.
+		{oplog.Record{Text: "./launch.sh: line 3: 17490 Bus error               ./game"}, "./launch.sh: line 3: Bus error ./game"},
+		{oplog.Record{Text: "line 2:  7761 Segmentation fault      (core dumped) ./game"}, "line 2: Segmentation fault (core dumped) ./game"},
+		{oplog.Record{Text: "wave 3: line 2: 40 enemies"}, "wave 3: line 2: 40 enemies"},
 	} {
 		if got := crash.Message(&c.r); got != c.want {
 			t.Errorf("Message(%q): %q, want %q", c.r.Text, got, c.want)
