@@ -77,24 +77,15 @@ func TestServe_GameCrashesInACall_HTTP(t *testing.T) {
 	cs := startStdio(t, data)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	text := func(res *mcp.CallToolResult) string {
-		var b strings.Builder
-		for _, c := range res.Content {
-			if tc, ok := c.(*mcp.TextContent); ok {
-				b.WriteString(tc.Text)
-			}
-		}
-		return b.String()
-	}
 	logtest.Eventually(t, time.Minute, "a clean spawn_enemy", func() bool {
 		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "spawn_enemy", Arguments: map[string]any{"count": 5}})
-		return err == nil && !res.IsError && strings.Contains(text(res), "spawned 5 enemies")
+		return err == nil && !res.IsError && strings.Contains(resultText(res), "spawned 5 enemies")
 	})
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "spawn_enemy", Arguments: map[string]any{"count": 500}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	answer := text(res)
+	answer := resultText(res)
 	if !res.IsError || !strings.Contains(answer, "the game crashed during this call: OverflowError") || strings.Contains(answer, "EOF") {
 		t.Fatalf("spawn_enemy {count: 500} answered %v: %s; want the crash", res.IsError, answer)
 	}
@@ -102,6 +93,17 @@ func TestServe_GameCrashesInACall_HTTP(t *testing.T) {
 	if r := callJSON(t, cs, "get_result", map[string]any{"log_id": id}); r["status"] != "crashed" {
 		t.Fatalf("get_result of the crashing call: %v", r)
 	}
+}
+
+// resultText is the text of a tool's answer.
+func resultText(res *mcp.CallToolResult) string {
+	var b strings.Builder
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			b.WriteString(tc.Text)
+		}
+	}
+	return b.String()
 }
 
 func stdioGame(t *testing.T) (python, game string) {
@@ -128,13 +130,7 @@ func gameCrashesInACall(t *testing.T, data string) {
 		if err != nil {
 			t.Fatalf("%s %v: %v", tool, args, err)
 		}
-		var text strings.Builder
-		for _, c := range res.Content {
-			if tc, ok := c.(*mcp.TextContent); ok {
-				text.WriteString(tc.Text)
-			}
-		}
-		return res, text.String()
+		return res, resultText(res)
 	}
 	spawned := func(run int) {
 		t.Helper()
