@@ -94,6 +94,15 @@ var runtimeCases = []runtimeCase{
 			"  File \"/tmp/g/main.py\", line 14, in start_server\n    raise RuntimeError(\"dedicated server exited\")\n" +
 			"RuntimeError: dedicated server exited with status 1:\nTraceback (most recent call last):\n  File \"<string>\", line 6, in <module>\n" +
 			"  File \"<string>\", line 4, in bind\nOSError: [Errno 98] Address already in use"},
+	// Node's util.inspect of an error with properties, in brackets.
+	{"node-inspected", oplog.LevelFatal, "[AggregateError: All promises were rejected] {",
+		"  [errors]: [\n    Error: mirror https://cdn1.example.com unreachable\n        at fetchMirror (/tmp/g/main.js:3:9)\n        at async Promise.any (index 0)\n  ]\n}"},
+	// Go's race detector: its accesses and the goroutine's creation are
+	// no frames.
+	{"go-race", oplog.LevelError, "DATA RACE",
+		"==================\nRead at 0x00c00009e028 by goroutine 8:\n  main.main.func1()\n      /tmp/g/main.go:19 +0x9b\n\n" +
+			"Previous write at 0x00c00009e028 by main goroutine:\n  main.main()\n      /tmp/g/main.go:24 +0x19b\n\n" +
+			"Goroutine 8 (running) created at:\n  main.main()\n      /tmp/g/main.go:16 +0x185\n=================="},
 	// glog's failure signal handler, and a failed CHECK (LOG(FATAL)), as
 	// the follow layer keeps them.
 	{"glog-segv", oplog.LevelFatal, "*** SIGSEGV (@0x0) received by PID 22421 (TID 0x7f18fe835e40) from PID 0; stack trace: ***",
@@ -140,6 +149,8 @@ var runtimeTitles = map[string]string{
 	"godot-generic-2":  "set_locale: Unsupported locale 'C', falling back to 'en'. in core/translation.cpp:969",
 	"godot4-generic":   "Invalid access to property or key 'orc' on a base object of type 'Dictionary'. in spawn_enemy (res://main.gd:5)",
 	"tsan":             "ThreadSanitizer: data race in main /tmp/g/game.c:13 (game+0x12b3)",
+	"node-inspected":   "AggregateError: All promises were rejected in fetchMirror (/tmp/g/main.js:3:9)",
+	"go-race":          "DATA RACE in main.main.func1() at /tmp/g/main.go:19",
 	"py-nested":        `RuntimeError: dedicated server exited with status 1: in File "/tmp/g/main.py", line 14, in start_server`,
 	"glog-segv":        "SIGSEGV received in phys::World::totalMass()",
 	"glog-check":       "Check failed: bodies.size() < 4u (4 vs. 4) body pool full in game.cpp:12",

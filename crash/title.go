@@ -144,7 +144,11 @@ func Message(r *oplog.Record) string {
 	if second, _, _ := strings.Cut(strings.TrimSpace(rest), "\n"); strings.HasSuffix(first, ":") && second != "" {
 		return strings.TrimSpace(second)
 	}
-	return shellMessage(strings.TrimSpace(first))
+	first = strings.TrimSpace(first)
+	if inner, ok := strings.CutSuffix(first, "] {"); ok && strings.HasPrefix(inner, "[") {
+		return inner[1:] // Node's util.inspect of an error with properties: "[AggregateError: All promises were rejected] {"
+	}
+	return shellMessage(first)
 }
 
 // shellMessage shortens a shell's line that a command it ran died of a

@@ -213,7 +213,9 @@ func sanitizerNoise(s string) bool {
 		"previously allocated by thread ", "allocated by thread ", "SUMMARY: ", "Shadow byte", "HINT: ",
 		// ThreadSanitizer's accesses, and what they touched.
 		"Read of size ", "Write of size ", "Previous read of size ", "Previous write of size ", "Atomic read of size ",
-		"Atomic write of size ", "Previous atomic ", "Location is ", "Mutex M", "As if synchronized via sleep:"} {
+		"Atomic write of size ", "Previous atomic ", "Location is ", "Mutex M", "As if synchronized via sleep:",
+		// Go's race detector's.
+		"Read at 0x", "Write at 0x", "Previous read at 0x", "Previous write at 0x", "Goroutine "} {
 		if strings.HasPrefix(s, p) {
 			return true
 		}

@@ -6,7 +6,6 @@ import (
 	"io"
 	"log/slog"
 	"os/exec"
-	"strings"
 	"time"
 
 	"github.com/mcplogd/mcplogd/oplog"
@@ -31,11 +30,10 @@ type capture struct {
 	lastErr   string
 	afterErr  int
 	lastErrAt time.Time
-	// tsanID is ThreadSanitizer's first report, stored; tsanExit counts
-	// the records after its last words, "ThreadSanitizer: reported 1
-	// warnings", which it prints as it makes the program exit with its
-	// status (66) however long the program went on after the report; -1
-	// before them.
+	// tsanID is ThreadSanitizer's (or Go's race detector's) first report,
+	// stored; tsanExit counts the records after its last words (tsanEnd),
+	// which it prints as it makes the program exit with its status (66)
+	// however long the program went on after the report; -1 before them.
 	tsanID   uint64
 	tsanExit int
 }
@@ -163,7 +161,7 @@ func (c *capture) add(es []Entry) {
 			c.afterErr++
 		}
 		switch {
-		case strings.Contains(r.Text, tsanLast) || strings.Contains(r.Stack, tsanLast): // behind a wrapper's prefix, or read as a line of the record before
+		case tsanEnd(r.Text) || tsanEnd(r.Stack):
 			c.tsanExit = 0
 		case c.tsanExit >= 0:
 			c.tsanExit++
@@ -171,9 +169,6 @@ func (c *capture) add(es []Entry) {
 		c.pending = append(c.pending, prepare(e.Record, c.opts.Name))
 	}
 }
-
-// tsanLast begins ThreadSanitizer's last line, as it ends the program.
-const tsanLast = "ThreadSanitizer: reported "
 
 // Bounds of "right before the exit" for the error a failing exit names.
 const (

@@ -124,6 +124,29 @@ func TestRuntime_C_ThreadSanitizer(t *testing.T) {
 		title: "ThreadSanitizer: data race", where: []string{"game.c:"}}})
 }
 
+// TestRuntime_Go_Race: Go's race detector (ThreadSanitizer, built in with
+// -race) reports a data race as the game goes on: an error, one record
+// from "WARNING: DATA RACE" to its closing ruler; the status 66 it gives
+// the game at its end names it the run's crash under `mcplogd run`.
+// Skipped where -race cannot build (no cgo).
+func TestRuntime_Go_Race(t *testing.T) {
+	goTool := needEngine(t, "go")
+	dir := copyGame(t, "runtimes/go")
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module game\n\ngo 1.21\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	build := exec.Command(goTool, "build", "-race", "-o", "game-race", ".")
+	build.Dir, build.Env = dir, append(os.Environ(), "GOTOOLCHAIN=local", "GOWORK=off", "GOFLAGS=", "CGO_ENABLED=1")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Skipf("go build -race: %v\n%s", err, out)
+	}
+	langBuild(t, dir, []string{"GOTOOLCHAIN=local", "GOWORK=off", "GOFLAGS="}, goTool, "build", "-o", "game", ".")
+	g := &langGame{dir: dir, progs: map[string][]string{"go": {filepath.Join(dir, "game")}, "race": {filepath.Join(dir, "game-race")}},
+		first: "go", wrap: langWrapper(t), handled: "missing texture, using the placeholder"}
+	runLang(t, g, []langCase{{name: "race", prog: "race", text: "DATA RACE", level: oplog.LevelError,
+		stack: []string{"Goroutine ", "main.(*world).spawnEnemy"}, class: oplog.ClassCrash, title: "DATA RACE", where: []string{"spawnEnemy"}}})
+}
+
 // TestRuntime_C_Groups: the same SIGSEGV in two runs is one crash group
 // of two; a SIGFPE in a third run another.
 func TestRuntime_C_Groups(t *testing.T) {

@@ -268,6 +268,9 @@ func (r *report) sanitizer(t string, end int64) bool {
 		// shadow bytes and "==PID==ABORTING", ThreadSanitizer's to a ruler.
 		r.done = strings.Contains(r.e.rec.Text, "LeakSanitizer")
 		return r.add(t, end)
+	case isRuler(t) && r.e.rec.Text == goRace: // Go's race report has no summary
+		r.e.end, r.done = end, true
+		return true
 	case r.state == stSummary:
 		if isRuler(t) { // ThreadSanitizer's closing ruler
 			r.e.end, r.done = end, true
@@ -345,6 +348,13 @@ func (r *report) dotnet(t string, end int64) bool {
 		r.setText(t)
 		r.e.end = end
 		return true
+	case isMonoFatal(t) && r.e.lines == 0:
+		// Its first printout had no frames (a stack overflow's): this one
+		// has them, and the message.
+		_, exc, _ := strings.Cut(t, "EXCEPTION:")
+		r.setText(strings.TrimSpace(exc))
+		r.e.end = end
+		return true
 	case isMonoFatal(t):
 		r.state = stDup
 		r.e.end = end
@@ -387,21 +397,26 @@ func (r *report) node(s, t string, end int64) bool {
 		}
 		r.confirmed, r.state = true, stFrames
 		r.raw, r.rawEnds = r.raw[:0], r.rawEnds[:0]
+		// util.inspect's "[AggregateError: All promises were rejected] {": its properties next.
+		r.braces = strings.HasPrefix(t, "[") && strings.HasSuffix(t, "] {")
 		r.setText(t)
 		r.e.end, r.e.blanks = end, 0
 		return true
 	case stFrames:
-		if strings.HasPrefix(t, "Node.js v") {
+		switch {
+		case strings.HasPrefix(t, "Node.js v"):
 			r.e.end, r.done = end, true
 			return true
-		}
-		if r.e.blanks > 0 {
+		case r.e.blanks > 0:
 			return false
-		}
-		if r.braces || isFrameStart(t) {
+		case t == "Thrown at:", strings.HasPrefix(t, "Emitted 'error' event on "): // --trace-uncaught's, a Worker's
+			return r.add(s, end)
+		case r.braces || isFrameStart(t):
 			return r.frames(s, t, end)
+		case r.indented(s):
+			r.braces = strings.HasSuffix(t, " {") // "at async file:///…/main.mjs:11:15 {", the error's properties next
+			return r.add(s, end)
 		}
-		return r.indented(s) && r.add(s, end)
 	}
 	return false
 }

@@ -1,6 +1,7 @@
 package follow
 
 import (
+	"bytes"
 	"strings"
 
 	"github.com/mcplogd/mcplogd/oplog"
@@ -67,7 +68,7 @@ type report struct {
 	ubsan     bool
 	group     bool     // Python: an exception group's traceback, in its box
 	ignored   bool     // Python: an exception it ignored follows the report's own
-	message   int8     // Python, C++: lines of its exception's message still to come, at most (after "…:")
+	message   int8     // Python, C++, Java: lines of its exception's message still to come, at most
 	braces    bool     // in the properties Node prints after an error's frames: "{", "[cause]: ...", "}"
 	head      string   // an exception's line (rtThrown): the stack's first when the report joins the line before
 	raw       []string // Node's lines until its error shows
@@ -103,6 +104,7 @@ func (r *report) begin(kind rtKind, line, body string, prefixed bool, level oplo
 	case rtJava:
 		_, exc, _ := strings.Cut(t[len(`Exception in thread "`):], `" `)
 		r.e.rec.Text = oplog.ClipText(exc)
+		r.message = maxMessageLines // a message of several lines: the rest before the frames
 	case rtNode:
 		r.confirmed, r.state = false, stSource
 		r.raw, r.rawEnds = append(r.raw, line), append(r.rawEnds, end)
@@ -143,7 +145,8 @@ func (r *report) more(line, s string, end int64) bool {
 	}
 	t := trimLeft(s)
 	if t == "" {
-		if r.kind == rtPyWarning || r.kind == rtThrown || r.kind == rtDotnet || r.kind == rtJava {
+		if r.kind == rtPyWarning || r.kind == rtThrown || r.kind == rtJava ||
+			r.kind == rtDotnet && !bytes.HasSuffix(r.e.stack, []byte(" <---")) { // Mono's inner exceptions' block, then its second printout
 			return false
 		}
 		r.e.blank(end)
@@ -190,7 +193,13 @@ func (r *report) frames(s, t string, end int64) bool {
 	case r.braces:
 		r.braces = t != "}"
 	case isFrameStart(t):
-		r.braces = strings.HasSuffix(t, " {")
+		r.braces, r.message = strings.HasSuffix(t, " {"), 0
+	case r.message > 0 && r.e.blanks == 0 && !r.prefixed:
+		// The rest of an uncaught exception's message, before its frames.
+		if n, _ := cutPrefix(t); n > 0 {
+			return false
+		}
+		r.message--
 	default:
 		return false
 	}

@@ -55,7 +55,7 @@ func startByFirst(t string) (rtKind, oplog.Level) {
 	if gmStart(t) {
 		return rtGameMaker, oplog.LevelFatal // a candidate until "action number N" (runtime.go)
 	}
-	if c := t[0]; c == '=' || c == 'A' || c == 'W' || c == 'T' {
+	if c := t[0]; c == '=' || c == 'A' || c == 'W' || c == 'T' || c == 'D' {
 		if k, level := sanitizerFirst(t); k != rtNone {
 			return k, level
 		}
@@ -255,15 +255,32 @@ func sanitizerFirst(t string) (rtKind, oplog.Level) {
 		return rtSanitizer, oplog.LevelFatal
 	case isRuler(t), t == "AddressSanitizer:DEADLYSIGNAL":
 		return rtRuler, 0
-	case tsanReport(strings.TrimPrefix(t, "WARNING: ")): // its "WARNING: " may be read as a prefix
+	case tsanReport(strings.TrimPrefix(t, "WARNING: ")), strings.TrimPrefix(t, "WARNING: ") == goRace: // its "WARNING: " may be read as a prefix
 		return rtSanitizer, oplog.LevelError
 	}
 	return rtNone, 0
 }
 
-// tsanRecord reports a record of ThreadSanitizer's report.
+// goRace is the Go race detector's (ThreadSanitizer's, built into Go)
+// report's first line, past its "WARNING: ".
+const goRace = "DATA RACE"
+
+// tsanRecord reports a record of ThreadSanitizer's report, or of Go's
+// race detector's.
 func tsanRecord(r *oplog.Record) bool {
-	return r.Level >= oplog.LevelError && r.Stack != "" && tsanReport(strings.TrimPrefix(r.Text, "WARNING: "))
+	t := strings.TrimPrefix(r.Text, "WARNING: ")
+	return r.Level >= oplog.LevelError && r.Stack != "" && (tsanReport(t) || t == goRace)
+}
+
+// tsanEnd reports the line ThreadSanitizer prints as it makes the program
+// exit with its status (66), "ThreadSanitizer: reported 1 warnings", or
+// Go's race detector, "Found 2 data race(s)", anywhere in text (behind a
+// wrapper's prefix, or read as a line of the record before).
+func tsanEnd(text string) bool {
+	if strings.Contains(text, "ThreadSanitizer: reported ") {
+		return true
+	}
+	return strings.Contains(text, "Found ") && strings.HasSuffix(text, " data race(s)")
 }
 
 // tsanReport reports the first line of ThreadSanitizer's report (between

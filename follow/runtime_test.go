@@ -60,6 +60,13 @@ var runtimeCases = []runtimeCase{
 	{"py_pickle.txt", oplog.LevelError, "_pickle.UnpicklingError: invalid load key, '\\x00'.", `main.py", line 12, in load_game`},
 	{"py_fh_timeout.txt", oplog.LevelError, "Timeout (0:00:01.500000)!", `main.py", line 6 in wait_for_shader_cache`},
 	{"c_gdb_batch.txt", oplog.LevelFatal, "Program received signal SIGSEGV, Segmentation fault.", "in apply_save (s=0x0, name=0x55555555603c \"Rowan\") at game.c:4"},
+	{"node_trace_uncaught.txt", oplog.LevelFatal, "{ code: 'E_LEVEL_MISSING', level: 3, message: 'level 3 not in pack' }", "Thrown at:\n    at loadLevel (/home/dev/game/main.js:2:14)"},
+	{"node_worker_error.txt", oplog.LevelFatal, "TypeError [Error]: Cannot read properties of undefined (reading 'x')", "Emitted 'error' event on Worker instance at:"},
+	{"node_aggregate.txt", oplog.LevelFatal, "[AggregateError: All promises were rejected] {", "Error: mirror https://cdn2.example.com unreachable"},
+	{"node_esm_tla.txt", oplog.LevelFatal, "Error: ENOENT: no such file or directory, open './assets/atlas.json'", "path: './assets/atlas.json'\n}"},
+	{"cs_aggregate.txt", oplog.LevelFatal, "System.AggregateException: One or more errors occurred. (PNG header invalid in boss.png)", "---> (Inner Exception #0) System.FormatException"},
+	{"cs_stackoverflow.txt", oplog.LevelFatal, "System.StackOverflowException: The requested operation caused a stack overflow.", "at Node.Depth () [0x00018] in /home/dev/game/Game.cs:6"},
+	{"java_message_lines.txt", oplog.LevelFatal, "java.lang.IllegalArgumentException: Invalid level file cave.txt:", "  line 4: unknown tile 'Q'\n\tat Game.parseLevel(Game.java:9)"},
 	{"cpp_what_lines.txt", oplog.LevelFatal, "terminate called after throwing an instance of 'ShaderError'", "0:7(1): error: syntax error, unexpected '}'"},
 	{"cpp_glog_segv.txt", oplog.LevelFatal, "*** SIGSEGV (@0x0) received by PID 22421", "@     0x5652ad03b709 phys::World::totalMass()"},
 	{"cpp_glog_check.txt", oplog.LevelFatal, "Check failed: bodies.size() < 4u (4 vs. 4) body pool full", "phys::World::addBody()"},
@@ -74,9 +81,11 @@ var runtimeCases = []runtimeCase{
 // runtimeNotUnder says why a fixture is not read under a prefix (FILE/PREFIX)
 // or under any (FILE).
 var runtimeNotUnder = map[string]string{
-	"py_pickle.txt/python": "its print before the traceback, at ERROR like every line behind that logger, announces the traceback as logging.exception's line does",
-	"cpp_glog_check.txt":   "glog's own prefix (its LOG(FATAL)'s line) is read where it begins a line, not behind another logger's",
-	"cpp_what_lines.txt":   "a what()'s further lines are its where printed bare (as a Python message's are): behind a prefix they may be the next record's",
+	"py_pickle.txt/python":   "its print before the traceback, at ERROR like every line behind that logger, announces the traceback as logging.exception's line does",
+	"cpp_glog_check.txt":     "glog's own prefix (its LOG(FATAL)'s line) is read where it begins a line, not behind another logger's",
+	"node_aggregate.txt":     "behind a logger's prefix its first line, in brackets, reads as one of the prefix's fields",
+	"java_message_lines.txt": "an exception's further message lines are its where printed bare (as a Python message's are)",
+	"cpp_what_lines.txt":     "a what()'s further lines are its where printed bare (as a Python message's are): behind a prefix they may be the next record's",
 }
 
 // TestRuntime_Reports: each runtime's crash report, under each prefix,
@@ -588,6 +597,28 @@ func TestParse_PythonMessageLines(t *testing.T) {
 		}
 		if strings.Contains(in, "invalid:") != strings.Contains(es[1].Record.Stack, "fix the map in the editor") {
 			t.Errorf("the message's last line: %q stack %q", es[1].Record.Text, es[1].Record.Stack)
+		}
+	}
+}
+
+// TestParse_GoRace: the Go race detector's two reports (testdata/runtimes
+// go_race.txt), each from "WARNING: DATA RACE" to its closing ruler, are two
+// error records, the rulers and accesses in them, read by the generic
+// parser and by detection; the game's lines around them are its own.
+func TestParse_GoRace(t *testing.T) {
+	for _, parser := range []string{"generic", "auto"} {
+		recs := recordsOf(feed(mustParser(t, parser), readSample(t, "runtimes/go_race.txt")))
+		var texts []string
+		for _, r := range recs {
+			texts = append(texts, r.Text)
+			if r.Text == "DATA RACE" && (r.Level != oplog.LevelError || !strings.Contains(r.Stack, "Goroutine 8 (running) created at:") ||
+				!strings.Contains(r.Stack, "main.go:19 +0x")) {
+				t.Errorf("%s: the report %s with stack\n%s", parser, r.Level, r.Stack)
+			}
+		}
+		want := []string{"starting audio mixer", "tick 0", "DATA RACE", "DATA RACE", "tick 1", "tick 2", "shutting down", "Found 2 data race(s)"}
+		if strings.Join(texts, "|") != strings.Join(want, "|") {
+			t.Errorf("%s: records %q, want %q", parser, texts, want)
 		}
 	}
 }

@@ -12,8 +12,10 @@
 // (the deferred function and runtime/debug above panic(...)) and exits
 // with status 2; "repanic" recovers and panics again ("[recovered,
 // repanicked]"); "mapwrite" writes a map from two goroutines in
-// (*World).spawnEnemy: "fatal error: concurrent map writes". "ok" does
-// not crash.
+// (*World).spawnEnemy: "fatal error: concurrent map writes"; "race" (for a
+// build with -race) adds to the score from a goroutine as spawnEnemy does:
+// the race detector reports it, the game goes on, and exits with the race
+// detector's status 66. "ok" does not crash.
 package main
 
 import (
@@ -35,6 +37,7 @@ var (
 type world struct {
 	spawnPoints []int
 	enemies     []string
+	score       int
 }
 
 func logf(level slog.Level, msg string, args ...any) {
@@ -70,6 +73,17 @@ func (w *world) spawnEnemy(kind string, point int) {
 			}(g)
 		}
 		wg.Wait()
+	}
+	if mode == "race" {
+		var wg sync.WaitGroup
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			w.score += 10 // CRASH:race
+		}()
+		w.score++
+		wg.Wait()
+		return
 	}
 	at := w.spawnPoints[point] // CRASH:index
 	w.enemies = append(w.enemies, fmt.Sprintf("%s@%d", kind, at))
