@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"os/exec"
+	"strings"
 	"time"
 
 	"github.com/mcplogd/mcplogd/oplog"
@@ -30,6 +31,12 @@ type capture struct {
 	lastErr   string
 	afterErr  int
 	lastErrAt time.Time
+	// lastFail is the last line without a level of an error that says it
+	// failed (Go's log.Fatalf: "main.go:21: failed to load level …"), and
+	// how many records came after it: the reason when it is the last.
+	lastFail   string
+	afterFail  int
+	lastFailAt time.Time
 	// tsanID is ThreadSanitizer's (or Go's race detector's) first report,
 	// stored; tsanExit counts the records after its last words (tsanEnd),
 	// which it prints as it makes the program exit with its status (66)
@@ -160,6 +167,11 @@ func (c *capture) add(es []Entry) {
 		} else {
 			c.afterErr++
 		}
+		if r.Kind == oplog.KindLine && r.Level < oplog.LevelError && r.Stack == "" && saysFailed(r.Text) {
+			c.lastFail, c.afterFail, c.lastFailAt = r.Text, 0, time.Now()
+		} else {
+			c.afterFail++
+		}
 		switch {
 		case tsanEnd(r.Text) || tsanEnd(r.Stack):
 			c.tsanExit = 0
@@ -168,6 +180,20 @@ func (c *capture) add(es []Entry) {
 		}
 		c.pending = append(c.pending, prepare(e.Record, c.opts.Name))
 	}
+}
+
+// saysFailed reports a line whose words say something failed: the last a
+// program prints as it gives up, with no level word ("couldn't initialize
+// display", "shader compile failed: …").
+func saysFailed(text string) bool {
+	l := strings.ToLower(text)
+	for _, w := range []string{"fail", "error", "cannot", "can't", "couldn't", "could not", "unable", "not found", "no such",
+		"invalid", "missing", "denied", "refused", "timed out"} {
+		if strings.Contains(l, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // Bounds of "right before the exit" for the error a failing exit names.
@@ -220,6 +246,10 @@ func (c *capture) exited(e Exit) oplog.Record {
 		c.afterErr <= exitReasonRecords && time.Since(c.lastErrAt) <= exitReasonTime:
 		// The error the program printed as it gave up: the crash's title.
 		data["reason"] = oplog.ClipText(c.lastErr)
+	case e.Level() >= oplog.LevelError && (e.Signal == "" || e.Signal == "SIGABRT") && c.lastFail != "" &&
+		c.afterFail == 0 && time.Since(c.lastFailAt) <= exitReasonTime:
+		// Its last line, which says what failed, with no level word.
+		data["reason"] = oplog.ClipText(c.lastFail)
 	}
 	b, _ := json.Marshal(data)
 	c.pending = append(c.pending, prepare(oplog.Record{Kind: oplog.KindMarker, Name: oplog.MarkerExit, Level: e.Level(),

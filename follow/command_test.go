@@ -224,6 +224,12 @@ func TestRunCommand_ExitReason(t *testing.T) {
 		{`echo "ERROR: no display" >&2; echo a; echo b; echo c; exit 1`, ""},
 		{`echo "ERROR: no display" >&2; kill -SEGV $$`, ""},
 		{`echo "ERROR: no display" >&2; exit 0`, ""},
+		// Go's log.Fatalf, with no level word: its last line says what failed.
+		{`echo loading; echo '2026/12/06 10:00:01 main.go:21: failed to load level "forest": no such file' >&2; exit 1`,
+			`main.go:21: failed to load level "forest": no such file`},
+		{`echo "couldn't initialize display" >&2; kill -ABRT $$`, "couldn't initialize display"},
+		{`echo "could not open window"; echo "bye"; exit 1`, ""}, // not the last line
+		{`echo "loading level 3"; exit 1`, ""},                   // says nothing failed
 	} {
 		l := mustLog(t)
 		runCmd(t, l, CommandOptions{Args: []string{"sh", "-c", c.script}})
