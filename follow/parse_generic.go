@@ -143,7 +143,7 @@ func startsTrace(s string) bool {
 	t := trimLeft(s)
 	switch {
 	case strings.HasPrefix(t, "at ") && isAtFrame(t[3:]),
-		strings.HasPrefix(t, "Caused by: "),
+		strings.HasPrefix(t, "Caused by: "), t == "Caused by:", // Java's; anyhow's (Rust), its causes indented under it
 		t == "Traceback (most recent call last):",
 		t == "stack traceback:",
 		strings.HasPrefix(t, "goroutine ") && strings.HasSuffix(t, "]:"):

@@ -139,6 +139,9 @@ func TestParse_GenericExceptionLines(t *testing.T) {
 		want{level: oplog.LevelError, text: "ValueError: x", stack: ptr("Traceback (most recent call last):\n  File \"a.py\", line 1, in <module>\nValueError: x")})
 	// Prose is no exception's name.
 	f(info+"Connection Error: retrying\n", 1, 0, want{level: oplog.LevelInfo, text: "server up", time: up, stack: ptr("Connection Error: retrying")})
+	// Rust's main returning an anyhow error: its causes, after a blank line, are its.
+	f("loading world\nError: failed to load world \"overworld\"\n\nCaused by:\n    0: failed to read chunk (3, -7)\n    1: invalid region header\n", 2, 1,
+		want{level: oplog.LevelError, text: `failed to load world "overworld"`, stack: ptr("Caused by:\n    0: failed to read chunk (3, -7)\n    1: invalid region header")})
 }
 
 // TestParse_GenericUptime: the lines of an uptime-stamped log (Factorio's)
