@@ -4,6 +4,7 @@ package follow
 
 import (
 	"bytes"
+	"net"
 	"os"
 	"path/filepath"
 	"slices"
@@ -203,7 +204,8 @@ func TestEngine_Luanti(t *testing.T) {
 	modes := []string{"ok", "crash_load", "crash_runtime", "crash_call", "crash_table"}
 	var printed []string
 	for _, mode := range modes {
-		args := []string{server, "--config", filepath.Join(game, "server.conf"), "--world", filepath.Join(home, "world"), "--gameid", "mcplogdtest"}
+		args := []string{server, "--config", filepath.Join(game, "server.conf"), "--world", filepath.Join(home, "world"), "--gameid", "mcplogdtest",
+			"--port", freeUDPPort(t)} // two test runs on one machine do not share it
 		_, out := runGame(t, l, "luanti", CommandOptions{Args: args, Env: append(env, "PROBE_MODE="+mode)})
 		printed = append(printed, out)
 	}
@@ -273,4 +275,15 @@ func checkLuantiOutcomes(t *testing.T, l *oplog.Log, source string, runs map[uin
 		crashes = append(crashes, died)
 	}
 	checkRunCrashes(t, l, source, crashes...)
+}
+
+// freeUDPPort returns a UDP port of 127.0.0.1 free a moment ago.
+func freeUDPPort(t *testing.T) string {
+	t.Helper()
+	c, err := net.ListenPacket("udp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	return strconv.Itoa(c.LocalAddr().(*net.UDPAddr).Port)
 }
