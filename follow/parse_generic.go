@@ -429,6 +429,18 @@ func trimSeparators(s string) string {
 	return s
 }
 
+// firstToken cuts s at its first space, or after the first of bracketed
+// fields written with no space between ("[warning][audio] msg").
+func firstToken(s string) (tok, after string) {
+	tok, after, _ = strings.Cut(s, " ")
+	if tok != "" && tok[0] == '[' {
+		if k := strings.Index(tok, "]["); k > 0 {
+			return tok[:k+1], s[k+1:]
+		}
+	}
+	return tok, strings.TrimLeft(after, " ")
+}
+
 // findLevel looks for a level word among the first tokens of s and
 // returns the level, a name where one shows, and the message.
 func findLevel(s string) (level oplog.Level, name, text string, ok bool) {
@@ -438,11 +450,7 @@ func findLevel(s string) (level oplog.Level, name, text string, ok bool) {
 	rest := s
 	needSep := false // a plain token came: only a separator may follow it
 	for i := 0; i < 5 && rest != ""; i++ {
-		tok, after, _ := strings.Cut(rest, " ")
-		after = strings.TrimLeft(after, " ")
-		if k := strings.Index(tok, "]["); k > 0 && tok[0] == '[' {
-			tok, after = tok[:k+1], rest[k+1:] // "[warning][audio] msg": fields with no space between
-		}
+		tok, after := firstToken(rest)
 		if w, a, ok := paddedLevel(rest); ok {
 			tok, after = w, a // Kivy's "[INFO   ] [Module      ] text"
 		}
