@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/mcplogd/mcplogd/mcptools"
 	"github.com/mcplogd/mcplogd/oplog"
 )
 
@@ -43,30 +44,59 @@ func (m *Main) crashes(ctx context.Context, args []string) error {
 		return m.studioCrashes(ctx, *data, oplog.StudioCrashQuery{Since: f.Since, Until: f.Until, Source: f.Source, Machine: f.Machine, Limit: *limit,
 			Classes: classes, MinLevel: f.MinLevel}, out.json)
 	}
-	page, err := readLog(ctx, *data, openOptions{}, func(b backend) (oplog.CrashPage, error) {
+	type answer struct {
+		page  oplog.CrashPage
+		story *mcptools.CrashStory
+	}
+	got, err := readLog(ctx, *data, openOptions{}, func(b backend) (answer, error) {
 		f, err := resolveFlags(ctx, b, a)
 		if err != nil {
-			return oplog.CrashPage{}, err
+			return answer{}, err
 		}
 		page, err := b.FindCrashes(ctx, oplog.CrashQuery{Source: f.Source, Since: f.Since, Until: f.Until, Runs: f.Runs, Limit: *limit,
 			Classes: classes, MinLevel: f.MinLevel})
 		if oplog.ErrorCode(err) == oplog.EINVALID {
-			return page, errors.New("--" + oplog.ErrorMessage(err)) // "class: ...", "level: ...", "limit: ..."
+			return answer{}, errors.New("--" + oplog.ErrorMessage(err)) // "class: ...", "level: ...", "limit: ..."
+		} else if err != nil || *limit != 1 {
+			return answer{page: page}, err
 		}
-		return page, err
+		st, err := crashStory(ctx, b, &page)
+		return answer{page, st}, err
 	})
 	if err != nil {
 		return err
 	}
-	return m.paged(out.noPager, func(w io.Writer, p paint) error { return printCrashes(w, &page, out.json, p) })
+	return m.paged(out.noPager, func(w io.Writer, p paint) error { return printCrashes(w, &got.page, got.story, out.json, p) })
 }
 
-// printCrashes prints crash groups, two lines each, newest first; asJSON
-// prints each group as one JSON object instead.
-func printCrashes(w io.Writer, page *oplog.CrashPage, asJSON bool, p paint) error {
+// crashStory is the story find_crashes {limit: 1} tells of page's one
+// group (mcptools.Story: the calls in flight, the lines and calls before
+// it, the runs since); nil unless the page has exactly one group.
+func crashStory(ctx context.Context, b backend, page *oplog.CrashPage) (*mcptools.CrashStory, error) {
+	if len(page.Groups) != 1 {
+		return nil, nil
+	}
+	st, err := mcptools.Story(ctx, b.Backend, &page.Groups[0])
+	if err != nil {
+		return nil, err
+	}
+	return &st, nil
+}
+
+// printCrashes prints crash groups, two lines each, newest first, and
+// under the first the story of its newest occurrence when there is one;
+// asJSON prints each group as one JSON object instead, the story in it.
+func printCrashes(w io.Writer, page *oplog.CrashPage, story *mcptools.CrashStory, asJSON bool, p paint) error {
 	if asJSON {
-		for _, g := range page.Groups {
-			line, err := marshalJSON(g, false)
+		for i, g := range page.Groups {
+			var v any = g
+			if i == 0 && story != nil {
+				v = struct {
+					oplog.CrashGroup
+					Story *mcptools.CrashStory `json:"story"`
+				}{g, story}
+			}
+			line, err := marshalJSON(v, false)
 			if err != nil {
 				return err
 			}
@@ -78,16 +108,36 @@ func printCrashes(w io.Writer, page *oplog.CrashPage, asJSON bool, p paint) erro
 		fmt.Fprintln(w, "no crashes")
 		return nil
 	}
-	for _, g := range page.Groups {
+	for i, g := range page.Groups {
 		fmt.Fprintf(w, "%s %s\n", p.level(oplog.LevelError, fmt.Sprintf("%6d×", g.Count)), p.bold(g.Title))
 		fmt.Fprintf(w, p.dim("        %slast %s, first %s, %s; signature %s;")+" mcplogd show %d\n", classOf(&g),
 			g.LastSeen.Local().Format("2006-01-02 15:04:05"), g.FirstSeen.Local().Format("2006-01-02 15:04:05"),
 			strings.Join(g.Sources, ", "), g.Signature, g.LastID)
+		if i == 0 && story != nil {
+			printStory(w, story, p)
+		}
 	}
 	if page.Total > len(page.Groups) {
 		fmt.Fprintf(w, "(%d of %d groups; --limit shows more)\n", len(page.Groups), page.Total)
 	}
 	return nil
+}
+
+// printStory prints st under its group in find_crashes's words: how long
+// ago and the runs since, the calls in flight, the call shapes across
+// runs, then the lines and calls before it.
+func printStory(w io.Writer, st *mcptools.CrashStory, p paint) {
+	say := func(label string, items []string) {
+		for _, s := range items {
+			fmt.Fprintf(w, "        %s%s\n", p.dim(label), s)
+		}
+	}
+	if st.Since != "" {
+		say("", []string{st.Since})
+	}
+	say("in flight: ", st.InFlight)
+	say("across runs: ", st.Recurrence)
+	say("before: ", st.Trail)
 }
 
 // classOf is the start of a group's second line: its class and the runs it

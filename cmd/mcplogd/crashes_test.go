@@ -53,6 +53,19 @@ func TestCrashes(t *testing.T) {
 		g.Count != 30 || g.ExampleID != 1 {
 		t.Fatalf("direct crashes --json --source unity: %q (%+v)", out, g)
 	}
+	// --limit 1 tells the story of the newest occurrence, here read from
+	// the file: the lines before it.
+	out, err = run(t, data, "crashes", "--json", "--source", "unity", "--limit", "1")
+	var told struct {
+		Story struct {
+			LastID uint64   `json:"lastId"`
+			Trail  []string `json:"trail"`
+		} `json:"story"`
+	}
+	if err != nil || json.Unmarshal([]byte(out), &told) != nil || told.Story.LastID != 30 || len(told.Story.Trail) != 3 ||
+		!strings.HasPrefix(told.Story.Trail[2], "#29 error NullReferenceException") {
+		t.Fatalf("direct crashes --json --limit 1: %v %q", err, out)
+	}
 	if _, err := run(t, data, "crashes", "--since", "whenever"); err == nil || !strings.Contains(err.Error(), "--since") {
 		t.Fatalf("bad --since: %v", err)
 	}

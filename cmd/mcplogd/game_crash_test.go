@@ -203,4 +203,13 @@ func gameCrashesInACall(t *testing.T, data string) {
 	if err != nil || !strings.Contains(cmp, "calls   spawn_enemy {count} in flight in 2 of 2 crashed runs, 0 of 1 clean") {
 		t.Errorf("mcplogd compare: %v\n%s", err, cmp)
 	}
+	// mcplogd crashes --limit 1 tells the same story as find_crashes {limit: 1}.
+	story, err := run(t, data, "crashes", "--limit", "1", "--source", "game", "--no-pager")
+	if len(g.InFlight) == 0 || len(g.Recurrence) == 0 {
+		return // said above
+	}
+	if err != nil || !strings.Contains(story, "in flight: "+g.InFlight[len(g.InFlight)-1]) ||
+		!strings.Contains(story, "across runs: "+g.Recurrence[0]) {
+		t.Errorf("mcplogd crashes --limit 1: %v\n%s", err, story)
+	}
 }
