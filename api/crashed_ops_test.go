@@ -115,4 +115,19 @@ func TestHTTP_Operations_CrashedInFlight(t *testing.T) {
 	if r := mustCall[record](h, http.MethodGet, fmt.Sprintf("/api/v1/operations/%d", spawn), "", http.StatusOK); r.Status != "crashed" {
 		t.Errorf("a crashed call completed later: %s, want crashed", r.Status)
 	}
+
+	// A bridge that posts its calls late: one after the crash's record
+	// (found through the index's pending status by the exit marker), one
+	// after the exit marker that started before it.
+	logs(fmt.Sprintf(`{"kind":"marker","name":"run","level":"info","source":"game","text":"run started: python3 game.py","time":%q}`, at(10000)))
+	logs(fmt.Sprintf(`{"level":"error","source":"game","text":"KeyError: 'wolf'","stack":"Traceback (most recent call last):\n  File \"game.py\", line 12, in spawn\n    pool[name]\nKeyError: 'wolf'\n","time":%q}`, at(10400)))
+	between := op(fmt.Sprintf(`{"tool":"spawn_enemy","source":"game","arguments":{"count":9},"time":%q}`, at(10300)))
+	logs(fmt.Sprintf(`{"kind":"marker","name":"exit","level":"error","source":"game","text":"python3 exited with status 1","data":{"exitCode":1},"time":%q}`, at(10450)))
+	late := op(fmt.Sprintf(`{"tool":"get_state","source":"game","time":%q}`, at(10440)))
+	for _, id := range []uint64{between, late} {
+		if r := mustCall[record](h, http.MethodGet, fmt.Sprintf("/api/v1/operations/%d", id), "", http.StatusOK); r.Status != "crashed" ||
+			!strings.Contains(r.Error, "KeyError: 'wolf'") {
+			t.Errorf("call #%d, recorded late: %s %q, want crashed of KeyError: 'wolf'", id, r.Status, r.Error)
+		}
+	}
 }

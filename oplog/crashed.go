@@ -14,13 +14,14 @@ import (
 //
 //	the game crashed during this call: KeyError: 'boss' (record #7); python3 exited with status 1
 //
-// Only the operations recorded before the crash's first record
-// (RunInfo.CrashID) are in flight: a call that completed before it is
-// never touched, nor one of another source or run. The Log does this as
-// records arrive (append): when an exit marker lands in a run that is
-// crashed, and when a run marker starts the next run of a source whose
-// previous run ended crashed. So it holds for the gateway's calls and for
-// those posted through the ingest API alike.
+// Only the operations still pending when the run ended are in flight: a
+// call that completed before the crash is never touched, nor one of
+// another source or run. The Log does this as records arrive (append):
+// when an exit marker lands in a run that is crashed, when a run marker
+// starts the next run of a source whose previous run ended crashed, and
+// when a call that started before its run's exit marker is recorded in
+// that run after it (a bridge that posts its calls late). So it holds for
+// the gateway's calls and for those posted through the ingest API alike.
 
 // MaxCrashedErrorBytes is the most a crashed operation's error text holds.
 const MaxCrashedErrorBytes = 1024
@@ -79,10 +80,20 @@ func (l *Log) crashedRun(ctx context.Context, source string, run uint64) (RunInf
 // info; end is the record that told how it ended (its exit marker, or the
 // next run's marker), or nil.
 func (l *Log) settleCrashed(ctx context.Context, info RunInfo, end *Record) ([]Record, error) {
-	ids, err := l.pendingBefore(ctx, info)
+	upTo := info.CrashID // without the end: the calls recorded before the crash
+	if end != nil {
+		upTo = max(upTo, end.ID)
+	}
+	ids, err := l.pendingBefore(ctx, info, upTo)
 	if err != nil || len(ids) == 0 {
 		return nil, err
 	}
+	return l.completeCrashed(ctx, info, end, ids)
+}
+
+// completeCrashed completes ids, operations in flight of the crashed run
+// info, as crashed.
+func (l *Log) completeCrashed(ctx context.Context, info RunInfo, end *Record, ids []uint64) ([]Record, error) {
 	text, at := l.crashedText(ctx, info, end)
 	var done []Record
 	for _, id := range ids {
@@ -99,10 +110,10 @@ func (l *Log) settleCrashed(ctx context.Context, info RunInfo, end *Record) ([]R
 }
 
 // pendingBefore returns the pending operations of info's source and run
-// recorded before its crash, newest first: through the index's status
-// keyword when there is one (few records are pending), else by walking
-// the store back from the crash to the run's first record.
-func (l *Log) pendingBefore(ctx context.Context, info RunInfo) ([]uint64, error) {
+// recorded before the record upTo, newest first: through the index's
+// status keyword when there is one (few records are pending), else by
+// walking the store back from upTo to the run's first record.
+func (l *Log) pendingBefore(ctx context.Context, info RunInfo, upTo uint64) ([]uint64, error) {
 	f := Filter{Kind: KindOp, Source: info.Source, Runs: map[string]uint64{info.Source: info.Run}}
 	var ids []uint64
 	keep := func(r *Record) bool {
@@ -116,7 +127,7 @@ func (l *Log) pendingBefore(ctx context.Context, info RunInfo) ([]uint64, error)
 	}
 	if l.getIndex() != nil {
 		q := SearchQuery{Filter: f, Status: StatusPending, Limit: MaxSearchLimit,
-			Cursor: EncodeCursor(l.store.Stats().Revision, info.CrashID)}
+			Cursor: EncodeCursor(l.store.Stats().Revision, upTo)}
 		for {
 			p, err := l.search(ctx, q) // no hint: a page that finds none is an answer here
 			if err != nil {
@@ -133,7 +144,7 @@ func (l *Log) pendingBefore(ctx context.Context, info RunInfo) ([]uint64, error)
 			q.Cursor = p.NextCursor
 		}
 	}
-	q := Query{Filter: f, Count: MaxListCount, Before: info.CrashID}
+	q := Query{Filter: f, Count: MaxListCount, Before: upTo}
 	for {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -224,6 +235,12 @@ func (l *Log) settleCrashedRuns(ctx context.Context, recs []Record) error {
 	var seen map[key]bool
 	for i := range recs {
 		r := &recs[i]
+		if r.Kind == KindOp && r.Status == StatusPending {
+			if err := l.settleLate(ctx, r); err != nil {
+				return err
+			}
+			continue
+		}
 		if r.Kind != KindMarker || (r.Name != MarkerExit && r.Name != MarkerRun) {
 			continue
 		}
@@ -250,6 +267,24 @@ func (l *Log) settleCrashedRuns(ctx context.Context, recs []Record) error {
 		}
 	}
 	return nil
+}
+
+// settleLate completes op, a pending operation just recorded, as crashed
+// when its run had already ended crashed by an exit marker that came
+// before it and the call started before that exit: a bridge that posts a
+// call only once it gave up waiting. One started after the exit went to a
+// game that was gone, and is left to its caller.
+func (l *Log) settleLate(ctx context.Context, op *Record) error {
+	info, crashed, err := l.crashedRun(ctx, op.Source, op.Run)
+	if err != nil || !crashed {
+		return err
+	}
+	end, found, err := l.LastMarker(ctx, info.Source, MarkerExit)
+	if err != nil || !found || end.Run != op.Run || end.ID > op.ID || op.Time.After(end.Time) {
+		return err
+	}
+	_, err = l.completeCrashed(ctx, info, &end, []uint64{op.ID})
+	return err
 }
 
 func firstLine(s string) string {

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcplogd/mcplogd/oplog"
 	"github.com/mcplogd/mcplogd/oplog/oplogtest"
@@ -110,6 +111,46 @@ func TestLog_Append_NextRunSettlesCallsInFlight(t *testing.T) {
 	oplogtest.MustAppend(t, l, oplog.Record{Kind: oplog.KindMarker, Name: oplog.MarkerExit, Source: "game", Text: "game exited with status 0"})
 	if r, _ := l.Get(ctx, clean[0].ID); r.Status != oplog.StatusPending {
 		t.Fatalf("a call of a run that exited cleanly: %s, want pending", r.Status)
+	}
+}
+
+// TestLog_Append_LateCallsOfACrashedRun: calls a bridge records after the
+// crash's record are in flight too when still pending as the run ends: one
+// recorded between the crash and the exit marker is settled by the
+// marker, one posted after the exit with a start before it at once; one
+// started after the exit went to a game that was gone and stays pending.
+func TestLog_Append_LateCallsOfACrashedRun(t *testing.T) {
+	l := oplog.New(oplogtest.NewMemory(), nil)
+	defer l.Close()
+	ctx := context.Background()
+	t0 := time.Date(2026, 12, 6, 9, 0, 0, 0, time.UTC)
+	at := func(s float64) time.Time { return t0.Add(time.Duration(s * float64(time.Second))) }
+	recs := []oplog.Record{
+		{Kind: oplog.KindMarker, Name: oplog.MarkerRun, Source: "game", Time: at(0), Text: "run started: ./game"},
+		{Kind: oplog.KindLine, Source: "game", Level: oplog.LevelFatal, Time: at(1), Text: "Received signal SIGSEGV",
+			Stack: "0x00007f3a2b1c (game) EnemyPool::Grow(int)"},
+		{Kind: oplog.KindOp, Source: "game", Tool: "spawn_enemy", Time: at(0.9), Arguments: []byte(`{"count":500}`)},
+	}
+	oplogtest.MustAppend(t, l, recs...)
+	between := recs[2].ID
+	if r, _ := l.Get(ctx, between); r.Status != oplog.StatusPending {
+		t.Fatalf("before the exit: %s, want pending", r.Status)
+	}
+	oplogtest.MustAppend(t, l, oplog.Record{Kind: oplog.KindMarker, Name: oplog.MarkerExit, Source: "game", Level: oplog.LevelFatal,
+		Time: at(1.2), Text: "game killed by SIGSEGV", Data: []byte(`{"signal":"SIGSEGV"}`)})
+	if r, _ := l.Get(ctx, between); r.Status != oplog.StatusCrashed || !strings.Contains(r.Error, "SIGSEGV") {
+		t.Fatalf("a call recorded between the crash and the exit: %s %q, want crashed", r.Status, r.Error)
+	}
+	late := []oplog.Record{
+		{Kind: oplog.KindOp, Source: "game", Tool: "get_state", Time: at(1.1)},
+		{Kind: oplog.KindOp, Source: "game", Tool: "ping", Time: at(5)},
+	}
+	oplogtest.MustAppend(t, l, late...)
+	if r, _ := l.Get(ctx, late[0].ID); r.Status != oplog.StatusCrashed || r.Run != 1 || !strings.Contains(r.Error, "the game crashed during this call") {
+		t.Fatalf("a call posted after the exit, started before it: %s run %d %q, want crashed", r.Status, r.Run, r.Error)
+	}
+	if r, _ := l.Get(ctx, late[1].ID); r.Status != oplog.StatusPending {
+		t.Fatalf("a call started after the exit: %s, want pending", r.Status)
 	}
 }
 
