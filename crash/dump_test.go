@@ -74,3 +74,43 @@ func TestIndex_FindCrashes_BareDump(t *testing.T) {
 		}
 	}
 }
+
+// TestIndex_FindCrashes_LoggedThenRaised: an exception a game logged as it
+// caught it and then let go (Python's logging.exception then raise) is
+// one occurrence a launch, not two; the same exception printed as itself
+// every frame, or logged under the same message every frame, counts each
+// time.
+func TestIndex_FindCrashes_LoggedThenRaised(t *testing.T) {
+	l, _ := mustOpen(t, nil)
+	const exc = "json.decoder.JSONDecodeError: Expecting value: line 1 column 1 (char 0)"
+	inner := "  File \"game.py\", line 7, in load\n    return parse_level(s)\n  File \"game.py\", line 4, in parse_level\n    return json.loads(s)\n"
+	logged := "Traceback (most recent call last):\n" + inner + exc
+	uncaught := "Traceback (most recent call last):\n  File \"game.py\", line 14, in <module>\n    main()\n" + inner + exc
+	line := func(source, text, stack string, at time.Duration) oplog.Record {
+		return oplog.Record{Level: oplog.LevelError, Source: source, Time: t0.Add(at), Text: text, Stack: stack}
+	}
+	var recs []oplog.Record
+	for launch := range 2 {
+		at := time.Duration(launch) * time.Minute
+		recs = append(recs,
+			oplog.Record{Kind: oplog.KindMarker, Name: oplog.MarkerRun, Source: "game", Time: t0.Add(at), Text: "run started"},
+			line("game", "could not load level cave", logged, at+time.Second),
+			line("game", exc, uncaught, at+time.Second+time.Millisecond),
+			oplog.Record{Kind: oplog.KindMarker, Name: oplog.MarkerExit, Level: oplog.LevelError, Source: "game",
+				Time: t0.Add(at + 2*time.Second), Text: "python3 exited with status 1", Data: []byte(`{"exitCode":1}`)})
+	}
+	for _, source := range []string{"editor", "tool"} {
+		recs = append(recs, oplog.Record{Kind: oplog.KindMarker, Name: oplog.MarkerRun, Source: source, Time: t0, Text: "run started"})
+	}
+	for i := range 3 {
+		at := time.Duration(i) * 100 * time.Millisecond
+		recs = append(recs, line("editor", "update failed", logged, at), line("tool", exc, uncaught, at))
+	}
+	logtest.MustAppend(t, l, recs...)
+	for source, want := range map[string]int{"game": 2, "editor": 3, "tool": 3} {
+		p := find(t, l, oplog.CrashQuery{Source: source})
+		if len(p.Groups) != 1 || p.Groups[0].Count != want {
+			t.Errorf("%s: %+v, want one group of %d", source, p.Groups, want)
+		}
+	}
+}

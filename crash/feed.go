@@ -169,6 +169,7 @@ func (x *Index) add(r *oplog.Record) {
 	}
 	e.group = g
 	x.groups[g].live++
+	x.reraised(&e)
 	if x.header != 0 {
 		x.absorbed[x.header] = g
 		x.header = 0
@@ -237,6 +238,43 @@ func (x *Index) firstFatal(e *entry) bool {
 	return true
 }
 
+// reraised keeps one occurrence of an exception a game logged as it
+// caught it and then let go (Python's logging.exception then raise, a Java
+// logger's error then throw): when e prints the exception as itself and
+// the latest entry of its source, of the same run and exception
+// (sameException), logged it under a message of its own at most
+// reasonGap records and dumpSpan before, that entry is absorbed into e.
+// An exception printed again and again as itself (an engine's every
+// frame) or under the same logger message is as many occurrences.
+func (x *Index) reraised(e *entry) {
+	if e.flags != 0 || e.run == 0 {
+		return
+	}
+	for i := len(x.entries) - 1; i >= 0 && e.id-x.entries[i].id <= reasonGap; i-- {
+		p := &x.entries[i]
+		if p.source != e.source {
+			continue
+		}
+		if p.run != e.run || p.flags != logged || p.id >= e.id || e.time-p.time > int64(dumpSpan) ||
+			!sameException(&x.groups[p.group], &x.groups[e.group]) {
+			return
+		}
+		x.groups[p.group].live--
+		x.absorbed[p.id] = e.group
+		x.entries = slices.Delete(x.entries, i, i+1)
+		return
+	}
+}
+
+// sameException reports whether the groups of two printouts may be one
+// exception: the same group, or the same title where the later printout
+// has the earlier's frames and more (caught in a function, let go to the
+// top).
+func sameException(caught, raised *group) bool {
+	return caught == raised || caught.title == raised.title && len(caught.frames) < len(raised.frames) &&
+		slices.Equal(caught.frames, raised.frames[:len(caught.frames)])
+}
+
 // reasonBefore folds into e, a crash's first fatal line, the error line an
 // engine printed as the crash's reason right before its dump (Godot's
 // "ERROR: This is the end." before "Program crashed with signal 4", its
@@ -250,7 +288,7 @@ func (x *Index) reasonBefore(e *entry) {
 	}
 	p := &x.entries[n-1]
 	g := &x.groups[p.group]
-	if p.source != e.source || p.run != e.run || p.level != oplog.LevelError || p.flags != 0 ||
+	if p.source != e.source || p.run != e.run || p.level != oplog.LevelError || p.flags&^logged != 0 ||
 		e.id-p.id > reasonGap || e.time-p.time > int64(dumpSpan) || !crashReason(g) {
 		return
 	}
@@ -316,7 +354,11 @@ func (x *Index) trace(r *oplog.Record) (Trace, uint8, bool) {
 	if r.Kind == oplog.KindOp && r.Stack == "" && t.NumFrames() == 0 {
 		return Trace{}, 0, false // an error message, not a stack
 	}
-	return t.WithHead(message), 0, true
+	var flags uint8
+	if r.Kind == oplog.KindLine && t.Head != "" && (Trace{}).WithHead(message).Head != t.Head {
+		flags = logged
+	}
+	return t.WithHead(message), flags, true
 }
 
 // trim drops the entries and pending operations that retention removed.

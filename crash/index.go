@@ -121,6 +121,9 @@ const (
 	// bare: a fatal line without a stack, the first of its run (a crash
 	// handler's "Program crashed with signal 11"), grouped by its message.
 	bare
+	// logged: a line whose own message is not its stack's exception (a
+	// logger's "could not load level" above the exception it caught).
+	logged
 )
 
 // group is what every occurrence of one crash shares.

@@ -515,3 +515,28 @@ func TestRuntime_Python_Groups(t *testing.T) {
 	g, _ := langPythonGame(t)
 	checkLangGroups(t, g, map[string]string{"uncaught": "ValueError", "chained": "RuntimeError: cannot spawn orc"}, "uncaught", "uncaught", "chained")
 }
+
+// TestRuntime_Python_Reraise: logging.exception, then raise: the logger's
+// record and the uncaught traceback print one exception, one crash a
+// launch (not two) under mcplogd run and in a launch's log imported.
+func TestRuntime_Python_Reraise(t *testing.T) {
+	g, _ := langPythonGame(t)
+	l := mustLog(t)
+	l.SetCrashes(crash.New(l, nil))
+	for i := range 2 {
+		_, printed := runGame(t, l, "run", CommandOptions{Args: g.args(langCase{name: "reraise"}, "none"), Env: os.Environ(), Dir: g.dir})
+		if i == 0 { // a second import of the same bytes would be skipped
+			mustImport(t, l, []byte(printed), ImportOptions{Source: "import"})
+		}
+	}
+	for source, want := range map[string]int{"run": 2, "import": 1} {
+		page, err := l.FindCrashes(t.Context(), oplog.CrashQuery{Source: source})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(page.Groups) != 1 || page.Groups[0].Count != want || !strings.HasPrefix(page.Groups[0].Title, "FileNotFoundError: [Errno 2]") {
+			t.Errorf("%s: %+v; want one group of %d FileNotFoundError", source, page.Groups, want)
+			logLangRecords(t, source, ofSource(t, l, source))
+		}
+	}
+}

@@ -5,7 +5,8 @@ missing texture in every run, then does what MODE says deep in game code
 (main -> tick -> World.spawn -> World.spawn_enemy): "uncaught" (a
 ValueError), "chained" (raise inside except), "from" (raise X from e),
 "syntax" (imports a level with a syntax error), "handled"
-(logging.exception, then a clean exit), "segv" (faulthandler, then a read
+(logging.exception, then a clean exit), "reraise" (logging.exception,
+then raise: the exception twice, logged and uncaught), "segv" (faulthandler, then a read
 of address 0), "warn" (warnings.warn), "group" (a task of asyncio's
 TaskGroup fails: an uncaught ExceptionGroup), "notes" (an uncaught
 exception with two notes), "ignored" (an uncaught KeyError, then, as
@@ -114,6 +115,12 @@ class World:
                 self.load_sprite(kind)  # CRASH:handled
             except OSError:
                 log.exception("could not load the sprite of %s", kind)
+        elif MODE == "reraise":
+            try:
+                self.load_sprite(kind)
+            except OSError:
+                log.exception("giving up on the sprite of %s", kind)
+                raise  # CRASH:reraise
         elif MODE == "segv":
             import ctypes
             faulthandler.enable(sys.__stderr__)
