@@ -54,6 +54,17 @@ func TestRuntime_Java(t *testing.T) {
 	runLang(t, g, cases)
 }
 
+// TestRuntime_Java_Rethrow: an exception logged at SEVERE with its stack,
+// then thrown on: one crash a launch, not two.
+func TestRuntime_Java_Rethrow(t *testing.T) {
+	javac := needEngine(t, "javac")
+	java := needEngine(t, "java")
+	dir := copyGame(t, "runtimes/java")
+	langBuild(t, dir, nil, javac, "-d", "classes", filepath.Join("game", "Game.java"))
+	g := &langGame{dir: dir, progs: map[string][]string{"java": {java, "-cp", filepath.Join(dir, "classes"), "game.Game"}}, first: "java"}
+	checkOnceALaunch(t, g, "rethrow", `java.lang.NumberFormatException: For input string: "lots"`)
+}
+
 // TestRuntime_Node: a TypeError thrown from a setInterval callback, which
 // Node prints under the source line and a caret, with its version after;
 // the handled error of every run is console.error of an Error: its stack.

@@ -518,13 +518,21 @@ func TestRuntime_Python_Groups(t *testing.T) {
 
 // TestRuntime_Python_Reraise: logging.exception, then raise: the logger's
 // record and the uncaught traceback print one exception, one crash a
-// launch (not two) under mcplogd run and in a launch's log imported.
+// launch (not two).
 func TestRuntime_Python_Reraise(t *testing.T) {
 	g, _ := langPythonGame(t)
+	checkOnceALaunch(t, g, "reraise", "FileNotFoundError: [Errno 2]")
+}
+
+// checkOnceALaunch runs g's mode twice under mcplogd run and imports the
+// first launch's output: its crash is one group, titled title, of one
+// occurrence a launch.
+func checkOnceALaunch(t *testing.T, g *langGame, mode, title string) {
+	t.Helper()
 	l := mustLog(t)
 	l.SetCrashes(crash.New(l, nil))
 	for i := range 2 {
-		_, printed := runGame(t, l, "run", CommandOptions{Args: g.args(langCase{name: "reraise"}, "none"), Env: os.Environ(), Dir: g.dir})
+		_, printed := runGame(t, l, "run", CommandOptions{Args: g.args(langCase{name: mode}, "none"), Env: os.Environ(), Dir: g.dir})
 		if i == 0 { // a second import of the same bytes would be skipped
 			mustImport(t, l, []byte(printed), ImportOptions{Source: "import"})
 		}
@@ -534,8 +542,8 @@ func TestRuntime_Python_Reraise(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(page.Groups) != 1 || page.Groups[0].Count != want || !strings.HasPrefix(page.Groups[0].Title, "FileNotFoundError: [Errno 2]") {
-			t.Errorf("%s: %+v; want one group of %d FileNotFoundError", source, page.Groups, want)
+		if len(page.Groups) != 1 || page.Groups[0].Count != want || !strings.HasPrefix(page.Groups[0].Title, title) {
+			t.Errorf("%s: %+v; want one group of %d %s", source, page.Groups, want, title)
 			logLangRecords(t, source, ofSource(t, l, source))
 		}
 	}

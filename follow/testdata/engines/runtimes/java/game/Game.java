@@ -10,7 +10,8 @@
 // IllegalStateException caused by a NumberFormatException deep in game code
 // (main -> tick -> World.spawn -> World.spawnEnemy), which nothing catches:
 // the JVM prints 'Exception in thread "main"' and the "Caused by:" chain.
-// "ok" does not.
+// "rethrow" logs the NumberFormatException at SEVERE with its stack, then
+// throws it on, uncaught. "ok" does not.
 package game;
 
 import java.io.File;
@@ -20,6 +21,7 @@ import java.text.SimpleDateFormat;
 import java.util.Date;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.logging.Level;
 import java.util.logging.Logger;
 
 class World {
@@ -45,13 +47,17 @@ class World {
 		try {
 			parseHp(kind);
 		} catch (NumberFormatException e) {
+			if (Game.mode.equals("rethrow")) {
+				LOG.log(Level.SEVERE, "giving up on " + kind, e);
+				throw e; // CRASH:rethrow
+			}
 			throw new IllegalStateException("cannot spawn " + kind, e); // CRASH:caused
 		}
 		enemies++;
 	}
 
 	void spawn(int frame) {
-		if (frame == 3 && Game.mode.equals("caused")) {
+		if (frame == 3 && (Game.mode.equals("caused") || Game.mode.equals("rethrow"))) {
 			spawnEnemy("orc");
 		}
 	}
