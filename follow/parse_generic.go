@@ -26,7 +26,10 @@ import (
 // traceback's closing exception line and a Go panic's unindented frames.
 // After an entry that began with a timestamp, every line without a
 // timestamp or level word joins it (a message of several lines, and a
-// Java exception's first line after a warning or error that announced it);
+// Java exception's first line after a warning or error that announced it),
+// unless a line without a timestamp has begun an entry before: where a
+// game's plain prints come between its logger's lines, only a line that
+// looks like more of the entry (indented, a trace, that exception) joins;
 // after an info or debug entry not ending in a colon, a line naming an
 // exception at its start ("TypeError: x", "java.io.IOException: x")
 // starts an error entry of its own, as it does after an entry without a
@@ -41,6 +44,7 @@ type genericParser struct {
 	e        entry
 	explicit bool      // the held entry's level came from a level word
 	stamped  bool      // the held entry began with a timestamp: lines without one join it
+	plain    bool      // a line without a timestamp began an entry: prints mixed with a logger's lines
 	uptime   bool      // the held entry began with an uptime: lines without one join it
 	renpy    bool      // the held entry is Ren'Py's traceback.txt: every line joins it
 	jul      bool      // the held entry is java.util.logging's header: its level line is next
@@ -111,7 +115,14 @@ func (p *genericParser) continues(s string) bool {
 		return true
 	}
 	if p.stamped {
-		if !p.announces() && exceptionLine(s) {
+		switch exc := exceptionLine(s); {
+		case exc && !p.announces():
+			return false
+		case p.plain && !exc:
+			// Where the game's plain prints come between its logger's
+			// lines, a line without a timestamp is one of them, unless
+			// it looks like more of the entry (indented, a trace, the
+			// exception a logged error announced).
 			return false
 		}
 		return !p.isHeader(s)
@@ -244,6 +255,7 @@ func (p *genericParser) begin(line string, end int64) {
 		level = oplog.LevelFatal
 	}
 	p.explicit, p.stamped = ok, stamped
+	p.plain = p.plain || !stamped && up < 0
 	p.renpy = rest == renpyHeader
 	if p.renpy && !ok {
 		level = oplog.LevelError

@@ -1,6 +1,8 @@
 package follow
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -267,5 +269,38 @@ func TestParse_GLib(t *testing.T) {
 		es[0].Record.Text != "g_hash_table_lookup: assertion 'hash_table != NULL' failed" ||
 		es[1].Record.Name != "Gtk" || es[1].Record.Level != oplog.LevelWarn || es[1].Record.Text != "cannot open display" {
 		t.Errorf("domains: %+v", es)
+	}
+}
+
+// TestParse_GenericPrintsBetweenLoggerLines: after a timestamped entry a
+// line without a timestamp is more of its message, unless the game's plain
+// prints have begun entries of their own: then a print after a logger's
+// error is a line of its own, while the error's indented and trace lines
+// and the exception it announced stay its.
+func TestParse_GenericPrintsBetweenLoggerLines(t *testing.T) {
+	texts := func(input string) []string {
+		t.Helper()
+		var got []string
+		for _, e := range parse(t, "generic", input) {
+			got = append(got, fmt.Sprintf("%s %s|%s", e.Record.Level, e.Record.Text, e.Record.Stack))
+		}
+		return got
+	}
+	for _, c := range []struct {
+		input string
+		want  []string
+	}{
+		{"2026-03-01 12:00:00 ERROR config rejected:\nkey=1\nscale=0\n2026-03-01 12:00:01 INFO next\n",
+			[]string{"error config rejected:|key=1\nscale=0", "info next|"}},
+		{"starting\n2026-03-01 12:00:00 ERROR missing texture\nframe 2\nframe 3\n2026-03-01 12:00:01 INFO next\n",
+			[]string{"info starting|", "error missing texture|", "info frame 2|", "info frame 3|", "info next|"}},
+		{"starting\n2026-03-01 12:00:00 ERROR load failed\njava.io.IOException: x\n\tat a.B.c(B.java:1)\nframe 2\n",
+			[]string{"info starting|", "error load failed|java.io.IOException: x\n\tat a.B.c(B.java:1)", "info frame 2|"}},
+		{"starting\n2026-03-01 12:00:00 ERROR config rejected:\n  key=1\nframe 2\n",
+			[]string{"info starting|", "error config rejected:|  key=1", "info frame 2|"}},
+	} {
+		if got := texts(c.input); !slices.Equal(got, c.want) {
+			t.Errorf("%q:\n got %q\nwant %q", c.input, got, c.want)
+		}
 	}
 }
