@@ -77,9 +77,10 @@ func TestIndex_FindCrashes_BareDump(t *testing.T) {
 
 // TestIndex_FindCrashes_LoggedThenRaised: an exception a game logged as it
 // caught it and then let go (Python's logging.exception then raise) is
-// one occurrence a launch, not two; the same exception printed as itself
-// every frame, or logged under the same message every frame, counts each
-// time.
+// one occurrence a launch, not two, as is one a thread died of (reported
+// at error) and its join raised again (fatal); the same exception printed
+// as itself every frame, or logged under the same message every frame,
+// counts each time.
 func TestIndex_FindCrashes_LoggedThenRaised(t *testing.T) {
 	l, _ := mustOpen(t, nil)
 	const exc = "json.decoder.JSONDecodeError: Expecting value: line 1 column 1 (char 0)"
@@ -99,6 +100,10 @@ func TestIndex_FindCrashes_LoggedThenRaised(t *testing.T) {
 			oplog.Record{Kind: oplog.KindMarker, Name: oplog.MarkerExit, Level: oplog.LevelError, Source: "game",
 				Time: t0.Add(at + 2*time.Second), Text: "python3 exited with status 1", Data: []byte(`{"exitCode":1}`)})
 	}
+	// A thread's report at error, then its join raising it, fatal.
+	recs = append(recs, oplog.Record{Kind: oplog.KindMarker, Name: oplog.MarkerRun, Source: "threads", Time: t0, Text: "run started"},
+		line("threads", exc, uncaught, time.Second), line("threads", exc, uncaught, time.Second+time.Millisecond))
+	recs[len(recs)-1].Level = oplog.LevelFatal
 	for _, source := range []string{"editor", "tool"} {
 		recs = append(recs, oplog.Record{Kind: oplog.KindMarker, Name: oplog.MarkerRun, Source: source, Time: t0, Text: "run started"})
 	}
@@ -107,7 +112,7 @@ func TestIndex_FindCrashes_LoggedThenRaised(t *testing.T) {
 		recs = append(recs, line("editor", "update failed", logged, at), line("tool", exc, uncaught, at))
 	}
 	logtest.MustAppend(t, l, recs...)
-	for source, want := range map[string]int{"game": 2, "editor": 3, "tool": 3} {
+	for source, want := range map[string]int{"game": 2, "threads": 1, "editor": 3, "tool": 3} {
 		p := find(t, l, oplog.CrashQuery{Source: source})
 		if len(p.Groups) != 1 || p.Groups[0].Count != want {
 			t.Errorf("%s: %+v, want one group of %d", source, p.Groups, want)

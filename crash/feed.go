@@ -240,12 +240,14 @@ func (x *Index) firstFatal(e *entry) bool {
 
 // reraised keeps one occurrence of an exception a game logged as it
 // caught it and then let go (Python's logging.exception then raise, a Java
-// logger's error then throw): when e prints the exception as itself and
-// the latest entry of its source, of the same run and exception
-// (sameException), logged it under a message of its own at most
-// reasonGap records and dumpSpan before, that entry is absorbed into e.
-// An exception printed again and again as itself (an engine's every
-// frame) or under the same logger message is as many occurrences.
+// logger's error then throw), or that a thread died of and its join
+// raised again (Ruby's report of the thread, then the uncaught
+// exception): when e prints the exception as itself and the latest entry
+// of its source, of the same run and exception (sameException), at most
+// reasonGap records and dumpSpan before, logged it under a message of its
+// own or printed it as an error where e is fatal, that entry is absorbed
+// into e. An exception printed again and again as itself (an engine's
+// every frame) or under the same logger message is as many occurrences.
 func (x *Index) reraised(e *entry) {
 	if e.flags != 0 || e.run == 0 {
 		return
@@ -255,7 +257,8 @@ func (x *Index) reraised(e *entry) {
 		if p.source != e.source {
 			continue
 		}
-		if p.run != e.run || p.flags != logged || p.id >= e.id || e.time-p.time > int64(dumpSpan) ||
+		again := p.flags == logged || p.flags == 0 && p.level == oplog.LevelError && e.level == oplog.LevelFatal
+		if p.run != e.run || !again || p.id >= e.id || e.time-p.time > int64(dumpSpan) ||
 			!sameException(&x.groups[p.group], &x.groups[e.group]) {
 			return
 		}

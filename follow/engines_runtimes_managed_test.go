@@ -65,6 +65,15 @@ func TestRuntime_Java_Rethrow(t *testing.T) {
 	checkOnceALaunch(t, g, "rethrow", `java.lang.NumberFormatException: For input string: "lots"`)
 }
 
+// TestRuntime_Ruby_Thread: a thread dies of an exception and the game's
+// join raises it again: Ruby prints it twice, one crash a launch.
+func TestRuntime_Ruby_Thread(t *testing.T) {
+	ruby := needEngine(t, "ruby")
+	dir := copyGame(t, "runtimes/ruby")
+	g := &langGame{dir: dir, progs: map[string][]string{"ruby": {ruby, filepath.Join(dir, "game.rb")}}, first: "ruby"}
+	checkOnceALaunch(t, g, "thread", "undefined method `fetch' for nil")
+}
+
 // TestRuntime_Node: a TypeError thrown from a setInterval callback, which
 // Node prints under the source line and a caret, with its version after;
 // the handled error of every run is console.error of an Error: its stack.

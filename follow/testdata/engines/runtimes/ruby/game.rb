@@ -8,7 +8,9 @@
 # frame 3, MODE "nomethod" calls a method of nil deep in game code (tick ->
 # World#spawn -> World#spawn_enemy), which nothing rescues: Ruby prints
 # where, the message and class, the line of code with a caret under the
-# call, then the frames. "ok" does not crash.
+# call, then the frames. "thread" does the same in a thread the game
+# joins: Ruby reports the thread's death, then the join raises it again,
+# uncaught. "ok" does not crash.
 require 'logger'
 
 $stdout.sync = true
@@ -61,7 +63,13 @@ class World
   end
 
   def spawn(frame)
-    spawn_enemy('orc') if frame == 3 && MODE != 'ok'
+    return unless frame == 3 && MODE != 'ok'
+
+    if MODE == 'thread'
+      Thread.new { spawn_enemy('orc') }.join
+    else
+      spawn_enemy('orc')
+    end
   end
 
   def tick(frame)
