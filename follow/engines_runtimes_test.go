@@ -524,6 +524,52 @@ func TestRuntime_Python_Reraise(t *testing.T) {
 	checkOnceALaunch(t, g, "reraise", "FileNotFoundError: [Errno 2]")
 }
 
+// TestRuntime_Python_Appended: the game launched three times with its
+// output appended to one log (game >> game.log), its banner first:
+// crashed, crashed, then fixed. Followed live and imported, the log has
+// three runs, the first two crashed, the third not.
+func TestRuntime_Python_Appended(t *testing.T) {
+	g, _ := langPythonGame(t)
+	path := filepath.Join(t.TempDir(), "game.log")
+	appendFile(t, path, "")
+	l := mustLog(t)
+	opts := testOptions(path)
+	opts.Name, opts.makeParser, opts.Parser = "file", nil, "generic"
+	f := mustStart(t, l, opts)
+	for _, mode := range []string{"uncaught", "uncaught", "ok"} {
+		w, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The game's banner first, its build number different each launch.
+		cmd := exec.Command("sh", append([]string{"-c", `echo "Dungeon 0.3 (build $$)"; exec "$@"`, "sh"}, g.args(langCase{name: mode}, "none")...)...)
+		cmd.Dir, cmd.Stdout, cmd.Stderr = g.dir, w, w
+		_ = cmd.Run() // exits 1 when it crashes
+		w.Close()
+	}
+	all, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	logtest.Eventually(t, waitFor, "the follower read the whole log", func() bool { return f.Status().Offset == int64(len(all)) })
+	mustClose(t, f)
+	mustImport(t, l, all, ImportOptions{Source: "import", Parser: "generic"})
+	for _, source := range []string{"file", "import"} {
+		runs, err := l.Runs(t.Context(), source)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, r := range runs {
+			got = append(got, r.Outcome)
+		}
+		if len(got) != 3 || got[0] != oplog.OutcomeCrashed || got[1] != oplog.OutcomeCrashed || got[2] == oplog.OutcomeCrashed {
+			t.Errorf("%s: runs %q, want crashed, crashed, then not", source, got)
+			logLangRecords(t, source, ofSource(t, l, source))
+		}
+	}
+}
+
 // checkOnceALaunch runs g's mode twice under mcplogd run and imports the
 // first launch's output: its crash is one group, titled title, of one
 // occurrence a launch.

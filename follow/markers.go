@@ -47,19 +47,22 @@ type marking struct {
 	held      []Entry // a file's first entries, until its banner says whether they start its run (hold)
 	early     int     // entries looked at for a banner before any run marker
 	skip      int     // entries through the banner whose run marker hold put before them
+	relaunchState
 
 	before, after []oplog.Record // markers' room, reused: mark copies what it returns
 }
 
 // withMarkers returns p with markers added to its entries.
-func withMarkers(p Parser) Parser { return &marking{p: p, sinceRun: -1} }
+func withMarkers(p Parser) Parser {
+	return &marking{p: p, sinceRun: -1, relaunchState: relaunchState{firstDue: true}}
+}
 
 func (m *marking) waiting() bool { return waitingFor(m.p) }
 
 // withMarkersOwned is withMarkers when owned is false; when it is true,
 // another writer starts and ends the runs: compile markers only.
 func withMarkersOwned(p Parser, owned bool) Parser {
-	return &marking{p: p, sinceRun: -1, launched: owned, owned: owned}
+	return &marking{p: p, sinceRun: -1, launched: owned, owned: owned, relaunchState: relaunchState{firstDue: true}}
 }
 
 func (m *marking) Name() string { return m.p.Name() }
@@ -158,6 +161,7 @@ func (m *marking) mark(entries []Entry) []Entry {
 			}
 			continue // a launch is the run: the parser's start of one is not
 		}
+		m.end = e.End
 		before, after := m.markers(&e.Record)
 		if len(before) == 0 && len(after) == 0 {
 			if out != nil {
@@ -268,7 +272,9 @@ func (m *marking) markers(r *oplog.Record) (before, after []oplog.Record) {
 		}
 		return nil, nil
 	}
-	if m.newRun == "" && r.Name != "compiler" && !mayMark(r.Text) {
+	again := !m.launched && m.relaunch(r)
+	if m.newRun == "" && !again && r.Name != "compiler" && !mayMark(r.Text) {
+		m.noteFirst(r, m.sinceRun >= 0)
 		if m.sinceRun >= 0 {
 			m.sinceRun++
 		}
@@ -291,7 +297,12 @@ func (m *marking) markers(r *oplog.Record) (before, after []oplog.Record) {
 		before = append(before, marker(r, oplog.MarkerRun, oplog.LevelInfo, "run started: the log file was "+m.newRun,
 			(&runInfo{reason: m.newRun}).data()))
 		m.runStarted()
+	} else if again {
+		before = append(before, marker(r, oplog.MarkerRun, oplog.LevelInfo, "run started: the game's first line again, after its last line ended it",
+			(&runInfo{reason: "relaunched"}).data()))
+		m.runStarted()
 	}
+	m.noteFirst(r, m.sinceRun >= 0)
 	if m.sinceRun >= 0 {
 		m.sinceRun++
 	}
@@ -333,6 +344,7 @@ func (m *marking) markers(r *oplog.Record) (before, after []oplog.Record) {
 // runStarted resets the state of a run: no compile is under way.
 func (m *marking) runStarted() {
 	m.sinceRun, m.newRun = 0, ""
+	m.started()
 	m.compiling, m.errors = false, 0
 }
 

@@ -225,3 +225,24 @@ func TestMarkers_Shutdown(t *testing.T) {
 		}
 	}
 }
+
+// TestMarkers_Relaunch: in a log the game appends to, its first line again
+// right after a line that ended it (a traceback, a fatal line) starts a
+// run, whatever numbers differ; after any other line it does not.
+func TestMarkers_Relaunch(t *testing.T) {
+	tb := "Traceback (most recent call last):\n  File \"g.py\", line 3, in <module>\nKeyError: 'x'\n"
+	for _, c := range []struct {
+		text string
+		want []string
+	}{
+		{"Game 1.0 (seed 123)\ntick\n" + tb + "Game 1.0 (seed 456)\ntick\n" + tb + "Game 1.0 (seed 789)\ntick\n",
+			[]string{"run<Game 1.0 (seed 456)", "run<Game 1.0 (seed 789)"}},
+		{"Game 1.0\ntick\nFATAL: out of memory\nGame 1.0\n", []string{"run<Game 1.0"}},
+		{"Game 1.0\ntick\nGame 1.0\n" + tb + "tick\n", nil},
+		{"Game 1.0\ntick\n" + tb + "Game 1.0 (safe mode)\n", nil},
+	} {
+		if got := markerTrail(feed(withMarkers(mustParser(t, "generic")), []byte(c.text))); strings.Join(got, "|") != strings.Join(c.want, "|") {
+			t.Errorf("%q: markers %q, want %q", c.text, got, c.want)
+		}
+	}
+}
