@@ -119,3 +119,26 @@ func TestIndex_FindCrashes_LoggedThenRaised(t *testing.T) {
 		}
 	}
 }
+
+// TestIndex_FindCrashes_BareRepeated: the same bare fatal line three times
+// in one run within seconds (a log the game appends to, its launches one
+// run) is three occurrences, the newest last; a dump's other lines still
+// go with its crash.
+func TestIndex_FindCrashes_BareRepeated(t *testing.T) {
+	l, _ := mustOpen(t, nil)
+	terminate := "terminate called after throwing an instance of 'std::runtime_error'\n  what():  save file corrupt"
+	fatal := func(text string, at time.Duration) oplog.Record {
+		return oplog.Record{Level: oplog.LevelFatal, Source: "game", Time: t0.Add(at), Text: text}
+	}
+	recs := []oplog.Record{
+		{Kind: oplog.KindMarker, Name: oplog.MarkerRun, Source: "game", Time: t0, Text: "run started"},
+		fatal(terminate, time.Second), fatal("Aborted (core dumped)", time.Second),
+		fatal(terminate, 3*time.Second), fatal("Aborted (core dumped)", 3*time.Second),
+		fatal(terminate, 5*time.Second),
+	}
+	logtest.MustAppend(t, l, recs...)
+	p := find(t, l, oplog.CrashQuery{})
+	if len(p.Groups) != 1 || p.Groups[0].Count != 3 || p.Groups[0].LastID != recs[5].ID {
+		t.Fatalf("groups %q (%+v), want one of 3, the newest #%d", groupsOf(t, l), p.Groups, recs[5].ID)
+	}
+}

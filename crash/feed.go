@@ -154,13 +154,13 @@ func (x *Index) add(r *oplog.Record) {
 		x.bySource[name] = src
 	}
 	e := entry{id: r.ID, time: r.Time.UnixNano(), source: src, run: uint32(min(r.Run, 1<<32-1)), level: r.Level, flags: flags}
+	sig := t.Signature()
 	if r.Kind == oplog.KindLine && r.Level == oplog.LevelFatal {
-		if !x.firstFatal(&e) {
+		if !x.firstFatal(&e, sig) {
 			return
 		}
 		x.reasonBefore(&e)
 	}
-	sig := t.Signature()
 	g, ok := x.bySig[sig]
 	if !ok {
 		g = int32(len(x.groups))
@@ -206,8 +206,10 @@ func (x *Index) add(r *oplog.Record) {
 // what it is, where a dump's banner says nothing more (three script
 // errors a game turns fatal in one second are three crashes). A fatal
 // line later than dumpSpan is another crash: a file followed without run
-// markers is one long run. It reports whether e is to be added.
-func (x *Index) firstFatal(e *entry) bool {
+// markers is one long run; so is a bare line that says what the first
+// said (sig): a dump's lines say something else, the same crash again
+// says the same. It reports whether e is to be added.
+func (x *Index) firstFatal(e *entry, sig string) bool {
 	if e.run == 0 {
 		return true
 	}
@@ -223,6 +225,9 @@ func (x *Index) firstFatal(e *entry) bool {
 		return false
 	}
 	switch {
+	case e.flags&bare != 0 && x.groups[x.entries[i].group].sig == sig:
+		x.fatal[k] = fatalLine{e.id, e.time} // the same crash again
+		return true
 	case e.flags&bare != 0:
 		x.absorbed[e.id] = x.entries[i].group
 		return false
