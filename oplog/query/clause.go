@@ -72,6 +72,8 @@ func lexClause(s string) ([]ctok, string) {
 				}
 				toks = append(toks, ctok{map[rune]ctokKind{'^': cBoost, '~': cTilde}[r], text})
 			}
+		case r == '-' && i+1 < len(rs) && unicode.IsDigit(rs[i+1]) && (i == 0 || unicode.IsSpace(rs[i-1])):
+			i++ // a minus sign, as pasted text has them ("code -32600"): the number is the word
 		case strings.ContainsRune("+-:><=", r):
 			toks = append(toks, ctok{map[rune]ctokKind{'+': cPlus, '-': cMinus, ':': cColon, '>': cGreater, '<': cLess, '=': cEqual}[r], string(r)})
 			i++
@@ -178,6 +180,12 @@ func parseClause(s string, tok, at int, text string) (Node, error) {
 		}
 		parts = append(parts, pt)
 	}
+	if p.pastedColon {
+		// "main.rs:7:5" is a place: every part of it, not any.
+		for i := range parts {
+			parts[i].must = !parts[i].not_
+		}
+	}
 	switch {
 	case lexErr != "":
 		return nil, SyntaxError(s, tok, lexErr)
@@ -241,7 +249,8 @@ type clauseParser struct {
 	value int    // where the clause's value starts in text
 	toks  []ctok
 
-	starved bool // a token was wanted after the last
+	starved     bool // a token was wanted after the last
+	pastedColon bool // a colon of a message pasted as printed was read
 }
 
 // valueAt returns the byte offset in text of the clause's value, after
@@ -288,7 +297,7 @@ func (p *clauseParser) part() (part, error) {
 	switch {
 	case (t.kind == cString || t.kind == cNumber) && p.pasted(t):
 		p.next() // the colon of a pasted message: "ZeroDivisionError: ...", "main.lua:7: ..."
-		p.value = 0
+		p.value, p.pastedColon = 0, true
 		if t.kind == cNumber {
 			pt.n, err = p.number("", t.s)
 		} else {
@@ -345,9 +354,9 @@ func (p *clauseParser) unexpected(t ctok, ok bool, pt part) error {
 	case t.kind == cGreater || t.kind == cLess || t.kind == cEqual:
 		return p.syntax(fmt.Sprintf(`'%s' needs a field before it, such as time:>="2026-05-01"; to search it, quote it: "a%sb"`, t.s, t.s))
 	case t.kind == cTilde:
-		return p.syntax("'~' needs a word before it, such as colour~1")
+		return p.syntax(`'~' needs a word before it, such as colour~1; to search a line that holds it, quote the line: "a ~ b"`)
 	}
-	return p.syntax("'^' needs a word before it, such as crash^2")
+	return p.syntax(`'^' needs a word before it, such as crash^2; to search a line that holds it, quote the line: "a ^ b"`)
 }
 
 // fieldExamples are a value of each field, for the errors that say what

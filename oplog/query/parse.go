@@ -296,8 +296,8 @@ func group(s string, toks []token, open int) (Node, []token, error) {
 		default:
 			text := t.s
 			switch {
-			case strings.HasPrefix(text, "-") && len(text) > 1:
-				text, not = text[1:], !not
+			case strings.HasPrefix(text, "-") && len(text) > 1 && !('0' <= text[1] && text[1] <= '9'):
+				text, not = text[1:], !not // before a digit, a minus sign: "code -32600" (clause.go)
 			case strings.HasPrefix(text, "+") && len(text) > 1:
 				text = text[1:]
 			}

@@ -150,8 +150,8 @@ func TestParse_Errors(t *testing.T) {
 	syn(`name:-x`, 6, `name: a value that starts with - is quoted, such as name:"-x"`)
 	syn(`:x`, 1, `':' needs a field name before it, such as name:Physics; to search a colon, quote it: "a:b"`)
 	syn(`>3`, 1, `'>' needs a field before it, such as time:>="2026-05-01"; to search it, quote it: "a>b"`)
-	syn(`~1`, 1, "'~' needs a word before it, such as colour~1")
-	syn(`^2`, 1, "'^' needs a word before it, such as crash^2")
+	syn(`~1`, 1, `'~' needs a word before it, such as colour~1; to search a line that holds it, quote the line: "a ~ b"`)
+	syn(`^2`, 1, `'^' needs a word before it, such as crash^2; to search a line that holds it, quote the line: "a ^ b"`)
 	syn(`\`, 1, `a backslash escapes the character after it, and nothing follows this one; search a backslash as \\`)
 	syn(`"a b"~1`, 1, "a phrase takes no fuzziness (~); write fuzzy words without quotes, such as colour~1 reference~1")
 	syn(`time:>=2026-01-01`, 6, `time:>= takes a quoted time, such as time:>="2026-05-01T12:00:00Z", time:>="2026-05-01 12:00:00" or time:>="2026-05-01"`)
@@ -215,10 +215,13 @@ func TestParse_Pasted(t *testing.T) {
 	for s, want := range map[string]string{
 		`ZeroDivisionError: division by zero`:        `and(ZeroDivisionError division zero)`, // "by": a stop word
 		`panic: runtime error`:                       `and(panic runtime error)`,
-		`main.lua:7: attempt to index field 'grass'`: `and(or(main.lua 7) attempt index field 'grass')`,
-		`game.c:4:14: runtime error: 2147483647 + 1`: `and(or(game.c 4 14) runtime error 2147483647 1)`,
-		`Assets/Player.cs:42 null`:                   `and(or(Assets/Player.cs 42) null)`,
+		`main.lua:7: attempt to index field 'grass'`: `and(and(main.lua 7) attempt index field 'grass')`,
+		`game.c:4:14: runtime error: 2147483647 + 1`: `and(and(game.c 4 14) runtime error 2147483647 1)`,
+		`Assets/Player.cs:42 null`:                   `and(and(Assets/Player.cs 42) null)`,
 		`Player - joined`:                            `and(Player joined)`,
+		`src/main.rs:7:5`:                            `and(src/main.rs 7 5)`,
+		`bad handshake (code -32600)`:                `and(bad handshake and(code 32600))`,
+		`peer -1 refused -debug`:                     `and(peer 1 refused not(debug))`,
 		`level:error TypeError: boom`:                `and(level:error TypeError boom)`,
 		// What the language cannot read is read as the message's words.
 		`Traceback (most recent call last):`:                 `and(Traceback recent call last)`,
