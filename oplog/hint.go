@@ -78,6 +78,12 @@ func suggestEdits(w string) int {
 func (l *Log) hint(ctx context.Context, q SearchQuery) *SearchHint {
 	q.Cursor = ""
 	q.wholeSeconds()
+	if h := l.lineHint(ctx, &q); h != nil {
+		return h
+	}
+	if h := l.operatorHint(ctx, &q); h != nil {
+		return h
+	}
 	if h := l.wordHint(ctx, &q); h != nil {
 		return h
 	}

@@ -320,3 +320,43 @@ func TestLog_Search_PastedLine(t *testing.T) {
 		t.Fatalf("the words of a message first: %+v, %v; want a hint", p, err)
 	}
 }
+
+// TestLog_Search_PastedShapes: what a pasted error holds that reads as the
+// language finds its record: a negative number (a minus sign, not NOT), a
+// file, line and column (every part, not any); a block of lines that no
+// record holds whole (a panic and the runtime's note after it) hints at its
+// line that finds records; words that read as operators ("Shader NOT
+// compiled") hint at the phrase.
+func TestLog_Search_PastedShapes(t *testing.T) {
+	e := mustOpen(t, t.TempDir(), small(), nil)
+	recs := lines(1, 300)
+	recs[40] = oplog.Record{Level: oplog.LevelError, Name: "Net", Text: "net: peer -1 refused: bad handshake (code -32600)"}
+	recs[80] = oplog.Record{Level: oplog.LevelFatal, Name: "panic", Text: "index out of bounds: the len is 3 but the index is 7", Stack: "at src/main.rs:7:5"}
+	recs[120] = oplog.Record{Level: oplog.LevelError, Name: "Game", Text: "spawn_enemy(count=-5): count must be in 0..100, not 7"}
+	recs[160] = oplog.Record{Level: oplog.LevelError, Name: "Render", Text: "Shader NOT compiled: missing OR invalid uniform u_time"}
+	logtest.MustAppend(t, e.log, recs...)
+	ctx := context.Background()
+	for q, want := range map[string]uint64{
+		"bad handshake (code -32600)": recs[40].ID,
+		"-32600":                      recs[40].ID,
+		"src/main.rs:7:5":             recs[80].ID,
+	} {
+		p, err := e.log.Search(ctx, oplog.SearchQuery{Query: q, Limit: 10})
+		if err != nil || len(p.Hits) != 1 || p.Hits[0].Record.ID != want {
+			t.Errorf("search %q: %+v, %v; want #%d alone", q, p.Hits, err, want)
+		}
+	}
+	for q, want := range map[string]string{
+		"thread 'main' panicked at src/main.rs:7:5:\nindex out of bounds: the len is 3 but the index is 7\nnote: run with `RUST_BACKTRACE=1` environment variable to display a backtrace": `0 hits for the 3 lines as one; line 2 finds records: query="index out of bounds: the len is 3 but the index is 7" (1 record)`,
+		"Shader NOT compiled": `0 hits; NOT, AND, OR and a word's leading - are operators: as the words they are, query="\"Shader NOT compiled\"" (1 record)`,
+	} {
+		p, err := e.log.Search(ctx, oplog.SearchQuery{Query: q, Hint: true})
+		if err != nil || len(p.Hits) != 0 || p.Hint == nil || p.Hint.Text != want {
+			t.Errorf("search %q: %+v, %v; want the hint %s", q, p, err, want)
+			continue
+		}
+		if got, total := searchArgs(t, e.log, p.Hint.Args); total != 1 {
+			t.Errorf("the hint of %q found %q", q, got)
+		}
+	}
+}

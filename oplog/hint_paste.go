@@ -1,0 +1,114 @@
+package oplog
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	ql "github.com/mcplogd/mcplogd/oplog/query"
+)
+
+// Two more shapes of text pasted as it was printed that find nothing as a
+// query: a block of lines (a panic and the runtime's note after it, which
+// no record keeps), and a line whose words the language reads as
+// operators ("Shader NOT compiled", "peer -timeout"). Each gets, as its
+// hint, the query that finds what was meant.
+
+// pasteLines is how many lines of a pasted block lineHint tries.
+const pasteLines = 8
+
+// lineHint is the hint of q, a block of lines that matches nothing as one:
+// the first of its lines (with two words or more) that finds records as it
+// is, else the first that does without its first words (withoutLead).
+func (l *Log) lineHint(ctx context.Context, q *SearchQuery) *SearchHint {
+	lines := strings.Split(q.Query, "\n")
+	if len(lines) < 2 {
+		return nil
+	}
+	var tries []int // the lines tried
+	for i, line := range lines {
+		if letterWords(line) >= 2 && len(tries) < pasteLines {
+			tries = append(tries, i)
+		}
+	}
+	for _, lead := range []bool{false, true} {
+		for _, i := range tries {
+			c := *q
+			c.Query, c.Tree = strings.TrimSpace(lines[i]), nil
+			if _, err := ParseQuery(c.Query); err != nil {
+				continue
+			}
+			var n int64
+			var exact bool
+			if lead {
+				c, _, n, exact = l.withoutLead(ctx, &c)
+			} else {
+				n, exact = l.trial(ctx, &c)
+			}
+			if n == 0 {
+				continue
+			}
+			args, _ := c.hintArgs()
+			args["query"] = strings.TrimSpace(args["query"])
+			return &SearchHint{Text: fmt.Sprintf("0 hits for the %d lines as one; line %d finds records: %s (%s)", len(lines), i+1, argsText(args), records(n, exact)),
+				Args: args, Records: n}
+		}
+	}
+	return nil
+}
+
+// operatorHint is the hint of q, whose query reads words as operators (NOT,
+// AND, OR, a word's leading -) and finds nothing: the query as one phrase,
+// the words they are, when that finds records.
+func (l *Log) operatorHint(ctx context.Context, q *SearchQuery) *SearchHint {
+	tree, err := ParseQuery(q.Query)
+	if err != nil || !hasOperator(tree) || strings.Contains(q.Query, `"`) || !onlyWords(withoutNot(tree)) {
+		return nil
+	}
+	c := *q
+	c.Query, c.Tree = `"`+q.Query+`"`, nil
+	if _, err := ParseQuery(c.Query); err != nil {
+		return nil
+	}
+	n, exact := l.trial(ctx, &c)
+	if n == 0 {
+		return nil
+	}
+	args, _ := c.hintArgs()
+	return &SearchHint{Text: "0 hits; NOT, AND, OR and a word's leading - are operators: as the words they are, " + argsText(args) + " (" + records(n, exact) + ")",
+		Args: args, Records: n}
+}
+
+// hasOperator reports a tree that excludes or alternates: what NOT, OR or
+// a leading - wrote.
+func hasOperator(n ql.Node) bool {
+	switch n := n.(type) {
+	case *ql.Not, *ql.Or:
+		return true
+	case *ql.And:
+		return slices.ContainsFunc(n.Nodes, hasOperator)
+	}
+	return false
+}
+
+// withoutNot is tree with its exclusions read as what they exclude.
+func withoutNot(n ql.Node) ql.Node {
+	switch n := n.(type) {
+	case *ql.Not:
+		return withoutNot(n.Node)
+	case *ql.And:
+		c := &ql.And{}
+		for _, m := range n.Nodes {
+			c.Nodes = append(c.Nodes, withoutNot(m))
+		}
+		return c
+	case *ql.Or:
+		c := &ql.Or{}
+		for _, m := range n.Nodes {
+			c.Nodes = append(c.Nodes, withoutNot(m))
+		}
+		return c
+	}
+	return n
+}
