@@ -12,7 +12,10 @@ import (
 	"runtime"
 	"runtime/debug"
 	"slices"
+	"strings"
 	"syscall"
+	"unicode"
+	"unicode/utf8"
 )
 
 func main() {
@@ -156,6 +159,9 @@ func (m *Main) parse(fs *flag.FlagSet, args []string, nargs int) error {
 	}
 	var pos []string
 	for {
+		// "-32600", "-> respawn failed": text, where a flag would be.
+		var text []string
+		args, text = untilText(fs, args)
 		// The flag package prints --help's usage, and an error with the
 		// usage, to the set's output: the usage asked for goes to standard
 		// output (so that "| less" shows it), an error is one line on
@@ -171,11 +177,11 @@ func (m *Main) parse(fs *flag.FlagSet, args []string, nargs int) error {
 			flagError(m.Stderr, fs, err)
 			return errUsage
 		}
-		if fs.NArg() == 0 {
+		args = append(fs.Args(), text...)
+		if len(args) == 0 {
 			break
 		}
-		pos = append(pos, fs.Arg(0))
-		args = fs.Args()[1:]
+		pos, args = append(pos, args[0]), args[1:]
 	}
 	// Parsing "--" alone sets no flag and leaves pos as fs.Args().
 	_ = fs.Parse(append([]string{"--"}, append(pos, rest...)...))
@@ -185,6 +191,40 @@ func (m *Main) parse(fs *flag.FlagSet, args []string, nargs int) error {
 	}
 	m.chooseData(fs) // datapath.go
 	return nil
+}
+
+// untilText splits args before the first that begins with - but is
+// text, not a flag (notFlag), nor a flag's value ("--limit -5").
+func untilText(fs *flag.FlagSet, args []string) (flags, text []string) {
+	for i, a := range args {
+		if !notFlag(a) {
+			continue
+		}
+		if i > 0 && strings.HasPrefix(args[i-1], "-") && !strings.Contains(args[i-1], "=") {
+			if f := fs.Lookup(strings.TrimLeft(args[i-1], "-")); f != nil && !isBool(f) {
+				continue // its value
+			}
+		}
+		return args[:i], args[i:]
+	}
+	return args, nil
+}
+
+func isBool(f *flag.Flag) bool {
+	b, ok := f.Value.(interface{ IsBoolFlag() bool })
+	return ok && b.IsBoolFlag()
+}
+
+// notFlag reports an argument that begins with - but is no flag's name,
+// which begins with a letter: a negative number or text pasted as a
+// query ("-32600", "-> respawn failed").
+func notFlag(arg string) bool {
+	name := strings.TrimPrefix(strings.TrimPrefix(arg, "-"), "-")
+	if len(name) == len(arg) || name == "" {
+		return false
+	}
+	r, _ := utf8.DecodeRuneInString(name)
+	return !unicode.IsLetter(r)
 }
 
 // dataFlag adds --data to fs, defaulting to $MCPLOGD_DATA, else

@@ -26,6 +26,7 @@ var pastedLines = []struct{ printed, stored string }{
 		`Condition "!is_inside_tree()" is true. Returned: Transform()`},
 	{`2026-12-05 10:00:00.123 ERROR [Physics] body 7 fell through the floor at y=-300`,
 		`body 7 fell through the floor at y=-300`},
+	{`[ERROR] net: peer -1 refused: bad handshake (code -32600)`, `net: peer -1 refused: bad handshake (code -32600)`},
 }
 
 // TestSearch_PastedLine: an error line pasted whole, as the game printed
@@ -89,6 +90,14 @@ func TestSearch_PastedLine(t *testing.T) {
 			if !strings.Contains(hint.Hint.Text, "shown without "+strconv.Quote(lead)) || hint.Hint.Args["query"] != l.stored {
 				t.Errorf("search %q: hint %+v; want it to say it left out %q", l.printed, hint.Hint, lead)
 			}
+		}
+	}
+
+	// A word that begins with a minus sign is the query, not a flag, after
+	// flags and before them: its number, not NOT it.
+	for _, args := range [][]string{{"search", "--source", "Ran", "-32600"}, {"search", "-32600", "--source", "Ran", "--limit", "5"}} {
+		if out, err := run(t, data, args...); err != nil || !strings.Contains(out, "(code -32600)") || !strings.Contains(out, "1 shown") {
+			t.Errorf("mcplogd %q: %v\n%s", args, err, out)
 		}
 	}
 
