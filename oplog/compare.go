@@ -397,7 +397,7 @@ func (c *RunComparison) verdict(counts [3]int) string {
 			prev.Run, c.FailedAfter.Round(time.Millisecond), c.FailedRecords, cur.Run, cur.Last.Sub(cur.Start).Round(time.Millisecond), cur.Records)
 	case !cur.Ended():
 		s = fmt.Sprintf("run %d got past the point where run %d crashed %s without crashing; it is still running", cur.Run, prev.Run, crashPoint)
-	case c.short():
+	case c.endedShort():
 		s = fmt.Sprintf("run %d %s after %s and %d records, before the point where run %d crashed %s: it never got that far",
 			cur.Run, endedWithout(cur), cur.Last.Sub(cur.Start).Round(time.Millisecond), cur.Records, prev.Run, crashPoint)
 	default:
@@ -407,10 +407,20 @@ func (c *RunComparison) verdict(counts [3]int) string {
 }
 
 // short reports whether the current run is shorter, in time or in
-// records, than the previous run when it crashed.
+// records, than the previous run when it crashed: while it runs, too soon
+// to tell.
 func (c *RunComparison) short() bool {
 	cur := &c.Current
 	return cur.Last.Sub(cur.Start) < c.FailedAfter || cur.Records < c.FailedRecords
+}
+
+// endedShort reports whether the current run, over, ended short of the
+// point where the previous run crashed: fewer records, or less than half
+// the time. One of as many records that took a few milliseconds less (a
+// JVM or Node that printed no stack on its way out) got there.
+func (c *RunComparison) endedShort() bool {
+	cur := &c.Current
+	return cur.Records < c.FailedRecords || cur.Last.Sub(cur.Start) < c.FailedAfter/2
 }
 
 // endedWithout says how a run that did not crash ended, as a verdict

@@ -134,3 +134,35 @@ func TestLog_CompareRuns_Verdicts(t *testing.T) {
 		})
 	}
 }
+
+// TestLog_CompareRuns_FixAFewMillisFaster: a fixed run that exited cleanly
+// with more records than the crash point, a little sooner than the crashed
+// run took to crash (it printed no stack on its way out), got past that
+// point; one of less than half that time did not.
+func TestLog_CompareRuns_FixAFewMillisFaster(t *testing.T) {
+	for _, c := range []struct {
+		step time.Duration
+		want string
+	}{
+		{800 * time.Millisecond, "run 2 exited cleanly, past the point where run 1 crashed (12s, 13 records)"},
+		{400 * time.Millisecond, "run 2 exited cleanly after 5.6s and 15 records, before the point where run 1 crashed (12s, 13 records): it never got that far"},
+	} {
+		l, _ := logtest.MustOpenLog(t, nil)
+		t0 := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+		appendRun(t, l, t0, true, runEnd{oplog.OutcomeCrashed, 12})
+		start := t0.Add(time.Minute)
+		recs := []oplog.Record{{Kind: oplog.KindMarker, Name: oplog.MarkerRun, Level: oplog.LevelInfo, Source: "game", Text: "run", Time: start}}
+		for i := range 13 {
+			recs = append(recs, oplog.Record{Source: "game", Level: oplog.LevelInfo, Text: fmt.Sprintf("Loaded scene Main in %d ms", i), Time: start.Add(time.Duration(i+1) * c.step)})
+		}
+		recs = append(recs, oplog.Record{Kind: oplog.KindMarker, Name: oplog.MarkerExit, Level: oplog.LevelInfo, Source: "game", Text: "exit status 0", Time: start.Add(14 * c.step)})
+		logtest.MustAppend(t, l, recs...)
+		cmp, err := l.CompareRuns(context.Background(), oplog.CompareQuery{Source: "game"})
+		if err != nil || len(cmp.Sources) != 1 {
+			t.Fatalf("CompareRuns: %+v, %v", cmp, err)
+		}
+		if v := cmp.Sources[0].Verdict; !strings.HasPrefix(v, c.want+";") {
+			t.Errorf("verdict %q\nwant    %q", v, c.want)
+		}
+	}
+}
