@@ -121,3 +121,18 @@ func TestFindCrashes_Limit1_InFlightMore(t *testing.T) {
 		t.Errorf("text:\n%s", text)
 	}
 }
+
+// TestFindCrashes_Limit1_FirstRun: the story says in which run the crash
+// first came (run 2 after a clean run 1), beside the runs since the last.
+func TestFindCrashes_Limit1_FirstRun(t *testing.T) {
+	at := func(s int) time.Time { return crashT0.Add(time.Duration(s) * time.Second) }
+	run := func(s int) oplog.Record {
+		return oplog.Record{Kind: oplog.KindMarker, Name: oplog.MarkerRun, Level: oplog.LevelInfo, Source: "unity", Text: "run started", Time: at(s)}
+	}
+	line := oplog.Record{Level: oplog.LevelInfo, Source: "unity", Text: "level loaded", Time: at(1)}
+	cs, _ := crashSession(t, line, run(10), crashRecord(unityCrash, 42, 11, "unity"), run(20), crashRecord(unityCrash, 42, 21, "unity"), run(30))
+	text, _, _ := callTool(t, cs, "find_crashes", map[string]any{"limit": 1})
+	if !strings.Contains(text, "first in run 2 of unity, none in run 1; ") || !strings.Contains(text, "1 run(s) of unity since, none crashed") {
+		t.Errorf("text:\n%s", text)
+	}
+}

@@ -74,7 +74,33 @@ func (t *toolset) addStory(ctx context.Context, g *crashGroupOut, cg *oplog.Cras
 		return err
 	}
 	g.Since = t.since(ctx, &r, t.opts.Now())
+	if first := t.firstRun(ctx, cg, &r); first != "" {
+		g.Since = first + "; " + g.Since
+	}
 	return nil
+}
+
+// firstRun says in which run of r's source the group's first occurrence
+// was, "first in run 2 of game, none in the run before", when it was in a
+// run of that source; "" otherwise.
+func (t *toolset) firstRun(ctx context.Context, cg *oplog.CrashGroup, r *oplog.Record) string {
+	first := r
+	if cg.ExampleID != r.ID {
+		f, err := t.log.Get(ctx, cg.ExampleID)
+		if err != nil {
+			return ""
+		}
+		first = &f
+	}
+	switch {
+	case first.Run == 0 || first.Source != r.Source:
+		return ""
+	case first.Run == 1:
+		return fmt.Sprintf("first in run 1 of %s", r.Source)
+	case first.Run == 2:
+		return fmt.Sprintf("first in run 2 of %s, none in run 1", r.Source)
+	}
+	return fmt.Sprintf("first in run %d of %s, none in runs 1–%d", first.Run, r.Source, first.Run-1)
 }
 
 // beforeLine is b, a line before a crash, as its story shows it: "#11
@@ -126,8 +152,12 @@ func agoText(d time.Duration) string {
 	switch {
 	case d < time.Minute:
 		return "just now"
+	case d < 2*time.Minute:
+		return "a minute ago"
 	case d < time.Hour:
 		return fmt.Sprintf("%d minutes ago", int(d/time.Minute))
+	case d < 2*time.Hour:
+		return "an hour ago"
 	case d < 48*time.Hour:
 		return fmt.Sprintf("%d hours ago", int(d/time.Hour))
 	}
