@@ -276,3 +276,24 @@ func checkGroups(t *testing.T, l *oplog.Log, x *crash.Index, source string, recs
 		}
 	}
 }
+
+// TestOutcomes_GodotCrashHandler: Godot 3's crash handler's dump, read by
+// its parser and by the generic one, is one fatal record that crashed the
+// run, titled by its headline: no frame of libc (the trampoline and
+// clock_nanosleep above it) names it, and the game's frames have no
+// symbols to name it by.
+func TestOutcomes_GodotCrashHandler(t *testing.T) {
+	l := mustLog(t)
+	x := crash.New(l, nil)
+	l.SetCrashes(x)
+	for parser, title := range map[string]string{"godot": "Program crashed with signal 8", "generic": "handle_crash: Program crashed with signal 8"} {
+		mustImport(t, l, readSample(t, "godot/godot3_fpe_handler.txt"), ImportOptions{Source: parser, Parser: parser, File: "godot.log"})
+		p, err := l.FindCrashes(t.Context(), oplog.CrashQuery{Source: parser, Classes: []string{oplog.ClassCrash}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(p.Groups) != 1 || p.Groups[0].Title != title || p.Groups[0].RunsEnded != 1 {
+			t.Errorf("%s: %+v; want one crash titled %q that ended the run", parser, p.Groups, title)
+		}
+	}
+}

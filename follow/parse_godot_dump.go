@@ -183,14 +183,27 @@ func binOffset(bin, addr string) (name string, symbol bool) {
 	} else if j := strings.Index(bin, "("); j >= 0 {
 		if sym := bin[j+1 : max(len(bin)-1, j+1)]; sym != "" && !strings.HasPrefix(sym, "+") {
 			sym, _, _ = strings.Cut(sym, "+")
-			return sym, true // "libc.so.6(__libc_start_main+0x8b)"
+			if lib := baseName(bin[:j]); sharedLibrary(lib) {
+				// A system library's: "libc.so.6(clock_nanosleep)", which
+				// no title takes for the game's.
+				return lib + "(" + sym + ")", true
+			}
+			return sym, true // "godot(Main::iteration+0x8b)"
 		}
 		bin = bin[:j]
 	}
-	if j := strings.LastIndexAny(bin, `/\`); j >= 0 {
-		bin = bin[j+1:]
-	}
-	return bin + "+" + off, false
+	return baseName(bin) + "+" + off, false
+}
+
+// baseName is path's last element, whatever its separator.
+func baseName(path string) string {
+	return path[strings.LastIndexAny(path, `/\`)+1:]
+}
+
+// sharedLibrary reports a shared library's file name: "libc.so.6",
+// "libstdc++.so.6", "libSystem.B.dylib".
+func sharedLibrary(name string) bool {
+	return strings.HasPrefix(name, "lib") && (strings.Contains(name, ".so") || strings.HasSuffix(name, ".dylib"))
 }
 
 // macFrame reads macOS's "2   libsystem_platform.dylib   0x00000001836a9a24 _sigtramp + 56".

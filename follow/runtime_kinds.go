@@ -168,10 +168,13 @@ func (r *report) native(s, t string, end int64) bool {
 		return true
 	case strings.HasPrefix(t, "PC: @ ") && r.e.lines == 0:
 		return r.add(s, end)
+	case strings.HasPrefix(t, "-- END OF ") && strings.HasSuffix(t, "BACKTRACE --"): // Godot's crash handler's last line
+		r.done = true
+		return r.add(s, end)
 	case nativeFrameLine(t), r.indented(s) && r.e.blanks == 0, signalHeadline(t), prefixedHeadline(s),
 		strings.HasPrefix(t, "terminate called ") && r.e.lines == 0, // after "pure virtual method called"
 		shellSignal(t), // a launcher's shell saying the program died of it
-		strings.HasPrefix(t, "Obtained ") && strings.HasSuffix(t, "stack frames."),
+		strings.HasPrefix(t, "Obtained ") && strings.HasSuffix(t, "stack frames."), strings.HasPrefix(t, "Dumping the backtrace."),
 		strings.EqualFold(t, "backtrace:"), strings.EqualFold(t, "stack trace:"), strings.HasPrefix(t, "Aborted"),
 		r.e.lines <= 1 && strings.Contains(r.e.rec.Text, "received signal ") && (gdbPlace(t) || gdbEcho(s)):
 		return r.add(s, end)
@@ -226,6 +229,11 @@ func nativeFrameLine(t string) bool {
 		return true
 	case strings.HasPrefix(t, "0x") && strings.Contains(t, " in "):
 		return true // gdb's frame of the stop: "0x000055 in update (p=0x0) at game.c:41"
+	case len(t) > 3 && t[0] == '[' && isDigit(t[1]):
+		// Godot's crash handler: "[4] godot3-server(+0xd74acb) [0x5564d142bacb] (??:0)",
+		// "[2] Node::get_child(int, bool) const (??:0)".
+		_, rest, ok := strings.Cut(t, "] ")
+		return ok && allDigitsStr(t[1:strings.IndexByte(t, ']')]) && (strings.Contains(rest, "[0x") || strings.HasSuffix(rest, ")") && strings.Contains(rest, ":"))
 	}
 	return false
 }

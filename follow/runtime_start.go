@@ -447,7 +447,7 @@ func bytesEqual(w uint64, c byte) uint64 {
 }
 
 // signalWithin is how far into a line a signal's headline names it.
-const signalWithin = 32
+const signalWithin = 48
 
 // crashSignal reports a signal that crashes a process, by name or number.
 func crashSignal(s string) bool {
