@@ -76,6 +76,8 @@ func TestOutcomes_Fixtures(t *testing.T) {
 		{file: "godot/godot3_console_crash.txt", parser: "godot", runs: []string{"1:crashed:Program crashed with signal 11"},
 			groups: []string{"crash:1:Program crashed with signal 11", "error:0:Invalid call. Nonexistent function 'some_method'"}},
 		{file: "godot/godot3_pty_crash.txt", parser: "godot", runs: []string{"1:crashed:Program crashed with signal 11"}},
+		// glibc's heap check under Godot's parser, which reads its own dumps, not the C runtime's.
+		{file: "godot/godot3_double_free.txt", parser: "godot", runs: []string{"1:crashed:free(): double free detected in tcache 2"}},
 		{file: "godot/godot3_file.log", parser: "godot", runs: []string{"1:ended"}},
 		{file: "godot/godot3_error_exit_file.log", parser: "godot", runs: []string{"1:ended"},
 			groups: []string{"error:0:Invalid get index 'nope'"}},

@@ -157,7 +157,9 @@ func (l *runtimeLayer) begin(out []Entry, line string, end int64) []Entry {
 		kind = rtLua // a candidate until its "stack traceback:"
 	}
 	switch {
-	case kind == rtNone || l.own&(1<<kind) != 0:
+	case kind == rtNone || l.own&(1<<kind) != 0 && !(kind == rtNative && nativeAbort(trimLeft(body))):
+		// An engine that reads its own crash dumps still leaves the C
+		// runtime's abort (glibc's heap checks, terminate) to this layer.
 		return join(out, l.below(line, end, facts))
 	case kind == rtThrown || kind == rtRuler || kind == rtGameMaker || kind == rtLua:
 		l.cand = candidate{held: true, kind: kind, line: line, body: body, prefixed: prefixed, facts: facts, end: end}
