@@ -141,8 +141,16 @@ func Message(r *oplog.Record) string {
 	if i := strings.Index(first, "(): "); i > 0 && strings.Contains(first[:i], "Runtime error from mod ") {
 		first = first[i+len("(): "):]
 	}
-	if second, _, _ := strings.Cut(strings.TrimSpace(rest), "\n"); strings.HasSuffix(first, ":") && second != "" {
-		return strings.TrimSpace(second)
+	second, _, _ := strings.Cut(strings.TrimSpace(rest), "\n")
+	second = strings.TrimSpace(second)
+	switch {
+	case strings.HasSuffix(first, ":") && strings.HasPrefix(second, "no "):
+		// Lua's require: "main.lua:4: module 'lib.camera' not found:", then
+		// the places it looked in ("no field package.preload['lib.camera']").
+		return strings.TrimSuffix(strings.TrimSpace(first), ":")
+	case strings.HasSuffix(first, ":") && second != "",
+		strings.HasPrefix(first, "Thread error (Thread: ") && second != "": // LÖVE's thread's error, on the next line
+		return second
 	}
 	first = strings.TrimSpace(first)
 	if inner, ok := strings.CutSuffix(first, "] {"); ok && strings.HasPrefix(inner, "[") {

@@ -142,6 +142,8 @@ func TestOutcomes_Fixtures(t *testing.T) {
 			groups: []string{"crash:1:main.lua:79: attempt to index local 'player'"}},
 		{file: "love/syntax_error.txt", parser: "lua", runs: []string{"1:crashed:Syntax error: broken.lua:4: <name> or '...' expected near 'return'"}},
 		{file: "love/thread_error.txt", parser: "lua", runs: []string{"1:crashed:Thread error (Thread: 0x5584eefb98b0)…worker.lua:4: attempt to index local 'n'"}},
+		// require of a module that is not there: its 17 places, then the traceback.
+		{file: "love/require_missing.txt", parser: "lua", runs: []string{"1:crashed:main.lua:4: module 'lib.camera' not found:"}},
 		{file: "love/lua51_error.txt", parser: "lua", runs: []string{"1:crashed:main.lua:5: boom"}},
 		{file: "love/luajit_error.txt", parser: "lua", runs: []string{"1:crashed:main.lua:5: boom"}},
 
@@ -279,23 +281,30 @@ func checkGroups(t *testing.T, l *oplog.Log, x *crash.Index, source string, recs
 	}
 }
 
-// TestOutcomes_GodotCrashHandler: Godot 3's crash handler's dump, read by
-// its parser and by the generic one, is one fatal record that crashed the
-// run, titled by its headline: no frame of libc (the trampoline and
-// clock_nanosleep above it) names it, and the game's frames have no
-// symbols to name it by.
-func TestOutcomes_GodotCrashHandler(t *testing.T) {
+// TestOutcomes_Titles: the crash that ended a run is titled as its
+// developer would: Godot 3's crash handler's dump, read by its parser and
+// by the generic one, by its headline (no frame of libc, the trampoline
+// and clock_nanosleep above it, names it, and the game's frames have no
+// symbols); require's missing module by its message, not the first place
+// it looked in; LÖVE's thread's error by the error, not the thread's
+// address.
+func TestOutcomes_Titles(t *testing.T) {
 	l := mustLog(t)
-	x := crash.New(l, nil)
-	l.SetCrashes(x)
-	for parser, title := range map[string]string{"godot": "Program crashed with signal 8", "generic": "handle_crash: Program crashed with signal 8"} {
-		mustImport(t, l, readSample(t, "godot/godot3_fpe_handler.txt"), ImportOptions{Source: parser, Parser: parser, File: "godot.log"})
-		p, err := l.FindCrashes(t.Context(), oplog.CrashQuery{Source: parser, Classes: []string{oplog.ClassCrash}})
+	l.SetCrashes(crash.New(l, nil))
+	for _, c := range []struct{ file, parser, title string }{
+		{"godot/godot3_fpe_handler.txt", "godot", "Program crashed with signal 8"},
+		{"godot/godot3_fpe_handler.txt", "generic", "handle_crash: Program crashed with signal 8"},
+		{"love/require_missing.txt", "lua", "main.lua:4: module 'lib.camera' not found in main.lua:4: in function 'load'"},
+		{"love/thread_error.txt", "lua", "worker.lua:4: attempt to index local 'n' (a nil value) in worker.lua:4: in main chunk"},
+	} {
+		source := c.file + "/" + c.parser
+		mustImport(t, l, readSample(t, c.file), ImportOptions{Source: source, Parser: c.parser, File: "game.log"})
+		p, err := l.FindCrashes(t.Context(), oplog.CrashQuery{Source: source, Classes: []string{oplog.ClassCrash}})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(p.Groups) != 1 || p.Groups[0].Title != title || p.Groups[0].RunsEnded != 1 {
-			t.Errorf("%s: %+v; want one crash titled %q that ended the run", parser, p.Groups, title)
+		if len(p.Groups) != 1 || p.Groups[0].Title != c.title || p.Groups[0].RunsEnded != 1 {
+			t.Errorf("%s: %+v; want one crash titled %q that ended the run", source, p.Groups, c.title)
 		}
 	}
 }

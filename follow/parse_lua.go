@@ -47,8 +47,17 @@ type luaParser struct {
 }
 
 // maxLuaMessageLines bounds the lines of an error's message held before
-// its traceback: past them it was no uncaught error.
-const maxLuaMessageLines = 8
+// its traceback: past them it was no uncaught error, unless they are the
+// places require looked in (searcherLine), up to maxSearcherLines.
+const (
+	maxLuaMessageLines = 8
+	maxSearcherLines   = 64
+)
+
+// searcherLine reports a line of require's error, a place it looked for
+// the module: "\tno field package.preload['lib.camera']", "\tno file
+// './lib/camera.lua'", LÖVE's "\tno 'lib/camera' in LOVE game directories.".
+func searcherLine(s string) bool { return strings.HasPrefix(s, "\tno ") }
 
 func (p *luaParser) Name() string { return p.name }
 
@@ -95,7 +104,7 @@ func (p *luaParser) continues(s string, end int64) bool {
 	if p.tb {
 		return s != "" && s[0] == '\t' && p.e.add(s, end)
 	}
-	if s != "" && (len(p.msg) >= maxLuaMessageLines || p.g.isHeader(s)) {
+	if s != "" && (len(p.msg) >= maxLuaMessageLines && !searcherLine(s) || len(p.msg) >= maxSearcherLines || p.g.isHeader(s)) {
 		return false
 	}
 	p.msg, p.ends = append(p.msg, s), append(p.ends, end)
