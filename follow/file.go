@@ -24,6 +24,13 @@ type file struct {
 	stored   int64      // the end of the last entry appended
 	size     int64      // its size when last looked at
 	mtime    time.Time
+	// quietAt is mtime when passes began to find nothing new to read
+	// (quiet): two later passes that find it changed, the same way, and
+	// the size the same saw the file written again with the same bytes (a
+	// launch that fails as the last one did, into a log it rewrites). The
+	// second is the proof: a write under way changes mtime before size.
+	quietAt, changedAt time.Time
+	quiet              bool
 	// tail holds the tailN bytes just before read, as read: each read
 	// reads them again first, and a file that no longer holds them was
 	// rewritten in place, whatever its head and size say.

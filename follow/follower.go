@@ -336,6 +336,11 @@ func (f *Follower) pass() (busy, active bool) {
 		f.lastData = time.Now()
 		f.flushed = false
 	}
+	if c := f.cur; c != nil && n > 0 {
+		c.quiet = false
+	} else if c != nil && eof && !c.quiet {
+		c.quiet, c.quietAt = true, c.mtime // from now on nothing new (checkReplaced)
+	}
 	if !eof {
 		return true, true
 	}

@@ -269,3 +269,33 @@ func fileSize(tb testing.TB, path string) int64 {
 	}
 	return fi.Size()
 }
+
+// TestFollower_RewriteInPlace_SameBytes: a launch that fails as the last
+// one did, into a log it rewrites in place (Godot 3's godot.log), writes
+// the very same bytes: the file changed and did not grow. It is a new run,
+// its lines read again.
+func TestFollower_RewriteInPlace_SameBytes(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "godot.log")
+	l := mustLog(t)
+	var eofs atomic.Int64
+	opts := testOptions(path)
+	opts.atEOF = func() { eofs.Add(1) }
+	ls := []string{rewriteBanner, "physics: body 7 has NaN position"}
+	appendFile(t, path, joinLines(ls))
+	f := mustStart(t, l, opts)
+	waitStored(t, l, len(ls))
+	n := eofs.Load()
+	logtest.Eventually(t, waitFor, "passes that find nothing new", func() bool { return eofs.Load() >= n+3 })
+	if err := os.WriteFile(path, []byte(joinLines(ls)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	later := time.Now().Add(2 * time.Second) // past a coarse clock's tick
+	if err := os.Chtimes(path, later, later); err != nil {
+		t.Fatal(err)
+	}
+	want := slices.Concat(ls, []string{"run started: the log file was rewritten"}, ls)
+	waitStored(t, l, len(want))
+	mustClose(t, f)
+	checkTexts(t, l, want)
+	checkRuns(t, l, 2)
+}

@@ -14,7 +14,8 @@ type errReplaced string
 func (e errReplaced) Error() string { return "the file was " + string(e) }
 
 // checkReplaced notices that the file was truncated or rewritten in place
-// (smaller than what was read, or beginning with other bytes) and starts
+// (smaller than what was read, beginning with other bytes, or modified
+// since a pass found nothing new and no longer than then) and starts
 // reading it again from 0. A rewrite that keeps the head and grows past
 // the read offset is noticed by readSome, in the bytes before the offset.
 func (f *Follower) checkReplaced() error {
@@ -28,6 +29,11 @@ func (f *Follower) checkReplaced() error {
 	switch {
 	case c.size < c.read:
 		why = "truncated"
+	case c.quiet && c.size == c.read && c.read > 0 && c.mtime.After(c.quietAt):
+		if c.changedAt.Equal(c.mtime) {
+			why = "rewritten" // with the same bytes: written again, and no longer
+		}
+		c.changedAt = c.mtime
 	case len(c.head) > 0:
 		head := make([]byte, len(c.head), headSize)
 		n, err := c.f.ReadAt(head, 0)
