@@ -267,7 +267,31 @@ func (t *toolset) addStack(ctx context.Context, g *crashGroupOut, room, framesAt
 		// path and modules first): the excerpt starts at the frames.
 		g.StackFrom, stack = framesAt, stack[framesAt:]
 	}
-	g.Stack = oplog.ClipBytes(stack, room)
+	g.Stack = oplog.ClipBytes(foldRepeats(stack), room)
 	g.StackTruncated = len(g.Stack) < g.StackBytes
 	return nil
+}
+
+// foldRepeats writes a line a stack repeats three times or more in a row
+// (a recursion's frame) once, and how many more times it came: "\t… the
+// line above 44 more times".
+func foldRepeats(stack string) string {
+	if !strings.Contains(stack, "\n") {
+		return stack
+	}
+	lines := strings.Split(stack, "\n")
+	out := lines[:0:0]
+	for i := 0; i < len(lines); {
+		j := i
+		for j+1 < len(lines) && lines[j+1] == lines[i] {
+			j++
+		}
+		if n := j - i; n >= 2 {
+			out = append(out, lines[i], fmt.Sprintf("\t… the line above %d more times", n))
+		} else {
+			out = append(out, lines[i:j+1]...)
+		}
+		i = j + 1
+	}
+	return strings.Join(out, "\n")
 }

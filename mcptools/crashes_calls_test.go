@@ -136,3 +136,16 @@ func TestFindCrashes_Limit1_FirstRun(t *testing.T) {
 		t.Errorf("text:\n%s", text)
 	}
 }
+
+// TestFindCrashes_Limit1_Recursion: a stack of one frame repeated 150
+// times (a recursion's) shows it once and how many more times it came,
+// and the frames after it.
+func TestFindCrashes_Limit1_Recursion(t *testing.T) {
+	stack := "java.lang.StackOverflowError\n" + strings.Repeat("\tat Deep.walk(Deep.java:4)\n", 150) + "\tat Deep.main(Deep.java:9)"
+	rec := oplog.Record{Time: crashT0, Level: oplog.LevelFatal, Name: "Game", Source: "game", Text: "java.lang.StackOverflowError", Stack: stack}
+	cs, _ := crashSession(t, rec)
+	text, _, _ := callTool(t, cs, "find_crashes", map[string]any{"limit": 1})
+	if strings.Count(text, "Deep.walk(Deep.java:4)") != 2 || !strings.Contains(text, "the line above 149 more times") || !strings.Contains(text, "Deep.main(Deep.java:9)") {
+		t.Errorf("text:\n%s", text)
+	}
+}
