@@ -270,6 +270,7 @@ func (l *Log) compare(ctx context.Context, prev, cur RunInfo, maxRecords int) (R
 	if err := l.compareCrashes(ctx, &c); err != nil {
 		return c, err
 	}
+	c.New, c.Gone, c.Changed = dropTwins(c.New), dropTwins(c.Gone), dropTwins(c.Changed)
 	counts := [3]int{len(c.New), len(c.Gone), len(c.Changed)}
 	sortDeltas(&c)
 	if prev.Outcome == OutcomeCrashed {
@@ -294,6 +295,23 @@ func (l *Log) crashedCalls(ctx context.Context, source string) (*Recurrence, err
 		return nil, nil
 	}
 	return &rec, nil
+}
+
+// dropTwins leaves out of ds each template that says what a crash group
+// of ds says: the same record, the same counts (an uncaught exception's
+// line is both a template and a crash).
+func dropTwins(ds []Delta) []Delta {
+	type twin struct {
+		id            uint64
+		before, after int
+	}
+	groups := map[twin]bool{}
+	for _, d := range ds {
+		if d.Class != "" {
+			groups[twin{d.ExampleID, d.Before, d.After}] = true
+		}
+	}
+	return slices.DeleteFunc(ds, func(d Delta) bool { return d.Class == "" && groups[twin{d.ExampleID, d.Before, d.After}] })
 }
 
 // add files d as new, gone or changed; an unchanged count is dropped.
@@ -323,7 +341,7 @@ func (l *Log) countRun(ctx context.Context, run RunInfo, maxRecords int) (map[st
 		if r.Source != run.Source || r.Run != run.Run {
 			return
 		}
-		if run.CrashID != 0 && r.ID > run.EndID {
+		if run.CrashID != 0 && r.ID > run.CrashID { // the exit marker after an uncaught exception too
 			afterCrash++
 		}
 		all.add(r)

@@ -36,11 +36,22 @@ func TestCompare_Outcomes(t *testing.T) {
 		t.Errorf("compare after a crash, then a clean exit: %v\n%s", err, out)
 	}
 
+	// An uncaught exception's line is a template and a crash group: gone,
+	// it is listed once, as the crash. The fixed run printed what came
+	// before it, and its exit where the traceback was: past the point.
+	game(`echo 'Loading level 1'; printf 'Traceback (most recent call last):\n  File "game.py", line 7, in lookup\nKeyError: %s\n' "'sword'" >&2; exit 1`, 1)
+	game("echo 'Loading level 1'; exit 0", 0)
+	out, err = run(t, data, "compare")
+	if err != nil || strings.Count(out, "KeyError") != 1 || !strings.Contains(out, "crash 1 → 0") ||
+		!strings.Contains(out, "run 5 exited cleanly, past the point where run 4 crashed") {
+		t.Errorf("compare after a traceback, then a clean exit: %v\n%s", err, out)
+	}
+
 	cs := startStdio(t, data, "--in-process")
 	if text, isErr := toolText(t, cs, "compare_runs", map[string]any{"run": "2"}); isErr || !strings.Contains(text, regression) || strings.Contains(text, "crashed too") {
 		t.Errorf("compare_runs {run: 2}: %s", text)
 	}
-	if text, isErr := toolText(t, cs, "compare_runs", nil); isErr || !strings.Contains(text, ": run 3 exited cleanly") || strings.Contains(text, "too soon") {
+	if text, isErr := toolText(t, cs, "compare_runs", map[string]any{"run": "3"}); isErr || !strings.Contains(text, ": run 3 exited cleanly") || strings.Contains(text, "too soon") {
 		t.Errorf("compare_runs: %s", text)
 	}
 }
