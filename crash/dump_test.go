@@ -2,6 +2,7 @@ package crash_test
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -140,5 +141,39 @@ func TestIndex_FindCrashes_BareRepeated(t *testing.T) {
 	p := find(t, l, oplog.CrashQuery{})
 	if len(p.Groups) != 1 || p.Groups[0].Count != 3 || p.Groups[0].LastID != recs[5].ID {
 		t.Fatalf("groups %q (%+v), want one of 3, the newest #%d", groupsOf(t, l), p.Groups, recs[5].ID)
+	}
+}
+
+// TestIndex_FindCrashes_GivesUpOn: a game's own fatal line right after the
+// exception it gives up on (a thread's uncaught exception, then "FATAL:
+// world generation failed, exiting") is that exception's occurrence, the
+// run's crash titled by it and its frame; a native crash's headline after
+// an exception is a crash of its own.
+func TestIndex_FindCrashes_GivesUpOn(t *testing.T) {
+	l, _ := mustOpen(t, nil)
+	npe := "Exception in thread \"chunk-loader\" java.lang.NullPointerException: Cannot invoke \"String.length()\" because \"data\" is null\n" +
+		"\tat Game.loadChunk(Game.java:8)\n\tat Game.lambda$main$0(Game.java:18)\n\tat java.base/java.lang.Thread.run(Thread.java:833)"
+	line := func(source string, level oplog.Level, text, stack string, at time.Duration) oplog.Record {
+		return oplog.Record{Level: level, Source: source, Time: t0.Add(at), Text: text, Stack: stack}
+	}
+	var recs []oplog.Record
+	for launch := range 2 {
+		at := time.Duration(launch) * time.Minute
+		recs = append(recs,
+			oplog.Record{Kind: oplog.KindMarker, Name: oplog.MarkerRun, Source: "java", Time: t0.Add(at), Text: "run started"},
+			line("java", oplog.LevelError, "java.lang.NullPointerException: Cannot invoke \"String.length()\" because \"data\" is null", npe, at+time.Second),
+			line("java", oplog.LevelFatal, "world generation failed, exiting", "", at+time.Second+time.Millisecond))
+	}
+	recs = append(recs, oplog.Record{Kind: oplog.KindMarker, Name: oplog.MarkerRun, Source: "unity", Time: t0, Text: "run started"},
+		line("unity", oplog.LevelError, "NullReferenceException: Object reference not set to an instance of an object", "Player.Update () (at Assets/Scripts/Player.cs:42)", time.Second),
+		line("unity", oplog.LevelFatal, "Received signal SIGSEGV", "", 2*time.Second))
+	logtest.MustAppend(t, l, recs...)
+	p := find(t, l, oplog.CrashQuery{Source: "java"})
+	if len(p.Groups) != 1 || p.Groups[0].Count != 2 || p.Groups[0].RunsEnded != 2 ||
+		!strings.HasPrefix(p.Groups[0].Title, "java.lang.NullPointerException") || !strings.Contains(p.Groups[0].Title, "Game.loadChunk(Game.java:8)") {
+		t.Errorf("java: %+v; want one crash of 2, the exception in Game.loadChunk, that ended both runs", p.Groups)
+	}
+	if got := groupsOf(t, l); len(got) != 3 {
+		t.Errorf("groups %q; want the java crash, and unity's exception and native crash apart", got)
 	}
 }

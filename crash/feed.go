@@ -155,13 +155,18 @@ func (x *Index) add(r *oplog.Record) {
 	}
 	e := entry{id: r.ID, time: r.Time.UnixNano(), source: src, run: uint32(min(r.Run, 1<<32-1)), level: r.Level, flags: flags}
 	sig := t.Signature()
+	cause := int32(-1)
 	if r.Kind == oplog.KindLine && r.Level == oplog.LevelFatal {
 		if !x.firstFatal(&e, sig) {
 			return
 		}
 		x.reasonBefore(&e)
+		cause = x.causeBefore(&e, r.Text)
 	}
 	g, ok := x.bySig[sig]
+	if cause >= 0 {
+		g, ok = cause, true // the exception it gives up on: e is its occurrence
+	}
 	if !ok {
 		g = int32(len(x.groups))
 		x.groups = append(x.groups, group{sig: sig, title: t.Title(), frames: slices.Clone(t.Frames), compile: isCompile(r)})
@@ -303,6 +308,47 @@ func (x *Index) reasonBefore(e *entry) {
 	x.groups[p.group].live--
 	x.header = p.id
 	x.entries = x.entries[:n-1]
+}
+
+// causeBefore finds the exception a game's own fatal line gives up on (a
+// thread's uncaught exception, then "FATAL: world generation failed,
+// exiting"): the last entry of e's source, an error with a stack of the
+// same run at most reasonGap records and dumpSpan before e, a bare fatal
+// line that names no native crash of its own. That entry goes (its
+// occurrence is e now), and its group, e's, is returned: titled by the
+// exception and its frame. -1 when there is none.
+func (x *Index) causeBefore(e *entry, text string) int32 {
+	if e.flags&bare == 0 || x.header != 0 || x.replaced >= 0 || nativeCrashText(text) {
+		return -1
+	}
+	for i := len(x.entries) - 1; i >= 0 && e.id-x.entries[i].id <= reasonGap; i-- {
+		p := &x.entries[i]
+		if p.source != e.source {
+			continue
+		}
+		if p.run != e.run || e.run == 0 || p.level != oplog.LevelError || p.flags&^logged != 0 || p.time > e.time || e.time-p.time > int64(dumpSpan) {
+			return -1
+		}
+		g := p.group
+		x.groups[g].live--
+		x.groups[g].cause = p.id
+		x.absorbed[p.id] = g
+		x.entries = slices.Delete(x.entries, i, i+1)
+		return g
+	}
+	return -1
+}
+
+// nativeCrashText reports a fatal line that says what crashed itself: a
+// signal, a crash handler's or the C runtime's words.
+func nativeCrashText(s string) bool {
+	l := strings.ToLower(s)
+	for _, w := range []string{"signal", "sigsegv", "sigabrt", "crash", "abort", "segmentation", "fault", "free()", "corrupt", "terminate", "smashing", "exception"} {
+		if strings.Contains(l, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // crashReason reports an error that says why the engine is about to

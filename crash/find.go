@@ -73,6 +73,13 @@ func (x *Index) lastFrames(ctx context.Context, page *oplog.CrashPage) error {
 		case err != nil:
 			return err
 		}
+		if stackOf(&r) == "" && g.CauseID != 0 && g.CauseID < r.ID {
+			// A game's line giving up on an exception (causeBefore): the
+			// exception names the group, its frames the place.
+			if c, err := x.src.Get(ctx, g.CauseID); err == nil {
+				r = c
+			}
+		}
 		g.LastFrames = TopLines(stackOf(&r), oplog.CrashLastFrames)
 		g.Message, g.Frame, g.FramesAt = Message(&r), GameFrame(stackOf(&r)), framesAt(stackOf(&r))
 		if g.Message != "" {
@@ -146,7 +153,7 @@ func (x *Index) find(ctx context.Context, q oplog.CrashQuery, runs []oplog.RunIn
 		a, gr := &aggs[g], &x.groups[g]
 		cg := oplog.CrashGroup{Signature: gr.sig, Title: gr.title, Frames: slices.Clone(gr.frames), Count: a.count,
 			FirstSeen: time.Unix(0, a.first).UTC(), LastSeen: time.Unix(0, a.last).UTC(), ExampleID: a.exampleID, LastID: a.lastID,
-			Class: a.class, Level: a.level, RunsEnded: a.ended, LastRun: uint64(a.lastRun)}
+			Class: a.class, Level: a.level, RunsEnded: a.ended, LastRun: uint64(a.lastRun), CauseID: gr.cause}
 		for _, s := range a.sources {
 			cg.Sources = append(cg.Sources, x.sources[s])
 		}

@@ -130,8 +130,9 @@ const (
 type group struct {
 	sig, title string
 	frames     []string
-	compile    bool // compiler diagnostics (ClassCompile)
-	live       int  // entries that point here
+	compile    bool   // compiler diagnostics (ClassCompile)
+	cause      uint64 // the exception its newest game's fatal line gave up on (causeBefore)
+	live       int    // entries that point here
 }
 
 // runOf names a run of a source in the index.

@@ -4,10 +4,13 @@ package follow
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 
+	"github.com/mcplogd/mcplogd/crash"
 	"github.com/mcplogd/mcplogd/oplog"
 )
 
@@ -63,6 +66,31 @@ func TestRuntime_Java_Rethrow(t *testing.T) {
 	langBuild(t, dir, nil, javac, "-d", "classes", filepath.Join("game", "Game.java"))
 	g := &langGame{dir: dir, progs: map[string][]string{"java": {java, "-cp", filepath.Join(dir, "classes"), "game.Game"}}, first: "java"}
 	checkOnceALaunch(t, g, "rethrow", `java.lang.NumberFormatException: For input string: "lots"`)
+}
+
+// TestRuntime_Java_GivesUp: a thread dies of an exception and the game
+// gives up on it in a fatal line of its own: the run's crash is the
+// exception, titled by it (not by the game's line), one a launch.
+func TestRuntime_Java_GivesUp(t *testing.T) {
+	javac := needEngine(t, "javac")
+	java := needEngine(t, "java")
+	dir := copyGame(t, "runtimes/java")
+	langBuild(t, dir, nil, javac, "-d", "classes", filepath.Join("game", "Game.java"))
+	g := &langGame{dir: dir, progs: map[string][]string{"java": {java, "-cp", filepath.Join(dir, "classes"), "game.Game"}}, first: "java"}
+	l := mustLog(t)
+	l.SetCrashes(crash.New(l, nil))
+	for range 2 {
+		runGame(t, l, "game", CommandOptions{Args: g.args(langCase{name: "thread"}, "none"), Env: os.Environ(), Dir: g.dir})
+	}
+	page, err := l.FindCrashes(t.Context(), oplog.CrashQuery{Source: "game", Classes: []string{oplog.ClassCrash}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(page.Groups) != 1 || page.Groups[0].Count != 2 || page.Groups[0].RunsEnded != 2 ||
+		!strings.HasPrefix(page.Groups[0].Title, "java.lang.IllegalStateException: cannot spawn orc in game.World.spawnEnemy(Game.java:") {
+		t.Errorf("crashes %+v; want one of 2, the exception in World.spawnEnemy, that ended both runs", page.Groups)
+		logLangRecords(t, "game", ofSource(t, l, "game"))
+	}
 }
 
 // TestRuntime_Ruby_Thread: a thread dies of an exception and the game's

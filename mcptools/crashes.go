@@ -67,7 +67,9 @@ type crashGroupOut struct {
 	StackFrom      int      `json:"stackFrom,omitempty" jsonschema:"where stack starts in the whole: at its frames, past a dump's preamble"`
 	StackTruncated bool     `json:"stackTruncated,omitempty" jsonschema:"cut: get_log_details has it all"`
 
-	trail []string // the text's: Before and Calls in time order, with times relative to it
+	trail   []string // the text's: Before and Calls in time order, with times relative to it
+	causeID uint64   // oplog.CrashGroup's CauseID
+	stackID uint64   // the record Stack is of: LastID, or its cause when it has none
 }
 
 type crashesOut struct {
@@ -137,13 +139,17 @@ func (g *crashGroupOut) lines() string {
 		b.WriteString("\n  ")
 		b.WriteString(oplog.OneLine(g.Text, false))
 	}
+	id := g.LastID
+	if g.stackID != 0 {
+		id = g.stackID
+	}
 	if g.StackFrom > 0 {
 		fmt.Fprintf(&b, "\n  stack of #%d, %d of %d bytes from its frames at byte %d (get_log_details {log_id: %d} has it whole):",
-			g.LastID, len(g.Stack), g.StackBytes, g.StackFrom, g.LastID)
+			id, len(g.Stack), g.StackBytes, g.StackFrom, id)
 	} else if g.StackTruncated {
-		fmt.Fprintf(&b, "\n  stack of #%d, first %d of %d bytes (get_log_details {log_id: %d} has it whole):", g.LastID, len(g.Stack), g.StackBytes, g.LastID)
+		fmt.Fprintf(&b, "\n  stack of #%d, first %d of %d bytes (get_log_details {log_id: %d} has it whole):", id, len(g.Stack), g.StackBytes, id)
 	} else {
-		fmt.Fprintf(&b, "\n  stack of #%d (%d bytes):", g.LastID, g.StackBytes)
+		fmt.Fprintf(&b, "\n  stack of #%d (%d bytes):", id, g.StackBytes)
 	}
 	for l := range strings.Lines(strings.TrimRight(g.Stack, "\n")) {
 		b.WriteString("\n  ")
@@ -223,7 +229,7 @@ func crashGroup(g *oplog.CrashGroup) crashGroupOut {
 	o := crashGroupOut{Signature: g.Signature, Title: g.Title, Frames: g.Frames, Count: g.Count,
 		FirstSeen: listTimeOf(g.FirstSeen), LastSeen: listTimeOf(g.LastSeen), Sources: g.Sources,
 		ExampleID: g.ExampleID, LastID: g.LastID, LastFrames: g.LastFrames,
-		Class: g.Class, Level: g.Level.String(), RunsEnded: g.RunsEnded, Frame: g.Frame}
+		Class: g.Class, Level: g.Level.String(), RunsEnded: g.RunsEnded, Frame: g.Frame, causeID: g.CauseID}
 	if g.LastRun > 0 && len(g.Sources) > 0 {
 		o.Run = fmt.Sprintf("%s#%d", g.Sources[0], g.LastRun)
 	}
@@ -248,6 +254,12 @@ func (t *toolset) addStack(ctx context.Context, g *crashGroupOut, room, framesAt
 		return err
 	}
 	stack, text := r.Stack, r.Text
+	if stack == "" && g.causeID != 0 {
+		// A game's line giving up on an exception: the exception's stack.
+		if c, err := t.log.Get(ctx, g.causeID); err == nil && c.Stack != "" {
+			stack, g.stackID = c.Stack, c.ID
+		}
+	}
 	if r.Kind == oplog.KindOp {
 		text = ""
 		if stack == "" {

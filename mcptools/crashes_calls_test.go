@@ -149,3 +149,19 @@ func TestFindCrashes_Limit1_Recursion(t *testing.T) {
 		t.Errorf("text:\n%s", text)
 	}
 }
+
+// TestFindCrashes_Limit1_GivesUp: the game's own fatal line after the
+// exception it gave up on: the answer is titled by the exception and shows
+// its stack, of its record.
+func TestFindCrashes_Limit1_GivesUp(t *testing.T) {
+	run := oplog.Record{Kind: oplog.KindMarker, Name: oplog.MarkerRun, Level: oplog.LevelInfo, Source: "game", Text: "run started", Time: crashT0}
+	npe := oplog.Record{Time: crashT0.Add(time.Second), Level: oplog.LevelError, Source: "game", Text: "java.lang.NullPointerException: data is null",
+		Stack: "java.lang.NullPointerException: data is null\n\tat Game.loadChunk(Game.java:8)\n\tat java.base/java.lang.Thread.run(Thread.java:833)"}
+	fatal := oplog.Record{Time: crashT0.Add(time.Second + time.Millisecond), Level: oplog.LevelFatal, Source: "game", Text: "world generation failed, exiting"}
+	cs, recs := crashSession(t, run, npe, fatal)
+	text, _, _ := callTool(t, cs, "find_crashes", map[string]any{"limit": 1})
+	if !strings.Contains(text, "crash ×1 java.lang.NullPointerException: data is null in Game.loadChunk(Game.java:8)") ||
+		!strings.Contains(text, fmt.Sprintf("stack of #%d", recs[1].ID)) || !strings.Contains(text, "world generation failed, exiting") {
+		t.Errorf("text:\n%s", text)
+	}
+}

@@ -100,6 +100,11 @@ type CrashGroup struct {
 	Sources   []string  `json:"sources"`   // the sources it happened in, sorted
 	ExampleID uint64    `json:"exampleId"` // the oldest matching occurrence still retained: where it started
 	LastID    uint64    `json:"lastId"`    // the newest matching occurrence
+	// CauseID is the exception the newest occurrence, a game's own fatal
+	// line without a stack, gave up on (a thread's uncaught exception just
+	// before "FATAL: … exiting"): its title and frames are the group's. 0
+	// for none.
+	CauseID uint64 `json:"causeId,omitempty"`
 
 	// LastFrames are the top frames of the newest occurrence's stack as it
 	// writes them, file and line kept ("at Spawner.Update () in

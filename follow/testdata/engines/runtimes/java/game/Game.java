@@ -11,7 +11,10 @@
 // (main -> tick -> World.spawn -> World.spawnEnemy), which nothing catches:
 // the JVM prints 'Exception in thread "main"' and the "Caused by:" chain.
 // "rethrow" logs the NumberFormatException at SEVERE with its stack, then
-// throws it on, uncaught. "ok" does not.
+// throws it on, uncaught. "thread" runs the frames in a thread "world",
+// which dies of the exception "caused" throws (the JVM prints 'Exception
+// in thread "world"'); the game then prints "FATAL: world generation
+// failed, exiting" and exits 1. "ok" does not.
 package game;
 
 import java.io.File;
@@ -57,7 +60,7 @@ class World {
 	}
 
 	void spawn(int frame) {
-		if (frame == 3 && (Game.mode.equals("caused") || Game.mode.equals("rethrow"))) {
+		if (frame == 3 && (Game.mode.equals("caused") || Game.mode.equals("rethrow") || Game.mode.equals("thread"))) {
 			spawnEnemy("orc");
 		}
 	}
@@ -117,6 +120,26 @@ public class Game {
 		}
 		Logger.getLogger("game.Game").info("starting in mode " + mode);
 		World world = new World();
+		if (mode.equals("thread")) {
+			final boolean[] done = {false};
+			Thread loop = new Thread(() -> {
+				for (int frame = 1; frame <= 5; frame++) {
+					world.tick(frame);
+				}
+				done[0] = true;
+			}, "world");
+			loop.start();
+			try {
+				loop.join();
+			} catch (InterruptedException e) {
+				return;
+			}
+			if (!done[0]) {
+				System.out.println("FATAL: world generation failed, exiting");
+				System.exit(1);
+			}
+			return;
+		}
 		for (int frame = 1; frame <= 5; frame++) {
 			world.tick(frame);
 		}
