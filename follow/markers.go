@@ -272,7 +272,7 @@ func (m *marking) markers(r *oplog.Record) (before, after []oplog.Record) {
 		}
 		return nil, nil
 	}
-	again := !m.launched && m.relaunch(r)
+	again := !m.launched && m.bannerless() && m.relaunch(r)
 	if m.newRun == "" && !again && r.Name != "compiler" && !mayMark(r.Text) {
 		m.noteFirst(r, m.sinceRun >= 0)
 		if m.sinceRun >= 0 {

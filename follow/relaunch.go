@@ -17,10 +17,27 @@ import (
 
 // relaunchState is what marking keeps to see a relaunch.
 type relaunchState struct {
+	format   int8   // 0 until known; 1: a format without a banner of its own (bannerless); -1: with one
 	first    string // the run's first line; "" when not known (a file entered in its middle)
 	firstDue bool   // the next entry is its run's first
 	ended    bool   // the last entry ended the program
 	end      int64  // where the entry being marked ends in its file
+}
+
+// bannerless reports a format whose runs no banner of its own starts (the
+// generic family's): only there does a relaunch need reading this way.
+func (m *marking) bannerless() bool {
+	if m.format == 0 {
+		switch m.p.Name() {
+		case "auto": // not known yet: asked again
+			return true
+		case "unity", "log4j", "godot", "unreal", "luanti", "mccrash", "logcat":
+			m.format = -1
+		default:
+			m.format = 1
+		}
+	}
+	return m.format > 0
 }
 
 // relaunch reports whether r, the next entry, is its run's first line
