@@ -154,11 +154,19 @@ func repeats(recs []oplog.Record, collapse bool) []run {
 			}
 			r.end++
 		}
+		if r.template != "" && r.end-r.start < minValueRun {
+			r.end, r.template = r.start+1, "" // a short run would hide its values for no room saved
+		}
 		runs = append(runs, r)
 		i = r.end
 	}
 	return runs
 }
+
+// minValueRun is how long a run of texts that differ in their values must
+// be to be shown as its template: two or three lines take about the room
+// of the template and the first line, and say their values.
+const minValueRun = 4
 
 // sameRun reports whether b may join a's run: console lines of one kind,
 // source, name and level, with the same stack and data (where each was
