@@ -41,13 +41,9 @@ func TestRuntime_Mono(t *testing.T) {
 // with the prefix "mc" behind Minecraft's header, on every line of the
 // exception too.
 func TestRuntime_Java(t *testing.T) {
-	javac := needEngine(t, "javac")
-	java := needEngine(t, "java")
-	dir := copyGame(t, "runtimes/java")
-	langBuild(t, dir, nil, javac, "-d", "classes", filepath.Join("game", "Game.java"))
-	g := &langGame{dir: dir, progs: map[string][]string{"java": {java, "-cp", filepath.Join(dir, "classes"), "game.Game"}}, first: "java",
-		wrap: langWrapper(t), handled: "missing texture enemy.png, using the placeholder"}
-	line := fmt.Sprintf("game.World.spawnEnemy(Game.java:%d)", langLineOf(t, filepath.Join(dir, "game", "Game.java"), "CRASH:caused"))
+	g := langJavaGame(t)
+	g.wrap, g.handled = langWrapper(t), "missing texture enemy.png, using the placeholder"
+	line := fmt.Sprintf("game.World.spawnEnemy(Game.java:%d)", langLineOf(t, filepath.Join(g.dir, "game", "Game.java"), "CRASH:caused"))
 	cases := []langCase{
 		{name: "caused", text: regexp.QuoteMeta("java.lang.IllegalStateException: cannot spawn orc"), level: oplog.LevelFatal,
 			stack: []string{"at " + line, "Caused by: java.lang.NumberFormatException: For input string: \"lots\"", "... 3 more"},
@@ -57,14 +53,20 @@ func TestRuntime_Java(t *testing.T) {
 	runLang(t, g, cases)
 }
 
-// TestRuntime_Java_Rethrow: an exception logged at SEVERE with its stack,
-// then thrown on: one crash a launch, not two.
-func TestRuntime_Java_Rethrow(t *testing.T) {
+// langJavaGame copies and builds the Java game.
+func langJavaGame(t *testing.T) *langGame {
+	t.Helper()
 	javac := needEngine(t, "javac")
 	java := needEngine(t, "java")
 	dir := copyGame(t, "runtimes/java")
 	langBuild(t, dir, nil, javac, "-d", "classes", filepath.Join("game", "Game.java"))
-	g := &langGame{dir: dir, progs: map[string][]string{"java": {java, "-cp", filepath.Join(dir, "classes"), "game.Game"}}, first: "java"}
+	return &langGame{dir: dir, progs: map[string][]string{"java": {java, "-cp", filepath.Join(dir, "classes"), "game.Game"}}, first: "java"}
+}
+
+// TestRuntime_Java_Rethrow: an exception logged at SEVERE with its stack,
+// then thrown on: one crash a launch, not two.
+func TestRuntime_Java_Rethrow(t *testing.T) {
+	g := langJavaGame(t)
 	checkOnceALaunch(t, g, "rethrow", `java.lang.NumberFormatException: For input string: "lots"`)
 }
 
@@ -72,11 +74,7 @@ func TestRuntime_Java_Rethrow(t *testing.T) {
 // gives up on it in a fatal line of its own: the run's crash is the
 // exception, titled by it (not by the game's line), one a launch.
 func TestRuntime_Java_GivesUp(t *testing.T) {
-	javac := needEngine(t, "javac")
-	java := needEngine(t, "java")
-	dir := copyGame(t, "runtimes/java")
-	langBuild(t, dir, nil, javac, "-d", "classes", filepath.Join("game", "Game.java"))
-	g := &langGame{dir: dir, progs: map[string][]string{"java": {java, "-cp", filepath.Join(dir, "classes"), "game.Game"}}, first: "java"}
+	g := langJavaGame(t)
 	l := mustLog(t)
 	l.SetCrashes(crash.New(l, nil))
 	for range 2 {
