@@ -262,21 +262,34 @@ func (x *Index) reraised(e *entry) {
 	if e.flags != 0 || e.run == 0 {
 		return
 	}
-	for i := len(x.entries) - 1; i >= 0 && e.id-x.entries[i].id <= reasonGap; i-- {
-		p := &x.entries[i]
-		if p.source != e.source {
-			continue
-		}
-		again := p.flags == logged || p.flags == 0 && p.level == oplog.LevelError && e.level == oplog.LevelFatal
-		if p.run != e.run || !again || p.id >= e.id || e.time-p.time > int64(dumpSpan) ||
-			!sameException(&x.groups[p.group], &x.groups[e.group]) {
-			return
-		}
-		x.groups[p.group].live--
-		x.absorbed[p.id] = e.group
-		x.entries = slices.Delete(x.entries, i, i+1)
+	i := x.latestOfSource(e)
+	if i < 0 {
 		return
 	}
+	p := &x.entries[i]
+	again := p.flags == logged || p.flags == 0 && p.level == oplog.LevelError && e.level == oplog.LevelFatal
+	if p.run == e.run && again && p.id < e.id && e.time-p.time <= int64(dumpSpan) && sameException(&x.groups[p.group], &x.groups[e.group]) {
+		x.absorb(i, e.group)
+	}
+}
+
+// latestOfSource returns the index of the newest entry of e's source at
+// most reasonGap records before e; -1 when there is none.
+func (x *Index) latestOfSource(e *entry) int {
+	for i := len(x.entries) - 1; i >= 0 && e.id-x.entries[i].id <= reasonGap; i-- {
+		if x.entries[i].source == e.source {
+			return i
+		}
+	}
+	return -1
+}
+
+// absorb drops the entry at i: its record is an occurrence of group g now.
+func (x *Index) absorb(i int, g int32) {
+	p := &x.entries[i]
+	x.groups[p.group].live--
+	x.absorbed[p.id] = g
+	x.entries = slices.Delete(x.entries, i, i+1)
 }
 
 // sameException reports whether the groups of two printouts may be one
@@ -321,22 +334,18 @@ func (x *Index) causeBefore(e *entry, text string) int32 {
 	if e.flags&bare == 0 || x.header != 0 || x.replaced >= 0 || nativeCrashText(text) {
 		return -1
 	}
-	for i := len(x.entries) - 1; i >= 0 && e.id-x.entries[i].id <= reasonGap; i-- {
-		p := &x.entries[i]
-		if p.source != e.source {
-			continue
-		}
-		if p.run != e.run || e.run == 0 || p.level != oplog.LevelError || p.flags&^logged != 0 || p.time > e.time || e.time-p.time > int64(dumpSpan) {
-			return -1
-		}
-		g := p.group
-		x.groups[g].live--
-		x.groups[g].cause = p.id
-		x.absorbed[p.id] = g
-		x.entries = slices.Delete(x.entries, i, i+1)
-		return g
+	i := x.latestOfSource(e)
+	if i < 0 {
+		return -1
 	}
-	return -1
+	p := &x.entries[i]
+	if p.run != e.run || e.run == 0 || p.level != oplog.LevelError || p.flags&^logged != 0 || p.time > e.time || e.time-p.time > int64(dumpSpan) {
+		return -1
+	}
+	g := p.group
+	x.groups[g].cause = p.id
+	x.absorb(i, g)
+	return g
 }
 
 // nativeCrashText reports a fatal line that says what crashed itself: a
