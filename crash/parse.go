@@ -23,6 +23,7 @@ func Parse(stack string) Trace {
 	rust := strings.Contains(stack, ".rs:") // Rust's frames: the crate's files (rust.go)
 	stripped := strippedStack(stack)
 	python := false
+	haxe := haxeFramesFirst(stack) // hxcpp's and Neko's frames, innermost last as Python's
 	py := pyState{indent: -1, first: group}
 	last := ""               // the last line that is not a frame
 	headIsException := false // Head is an exception's line, not an event bus's "Index: 3" (wrapped.go)
@@ -74,10 +75,13 @@ func Parse(stack string) Trace {
 		switch {
 		case len(t.Frames) < TopFrames:
 			t.Frames = append(t.Frames, f)
-		case python: // the innermost frame comes last: keep the last ones
+		case python || haxe: // the innermost frame comes last: keep the last ones
 			copy(t.Frames, t.Frames[1:])
 			t.Frames[TopFrames-1] = f
 		}
+	}
+	if haxe {
+		slices.Reverse(t.Frames)
 	}
 	if python {
 		slices.Reverse(t.Frames)
@@ -172,14 +176,10 @@ func parseFrame(s string) (frame string, ok bool) {
 			return f, true
 		}
 	}
-	if f, ok := execinfoFrame(s); ok {
-		return f, true
-	}
-	if f, ok := luaNumberedFrame(s); ok {
-		return f, true
-	}
-	if f, ok := rubyFrame(s); ok {
-		return f, true
+	for _, read := range [...]func(string) (string, bool){execinfoFrame, luaNumberedFrame, rubyFrame, haxeFrame} {
+		if f, ok := read(s); ok {
+			return f, true
+		}
 	}
 	if loc, what, found := strings.Cut(s, ": in "); found && luaLocation(loc) {
 		what = strings.TrimSuffix(what, `"`) // Factorio quotes a mod's error whole
@@ -220,6 +220,7 @@ func TopLines(stack string, n int) []string {
 	seen := 0
 	stack = preamble(stack)
 	python, stripped := false, strippedStack(stack)
+	haxe := haxeFramesFirst(stack)
 	py := pyState{indent: -1}
 	goFrame := -1 // the index in out of the frame on the line before, when it may be Go's
 	for line := range strings.Lines(stack) {
@@ -261,14 +262,14 @@ func TopLines(stack string, n int) []string {
 				goFrame = len(out)
 			}
 			out = append(out, s)
-		case python:
+		case python || haxe:
 			copy(out, out[1:])
 			out[n-1] = s
 		default:
 			return out
 		}
 	}
-	if python {
+	if python || haxe {
 		slices.Reverse(out)
 	}
 	return out

@@ -120,6 +120,21 @@ var runtimeCases = []runtimeCase{
 	// V8's built-in frame first.
 	{"node-builtin", oplog.LevelFatal, "SyntaxError: Expected property name or '}' in JSON at position 1",
 		"<anonymous_script>:1\n{bad json\n ^\n\nSyntaxError: Expected property name or '}' in JSON at position 1\n    at JSON.parse (<anonymous>)\n    at loadSave (/tmp/g/game.js:4:15)\n    at Object.<anonymous> (/tmp/g/game.js:6:1)"},
+	// Haxe: HashLink's frames innermost first (an engine's below the
+	// game's); hxcpp's and Neko's outermost first, the message last.
+	{"hashlink", oplog.LevelFatal, "Null access .hp",
+		"Called from world.Enemy.takeDamage (world/Enemy.hx line 37)\nCalled from world.Level.update (world/Level.hx line 102)\n" +
+			"Called from hxd.App.mainLoop (hxd/App.hx line 177)\nCalled from hxd.$System.mainLoop (hxd/System.hl.hx line 62)\nCalled from fun$1702 (?:1)"},
+	{"hashlink-std", oplog.LevelFatal, "Null access",
+		"Called from @0x40622200\nCalled from haxe.$MainLoop.sortEvents(C:\\HaxeToolkit\\haxe\\std/haxe/MainLoop.hx:136)\n" +
+			"Called from haxe.$EntryPoint.run(C:\\HaxeToolkit\\haxe\\std/haxe/EntryPoint.hx:125)\nCalled from fun$1495(?:1)"},
+	{"heaps", oplog.LevelFatal, "Null access",
+		"Called from h2d.Object.addChild (h2d/Object.hx line 300)\nCalled from Main.init (Main.hx line 20)\nCalled from hxd.App.setup (hxd/App.hx line 120)"},
+	{"hxcpp", oplog.LevelFatal, "Null Object Reference",
+		"Called from hxcpp::__hxcpp_main\nCalled from ApplicationMain::main ApplicationMain.hx line 25\nCalled from Main::update Main.hx line 33\n" +
+			"Called from world.Enemy::takeDamage world/Enemy.hx line 37\nCritical Error: Null Object Reference"},
+	{"neko", oplog.LevelFatal, "Invalid field access : width",
+		"Called from ? line 1\nCalled from Game.hx line 69\nCalled from Game.hx line 42\nCalled from Game.hx line 30\nUncaught exception - Invalid field access : width"},
 }
 
 // runtimeTitles are the titles of runtimeCases, by name: the message and
@@ -160,6 +175,11 @@ var runtimeTitles = map[string]string{
 	"py-notes":         `FileNotFoundError: level arena missing in File "/tmp/g/game.py", line 8, in load_level`,
 	"py-ignored":       `KeyError: 'castle' in File "/tmp/g/game.py", line 8, in load_level`,
 	"py-recursion":     `RecursionError: maximum recursion depth exceeded in File "/tmp/g/game.py", line 5, in walk_tree`,
+	"hashlink":         "Null access .hp in world.Enemy.takeDamage (world/Enemy.hx line 37)",
+	"hashlink-std":     `Null access in haxe.$MainLoop.sortEvents(C:\HaxeToolkit\haxe\std/haxe/MainLoop.hx:136)`,
+	"heaps":            "Null access in Main.init (Main.hx line 20)",
+	"hxcpp":            "Null Object Reference in world.Enemy::takeDamage world/Enemy.hx line 37",
+	"neko":             "Invalid field access : width in Game.hx line 30",
 }
 
 // elsewhere is c's crash as another run prints it: other addresses, pid

@@ -55,7 +55,7 @@ func frameTitle(frame string) string {
 	if f, ok := strings.CutPrefix(frame, "At: "); ok { // Godot 3's place: "At: res://main.gd:6."
 		frame = strings.TrimSuffix(f, ".")
 	}
-	frame = strings.TrimPrefix(strings.TrimPrefix(frame, "at: "), "at ")
+	frame = strings.TrimPrefix(strings.TrimPrefix(strings.TrimPrefix(frame, "at: "), "at "), haxeCalled)
 	if _, sym, ok := androidParts(frame); ok && sym != "" {
 		return sym
 	}
@@ -334,7 +334,7 @@ func GameFrame(stack string) string {
 // "Verse.StaticTextureAtlas:Bake ()" in "Mono JIT Code"; gdb's "#3
 // 0x00007f3a in Engine::World::Tick (...)" names "Engine::World::Tick (...)".
 func frameText(l string) (text, module string) {
-	s := strings.TrimPrefix(l, "at ")
+	s := strings.TrimPrefix(strings.TrimPrefix(l, "at "), haxeCalled)
 	if module, sym, ok := androidParts(s); ok {
 		return sym, module
 	}
@@ -471,6 +471,8 @@ var engineFrames = []string{
 	"__rustc::", "__libc_", "libc.so", "ld-linux", "_start", "godot_", "Godot.", "GodotPlugins.", "runtime.",
 	// Frameworks and packages a game builds on: XNA, MonoGame and FNA, Unity's TextMeshPro.
 	"Microsoft.Xna.", "MonoGame.", "TMPro.",
+	// Haxe's standard library and runtimes, Heaps, OpenFL, Lime, HaxeFlixel.
+	"haxe.", "hl.", "hxcpp::", "hxd.", "h2d.", "h3d.", "hxsl.", "openfl.", "lime.", "flixel.",
 }
 
 // engineParts are parts of frames of engines, runtimes and system

@@ -140,3 +140,27 @@ func TestRuntime_Ruby(t *testing.T) {
 			title: "undefined method `fetch' for nil:NilClass (NoMethodError)", where: []string{"spawn_enemy", line}},
 	})
 }
+
+// TestRuntime_Haxe: a field read of null and a thrown string, uncaught, in
+// a Haxe game on Neko: Neko prints the frames, outermost first, then the
+// message; one fatal record, titled by the message and the game's
+// innermost frame.
+func TestRuntime_Haxe(t *testing.T) {
+	haxe := needEngine(t, "haxe")
+	neko := needEngine(t, "neko")
+	dir := copyGame(t, "runtimes/haxe")
+	langBuild(t, dir, nil, haxe, "-main", "Game", "-neko", "game.n")
+	g := &langGame{dir: dir, progs: map[string][]string{"neko": {neko, filepath.Join(dir, "game.n")}}, first: "neko",
+		wrap: langWrapper(t), handled: "missing texture enemy.png, using the placeholder"}
+	src := filepath.Join(dir, "Game.hx")
+	null := fmt.Sprintf("Game.hx line %d", langLineOf(t, src, "CRASH:null"))
+	thrown := fmt.Sprintf("Game.hx line %d", langLineOf(t, src, "CRASH:throw"))
+	runLang(t, g, []langCase{
+		{name: "null", text: regexp.QuoteMeta("Invalid field access : width"), level: oplog.LevelFatal,
+			stack: []string{"Called from " + null, "Uncaught exception - Invalid field access : width"}, class: oplog.ClassCrash,
+			title: "Invalid field access : width in " + null, where: []string{null}},
+		{name: "throw", text: regexp.QuoteMeta("spawn table has no kind 'orc'") + "$", level: oplog.LevelFatal,
+			stack: []string{"Called from " + thrown}, class: oplog.ClassCrash,
+			title: "spawn table has no kind 'orc' in " + thrown, where: []string{thrown}},
+	})
+}

@@ -239,6 +239,8 @@ func (p *genericParser) begin(line string, end int64) {
 		level, text, ok = lv, tx, true // "4044.612 Error MainLoop.cpp:1429: ..."
 	} else if lv, nm, tx, found := findLevel(rest); found {
 		level, name, text, ok = lv, nm, tx, true
+	} else if lv, found := placeLevel(rest); found {
+		level, ok = lv, true
 	} else if exceptionLine(rest) {
 		level = oplog.LevelError // "TypeError: x", "java.io.IOException: x"
 	}
@@ -529,6 +531,19 @@ func findLevel(s string) (level oplog.Level, name, text string, ok bool) {
 		rest = after
 	}
 	return 0, "", "", false
+}
+
+// placeLevel reads the level of a line that begins with a source file's
+// place, as Haxe's trace writes every line: "Game.hx:22: ERROR: missing
+// texture" is an error (the line stays whole).
+func placeLevel(s string) (oplog.Level, bool) {
+	tok, after := firstToken(s)
+	loc, ok := strings.CutSuffix(tok, ":")
+	if i := strings.LastIndexByte(loc, ':'); !ok || i <= 0 || !isDigits(loc[i+1:]) || !strings.Contains(loc[:i], ".") {
+		return 0, false
+	}
+	lv, _, _, ok := findLevel(after)
+	return lv, ok
 }
 
 // qualifiedLevel reads a level word in capitals after another, with its

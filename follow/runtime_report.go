@@ -30,6 +30,7 @@ const (
 	rtGameMaker           // GameMaker's "FATAL ERROR in", its event, message and frames (runtime_gamemaker.go)
 	rtLua                 // a Lua error's message and its "stack traceback:" beneath a prefix (runtime_script.go)
 	rtAssert              // a game's own assertion macro's line: "ASSERT FAILED: count < 8 at game.cpp:8"
+	rtHaxe                // Haxe's uncaught exception: HashLink's, hxcpp's, Neko's "Called from" frames (runtime_haxe.go)
 	numKinds
 )
 
@@ -129,6 +130,8 @@ func (r *report) begin(kind rtKind, line, body string, prefixed bool, level oplo
 	case rtGameMaker:
 		r.state = stGMHeader
 		r.add(t, end)
+	case rtHaxe:
+		r.beginHaxe(line, t, end)
 	case rtRuby:
 		place, msg, _ := rubyHead(t)
 		r.setText(msg)
@@ -138,14 +141,25 @@ func (r *report) begin(kind rtKind, line, body string, prefixed bool, level oplo
 }
 
 // more adds a line to the report when it goes on with it: line as it
-// came, s past the prefix.
+// came, s past the prefix. Until a report shows it is one (Node's, Haxe's
+// frames first), the lines it took are kept as they came.
 func (r *report) more(line, s string, end int64) bool {
-	if r.kind == rtNode && !r.confirmed {
-		r.raw, r.rawEnds = append(r.raw, line), append(r.rawEnds, end)
+	if r.confirmed {
+		return r.takes(s, end)
 	}
+	r.raw, r.rawEnds = append(r.raw, line), append(r.rawEnds, end)
+	if r.takes(s, end) {
+		return true
+	}
+	r.raw, r.rawEnds = r.raw[:len(r.raw)-1], r.rawEnds[:len(r.rawEnds)-1] // the next record's
+	return false
+}
+
+// takes adds a line to the report when it goes on with it (more).
+func (r *report) takes(s string, end int64) bool {
 	t := trimLeft(s)
 	if t == "" {
-		if r.kind == rtPyWarning || r.kind == rtThrown || r.kind == rtJava ||
+		if r.kind == rtPyWarning || r.kind == rtThrown || r.kind == rtJava || r.kind == rtHaxe ||
 			r.kind == rtDotnet && !bytes.HasSuffix(r.e.stack, []byte(" <---")) { // Mono's inner exceptions' block, then its second printout
 			return false
 		}
@@ -182,6 +196,8 @@ func (r *report) more(line, s string, end int64) bool {
 		return r.gm(s, t, end)
 	case rtLua:
 		return r.luaTrace(s, t, end)
+	case rtHaxe:
+		return r.haxe(t, end)
 	}
 	return false
 }

@@ -85,7 +85,10 @@ func startByFirst(t string) (rtKind, oplog.Level) {
 		if strings.HasPrefix(t, openraFatal) {
 			return rtDotnet, oplog.LevelFatal
 		}
-	case 'U':
+	case 'C', 'U':
+		if haxeStart(t) {
+			return rtHaxe, oplog.LevelFatal
+		}
 		if t == "Unhandled Exception:" || strings.HasPrefix(t, "Unhandled exception. ") || strings.HasPrefix(t, "UNHANDLED EXCEPTION:") {
 			return rtDotnet, oplog.LevelFatal
 		}

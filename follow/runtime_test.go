@@ -70,6 +70,8 @@ var runtimeCases = []runtimeCase{
 	{"cpp_what_lines.txt", oplog.LevelFatal, "terminate called after throwing an instance of 'ShaderError'", "0:7(1): error: syntax error, unexpected '}'"},
 	{"cpp_glog_segv.txt", oplog.LevelFatal, "*** SIGSEGV (@0x0) received by PID 22421", "@     0x5652ad03b709 phys::World::totalMass()"},
 	{"cpp_glog_check.txt", oplog.LevelFatal, "Check failed: bodies.size() < 4u (4 vs. 4) body pool full", "phys::World::addBody()"},
+	{"haxe_neko.txt", oplog.LevelFatal, "Invalid field access : width", "Called from Game.hx line 30\nUncaught exception - Invalid field access : width"},
+	{"haxe_hl.txt", oplog.LevelFatal, "Null access", "Called from haxe.$EntryPoint.run("},
 	// Rust's and Lua's, read by the generic family where printed bare, by
 	// the layer beneath a prefix.
 	{"rust/panic_bt_1_rustup195.txt", oplog.LevelFatal, "boom: something went wrong (len=0)", "at game::main (./src/main.rs:98:13)"},
@@ -619,6 +621,41 @@ func TestParse_GoRace(t *testing.T) {
 		want := []string{"starting audio mixer", "tick 0", "DATA RACE", "DATA RACE", "tick 1", "tick 2", "shutting down", "Found 2 data race(s)"}
 		if strings.Join(texts, "|") != strings.Join(want, "|") {
 			t.Errorf("%s: records %q, want %q", parser, texts, want)
+		}
+	}
+}
+
+// TestParse_HaxeFramesFirst: hxcpp's uncaught exception (its frames,
+// outermost first, then "Critical Error:" or "Error :"), as hxcpp's
+// Debug.cpp and HxcppMain.h print it, is one fatal record, the message its
+// text; frames that no message ends stay the lines they are; a trace's
+// place before a level word gives the line that level. The line after
+// lines held so (a Node location's too) is read once.
+func TestParse_HaxeFramesFirst(t *testing.T) {
+	frames := "Called from hxcpp::__hxcpp_main\nCalled from ApplicationMain::main ApplicationMain.hx line 25\nCalled from Main::update Main.hx line 33\n"
+	for _, c := range []struct {
+		name, in string
+		want     []string // text/level of each record
+	}{
+		{"critical", "Main.hx:12: booting\n" + frames + "Critical Error: Null Object Reference\nMain.hx:40: after\n",
+			[]string{"Main.hx:12: booting/info", "Null Object Reference/fatal", "Main.hx:40: after/info"}},
+		{"throw", frames + "Error : level 3 missing\n", []string{"level 3 missing/fatal"}},
+		{"unended", "Main.hx:12: booting\n" + frames + "Main.hx:40: WARNING: slow frame\n",
+			[]string{"Main.hx:12: booting/info", "Called from hxcpp::__hxcpp_main/info", "Called from ApplicationMain::main ApplicationMain.hx line 25/info",
+				"Called from Main::update Main.hx line 33/info", "Main.hx:40: WARNING: slow frame/warn"}},
+		{"node-unended", "starting\n/game/x.js:12\n  let a = b;\nnot a caret\n", []string{"starting/info", "/game/x.js:12/info", "not a caret/info"}},
+	} {
+		for _, parser := range []string{"generic", "auto"} {
+			var got []string
+			for _, r := range recordsOf(feed(mustParser(t, parser), []byte(c.in))) {
+				got = append(got, r.Text+"/"+r.Level.String())
+				if r.Level == oplog.LevelFatal && (!strings.HasPrefix(r.Stack, "Called from hxcpp::__hxcpp_main\n") || strings.Count(r.Stack, "\n") != 3) {
+					t.Errorf("%s/%s: the report's stack %q", c.name, parser, r.Stack)
+				}
+			}
+			if strings.Join(got, "|") != strings.Join(c.want, "|") {
+				t.Errorf("%s/%s: records %q, want %q", c.name, parser, got, c.want)
+			}
 		}
 	}
 }
