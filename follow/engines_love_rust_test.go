@@ -3,6 +3,7 @@
 package follow
 
 import (
+	"bytes"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -282,4 +283,40 @@ func rustStackHasMain(stack string) bool {
 		}
 	}
 	return main > 0 && main < len(frames)-1
+}
+
+// TestEngine_Rust_BevySystem: a Bevy system's panic on a task-pool thread,
+// Bevy's lines naming the system, then the panic resumed on main (status
+// 101, nothing printed): the run's crash is the panic, fatal, the system
+// in its data, under RunCommand, in a followed file (detected and generic)
+// and imported; Bevy's lines are no records of their own.
+func TestEngine_Rust_BevySystem(t *testing.T) {
+	probe := buildRust(t)
+	l := mustLog(t)
+	l.SetCrashes(crash.New(l, nil))
+	runGame(t, l, "run", CommandOptions{Args: []string{probe, "system"}})
+	path := filepath.Join(t.TempDir(), "game.log")
+	langRunToFile(t, []string{probe, "system"}, os.Environ(), "", path)
+	langFollowTwice(t, l, path)
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Import(t.Context(), l, bytes.NewReader(b), ImportOptions{Source: "import", File: path}); err != nil {
+		t.Fatal(err)
+	}
+	for _, source := range []string{"run", "file", "generic", "import"} {
+		recs := ofSource(t, l, source)
+		if n := count(recs, hasText("Encountered a panic")); n != 0 {
+			t.Errorf("%s: %d records of Bevy's lines", source, n)
+		}
+		p, ok := find(recs, func(r *oplog.Record) bool { return r.Name == "panic" })
+		if !ok || p.Level != oplog.LevelFatal || p.Text != "damage larger than remaining health" ||
+			!strings.Contains(string(p.Data), `"system":"arena::combat::apply_damage_system"`) {
+			t.Errorf("%s: the panic %s %q %s", source, p.Level, p.Text, p.Data)
+			logLangRecords(t, source, recs)
+			continue
+		}
+		checkOutcome(t, l, source, 1, oplog.OutcomeCrashed, oplog.Record{}, p)
+	}
 }

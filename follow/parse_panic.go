@@ -46,6 +46,7 @@ type panicParser struct {
 	// says whether the main thread passes it on (joined).
 	waiting     []Entry
 	waitingData object
+	named       bool // Bevy named the system of the panic held or waiting (passOn)
 	// died is the thread and ID of the last fatal panic whose header gave
 	// an ID ("thread 'main' (10158)", Rust 1.89 and later).
 	died string
@@ -64,6 +65,9 @@ func (p *panicParser) Flush() []Entry { return join(p.release(p.takeOwn(nil)), p
 func (p *panicParser) Line(line string, end int64) []Entry {
 	s := trimRight(line)
 	var out []Entry
+	if sys, ok := bevySystem(s); ok && p.passOn(sys, end) {
+		return nil
+	}
 	if p.held {
 		if s == "" {
 			p.e.blank(end)
@@ -105,6 +109,43 @@ func (p *panicParser) release(out []Entry) []Entry {
 
 // mainThread reports the name Rust gives the main thread.
 func mainThread(name string) bool { return name == "main" || name == "<main>" }
+
+// bevySystem reads the line Bevy's executor prints after a system's panic,
+// which it then passes on to the main thread, ending the app:
+// "Encountered a panic in system `arena::combat::apply_damage_system`!"
+// (also "… when applying buffers for system `…`!", "… in observer `…`!").
+// Nested schedules print one each, the system's first.
+func bevySystem(s string) (string, bool) {
+	rest, ok := strings.CutPrefix(s, "Encountered a panic ")
+	i := strings.IndexByte(rest, '`')
+	if !ok || i < 0 || !strings.HasSuffix(rest, "`!") || i+1 > len(rest)-2 {
+		return "", false
+	}
+	return rest[i+1 : len(rest)-2], true
+}
+
+// passOn takes Bevy's line after the panic held or waiting (bevySystem):
+// the panic ended the app, in the system the first such line names.
+func (p *panicParser) passOn(system string, end int64) bool {
+	switch {
+	case p.held:
+		p.e.rec.Level, p.e.end, p.e.closed = oplog.LevelFatal, end, true
+		if !p.named {
+			p.data.str("system", system)
+		}
+	case len(p.waiting) > 0:
+		w := &p.waiting[len(p.waiting)-1]
+		w.Record.Level, w.End = oplog.LevelFatal, end
+		if !p.named {
+			p.waitingData.str("system", system)
+			w.Record.Data = p.waitingData.bytes()
+		}
+	default:
+		return false
+	}
+	p.named = true
+	return true
+}
 
 // passedOn reports the message of a main thread's panic that passes on
 // another's: the Err of a joined thread that panicked, unwrapped
@@ -214,7 +255,7 @@ func (p *panicParser) addText(s string, end int64) bool {
 
 // begin starts a panic's entry from "thread 'NAME' panicked at REST".
 func (p *panicParser) begin(thread, rest string, end int64) {
-	p.held, p.loc, p.frame, p.skip, p.skipAt = true, "", "", false, false
+	p.held, p.loc, p.frame, p.skip, p.skipAt, p.named = true, "", "", false, false, false
 	level := oplog.LevelError
 	if mainThread(thread) {
 		level = oplog.LevelFatal // the process ends
