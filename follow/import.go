@@ -114,7 +114,8 @@ type importer struct {
 	lineNo  int
 	file    []byte // opts.File as a JSON string, or nil
 	res     ImportResult
-	fresh   bool // the input is read from its start into a source with runs: its first record starts a run
+	fresh   bool      // the input is read from its start into a source with runs: its first record starts a run
+	last    time.Time // the time of the last record that gave one
 }
 
 // importPosition is the value of an import's position.
@@ -281,6 +282,14 @@ func (im *importer) add(es []Entry) {
 			im.startRun(&e)
 		}
 		r := prepare(e.Record, im.opts.Source)
+		if r.Time.IsZero() {
+			// A line without a time among lines with one (a panic, a
+			// traceback amid a logger's lines) was printed after the
+			// line before it, not when it is imported.
+			r.Time = im.last
+		} else {
+			im.last = r.Time
+		}
 		if im.file != nil {
 			r.Data = withPosition(r.Data, &pendingEntry{end: e.End, path: im.file})
 		}

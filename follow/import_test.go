@@ -295,3 +295,29 @@ func TestImport_WireFormat(t *testing.T) {
 		t.Errorf("a plain log: %+v", res)
 	}
 }
+
+// TestImport_UnstampedTakesTheTimeBefore: a line without a time among
+// lines with one (a panic amid tracing's lines) was printed after the line
+// before it: imported, it has that line's time, not the import's, so the
+// run lasts what the log says; an input without a time has the import's.
+func TestImport_UnstampedTakesTheTimeBefore(t *testing.T) {
+	l := mustLog(t)
+	in := "2026-03-01T10:00:00.000Z  INFO game: loading\n2026-03-01T10:00:05.000Z ERROR game: failed to parse level 3\n" +
+		"thread 'main' panicked at src/main.rs:8:34:\ndamage larger than remaining health\n"
+	mustImport(t, l, []byte(in), ImportOptions{Source: "stamped", Parser: "rust"})
+	mustImport(t, l, []byte("loading\nready\n"), ImportOptions{Source: "plain"})
+	stamp := time.Date(2026, 3, 1, 10, 0, 5, 0, time.UTC)
+	p, ok := find(ofSource(t, l, "stamped"), func(r *oplog.Record) bool { return r.Name == "panic" })
+	if !ok || !p.Time.Equal(stamp) {
+		t.Errorf("the panic at %v, want %v (found: %v)", p.Time, stamp, ok)
+	}
+	runs, err := l.Runs(t.Context(), "stamped")
+	if err != nil || len(runs) != 1 || runs[0].End.Sub(runs[0].Start) != 5*time.Second {
+		t.Errorf("runs %+v, %v; want one of 5 s", runs, err)
+	}
+	for _, r := range ofSource(t, l, "plain") {
+		if time.Since(r.Time) > time.Minute {
+			t.Errorf("%q of an input without times at %v", r.Text, r.Time)
+		}
+	}
+}
