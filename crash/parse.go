@@ -176,7 +176,7 @@ func parseFrame(s string) (frame string, ok bool) {
 			return f, true
 		}
 	}
-	for _, read := range [...]func(string) (string, bool){execinfoFrame, luaNumberedFrame, rubyFrame, haxeFrame} {
+	for _, read := range [...]func(string) (string, bool){execinfoFrame, luaNumberedFrame, rubyFrame, haxeFrame, defoldFrame} {
 		if f, ok := read(s); ok {
 			return f, true
 		}

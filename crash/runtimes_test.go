@@ -133,6 +133,15 @@ var runtimeCases = []runtimeCase{
 	{"hxcpp", oplog.LevelFatal, "Null Object Reference",
 		"Called from hxcpp::__hxcpp_main\nCalled from ApplicationMain::main ApplicationMain.hx line 25\nCalled from Main::update Main.hx line 33\n" +
 			"Called from world.Enemy::takeDamage world/Enemy.hx line 37\nCritical Error: Null Object Reference"},
+	// Defold's call stack, behind the handler's and the C runtime's frames.
+	{"defold", oplog.LevelFatal, "Successfully wrote Crashdump to file: C:\\Users\\Mike\\AppData\\Roaming\\Defold/_crash",
+		"0 0x7FF7018E4030 dmCrash::GenerateCallstack D:\\a\\defold\\defold\\engine\\crash\\src\\backtrace_win32.cpp:144\n" +
+			"1 0x7FF7019DBC4C raise minkernel\\crts\\ucrt\\src\\appcrt\\misc\\signal.cpp:547\n" +
+			"2 0x7FF70196FC70 _wassert minkernel\\crts\\ucrt\\src\\appcrt\\startup\\assert.cpp:443\n" +
+			"3 0x7FF701611AF0 dmGameSystem::RenderBatch D:\\a\\defold\\engine\\gamesys\\comp_sprite.cpp:1319"},
+	{"defold-linux", oplog.LevelFatal, "CALL STACK:",
+		"0 0x55D3A1F0C3B2 dmCrash::OnCrash(int) <unknown>:0\n1 0x7F2C1A04250F __sigaction <unknown>:0\n" +
+			"2 0x55D3A1E51A20 dmGameSystem::CompSpriteUpdate(dmGameObject::ComponentsUpdateParams const&) <unknown>:0\n3 0x55D3A1C11E5A engine_main <unknown>:0"},
 	{"neko", oplog.LevelFatal, "Invalid field access : width",
 		"Called from ? line 1\nCalled from Game.hx line 69\nCalled from Game.hx line 42\nCalled from Game.hx line 30\nUncaught exception - Invalid field access : width"},
 }
@@ -179,6 +188,8 @@ var runtimeTitles = map[string]string{
 	"hashlink-std":     `Null access in haxe.$MainLoop.sortEvents(C:\HaxeToolkit\haxe\std/haxe/MainLoop.hx:136)`,
 	"heaps":            "Null access in Main.init (Main.hx line 20)",
 	"hxcpp":            "Null Object Reference in world.Enemy::takeDamage world/Enemy.hx line 37",
+	"defold":           `Successfully wrote Crashdump to file: C:\Users\Mike\AppData\Roaming\Defold/_crash in dmGameSystem::RenderBatch D:\a\defold\engine\gamesys\comp_sprite.cpp:1319`,
+	"defold-linux":     "CALL STACK: in dmGameSystem::CompSpriteUpdate(dmGameObject::ComponentsUpdateParams const&)",
 	"neko":             "Invalid field access : width in Game.hx line 30",
 }
 

@@ -56,6 +56,9 @@ func frameTitle(frame string) string {
 		frame = strings.TrimSuffix(f, ".")
 	}
 	frame = strings.TrimPrefix(strings.TrimPrefix(strings.TrimPrefix(frame, "at: "), "at "), haxeCalled)
+	if f, ok := defoldTitle(frame); ok {
+		return f
+	}
 	if _, sym, ok := androidParts(frame); ok && sym != "" {
 		return sym
 	}
@@ -335,6 +338,9 @@ func GameFrame(stack string) string {
 // 0x00007f3a in Engine::World::Tick (...)" names "Engine::World::Tick (...)".
 func frameText(l string) (text, module string) {
 	s := strings.TrimPrefix(strings.TrimPrefix(l, "at "), haxeCalled)
+	if f, ok := defoldTitle(s); ok {
+		return f, ""
+	}
 	if module, sym, ok := androidParts(s); ok {
 		return sym, module
 	}
@@ -419,6 +425,8 @@ func runtimeFrame(l string) bool {
 		// The C and C++ runtimes' and the sanitizers' sources and libraries.
 		"libc.so", "libstdc++", "libgcc_s", "ld-linux", "libasan", "libubsan", "liblsan", "libtsan", "libsanitizer", "compiler-rt/",
 		"/sysdeps/", "../csu/",
+		// Microsoft's C runtime, in a Windows build's stack with its sources.
+		`minkernel\crts\`, "minkernel/crts/", `\vctools\crt\`, "/vctools/crt/",
 		// Python's own library, wherever the interpreter is installed.
 		"lib/python", "site-packages", "dist-packages", `"<frozen `, `\Lib\`,
 		// Godot's error reporting: push_error's and the engine's print of an

@@ -137,7 +137,7 @@ func (l *runtimeLayer) below(line string, end int64, f prefixFacts) []Entry {
 func (l *runtimeLayer) begin(out []Entry, line string, end int64) []Entry {
 	s := trimRight(line)
 	n, facts := cutPrefix(s)
-	if gmStart(s) {
+	if gmStart(s) || defoldStart(s) {
 		n, facts = 0, prefixFacts{} // its level words are its own first line, not a prefix
 	}
 	body, prefixed := s[n:], n > 0
@@ -216,7 +216,8 @@ func (l *runtimeLayer) start(out []Entry, kind rtKind, level oplog.Level, line, 
 	before := l.p.Flush()
 	r := &l.r
 	r.begin(kind, line, body, prefixed, level, end)
-	if n := len(before); n > 0 && (kind == rtPython || kind == rtThrown) && l.announces(&before[n-1].Record) {
+	if n := len(before); n > 0 && ((kind == rtPython || kind == rtThrown) && l.announces(&before[n-1].Record) ||
+		kind == rtDefold && defoldDump(&before[n-1].Record)) {
 		r.attach, r.attached = before[n-1].Record, true
 		before = before[:n-1]
 	}

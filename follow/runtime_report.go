@@ -30,6 +30,7 @@ const (
 	rtGameMaker           // GameMaker's "FATAL ERROR in", its event, message and frames (runtime_gamemaker.go)
 	rtLua                 // a Lua error's message and its "stack traceback:" beneath a prefix (runtime_script.go)
 	rtAssert              // a game's own assertion macro's line: "ASSERT FAILED: count < 8 at game.cpp:8"
+	rtDefold              // Defold's "ERROR:CRASH: CALL STACK:" and its frames (runtime_defold.go)
 	rtHaxe                // Haxe's uncaught exception: HashLink's, hxcpp's, Neko's "Called from" frames (runtime_haxe.go)
 	numKinds
 )
@@ -132,6 +133,9 @@ func (r *report) begin(kind rtKind, line, body string, prefixed bool, level oplo
 		r.add(t, end)
 	case rtHaxe:
 		r.beginHaxe(line, t, end)
+	case rtDefold:
+		r.setText("CALL STACK:")
+		r.e.setName("CRASH")
 	case rtRuby:
 		place, msg, _ := rubyHead(t)
 		r.setText(msg)
@@ -198,6 +202,8 @@ func (r *report) takes(s string, end int64) bool {
 		return r.luaTrace(s, t, end)
 	case rtHaxe:
 		return r.haxe(t, end)
+	case rtDefold:
+		return r.defold(s, end)
 	}
 	return false
 }

@@ -85,6 +85,9 @@ func startByFirst(t string) (rtKind, oplog.Level) {
 		if strings.HasPrefix(t, openraFatal) {
 			return rtDotnet, oplog.LevelFatal
 		}
+		if defoldStart(t) {
+			return rtDefold, oplog.LevelFatal
+		}
 	case 'C', 'U':
 		if haxeStart(t) {
 			return rtHaxe, oplog.LevelFatal

@@ -659,3 +659,30 @@ func TestParse_HaxeFramesFirst(t *testing.T) {
 		}
 	}
 }
+
+// TestParse_Defold: Defold's crash call stack (testdata/defold, as posted
+// in Defold's issues), each line behind "ERROR:CRASH:", is one fatal record
+// named CRASH with the frames as its stack, joined by the line before it
+// that names the dump it wrote; the lines before it stay their own.
+func TestParse_Defold(t *testing.T) {
+	for _, c := range []struct {
+		file, text string
+		before     int // records before the crash's
+	}{
+		{"defold/assert_windows.txt", `Successfully wrote Crashdump to file: C:\Users\Mike\AppData\Roaming\Defold/_crash`, 2},
+		{"defold/sprite_windows.txt", "CALL STACK:", 0},
+	} {
+		for _, parser := range []string{"generic", "auto"} {
+			recs := recordsOf(feed(mustParser(t, parser), readSample(t, c.file)))
+			if len(recs) != c.before+1 {
+				t.Errorf("%s/%s: %d records %q, want %d", c.file, parser, len(recs), texts(recs), c.before+1)
+				continue
+			}
+			r := recs[c.before]
+			if r.Level != oplog.LevelFatal || r.Name != "CRASH" || r.Text != c.text || strings.Count(r.Stack, "\n") != 5 ||
+				!strings.HasPrefix(r.Stack, "0 0x7FF7") || !strings.Contains(r.Stack, "\n5 0x7FF7") {
+				t.Errorf("%s/%s: %s %s %q stack\n%s", c.file, parser, r.Level, r.Name, r.Text, r.Stack)
+			}
+		}
+	}
+}
