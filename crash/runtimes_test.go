@@ -142,6 +142,11 @@ var runtimeCases = []runtimeCase{
 	{"defold-linux", oplog.LevelFatal, "CALL STACK:",
 		"0 0x55D3A1F0C3B2 dmCrash::OnCrash(int) <unknown>:0\n1 0x7F2C1A04250F __sigaction <unknown>:0\n" +
 			"2 0x55D3A1E51A20 dmGameSystem::CompSpriteUpdate(dmGameObject::ComponentsUpdateParams const&) <unknown>:0\n3 0x55D3A1C11E5A engine_main <unknown>:0"},
+	// Unreal's critical error: the frame's function and source, past its address and module.
+	{"unreal", oplog.LevelFatal, "Unhandled Exception: EXCEPTION_ACCESS_VIOLATION reading address 0x00000000000003a8",
+		"Fatal error!\nUnhandled Exception: EXCEPTION_ACCESS_VIOLATION reading address 0x00000000000003a8\n" +
+			"[Callstack] 0x00007ff6a1b2c3d4 MyGame.exe!AEnemySpawner::SpawnWave() [D:\\Projects\\MyGame\\Source\\MyGame\\EnemySpawner.cpp:88]\n" +
+			"[Callstack] 0x00007ffb4c3a7344 KERNEL32.DLL!UnknownFunction []"},
 	{"neko", oplog.LevelFatal, "Invalid field access : width",
 		"Called from ? line 1\nCalled from Game.hx line 69\nCalled from Game.hx line 42\nCalled from Game.hx line 30\nUncaught exception - Invalid field access : width"},
 }
@@ -190,6 +195,7 @@ var runtimeTitles = map[string]string{
 	"hxcpp":            "Null Object Reference in world.Enemy::takeDamage world/Enemy.hx line 37",
 	"defold":           `Successfully wrote Crashdump to file: C:\Users\Mike\AppData\Roaming\Defold/_crash in dmGameSystem::RenderBatch D:\a\defold\engine\gamesys\comp_sprite.cpp:1319`,
 	"defold-linux":     "CALL STACK: in dmGameSystem::CompSpriteUpdate(dmGameObject::ComponentsUpdateParams const&)",
+	"unreal":           `Unhandled Exception: EXCEPTION_ACCESS_VIOLATION reading address 0x00000000000003a8 in AEnemySpawner::SpawnWave() [D:\Projects\MyGame\Source\MyGame\EnemySpawner.cpp:88]`,
 	"neko":             "Invalid field access : width in Game.hx line 30",
 }
 

@@ -59,6 +59,9 @@ func frameTitle(frame string) string {
 	if f, ok := defoldTitle(frame); ok {
 		return f
 	}
+	if f, ok := unrealTitle(frame); ok {
+		return f
+	}
 	if _, sym, ok := androidParts(frame); ok && sym != "" {
 		return sym
 	}

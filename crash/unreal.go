@@ -37,6 +37,19 @@ func unrealFrame(s string) (string, bool) {
 	return normalizeName(fn), true
 }
 
+// unrealTitle is an Unreal callstack's frame as a title names it: the
+// function and its source, "AEnemySpawner::SpawnWave()
+// [D:\MyGame\Source\EnemySpawner.cpp:88]", without the address and module.
+func unrealTitle(s string) (string, bool) {
+	s, ok := strings.CutPrefix(s, "[Callstack] ")
+	if !ok {
+		return "", false
+	}
+	_, rest, _ := strings.Cut(s, " ")
+	_, fn, ok := strings.Cut(strings.TrimLeft(rest, " "), "!")
+	return strings.TrimSuffix(fn, " []"), ok && fn != ""
+}
+
 // unrealMachinery are the engine's functions that report an assert or
 // ensure: on top of every such callstack, they would make every assert
 // the same crash.

@@ -96,6 +96,10 @@ func (p *unrealParser) add(l *unrealLine, s string, end int64) bool {
 	case p.block && !p.titled:
 		p.titled = true
 		p.e.rec.Text = oplog.ClipText(msg)
+	case p.block && p.e.rec.Text == "Fatal error!" && strings.HasPrefix(msg, "Unhandled Exception: "):
+		// A crash's headline, what it was on the next line:
+		// "Unhandled Exception: EXCEPTION_ACCESS_VIOLATION reading address …".
+		p.e.rec.Text = oplog.ClipText(msg)
 	case p.block && p.e.rec.Text == fatalAt(p.e.rec.Text):
 		// "Fatal error: [File:…] [Line: 1137]" names where; its message
 		// comes on the next line.

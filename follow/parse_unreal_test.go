@@ -68,6 +68,11 @@ func TestParse_UnrealBlocks(t *testing.T) {
 	f("WindowsNoPrefix", "LogWindows: Error: === Critical error: ===\nLogWindows: Error: \n"+
 		"LogWindows: Error: Fatal error!\nLogWindows: Error: [Callstack] 0x00007ffd12345999 UnrealEditor-Engine.dll!UWorld::Tick() []\n", 1,
 		oplog.LevelFatal, "Fatal error!", 2)
+	// UE 5's crash: "Fatal error!" first, what it was on the next line.
+	f("FatalErrorThenException", "LogWindows: Error: === Critical error: ===\nLogWindows: Error: \nLogWindows: Error: Fatal error!\nLogWindows: Error: \n"+
+		"LogWindows: Error: Unhandled Exception: EXCEPTION_ACCESS_VIOLATION reading address 0x00000000000003a8\nLogWindows: Error: \n"+
+		"LogWindows: Error: [Callstack] 0x00007ff6a1b2c3d4 MyGame.exe!AEnemySpawner::SpawnWave() [D:\\Projects\\MyGame\\Source\\MyGame\\EnemySpawner.cpp:88]\n", 1,
+		oplog.LevelFatal, "Unhandled Exception: EXCEPTION_ACCESS_VIOLATION reading address 0x00000000000003a8", 3)
 	// Conan Exiles writes no space after the category's colon (a real
 	// log, published in a mod's issue tracker).
 	f("NoSpace", "[2023.02.13-10.20.26:870][ 48]LogWindows:Error: === Critical error: ===\n"+
