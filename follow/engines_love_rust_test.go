@@ -289,7 +289,7 @@ func rustStackHasMain(stack string) bool {
 // Bevy's lines naming the system, then the panic resumed on main (status
 // 101, nothing printed): the run's crash is the panic, fatal, the system
 // in its data, under RunCommand, in a followed file (detected and generic)
-// and imported; Bevy's lines are no records of their own.
+// and imported; Bevy's lines end its stack, no records of their own.
 func TestEngine_Rust_BevySystem(t *testing.T) {
 	probe := buildRust(t)
 	l := mustLog(t)
@@ -307,12 +307,14 @@ func TestEngine_Rust_BevySystem(t *testing.T) {
 	}
 	for _, source := range []string{"run", "file", "generic", "import"} {
 		recs := ofSource(t, l, source)
-		if n := count(recs, hasText("Encountered a panic")); n != 0 {
+		if n := count(recs, func(r *oplog.Record) bool { return strings.Contains(r.Text, "Encountered a panic") }); n != 0 {
 			t.Errorf("%s: %d records of Bevy's lines", source, n)
 		}
 		p, ok := find(recs, func(r *oplog.Record) bool { return r.Name == "panic" })
 		if !ok || p.Level != oplog.LevelFatal || p.Text != "damage larger than remaining health" ||
-			!strings.Contains(string(p.Data), `"system":"arena::combat::apply_damage_system"`) {
+			!strings.Contains(string(p.Data), `"system":"arena::combat::apply_damage_system"`) ||
+			!strings.HasSuffix(p.Stack, "\nEncountered a panic in system `arena::combat::apply_damage_system`!\n"+
+				"Encountered a panic in system `bevy_app::main_schedule::Main::run_main`!") {
 			t.Errorf("%s: the panic %s %q %s", source, p.Level, p.Text, p.Data)
 			logLangRecords(t, source, recs)
 			continue

@@ -65,7 +65,7 @@ func (p *panicParser) Flush() []Entry { return join(p.release(p.takeOwn(nil)), p
 func (p *panicParser) Line(line string, end int64) []Entry {
 	s := trimRight(line)
 	var out []Entry
-	if sys, ok := bevySystem(s); ok && p.passOn(sys, end) {
+	if sys, ok := bevySystem(s); ok && p.passOn(s, sys, end) {
 		return nil
 	}
 	if p.held {
@@ -124,18 +124,25 @@ func bevySystem(s string) (string, bool) {
 	return rest[i+1 : len(rest)-2], true
 }
 
-// passOn takes Bevy's line after the panic held or waiting (bevySystem):
-// the panic ended the app, in the system the first such line names.
-func (p *panicParser) passOn(system string, end int64) bool {
+// passOn takes Bevy's line s after the panic held or waiting (bevySystem):
+// the panic ended the app, in the system the first such line names. The
+// line ends the panic's stack, where a search finds it.
+func (p *panicParser) passOn(s, system string, end int64) bool {
 	switch {
 	case p.held:
-		p.e.rec.Level, p.e.end, p.e.closed = oplog.LevelFatal, end, true
+		p.flushFrame(p.e.end)
+		if p.e.lines == 0 && p.loc != "" {
+			p.e.add("at "+p.loc, p.e.end)
+		}
+		p.e.rec.Level, p.e.closed = oplog.LevelFatal, true
+		p.e.add(s, end)
 		if !p.named {
 			p.data.str("system", system)
 		}
 	case len(p.waiting) > 0:
 		w := &p.waiting[len(p.waiting)-1]
 		w.Record.Level, w.End = oplog.LevelFatal, end
+		w.Record.Stack = oplog.ClipBytes(w.Record.Stack+"\n"+s, oplog.MaxStackBytes)
 		if !p.named {
 			p.waitingData.str("system", system)
 			w.Record.Data = p.waitingData.bytes()
