@@ -108,7 +108,7 @@ func (g *crashGroupOut) lines() string {
 		fmt.Fprintf(&b, " (first #%d)", g.ExampleID)
 	}
 	if g.RunsEnded > 0 {
-		fmt.Fprintf(&b, "; ended %d run(s), the last %s", g.RunsEnded, g.Run)
+		fmt.Fprintf(&b, "; ended %s, the last %s", Plural(g.RunsEnded, "run"), g.Run)
 	}
 	if g.Since != "" {
 		b.WriteString("\n  " + g.Since)

@@ -132,7 +132,7 @@ func TestFindCrashes_Limit1_FirstRun(t *testing.T) {
 	line := oplog.Record{Level: oplog.LevelInfo, Source: "unity", Text: "level loaded", Time: at(1)}
 	cs, _ := crashSession(t, line, run(10), crashRecord(unityCrash, 42, 11, "unity"), run(20), crashRecord(unityCrash, 42, 21, "unity"), run(30))
 	text, _, _ := callTool(t, cs, "find_crashes", map[string]any{"limit": 1})
-	if !strings.Contains(text, "first in run 2 of unity, none in run 1; ") || !strings.Contains(text, "1 run(s) of unity since, none crashed") {
+	if !strings.Contains(text, "first in run 2 of unity, none in run 1; ") || !strings.Contains(text, "1 run of unity since, none crashed") {
 		t.Errorf("text:\n%s", text)
 	}
 }

@@ -141,9 +141,17 @@ func (t *toolset) since(ctx context.Context, r *oplog.Record, now time.Time) str
 	case after == 0:
 		return s + "; no run of " + r.Source + " since (it is the latest)"
 	case crashed == 0:
-		return fmt.Sprintf("%s; %d run(s) of %s since, none crashed", s, after, r.Source)
+		return fmt.Sprintf("%s; %s of %s since, none crashed", s, Plural(after, "run"), r.Source)
 	}
-	return fmt.Sprintf("%s; %d run(s) of %s since, %d crashed", s, after, r.Source, crashed)
+	return fmt.Sprintf("%s; %s of %s since, %d crashed", s, Plural(after, "run"), r.Source, crashed)
+}
+
+// Plural says n of noun: "1 run", "4 runs", "2 frames".
+func Plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // agoText says a duration as people do: "just now", "12 minutes ago",

@@ -19,7 +19,7 @@ type CrashStory struct {
 	// Run is that occurrence's source#run; "" when it is of no run.
 	Run string `json:"run,omitempty"`
 	// Since says how long ago it was and how the source's later runs went:
-	// "3 days ago; 4 run(s) of game since, none crashed".
+	// "3 days ago; 4 runs of game since, none crashed".
 	Since string `json:"since,omitempty"`
 	// InFlight are the run's calls not ended when it struck, oldest first:
 	// `#12 spawn_enemy {"count":500} started −0.4s, crashed`. Never nil.

@@ -147,7 +147,7 @@ func classOf(g *oplog.CrashGroup) string {
 		return ""
 	}
 	if g.RunsEnded > 0 {
-		return fmt.Sprintf("%s, ended %s; ", g.Class, plural(g.RunsEnded, "run"))
+		return fmt.Sprintf("%s, ended %s; ", g.Class, mcptools.Plural(g.RunsEnded, "run"))
 	}
 	return g.Class + "; "
 }

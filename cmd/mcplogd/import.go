@@ -15,6 +15,7 @@ import (
 
 	"github.com/mcplogd/mcplogd/api"
 	"github.com/mcplogd/mcplogd/follow"
+	"github.com/mcplogd/mcplogd/mcptools"
 	"github.com/mcplogd/mcplogd/oplog"
 )
 
@@ -103,7 +104,7 @@ func importSink(b backend) follow.Sink {
 func (m *Main) importReport(name, source string, res follow.ImportResult) {
 	switch {
 	case res.Records == 0 && res.Skipped > 0 && res.Skipped == res.Bytes:
-		fmt.Fprintf(m.Stdout, "%s was imported into source %s before: nothing new (%s)\n", name, source, plural(int(res.Bytes), "byte"))
+		fmt.Fprintf(m.Stdout, "%s was imported into source %s before: nothing new (%s)\n", name, source, mcptools.Plural(int(res.Bytes), "byte"))
 	case res.Records == 0:
 		fmt.Fprintf(m.Stdout, "imported 0 records from %s\n", name)
 	default:
@@ -116,7 +117,7 @@ func (m *Main) importReport(name, source string, res follow.ImportResult) {
 			fmt.Fprintf(m.Stdout, " into source %s (parser %s)", source, res.Parser)
 		}
 		if res.Skipped > 0 {
-			fmt.Fprintf(m.Stdout, "; its first %s were imported before", plural(int(res.Skipped), "byte"))
+			fmt.Fprintf(m.Stdout, "; its first %s were imported before", mcptools.Plural(int(res.Skipped), "byte"))
 		}
 		fmt.Fprintln(m.Stdout)
 	}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/mcplogd/mcplogd/mcptools"
 	"io"
 	"regexp"
 	"strconv"
@@ -68,7 +69,7 @@ func printShow(w io.Writer, r *oplog.Record, p paint) {
 	}
 	if r.Stack != "" {
 		frames := stackFrames(r.Stack)
-		fmt.Fprintf(w, "\n%s (%s)\n", p.bold("Stack"), plural(len(frames), "frame"))
+		fmt.Fprintf(w, "\n%s (%s)\n", p.bold("Stack"), mcptools.Plural(len(frames), "frame"))
 		for _, f := range frames {
 			fmt.Fprintf(w, "  %s\n", emphasiseFileLine(f, p))
 		}
@@ -163,12 +164,4 @@ func emphasiseFileLine(frame string, p paint) string {
 		return frame
 	}
 	return fileLine.ReplaceAllStringFunc(frame, func(s string) string { return p.sgr(sgrBold+";"+sgrUnder, s) })
-}
-
-// plural is "1 frame", "2 frames".
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mcplogd/mcplogd/internal/datadir"
+	"github.com/mcplogd/mcplogd/mcptools"
 	"github.com/mcplogd/mcplogd/oplog"
 )
 
@@ -279,7 +280,7 @@ func printRecord(w io.Writer, r *oplog.Record, text string, p paint) {
 	}
 	var stack string
 	if r.Stack != "" {
-		stack = "  " + p.magenta("[stack: "+plural(len(stackFrames(r.Stack)), "frame")+"]")
+		stack = "  " + p.magenta("[stack: "+mcptools.Plural(len(stackFrames(r.Stack)), "frame")+"]")
 	}
 	if r.Kind == oplog.KindMarker {
 		text = p.dim("-- " + text + " --")
