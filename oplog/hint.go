@@ -78,6 +78,9 @@ func suggestEdits(w string) int {
 func (l *Log) hint(ctx context.Context, q SearchQuery) *SearchHint {
 	q.Cursor = ""
 	q.wholeSeconds()
+	if h := l.panicHint(ctx, &q); h != nil {
+		return h
+	}
 	if h := l.lineHint(ctx, &q); h != nil {
 		return h
 	}

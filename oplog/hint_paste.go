@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	ql "github.com/mcplogd/mcplogd/oplog/query"
@@ -56,6 +57,56 @@ func (l *Log) lineHint(ctx context.Context, q *SearchQuery) *SearchHint {
 		}
 	}
 	return nil
+}
+
+// panicHint is the hint of q, which holds Rust's panic header as printed
+// ("thread 'main' panicked at src/main.rs:7:5:"), a line no record's text
+// holds (a panic's record is named panic, its text the message): the
+// panics at that place, when there are any.
+func (l *Log) panicHint(ctx context.Context, q *SearchQuery) *SearchHint {
+	for line := range strings.Lines(q.Query) {
+		loc, ok := panicPlace(strings.TrimSpace(line))
+		if !ok {
+			continue
+		}
+		c := *q
+		c.Query, c.Tree = "name:panic "+loc, nil
+		if _, err := ParseQuery(c.Query); err != nil {
+			c.Query = "name:panic " + strconv.Quote(loc)
+		}
+		n, exact := l.trial(ctx, &c)
+		if n == 0 {
+			return nil
+		}
+		args, _ := c.hintArgs()
+		return &SearchHint{Text: "0 hits; a Rust panic's header is no record's text: the panics at " + loc + ", " + argsText(args) + " (" + records(n, exact) + ")",
+			Args: args, Records: n}
+	}
+	return nil
+}
+
+// panicPlace is where the panic a Rust panic's header names happened:
+// "thread 'main' panicked at src/main.rs:7:5:" (Rust 1.91: "thread 'main'
+// (1234) panicked at …"; before 1.73: "thread 'main' panicked at 'msg',
+// src/main.rs:7:5").
+func panicPlace(s string) (string, bool) {
+	rest, ok := strings.CutPrefix(s, "thread '")
+	if _, r, found := strings.Cut(rest, "' "); ok && found {
+		rest = r
+	} else {
+		return "", false
+	}
+	if strings.HasPrefix(rest, "(") {
+		_, rest, _ = strings.Cut(rest, ") ")
+	}
+	if rest, ok = strings.CutPrefix(rest, "panicked at "); !ok {
+		return "", false
+	}
+	if i := strings.LastIndex(rest, "', "); strings.HasPrefix(rest, "'") && i > 0 {
+		rest = rest[i+3:]
+	}
+	loc := strings.TrimSuffix(rest, ":")
+	return loc, loc != "" && !strings.ContainsAny(loc, " \t")
 }
 
 // operatorHint is the hint of q, whose query reads words as operators (NOT,

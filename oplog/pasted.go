@@ -63,6 +63,9 @@ func (l *Log) withoutLead(ctx context.Context, q *SearchQuery) (c SearchQuery, l
 // of its query without its first words, when they look like a line's
 // beginning and the rest finds records; its Hint says what was left out.
 func (l *Log) pasted(ctx context.Context, q *SearchQuery) (SearchPage, bool) {
+	if _, ok := panicPlace(strings.TrimSpace(q.Query)); ok {
+		return SearchPage{}, false // its words without the first find other lines: the hint names the panics there (panicHint)
+	}
 	c, lead, n, exact := l.withoutLead(ctx, q)
 	if n == 0 || !linePrefix(q.Query[:lead]) {
 		return SearchPage{}, false

@@ -324,8 +324,8 @@ func TestLog_Search_PastedLine(t *testing.T) {
 // TestLog_Search_PastedShapes: what a pasted error holds that reads as the
 // language finds its record: a negative number (a minus sign, not NOT), a
 // file, line and column (every part, not any); a block of lines that no
-// record holds whole (a panic and the runtime's note after it) hints at its
-// line that finds records; words that read as operators ("Shader NOT
+// record holds whole (a message and the runtime's note after it) hints at its
+// line that finds records, a Rust panic's header at the panics at its place; words that read as operators ("Shader NOT
 // compiled") hint at the phrase.
 func TestLog_Search_PastedShapes(t *testing.T) {
 	e := mustOpen(t, t.TempDir(), small(), nil)
@@ -347,7 +347,9 @@ func TestLog_Search_PastedShapes(t *testing.T) {
 		}
 	}
 	for q, want := range map[string]string{
-		"thread 'main' panicked at src/main.rs:7:5:\nindex out of bounds: the len is 3 but the index is 7\nnote: run with `RUST_BACKTRACE=1` environment variable to display a backtrace": `0 hits for the 3 lines as one; line 2 finds records: query="index out of bounds: the len is 3 but the index is 7" (1 record)`,
+		"thread 'main' panicked at src/main.rs:7:5:\nindex out of bounds: the len is 3 but the index is 7\nnote: run with `RUST_BACKTRACE=1` environment variable to display a backtrace": `0 hits; a Rust panic's header is no record's text: the panics at src/main.rs:7:5, query="name:panic src/main.rs:7:5" (1 record)`,
+		"thread 'main' (1234) panicked at src/main.rs:7:5:": `0 hits; a Rust panic's header is no record's text: the panics at src/main.rs:7:5, query="name:panic src/main.rs:7:5" (1 record)`,
+		"index out of bounds: the len is 3 but the index is 7\nnote: run with `RUST_BACKTRACE=1` environment variable to display a backtrace": `0 hits for the 2 lines as one; line 1 finds records: query="index out of bounds: the len is 3 but the index is 7" (1 record)`,
 		"Shader NOT compiled": `0 hits; NOT, AND, OR and a word's leading - are operators: as the words they are, query="\"Shader NOT compiled\"" (1 record)`,
 	} {
 		p, err := e.log.Search(ctx, oplog.SearchQuery{Query: q, Hint: true})
