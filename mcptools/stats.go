@@ -267,12 +267,16 @@ func templatesOut(ts []oplog.TemplateCount) []countOut {
 	return out
 }
 
-// clipSummary clips a template or title to summaryTextRunes.
+// clipSummary clips a template or title to summaryTextRunes, from its
+// middle: a crash's title ends with its frame's file and line, what a
+// reader opens.
 func clipSummary(s string) string {
-	if c, cut := oplog.ClipRunes(s, summaryTextRunes); cut {
-		return c + "…"
+	if _, cut := oplog.ClipRunes(s, summaryTextRunes); !cut {
+		return s
 	}
-	return s
+	head, _ := oplog.ClipRunes(s, summaryTextRunes*3/5)
+	r := []rune(s)
+	return head + "…" + string(r[len(r)-(summaryTextRunes-summaryTextRunes*3/5-1):])
 }
 
 // fitSummary cuts the last entry of the longest of lists until out fits
