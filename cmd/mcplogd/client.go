@@ -12,7 +12,7 @@ import (
 // This file holds the small commands about the data directory and its
 // records: link, token and bench (show is in show.go).
 
-func (m *Main) link(_ context.Context, args []string) error {
+func (m *Main) link(ctx context.Context, args []string) error {
 	fs := m.flags("link", "[--web] [--data DIR]", "Print the MCP link of a data directory (the same across launches); --web prints the web page's link.")
 	web := fs.Bool("web", false, "print the web page's link (BASE/ui/TOKEN) instead")
 	data := m.dataFlag(fs)
@@ -24,6 +24,9 @@ func (m *Main) link(_ context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	dir.WaitStarted(ctx, func() {
+		fmt.Fprintf(m.Stderr, "mcplogd: a server is starting in %s; waiting for its address\n", dir.Path)
+	})
 	s, err := dir.Server()
 	if err != nil {
 		return err

@@ -112,6 +112,9 @@ func TestServe_NewUser(t *testing.T) {
 	base, stdout, stop := startServe(t, data, "--addr", "127.0.0.1:0")
 	token := readToken(t, data)
 	link := base + "/mcp/" + token
+	if _, err := os.Stat(filepath.Join(data, "starting")); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("the record of the server's start is there once it listens: %v", err)
+	}
 	if out := stdout.String(); !strings.Contains(out, "claude mcp add --transport http mcplogd "+link) {
 		t.Fatalf("serve did not print the claude line with %s:\n%s", link, out)
 	}
@@ -335,4 +338,60 @@ func TestParse_FlagsAfterArguments(t *testing.T) {
 	if err := m.Run(context.Background(), []string{"show", "1", "2", "--data", data}); !errors.Is(err, errUsage) {
 		t.Fatalf("show with two IDs: %v; want a usage error", err)
 	}
+}
+
+// TestLink_WaitsForAStartingServer: link run while a server is starting
+// (it holds the log, and has not yet said where it listens) waits for its
+// address instead of printing the one saved before or the default; a
+// start that a dead server left is not waited for long.
+func TestLink_WaitsForAStartingServer(t *testing.T) {
+	data := filepath.Join(t.TempDir(), "data")
+	dir, err := datadir.Open(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	token := readTokenOf(t, dir)
+	if err := dir.SaveServer(datadir.Server{Addr: "127.0.0.1:7170"}); err != nil { // a server before, stopped
+		t.Fatal(err)
+	}
+	done := dir.Starting()
+	var out, errOut syncBuffer
+	finished := make(chan error, 1)
+	go func() {
+		finished <- newMain(&out, &errOut, data).Run(context.Background(), []string{"link", "--create"})
+	}()
+	logtest.Eventually(t, 10*time.Second, "link says it waits for the starting server", func() bool {
+		return strings.Contains(errOut.String(), "a server is starting in "+data+"; waiting for its address")
+	})
+	if err := dir.SaveServer(datadir.Server{Addr: "127.0.0.1:41234", PID: os.Getpid()}); err != nil {
+		t.Fatal(err)
+	}
+	done()
+	select {
+	case err := <-finished:
+		if want := "http://127.0.0.1:41234/mcp/" + token + "\n"; err != nil || out.String() != want {
+			t.Fatalf("link = %q, %v; want %q", out.String(), err, want)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("link did not return once the server had started")
+	}
+	// A start nobody finished, long ago: link answers at once.
+	dir.Starting()
+	old := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(filepath.Join(data, "starting"), old, old); err != nil {
+		t.Fatal(err)
+	}
+	var errOut2 syncBuffer
+	if err := newMain(&syncBuffer{}, &errOut2, data).Run(context.Background(), []string{"link", "--create"}); err != nil || errOut2.String() != "" {
+		t.Fatalf("link beside a stale start: %v, stderr %q", err, errOut2.String())
+	}
+}
+
+func readTokenOf(t *testing.T, dir *datadir.Dir) string {
+	t.Helper()
+	token, err := dir.Token()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return token
 }

@@ -183,6 +183,11 @@ func connect(ctx context.Context, dir *datadir.Dir, opts openOptions) (backend, 
 		return backend{Backend: r, remote: r}, nil
 	}
 	o, err := openLog(dir, opts)
+	if errors.Is(err, store.ErrLocked) && dir.WaitStarted(ctx, nil) {
+		if r := runningServer(ctx, dir, token); r != nil { // it was starting, and answers now
+			return backend{Backend: r, remote: r}, nil
+		}
+	}
 	if errors.Is(err, store.ErrLocked) {
 		return backend{}, fmt.Errorf("%w; its server did not answer", err)
 	} else if err != nil {

@@ -147,6 +147,8 @@ func (s *server) Run(ctx context.Context) (err error) {
 	if s.dir, s.token, err = openDir(c.data); err != nil {
 		return err
 	}
+	started := s.dir.Starting() // until server.json says where it listens
+	defer started()
 	commits := metrics.NewCommits() // the store's commits feed GET /metrics
 	sopts := c.ret.storeOptions(s.logger)
 	sopts.OnCommit = commits.OnCommit

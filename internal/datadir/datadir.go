@@ -2,6 +2,7 @@ package datadir
 
 import (
 	"bytes"
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
@@ -118,6 +119,9 @@ const (
 	dbFile     = "log.db"
 	tokenFile  = "token"
 	serverFile = "server.json"
+	// startingFile says a server is starting: it holds the log and has
+	// not yet written server.json (Starting).
+	startingFile = "starting"
 )
 
 // DBPath is the bbolt file's path.
@@ -231,6 +235,44 @@ func (d *Dir) SaveServer(s Server) error {
 		return err
 	}
 	return d.writeFile(serverFile, append(b, '\n'))
+}
+
+// maxStart is how long a server's start is waited for (WaitStarted): a
+// starting record older than that is one a server that died left.
+const maxStart = 30 * time.Second
+
+// Starting records that a server is starting in d: it opens the log, which
+// it then holds, and has not yet saved where it listens. A command that
+// finds no server answering waits for it (WaitStarted) rather than say an
+// address it guessed. done removes the record, once server.json is saved
+// or the start failed; it may be called more than once.
+func (d *Dir) Starting() (done func()) {
+	path := filepath.Join(d.Path, startingFile)
+	if err := d.writeFile(startingFile, fmt.Appendf(nil, "%d\n", os.Getpid())); err != nil {
+		return func() {} // a read-only directory: no waiting, as before
+	}
+	return func() { _ = os.Remove(path) }
+}
+
+// WaitStarted waits while a server is starting in d (Starting), for at
+// most maxStart from its start; it reports whether one was, first calling
+// waiting, when not nil.
+func (d *Dir) WaitStarted(ctx context.Context, waiting func()) bool {
+	path := filepath.Join(d.Path, startingFile)
+	for n := 0; ; n++ {
+		fi, err := os.Stat(path)
+		if err != nil || time.Since(fi.ModTime()) > maxStart {
+			return n > 0
+		}
+		if n == 0 && waiting != nil {
+			waiting()
+		}
+		select {
+		case <-ctx.Done():
+			return true
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
 }
 
 // Link is the MCP link of a server at base with token.
