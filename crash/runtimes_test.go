@@ -45,6 +45,9 @@ var runtimeCases = []runtimeCase{
 		"Error: boom\n    at thrower (/tmp/g/node_modules/lib/index.js:3:9)\n    at World.spawn (/tmp/g/game.js:12:11)\n    at node:internal/main/run_main_module:28:49"},
 	{"go", oplog.LevelFatal, "panic: runtime error: index out of range [5] with length 3",
 		"\ngoroutine 1 [running]:\nmain.(*World).Spawn(...)\n\t/tmp/g/main.go:27\nmain.main()\n\t/tmp/g/main.go:40 +0x1d\nexit status 2"},
+	// Its arguments' addresses, which differ every run, are not the title's.
+	{"go-args", oplog.LevelFatal, "panic: assignment to entry in nil map",
+		"goroutine 1 [running]:\nmain.(*World).addScore(0xc000012345, {0x4c5a2b, 0x6})\n\t/tmp/g/main.go:31 +0x2a\nmain.main()\n\t/tmp/g/main.go:40 +0x1d"},
 	// A handler that numbers backtrace_symbols' frames (and logs each behind a prefix).
 	{"sigsegv-numbered", oplog.LevelFatal, "Received signal SIGSEGV (11), stack trace:",
 		"#0 ./game(+0x1253) [0x55cf6942e253]\n#1 /lib/x86_64-linux-gnu/libc.so.6(+0x3c050) [0x7fd3694b7050]\n#2 ./game(mix_audio+0x1a) [0x55cf6942e330]\n" +
@@ -171,6 +174,7 @@ var runtimeTitles = map[string]string{
 	"nodemods":         "Error: boom in World.spawn (/tmp/g/game.js:12:11)",
 	"go":               "panic: runtime error: index out of range [5] with length 3 in main.(*World).Spawn(...) at /tmp/g/main.go:27",
 	"sigsegv-numbered": "Received signal SIGSEGV (11), stack trace: in ./game(mix_audio+0x1a)",
+	"go-args":          "panic: assignment to entry in nil map in main.(*World).addScore(...) at /tmp/g/main.go:31",
 	"go-recover":       "panic: runtime error: index out of range [3] with length 1 in main.findPath(...) at /tmp/g/main.go:10",
 	"go-mapwrite":      "fatal error: concurrent map writes in main.bumpScore(...) at /tmp/g/main.go:12",
 	"node-builtin":     "SyntaxError: Expected property name or '}' in JSON at position 1 in loadSave (/tmp/g/game.js:4:15)",

@@ -89,6 +89,28 @@ func frameTitle(frame string) string {
 		}
 		return strings.TrimSpace(frame[:strings.LastIndexByte(frame, '[')])
 	}
+	return goArgs(frame)
+}
+
+// goArgs is a Go frame as TopLines writes it ("main.(*world).spawn(0xc000012345,
+// {0x4c5a2b, 0x6}) at /game/main.go:12") with its arguments, addresses
+// that differ every run, written "(...)" as Go writes inlined calls'.
+func goArgs(frame string) string {
+	end := strings.Index(frame, ") at ")
+	if end < 0 || !strings.Contains(frame[:end], "0x") {
+		return frame
+	}
+	depth := 0
+	for i := end; i >= 0; i-- {
+		switch frame[i] {
+		case ')':
+			depth++
+		case '(':
+			if depth--; depth == 0 {
+				return frame[:i] + "(...)" + frame[end+1:]
+			}
+		}
+	}
 	return frame
 }
 

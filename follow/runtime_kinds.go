@@ -430,9 +430,16 @@ func (r *report) node(s, t string, end int64) bool {
 }
 
 // goPanic reads a Go panic's goroutines: headers, functions, their
-// locations, "created by", and "exit status N" that go run prints.
+// locations, "created by", and "exit status N" that go run prints; before
+// them, the panic value's further lines.
 func (r *report) goPanic(s, t string, end int64) bool {
 	switch {
+	case r.message > 0 && r.e.lines == 0 && r.e.blanks == 0 && strings.HasPrefix(s, "\t"):
+		// A panic value of several lines: Go indents each after the first.
+		r.message--
+		r.setText(r.e.rec.Text + "\n" + t)
+		r.e.end = end
+		return true
 	case strings.HasPrefix(t, "exit status "):
 		r.done = true
 		return r.add(s, end)

@@ -131,6 +131,8 @@ func (r *report) begin(kind rtKind, line, body string, prefixed bool, level oplo
 	case rtGameMaker:
 		r.state = stGMHeader
 		r.add(t, end)
+	case rtGo:
+		r.message = maxMessageLines // a panic value's further lines, indented by a tab
 	case rtHaxe:
 		r.beginHaxe(line, t, end)
 	case rtDefold:

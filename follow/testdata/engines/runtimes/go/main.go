@@ -15,11 +15,13 @@
 // (*World).spawnEnemy: "fatal error: concurrent map writes"; "race" (for a
 // build with -race) adds to the score from a goroutine as spawnEnemy does:
 // the race detector reports it, the game goes on, and exits with the race
-// detector's status 66. "ok" does not crash.
+// detector's status 66; "load" panics with an error of three lines, which
+// the runtime prints indented after the first. "ok" does not crash.
 package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -84,6 +86,10 @@ func (w *world) spawnEnemy(kind string, point int) {
 		w.score++
 		wg.Wait()
 		return
+	}
+	if mode == "load" {
+		causes := errors.Join(errors.New("spawn table has no kind 'orc'"), errors.New("level 3 has no spawn points"))
+		panic(fmt.Errorf("cannot spawn %s:\n%w", kind, causes)) // CRASH:load
 	}
 	at := w.spawnPoints[point] // CRASH:index
 	w.enemies = append(w.enemies, fmt.Sprintf("%s@%d", kind, at))
