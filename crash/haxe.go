@@ -32,7 +32,7 @@ func haxeFrame(line string) (string, bool) {
 }
 
 // haxeFramesFirst reports a stack of hxcpp's or Neko's, whose innermost
-// frame comes last, just before the message's line.
+// frame comes last, just before the message's line (Nim's are alike: nimLast).
 func haxeFramesFirst(stack string) bool {
 	if !strings.HasPrefix(stack, haxeCalled) {
 		return false

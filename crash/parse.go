@@ -23,7 +23,7 @@ func Parse(stack string) Trace {
 	rust := strings.Contains(stack, ".rs:") // Rust's frames: the crate's files (rust.go)
 	stripped := strippedStack(stack)
 	python := false
-	haxe := haxeFramesFirst(stack) // hxcpp's and Neko's frames, innermost last as Python's
+	haxe := haxeFramesFirst(stack) || nimLast(stack) // hxcpp's and Neko's frames, innermost last as Python's
 	py := pyState{indent: -1, first: group}
 	last := ""               // the last line that is not a frame
 	headIsException := false // Head is an exception's line, not an event bus's "Index: 3" (wrapped.go)
@@ -176,7 +176,7 @@ func parseFrame(s string) (frame string, ok bool) {
 			return f, true
 		}
 	}
-	for _, read := range [...]func(string) (string, bool){execinfoFrame, luaNumberedFrame, rubyFrame, haxeFrame, defoldFrame} {
+	for _, read := range [...]func(string) (string, bool){execinfoFrame, luaNumberedFrame, rubyFrame, haxeFrame, defoldFrame, zigFrame, nimFrame} {
 		if f, ok := read(s); ok {
 			return f, true
 		}
@@ -220,7 +220,7 @@ func TopLines(stack string, n int) []string {
 	seen := 0
 	stack = preamble(stack)
 	python, stripped := false, strippedStack(stack)
-	haxe := haxeFramesFirst(stack)
+	haxe := haxeFramesFirst(stack) || nimLast(stack)
 	py := pyState{indent: -1}
 	goFrame := -1 // the index in out of the frame on the line before, when it may be Go's
 	for line := range strings.Lines(stack) {

@@ -150,6 +150,22 @@ var runtimeCases = []runtimeCase{
 		"Fatal error!\nUnhandled Exception: EXCEPTION_ACCESS_VIOLATION reading address 0x00000000000003a8\n" +
 			"[Callstack] 0x00007ff6a1b2c3d4 MyGame.exe!AEnemySpawner::SpawnWave() [D:\\Projects\\MyGame\\Source\\MyGame\\EnemySpawner.cpp:88]\n" +
 			"[Callstack] 0x00007ffb4c3a7344 KERNEL32.DLL!UnknownFunction []"},
+	// Zig's panic, Nim's traceback (outermost first), Dart's stack: the
+	// game's frame, past the language's standard library.
+	{"zig", oplog.LevelFatal, "panic: index out of bounds: index 52304, len 15580",
+		"thread 6731 panic: index out of bounds: index 52304, len 15580\n" +
+			"/home/dev/fire/src/main.zig:609:39: 0x233fb7 in showDoomFire (fire)\n                spread_px = screen_buf[doFire_idx];\n                                      ^\n" +
+			"/home/dev/fire/src/main.zig:681:17: 0x231be9 in main (fire)\n    showDoomFire();\n                ^\n" +
+			"/usr/lib/zig/std/start.zig:574:37: 0x23164e in main (fire)\n???:?:?: 0x7fa90224cccf in ??? (libc.so.6)"},
+	{"zig-std", oplog.LevelFatal, "panic: integer overflow",
+		"thread 12 panic: integer overflow\n/usr/lib/zig/std/fmt.zig:88:20: 0x2311ab in parseInt (game)\n" +
+			"/home/dev/game/src/level.zig:14:9: 0x231be9 in loadLevel (game)"},
+	{"nim", oplog.LevelFatal, "unhandled exception: index 5 not in 0 .. 2 [IndexDefect]",
+		"/home/dev/game/game.nim(11)   game\n/home/dev/game/game.nim(9)    tick\n/home/dev/game/game.nim(5)    spawnEnemy\n" +
+			"/usr/lib/nim/lib/system/fatal.nim(54) sysFatal\nError: unhandled exception: index 5 not in 0 .. 2 [IndexDefect]"},
+	{"dart", oplog.LevelFatal, "Bad state: No element",
+		"#0      List.first (dart:core-patch/growable_array.dart:343:5)\n#1      World.spawnEnemy (file:///home/dev/game/bin/game.dart:12:20)\n" +
+			"#2      main (file:///home/dev/game/bin/game.dart:30:9)\n#3      _RawReceivePort._handleMessage (dart:isolate-patch/isolate_patch.dart:184:12)"},
 	{"neko", oplog.LevelFatal, "Invalid field access : width",
 		"Called from ? line 1\nCalled from Game.hx line 69\nCalled from Game.hx line 42\nCalled from Game.hx line 30\nUncaught exception - Invalid field access : width"},
 }
@@ -200,6 +216,10 @@ var runtimeTitles = map[string]string{
 	"defold":           `Successfully wrote Crashdump to file: C:\Users\Mike\AppData\Roaming\Defold/_crash in dmGameSystem::RenderBatch D:\a\defold\engine\gamesys\comp_sprite.cpp:1319`,
 	"defold-linux":     "CALL STACK: in dmGameSystem::CompSpriteUpdate(dmGameObject::ComponentsUpdateParams const&)",
 	"unreal":           `Unhandled Exception: EXCEPTION_ACCESS_VIOLATION reading address 0x00000000000003a8 in AEnemySpawner::SpawnWave() [D:\Projects\MyGame\Source\MyGame\EnemySpawner.cpp:88]`,
+	"zig":              "panic: index out of bounds: index 52304, len 15580 in showDoomFire (/home/dev/fire/src/main.zig:609:39)",
+	"zig-std":          "panic: integer overflow in loadLevel (/home/dev/game/src/level.zig:14:9)",
+	"nim":              "unhandled exception: index 5 not in 0 .. 2 [IndexDefect] in spawnEnemy (/home/dev/game/game.nim(5))",
+	"dart":             "Bad state: No element in World.spawnEnemy (file:///home/dev/game/bin/game.dart:12:20)",
 	"neko":             "Invalid field access : width in Game.hx line 30",
 }
 

@@ -62,6 +62,9 @@ func frameTitle(frame string) string {
 	if f, ok := unrealTitle(frame); ok {
 		return f
 	}
+	if f, ok := compiledTitle(frame); ok {
+		return f
+	}
 	if _, sym, ok := androidParts(frame); ok && sym != "" {
 		return sym
 	}
@@ -366,6 +369,9 @@ func frameText(l string) (text, module string) {
 	if f, ok := defoldTitle(s); ok {
 		return f, ""
 	}
+	if f, ok := compiledTitle(s); ok {
+		return f, ""
+	}
 	if module, sym, ok := androidParts(s); ok {
 		return sym, module
 	}
@@ -450,6 +456,8 @@ func runtimeFrame(l string) bool {
 		// The C and C++ runtimes' and the sanitizers' sources and libraries.
 		"libc.so", "libstdc++", "libgcc_s", "ld-linux", "libasan", "libubsan", "liblsan", "libtsan", "libsanitizer", "compiler-rt/",
 		"/sysdeps/", "../csu/",
+		// Zig's, Nim's and Dart's standard libraries.
+		"/zig/std/", "/lib/zig/", `\zig\std\`, "/nim/lib/", "/lib/nim/", " (dart:",
 		// Microsoft's C runtime, in a Windows build's stack with its sources.
 		`minkernel\crts\`, "minkernel/crts/", `\vctools\crt\`, "/vctools/crt/",
 		// Python's own library, wherever the interpreter is installed.

@@ -219,3 +219,26 @@ func TestRuntime_Go(t *testing.T) {
 	}
 	runLang(t, g, cases)
 }
+
+// TestRuntime_Nim: a seq indexed past its end and a write through a nil
+// ref, nothing catching either: Nim prints the frames, outermost first,
+// then the exception or the signal; one fatal record, titled by the
+// message and the game's innermost frame.
+func TestRuntime_Nim(t *testing.T) {
+	nim := needEngine(t, "nim")
+	dir := copyGame(t, "runtimes/nim")
+	langBuild(t, dir, nil, nim, "c", "--hints:off", "-d:debug", "--nimcache:"+filepath.Join(dir, "cache"), "-o:game", "game.nim")
+	g := &langGame{dir: dir, progs: map[string][]string{"nim": {filepath.Join(dir, "game")}}, first: "nim", wrap: langWrapper(t),
+		handled: "missing texture enemy.png, using the placeholder"}
+	src := filepath.Join(dir, "game.nim")
+	index := fmt.Sprintf("game.nim(%d)", langLineOf(t, src, "CRASH:index"))
+	null := fmt.Sprintf("game.nim(%d)", langLineOf(t, src, "CRASH:nil"))
+	runLang(t, g, []langCase{
+		{name: "index", text: regexp.QuoteMeta("unhandled exception: index 3 not in 0 .. 2 [IndexDefect]"), level: oplog.LevelFatal,
+			stack: []string{index, "spawnEnemy", "Error: unhandled exception: "}, class: oplog.ClassCrash,
+			title: "unhandled exception: index 3 not in 0 .. 2 [IndexDefect] in spawnEnemy (", where: []string{"spawnEnemy", index}},
+		{name: "nil", text: regexp.QuoteMeta("SIGSEGV: Illegal storage access. (Attempt to read from nil?)"), level: oplog.LevelFatal,
+			stack: []string{null, "spawnEnemy"}, class: oplog.ClassCrash,
+			title: "SIGSEGV: Illegal storage access. (Attempt to read from nil?) in spawnEnemy (", where: []string{"spawnEnemy", null}},
+	})
+}

@@ -30,6 +30,9 @@ const (
 	rtGameMaker           // GameMaker's "FATAL ERROR in", its event, message and frames (runtime_gamemaker.go)
 	rtLua                 // a Lua error's message and its "stack traceback:" beneath a prefix (runtime_script.go)
 	rtAssert              // a game's own assertion macro's line: "ASSERT FAILED: count < 8 at game.cpp:8"
+	rtZig                 // Zig's "thread N panic: …", its frames with their source lines (runtime_compiled.go)
+	rtNim                 // Nim's frames, then "Error: unhandled exception: …" (runtime_compiled.go)
+	rtDart                // Dart's "Unhandled exception:", the message, "#0 …" frames (runtime_compiled.go)
 	rtDefold              // Defold's "ERROR:CRASH: CALL STACK:" and its frames (runtime_defold.go)
 	rtHaxe                // Haxe's uncaught exception: HashLink's, hxcpp's, Neko's "Called from" frames (runtime_haxe.go)
 	numKinds
@@ -40,7 +43,7 @@ const (
 	stFrames     int8 = iota // Python: frames; .NET: frames; Node: frames
 	stExc                    // Python: after the exception's line
 	stChain                  // Python: after "During handling of the above exception"
-	stHead                   // Mono: after "Unhandled Exception:", the exception's line next
+	stHead                   // Mono: after "Unhandled Exception:", the exception's line next; Dart: its message
 	stDup                    // Mono: its second printout ("[ERROR] FATAL UNHANDLED EXCEPTION")
 	stSummary                // sanitizer: after its SUMMARY line
 	stShadow                 // ASan: its shadow bytes, left out
@@ -135,6 +138,15 @@ func (r *report) begin(kind rtKind, line, body string, prefixed bool, level oplo
 		r.message = maxMessageLines // a panic value's further lines, indented by a tab
 	case rtHaxe:
 		r.beginHaxe(line, t, end)
+	case rtZig:
+		_, msg, _ := strings.Cut(t, " panic: ")
+		r.setText("panic: " + msg)
+		r.e.setName("panic")
+		r.add(t, end)
+	case rtNim:
+		r.beginNim(line, t, end)
+	case rtDart:
+		r.message, r.state = maxMessageLines, stHead // the message's lines, then the frames
 	case rtDefold:
 		r.setText("CALL STACK:")
 		r.e.setName("CRASH")
@@ -165,7 +177,7 @@ func (r *report) more(line, s string, end int64) bool {
 func (r *report) takes(s string, end int64) bool {
 	t := trimLeft(s)
 	if t == "" {
-		if r.kind == rtPyWarning || r.kind == rtThrown || r.kind == rtJava || r.kind == rtHaxe ||
+		if r.kind == rtPyWarning || r.kind == rtThrown || r.kind == rtJava || r.kind == rtHaxe || r.kind == rtNim ||
 			r.kind == rtDotnet && !bytes.HasSuffix(r.e.stack, []byte(" <---")) { // Mono's inner exceptions' block, then its second printout
 			return false
 		}
@@ -206,6 +218,12 @@ func (r *report) takes(s string, end int64) bool {
 		return r.haxe(t, end)
 	case rtDefold:
 		return r.defold(s, end)
+	case rtZig:
+		return r.zig(s, t, end)
+	case rtNim:
+		return r.nim(t, end)
+	case rtDart:
+		return r.dart(s, t, end)
 	}
 	return false
 }

@@ -47,6 +47,9 @@ func startOf(t string) (rtKind, oplog.Level) {
 	if _, _, ok := rubyHead(t); ok {
 		return rtRuby, oplog.LevelFatal
 	}
+	if k := startLanguage(t); k != rtNone {
+		return k, oplog.LevelFatal
+	}
 	return startWithin(t)
 }
 
@@ -85,13 +88,7 @@ func startByFirst(t string) (rtKind, oplog.Level) {
 		if strings.HasPrefix(t, openraFatal) {
 			return rtDotnet, oplog.LevelFatal
 		}
-		if defoldStart(t) {
-			return rtDefold, oplog.LevelFatal
-		}
-	case 'C', 'U':
-		if haxeStart(t) {
-			return rtHaxe, oplog.LevelFatal
-		}
+	case 'U':
 		if t == "Unhandled Exception:" || strings.HasPrefix(t, "Unhandled exception. ") || strings.HasPrefix(t, "UNHANDLED EXCEPTION:") {
 			return rtDotnet, oplog.LevelFatal
 		}
@@ -130,6 +127,38 @@ func startByFirst(t string) (rtKind, oplog.Level) {
 		return rtNative, oplog.LevelFatal
 	}
 	return rtNone, 0
+}
+
+// startLanguage reports the reports of Haxe's, Zig's, Nim's and Dart's
+// runtimes and Defold's engine (runtime_haxe.go, runtime_compiled.go,
+// runtime_defold.go), all fatal, known by their first words; Nim's and
+// hxcpp's begin with a frame, a report only once their message comes.
+func startLanguage(t string) rtKind {
+	switch t[0] {
+	case 'C', 'U':
+		if haxeStart(t) {
+			return rtHaxe
+		}
+		if t == dartHeader {
+			return rtDart
+		}
+	case 'T':
+		if t == nimTraceback {
+			return rtNim
+		}
+	case 't':
+		if zigPanic(t) {
+			return rtZig
+		}
+	case 'E':
+		if defoldStart(t) {
+			return rtDefold
+		}
+	}
+	if nimFrame(t) {
+		return rtNim
+	}
+	return rtNone
 }
 
 // gameThread reports whether the thread an uncaught Java exception names

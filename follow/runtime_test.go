@@ -72,6 +72,9 @@ var runtimeCases = []runtimeCase{
 	{"cpp_glog_check.txt", oplog.LevelFatal, "Check failed: bodies.size() < 4u (4 vs. 4) body pool full", "phys::World::addBody()"},
 	{"haxe_neko.txt", oplog.LevelFatal, "Invalid field access : width", "Called from Game.hx line 30\nUncaught exception - Invalid field access : width"},
 	{"haxe_hl.txt", oplog.LevelFatal, "Null access", "Called from haxe.$EntryPoint.run("},
+	{"nim_index.txt", oplog.LevelFatal, "unhandled exception: index 5 not in 0 .. 2 [IndexDefect]", "/home/dev/game/game.nim(5)    spawnEnemy"},
+	{"zig_panic.txt", oplog.LevelFatal, "panic: index out of bounds: index 52304, len 15580", "main.zig:681:17: 0x231be9 in main (DOOM-fire)\n    showDoomFire();"},
+	{"dart_unhandled.txt", oplog.LevelFatal, "type 'Null' is not a subtype of type 'String'", "#0      main (file:///Users/ryjohn/Desktop/foo/bin/foo.dart:3:10)"},
 	// Rust's and Lua's, read by the generic family where printed bare, by
 	// the layer beneath a prefix.
 	{"rust/panic_bt_1_rustup195.txt", oplog.LevelFatal, "boom: something went wrong (len=0)", "at game::main (./src/main.rs:98:13)"},

@@ -1,0 +1,136 @@
+package follow
+
+import "strings"
+
+// The reports of three more languages games are written in, each read as
+// one fatal record: its text the message, its stack the frames as printed.
+//
+// Zig's panic (a debug or safe build), innermost first, each frame with its
+// source line and a caret under the place:
+//
+//	thread 6731 panic: index out of bounds: index 52304, len 15580
+//	/home/dev/DOOM-fire-zig/src/main.zig:609:39: 0x233fb7 in showDoomFire (DOOM-fire)
+//	                spread_px = screen_buf[doFire_idx];
+//	                                      ^
+//	???:?:?: 0x7fa90224cccf in ??? (libc.so.6)
+//	Unwind information for `libc.so.6:0x7fa90224cccf` was not available, trace may be incomplete
+//
+// Nim's uncaught exception or signal, the frames outermost first and the
+// message after them (the header only before a signal's):
+//
+//	Traceback (most recent call last)
+//	/home/dev/game/game.nim(11)   game
+//	/home/dev/game/game.nim(5)    spawnEnemy
+//	/usr/lib/nim/lib/system/fatal.nim(54) sysFatal
+//	Error: unhandled exception: index 5 not in 0 .. 2 [IndexDefect]
+//
+// Dart's unhandled exception (the VM's, a Flame game's on the desktop):
+//
+//	Unhandled exception:
+//	Bad state: No element
+//	#0      List.first (dart:core-patch/growable_array.dart:343:5)
+//	#1      World.spawnEnemy (file:///home/dev/game/bin/game.dart:12:20)
+
+const (
+	nimTraceback = "Traceback (most recent call last)"
+	dartHeader   = "Unhandled exception:"
+)
+
+// zigPanic reports Zig's panic's first line: "thread 6731 panic: …".
+func zigPanic(t string) bool {
+	rest, ok := strings.CutPrefix(t, "thread ")
+	i := strings.IndexByte(rest, ' ')
+	return ok && i > 0 && isDigits(rest[:i]) && strings.HasPrefix(rest[i:], " panic: ")
+}
+
+// zigFrame reports a frame of Zig's stack trace: "/game/src/main.zig:609:39:
+// 0x233fb7 in showDoomFire (DOOM-fire)", "???:?:?: 0x0 in ??? (???)".
+func zigFrame(t string) bool {
+	loc, rest, ok := strings.Cut(t, ": 0x")
+	return ok && strings.Count(loc, ":") >= 2 && strings.Contains(rest, " in ") && strings.HasSuffix(rest, ")")
+}
+
+// zig adds a line to Zig's panic: a frame, the source line and caret under
+// it, the note that the trace may be incomplete.
+func (r *report) zig(s, t string, end int64) bool {
+	switch {
+	case zigFrame(t), strings.HasPrefix(t, "Unwind information for "):
+		r.state = stFrames
+	case r.state == stFrames && indentation(s) > 0, r.state == stFrames && strings.Trim(t, "^ ") == "":
+		// The frame's source line and its caret.
+	default:
+		return false
+	}
+	return r.add(s, end)
+}
+
+// nimFrame reports a frame of Nim's traceback: "/game/game.nim(5)    spawnEnemy".
+func nimFrame(t string) bool {
+	i := strings.Index(t, ".nim(")
+	if i <= 0 {
+		return false
+	}
+	j := strings.IndexByte(t[i:], ')')
+	return j > len(".nim(") && isDigits(t[i+len(".nim("):i+j]) && i+j+1 < len(t) && t[i+j+1] == ' '
+}
+
+// nimMessage cuts the message from the line Nim prints after the frames.
+func nimMessage(t string) (string, bool) {
+	if msg, ok := strings.CutPrefix(t, "Error: unhandled exception: "); ok {
+		return "unhandled exception: " + msg, true
+	}
+	if i := strings.Index(t, ": "); i > 3 && strings.HasPrefix(t, "SIG") && isUpper(t[:i]) {
+		return t, true // "SIGSEGV: Illegal storage access. (Attempt to read from nil?)"
+	}
+	return "", false
+}
+
+// beginNim starts Nim's traceback with its header or first frame: lines
+// as they came until the message after the frames shows it is a report.
+func (r *report) beginNim(line, t string, end int64) {
+	r.confirmed = false
+	r.raw, r.rawEnds = append(r.raw, line), append(r.rawEnds, end)
+	if t != nimTraceback {
+		r.add(t, end)
+	}
+}
+
+// nim adds a line to Nim's traceback: a frame, or the message, which ends it.
+func (r *report) nim(t string, end int64) bool {
+	if nimFrame(t) {
+		return r.add(t, end)
+	}
+	if msg, ok := nimMessage(t); ok && !r.confirmed {
+		r.confirmed, r.done = true, true
+		r.setText(msg)
+		return r.add(t, end)
+	}
+	return false
+}
+
+// dartFrame reports a frame of Dart's stack: "#1      World.spawnEnemy
+// (file:///game/bin/game.dart:12:20)".
+func dartFrame(t string) bool {
+	n, rest, ok := strings.Cut(t, " ")
+	return ok && len(n) > 1 && n[0] == '#' && isDigits(n[1:]) && strings.HasSuffix(rest, ")") &&
+		(strings.Contains(rest, " (dart:") || strings.Contains(rest, " (file://") || strings.Contains(rest, " (package:"))
+}
+
+// dart adds a line to Dart's report: the message's lines, then the frames.
+func (r *report) dart(s, t string, end int64) bool {
+	switch {
+	case dartFrame(t):
+		r.state = stFrames
+		return r.add(t, end)
+	case r.state != stHead || r.message == 0:
+		return false
+	}
+	r.message--
+	if r.e.rec.Text == dartHeader {
+		r.setText(t)
+	} else {
+		r.setText(r.e.rec.Text + "\n" + t)
+	}
+	r.e.end = end
+	return true
+}
