@@ -98,10 +98,13 @@ func looksLikeException(s string) bool {
 }
 
 // printLevel is the level of a line Godot printed without a label: the
-// game's own "Error: ..." or "[ERROR] ...", or info.
+// game's own "Error: ..." or "[ERROR] ...", "FATAL: ..." (a game that gives up
+// says so before it quits), or info.
 func printLevel(s string) oplog.Level {
 	switch {
-	case strings.HasPrefix(s, "Error: "), strings.HasPrefix(s, "[ERROR]"), strings.HasPrefix(s, "[FATAL]"):
+	case strings.HasPrefix(s, "FATAL: "), strings.HasPrefix(s, "CRITICAL: "), strings.HasPrefix(s, "[FATAL]"):
+		return oplog.LevelFatal // the game's own word that it gives up: printerr("FATAL: …") before quit(1)
+	case strings.HasPrefix(s, "Error: "), strings.HasPrefix(s, "[ERROR]"):
 		return oplog.LevelError
 	case strings.HasPrefix(s, "Warning: "), strings.HasPrefix(s, "[WARN]"), strings.HasPrefix(s, "[WARNING]"):
 		return oplog.LevelWarn

@@ -267,3 +267,14 @@ func TestParseGodot_CrashGroups(t *testing.T) {
 		t.Errorf("the repeated linux-gate crash is not merged")
 	}
 }
+
+// TestParseGodot_GameFatal: the game's own "FATAL: …" line (printerr before
+// quit(1)) is fatal, as the generic parser reads it; Godot's labelled
+// errors before it stay errors.
+func TestParseGodot_GameFatal(t *testing.T) {
+	_, es := parseSample(t, "godot/godot3_game_fatal.log", "godot", 5,
+		map[oplog.Level]int{oplog.LevelInfo: 2, oplog.LevelError: 2, oplog.LevelFatal: 1})
+	if r := es[len(es)-1].Record; r.Level != oplog.LevelFatal || r.Text != "FATAL: enemy script res://enemies/Goblin.gd failed to compile" {
+		t.Errorf("the game's last line: %s %q", r.Level, r.Text)
+	}
+}
