@@ -483,6 +483,9 @@ func findLevel(s string) (level oplog.Level, name, text string, ok bool) {
 			}
 			return 0, "", "", false
 		}
+		if lv, thread, ok := threadAfterLevel(tok); ok {
+			return lv, thread, trimSeparators(after), true // Luanti's "ERROR[Main]: msg"
+		}
 		if tok == "CRASH:" {
 			return oplog.LevelFatal, name, after, true // a game's own crash hook: "CRASH: AttributeError: …"
 		}
@@ -531,6 +534,18 @@ func findLevel(s string) (level oplog.Level, name, text string, ok bool) {
 		rest = after
 	}
 	return 0, "", "", false
+}
+
+// threadAfterLevel reads a level word in capitals with its thread in
+// brackets and a colon: Luanti's "ERROR[Main]:".
+func threadAfterLevel(tok string) (oplog.Level, string, bool) {
+	word, rest, ok := strings.Cut(tok, "[")
+	thread, ok2 := strings.CutSuffix(rest, "]:")
+	if !ok || !ok2 || thread == "" || !isUpper(word) {
+		return 0, "", false
+	}
+	lv, ok := levelWord(word)
+	return lv, thread, ok
 }
 
 // placeLevel reads the level of a line that begins with a source file's

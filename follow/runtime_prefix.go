@@ -112,7 +112,8 @@ func padding(s string, col int) int {
 		case s[i] == ' ' && spaces < col:
 			i++
 			spaces++
-		case (s[i] == '-' || s[i] == '|' || s[i] == ':') && (i+1 == len(s) || s[i+1] == ' ') && i > 0:
+		case (s[i] == '-' || s[i] == '|' || s[i] == ':') && (i+1 == len(s) || s[i+1] == ' ') && (i > 0 || s[i] == ':'):
+			// ": " right after a token too: Luanti's "2026-12-02 16:30:36: ERROR[Main]: …".
 			i++
 			spaces, col = 0, 1
 		default:
@@ -275,6 +276,11 @@ func levelToken(s string) int {
 		return j + 1
 	case s[j] == ' ' && isUpper(lv):
 		return j
+	case s[j] == '[' && isUpper(lv):
+		// The thread after the level: Luanti's "ERROR[Main]:".
+		if k := strings.IndexByte(s[j:], ']'); k > 1 && j+k+1 < len(s) && s[j+k+1] == ':' {
+			return j + k + 2
+		}
 	}
 	return 0
 }

@@ -164,8 +164,8 @@ func luaErrorLine(t string) bool {
 	if !strings.HasPrefix(t[j:], ": ") {
 		return false
 	}
-	file := t[:i]
-	return file[0] == '[' || strings.IndexByte(file, '.') > 0 && strings.IndexByte(file, ' ') < 0
+	file := strings.TrimPrefix(t[:i], "...") // Lua cuts a long path: ".../mods/quests/init.lua"
+	return file != "" && (file[0] == '[' || strings.IndexByte(file, '.') > 0 && strings.IndexByte(file, ' ') < 0)
 }
 
 // luaTrace reads a Lua traceback's lines: "stack traceback:" (Lua prints
