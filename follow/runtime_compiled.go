@@ -88,24 +88,16 @@ func nimMessage(t string) (string, bool) {
 // beginNim starts Nim's traceback with its header or first frame: lines
 // as they came until the message after the frames shows it is a report.
 func (r *report) beginNim(line, t string, end int64) {
-	r.confirmed = false
-	r.raw, r.rawEnds = append(r.raw, line), append(r.rawEnds, end)
-	if t != nimTraceback {
-		r.add(t, end)
+	if t == nimTraceback {
+		t = "" // the header is no frame
 	}
+	r.holdFrames(line, t, end)
 }
 
 // nim adds a line to Nim's traceback: a frame, or the message, which ends it.
 func (r *report) nim(t string, end int64) bool {
-	if nimFrame(t) {
-		return r.add(t, end)
-	}
-	if msg, ok := nimMessage(t); ok && !r.confirmed {
-		r.confirmed, r.done = true, true
-		r.setText(msg)
-		return r.add(t, end)
-	}
-	return false
+	msg, ok := nimMessage(t)
+	return r.framesFirst(t, end, nimFrame(t), msg, ok)
 }
 
 // dartFrame reports a frame of Dart's stack: "#1      World.spawnEnemy

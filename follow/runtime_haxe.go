@@ -40,18 +40,34 @@ func (r *report) beginHaxe(line, t string, end int64) {
 		r.setText(msg)
 		return
 	}
-	r.confirmed = false // frames first: the message that ends them makes it a report
-	r.raw, r.rawEnds = append(r.raw, line), append(r.rawEnds, end)
-	r.add(t, end)
+	r.holdFrames(line, t, end)
 }
 
 // haxe adds a line to Haxe's report: a frame, or the message after the
 // frames, which ends it.
 func (r *report) haxe(t string, end int64) bool {
-	if strings.HasPrefix(t, haxeFrame) {
+	msg, ok := haxeMessage(t)
+	return r.framesFirst(t, end, strings.HasPrefix(t, haxeFrame), msg, ok)
+}
+
+// holdFrames begins a report whose frames come before its message
+// (hxcpp's, Neko's, Nim's) with its first line, t a frame: the lines as
+// they came until the message shows it is a report.
+func (r *report) holdFrames(line, t string, end int64) {
+	r.confirmed = false
+	r.raw, r.rawEnds = append(r.raw, line), append(r.rawEnds, end)
+	if t != "" {
+		r.add(t, end)
+	}
+}
+
+// framesFirst adds t to a report whose frames come before its message:
+// a frame, or the message (msg, when isMsg), which ends it.
+func (r *report) framesFirst(t string, end int64, frame bool, msg string, isMsg bool) bool {
+	if frame {
 		return r.add(t, end)
 	}
-	if msg, ok := haxeMessage(t); ok && !r.confirmed {
+	if isMsg && !r.confirmed {
 		r.confirmed, r.done = true, true
 		r.setText(msg)
 		return r.add(t, end)
