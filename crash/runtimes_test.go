@@ -166,6 +166,7 @@ var runtimeCases = []runtimeCase{
 	{"dart", oplog.LevelFatal, "Bad state: No element",
 		"#0      List.first (dart:core-patch/growable_array.dart:343:5)\n#1      World.spawnEnemy (file:///home/dev/game/bin/game.dart:12:20)\n" +
 			"#2      main (file:///home/dev/game/bin/game.dart:30:9)\n#3      _RawReceivePort._handleMessage (dart:isolate-patch/isolate_patch.dart:184:12)"},
+	{"odin", oplog.LevelFatal, "Index 5 is out of range 0..<3", "at /home/dev/game/main.odin(12:13)"},
 	{"neko", oplog.LevelFatal, "Invalid field access : width",
 		"Called from ? line 1\nCalled from Game.hx line 69\nCalled from Game.hx line 42\nCalled from Game.hx line 30\nUncaught exception - Invalid field access : width"},
 }
@@ -220,6 +221,7 @@ var runtimeTitles = map[string]string{
 	"zig-std":          "panic: integer overflow in loadLevel (/home/dev/game/src/level.zig:14:9)",
 	"nim":              "unhandled exception: index 5 not in 0 .. 2 [IndexDefect] in spawnEnemy (/home/dev/game/game.nim(5))",
 	"dart":             "Bad state: No element in World.spawnEnemy (file:///home/dev/game/bin/game.dart:12:20)",
+	"odin":             "Index 5 is out of range 0..<3 in /home/dev/game/main.odin(12:13)",
 	"neko":             "Invalid field access : width in Game.hx line 30",
 }
 

@@ -126,3 +126,33 @@ func (r *report) dart(s, t string, end int64) bool {
 	r.e.end = end
 	return true
 }
+
+// Odin's runtime checks print one line before they trap (SIGILL, SIGTRAP),
+// the place first: "/game/main.odin(12:13) Index 5 is out of range 0..<3",
+// "… Invalid slice indices 2:9 is out of range 0..<4", "… Invalid type
+// assertion from Shape to Circle", "… Panic: boss table empty", "…
+// runtime assertion: hp > 0", "… Unreachable code reached". It is one
+// fatal record, the message its text, the place its frame.
+
+// odinWords begin the message of an Odin runtime check's line.
+var odinWords = [...]string{"Index ", "Invalid ", "Matrix indices ", "Panic", "panic", "runtime assertion", "Unreachable code", "Unimplemented"}
+
+// odinReport splits Odin's line into its place and message; ok is false
+// for any other line.
+func odinReport(t string) (place, msg string, ok bool) {
+	i := strings.Index(t, ".odin(")
+	if i <= 0 {
+		return "", "", false
+	}
+	j := strings.Index(t[i:], ") ")
+	if j < 0 || strings.Trim(t[i+len(".odin("):i+j], "0123456789:") != "" {
+		return "", "", false
+	}
+	place, msg = t[:i+j+1], t[i+j+2:]
+	for _, w := range odinWords {
+		if strings.HasPrefix(msg, w) {
+			return place, msg, true
+		}
+	}
+	return "", "", false
+}

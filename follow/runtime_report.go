@@ -32,6 +32,7 @@ const (
 	rtAssert              // a game's own assertion macro's line: "ASSERT FAILED: count < 8 at game.cpp:8"
 	rtZig                 // Zig's "thread N panic: …", its frames with their source lines (runtime_compiled.go)
 	rtNim                 // Nim's frames, then "Error: unhandled exception: …" (runtime_compiled.go)
+	rtOdin                // Odin's runtime check's line: "/game/main.odin(12:13) Index 5 is out of range 0..<3" (runtime_compiled.go)
 	rtDart                // Dart's "Unhandled exception:", the message, "#0 …" frames (runtime_compiled.go)
 	rtDefold              // Defold's "ERROR:CRASH: CALL STACK:" and its frames (runtime_defold.go)
 	rtHaxe                // Haxe's uncaught exception: HashLink's, hxcpp's, Neko's "Called from" frames (runtime_haxe.go)
@@ -145,6 +146,11 @@ func (r *report) begin(kind rtKind, line, body string, prefixed bool, level oplo
 		r.add(t, end)
 	case rtNim:
 		r.beginNim(line, t, end)
+	case rtOdin:
+		place, msg, _ := odinReport(t)
+		r.setText(msg)
+		r.add("at "+place, end)
+		r.done = true
 	case rtDart:
 		r.message, r.state = maxMessageLines, stHead // the message's lines, then the frames
 	case rtDefold:

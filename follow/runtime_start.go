@@ -129,7 +129,7 @@ func startByFirst(t string) (rtKind, oplog.Level) {
 	return rtNone, 0
 }
 
-// startLanguage reports the reports of Haxe's, Zig's, Nim's and Dart's
+// startLanguage reports the reports of Haxe's, Zig's, Nim's, Odin's and Dart's
 // runtimes and Defold's engine (runtime_haxe.go, runtime_compiled.go,
 // runtime_defold.go), all fatal, known by their first words; Nim's and
 // hxcpp's begin with a frame, a report only once their message comes.
@@ -157,6 +157,9 @@ func startLanguage(t string) rtKind {
 	}
 	if nimFrame(t) {
 		return rtNim
+	}
+	if _, _, ok := odinReport(t); ok {
+		return rtOdin
 	}
 	return rtNone
 }

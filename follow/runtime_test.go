@@ -74,6 +74,7 @@ var runtimeCases = []runtimeCase{
 	{"haxe_hl.txt", oplog.LevelFatal, "Null access", "Called from haxe.$EntryPoint.run("},
 	{"nim_index.txt", oplog.LevelFatal, "unhandled exception: index 5 not in 0 .. 2 [IndexDefect]", "/home/dev/game/game.nim(5)    spawnEnemy"},
 	{"zig_panic.txt", oplog.LevelFatal, "panic: index out of bounds: index 52304, len 15580", "main.zig:681:17: 0x231be9 in main (DOOM-fire)\n    showDoomFire();"},
+	{"odin_panic.txt", oplog.LevelFatal, "panic: panic message", "at /mnt/w/Odin-other/Odin-test/panic.odin(5:2)"},
 	{"dart_unhandled.txt", oplog.LevelFatal, "type 'Null' is not a subtype of type 'String'", "#0      main (file:///Users/ryjohn/Desktop/foo/bin/foo.dart:3:10)"},
 	// Rust's and Lua's, read by the generic family where printed bare, by
 	// the layer beneath a prefix.
