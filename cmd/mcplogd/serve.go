@@ -147,8 +147,8 @@ func (s *server) Run(ctx context.Context) (err error) {
 	if s.dir, s.token, err = openDir(c.data); err != nil {
 		return err
 	}
-	started := s.dir.Starting() // until server.json says where it listens
-	defer started()
+	started := s.dir.Starting()     // until server.json says where it listens
+	defer started()                 // a start that failed
 	commits := metrics.NewCommits() // the store's commits feed GET /metrics
 	sopts := c.ret.storeOptions(s.logger)
 	sopts.OnCommit = commits.OnCommit
@@ -205,6 +205,7 @@ func (s *server) Run(ctx context.Context) (err error) {
 	if err := s.saveServer(bound); err != nil { // diskfull.go: a full disk too
 		return err
 	}
+	started()
 	s.bound = bound
 	s.register()
 	s.printLinks("http://" + bound)
