@@ -483,7 +483,7 @@ func findLevel(s string) (level oplog.Level, name, text string, ok bool) {
 			}
 			return 0, "", "", false
 		}
-		if lv, thread, ok := threadAfterLevel(tok); ok {
+		if lv, thread, ok := threadAfterLevel(tok); ok && i == 0 {
 			return lv, thread, trimSeparators(after), true // Luanti's "ERROR[Main]: msg"
 		}
 		if tok == "CRASH:" {
@@ -539,6 +539,9 @@ func findLevel(s string) (level oplog.Level, name, text string, ok bool) {
 // threadAfterLevel reads a level word in capitals with its thread in
 // brackets and a colon: Luanti's "ERROR[Main]:".
 func threadAfterLevel(tok string) (oplog.Level, string, bool) {
+	if !strings.HasSuffix(tok, "]:") {
+		return 0, "", false
+	}
 	word, rest, ok := strings.Cut(tok, "[")
 	thread, ok2 := strings.CutSuffix(rest, "]:")
 	if !ok || !ok2 || thread == "" || !isUpper(word) {
@@ -552,6 +555,9 @@ func threadAfterLevel(tok string) (oplog.Level, string, bool) {
 // place, as Haxe's trace writes every line: "Game.hx:22: ERROR: missing
 // texture" is an error (the line stays whole).
 func placeLevel(s string) (oplog.Level, bool) {
+	if sp := strings.IndexByte(s, ' '); sp < 4 || s[sp-1] != ':' || !isDigit(s[sp-2]) {
+		return 0, false // asked of every line without a level: its first word first
+	}
 	tok, after := firstToken(s)
 	loc, ok := strings.CutSuffix(tok, ":")
 	if i := strings.LastIndexByte(loc, ':'); !ok || i <= 0 || !isDigits(loc[i+1:]) || !strings.Contains(loc[:i], ".") {

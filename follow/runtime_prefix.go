@@ -112,8 +112,7 @@ func padding(s string, col int) int {
 		case s[i] == ' ' && spaces < col:
 			i++
 			spaces++
-		case (s[i] == '-' || s[i] == '|' || s[i] == ':') && (i+1 == len(s) || s[i+1] == ' ') && (i > 0 || s[i] == ':'):
-			// ": " right after a token too: Luanti's "2026-12-02 16:30:36: ERROR[Main]: …".
+		case (s[i] == '-' || s[i] == '|' || s[i] == ':') && (i+1 == len(s) || s[i+1] == ' ') && i > 0:
 			i++
 			spaces, col = 0, 1
 		default:

@@ -47,7 +47,7 @@ func startOf(t string) (rtKind, oplog.Level) {
 	if _, _, ok := rubyHead(t); ok {
 		return rtRuby, oplog.LevelFatal
 	}
-	if k := startLanguage(t); k != rtNone {
+	if k := startLanguage(t, sp); k != rtNone {
 		return k, oplog.LevelFatal
 	}
 	return startWithin(t)
@@ -133,7 +133,9 @@ func startByFirst(t string) (rtKind, oplog.Level) {
 // runtimes and Defold's engine (runtime_haxe.go, runtime_compiled.go,
 // runtime_defold.go), all fatal, known by their first words; Nim's and
 // hxcpp's begin with a frame, a report only once their message comes.
-func startLanguage(t string) rtKind {
+// sp is where t's first space is: Nim's and Odin's place is its first
+// word, which ends with ')' (every line is asked: only that word is read).
+func startLanguage(t string, sp int) rtKind {
 	switch t[0] {
 	case 'C', 'U':
 		if haxeStart(t) {
@@ -154,6 +156,9 @@ func startLanguage(t string) rtKind {
 		if defoldStart(t) {
 			return rtDefold
 		}
+	}
+	if sp < 2 || t[sp-1] != ')' {
+		return rtNone
 	}
 	if nimFrame(t) {
 		return rtNim
