@@ -137,7 +137,7 @@ func (l *runtimeLayer) below(line string, end int64, f prefixFacts) []Entry {
 func (l *runtimeLayer) begin(out []Entry, line string, end int64) []Entry {
 	s := trimRight(line)
 	n, facts := cutPrefix(s)
-	if gmStart(s) || defoldStart(s) {
+	if gmStart(s) || defoldStart(s) || zigError(s) {
 		n, facts = 0, prefixFacts{} // its level words are its own first line, not a prefix
 	}
 	body, prefixed := s[n:], n > 0
@@ -161,7 +161,7 @@ func (l *runtimeLayer) begin(out []Entry, line string, end int64) []Entry {
 		// An engine that reads its own crash dumps still leaves the C
 		// runtime's abort (glibc's heap checks, terminate) to this layer.
 		return join(out, l.below(line, end, facts))
-	case kind == rtThrown || kind == rtRuler || kind == rtGameMaker || kind == rtLua:
+	case kind == rtThrown || kind == rtRuler || kind == rtGameMaker || kind == rtLua || kind == rtZig && zigError(trimLeft(body)):
 		l.cand = candidate{held: true, kind: kind, line: line, body: body, prefixed: prefixed, facts: facts, end: end}
 		return out
 	}
@@ -198,11 +198,11 @@ func (l *runtimeLayer) confirm(out []Entry, c *candidate, line string, end int64
 		out = l.start(out, rtLua, level, c.line, c.body, c.prefixed, c.facts, c.end)
 		l.r.more(line, s, end)
 		return out, true
-	case rtGameMaker:
-		if !strings.HasPrefix(t, "action number ") {
+	case rtGameMaker, rtZig:
+		if c.kind == rtGameMaker && !strings.HasPrefix(t, "action number ") || c.kind == rtZig && !zigFrame(t) {
 			return out, false
 		}
-		out = l.start(out, rtGameMaker, oplog.LevelFatal, c.line, c.body, c.prefixed, c.facts, c.end)
+		out = l.start(out, c.kind, oplog.LevelFatal, c.line, c.body, c.prefixed, c.facts, c.end)
 		l.r.more(line, s, end)
 		return out, true
 	}

@@ -6,7 +6,8 @@ import "strings"
 // one fatal record: its text the message, its stack the frames as printed.
 //
 // Zig's panic (a debug or safe build), innermost first, each frame with its
-// source line and a caret under the place:
+// source line and a caret under the place (and alike, the error main
+// returned, "error: FileNotFound", and its error return trace):
 //
 //	thread 6731 panic: index out of bounds: index 52304, len 15580
 //	/home/dev/DOOM-fire-zig/src/main.zig:609:39: 0x233fb7 in showDoomFire (DOOM-fire)
@@ -41,6 +42,31 @@ func zigPanic(t string) bool {
 	rest, ok := strings.CutPrefix(t, "thread ")
 	i := strings.IndexByte(rest, ' ')
 	return ok && i > 0 && isDigits(rest[:i]) && strings.HasPrefix(rest[i:], " panic: ")
+}
+
+// beginZig starts Zig's report with its first line: a panic's thread and
+// message, or the error main returned ("error: FileNotFound").
+func (r *report) beginZig(t string, end int64) {
+	if _, msg, ok := strings.Cut(t, " panic: "); ok {
+		r.setText("panic: " + msg)
+		r.e.setName("panic")
+	}
+	r.add(t, end)
+}
+
+// zigError reports the line Zig's start code logs when main returns an
+// error, its error return trace after it: "error: FileNotFound".
+func zigError(t string) bool {
+	name, ok := strings.CutPrefix(t, "error: ")
+	if !ok || name == "" || name[0] < 'A' || name[0] > 'Z' {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		if c := name[i]; !isLetter(c) && !isDigit(c) && c != '_' {
+			return false
+		}
+	}
+	return true
 }
 
 // zigFrame reports a frame of Zig's stack trace: "/game/src/main.zig:609:39:
@@ -133,6 +159,14 @@ func (r *report) dart(s, t string, end int64) bool {
 // assertion from Shape to Circle", "… Panic: boss table empty", "…
 // runtime assertion: hp > 0", "… Unreachable code reached". It is one
 // fatal record, the message its text, the place its frame.
+
+// beginOdin reads Odin's line: its message the text, its place the frame.
+func (r *report) beginOdin(t string, end int64) {
+	place, msg, _ := odinReport(t)
+	r.setText(msg)
+	r.add("at "+place, end)
+	r.done = true
+}
 
 // odinWords begin the message of an Odin runtime check's line.
 var odinWords = [...]string{"Index ", "Invalid ", "Matrix indices ", "Panic", "panic", "runtime assertion", "Unreachable code", "Unimplemented"}

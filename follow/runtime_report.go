@@ -140,17 +140,11 @@ func (r *report) begin(kind rtKind, line, body string, prefixed bool, level oplo
 	case rtHaxe:
 		r.beginHaxe(line, t, end)
 	case rtZig:
-		_, msg, _ := strings.Cut(t, " panic: ")
-		r.setText("panic: " + msg)
-		r.e.setName("panic")
-		r.add(t, end)
+		r.beginZig(t, end)
 	case rtNim:
 		r.beginNim(line, t, end)
 	case rtOdin:
-		place, msg, _ := odinReport(t)
-		r.setText(msg)
-		r.add("at "+place, end)
-		r.done = true
+		r.beginOdin(t, end)
 	case rtDart:
 		r.message, r.state = maxMessageLines, stHead // the message's lines, then the frames
 	case rtDefold:

@@ -152,6 +152,10 @@ func startLanguage(t string, sp int) rtKind {
 		if zigPanic(t) {
 			return rtZig
 		}
+	case 'e':
+		if zigError(t) {
+			return rtZig // a candidate until its error return trace's first frame (runtime.go)
+		}
 	case 'E':
 		if defoldStart(t) {
 			return rtDefold

@@ -690,3 +690,27 @@ func TestParse_Defold(t *testing.T) {
 		}
 	}
 }
+
+// TestParse_ZigErrorReturn: Zig's start code logs the error main returned
+// ("error: FileNotFound", std.log's form) and its error return trace,
+// frames as a panic's: one fatal record, the frames its stack; the same
+// line with no frame after it stays an error line of its own.
+func TestParse_ZigErrorReturn(t *testing.T) {
+	trace := "info: loading level 3\nerror: FileNotFound\n" +
+		"/home/dev/game/src/level.zig:8:5: 0x10328b0 in loadLevel (game)\n    return error.FileNotFound;\n    ^\n" +
+		"/home/dev/game/src/main.zig:20:5: 0x1034b4e in main (game)\n    try level.loadLevel(\"caves\");\n    ^\n"
+	for _, parser := range []string{"generic", "auto"} {
+		recs := recordsOf(feed(mustParser(t, parser), []byte(trace)))
+		if len(recs) != 2 || recs[1].Level != oplog.LevelFatal || recs[1].Text != "error: FileNotFound" ||
+			!strings.Contains(recs[1].Stack, "level.zig:8:5: 0x10328b0 in loadLevel (game)\n    return error.FileNotFound;") {
+			t.Errorf("%s: %q", parser, texts(recs))
+			for _, r := range recs {
+				t.Logf("%s %q %q", r.Level, r.Text, r.Stack)
+			}
+		}
+		recs = recordsOf(feed(mustParser(t, parser), []byte("error: Timeout\nretrying\n")))
+		if len(recs) != 2 || recs[0].Level != oplog.LevelError || recs[0].Stack != "" {
+			t.Errorf("%s: a lone error line: %q", parser, texts(recs))
+		}
+	}
+}
