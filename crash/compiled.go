@@ -8,7 +8,7 @@ import "strings"
 // Zig: "/game/src/main.zig:609:39: 0x233fb7 in showDoomFire (DOOM-fire)",
 // innermost first; "???:?:?: 0x0 in ??? (???)" names nothing.
 // Nim: "/game/game.nim(5)    spawnEnemy", outermost first, the message's
-// line last ("Error: unhandled exception: …", "SIGSEGV: …").
+// line last ("Error: unhandled exception: …", "SIGSEGV: …": messageLast).
 // Dart: "#1      World.spawnEnemy (file:///game/bin/game.dart:12:20)",
 // innermost first, read as a numbered frame.
 
@@ -64,11 +64,4 @@ func compiledTitle(s string) (string, bool) {
 		return proc + " (" + loc + ")", true
 	}
 	return "", false
-}
-
-// nimLast reports a stack of Nim's, whose innermost frame comes last,
-// just before the message's line.
-func nimLast(stack string) bool {
-	last := stack[strings.LastIndexByte(stack, '\n')+1:]
-	return strings.HasPrefix(last, "Error: unhandled exception: ") || strings.HasPrefix(last, "SIG") && strings.Contains(last, ": ")
 }

@@ -8,7 +8,7 @@ import "strings"
 // "Uncaught exception: ..."), haxe.CallStack's "Called from Main.main
 // (Main.hx line 5 column 3)", hxcpp's "Called from Main::update Main.hx
 // line 33" and Neko's "Called from Main.hx line 5" (outermost first, the
-// message after them: haxeFramesFirst).
+// message after them: messageLast).
 
 const haxeCalled = "Called from "
 
@@ -31,17 +31,18 @@ func haxeFrame(line string) (string, bool) {
 	return normalizeName(strings.ReplaceAll(name, "$", "")), true
 }
 
-// haxeFramesFirst reports a stack of hxcpp's or Neko's, whose innermost
-// frame comes last, just before the message's line (Nim's are alike: nimLast).
-func haxeFramesFirst(stack string) bool {
-	if !strings.HasPrefix(stack, haxeCalled) {
-		return false
-	}
+// messageLast reports a stack whose frames come outermost first and the
+// message's line after them, as hxcpp's and Neko's ("Critical Error: …",
+// "Error : …", "Uncaught exception - …") and Nim's ("Error: unhandled
+// exception: …", "SIGSEGV: …") do: its innermost frame is its last.
+func messageLast(stack string) bool {
 	last := stack[strings.LastIndexByte(stack, '\n')+1:]
-	for _, p := range [...]string{"Error : ", "Critical Error: ", "Uncaught exception - "} {
-		if strings.HasPrefix(last, p) {
-			return true
+	if strings.HasPrefix(stack, haxeCalled) {
+		for _, p := range [...]string{"Error : ", "Critical Error: ", "Uncaught exception - "} {
+			if strings.HasPrefix(last, p) {
+				return true
+			}
 		}
 	}
-	return false
+	return strings.HasPrefix(last, "Error: unhandled exception: ") || strings.HasPrefix(last, "SIG") && strings.Contains(last, ": ")
 }

@@ -23,7 +23,7 @@ func Parse(stack string) Trace {
 	rust := strings.Contains(stack, ".rs:") // Rust's frames: the crate's files (rust.go)
 	stripped := strippedStack(stack)
 	python := false
-	haxe := haxeFramesFirst(stack) || nimLast(stack) // hxcpp's and Neko's frames, innermost last as Python's
+	innerLast := messageLast(stack) // hxcpp's, Neko's and Nim's frames, innermost last as Python's
 	py := pyState{indent: -1, first: group}
 	last := ""               // the last line that is not a frame
 	headIsException := false // Head is an exception's line, not an event bus's "Index: 3" (wrapped.go)
@@ -75,12 +75,12 @@ func Parse(stack string) Trace {
 		switch {
 		case len(t.Frames) < TopFrames:
 			t.Frames = append(t.Frames, f)
-		case python || haxe: // the innermost frame comes last: keep the last ones
+		case python || innerLast: // the innermost frame comes last: keep the last ones
 			copy(t.Frames, t.Frames[1:])
 			t.Frames[TopFrames-1] = f
 		}
 	}
-	if haxe {
+	if innerLast {
 		slices.Reverse(t.Frames)
 	}
 	if python {
@@ -220,7 +220,7 @@ func TopLines(stack string, n int) []string {
 	seen := 0
 	stack = preamble(stack)
 	python, stripped := false, strippedStack(stack)
-	haxe := haxeFramesFirst(stack) || nimLast(stack)
+	innerLast := messageLast(stack)
 	py := pyState{indent: -1}
 	goFrame := -1 // the index in out of the frame on the line before, when it may be Go's
 	for line := range strings.Lines(stack) {
@@ -262,14 +262,14 @@ func TopLines(stack string, n int) []string {
 				goFrame = len(out)
 			}
 			out = append(out, s)
-		case python || haxe:
+		case python || innerLast:
 			copy(out, out[1:])
 			out[n-1] = s
 		default:
 			return out
 		}
 	}
-	if python || haxe {
+	if python || innerLast {
 		slices.Reverse(out)
 	}
 	return out
