@@ -48,6 +48,8 @@ func (t Trace) WithHead(message string) Trace {
 		line, _, _ := strings.Cut(strings.TrimSpace(message), "\n")
 		if typ, what, ok := terminateMessage(message); ok {
 			line = typ + ": " + what
+		} else if m, ok := assertMessage(line); ok && strings.Contains(line, ": Assertion '") {
+			line = m // libstdc++'s, whose function alone outgrows a head
 		}
 		t.Head = normalizeHead(line)
 	}

@@ -162,6 +162,9 @@ func Message(r *oplog.Record) string {
 		}
 		return "terminate called after throwing '" + typ + "': " + what
 	}
+	if m, ok := assertMessage(strings.TrimSpace(text)); ok {
+		return m
+	}
 	text = glogMessage(sanitizerMessage(strings.TrimSpace(text)))
 	if reason, ok := rejectionReason(text); ok {
 		return "UnhandledPromiseRejection: " + reason

@@ -229,6 +229,21 @@ func sanitizerNoise(s string) bool {
 	return isHexStart(s, 0) && (strings.Contains(s, " is located ") || strings.HasPrefix(s[strings.IndexByte(s, ' ')+1:], "is a wild pointer"))
 }
 
+// assertMessage returns a failed assertion's words without the place and
+// function before them (the frame it makes says those): "Assertion `n <
+// 100' failed" from glibc's "game: game.c:27: spawn_enemy: Assertion `n <
+// 100' failed.", "Assertion '__n < this->size()' failed" from libstdc++'s
+// "/usr/include/c++/12/bits/stl_vector.h:1123: std::vector<…>::reference
+// std::vector<…>::operator[](size_type) [with …]: Assertion '__n <
+// this->size()' failed."; ok is false when text is not one.
+func assertMessage(text string) (string, bool) {
+	i := strings.Index(text, ": Assertion ")
+	if i < 0 || !strings.HasSuffix(text, "' failed.") {
+		return "", false
+	}
+	return strings.TrimSuffix(text[i+2:], "."), true
+}
+
 // terminateMessage reads C++'s std::terminate message, "terminate called
 // after throwing an instance of 'std::runtime_error'" and on the next line
 // "  what():  enemy pool exhausted", into the exception's type and what();
@@ -250,8 +265,14 @@ func terminateMessage(text string) (typ, what string, ok bool) {
 // "==12345==ERROR: AddressSanitizer: heap-use-after-free on address 0x...
 // at pc 0x... bp ... sp ..." is "AddressSanitizer: heap-use-after-free";
 // ThreadSanitizer's "WARNING: ThreadSanitizer: data race (pid=4487)" is
-// "ThreadSanitizer: data race".
+// "ThreadSanitizer: data race"; UndefinedBehaviorSanitizer's "game.c:12:5:
+// runtime error: …" is "runtime error: …".
 func sanitizerMessage(s string) string {
+	// UndefinedBehaviorSanitizer's place, which its frame says.
+	if place, msg, ok := strings.Cut(s, ": runtime error: "); ok && place != "" && isDigit(place[len(place)-1]) &&
+		!strings.ContainsAny(place, " \t") {
+		return "runtime error: " + msg
+	}
 	if t, ok := strings.CutPrefix(strings.TrimPrefix(s, "WARNING: "), "ThreadSanitizer: "); ok {
 		if i := strings.LastIndex(t, " (pid="); i > 0 && strings.HasSuffix(t, ")") {
 			return "ThreadSanitizer: " + t[:i]
