@@ -63,6 +63,11 @@ func TestRuntime_C(t *testing.T) {
 		{name: "segv", text: regexp.QuoteMeta("Caught signal 11 (Segmentation fault), backtrace:"), level: oplog.LevelFatal,
 			stack: []string{"(spawn_enemy+0x", "(world_spawn+0x", "(tick+0x"}, class: oplog.ClassCrash,
 			title: "Caught signal 11 (Segmentation fault)", where: []string{"spawn_enemy"}},
+		// The handler most games copy: its headline's level word, the
+		// frames, then exit(1), which the crash explains.
+		{name: "segv-exit", text: regexp.QuoteMeta("Error: signal 11:"), level: oplog.LevelFatal,
+			stack: []string{"(spawn_enemy+0x", "(world_spawn+0x", "(tick+0x"}, class: oplog.ClassCrash,
+			title: "Error: signal 11:", where: []string{"spawn_enemy"}},
 		{name: "fpe", text: regexp.QuoteMeta("Caught signal 8 (Floating point exception), backtrace:"), level: oplog.LevelFatal,
 			stack: []string{"(spawn_enemy+0x"}, class: oplog.ClassCrash, title: "Caught signal 8", where: []string{"spawn_enemy"}},
 		{name: "uaf", prog: "asan", text: `==\d+==ERROR: AddressSanitizer: heap-use-after-free on address 0x[0-9a-f]+`, level: oplog.LevelFatal,
@@ -165,8 +170,9 @@ func TestRuntime_CPP(t *testing.T) {
 	gxx := needEngine(t, "g++")
 	dir := copyGame(t, "runtimes/cpp")
 	langBuild(t, dir, nil, gxx, "-g", "-O0", "-rdynamic", "-o", "game", "game.cpp")
-	g := &langGame{dir: dir, progs: map[string][]string{"plain": {filepath.Join(dir, "game")}}, first: "plain", wrap: langWrapper(t),
-		handled: "missing texture enemy.png, using the placeholder"}
+	langBuild(t, dir, nil, gxx, "-g", "-O0", "-rdynamic", "-D_GLIBCXX_ASSERTIONS", "-o", "game-checked", "game.cpp")
+	g := &langGame{dir: dir, progs: map[string][]string{"plain": {filepath.Join(dir, "game")}, "checked": {filepath.Join(dir, "game-checked")}},
+		first: "plain", wrap: langWrapper(t), handled: "missing texture enemy.png, using the placeholder"}
 	terminate := regexp.QuoteMeta("terminate called after throwing an instance of 'std::runtime_error'")
 	cases := []langCase{
 		{name: "pure", text: "pure virtual method called", level: oplog.LevelFatal, stack: []string{"terminate called without an active exception"},
@@ -179,6 +185,11 @@ func TestRuntime_CPP(t *testing.T) {
 		{name: "assert", text: regexp.QuoteMeta("ASSERT FAILED: at != spawnPoints.end() at game.cpp:"), level: oplog.LevelError,
 			stack: []string{fmt.Sprintf("at game.cpp:%d", langLineOf(t, filepath.Join(dir, "game.cpp"), "CRASH:assert"))},
 			class: oplog.ClassCrash, title: "ASSERT FAILED: at != spawnPoints.end()", where: []string{fmt.Sprintf("game.cpp:%d", langLineOf(t, filepath.Join(dir, "game.cpp"), "CRASH:assert"))}},
+		// A checked build's std::vector read past its end: libstdc++'s
+		// assertion, its place in the library's header, then SIGABRT.
+		{name: "checked", prog: "checked", text: `\S*/stl_vector\.h:\d+: .*operator\[\]\(size_type\).*: Assertion '__n < this->size\(\)' failed\.`,
+			level: oplog.LevelFatal, stack: []string{"operator[] (", "stl_vector.h:"}, class: oplog.ClassCrash,
+			title: "Assertion '__n < this->size()' failed"},
 	}
 	runLang(t, g, cases)
 }

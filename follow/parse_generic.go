@@ -400,6 +400,24 @@ func (p *genericParser) glogHeader(s string) (time.Time, oplog.Level, string, st
 	return time.Date(year, time.Month(mo), d, h, m, sec, ns, p.clk.location()), level, place, text, true
 }
 
+// lineTime returns the time line's header gives (lineStamper).
+func (p *genericParser) lineTime(line string) (time.Time, bool) {
+	s, _ := cutUptime(line)
+	if t, _, ok := p.stamp(s); ok {
+		return t, true
+	}
+	if t, _, _, _, ok := p.rustHeader(s); ok {
+		return t, true
+	}
+	if t, _, _, _, ok := p.glogHeader(s); ok {
+		return t, true
+	}
+	if t, _, _, _, ok := p.rubyHeader(s); ok {
+		return t, true
+	}
+	return time.Time{}, false
+}
+
 // stamp reads a timestamp at the start of s, perhaps in brackets, and
 // returns it with the rest of the line after it and its separators.
 func (p *genericParser) stamp(s string) (time.Time, string, bool) {

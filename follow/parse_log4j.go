@@ -89,6 +89,18 @@ func (p *log4jParser) reset() {
 	p.thread, p.logger, p.marker, p.stderr, p.exc, p.report = "", "", "", false, "", false
 }
 
+// lineTime returns the time line's header gives (lineStamper).
+func (p *log4jParser) lineTime(line string) (time.Time, bool) {
+	h, ok := parseLog4jHeader(line, p.clk.location())
+	switch {
+	case ok && h.date:
+		return h.t, true
+	case ok && h.clock:
+		return p.clk.at(h.hour, h.min, h.sec, h.ns), true
+	}
+	return time.Time{}, false
+}
+
 // begin starts an entry from its header.
 func (p *log4jParser) begin(h *log4jHeader, end int64) {
 	p.reset()

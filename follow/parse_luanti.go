@@ -158,6 +158,12 @@ func (p *luantiParser) sepLines(out []Entry) []Entry {
 	return out
 }
 
+// lineTime returns the time line's header gives (lineStamper).
+func (p *luantiParser) lineTime(line string) (time.Time, bool) {
+	h, ok := parseLuantiHeader(line, p.clk.location())
+	return h.t, ok && !h.t.IsZero()
+}
+
 // begin starts an entry from a header line.
 func (p *luantiParser) begin(h *luantiHeader, end int64) {
 	p.head, p.tb, p.art = h.head, false, false

@@ -2,6 +2,7 @@ package follow
 
 import (
 	"strings"
+	"time"
 
 	"github.com/mcplogd/mcplogd/oplog"
 )
@@ -33,6 +34,33 @@ type runtimeLayer struct {
 	last prefixFacts // what the prefix of the last line handed to p said of it
 	scr  *scripted   // Lua's and Rust's reports beneath a prefix; nil until one came
 }
+
+// lineStamper is an engine's parser that reads the time a line's own
+// prefix gives: a report that begins beneath that prefix ("2024-05-01
+// 10:00:01 [ERROR] Caught signal 11") happened then, not when it was read.
+type lineStamper interface {
+	lineTime(line string) (time.Time, bool)
+}
+
+// lineTime returns the time line's prefix gives, or the zero time.
+func (l *runtimeLayer) lineTime(line string) time.Time {
+	t, _ := stampOf(l.p, line)
+	return t
+}
+
+// stampOf asks p, when it is a lineStamper, for the time line's prefix
+// gives.
+func stampOf(p any, line string) (time.Time, bool) {
+	if st, ok := p.(lineStamper); ok {
+		return st.lineTime(line)
+	}
+	return time.Time{}, false
+}
+
+// The generic family's layers ask the one beneath.
+func (p *luaParser) lineTime(line string) (time.Time, bool)   { return stampOf(p.g, line) }
+func (p *panicParser) lineTime(line string) (time.Time, bool) { return stampOf(p.g, line) }
+func (p *rustParser) lineTime(line string) (time.Time, bool)  { return stampOf(p.g, line) }
 
 // withRuntimes puts the runtimes' recognisers in front of p.
 func withRuntimes(p Parser) Parser {
@@ -174,6 +202,13 @@ func (l *runtimeLayer) confirm(out []Entry, c *candidate, line string, end int64
 	t := trimLeft(s)
 	switch c.kind {
 	case rtThrown:
+		if nativeFrameLine(t) && signalHeadline(trimLeft(c.body)) {
+			// "Error: signal 11:", then backtrace_symbols' frames: the
+			// crash handler most C and C++ games copy.
+			out = l.start(out, rtNative, oplog.LevelFatal, c.line, c.body, c.prefixed, c.facts, c.end)
+			l.r.more(line, s, end)
+			return out, true
+		}
 		if !isFrameStart(t) {
 			return out, false
 		}
@@ -216,6 +251,9 @@ func (l *runtimeLayer) start(out []Entry, kind rtKind, level oplog.Level, line, 
 	before := l.p.Flush()
 	r := &l.r
 	r.begin(kind, line, body, prefixed, level, end)
+	if prefixed {
+		r.e.rec.Time = l.lineTime(line)
+	}
 	if n := len(before); n > 0 && ((kind == rtPython || kind == rtThrown) && l.announces(&before[n-1].Record) ||
 		kind == rtDefold && defoldDump(&before[n-1].Record)) {
 		r.attach, r.attached = before[n-1].Record, true

@@ -239,24 +239,50 @@ func nativeFrameLine(t string) bool {
 }
 
 // assertFrame makes a frame of glibc's failed assertion, "game: game.c:27:
-// spawn_enemy: Assertion `n < 100' failed.": "at spawn_enemy (game.c:27)".
+// spawn_enemy: Assertion `n < 100' failed.": "at spawn_enemy (game.c:27)";
+// of libstdc++'s, without the program's name, "/usr/include/c++/12/bits/
+// stl_vector.h:1123: std::vector<…>::reference std::vector<…>::operator[]
+// (size_type) [with …]: Assertion '__n < this->size()' failed.": "at
+// std::vector<…>::operator[] (/usr/include/…/stl_vector.h:1123)".
 func assertFrame(t string) string {
-	i := strings.Index(t, ": Assertion `")
-	if i < 0 {
+	var place, fn string
+	if i := strings.Index(t, ": Assertion `"); i >= 0 {
+		parts := strings.SplitN(t[:i], ": ", 3)
+		if len(parts) != 3 {
+			return ""
+		}
+		place, fn = parts[1], parts[2]
+	} else if i := strings.Index(t, ": Assertion '"); i >= 0 {
+		var ok bool
+		if place, fn, ok = strings.Cut(t[:i], ": "); !ok {
+			return ""
+		}
+	} else {
 		return ""
 	}
-	parts := strings.SplitN(t[:i], ": ", 3)
-	if len(parts) != 3 {
-		return ""
-	}
-	fn := parts[2]
 	if k := strings.IndexByte(fn, '('); k > 0 { // C++'s "void World::spawn(int)"
 		fn = fn[:k]
 	}
-	if k := strings.LastIndexByte(fn, ' '); k >= 0 {
-		fn = fn[k+1:]
+	return "at " + strings.TrimLeft(lastName(fn), "*&") + " (" + place + ")"
+}
+
+// lastName returns a C or C++ declaration's last word outside a template's
+// brackets: the function's name after its return type
+// ("std::vector<_Tp, _Alloc>::reference std::vector<_Tp,
+// _Alloc>::operator[]" is "std::vector<_Tp, _Alloc>::operator[]").
+func lastName(decl string) string {
+	depth := 0
+	for k := len(decl) - 1; k >= 0; k-- {
+		switch {
+		case decl[k] == '>':
+			depth++
+		case decl[k] == '<':
+			depth--
+		case decl[k] == ' ' && depth == 0:
+			return decl[k+1:]
+		}
 	}
-	return "at " + strings.TrimLeft(fn, "*&") + " (" + parts[1] + ")"
+	return decl
 }
 
 // sanitizer reads a sanitizer's report to its end: ASan's "==N==ABORTING",

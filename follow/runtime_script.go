@@ -17,6 +17,7 @@ type scripted struct {
 	p   *luaParser
 	on  bool             // a report is being read
 	raw map[int64]string // the lines fed, as they came, by their end
+	t   time.Time        // the time the prefix of the report's first line gives
 }
 
 // handed is a line the parsers handed on: not theirs.
@@ -79,7 +80,19 @@ func (l *runtimeLayer) script(out []Entry, line, body string, end int64) []Entry
 	out = join(out, l.p.Flush())
 	l.scr.on = true
 	l.scr.raw[end] = line
-	return join(out, l.scr.p.Line(body, end))
+	l.scr.t = l.lineTime(line)
+	return join(out, l.scr.stamped(l.scr.p.Line(body, end)))
+}
+
+// stamped gives the reports in out without a time of their own the time
+// of their first line's prefix.
+func (sc *scripted) stamped(out []Entry) []Entry {
+	for i := range out {
+		if out[i].Record.Time.IsZero() {
+			out[i].Record.Time = sc.t
+		}
+	}
+	return out
 }
 
 // scriptLine feeds a line to the scripted parsers while they read a
@@ -88,7 +101,7 @@ func (l *runtimeLayer) scriptLine(line string, end int64) []Entry {
 	sc := l.scr
 	s := pastPrefix(line, true)
 	sc.raw[end] = line
-	out := sc.p.Line(s, end)
+	out := sc.stamped(sc.p.Line(s, end))
 	return l.scriptBack(out, end)
 }
 
@@ -127,7 +140,7 @@ func (l *runtimeLayer) scriptBack(out []Entry, cur int64) []Entry {
 
 // scriptFlush completes what the scripted parsers hold.
 func (l *runtimeLayer) scriptFlush(out []Entry) []Entry {
-	out = join(out, l.scr.p.Flush())
+	out = join(out, l.scr.stamped(l.scr.p.Flush()))
 	l.scr.on = false
 	return l.scriptBack(out, -1)
 }

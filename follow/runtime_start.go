@@ -188,10 +188,12 @@ func gameThread(rest string) bool {
 
 // startWithin reports the native reports recognised by what a line holds
 // rather than how it begins: glibc's failed assertion (after the
-// program's name), a signal's headline.
+// program's name), libstdc++'s (its header's place first, the condition
+// in plain quotes: a checked build's std::vector::operator[] out of
+// range), a signal's headline.
 func startWithin(s string) (rtKind, oplog.Level) {
 	switch {
-	case strings.HasSuffix(s, "' failed.") && strings.Contains(s, ": Assertion `"):
+	case strings.HasSuffix(s, "' failed.") && (strings.Contains(s, ": Assertion `") || strings.Contains(s, ": Assertion '")):
 		return rtNative, oplog.LevelFatal
 	case signalHeadline(s), shellSignal(s), glogAborted(s):
 		return rtNative, oplog.LevelFatal
@@ -439,7 +441,9 @@ func pyWarning(t string, colon int) bool {
 // signalHeadline reports a crash handler's headline in any common
 // wording: a crash signal by name or number ("SIGSEGV", "signal 11") with
 // a word that says it happened ("caught", "received", "fatal", "crash"),
-// never one that installs a handler.
+// or first, as a handler's headline whose level word was cut ("Error:
+// signal 11:", the handler most C and C++ games copy), never one that
+// installs a handler.
 func signalHeadline(s string) bool {
 	// The signal is named in a headline's first words ("Caught signal
 	// 11", "Received signal SIGSEGV", "*** SIGSEGV received"): only they
@@ -461,7 +465,7 @@ func signalHeadline(s string) bool {
 			return true
 		}
 	}
-	return false
+	return strings.HasPrefix(l, "signal ") || strings.HasPrefix(l, "error: signal ")
 }
 
 // namesSignal reports "signal", "Signal" or "SIG" in head: "gn" or "SI",

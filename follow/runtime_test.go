@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcplogd/mcplogd/crash"
 	"github.com/mcplogd/mcplogd/oplog"
@@ -712,5 +713,53 @@ func TestParse_ZigErrorReturn(t *testing.T) {
 		if len(recs) != 2 || recs[0].Level != oplog.LevelError || recs[0].Stack != "" {
 			t.Errorf("%s: a lone error line: %q", parser, texts(recs))
 		}
+	}
+}
+
+// TestReport_TimeOfItsPrefix: a report that begins beneath a logger's
+// prefix (a crash handler's headline, a panic, a Lua error, a traceback
+// the logger prefixed line by line) happened when that prefix says, not
+// when the line was read: a log imported or read after the game died
+// dates its crash right.
+func TestReport_TimeOfItsPrefix(t *testing.T) {
+	at := func(hms string) time.Time {
+		c, err := time.ParseInLocation("2006-01-02 15:04:05", "2026-01-01 "+hms, time.Local)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	cases := []struct {
+		name, parser, log, text string
+		want                    time.Time
+	}{
+		{"handler", "generic", "2026-01-01 10:00:00 [INFO] start\n2026-01-01 10:00:03 [ERROR] Caught signal 11 (Segmentation fault), backtrace:\n./game(spawn_enemy+0xc)[0x55f877bb1214]\n",
+			"Caught signal 11", at("10:00:03")},
+		{"handler-level-cut", "generic", "2026-01-01 10:00:00 [INFO] start\n2026-01-01 10:00:04 [ERROR] signal 11:\n./game(spawn_enemy+0xc)[0x55f877bb1214]\n",
+			"signal 11", at("10:00:04")},
+		{"panic", "generic", "2026-01-01 10:00:00 [INFO] start\n2026-01-01 10:00:05 [ERROR] thread 'main' panicked at src/main.rs:3:5:\n" +
+			"2026-01-01 10:00:05 [ERROR] index out of bounds: the len is 3 but the index is 5\n", "index out of bounds", at("10:00:05")},
+		{"lua", "generic", "2026-01-01 10:00:00 [INFO] start\n2026-01-01 10:00:09 [ERROR] Error: main.lua:12: attempt to index a nil value\n" +
+			"2026-01-01 10:00:09 [ERROR] stack traceback:\n2026-01-01 10:00:09 [ERROR] \tmain.lua:12: in function 'update'\n", "attempt to index", at("10:00:09")},
+		{"traceback", "generic", "2026-01-01 10:00:00 [INFO] start\n2026-01-01 10:00:11 [ERROR] Traceback (most recent call last):\n" +
+			"2026-01-01 10:00:11 [ERROR]   File \"game.py\", line 3, in <module>\n2026-01-01 10:00:11 [ERROR] KeyError: 'x'\n", "KeyError", at("10:00:11")},
+		{"luanti", "luanti", "2026-01-01 10:00:00: ACTION[Main]: start\n2026-01-01 10:00:07: ERROR[Main]: Caught signal 11 (Segmentation fault), backtrace:\n" +
+			"./minetest(spawn+0xc)[0x55f877bb1214]\n", "Caught signal 11", at("10:00:07")},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var found bool
+			for _, e := range feed(mustParser(t, c.parser), []byte(c.log)) {
+				if strings.Contains(e.Record.Text, c.text) {
+					found = true
+					if !e.Record.Time.Equal(c.want) {
+						t.Errorf("%q at %v, want %v (its prefix's)", e.Record.Text, e.Record.Time, c.want)
+					}
+				}
+			}
+			if !found {
+				t.Fatalf("no record with %q", c.text)
+			}
+		})
 	}
 }

@@ -5,7 +5,8 @@
  * missing texture in every run; then, in frame 3, does what MODE says
  * deep in game code (main -> tick -> world_spawn -> spawn_enemy): "assert"
  * (a failing assert), "segv" and "fpe" (a signal its handler reports with
- * backtrace_symbols_fd, then raises again), "uaf" (a heap use after free,
+ * backtrace_symbols_fd, then raises again), "segv-exit" (the handler most
+ * games copy: "Error: signal 11:", backtrace_symbols_fd, exit(1)), "uaf" (a heap use after free,
  * for -fsanitize=address), "overflow" (a signed overflow, for
  * -fsanitize=undefined), "leak" (memory never freed, for
  * -fsanitize=address's LeakSanitizer at exit), "segv-bare" (the SIGSEGV
@@ -70,6 +71,14 @@ static void on_signal(int sig) {
 	raise(sig);
 }
 
+static void on_signal_exit(int sig) {
+	void *frames[64];
+	int n = backtrace(frames, 64);
+	fprintf(stderr, "Error: signal %d:\n", sig);
+	backtrace_symbols_fd(frames, n, STDERR_FILENO);
+	exit(1);
+}
+
 static struct enemy *find_enemy(struct world *w, const char *kind) {
 	for (int i = 0; i < w->count; i++) {
 		if (strcmp(w->enemies[i]->kind, kind) == 0) {
@@ -98,7 +107,7 @@ void spawn_enemy(struct world *w, const char *kind) {
 	volatile int bonus = 2147483600, zero = 0;
 	if (strcmp(mode, "assert") == 0) {
 		assert(e->hp > 0); /* CRASH:assert */
-	} else if (strcmp(mode, "segv") == 0 || strcmp(mode, "segv-bare") == 0) {
+	} else if (strcmp(mode, "segv") == 0 || strcmp(mode, "segv-bare") == 0 || strcmp(mode, "segv-exit") == 0) {
 		struct enemy *boss = find_enemy(w, "boss");
 		boss->hp += 10; /* CRASH:segv */
 	} else if (strcmp(mode, "fpe") == 0) {
@@ -143,6 +152,8 @@ int main(int argc, char **argv) {
 	if (strcmp(mode, "segv") == 0 || strcmp(mode, "fpe") == 0) {
 		signal(SIGSEGV, on_signal);
 		signal(SIGFPE, on_signal);
+	} else if (strcmp(mode, "segv-exit") == 0) {
+		signal(SIGSEGV, on_signal_exit);
 	}
 	static struct world w;
 	logf_("INFO", "starting in mode %s", mode);

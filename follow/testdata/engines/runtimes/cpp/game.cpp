@@ -9,7 +9,10 @@
 // backtrace with backtrace_symbols_fd, then raises the signal again; "pure"
 // calls a pure virtual method instead (libstdc++ says so, then terminates);
 // "assert" fails the game's own assertion macro instead, which prints where
-// and aborts; "ok" throws nothing. Build it with -g -rdynamic.
+// and aborts; "checked" reads a wave past the end of its std::vector,
+// which a build with -D_GLIBCXX_ASSERTIONS (Fedora's and Arch's flags)
+// reports as libstdc++'s failed assertion, then aborts; "ok" throws
+// nothing. Build it with -g -rdynamic.
 #include <execinfo.h>
 #include <signal.h>
 #include <sys/time.h>
@@ -22,6 +25,7 @@
 #include <map>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 static std::string mode = "ok";
 static bool stamped;
@@ -87,6 +91,10 @@ public:
 		if (mode == "assert") {
 			GAME_ASSERT(at != spawnPoints.end()); // CRASH:assert
 		}
+		if (mode == "checked") {
+			enemies += waves[waves.size()]; // CRASH:checked
+			return;
+		}
 		if (at == spawnPoints.end() && mode != "ok") {
 			throw std::runtime_error("no spawn point for " + kind); // CRASH:throw
 		}
@@ -101,6 +109,7 @@ public:
 
 private:
 	std::map<std::string, int> spawnPoints{{"troll", 4}};
+	std::vector<int> waves{3, 5, 8};
 	int enemies = 0;
 };
 
