@@ -176,12 +176,27 @@ func runLangCase(t *testing.T, g *langGame, c langCase, prefix string) {
 	if clean := exit.Code == 0 && exit.Signal == ""; clean != c.exits {
 		t.Errorf("%q %s; want a clean exit: %v\n%s", args, exit, c.exits, printed)
 	}
-	checkLangRun(t, l, "run", g, c, false)
+	checkLangRun(t, l, "run", g, c)
 	path := filepath.Join(t.TempDir(), "game.log")
 	langRunToFile(t, args, env, g.dir, path)
 	langFollowTwice(t, l, path)
-	checkLangRun(t, l, "file", g, c, true)
+	checkLangRun(t, l, "file", g, c)
 	checkLangSame(t, ofSource(t, l, "file"), ofSource(t, l, "generic"))
+	langImport(t, l, path)
+	checkLangRun(t, l, "import", g, c)
+}
+
+// langImport imports path, to its end, as source "import".
+func langImport(t *testing.T, l *oplog.Log, path string) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := Import(t.Context(), l, f, ImportOptions{Source: "import", File: path}); err != nil {
+		t.Fatalf("import %s: %v", path, err)
+	}
 }
 
 // langRunToFile runs args with their output, both streams, written to path.
@@ -219,14 +234,16 @@ func langFollowTwice(t *testing.T, l *oplog.Log, path string) {
 	mustClose(t, generic)
 }
 
-// checkLangRun checks what source holds of one run of a game ending as
-// c says: the handled error one record, the crash one record, no frame a
-// record of its own, how the run ended, the first crash group. It prints
-// the records when it failed. A file (followed) says nothing of how the
-// game ended, only that the follower stopped: its run ended, unless a
-// fatal record crashed it; an error with a stack at its end (a Python
-// traceback) is an error, not the run's crash.
-func checkLangRun(t *testing.T, l *oplog.Log, source string, g *langGame, c langCase, file bool) {
+// checkLangRun checks what source ("run", "file" or "import") holds of one
+// run of a game ending as c says: the handled error one record, the crash
+// one record, no frame a record of its own, how the run ended, the first
+// crash group. It prints the records when it failed. A file (followed)
+// says nothing of how the game ended, only that the follower stopped: its
+// run ended, unless a fatal record crashed it; an error with a stack at
+// its end is an error, not the run's crash. An imported file was read to
+// its end: a Python traceback that ended the game is its last words, and
+// the run's crash.
+func checkLangRun(t *testing.T, l *oplog.Log, source string, g *langGame, c langCase) {
 	t.Helper()
 	recs := ofSource(t, l, source)
 	failed := t.Failed()
@@ -247,10 +264,13 @@ func checkLangRun(t *testing.T, l *oplog.Log, source string, g *langGame, c lang
 	if !ok {
 		return
 	}
+	file := source != "run"
+	lastWords := source == "import" && !c.exits && !c.stopped && rec.ID == lines[len(lines)-1].ID &&
+		strings.Contains(rec.Stack, "Traceback (most recent call last):")
 	switch {
 	case !file && (c.exits || c.stopped):
 		checkOutcome(t, l, source, 1, oplog.OutcomeExited, oplog.Record{}, oplog.Record{})
-	case file && (c.exits || c.stopped || c.level < oplog.LevelFatal):
+	case file && !lastWords && (c.exits || c.stopped || c.level < oplog.LevelFatal):
 		checkOutcome(t, l, source, 1, oplog.OutcomeEnded, oplog.Record{}, oplog.Record{})
 		if c.class == oplog.ClassCrash {
 			c.class = oplog.ClassError

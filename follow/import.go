@@ -248,7 +248,7 @@ func (im *importer) read(ctx context.Context) error {
 		// The run read last ends here as far as mcplogd can tell: what
 		// came after it, if anything, is in no file it was given.
 		end := prepare(oplog.Record{Kind: oplog.KindMarker, Name: oplog.MarkerEnd, Time: im.pending[n-1].Time,
-			Text: "run ended: the import reached the end of its input", Data: []byte(`{"reason":"import ended"}`)}, im.opts.Source)
+			Text: "run ended: the import reached the end of its input", Data: []byte(`{"reason":"` + oplog.ReasonImportEnded + `"}`)}, im.opts.Source)
 		im.pending, im.ends = append(im.pending, end), append(im.ends, im.off)
 	}
 	return im.store(ctx, true)

@@ -44,6 +44,10 @@ const (
 	MarkerEnd           = "end"
 )
 
+// ReasonImportEnded is the "reason" of the end marker an import appends
+// when it reached the end of its input: the log as written, to its end.
+const ReasonImportEnded = "import ended"
+
 // Markers lists the marker names.
 var Markers = []string{MarkerRun, MarkerCompileStart, MarkerCompileOK, MarkerCompileFailed, MarkerExit, MarkerEnd}
 

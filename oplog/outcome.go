@@ -48,11 +48,12 @@ import (
 // engine's error with a stack (Unity's exceptions, Godot's script errors)
 // never stops the game: a player who quits while one repeats every frame
 // ends the run on it, and the run ended. That error is the crash. Only the
-// next run's
-// start says the program ended there: an end marker says only that
-// mcplogd stopped reading (an import's end, a follower stopped while the
-// game runs on, a log excerpt that ends with an exception Unity logged and
-// went on after), so a run it ends is ended, whatever its last record.
+// next run's start, or the end of an imported log (ReasonImportEnded: the
+// log was written to its end, and a traceback is its very last record), says
+// the program ended there: another end marker says only that mcplogd
+// stopped reading (a follower stopped while the game runs on), and an
+// import that ends with an exception Unity logged and went on after ended
+// as any other, so a run such a marker ends is ended.
 const (
 	OutcomeRunning = "running"
 	OutcomeCrashed = "crashed"
@@ -142,6 +143,9 @@ func (info *RunInfo) observe(r *Record) {
 	case r.Kind == KindMarker && r.Name == MarkerEnd:
 		if info.Outcome != OutcomeExited {
 			info.Outcome, info.EndID, info.End = OutcomeEnded, r.ID, r.Time
+		}
+		if info.Outcome == OutcomeEnded && markerReason(r.Data) == ReasonImportEnded && !info.ErrorTime.IsZero() && info.AfterError == 1 {
+			info.Outcome, info.CrashID = OutcomeCrashed, info.ErrorID // a whole log whose last words are a traceback
 		}
 	case info.Outcome == OutcomeEnded && r.Kind != KindMarker, info.Outcome == "":
 		info.Outcome, info.EndID, info.End = OutcomeRunning, 0, time.Time{}

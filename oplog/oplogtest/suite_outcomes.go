@@ -105,7 +105,7 @@ func testRunsOutcomesLastError(t *testing.T, open Opener) {
 		at(line("g", oplog.LevelInfo, "went on"), 30), // 3: ended after a printed traceback and more
 		at(marker("g", oplog.MarkerRun, "start"), 40),
 		at(stack(line("g", oplog.LevelError, "ValueError: y")), 41),
-		at(marker("g", oplog.MarkerEnd, "the import reached the end of its file"), 41), // 4: an end marker says nothing of the program: ended
+		at(marker("g", oplog.MarkerEnd, "the follower stopped"), 41), // 4: an end marker says nothing of the program: ended
 		at(marker("g", oplog.MarkerRun, "start"), 50),
 		at(stack(line("g", oplog.LevelError, "ValueError: z")), 51),
 		at(marker("g", oplog.MarkerEnd, "the follower stopped"), 51), // 5: the same, and the game went on
@@ -125,6 +125,40 @@ func testRunsOutcomesLastError(t *testing.T, open Opener) {
 		at(exitMarker("g", oplog.LevelInfo, map[string]any{"exitCode": 0}), 60))
 	if got := outcomes(t, l, "g")[4]; got != fmt.Sprintf("5:exited:%d:0", b[1].ID) {
 		t.Fatalf("a traceback then status 0: %s", got)
+	}
+	// An imported log read to its end: a traceback as its very last
+	// record ended the program; an Unity-style exception, or a traceback
+	// with a line after it (a handled one's "shutting down"), did not.
+	importEnd := func(s float64) oplog.Record {
+		r := marker("g", oplog.MarkerEnd, "run ended: the import reached the end of its input")
+		r.Data = []byte(`{"reason":"` + oplog.ReasonImportEnded + `"}`)
+		return at(r, s)
+	}
+	unity := func(r oplog.Record) oplog.Record { r.Stack = "Game.Update () (at Assets/Game.cs:3)"; return r }
+	c := MustAppend(t, l,
+		at(marker("g", oplog.MarkerRun, "start"), 70),
+		at(stack(line("g", oplog.LevelError, "ValueError: last words")), 71),
+		importEnd(71), // 6: crashed of the traceback
+		at(marker("g", oplog.MarkerRun, "start"), 80),
+		at(unity(line("g", oplog.LevelError, "NullReferenceException")), 81),
+		importEnd(81), // 7: ended
+		at(marker("g", oplog.MarkerRun, "start"), 90),
+		at(stack(line("g", oplog.LevelError, "ValueError: printed")), 91),
+		at(line("g", oplog.LevelInfo, "went on"), 99),
+		importEnd(99), // 8: ended
+		at(marker("g", oplog.MarkerRun, "start"), 100),
+		at(stack(line("g", oplog.LevelError, "ValueError: logged")), 101),
+		at(line("g", oplog.LevelInfo, "shutting down"), 101),
+		importEnd(101), // 9: a line after it, however soon: ended
+	)
+	want = []string{
+		fmt.Sprintf("6:crashed:%d:%d", c[2].ID, c[1].ID),
+		fmt.Sprintf("7:ended:%d:0", c[5].ID),
+		fmt.Sprintf("8:ended:%d:0", c[9].ID),
+		fmt.Sprintf("9:ended:%d:0", c[13].ID),
+	}
+	if got := outcomes(t, l, "g")[5:]; fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("imports' ends:\n got %v\nwant %v", got, want)
 	}
 }
 
