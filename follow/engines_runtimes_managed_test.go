@@ -164,3 +164,55 @@ func TestRuntime_Haxe(t *testing.T) {
 			title: "spawn table has no kind 'orc' in " + thrown, where: []string{thrown}},
 	})
 }
+
+// TestRuntime_PHP: PHP's CLI logs an uncaught exception (a RuntimeException
+// thrown deep in game code, a method called on null) with its "Stack
+// trace:", and a level file that does not parse, to standard error: one
+// fatal record each, titled by the message and the function it was thrown
+// in at the line it names. With display_errors it shows the error again
+// on standard output: that copy is no second crash.
+func TestRuntime_PHP(t *testing.T) {
+	php := needEngine(t, "php")
+	dir := copyGame(t, "runtimes/php")
+	g := &langGame{dir: dir, progs: map[string][]string{"php": {php, filepath.Join(dir, "game.php")}}, first: "php",
+		wrap: langWrapper(t), handled: "missing texture enemy.png, using the placeholder"}
+	src := filepath.Join(dir, "game.php")
+	thrown := fmt.Sprintf("game.php:%d", langLineOf(t, src, "CRASH:uncaught"))
+	null := fmt.Sprintf("game.php:%d", langLineOf(t, src, "CRASH:null"))
+	parse := fmt.Sprintf("broken.php:%d", langLineOf(t, filepath.Join(dir, "levels", "broken.php"), "CRASH:parse"))
+	uncaught := langCase{name: "uncaught", text: regexp.QuoteMeta("RuntimeException: no spawn point for orc"), level: oplog.LevelFatal,
+		stack: []string{"at World->spawnEnemy() (", thrown + ")", "): World->spawn()", "): tick()", "{main}"}, class: oplog.ClassCrash,
+		title: "RuntimeException: no spawn point for orc in World->spawnEnemy()", where: []string{"World->spawnEnemy", thrown}}
+	display := uncaught
+	display.name = "display"
+	runLang(t, g, []langCase{uncaught, display,
+		{name: "null", text: regexp.QuoteMeta("Error: Call to a member function heal() on null"), level: oplog.LevelFatal,
+			stack: []string{"at World->spawnEnemy() (", null + ")"}, class: oplog.ClassCrash,
+			title: "Error: Call to a member function heal() on null", where: []string{"World->spawnEnemy", null}},
+		{name: "parse", text: regexp.QuoteMeta(`syntax error, unexpected single-quoted string "troll"`), level: oplog.LevelFatal,
+			stack: []string{parse}, class: oplog.ClassCrash, title: "syntax error", where: []string{parse}},
+	})
+}
+
+// TestRuntime_Perl: Perl's die (where it died after the message), Carp's
+// confess (the callers after it) and Perl's own error (a method called on
+// undef), then status 2 or 255: one error record each, the place its
+// stack, which the failing exit names the run's crash.
+func TestRuntime_Perl(t *testing.T) {
+	perl := needEngine(t, "perl")
+	dir := copyGame(t, "runtimes/perl")
+	g := &langGame{dir: dir, progs: map[string][]string{"perl": {perl, "game.pl"}}, first: "perl",
+		wrap: langWrapper(t), handled: "missing texture enemy.png, using the placeholder"}
+	src := filepath.Join(dir, "game.pl")
+	died := fmt.Sprintf("game.pl line %d", langLineOf(t, src, "CRASH:die"))
+	method := fmt.Sprintf("game.pl line %d", langLineOf(t, src, "CRASH:method"))
+	runLang(t, g, []langCase{
+		{name: "die", text: regexp.QuoteMeta("no spawn point for orc"), level: oplog.LevelError,
+			stack: []string{"at " + died}, class: oplog.ClassCrash, title: "no spawn point for orc", where: []string{died}},
+		{name: "confess", text: regexp.QuoteMeta("no spawn point for orc"), level: oplog.LevelError,
+			stack: []string{`main::spawn_enemy("orc") called at game.pl line`, "main::tick(3) called at game.pl line"},
+			class: oplog.ClassCrash, title: "no spawn point for orc", where: []string{"game.pl line"}},
+		{name: "method", text: regexp.QuoteMeta(`Can't call method "heal" on an undefined value`), level: oplog.LevelError,
+			stack: []string{"at " + method}, class: oplog.ClassCrash, title: `Can't call method "heal" on an undefined value`, where: []string{method}},
+	})
+}

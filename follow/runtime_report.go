@@ -36,6 +36,8 @@ const (
 	rtDart                // Dart's "Unhandled exception:", the message, "#0 …" frames (runtime_compiled.go)
 	rtDefold              // Defold's "ERROR:CRASH: CALL STACK:" and its frames (runtime_defold.go)
 	rtHaxe                // Haxe's uncaught exception: HashLink's, hxcpp's, Neko's "Called from" frames (runtime_haxe.go)
+	rtPHP                 // PHP's "PHP Fatal error:  Uncaught …", its "Stack trace:"; its warnings (runtime_php_perl.go)
+	rtPerl                // Perl's "… at game.pl line 12." and Carp's callers (runtime_php_perl.go)
 	numKinds
 )
 
@@ -62,23 +64,25 @@ const (
 
 // report is the crash report being read.
 type report struct {
-	kind      rtKind
-	e         entry
-	state     int8
-	base      int  // indentation of the report's first line
-	prefixed  bool // its first line had a logger's prefix: so do the others
-	done      bool // its last line came
-	confirmed bool // false while a Node location has not shown its error
-	attached  bool // it joins the line before it, attach
-	attach    oplog.Record
-	ubsan     bool
-	group     bool     // Python: an exception group's traceback, in its box
-	ignored   bool     // Python: an exception it ignored follows the report's own
-	message   int8     // Python, C++, Java: lines of its exception's message still to come, at most
-	braces    bool     // in the properties Node prints after an error's frames: "{", "[cause]: ...", "}"
-	head      string   // an exception's line (rtThrown): the stack's first when the report joins the line before
-	raw       []string // Node's lines until its error shows
-	rawEnds   []int64
+	kind       rtKind
+	e          entry
+	state      int8
+	base       int  // indentation of the report's first line
+	prefixed   bool // its first line had a logger's prefix: so do the others
+	done       bool // its last line came
+	confirmed  bool // false while a Node location has not shown its error
+	attached   bool // it joins the line before it, attach
+	attach     oplog.Record
+	ubsan      bool
+	group      bool     // Python: an exception group's traceback, in its box
+	ignored    bool     // Python: an exception it ignored follows the report's own
+	message    int8     // Python, C++, Java: lines of its exception's message still to come, at most
+	braces     bool     // in the properties Node prints after an error's frames: "{", "[cause]: ...", "}"
+	head       string   // an exception's line (rtThrown): the stack's first when the report joins the line before; PHP's place
+	php        string   // PHP's last fatal error, message and place: the other copy of it is no other crash
+	phpDisplay bool     // it was the copy PHP shows, not the one it logs
+	raw        []string // Node's lines until its error shows
+	rawEnds    []int64
 }
 
 // begin starts a report of kind with its first line: line as it came,
@@ -86,7 +90,7 @@ type report struct {
 func (r *report) begin(kind rtKind, line, body string, prefixed bool, level oplog.Level, end int64) {
 	t := trimLeft(body)
 	*r = report{kind: kind, e: r.e, base: indentation(body), prefixed: prefixed, confirmed: true,
-		raw: r.raw[:0], rawEnds: r.rawEnds[:0]}
+		raw: r.raw[:0], rawEnds: r.rawEnds[:0], php: r.php, phpDisplay: r.phpDisplay}
 	r.e.start(t, level, end)
 	switch kind {
 	case rtPython:
@@ -150,6 +154,10 @@ func (r *report) begin(kind rtKind, line, body string, prefixed bool, level oplo
 	case rtDefold:
 		r.setText("CALL STACK:")
 		r.e.setName("CRASH")
+	case rtPHP:
+		r.beginPHP(t, end)
+	case rtPerl:
+		r.beginPerl(t, end)
 	case rtRuby:
 		place, msg, _ := rubyHead(t)
 		r.setText(msg)
@@ -224,6 +232,10 @@ func (r *report) takes(s string, end int64) bool {
 		return r.nim(t, end)
 	case rtDart:
 		return r.dart(s, t, end)
+	case rtPHP:
+		return r.phpTrace(t, end)
+	case rtPerl:
+		return r.perlCallers(s, t, end)
 	}
 	return false
 }

@@ -129,11 +129,12 @@ func startByFirst(t string) (rtKind, oplog.Level) {
 	return rtNone, 0
 }
 
-// startLanguage reports the reports of Haxe's, Zig's, Nim's, Odin's and Dart's
-// runtimes and Defold's engine (runtime_haxe.go, runtime_compiled.go,
-// runtime_defold.go), all fatal, known by their first words; Nim's and
-// hxcpp's begin with a frame, a report only once their message comes.
-// sp is where t's first space is: Nim's and Odin's place is its first
+// startLanguage reports the reports of Haxe's, Zig's, Nim's, Odin's, Dart's,
+// PHP's and Perl's runtimes and Defold's engine (runtime_haxe.go,
+// runtime_compiled.go, runtime_php_perl.go, runtime_defold.go), fatal
+// unless they say otherwise, known by their first words (Perl's by its
+// last); Nim's and hxcpp's begin with a frame, a report only once their
+// message comes. sp is where t's first space is: Nim's and Odin's place is its first
 // word, which ends with ')' (every line is asked: only that word is read).
 func startLanguage(t string, sp int) rtKind {
 	switch t[0] {
@@ -160,6 +161,13 @@ func startLanguage(t string, sp int) rtKind {
 		if defoldStart(t) {
 			return rtDefold
 		}
+	case 'P', 'F':
+		if phpStart(t) {
+			return rtPHP
+		}
+	}
+	if perlStart(t) {
+		return rtPerl
 	}
 	if sp < 2 || t[sp-1] != ')' {
 		return rtNone
