@@ -11,6 +11,10 @@ import "strings"
 // line last ("Error: unhandled exception: …", "SIGSEGV: …": messageLast).
 // Dart: "#1      World.spawnEnemy (file:///game/bin/game.dart:12:20)",
 // innermost first, read as a numbered frame.
+// Free Pascal: "$00000000004010B3  SPAWNENEMY,  line 9 of game.pas"
+// (the address alone without line info), innermost first.
+// D: "/game/game.d:3 void game.spawnEnemy(int[], int) [0x55d187b4933c]",
+// innermost first; "??:? onArrayIndexError [0x7f…]" is the runtime's.
 
 // zigParts splits a frame of Zig's stack into its function and place.
 func zigParts(s string) (fn, loc string, ok bool) {
@@ -54,14 +58,66 @@ func nimFrame(s string) (string, bool) {
 	return normalizeName(proc), ok
 }
 
-// compiledTitle is a Zig or Nim frame as a title names it: the function
-// and its place, "showDoomFire (/game/src/main.zig:609:39)".
+// pascalParts splits a frame of Free Pascal's into its routine and place
+// ("game.pas:9"); both are "" for an address alone.
+func pascalParts(s string) (routine, loc string, ok bool) {
+	if len(s) < 9 || s[0] != '$' || !isHex(s[1]) {
+		return "", "", false
+	}
+	_, rest, _ := strings.Cut(s, " ")
+	routine, at, found := strings.Cut(strings.TrimSpace(rest), ",")
+	line, file, of := strings.Cut(strings.TrimSpace(at), " of ")
+	if !found || !of || !strings.HasPrefix(line, "line ") {
+		return "", "", true
+	}
+	return routine, file + ":" + strings.TrimPrefix(line, "line "), true
+}
+
+// pascalFrame reads a frame of Free Pascal's: its routine.
+func pascalFrame(s string) (string, bool) {
+	routine, _, ok := pascalParts(s)
+	return normalizeName(routine), ok
+}
+
+// dParts splits a frame of D's trace into its function and place.
+// Its address may be cut already (TopLines).
+func dParts(s string) (fn, loc string, ok bool) {
+	if i := strings.LastIndex(s, " [0x"); i > 0 && strings.HasSuffix(s, "]") {
+		s = s[:i]
+	}
+	loc, fn, found := strings.Cut(s, " ")
+	i := strings.LastIndex(loc, ".d:")
+	if !found || loc != "??:?" && (i < 0 || !allDigits(loc[i+len(".d:"):])) {
+		return "", "", false
+	}
+	if j := strings.IndexByte(fn, '('); j > 0 {
+		if k := strings.LastIndexByte(fn[:j], ' '); k >= 0 {
+			fn = fn[k+1:] // its return type
+		}
+	}
+	return fn, loc, true
+}
+
+// dFrame reads a frame of D's trace: its function.
+func dFrame(s string) (string, bool) {
+	fn, _, ok := dParts(s)
+	return normalizeName(fn), ok
+}
+
+// compiledTitle is a Zig, Nim, Free Pascal or D frame as a title names it:
+// the function and its place, "showDoomFire (/game/src/main.zig:609:39)".
 func compiledTitle(s string) (string, bool) {
 	if fn, loc, ok := zigParts(s); ok {
 		return fn + " (" + loc + ")", true
 	}
 	if proc, loc, ok := nimParts(s); ok {
 		return proc + " (" + loc + ")", true
+	}
+	if routine, loc, ok := pascalParts(s); ok && routine != "" {
+		return routine + " (" + loc + ")", true
+	}
+	if fn, loc, ok := dParts(s); ok {
+		return fn + " (" + loc + ")", true
 	}
 	return "", false
 }

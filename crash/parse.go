@@ -115,6 +115,8 @@ func skipLine(s string) bool {
 	switch {
 	case s == "stack traceback:", s == "Traceback (most recent call last):", s == "(...tail calls...)", s == "[C]: in ?":
 		return true
+	case strings.Trim(s, "-") == "", strings.HasPrefix(s, "An unhandled exception occurred at $"):
+		return true // a ruler (D's before its frames); Free Pascal's headline, before the exception's line
 	case strings.HasPrefix(s, "goroutine ") && strings.HasSuffix(s, "]:"),
 		strings.HasPrefix(s, "created by "),
 		strings.HasPrefix(s, "--- End of"),
@@ -176,7 +178,8 @@ func parseFrame(s string) (frame string, ok bool) {
 			return f, true
 		}
 	}
-	for _, read := range [...]func(string) (string, bool){execinfoFrame, luaNumberedFrame, rubyFrame, haxeFrame, defoldFrame, zigFrame, nimFrame} {
+	for _, read := range [...]func(string) (string, bool){execinfoFrame, luaNumberedFrame, rubyFrame, haxeFrame, defoldFrame, zigFrame, nimFrame,
+		pascalFrame, dFrame} {
 		if f, ok := read(s); ok {
 			return f, true
 		}

@@ -461,6 +461,8 @@ func runtimeFrame(l string) bool {
 		"/sysdeps/", "../csu/",
 		// Zig's, Nim's and Dart's standard libraries.
 		"/zig/std/", "/lib/zig/", `\zig\std\`, "/nim/lib/", "/lib/nim/", " (dart:",
+		// D's runtime, which its trace names without a place.
+		"(??:?)", "/druntime/", "/phobos/",
 		// Microsoft's C runtime, in a Windows build's stack with its sources.
 		`minkernel\crts\`, "minkernel/crts/", `\vctools\crt\`, "/vctools/crt/",
 		// Python's own library, wherever the interpreter is installed.

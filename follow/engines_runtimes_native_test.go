@@ -253,3 +253,48 @@ func TestRuntime_Nim(t *testing.T) {
 			title: "SIGSEGV: Illegal storage access. (Attempt to read from nil?) in spawnEnemy (", where: []string{"spawnEnemy", null}},
 	})
 }
+
+// TestRuntime_Pascal: a field of a nil object written, and an Exception
+// raised, deep in a Free Pascal game built with line info: the run-time
+// library's report, one fatal record titled by the exception and the
+// routine with its line; status 217.
+func TestRuntime_Pascal(t *testing.T) {
+	fpc := needEngine(t, "fpc")
+	dir := copyGame(t, "runtimes/pascal")
+	langBuild(t, dir, nil, fpc, "-g", "-gl", "-ogame", "game.pas")
+	g := &langGame{dir: dir, progs: map[string][]string{"fpc": {filepath.Join(dir, "game")}}, first: "fpc",
+		wrap: langWrapper(t), handled: "missing texture enemy.png, using the placeholder"}
+	src := filepath.Join(dir, "game.pas")
+	at := func(marker string) string { return fmt.Sprintf("line %d of game.pas", langLineOf(t, src, marker)) }
+	place := func(marker string) string { return fmt.Sprintf("SPAWNENEMY (game.pas:%d)", langLineOf(t, src, marker)) }
+	runLang(t, g, []langCase{
+		{name: "nil", text: regexp.QuoteMeta("EAccessViolation: Access violation"), level: oplog.LevelFatal,
+			stack: []string{"An unhandled exception occurred at $", "SPAWNENEMY,  " + at("CRASH:nil"), "TICK,  line "}, class: oplog.ClassCrash,
+			title: "EAccessViolation: Access violation in " + place("CRASH:nil"), where: []string{"SPAWNENEMY,  " + at("CRASH:nil")}},
+		{name: "raise", text: regexp.QuoteMeta("Exception: no spawn point for orc"), level: oplog.LevelFatal,
+			stack: []string{"SPAWNENEMY,  " + at("CRASH:raise")}, class: oplog.ClassCrash,
+			title: "Exception: no spawn point for orc in " + place("CRASH:raise"), where: []string{"SPAWNENEMY,  " + at("CRASH:raise")}},
+	})
+}
+
+// TestRuntime_D: an array read past its end, and an Exception thrown, deep
+// in a D game built with symbols: the runtime's report (the exception,
+// where it was thrown, the frames), one fatal record titled by the
+// exception and the game's function; status 1.
+func TestRuntime_D(t *testing.T) {
+	gdc := needEngine(t, "gdc")
+	dir := copyGame(t, "runtimes/d")
+	langBuild(t, dir, nil, gdc, "-g", "-o", "game", "game.d")
+	g := &langGame{dir: dir, progs: map[string][]string{"gdc": {filepath.Join(dir, "game")}}, first: "gdc",
+		wrap: langWrapper(t), handled: "missing texture enemy.png, using the placeholder"}
+	src := filepath.Join(dir, "game.d")
+	at := func(marker string) string { return fmt.Sprintf("game.d:%d", langLineOf(t, src, marker)) }
+	runLang(t, g, []langCase{
+		{name: "index", text: regexp.QuoteMeta("core.exception.ArrayIndexError: index [3] is out of bounds for array of length 3"),
+			level: oplog.LevelFatal, stack: []string{at("CRASH:index") + " void game.spawnEnemy(", "void game.tick(int)"}, class: oplog.ClassCrash,
+			title: "ArrayIndexError: index [3] is out of bounds", where: []string{"game.spawnEnemy", at("CRASH:index")}},
+		{name: "throw", text: regexp.QuoteMeta("object.Exception: no spawn point for orc"), level: oplog.LevelFatal,
+			stack: []string{at("CRASH:throw") + " void game.spawnEnemy("}, class: oplog.ClassCrash,
+			title: "object.Exception: no spawn point for orc in game.spawnEnemy", where: []string{"game.spawnEnemy", at("CRASH:throw")}},
+	})
+}

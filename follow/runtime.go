@@ -316,6 +316,9 @@ func (l *runtimeLayer) finish(out []Entry) []Entry {
 		a.Level = max(a.Level, r.e.rec.Level)
 		r.e.rec = a
 	}
+	if kind == rtD && len(r.e.stack) == 0 && r.head != "" {
+		r.e.stack = append(r.e.stack, "at "+r.head...) // no frames: where it was thrown
+	}
 	if r.ubsan && len(r.e.stack) == 0 {
 		// UndefinedBehaviorSanitizer without print_stacktrace says only
 		// where: that place is its stack, so that the error it halts the

@@ -38,6 +38,8 @@ const (
 	rtHaxe                // Haxe's uncaught exception: HashLink's, hxcpp's, Neko's "Called from" frames (runtime_haxe.go)
 	rtPHP                 // PHP's "PHP Fatal error:  Uncaught …", its "Stack trace:"; its warnings (runtime_php_perl.go)
 	rtPerl                // Perl's "… at game.pl line 12." and Carp's callers (runtime_php_perl.go)
+	rtPascal              // Free Pascal's "An unhandled exception occurred at $…", its "$… ROUTINE, line N of F" frames (runtime_pascal_d.go)
+	rtD                   // D's "object.Exception@game.d(2): msg", a ruler, its frames (runtime_pascal_d.go)
 	numKinds
 )
 
@@ -141,6 +143,19 @@ func (r *report) begin(kind rtKind, line, body string, prefixed bool, level oplo
 		r.add(t, end)
 	case rtGo:
 		r.message = maxMessageLines // a panic value's further lines, indented by a tab
+	case rtRuby:
+		place, msg, _ := rubyHead(t)
+		r.setText(msg)
+		r.add(place, end)
+		r.head = t
+	default:
+		r.beginLanguage(kind, line, t, end)
+	}
+}
+
+// beginLanguage starts the reports of the languages startLanguage knows.
+func (r *report) beginLanguage(kind rtKind, line, t string, end int64) {
+	switch kind {
 	case rtHaxe:
 		r.beginHaxe(line, t, end)
 	case rtZig:
@@ -158,11 +173,12 @@ func (r *report) begin(kind rtKind, line, body string, prefixed bool, level oplo
 		r.beginPHP(t, end)
 	case rtPerl:
 		r.beginPerl(t, end)
-	case rtRuby:
-		place, msg, _ := rubyHead(t)
-		r.setText(msg)
-		r.add(place, end)
-		r.head = t
+	case rtPascal:
+		if strings.HasPrefix(t, pascalUnhandled) {
+			r.state = stHead // the exception's line next
+		}
+	case rtD:
+		r.beginD(t, strings.IndexByte(t, ' '))
 	}
 }
 
@@ -185,7 +201,7 @@ func (r *report) more(line, s string, end int64) bool {
 func (r *report) takes(s string, end int64) bool {
 	t := trimLeft(s)
 	if t == "" {
-		if r.kind == rtPyWarning || r.kind == rtThrown || r.kind == rtJava || r.kind == rtHaxe || r.kind == rtNim ||
+		if r.kind == rtPyWarning || r.kind == rtThrown || r.kind == rtJava || r.kind == rtHaxe || r.kind == rtNim || r.kind == rtPascal || r.kind == rtD ||
 			r.kind == rtDotnet && !bytes.HasSuffix(r.e.stack, []byte(" <---")) { // Mono's inner exceptions' block, then its second printout
 			return false
 		}
@@ -236,6 +252,10 @@ func (r *report) takes(s string, end int64) bool {
 		return r.phpTrace(t, end)
 	case rtPerl:
 		return r.perlCallers(s, t, end)
+	case rtPascal:
+		return r.pascal(t, end)
+	case rtD:
+		return r.d(t, end)
 	}
 	return false
 }

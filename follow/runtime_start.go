@@ -130,8 +130,9 @@ func startByFirst(t string) (rtKind, oplog.Level) {
 }
 
 // startLanguage reports the reports of Haxe's, Zig's, Nim's, Odin's, Dart's,
-// PHP's and Perl's runtimes and Defold's engine (runtime_haxe.go,
-// runtime_compiled.go, runtime_php_perl.go, runtime_defold.go), fatal
+// PHP's, Perl's, Free Pascal's and D's runtimes and Defold's engine
+// (runtime_haxe.go, runtime_compiled.go, runtime_php_perl.go,
+// runtime_pascal_d.go, runtime_defold.go), fatal
 // unless they say otherwise, known by their first words (Perl's by its
 // last); Nim's and hxcpp's begin with a frame, a report only once their
 // message comes. sp is where t's first space is: Nim's and Odin's place is its first
@@ -165,9 +166,16 @@ func startLanguage(t string, sp int) rtKind {
 		if phpStart(t) {
 			return rtPHP
 		}
+	case 'A', 'R':
+		if pascalStart(t) {
+			return rtPascal
+		}
 	}
 	if perlStart(t) {
 		return rtPerl
+	}
+	if _, _, _, ok := dHead(t, sp); ok {
+		return rtD
 	}
 	if sp < 2 || t[sp-1] != ')' {
 		return rtNone
