@@ -112,6 +112,7 @@ func (r *report) beginPHP(t string, end int64) {
 	if r.php == same && r.phpDisplay != h.display {
 		r.e.rec.Level = oplog.LevelInfo // the same error again, as PHP shows it: its line as it came
 		r.setText(t)
+		same = "" // one copy of one error
 	}
 	r.php, r.phpDisplay = same, h.display
 	r.head = h.place
