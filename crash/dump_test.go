@@ -177,3 +177,27 @@ func TestIndex_FindCrashes_GivesUpOn(t *testing.T) {
 		t.Errorf("groups %q; want the java crash, and unity's exception and native crash apart", got)
 	}
 }
+
+// TestIndex_FindCrashes_GivesUpOnTheGamesError: when the error right
+// before a game's fatal line is the engine's, caused by an error of the
+// game's own scripts just before it (Godot's script parse error, then
+// "reload: Method failed" in gdscript.cpp, then the game's "FATAL: enemy
+// script failed to compile"), the game's error is the run's crash, a
+// crash though the parser's diagnostics are compile errors otherwise.
+func TestIndex_FindCrashes_GivesUpOnTheGamesError(t *testing.T) {
+	l, _ := mustOpen(t, nil)
+	at := func(r oplog.Record, d time.Duration) oplog.Record { r.Source, r.Time = "godot", t0.Add(d); return r }
+	recs := logtest.MustAppend(t, l,
+		at(oplog.Record{Kind: oplog.KindMarker, Name: oplog.MarkerRun, Text: "run started"}, 0),
+		at(oplog.Record{Level: oplog.LevelError, Name: "script", Text: "Parse Error: ':' expected at end of line.",
+			Stack: "at GDScript::reload (res://enemies/Goblin.gd:5)"}, time.Second),
+		at(oplog.Record{Level: oplog.LevelError, Text: "Method failed. Returning: ERR_PARSE_ERROR",
+			Stack: "at reload (modules/gdscript/gdscript.cpp:599)"}, time.Second),
+		at(oplog.Record{Level: oplog.LevelFatal, Text: "FATAL: enemy script res://enemies/Goblin.gd failed to compile"}, time.Second),
+	)
+	p := find(t, l, oplog.CrashQuery{Limit: 1})
+	if len(p.Groups) != 1 || p.Groups[0].Class != oplog.ClassCrash || p.Groups[0].RunsEnded != 1 || p.Groups[0].LastID != recs[3].ID ||
+		!strings.HasPrefix(p.Groups[0].Title, "Parse Error: ':' expected") || !strings.Contains(p.Groups[0].Title, "res://enemies/Goblin.gd:5") {
+		t.Errorf("the first group: %+v; want the parse error in Goblin.gd, the crash that ended the run (#%d)", p.Groups, recs[3].ID)
+	}
+}

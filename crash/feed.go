@@ -169,7 +169,8 @@ func (x *Index) add(r *oplog.Record) {
 	}
 	if !ok {
 		g = int32(len(x.groups))
-		x.groups = append(x.groups, group{sig: sig, title: t.Title(), frames: slices.Clone(t.Frames), compile: isCompile(r)})
+		x.groups = append(x.groups, group{sig: sig, title: t.Title(), frames: slices.Clone(t.Frames), compile: isCompile(r),
+			scripted: slices.ContainsFunc(TopLines(stackOf(r), maxGameFrames), projectFrame)})
 		x.bySig[sig] = g
 	}
 	e.group = g
@@ -327,26 +328,46 @@ func (x *Index) reasonBefore(e *entry) {
 // thread's uncaught exception, then "FATAL: world generation failed,
 // exiting"): the last entry of e's source, an error with a stack of the
 // same run at most reasonGap records and dumpSpan before e, a bare fatal
-// line that names no native crash of its own. That entry goes (its
-// occurrence is e now), and its group, e's, is returned: titled by the
-// exception and its frame. -1 when there is none.
+// line that names no native crash of its own. When that error's frames
+// are not the game's but an error of the game's own scripts came just
+// before it (Godot's parse error, then the engine's "Method failed" it
+// caused), the game's is the cause. That entry goes (its occurrence is e
+// now), and its group, e's, is returned: titled by the exception and its
+// frame. -1 when there is none.
 func (x *Index) causeBefore(e *entry, text string) int32 {
 	if e.flags&bare == 0 || x.header != 0 || x.replaced >= 0 || nativeCrashText(text) {
 		return -1
 	}
 	i := x.latestOfSource(e)
-	if i < 0 {
+	if i < 0 || !x.causes(&x.entries[i], e) {
 		return -1
+	}
+	if !x.scripted(i) {
+		for j := i - 1; j >= 0 && e.id-x.entries[j].id <= reasonGap; j-- {
+			if x.entries[j].source == e.source && x.causes(&x.entries[j], e) && x.scripted(j) {
+				i = j
+				break
+			}
+		}
 	}
 	p := &x.entries[i]
-	if p.run != e.run || e.run == 0 || p.level != oplog.LevelError || p.flags&^logged != 0 || p.time > e.time || e.time-p.time > int64(dumpSpan) {
-		return -1
-	}
 	g := p.group
 	x.groups[g].cause = p.id
 	x.absorb(i, g)
 	return g
 }
+
+// causes reports whether p, an entry before e of its source, may be the
+// error e gives up on: an error with a stack of its run, at most dumpSpan
+// before it.
+func (x *Index) causes(p, e *entry) bool {
+	return p.run == e.run && e.run != 0 && p.level == oplog.LevelError && p.flags&^logged == 0 && p.time <= e.time &&
+		e.time-p.time <= int64(dumpSpan)
+}
+
+// scripted reports whether the entry at i has a frame of the game's own
+// scripts (res://, Assets/, a mod's).
+func (x *Index) scripted(i int) bool { return x.groups[x.entries[i].group].scripted }
 
 // nativeCrashText reports a fatal line that says what crashed itself: a
 // signal, a crash handler's or the C runtime's words.

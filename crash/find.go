@@ -274,13 +274,17 @@ func (x *Index) crashes(runs []oplog.RunInfo) (map[runOf]uint64, []uint64) {
 	return out, ids
 }
 
-// classOf is a group's class: compile diagnostics are compile whatever
-// their level; a fatal occurrence or a crashed run makes a crash.
+// classOf is a group's class: a crashed run makes a crash, a script that
+// did not compile too when the game gave up on it; other compile
+// diagnostics are compile whatever their level; a fatal occurrence makes
+// a crash.
 func classOf(g *group, a *agg) string {
 	switch {
+	case a.ended > 0:
+		return oplog.ClassCrash
 	case g.compile:
 		return oplog.ClassCompile
-	case a.fatal > 0 || a.ended > 0:
+	case a.fatal > 0:
 		return oplog.ClassCrash
 	}
 	return oplog.ClassError

@@ -131,6 +131,7 @@ type group struct {
 	sig, title string
 	frames     []string
 	compile    bool   // compiler diagnostics (ClassCompile)
+	scripted   bool   // its first stack has a frame of the game's own scripts (projectFrame): causeBefore's choice
 	cause      uint64 // the exception its newest game's fatal line gave up on (causeBefore)
 	live       int    // entries that point here
 }

@@ -51,12 +51,14 @@ type CrashQuery struct {
 const (
 	// ClassCrash: a group with a fatal occurrence (an engine's crash
 	// handler, an uncaught error that stopped the game) or one that ended
-	// a run (RunInfo.CrashID).
+	// a run (RunInfo.CrashID), a script's compile error the game gave up
+	// on too.
 	ClassCrash = "crash"
 	// ClassError: an exception or error with a stack, logged while the
 	// game went on.
 	ClassError = "error"
-	// ClassCompile: compiler and script-parser diagnostics.
+	// ClassCompile: compiler and script-parser diagnostics that ended no
+	// run.
 	ClassCompile = "compile"
 )
 

@@ -62,10 +62,12 @@ func (c *Client) FindCrashes(ctx context.Context, q oplog.StudioCrashQuery) (opl
 		nr := newest[sig]
 		g.Title, g.Frames, g.LastFrames = crash.Describe(nr["_msg"], nr["stack"])
 		g.Class = oplog.ClassError
-		switch {
+		switch { // as the local index's classOf
+		case g.RunsEnded > 0:
+			g.Class = oplog.ClassCrash
 		case crash.IsCompile(nr["name"], nr["_msg"]):
 			g.Class = oplog.ClassCompile
-		case g.Level == oplog.LevelFatal || g.RunsEnded > 0:
+		case g.Level == oplog.LevelFatal:
 			g.Class = oplog.ClassCrash
 		}
 		if oplog.WantedClass(q.Classes, g.Class) {

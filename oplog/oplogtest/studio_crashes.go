@@ -83,10 +83,12 @@ func (s *Studio) FindCrashes(ctx context.Context, q oplog.StudioCrashQuery) (opl
 		nr := newest[sig]
 		g.Title, g.Frames, g.LastFrames = s.opts.Describe(nr.rec.Text, nr.rec.Stack)
 		g.Class = oplog.ClassError
-		switch {
+		switch { // as the local index's classOf
+		case g.RunsEnded > 0:
+			g.Class = oplog.ClassCrash
 		case s.opts.IsCompile(nr.rec.Name, nr.rec.Text):
 			g.Class = oplog.ClassCompile
-		case g.Level == oplog.LevelFatal || g.RunsEnded > 0:
+		case g.Level == oplog.LevelFatal:
 			g.Class = oplog.ClassCrash
 		}
 		if oplog.WantedClass(q.Classes, g.Class) {
