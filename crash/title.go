@@ -182,9 +182,14 @@ func Message(r *oplog.Record) string {
 		// Lua's require: "main.lua:4: module 'lib.camera' not found:", then
 		// the places it looked in ("no field package.preload['lib.camera']").
 		return strings.TrimSuffix(strings.TrimSpace(first), ":")
-	case strings.HasSuffix(first, ":") && second != "",
-		strings.HasPrefix(first, "Thread error (Thread: ") && second != "": // LÖVE's thread's error, on the next line
+	case strings.HasPrefix(first, "Thread error (Thread: ") && second != "": // LÖVE's thread's error, on the next line
 		return second
+	case strings.HasPrefix(first, "panic: ") && strings.HasSuffix(first, ":") && second != "":
+		// Go's panic value that goes on on the next line ("panic: cannot
+		// spawn orc:", then why): both.
+		return strings.TrimSpace(first) + " " + second
+	case strings.HasSuffix(first, ":") && second != "":
+		return second // a wrapper's words, then the error: Luanti's "ModError: Failed to load and run script from …:"
 	}
 	first = strings.TrimSpace(first)
 	if inner, ok := strings.CutSuffix(first, "] {"); ok && strings.HasPrefix(inner, "[") {

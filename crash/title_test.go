@@ -57,6 +57,7 @@ func TestMessage(t *testing.T) {
 		{oplog.Record{Text: "Session 8812 crashed", Stack: "java.lang.IllegalStateException: Player 4417 not in lobby\n\tat lobby.Session.kick(Session.java:214)"},
 			"java.lang.IllegalStateException: Player 4417 not in lobby"},
 		{oplog.Record{Text: "ModError: Failed to load and run script from /m/init.lua:\n/m/init.lua:48: boom"}, "/m/init.lua:48: boom"},
+		{oplog.Record{Text: "panic: cannot spawn orc:\nspawn table has no kind 'orc'\nlevel 3 has no spawn points"}, "panic: cannot spawn orc: spawn table has no kind 'orc'"},
 		// Node 20's rejection with a string: the reason, not the explanation before it.
 		{oplog.Record{Text: "UnhandledPromiseRejection: This error originated either by throwing inside of an async function without a catch block, " +
 			"or by rejecting a promise which was not handled with .catch(). The promise rejected with the reason \"lobby lobby.example:7777 refused the connection\"."},

@@ -222,7 +222,7 @@ func TestRuntime_Go(t *testing.T) {
 		// first ends with ':', so the title is the second (crash.Message).
 		{name: "load", text: regexp.QuoteMeta("panic: cannot spawn orc:\nspawn table has no kind 'orc'\nlevel 3 has no spawn points") + "$",
 			level: oplog.LevelFatal, stack: []string{"goroutine 1 [running]:", "main.(*world).spawnEnemy("}, class: oplog.ClassCrash,
-			title: "spawn table has no kind 'orc' in main.(*world).spawnEnemy(...) at ", where: []string{"spawnEnemy", fmt.Sprintf("main.go:%d", langLineOf(t, filepath.Join(dir, "main.go"), "CRASH:load"))}},
+			title: "panic: cannot spawn orc: spawn table has no kind 'orc' in main.(*world).spawnEnemy(...) at ", where: []string{"spawnEnemy", fmt.Sprintf("main.go:%d", langLineOf(t, filepath.Join(dir, "main.go"), "CRASH:load"))}},
 		// The runtime's own frame (internal/runtime/maps.fatal) is never the crash.
 		{name: "mapwrite", text: regexp.QuoteMeta("fatal error: concurrent map writes"), level: oplog.LevelFatal,
 			stack: []string{"internal/runtime/maps.fatal(", "main.(*world).spawnEnemy.func1("}, class: oplog.ClassCrash,
