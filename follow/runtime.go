@@ -184,6 +184,9 @@ func (l *runtimeLayer) begin(out []Entry, line string, end int64) []Entry {
 	if kind == rtNone && prefixed && l.own&(1<<rtLua) == 0 && luaErrorLine(trimLeft(body)) {
 		kind = rtLua // a candidate until its "stack traceback:"
 	}
+	if kind == rtNone && prefixed && flutterStart(trimLeft(body), facts) {
+		kind, level = rtDart, oplog.LevelError
+	}
 	switch {
 	case kind == rtNone || l.own&(1<<kind) != 0 && !(kind == rtNative && nativeAbort(trimLeft(body))):
 		// An engine that reads its own crash dumps still leaves the C

@@ -1,6 +1,10 @@
 package follow
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/mcplogd/mcplogd/oplog"
+)
 
 // The reports of three more languages games are written in, each read as
 // one fatal record: its text the message, its stack the frames as printed.
@@ -134,10 +138,44 @@ func dartFrame(t string) bool {
 		(strings.Contains(rest, " (dart:") || strings.Contains(rest, " (file://") || strings.Contains(rest, " (package:"))
 }
 
+// flutterUnhandled is how Flutter's engine logs an error the game's Dart
+// code did not catch (on the desktop's standard output, in logcat under
+// the tag flutter), its frames after it as the VM's:
+//
+//	[ERROR:flutter/runtime/dart_vm_initializer.cc(41)] Unhandled Exception: Bad state: No element
+//	#0      ListBase.first (dart:collection/list.dart:54:5)
+//	#1      World.spawnEnemy (package:mygame/world.dart:12:20)
+//	<asynchronous suspension>
+//
+// Flutter goes on after it: an error, not a crash of its own. Its
+// bracket is a logger's prefix to the runtimes' layer.
+const flutterUnhandled = "Unhandled Exception: "
+
+// flutterStart reports Flutter's line, past its prefix: FML_LOG's
+// "[ERROR:flutter/runtime/dart_vm_initializer.cc(41)] ", iOS's
+// "[VERBOSE-2:dart_vm_initializer.cc(41)] ", older engines'
+// "ui_dart_state.cc(…)".
+func flutterStart(t string, f prefixFacts) bool {
+	return strings.HasPrefix(t, flutterUnhandled) && (strings.Contains(f.prefix, "[ERROR:flutter/") ||
+		strings.Contains(f.prefix, "dart_vm_initializer.cc(") || strings.Contains(f.prefix, "ui_dart_state.cc("))
+}
+
+// beginDart starts Dart's report: the VM's header, the message next; or
+// Flutter's line, the message on it, an error.
+func (r *report) beginDart(t string) {
+	if msg, ok := strings.CutPrefix(t, flutterUnhandled); ok {
+		r.setText(msg)
+		r.e.rec.Level = oplog.LevelError
+		r.state = stFrames
+		return
+	}
+	r.message, r.state = maxMessageLines, stHead // the message's lines, then the frames
+}
+
 // dart adds a line to Dart's report: the message's lines, then the frames.
 func (r *report) dart(s, t string, end int64) bool {
 	switch {
-	case dartFrame(t):
+	case dartFrame(t), r.state == stFrames && t == "<asynchronous suspension>":
 		r.state = stFrames
 		return r.add(t, end)
 	case r.state != stHead || r.message == 0:

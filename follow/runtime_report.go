@@ -165,7 +165,7 @@ func (r *report) beginLanguage(kind rtKind, line, t string, end int64) {
 	case rtOdin:
 		r.beginOdin(t, end)
 	case rtDart:
-		r.message, r.state = maxMessageLines, stHead // the message's lines, then the frames
+		r.beginDart(t)
 	case rtDefold:
 		r.setText("CALL STACK:")
 		r.e.setName("CRASH")

@@ -170,6 +170,7 @@ func startLanguage(t string, sp int) rtKind {
 		if pascalStart(t) {
 			return rtPascal
 		}
+
 	}
 	if perlStart(t) {
 		return rtPerl

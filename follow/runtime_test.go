@@ -763,3 +763,38 @@ func TestReport_TimeOfItsPrefix(t *testing.T) {
 		})
 	}
 }
+
+// TestReport_FlutterUnhandled: an error a Flutter game's Dart code did not
+// catch, as Flutter's engine logs it (FML_LOG's prefix, then "Unhandled
+// Exception: " and the VM's frames, "<asynchronous suspension>" between
+// them) in logcat under the tag flutter and on the desktop's output: one
+// error record (Flutter goes on), titled by the message and the game's
+// frame, not the SDK's.
+func TestReport_FlutterUnhandled(t *testing.T) {
+	frames := []string{"#0      List.first (dart:core-patch/growable_array.dart:344:5)",
+		"#1      World.spawnEnemy (package:mygame/world.dart:81:55)", "<asynchronous suspension>",
+		"#2      World.tick (package:mygame/world.dart:147:35)", "<asynchronous suspension>"}
+	desktop := "flutter: game started\n[ERROR:flutter/runtime/dart_vm_initializer.cc(41)] Unhandled Exception: Bad state: No element\n" +
+		strings.Join(frames, "\n") + "\n\nflutter: still running\n"
+	logcat := "12-06 15:10:01.100  5842  5842 I flutter : game started\n" +
+		"12-06 15:10:02.200  5842  5842 E flutter : [ERROR:flutter/runtime/dart_vm_initializer.cc(40)] Unhandled Exception: Bad state: No element\n"
+	for _, f := range frames {
+		logcat += "12-06 15:10:02.200  5842  5842 E flutter : " + f + "\n"
+	}
+	logcat += "12-06 15:10:02.200  5842  5842 E flutter : \n12-06 15:10:03.300  5842  5842 I flutter : still running\n"
+	for name, log := range map[string]string{"desktop": desktop, "logcat": logcat} {
+		var errs []oplog.Record
+		for _, e := range feed(mustParser(t, "auto"), []byte(log)) {
+			if e.Record.Level >= oplog.LevelError {
+				errs = append(errs, e.Record)
+			}
+		}
+		if len(errs) != 1 || errs[0].Level != oplog.LevelError || errs[0].Text != "Bad state: No element" ||
+			!strings.Contains(errs[0].Stack, "World.tick (package:mygame/world.dart:147:35)") {
+			t.Fatalf("%s: the errors %+v; want one, Bad state: No element, the frames its stack", name, errs)
+		}
+		if got := crash.Title(crash.Message(&errs[0]), crash.GameFrame(errs[0].Stack)); got != "Bad state: No element in World.spawnEnemy (package:mygame/world.dart:81:55)" {
+			t.Errorf("%s: titled %q", name, got)
+		}
+	}
+}
