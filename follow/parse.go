@@ -1,9 +1,11 @@
 package follow
 
 import (
+	"errors"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -345,6 +347,55 @@ func parseISO(s string, loc *time.Location) (time.Time, int, bool) {
 		return time.Time{}, n, true // a timestamp, but none the Log would store
 	}
 	return time.Date(y, time.Month(mo), d, h, mi, sec, ns, loc), n, true
+}
+
+// parseDayMonthYear reads PHP's error_log time at the start of s, "06-Dec-2026
+// 14:28:53 UTC" (its zone an identifier, "Europe/Berlin", in loc when it is
+// not one this machine knows). It returns the bytes read.
+func parseDayMonthYear(s string, loc *time.Location) (time.Time, int, bool) {
+	if len(s) < 20 || s[2] != '-' || s[6] != '-' || s[11] != ' ' {
+		return time.Time{}, 0, false
+	}
+	d, ok1 := two(s, 0)
+	y, ok2 := four(s[7:])
+	mo := slices.Index(months[:], strings.ToLower(s[3:6])) + 1
+	h, mi, sec, ns, n, ok := parseClock(s[12:])
+	if !ok1 || !ok2 || mo == 0 || !ok || d < 1 || d > 31 {
+		return time.Time{}, 0, false
+	}
+	n += 12
+	if n < len(s) && s[n] == ' ' {
+		zone := s[n+1:]
+		if i := strings.IndexAny(zone, "] "); i >= 0 {
+			zone = zone[:i]
+		}
+		if z, err := loadZone(zone); err == nil {
+			loc, n = z, n+1+len(zone)
+		}
+	}
+	if y < minYear || y > maxYear {
+		return time.Time{}, n, true
+	}
+	return time.Date(y, time.Month(mo), d, h, mi, sec, ns, loc), n, true
+}
+
+// zones caches the time zones loadZone read, by name.
+var zones sync.Map
+
+// loadZone returns the time zone name names, read once.
+func loadZone(name string) (*time.Location, error) {
+	if name == "" || name[0] < 'A' || name[0] > 'Z' {
+		return nil, errors.New("no zone")
+	}
+	if z, ok := zones.Load(name); ok {
+		return z.(*time.Location), nil
+	}
+	z, err := time.LoadLocation(name)
+	if err != nil {
+		return nil, err
+	}
+	zones.Store(name, z)
+	return z, nil
 }
 
 func isDigit(c byte) bool { return '0' <= c && c <= '9' }

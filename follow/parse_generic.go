@@ -438,6 +438,8 @@ func (p *genericParser) stamp(s string) (time.Time, string, bool) {
 		t, n = tt, k
 	} else if h, m, sec, ns, k, ok := parseClock(in); ok && (k == len(in) || in[k] == ' ' || in[k] == ']') {
 		t, n = p.clk.at(h, m, sec, ns), k
+	} else if tt, k, ok := parseDayMonthYear(in, p.clk.location()); ok {
+		t, n = tt, k
 	} else {
 		return time.Time{}, s, false
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	_ "time/tzdata" // PHP's zone identifiers, whatever the machine has
 
 	"github.com/mcplogd/mcplogd/crash"
 	"github.com/mcplogd/mcplogd/oplog"
@@ -745,6 +746,11 @@ func TestReport_TimeOfItsPrefix(t *testing.T) {
 			"2026-01-01 10:00:11 [ERROR]   File \"game.py\", line 3, in <module>\n2026-01-01 10:00:11 [ERROR] KeyError: 'x'\n", "KeyError", at("10:00:11")},
 		{"luanti", "luanti", "2026-01-01 10:00:00: ACTION[Main]: start\n2026-01-01 10:00:07: ERROR[Main]: Caught signal 11 (Segmentation fault), backtrace:\n" +
 			"./minetest(spawn+0xc)[0x55f877bb1214]\n", "Caught signal 11", at("10:00:07")},
+		// PHP's error_log: its own stamp, the zone an identifier.
+		{"php", "generic", "[01-Jan-2026 10:00:00 UTC] PHP Warning:  Undefined variable $x in /srv/game/main.php on line 3\n" +
+			"[01-Jan-2026 10:00:12 Europe/Berlin] PHP Fatal error:  Uncaught RuntimeException: no spawn point for orc in /srv/game/world.php:49\n" +
+			"Stack trace:\n#0 /srv/game/world.php(56): World->spawnEnemy()\n#1 {main}\n  thrown in /srv/game/world.php on line 49\n",
+			"RuntimeException: no spawn point for orc", time.Date(2026, 1, 1, 9, 0, 12, 0, time.UTC)},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
