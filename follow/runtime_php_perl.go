@@ -90,7 +90,10 @@ func parsePHP(t string) (h phpLine, ok bool) {
 	} else if j := strings.LastIndex(h.msg, " in "); j >= 0 {
 		place := h.msg[j+len(" in "):]
 		if k := strings.LastIndexByte(place, ':'); k > 0 && isDigits(place[k+1:]) {
-			h.place, h.msg = place, h.msg[:j]
+			h.place = place
+			if !strings.HasSuffix(h.msg[:j], " and defined") { // a TypeError's "called in X on line 10 and defined in Y:4": whole
+				h.msg = h.msg[:j]
+			}
 		}
 	}
 	return h, logged || h.place != ""

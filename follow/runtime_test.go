@@ -804,3 +804,33 @@ func TestReport_FlutterUnhandled(t *testing.T) {
 		}
 	}
 }
+
+// TestParsePHP: PHP's error lines, read: the level of each kind, the
+// message without its place, the place; a shown copy (no "PHP ") only
+// with a place; a TypeError's message keeps where it was called and
+// defined.
+func TestParsePHP(t *testing.T) {
+	for _, c := range []struct {
+		line, msg, place string
+		level            oplog.Level
+		ok               bool
+	}{
+		{"PHP Fatal error:  Uncaught RuntimeException: no spawn point in /g/world.php:49", "Uncaught RuntimeException: no spawn point", "/g/world.php:49", oplog.LevelFatal, true},
+		{"Fatal error: Uncaught RuntimeException: no spawn point in /g/world.php:49", "Uncaught RuntimeException: no spawn point", "/g/world.php:49", oplog.LevelFatal, true},
+		{"PHP Parse error:  syntax error, unexpected token \";\" in /g/level.php on line 3", "syntax error, unexpected token \";\"", "/g/level.php:3", oplog.LevelFatal, true},
+		{"PHP Warning:  Undefined variable $x in /g/main.php on line 3", "Undefined variable $x", "/g/main.php:3", oplog.LevelWarn, true},
+		{"PHP Notice:  Only variables should be passed by reference", "Only variables should be passed by reference", "", oplog.LevelInfo, true},
+		{"PHP Fatal error:  Uncaught TypeError: hit(): Argument #1 ($n) must be of type int, string given, called in /g/a.php on line 10 and defined in /g/a.php:4",
+			"Uncaught TypeError: hit(): Argument #1 ($n) must be of type int, string given, called in /g/a.php on line 10 and defined in /g/a.php:4", "/g/a.php:4", oplog.LevelFatal, true},
+		{"Warning: texture missing", "", "", 0, false},       // no "PHP ", no place: any program's
+		{"PHP is great: says the README", "", "", 0, false},  // not a kind PHP names
+		{"Fatal error: the GPU went away", "", "", 0, false}, // no place
+		{"PHP Fatal error:  Allowed memory size of 134217728 bytes exhausted (tried to allocate 20480 bytes) in /g/map.php on line 7",
+			"Allowed memory size of 134217728 bytes exhausted (tried to allocate 20480 bytes)", "/g/map.php:7", oplog.LevelFatal, true},
+	} {
+		h, ok := parsePHP(c.line)
+		if ok != c.ok || ok && (h.msg != c.msg || h.place != c.place || h.level != c.level) {
+			t.Errorf("parsePHP(%q) = %q, %q, %s, %v; want %q, %q, %s, %v", c.line, h.msg, h.place, h.level, ok, c.msg, c.place, c.level, c.ok)
+		}
+	}
+}
