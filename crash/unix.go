@@ -235,8 +235,15 @@ func sanitizerNoise(s string) bool {
 // 100' failed.", "Assertion '__n < this->size()' failed" from libstdc++'s
 // "/usr/include/c++/12/bits/stl_vector.h:1123: std::vector<…>::reference
 // std::vector<…>::operator[](size_type) [with …]: Assertion '__n <
-// this->size()' failed."; ok is false when text is not one.
+// this->size()' failed."; "Assertion failed: i < Size()" from Microsoft's
+// "Assertion failed: i < Size(), file D:\game\array.h, line 494"; ok is
+// false when text is not one.
 func assertMessage(text string) (string, bool) {
+	if m, ok := strings.CutPrefix(text, "Assertion failed: "); ok { // Microsoft's: "…, file D:\game\array.h, line 494"
+		if i := strings.LastIndex(m, ", file "); i > 0 && strings.Contains(m[i:], ", line ") {
+			return "Assertion failed: " + m[:i], true
+		}
+	}
 	i := strings.Index(text, ": Assertion ")
 	if i < 0 || !strings.HasSuffix(text, "' failed.") {
 		return "", false

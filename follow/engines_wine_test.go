@@ -3,6 +3,7 @@
 package follow
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -127,4 +128,47 @@ func TestEngine_WineCrash(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkCrash("imported", 1, ofSource(t, l, "imported"), "damage_enemy")
+}
+
+// TestEngine_WineAssert: a Windows game built with MinGW fails its assert
+// under Wine: Microsoft's C runtime prints "Assertion failed: n < 100,
+// file assert.c, line 9" and exits with status 3. Under mcplogd run and
+// imported, that line is an error whose place is its stack, and the
+// failing exit right after it names it the run's crash, titled by the
+// condition and the place.
+func TestEngine_WineAssert(t *testing.T) {
+	gcc := needEngine(t, "x86_64-w64-mingw32-gcc")
+	wine := needWine(t)
+	dir := copyGame(t, "wine")
+	exe := filepath.Join(dir, "assert.exe")
+	if b, err := exec.Command(gcc, "-O0", "-o", exe, filepath.Join(dir, "assert.c")).CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, b)
+	}
+	place := fmt.Sprintf("assert.c:%d", langLineOf(t, filepath.Join(dir, "assert.c"), "CRASH:assert"))
+	env := append(os.Environ(), "WINEPREFIX="+filepath.Join(t.TempDir(), "prefix"), "HOME="+t.TempDir(), "DISPLAY=", "WINEDEBUG=-all")
+	l := mustLog(t)
+	l.SetCrashes(crash.New(l, nil))
+	_, printed := runGame(t, l, "wine", CommandOptions{Args: []string{wine, exe}, Env: env, Dir: dir})
+	logFile := filepath.Join(t.TempDir(), "game.log")
+	if err := os.WriteFile(logFile, []byte(printed), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	langImport(t, l, logFile)
+	for _, source := range []string{"wine", "import"} {
+		recs := ofSource(t, l, source)
+		r, ok := find(recs, func(r *oplog.Record) bool { return strings.HasPrefix(r.Text, "Assertion failed: n < 100, file ") })
+		if !ok || r.Level != oplog.LevelError || !strings.HasSuffix(r.Stack, place) {
+			t.Fatalf("%s: the assertion %+v; want an error whose stack is its place %s\n%s", source, r, place, printed)
+		}
+		page, err := l.FindCrashes(t.Context(), oplog.CrashQuery{Source: source, Limit: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(page.Groups) != 1 || !strings.HasPrefix(page.Groups[0].Title, "Assertion failed: n < 100 in ") || !strings.HasSuffix(page.Groups[0].Title, place) {
+			t.Errorf("%s: the first crash group %+v; want the assertion, titled by it and its place", source, page.Groups)
+		}
+		if source == "wine" {
+			checkOutcome(t, l, source, 1, oplog.OutcomeCrashed, oplog.Record{}, r)
+		}
+	}
 }

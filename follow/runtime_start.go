@@ -535,13 +535,19 @@ func crashSignal(s string) bool {
 
 // assertionPlace reads the line a game's own assertion macro prints before
 // it aborts, "ASSERT FAILED: count < 8 at game.cpp:8", "Assertion failed:
-// hp > 0 (src/player.c:42)", "Assert failed: …": the place it names (its
+// hp > 0 (src/player.c:42)", "Assert failed: …", and the one Microsoft's C
+// runtime's assert prints, "Assertion failed: i < Size(), file
+// D:\game\array.h, line 494": the place it names (its
 // stack, so that a failing exit right after it is its crash), or "" when
 // it names none.
 func assertionPlace(s string) (string, bool) {
 	if len(s) < 14 || !strings.EqualFold(s[:13], "assert failed") && !strings.EqualFold(s[:14], "assertion fail") &&
 		!strings.EqualFold(s[:14], "assert failure") {
 		return "", false
+	}
+	// Microsoft's C runtime: "Assertion failed: i < Size(), file D:\game\array.h, line 494".
+	if i, j := strings.LastIndex(s, ", file "), strings.LastIndex(s, ", line "); i > 0 && j > i && isDigits(s[j+len(", line "):]) {
+		return s[i+len(", file "):j] + ":" + s[j+len(", line "):], true
 	}
 	for _, w := range strings.Fields(s) {
 		w = strings.Trim(w, "()[],;'\"")
