@@ -201,3 +201,35 @@ func TestIndex_FindCrashes_GivesUpOnTheGamesError(t *testing.T) {
 		t.Errorf("the first group: %+v; want the parse error in Goblin.gd, the crash that ended the run (#%d)", p.Groups, recs[3].ID)
 	}
 }
+
+// TestIndex_FindCrashes_DumpForAnAssertion: a failed assertion (an error,
+// Microsoft's C runtime's), then the crash dump its abort made (Defold's
+// on Windows: "Successfully wrote Crashdump…" and the call stack) are one
+// crash, titled by the assertion and the dump's game frame; a later dump
+// without an assertion before it is titled by itself.
+func TestIndex_FindCrashes_DumpForAnAssertion(t *testing.T) {
+	l, _ := mustOpen(t, nil)
+	at := func(r oplog.Record, d time.Duration) oplog.Record { r.Source, r.Time = "defold", t0.Add(d); return r }
+	dump := "CALL STACK:\n 0 0x7FF7018E4030 dmCrash::GenerateCallstack D:\\defold\\engine\\crash\\src\\backtrace_win32.cpp:144\n" +
+		" 5 0x7FF701611AF0 dmGameSystem::RenderBatch D:\\defold\\engine\\gamesys\\src\\gamesys\\components\\comp_sprite.cpp:1319"
+	recs := logtest.MustAppend(t, l,
+		at(oplog.Record{Kind: oplog.KindMarker, Name: oplog.MarkerRun, Text: "run started"}, 0),
+		at(oplog.Record{Level: oplog.LevelError, Text: "Assertion failed: i < Size(), file D:\\defold\\dlib\\array.h, line 494",
+			Stack: "at D:\\defold\\dlib\\array.h:494"}, time.Second),
+		at(oplog.Record{Level: oplog.LevelFatal, Name: "CRASH", Text: "Successfully wrote Crashdump to file: C:\\Users\\Mike\\AppData\\Roaming\\Defold/_crash", Stack: dump}, time.Second),
+	)
+	p := find(t, l, oplog.CrashQuery{Limit: 1})
+	if len(p.Groups) != 1 || p.Groups[0].Count != 1 || p.Groups[0].LastID != recs[2].ID || p.Groups[0].RunsEnded != 1 ||
+		!strings.HasPrefix(p.Groups[0].Title, "Assertion failed: i < Size() in dmGameSystem::RenderBatch") {
+		t.Fatalf("groups %+v; want one crash, the dump #%d, titled by the assertion in RenderBatch", p.Groups, recs[2].ID)
+	}
+	if all := find(t, l, oplog.CrashQuery{}); len(all.Groups) != 1 {
+		t.Errorf("groups %q; want the assertion in the dump's crash, not an error of its own", groupsOf(t, l))
+	}
+	logtest.MustAppend(t, l,
+		at(oplog.Record{Kind: oplog.KindMarker, Name: oplog.MarkerRun, Text: "run started"}, time.Minute),
+		at(oplog.Record{Level: oplog.LevelFatal, Name: "CRASH", Text: "Successfully wrote Crashdump to file: C:\\Users\\Mike\\AppData\\Roaming\\Defold/_crash", Stack: dump}, time.Minute+time.Second))
+	if p := find(t, l, oplog.CrashQuery{Limit: 1}); len(p.Groups) != 1 || !strings.HasPrefix(p.Groups[0].Title, "Successfully wrote Crashdump") {
+		t.Errorf("the dump without an assertion: %+v; want it titled by itself", p.Groups)
+	}
+}

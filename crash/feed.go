@@ -175,6 +175,10 @@ func (x *Index) add(r *oplog.Record) {
 	}
 	e.group = g
 	x.groups[g].live++
+	if cause < 0 && r.Kind == oplog.KindLine && r.Level == oplog.LevelFatal && e.flags&bare == 0 {
+		x.groups[g].cause = x.reason // its newest dump's: the assertion it was for, or none
+	}
+	x.reason = 0
 	x.reraised(&e)
 	if x.header != 0 {
 		x.absorbed[x.header] = g
@@ -305,9 +309,11 @@ func sameException(caught, raised *group) bool {
 // reasonBefore folds into e, a crash's first fatal line, the error line an
 // engine printed as the crash's reason right before its dump (Godot's
 // "ERROR: This is the end." before "Program crashed with signal 4", its
-// CRASH_COND's "FATAL: Condition ... is true."): one crash, not an error
+// CRASH_COND's "FATAL: Condition ... is true.", a failed assertion before
+// the dump its abort made: Defold's on Windows): one crash, not an error
 // and a crash. The error must be the last one read, of the same run, at
-// most reasonGap records and dumpSpan before e.
+// most reasonGap records and dumpSpan before e. A failed assertion's
+// message titles the crash (x.reason).
 func (x *Index) reasonBefore(e *entry) {
 	n := len(x.entries)
 	if n == 0 || x.header != 0 {
@@ -321,6 +327,9 @@ func (x *Index) reasonBefore(e *entry) {
 	}
 	x.groups[p.group].live--
 	x.header = p.id
+	if assertionTitle(g.title) {
+		x.reason = p.id
+	}
 	x.entries = x.entries[:n-1]
 }
 
@@ -385,7 +394,13 @@ func nativeCrashText(s string) bool {
 // crash, not one it goes on after: Godot's CRASH_COND ("FATAL: Condition
 // ... is true.") and OS.crash (its message, at the engine's crash).
 func crashReason(g *group) bool {
-	return strings.HasPrefix(g.title, "FATAL: ") || len(g.frames) > 0 && g.frames[0] == "crash"
+	return strings.HasPrefix(g.title, "FATAL: ") || len(g.frames) > 0 && g.frames[0] == "crash" || assertionTitle(g.title)
+}
+
+// assertionTitle reports a failed assertion's title: Microsoft's C
+// runtime's, a game's own macro's (an error; glibc's is fatal itself).
+func assertionTitle(title string) bool {
+	return len(title) > 14 && (strings.EqualFold(title[:14], "assertion fail") || strings.EqualFold(title[:13], "assert failed"))
 }
 
 // trace returns r's normalised trace when r is a crash: an error or fatal

@@ -73,15 +73,20 @@ func (x *Index) lastFrames(ctx context.Context, page *oplog.CrashPage) error {
 		case err != nil:
 			return err
 		}
-		if stackOf(&r) == "" && g.CauseID != 0 && g.CauseID < r.ID {
+		reason := ""
+		if g.CauseID != 0 && g.CauseID < r.ID {
 			// A game's line giving up on an exception (causeBefore): the
-			// exception names the group, its frames the place.
-			if c, err := x.src.Get(ctx, g.CauseID); err == nil {
+			// exception names the group, its frames the place. A dump for
+			// a failed assertion (reasonBefore): the assertion names it,
+			// the dump's frames the place.
+			if c, err := x.src.Get(ctx, g.CauseID); err == nil && stackOf(&r) == "" {
 				r = c
+			} else if err == nil {
+				reason = Message(&c)
 			}
 		}
 		g.LastFrames = TopLines(stackOf(&r), oplog.CrashLastFrames)
-		g.Message, g.Frame, g.FramesAt = Message(&r), GameFrame(stackOf(&r)), framesAt(stackOf(&r))
+		g.Message, g.Frame, g.FramesAt = cmp.Or(reason, Message(&r)), GameFrame(stackOf(&r)), framesAt(stackOf(&r))
 		if g.Message != "" {
 			g.Title = Title(g.Message, g.Frame)
 		}

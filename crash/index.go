@@ -96,6 +96,7 @@ type Index struct {
 	fatal    map[runOf]fatalLine // each run's last crash by a fatal line, once it had one
 	absorbed map[uint64]int32    // fatal lines that are more of a crash's dump: their crash's group
 	header   uint64              // a dump's header (or a crash's reason) that the entry being added takes in
+	reason   uint64              // of them, a failed assertion the dump was for: its message titles the crash (reasonBefore)
 	replaced int32               // the group of the header the entry being added replaces; -1: none
 	built    bool
 	started  time.Time
@@ -132,7 +133,7 @@ type group struct {
 	frames     []string
 	compile    bool   // compiler diagnostics (ClassCompile)
 	scripted   bool   // its first stack has a frame of the game's own scripts (projectFrame): causeBefore's choice
-	cause      uint64 // the exception its newest game's fatal line gave up on (causeBefore)
+	cause      uint64 // the exception its newest game's fatal line gave up on (causeBefore); the assertion its newest dump was for (reasonBefore)
 	live       int    // entries that point here
 }
 

@@ -104,8 +104,10 @@ type CrashGroup struct {
 	LastID    uint64    `json:"lastId"`    // the newest matching occurrence
 	// CauseID is the exception the newest occurrence, a game's own fatal
 	// line without a stack, gave up on (a thread's uncaught exception just
-	// before "FATAL: … exiting"): its title and frames are the group's. 0
-	// for none.
+	// before "FATAL: … exiting"): its title and frames are the group's; or
+	// the failed assertion the newest occurrence, a crash dump, was for:
+	// its message titles the group, the dump's frames place it. 0 for
+	// none.
 	CauseID uint64 `json:"causeId,omitempty"`
 
 	// LastFrames are the top frames of the newest occurrence's stack as it
