@@ -392,7 +392,8 @@ func nativeCrashText(s string) bool {
 
 // crashReason reports an error that says why the engine is about to
 // crash, not one it goes on after: Godot's CRASH_COND ("FATAL: Condition
-// ... is true.") and OS.crash (its message, at the engine's crash).
+// ... is true.") and OS.crash (its message, at the engine's crash), a
+// failed assertion (its abort's dump follows).
 func crashReason(g *group) bool {
 	return strings.HasPrefix(g.title, "FATAL: ") || len(g.frames) > 0 && g.frames[0] == "crash" || assertionTitle(g.title)
 }
