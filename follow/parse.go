@@ -379,22 +379,32 @@ func parseDayMonthYear(s string, loc *time.Location) (time.Time, int, bool) {
 	return time.Date(y, time.Month(mo), d, h, mi, sec, ns, loc), n, true
 }
 
-// zones caches the time zones loadZone read, by name.
+// zones caches what loadZone read, by name: the zone, or nil for a name
+// this machine does not know (asked of every line that gives it).
 var zones sync.Map
+
+// errNoZone is loadZone's answer for a name that names no zone here.
+var errNoZone = errors.New("no such time zone")
 
 // loadZone returns the time zone name names, read once.
 func loadZone(name string) (*time.Location, error) {
 	if name == "" || name[0] < 'A' || name[0] > 'Z' {
-		return nil, errors.New("no zone")
+		return nil, errNoZone
 	}
 	if z, ok := zones.Load(name); ok {
+		if z == (*time.Location)(nil) {
+			return nil, errNoZone
+		}
 		return z.(*time.Location), nil
 	}
 	z, err := time.LoadLocation(name)
 	if err != nil {
-		return nil, err
+		z = nil
 	}
 	zones.Store(name, z)
+	if z == nil {
+		return nil, errNoZone
+	}
 	return z, nil
 }
 

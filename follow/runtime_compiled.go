@@ -6,8 +6,9 @@ import (
 	"github.com/mcplogd/mcplogd/oplog"
 )
 
-// The reports of three more languages games are written in, each read as
-// one fatal record: its text the message, its stack the frames as printed.
+// The reports of more languages games are written in (Zig, Nim, Dart and
+// Flutter, Odin), each read as one record: its text the message, its stack
+// the frames as printed; fatal, but for Flutter's, which goes on.
 //
 // Zig's panic (a debug or safe build), innermost first, each frame with its
 // source line and a caret under the place (and alike, the error main

@@ -21,9 +21,10 @@ import (
 // error: Uncaught …" (no "PHP ", one space). A fatal or parse error is one
 // fatal record: its text the message, its stack the place and the frames,
 // the first the function frame #0 called, where the message says it
-// threw ("at World->spawnEnemy() (/game/world.php:5)"). The second copy of
-// one error is a record at info, its line as it came: one crash, not two. Warnings, notices
-// and deprecations are a line each, at warn or info.
+// threw ("at World->spawnEnemy() (/game/world.php:5)"). The second copy
+// of one error is a record at info, its line as it came: one crash, not
+// two. Warnings, notices and deprecations are a line each, at warn or
+// info.
 //
 // Perl's die, and Perl's own errors, print the message, then where: "no
 // spawn point for orc at game.pl line 12." (", <$fh> line 3." after it
