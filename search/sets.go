@@ -33,14 +33,16 @@ func (x *Index) load() error {
 	x.file, x.revision = f, st.Revision // f nil: no room for the file; the sets stay in memory (step tries again)
 	x.terms.reset(st.Revision, 0)
 	var wm, prev uint64
-	kept := 0
+	kept, first := 0, firstRetained(st)
 	for i, fr := range frames {
 		k, c, err := decodeSet(fr)
 		bad := ""
 		switch {
 		case err != nil:
 			bad = fmt.Sprintf("set %d: %v", i, err)
-		case i > 0 && k != prev+1:
+		case i == 0 && k*n >= first: // records before the first set
+			bad = fmt.Sprintf("the first set is of chunk %d, the log's records start in chunk %d", k, (first-1)/n)
+		case i > 0 && k != prev+1 && k*n >= first: // (chunks retention emptied before they were written are no gap)
 			bad = fmt.Sprintf("set %d is of chunk %d, after chunk %d", i, k, prev)
 		case c.through > st.LastID:
 			bad = "the index is ahead of the log"
@@ -337,10 +339,7 @@ func (x *Index) writeGrowing(st oplog.Stats, force bool) error {
 // trimSets drops the sets of the chunks retention emptied, and rewrites
 // the sets file once most of it is theirs.
 func (x *Index) trimSets(st oplog.Stats) error {
-	first := st.FirstID
-	if first == 0 {
-		first = st.LastID + 1 // empty: nothing is retained
-	}
+	first := firstRetained(st)
 	t := &x.terms
 	t.mu.Lock()
 	for k, s := range t.stored {
@@ -376,6 +375,17 @@ func (x *Index) trimSets(st oplog.Stats) error {
 	t.deadBytes = 0
 	t.mu.Unlock()
 	return nil
+}
+
+// firstRetained is the lowest ID the log can still hold: its first
+// record's, the generation's start, or, when retention emptied it, the
+// next ID.
+func firstRetained(st oplog.Stats) uint64 {
+	first := st.FirstID
+	if first == 0 {
+		first = st.LastID + 1 // empty: nothing is retained
+	}
+	return max(first, st.GenStart, 1)
 }
 
 // restartLocked drops every set and builds them again from the log's
