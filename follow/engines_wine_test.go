@@ -28,6 +28,27 @@ func needWine(t *testing.T) string {
 	return needEngine(t, "wine64")
 }
 
+// wineEnv is the environment of a test's Wine: its own prefix and home,
+// whose wineserver is stopped before they are removed (it writes the
+// prefix's registry as it exits, seconds after the last program).
+func wineEnv(t *testing.T) []string {
+	t.Helper()
+	prefix, home := filepath.Join(t.TempDir(), "prefix"), t.TempDir()
+	env := append(os.Environ(), "WINEPREFIX="+prefix, "HOME="+home)
+	t.Cleanup(func() { // before the TempDirs' removal (cleanups run last first)
+		server, err := exec.LookPath("wineserver")
+		if err != nil {
+			server = "/usr/lib/wine/wineserver"
+		}
+		for _, flag := range []string{"-k", "-w"} {
+			cmd := exec.Command(server, flag)
+			cmd.Env = env
+			_ = cmd.Run() // no server running: nothing to stop
+		}
+	})
+	return env
+}
+
 // TestEngine_WineCrash: a Windows game built with MinGW, run under Debian's
 // Wine, writes through a NULL pointer. What Wine prints (ntdll's line,
 // its debug lines, winedbg's report: registers, stack dump, backtrace,
@@ -50,7 +71,7 @@ func TestEngine_WineCrash(t *testing.T) {
 		return exe
 	}
 	game, stripped := build("game.exe", "-gdwarf-4"), build("stripped.exe", "-s")
-	env := append(os.Environ(), "WINEPREFIX="+filepath.Join(t.TempDir(), "prefix"), "HOME="+t.TempDir(), "DISPLAY=")
+	env := append(wineEnv(t), "DISPLAY=")
 	l := mustLog(t)
 
 	// checkCrash checks a source's run: one fatal record, Wine's report,
@@ -145,7 +166,7 @@ func TestEngine_WineAssert(t *testing.T) {
 		t.Fatalf("build: %v\n%s", err, b)
 	}
 	place := fmt.Sprintf("assert.c:%d", langLineOf(t, filepath.Join(dir, "assert.c"), "CRASH:assert"))
-	env := append(os.Environ(), "WINEPREFIX="+filepath.Join(t.TempDir(), "prefix"), "HOME="+t.TempDir(), "DISPLAY=", "WINEDEBUG=-all")
+	env := append(wineEnv(t), "DISPLAY=", "WINEDEBUG=-all")
 	l := mustLog(t)
 	l.SetCrashes(crash.New(l, nil))
 	_, printed := runGame(t, l, "wine", CommandOptions{Args: []string{wine, exe}, Env: env, Dir: dir})
