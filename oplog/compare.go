@@ -434,11 +434,14 @@ func (c *RunComparison) short() bool {
 
 // endedShort reports whether the current run, over, ended short of the
 // point where the previous run crashed: fewer records, or less than half
-// the time. One of as many records that took a few milliseconds less (a
-// JVM or Node that printed no stack on its way out) got there.
+// the time and a second less at least. One of as many records that took a
+// few milliseconds less (a JVM or Node that printed no stack on its way
+// out; a script whose run is milliseconds, half of them its start) got
+// there.
 func (c *RunComparison) endedShort() bool {
 	cur := &c.Current
-	return cur.Records < c.FailedRecords || cur.Last.Sub(cur.Start) < c.FailedAfter/2
+	d := cur.Last.Sub(cur.Start)
+	return cur.Records < c.FailedRecords || d < c.FailedAfter/2 && c.FailedAfter-d >= time.Second
 }
 
 // endedWithout says how a run that did not crash ended, as a verdict

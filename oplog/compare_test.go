@@ -166,3 +166,30 @@ func TestLog_CompareRuns_FixAFewMillisFaster(t *testing.T) {
 		}
 	}
 }
+
+// TestLog_CompareRuns_ScriptOfMilliseconds: a script that crashed 10 ms
+// in and, fixed, exited after as many records 4 ms in got past the point
+// of the crash: at milliseconds the time is the start's noise, not how far
+// the run got.
+func TestLog_CompareRuns_ScriptOfMilliseconds(t *testing.T) {
+	l, _ := logtest.MustOpenLog(t, nil)
+	start := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+	run := func(end time.Duration, last oplog.Record) {
+		t.Helper()
+		last.Source, last.Time = "game", start.Add(end)
+		logtest.MustAppend(t, l,
+			oplog.Record{Kind: oplog.KindMarker, Name: oplog.MarkerRun, Level: oplog.LevelInfo, Source: "game", Text: "run", Time: start},
+			oplog.Record{Source: "game", Level: oplog.LevelInfo, Text: "Loading level 1", Time: start.Add(end / 2)},
+			last)
+		start = start.Add(time.Minute)
+	}
+	run(10*time.Millisecond, oplog.Record{Level: oplog.LevelFatal, Text: "Crash: access violation"})
+	run(4*time.Millisecond, oplog.Record{Kind: oplog.KindMarker, Name: oplog.MarkerExit, Level: oplog.LevelInfo, Text: "exit status 0"})
+	cmp, err := l.CompareRuns(context.Background(), oplog.CompareQuery{Source: "game"})
+	if err != nil || len(cmp.Sources) != 1 {
+		t.Fatalf("CompareRuns: %+v, %v", cmp, err)
+	}
+	if v, want := cmp.Sources[0].Verdict, "run 2 exited cleanly, past the point where run 1 crashed (10ms, "; !strings.HasPrefix(v, want) {
+		t.Errorf("verdict %q\nwant    %q…", v, want)
+	}
+}
