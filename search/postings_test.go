@@ -72,7 +72,7 @@ func TestPostings_AcrossARestart(t *testing.T) {
 // TestPostings_Budget keeps no stored chunk's postings over the budget,
 // and searches stay exact.
 func TestPostings_Budget(t *testing.T) {
-	defer search.SetMaxPostBytes(0)()
+	t.Cleanup(search.SetMaxPostBytes(0)) // restored after the index is closed
 	dir := t.TempDir()
 	e := mustOpen(t, dir, small(), nil)
 	logtest.MustAppend(t, e.log, lines(1, 1000)...)
