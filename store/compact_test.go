@@ -321,7 +321,7 @@ func TestCompact_Killed(t *testing.T) {
 	for round, block := range []bool{true, false, true, false} {
 		cmd := exec.Command(os.Args[0], "-test.run=^TestCompactChild$", "-test.v=false")
 		cmd.Env = append(os.Environ(), compactChildEnv+"="+path, fmt.Sprintf("MCPLOGD_COMPACT_BLOCK=%t", block),
-			fmt.Sprintf("MCPLOGD_COMPACT_RECORDS=%d", 30_000<<round))
+			fmt.Sprintf("MCPLOGD_COMPACT_RECORDS=%d", 15_000<<round))
 		stdout, err := cmd.StdoutPipe()
 		if err != nil {
 			t.Fatal(err)
