@@ -33,10 +33,13 @@ install:
 DIST_ALL_TARGETS = linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64
 DIST_TARGETS ?= $(HOST_TARGET)
 DIST_DIR     ?= dist
+# DIST_DEV=1: without -trimpath and CGO_ENABLED=0, so the build cache the tests filled serves it
+# (make interop and make release-check test the packaging, not those flags; scripts/dist).
+DIST_DEV     ?=
 
 .PHONY: dist dist-all npm release release-check
 dist:
-	GO=$(GO) VERSION=$(VERSION) DIST_DIR=$(DIST_DIR) scripts/dist $(DIST_TARGETS)
+	GO=$(GO) VERSION=$(VERSION) DIST_DIR=$(DIST_DIR) DIST_DEV=$(DIST_DEV) scripts/dist $(DIST_TARGETS)
 
 dist-all:
 	$(MAKE) --no-print-directory dist DIST_TARGETS='$(DIST_ALL_TARGETS)'
@@ -56,7 +59,7 @@ release:
 	GO=$(GO) $(GO) run ./scripts/release build -dist '$(DIST_DIR)' $(if $(TAG),-tag '$(TAG)',-version '$(VERSION)')
 
 release-check:
-	GO=$(GO) $(GO) run ./scripts/release check -version '$(VERSION)'
+	DIST_DEV=1 GO=$(GO) $(GO) run ./scripts/release check -version '$(VERSION)'
 
 fmt:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -173,7 +176,7 @@ HOST_TARGET = $(shell $(GO) env GOOS)/$(shell $(GO) env GOARCH)
 
 interop: interop/node_modules/.package-lock.json
 	$(GO) build -o interop/.bin/mcplogd ./cmd/mcplogd
-	$(MAKE) --no-print-directory npm DIST_TARGETS=$(HOST_TARGET) DIST_DIR=interop/.bin/dist
+	$(MAKE) --no-print-directory npm DIST_TARGETS=$(HOST_TARGET) DIST_DIR=interop/.bin/dist DIST_DEV=1
 	cd interop && MCPLOGD_BIN="$$PWD/.bin/mcplogd" MCPLOGD_DIST="$$PWD/.bin/dist" $(INTEROP_NODE) --test --test-reporter=spec --test-timeout=300000 \
 		http.test.mjs modern.test.mjs stdio.test.mjs conformance.test.mjs npm.test.mjs summaries.test.mjs game.test.mjs
 
