@@ -33,7 +33,7 @@ type capture struct {
 	lastErrAt time.Time
 	// lastFail is the last line without a level of an error that says it
 	// failed (Go's log.Fatalf: "main.go:21: failed to load level …"), and
-	// how many records came after it: the reason when it is the last.
+	// how many records came after it.
 	lastFail   string
 	afterFail  int
 	lastFailAt time.Time
@@ -43,6 +43,19 @@ type capture struct {
 	// however long the program went on after the report; -1 before them.
 	tsanID   uint64
 	tsanExit int
+	// threadID is the last Python thread's uncaught exception stored
+	// ("Exception in thread loader:" and its traceback), and how many
+	// records came after it: what a program that exits failing right
+	// after reports (its main thread gave up when the thread died).
+	threadID    uint64
+	afterThread int
+	threadAt    time.Time
+	// lastLine is the text of the last record when it is a line without
+	// a stack: what a program that exits failing right after printed as
+	// it gave up, whatever its words (Python's sys.exit("no save slot"),
+	// Perl's die, a C program's fprintf(stderr, …) and exit(2)).
+	lastLine   string
+	lastLineAt time.Time
 }
 
 // drainWait bounds how long output is read after the program exited:
@@ -160,17 +173,26 @@ func (c *capture) feed(b []byte) {
 
 func (c *capture) add(es []Entry) {
 	for _, e := range es {
-		c.times.stamp(&e)
+		read := c.times.stamp(&e) // when it was printed, though a parser held it
 		r := &e.Record
 		if r.Kind == oplog.KindLine && r.Level >= oplog.LevelError && r.Stack == "" {
-			c.lastErr, c.afterErr, c.lastErrAt = r.Text, 0, time.Now()
+			c.lastErr, c.afterErr, c.lastErrAt = r.Text, 0, read
 		} else {
 			c.afterErr++
 		}
 		if r.Kind == oplog.KindLine && r.Level < oplog.LevelError && r.Stack == "" && saysFailed(r.Text) {
-			c.lastFail, c.afterFail, c.lastFailAt = r.Text, 0, time.Now()
+			c.lastFail, c.afterFail, c.lastFailAt = r.Text, 0, read
 		} else {
 			c.afterFail++
+		}
+		if oplog.ThreadDied(r.Text) && r.Level >= oplog.LevelError && r.Stack != "" {
+			c.afterThread, c.threadAt = 0, read
+		} else {
+			c.afterThread++
+		}
+		c.lastLine = ""
+		if r.Kind == oplog.KindLine && r.Stack == "" {
+			c.lastLine, c.lastLineAt = r.Text, read
 		}
 		switch {
 		case tsanEnd(r.Text) || tsanEnd(r.Stack):
@@ -242,14 +264,25 @@ func (c *capture) exited(e Exit) oplog.Record {
 	case e.Level() >= oplog.LevelError && e.Signal == "" && c.tsanID != 0 && c.tsanExit >= 0 && c.tsanExit <= exitReasonRecords:
 		// ThreadSanitizer's status: its report is the crash.
 		data["cause"] = c.tsanID
+	case e.Level() >= oplog.LevelError && e.Signal == "" && c.threadID != 0 && c.afterThread <= exitReasonRecords &&
+		time.Since(c.threadAt) <= exitReasonTime:
+		// A thread's uncaught exception, then the program gave up.
+		data["cause"] = c.threadID
 	case e.Level() >= oplog.LevelError && (e.Signal == "" || e.Signal == "SIGABRT") && c.lastErr != "" &&
 		c.afterErr <= exitReasonRecords && time.Since(c.lastErrAt) <= exitReasonTime:
 		// The error the program printed as it gave up: the crash's title.
 		data["reason"] = oplog.ClipText(c.lastErr)
 	case e.Level() >= oplog.LevelError && (e.Signal == "" || e.Signal == "SIGABRT") && c.lastFail != "" &&
-		c.afterFail == 0 && time.Since(c.lastFailAt) <= exitReasonTime:
-		// Its last line, which says what failed, with no level word.
+		c.afterFail <= exitReasonRecords && time.Since(c.lastFailAt) <= exitReasonTime:
+		// A line right before the end that says what failed, with no
+		// level word ("could not open window", then "bye").
 		data["reason"] = oplog.ClipText(c.lastFail)
+	case e.Level() >= oplog.LevelError && (e.Signal == "" || e.Signal == "SIGABRT") && c.lastLine != "" &&
+		time.Since(c.lastLineAt) <= exitReasonTime:
+		// Its last line, whatever it says: the message of sys.exit("…"),
+		// die "…\n" or exit(2) after a line on standard error. The title
+		// keeps how it ended beside it.
+		data["reason"] = oplog.ClipText(c.lastLine)
 	}
 	b, _ := json.Marshal(data)
 	c.pending = append(c.pending, prepare(oplog.Record{Kind: oplog.KindMarker, Name: oplog.MarkerExit, Level: e.Level(),
@@ -277,6 +310,9 @@ func (c *capture) store() {
 		for i := range batch {
 			if c.tsanID == 0 && tsanRecord(&batch[i]) {
 				c.tsanID = batch[i].ID
+			}
+			if oplog.ThreadDied(batch[i].Text) && batch[i].Level >= oplog.LevelError && batch[i].Stack != "" {
+				c.threadID = batch[i].ID
 			}
 		}
 		c.pending = c.pending[len(batch):]

@@ -215,21 +215,25 @@ func TestExit_Level(t *testing.T) {
 
 // TestRunCommand_ExitReason: a program that prints an error and gives up
 // (exits failing, or aborts) right after it: the exit marker keeps the
-// error as its reason, which titles its crash; an error followed by more
-// output, or a crash's own signal, is no reason.
+// error as its reason, which titles its crash beside the status; else a
+// line right before the end that says what failed, else its last line,
+// whatever it says (sys.exit's message). A crash's own signal, a clean
+// exit, or a last line printed long before the end, has no reason.
 func TestRunCommand_ExitReason(t *testing.T) {
 	for _, c := range []struct{ script, reason string }{
 		{`echo loading; echo "Error: couldn't load level.dat: No such file or directory" >&2; exit 1`, "couldn't load level.dat: No such file or directory"},
 		{`echo "FATAL ERROR: no display" >&2; kill -ABRT $$`, "no display"},
-		{`echo "ERROR: no display" >&2; echo a; echo b; echo c; exit 1`, ""},
+		{`echo "ERROR: no display" >&2; echo a; echo b; echo c; exit 1`, "c"},
+		{`echo "ERROR: no display" >&2; echo a; sleep 3; exit 1`, ""},
 		{`echo "ERROR: no display" >&2; kill -SEGV $$`, ""},
 		{`echo "ERROR: no display" >&2; exit 0`, ""},
 		// Go's log.Fatalf, with no level word: its last line says what failed.
 		{`echo loading; echo '2026/12/06 10:00:01 main.go:21: failed to load level "forest": no such file' >&2; exit 1`,
 			`main.go:21: failed to load level "forest": no such file`},
 		{`echo "couldn't initialize display" >&2; kill -ABRT $$`, "couldn't initialize display"},
-		{`echo "could not open window"; echo "bye"; exit 1`, ""}, // not the last line
-		{`echo "loading level 3"; exit 1`, ""},                   // says nothing failed
+		{`echo "could not open window"; echo "bye"; exit 1`, "could not open window"},
+		{`echo "loading level 3"; exit 1`, "loading level 3"},
+		{`echo "Game over: no save slot for player 3" >&2; exit 2`, "Game over: no save slot for player 3"},
 	} {
 		l := mustLog(t)
 		runCmd(t, l, CommandOptions{Args: []string{"sh", "-c", c.script}})
@@ -243,6 +247,37 @@ func TestRunCommand_ExitReason(t *testing.T) {
 		}
 		if msg := crash.Message(&exit); c.reason != "" && msg != c.reason+" (sh "+exit.Text[len("sh "):]+")" {
 			t.Errorf("%s: its crash's message %q", c.script, msg)
+		}
+	}
+}
+
+// TestRunCommand_ExitMessage: programs that give up with a message of
+// their own and a failing status, under their real runtimes (Python's
+// sys.exit("…"), Perl's die "…\n", which print no level word and no
+// frame): the message titles the run's crash beside the status, and two
+// such messages are two crash groups, not one "exited with status 1".
+func TestRunCommand_ExitMessage(t *testing.T) {
+	python, perl := needEngine(t, "python3"), needEngine(t, "perl")
+	l := mustLog(t)
+	l.SetCrashes(crash.New(l, nil))
+	for _, c := range []struct {
+		args  []string
+		title string
+	}{
+		{[]string{python, "-c", `import sys; print("loading level 3"); sys.exit("no save slot for player 3")`},
+			"no save slot for player 3 (python3 exited with status 1)"},
+		{[]string{python, "-c", `import sys; print("loading level 3"); sys.exit("level 3 has no ground layer")`},
+			"level 3 has no ground layer (python3 exited with status 1)"},
+		{[]string{perl, "-e", `print "loading level 3\n"; die "Config says width=0\n"`},
+			"Config says width=0 (perl exited with status 255)"},
+	} {
+		runCmd(t, l, CommandOptions{Args: c.args})
+		page, err := l.FindCrashes(t.Context(), oplog.CrashQuery{Source: testSource, Classes: oplog.CrashClasses, Limit: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(page.Groups) == 0 || page.Groups[0].Title != c.title || page.Groups[0].Count != 1 {
+			t.Errorf("%q: the first crash group is %+v, want %q once", c.args, page.Groups, c.title)
 		}
 	}
 }

@@ -475,7 +475,8 @@ func langPythonGame(t *testing.T) (*langGame, string) {
 
 // TestRuntime_Python: an uncaught exception, two chained ones, a syntax
 // error in an imported module, logging.exception then a clean exit,
-// faulthandler's report of a segmentation fault, warnings.warn.
+// faulthandler's report of a segmentation fault, warnings.warn, a thread's
+// uncaught exception the game exits failing after.
 func TestRuntime_Python(t *testing.T) {
 	g, src := langPythonGame(t)
 	at := func(marker string) int { return langLineOf(t, src, marker) }
@@ -525,6 +526,13 @@ func TestRuntime_Python(t *testing.T) {
 		// it did not crash.
 		{name: "interrupt", text: "KeyboardInterrupt", level: oplog.LevelWarn,
 			stack: []string{frame("CRASH:interrupt", "spawn_enemy")}, stopped: true},
+		// A thread's uncaught exception, after which the game gives up
+		// (a line, then status 1): the thread's exception is the crash. A
+		// file says nothing of the exit: it is an error there, as every
+		// thread's exception the game goes on after.
+		{name: "thread", text: `(?:stderr: )?Exception in thread level-loader:`, level: oplog.LevelError,
+			stack: []string{frame("CRASH:thread", "load_level"), "KeyError: 'levels'"}, class: oplog.ClassCrash,
+			title: "KeyError: 'levels'", where: []string{frame("CRASH:thread", "load_level")}},
 	}
 	runLang(t, g, cases)
 }

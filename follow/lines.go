@@ -219,10 +219,11 @@ func (t *readTimes) read(end int64, at time.Time) {
 // stamp gives e's record the time its first line was read when it has
 // none, or when its own says only the second that read time falls in (a
 // log's "[12:34:56]": read as it is written, its lines keep their order
-// with the records around them), and forgets the lines up to e's end.
-func (t *readTimes) stamp(e *Entry) {
+// with the records around them), and forgets the lines up to e's end. It
+// returns that read time (now when no line is noted).
+func (t *readTimes) stamp(e *Entry) time.Time {
 	if len(t.q) == 0 {
-		return
+		return time.Now()
 	}
 	at, own := t.q[0].at, e.Record.Time
 	if own.IsZero() || own.Nanosecond() == 0 && !at.Before(own) && at.Sub(own) < time.Second {
@@ -233,6 +234,7 @@ func (t *readTimes) stamp(e *Entry) {
 		i++
 	}
 	t.q = append(t.q[:0], t.q[i:]...)
+	return at
 }
 
 // reset forgets every line: a new file, a new parser.

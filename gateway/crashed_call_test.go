@@ -95,3 +95,25 @@ func TestGateway_Call_CrashedInFlight_SlowEnd(t *testing.T) {
 		t.Fatalf("the call: %s %v, answered %q; want crashed, its answer the crash", r.Status, err, answer)
 	}
 }
+
+// TestGateway_Call_CrashedInFlight_ExitMessage: a game that quits in the
+// middle of a call with a message of its own and a failing status
+// (Python's sys.exit("…"), no traceback): the agent is answered with that
+// message beside the status, which the run's crash is titled by.
+func TestGateway_Call_CrashedInFlight_ExitMessage(t *testing.T) {
+	g := newStdioGame(t)
+	res, err := g.gw.Call(ctxTimeout(t, 20*time.Second), "spawn_enemy", json.RawMessage(`{"count":-3}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var answer string
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			answer += tc.Text
+		}
+	}
+	want := "the game crashed during this call: spawn_enemy: the count is -3, below zero; quitting (python3 exited with status 1)"
+	if !res.IsError || !strings.Contains(answer, want) {
+		t.Errorf("the call answered %q; want %q", answer, want)
+	}
+}

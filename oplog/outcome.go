@@ -222,7 +222,20 @@ func traceback(stack string) bool {
 // ("future: <Task finished … exception=…>", after "Task exception was never
 // retrieved"). What the program prints after it does not make it the end's.
 func GoesOnAfter(text string) bool {
-	text = strings.TrimPrefix(strings.TrimPrefix(text, "stderr: "), "stdout: ") // a logger's wrapper
-	return strings.HasPrefix(text, "Exception in thread ") || strings.HasPrefix(text, "Exception ignored in: ") ||
+	text = unwrapped(text)
+	return ThreadDied(text) || strings.HasPrefix(text, "Exception ignored in: ") ||
 		strings.HasPrefix(text, "future: <Task ") || strings.HasPrefix(text, "future: <Future ")
+}
+
+// ThreadDied reports Python's line before the traceback of a thread's
+// uncaught exception ("Exception in thread asset-loader:"). The program
+// goes on after it; a failing exit right after it reports it (a runner
+// of `mcplogd run` names it in its exit marker's "cause").
+func ThreadDied(text string) bool {
+	return strings.HasPrefix(unwrapped(text), "Exception in thread ")
+}
+
+// unwrapped is text without a logger's wrapper of a program's output.
+func unwrapped(text string) string {
+	return strings.TrimPrefix(strings.TrimPrefix(text, "stderr: "), "stdout: ")
 }

@@ -3,7 +3,8 @@ JSON-RPC on standard input and output), for the gateway's tests of cmd:
 upstreams. spawn_enemy {"count": N} spawns N enemies; with N over 100 the
 pool overflows: an uncaught exception (a traceback on standard error, exit
 status 1); with N over 1000 a native abort (faulthandler's "Fatal Python
-error: Aborted" and SIGABRT). quit exits cleanly. With --linger it does not exit when its
+error: Aborted" and SIGABRT); with N below 0 it quits with a message of its own
+(sys.exit: the message on standard error, exit status 1). quit exits cleanly. With --linger it does not exit when its
 standard input closes. With --log PATH it writes what it prints (its
 traceback too) to the file PATH, appended, instead of standard error.
 With --http PORT it serves MCP over Streamable HTTP instead, on
@@ -26,6 +27,8 @@ class EnemyPool:
         self.size = size
 
     def grow(self, count):
+        if count < 0:
+            sys.exit("spawn_enemy: the count is %d, below zero; quitting" % count)
         if count > 1000:
             faulthandler.enable()
             os.abort()

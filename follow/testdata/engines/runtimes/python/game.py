@@ -12,7 +12,9 @@ TaskGroup fails: an uncaught ExceptionGroup), "notes" (an uncaught
 exception with two notes), "ignored" (an uncaught KeyError, then, as
 Python exits, a destructor's exception it ignores), "atexit" (an uncaught
 IndexError, then an exit handler's line), "interrupt" (an uncaught
-KeyboardInterrupt: Python ends by SIGINT), "ok". PREFIX "none" is the logging
+KeyboardInterrupt: Python ends by SIGINT), "thread" (a thread loading the
+level dies of an uncaught KeyError; the game says so and exits with
+status 1), "ok". PREFIX "none" is the logging
 module's default format; "stamp" puts a timestamp and a padded level in
 front of every line written to standard error, tracebacks included.
 """
@@ -84,12 +86,16 @@ class Music:
 class World:
     def __init__(self):
         self.enemies = []
+        self.level = None
         self.config = {"orc": {"hp": "lots"}}
 
     def load_texture(self, name):
         path = os.path.join("assets", name)
         if not os.path.exists(path):
             log.warning("missing texture %s, using the placeholder", name)
+
+    def load_level(self, name):
+        self.level = self.config["levels"][name]  # CRASH:thread
 
     def load_sprite(self, kind):
         with open(os.path.join("assets", kind + ".png"), "rb") as f:  # FRAME:load_sprite
@@ -142,6 +148,14 @@ class World:
             hp = self.enemies[3]  # CRASH:atexit
         elif MODE == "interrupt":
             raise KeyboardInterrupt  # CRASH:interrupt
+        elif MODE == "thread":
+            import threading
+            loader = threading.Thread(target=self.load_level, args=("forest",), name="level-loader")
+            loader.start()
+            loader.join()
+            if self.level is None:
+                log.info("the level loader is gone, quitting")
+                sys.exit(1)
         elif MODE == "group":
             import asyncio
 
