@@ -288,12 +288,26 @@ func (im *importer) add(es []Entry) {
 			// line before it, not when it is imported.
 			r.Time = im.last
 		} else {
+			if im.last.IsZero() {
+				im.backdate(r.Time)
+			}
 			im.last = r.Time
 		}
 		if im.file != nil {
 			r.Data = withPosition(r.Data, &pendingEntry{end: e.End, path: im.file})
 		}
 		im.pending, im.ends = append(im.pending, r), append(im.ends, e.End)
+	}
+}
+
+// backdate gives the records pending with no time (the run's marker, a
+// header before a log's first time: logcat's "--------- beginning of
+// main") the first time the log gives, not the time of the import.
+func (im *importer) backdate(t time.Time) {
+	for i := range im.pending {
+		if im.pending[i].Time.IsZero() {
+			im.pending[i].Time = t
+		}
 	}
 }
 

@@ -321,3 +321,30 @@ func TestImport_UnstampedTakesTheTimeBefore(t *testing.T) {
 		}
 	}
 }
+
+// TestImport_HeaderBeforeFirstTime: a log whose first line has no time
+// (logcat's "--------- beginning of main") has the run of its first time,
+// not the import's: the header is given it.
+func TestImport_HeaderBeforeFirstTime(t *testing.T) {
+	l := mustLog(t)
+	mustImport(t, l, []byte("--------- beginning of main\n"+
+		"12-06 10:00:01.100  1100  1180 I ActivityManager: Start proc 4321:com.example.dungeon/u0a123 for top-activity\n"+
+		"12-06 10:00:02.000  4321  4345 I godot   : Loading level 1\n"), ImportOptions{Parser: "logcat"})
+	recs := all(t, l)
+	first := recs[1].Time // the first line with a time, after the header
+	if first.Hour() != 10 || first.Second() != 1 {
+		t.Fatalf("the first timed record: %+v", recs[1])
+	}
+	for _, r := range recs[:1] {
+		if !r.Time.Equal(first) {
+			t.Errorf("%s %q at %s, want %s", r.Kind, r.Text, r.Time, first)
+		}
+	}
+	runs, err := l.Runs(t.Context(), testSource)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(runs) != 1 || !runs[0].Start.Equal(first) || runs[0].Last.Second() != 2 {
+		t.Errorf("runs %+v, want one from %s to 10:00:02", runs, first)
+	}
+}
