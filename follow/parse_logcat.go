@@ -52,6 +52,7 @@ type logcatParser struct {
 	e     entry
 	nat   nativeCrash
 	end   int64 // where the last line ended
+	runs  logcatLaunches
 }
 
 // nativeCrash is a native crash's report being read. debuggerd writes the
@@ -156,7 +157,13 @@ func (p *logcatParser) Line(line string, end int64) []Entry {
 		}
 	}
 	p.nat.last = false
-	out := p.line(h, ok, s, body, end)
+	var out []Entry
+	if m, launched := p.runs.launch(h, body); ok && launched {
+		// What came before is the last launch's; the marker ends where
+		// it does, before this line.
+		out = append(p.close(nil), Entry{Record: m, End: prev})
+	}
+	out = append(out, p.line(h, ok, s, body, end)...)
 	if !p.nat.open {
 		return out
 	}

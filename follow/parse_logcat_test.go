@@ -1,6 +1,7 @@
 package follow
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -45,13 +46,23 @@ func TestParse_Logcat(t *testing.T) {
 			t.Fatalf("%s: chose %s", parser, p.Name())
 		}
 		var fatal []oplog.Record
-		for _, e := range es {
+		var launches []string
+		for i, e := range es {
 			if e.Record.Level == oplog.LevelFatal {
 				fatal = append(fatal, e.Record)
 			}
+			if e.Record.Kind == oplog.KindMarker && i+1 < len(es) {
+				launches = append(launches, e.Record.Text+" | "+es[i+1].Record.Text[:len("Start proc 4502")])
+			}
 		}
-		if len(es) != 18 || len(fatal) != 3 {
-			t.Fatalf("%s: %d records (%d fatal), want 18 (3): %q", parser, len(es), len(fatal), texts(recordsOf(es)))
+		if len(es) != 20 || len(fatal) != 3 {
+			t.Fatalf("%s: %d records (%d fatal), want 20 (3): %q", parser, len(es), len(fatal), texts(recordsOf(es)))
+		}
+		// The game's second and third launch: its package was learnt from
+		// the first's Godot lines.
+		if want := []string{"run started: com.example.dungeon (process 4502) | Start proc 4502",
+			"run started: com.example.dungeon (process 4700) | Start proc 4700"}; !slices.Equal(launches, want) {
+			t.Errorf("%s: the run markers %q, want %q", parser, launches, want)
 		}
 		byText := map[string]oplog.Record{}
 		for _, e := range es {

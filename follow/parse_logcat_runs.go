@@ -1,0 +1,111 @@
+package follow
+
+import (
+	"strings"
+
+	"github.com/mcplogd/mcplogd/oplog"
+)
+
+// A device's log holds every launch of the game, each a process of its
+// own: logcatLaunches tells them apart, so that each is a run. The game is
+// the app whose process logs under an engine's tag (engineTag); its
+// package is learnt from ActivityManager's "Start proc 4321:com.example.
+// game/u0a123 for top-activity …", which names the process it starts.
+// Once the game is known, each start of its package starts a run; a log
+// kept to the engine's tags (adb logcat -s godot), which holds no
+// ActivityManager line, starts one where those lines come from another
+// process. Other apps' starts and crashes start nothing.
+type logcatLaunches struct {
+	started map[string]string // process → package, of the last processes started
+	game    string            // the game's package, once known
+	pid     string            // the game's process
+}
+
+// maxStarted bounds the processes remembered.
+const maxStarted = 256
+
+// launch reads a line with its header, and returns the run marker to put
+// before it when it starts a launch of the game.
+func (l *logcatLaunches) launch(h logcatHeader, body string) (oplog.Record, bool) {
+	if h.tag == "ActivityManager" {
+		pid, pkg, ok := startProc(body)
+		if !ok {
+			return oplog.Record{}, false
+		}
+		if l.started == nil || len(l.started) >= maxStarted {
+			l.started = map[string]string{}
+		}
+		l.started[pid] = pkg
+		if pkg != l.game || pid == l.pid {
+			return oplog.Record{}, false
+		}
+		l.pid = pid
+		return l.marker(h, pkg, pid), true
+	}
+	pid := logcatPid(h.proc)
+	if pid == "" || pid == l.pid || !engineTag(h.tag) {
+		return oplog.Record{}, false
+	}
+	was := l.pid
+	l.pid = pid
+	if pkg, ok := l.started[pid]; ok {
+		l.game = pkg
+	}
+	if was == "" {
+		return oplog.Record{}, false // the first process seen: the run under way
+	}
+	return l.marker(h, l.game, pid), true // another process logs the engine's tag: relaunched
+}
+
+// marker is the run marker of a launch of pkg as process pid.
+func (l *logcatLaunches) marker(h logcatHeader, pkg, pid string) oplog.Record {
+	text := "run started: process " + pid
+	if pkg != "" {
+		text = "run started: " + pkg + " (process " + pid + ")"
+	}
+	var o object
+	o.str("reason", "launch")
+	o.str("package", pkg)
+	o.str("pid", pid)
+	return oplog.Record{Kind: oplog.KindMarker, Name: oplog.MarkerRun, Level: oplog.LevelInfo, Time: h.t, Text: text, Data: o.bytes()}
+}
+
+// startProc reads ActivityManager's line of a process it starts: "Start
+// proc 4321:com.example.game/u0a123 for top-activity {…}" (Android 7 on),
+// or "Start proc com.example.game for activity com.example.game/.Main:
+// pid=4321 uid=10123 …" (before).
+func startProc(body string) (pid, pkg string, ok bool) {
+	rest, ok := strings.CutPrefix(strings.TrimSpace(body), "Start proc ")
+	if !ok {
+		return "", "", false
+	}
+	if pid, after, ok := cutDigits(rest); ok && strings.HasPrefix(after, ":") {
+		pkg, _, _ = strings.Cut(after[1:], "/")
+		pkg, _, _ = strings.Cut(pkg, " ")
+		return pid, pkg, pkg != ""
+	}
+	pkg, _, _ = strings.Cut(rest, " ")
+	_, after, found := strings.Cut(rest, " pid=")
+	if !found {
+		return "", "", false
+	}
+	pid, _, ok = cutDigits(after)
+	return pid, pkg, ok && pkg != ""
+}
+
+// logcatPid is the process of a header's "4321 4345" (threadtime), "4321"
+// (brief, time) or "4321-4345" (Android Studio).
+func logcatPid(proc string) string {
+	pid, _, _ := cutDigits(strings.TrimSpace(proc))
+	return pid
+}
+
+// engineTag reports the tags engines log a game's lines under on Android.
+func engineTag(tag string) bool {
+	switch tag {
+	case "Unity", "godot", "UE4", "UE", "python", "SDL", "SDL/APP", "cocos2d-x", "cocos2d-x debug info", "defold", "yoyo",
+		"Corona", "LOVE", "GameActivity", "libgdx", "Bevy", "bevy":
+		return true
+	}
+	return false
+}

@@ -1,0 +1,83 @@
+package follow
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcplogd/mcplogd/internal/harness/logtest"
+	"github.com/mcplogd/mcplogd/oplog"
+)
+
+// TestLogcat_Launches: a device's log of three launches of a Godot game,
+// followed as adb writes it and imported: each launch is a run, crashed of
+// its own crash (two native crashes at the same place, then a Java one),
+// so that the last run's crash is the Java one. The same log kept to the
+// engine's and the crashes' tags (adb logcat -s godot libc DEBUG), with no
+// ActivityManager line, has a run per process that logs Godot's lines.
+func TestLogcat_Launches(t *testing.T) {
+	full := string(readSample(t, "logcat/dungeon_threadtime.txt"))
+	var kept strings.Builder
+	for l := range strings.Lines(full) {
+		if f := strings.Fields(l); len(f) > 5 && (f[5] == "godot" || f[5] == "libc" || f[5] == "DEBUG") {
+			kept.WriteString(l)
+		}
+	}
+	for name, c := range map[string]struct {
+		log  string
+		want []string // each run's crash, its text's start
+	}{
+		"full":     {full, []string{"Fatal signal 11", "Fatal signal 11", "java.lang.IllegalStateException: save slot 2"}},
+		"filtered": {kept.String(), []string{"Fatal signal 11", "Fatal signal 11"}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			l := mustLog(t)
+			path := filepath.Join(t.TempDir(), "logcat.txt")
+			appendFile(t, path, "")
+			f := mustStart(t, l, Options{Name: "followed", Path: path, Parser: "logcat", Poll: 10 * time.Millisecond, Quiet: 50 * time.Millisecond})
+			for l := range strings.Lines(c.log) {
+				appendFile(t, path, l)
+			}
+			logtest.Eventually(t, waitFor, "the follower read the log", func() bool { return f.Status().Offset == int64(len(c.log)) })
+			mustClose(t, f)
+			mustImport(t, l, []byte(c.log), ImportOptions{Source: "imported"})
+			for _, source := range []string{"followed", "imported"} {
+				runs, err := l.Runs(t.Context(), source)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var got []string
+				for _, r := range runs {
+					crash, _ := l.Get(t.Context(), r.CrashID)
+					got = append(got, fmt.Sprintf("%s %.60s", r.Outcome, crash.Text))
+				}
+				ok := len(got) == len(c.want)
+				for i := 0; ok && i < len(got); i++ {
+					ok = strings.HasPrefix(got[i], oplog.OutcomeCrashed+" "+c.want[i])
+				}
+				if !ok {
+					t.Errorf("%s: runs %q, want crashed of %q", source, got, c.want)
+				}
+			}
+		})
+	}
+}
+
+// TestLogcat_StartProc: ActivityManager's line of a process it starts, as
+// Android 5 and Android 14 print it; other lines of its are none.
+func TestLogcat_StartProc(t *testing.T) {
+	for body, want := range map[string]string{
+		"Start proc com.test.thalitest for activity com.test.thalitest/.MainActivity: pid=6178 uid=10155 gids={50155, 9997} abi=armeabi-v7a": "6178 com.test.thalitest",
+		"Start proc 4502:com.example.dungeon/u0a123 for top-activity {com.example.dungeon/com.godot.game.GodotApp}":                      "4502 com.example.dungeon",
+		"Start proc 29311:com.DefaultCompany.Game:unitycrash/u0a231 for service":                                                          "29311 com.DefaultCompany.Game:unitycrash",
+		"Process com.example.dungeon (pid 4502) has died: fg  TOP":                                                                         "",
+		"Start proc com.example.dungeon for activity com.example.dungeon/.Main":                                                            "",
+	} {
+		pid, pkg, ok := startProc(body)
+		if got := strings.TrimSpace(pid + " " + pkg); ok != (want != "") || ok && got != want {
+			t.Errorf("%q: %q %v, want %q", body, got, ok, want)
+		}
+	}
+}
