@@ -155,11 +155,11 @@ func (m *marking) mark(entries []Entry) []Entry {
 	var out []Entry
 	for i := range entries {
 		e := &entries[i] // not a copy: an Entry is large, and most are passed over
-		if m.launched && e.Record.Kind == oplog.KindMarker && e.Record.Name == oplog.MarkerRun {
+		if m.launched && e.Record.Kind == oplog.KindMarker && e.Record.Name == oplog.MarkerRun && (m.owned || m.p.Name() != "logcat") {
 			if out == nil {
 				out = append(make([]Entry, 0, len(entries)), entries[:i]...)
 			}
-			continue // a launch is the run: the parser's start of one is not
+			continue // a launch is the run: the parser's start of one is not (but a device's log's: adb is no game)
 		}
 		m.end = e.End
 		before, after := m.markers(&e.Record)

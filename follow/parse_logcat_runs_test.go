@@ -12,7 +12,9 @@ import (
 )
 
 // TestLogcat_Launches: a device's log of three launches of a Godot game,
-// followed as adb writes it and imported: each launch is a run, crashed of
+// followed as adb writes it, imported, and read from a program's output
+// (mcplogd run -- adb logcat: adb is no game, and its start the first
+// launch's run but not the others'): each launch is a run, crashed of
 // its own crash (two native crashes at the same place, then a Java one),
 // so that the last run's crash is the Java one. The same log kept to the
 // engine's and the crashes' tags (adb logcat -s godot libc DEBUG), with no
@@ -43,7 +45,10 @@ func TestLogcat_Launches(t *testing.T) {
 			logtest.Eventually(t, waitFor, "the follower read the log", func() bool { return f.Status().Offset == int64(len(c.log)) })
 			mustClose(t, f)
 			mustImport(t, l, []byte(c.log), ImportOptions{Source: "imported"})
-			for _, source := range []string{"followed", "imported"} {
+			if _, err := RunCommand(t.Context(), l, CommandOptions{Name: "run", Parser: "logcat", Args: []string{"cat", path}}); err != nil {
+				t.Fatal(err)
+			}
+			for _, source := range []string{"followed", "imported", "run"} {
 				runs, err := l.Runs(t.Context(), source)
 				if err != nil {
 					t.Fatal(err)
@@ -70,10 +75,10 @@ func TestLogcat_Launches(t *testing.T) {
 func TestLogcat_StartProc(t *testing.T) {
 	for body, want := range map[string]string{
 		"Start proc com.test.thalitest for activity com.test.thalitest/.MainActivity: pid=6178 uid=10155 gids={50155, 9997} abi=armeabi-v7a": "6178 com.test.thalitest",
-		"Start proc 4502:com.example.dungeon/u0a123 for top-activity {com.example.dungeon/com.godot.game.GodotApp}":                      "4502 com.example.dungeon",
-		"Start proc 29311:com.DefaultCompany.Game:unitycrash/u0a231 for service":                                                          "29311 com.DefaultCompany.Game:unitycrash",
-		"Process com.example.dungeon (pid 4502) has died: fg  TOP":                                                                         "",
-		"Start proc com.example.dungeon for activity com.example.dungeon/.Main":                                                            "",
+		"Start proc 4502:com.example.dungeon/u0a123 for top-activity {com.example.dungeon/com.godot.game.GodotApp}":                          "4502 com.example.dungeon",
+		"Start proc 29311:com.DefaultCompany.Game:unitycrash/u0a231 for service":                                                             "29311 com.DefaultCompany.Game:unitycrash",
+		"Process com.example.dungeon (pid 4502) has died: fg  TOP":                                                                           "",
+		"Start proc com.example.dungeon for activity com.example.dungeon/.Main":                                                              "",
 	} {
 		pid, pkg, ok := startProc(body)
 		if got := strings.TrimSpace(pid + " " + pkg); ok != (want != "") || ok && got != want {
