@@ -3,6 +3,7 @@ package follow
 import (
 	"fmt"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -45,7 +46,11 @@ func TestLogcat_Launches(t *testing.T) {
 			logtest.Eventually(t, waitFor, "the follower read the log", func() bool { return f.Status().Offset == int64(len(c.log)) })
 			mustClose(t, f)
 			mustImport(t, l, []byte(c.log), ImportOptions{Source: "imported"})
-			if _, err := RunCommand(t.Context(), l, CommandOptions{Name: "run", Parser: "logcat", Args: []string{"cat", path}}); err != nil {
+			printLog := []string{"cat", path}
+			if runtime.GOOS == "windows" {
+				printLog = []string{"cmd", "/c", "type", path}
+			}
+			if _, err := RunCommand(t.Context(), l, CommandOptions{Name: "run", Parser: "logcat", Args: printLog}); err != nil {
 				t.Fatal(err)
 			}
 			for _, source := range []string{"followed", "imported", "run"} {
