@@ -35,18 +35,9 @@ func TestGateway_Call_CrashedInFlight(t *testing.T) {
 		}
 		return res, r, took
 	}
-	text := func(res *mcp.CallToolResult) string {
-		var b strings.Builder
-		for _, c := range res.Content {
-			if tc, ok := c.(*mcp.TextContent); ok {
-				b.WriteString(tc.Text)
-			}
-		}
-		return b.String()
-	}
 
 	res, r, took := call(500)
-	answer := text(res)
+	answer := resultText(res)
 	t.Logf("answered in %s: %s", took, answer)
 	run := g.run(1)
 	for _, w := range []string{"the game crashed during this call: OverflowError: enemy pool overflow",
@@ -68,7 +59,7 @@ func TestGateway_Call_CrashedInFlight(t *testing.T) {
 	}
 	res, r, took = call(5000)
 	t.Logf("the abort answered in %s", took)
-	if answer := text(res); r.Status != oplog.StatusCrashed || !strings.Contains(answer, "SIGABRT") {
+	if answer := resultText(res); r.Status != oplog.StatusCrashed || !strings.Contains(answer, "SIGABRT") {
 		t.Errorf("the abort in run 2: %s after %s, %q; want crashed, naming SIGABRT", r.Status, took, answer)
 	}
 }
@@ -83,12 +74,7 @@ func TestGateway_Call_CrashedInFlight_SlowEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var answer string
-	for _, c := range res.Content {
-		if tc, ok := c.(*mcp.TextContent); ok {
-			answer += tc.Text
-		}
-	}
+	answer := resultText(res)
 	id, _ := res.Meta["log_id"].(uint64)
 	r, err := g.log.AwaitComplete(ctxTimeout(t, 10*time.Second), id)
 	if err != nil || r.Status != oplog.StatusCrashed || !strings.Contains(answer, "the game crashed during this call") || strings.Contains(answer, "EOF") {
@@ -106,14 +92,20 @@ func TestGateway_Call_CrashedInFlight_ExitMessage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var answer string
-	for _, c := range res.Content {
-		if tc, ok := c.(*mcp.TextContent); ok {
-			answer += tc.Text
-		}
-	}
+	answer := resultText(res)
 	want := "the game crashed during this call: spawn_enemy: the count is -3, below zero; quitting (python3 exited with status 1)"
 	if !res.IsError || !strings.Contains(answer, want) {
 		t.Errorf("the call answered %q; want %q", answer, want)
 	}
+}
+
+// resultText is the text of a tool's result.
+func resultText(res *mcp.CallToolResult) string {
+	var b strings.Builder
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			b.WriteString(tc.Text)
+		}
+	}
+	return b.String()
 }
