@@ -37,22 +37,24 @@ import (
 //     an engine's own words, "Script error exception: …"), registers and
 //     the "#00 pc 0001e0b0  /system/lib64/libc.so (abort+120)" frames.
 type logcatParser struct {
-	clk   *clock
-	inner Parser       // the parser of the message being read: by its tag, an engine's, else generic
-	gen   Parser       // the generic parser beneath the runtimes'
-	unity Parser       // Unity's, for its tag "Unity"
-	godot Parser       // Godot's, for its tag "godot"
-	fed   []fedLine    // the lines fed to inner whose entries have not come out
-	key   string       // the thread and tag of the message being read: its lines go on with it
-	col   int          // where the message begins in the last line with a header
-	h     logcatHeader // the last line's header
-	java  bool         // the message is AndroidRuntime's FATAL EXCEPTION, read into e
-	exc   bool         // its exception's line came
-	info  object       // its thread and process, its data
-	e     entry
-	nat   nativeCrash
-	end   int64 // where the last line ended
-	runs  logcatLaunches
+	clk    *clock
+	inner  Parser       // the parser of the message being read: by its tag, an engine's, else generic
+	gen    Parser       // the generic parser beneath the runtimes'
+	unity  Parser       // Unity's, for its tag "Unity"
+	godot  Parser       // Godot's, for its tag "godot"
+	fed    []fedLine    // the lines fed to inner whose entries have not come out
+	key    string       // the thread and tag of the message being read: its lines go on with it
+	col    int          // where the message begins in the last line with a header
+	h      logcatHeader // the last line's header
+	java   bool         // the message is AndroidRuntime's FATAL EXCEPTION, read into e
+	anr    bool         // the message is ActivityManager's ANR report, read into e
+	anrApp string       // the package it names
+	exc    bool         // its exception's line came
+	info   object       // its thread and process, its data
+	e      entry
+	nat    nativeCrash
+	end    int64 // where the last line ended
+	runs   logcatLaunches
 }
 
 // nativeCrash is a native crash's report being read. debuggerd writes the
@@ -200,6 +202,9 @@ func (p *logcatParser) line(h logcatHeader, ok bool, s, body string, end int64) 
 		}
 	}
 	p.h = h
+	if h.tag == "ActivityManager" && strings.HasPrefix(body, "ANR in ") {
+		return p.startANR(p.close(out), h, body, end)
+	}
 	return p.more(out, body, end)
 }
 
@@ -208,6 +213,9 @@ func (p *logcatParser) more(out []Entry, body string, end int64) []Entry {
 	if p.java {
 		p.javaLine(body, end)
 		return out
+	}
+	if p.anr {
+		return p.anrLine(out, body, end)
 	}
 	p.fed = append(p.fed, fedLine{end, p.h})
 	return p.mapped(out, p.inner.Line(body, end))
@@ -253,8 +261,8 @@ func (p *logcatParser) mapped(out, es []Entry) []Entry {
 // close completes the message being read.
 func (p *logcatParser) close(out []Entry) []Entry {
 	p.key = ""
-	if p.java {
-		p.java = false
+	if p.java || p.anr {
+		p.java, p.anr = false, false
 		p.e.rec.Data = p.info.bytes()
 		return p.e.take(out)
 	}

@@ -6,6 +6,8 @@ import (
 	"github.com/mcplogd/mcplogd/oplog"
 )
 
+// The game's app in a device's log: its launches and its ANRs.
+//
 // A device's log holds every launch of the game, each a process of its
 // own: logcatLaunches tells them apart, so that each is a run. The game is
 // the app whose process logs under an engine's tag (engineTag); its
@@ -108,4 +110,48 @@ func engineTag(tag string) bool {
 		return true
 	}
 	return false
+}
+
+// startANR begins ActivityManager's report of an app not responding: "ANR
+// in com.example.game (com.example.game/.MainActivity)", then its "PID:",
+// "Reason:", "Load:" and CPU usage lines. One record, titled by the app
+// and the reason; fatal when the app is the game (it hung: Android shows
+// the dialog that closes it, or kills it in the background), an error of
+// another app's.
+func (p *logcatParser) startANR(out []Entry, h logcatHeader, body string, end int64) []Entry {
+	p.key = h.proc + "\x00" + h.tag + "\x00" + string(rune('0'+h.level)) // its lines go on with it
+	p.anr = true
+	pkg, _, _ := strings.Cut(strings.TrimPrefix(body, "ANR in "), " ")
+	p.anrApp = pkg
+	level := h.level
+	if pkg == p.runs.game {
+		level = oplog.LevelFatal
+	}
+	p.info = object{}
+	p.info.str("process", pkg)
+	p.e.start(body, level, end)
+	p.e.rec.Time = h.t
+	p.e.setName(h.tag)
+	p.e.add(body, end)
+	return out
+}
+
+// anrLine reads a line of an ANR report: its reason is the title's.
+func (p *logcatParser) anrLine(out []Entry, body string, end int64) []Entry {
+	t := strings.TrimSpace(body)
+	if strings.HasPrefix(t, "ANR in ") { // another app's, right after
+		return p.startANR(p.e.take(out), p.h, body, end)
+	}
+	if reason, ok := strings.CutPrefix(t, "Reason: "); ok {
+		p.e.rec.Text = oplog.ClipText("ANR in " + p.anrApp + ": " + reason)
+	}
+	if pid, ok := strings.CutPrefix(t, "PID: "); ok {
+		p.info.str("pid", pid)
+		if pid == p.runs.pid { // the process that logs the engine's lines: the game, though its start was not seen
+			p.runs.game = p.anrApp
+			p.e.rec.Level = oplog.LevelFatal
+		}
+	}
+	p.e.add(body, end)
+	return out
 }

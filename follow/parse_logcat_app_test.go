@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -89,5 +90,55 @@ func TestLogcat_StartProc(t *testing.T) {
 		if got := strings.TrimSpace(pid + " " + pkg); ok != (want != "") || ok && got != want {
 			t.Errorf("%q: %q %v, want %q", body, got, ok, want)
 		}
+	}
+}
+
+// TestLogcat_ANR: ActivityManager's reports of apps not responding, in a
+// device's log followed, imported and read from adb's output: each report
+// one record titled by its app and reason; a system app's an error, the
+// game's fatal, the crash of its run; the game launched again is a run
+// that did not crash. Without the game's start (the log begun later), its
+// ANR is known as the game's by its process, which logged Unity's lines.
+func TestLogcat_ANR(t *testing.T) {
+	full := string(readSample(t, "logcat/anr_threadtime.txt"))
+	late := full[strings.Index(full, "12-06 11:00:01.000"):]
+	for name, log := range map[string]string{"full": full, "late": late} {
+		t.Run(name, func(t *testing.T) {
+			l := mustLog(t)
+			path := filepath.Join(t.TempDir(), "logcat.txt")
+			appendFile(t, path, "")
+			f := mustStart(t, l, Options{Name: "followed", Path: path, Parser: "logcat", Poll: 10 * time.Millisecond, Quiet: 50 * time.Millisecond})
+			for l := range strings.Lines(log) {
+				appendFile(t, path, l)
+			}
+			logtest.Eventually(t, waitFor, "the follower read the log", func() bool { return f.Status().Offset == int64(len(log)) })
+			mustClose(t, f)
+			mustImport(t, l, []byte(log), ImportOptions{Source: "imported"})
+			for _, source := range []string{"followed", "imported"} {
+				var anrs []string
+				for _, r := range ofSource(t, l, source) {
+					if strings.HasPrefix(r.Text, "ANR in ") || strings.Contains(r.Text, "PID: ") || strings.HasPrefix(r.Text, "Reason: ") {
+						anrs = append(anrs, fmt.Sprintf("%s %s", r.Level, r.Text))
+					}
+				}
+				want := []string{"error ANR in com.android.systemui: Broadcast of Intent { act=android.intent.action.SCREEN_ON flg=0x50200010 }",
+					"fatal ANR in com.example.dungeon: Input dispatching timed out (8b3a6c1 com.example.dungeon/com.unity3d.player.UnityPlayerActivity (server) is not responding. Waited 5001ms for MotionEvent)"}
+				if !slices.Equal(anrs, want) {
+					t.Errorf("%s: the ANR records %q, want %q", source, anrs, want)
+				}
+				runs, err := l.Runs(t.Context(), source)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var got []string
+				for _, r := range runs {
+					crash, _ := l.Get(t.Context(), r.CrashID)
+					got = append(got, fmt.Sprintf("%s %.30s", r.Outcome, crash.Text))
+				}
+				if len(got) != 2 || got[0] != "crashed ANR in com.example.dungeon: In" || strings.HasPrefix(got[1], oplog.OutcomeCrashed) {
+					t.Errorf("%s: runs %q, want crashed of the game's ANR, then one that did not crash", source, got)
+				}
+			}
+		})
 	}
 }
