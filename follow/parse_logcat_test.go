@@ -171,7 +171,7 @@ func TestParseLogcat_Formats(t *testing.T) {
 // after any record and resumed there, no line's message is lost.
 func TestParse_LogcatResume(t *testing.T) {
 	c := &clock{date: time.Now, now: time.Now}
-	for _, file := range []string{"dungeon_threadtime.txt", "kivy-sdl2-pause-sigsegv-brief.txt", "sdl-tuxracer-sigsegv-threadtime.txt"} {
+	for _, file := range []string{"dungeon_threadtime.txt", "anr_threadtime.txt", "kivy-sdl2-pause-sigsegv-brief.txt", "sdl-tuxracer-sigsegv-threadtime.txt"} {
 		data := readSample(t, "logcat/"+file)
 		all := feed(mustParser(t, "logcat"), data)
 		for i := range all {
