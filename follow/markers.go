@@ -155,11 +155,11 @@ func (m *marking) mark(entries []Entry) []Entry {
 	var out []Entry
 	for i := range entries {
 		e := &entries[i] // not a copy: an Entry is large, and most are passed over
-		if m.launched && e.Record.Kind == oplog.KindMarker && e.Record.Name == oplog.MarkerRun && (m.owned || m.p.Name() != "logcat") {
+		if m.foreign(&e.Record) {
 			if out == nil {
 				out = append(make([]Entry, 0, len(entries)), entries[:i]...)
 			}
-			continue // a launch is the run: the parser's start of one is not (but a device's log's: adb is no game)
+			continue
 		}
 		m.end = e.End
 		before, after := m.markers(&e.Record)
@@ -184,6 +184,23 @@ func (m *marking) mark(entries []Entry) []Entry {
 		return entries
 	}
 	return out
+}
+
+// foreign reports a run's start or end the parser read where another
+// decides them: a launch is the run, not the parser's start of one (but
+// a device's log's: adb is no game); where another writer owns the runs,
+// no start or end the parser read is one.
+func (m *marking) foreign(r *oplog.Record) bool {
+	if r.Kind != oplog.KindMarker {
+		return false
+	}
+	switch {
+	case m.owned:
+		return r.Name == oplog.MarkerRun || r.Name == oplog.MarkerExit
+	case m.launched:
+		return r.Name == oplog.MarkerRun && m.p.Name() != "logcat"
+	}
+	return false
 }
 
 // shutdownLine reports the engine's own line of a clean exit, which an

@@ -164,6 +164,8 @@ func (p *logcatParser) Line(line string, end int64) []Entry {
 		// What came before is the last launch's; the marker ends where
 		// it does, before this line.
 		out = append(p.close(nil), Entry{Record: m, End: prev})
+	} else if m, died := p.runs.died(h, body); ok && died {
+		out = append(p.close(nil), Entry{Record: m, End: prev})
 	}
 	out = append(out, p.line(h, ok, s, body, end)...)
 	if !p.nat.open {

@@ -21,6 +21,9 @@ type logcatLaunches struct {
 	started map[string]string // process → package, of the last processes started
 	game    string            // the game's package, once known
 	pid     string            // the game's process
+	// lmkd is the process the low-memory killer killed last, and what it
+	// said ("oom_score_adj 0 to free 612340kB rss; reason: …").
+	lmkd, lmkdSaid string
 }
 
 // maxStarted bounds the processes remembered.
@@ -57,6 +60,53 @@ func (l *logcatLaunches) launch(h logcatHeader, body string) (oplog.Record, bool
 		return oplog.Record{}, false // the first process seen: the run under way
 	}
 	return l.marker(h, l.game, pid), true // another process logs the engine's tag: relaunched
+}
+
+// died reads a line with its header, and returns the exit marker to put
+// before it when it says the game's process died: ActivityManager's
+// "Process com.example.game (pid 4502) has died: fg  TOP". The run exited
+// (the player closed the game, it finished), unless the low-memory killer
+// killed it just before ("lowmemorykiller: Kill 'com.example.game' (4502),
+// uid 10123, oom_score_adj 0 to free 612340kB rss; reason: …") or it died
+// of a signal the system did not send (": signal 6 (Aborted)", where the
+// log holds no tombstone): then it crashed, and the marker is its crash.
+func (l *logcatLaunches) died(h logcatHeader, body string) (oplog.Record, bool) {
+	t := strings.TrimSpace(body)
+	if h.tag == "lowmemorykiller" || h.tag == "lmkd" {
+		if rest, ok := strings.CutPrefix(t, "Kill '"); ok {
+			_, after, _ := strings.Cut(rest, "' (")
+			l.lmkd, _, _ = cutDigits(after)
+			_, l.lmkdSaid, _ = strings.Cut(after, "), ")
+			if i := strings.Index(l.lmkdSaid, "oom_score_adj "); i > 0 {
+				l.lmkdSaid = l.lmkdSaid[i:] // not its uid
+			}
+		}
+		return oplog.Record{}, false
+	}
+	if h.tag != "ActivityManager" || l.pid == "" {
+		return oplog.Record{}, false
+	}
+	rest, ok := strings.CutPrefix(t, "Process ")
+	pkg, rest, _ := strings.Cut(rest, " (pid ")
+	pid, rest, _ := cutDigits(rest)
+	how, died := strings.CutPrefix(rest, ") has died")
+	if !ok || !died || pid != l.pid {
+		return oplog.Record{}, false
+	}
+	how = strings.TrimSpace(strings.TrimPrefix(how, ":"))
+	level, text := oplog.LevelInfo, pkg+" (process "+pid+") died"
+	switch {
+	case pid == l.lmkd:
+		level, text = oplog.LevelFatal, pkg+" (process "+pid+") killed by the low-memory killer: "+l.lmkdSaid
+	case strings.HasPrefix(how, "signal ") && !strings.HasPrefix(how, "signal 9 "):
+		level, text = oplog.LevelFatal, pkg+" (process "+pid+") died of "+how
+	case how != "":
+		text += ": " + how
+	}
+	var o object
+	o.str("package", pkg)
+	o.str("pid", pid)
+	return oplog.Record{Kind: oplog.KindMarker, Name: oplog.MarkerExit, Level: level, Time: h.t, Text: oplog.ClipText(text), Data: o.bytes()}, true
 }
 
 // marker is the run marker of a launch of pkg as process pid.

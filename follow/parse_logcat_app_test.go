@@ -142,3 +142,45 @@ func TestLogcat_ANR(t *testing.T) {
 		})
 	}
 }
+
+// TestLogcat_Died: the game's process dies in a device's log, followed,
+// imported and read from adb's output: killed by the low-memory killer
+// while it played (its run crashed, titled by the kill), then, launched
+// again, closed by the player (its run exited). Another app the killer
+// killed, and its death, are no run's end.
+func TestLogcat_Died(t *testing.T) {
+	log := string(readSample(t, "logcat/lmkd_threadtime.txt"))
+	l := mustLog(t)
+	path := filepath.Join(t.TempDir(), "logcat.txt")
+	appendFile(t, path, "")
+	f := mustStart(t, l, Options{Name: "followed", Path: path, Parser: "logcat", Poll: 10 * time.Millisecond, Quiet: 50 * time.Millisecond})
+	for l := range strings.Lines(log) {
+		appendFile(t, path, l)
+	}
+	logtest.Eventually(t, waitFor, "the follower read the log", func() bool { return f.Status().Offset == int64(len(log)) })
+	mustClose(t, f)
+	mustImport(t, l, []byte(log), ImportOptions{Source: "imported"})
+	printLog := []string{"cat", path}
+	if runtime.GOOS == "windows" {
+		printLog = []string{"cmd", "/c", "type", path}
+	}
+	if _, err := RunCommand(t.Context(), l, CommandOptions{Name: "run", Parser: "logcat", Args: printLog}); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"crashed com.example.dungeon (process 6120) killed by the low-memory killer: oom_score_adj 0 to free 2445960kB rss",
+		"exited "}
+	for _, source := range []string{"followed", "imported", "run"} {
+		runs, err := l.Runs(t.Context(), source)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, r := range runs {
+			crash, _ := l.Get(t.Context(), r.CrashID)
+			got = append(got, r.Outcome+" "+crash.Text)
+		}
+		if len(got) != 2 || !strings.HasPrefix(got[0], want[0]) || got[1] != want[1] {
+			t.Errorf("%s: runs %q, want %q", source, got, want)
+		}
+	}
+}

@@ -35,7 +35,8 @@ func checkEnds(t *testing.T, es []Entry, size int64) {
 // later with other processes' lines between (those stay records of their
 // own), named by the game's frame, and its second time one group with the
 // first; AndroidRuntime's Java crash one fatal record titled by its
-// exception.
+// exception; the game's second and third launch each after a run marker,
+// each death of its process before an exit marker.
 func TestParse_Logcat(t *testing.T) {
 	data := readSample(t, "logcat/dungeon_threadtime.txt")
 	for _, parser := range []string{"logcat", "auto"} {
@@ -46,17 +47,23 @@ func TestParse_Logcat(t *testing.T) {
 			t.Fatalf("%s: chose %s", parser, p.Name())
 		}
 		var fatal []oplog.Record
-		var launches []string
+		var launches, exits []string
 		for i, e := range es {
 			if e.Record.Level == oplog.LevelFatal {
 				fatal = append(fatal, e.Record)
 			}
-			if e.Record.Kind == oplog.KindMarker && i+1 < len(es) {
+			if e.Record.Kind == oplog.KindMarker && e.Record.Name == oplog.MarkerExit {
+				exits = append(exits, e.Record.Text)
+			}
+			if e.Record.Kind == oplog.KindMarker && e.Record.Name == oplog.MarkerRun && i+1 < len(es) {
 				launches = append(launches, e.Record.Text+" | "+es[i+1].Record.Text[:len("Start proc 4502")])
 			}
 		}
-		if len(es) != 20 || len(fatal) != 3 {
-			t.Fatalf("%s: %d records (%d fatal), want 20 (3): %q", parser, len(es), len(fatal), texts(recordsOf(es)))
+		if len(es) != 22 || len(fatal) != 3 {
+			t.Fatalf("%s: %d records (%d fatal), want 22 (3): %q", parser, len(es), len(fatal), texts(recordsOf(es)))
+		}
+		if want := []string{"com.example.dungeon (process 4321) died: fg  TOP", "com.example.dungeon (process 4502) died: fg  TOP"}; !slices.Equal(exits, want) {
+			t.Errorf("%s: the exit markers %q, want %q", parser, exits, want)
 		}
 		// The game's second and third launch: its package was learnt from
 		// the first's Godot lines.
@@ -171,7 +178,7 @@ func TestParseLogcat_Formats(t *testing.T) {
 // after any record and resumed there, no line's message is lost.
 func TestParse_LogcatResume(t *testing.T) {
 	c := &clock{date: time.Now, now: time.Now}
-	for _, file := range []string{"dungeon_threadtime.txt", "anr_threadtime.txt", "kivy-sdl2-pause-sigsegv-brief.txt", "sdl-tuxracer-sigsegv-threadtime.txt"} {
+	for _, file := range []string{"dungeon_threadtime.txt", "anr_threadtime.txt", "lmkd_threadtime.txt", "kivy-sdl2-pause-sigsegv-brief.txt", "sdl-tuxracer-sigsegv-threadtime.txt"} {
 		data := readSample(t, "logcat/"+file)
 		all := feed(mustParser(t, "logcat"), data)
 		for i := range all {
