@@ -16,7 +16,7 @@ func FuzzParsers(f *testing.F) {
 	for _, name := range []string{"generic.log", "godot.log", "minecraft_latest.log", "unity_editor.log",
 		"godot/crash_runs.log", "unreal/ue5_hlod_assert.log", "minecraft/crash-2023-12-28_13.21.22-client.txt",
 		"unity/editor-5.5-import-crash.log", "generic/renpy_traceback_bom.txt", "logcat/dungeon_threadtime.txt",
-		"logcat/kivy-sdl2-pause-sigsegv-brief.txt", "logcat/libgdx-gltf-glthread-asold.txt"} {
+		"logcat/kivy-sdl2-pause-sigsegv-brief.txt", "logcat/libgdx-gltf-glthread-asold.txt", "logcat/anr_threadtime.txt", "logcat/lmkd_threadtime.txt"} {
 		data := readSample(f, name)
 		f.Add(data[:min(len(data), 4096)])
 	}
