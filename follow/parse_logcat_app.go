@@ -21,6 +21,7 @@ type logcatLaunches struct {
 	started map[string]string // process → package, of the last processes started
 	game    string            // the game's package, once known
 	pid     string            // the game's process
+	runs    map[string]bool   // the processes that had a run
 	// lmkd is the process the low-memory killer killed last, and what it
 	// said ("oom_score_adj 0 to free 612340kB rss; reason: …").
 	lmkd, lmkdSaid string
@@ -44,15 +45,15 @@ func (l *logcatLaunches) launch(h logcatHeader, body string) (oplog.Record, bool
 		if pkg != l.game || pid == l.pid {
 			return oplog.Record{}, false
 		}
-		l.pid = pid
+		l.ran(pid)
 		return l.marker(h, pkg, pid), true
 	}
 	pid := logcatPid(h.proc)
-	if pid == "" || pid == l.pid || !engineTag(h.tag) {
-		return oplog.Record{}, false
+	if pid == "" || pid == l.pid || !engineTag(h.tag) || l.runs[pid] {
+		return oplog.Record{}, false // (two processes at once logging the tag: a run each, once)
 	}
 	was := l.pid
-	l.pid = pid
+	l.ran(pid)
 	if pkg, ok := l.started[pid]; ok {
 		l.game = pkg
 	}
@@ -60,6 +61,14 @@ func (l *logcatLaunches) launch(h logcatHeader, body string) (oplog.Record, bool
 		return oplog.Record{}, false // the first process seen: the run under way
 	}
 	return l.marker(h, l.game, pid), true // another process logs the engine's tag: relaunched
+}
+
+// ran makes pid the game's process, which has its run.
+func (l *logcatLaunches) ran(pid string) {
+	if l.runs == nil || len(l.runs) >= maxStarted {
+		l.runs = map[string]bool{}
+	}
+	l.pid, l.runs[pid] = pid, true
 }
 
 // died reads a line with its header, and returns the exit marker to put

@@ -184,3 +184,23 @@ func TestLogcat_Died(t *testing.T) {
 		}
 	}
 }
+
+// TestLogcat_TwoProcessesAtOnce: two processes log Unity's tag at once
+// (two Unity apps, a log kept to the tag): a run for each, not one at
+// every change between them.
+func TestLogcat_TwoProcessesAtOnce(t *testing.T) {
+	var b strings.Builder
+	for i := range 10 {
+		pid := 5100 + 100*(i%2)
+		fmt.Fprintf(&b, "12-06 13:00:%02d.000  %d  %d I Unity   : frame %d\n", i, pid, pid+30, i)
+	}
+	l := mustLog(t)
+	mustImport(t, l, []byte(b.String()), ImportOptions{Parser: "logcat"})
+	runs, err := l.Runs(t.Context(), testSource)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(runs) != 2 || runs[0].Records != 1 {
+		t.Errorf("%d runs (%+v), want 2: the first process's first line, then the rest", len(runs), runs)
+	}
+}
