@@ -56,7 +56,16 @@ type capture struct {
 	// Perl's die, a C program's fprintf(stderr, …) and exit(2)).
 	lastLine   string
 	lastLineAt time.Time
+	// runHeld: the launch's run marker waits (at most runHoldWait) for
+	// the first line with a time of its own, which it takes when earlier:
+	// adb logcat prints the device's log from its start first, and the
+	// launches in it are runs before this one.
+	runHeld bool
+	heldAt  time.Time
 }
+
+// runHoldWait bounds how long a run marker waits for the first line.
+const runHoldWait = 2 * time.Second
 
 // drainWait bounds how long output is read after the program exited:
 // what it printed is read at once, but a process it started may hold the
@@ -83,6 +92,10 @@ func (c *capture) launched(pid int, t time.Time) {
 	data, _ := json.Marshal(map[string]any{"reason": "launch", "command": commandText(c.opts.Args), "pid": pid})
 	c.pending = append(c.pending, prepare(oplog.Record{Kind: oplog.KindMarker, Name: oplog.MarkerRun, Level: oplog.LevelInfo,
 		Time: t.UTC(), Text: "run started: " + commandText(c.opts.Args), Data: data}, c.opts.Name))
+	if c.opts.Parser == "logcat" {
+		c.runHeld, c.heldAt = true, time.Now()
+		return
+	}
 	c.store()
 }
 
@@ -173,8 +186,17 @@ func (c *capture) feed(b []byte) {
 
 func (c *capture) add(es []Entry) {
 	for _, e := range es {
+		own := e.Record.Time
 		read := c.times.stamp(&e) // when it was printed, though a parser held it
 		r := &e.Record
+		if c.runHeld && !own.IsZero() {
+			for i := range c.pending { // the marker, and a header with no time ("--------- beginning of main")
+				if own.Before(c.pending[i].Time) {
+					c.pending[i].Time = own.UTC() // the run began no later than its first line
+				}
+			}
+			c.runHeld = false
+		}
 		if r.Kind == oplog.KindLine && r.Level >= oplog.LevelError && r.Stack == "" {
 			c.lastErr, c.afterErr, c.lastErrAt = r.Text, 0, read
 		} else {
@@ -247,6 +269,7 @@ func (c *capture) exited(e Exit) oplog.Record {
 		c.add(c.parser.Line(cleanLine(c.lines.take()), c.read))
 	}
 	c.add(c.parser.Flush())
+	c.runHeld = false
 	c.store() // the records the marker may name have their IDs
 	data := map[string]any{"durationMs": e.Duration.Milliseconds()}
 	if e.Signal != "" {
@@ -295,6 +318,10 @@ func (c *capture) exited(e Exit) oplog.Record {
 // store appends what is pending, as the follower does (appendCutting);
 // on an error it keeps it for the next try.
 func (c *capture) store() {
+	if c.runHeld && time.Since(c.heldAt) < runHoldWait {
+		return
+	}
+	c.runHeld = false
 	for len(c.pending) > 0 {
 		batch := c.pending[:min(len(c.pending), batchSize)]
 		err := appendCutting(batch, func(recs []oplog.Record) error { return c.a.Append(context.Background(), recs) },

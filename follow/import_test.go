@@ -323,13 +323,13 @@ func TestImport_UnstampedTakesTheTimeBefore(t *testing.T) {
 }
 
 // TestImport_HeaderBeforeFirstTime: a log whose first line has no time
-// (logcat's "--------- beginning of main") has the run of its first time,
+// (a game's banner) has the run of its first time,
 // not the import's: the header is given it.
 func TestImport_HeaderBeforeFirstTime(t *testing.T) {
 	l := mustLog(t)
-	mustImport(t, l, []byte("--------- beginning of main\n"+
-		"12-06 10:00:01.100  1100  1180 I ActivityManager: Start proc 4321:com.example.dungeon/u0a123 for top-activity\n"+
-		"12-06 10:00:02.000  4321  4345 I godot   : Loading level 1\n"), ImportOptions{Parser: "logcat"})
+	mustImport(t, l, []byte("=== Dungeon 0.3 ===\n"+
+		"2026-12-06 10:00:01.100 INFO starting\n"+
+		"2026-12-06 10:00:02.000 INFO Loading level 1\n"), ImportOptions{Parser: "generic"})
 	recs := all(t, l)
 	first := recs[1].Time // the first line with a time, after the header
 	if first.Hour() != 10 || first.Second() != 1 {

@@ -55,6 +55,13 @@ type logcatParser struct {
 	nat    nativeCrash
 	end    int64 // where the last line ended
 	runs   logcatLaunches
+	seps   []heldLine // separators waiting for the next line's time
+}
+
+// heldLine is a line held, and where it ends.
+type heldLine struct {
+	text string
+	end  int64
 }
 
 // nativeCrash is a native crash's report being read. debuggerd writes the
@@ -121,9 +128,31 @@ func (*logcatParser) ownReports() []rtKind {
 	return kinds
 }
 
-func (p *logcatParser) Flush() []Entry { return p.closeNative(p.close(nil), p.end) }
+func (p *logcatParser) Flush() []Entry {
+	return p.closeNative(p.close(p.takeSeparators(time.Time{})), p.end)
+}
 
 func (p *logcatParser) Line(line string, end int64) []Entry {
+	if len(p.seps) > 0 {
+		if h, _, ok := parseLogcat(trimRight(line), p.clk); ok {
+			return append(p.takeSeparators(h.t), p.read(line, end)...)
+		}
+	}
+	return p.read(line, end)
+}
+
+// takeSeparators gives out the separators held, at t.
+func (p *logcatParser) takeSeparators(t time.Time) []Entry {
+	var out []Entry
+	for _, s := range p.seps {
+		out = append(out, Entry{Record: oplog.Record{Kind: oplog.KindLine, Level: oplog.LevelInfo, Time: t, Text: s.text}, End: s.end})
+	}
+	p.seps = p.seps[:0]
+	return out
+}
+
+// read reads a line.
+func (p *logcatParser) read(line string, end int64) []Entry {
 	prev := p.end
 	p.end = end
 	s := trimRight(line)
@@ -184,10 +213,18 @@ func (p *logcatParser) line(h logcatHeader, ok bool, s, body string, end int64) 
 	switch {
 	case !ok && s == "" && p.key != "":
 		return p.more(nil, "", end) // a blank line within a message, or a double-spaced copy
+	case !ok && strings.HasPrefix(s, "--------- ") && !p.nat.open:
+		// logcat's "--------- beginning of main", with no time: held until
+		// the next line, whose time it takes (adb prints it as it starts,
+		// before the device's log from its start).
+		out := p.close(nil)
+		p.inner = p.gen
+		p.seps = append(p.seps, heldLine{s, end})
+		return out
 	case !ok:
 		out := p.close(nil)
 		p.inner = p.gen
-		return p.feed(out, logcatHeader{level: oplog.LevelInfo}, s, end) // "--------- beginning of crash"
+		return p.feed(out, logcatHeader{level: oplog.LevelInfo}, s, end)
 	}
 	var out []Entry
 	if key := h.proc + "\x00" + h.tag + "\x00" + string(rune('0'+h.level)); key != p.key {

@@ -71,6 +71,12 @@ func TestLogcat_Launches(t *testing.T) {
 				if !ok {
 					t.Errorf("%s: runs %q, want crashed of %q", source, got, c.want)
 				}
+				// The current run, by time, is the last launch: under mcplogd
+				// run too, whose start (adb's) takes the time of the log's
+				// first line, the launches in it being earlier.
+				if cur := oplog.Latest(runs)[source][0]; len(runs) > 0 && runs[cur].Run != runs[len(runs)-1].Run {
+					t.Errorf("%s: the current run is run %d (start %s), not the last launch", source, runs[cur].Run, runs[cur].Start)
+				}
 			}
 		})
 	}

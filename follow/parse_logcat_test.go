@@ -80,6 +80,9 @@ func TestParse_Logcat(t *testing.T) {
 			start.Time.Hour() != 10 || start.Time.Nanosecond() != 100_000_000 {
 			t.Errorf("%s: header not read: %+v", parser, start)
 		}
+		if r := byText["--------- beginning of main"]; !r.Time.Equal(start.Time) {
+			t.Errorf("%s: logcat's separator at %s, want the next line's time %s", parser, r.Time, start.Time)
+		}
 		if r := byText["setClientStateLocked: layer not found"]; r.Level != oplog.LevelDebug || r.Name != "SurfaceFlinger" {
 			t.Errorf("%s: a D line: %+v", parser, r)
 		}
