@@ -197,25 +197,7 @@ func (c *capture) add(es []Entry) {
 			}
 			c.runHeld = false
 		}
-		if r.Kind == oplog.KindLine && r.Level >= oplog.LevelError && r.Stack == "" {
-			c.lastErr, c.afterErr, c.lastErrAt = r.Text, 0, read
-		} else {
-			c.afterErr++
-		}
-		if r.Kind == oplog.KindLine && r.Level < oplog.LevelError && r.Stack == "" && saysFailed(r.Text) {
-			c.lastFail, c.afterFail, c.lastFailAt = r.Text, 0, read
-		} else {
-			c.afterFail++
-		}
-		if oplog.ThreadDied(r.Text) && r.Level >= oplog.LevelError && r.Stack != "" {
-			c.afterThread, c.threadAt = 0, read
-		} else {
-			c.afterThread++
-		}
-		c.lastLine = ""
-		if r.Kind == oplog.KindLine && r.Stack == "" {
-			c.lastLine, c.lastLineAt = r.Text, read
-		}
+		c.note(r, read)
 		switch {
 		case tsanEnd(r.Text) || tsanEnd(r.Stack):
 			c.tsanExit = 0
@@ -224,6 +206,52 @@ func (c *capture) add(es []Entry) {
 		}
 		c.pending = append(c.pending, prepare(e.Record, c.opts.Name))
 	}
+}
+
+// note follows the records a failing exit may name as its reason or
+// cause (exited): r, read at read.
+func (c *capture) note(r *oplog.Record, read time.Time) {
+	line := r.Kind == oplog.KindLine && r.Stack == ""
+	if line && launcherNoise(r.Text) {
+		return // the exit restated, or Wine's own: not why the program ended
+	}
+	if line && r.Level >= oplog.LevelError {
+		c.lastErr, c.afterErr, c.lastErrAt = r.Text, 0, read
+	} else {
+		c.afterErr++
+	}
+	if line && r.Level < oplog.LevelError && saysFailed(r.Text) {
+		c.lastFail, c.afterFail, c.lastFailAt = r.Text, 0, read
+	} else {
+		c.afterFail++
+	}
+	if oplog.ThreadDied(r.Text) && r.Level >= oplog.LevelError && r.Stack != "" {
+		c.afterThread, c.threadAt = 0, read
+	} else {
+		c.afterThread++
+	}
+	c.lastLine = ""
+	if line {
+		c.lastLine, c.lastLineAt = r.Text, read
+	}
+}
+
+// launcherNoise reports a line printed around a program's end that says
+// nothing of why it ended: a launcher restating the status (go run's "exit
+// status 1", cargo's "process didn't exit successfully: `…` (exit status:
+// 2)", make's "make: *** [run] Error 1"), Wine's debug channels but its
+// errors ("0110:fixme:ntdll:…").
+func launcherNoise(text string) bool {
+	t := strings.TrimSpace(text)
+	switch {
+	case isDigits(strings.TrimPrefix(t, "exit status ")) && strings.HasPrefix(t, "exit status "):
+	case strings.Contains(t, "process didn't exit successfully: `"):
+	case strings.HasPrefix(t, "make: *** "), strings.HasPrefix(t, "make[") && strings.Contains(t, "]: *** "):
+	case wineDebugLine(t) && !strings.Contains(t[:min(len(t), 10)], "err:"):
+	default:
+		return false
+	}
+	return true
 }
 
 // saysFailed reports a line whose words say something failed: the last a

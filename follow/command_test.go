@@ -234,6 +234,13 @@ func TestRunCommand_ExitReason(t *testing.T) {
 		{`echo "could not open window"; echo "bye"; exit 1`, "could not open window"},
 		{`echo "loading level 3"; exit 1`, "loading level 3"},
 		{`echo "Game over: no save slot for player 3" >&2; exit 2`, "Game over: no save slot for player 3"},
+		// What a launcher or Wine prints after it: not the reason.
+		{`echo "no save slot" >&2; echo "exit status 1" >&2; exit 1`, "no save slot"},
+		{`echo "Game over: no save slot"; echo "0110:fixme:ntdll:NtQuerySystemInformation info_class 2" >&2; exit 1`, "Game over: no save slot"},
+		{"echo 'level 3 has no ground' >&2; echo 'error: process didn'\\''t exit successfully: `target/debug/game` (exit status: 2)' >&2; exit 101",
+			"level 3 has no ground"},
+		{`echo "no save slot" >&2; echo "make: *** [Makefile:3: run] Error 1" >&2; exit 2`, "no save slot"},
+		{`echo "0024:err:module:import_dll Library MSVCP140.dll not found" >&2; exit 1`, "0024:err:module:import_dll Library MSVCP140.dll not found"},
 	} {
 		l := mustLog(t)
 		runCmd(t, l, CommandOptions{Args: []string{"sh", "-c", c.script}})
