@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/mcplogd/mcplogd/oplog"
 )
@@ -239,11 +240,13 @@ func (c *capture) note(r *oplog.Record, read time.Time) {
 // launcherNoise reports a line printed around a program's end that says
 // nothing of why it ended: a launcher restating the status (go run's "exit
 // status 1", cargo's "process didn't exit successfully: `…` (exit status:
-// 2)", make's "make: *** [run] Error 1"), Wine's debug channels but its
-// errors ("0110:fixme:ntdll:…").
+// 2)", make's "make: *** [run] Error 1"), npm's spinner ("⠙", a line with
+// no letter or digit), Wine's debug channels but its errors
+// ("0110:fixme:ntdll:…").
 func launcherNoise(text string) bool {
 	t := strings.TrimSpace(text)
 	switch {
+	case !strings.ContainsFunc(t, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }):
 	case isDigits(strings.TrimPrefix(t, "exit status ")) && strings.HasPrefix(t, "exit status "):
 	case strings.Contains(t, "process didn't exit successfully: `"):
 	case strings.HasPrefix(t, "make: *** "), strings.HasPrefix(t, "make[") && strings.Contains(t, "]: *** "):

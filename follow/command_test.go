@@ -240,6 +240,7 @@ func TestRunCommand_ExitReason(t *testing.T) {
 		{"echo 'level 3 has no ground' >&2; echo 'error: process didn'\\''t exit successfully: `target/debug/game` (exit status: 2)' >&2; exit 101",
 			"level 3 has no ground"},
 		{`echo "no save slot" >&2; echo "make: *** [Makefile:3: run] Error 1" >&2; exit 2`, "no save slot"},
+		{`echo "no save slot" >&2; printf '\342\240\231\n'; exit 3`, "no save slot"}, // npm's spinner, "⠙"
 		{`echo "0024:err:module:import_dll Library MSVCP140.dll not found" >&2; exit 1`, "0024:err:module:import_dll Library MSVCP140.dll not found"},
 	} {
 		l := mustLog(t)
