@@ -198,9 +198,6 @@ func (p *logcatParser) startANR(out []Entry, h logcatHeader, body string, end in
 // anrLine reads a line of an ANR report: its reason is the title's.
 func (p *logcatParser) anrLine(out []Entry, body string, end int64) []Entry {
 	t := strings.TrimSpace(body)
-	if strings.HasPrefix(t, "ANR in ") { // another app's, right after
-		return p.startANR(p.e.take(out), p.h, body, end)
-	}
 	if reason, ok := strings.CutPrefix(t, "Reason: "); ok {
 		p.e.rec.Text = oplog.ClipText("ANR in " + p.anrApp + ": " + reason)
 	}

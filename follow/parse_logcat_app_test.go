@@ -210,3 +210,24 @@ func TestLogcat_TwoProcessesAtOnce(t *testing.T) {
 		t.Errorf("%d runs (%+v), want 2: the first process's first line, then the rest", len(runs), runs)
 	}
 }
+
+// TestLogcat_ANRsBackToBack: two apps' ANR reports one after the other
+// under the same header are a record each, each with its process.
+func TestLogcat_ANRsBackToBack(t *testing.T) {
+	var b strings.Builder
+	for _, app := range []string{"com.android.systemui", "com.example.dungeon"} {
+		for _, l := range []string{"ANR in " + app, "PID: 880", "Reason: executing service " + app + "/.Service"} {
+			b.WriteString("12-06 11:00:05.000  1100  1190 E ActivityManager: " + l + "\n")
+		}
+	}
+	es := feed(mustParser(t, "logcat"), []byte(b.String()))
+	var got []string
+	for _, e := range es {
+		got = append(got, e.Record.Text+" "+string(e.Record.Data))
+	}
+	want := []string{`ANR in com.android.systemui: executing service com.android.systemui/.Service {"process":"com.android.systemui","pid":"880"}`,
+		`ANR in com.example.dungeon: executing service com.example.dungeon/.Service {"process":"com.example.dungeon","pid":"880"}`}
+	if !slices.Equal(got, want) {
+		t.Errorf("records %q, want %q", got, want)
+	}
+}
