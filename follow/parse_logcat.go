@@ -74,6 +74,7 @@ type nativeCrash struct {
 	open           bool
 	e              entry
 	signal, banner bool    // its "Fatal signal" line, its tombstone's banner came
+	app, pid       string  // the process that crashed, as its lines name it
 	last           bool    // the last line was its own: an unheaded line goes on with it
 	others         int     // lines of other tags since its last
 	held           []Entry // their records
@@ -318,6 +319,9 @@ func (p *logcatParser) closeNative(out []Entry, upto int64) []Entry {
 		return out
 	}
 	n.e.end = max(n.e.end, upto)
+	if !p.runs.isGame(n.app, n.pid) {
+		n.e.rec.Level = oplog.LevelError // another app's crash, not the game's
+	}
 	all := n.e.take(nil)
 	all = append(append(all, n.held...), out...)
 	for i := range all {
@@ -334,6 +338,9 @@ func (p *logcatParser) javaLine(body string, end int64) {
 	switch {
 	case !p.exc && strings.HasPrefix(t, "Process: "):
 		p.info.str("process", t[len("Process: "):])
+		if app, pid, _ := strings.Cut(t[len("Process: "):], ", PID: "); !p.runs.isGame(app, pid) {
+			p.e.rec.Level = oplog.LevelError // another app's crash, not the game's
+		}
 		p.e.end = end
 	case !p.exc && t == "":
 		p.e.end = end
@@ -391,6 +398,7 @@ func (n *nativeCrash) add(body string, end int64) {
 func (n *nativeCrash) mark(t string) {
 	n.signal = n.signal || strings.HasPrefix(t, "Fatal signal ")
 	n.banner = n.banner || strings.HasPrefix(t, "*** *** ***")
+	n.app, n.pid = crashedProcess(t, n.app, n.pid)
 }
 
 // another reports a line of a tombstone's tags that begins another crash.

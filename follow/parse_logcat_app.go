@@ -171,6 +171,34 @@ func engineTag(tag string) bool {
 	return false
 }
 
+// isGame reports whether the app or process a crash names (either may be
+// "") may be the game's: yes while the game is not known.
+func (l *logcatLaunches) isGame(app, pid string) bool {
+	switch {
+	case l.game == "" || app == "" && pid == "":
+		return true
+	case app != "":
+		return app == l.game
+	}
+	return pid == l.pid
+}
+
+// crashedProcess reads the process a native crash's line names, beside
+// app and pid read before: libc's "Fatal signal 11 (SIGSEGV), … in tid
+// 4530 (GLThread 15), pid 4502 (example.dungeon)", the tombstone's "pid:
+// 4502, tid: 4530, name: GLThread 15  >>> com.example.dungeon <<<".
+func crashedProcess(t, app, pid string) (string, string) {
+	if i := strings.Index(t, ">>> "); i >= 0 && strings.HasSuffix(t, " <<<") {
+		app = strings.TrimSuffix(t[i+len(">>> "):], " <<<")
+	}
+	if _, after, ok := strings.Cut(t, ", pid "); ok && strings.HasPrefix(t, "Fatal signal ") {
+		pid, _, _ = cutDigits(after)
+	} else if after, ok := strings.CutPrefix(t, "pid: "); ok {
+		pid, _, _ = cutDigits(after)
+	}
+	return app, pid
+}
+
 // startANR begins ActivityManager's report of an app not responding: "ANR
 // in com.example.game (com.example.game/.MainActivity)", then its "PID:",
 // "Reason:", "Load:" and CPU usage lines. One record, titled by the app

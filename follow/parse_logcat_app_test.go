@@ -231,3 +231,52 @@ func TestLogcat_ANRsBackToBack(t *testing.T) {
 		t.Errorf("records %q, want %q", got, want)
 	}
 }
+
+// TestLogcat_OtherAppsCrash: in a device's log, other apps crash while the
+// game plays (a Java crash of Play services, a native one of the system
+// UI): errors, not the game's crash; its run goes on. The same crashes
+// before the game is known are fatal, as any crash of an unknown app.
+func TestLogcat_OtherAppsCrash(t *testing.T) {
+	others := `12-06 14:00:03.000  3000  3000 E AndroidRuntime: FATAL EXCEPTION: main
+12-06 14:00:03.000  3000  3000 E AndroidRuntime: Process: com.google.android.gms, PID: 3000
+12-06 14:00:03.000  3000  3000 E AndroidRuntime: java.lang.IllegalStateException: no account
+12-06 14:00:03.000  3000  3000 E AndroidRuntime: 	at com.google.android.gms.Sync.run(Sync.java:10)
+12-06 14:00:04.000   880   900 F libc    : Fatal signal 11 (SIGSEGV), code 1 (SEGV_MAPERR), fault addr 0x0 in tid 900 (RenderThread), pid 880 (ndroid.systemui)
+12-06 14:00:04.100  4600  4600 F DEBUG   : pid: 880, tid: 900, name: RenderThread  >>> com.android.systemui <<<
+12-06 14:00:04.100  4600  4600 F DEBUG   : signal 11 (SIGSEGV), code 1 (SEGV_MAPERR), fault addr 0x0
+`
+	game := `12-06 14:00:00.000  1100  1180 I ActivityManager: Start proc 5120:com.example.dungeon/u0a123 for top-activity
+12-06 14:00:01.000  5120  5150 I godot   : Loading level 1
+`
+	for name, c := range map[string]struct {
+		log   string
+		level oplog.Level
+	}{
+		"known":   {game + others + "12-06 14:00:05.000  5120  5150 I godot   : Level 1 ready\n", oplog.LevelError},
+		"unknown": {others, oplog.LevelFatal},
+	} {
+		t.Run(name, func(t *testing.T) {
+			l := mustLog(t)
+			mustImport(t, l, []byte(c.log), ImportOptions{Parser: "logcat"})
+			var crashes []string
+			for _, r := range all(t, l) {
+				if strings.HasPrefix(r.Text, "java.lang.") || strings.HasPrefix(r.Text, "Fatal signal") || strings.HasPrefix(r.Text, "signal 11") {
+					crashes = append(crashes, r.Level.String()+" "+r.Text[:20])
+					if r.Level != c.level {
+						t.Errorf("%s %q, want %s", r.Level, r.Text, c.level)
+					}
+				}
+			}
+			if len(crashes) != 2 {
+				t.Errorf("crash records %q, want the two", crashes)
+			}
+			runs, err := l.Runs(t.Context(), testSource)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if crashed := runs[len(runs)-1].Outcome == oplog.OutcomeCrashed; crashed != (c.level == oplog.LevelFatal) {
+				t.Errorf("the run %s", runs[len(runs)-1].Outcome)
+			}
+		})
+	}
+}
