@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"os/exec"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -93,7 +94,7 @@ func (c *capture) launched(pid int, t time.Time) {
 	data, _ := json.Marshal(map[string]any{"reason": "launch", "command": commandText(c.opts.Args), "pid": pid})
 	c.pending = append(c.pending, prepare(oplog.Record{Kind: oplog.KindMarker, Name: oplog.MarkerRun, Level: oplog.LevelInfo,
 		Time: t.UTC(), Text: "run started: " + commandText(c.opts.Args), Data: data}, c.opts.Name))
-	if c.opts.Parser == "logcat" {
+	if c.opts.Parser == "logcat" || commandName(c.opts.Args) == "adb" && slices.Contains(c.opts.Args, "logcat") {
 		c.runHeld, c.heldAt = true, time.Now()
 		return
 	}

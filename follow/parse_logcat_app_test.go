@@ -2,6 +2,7 @@ package follow
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -15,8 +16,9 @@ import (
 
 // TestLogcat_Launches: a device's log of three launches of a Godot game,
 // followed as adb writes it, imported, and read from a program's output
-// (mcplogd run -- adb logcat: adb is no game, and its start the first
-// launch's run but not the others'): each launch is a run, crashed of
+// (mcplogd run -- adb logcat, with the parser named and detected: adb is
+// no game, and its start the first launch's run but not the others'):
+// each launch is a run, crashed of
 // its own crash (two native crashes at the same place, then a Java one),
 // so that the last run's crash is the Java one. The same log kept to the
 // engine's and the crashes' tags (adb logcat -s godot libc DEBUG), with no
@@ -54,7 +56,20 @@ func TestLogcat_Launches(t *testing.T) {
 			if _, err := RunCommand(t.Context(), l, CommandOptions{Name: "run", Parser: "logcat", Args: printLog}); err != nil {
 				t.Fatal(err)
 			}
-			for _, source := range []string{"followed", "imported", "run"} {
+			sources := []string{"followed", "imported", "run"}
+			if runtime.GOOS != "windows" {
+				// "mcplogd run -- adb logcat", the parser detected: an adb of
+				// ours that prints the log.
+				adb := filepath.Join(t.TempDir(), "adb")
+				if err := os.WriteFile(adb, []byte("#!/bin/sh\nexec cat '"+path+"'\n"), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if _, err := RunCommand(t.Context(), l, CommandOptions{Name: "adb", Args: []string{adb, "logcat"}}); err != nil {
+					t.Fatal(err)
+				}
+				sources = append(sources, "adb")
+			}
+			for _, source := range sources {
 				runs, err := l.Runs(t.Context(), source)
 				if err != nil {
 					t.Fatal(err)
