@@ -40,45 +40,9 @@ func TestLogcat_Launches(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			l := mustLog(t)
-			path := filepath.Join(t.TempDir(), "logcat.txt")
-			appendFile(t, path, "")
-			f := mustStart(t, l, Options{Name: "followed", Path: path, Parser: "logcat", Poll: 10 * time.Millisecond, Quiet: 50 * time.Millisecond})
-			for l := range strings.Lines(c.log) {
-				appendFile(t, path, l)
-			}
-			logtest.Eventually(t, waitFor, "the follower read the log", func() bool { return f.Status().Offset == int64(len(c.log)) })
-			mustClose(t, f)
-			mustImport(t, l, []byte(c.log), ImportOptions{Source: "imported"})
-			printLog := []string{"cat", path}
-			if runtime.GOOS == "windows" {
-				printLog = []string{"cmd", "/c", "type", path}
-			}
-			if _, err := RunCommand(t.Context(), l, CommandOptions{Name: "run", Parser: "logcat", Args: printLog}); err != nil {
-				t.Fatal(err)
-			}
-			sources := []string{"followed", "imported", "run"}
-			if runtime.GOOS != "windows" {
-				// "mcplogd run -- adb logcat", the parser detected: an adb of
-				// ours that prints the log.
-				adb := filepath.Join(t.TempDir(), "adb")
-				if err := os.WriteFile(adb, []byte("#!/bin/sh\nexec cat '"+path+"'\n"), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if _, err := RunCommand(t.Context(), l, CommandOptions{Name: "adb", Args: []string{adb, "logcat"}}); err != nil {
-					t.Fatal(err)
-				}
-				sources = append(sources, "adb")
-			}
+			sources := readLogcatEveryWay(t, l, c.log)
 			for _, source := range sources {
-				runs, err := l.Runs(t.Context(), source)
-				if err != nil {
-					t.Fatal(err)
-				}
-				var got []string
-				for _, r := range runs {
-					crash, _ := l.Get(t.Context(), r.CrashID)
-					got = append(got, fmt.Sprintf("%s %.60s", r.Outcome, crash.Text))
-				}
+				runs, got := runEnds(t, l, source)
 				ok := len(got) == len(c.want)
 				for i := 0; ok && i < len(got); i++ {
 					ok = strings.HasPrefix(got[i], oplog.OutcomeCrashed+" "+c.want[i])
@@ -126,15 +90,7 @@ func TestLogcat_ANR(t *testing.T) {
 	for name, log := range map[string]string{"full": full, "late": late} {
 		t.Run(name, func(t *testing.T) {
 			l := mustLog(t)
-			path := filepath.Join(t.TempDir(), "logcat.txt")
-			appendFile(t, path, "")
-			f := mustStart(t, l, Options{Name: "followed", Path: path, Parser: "logcat", Poll: 10 * time.Millisecond, Quiet: 50 * time.Millisecond})
-			for l := range strings.Lines(log) {
-				appendFile(t, path, l)
-			}
-			logtest.Eventually(t, waitFor, "the follower read the log", func() bool { return f.Status().Offset == int64(len(log)) })
-			mustClose(t, f)
-			mustImport(t, l, []byte(log), ImportOptions{Source: "imported"})
+			readLogcatEveryWay(t, l, log)
 			for _, source := range []string{"followed", "imported"} {
 				var anrs []string
 				for _, r := range ofSource(t, l, source) {
@@ -147,16 +103,8 @@ func TestLogcat_ANR(t *testing.T) {
 				if !slices.Equal(anrs, want) {
 					t.Errorf("%s: the ANR records %q, want %q", source, anrs, want)
 				}
-				runs, err := l.Runs(t.Context(), source)
-				if err != nil {
-					t.Fatal(err)
-				}
-				var got []string
-				for _, r := range runs {
-					crash, _ := l.Get(t.Context(), r.CrashID)
-					got = append(got, fmt.Sprintf("%s %.30s", r.Outcome, crash.Text))
-				}
-				if len(got) != 2 || got[0] != "crashed ANR in com.example.dungeon: In" || strings.HasPrefix(got[1], oplog.OutcomeCrashed) {
+				_, got := runEnds(t, l, source)
+				if len(got) != 2 || !strings.HasPrefix(got[0], "crashed ANR in com.example.dungeon: In") || strings.HasPrefix(got[1], oplog.OutcomeCrashed) {
 					t.Errorf("%s: runs %q, want crashed of the game's ANR, then one that did not crash", source, got)
 				}
 			}
@@ -172,34 +120,11 @@ func TestLogcat_ANR(t *testing.T) {
 func TestLogcat_Died(t *testing.T) {
 	log := string(readSample(t, "logcat/lmkd_threadtime.txt"))
 	l := mustLog(t)
-	path := filepath.Join(t.TempDir(), "logcat.txt")
-	appendFile(t, path, "")
-	f := mustStart(t, l, Options{Name: "followed", Path: path, Parser: "logcat", Poll: 10 * time.Millisecond, Quiet: 50 * time.Millisecond})
-	for l := range strings.Lines(log) {
-		appendFile(t, path, l)
-	}
-	logtest.Eventually(t, waitFor, "the follower read the log", func() bool { return f.Status().Offset == int64(len(log)) })
-	mustClose(t, f)
-	mustImport(t, l, []byte(log), ImportOptions{Source: "imported"})
-	printLog := []string{"cat", path}
-	if runtime.GOOS == "windows" {
-		printLog = []string{"cmd", "/c", "type", path}
-	}
-	if _, err := RunCommand(t.Context(), l, CommandOptions{Name: "run", Parser: "logcat", Args: printLog}); err != nil {
-		t.Fatal(err)
-	}
+	readLogcatEveryWay(t, l, log)
 	want := []string{"crashed com.example.dungeon (process 6120) killed by the low-memory killer: oom_score_adj 0 to free 2445960kB rss",
 		"exited "}
 	for _, source := range []string{"followed", "imported", "run"} {
-		runs, err := l.Runs(t.Context(), source)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var got []string
-		for _, r := range runs {
-			crash, _ := l.Get(t.Context(), r.CrashID)
-			got = append(got, r.Outcome+" "+crash.Text)
-		}
+		_, got := runEnds(t, l, source)
 		if len(got) != 2 || !strings.HasPrefix(got[0], want[0]) || got[1] != want[1] {
 			t.Errorf("%s: runs %q, want %q", source, got, want)
 		}
@@ -294,4 +219,56 @@ func TestLogcat_OtherAppsCrash(t *testing.T) {
 			}
 		})
 	}
+}
+
+// readLogcatEveryWay records log, a device's log, every way a user does:
+// followed as adb writes it ("followed"), imported ("imported"), printed
+// by a program under mcplogd run with the logcat parser named ("run"),
+// and, but on Windows, by an adb of ours with the parser detected
+// ("adb"). It returns the sources, in that order.
+func readLogcatEveryWay(t *testing.T, l *oplog.Log, log string) []string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "logcat.txt")
+	appendFile(t, path, "")
+	f := mustStart(t, l, Options{Name: "followed", Path: path, Parser: "logcat", Poll: 10 * time.Millisecond, Quiet: 50 * time.Millisecond})
+	for l := range strings.Lines(log) {
+		appendFile(t, path, l)
+	}
+	logtest.Eventually(t, waitFor, "the follower read the log", func() bool { return f.Status().Offset == int64(len(log)) })
+	mustClose(t, f)
+	mustImport(t, l, []byte(log), ImportOptions{Source: "imported"})
+	printLog := []string{"cat", path}
+	if runtime.GOOS == "windows" {
+		printLog = []string{"cmd", "/c", "type", path}
+	}
+	if _, err := RunCommand(t.Context(), l, CommandOptions{Name: "run", Parser: "logcat", Args: printLog}); err != nil {
+		t.Fatal(err)
+	}
+	if runtime.GOOS == "windows" {
+		return []string{"followed", "imported", "run"}
+	}
+	adb := filepath.Join(t.TempDir(), "adb")
+	if err := os.WriteFile(adb, []byte("#!/bin/sh\nexec cat '"+path+"'\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := RunCommand(t.Context(), l, CommandOptions{Name: "adb", Args: []string{adb, "logcat"}}); err != nil {
+		t.Fatal(err)
+	}
+	return []string{"followed", "imported", "run", "adb"}
+}
+
+// runEnds returns source's runs and how each ended: its outcome, then its
+// crash's text ("crashed java.lang.IllegalStateException: …", "exited ").
+func runEnds(t *testing.T, l *oplog.Log, source string) ([]oplog.RunInfo, []string) {
+	t.Helper()
+	runs, err := l.Runs(t.Context(), source)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ends []string
+	for _, r := range runs {
+		crash, _ := l.Get(t.Context(), r.CrashID)
+		ends = append(ends, r.Outcome+" "+crash.Text)
+	}
+	return runs, ends
 }
