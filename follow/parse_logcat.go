@@ -190,11 +190,14 @@ func (p *logcatParser) read(line string, end int64) []Entry {
 	}
 	p.nat.last = false
 	var out []Entry
-	if m, launched := p.runs.launch(h, body); ok && launched {
-		// What came before is the last launch's; the marker ends where
+	m, marked := p.runs.launch(h, body)
+	if !marked {
+		m, marked = p.runs.died(h, body)
+	}
+	if ok && marked {
+		// A launch of the game, or its process's death: what came before
+		// is the run's that it starts or ends after; the marker ends where
 		// it does, before this line.
-		out = append(p.close(nil), Entry{Record: m, End: prev})
-	} else if m, died := p.runs.died(h, body); ok && died {
 		out = append(p.close(nil), Entry{Record: m, End: prev})
 	}
 	out = append(out, p.line(h, ok, s, body, end)...)
