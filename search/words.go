@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/mcplogd/mcplogd/oplog"
+	ql "github.com/mcplogd/mcplogd/oplog/query"
 )
 
 // Words answers oplog.Index.Words: the words within edits of word (the
@@ -118,7 +119,7 @@ func (x *Index) recentWords(from, last uint64, m termMatcher, counts map[string]
 func rankWords(word string, edits, limit int, counts map[string]int64) []oplog.WordCount {
 	out := make([]oplog.WordCount, 0, len(counts))
 	for w, n := range counts {
-		if d := editDistance(word, w); d <= edits {
+		if d := ql.EditDistance(word, w); d <= edits {
 			out = append(out, oplog.WordCount{Word: w, Records: n, Distance: d})
 		}
 	}
@@ -129,33 +130,4 @@ func rankWords(word string, edits, limit int, counts map[string]int64) []oplog.W
 		out = out[:limit]
 	}
 	return out
-}
-
-// editDistance is the optimal string alignment distance of a and b, by
-// characters: insertions, deletions, substitutions and transpositions of
-// two neighbours each count one, as vellum's automata with transpositions
-// count them.
-func editDistance(a, b string) int {
-	s, t := []rune(a), []rune(b)
-	d := make([][]int, len(s)+1) // words are short: the whole table
-	for i := range d {
-		d[i] = make([]int, len(t)+1)
-		d[i][0] = i
-	}
-	for j := range d[0] {
-		d[0][j] = j
-	}
-	for i := 1; i <= len(s); i++ {
-		for j := 1; j <= len(t); j++ {
-			cost := 1
-			if s[i-1] == t[j-1] {
-				cost = 0
-			}
-			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
-			if i > 1 && j > 1 && s[i-1] == t[j-2] && s[i-2] == t[j-1] {
-				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
-			}
-		}
-	}
-	return d[len(s)][len(t)]
 }

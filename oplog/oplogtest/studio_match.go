@@ -136,7 +136,7 @@ func wordMatcher(n ql.Node) (func([]ql.Word) bool, error) {
 		want := ql.Words(n.Text)
 		if n.Fuzzy != 0 {
 			return anyWord(func(t string) bool {
-				return slices.ContainsFunc(want, func(w ql.Word) bool { return editDistance(w.Term, t) <= n.Fuzzy })
+				return slices.ContainsFunc(want, func(w ql.Word) bool { return ql.EditDistance(w.Term, t) <= n.Fuzzy })
 			}), nil
 		}
 		if len(want) == 1 {
@@ -172,7 +172,7 @@ func valueMatcher(n ql.Node, field string) (func(string) bool, error) {
 	switch n := n.(type) {
 	case *ql.Term:
 		if n.Fuzzy != 0 {
-			return func(v string) bool { return editDistance(n.Text, v) <= n.Fuzzy }, nil
+			return func(v string) bool { return ql.EditDistance(n.Text, v) <= n.Fuzzy }, nil
 		}
 		return func(v string) bool { return v == n.Text }, nil
 	case *ql.Phrase:
@@ -225,34 +225,6 @@ func hasPhrase(ws, want []ql.Word) bool {
 		}
 	}
 	return false
-}
-
-// editDistance is the optimal string alignment distance of a and b, in
-// characters: insertions, deletions, substitutions and transpositions of
-// two neighbours each one edit, as the index's Levenshtein automata count.
-func editDistance(a, b string) int {
-	x, y := []rune(a), []rune(b)
-	d := make([][]int, len(x)+1)
-	for i := range d {
-		d[i] = make([]int, len(y)+1)
-		d[i][0] = i
-	}
-	for j := range d[0] {
-		d[0][j] = j
-	}
-	for i := 1; i <= len(x); i++ {
-		for j := 1; j <= len(y); j++ {
-			cost := 1
-			if x[i-1] == y[j-1] {
-				cost = 0
-			}
-			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
-			if i > 1 && j > 1 && x[i-1] == y[j-2] && x[i-2] == y[j-1] {
-				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
-			}
-		}
-	}
-	return d[len(x)][len(y)]
 }
 
 // lq is what a tree is to LogsQL: some filter, every row or none.

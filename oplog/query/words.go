@@ -65,3 +65,32 @@ var stopWords = func() map[string]bool {
 	}
 	return m
 }()
+
+// EditDistance is the optimal string alignment distance of a and b, by
+// characters: insertions, deletions, substitutions and transpositions of
+// two neighbours each count one, as vellum's automata with transpositions
+// count them: fuzzy words (word~1) match by it.
+func EditDistance(a, b string) int {
+	s, t := []rune(a), []rune(b)
+	d := make([][]int, len(s)+1) // words are short: the whole table
+	for i := range d {
+		d[i] = make([]int, len(t)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
+	}
+	for i := 1; i <= len(s); i++ {
+		for j := 1; j <= len(t); j++ {
+			cost := 1
+			if s[i-1] == t[j-1] {
+				cost = 0
+			}
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && s[i-1] == t[j-2] && s[i-2] == t[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
+		}
+	}
+	return d[len(s)][len(t)]
+}
