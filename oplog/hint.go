@@ -81,6 +81,9 @@ func (l *Log) hint(ctx context.Context, q SearchQuery) *SearchHint {
 	if h := l.panicHint(ctx, &q); h != nil {
 		return h
 	}
+	if h := l.headerHint(ctx, &q); h != nil {
+		return h
+	}
 	if h := l.lineHint(ctx, &q); h != nil {
 		return h
 	}

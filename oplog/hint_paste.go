@@ -10,11 +10,11 @@ import (
 	ql "github.com/mcplogd/mcplogd/oplog/query"
 )
 
-// Two more shapes of text pasted as it was printed that find nothing as a
+// More shapes of text pasted as it was printed that find nothing as a
 // query: a block of lines (a panic and the runtime's note after it, which
-// no record keeps), and a line whose words the language reads as
-// operators ("Shader NOT compiled", "peer -timeout"). Each gets, as its
-// hint, the query that finds what was meant.
+// no record keeps), a runtime's header before a crash, and a line whose
+// words the language reads as operators ("Shader NOT compiled", "peer
+// -timeout"). Each gets, as its hint, the query that finds what was meant.
 
 // pasteLines is how many lines of a pasted block lineHint tries.
 const pasteLines = 8
@@ -43,7 +43,7 @@ func (l *Log) lineHint(ctx context.Context, q *SearchQuery) *SearchHint {
 			var n int64
 			var exact bool
 			if lead {
-				c, _, n, exact = l.withoutLead(ctx, &c)
+				c, _, n, exact = l.withoutLead(ctx, &c, nil)
 			} else {
 				n, exact = l.trial(ctx, &c)
 			}
@@ -107,6 +107,41 @@ func panicPlace(s string) (string, bool) {
 	}
 	loc := strings.TrimSuffix(rest, ":")
 	return loc, loc != "" && !strings.ContainsAny(loc, " \t")
+}
+
+// crashHeaders are lines runtimes print before a crash's own (its
+// exception, signal or assertion), which no record's text keeps: the
+// crash's record holds what follows them, at level fatal.
+var crashHeaders = []string{
+	"Unhandled Exception:",          // Mono, .NET Framework
+	"Unhandled exception:",          // the Dart VM
+	"=== Critical error: ===",       // Unreal
+	"ERROR:CRASH: CALL STACK:",      // Defold
+	"AddressSanitizer:DEADLYSIGNAL", // the sanitizers, before a signal's report
+	"FATAL EXCEPTION:",              // Android's runtime, and the thread's name
+}
+
+// headerHint is the hint of q, a line that is a crash's header as printed
+// (crashHeaders), maybe after a line's time, level and name and before a
+// thread's name: the crashes, where there are any.
+func (l *Log) headerHint(ctx context.Context, q *SearchQuery) *SearchHint {
+	s := strings.TrimSpace(q.Query)
+	for _, h := range crashHeaders {
+		i := strings.Index(s, h)
+		if i < 0 || strings.Contains(s, "\n") || i > 0 && !linePrefix(s[:i]) || len(strings.Fields(s[i+len(h):])) > 1 {
+			continue
+		}
+		c := *q
+		c.Query, c.Tree = "level:fatal", nil
+		n, exact := l.trial(ctx, &c)
+		if n == 0 {
+			return nil
+		}
+		args, _ := c.hintArgs()
+		return &SearchHint{Text: "0 hits; " + strconv.Quote(h) + " is what a runtime prints before a crash, no record's text: the crashes, " + argsText(args) + " (" + records(n, exact) + ")",
+			Args: args, Records: n}
+	}
+	return nil
 }
 
 // operatorHint is the hint of q, whose query reads words as operators (NOT,

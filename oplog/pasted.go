@@ -30,8 +30,11 @@ const leadWords = 8
 // then its first two, up to leadWords, while two words with a letter stay,
 // and returns the first such search that finds records: c, which leaves
 // out the first lead bytes of q's query, and the n records it finds; n is
-// 0 when none does.
-func (l *Log) withoutLead(ctx context.Context, q *SearchQuery) (c SearchQuery, lead int, n int64, exact bool) {
+// 0 when none does. Only the words left out that accept takes are tried
+// (all when it is nil): a line's beginning ("SCRIPT ERROR:") is left out
+// whole, not its first word alone, whose rest ("ERROR: GDScript::reload:
+// Parse Error: ...") may find the record too.
+func (l *Log) withoutLead(ctx context.Context, q *SearchQuery, accept func(lead string) bool) (c SearchQuery, lead int, n int64, exact bool) {
 	tree, err := ParseQuery(q.Query)
 	if err != nil || !onlyWords(tree) {
 		return c, 0, 0, false
@@ -44,8 +47,8 @@ func (l *Log) withoutLead(ctx context.Context, q *SearchQuery) (c SearchQuery, l
 		if letterWords(q.Query[lead:]) < 2 {
 			break
 		}
-		if strings.Count(q.Query[:lead], `"`)%2 != 0 {
-			continue // inside a phrase
+		if strings.Count(q.Query[:lead], `"`)%2 != 0 || accept != nil && !accept(q.Query[:lead]) {
+			continue // inside a phrase, or not taken
 		}
 		c = *q
 		c.Query, c.Tree = q.Query[lead:], nil
@@ -66,8 +69,8 @@ func (l *Log) pasted(ctx context.Context, q *SearchQuery) (SearchPage, bool) {
 	if _, ok := panicPlace(strings.TrimSpace(q.Query)); ok {
 		return SearchPage{}, false // its words without the first find other lines: the hint names the panics there (panicHint)
 	}
-	c, lead, n, exact := l.withoutLead(ctx, q)
-	if n == 0 || !linePrefix(q.Query[:lead]) {
+	c, lead, n, exact := l.withoutLead(ctx, q, linePrefix)
+	if n == 0 {
 		return SearchPage{}, false
 	}
 	p, err := l.search(ctx, c)
@@ -85,7 +88,7 @@ func (l *Log) pasted(ctx context.Context, q *SearchQuery) (SearchPage, bool) {
 // leadHint is the hint of q's query without its first words (see
 // withoutLead), when they do not look like a line's beginning.
 func (l *Log) leadHint(ctx context.Context, q *SearchQuery) *SearchHint {
-	c, lead, n, exact := l.withoutLead(ctx, q)
+	c, lead, n, exact := l.withoutLead(ctx, q, nil)
 	if n == 0 {
 		return nil
 	}
@@ -109,8 +112,8 @@ func linePrefix(s string) bool {
 	})
 }
 
-// onlyWords reports whether tree is words and phrases on text and stack
-// only, none of them excluded: what a message pasted as it was printed
+// onlyWords reports whether tree is words, phrases and patterns on text
+// and stack only, none of them excluded: what a message pasted as it was printed
 // reads as.
 func onlyWords(tree ql.Node) bool {
 	switch n := tree.(type) {
@@ -121,6 +124,10 @@ func onlyWords(tree ql.Node) bool {
 	case *ql.Term:
 		return n.Field == "" || slices.Contains(ql.TextFields, n.Field)
 	case *ql.Phrase:
+		return n.Field == "" || slices.Contains(ql.TextFields, n.Field)
+	case *ql.Wildcard: // a marked level as printed: "**ERROR**:"
+		return n.Field == "" || slices.Contains(ql.TextFields, n.Field)
+	case *ql.Prefix:
 		return n.Field == "" || slices.Contains(ql.TextFields, n.Field)
 	}
 	return false

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -264,8 +265,15 @@ func TestLog_Search_Pasted(t *testing.T) {
 		"==77==ERROR: AddressSanitizer: heap-use-after-free on address 0x602000000010",
 		"SCRIPT ERROR: Invalid get index 'combo' (on base: 'Nil'). At: res://main.gd:6",
 		"System.TypeInitializationException: The type initializer for 'Config' threw an exception. ---> System.FormatException: Input string was not in a correct format.",
+		// A C++ scope, words on either side of a colon, a parenthesis quoted
+		// or left open by a range, a command line's option.
+		"vector::_M_range_check: __n (which is 7) >= this->size() (which is 3)",
+		"Caught fatal signal - signo:11 code:1 errno:0 addr:(nil)",
+		"SyntaxError: '(' was never closed",
+		"Mod brandonscore (Brandon's Core) requires [codechickenlib@[3.2.0,)]",
+		"ObjectDB instances leaked at exit (run with --verbose for details).",
 	}
-	recs := lines(1, 400)
+	recs := lines(1, 600)
 	for i, s := range texts {
 		recs[40*i+7] = oplog.Record{Level: oplog.LevelError, Name: "Game", Text: s}
 	}
@@ -315,6 +323,20 @@ func TestLog_Search_PastedLine(t *testing.T) {
 	if _, err := e.log.Search(ctx, oplog.SearchQuery{Query: "gate", Cursor: q.Cursor}); oplog.ErrorCode(err) != oplog.EINVALID {
 		t.Fatalf("the cursor with a shorter query: %v; want EINVALID", err)
 	}
+	// A level marked as Godot 3 prints it, and one of two words whose second
+	// alone leaves a query that finds the record too: the line's beginning
+	// is left out whole.
+	logtest.MustAppend(t, e.log, oplog.Record{Level: oplog.LevelError, Name: "script", Text: "GDScript::reload: Parse Error: ':' expected at end of line."},
+		oplog.Record{Level: oplog.LevelError, Text: "Unsupported locale 'C', falling back to 'en'."})
+	for q, lead := range map[string]string{
+		"SCRIPT ERROR: GDScript::reload: Parse Error: ':' expected at end of line.": "SCRIPT ERROR:",
+		"**ERROR**: Unsupported locale 'C', falling back to 'en'.":                  "**ERROR**:",
+	} {
+		p, err := e.log.Search(ctx, oplog.SearchQuery{Query: q, Hint: true})
+		if err != nil || len(p.Hits) != 1 || p.Hint == nil || !strings.Contains(p.Hint.Text, "shown without "+strconv.Quote(lead)+" ") {
+			t.Errorf("search %q: %+v, %v; want its record, shown without %q", q, p, err, lead)
+		}
+	}
 	p, err = e.log.Search(ctx, oplog.SearchQuery{Query: "walk no path from spawn", Hint: true})
 	if err != nil || len(p.Hits) != 0 || p.Hint == nil || p.Hint.Text != `0 hits; without "walk": query="no path from spawn" (2 records)` {
 		t.Fatalf("the words of a message first: %+v, %v; want a hint", p, err)
@@ -334,6 +356,7 @@ func TestLog_Search_PastedShapes(t *testing.T) {
 	recs[80] = oplog.Record{Level: oplog.LevelFatal, Name: "panic", Text: "index out of bounds: the len is 3 but the index is 7", Stack: "at src/main.rs:7:5"}
 	recs[120] = oplog.Record{Level: oplog.LevelError, Name: "Game", Text: "spawn_enemy(count=-5): count must be in 0..100, not 7"}
 	recs[160] = oplog.Record{Level: oplog.LevelError, Name: "Render", Text: "Shader NOT compiled: missing OR invalid uniform u_time"}
+	recs[200] = oplog.Record{Level: oplog.LevelFatal, Name: "Game", Text: "System.NullReferenceException: Object reference not set to an instance of an object", Stack: "at Game.Update () [0x0000b] in Game.cs:12"}
 	logtest.MustAppend(t, e.log, recs...)
 	ctx := context.Background()
 	for q, want := range map[string]uint64{
@@ -351,13 +374,17 @@ func TestLog_Search_PastedShapes(t *testing.T) {
 		"thread 'main' (1234) panicked at src/main.rs:7:5:": `0 hits; a Rust panic's header is no record's text: the panics at src/main.rs:7:5, query="name:panic src/main.rs:7:5" (1 record)`,
 		"index out of bounds: the len is 3 but the index is 7\nnote: run with `RUST_BACKTRACE=1` environment variable to display a backtrace": `0 hits for the 2 lines as one; line 1 finds records: query="index out of bounds: the len is 3 but the index is 7" (1 record)`,
 		"Shader NOT compiled": `0 hits; NOT, AND, OR and a word's leading - are operators: as the words they are, query="\"Shader NOT compiled\"" (1 record)`,
+		// A runtime's header before a crash, alone or after a line's time and name.
+		"Unhandled Exception:": `0 hits; "Unhandled Exception:" is what a runtime prints before a crash, no record's text: the crashes, query="level:fatal" (2 records)`,
+		"[2026.03.21-09.17.53:742][  3]LogWindows: Error: === Critical error: ===": `0 hits; "=== Critical error: ===" is what a runtime prints before a crash, no record's text: the crashes, query="level:fatal" (2 records)`,
+		"12-06 10:00:20.500  4700  4700 E AndroidRuntime: FATAL EXCEPTION: main":   `0 hits; "FATAL EXCEPTION:" is what a runtime prints before a crash, no record's text: the crashes, query="level:fatal" (2 records)`,
 	} {
 		p, err := e.log.Search(ctx, oplog.SearchQuery{Query: q, Hint: true})
 		if err != nil || len(p.Hits) != 0 || p.Hint == nil || p.Hint.Text != want {
 			t.Errorf("search %q: %+v, %v; want the hint %s", q, p, err, want)
 			continue
 		}
-		if got, total := searchArgs(t, e.log, p.Hint.Args); total != 1 {
+		if got, total := searchArgs(t, e.log, p.Hint.Args); total != p.Hint.Records || total == 0 {
 			t.Errorf("the hint of %q found %q", q, got)
 		}
 	}

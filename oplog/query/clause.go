@@ -296,7 +296,9 @@ func (p *clauseParser) part() (part, error) {
 	var err error
 	switch {
 	case (t.kind == cString || t.kind == cNumber) && p.pasted(t):
-		p.next() // the colon of a pasted message: "ZeroDivisionError: ...", "main.lua:7: ..."
+		for p.peek(cColon) { // the colon of a pasted message ("ZeroDivisionError: ...", "main.lua:7: ..."), or a scope's two ("std::out_of_range")
+			p.next()
+		}
 		p.value, p.pastedColon = 0, true
 		if t.kind == cNumber {
 			pt.n, err = p.number("", t.s)
@@ -413,22 +415,27 @@ func (p *clauseParser) fieldValue(name string) (Node, error) {
 // message pasted as it was printed rather than a field: an exception's or
 // a level's word ("ZeroDivisionError: division by zero", "panic: ...",
 // "error: ..."), a file and line ("main.lua:7: attempt to index ...",
-// "game.c:4:14: runtime error: ..."). It is when no value follows the colon
-// (a field's comes right after it) and t is no field (nor one in another
-// case: "Level: error" is a mistake the field's error names), or
-// when t is a file's name or a line's number and a number follows.
+// "game.c:4:14: runtime error: ..."), a scope ("std::out_of_range",
+// "vector::_M_range_check"), a name no field's is written like
+// ("AddressSanitizer:DEADLYSIGNAL", "[12:03:56]"). It is when t is no
+// field, nor one in another case (but for a label in capitals with nothing
+// after it: "Level: error" is a mistake the field's error names, "CALL
+// STACK:" a message's), and: no value follows the colon (a field's comes
+// right after it), a second colon follows (no value starts with one), t is
+// not written as fields are (fieldLike), or t is a file's name and a
+// number follows.
 func (p *clauseParser) pasted(t ctok) bool {
 	if len(p.toks) == 0 || p.toks[0].kind != cColon {
 		return false
 	}
-	if _, err := p.field(t.s); err == nil || nearField(t.s) {
+	after := p.toks[1:]
+	if _, err := p.field(t.s); err == nil || nearField(t.s) && (len(after) > 0 || strings.ToUpper(t.s) != t.s) {
 		return false
 	}
-	after := p.toks[1:]
-	if len(after) == 0 {
+	if len(after) == 0 || after[0].kind == cColon || !fieldLike(t.s) {
 		return true
 	}
-	return after[0].kind == cNumber && (t.kind == cNumber || strings.ContainsAny(t.s, `./\`))
+	return after[0].kind == cNumber && strings.ContainsAny(t.s, `./\`)
 }
 
 // nearField reports whether name is a field's name in another case

@@ -100,16 +100,18 @@ func phraseToEnd(s string, err error) (Node, bool) {
 // "==1234==ERROR: AddressSanitizer: ...", "at Player.Update () (at
 // Assets/Player.cs:42)", "res://main.gd:6", "C:\game\main.cpp(42)". Nil,
 // and err stands, when s is written in the language: it names a field (or
-// one in another case, or an unknown one with its value right after the colon:
-// "bogus:x"), uses AND, OR or NOT, err is a field's bad value or a
-// parenthesis left open or closed alone (a message's come in pairs: "(foo
-// bar baz" is a group mistyped), or it has fewer than pastedMin words
+// one in another case, or one mistyped with its value right after the colon:
+// "levle:error"), uses AND, OR or NOT, err is a field's bad value, or a
+// parenthesis left open or closed alone in fewer than pastedParensMin
+// words (a message's come in pairs, or quoted: "(foo bar baz" is a group
+// mistyped), or it has fewer than pastedMin words
 // ("- x", "(a").
 func pastedWords(s string, err error) Node {
 	e, ok := err.(*Error)
-	if !ok || e.Kind == "bad value" || e.Msg == "'(' is never closed" || e.Msg == "')' without a '(' before it" {
+	if !ok || e.Kind == "bad value" {
 		return nil
 	}
+	parens := (e.Msg == "'(' is never closed" || e.Msg == "')' without a '(' before it") && !parensQuoted(s)
 	var nodes []Node
 	letters := 0 // words with a letter
 	for i := 0; i < len(s); {
@@ -132,8 +134,8 @@ func pastedWords(s string, err error) Node {
 			return nil
 		case j < len(s) && s[j] == ':' && (slices.Contains(Fields, w) || nearField(w) || w == "message" || w == "msg"):
 			return nil
-		case j+1 < len(s) && s[j] == ':' && wordStart(s, i) && fieldLike(w) && !strings.ContainsRune(" \t/\\", rune(s[j+1])):
-			return nil // "bogus:x": a field that is not one
+		case j+1 < len(s) && s[j] == ':' && wordStart(s, i) && nearFieldName(w) && !strings.ContainsRune(" \t/\\:", rune(s[j+1])):
+			return nil // "levle:error": a field mistyped
 		}
 		nodes = append(nodes, &Term{Text: w, Pos: Pos{At: i, Raw: w}})
 		if strings.IndexFunc(w, unicode.IsLetter) >= 0 {
@@ -141,10 +143,39 @@ func pastedWords(s string, err error) Node {
 		}
 		i = j
 	}
-	if letters < pastedMin {
+	if letters < pastedMin || parens && letters < pastedParensMin {
 		return nil
 	}
 	return &And{Nodes: nodes}
+}
+
+// pastedParensMin is how many words with a letter a query whose
+// parentheses do not pair up needs to be read as a pasted message's: a
+// group mistyped has a few ("(spawn enemy wave"), a message cut where it
+// wrapped or naming a range ("requires [lib@[3.2.0,)]") more.
+const pastedParensMin = 6
+
+// parensQuoted reports whether s's parentheses pair up once those quoted
+// on their own are left out: a message names the one it is about as
+// "'(' was never closed" or "unexpected `)`".
+func parensQuoted(s string) bool {
+	r := strings.NewReplacer("'('", "", "')'", "", "`(`", "", "`)`", "")
+	t := r.Replace(s)
+	if t == s {
+		return false
+	}
+	depth := 0
+	for _, c := range t {
+		switch c {
+		case '(':
+			depth++
+		case ')':
+			if depth--; depth < 0 {
+				return false
+			}
+		}
+	}
+	return depth == 0
 }
 
 // pastedMin is how many words with a letter a query that does not parse needs to be read
@@ -156,6 +187,24 @@ const pastedMin = 3
 // parenthesis or nothing.
 func wordStart(s string, i int) bool {
 	return i == 0 || strings.ContainsRune(" \t(", rune(s[i-1]))
+}
+
+// nearFieldName reports whether w is a field's name mistyped: at most one
+// edit from a name of up to five letters, two from a longer one ("levle",
+// "stauts"), as fuzzy words' automatic distance goes. A name further from
+// every field's ("signo:11", "process:17795", "node:internal") is a word of
+// a pasted message.
+func nearFieldName(w string) bool {
+	for _, f := range append(Fields[:len(Fields):len(Fields)], "message", "msg") {
+		edits := 1
+		if len(f) > 5 {
+			edits = 2
+		}
+		if EditDistance(strings.ToLower(w), strings.ToLower(f)) <= edits {
+			return true
+		}
+	}
+	return false
 }
 
 // fieldLike reports a name written as fields are: a lower-case letter
@@ -294,13 +343,8 @@ func group(s string, toks []token, open int) (Node, []token, error) {
 			not, opTok = true, t
 			continue
 		default:
-			text := t.s
-			switch {
-			case strings.HasPrefix(text, "-") && len(text) > 1 && !('0' <= text[1] && text[1] <= '9'):
-				text, not = text[1:], !not // before a digit, a minus sign: "code -32600" (clause.go)
-			case strings.HasPrefix(text, "+") && len(text) > 1:
-				text = text[1:]
-			}
+			text, minus := unsigned(t.s)
+			not = not != minus
 			var err error
 			if n, err = parseClause(s, t.pos, t.pos+len(t.s)-len(text), text); err != nil {
 				return nil, nil, err
@@ -321,6 +365,22 @@ func group(s string, toks []token, open int) (Node, []token, error) {
 		return nil, nil, err
 	}
 	return join(alts), nil, nil
+}
+
+// unsigned is a clause without its sign, and whether that sign excludes
+// it: -word does, +word does not; -7 is a minus sign and --word a command
+// line's option as pasted text has them ("code -32600", "run with
+// --verbose"): both keep theirs, the clause's words.
+func unsigned(text string) (string, bool) {
+	switch {
+	case strings.HasPrefix(text, "--") && len(text) > 2 && unicode.IsLetter(rune(text[2])):
+		return text[2:], false
+	case strings.HasPrefix(text, "-") && len(text) > 1 && !('0' <= text[1] && text[1] <= '9'):
+		return text[1:], true
+	case strings.HasPrefix(text, "+") && len(text) > 1:
+		return text[1:], false
+	}
+	return text, false
 }
 
 func dangling(s string, not, empty bool, op token) error {

@@ -213,16 +213,23 @@ func FuzzParse(f *testing.F) {
 // case, is still read as one and named in the error.
 func TestParse_Pasted(t *testing.T) {
 	for s, want := range map[string]string{
-		`ZeroDivisionError: division by zero`:        `and(ZeroDivisionError division zero)`, // "by": a stop word
-		`panic: runtime error`:                       `and(panic runtime error)`,
-		`main.lua:7: attempt to index field 'grass'`: `and(and(main.lua 7) attempt index field 'grass')`,
-		`game.c:4:14: runtime error: 2147483647 + 1`: `and(and(game.c 4 14) runtime error 2147483647 1)`,
-		`Assets/Player.cs:42 null`:                   `and(and(Assets/Player.cs 42) null)`,
-		`Player - joined`:                            `and(Player joined)`,
-		`src/main.rs:7:5`:                            `and(src/main.rs 7 5)`,
-		`bad handshake (code -32600)`:                `and(bad handshake and(code 32600))`,
-		`peer -1 refused -debug`:                     `and(peer 1 refused not(debug))`,
-		`level:error TypeError: boom`:                `and(level:error TypeError boom)`,
+		`ZeroDivisionError: division by zero`:                      `and(ZeroDivisionError division zero)`, // "by": a stop word
+		`panic: runtime error`:                                     `and(panic runtime error)`,
+		`main.lua:7: attempt to index field 'grass'`:               `and(and(main.lua 7) attempt index field 'grass')`,
+		`game.c:4:14: runtime error: 2147483647 + 1`:               `and(and(game.c 4 14) runtime error 2147483647 1)`,
+		`Assets/Player.cs:42 null`:                                 `and(and(Assets/Player.cs 42) null)`,
+		`Player - joined`:                                          `and(Player joined)`,
+		`src/main.rs:7:5`:                                          `and(src/main.rs 7 5)`,
+		`std::out_of_range`:                                        `and(std out_of_range)`,
+		`AddressSanitizer:DEADLYSIGNAL`:                            `and(AddressSanitizer DEADLYSIGNAL)`,
+		`ERROR:CRASH: CALL STACK:`:                                 `and(and(ERROR CRASH) CALL STACK)`,
+		`[22:03:56] [Server thread/FATAL]: boom`:                   `and(and([22 03 56]) [Server thread/FATAL] boom)`,
+		`(run with --verbose for details)`:                         `and(run verbose details)`,
+		`'std::out_of_range'`:                                      `and('std out_of_range')`,
+		`vector::_M_range_check: __n (which is 7) >= this->size()`: `and(vector _M_range_check __n 7 size)`,
+		`bad handshake (code -32600)`:                              `and(bad handshake and(code 32600))`,
+		`peer -1 refused -debug`:                                   `and(peer 1 refused not(debug))`,
+		`level:error TypeError: boom`:                              `and(level:error TypeError boom)`,
 		// What the language cannot read is read as the message's words.
 		`Traceback (most recent call last):`:                 `and(Traceback recent call last)`,
 		`at Player.Update () (at Assets/Player.cs:42)`:       `and(Player Update Assets Player cs 42)`,
@@ -230,6 +237,12 @@ func TestParse_Pasted(t *testing.T) {
 		`==77==ERROR: AddressSanitizer: heap-use-after-free`: `and(77 ERROR AddressSanitizer heap use free)`,
 		`C:\game\main.cpp(42): error C2065`:                  `and(C game main cpp 42 error C2065)`,
 		`ERROR: res://main.gd:6 - Invalid get index`:         `and(ERROR res main gd 6 Invalid get index)`,
+		// A name far from every field's, a parenthesis quoted or in a long line.
+		`Caught fatal signal - signo:11 code:1 errno:0 addr:(nil)`:                                        `and(Caught fatal signal signo 11 code 1 errno 0 addr nil)`,
+		`at [kOnErrorMessage] (node:internal/worker:333:10)`:                                              `and(kOnErrorMessage node internal worker 333 10)`,
+		`SyntaxError: '(' was never closed`:                                                               `and(SyntaxError never closed)`,
+		`MissingModsException: Mod brandonscore (Brandon's Core) requires [codechickenlib@[3.2.0,)]`:      `and(MissingModsException Mod brandonscore Brandon s Core requires codechickenlib 3 2 0)`,
+		`ClassCastException: class Foo cannot be cast to class Bar (Foo and Bar are in unnamed module of`: `and(ClassCastException class Foo cast class Bar Foo Bar unnamed module)`,
 		// A phrase begun and never closed: the phrase, to the end.
 		`"spawn enemy wave`:             `"spawn enemy wave"`,
 		`level:error "spawn enemy wave`: `and(level:error "spawn enemy wave")`,
@@ -244,11 +257,13 @@ func TestParse_Pasted(t *testing.T) {
 		}
 	}
 	for s, want := range map[string]string{
-		`bogus:x`:      `unknown field "bogus"`,
-		`Level: error`: `unknown field "Level"`,
-		`NAME:Player`:  `unknown field "NAME"`,
-		`level: error`: `level: has no value`,
-		`- x`:          `'-' needs a term right after it`,
+		`bogus:x`:                      `unknown field "bogus"`,
+		`Level: error`:                 `unknown field "Level"`,
+		`NAME:Player`:                  `unknown field "NAME"`,
+		`levle:error spawn enemy wave`: `unknown field "levle"`, // one edit from a field's name: a mistake
+		`stauts:ok spawn enemy wave`:   `unknown field "stauts"`,
+		`level: error`:                 `level: has no value`,
+		`- x`:                          `'-' needs a term right after it`,
 		// Written in the language: its error stands.
 		`name:Physics AND (`: `'(' is never closed`,
 		`a OR (b`:            `'(' is never closed`,
