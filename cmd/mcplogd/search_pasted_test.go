@@ -27,6 +27,10 @@ var pastedLines = []struct{ printed, stored string }{
 	{`2026-12-05 10:00:00.123 ERROR [Physics] body 7 fell through the floor at y=-300`,
 		`body 7 fell through the floor at y=-300`},
 	{`[ERROR] net: peer -1 refused: bad handshake (code -32600)`, `net: peer -1 refused: bad handshake (code -32600)`},
+	{`[ERROR] vector::_M_range_check: __n (which is 7) >= this->size() (which is 3)`,
+		`vector::_M_range_check: __n (which is 7) >= this->size() (which is 3)`},
+	{`ERROR: ObjectDB instances leaked at exit (run with --verbose for details).`,
+		`ObjectDB instances leaked at exit (run with --verbose for details).`},
 }
 
 // TestSearch_PastedLine: an error line pasted whole, as the game printed
