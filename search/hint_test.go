@@ -356,6 +356,7 @@ func TestLog_Search_PastedShapes(t *testing.T) {
 	recs[80] = oplog.Record{Level: oplog.LevelFatal, Name: "panic", Text: "index out of bounds: the len is 3 but the index is 7", Stack: "at src/main.rs:7:5"}
 	recs[120] = oplog.Record{Level: oplog.LevelError, Name: "Game", Text: "spawn_enemy(count=-5): count must be in 0..100, not 7"}
 	recs[160] = oplog.Record{Level: oplog.LevelError, Name: "Render", Text: "Shader NOT compiled: missing OR invalid uniform u_time"}
+	recs[240] = oplog.Record{Level: oplog.LevelFatal, Name: "Game", Text: "fatal error: all goroutines are asleep - deadlock!", Stack: "goroutine 1 [chan receive]:\nmain.main()\n\t/game/main.go:3 +0x5b\nPlayer.Update ()"}
 	recs[200] = oplog.Record{Level: oplog.LevelFatal, Name: "Game", Text: "System.NullReferenceException: Object reference not set to an instance of an object", Stack: "at Game.Update () [0x0000b] in Game.cs:12"}
 	logtest.MustAppend(t, e.log, recs...)
 	ctx := context.Background()
@@ -363,6 +364,8 @@ func TestLog_Search_PastedShapes(t *testing.T) {
 		"bad handshake (code -32600)": recs[40].ID,
 		"-32600":                      recs[40].ID,
 		"src/main.rs:7:5":             recs[80].ID,
+		"main.main()":                 recs[240].ID, // a call's empty parentheses group nothing
+		"Player.Update ()":            recs[240].ID,
 	} {
 		p, err := e.log.Search(ctx, oplog.SearchQuery{Query: q, Limit: 10})
 		if err != nil || len(p.Hits) != 1 || p.Hits[0].Record.ID != want {
@@ -375,9 +378,9 @@ func TestLog_Search_PastedShapes(t *testing.T) {
 		"index out of bounds: the len is 3 but the index is 7\nnote: run with `RUST_BACKTRACE=1` environment variable to display a backtrace": `0 hits for the 2 lines as one; line 1 finds records: query="index out of bounds: the len is 3 but the index is 7" (1 record)`,
 		"Shader NOT compiled": `0 hits; NOT, AND, OR and a word's leading - are operators: as the words they are, query="\"Shader NOT compiled\"" (1 record)`,
 		// A runtime's header before a crash, alone or after a line's time and name.
-		"Unhandled Exception:": `0 hits; "Unhandled Exception:" is what a runtime prints before a crash, no record's text: the crashes, query="level:fatal" (2 records)`,
-		"[2026.03.21-09.17.53:742][  3]LogWindows: Error: === Critical error: ===": `0 hits; "=== Critical error: ===" is what a runtime prints before a crash, no record's text: the crashes, query="level:fatal" (2 records)`,
-		"12-06 10:00:20.500  4700  4700 E AndroidRuntime: FATAL EXCEPTION: main":   `0 hits; "FATAL EXCEPTION:" is what a runtime prints before a crash, no record's text: the crashes, query="level:fatal" (2 records)`,
+		"Unhandled Exception:": `0 hits; "Unhandled Exception:" is what a runtime prints before a crash, no record's text: the crashes, query="level:fatal" (3 records)`,
+		"[2026.03.21-09.17.53:742][  3]LogWindows: Error: === Critical error: ===": `0 hits; "=== Critical error: ===" is what a runtime prints before a crash, no record's text: the crashes, query="level:fatal" (3 records)`,
+		"12-06 10:00:20.500  4700  4700 E AndroidRuntime: FATAL EXCEPTION: main":   `0 hits; "FATAL EXCEPTION:" is what a runtime prints before a crash, no record's text: the crashes, query="level:fatal" (3 records)`,
 	} {
 		p, err := e.log.Search(ctx, oplog.SearchQuery{Query: q, Hint: true})
 		if err != nil || len(p.Hits) != 0 || p.Hint == nil || p.Hint.Text != want {

@@ -226,13 +226,18 @@ func lex(s string) ([]token, error) {
 		switch c := s[i]; {
 		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
 			i++
+		case strings.HasPrefix(s[i:], "()") && strings.TrimSpace(s[:i]) != "":
+			i += 2 // a call's, as a pasted frame has them ("Player.Update ()"): nothing to group
 		case c == '(' || c == ')':
 			toks = append(toks, token{s[i : i+1], i})
 			i++
 		default:
 			start := i
-			for i < len(s) && !strings.ContainsRune(" \t\n\r()", rune(s[i])) {
+			for i < len(s) && (!strings.ContainsRune(" \t\n\r()", rune(s[i])) || strings.HasPrefix(s[i:], "()")) {
 				switch s[i] {
+				case '(': // "main.main()"
+					i += 2
+					continue
 				case '\\':
 					i = min(i+2, len(s))
 					continue

@@ -221,6 +221,8 @@ func TestParse_Pasted(t *testing.T) {
 		`Player - joined`:                                          `and(Player joined)`,
 		`src/main.rs:7:5`:                                          `and(src/main.rs 7 5)`,
 		`std::out_of_range`:                                        `and(std out_of_range)`,
+		`main.main()`:                                              `main.main()`,
+		`at Player.Update () in Player.cs:42`:                      `and(Player.Update and(Player.cs 42))`,
 		`AddressSanitizer:DEADLYSIGNAL`:                            `and(AddressSanitizer DEADLYSIGNAL)`,
 		`ERROR:CRASH: CALL STACK:`:                                 `and(and(ERROR CRASH) CALL STACK)`,
 		`[22:03:56] [Server thread/FATAL]: boom`:                   `and(and([22 03 56]) [Server thread/FATAL] boom)`,
@@ -232,7 +234,7 @@ func TestParse_Pasted(t *testing.T) {
 		`level:error TypeError: boom`:                              `and(level:error TypeError boom)`,
 		// What the language cannot read is read as the message's words.
 		`Traceback (most recent call last):`:                 `and(Traceback recent call last)`,
-		`at Player.Update () (at Assets/Player.cs:42)`:       `and(Player Update Assets Player cs 42)`,
+		`at Player.Update () (at Assets/Player.cs:42)`:       `and(Player.Update and(Assets/Player.cs 42))`,
 		`Assertion 'n < 64' failed.`:                         `and(Assertion n 64 failed)`,
 		`==77==ERROR: AddressSanitizer: heap-use-after-free`: `and(77 ERROR AddressSanitizer heap use free)`,
 		`C:\game\main.cpp(42): error C2065`:                  `and(C game main cpp 42 error C2065)`,
