@@ -58,6 +58,7 @@ type capture struct {
 	// Perl's die, a C program's fprintf(stderr, …) and exit(2)).
 	lastLine   string
 	lastLineAt time.Time
+	prevLine   string // the line before it, when both are lines without a stack
 	// runHeld: the launch's run marker waits (at most runHoldWait) for
 	// the first line with a time of its own, which it takes when earlier:
 	// adb logcat prints the device's log from its start first, and the
@@ -232,10 +233,17 @@ func (c *capture) note(r *oplog.Record, read time.Time) {
 	} else {
 		c.afterThread++
 	}
-	c.lastLine = ""
+	prev := c.lastLine
+	c.lastLine, c.prevLine = "", ""
 	if line {
-		c.lastLine, c.lastLineAt = r.Text, read
+		c.lastLine, c.lastLineAt, c.prevLine = r.Text, read, prev
 	}
+}
+
+// sameTemplate reports whether a and b are the same line but for their
+// variable parts: a line a program prints over and over.
+func sameTemplate(a, b string) bool {
+	return a != "" && oplog.TextTemplateID(a) == oplog.TextTemplateID(b)
 }
 
 // launcherNoise reports a line printed around a program's end that says
@@ -333,10 +341,11 @@ func (c *capture) exited(e Exit) oplog.Record {
 		// level word ("could not open window", then "bye").
 		data["reason"] = oplog.ClipText(c.lastFail)
 	case e.Level() >= oplog.LevelError && (e.Signal == "" || e.Signal == "SIGABRT") && c.lastLine != "" &&
-		time.Since(c.lastLineAt) <= exitReasonTime:
+		time.Since(c.lastLineAt) <= exitReasonTime && !sameTemplate(c.prevLine, c.lastLine):
 		// Its last line, whatever it says: the message of sys.exit("…"),
-		// die "…\n" or exit(2) after a line on standard error. The title
-		// keeps how it ended beside it.
+		// die "…\n" or exit(2) after a line on standard error; not one of
+		// the lines it printed on and on ("frame 812 fps=60"), which says
+		// nothing of the end. The title keeps how it ended beside it.
 		data["reason"] = oplog.ClipText(c.lastLine)
 	}
 	b, _ := json.Marshal(data)

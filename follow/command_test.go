@@ -233,6 +233,9 @@ func TestRunCommand_ExitReason(t *testing.T) {
 		{`echo "couldn't initialize display" >&2; kill -ABRT $$`, "couldn't initialize display"},
 		{`echo "could not open window"; echo "bye"; exit 1`, "could not open window"},
 		{`echo "loading level 3"; exit 1`, "loading level 3"},
+		// A line printed over and over says nothing of the end; a line after it does.
+		{`for i in $(seq 1 40); do echo "frame $i fps=60"; done; exit 1`, ""},
+		{`for i in $(seq 1 40); do echo "frame $i fps=60"; done; echo "no save slot" >&2; exit 1`, "no save slot"},
 		{`echo "Game over: no save slot for player 3" >&2; exit 2`, "Game over: no save slot for player 3"},
 		// What a launcher or Wine prints after it: not the reason.
 		{`echo "no save slot" >&2; echo "exit status 1" >&2; exit 1`, "no save slot"},
