@@ -143,10 +143,18 @@ func pastedWords(s string, err error) Node {
 		}
 		i = j
 	}
-	if letters < pastedMin || parens && letters < pastedParensMin {
+	if letters < pastedMin && !sanitizerLine(s) || parens && letters < pastedParensMin {
 		return nil
 	}
 	return &And{Nodes: nodes}
+}
+
+// sanitizerLine reports a line a sanitizer printed, which begins with the
+// process's ID between two pairs of equal signs: "==1234==ABORTING".
+func sanitizerLine(s string) bool {
+	_, rest, ok := strings.Cut(s, "==")
+	id, _, closed := strings.Cut(rest, "==")
+	return ok && closed && id != "" && strings.Trim(id, "0123456789") == ""
 }
 
 // pastedParensMin is how many words with a letter a query whose
