@@ -2,6 +2,7 @@ package crash_test
 
 import (
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/mcplogd/mcplogd/crash"
@@ -315,5 +316,28 @@ func TestRuntimes_Stripped(t *testing.T) {
 		if got := crash.Title(crash.Message(r), crash.GameFrame(stack)); got != want {
 			t.Errorf("title %q, want %q", got, want)
 		}
+	}
+}
+
+// TestRuntimes_Loguru: loguru's extended traceback (blank lines between
+// frames, the frame that caught the exception marked "> ", each line's
+// values under it) has the frames of Python's own, the marked one among
+// them, and one signature whatever the values and addresses.
+func TestRuntimes_Loguru(t *testing.T) {
+	stack := func(dt, addr string) string {
+		return "Traceback (most recent call last):\n\n  File \"/g/game.py\", line 21, in <module>\n    main()\n    └ <function main at " + addr + ">\n\n" +
+			"> File \"/g/game.py\", line 16, in main\n    update(w)\n    │      └ " + dt + "\n    └ <function update at " + addr + ">\n\n" +
+			"  File \"/g/game.py\", line 5, in step\n    return 1 / dt\n               └ " + dt + "\n\nZeroDivisionError: division by zero"
+	}
+	a := crash.Parse(stack("0", "0x7f06ab9a2700")).WithHead("physics step failed")
+	plain := crash.Parse(strings.ReplaceAll(stack("0", "0x7f06ab9a2700"), "> File", "  File")).WithHead("physics step failed")
+	if len(a.Frames) != 3 || a.Signature() != plain.Signature() {
+		t.Errorf("frames %q (signature %s); without the mark %q (%s)", a.Frames, a.Signature(), plain.Frames, plain.Signature())
+	}
+	if b := crash.Parse(stack("{'dt': 0.0}", "0x55d0c0de0000")).WithHead("physics step failed"); b.Signature() != a.Signature() {
+		t.Errorf("other values: %s, want %s", b.Signature(), a.Signature())
+	}
+	if got := crash.GameFrame(stack("0", "0x1")); got != `File "/g/game.py", line 5, in step` {
+		t.Errorf("game frame %q", got)
 	}
 }

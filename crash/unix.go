@@ -105,9 +105,13 @@ func execinfoParts(s string) (module, sym string, ok bool) {
 // unnumbered is s without the number a crash handler put before a frame
 // of glibc's backtrace_symbols, "#2 ./game(mix_audio+0x1a) [0x55cf6942e330]":
 // the frame as backtrace_symbols wrote it, so that it reads as one
-// (the handler's frames above the signal's trampoline left out). Any
-// other line is s.
+// (the handler's frames above the signal's trampoline left out); and
+// without the mark loguru puts before the Python frame that caught the
+// exception ("> File \"game.py\", line 16, in main"). Any other line is s.
 func unnumbered(s string) string {
+	if strings.HasPrefix(s, `> File "`) {
+		return s[2:]
+	}
 	if len(s) < 3 || s[0] != '#' || !isDigit(s[1]) {
 		return s
 	}

@@ -122,6 +122,18 @@ func langPython(t *testing.T) string {
 	return p
 }
 
+// needLoguru makes sure Debian's python3 imports loguru (python3-loguru,
+// which scripts/need-engines installs).
+func needLoguru(t *testing.T) {
+	t.Helper()
+	if err := exec.Command(langPython(t), "-c", "import loguru").Run(); err != nil {
+		if os.Getenv("MCPLOGD_REQUIRE_ENGINES") == "1" {
+			t.Fatalf("loguru is not installed (scripts/need-engines installs python3-loguru): %v", err)
+		}
+		t.Skipf("loguru is not installed; scripts/need-engines installs python3-loguru")
+	}
+}
+
 // langBuild runs a compiler in dir, failing the test with its output.
 func langBuild(t *testing.T, dir string, env []string, args ...string) {
 	t.Helper()
@@ -165,6 +177,9 @@ func runLang(t *testing.T, g *langGame, cases []langCase) {
 // runLangCase runs the game once under RunCommand and once into a file
 // it follows twice (detected and generic), and checks the three.
 func runLangCase(t *testing.T, g *langGame, c langCase, prefix string) {
+	if prefix == "loguru" {
+		needLoguru(t)
+	}
 	if prefix == "stamp" && c.stampLevel != 0 {
 		c.level = c.stampLevel
 	}
@@ -485,7 +500,7 @@ func TestRuntime_Python(t *testing.T) {
 	cases := []langCase{
 		{name: "uncaught", text: regexp.QuoteMeta("ValueError: invalid literal for int() with base 10: 'lots'"), level: oplog.LevelError,
 			stack: []string{frame("CRASH:uncaught", "spawn_enemy"), `in tick`}, class: oplog.ClassCrash,
-			title: "ValueError: invalid literal for int()", where: []string{frame("CRASH:uncaught", "spawn_enemy")}},
+			title: "ValueError: invalid literal for int()", where: []string{frame("CRASH:uncaught", "spawn_enemy")}, prefixes: []string{"loguru"}},
 		{name: "chained", text: regexp.QuoteMeta("RuntimeError: cannot spawn orc"), level: oplog.LevelError,
 			stack: []string{"FileNotFoundError: [Errno 2]", "During handling of the above exception", frame("CRASH:chained", "spawn_enemy")},
 			class: oplog.ClassCrash, title: "RuntimeError: cannot spawn orc", where: []string{frame("CRASH:chained", "spawn_enemy")}},
@@ -498,7 +513,7 @@ func TestRuntime_Python(t *testing.T) {
 		{name: "handled", text: `.*could not load the sprite of orc`, level: oplog.LevelError,
 			stack: []string{"FileNotFoundError: [Errno 2]", frame("CRASH:handled", "spawn_enemy")}, class: oplog.ClassError,
 			title: "FileNotFoundError: [Errno 2] No such file or directory: 'assets/orc.png'",
-			where: []string{frame("FRAME:load_sprite", "load_sprite")}, exits: true},
+			where: []string{frame("FRAME:load_sprite", "load_sprite")}, exits: true, prefixes: []string{"loguru"}},
 		{name: "segv", text: regexp.QuoteMeta("Fatal Python error: Segmentation fault"), level: oplog.LevelFatal,
 			stack: []string{fmt.Sprintf(`game.py", line %d in spawn_enemy`, at("CRASH:segv"))}, class: oplog.ClassCrash,
 			title: "Fatal Python error: Segmentation fault", where: []string{fmt.Sprintf(`game.py", line %d in spawn_enemy`, at("CRASH:segv"))}},

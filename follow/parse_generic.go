@@ -536,7 +536,7 @@ func findLevel(s string) (level oplog.Level, name, text string, ok bool) {
 				}
 			}
 			if k := strings.Index(text, " - "); k > 0 && !strings.ContainsAny(text[:k], " \t[") {
-				name, text = text[:k], text[k+3:]
+				name, text = withoutPlace(text[:k]), text[k+3:]
 			}
 			return lv, name, text, true
 		}

@@ -33,7 +33,7 @@ func (r *report) python(s, t string, end int64) bool {
 	}
 	switch r.state {
 	case stFrames:
-		if r.indented(s) || t == pyTraceback {
+		if r.indented(s) || t == pyTraceback || strings.HasPrefix(t, `> File "`) { // loguru marks the frame that caught it so
 			return r.add(s, end)
 		}
 		if !pyExceptionLine(t) {

@@ -283,3 +283,15 @@ func levelToken(s string) int {
 	}
 	return 0
 }
+
+// withoutPlace is a logger's name without the function and line loguru
+// prints after it ("__main__:spawn_enemy:122 - msg"): the module, one
+// name for all its lines.
+func withoutPlace(name string) string {
+	module, rest, ok := strings.Cut(name, ":")
+	fn, line, ok2 := strings.Cut(rest, ":")
+	if !ok || !ok2 || module == "" || fn == "" || !isDigits(line) {
+		return name
+	}
+	return module
+}

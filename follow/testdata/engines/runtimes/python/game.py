@@ -16,7 +16,10 @@ KeyboardInterrupt: Python ends by SIGINT), "thread" (a thread loading the
 level dies of an uncaught KeyError; the game says so and exits with
 status 1), "ok". PREFIX "none" is the logging
 module's default format; "stamp" puts a timestamp and a padded level in
-front of every line written to standard error, tracebacks included.
+front of every line written to standard error, tracebacks included;
+"loguru" hands the records to loguru, whose default format and extended
+tracebacks (blank lines between frames, the catching frame marked "> ",
+the variables' values under each line) it prints.
 """
 
 import faulthandler
@@ -65,8 +68,21 @@ class StampFormatter(logging.Formatter):
         return "\n".join([head + record.name + ": " + lines[0]] + [head + l for l in lines[1:]])
 
 
+class ToLoguru(logging.Handler):
+    """Hands the logging module's records to loguru (its documented recipe)."""
+
+    def emit(self, record):
+        from loguru import logger
+        frame, depth = sys._getframe(), 0
+        while frame and (depth == 0 or frame.f_code.co_filename == logging.__file__):
+            frame, depth = frame.f_back, depth + 1
+        logger.opt(depth=depth, exception=record.exc_info).log(record.levelname, record.getMessage())
+
+
 def setup_logging():
-    if PREFIX == "stamp":
+    if PREFIX == "loguru":
+        logging.basicConfig(level=logging.INFO, handlers=[ToLoguru()])
+    elif PREFIX == "stamp":
         handler = logging.StreamHandler(sys.stderr)
         handler.setFormatter(StampFormatter("%(message)s"))
         logging.basicConfig(level=logging.INFO, handlers=[handler])
