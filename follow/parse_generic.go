@@ -482,14 +482,14 @@ func findLevel(s string) (level oplog.Level, name, text string, ok bool) {
 		return lv, "", text, true
 	}
 	rest := s
-	needSep := false // a plain token came: only a separator may follow it
+	needSep, piped := false, false // a plain token came: only a separator may follow it; a '|' came
 	for i := 0; i < 5 && rest != ""; i++ {
 		tok, after := firstToken(rest)
 		if w, a, ok := paddedLevel(rest); ok {
 			tok, after = w, a // Kivy's "[INFO   ] [Module      ] text"
 		}
 		if tok == "-" || tok == "|" || tok == ":" {
-			needSep = false
+			needSep, piped = false, piped || tok == "|"
 			rest = after
 			continue
 		}
@@ -535,7 +535,7 @@ func findLevel(s string) (level oplog.Level, name, text string, ok bool) {
 					name, text = strings.TrimSpace(text[1:k]), trimSeparators(text[k+1:])
 				}
 			}
-			if k := strings.Index(text, " - "); k > 0 && !strings.ContainsAny(text[:k], " \t[") {
+			if k := nameEnd(text, piped || strings.HasPrefix(strings.TrimLeft(after, " "), "|")); k > 0 {
 				name, text = withoutPlace(text[:k]), text[k+3:]
 			}
 			return lv, name, text, true

@@ -46,6 +46,8 @@ func TestParse_GenericLevels(t *testing.T) {
 		"Provider: sdl2(['window_egl_rpi'] ignored)", time.Time{})
 	f("[12:34:56] [INFO   ] [Base        ] Leaving application in progress...", oplog.LevelInfo, "Base",
 		"Leaving application in progress...", utc(12, 34, 56, 0))
+	f("2026-03-01 12:34:56.789 | DEBUG    | game.net | tick 1", oplog.LevelDebug, "game.net", "tick 1", utc(12, 34, 56, 789))
+	f("2026-03-01 12:34:56.789 INFO lag | spike", oplog.LevelInfo, "", "lag | spike", utc(12, 34, 56, 789)) // no '|' before the level
 	// loguru's default format: the module names the line, not its function and line too.
 	f("2026-03-01 12:34:56.789 | WARNING  | game.net:poll:88 - lag spike 300ms", oplog.LevelWarn, "game.net", "lag spike 300ms", utc(12, 34, 56, 789))
 	f("2026-03-01 12:34:56.789 | ERROR    | __main__:<module>:21 - An error has been caught", oplog.LevelError, "__main__",

@@ -284,6 +284,21 @@ func levelToken(s string) int {
 	return 0
 }
 
+// nameEnd is where a logger's name that text starts with ends, before
+// " - " ("com.example.Loader - msg", loguru's "__main__:main:13 - msg"),
+// or before " | " in a line whose level a '|' came before or after ("… |
+// INFO | game.net | msg"); 0 when there is none: a name holds no space.
+func nameEnd(text string, piped bool) int {
+	k := strings.Index(text, " - ")
+	if p := strings.Index(text, " | "); piped && p > 0 && (k < 0 || p < k) {
+		k = p
+	}
+	if k <= 0 || strings.ContainsAny(text[:k], " \t[") {
+		return 0
+	}
+	return k
+}
+
 // withoutPlace is a logger's name without the function and line loguru
 // prints after it ("__main__:spawn_enemy:122 - msg"): the module, one
 // name for all its lines.
