@@ -299,6 +299,41 @@ func parseClock(s string) (h, m, sec, ns, n int, ok bool) {
 	return h, m, sec, ns, n, true
 }
 
+// parseKitchen reads a time of day as Go's time.Kitchen writes it, the
+// time zerolog's console writer puts first: "3:04PM", "10:00AM", then a
+// space. It returns the hour (0-23), the minute and the bytes read.
+func parseKitchen(s string) (h, m, n int, ok bool) {
+	c := strings.IndexByte(s[:min(len(s), 3)], ':')
+	if c < 1 || len(s) < c+6 || s[c+5] != ' ' || s[c+4] != 'M' || s[c+3] != 'A' && s[c+3] != 'P' {
+		return 0, 0, 0, false
+	}
+	h, err1 := strconv.Atoi(s[:c])
+	m, ok2 := two(s, c+1)
+	if err1 != nil || !ok2 || h < 1 || h > 12 || m > 59 {
+		return 0, 0, 0, false
+	}
+	h %= 12
+	if s[c+3] == 'P' {
+		h += 12
+	}
+	return h, m, c + 5, true
+}
+
+// joinedLevel reads a level word in capitals and what follows it after
+// sep with no space, as Python's logging default ("ERROR:root:message")
+// and NLog's ("ERROR|Game.Physics|message") write them: the logger's
+// name, when a second sep ends one, and the message.
+func joinedLevel(word, rest string, sep byte, name string) (oplog.Level, string, string, bool) {
+	lv, ok := levelWord(word)
+	if !ok || !isUpper(word) {
+		return 0, "", "", false
+	}
+	if n := strings.IndexByte(rest, sep); n > 0 && !strings.ContainsAny(rest[:n], " \t") {
+		return lv, rest[:n], strings.TrimLeft(rest[n+1:], " "), true
+	}
+	return lv, name, strings.TrimLeft(rest, " "), true
+}
+
 // parseISO reads an ISO-8601 date and time at the start of s:
 // "2024-05-01T12:34:56", a space for the T, '/' for the dashes, an
 // optional fraction and an optional zone ("Z", "+02:00", "+0200", "+02",
@@ -454,15 +489,15 @@ func levelWord(s string) (oplog.Level, bool) {
 		b[i] = c
 	}
 	switch string(b[:len(s)]) {
-	case "trace", "debug", "dbg", "verbose", "fine", "finer", "finest":
+	case "trace", "trc", "debug", "dbg", "verbose", "fine", "finer", "finest":
 		return oplog.LevelDebug, true
-	case "info", "notice":
+	case "info", "inf", "notice":
 		return oplog.LevelInfo, true
-	case "warn", "warning":
+	case "warn", "wrn", "warning":
 		return oplog.LevelWarn, true
 	case "error", "err", "severe":
 		return oplog.LevelError, true
-	case "fatal", "critical", "crit", "panic", "emergency":
+	case "fatal", "ftl", "critical", "crit", "panic", "pnc", "emergency":
 		return oplog.LevelFatal, true
 	}
 	return 0, false

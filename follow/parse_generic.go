@@ -440,6 +440,8 @@ func (p *genericParser) stamp(s string) (time.Time, string, bool) {
 		t, n = p.clk.at(h, m, sec, ns), k
 	} else if tt, k, ok := parseDayMonthYear(in, p.clk.location()); ok {
 		t, n = tt, k
+	} else if h, m, k, ok := parseKitchen(in); ok && !bracket {
+		t, n = p.clk.at(h, m, 0, 0), k
 	} else {
 		return time.Time{}, s, false
 	}
@@ -466,13 +468,16 @@ func trimSeparators(s string) string {
 // firstToken cuts s at its first space, or after the first of bracketed
 // fields written with no space between ("[warning][audio] msg").
 func firstToken(s string) (tok, after string) {
-	tok, after, _ = strings.Cut(s, " ")
+	tok, after = s, ""
+	if i := strings.IndexAny(s, " \t"); i >= 0 { // zap's console fields are tabbed
+		tok, after = s[:i], s[i+1:]
+	}
 	if tok != "" && tok[0] == '[' {
 		if k := strings.Index(tok, "]["); k > 0 {
 			return tok[:k+1], s[k+1:]
 		}
 	}
-	return tok, strings.TrimLeft(after, " ")
+	return tok, strings.TrimLeft(after, " \t")
 }
 
 // findLevel looks for a level word among the first tokens of s and
@@ -509,17 +514,9 @@ func findLevel(s string) (level oplog.Level, name, text string, ok bool) {
 		if tok == "CRASH:" {
 			return oplog.LevelFatal, name, after, true // a game's own crash hook: "CRASH: AttributeError: …"
 		}
-		// Python's logging default: "ERROR:root:message".
-		if c := strings.IndexByte(tok, ':'); c > 0 && c < len(tok)-1 {
-			lv, ok := levelWord(tok[:c])
-			if !ok || !isUpper(tok[:c]) {
-				return 0, "", "", false
-			}
-			r := rest[c+1:]
-			if n := strings.IndexByte(r, ':'); n > 0 && !strings.ContainsAny(r[:n], " \t") {
-				return lv, r[:n], strings.TrimLeft(r[n+1:], " "), true
-			}
-			return lv, name, strings.TrimLeft(r, " "), true
+		// Python's logging default, "ERROR:root:message"; NLog's, "ERROR|Game.Physics|message".
+		if c := strings.IndexAny(tok, ":|"); c > 0 && c < len(tok)-1 && (tok[c] == ':' || isLevelWord(tok[:c])) {
+			return joinedLevel(tok[:c], rest[c+1:], tok[c], name)
 		}
 		core, decorated := undecorate(tok)
 		if lv, ok := levelWord(core); ok && (decorated || isUpper(core) || i == 0 && strongWord(core)) {

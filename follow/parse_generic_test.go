@@ -48,6 +48,14 @@ func TestParse_GenericLevels(t *testing.T) {
 		"Leaving application in progress...", utc(12, 34, 56, 0))
 	f("2026-03-01 12:34:56.789 | DEBUG    | game.net | tick 1", oplog.LevelDebug, "game.net", "tick 1", utc(12, 34, 56, 789))
 	f("2026-03-01 12:34:56.789 INFO lag | spike", oplog.LevelInfo, "", "lag | spike", utc(12, 34, 56, 789)) // no '|' before the level
+	// NLog's default layout, zap's development console (tabs), zerolog's console (a kitchen clock, three letters).
+	f("2026-03-01 12:34:56.7891|ERROR|Game.Physics|physics step failed", oplog.LevelError, "Game.Physics", "physics step failed",
+		time.Date(2026, 3, 1, 12, 34, 56, 789100000, time.UTC))
+	f("2026-03-01T12:34:56.789Z\tERROR\tgame/physics.go:42\tstep failed", oplog.LevelError, "", "game/physics.go:42\tstep failed", utc(12, 34, 56, 789))
+	f("10:00AM ERR step failed dt=0", oplog.LevelError, "", "step failed dt=0", utc(10, 0, 0, 0))
+	f("3:04PM WRN lag ms=300", oplog.LevelWarn, "", "lag ms=300", utc(15, 4, 0, 0))
+	f("12:30AM INF midnight", oplog.LevelInfo, "", "midnight", utc(0, 30, 0, 0))
+	f("GET|POST are methods", oplog.LevelInfo, "", "GET|POST are methods", time.Time{})
 	// loguru's default format: the module names the line, not its function and line too.
 	f("2026-03-01 12:34:56.789 | WARNING  | game.net:poll:88 - lag spike 300ms", oplog.LevelWarn, "game.net", "lag spike 300ms", utc(12, 34, 56, 789))
 	f("2026-03-01 12:34:56.789 | ERROR    | __main__:<module>:21 - An error has been caught", oplog.LevelError, "__main__",
