@@ -281,11 +281,17 @@ func TestRuntimes_GameFrame(t *testing.T) {
 			"#2  0x0000555555555189 in update_player (p=0x0) at game.c:41", "#2  0x0000555555555189 in update_player (p=0x0) at game.c:41"},
 		{"UBSanFrames", "    #0 0x55d4c3a1b1e9 in add /tmp/g/game.c:12:5\n    #1 0x55d4c3a1b2aa in main /tmp/g/game.c:40:3\n" +
 			"    #2 0x7f2d3c046d90  (/lib/x86_64-linux-gnu/libc.so.6+0x29d90)", "#0 0x55d4c3a1b1e9 in add /tmp/g/game.c:12:5"},
+		{"RubyCMethod", "err.rb:2:in `fetch'\n\tfrom err.rb:2:in `parse'\n\tfrom err.rb:3:in `<main>'", "from err.rb:2:in `parse'"},
+		{"RubyCMethod34", "err.rb:2:in 'Hash#fetch'\n\tfrom err.rb:2:in 'Object#parse'\n\tfrom err.rb:3:in '<main>'", "from err.rb:2:in 'Object#parse'"},
 		{"OnlyRuntime", "/lib/x86_64-linux-gnu/libc.so.6(abort+0xd7)[0x7f]\n./game(_start+0x21)[0x55]", ""},
 	} {
 		if got := crash.GameFrame(c.stack); got != c.want {
 			t.Errorf("%s: %q, want %q", c.name, got, c.want)
 		}
+	}
+	// A Ruby caller's title has no "from ".
+	if got := crash.Title("key not found: :tiles (KeyError)", crash.GameFrame("err.rb:2:in `fetch'\n\tfrom err.rb:2:in `parse'")); got != "key not found: :tiles (KeyError) in err.rb:2:in `parse'" {
+		t.Errorf("Ruby's title: %q", got)
 	}
 	// The handler's frame is no frame of the crash's signature either.
 	a := crash.Parse("./game(crash_handler+0x2e)[0x1]\n/lib/x86_64-linux-gnu/libc.so.6(+0x3bfd0)[0x2]\n./game(update+0x14)[0x3]")

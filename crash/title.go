@@ -50,12 +50,15 @@ func Title(message, frame string) string {
 // at game.c:41" is "f (p=0x0) at game.c:41"), lldb's ("frame #0: 0x5555
 // game`f at game.c:41:5" is "game`f at game.c:41:5") and
 // backtrace_symbols' address ("./game(f+0x14)[0x55d4]" is
-// "./game(f+0x14)").
+// "./game(f+0x14)"), Ruby's "from " before a caller.
 func frameTitle(frame string) string {
 	if f, ok := strings.CutPrefix(frame, "At: "); ok { // Godot 3's place: "At: res://main.gd:6."
 		frame = strings.TrimSuffix(f, ".")
 	}
 	frame = strings.TrimPrefix(strings.TrimPrefix(strings.TrimPrefix(frame, "at: "), "at "), haxeCalled)
+	if f, ok := strings.CutPrefix(frame, "from "); ok && strings.Contains(f, ":in ") { // Ruby's caller: "from err.rb:2:in `parse'"
+		frame = f
+	}
 	if f, ok := defoldTitle(frame); ok {
 		return f
 	}
@@ -347,9 +350,12 @@ func stackException(stack string) string {
 // is an engine's, the first of those.
 func GameFrame(stack string) string {
 	other, engine := "", ""
-	for _, l := range TopLines(stack, maxGameFrames) {
+	lines := TopLines(stack, maxGameFrames)
+	for i, l := range lines {
 		s, module := frameText(l)
 		switch {
+		case i+1 < len(lines) && rubyCMethod(l, lines[i+1]):
+			// Ruby's method written in C ("in `fetch'") at its caller's place: the caller, next, names it
 		case runtimeModule(module) || runtimeFrame(s):
 		case engineModule(module) || engineFrame(s):
 			if engine == "" {
@@ -365,6 +371,15 @@ func GameFrame(stack string) string {
 		return engine // all the engine's (a Minecraft crash without mods): its first, past the runtime's
 	}
 	return other
+}
+
+// rubyCMethod reports whether l is a Ruby frame of a method written in C,
+// which Ruby gives its caller's file and line, next: "err.rb:2:in
+// `fetch'", then "from err.rb:2:in `parse'".
+func rubyCMethod(l, next string) bool {
+	place, _, ok := strings.Cut(l, ":in ")
+	caller, _, ok2 := strings.Cut(strings.TrimPrefix(next, "from "), ":in ")
+	return ok && ok2 && place == caller
 }
 
 // frameText is what a frame line names, without "at ", a native dump's
