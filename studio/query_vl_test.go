@@ -171,6 +171,9 @@ func TestClient_Search_SameAsLocal(t *testing.T) {
 		`template:` + oplog.TextTemplateID("Player spawned at (1, 2)")[:4] + `*`,
 		`crash`, `CRASHED`, `crashes`, `"crash"`, `text:crash`, `stack:crash`, `crashpad`, `crash -"crash"`, `crash*`,
 		`spawn`, `spawning`, `Spawned`, `retry`, `load`, `connect`, `name:crash`, `name:Crash`,
+		// messages pasted as printed
+		`Player.Update ()`, `main.main()`, `std::out_of_range`, `Player.cs:42`, `AddressSanitizer:DEADLYSIGNAL`,
+		`(run with --verbose for details)`, `SyntaxError: '(' was never closed`, `==1234==ABORTING`,
 	}
 	for _, q := range queries {
 		sq := oplog.SearchQuery{Query: q}
