@@ -14,7 +14,9 @@ import (
 
 func (m *Main) search(ctx context.Context, args []string) error {
 	fs := m.flags("search", "QUERY [flags]", "Search records newest first. QUERY: words (all required), field:value (text, stack, name, level, "+
-		"source, kind, tool, status, run, time), \"phrases\", OR, NOT, parentheses; e.g. 'level:error AND name:Physics \"null reference\"'.")
+		"source, kind, tool, status, run, time), \"phrases\", OR, NOT, parentheses; e.g. 'level:error AND name:Physics \"null reference\"'. "+
+		"An error message pasted as the game printed it finds its records too, time and level in front or not: "+
+		"'ERROR: res://player.gd:42 - Invalid get index'.")
 	data := m.dataFlag(fs)
 	var st oplog.SearchText
 	filterVars(fs, &st.FilterText, "")
