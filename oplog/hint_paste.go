@@ -119,6 +119,8 @@ var crashHeaders = []string{
 	"ERROR:CRASH: CALL STACK:",      // Defold
 	"AddressSanitizer:DEADLYSIGNAL", // the sanitizers, before a signal's report
 	"FATAL EXCEPTION:",              // Android's runtime, and the thread's name
+	"---- Minecraft Crash Report ----",
+	"A detailed walkthrough of the error, its code path and all known details is as follows:", // the report's, before its sections
 }
 
 // headerHint is the hint of q, a line that is a crash's header as printed

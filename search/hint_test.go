@@ -381,6 +381,7 @@ func TestLog_Search_PastedShapes(t *testing.T) {
 		"Unhandled Exception:": `0 hits; "Unhandled Exception:" is what a runtime prints before a crash, no record's text: the crashes, query="level:fatal" (3 records)`,
 		"[2026.03.21-09.17.53:742][  3]LogWindows: Error: === Critical error: ===": `0 hits; "=== Critical error: ===" is what a runtime prints before a crash, no record's text: the crashes, query="level:fatal" (3 records)`,
 		"12-06 10:00:20.500  4700  4700 E AndroidRuntime: FATAL EXCEPTION: main":   `0 hits; "FATAL EXCEPTION:" is what a runtime prints before a crash, no record's text: the crashes, query="level:fatal" (3 records)`,
+		"---- Minecraft Crash Report ----":                                         `0 hits; "---- Minecraft Crash Report ----" is what a runtime prints before a crash, no record's text: the crashes, query="level:fatal" (3 records)`,
 	} {
 		p, err := e.log.Search(ctx, oplog.SearchQuery{Query: q, Hint: true})
 		if err != nil || len(p.Hits) != 0 || p.Hint == nil || p.Hint.Text != want {
