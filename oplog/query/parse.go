@@ -299,6 +299,14 @@ func loneSign(t token, first bool, rest []token) bool {
 	return (t.s == "+" || t.s == "-") && !first && len(rest) > 0 && rest[0].s != ")"
 }
 
+// ruler reports a rule of dashes or equal signs beside other terms, as a
+// pasted report has them around its headings ("-- Head --", "---- Minecraft
+// Crash Report ----"): it marks none, and says nothing. Alone, it keeps
+// its error.
+func ruler(t token, first bool, rest []token) bool {
+	return len(t.s) >= 2 && strings.Trim(t.s, "-=") == "" && (!first || len(rest) > 0)
+}
+
 // alternative is one side of an OR: clauses that must all match and
 // clauses that must not.
 type alternative struct{ must, not []Node }
@@ -314,7 +322,7 @@ func group(s string, toks []token, open int) (Node, []token, error) {
 		toks = toks[1:]
 		cur := &alts[len(alts)-1]
 		empty := len(cur.must)+len(cur.not) == 0
-		if loneSign(t, empty || not, toks) {
+		if loneSign(t, empty || not, toks) || ruler(t, empty && !not, toks) {
 			continue
 		}
 		var n Node

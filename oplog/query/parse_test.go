@@ -240,6 +240,8 @@ func TestParse_Pasted(t *testing.T) {
 		`C:\game\main.cpp(42): error C2065`:                  `and(C game main cpp 42 error C2065)`,
 		`ERROR: res://main.gd:6 - Invalid get index`:         `and(ERROR res main gd 6 Invalid get index)`,
 		`==1234==ABORTING`:                                   `and(1234 ABORTING)`, // a sanitizer's line, in fewer words
+		`-- Head --`:                                         `Head`,               // a rule around a report's heading
+		`hp == 0 after hit`:                                  `and(hp 0 hit)`,
 		// A name far from every field's, a parenthesis quoted or in a long line.
 		`Caught fatal signal - signo:11 code:1 errno:0 addr:(nil)`:                                        `and(Caught fatal signal signo 11 code 1 errno 0 addr nil)`,
 		`at [kOnErrorMessage] (node:internal/worker:333:10)`:                                              `and(kOnErrorMessage node internal worker 333 10)`,
