@@ -121,14 +121,9 @@ func onlyWords(tree ql.Node) bool {
 		return !slices.ContainsFunc(n.Nodes, func(m ql.Node) bool { return !onlyWords(m) })
 	case *ql.Or:
 		return !slices.ContainsFunc(n.Nodes, func(m ql.Node) bool { return !onlyWords(m) })
-	case *ql.Term:
-		return n.Field == "" || slices.Contains(ql.TextFields, n.Field)
-	case *ql.Phrase:
-		return n.Field == "" || slices.Contains(ql.TextFields, n.Field)
-	case *ql.Wildcard: // a marked level as printed: "**ERROR**:"
-		return n.Field == "" || slices.Contains(ql.TextFields, n.Field)
-	case *ql.Prefix:
-		return n.Field == "" || slices.Contains(ql.TextFields, n.Field)
+	case *ql.Term, *ql.Phrase, *ql.Wildcard, *ql.Prefix: // a pattern: a marked level as printed, "**ERROR**:"
+		f, _ := ql.Field(n)
+		return f == "" || slices.Contains(ql.TextFields, f)
 	}
 	return false
 }
