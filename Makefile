@@ -104,7 +104,8 @@ test-race: interop/node_modules/.package-lock.json
 # The windows/amd64 tests of follow, store, api, cmd/mcplogd's serve tests and more, cross-compiled and
 # run under Debian's wine64 (scripts/need-wine installs it with apt-get), without -race (which
 # needs cgo for Windows); scripts/wine-test says what it makes up for in Debian 12's Wine 8.
-# WINE_TESTS=follow,store picks packages; WINE_TESTS_LIST=1 lists every test that passed.
+# WINE_TESTS=follow,store picks packages; WINE_JOBS=N runs N at a time (2); WINE_TESTS_LIST=1 lists
+# every test that passed.
 test-windows:
 	scripts/need-wine
 	GO=$(GO) scripts/wine-test
