@@ -409,17 +409,22 @@ var maxLoose int64 = 64 << 20
 func (d *DB) sealLoop() {
 	defer d.done.Done()
 	for {
+		var settled chan struct{} // Settle's: sealed now, held or not
 		select {
 		case <-d.stop:
 			return
 		case <-d.sealWake:
+		case settled = <-d.settle:
 		}
 		fast := false // appends still came fast when maxLoose bytes were loose
-		for d.loose.Load() < maxLoose {
+		for settled == nil && d.loose.Load() < maxLoose {
 			before := d.appended.Load()
 			select {
 			case <-d.stop:
 				return
+			case settled = <-d.settle:
+				fast = false
+				continue
 			case <-time.After(sealQuiet):
 			}
 			if fast = d.appended.Load()-before >= busyBytes; !fast && !d.sealHeld() {
@@ -429,10 +434,40 @@ func (d *DB) sealLoop() {
 		d.sealAll(fast)
 		if fast {
 			d.wakeSealer() // once appends pause: the S2 blocks sealed again, the pages given back
-		} else if !d.sealHeld() {
+		} else if settled != nil || !d.sealHeld() {
 			d.resealAll()
 			d.maybeCompact()
 		}
+		if settled != nil {
+			close(settled)
+		}
+	}
+}
+
+// Settle seals every loose record and compacts the file now, as the
+// sealer does once appends pause, and returns when it is done: a command
+// that appends a whole file and exits (import) leaves the store as small
+// as a server would, not its records loose (about three times their
+// text's bytes) until the next Open.
+func (d *DB) Settle(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	done := make(chan struct{})
+	select {
+	case d.settle <- done:
+	case <-d.stop:
+		return oplog.ErrClosed
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	select {
+	case <-done:
+		return nil
+	case <-d.stop:
+		return oplog.ErrClosed
+	case <-ctx.Done():
+		return ctx.Err()
 	}
 }
 

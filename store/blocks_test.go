@@ -364,6 +364,50 @@ func TestBlocks_HoldSealing(t *testing.T) {
 	}
 }
 
+// TestBlocks_Settle: Settle seals the loose records and compacts the file
+// before it returns (Windows compacts at Open only), even while the search
+// index holds the sealer; on a closed store it says so.
+func TestBlocks_Settle(t *testing.T) {
+	defer store.SetCompact(1<<20, 64<<20, nil)()
+	path := filepath.Join(t.TempDir(), "log.db")
+	db, err := store.Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.HoldSealing(func() bool { return true })
+	if err := db.Append(t.Context(), blockRecords(20000, 3)); err != nil {
+		t.Fatal(err)
+	}
+	l, err := db.Layout()
+	if err != nil || l.Blocks != 0 {
+		t.Fatalf("held, the layout is %+v (%v); want no block", l, err)
+	}
+	before := db.Size()
+	if err := db.Settle(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if l, err = db.Layout(); err != nil || l.Blocks == 0 || l.LooseBytes >= codec.BlockTarget {
+		t.Fatalf("settled, the layout is %+v (%v); want every whole block's worth sealed", l, err)
+	}
+	if after := db.Size(); store.CompactOnline() && after*2 > before {
+		t.Fatalf("settled, the file went from %d to %d bytes; want it compacted to half or less", before, after)
+	}
+	if n := len(readAll(t, db)); n != 20000 {
+		t.Fatalf("settled, %d records read back; want 20,000", n)
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	if err := db.Settle(ctx); err != context.Canceled {
+		t.Fatalf("Settle with a cancelled context: %v", err)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Settle(t.Context()); err != oplog.ErrClosed {
+		t.Fatalf("Settle after Close: %v, want oplog.ErrClosed", err)
+	}
+}
+
 // TestDB_FreeBytesWhileGrowing: FreeBytes may be asked while commits grow
 // (and map again) the file, as /api/v1/info asks it (run with -race).
 func TestDB_FreeBytesWhileGrowing(t *testing.T) {

@@ -108,6 +108,7 @@ type DB struct {
 	reqs          chan *request
 	trim          chan struct{}               // wakes the retention loop; capacity 1
 	sealWake      chan struct{}               // wakes the sealer; capacity 1
+	settle        chan chan struct{}          // Settle's requests to the sealer
 	loose         atomic.Int64                // the loose records' bytes, as committed (update)
 	txLoose       int64                       // the change to loose a write transaction makes; write transactions only
 	appended      atomic.Int64                // bytes of records appended since Open (sealLoop)
@@ -140,7 +141,7 @@ func Open(path string, opts *Options) (*DB, error) {
 	}
 	// The page size read now: bbolt's Info reads its mapping, which a
 	// commit that grows the file replaces.
-	d := &DB{path: path, pageSize: int64(bdb.Info().PageSize), opts: o, reqs: make(chan *request, requestQueue), trim: make(chan struct{}, 1), sealWake: make(chan struct{}, 1), stop: make(chan struct{})}
+	d := &DB{path: path, pageSize: int64(bdb.Info().PageSize), opts: o, reqs: make(chan *request, requestQueue), trim: make(chan struct{}, 1), sealWake: make(chan struct{}, 1), settle: make(chan chan struct{}), stop: make(chan struct{})}
 	d.file.Store(&dataFile{db: bdb})
 	if err := d.guard(d.load); err != nil {
 		_ = bdb.Close()

@@ -65,6 +65,13 @@ func (m *Main) importFile(ctx context.Context, args []string) error {
 	if err != nil {
 		return fmt.Errorf("import %s: %w", name, err)
 	}
+	if b.local != nil && res.Records > 0 {
+		// A server seals the records once appends pause; this process
+		// exits now, so it does that itself.
+		if err := b.local.db.Settle(ctx); err != nil {
+			return fmt.Errorf("import %s: the records are in, but sealing them failed: %w", name, err)
+		}
+	}
 	m.importReport(name, opts.Source, res)
 	return nil
 }
