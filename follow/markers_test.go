@@ -228,7 +228,8 @@ func TestMarkers_Shutdown(t *testing.T) {
 
 // TestMarkers_Relaunch: in a log the game appends to, its first line again
 // right after a line that ended it (a traceback, a fatal line) starts a
-// run, whatever numbers differ; after any other line it does not.
+// run, whatever numbers differ; after any other line it does not, nor
+// when the run printed its first line again before.
 func TestMarkers_Relaunch(t *testing.T) {
 	tb := "Traceback (most recent call last):\n  File \"g.py\", line 3, in <module>\nKeyError: 'x'\n"
 	for _, c := range []struct {
@@ -240,6 +241,10 @@ func TestMarkers_Relaunch(t *testing.T) {
 		{"Game 1.0\ntick\nFATAL: out of memory\nGame 1.0\n", []string{"run<Game 1.0"}},
 		{"Game 1.0\ntick\nGame 1.0\n" + tb + "tick\n", nil},
 		{"Game 1.0\ntick\n" + tb + "Game 1.0 (safe mode)\n", nil},
+		// A first line the game prints every frame: after a handled
+		// error's traceback the frames go on.
+		{"tick 0\ntick 1\n" + tb + "tick 2\n", nil},
+		{"tick 0\nload\n" + tb + "tick 0\ntick 1\n" + tb + "tick 2\n", []string{"run<tick 0"}},
 	} {
 		if got := markerTrail(feed(withMarkers(mustParser(t, "generic")), []byte(c.text))); strings.Join(got, "|") != strings.Join(c.want, "|") {
 			t.Errorf("%q: markers %q, want %q", c.text, got, c.want)

@@ -20,6 +20,7 @@ type relaunchState struct {
 	format   int8   // 0 until known; 1: a format without a banner of its own (bannerless); -1: with one
 	first    string // the run's first line; "" when not known (a file entered in its middle)
 	firstDue bool   // the next entry is its run's first
+	repeats  bool   // the run printed its first line again, the program going on
 	ended    bool   // the last entry ended the program
 	end      int64  // where the entry being marked ends in its file
 }
@@ -41,11 +42,17 @@ func (m *marking) bannerless() bool {
 }
 
 // relaunch reports whether r, the next entry, is its run's first line
-// again just after an entry that ended the program.
+// again just after an entry that ended the program. A first line the run
+// printed again before (a game that logs "tick 0", "tick 1", …) is no
+// launch's: after a handled error with its stack it goes on as before.
 func (s *relaunchState) relaunch(r *oplog.Record) bool {
 	ended := s.ended
 	s.ended = r.Level == oplog.LevelFatal || r.Level >= oplog.LevelError && r.Stack != ""
-	return ended && s.first != "" && !s.firstDue && sameButNumbers(headLine(r.Text), s.first)
+	if s.first == "" || s.firstDue || s.repeats || !sameButNumbers(headLine(r.Text), s.first) {
+		return false
+	}
+	s.repeats = !ended
+	return ended
 }
 
 // noteFirst makes r its run's first line when one is due: always after a
@@ -61,7 +68,7 @@ func (s *relaunchState) noteFirst(r *oplog.Record, afterMarker bool) {
 }
 
 // started says that a run began: its first line is the next entry.
-func (s *relaunchState) started() { s.first, s.firstDue = "", true }
+func (s *relaunchState) started() { s.first, s.firstDue, s.repeats = "", true, false }
 
 // sameButNumbers reports whether a and b are the same but for their
 // digits.
