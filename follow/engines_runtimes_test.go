@@ -122,15 +122,15 @@ func langPython(t *testing.T) string {
 	return p
 }
 
-// needLoguru makes sure Debian's python3 imports loguru (python3-loguru,
-// which scripts/need-engines installs).
-func needLoguru(t *testing.T) {
+// needPythonModule makes sure Debian's python3 imports module (loguru,
+// rich: python3-loguru, python3-rich, which scripts/need-engines installs).
+func needPythonModule(t *testing.T, module string) {
 	t.Helper()
-	if err := exec.Command(langPython(t), "-c", "import loguru").Run(); err != nil {
+	if err := exec.Command(langPython(t), "-c", "import "+module).Run(); err != nil {
 		if os.Getenv("MCPLOGD_REQUIRE_ENGINES") == "1" {
-			t.Fatalf("loguru is not installed (scripts/need-engines installs python3-loguru): %v", err)
+			t.Fatalf("%s is not installed (scripts/need-engines installs python3-%s): %v", module, module, err)
 		}
-		t.Skipf("loguru is not installed; scripts/need-engines installs python3-loguru")
+		t.Skipf("%s is not installed; scripts/need-engines installs python3-%s", module, module)
 	}
 }
 
@@ -177,8 +177,8 @@ func runLang(t *testing.T, g *langGame, cases []langCase) {
 // runLangCase runs the game once under RunCommand and once into a file
 // it follows twice (detected and generic), and checks the three.
 func runLangCase(t *testing.T, g *langGame, c langCase, prefix string) {
-	if prefix == "loguru" {
-		needLoguru(t)
+	if prefix == "loguru" || prefix == "rich" {
+		needPythonModule(t, prefix)
 	}
 	if prefix == "stamp" && c.stampLevel != 0 {
 		c.level = c.stampLevel
@@ -500,20 +500,20 @@ func TestRuntime_Python(t *testing.T) {
 	cases := []langCase{
 		{name: "uncaught", text: regexp.QuoteMeta("ValueError: invalid literal for int() with base 10: 'lots'"), level: oplog.LevelError,
 			stack: []string{frame("CRASH:uncaught", "spawn_enemy"), `in tick`}, class: oplog.ClassCrash,
-			title: "ValueError: invalid literal for int()", where: []string{frame("CRASH:uncaught", "spawn_enemy")}, prefixes: []string{"loguru"}},
+			title: "ValueError: invalid literal for int()", where: []string{frame("CRASH:uncaught", "spawn_enemy")}, prefixes: []string{"loguru", "rich"}},
 		{name: "chained", text: regexp.QuoteMeta("RuntimeError: cannot spawn orc"), level: oplog.LevelError,
 			stack: []string{"FileNotFoundError: [Errno 2]", "During handling of the above exception", frame("CRASH:chained", "spawn_enemy")},
-			class: oplog.ClassCrash, title: "RuntimeError: cannot spawn orc", where: []string{frame("CRASH:chained", "spawn_enemy")}},
+			class: oplog.ClassCrash, title: "RuntimeError: cannot spawn orc", where: []string{frame("CRASH:chained", "spawn_enemy")}, prefixes: []string{"rich"}},
 		{name: "from", text: regexp.QuoteMeta("RuntimeError: cannot spawn orc"), level: oplog.LevelError,
 			stack: []string{"FileNotFoundError: [Errno 2]", "The above exception was the direct cause", frame("CRASH:from", "spawn_enemy")},
-			class: oplog.ClassCrash, title: "RuntimeError: cannot spawn orc", where: []string{frame("CRASH:from", "spawn_enemy")}},
+			class: oplog.ClassCrash, title: "RuntimeError: cannot spawn orc", where: []string{frame("CRASH:from", "spawn_enemy")}, prefixes: []string{"rich"}},
 		{name: "syntax", text: regexp.QuoteMeta("SyntaxError: '(' was never closed"), level: oplog.LevelError,
 			stack: []string{frame("CRASH:syntax", "spawn_enemy"), fmt.Sprintf(`broken_level.py", line %d`, broken)},
 			class: oplog.ClassCrash, title: "SyntaxError: '(' was never closed", where: []string{fmt.Sprintf(`broken_level.py", line %d`, broken)}},
 		{name: "handled", text: `.*could not load the sprite of orc`, level: oplog.LevelError,
 			stack: []string{"FileNotFoundError: [Errno 2]", frame("CRASH:handled", "spawn_enemy")}, class: oplog.ClassError,
 			title: "FileNotFoundError: [Errno 2] No such file or directory: 'assets/orc.png'",
-			where: []string{frame("FRAME:load_sprite", "load_sprite")}, exits: true, prefixes: []string{"loguru"}},
+			where: []string{frame("FRAME:load_sprite", "load_sprite")}, exits: true, prefixes: []string{"loguru", "rich"}},
 		{name: "segv", text: regexp.QuoteMeta("Fatal Python error: Segmentation fault"), level: oplog.LevelFatal,
 			stack: []string{fmt.Sprintf(`game.py", line %d in spawn_enemy`, at("CRASH:segv"))}, class: oplog.ClassCrash,
 			title: "Fatal Python error: Segmentation fault", where: []string{fmt.Sprintf(`game.py", line %d in spawn_enemy`, at("CRASH:segv"))}},

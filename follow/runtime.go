@@ -33,6 +33,7 @@ type runtimeLayer struct {
 	cand candidate
 	last prefixFacts // what the prefix of the last line handed to p said of it
 	scr  *scripted   // Lua's and Rust's reports beneath a prefix; nil until one came
+	rich richLines   // Python's rich library's rows and boxes, read as the lines they stand for
 }
 
 // lineStamper is an engine's parser that reads the time a line's own
@@ -98,6 +99,19 @@ type candidate struct {
 func (l *runtimeLayer) Name() string { return l.p.Name() }
 
 func (l *runtimeLayer) Line(line string, end int64) []Entry {
+	lines := l.rich.line(line, end)
+	if len(lines) == 1 {
+		return l.line(lines[0].s, lines[0].end)
+	}
+	var out []Entry
+	for _, r := range lines {
+		out = join(out, l.line(r.s, r.end))
+	}
+	return out
+}
+
+// line reads a line as richLines gives it.
+func (l *runtimeLayer) line(line string, end int64) []Entry {
 	if l.scr != nil && l.scr.on {
 		return l.scriptLine(line, end)
 	}
@@ -142,6 +156,9 @@ func (l *runtimeLayer) releaseCand(c *candidate) []Entry {
 
 func (l *runtimeLayer) Flush() []Entry {
 	var out []Entry
+	for _, r := range l.rich.flush() {
+		out = join(out, l.line(r.s, r.end))
+	}
 	if l.scr != nil && l.scr.on {
 		out = l.scriptFlush(out)
 	}

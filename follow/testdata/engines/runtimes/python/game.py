@@ -19,7 +19,10 @@ module's default format; "stamp" puts a timestamp and a padded level in
 front of every line written to standard error, tracebacks included;
 "loguru" hands the records to loguru, whose default format and extended
 tracebacks (blank lines between frames, the catching frame marked "> ",
-the variables' values under each line) it prints.
+the variables' values under each line) it prints; "rich" logs through
+rich's RichHandler (a time column left blank when unchanged, a level
+column, the logging call's place at the right edge) and draws
+tracebacks, logged and uncaught, in rich's boxes.
 """
 
 import faulthandler
@@ -88,6 +91,11 @@ def setup_logging():
         logging.basicConfig(level=logging.INFO, handlers=[handler])
         logging.captureWarnings(True)
         sys.stderr = StampedStream(sys.__stderr__, "ERROR")
+    elif PREFIX == "rich":
+        from rich.logging import RichHandler
+        from rich.traceback import install
+        install()
+        logging.basicConfig(level=logging.INFO, format="%(message)s", handlers=[RichHandler(rich_tracebacks=True)])
     else:
         logging.basicConfig(level=logging.INFO)
 
