@@ -92,13 +92,17 @@ func cutMark(head []byte, total int64) []byte {
 // cleanLine turns a line as read into what a parser reads: a trailing \r
 // (Windows, a pseudo-terminal) and terminal escape sequences (the colours
 // Godot, Luanti, tracing and others print on a terminal, and some print
-// into files) are dropped. A line a terminal drew (one with escapes) reads
-// as the terminal shows it: what a full-screen game (curses) drew on the
-// alternate screen is gone when it leaves it, and a carriage return within
-// the line goes back to its start, the text after it over the text before.
+// into files) are dropped. A line reads as a terminal shows it: what a
+// full-screen game (curses) drew on the alternate screen is gone when it
+// leaves it, and a carriage return within the line goes back to its start,
+// the text after it over the text before (a loading bar drawn again and
+// again, escapes or not: "Loading  10%\rLoading 100%" is "Loading 100%").
 func cleanLine(b []byte) string {
 	b = bytes.TrimRight(b, "\r") // Wine's console ends a line with two
 	if bytes.IndexByte(b, 0x1b) < 0 {
+		if bytes.IndexByte(b, '\r') >= 0 {
+			return string(carriageReturns(b))
+		}
 		return string(b)
 	}
 	if i := bytes.LastIndex(b, []byte(altScreenOff)); i >= 0 {
