@@ -193,7 +193,7 @@ func (r *richLines) boxLine(out []richLine, s string, end int64) (_ []richLine, 
 		return r.frameLine(out, end), true
 	case strings.HasPrefix(row, "❱ "): // the line that ran
 		r.head = false
-		code := strings.TrimLeft(row[len("❱ "):], "0123456789")
+		code := strings.TrimLeft(strings.TrimLeft(row[len("❱ "):], " "), "0123456789") // "❱ 8", "❱  8", "❱ 128"
 		return append(r.frameLine(out, end), richLine{"    " + strings.TrimLeft(code, " │"), end}), true
 	case !r.head || sourceRow(row) || strings.HasPrefix(row, "..."):
 		r.head = false

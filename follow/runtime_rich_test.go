@@ -69,9 +69,17 @@ func TestParse_Rich(t *testing.T) {
 	}
 }
 
+// structlogRich is structlog's console renderer's error with rich's
+// traceback (structlog 22.3 with rich 13.3, colours left out).
+const structlogRich = "2026-12-07 01:24:17 [error    ] spawn failed                   kind=orc\n" +
+	"╭──── Traceback (most recent call last) ────╮\n│ /tmp/sl.py:8 in <module>                 │\n│                                           │\n" +
+	"│ ❱  8 │   spawn({}, \"orc\")                  │\n│   9 except KeyError:                       │\n╰───────────────────────────────────────────╯\n" +
+	"KeyError: 'orc'\n"
+
 // TestParse_RichNotRich: lines that only look like rich's are read as they
 // came: a row-like line indented under another logger's time, a box that
-// is no traceback's, a box cut short.
+// is no traceback's, a box cut short; another logger's line before rich's
+// traceback (structlog's) keeps it as its stack.
 func TestParse_RichNotRich(t *testing.T) {
 	for in, want := range map[string][]string{
 		// A first line in brackets whose next line is indented as far as
@@ -79,6 +87,9 @@ func TestParse_RichNotRich(t *testing.T) {
 		"[10:00:01] loading\n           INFO is what it said\n": {"info loading"},
 		// A table drawn in a box is no traceback.
 		"╭──── scores ────╮\n│ ana   12      │\n╰────────────────╯\nbye\n": {"info ╭──── scores ────╮", "info │ ana   12      │", "info ╰────────────────╯", "info bye"},
+		// structlog's console with rich: the line that ran's number
+		// right-aligned ("❱  8"); the stack is checked below.
+		structlogRich: {"error spawn failed                   kind=orc"},
 		// A traceback box cut short: the line after it is its own.
 		"╭── Traceback (most recent call last) ──╮\n│ /g.py:3 in <module>                   │\n10:00:01 INFO bye\n": {"error Traceback (most recent call last):", "info bye"},
 	} {
@@ -89,5 +100,10 @@ func TestParse_RichNotRich(t *testing.T) {
 		if strings.Join(got, "|") != strings.Join(want, "|") {
 			t.Errorf("%q: %q, want %q", in, got, want)
 		}
+	}
+	es := feed(mustParser(t, "generic"), []byte(structlogRich))
+	want := "Traceback (most recent call last):\n  File \"/tmp/sl.py\", line 8, in <module>\n    spawn({}, \"orc\")\nKeyError: 'orc'"
+	if len(es) != 1 || es[0].Record.Stack != want {
+		t.Errorf("structlog with rich: %+v, want one record whose stack is\n%s", recordsOf(es), want)
 	}
 }
