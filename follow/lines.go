@@ -100,7 +100,7 @@ func cutMark(head []byte, total int64) []byte {
 func cleanLine(b []byte) string {
 	b = bytes.TrimRight(b, "\r") // Wine's console ends a line with two
 	if bytes.IndexByte(b, 0x1b) < 0 {
-		if bytes.IndexByte(b, '\r') >= 0 {
+		if redrawn(b) {
 			return string(carriageReturns(b))
 		}
 		return string(b)
@@ -113,6 +113,24 @@ func cleanLine(b []byte) string {
 		out = carriageReturns(out)
 	}
 	return string(out)
+}
+
+// redrawn reports a line without escapes that a carriage return drew
+// again: one that begins with it ("\rLoading  10%\rLoading 100%", tqdm's),
+// or whose last two drawings begin with the same word ("Loading 10%\rLoading
+// 20%"). A carriage return in a logged message ("[mod] CR\rinside") is its
+// text.
+func redrawn(b []byte) bool {
+	i := bytes.LastIndexByte(b, '\r')
+	if i < 0 {
+		return false
+	}
+	if b[0] == '\r' {
+		return true
+	}
+	prev := bytes.TrimLeft(b[bytes.LastIndexByte(b[:i], '\r')+1:i], " ")
+	word, _, _ := bytes.Cut(bytes.TrimLeft(b[i+1:], " "), []byte{' '})
+	return len(word) > 0 && len(prev) > len(word) && bytes.HasPrefix(prev, word) && prev[len(word)] == ' '
 }
 
 // altScreenOff is the sequence that leaves a terminal's alternate screen,

@@ -31,7 +31,10 @@ func TestCleanLine(t *testing.T) {
 		"\x1b[?1049h\x1b[H\x1b[2J#########\r\x1b[2d#..@....#\x1b[?1049l\x1b[23;0;0t\r\x1b[?1l\x1b>Traceback (most recent call last):\r": "Traceback (most recent call last):",
 		"\x1b[32mLoading 10%\rLoading 100%\x1b[0m": "Loading 100%",
 		"\x1b[1mabcdef\rXY":                        "XYcdef",
-		// A loading bar without colours, drawn again and again.
+		// A loading bar without colours, drawn again and again; a
+		// carriage return in a logged message is its text.
+		"Loading 10%\rLoading 20%\rLoading 100%":                                                     "Loading 100%",
+		"[logtest] CR\rinside and trailing newline":                                                  "[logtest] CR\rinside and trailing newline",
 		"\rLoading assets:   0% |     |\rLoading assets:  50% |##   |\rLoading assets: 100% |#####|": "Loading assets: 100% |#####|",
 		"\r 10%|█         | 1/10\r100%|██████████| 10/10":                                            "100%|██████████| 10/10",
 	} {
