@@ -50,14 +50,33 @@ type genericParser struct {
 	jul      bool      // the held entry is java.util.logging's header: its level line is next
 	fn       string    // the method java.util.logging names in the held entry's header
 	upBase   time.Time // the time at uptime 0, from a line giving both
+	head     bool      // a "Stack trace:" held, until the next line shows whether emilk/loguru's frames follow
+	headEnd  int64
+	pre      []string // emilk/loguru's "Stack trace:" and its frames, printed before the fatal line they are the stack of
+	preEnd   int64
 }
 
 func (p *genericParser) Name() string { return "generic" }
 
-func (p *genericParser) Flush() []Entry { return p.take(nil) }
+func (p *genericParser) Flush() []Entry {
+	var out []Entry
+	if p.head {
+		p.head = false
+		out = p.line(loguruStack, p.headEnd)
+	}
+	return p.takePre(p.take(out))
+}
 
 func (p *genericParser) Line(line string, end int64) []Entry {
 	s := trimRight(strings.TrimPrefix(line, "\ufeff")) // a BOM: Ren'Py's traceback.txt, Windows tools
+	if p.head || len(p.pre) > 0 || s == loguruStack {
+		return p.loguruLine(s, end)
+	}
+	return p.line(s, end)
+}
+
+// line reads s, a line without its BOM and trailing spaces.
+func (p *genericParser) line(s string, end int64) []Entry {
 	if s == "" {
 		p.e.blank(end)
 		return nil
@@ -206,7 +225,7 @@ func (p *genericParser) isHeader(s string) bool {
 	if _, _, _, _, ok := p.glibHeader(s); ok {
 		return true
 	}
-	if _, _, _, _, ok := p.glogHeader(s); ok {
+	if _, _, _, _, ok := p.placeHeader(s); ok {
 		return true
 	}
 	_, _, _, ok := findLevel(rest)
@@ -229,7 +248,7 @@ func (p *genericParser) begin(line string, end int64) {
 		t, level, name, text, ok, stamped = rt, lv, nm, tx, true, true
 	} else if rt, lv, nm, tx, found := p.glibHeader(s); found {
 		t, level, name, text, ok, stamped = rt, lv, nm, tx, true, !rt.IsZero()
-	} else if rt, lv, place, tx, found := p.glogHeader(s); found {
+	} else if rt, lv, place, tx, found := p.placeHeader(s); found {
 		t, level, text, ok, stamped = rt, lv, tx, true, true
 		name, _, _ = strings.Cut(place, ":")
 		if level >= oplog.LevelError {
@@ -270,136 +289,6 @@ func (p *genericParser) begin(line string, end int64) {
 	}
 }
 
-// rustHeader reads env_logger's "[2024-05-01T12:34:56Z ERROR my_crate::net] msg".
-func (p *genericParser) rustHeader(s string) (time.Time, oplog.Level, string, string, bool) {
-	if len(s) < 22 || s[0] != '[' || !isDigit(s[1]) {
-		return time.Time{}, 0, "", "", false
-	}
-	t, n, ok := parseISO(s[1:], p.clk.location())
-	if !ok || 1+n >= len(s) || s[1+n] != ' ' {
-		return time.Time{}, 0, "", "", false
-	}
-	inner, text, ok := strings.Cut(s[2+n:], "]")
-	if !ok {
-		return time.Time{}, 0, "", "", false
-	}
-	word, name, _ := strings.Cut(strings.TrimSpace(inner), " ")
-	level, ok := levelWord(word)
-	if !ok {
-		return time.Time{}, 0, "", "", false
-	}
-	return t, level, strings.TrimSpace(name), strings.TrimLeft(text, " "), true
-}
-
-// rubyHeader reads Ruby's Logger's "E, [2026-12-04T10:00:01.123456 #7605]
-// ERROR -- game: msg" (the program's name, which may be empty, the name).
-func (p *genericParser) rubyHeader(s string) (time.Time, oplog.Level, string, string, bool) {
-	if len(s) < 30 || !strings.ContainsRune("DIWEFA", rune(s[0])) || s[1:4] != ", [" {
-		return time.Time{}, 0, "", "", false
-	}
-	t, n, ok := parseISO(s[4:], p.clk.location())
-	if !ok || !strings.HasPrefix(s[4+n:], " #") {
-		return time.Time{}, 0, "", "", false
-	}
-	_, rest, ok := strings.Cut(s[4+n:], "] ")
-	word, rest, ok2 := strings.Cut(strings.TrimLeft(rest, " "), " -- ")
-	name, text, ok3 := strings.Cut(rest, ": ")
-	level, ok4 := levelWord(word)
-	if word == "ANY" {
-		level, ok4 = oplog.LevelInfo, true
-	}
-	if !ok || !ok2 || !ok3 || !ok4 {
-		return time.Time{}, 0, "", "", false
-	}
-	return t, level, name, text, true
-}
-
-// glibHeader reads GLib's log lines (GTK's, GStreamer's, a game's g_log):
-// "** Message: 10:00:01.123: msg", "** (game:17795): CRITICAL **:
-// 10:00:01.123: msg", "(game:1234): GLib-CRITICAL **: msg": the domain
-// ("GLib", "Gtk") is the name. g_error's ERROR is fatal (it traps), as
-// CRITICAL is an error, WARNING a warning; Message and INFO info, DEBUG
-// debug. The time is zero when the line has none.
-func (p *genericParser) glibHeader(s string) (time.Time, oplog.Level, string, string, bool) {
-	rest, stars := strings.CutPrefix(s, "** ")
-	if strings.HasPrefix(rest, "(") {
-		i := strings.Index(rest, "): ")
-		if i < 0 || strings.IndexByte(rest[:i], ':') < 0 {
-			return time.Time{}, 0, "", "", false
-		}
-		rest = rest[i+3:]
-	} else if !stars {
-		return time.Time{}, 0, "", "", false
-	}
-	word, text, found := strings.Cut(rest, ": ")
-	if !found || len(word) > 40 {
-		return time.Time{}, 0, "", "", false
-	}
-	word, closed := strings.CutSuffix(word, " **")
-	domain, lvl, dashed := strings.Cut(word, "-")
-	if !dashed {
-		domain, lvl = "", word
-	}
-	var level oplog.Level
-	switch lvl {
-	case "ERROR":
-		level = oplog.LevelFatal
-	case "CRITICAL":
-		level = oplog.LevelError
-	case "WARNING":
-		level = oplog.LevelWarn
-	case "Message", "INFO":
-		level = oplog.LevelInfo
-	case "DEBUG":
-		level = oplog.LevelDebug
-	default:
-		return time.Time{}, 0, "", "", false
-	}
-	if !closed && (lvl == "ERROR" || lvl == "CRITICAL" || lvl == "WARNING") {
-		return time.Time{}, 0, "", "", false // "** WARNING: x" is no GLib line: it writes "WARNING **: "
-	}
-	var t time.Time
-	if h, m, sec, ns, n, ok := parseClock(text); ok && strings.HasPrefix(text[n:], ": ") {
-		t, text = p.clk.at(h, m, sec, ns), text[n+2:]
-	}
-	return t, level, domain, text, true
-}
-
-// glogHeader reads the prefix of glog's lines (Google's C++ logging, and
-// abseil's LOG): "W1206 10:00:01.223456  4242 main.cc:41] no GPU": the
-// severity's letter (F: LOG(FATAL), which aborts after it), (the year,)
-// month and day,
-// time, thread, and the file and line (its place), whose file is the
-// record's name.
-func (p *genericParser) glogHeader(s string) (time.Time, oplog.Level, string, string, bool) {
-	if len(s) < 24 || strings.IndexByte("IWEF", s[0]) < 0 || !isDigit(s[1]) {
-		return time.Time{}, 0, "", "", false
-	}
-	year, i := p.clk.date().Year(), 1
-	if s[9] == ' ' { // glog 0.6 writes the year too: "I20261206 05:49:46.857664"
-		y, ok := atoi(s[1:5])
-		if !ok {
-			return time.Time{}, 0, "", "", false
-		}
-		year, i = y, 5
-	}
-	mo, ok1 := two(s, i)
-	d, ok2 := two(s, i+2)
-	h, m, sec, ns, n, ok := parseClock(s[i+5:])
-	if s[i+4] != ' ' || !ok1 || !ok2 || !ok || mo < 1 || mo > 12 || d < 1 || d > 31 {
-		return time.Time{}, 0, "", "", false
-	}
-	rest := strings.TrimLeft(s[i+5+n:], " ")
-	thread, rest, _ := strings.Cut(rest, " ")
-	place, text, found := strings.Cut(rest, "] ")
-	file, line, colon := strings.Cut(place, ":")
-	if thread == "" || !allDigitsStr(thread) || !found || !colon || !allDigitsStr(line) || file == "" || strings.IndexByte(file, ' ') >= 0 {
-		return time.Time{}, 0, "", "", false
-	}
-	level := map[byte]oplog.Level{'I': oplog.LevelInfo, 'W': oplog.LevelWarn, 'E': oplog.LevelError, 'F': oplog.LevelFatal}[s[0]]
-	return time.Date(year, time.Month(mo), d, h, m, sec, ns, p.clk.location()), level, place, text, true
-}
-
 // lineTime returns the time line's header gives (lineStamper).
 func (p *genericParser) lineTime(line string) (time.Time, bool) {
 	s, _ := cutUptime(line)
@@ -409,7 +298,7 @@ func (p *genericParser) lineTime(line string) (time.Time, bool) {
 	if t, _, _, _, ok := p.rustHeader(s); ok {
 		return t, true
 	}
-	if t, _, _, _, ok := p.glogHeader(s); ok {
+	if t, _, _, _, ok := p.placeHeader(s); ok {
 		return t, true
 	}
 	if t, _, _, _, ok := p.rubyHeader(s); ok {

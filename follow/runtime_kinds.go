@@ -171,6 +171,9 @@ func (r *report) native(s, t string, end int64) bool {
 	case strings.HasPrefix(t, "-- END OF ") && strings.HasSuffix(t, "BACKTRACE --"): // Godot's crash handler's last line
 		r.done = true
 		return r.add(s, end)
+	case strings.Contains(t, "FATL| Signal: ") && strings.HasPrefix(r.e.rec.Text, "Loguru caught a signal: "):
+		r.done = true // emilk/loguru's fatal line after its frames says the signal again
+		return r.add(s, end)
 	case nativeFrameLine(t), r.indented(s) && r.e.blanks == 0, signalHeadline(t), prefixedHeadline(s),
 		strings.HasPrefix(t, "terminate called ") && r.e.lines == 0, // after "pure virtual method called"
 		shellSignal(t), // a launcher's shell saying the program died of it
@@ -229,6 +232,8 @@ func nativeFrameLine(t string) bool {
 		return true
 	case strings.HasPrefix(t, "0x") && strings.Contains(t, " in "):
 		return true // gdb's frame of the stop: "0x000055 in update (p=0x0) at game.c:41"
+	case loguruFrame(t):
+		return true
 	case len(t) > 3 && t[0] == '[' && isDigit(t[1]):
 		// Godot's crash handler: "[4] godot3-server(+0xd74acb) [0x5564d142bacb] (??:0)",
 		// "[2] Node::get_child(int, bool) const (??:0)".
@@ -236,6 +241,27 @@ func nativeFrameLine(t string) bool {
 		return ok && allDigitsStr(t[1:strings.IndexByte(t, ']')]) && (strings.Contains(rest, "[0x") || strings.HasSuffix(rest, ")") && strings.Contains(rest, ":"))
 	}
 	return false
+}
+
+// loguruFrame reports a frame of emilk/loguru's stack trace (C++): "2
+// 0x5637da005e76 main + 696", its number, address and symbol.
+func loguruFrame(t string) bool {
+	i := 0
+	for i < len(t) && isDigit(t[i]) {
+		i++
+	}
+	j := i
+	for j < len(t) && t[j] == ' ' {
+		j++
+	}
+	if i == 0 || j == i || !strings.HasPrefix(t[j:], "0x") {
+		return false
+	}
+	k := j + 2
+	for k < len(t) && isHex(t[k:k+1]) {
+		k++
+	}
+	return k > j+2 && k < len(t) && t[k] == ' '
 }
 
 // assertFrame makes a frame of glibc's failed assertion, "game: game.c:27:

@@ -1,0 +1,197 @@
+package follow
+
+import (
+	"strings"
+	"time"
+
+	"github.com/mcplogd/mcplogd/oplog"
+)
+
+// The headers of loggers the generic parser reads whole: each returns the
+// time, the level, the name (glog's and loguru's: the place), the text.
+
+// rustHeader reads env_logger's "[2024-05-01T12:34:56Z ERROR my_crate::net] msg".
+func (p *genericParser) rustHeader(s string) (time.Time, oplog.Level, string, string, bool) {
+	if len(s) < 22 || s[0] != '[' || !isDigit(s[1]) {
+		return time.Time{}, 0, "", "", false
+	}
+	t, n, ok := parseISO(s[1:], p.clk.location())
+	if !ok || 1+n >= len(s) || s[1+n] != ' ' {
+		return time.Time{}, 0, "", "", false
+	}
+	inner, text, ok := strings.Cut(s[2+n:], "]")
+	if !ok {
+		return time.Time{}, 0, "", "", false
+	}
+	word, name, _ := strings.Cut(strings.TrimSpace(inner), " ")
+	level, ok := levelWord(word)
+	if !ok {
+		return time.Time{}, 0, "", "", false
+	}
+	return t, level, strings.TrimSpace(name), strings.TrimLeft(text, " "), true
+}
+
+// rubyHeader reads Ruby's Logger's "E, [2026-12-04T10:00:01.123456 #7605]
+// ERROR -- game: msg" (the program's name, which may be empty, the name).
+func (p *genericParser) rubyHeader(s string) (time.Time, oplog.Level, string, string, bool) {
+	if len(s) < 30 || !strings.ContainsRune("DIWEFA", rune(s[0])) || s[1:4] != ", [" {
+		return time.Time{}, 0, "", "", false
+	}
+	t, n, ok := parseISO(s[4:], p.clk.location())
+	if !ok || !strings.HasPrefix(s[4+n:], " #") {
+		return time.Time{}, 0, "", "", false
+	}
+	_, rest, ok := strings.Cut(s[4+n:], "] ")
+	word, rest, ok2 := strings.Cut(strings.TrimLeft(rest, " "), " -- ")
+	name, text, ok3 := strings.Cut(rest, ": ")
+	level, ok4 := levelWord(word)
+	if word == "ANY" {
+		level, ok4 = oplog.LevelInfo, true
+	}
+	if !ok || !ok2 || !ok3 || !ok4 {
+		return time.Time{}, 0, "", "", false
+	}
+	return t, level, name, text, true
+}
+
+// glibHeader reads GLib's log lines (GTK's, GStreamer's, a game's g_log):
+// "** Message: 10:00:01.123: msg", "** (game:17795): CRITICAL **:
+// 10:00:01.123: msg", "(game:1234): GLib-CRITICAL **: msg": the domain
+// ("GLib", "Gtk") is the name. g_error's ERROR is fatal (it traps), as
+// CRITICAL is an error, WARNING a warning; Message and INFO info, DEBUG
+// debug. The time is zero when the line has none.
+func (p *genericParser) glibHeader(s string) (time.Time, oplog.Level, string, string, bool) {
+	rest, stars := strings.CutPrefix(s, "** ")
+	if strings.HasPrefix(rest, "(") {
+		i := strings.Index(rest, "): ")
+		if i < 0 || strings.IndexByte(rest[:i], ':') < 0 {
+			return time.Time{}, 0, "", "", false
+		}
+		rest = rest[i+3:]
+	} else if !stars {
+		return time.Time{}, 0, "", "", false
+	}
+	word, text, found := strings.Cut(rest, ": ")
+	if !found || len(word) > 40 {
+		return time.Time{}, 0, "", "", false
+	}
+	word, closed := strings.CutSuffix(word, " **")
+	domain, lvl, dashed := strings.Cut(word, "-")
+	if !dashed {
+		domain, lvl = "", word
+	}
+	var level oplog.Level
+	switch lvl {
+	case "ERROR":
+		level = oplog.LevelFatal
+	case "CRITICAL":
+		level = oplog.LevelError
+	case "WARNING":
+		level = oplog.LevelWarn
+	case "Message", "INFO":
+		level = oplog.LevelInfo
+	case "DEBUG":
+		level = oplog.LevelDebug
+	default:
+		return time.Time{}, 0, "", "", false
+	}
+	if !closed && (lvl == "ERROR" || lvl == "CRITICAL" || lvl == "WARNING") {
+		return time.Time{}, 0, "", "", false // "** WARNING: x" is no GLib line: it writes "WARNING **: "
+	}
+	var t time.Time
+	if h, m, sec, ns, n, ok := parseClock(text); ok && strings.HasPrefix(text[n:], ": ") {
+		t, text = p.clk.at(h, m, sec, ns), text[n+2:]
+	}
+	return t, level, domain, text, true
+}
+
+// glogHeader reads the prefix of glog's lines (Google's C++ logging, and
+// abseil's LOG): "W1206 10:00:01.223456  4242 main.cc:41] no GPU": the
+// severity's letter (F: LOG(FATAL), which aborts after it), (the year,)
+// month and day,
+// time, thread, and the file and line (its place), whose file is the
+// record's name.
+func (p *genericParser) glogHeader(s string) (time.Time, oplog.Level, string, string, bool) {
+	if len(s) < 24 || strings.IndexByte("IWEF", s[0]) < 0 || !isDigit(s[1]) {
+		return time.Time{}, 0, "", "", false
+	}
+	year, i := p.clk.date().Year(), 1
+	if s[9] == ' ' { // glog 0.6 writes the year too: "I20261206 05:49:46.857664"
+		y, ok := atoi(s[1:5])
+		if !ok {
+			return time.Time{}, 0, "", "", false
+		}
+		year, i = y, 5
+	}
+	mo, ok1 := two(s, i)
+	d, ok2 := two(s, i+2)
+	h, m, sec, ns, n, ok := parseClock(s[i+5:])
+	if s[i+4] != ' ' || !ok1 || !ok2 || !ok || mo < 1 || mo > 12 || d < 1 || d > 31 {
+		return time.Time{}, 0, "", "", false
+	}
+	rest := strings.TrimLeft(s[i+5+n:], " ")
+	thread, rest, _ := strings.Cut(rest, " ")
+	place, text, found := strings.Cut(rest, "] ")
+	file, line, colon := strings.Cut(place, ":")
+	if thread == "" || !allDigitsStr(thread) || !found || !colon || !allDigitsStr(line) || file == "" || strings.IndexByte(file, ' ') >= 0 {
+		return time.Time{}, 0, "", "", false
+	}
+	level := map[byte]oplog.Level{'I': oplog.LevelInfo, 'W': oplog.LevelWarn, 'E': oplog.LevelError, 'F': oplog.LevelFatal}[s[0]]
+	return time.Date(year, time.Month(mo), d, h, m, sec, ns, p.clk.location()), level, place, text, true
+}
+
+// placeHeader reads glog's header or loguru's (emilk/loguru, C++): their
+// place ("main.cc:41") is the name.
+func (p *genericParser) placeHeader(s string) (time.Time, oplog.Level, string, string, bool) {
+	if t, level, place, text, ok := p.glogHeader(s); ok {
+		return t, level, place, text, true
+	}
+	return p.loguruHeader(s)
+}
+
+// loguruHeader reads the prefix of emilk/loguru's lines (C++): "2026-12-07
+// 01:24:17.123 (   0.001s) [main thread     ]   main.cpp:12    ERR| msg":
+// the date and time, the uptime, the thread, the place, the verbosity
+// (FATL, ERR, WARN, INFO, or a number: 0 is info, more is debug).
+func (p *genericParser) loguruHeader(s string) (time.Time, oplog.Level, string, string, bool) {
+	t, rest, ok := p.stamp(s)
+	if !ok || !strings.HasPrefix(rest, "(") {
+		return time.Time{}, 0, "", "", false
+	}
+	up, rest, ok1 := strings.Cut(rest[1:], "s) [")
+	_, rest, ok2 := strings.Cut(rest, "] ")
+	head, text, ok3 := strings.Cut(rest, "| ")
+	if !ok3 && strings.HasSuffix(rest, "|") {
+		head, ok3 = rest[:len(rest)-1], true // nothing after the bar
+	}
+	fields := strings.Fields(head)
+	if !ok1 || !ok2 || !ok3 || len(fields) != 2 || !isDecimal(strings.TrimSpace(up)) {
+		return time.Time{}, 0, "", "", false
+	}
+	place, v := fields[0], fields[1]
+	if _, line, found := strings.Cut(place, ":"); !found || !allDigitsStr(line) {
+		return time.Time{}, 0, "", "", false
+	}
+	var level oplog.Level
+	switch {
+	case v == "FATL":
+		level = oplog.LevelFatal
+	case v == "ERR":
+		level = oplog.LevelError
+	case v == "WARN":
+		level = oplog.LevelWarn
+	case v == "INFO" || v == "0":
+		level = oplog.LevelInfo
+	case allDigitsStr(v):
+		level = oplog.LevelDebug
+	default:
+		return time.Time{}, 0, "", "", false
+	}
+	return t, level, place, text, true
+}
+
+// isDecimal reports a number with perhaps a fraction: "0.001", "12".
+func isDecimal(s string) bool {
+	whole, frac, _ := strings.Cut(s, ".")
+	return whole != "" && allDigitsStr(whole) && (frac == "" || allDigitsStr(frac))
+}

@@ -1,0 +1,63 @@
+package follow
+
+import "github.com/mcplogd/mcplogd/oplog"
+
+// loguruStack heads the frames emilk/loguru (C++) prints before its fatal
+// line (a failed CHECK_F, ABORT_F): "Stack trace:", then "2
+// 0x5637da005e76 main + 696", …, then the fatal line.
+const loguruStack = "Stack trace:"
+
+// loguruLine reads s while a "Stack trace:" is held or loguru's frames are
+// (pre): they become the stack of the error or fatal line after them, or
+// a record of their own. A "Stack trace:" no loguru frame follows is read
+// as any line.
+func (p *genericParser) loguruLine(s string, end int64) []Entry {
+	switch {
+	case p.head:
+		p.head = false
+		if loguruFrame(s) {
+			out := p.take(nil)
+			p.pre, p.preEnd = append(p.pre[:0], loguruStack, s), end
+			return out
+		}
+		out := p.line(loguruStack, p.headEnd)
+		if s == loguruStack {
+			p.head, p.headEnd = true, end
+			return out
+		}
+		return append(out, p.line(s, end)...)
+	case len(p.pre) > 0 && loguruFrame(s):
+		p.pre, p.preEnd = append(p.pre, s), end
+		return nil
+	case len(p.pre) > 0:
+		out := p.line(s, end) // nothing was held: it begins an entry
+		if p.e.held && p.e.rec.Level >= oplog.LevelError {
+			for _, f := range p.pre {
+				p.e.add(f, end)
+			}
+			p.pre = p.pre[:0]
+			return out
+		}
+		held := p.e
+		p.e = entry{}
+		out = p.takePre(out)
+		p.e = held
+		return out
+	}
+	p.head, p.headEnd = true, end // s is "Stack trace:"
+	return nil
+}
+
+// takePre makes the stack trace held a record of its own, when no error or
+// fatal line came after it.
+func (p *genericParser) takePre(out []Entry) []Entry {
+	if len(p.pre) == 0 {
+		return out
+	}
+	p.e.start(p.pre[0], oplog.LevelError, p.preEnd)
+	for _, f := range p.pre[1:] {
+		p.e.add(f, p.preEnd)
+	}
+	p.pre = p.pre[:0]
+	return p.e.take(out)
+}
