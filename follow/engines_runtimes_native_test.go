@@ -209,7 +209,7 @@ func TestRuntime_Go(t *testing.T) {
 	cases := []langCase{
 		{name: "index", text: regexp.QuoteMeta("panic: runtime error: index out of range [3] with length 3"), level: oplog.LevelFatal,
 			stack: []string{"goroutine 1 [running]:", "main.(*world).spawnEnemy(", line, "main.tick("}, class: oplog.ClassCrash,
-			title: "panic: runtime error: index out of range [3] with length 3", where: []string{"spawnEnemy", line}},
+			title: "panic: runtime error: index out of range [3] with length 3", where: []string{"spawnEnemy", line}, prefixes: []string{"slogtext"}},
 		// The frames above panic(...) are the deferred function's (and
 		// runtime/debug's): the crash is where the panic began.
 		{name: "recover", text: regexp.QuoteMeta("panic: runtime error: index out of range [3] with length 3"), level: oplog.LevelFatal,

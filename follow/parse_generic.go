@@ -390,10 +390,10 @@ func findLevel(s string) (level oplog.Level, name, text string, ok bool) {
 		if needSep {
 			return 0, "", "", false
 		}
-		// logfmt: "time=... level=error msg=..." keeps the line whole.
+		// logfmt: "time=... level=error msg=..." (slog's TextHandler, logrus).
 		if strings.IndexByte(tok, '=') > 0 {
 			if lv, ok := levelWord(logfmtValue(s, "level", "lvl", "severity")); ok {
-				return lv, "", s, true
+				return lv, "", logfmtText(s), true
 			}
 			return 0, "", "", false
 		}

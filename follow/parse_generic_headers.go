@@ -1,6 +1,7 @@
 package follow
 
 import (
+	"strconv"
 	"strings"
 	"time"
 
@@ -194,4 +195,66 @@ func (p *genericParser) loguruHeader(s string) (time.Time, oplog.Level, string, 
 func isDecimal(s string) bool {
 	whole, frac, _ := strings.Cut(s, ".")
 	return whole != "" && allDigitsStr(whole) && (frac == "" || allDigitsStr(frac))
+}
+
+// logfmtText is the text of a logfmt line: its message (msg=), then its
+// other pairs as written, without the time and the level the record holds
+// ("time=… level=ERROR msg=\"no spawn point\" kind=orc" is "no spawn point
+// kind=orc"); the line whole when it has no message.
+func logfmtText(s string) string {
+	var msg string
+	var rest []string
+	found := false
+	for s != "" {
+		s = strings.TrimLeft(s, " ")
+		key, after, ok := strings.Cut(s, "=")
+		if !ok || key == "" || strings.ContainsAny(key, " \"") {
+			return s // not logfmt from here on: the rest as written
+		}
+		n := len(key) + 1
+		value := after
+		if strings.HasPrefix(after, `"`) {
+			end := quotedEnd(after)
+			if end < 0 {
+				return s
+			}
+			if v, err := strconv.Unquote(after[:end]); err == nil {
+				value = v
+			} else {
+				value = after[1 : end-1]
+			}
+			n += end
+		} else {
+			value, _, _ = strings.Cut(after, " ")
+			n += len(value)
+		}
+		switch key {
+		case "msg", "message":
+			if !found {
+				msg, found = value, true
+			}
+		case "time", "ts", "level", "lvl", "severity":
+		default:
+			rest = append(rest, s[:n])
+		}
+		s = s[n:]
+	}
+	if !found {
+		return strings.Join(rest, " ")
+	}
+	return strings.TrimSpace(msg + " " + strings.Join(rest, " "))
+}
+
+// quotedEnd returns the length of the quoted value s begins with, its
+// quotes counted, or -1.
+func quotedEnd(s string) int {
+	for i := 1; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			i++
+		case '"':
+			return i + 1
+		}
+	}
+	return -1
 }

@@ -709,8 +709,12 @@ func TestParse_GenericHeaders(t *testing.T) {
 	f("error: linker failed", oplog.LevelError, "", "linker failed", time.Time{})
 	f("Debug mode enabled", oplog.LevelInfo, "", "Debug mode enabled", time.Time{})
 	f("Player ERROR count 3", oplog.LevelInfo, "", "Player ERROR count 3", time.Time{})
-	f("time=2026-03-01T12:00:00Z level=warn msg=\"slow frame\" ms=41", oplog.LevelWarn, "",
-		"time=2026-03-01T12:00:00Z level=warn msg=\"slow frame\" ms=41", utc(12, 0, 0, 0))
+	// logfmt (slog's TextHandler, logrus): the message, then the other
+	// pairs as written; the time and level are the record's.
+	f("time=2026-03-01T12:00:00Z level=warn msg=\"slow frame\" ms=41", oplog.LevelWarn, "", "slow frame ms=41", utc(12, 0, 0, 0))
+	f("time=2026-03-01T12:00:00Z level=ERROR source=/home/dev/game/main.go:42 msg=\"say \\\"hi\\\"\" err=\"x y\"", oplog.LevelError, "",
+		"say \"hi\" source=/home/dev/game/main.go:42 err=\"x y\"", utc(12, 0, 0, 0))
+	f("level=info ts=2026-03-01T12:00:00Z caller=main.go:12 msg=started", oplog.LevelInfo, "", "started caller=main.go:12", utc(12, 0, 0, 0))
 	f("2026-03-01 12:00:00,001 - game.ai - ERROR - path not found", oplog.LevelError, "game.ai", "path not found", utc(12, 0, 0, 1))
 	f("2026-03-01 12:00:00 [Physics] WARN too many contacts", oplog.LevelWarn, "Physics", "too many contacts", utc(12, 0, 0, 0))
 	f("[2026-03-01T12:00:00Z INFO  bevy_render::renderer] AdapterInfo { name: \"llvmpipe\" }", oplog.LevelInfo, "bevy_render::renderer",

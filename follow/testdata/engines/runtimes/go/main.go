@@ -2,8 +2,9 @@
 // [PREFIX].
 //
 // It ticks a few frames, logging through log/slog's default handler
-// ("2026/12/04 10:00:01 INFO frame n=1") or, with PREFIX "stamp", behind a
-// timestamp and a padded level; warns of a missing texture in every run;
+// ("2026/12/04 10:00:01 INFO frame n=1"), with PREFIX "slogtext" through
+// its TextHandler ("time=2026-12-04T10:00:01.000Z level=INFO msg=frame
+// n=1"), or, with PREFIX "stamp", behind a timestamp and a padded level; warns of a missing texture in every run;
 // then, in frame 3, MODE "index" indexes past the end of a slice deep in
 // game code (main -> tick -> (*World).spawn -> (*World).spawnEnemy): the
 // runtime prints "panic: runtime error: index out of range" and the
@@ -114,6 +115,9 @@ func main() {
 		mode = os.Args[1]
 	}
 	stamped = len(os.Args) > 2 && strings.EqualFold(os.Args[2], "stamp")
+	if len(os.Args) > 2 && os.Args[2] == "slogtext" {
+		slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, nil)))
+	}
 	switch mode {
 	case "recover":
 		defer func() {
