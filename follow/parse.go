@@ -489,7 +489,7 @@ func levelWord(s string) (oplog.Level, bool) {
 		b[i] = c
 	}
 	switch string(b[:len(s)]) {
-	case "trace", "trc", "debug", "dbg", "verbose", "fine", "finer", "finest":
+	case "trace", "trc", "debug", "dbg", "verbose", "vrb", "fine", "finer", "finest":
 		return oplog.LevelDebug, true
 	case "info", "inf", "notice":
 		return oplog.LevelInfo, true

@@ -48,6 +48,7 @@ type genericParser struct {
 	uptime   bool      // the held entry began with an uptime: lines without one join it
 	renpy    bool      // the held entry is Ren'Py's traceback.txt: every line joins it
 	jul      bool      // the held entry is java.util.logging's header: its level line is next
+	mel      bool      // the held entry is Microsoft.Extensions.Logging's header: its message is next
 	fn       string    // the method java.util.logging names in the held entry's header
 	upBase   time.Time // the time at uptime 0, from a line giving both
 	head     bool      // a "Stack trace:" held, until the next line shows whether emilk/loguru's frames follow
@@ -91,6 +92,11 @@ func (p *genericParser) line(s string, end int64) []Entry {
 			return nil
 		}
 	}
+	if p.mel && p.e.held && indented(s) {
+		p.mel = false // Microsoft.Extensions.Logging's message, under its category
+		p.e.rec.Text, p.e.end = oplog.ClipText(trimLeft(s)), end
+		return nil
+	}
 	if p.e.held && p.continues(s) {
 		if p.e.add(s, end) {
 			p.added(s)
@@ -115,7 +121,7 @@ func (p *genericParser) take(out []Entry) []Entry {
 		o.str("function", p.fn)
 		p.e.rec.Data = o.bytes()
 	}
-	p.fn, p.jul = "", false
+	p.fn, p.jul, p.mel = "", false, false
 	return p.e.take(out)
 }
 
@@ -238,6 +244,12 @@ func (p *genericParser) begin(line string, end int64) {
 		p.beginJUL(t, source, end)
 		return
 	}
+	if level, category, ok := melHeader(line); ok {
+		p.explicit, p.stamped, p.plain, p.mel, p.renpy, p.uptime = true, false, false, true, false, false
+		p.e.start(category, level, end)
+		p.e.setName(category)
+		return
+	}
 	s, up := cutUptime(line)
 	t, rest, stamped := p.stamp(s)
 	level, name, text, ok := oplog.LevelInfo, "", rest, false
@@ -335,13 +347,37 @@ func (p *genericParser) stamp(s string) (time.Time, string, bool) {
 		return time.Time{}, s, false
 	}
 	rest := in[n:]
+	if z, ok := spacedZone(rest); ok { // Serilog's file sink: "2026-12-07 10:00:01.123 +01:00 [ERR] msg"
+		t = time.Date(t.Year(), t.Month(), t.Day(), t.Hour(), t.Minute(), t.Second(), t.Nanosecond(), z)
+		rest = rest[len(" +01:00"):]
+	}
 	if bracket {
+		if word, after, ok := strings.Cut(strings.TrimPrefix(rest, " "), "]"); ok && rest != "" && rest[0] == ' ' && word != "" && isLevelWord(word) {
+			return t, word + " " + trimSeparators(after), true // Serilog's console: "[10:00:01 ERR] msg"
+		}
 		if !strings.HasPrefix(rest, "]") {
 			return time.Time{}, s, false // "[2024-... LEVEL name]": rustHeader's
 		}
 		rest = rest[1:]
 	}
 	return t, trimSeparators(rest), true
+}
+
+// spacedZone reads a zone offset after a space at the start of s, " +01:00".
+func spacedZone(s string) (*time.Location, bool) {
+	if len(s) < 7 || s[0] != ' ' || s[1] != '+' && s[1] != '-' || s[4] != ':' || len(s) > 7 && s[7] != ' ' && s[7] != ']' {
+		return nil, false
+	}
+	h, ok1 := atoi(s[2:4])
+	m, ok2 := atoi(s[5:7])
+	if !ok1 || !ok2 || h > 14 || m > 59 {
+		return nil, false
+	}
+	off := (h*60 + m) * 60
+	if s[1] == '-' {
+		off = -off
+	}
+	return time.FixedZone("", off), true
 }
 
 // trimSeparators removes leading spaces and the separators loggers put

@@ -258,3 +258,21 @@ func quotedEnd(s string) int {
 	}
 	return -1
 }
+
+// melHeader reads the first line of Microsoft.Extensions.Logging's console
+// (.NET's ILogger): "fail: Game.World[0]", the level's four letters, the
+// category, the event's number; the message is on the lines under it,
+// indented, then the exception.
+func melHeader(s string) (oplog.Level, string, bool) {
+	word, rest, ok := strings.Cut(s, ": ")
+	if !ok || !strings.HasSuffix(rest, "]") || strings.IndexByte(rest, ' ') >= 0 {
+		return 0, "", false
+	}
+	category, id, ok := strings.Cut(rest[:len(rest)-1], "[")
+	if !ok || category == "" || !allDigitsStr(id) {
+		return 0, "", false
+	}
+	level, ok := map[string]oplog.Level{"trce": oplog.LevelDebug, "dbug": oplog.LevelDebug, "info": oplog.LevelInfo,
+		"warn": oplog.LevelWarn, "fail": oplog.LevelError, "crit": oplog.LevelFatal}[word]
+	return level, category, ok
+}

@@ -709,6 +709,12 @@ func TestParse_GenericHeaders(t *testing.T) {
 	f("error: linker failed", oplog.LevelError, "", "linker failed", time.Time{})
 	f("Debug mode enabled", oplog.LevelInfo, "", "Debug mode enabled", time.Time{})
 	f("Player ERROR count 3", oplog.LevelInfo, "", "Player ERROR count 3", time.Time{})
+	// Serilog's console ("[HH:mm:ss LVL] msg") and file sink (the zone
+	// after a space, the level in brackets).
+	f("[12:00:01 ERR] Could not spawn orc", oplog.LevelError, "", "Could not spawn orc", utc(12, 0, 1, 0))
+	f("[12:00:01 WRN] slow frame", oplog.LevelWarn, "", "slow frame", utc(12, 0, 1, 0))
+	f("2026-03-01 13:00:00.123 +01:00 [ERR] Could not spawn orc", oplog.LevelError, "", "Could not spawn orc", utc(12, 0, 0, 123))
+	f("2026-03-01 07:00:00.123 -05:00 [INF] ready", oplog.LevelInfo, "", "ready", utc(12, 0, 0, 123))
 	// logfmt (slog's TextHandler, logrus): the message, then the other
 	// pairs as written; the time and level are the record's.
 	f("time=2026-03-01T12:00:00Z level=warn msg=\"slow frame\" ms=41", oplog.LevelWarn, "", "slow frame ms=41", utc(12, 0, 0, 0))
