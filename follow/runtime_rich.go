@@ -3,6 +3,8 @@ package follow
 import (
 	"strings"
 	"unicode/utf8"
+
+	"github.com/mcplogd/mcplogd/oplog"
 )
 
 // richLines reads the console of Python's rich library as the lines it
@@ -59,6 +61,7 @@ type richLine struct {
 const (
 	richLevelWidth = 9
 	richMaxWidth   = 100
+	richMaxFrame   = 4 << 10 // a frame's rows joined, at most
 )
 
 // line returns the lines s (ending at end) stands for: none while a line is
@@ -142,8 +145,8 @@ func (r *richLines) release() richLine {
 // draws (the terminal's, or a file's 80), the first word of which did not
 // fit.
 func (r *richLines) goesOn(t string) bool {
-	if strings.TrimSpace(t) == "" {
-		return false
+	if strings.TrimSpace(t) == "" || len(r.held)+len(r.place)+len(t)+3 > oplog.MaxTextBytes {
+		return false // a message that never ends is a record's worth at a time
 	}
 	in := r.indent
 	if r.row {
@@ -186,7 +189,7 @@ func (r *richLines) boxLine(out []richLine, s string, end int64) (_ []richLine, 
 		return out, true
 	case r.box > 1:
 		return out, true
-	case row != "" && r.frame != "" && (r.full || !strings.Contains(r.frame, " in ")):
+	case row != "" && r.frame != "" && len(r.frame) < richMaxFrame && (r.full || !strings.Contains(r.frame, " in ")):
 		// the frame's row folded or wrapped: "…/0", "01/game.py:145 in", "spawn_enemy"
 	case row == "":
 		r.head = true // a frame's row may come next

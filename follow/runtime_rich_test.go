@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/mcplogd/mcplogd/crash"
+	"github.com/mcplogd/mcplogd/oplog"
 )
 
 // TestParse_Rich: rich's logging handler and tracebacks as a file holds
@@ -105,5 +106,28 @@ func TestParse_RichNotRich(t *testing.T) {
 	want := "Traceback (most recent call last):\n  File \"/tmp/sl.py\", line 8, in <module>\n    spawn({}, \"orc\")\nKeyError: 'orc'"
 	if len(es) != 1 || es[0].Record.Stack != want {
 		t.Errorf("structlog with rich: %+v, want one record whose stack is\n%s", recordsOf(es), want)
+	}
+}
+
+// TestParse_RichLong: a row whose message goes on without end is cut into
+// records of at most a record's text, not held whole: every line is read.
+func TestParse_RichLong(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("[12/07/26 00:59:04] INFO     a long message  game.py:21\n")
+	line := strings.Repeat(" ", 29) + strings.Repeat("x", 999) + "\n"
+	for range 2 * oplog.MaxTextBytes / 1000 {
+		b.WriteString(line)
+	}
+	b.WriteString("[12/07/26 00:59:05] INFO     next  game.py:22\n")
+	recs := recordsOf(feed(mustParser(t, "generic"), []byte(b.String())))
+	total := 0
+	for _, r := range recs {
+		if len(r.Text) > oplog.MaxTextBytes+1000 {
+			t.Fatalf("a record of %d bytes of text", len(r.Text))
+		}
+		total += strings.Count(r.Text, "x") + strings.Count(r.Stack, "x")
+	}
+	if want := 999 * (2 * oplog.MaxTextBytes / 1000); total < want || recs[len(recs)-1].Text != "next  game.py:22" {
+		t.Fatalf("%d records, %d x's read of %d, last %q", len(recs), total, want, recs[len(recs)-1].Text)
 	}
 }
