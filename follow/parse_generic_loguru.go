@@ -7,6 +7,11 @@ import "github.com/mcplogd/mcplogd/oplog"
 // 0x5637da005e76 main + 696", …, then the fatal line.
 const loguruStack = "Stack trace:"
 
+// loguruMaxFrames bounds the lines held before the fatal line, so that
+// they fit its stack after its place: past them, a line that looks like a
+// frame reads as any line.
+const loguruMaxFrames = maxEntryLines - 1
+
 // loguruLine reads s while a "Stack trace:" is held or loguru's frames are
 // (pre): they become the stack of the error or fatal line after them, or
 // a record of their own. A "Stack trace:" no loguru frame follows is read
@@ -26,7 +31,7 @@ func (p *genericParser) loguruLine(s string, end int64) []Entry {
 			return out
 		}
 		return append(out, p.line(s, end)...)
-	case len(p.pre) > 0 && loguruFrame(s):
+	case len(p.pre) > 0 && len(p.pre) < loguruMaxFrames && loguruFrame(s):
 		p.pre, p.preEnd = append(p.pre, s), end
 		return nil
 	case len(p.pre) > 0:

@@ -69,3 +69,24 @@ func TestParse_StackTraceNotLoguru(t *testing.T) {
 		t.Errorf("%+v", recs)
 	}
 }
+
+// TestParse_LoguruFramesBounded: frames that never end hold no more than
+// loguruMaxFrames; every line is read.
+func TestParse_LoguruFramesBounded(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("Stack trace:\n")
+	n := 3 * loguruMaxFrames
+	for i := range n {
+		fmt.Fprintf(&b, "%d       0x5637da005e76 main + %d\n", i, i)
+	}
+	recs := recordsOf(feed(mustParser(t, "generic"), []byte(b.String())))
+	var all strings.Builder
+	for _, r := range recs {
+		all.WriteString(r.Text + "\n" + r.Stack + "\n")
+	}
+	for i := range n {
+		if !strings.Contains(all.String(), fmt.Sprintf("main + %d\n", i)) {
+			t.Fatalf("%d records: frame %d is in none of them", len(recs), i)
+		}
+	}
+}
