@@ -134,7 +134,7 @@ func (p *genericParser) glogHeader(s string) (time.Time, oplog.Level, string, st
 	thread, rest, _ := strings.Cut(rest, " ")
 	place, text, found := strings.Cut(rest, "] ")
 	file, line, colon := strings.Cut(place, ":")
-	if thread == "" || !allDigitsStr(thread) || !found || !colon || !allDigitsStr(line) || file == "" || strings.IndexByte(file, ' ') >= 0 {
+	if thread == "" || !isDigits(thread) || !found || !colon || !isDigits(line) || file == "" || strings.IndexByte(file, ' ') >= 0 {
 		return time.Time{}, 0, "", "", false
 	}
 	level := map[byte]oplog.Level{'I': oplog.LevelInfo, 'W': oplog.LevelWarn, 'E': oplog.LevelError, 'F': oplog.LevelFatal}[s[0]]
@@ -170,7 +170,7 @@ func (p *genericParser) loguruHeader(s string) (time.Time, oplog.Level, string, 
 		return time.Time{}, 0, "", "", false
 	}
 	place, v := fields[0], fields[1]
-	if _, line, found := strings.Cut(place, ":"); !found || !allDigitsStr(line) {
+	if _, line, found := strings.Cut(place, ":"); !found || !isDigits(line) {
 		return time.Time{}, 0, "", "", false
 	}
 	var level oplog.Level
@@ -183,7 +183,7 @@ func (p *genericParser) loguruHeader(s string) (time.Time, oplog.Level, string, 
 		level = oplog.LevelWarn
 	case v == "INFO" || v == "0":
 		level = oplog.LevelInfo
-	case allDigitsStr(v):
+	case isDigits(v):
 		level = oplog.LevelDebug
 	default:
 		return time.Time{}, 0, "", "", false
@@ -194,7 +194,7 @@ func (p *genericParser) loguruHeader(s string) (time.Time, oplog.Level, string, 
 // isDecimal reports a number with perhaps a fraction: "0.001", "12".
 func isDecimal(s string) bool {
 	whole, frac, _ := strings.Cut(s, ".")
-	return whole != "" && allDigitsStr(whole) && (frac == "" || allDigitsStr(frac))
+	return whole != "" && isDigits(whole) && (frac == "" || isDigits(frac))
 }
 
 // logfmtText is the text of a logfmt line: its message (msg=), then its
@@ -269,7 +269,7 @@ func melHeader(s string) (oplog.Level, string, bool) {
 		return 0, "", false
 	}
 	category, id, ok := strings.Cut(rest[:len(rest)-1], "[")
-	if !ok || category == "" || !allDigitsStr(id) {
+	if !ok || category == "" || !isDigits(id) {
 		return 0, "", false
 	}
 	level, ok := map[string]oplog.Level{"trce": oplog.LevelDebug, "dbug": oplog.LevelDebug, "info": oplog.LevelInfo,

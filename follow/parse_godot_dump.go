@@ -212,22 +212,13 @@ func sharedLibrary(name string) bool {
 // macFrame reads macOS's "2   libsystem_platform.dylib   0x00000001836a9a24 _sigtramp + 56".
 func macFrame(t string) (string, bool) {
 	f := strings.Fields(t)
-	if len(f) < 3 || !allDigitsStr(f[0]) || !strings.HasPrefix(f[2], "0x") {
+	if len(f) < 3 || !isDigits(f[0]) || !strings.HasPrefix(f[2], "0x") {
 		return "", false
 	}
 	if len(f) >= 4 && f[3] != "0x0" {
 		return "at " + f[3] + " (" + f[1] + ")", true
 	}
 	return "at " + f[1], true
-}
-
-func allDigitsStr(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if !isDigit(s[i]) {
-			return false
-		}
-	}
-	return s != ""
 }
 
 // cppName reduces a C++ or C# signature to its qualified name: the return

@@ -238,7 +238,7 @@ func nativeFrameLine(t string) bool {
 		// Godot's crash handler: "[4] godot3-server(+0xd74acb) [0x5564d142bacb] (??:0)",
 		// "[2] Node::get_child(int, bool) const (??:0)".
 		_, rest, ok := strings.Cut(t, "] ")
-		return ok && allDigitsStr(t[1:strings.IndexByte(t, ']')]) && (strings.Contains(rest, "[0x") || strings.HasSuffix(rest, ")") && strings.Contains(rest, ":"))
+		return ok && isDigits(t[1:strings.IndexByte(t, ']')]) && (strings.Contains(rest, "[0x") || strings.HasSuffix(rest, ")") && strings.Contains(rest, ":"))
 	}
 	return false
 }
