@@ -77,9 +77,17 @@ func SetMaxPostBytes(n int64) func() {
 	return func() { maxPostBytes = old }
 }
 
-// StoredPostings is how many stored chunks have postings.
+// StoredPostings is how many stored chunks have postings of all their
+// records (not of those since a restart only).
 func (x *Index) StoredPostings() int {
-	x.terms.mu.Lock()
-	defer x.terms.mu.Unlock()
-	return len(x.terms.posts)
+	t := &x.terms
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	n := 0
+	for k, p := range t.posts {
+		if s := t.stored[k]; s != nil && p.from <= s.from {
+			n++
+		}
+	}
+	return n
 }
