@@ -121,6 +121,11 @@ func skipGroup(s string, i int, open, close byte) int {
 // N, quoted values "*" (Java's `Cannot invoke "*" because "*" is null`).
 func normalizeHead(s string) string {
 	s = exceptionStart(s)
+	if strings.HasPrefix(s, "fatal error: ") && strings.HasSuffix(s, " (concurrent map writes?)") {
+		// Go's maps say so when the racing write is seen as a full
+		// small map rather than as the write flag.
+		s = "fatal error: concurrent map writes"
+	}
 	var b strings.Builder
 	b.Grow(min(len(s), maxHeadBytes))
 	space := false

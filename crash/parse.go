@@ -61,12 +61,11 @@ func Parse(stack string) Trace {
 			continue
 		}
 		py.frame(line, s)
-		if seen++; !python && (seen <= maxHandlerFrames+1 && signalTrampoline(s) || goPanicFrame(s)) {
-			// The handler's, printing the stack. Only near the top: the
-			// C runtime's start, after main, looks the same. Go's: the
-			// deferred functions that ran while panicking (a recover that
-			// printed the stack, or panicked again) sit above panic(...).
+		if seen++; !python && aboveTheCrash(s, seen, len(t.Frames)) {
 			t.Frames, t.frameCount = t.Frames[:0], 0
+			if goRuntimeFrame(s) {
+				continue
+			}
 		}
 		if f == "" {
 			continue
@@ -291,6 +290,17 @@ func dropILOffset(s string) string {
 	return s[:i] + s[i+j+1:]
 }
 
+// aboveTheCrash reports that the frames so far, kept before frame s (the
+// seen-th, after kept ones), are none of the crash's: a signal handler's,
+// printing the stack (only near the top: the C runtime's start, after
+// main, looks the same); in Go, the deferred functions that ran while
+// panicking (a recover that printed the stack, or panicked again) above
+// panic(...), or the runtime reporting the fatal error the game's frame
+// below made (which of its functions saw it varies: s is not kept either).
+func aboveTheCrash(s string, seen, kept int) bool {
+	return seen <= maxHandlerFrames+1 && signalTrampoline(s) || goPanicFrame(s) || kept == 0 && goRuntimeFrame(s)
+}
+
 // goPanicFrame reports Go's frame of the built-in panic,
 // "panic({0x4bd840?, 0xc000012345?})": the frames above it are deferred
 // functions run while panicking (a recover printing the stack, a
@@ -299,6 +309,12 @@ func dropILOffset(s string) string {
 func goPanicFrame(s string) bool {
 	return strings.HasPrefix(s, "panic(") && strings.HasSuffix(s, ")")
 }
+
+// goRuntimeFrame reports a frame of Go's internal runtime packages, the
+// ones a traceback shows ("internal/runtime/maps.fatal({0x510d3d?, 0x0?})",
+// "internal/runtime/maps.(*Map).putSlotSmallFast64(...)"): a concurrent
+// map write reports from one or the other, as it is seen first.
+func goRuntimeFrame(s string) bool { return strings.HasPrefix(s, "internal/runtime/") }
 
 // goLocation reports a Go frame's location line: "/home/x/main.go:12 +0x1d".
 func goLocation(s string) bool {

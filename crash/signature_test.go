@@ -147,6 +147,34 @@ func TestSignature(t *testing.T) {
 	}
 }
 
+// TestSignature_GoMapWrite: Go reports one racing map write as "concurrent
+// map writes" from internal/runtime/maps.fatal, or, when it sees a full
+// small map first, as "small map with no empty slot (concurrent map
+// writes?)" from one more of the runtime's frames (both printed by Go 1.26
+// from the same line): one crash, named by the game's frame; a write to
+// another map from another function is another crash.
+func TestSignature_GoMapWrite(t *testing.T) {
+	flag := "fatal error: concurrent map writes\n\ngoroutine 22 [running]:\ninternal/runtime/maps.fatal({0x510d3d?, 0x0?})\n" +
+		"\t/usr/local/go/src/runtime/panic.go:1181 +0x18\nmain.(*world).spawnEnemy.func1(0x1)\n\t/tmp/gm/main.go:74 +0x7e\n" +
+		"created by main.(*world).spawnEnemy in goroutine 1\n\t/tmp/gm/main.go:71 +0x5a\n"
+	slot := "fatal error: small map with no empty slot (concurrent map writes?)\n\ngoroutine 19 [running]:\n" +
+		"internal/runtime/maps.fatal({0x51722e?, 0x2ef8d236cef0?})\n\t/usr/local/go/src/runtime/panic.go:1181 +0x18\n" +
+		"internal/runtime/maps.(*Map).putSlotSmallFast64(0x2ef8d2414d20, 0x4f2300, 0x0?, 0x0)\n" +
+		"\t/usr/local/go/src/internal/runtime/maps/runtime_fast64.go:179 +0xb1\nmain.(*world).spawnEnemy.func1(0x1)\n" +
+		"\t/tmp/gm/main.go:74 +0x7e\ncreated by main.(*world).spawnEnemy in goroutine 1\n\t/tmp/gm/main.go:71 +0x5a\n"
+	sig, title, frames := crash.Signature(flag)
+	if title != "fatal error: concurrent map writes in spawnEnemy.func" || !slices.Equal(frames, []string{"main.(*world).spawnEnemy.func"}) {
+		t.Errorf("title %q, frames %q", title, frames)
+	}
+	if s, tt, f := crash.Signature(slot); s != sig || tt != title {
+		t.Errorf("the full small map: %s %q %q, want %s %q", s, tt, f, sig, title)
+	}
+	other := strings.ReplaceAll(flag, "spawnEnemy", "bumpScore")
+	if s, _, _ := crash.Signature(other); s == sig {
+		t.Errorf("a racing write in another function shares signature %s", sig)
+	}
+}
+
 // TestSignature_Different: different crashes never share a signature, even
 // in the same language and file.
 func TestSignature_Different(t *testing.T) {

@@ -226,10 +226,10 @@ func TestRuntime_Go(t *testing.T) {
 		// The runtime's own frame (internal/runtime/maps.fatal) is never the crash.
 		// Which check sees the race first picks the runtime's words:
 		// "concurrent map writes" or "small map with no empty slot
-		// (concurrent map writes?)".
+		// (concurrent map writes?)"; one crash, one title.
 		{name: "mapwrite", text: `fatal error: (small map with no empty slot \()?concurrent map writes`, level: oplog.LevelFatal,
 			stack: []string{"internal/runtime/maps.fatal(", "main.(*world).spawnEnemy.func1("}, class: oplog.ClassCrash,
-			title: "concurrent map writes", where: []string{"spawnEnemy", fmt.Sprintf("main.go:%d", langLineOf(t, filepath.Join(dir, "main.go"), "CRASH:mapwrite"))}},
+			title: "fatal error: concurrent map writes", where: []string{"spawnEnemy", fmt.Sprintf("main.go:%d", langLineOf(t, filepath.Join(dir, "main.go"), "CRASH:mapwrite"))}},
 	}
 	runLang(t, g, cases)
 }
