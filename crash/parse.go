@@ -17,7 +17,8 @@ import (
 // signal's trampoline, are left out (signalTrampoline).
 func Parse(stack string) Trace {
 	var t Trace
-	seen := 0 // frame lines read, with a symbol or not
+	seen := 0     // frame lines read, with a symbol or not
+	past := false // no signal's trampoline can come (aboveTheCrash)
 	group := pyGroup(stack)
 	stack = preamble(stack)
 	rust := strings.Contains(stack, ".rs:") // Rust's frames: the crate's files (rust.go)
@@ -61,7 +62,7 @@ func Parse(stack string) Trace {
 			continue
 		}
 		py.frame(line, s)
-		if seen++; !python && aboveTheCrash(s, seen, len(t.Frames)) {
+		if seen++; !python && aboveTheCrash(s, f, seen, len(t.Frames), &past) {
 			t.Frames, t.frameCount = t.Frames[:0], 0
 			if goRuntimeFrame(s) {
 				continue
@@ -177,7 +178,7 @@ func parseFrame(s string) (frame string, ok bool) {
 			return f, true
 		}
 	}
-	for _, read := range [...]func(string) (string, bool){execinfoFrame, luaNumberedFrame, rubyFrame, haxeFrame, defoldFrame, zigFrame, nimFrame,
+	for _, read := range [...]func(string) (string, bool){execinfoFrame, loguruFrame, luaNumberedFrame, rubyFrame, haxeFrame, defoldFrame, zigFrame, nimFrame,
 		pascalFrame, dFrame} {
 		if f, ok := read(s); ok {
 			return f, true
@@ -219,7 +220,7 @@ func parseFrame(s string) (frame string, ok bool) {
 // has no frame.
 func TopLines(stack string, n int) []string {
 	var out []string
-	seen := 0
+	seen, past := 0, false
 	stack = preamble(stack)
 	python, stripped := false, strippedStack(stack)
 	innerLast := messageLast(stack)
@@ -246,7 +247,7 @@ func TopLines(stack string, n int) []string {
 		if ok && f == "" && stripped {
 			f = offsetFrame(s)
 		}
-		if ok && !python && (seen <= maxHandlerFrames+1 && signalTrampoline(s) || goPanicFrame(s)) {
+		if ok && !python && aboveTheCrash(s, f, seen, len(out), &past) {
 			out = out[:0]
 		}
 		if !ok || f == "" {
@@ -257,6 +258,7 @@ func TopLines(stack string, n int) []string {
 		if strings.HasPrefix(s, "@ ") {
 			s = glogSymbol(s) // past its address
 		}
+		s = loguruSymbol(s)
 		s = oplog.ClipBytes(dropILOffset(s), maxLineBytes)
 		switch {
 		case len(out) < n:
@@ -291,14 +293,20 @@ func dropILOffset(s string) string {
 }
 
 // aboveTheCrash reports that the frames so far, kept before frame s (the
-// seen-th, after kept ones), are none of the crash's: a signal handler's,
-// printing the stack (only near the top: the C runtime's start, after
-// main, looks the same); in Go, the deferred functions that ran while
+// seen-th, after kept ones; f its name), are none of the crash's: a signal
+// handler's, printing the stack, above the signal's trampoline (only near
+// the top, once, and not past main: glibc's start, after main, looks the
+// same; past says so); in Go, the deferred functions that ran while
 // panicking (a recover that printed the stack, or panicked again) above
 // panic(...), or the runtime reporting the fatal error the game's frame
 // below made (which of its functions saw it varies: s is not kept either).
-func aboveTheCrash(s string, seen, kept int) bool {
-	return seen <= maxHandlerFrames+1 && signalTrampoline(s) || goPanicFrame(s) || kept == 0 && goRuntimeFrame(s)
+func aboveTheCrash(s, f string, seen, kept int, past *bool) bool {
+	if !*past && seen <= maxHandlerFrames+1 && signalTrampoline(s) {
+		*past = true
+		return true
+	}
+	*past = *past || f == "main"
+	return goPanicFrame(s) || kept == 0 && goRuntimeFrame(s)
 }
 
 // goPanicFrame reports Go's frame of the built-in panic,

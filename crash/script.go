@@ -91,9 +91,10 @@ func pythonPath(path string) string {
 // crash's own frames: faulthandler's other threads (currentThread) and
 // Node's source excerpt (nodeExcerpt); a Python exception group's
 // traceback out of its box (pyUnboxed); of a multiprocessing worker's
-// crash, the worker's traceback (pyRemote).
+// crash, the worker's traceback (pyRemote). loguru's frames are turned
+// innermost first (loguruInnerFirst).
 func preamble(stack string) string {
-	return wineFrames(pyUnboxed(nodeExcerpt(currentThread(pyOwn(pyRemote(stack))))))
+	return loguruInnerFirst(wineFrames(pyUnboxed(nodeExcerpt(currentThread(pyOwn(pyRemote(stack)))))))
 }
 
 // pyRemote is, of the traceback a multiprocessing pool's parent prints for

@@ -112,6 +112,11 @@ func unnumbered(s string) string {
 	if strings.HasPrefix(s, `> File "`) {
 		return s[2:]
 	}
+	if _, rest, ok := loguruParts(s); ok {
+		if _, _, ok := execinfoParts(rest); ok {
+			return rest
+		}
+	}
 	if len(s) < 3 || s[0] != '#' || !isDigit(s[1]) {
 		return s
 	}
