@@ -194,6 +194,29 @@ func TestRuntime_CPP(t *testing.T) {
 	runLang(t, g, cases)
 }
 
+// TestRuntime_Loguru: a C++ game logging through emilk/loguru fails a
+// CHECK_F, or writes through a null pointer, which loguru's signal handler
+// reports. Either way loguru prints the stack before its fatal line,
+// outermost first: one fatal record, its stack the frames, named by the
+// game's innermost frame (the failed check's place, or the function the
+// signal hit).
+func TestRuntime_Loguru(t *testing.T) {
+	gxx := needEngine(t, "g++")
+	dir := copyGame(t, "runtimes/loguru")
+	langBuild(t, dir, nil, gxx, "-g", "-O0", "-rdynamic", "-pthread", "-o", "game", "game.cpp", "loguru.cpp", "-ldl")
+	g := &langGame{dir: dir, progs: map[string][]string{"loguru": {filepath.Join(dir, "game")}}, first: "loguru",
+		wrap: langWrapper(t), handled: "could not load texture grass.png"}
+	check := fmt.Sprintf("game.cpp:%d", langLineOf(t, filepath.Join(dir, "game.cpp"), "CRASH:check"))
+	runLang(t, g, []langCase{
+		{name: "check", text: regexp.QuoteMeta("CHECK FAILED:  e != nullptr  no template for orc"), level: oplog.LevelFatal,
+			stack: []string{"at " + check, "World::spawnEnemy(std::string const&) + ", "main + "}, class: oplog.ClassCrash,
+			title: "CHECK FAILED:  e != nullptr  no template for orc", where: []string{check}},
+		{name: "segv", text: regexp.QuoteMeta("Loguru caught a signal: SIGSEGV"), level: oplog.LevelFatal,
+			stack: []string{"World::spawnEnemy(std::string const&) + ", "tick(World&, int) + ", "FATL| Signal: SIGSEGV"}, class: oplog.ClassCrash,
+			title: "SIGSEGV", where: []string{"World::spawnEnemy"}},
+	})
+}
+
 // TestRuntime_Go: a slice indexed past its end: the runtime's panic and
 // the goroutine's frames, status 2.
 func TestRuntime_Go(t *testing.T) {

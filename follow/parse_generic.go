@@ -70,6 +70,7 @@ func (p *genericParser) Flush() []Entry {
 
 func (p *genericParser) Line(line string, end int64) []Entry {
 	s := trimRight(strings.TrimPrefix(line, "\ufeff")) // a BOM: Ren'Py's traceback.txt, Windows tools
+	s = p.loguruUnwrapped(s)
 	if p.head || len(p.pre) > 0 || s == loguruStack {
 		return p.loguruLine(s, end)
 	}

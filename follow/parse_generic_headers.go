@@ -152,21 +152,34 @@ func (p *genericParser) placeHeader(s string) (time.Time, oplog.Level, string, s
 
 // loguruHeader reads the prefix of emilk/loguru's lines (C++): "2026-12-07
 // 01:24:17.123 (   0.001s) [main thread     ]   main.cpp:12    ERR| msg":
-// the date and time, the uptime, the thread, the place, the verbosity
-// (FATL, ERR, WARN, INFO, or a number: 0 is info, more is debug).
+// the date and time, the uptime and the thread (a game may turn either
+// off), the place, the verbosity (FATL, ERR, WARN, INFO, or a number: 0 is
+// info, more is debug).
 func (p *genericParser) loguruHeader(s string) (time.Time, oplog.Level, string, string, bool) {
 	t, rest, ok := p.stamp(s)
-	if !ok || !strings.HasPrefix(rest, "(") {
+	if !ok {
 		return time.Time{}, 0, "", "", false
 	}
-	up, rest, ok1 := strings.Cut(rest[1:], "s) [")
-	_, rest, ok2 := strings.Cut(rest, "] ")
-	head, text, ok3 := strings.Cut(rest, "| ")
-	if !ok3 && strings.HasSuffix(rest, "|") {
-		head, ok3 = rest[:len(rest)-1], true // nothing after the bar
+	if rest = strings.TrimLeft(rest, " "); strings.HasPrefix(rest, "(") {
+		up, after, found := strings.Cut(rest[1:], "s) ")
+		if !found || !isDecimal(strings.TrimSpace(up)) {
+			return time.Time{}, 0, "", "", false
+		}
+		rest = after
+	}
+	if rest = strings.TrimLeft(rest, " "); strings.HasPrefix(rest, "[") {
+		_, after, found := strings.Cut(rest, "] ")
+		if !found {
+			return time.Time{}, 0, "", "", false
+		}
+		rest = after
+	}
+	head, text, ok := strings.Cut(rest, "| ")
+	if !ok && strings.HasSuffix(rest, "|") {
+		head, ok = rest[:len(rest)-1], true // nothing after the bar
 	}
 	fields := strings.Fields(head)
-	if !ok1 || !ok2 || !ok3 || len(fields) != 2 || !isDecimal(strings.TrimSpace(up)) {
+	if !ok || len(fields) != 2 {
 		return time.Time{}, 0, "", "", false
 	}
 	place, v := fields[0], fields[1]

@@ -1,6 +1,10 @@
 package follow
 
-import "github.com/mcplogd/mcplogd/oplog"
+import (
+	"strings"
+
+	"github.com/mcplogd/mcplogd/oplog"
+)
 
 // loguruStack heads the frames emilk/loguru (C++) prints before its fatal
 // line (a failed CHECK_F, ABORT_F): "Stack trace:", then "2
@@ -65,4 +69,26 @@ func (p *genericParser) takePre(out []Entry) []Entry {
 	}
 	p.pre = p.pre[:0]
 	return p.e.take(out)
+}
+
+// loguruUnwrapped is s past a launcher's wrapper ("[WARNING] stderr: ")
+// when what the program printed is loguru's: a line with its header, its
+// "Stack trace:", or a frame after it. Its header then says what the line
+// is, not the wrapper; any other line is s.
+func (p *genericParser) loguruUnwrapped(s string) string {
+	if i := strings.Index(s, "std"); i < 0 || i > 40 {
+		return s // no "stderr:" or "stdout:" wrapper
+	}
+	n, f := cutPrefix(s)
+	if !f.wrapped || n == 0 {
+		return s
+	}
+	in := s[f.from:]
+	if in == loguruStack || (p.head || len(p.pre) > 0) && loguruFrame(in) {
+		return in
+	}
+	if _, _, _, _, ok := p.loguruHeader(in); ok {
+		return in
+	}
+	return s
 }
