@@ -457,6 +457,14 @@ func findLevel(s string) (level oplog.Level, name, text string, ok bool) {
 				if k > 1 && k+1 < len(text) && text[k+1] == ' ' && !isLevelWord(strings.TrimSpace(text[1:k])) {
 					name, text = strings.TrimSpace(text[1:k]), trimSeparators(text[k+1:])
 				}
+				if threadID(name) {
+					name = "" // a thread's number names nothing: plog's "[4832] [World::spawn@41] msg"
+					if fn, msg, ok := plogPlace(text); ok {
+						name, text = fn, msg
+					}
+				} else if fn, line, ok := strings.Cut(name, "@"); ok && fn != "" && isDigits(line) {
+					name = fn // plog's place without the thread: "[World::spawn@41]"
+				}
 			}
 			if k := nameEnd(text, piped || strings.HasPrefix(strings.TrimLeft(after, " "), "|")); k > 0 {
 				name, text = withoutPlace(text[:k]), text[k+3:]
@@ -468,7 +476,9 @@ func findLevel(s string) (level oplog.Level, name, text string, ok bool) {
 		}
 		switch {
 		case decorated && tok[0] == '[' && core != "":
-			name = core // "[main] ERROR ...": the thread or category
+			if !threadID(core) {
+				name = core // "[main] ERROR ...": the thread or category; not Boost.Log's "[0x00007f…]"
+			}
 		case i == 0 && !decorated:
 			name, needSep = core, true // "name - ERROR - msg"
 		default:
@@ -477,6 +487,29 @@ func findLevel(s string) (level oplog.Level, name, text string, ok bool) {
 		rest = after
 	}
 	return 0, "", "", false
+}
+
+// threadID reports a thread's or process's number as a logger writes it
+// in brackets: "4832", "0x00007f1234567890".
+func threadID(s string) bool {
+	if h, ok := strings.CutPrefix(s, "0x"); ok {
+		return isHex(h)
+	}
+	return isDigits(s)
+}
+
+// plogPlace reads the place plog (C++) writes after the thread, "[World::
+// spawnEnemy@58] msg": the function, and the message after it.
+func plogPlace(s string) (fn, text string, ok bool) {
+	place, text, ok := strings.Cut(s, "] ")
+	if !ok || !strings.HasPrefix(place, "[") {
+		return "", "", false
+	}
+	fn, line, ok := strings.Cut(place[1:], "@")
+	if !ok || fn == "" || strings.ContainsAny(fn, " \t") || !isDigits(line) {
+		return "", "", false
+	}
+	return fn, text, true
 }
 
 // threadAfterLevel reads a level word in capitals with its thread in

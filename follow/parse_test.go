@@ -709,6 +709,13 @@ func TestParse_GenericHeaders(t *testing.T) {
 	f("error: linker failed", oplog.LevelError, "", "linker failed", time.Time{})
 	f("Debug mode enabled", oplog.LevelInfo, "", "Debug mode enabled", time.Time{})
 	f("Player ERROR count 3", oplog.LevelInfo, "", "Player ERROR count 3", time.Time{})
+	// plog (C++): the thread's number is no name, the function is;
+	// Boost.Log's thread, an address, neither.
+	f("2026-03-01 12:00:01.513 FATAL [4832] [World::spawnEnemy@58] no template for orc", oplog.LevelFatal, "World::spawnEnemy", "no template for orc", utc(12, 0, 1, 513))
+	f("2026-03-01 12:00:01.514 WARN  [4832] missing texture", oplog.LevelWarn, "", "missing texture", utc(12, 0, 1, 514))
+	f("2026-03-01 12:00:01.515 ERROR [Loader::load@12] could not open level3.dat", oplog.LevelError, "Loader::load", "could not open level3.dat", utc(12, 0, 1, 515))
+	f("[2026-03-01 12:00:01.517] [0x00007f1234567890] [error]   Boost.Log says hi", oplog.LevelError, "", "Boost.Log says hi", utc(12, 0, 1, 517))
+	f("2026-03-01 12:00:01.518 ERROR [worker-3] [spawn@12] a thread's name stays", oplog.LevelError, "worker-3", "[spawn@12] a thread's name stays", utc(12, 0, 1, 518))
 	// Serilog's console ("[HH:mm:ss LVL] msg") and file sink (the zone
 	// after a space, the level in brackets).
 	f("[12:00:01 ERR] Could not spawn orc", oplog.LevelError, "", "Could not spawn orc", utc(12, 0, 1, 0))
