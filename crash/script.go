@@ -92,9 +92,10 @@ func pythonPath(path string) string {
 // Node's source excerpt (nodeExcerpt); a Python exception group's
 // traceback out of its box (pyUnboxed); of a multiprocessing worker's
 // crash, the worker's traceback (pyRemote). loguru's frames are turned
-// innermost first (loguruInnerFirst).
+// innermost first (loguruInnerFirst); of the JVM's fatal error, its
+// problematic frame alone (jvmBanner).
 func preamble(stack string) string {
-	return loguruInnerFirst(wineFrames(pyUnboxed(nodeExcerpt(currentThread(pyOwn(pyRemote(stack)))))))
+	return jvmBanner(loguruInnerFirst(wineFrames(pyUnboxed(nodeExcerpt(currentThread(pyOwn(pyRemote(stack))))))))
 }
 
 // pyRemote is, of the traceback a multiprocessing pool's parent prints for

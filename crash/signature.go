@@ -153,6 +153,9 @@ func shortFrame(f string) string {
 		}
 		return loc
 	}
+	if strings.Contains(f, "+0x") {
+		return f // a module and an offset in it: "libnvidia-glcore.so.550.78+0x621830"
+	}
 	name := strings.NewReplacer("::", ".", ":", ".").Replace(f)
 	parts := strings.Split(name, ".")
 	var keep []string

@@ -477,7 +477,7 @@ func runtimeFrame(l string) bool {
 		// Ruby's own library and its gems.
 		"/lib/ruby/", "/gems/",
 		// The C and C++ runtimes' and the sanitizers' sources and libraries.
-		"libc.so", "libstdc++", "libgcc_s", "ld-linux", "libasan", "libubsan", "liblsan", "libtsan", "libsanitizer", "compiler-rt/",
+		"libc.so", "libstdc++", "libgcc_s", "ld-linux", "libjvm.", "jvm.dll", "libasan", "libubsan", "liblsan", "libtsan", "libsanitizer", "compiler-rt/",
 		"/sysdeps/", "../csu/",
 		// Zig's, Nim's and Dart's standard libraries.
 		"/zig/std/", "/lib/zig/", `\zig\std\`, "/nim/lib/", "/lib/nim/", " (dart:",

@@ -179,7 +179,7 @@ func asanFunction(s string) string {
 // runtime: the C and C++ runtimes, the dynamic loader, the sanitizers'.
 func systemLibrary(module string) bool {
 	base := module[strings.LastIndexAny(module, `/\`)+1:]
-	for _, p := range []string{"libc.so", "libc-", "libc++", "libstdc++", "libgcc_s", "ld-linux", "ld-musl", "libm.so", "libpthread",
+	for _, p := range []string{"libc.so", "libc-", "libc++", "libstdc++", "libgcc_s", "ld-linux", "ld-musl", "libm.so", "libpthread", "libjvm.", "jvm.dll",
 		"libdl.", "linux-vdso", "libasan", "libubsan", "liblsan", "libtsan", "libunwind", "libsystem_", "libSystem", "libdyld"} {
 		if strings.HasPrefix(base, p) {
 			return true
