@@ -63,6 +63,20 @@ func langJavaGame(t *testing.T) *langGame {
 	return &langGame{dir: dir, progs: map[string][]string{"java": {java, "-cp", filepath.Join(dir, "classes"), "game.Game"}}, first: "java"}
 }
 
+// TestRuntime_Java_Native: a crash in native code (here the JVM's own,
+// through sun.misc.Unsafe; a driver's or LWJGL's in a game): HotSpot's
+// banner behind '#' on standard output, then SIGABRT. One fatal record, its
+// text the signal's line, its stack the banner with the problematic frame
+// and the hs_err file's path.
+func TestRuntime_Java_Native(t *testing.T) {
+	g := langJavaGame(t)
+	g.wrap, g.handled = langWrapper(t), "missing texture enemy.png, using the placeholder"
+	runLang(t, g, []langCase{{name: "native", env: []string{"JAVA_TOOL_OPTIONS=-XX:-CreateCoredumpOnCrash"},
+		text: `SIGSEGV \(0xb\) at pc=0x[0-9a-f]+, pid=\d+, tid=\d+`, level: oplog.LevelFatal,
+		stack: []string{"A fatal error has been detected by the Java Runtime Environment:", "Problematic frame:\nV  [libjvm.so+0x", "hs_err_pid"},
+		class: oplog.ClassCrash, title: "SIGSEGV (0xb)"}})
+}
+
 // TestRuntime_Java_Rethrow: an exception logged at SEVERE with its stack,
 // then thrown on: one crash a launch, not two.
 func TestRuntime_Java_Rethrow(t *testing.T) {

@@ -86,7 +86,7 @@ type reportOwner interface {
 // frames must follow, or the ruler a sanitizer prints above its report.
 type candidate struct {
 	held     bool
-	kind     rtKind // rtThrown or rtRuler
+	kind     rtKind // rtThrown, rtRuler, rtLua, rtGameMaker, rtZig or rtJVM
 	line     string
 	body     string
 	prefixed bool
@@ -204,12 +204,16 @@ func (l *runtimeLayer) begin(out []Entry, line string, end int64) []Entry {
 	if kind == rtNone && prefixed && flutterStart(trimLeft(body), facts) {
 		kind, level = rtDart, oplog.LevelError
 	}
+	if kind == rtNone && trimLeft(body) == "#" {
+		kind = rtJVM // a candidate until the JVM's fatal error's headline (runtime_jvm.go)
+	}
 	switch {
 	case kind == rtNone || l.own&(1<<kind) != 0 && !(kind == rtNative && nativeAbort(trimLeft(body))):
 		// An engine that reads its own crash dumps still leaves the C
 		// runtime's abort (glibc's heap checks, terminate) to this layer.
 		return join(out, l.below(line, end, facts))
-	case kind == rtThrown || kind == rtRuler || kind == rtGameMaker || kind == rtLua || kind == rtZig && zigError(trimLeft(body)):
+	case kind == rtThrown || kind == rtRuler || kind == rtGameMaker || kind == rtLua || kind == rtZig && zigError(trimLeft(body)) ||
+		kind == rtJVM && trimLeft(body) == "#":
 		l.cand = candidate{held: true, kind: kind, line: line, body: body, prefixed: prefixed, facts: facts, end: end}
 		return out
 	}
@@ -241,6 +245,10 @@ func (l *runtimeLayer) confirm(out []Entry, c *candidate, line string, end int64
 	case rtRuler:
 		if k, level := startOf(t); k == rtSanitizer {
 			return l.start(out, k, level, line, s, c.prefixed, c.facts, end), true
+		}
+	case rtJVM:
+		if jvmStart(t) {
+			return l.start(out, rtJVM, oplog.LevelFatal, line, s, c.prefixed, c.facts, end), true
 		}
 	case rtLua:
 		if t != luaTraceback {

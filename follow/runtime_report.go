@@ -40,6 +40,7 @@ const (
 	rtPerl                // Perl's "… at game.pl line 12." and Carp's callers (runtime_php_perl.go)
 	rtPascal              // Free Pascal's "An unhandled exception occurred at $…", its "$… ROUTINE, line N of F" frames (runtime_pascal_d.go)
 	rtD                   // D's "object.Exception@game.d(2): msg", a ruler, its frames (runtime_pascal_d.go)
+	rtJVM                 // the JVM's fatal error banner: "# A fatal error has been detected by …" (runtime_jvm.go)
 	numKinds
 )
 
@@ -179,6 +180,8 @@ func (r *report) beginLanguage(kind rtKind, line, t string, end int64) {
 		}
 	case rtD:
 		r.beginD(t, strings.IndexByte(t, ' '))
+	case rtJVM:
+		r.beginJVM(t)
 	}
 }
 
@@ -201,7 +204,7 @@ func (r *report) more(line, s string, end int64) bool {
 func (r *report) takes(s string, end int64) bool {
 	t := trimLeft(s)
 	if t == "" {
-		if r.kind == rtPyWarning || r.kind == rtThrown || r.kind == rtJava || r.kind == rtHaxe || r.kind == rtNim || r.kind == rtPascal || r.kind == rtD ||
+		if r.kind == rtPyWarning || r.kind == rtThrown || r.kind == rtJava || r.kind == rtHaxe || r.kind == rtNim || r.kind == rtPascal || r.kind == rtD || r.kind == rtJVM ||
 			r.kind == rtDotnet && !bytes.HasSuffix(r.e.stack, []byte(" <---")) { // Mono's inner exceptions' block, then its second printout
 			return false
 		}
@@ -256,6 +259,8 @@ func (r *report) takes(s string, end int64) bool {
 		return r.pascal(t, end)
 	case rtD:
 		return r.d(t, end)
+	case rtJVM:
+		return r.jvm(t, end)
 	}
 	return false
 }

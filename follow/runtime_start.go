@@ -162,6 +162,10 @@ func startLanguage(t string, sp int) rtKind {
 		if defoldStart(t) {
 			return rtDefold
 		}
+	case '#':
+		if jvmStart(t) {
+			return rtJVM
+		}
 	case 'P', 'F':
 		if phpStart(t) {
 			return rtPHP

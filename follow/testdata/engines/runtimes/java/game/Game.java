@@ -14,7 +14,10 @@
 // throws it on, uncaught. "thread" runs the frames in a thread "world",
 // which dies of the exception "caused" throws (the JVM prints 'Exception
 // in thread "world"'); the game then prints "FATAL: world generation
-// failed, exiting" and exits 1. "ok" does not.
+// failed, exiting" and exits 1. "native" writes through a null pointer
+// with sun.misc.Unsafe, as a native library's bug does: the JVM prints its
+// fatal error's banner, writes hs_err_pid<N>.log and aborts. "ok" does
+// not.
 package game;
 
 import java.io.File;
@@ -59,9 +62,23 @@ class World {
 		enemies++;
 	}
 
+	/** Writes through a null pointer, as a native library's bug does: the JVM's fatal error. */
+	void spawnNative() {
+		try {
+			java.lang.reflect.Field f = sun.misc.Unsafe.class.getDeclaredField("theUnsafe");
+			f.setAccessible(true);
+			((sun.misc.Unsafe) f.get(null)).putAddress(0, 42); // CRASH:native
+		} catch (ReflectiveOperationException e) {
+			throw new IllegalStateException(e);
+		}
+	}
+
 	void spawn(int frame) {
 		if (frame == 3 && (Game.mode.equals("caused") || Game.mode.equals("rethrow") || Game.mode.equals("thread"))) {
 			spawnEnemy("orc");
+		}
+		if (frame == 3 && Game.mode.equals("native")) {
+			spawnNative();
 		}
 	}
 
