@@ -137,6 +137,19 @@ func TestRuntime_Node(t *testing.T) {
 	runLang(t, g, cases)
 }
 
+// TestRuntime_Node_OutOfMemory: the game fills the JavaScript heap: V8
+// prints its fatal error and its native frames, and aborts. One fatal
+// record, the frames its stack.
+func TestRuntime_Node_OutOfMemory(t *testing.T) {
+	node := needEngine(t, "node", "nodejs")
+	dir := copyGame(t, "runtimes/node")
+	g := &langGame{dir: dir, progs: map[string][]string{"node": {node, filepath.Join(dir, "game.js")}}, first: "node",
+		wrap: langWrapper(t), handled: "missing texture enemy.png, using the placeholder"}
+	runLang(t, g, []langCase{{name: "oom", env: []string{"NODE_OPTIONS=--max-old-space-size=32"},
+		text: `FATAL ERROR: .*JavaScript heap out of memory`, level: oplog.LevelFatal, stack: []string{": 0x", "v8::"},
+		class: oplog.ClassCrash, title: "JavaScript heap out of memory"}})
+}
+
 // TestRuntime_Ruby: a NoMethodError on nil deep in game code, which
 // nothing rescues: Ruby prints where, the message and class, the line of
 // code with a caret under the call, then the frames; the game's own

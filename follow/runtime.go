@@ -86,7 +86,7 @@ type reportOwner interface {
 // frames must follow, or the ruler a sanitizer prints above its report.
 type candidate struct {
 	held     bool
-	kind     rtKind // rtThrown, rtRuler, rtLua, rtGameMaker, rtZig or rtJVM
+	kind     rtKind // rtThrown, rtRuler, rtLua, rtGameMaker, rtZig, rtJVM or rtV8
 	line     string
 	body     string
 	prefixed bool
@@ -184,6 +184,8 @@ func (l *runtimeLayer) begin(out []Entry, line string, end int64) []Entry {
 	n, facts := cutPrefix(s)
 	if gmStart(s) || defoldStart(s) || zigError(s) {
 		n, facts = 0, prefixFacts{} // its level words are its own first line, not a prefix
+	} else if is, _ := v8Start(s[facts.from:]); is {
+		n = facts.from // V8's "FATAL ERROR:" too, past a launcher's wrapper
 	}
 	body, prefixed := s[n:], n > 0
 	var kind rtKind
@@ -213,7 +215,7 @@ func (l *runtimeLayer) begin(out []Entry, line string, end int64) []Entry {
 		// runtime's abort (glibc's heap checks, terminate) to this layer.
 		return join(out, l.below(line, end, facts))
 	case kind == rtThrown || kind == rtRuler || kind == rtGameMaker || kind == rtLua || kind == rtZig && zigError(trimLeft(body)) ||
-		kind == rtJVM && trimLeft(body) == "#":
+		kind == rtJVM && trimLeft(body) == "#" || kind == rtV8 && level == 0:
 		l.cand = candidate{held: true, kind: kind, line: line, body: body, prefixed: prefixed, facts: facts, end: end}
 		return out
 	}
@@ -249,6 +251,12 @@ func (l *runtimeLayer) confirm(out []Entry, c *candidate, line string, end int64
 	case rtJVM:
 		if jvmStart(t) {
 			return l.start(out, rtJVM, oplog.LevelFatal, line, s, c.prefixed, c.facts, end), true
+		}
+	case rtV8:
+		if t == v8NativeStack || v8Frame(t) {
+			out = l.start(out, rtV8, oplog.LevelFatal, c.line, c.body, c.prefixed, c.facts, c.end)
+			l.r.more(line, s, end)
+			return out, true
 		}
 	case rtLua:
 		if t != luaTraceback {

@@ -41,6 +41,7 @@ const (
 	rtPascal              // Free Pascal's "An unhandled exception occurred at $…", its "$… ROUTINE, line N of F" frames (runtime_pascal_d.go)
 	rtD                   // D's "object.Exception@game.d(2): msg", a ruler, its frames (runtime_pascal_d.go)
 	rtJVM                 // the JVM's fatal error banner: "# A fatal error has been detected by …" (runtime_jvm.go)
+	rtV8                  // V8's "FATAL ERROR: … JavaScript heap out of memory" and its native frames (runtime_v8.go)
 	numKinds
 )
 
@@ -261,6 +262,8 @@ func (r *report) takes(s string, end int64) bool {
 		return r.d(t, end)
 	case rtJVM:
 		return r.jvm(t, end)
+	case rtV8:
+		return r.v8(t, end)
 	}
 	return false
 }

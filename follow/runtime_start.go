@@ -63,6 +63,12 @@ func startByFirst(t string) (rtKind, oplog.Level) {
 			return k, level
 		}
 	}
+	if is, sure := v8Start(t); is {
+		if !sure {
+			return rtV8, 0 // a candidate until its frames (runtime.go)
+		}
+		return rtV8, oplog.LevelFatal
+	}
 	switch t[0] {
 	case 'T', 'm', '+':
 		if t == pyTraceback || t == pyRemote || t == pyGroupTraceback {

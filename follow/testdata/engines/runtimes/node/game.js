@@ -10,7 +10,9 @@
 // a caret, the TypeError and its frames, then its version. "json" parses a
 // save that is no JSON in World.spawnEnemy: Node prints "<anonymous_script>:1"
 // in place of a file, the text and a caret, then the SyntaxError whose first
-// frame is V8's JSON.parse. "ok" does not crash.
+// frame is V8's JSON.parse. "oom" spawns enemies until the heap is full
+// (run it with NODE_OPTIONS=--max-old-space-size=32): V8 prints its fatal
+// error and native frames, and aborts. "ok" does not crash.
 'use strict';
 
 const fs = require('fs');
@@ -62,6 +64,9 @@ class World {
   }
 
   spawnEnemy(kind) {
+    while (mode === 'oom') {
+      this.enemies.push(new Array(100000).fill(kind)); // CRASH:oom
+    }
     if (mode === 'json') {
       this.save = JSON.parse('{orc: 1}'); // CRASH:json
     }
