@@ -119,6 +119,8 @@ func skipLine(s string) bool {
 		return true // a ruler (D's before its frames); Free Pascal's headline, before the exception's line
 	case strings.HasPrefix(s, "goroutine ") && strings.HasSuffix(s, "]:"),
 		strings.HasPrefix(s, "created by "),
+		// Go's runtime's remarks before its fatal error, and its own stack's heading.
+		strings.HasPrefix(s, "runtime: "), s == "runtime stack:",
 		strings.HasPrefix(s, "--- End of"),
 		// Java's "... 3 more", Go's "...additional frames elided...", not
 		// Lua's frame of a long path it cut: ".../mods/default/init.lua:43: in …".
@@ -318,11 +320,14 @@ func goPanicFrame(s string) bool {
 	return strings.HasPrefix(s, "panic(") && strings.HasSuffix(s, ")")
 }
 
-// goRuntimeFrame reports a frame of Go's internal runtime packages, the
-// ones a traceback shows ("internal/runtime/maps.fatal({0x510d3d?, 0x0?})",
-// "internal/runtime/maps.(*Map).putSlotSmallFast64(...)"): a concurrent
-// map write reports from one or the other, as it is seen first.
-func goRuntimeFrame(s string) bool { return strings.HasPrefix(s, "internal/runtime/") }
+// goRuntimeFrame reports a frame of Go's runtime, the ones a traceback
+// shows ("internal/runtime/maps.fatal({0x510d3d?, 0x0?})",
+// "internal/runtime/maps.(*Map).putSlotSmallFast64(...)": a concurrent
+// map write reports from one or the other, as it is seen first), and those
+// of its "runtime stack:" ("runtime.throw({0x4cef00?, 0x41a905?})").
+func goRuntimeFrame(s string) bool {
+	return strings.HasPrefix(s, "internal/runtime/") || strings.HasPrefix(s, "runtime.") && strings.HasSuffix(s, ")") && strings.Contains(s, "(")
+}
 
 // goLocation reports a Go frame's location line: "/home/x/main.go:12 +0x1d".
 func goLocation(s string) bool {

@@ -175,6 +175,29 @@ func TestSignature_GoMapWrite(t *testing.T) {
 	}
 }
 
+// TestSignature_GoStackOverflow: Go's stack overflow is named by the
+// game's frame, not by the runtime's remarks before it nor its own stack
+// after it, and the same overflow from another depth is the same crash.
+func TestSignature_GoStackOverflow(t *testing.T) {
+	stack := func(sp string) string {
+		return "runtime: goroutine stack exceeds 1000000000-byte limit\nruntime: sp=" + sp + " stack=[0x3994b3480000, 0x3994d3480000]\n" +
+			"runtime stack:\nruntime.throw({0x4cef00?, 0x41a905?})\n\t/usr/local/go/src/runtime/panic.go:1229 +0x48 fp=0x39949344be98 sp=0x39949344be68 pc=0x479928\n" +
+			"runtime.newstack()\n\t/usr/local/go/src/runtime/stack.go:1207 +0x5fd fp=0x39949344bfc8 sp=0x39949344be98 pc=0x46137d\n" +
+			"goroutine 1 gp=0x3994933f61e0 m=2 mp=0x399493430808 [running]:\nmain.spawnEnemy(0xfa231?)\n\t/tmp/rt/so.go:5 +0xa5 fp=" + sp + "\n" +
+			"main.main()\n\t/tmp/rt/so.go:6 +0x70\n"
+	}
+	tr := crash.Parse(stack("0x3994b3480498")).WithHead("fatal error: stack overflow")
+	if tr.Title() != "fatal error: stack overflow in main.spawnEnemy" || !slices.Equal(tr.Frames, []string{"main.spawnEnemy", "main.main"}) {
+		t.Errorf("title %q, frames %q", tr.Title(), tr.Frames)
+	}
+	if again := crash.Parse(stack("0x1234b3480000")).WithHead("fatal error: stack overflow"); again.Signature() != tr.Signature() {
+		t.Errorf("another depth: %q, want %q", again.Frames, tr.Frames)
+	}
+	if f := crash.GameFrame(stack("0x3994b3480498")); !strings.HasPrefix(f, "main.spawnEnemy(") {
+		t.Errorf("game frame %q", f)
+	}
+}
+
 // TestSignature_Different: different crashes never share a signature, even
 // in the same language and file.
 func TestSignature_Different(t *testing.T) {

@@ -246,6 +246,12 @@ func TestRuntime_Go(t *testing.T) {
 		{name: "load", text: regexp.QuoteMeta("panic: cannot spawn orc:\nspawn table has no kind 'orc'\nlevel 3 has no spawn points") + "$",
 			level: oplog.LevelFatal, stack: []string{"goroutine 1 [running]:", "main.(*world).spawnEnemy("}, class: oplog.ClassCrash,
 			title: "panic: cannot spawn orc: spawn table has no kind 'orc' in main.(*world).spawnEnemy(...) at ", where: []string{"spawnEnemy", fmt.Sprintf("main.go:%d", langLineOf(t, filepath.Join(dir, "main.go"), "CRASH:load"))}},
+		// The runtime's words before its fatal error, its own stack after
+		// it: one record, named by the game's frame.
+		{name: "overflow", text: regexp.QuoteMeta("fatal error: stack overflow"), level: oplog.LevelFatal,
+			stack: []string{"runtime: goroutine stack exceeds 16777216-byte limit", "runtime stack:", "main.(*world).spawnWave("},
+			class: oplog.ClassCrash, title: "fatal error: stack overflow in main.(*world).spawnWave",
+			where: []string{"spawnWave", "main.go:"}}, // where it grew its stack: the function's first line
 		// The runtime's own frame (internal/runtime/maps.fatal) is never the crash.
 		// Which check sees the race first picks the runtime's words:
 		// "concurrent map writes" or "small map with no empty slot

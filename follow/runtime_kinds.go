@@ -486,6 +486,20 @@ func (r *report) node(s, t string, end int64) bool {
 // them, the panic value's further lines.
 func (r *report) goPanic(s, t string, end int64) bool {
 	switch {
+	case !r.confirmed && strings.HasPrefix(t, goRuntimeSays):
+		return r.add(t, end)
+	case !r.confirmed:
+		// The runtime's lines before its fatal error: "runtime: goroutine
+		// stack exceeds 1000000000-byte limit", then "fatal error: stack
+		// overflow", which titles the report; any other line ends them,
+		// read as they came.
+		if !strings.HasPrefix(t, "fatal error: ") && !strings.HasPrefix(t, "panic: ") {
+			return false
+		}
+		r.confirmed = true
+		r.setText(t)
+		r.e.end = end
+		return true
 	case r.message > 0 && r.e.lines == 0 && r.e.blanks == 0 && strings.HasPrefix(s, "\t"):
 		// A panic value of several lines: Go indents each after the first.
 		r.message--
@@ -497,12 +511,25 @@ func (r *report) goPanic(s, t string, end int64) bool {
 		return r.add(s, end)
 	case strings.HasPrefix(t, "goroutine ") && strings.HasSuffix(t, ":"), strings.HasPrefix(t, "[signal "),
 		strings.HasPrefix(t, "created by "), strings.HasPrefix(t, "panic: "), strings.HasPrefix(t, "runtime: "),
-		strings.HasPrefix(t, "fatal error: "), strings.HasPrefix(t, "...") && strings.Contains(t, "elided"),
+		strings.HasPrefix(t, "fatal error: "), strings.HasPrefix(t, "...") && strings.Contains(t, "elided"), t == "runtime stack:",
 		indented(s), goCall(t):
 		return r.add(s, end)
 	}
 	return false
 }
+
+// goStart reports the first line of Go's report: a panic, a fatal error
+// (not a C compiler's, "game.c:1:10: fatal error: x.h: No such file"), or
+// what the runtime says before some fatal errors (a report once the error
+// comes: goPanic).
+func goStart(t string) bool {
+	return strings.HasPrefix(t, "panic: ") || strings.HasPrefix(t, "fatal error: ") && !strings.Contains(t, ".h: ") ||
+		strings.HasPrefix(t, goRuntimeSays)
+}
+
+// goRuntimeSays begins what Go's runtime prints before some of its fatal
+// errors: "runtime: goroutine stack exceeds 1000000000-byte limit".
+const goRuntimeSays = "runtime: "
 
 // goCall reports a Go frame's function line: "main.(*World).Spawn(...)",
 // and the built-in panic's, "panic({0x4bd840?, 0xc000012345?})".

@@ -145,6 +145,11 @@ func (r *report) begin(kind rtKind, line, body string, prefixed bool, level oplo
 		r.add(t, end)
 	case rtGo:
 		r.message = maxMessageLines // a panic value's further lines, indented by a tab
+		if strings.HasPrefix(t, goRuntimeSays) {
+			r.confirmed = false // until its fatal error comes (goPanic)
+			r.raw, r.rawEnds = append(r.raw, line), append(r.rawEnds, end)
+			r.add(t, end)
+		}
 	case rtRuby:
 		place, msg, _ := rubyHead(t)
 		r.setText(msg)

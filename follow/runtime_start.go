@@ -120,12 +120,8 @@ func startByFirst(t string) (rtKind, oplog.Level) {
 		if strings.HasPrefix(t, monoFatal) {
 			return rtDotnet, oplog.LevelFatal
 		}
-	case 'p':
-		if strings.HasPrefix(t, "panic: ") {
-			return rtGo, oplog.LevelFatal
-		}
-	case 'f':
-		if strings.HasPrefix(t, "fatal error: ") && !strings.Contains(t, ".h: ") { // not a compiler's
+	case 'p', 'f', 'r':
+		if goStart(t) {
 			return rtGo, oplog.LevelFatal
 		}
 	}

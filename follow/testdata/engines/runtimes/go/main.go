@@ -16,7 +16,9 @@
 // (*World).spawnEnemy: "fatal error: concurrent map writes"; "race" (for a
 // build with -race) adds to the score from a goroutine as spawnEnemy does:
 // the race detector reports it, the game goes on, and exits with the race
-// detector's status 66; "load" panics with an error of three lines, which
+// detector's status 66; "overflow" recurses from spawnEnemy until the
+// goroutine's stack is past its limit (16 MB here): the runtime says so,
+// then "fatal error: stack overflow", its own stack and every goroutine's; "load" panics with an error of three lines, which
 // the runtime prints indented after the first. "ok" does not crash.
 package main
 
@@ -62,7 +64,18 @@ func (w *world) loadTexture(name string) {
 	}
 }
 
+// spawnWave spawns a wave and the waves after it, without end: the
+// goroutine's stack grows past its limit.
+func (w *world) spawnWave(n int) int {
+	var wave [64]int
+	wave[n%64] = n
+	return w.spawnWave(n+1) + wave[3] // CRASH:overflow
+}
+
 func (w *world) spawnEnemy(kind string, point int) {
+	if mode == "overflow" {
+		w.score += w.spawnWave(0)
+	}
 	if mode == "mapwrite" {
 		counts := map[int]int{}
 		var wg sync.WaitGroup
@@ -119,6 +132,8 @@ func main() {
 		slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, nil)))
 	}
 	switch mode {
+	case "overflow":
+		debug.SetMaxStack(16 << 20) // the runtime's words are the same at its 1 GB
 	case "recover":
 		defer func() {
 			if r := recover(); r != nil {
