@@ -217,6 +217,19 @@ func TestRuntime_Loguru(t *testing.T) {
 	})
 }
 
+// TestRuntime_Rust_Overflow: a recursion without end overflows the main
+// thread's stack: Rust's handler says so, "fatal runtime error: stack
+// overflow", and aborts. One fatal record; Rust prints no frames.
+func TestRuntime_Rust_Overflow(t *testing.T) {
+	rustc := needEngine(t, "rustc")
+	dir := copyGame(t, "runtimes/rust")
+	langBuild(t, dir, nil, rustc, "-g", "-o", "game", "game.rs")
+	g := &langGame{dir: dir, progs: map[string][]string{"rust": {filepath.Join(dir, "game")}}, first: "rust",
+		wrap: langWrapper(t), handled: "missing texture enemy.png, using the placeholder"}
+	runLang(t, g, []langCase{{name: "overflow", text: `thread 'main' (\(\d+\) )?has overflowed its stack`, level: oplog.LevelFatal,
+		stack: []string{"fatal runtime error: stack overflow"}, class: oplog.ClassCrash, title: "has overflowed its stack"}})
+}
+
 // TestRuntime_Go: a slice indexed past its end: the runtime's panic and
 // the goroutine's frames, status 2.
 func TestRuntime_Go(t *testing.T) {

@@ -42,6 +42,24 @@ const (
 	dartHeader   = "Unhandled exception:"
 )
 
+// rustOverflow reports the line Rust's handler prints when a thread's
+// stack overflows, "thread 'main' (22405) has overflowed its stack"
+// (before Rust 1.88 without the id); "fatal runtime error: stack
+// overflow", then the abort, follow it: one fatal record.
+func rustOverflow(t string) bool {
+	rest, ok := strings.CutPrefix(t, "thread '")
+	return ok && strings.HasSuffix(rest, " has overflowed its stack")
+}
+
+// rustAbort adds the line after Rust's stack overflow, which ends it.
+func (r *report) rustAbort(t string, end int64) bool {
+	if !strings.HasPrefix(t, "fatal runtime error: ") {
+		return false
+	}
+	r.done = true
+	return r.add(t, end)
+}
+
 // zigPanic reports Zig's panic's first line: "thread 6731 panic: …".
 func zigPanic(t string) bool {
 	rest, ok := strings.CutPrefix(t, "thread ")

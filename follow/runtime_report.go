@@ -42,6 +42,7 @@ const (
 	rtD                   // D's "object.Exception@game.d(2): msg", a ruler, its frames (runtime_pascal_d.go)
 	rtJVM                 // the JVM's fatal error banner: "# A fatal error has been detected by …" (runtime_jvm.go)
 	rtV8                  // V8's "FATAL ERROR: … JavaScript heap out of memory" and its native frames (runtime_v8.go)
+	rtRustOverflow        // Rust's "thread 'main' has overflowed its stack", "fatal runtime error: …" (runtime_compiled.go)
 	numKinds
 )
 
@@ -269,6 +270,8 @@ func (r *report) takes(s string, end int64) bool {
 		return r.jvm(t, end)
 	case rtV8:
 		return r.v8(t, end)
+	case rtRustOverflow:
+		return r.rustAbort(t, end)
 	}
 	return false
 }

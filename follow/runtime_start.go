@@ -156,6 +156,9 @@ func startLanguage(t string, sp int) rtKind {
 		if zigPanic(t) {
 			return rtZig
 		}
+		if rustOverflow(t) {
+			return rtRustOverflow
+		}
 	case 'e':
 		if zigError(t) {
 			return rtZig // a candidate until its error return trace's first frame (runtime.go)
