@@ -121,6 +121,7 @@ func skipLine(s string) bool {
 		strings.HasPrefix(s, "created by "),
 		// Go's runtime's remarks before its fatal error, and its own stack's heading.
 		strings.HasPrefix(s, "runtime: "), s == "runtime stack:",
+		s == "Native stacktrace:", s == "Managed Stacktrace:", // Mono's native crash's sections
 		strings.HasPrefix(s, "--- End of"),
 		// Java's "... 3 more", Go's "...additional frames elided...", not
 		// Lua's frame of a long path it cut: ".../mods/default/init.lua:43: in …".
@@ -180,7 +181,7 @@ func parseFrame(s string) (frame string, ok bool) {
 			return f, true
 		}
 	}
-	for _, read := range [...]func(string) (string, bool){execinfoFrame, loguruFrame, luaNumberedFrame, rubyFrame, haxeFrame, defoldFrame, zigFrame, nimFrame,
+	for _, read := range [...]func(string) (string, bool){execinfoFrame, loguruFrame, monoNativeFrame, luaNumberedFrame, rubyFrame, haxeFrame, defoldFrame, zigFrame, nimFrame,
 		pascalFrame, dFrame} {
 		if f, ok := read(s); ok {
 			return f, true

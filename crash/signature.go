@@ -78,7 +78,7 @@ func (t Trace) Title() string {
 	for _, f := range t.Frames {
 		// Lua's C functions (error, pcall) say little, nor does Python's
 		// library, which a traceback's innermost frames often are.
-		if !strings.HasPrefix(f, "[C]") && !pythonLibrary(f) {
+		if !strings.HasPrefix(f, "[C]") && !pythonLibrary(f) && f != "<unknown>" { // Mono's frame without a method
 			where = shortFrame(f)
 			break
 		}

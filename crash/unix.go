@@ -455,3 +455,24 @@ func glogMessage(s string) string {
 func glogNoise(s string) bool {
 	return strings.HasPrefix(s, "*** Aborted at ") || strings.HasPrefix(s, "PC: @ ")
 }
+
+// monoNativeFrame reads a frame of the native stack Mono prints when a
+// signal hits native code: "0x7f3a12c4d5e6 - /game/libfmod.so :
+// FMOD_System_Update" names the function; the runtime's own ("mono :
+// (null)", libmono…), the C library's and an address alone ("0x7ffe7769fa20
+// - Unknown") name nothing.
+func monoNativeFrame(s string) (string, bool) {
+	if !isHexStart(s, 0) {
+		return "", false
+	}
+	_, rest, ok := strings.Cut(s, " - ")
+	if !ok || isHexStart(rest, 0) {
+		return "", false // "0x7f… - 0x7f… path": a module's range, no frame
+	}
+	module, sym, _ := strings.Cut(rest, " : ")
+	base := module[strings.LastIndexAny(module, `/\`)+1:]
+	if sym == "" || sym == "(null)" || base == "mono" || strings.HasPrefix(base, "libmono") || systemLibrary(module) {
+		return "", true
+	}
+	return normalizeName(sym), true
+}

@@ -35,6 +35,22 @@ func TestRuntime_Mono(t *testing.T) {
 	runLang(t, g, cases)
 }
 
+// TestRuntime_Mono_Native: a signal in native code a Mono game called:
+// Mono's native crash report (its sections between rulers, gdb's dump of
+// every thread when gdb is there), then SIGABRT. One fatal record, its
+// stack the native and the managed frames, named by the game's method.
+func TestRuntime_Mono_Native(t *testing.T) {
+	mcs := needEngine(t, "mcs")
+	mono := needEngine(t, "mono")
+	dir := copyGame(t, "runtimes/mono")
+	langBuild(t, dir, nil, mcs, "-debug", "-d:TRACE", "-out:Game.exe", "Game.cs")
+	g := &langGame{dir: dir, progs: map[string][]string{"mono": {mono, "--debug", filepath.Join(dir, "Game.exe")}}, first: "mono",
+		wrap: langWrapper(t), handled: "missing texture enemy.png"}
+	runLang(t, g, []langCase{{name: "native", text: "Got a SIGSEGV while executing native code$", level: oplog.LevelFatal,
+		stack: []string{"Native stacktrace:", "Managed Stacktrace:", "at World:LoadSprite <0x"}, class: oplog.ClassCrash,
+		title: "Got a SIGSEGV while executing native code in World:strlen", where: []string{"World:strlen"}}})
+}
+
 // TestRuntime_Java: an IllegalStateException caused by a
 // NumberFormatException, uncaught in the main thread. The game logs
 // through java.util.logging's default SimpleFormatter: two lines a record;

@@ -248,6 +248,9 @@ func (l *runtimeLayer) confirm(out []Entry, c *candidate, line string, end int64
 		if k, level := startOf(t); k == rtSanitizer {
 			return l.start(out, k, level, line, s, c.prefixed, c.facts, end), true
 		}
+		if t == monoNativeCrash {
+			return l.start(out, rtMonoNative, oplog.LevelFatal, line, s, c.prefixed, c.facts, end), true
+		}
 	case rtJVM:
 		if jvmStart(t) {
 			return l.start(out, rtJVM, oplog.LevelFatal, line, s, c.prefixed, c.facts, end), true
@@ -382,7 +385,8 @@ func (*luantiParser) ownReports() []rtKind  { return []rtKind{rtScript, rtLua} }
 
 // waiting reports a report begun and not ended that pauses between its
 // parts (waiter): Wine's, while winedbg starts; AddressSanitizer's (up to
-// its "==PID==ABORTING"), while it symbolizes the frames.
+// its "==PID==ABORTING"), while it symbolizes the frames; Mono's native
+// crash (up to its managed frames), while gdb attaches.
 func (l *runtimeLayer) waiting() bool {
-	return !l.r.done && (l.r.kind == rtWine || l.r.kind == rtSanitizer && !l.r.ubsan)
+	return !l.r.done && (l.r.kind == rtWine || l.r.kind == rtSanitizer && !l.r.ubsan || l.r.kind == rtMonoNative && !l.r.managed)
 }

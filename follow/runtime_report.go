@@ -43,6 +43,7 @@ const (
 	rtJVM                 // the JVM's fatal error banner: "# A fatal error has been detected by …" (runtime_jvm.go)
 	rtV8                  // V8's "FATAL ERROR: … JavaScript heap out of memory" and its native frames (runtime_v8.go)
 	rtRustOverflow        // Rust's "thread 'main' has overflowed its stack", "fatal runtime error: …" (runtime_compiled.go)
+	rtMonoNative          // Mono's "Native Crash Reporting", its sections between rulers (runtime_mono.go)
 	numKinds
 )
 
@@ -86,6 +87,10 @@ type report struct {
 	head       string   // an exception's line (rtThrown): the stack's first when the report joins the line before; PHP's place
 	php        string   // PHP's last fatal error, message and place: the other copy of it is no other crash
 	phpDisplay bool     // it was the copy PHP shows, not the one it logs
+	keep       bool     // Mono's native crash: the section read is kept
+	managed    bool     // Mono's native crash: its managed frames came, its last section
+	dump       bool     // Mono's native crash: in gdb's dump of the threads
+	dropped    int      // Mono's native crash: the lines left out between its sections (gdb's)
 	raw        []string // Node's lines until its error shows
 	rawEnds    []int64
 }
@@ -189,6 +194,8 @@ func (r *report) beginLanguage(kind rtKind, line, t string, end int64) {
 		r.beginD(t, strings.IndexByte(t, ' '))
 	case rtJVM:
 		r.beginJVM(t)
+	case rtMonoNative:
+		r.beginMono()
 	}
 }
 
@@ -272,6 +279,8 @@ func (r *report) takes(s string, end int64) bool {
 		return r.v8(t, end)
 	case rtRustOverflow:
 		return r.rustAbort(t, end)
+	case rtMonoNative:
+		return r.mono(s, t, end)
 	}
 	return false
 }

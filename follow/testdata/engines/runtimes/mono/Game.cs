@@ -7,7 +7,9 @@
 // run; then, in frame 3, MODE "null" dereferences null deep in game code
 // (Main -> Tick -> World.Spawn -> World.SpawnEnemy), which nothing catches:
 // Mono prints "Unhandled Exception:" and the exception, then "[ERROR] FATAL
-// UNHANDLED EXCEPTION:" and the exception again. "ok" does not. Build it
+// UNHANDLED EXCEPTION:" and the exception again. "native" reads through a
+// null pointer in native code (libc's strlen, called from World.LoadSprite):
+// Mono prints its native crash report and aborts. "ok" does not. Build it
 // with mcs -debug -d:TRACE.
 using System;
 using System.Collections.Generic;
@@ -45,10 +47,23 @@ class World
 		enemies.Add(e);
 	}
 
+	[System.Runtime.InteropServices.DllImport("libc")]
+	static extern int strlen(IntPtr s);
+
+	// LoadSprite reads a name through a native library, given none: the
+	// library writes through a null pointer.
+	public int LoadSprite()
+	{
+		return strlen(IntPtr.Zero); // CRASH:native
+	}
+
 	public void Spawn(int frame)
 	{
 		if (frame == 3 && Game.Mode == "null") {
 			SpawnEnemy("orc");
+		}
+		if (frame == 3 && Game.Mode == "native") {
+			LoadSprite();
 		}
 	}
 }
