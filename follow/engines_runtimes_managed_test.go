@@ -31,24 +31,15 @@ func TestRuntime_Mono(t *testing.T) {
 		{name: "null", text: regexp.QuoteMeta("System.NullReferenceException: Object reference not set to an instance of an object"),
 			level: oplog.LevelFatal, stack: []string{"at World.SpawnEnemy (System.String kind)", line, "at Game.Main"}, class: oplog.ClassCrash,
 			title: "System.NullReferenceException: Object reference not set", where: []string{"World.SpawnEnemy", line}},
+		// A signal in native code the game called: Mono's native crash
+		// report (its sections between rulers, gdb's dump of every thread
+		// when gdb is there), then SIGABRT. One fatal record, its stack
+		// the native and the managed frames, named by the game's method.
+		{name: "native", text: "Got a SIGSEGV while executing native code$", level: oplog.LevelFatal,
+			stack: []string{"Native stacktrace:", "Managed Stacktrace:", "at World:LoadSprite <0x"}, class: oplog.ClassCrash,
+			title: "Got a SIGSEGV while executing native code in World:strlen", where: []string{"World:strlen"}},
 	}
 	runLang(t, g, cases)
-}
-
-// TestRuntime_Mono_Native: a signal in native code a Mono game called:
-// Mono's native crash report (its sections between rulers, gdb's dump of
-// every thread when gdb is there), then SIGABRT. One fatal record, its
-// stack the native and the managed frames, named by the game's method.
-func TestRuntime_Mono_Native(t *testing.T) {
-	mcs := needEngine(t, "mcs")
-	mono := needEngine(t, "mono")
-	dir := copyGame(t, "runtimes/mono")
-	langBuild(t, dir, nil, mcs, "-debug", "-d:TRACE", "-out:Game.exe", "Game.cs")
-	g := &langGame{dir: dir, progs: map[string][]string{"mono": {mono, "--debug", filepath.Join(dir, "Game.exe")}}, first: "mono",
-		wrap: langWrapper(t), handled: "missing texture enemy.png"}
-	runLang(t, g, []langCase{{name: "native", text: "Got a SIGSEGV while executing native code$", level: oplog.LevelFatal,
-		stack: []string{"Native stacktrace:", "Managed Stacktrace:", "at World:LoadSprite <0x"}, class: oplog.ClassCrash,
-		title: "Got a SIGSEGV while executing native code in World:strlen", where: []string{"World:strlen"}}})
 }
 
 // TestRuntime_Java: an IllegalStateException caused by a
@@ -65,6 +56,15 @@ func TestRuntime_Java(t *testing.T) {
 			stack: []string{"at " + line, "Caused by: java.lang.NumberFormatException: For input string: \"lots\"", "... 3 more"},
 			class: oplog.ClassCrash, title: "java.lang.IllegalStateException: cannot spawn orc", where: []string{line},
 			prefixes: []string{"mc"}},
+		// A crash in native code (here the JVM's own, through
+		// sun.misc.Unsafe; a driver's or LWJGL's in a game): HotSpot's
+		// banner behind '#' on standard output, then SIGABRT. One fatal
+		// record, its text the signal's line, its stack the banner with the
+		// problematic frame and the hs_err file's path.
+		{name: "native", env: []string{"JAVA_TOOL_OPTIONS=-XX:-CreateCoredumpOnCrash"},
+			text: `SIGSEGV \(0xb\) at pc=0x[0-9a-f]+, pid=\d+, tid=\d+`, level: oplog.LevelFatal,
+			stack: []string{"A fatal error has been detected by the Java Runtime Environment:", "Problematic frame:\nV  [libjvm.so+0x", "hs_err_pid"},
+			class: oplog.ClassCrash, title: "SIGSEGV (0xb)"},
 	}
 	runLang(t, g, cases)
 }
@@ -77,20 +77,6 @@ func langJavaGame(t *testing.T) *langGame {
 	dir := copyGame(t, "runtimes/java")
 	langBuild(t, dir, nil, javac, "-d", "classes", filepath.Join("game", "Game.java"))
 	return &langGame{dir: dir, progs: map[string][]string{"java": {java, "-cp", filepath.Join(dir, "classes"), "game.Game"}}, first: "java"}
-}
-
-// TestRuntime_Java_Native: a crash in native code (here the JVM's own,
-// through sun.misc.Unsafe; a driver's or LWJGL's in a game): HotSpot's
-// banner behind '#' on standard output, then SIGABRT. One fatal record, its
-// text the signal's line, its stack the banner with the problematic frame
-// and the hs_err file's path.
-func TestRuntime_Java_Native(t *testing.T) {
-	g := langJavaGame(t)
-	g.wrap, g.handled = langWrapper(t), "missing texture enemy.png, using the placeholder"
-	runLang(t, g, []langCase{{name: "native", env: []string{"JAVA_TOOL_OPTIONS=-XX:-CreateCoredumpOnCrash"},
-		text: `SIGSEGV \(0xb\) at pc=0x[0-9a-f]+, pid=\d+, tid=\d+`, level: oplog.LevelFatal,
-		stack: []string{"A fatal error has been detected by the Java Runtime Environment:", "Problematic frame:\nV  [libjvm.so+0x", "hs_err_pid"},
-		class: oplog.ClassCrash, title: "SIGSEGV (0xb)"}})
 }
 
 // TestRuntime_Java_Rethrow: an exception logged at SEVERE with its stack,
@@ -149,21 +135,13 @@ func TestRuntime_Node(t *testing.T) {
 			level: oplog.LevelFatal, stampLevel: oplog.LevelError,
 			stack: []string{"at JSON.parse (<anonymous>)", "at World.spawnEnemy ("}, class: oplog.ClassCrash,
 			title: "SyntaxError: Expected property name", where: []string{"World.spawnEnemy", fmt.Sprintf("game.js:%d", langLineOf(t, filepath.Join(dir, "game.js"), "CRASH:json"))}},
+		// The heap full: V8 prints its fatal error and its native frames,
+		// and aborts. One fatal record, the frames its stack.
+		{name: "oom", env: []string{"NODE_OPTIONS=--max-old-space-size=32"},
+			text: `FATAL ERROR: .*JavaScript heap out of memory`, level: oplog.LevelFatal, stack: []string{": 0x", "v8::"},
+			class: oplog.ClassCrash, title: "JavaScript heap out of memory"},
 	}
 	runLang(t, g, cases)
-}
-
-// TestRuntime_Node_OutOfMemory: the game fills the JavaScript heap: V8
-// prints its fatal error and its native frames, and aborts. One fatal
-// record, the frames its stack.
-func TestRuntime_Node_OutOfMemory(t *testing.T) {
-	node := needEngine(t, "node", "nodejs")
-	dir := copyGame(t, "runtimes/node")
-	g := &langGame{dir: dir, progs: map[string][]string{"node": {node, filepath.Join(dir, "game.js")}}, first: "node",
-		wrap: langWrapper(t), handled: "missing texture enemy.png, using the placeholder"}
-	runLang(t, g, []langCase{{name: "oom", env: []string{"NODE_OPTIONS=--max-old-space-size=32"},
-		text: `FATAL ERROR: .*JavaScript heap out of memory`, level: oplog.LevelFatal, stack: []string{": 0x", "v8::"},
-		class: oplog.ClassCrash, title: "JavaScript heap out of memory"}})
 }
 
 // TestRuntime_Ruby: a NoMethodError on nil deep in game code, which
