@@ -544,7 +544,8 @@ func placeLevel(s string) (oplog.Level, bool) {
 }
 
 // qualifiedLevel reads a level word in capitals after another, with its
-// colon: Godot's "SCRIPT ERROR: msg" and "USER WARNING: msg".
+// colon: Godot's "SCRIPT ERROR: msg" and "USER WARNING: msg"; when the
+// first is a level word too, the stronger: "FATAL ERROR: msg" is fatal.
 func qualifiedLevel(s string) (oplog.Level, string, bool) {
 	if s == "" || s[0] < 'A' || s[0] > 'Z' {
 		return 0, "", false
@@ -563,6 +564,9 @@ func qualifiedLevel(s string) (oplog.Level, string, bool) {
 		return 0, "", false
 	}
 	level, ok := levelWord(lv)
+	if q, isLevel := levelWord(s[:sp]); isLevel && q > level {
+		level = q
+	}
 	return level, after[colon+2:], ok
 }
 

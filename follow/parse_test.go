@@ -704,6 +704,9 @@ func TestParse_GenericHeaders(t *testing.T) {
 	f("12:00:01.5 TRACE time of day only", oplog.LevelDebug, "", "time of day only", utc(12, 0, 1, 500))
 	f("[12:00:01] CRITICAL reactor", oplog.LevelFatal, "", "reactor", utc(12, 0, 1, 0))
 	f("WARNING:py.warnings:deprecated call", oplog.LevelWarn, "py.warnings", "deprecated call", time.Time{})
+	// Two level words: the stronger.
+	f("FATAL ERROR: could not open config.json", oplog.LevelFatal, "", "could not open config.json", time.Time{})
+	f("[12:00:01] SCRIPT ERROR: bad call", oplog.LevelError, "", "bad call", utc(12, 0, 1, 0))
 	f("INFO: no name", oplog.LevelInfo, "", "no name", time.Time{})
 	f("Error loading texture ship.png", oplog.LevelError, "", "Error loading texture ship.png", time.Time{})
 	f("error: linker failed", oplog.LevelError, "", "linker failed", time.Time{})
