@@ -255,6 +255,10 @@ func FuzzSignature(f *testing.F) {
 		f.Add(fill(s, 3))
 	}
 	f.Add("at \n#\n#1 0x\nFile \"\n<<<[[[`1$1.func1.2(")
+	f.Add(loguruSegv)
+	f.Add(loguruCheck)
+	f.Add("A fatal error has been detected by the Java Runtime Environment:\nJRE version: x\nProblematic frame:\nC  [libx.so+0x12]  f+0x4\n")
+	f.Add("Native stacktrace:\n\t0x1 - /game/libfmod.so : FMOD_Update\nManaged Stacktrace:\n\t  at <unknown> <0xffffffff>\n\t  at W:S <0x1>\n")
 	f.Fuzz(func(t *testing.T, stack string) {
 		sig, title, frames := crash.Signature(stack)
 		if len(sig) != 16 {

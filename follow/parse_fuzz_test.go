@@ -16,11 +16,17 @@ func FuzzParsers(f *testing.F) {
 	for _, name := range []string{"generic.log", "godot.log", "minecraft_latest.log", "unity_editor.log",
 		"godot/crash_runs.log", "unreal/ue5_hlod_assert.log", "minecraft/crash-2023-12-28_13.21.22-client.txt",
 		"unity/editor-5.5-import-crash.log", "generic/renpy_traceback_bom.txt", "logcat/dungeon_threadtime.txt",
-		"logcat/kivy-sdl2-pause-sigsegv-brief.txt", "logcat/libgdx-gltf-glthread-asold.txt", "logcat/anr_threadtime.txt", "logcat/lmkd_threadtime.txt"} {
+		"logcat/kivy-sdl2-pause-sigsegv-brief.txt", "logcat/libgdx-gltf-glthread-asold.txt", "logcat/anr_threadtime.txt", "logcat/lmkd_threadtime.txt",
+		"runtimes/mono_native.txt", "runtimes/cpp_loguru_segv.txt", "runtimes/cpp_loguru_check.txt"} {
 		data := readSample(f, name)
 		f.Add(data[:min(len(data), 4096)])
 	}
 	f.Add([]byte("\xef\xbb\xbf[2019.05.03-19.02.32:939][  0]LogWindows: Error: === Critical error: ===\n\n"))
+	f.Add([]byte("#\n# A fatal error has been detected by the Java Runtime Environment:\n#\n#  SIGSEGV (0xb) at pc=0x1, pid=2, tid=3\n" +
+		"# Problematic frame:\n# C  [libx.so+0x12]  f+0x4\n#\nruntime: goroutine stack exceeds 1000000000-byte limit\nfatal error: stack overflow\n\n" +
+		"runtime stack:\nruntime.throw({0x1?})\n\t/go/src/runtime/panic.go:1 +0x4 fp=0x1 sp=0x2 pc=0x3\n" +
+		"FATAL ERROR: Reached heap limit Allocation failed - JavaScript heap out of memory\n 1: 0xb7 node::Abort() [node]\n" +
+		"thread 'main' (1) has overflowed its stack\nfatal runtime error: stack overflow\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, name := range []string{"unity", "log4j", "mccrash", "godot", "unreal", "generic", "logcat", "auto"} {
 			p, err := newParser(name, func() time.Time { return fileDate }, func() time.Time { return testNow })
