@@ -226,7 +226,9 @@ func (p *logcatParser) line(h logcatHeader, ok bool, s, body string, end int64) 
 		p.seps = append(p.seps, heldLine{s, end})
 		return out
 	case !ok:
-		out := p.close(nil)
+		// A line of no logcat's: the separators held before it go first,
+		// without the time only a logcat line would give them.
+		out := p.close(p.takeSeparators(time.Time{}))
 		p.inner = p.gen
 		return p.feed(out, logcatHeader{level: oplog.LevelInfo}, s, end)
 	}
