@@ -238,7 +238,7 @@ func (x *Index) firstFatal(e *entry, sig string) bool {
 	case e.flags&bare != 0 && x.groups[x.entries[i].group].sig == sig:
 		x.fatal[k] = fatalLine{e.id, e.time} // the same crash again
 		return true
-	case e.flags&bare != 0:
+	case e.flags&bare != 0, e.flags&restates != 0 && x.entries[i].flags&bare == 0:
 		x.absorbed[e.id] = x.entries[i].group
 		return false
 	case x.entries[i].flags&bare == 0:
@@ -457,6 +457,9 @@ func (x *Index) trace(r *oplog.Record) (Trace, uint8, bool) {
 	var flags uint8
 	if r.Kind == oplog.KindLine && t.Head != "" && (Trace{}).WithHead(message).Head != t.Head {
 		flags = logged
+	}
+	if r.Kind == oplog.KindLine && strings.HasPrefix(message, valgrindTermination) {
+		flags |= restates
 	}
 	return t.WithHead(message), flags, true
 }

@@ -125,6 +125,11 @@ const (
 	// logged: a line whose own message is not its stack's exception (a
 	// logger's "could not load level" above the exception it caught).
 	logged
+	// restates: a report that says only how the process ended, the
+	// frames its crash's (Valgrind's "Process terminating with default
+	// action of signal 6 (SIGABRT)" after the failed assertion that
+	// aborted): after a first fatal line with a stack, more of its crash.
+	restates
 )
 
 // group is what every occurrence of one crash shares.

@@ -127,7 +127,7 @@ func skipLine(s string) bool {
 		// Lua's frame of a long path it cut: ".../mods/default/init.lua:43: in …".
 		strings.HasPrefix(s, "...") && !strings.Contains(s, ": in "):
 		return true
-	case nativeNoise(s), sanitizerNoise(s), faulthandlerNoise(s), tombstoneNoise(s), glogNoise(s):
+	case nativeNoise(s), sanitizerNoise(s), valgrindNoise(s), faulthandlerNoise(s), tombstoneNoise(s), glogNoise(s):
 		return true
 	}
 	// A Go frame's location line: "/home/x/main.go:12 +0x1d".
@@ -138,6 +138,9 @@ func skipLine(s string) bool {
 // parseFrame recognises one frame line and returns its normalised name;
 // ok is false when s is not a frame.
 func parseFrame(s string) (frame string, ok bool) {
+	if f, ok := valgrindFrame(s); ok { // "at 0x1091E2: spawn_enemy (game.c:9)", before any "at " frame
+		return f, true
+	}
 	switch {
 	case goPanicFrame(s):
 		return "", true // the frames after it are the panic's (Parse, TopLines)
@@ -261,7 +264,7 @@ func TopLines(stack string, n int) []string {
 		if strings.HasPrefix(s, "@ ") {
 			s = glogSymbol(s) // past its address
 		}
-		s = loguruSymbol(s)
+		s = valgrindSymbol(loguruSymbol(s))
 		s = oplog.ClipBytes(dropILOffset(s), maxLineBytes)
 		switch {
 		case len(out) < n:

@@ -457,11 +457,13 @@ func runtimeModule(m string) bool {
 // native frame without a symbol.
 func runtimeFrame(l string) bool {
 	s := strings.TrimPrefix(l, "at ")
-	if goStdFrame(s) {
+	if goStdFrame(s) || cLibraryFrame(s) {
 		return true
 	}
 	for _, p := range []string{"java.", "javax.", "jdk.", "sun.", "kotlin.", "System.", "Mono.", "mono_", "(wrapper ",
 		"[C]", "std::", "core::", "alloc::", "rust_begin_unwind", "__rustc::", "__libc_", "libc.so", "ld-linux", "_start", "runtime.",
+		// Valgrind's names for a frame it could not name and for the C runtime's start.
+		"???", "(below main)",
 		"__interceptor_", "___interceptor_", "__asan_", "__sanitizer", "__lsan_", "__ubsan_", "node:", "mscorlib",
 		// No symbol: Rust's, Godot's and Unity's words for a frame they could not name.
 		"<unknown>", "<couldn't map PC to fn name>", "(function-name not available)",
@@ -478,7 +480,7 @@ func runtimeFrame(l string) bool {
 		"/lib/ruby/", "/gems/",
 		// The C and C++ runtimes' and the sanitizers' sources and libraries.
 		"libc.so", "libstdc++", "libgcc_s", "ld-linux", "libjvm.", "jvm.dll", "libasan", "libubsan", "liblsan", "libtsan", "libsanitizer", "compiler-rt/",
-		"/sysdeps/", "../csu/",
+		"/sysdeps/", "../csu/", "(vg_replace_", "/vgpreload_", "_intercepts.c:", // Valgrind's own: its allocator, its tools' wrappers
 		// Zig's, Nim's and Dart's standard libraries.
 		"/zig/std/", "/lib/zig/", `\zig\std\`, "/nim/lib/", "/lib/nim/", " (dart:",
 		// D's runtime, which its trace names without a place.
