@@ -175,6 +175,9 @@ func (l *runtimeLayer) Flush() []Entry {
 // below hands a line to the engine's parser.
 func (l *runtimeLayer) below(line string, end int64, f prefixFacts) []Entry {
 	l.last = f
+	if line != "" && line[0] == '=' && valgrindBlank(line) {
+		line = "" // Valgrind's pid with nothing after it: its blank line
+	}
 	return l.p.Line(line, end)
 }
 

@@ -145,6 +145,11 @@ func (r *report) beginNative(t string, end int64) {
 // headline after an assertion, a count of frames, the terminate after a
 // pure virtual call, the shell's line that the program died of the signal.
 func (r *report) native(s, t string, end int64) bool {
+	if r.e.lines == 0 || r.vgPid != "" {
+		if taken, ok := r.valgrindAbort(t, end); ok {
+			return taken
+		}
+	}
 	switch {
 	case strings.HasPrefix(t, "what():"):
 		r.setText(r.e.rec.Text + "\n" + s)

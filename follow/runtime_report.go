@@ -44,6 +44,7 @@ const (
 	rtV8                  // V8's "FATAL ERROR: … JavaScript heap out of memory" and its native frames (runtime_v8.go)
 	rtRustOverflow        // Rust's "thread 'main' has overflowed its stack", "fatal runtime error: …" (runtime_compiled.go)
 	rtMonoNative          // Mono's "Native Crash Reporting", its sections between rulers (runtime_mono.go)
+	rtValgrind            // a block of Valgrind's lines, "==PID== Invalid read of size 4" and its frames (runtime_valgrind.go)
 	numKinds
 )
 
@@ -66,6 +67,7 @@ const (
 	stGMHeader               // GameMaker: the event's lines, the message next
 	stGMMessage              // GameMaker: after the message
 	stGMFrames               // GameMaker: after its rulers, the frames
+	stVgBlank                // Valgrind: after a race's blank line, the access it conflicts with next
 )
 
 // report is the crash report being read.
@@ -91,6 +93,7 @@ type report struct {
 	managed    bool     // Mono's native crash: its managed frames came, its last section
 	dump       bool     // Mono's native crash: in gdb's dump of the threads
 	dropped    int      // Mono's native crash: the lines left out between its sections (gdb's)
+	vgPid      string   // a native crash: Valgrind's pid, its report of the abort the crash's line explained being read
 	raw        []string // Node's lines until its error shows
 	rawEnds    []int64
 }
@@ -196,6 +199,8 @@ func (r *report) beginLanguage(kind rtKind, line, t string, end int64) {
 		r.beginJVM(t)
 	case rtMonoNative:
 		r.beginMono()
+	case rtValgrind:
+		r.beginValgrind(line, t, end)
 	}
 }
 
@@ -281,6 +286,8 @@ func (r *report) takes(s string, end int64) bool {
 		return r.rustAbort(t, end)
 	case rtMonoNative:
 		return r.mono(s, t, end)
+	case rtValgrind:
+		return r.valgrind(trimRight(t), end)
 	}
 	return false
 }

@@ -332,6 +332,8 @@ func sanitizerFirst(t string) (rtKind, oplog.Level) {
 		return rtRuler, 0
 	case tsanReport(strings.TrimPrefix(t, "WARNING: ")), strings.TrimPrefix(t, "WARNING: ") == goRace: // its "WARNING: " may be read as a prefix
 		return rtSanitizer, oplog.LevelError
+	case valgrindStart(t):
+		return rtValgrind, oplog.LevelError // a candidate until its frames (runtime_valgrind.go)
 	}
 	return rtNone, 0
 }
