@@ -343,3 +343,47 @@ func TestRuntime_D(t *testing.T) {
 			title: "object.Exception: no spawn point for orc in game.spawnEnemy", where: []string{"game.spawnEnemy", at("CRASH:throw")}},
 	})
 }
+
+// TestRuntime_Valgrind: the C and C++ games under Valgrind, as a developer
+// runs a game that misbehaves only sometimes. Memcheck's SIGSEGV is one
+// fatal record, named by the game's frame (the invalid read before it an
+// error of its own); a failed assert or an uncaught exception is the
+// crash, Valgrind's report of the abort after it no other (the exception's
+// record takes its frames: where it was thrown); a use after free and a
+// leak are errors the game goes on after, named by the game's frame, not
+// the allocator's or strdup's; Helgrind's race is one error with the
+// access it conflicts with.
+func TestRuntime_Valgrind(t *testing.T) {
+	vg := needEngine(t, "valgrind")
+	g, src := langCGame(t)
+	at := func(marker string) string { return fmt.Sprintf("game.c:%d", langLineOf(t, src, marker)) }
+	plain := g.progs["plain"][0]
+	g.progs = map[string][]string{"memcheck": {vg, "--leak-check=full", plain}, "helgrind": {vg, "--tool=helgrind", plain}}
+	g.first = "memcheck"
+	runLang(t, g, []langCase{
+		{name: "segv", mode: "segv-bare", text: regexp.QuoteMeta("Process terminating with default action of signal 11 (SIGSEGV)"),
+			level: oplog.LevelFatal, stack: []string{"Access not within mapped region at address 0x10", "at 0x", "spawn_enemy (" + at("CRASH:segv") + ")"},
+			class: oplog.ClassCrash, title: "signal 11 (SIGSEGV)", where: []string{"spawn_enemy", at("CRASH:segv")}},
+		{name: "assert", text: `\S*game-plain: ` + regexp.QuoteMeta(at("CRASH:assert")+": spawn_enemy: Assertion `e->hp > 0' failed."),
+			level: oplog.LevelFatal, class: oplog.ClassCrash, title: "Assertion `e->hp > 0' failed", where: []string{"spawn_enemy", at("CRASH:assert")}},
+		{name: "uaf", text: "Invalid read of size 4", level: oplog.LevelError,
+			stack: []string{"spawn_enemy (" + at("CRASH:uaf") + ")", "16 bytes inside a block of size 20 free'd", "Block was alloc'd at"},
+			class: oplog.ClassError, title: "Invalid read of size 4", where: []string{"spawn_enemy", at("CRASH:uaf")}, exits: true},
+		{name: "leak", text: `4 bytes in 1 blocks are definitely lost in loss record \d+ of \d+`, level: oplog.LevelError,
+			stack: []string{"strdup (", "spawn_enemy (" + at("CRASH:leak") + ")"},
+			class: oplog.ClassError, title: "are definitely lost", where: []string{"spawn_enemy", at("CRASH:leak")}, exits: true},
+		{name: "race", prog: "helgrind", text: `Possible data race during write of size 4 at 0x[0-9A-F]+ by thread #1`, level: oplog.LevelError,
+			stack: []string{"This conflicts with a previous ", at("CRASH:race")}, class: oplog.ClassError,
+			title: "Possible data race", where: []string{"spawn_enemy"}, exits: true},
+	})
+
+	gxx := needEngine(t, "g++")
+	dir := copyGame(t, "runtimes/cpp")
+	langBuild(t, dir, nil, gxx, "-g", "-O0", "-o", "game", "game.cpp")
+	cpp := &langGame{dir: dir, progs: map[string][]string{"memcheck": {vg, filepath.Join(dir, "game")}}, first: "memcheck",
+		wrap: langWrapper(t), handled: "missing texture enemy.png, using the placeholder"}
+	throw := fmt.Sprintf("game.cpp:%d", langLineOf(t, filepath.Join(dir, "game.cpp"), "CRASH:throw"))
+	runLang(t, cpp, []langCase{{name: "throw", text: regexp.QuoteMeta("terminate called after throwing an instance of 'std::runtime_error'"),
+		level: oplog.LevelFatal, stack: []string{"what():  no spawn point for orc", "Process terminating with default action of signal 6 (SIGABRT)", throw},
+		class: oplog.ClassCrash, title: "std::runtime_error", where: []string{"spawnEnemy", throw}}})
+}

@@ -374,6 +374,7 @@ var langOrphans = regexp.MustCompile(`^(?:` + strings.Join([]string{
 	`\S+\(\S*\+0x[0-9a-f]+\)\[0x`, `main\.\S+\(`, `\t/\S+\.go:\d+`, `Node\.js v\d+`,
 	`Unhandled Exception:`, `\[ERROR\] FATAL UNHANDLED EXCEPTION`, `File name: '`,
 	`.*CRASH:`, `\s*warnings\.warn\(`, `\s*\}$`, `\s*\[cause\]:`,
+	`==\d+== +(?:at|by) 0x`, `==\d+== +(?:Address 0x|Block was alloc'd|Access not within|Locks held:)`, `==\d+== This conflicts with`,
 }, "|") + `)`)
 
 // langDecoration is what a record's text may still begin with when a layer
