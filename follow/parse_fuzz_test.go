@@ -27,6 +27,10 @@ func FuzzParsers(f *testing.F) {
 		"runtime stack:\nruntime.throw({0x1?})\n\t/go/src/runtime/panic.go:1 +0x4 fp=0x1 sp=0x2 pc=0x3\n" +
 		"FATAL ERROR: Reached heap limit Allocation failed - JavaScript heap out of memory\n 1: 0xb7 node::Abort() [node]\n" +
 		"thread 'main' (1) has overflowed its stack\nfatal runtime error: stack overflow\n"))
+	f.Add([]byte("==7== Memcheck\n==7== \nterminate called after throwing an instance of 'E'\n  what():  x\n==7== \n" +
+		"==7== Process terminating with default action of signal 6 (SIGABRT)\n==7==    at 0x1: raise (raise.c:26)\n==7==\n" +
+		"==8== Possible data race during read of size 4 at 0x1 by thread #1\n==8==    at 0x2: f (g.c:1)\n==8== \n==8== This conflicts with a\n" +
+		"==8==    by 0x3: main (g.c:2)\n==9== Invalid read of size 4\nout\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, name := range []string{"unity", "log4j", "mccrash", "godot", "unreal", "generic", "logcat", "auto"} {
 			p, err := newParser(name, func() time.Time { return fileDate }, func() time.Time { return testNow })
