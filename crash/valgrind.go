@@ -81,10 +81,11 @@ func valgrindNoise(s string) bool {
 // cLibraryFrame reports a frame of the C library as Valgrind names it, a
 // function and its source file's name, "strdup (strdup.c:42)", "raise
 // (raise.c:26)", or its module, "fopen@@GLIBC_2.2.5 (in
-// /usr/lib/x86_64-linux-gnu/libc.so.6)": a name reserved to the
-// implementation (two underscores first: "__pthread_kill_implementation",
+// /usr/lib/x86_64-linux-gnu/libc.so.6)": a symbol of glibc's version
+// ("clock_nanosleep@@GLIBC_2.17"), a name reserved to the implementation
+// (two underscores first: "__pthread_kill_implementation",
 // "__vfprintf_internal") or one of the library's that a game calls and a
-// report's innermost frames show (an allocation, an abort, a print).
+// report's innermost frames show (an allocation, an abort, a print, a wait).
 func cLibraryFrame(s string) bool {
 	fn, place, ok := strings.Cut(s, " (")
 	if !ok || !strings.HasSuffix(place, ")") || strings.Contains(fn, " ") {
@@ -93,8 +94,9 @@ func cLibraryFrame(s string) bool {
 	if file, _, _ := strings.Cut(place, ":"); strings.ContainsAny(file, `/\`) && !strings.HasPrefix(file, "in /") {
 		return false // a path: a game's frame as gdb or a sanitizer writes it has one, Valgrind's never
 	}
-	fn, _, _ = strings.Cut(fn, "@@")
-	return strings.HasPrefix(fn, "__") || strings.HasPrefix(fn, "_IO_") || cLibrary[fn]
+	fn, version, _ := strings.Cut(fn, "@")
+	return strings.HasPrefix(version, "GLIBC_") || strings.HasPrefix(version, "@GLIBC_") ||
+		strings.HasPrefix(fn, "__") || strings.HasPrefix(fn, "_IO_") || cLibrary[fn]
 }
 
 // cLibrary are the C library's functions a report's innermost frames show.
@@ -106,4 +108,7 @@ var cLibrary = map[string]bool{
 	"snprintf": true, "vprintf": true, "vfprintf": true, "vsnprintf": true, "puts": true, "fputs": true, "fwrite": true,
 	"fread": true, "qsort": true, "bsearch": true, "malloc": true, "calloc": true, "realloc": true, "free": true,
 	"memalign": true, "posix_memalign": true, "aligned_alloc": true, "dlopen": true, "dlsym": true,
+	// Where a thread waits when a signal stops the program.
+	"sleep": true, "usleep": true, "nanosleep": true, "clock_nanosleep": true, "poll": true, "select": true, "epoll_wait": true,
+	"read": true, "write": true, "pthread_cond_wait": true, "pthread_mutex_lock": true, "sem_wait": true,
 }

@@ -69,6 +69,10 @@ func TestValgrind(t *testing.T) {
 			t.Errorf("%s: game frame %q, want %q", c.name, f, c.game)
 		}
 	}
+	if f := crash.GameFrame("   at 0x492B503: clock_nanosleep@@GLIBC_2.17 (clock_nanosleep.c:71)\n   by 0x492FE52: nanosleep (nanosleep.c:25)\n" +
+		"   by 0x495B294: usleep (usleep.c:31)\n   by 0x109199: main (loop.c:3)"); f != "main (loop.c:3)" {
+		t.Errorf("stopped in its sleep: game frame %q", f)
+	}
 	// One crash at two addresses (two builds): one signature.
 	a := crash.Parse("   at 0x109774: spawn_enemy (game.c:112)\n   by 0x109AF2: main (game.c:161)").WithHead("Invalid read of size 4")
 	b := crash.Parse("   at 0x40A1F4: spawn_enemy (game.c:113)\n   by 0x40B0F2: main (game.c:162)").WithHead("Invalid read of size 4")
