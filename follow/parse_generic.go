@@ -546,7 +546,16 @@ func placeLevel(s string) (oplog.Level, bool) {
 // qualifiedLevel reads a level word in capitals after another, with its
 // colon: Godot's "SCRIPT ERROR: msg" and "USER WARNING: msg"; when the
 // first is a level word too, the stronger: "FATAL ERROR: msg" is fatal.
+// The two in brackets too: "[FATAL ERROR] msg".
 func qualifiedLevel(s string) (oplog.Level, string, bool) {
+	if strings.HasPrefix(s, "[") {
+		k := strings.IndexByte(s[:min(len(s), 18)], ']')
+		if k < 0 || k+1 < len(s) && s[k+1] != ' ' {
+			return 0, "", false
+		}
+		lv, _, ok := qualifiedLevel(s[1:k] + ": ")
+		return lv, trimSeparators(s[k+1:]), ok
+	}
 	if s == "" || s[0] < 'A' || s[0] > 'Z' {
 		return 0, "", false
 	}

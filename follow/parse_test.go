@@ -707,6 +707,8 @@ func TestParse_GenericHeaders(t *testing.T) {
 	// Two level words: the stronger.
 	f("FATAL ERROR: could not open config.json", oplog.LevelFatal, "", "could not open config.json", time.Time{})
 	f("[12:00:01] SCRIPT ERROR: bad call", oplog.LevelError, "", "bad call", utc(12, 0, 1, 0))
+	f("[FATAL ERROR] could not open config.json", oplog.LevelFatal, "", "could not open config.json", time.Time{})
+	f("12:00:01 [SCRIPT ERROR] bad call", oplog.LevelError, "", "bad call", utc(12, 0, 1, 0))
 	f("INFO: no name", oplog.LevelInfo, "", "no name", time.Time{})
 	f("Error loading texture ship.png", oplog.LevelError, "", "Error loading texture ship.png", time.Time{})
 	f("error: linker failed", oplog.LevelError, "", "linker failed", time.Time{})
