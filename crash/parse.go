@@ -135,10 +135,20 @@ func skipLine(s string) bool {
 	return strings.Contains(first, ".go:") && !strings.Contains(s, "(")
 }
 
+// toolFrame reads the frames of tools whose first words other shapes
+// share: Valgrind's "at 0x1091E2: spawn_enemy (game.c:9)" an "at " frame's,
+// backward-cpp's "#0    Source "game.cpp", line 58, in spawnEnemy" gdb's.
+func toolFrame(s string) (string, bool) {
+	if f, ok := valgrindFrame(s); ok {
+		return f, true
+	}
+	return backwardFrame(s)
+}
+
 // parseFrame recognises one frame line and returns its normalised name;
 // ok is false when s is not a frame.
 func parseFrame(s string) (frame string, ok bool) {
-	if f, ok := valgrindFrame(s); ok { // "at 0x1091E2: spawn_enemy (game.c:9)", before any "at " frame
+	if f, ok := toolFrame(s); ok {
 		return f, true
 	}
 	switch {
@@ -264,7 +274,7 @@ func TopLines(stack string, n int) []string {
 		if strings.HasPrefix(s, "@ ") {
 			s = glogSymbol(s) // past its address
 		}
-		s = valgrindSymbol(loguruSymbol(s))
+		s = backwardSymbol(valgrindSymbol(loguruSymbol(s)))
 		s = oplog.ClipBytes(dropILOffset(s), maxLineBytes)
 		switch {
 		case len(out) < n:

@@ -261,6 +261,8 @@ func FuzzSignature(f *testing.F) {
 	f.Add("Native stacktrace:\n\t0x1 - /game/libfmod.so : FMOD_Update\nManaged Stacktrace:\n\t  at <unknown> <0xffffffff>\n\t  at W:S <0x1>\n")
 	f.Add(" Access not within mapped region at address 0x0\n   at 0x1: f (g.c:1)\n   by 0x2: ??? (in /g)\n   by 0x3: (below main) (x.h:5)\n" +
 		"   by 0x4: __libc_start_main@@GLIBC_2.34 (l.c:3)\n   by 0x5: X::y(int) (\n   at 0x: (\n")
+	f.Add("Stack trace (most recent call last):\n#2    Object \"\", at 0x, in\n#1    Source \"g.cpp\", line , in f [0x1]\n#0  | Source \"g.cpp\", line 3, in\n" +
+		"      >   3: x\nSegmentation fault (Address not mapped to object [(nil)])\n")
 	f.Fuzz(func(t *testing.T, stack string) {
 		sig, title, frames := crash.Signature(stack)
 		if len(sig) != 16 {

@@ -481,6 +481,8 @@ func runtimeFrame(l string) bool {
 		// The C and C++ runtimes' and the sanitizers' sources and libraries.
 		"libc.so", "libstdc++", "libgcc_s", "ld-linux", "libjvm.", "jvm.dll", "libasan", "libubsan", "liblsan", "libtsan", "libsanitizer", "compiler-rt/",
 		"/sysdeps/", "../csu/", "(vg_replace_", "/vgpreload_", "_intercepts.c:", // Valgrind's own: its allocator, its tools' wrappers
+		// glibc's sources as its debug information names them.
+		"./nptl/", "./stdlib/", "./libio/", "./string/", "./malloc/", "./posix/", "./assert/", "./signal/", "./misc/", "./elf/",
 		// Zig's, Nim's and Dart's standard libraries.
 		"/zig/std/", "/lib/zig/", `\zig\std\`, "/nim/lib/", "/lib/nim/", " (dart:",
 		// D's runtime, which its trace names without a place.
