@@ -150,6 +150,9 @@ func (r *report) native(s, t string, end int64) bool {
 			return taken
 		}
 	}
+	if r.e.lines == 0 && backwardStart(t) {
+		return r.explainedBy(t, end)
+	}
 	switch {
 	case strings.HasPrefix(t, "what():"):
 		r.setText(r.e.rec.Text + "\n" + s)

@@ -45,6 +45,7 @@ const (
 	rtRustOverflow        // Rust's "thread 'main' has overflowed its stack", "fatal runtime error: …" (runtime_compiled.go)
 	rtMonoNative          // Mono's "Native Crash Reporting", its sections between rulers (runtime_mono.go)
 	rtValgrind            // a block of Valgrind's lines, "==PID== Invalid read of size 4" and its frames (runtime_valgrind.go)
+	rtBackward            // backward-cpp's "Stack trace (most recent call last):", its frames, the signal (runtime_backward.go)
 	numKinds
 )
 
@@ -94,6 +95,7 @@ type report struct {
 	dump       bool     // Mono's native crash: in gdb's dump of the threads
 	dropped    int      // Mono's native crash: the lines left out between its sections (gdb's)
 	vgPid      string   // a native crash: Valgrind's pid, its report of the abort the crash's line explained being read
+	explained  bool     // backward-cpp's trace: the stack of a native crash's line, whose text it keeps
 	raw        []string // Node's lines until its error shows
 	rawEnds    []int64
 }
@@ -201,6 +203,8 @@ func (r *report) beginLanguage(kind rtKind, line, t string, end int64) {
 		r.beginMono()
 	case rtValgrind:
 		r.beginValgrind(line, t, end)
+	case rtBackward:
+		r.beginBackward(t, end)
 	}
 }
 
@@ -288,6 +292,8 @@ func (r *report) takes(s string, end int64) bool {
 		return r.mono(s, t, end)
 	case rtValgrind:
 		return r.valgrind(trimRight(t), end)
+	case rtBackward:
+		return r.backward(s, t, end)
 	}
 	return false
 }

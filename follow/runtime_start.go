@@ -132,9 +132,9 @@ func startByFirst(t string) (rtKind, oplog.Level) {
 }
 
 // startLanguage reports the reports of Haxe's, Zig's, Nim's, Odin's, Dart's,
-// PHP's, Perl's, Free Pascal's and D's runtimes and Defold's engine
-// (runtime_haxe.go, runtime_compiled.go, runtime_php_perl.go,
-// runtime_pascal_d.go, runtime_defold.go), fatal
+// PHP's, Perl's, Free Pascal's and D's runtimes, Defold's engine and
+// backward-cpp (runtime_haxe.go, runtime_compiled.go, runtime_php_perl.go,
+// runtime_pascal_d.go, runtime_defold.go, runtime_backward.go), fatal
 // unless they say otherwise, known by their first words (Perl's by its
 // last); Nim's and hxcpp's begin with a frame, a report only once their
 // message comes. sp is where t's first space is: Nim's and Odin's place is its first
@@ -179,7 +179,10 @@ func startLanguage(t string, sp int) rtKind {
 		if pascalStart(t) {
 			return rtPascal
 		}
-
+	case 'S':
+		if backwardStart(t) {
+			return rtBackward
+		}
 	}
 	if perlStart(t) {
 		return rtPerl

@@ -1,0 +1,36 @@
+package follow
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/mcplogd/mcplogd/oplog"
+)
+
+// TestParse_Backward: backward-cpp's trace is one record, whatever thread
+// it names and whether its frames have source: fatal, titled by the
+// signal psiginfo names after the frames; without a signal after it (a
+// trace a program prints itself) an error titled by its heading.
+func TestParse_Backward(t *testing.T) {
+	crash := "Stack trace (most recent call last) in thread 4242:\n" +
+		"#12   Object \"[0xffffffffffffffff]\", at 0xffffffffffffffff, in\n#11   Object \"./driver\", at 0x55bfb81b706d, in _start\n" +
+		"#1    Source \"/srv/game/src/net.cpp\", line 88, in Net::poll() [0x55bfb829e2a1]\n        87:   auto *c = conns[i];\n      > 88:   c->flush();\n" +
+		"#0  | Source \"/srv/game/src/conn.h\", line 12, in Conn::flush\n    |   > 12:     buf->write(out);\n      Source \"/srv/game/src/net.cpp\", line 88, in Net::poll() [0x55bfb829e2a1]\n" +
+		"Segmentation fault (Address not mapped to object [0x6448])\n"
+	printed := "Stack trace (most recent call last):\n#1    Object \"./game\", at 0x55e5098b2c32, in main\n#0    Object \"./game\", at 0x55e5098b6398, in World::spawn(int)\n"
+	in := "INFO: up\n" + crash + "INFO: next\n" + printed + "INFO: done\n"
+	for _, parser := range []string{"generic", "auto"} {
+		recs := recordsOf(feed(mustParser(t, parser), []byte(in)))
+		if len(recs) != 5 {
+			t.Fatalf("%s: %d records: %+v", parser, len(recs), recs)
+		}
+		r := recs[1]
+		if r.Level != oplog.LevelFatal || r.Text != "Segmentation fault (Address not mapped to object [0x6448])" ||
+			r.Stack != strings.TrimSuffix(crash[:strings.LastIndex(crash, "Segmentation")], "\n") {
+			t.Errorf("%s: the crash: %s %q\n%s", parser, r.Level, r.Text, r.Stack)
+		}
+		if r := recs[3]; r.Level != oplog.LevelError || r.Text != "Stack trace (most recent call last):" || !strings.HasSuffix(r.Stack, "in World::spawn(int)") {
+			t.Errorf("%s: the printed trace: %s %q\n%s", parser, r.Level, r.Text, r.Stack)
+		}
+	}
+}
