@@ -387,3 +387,52 @@ func TestRuntime_Valgrind(t *testing.T) {
 		level: oplog.LevelFatal, stack: []string{"what():  no spawn point for orc", "Process terminating with default action of signal 6 (SIGABRT)", throw},
 		class: oplog.ClassCrash, title: "std::runtime_error", where: []string{"spawnEnemy", throw}}})
 }
+
+// langBackwardGame builds the C++ game with backward-cpp's signal handler
+// twice: with libdw (source files, lines and the source around them) and
+// with -rdynamic alone (objects and function names).
+func langBackwardGame(t *testing.T) (*langGame, string) {
+	t.Helper()
+	gxx := needEngine(t, "g++")
+	if _, err := os.Stat("/usr/include/elfutils/libdw.h"); err != nil {
+		if os.Getenv("MCPLOGD_REQUIRE_ENGINES") == "1" {
+			t.Fatal("libdw-dev is not installed (scripts/need-engines installs it)")
+		}
+		t.Skip("libdw-dev is not installed; scripts/need-engines installs it")
+	}
+	dir := copyGame(t, "runtimes/backward")
+	langBuild(t, dir, nil, gxx, "-g", "-O0", "-DBACKWARD_HAS_DW=1", "-o", "game-dw", "game.cpp", "-ldw")
+	langBuild(t, dir, nil, gxx, "-g", "-O0", "-rdynamic", "-o", "game-names", "game.cpp")
+	return &langGame{dir: dir, progs: map[string][]string{"dw": {filepath.Join(dir, "game-dw")}, "names": {filepath.Join(dir, "game-names")}},
+		first: "dw", wrap: langWrapper(t), handled: "missing texture enemy.png, using the placeholder"}, filepath.Join(dir, "game.cpp")
+}
+
+// TestRuntime_Backward: a C++ game with backward-cpp's signal handler
+// writes through a null pointer, divides by zero or throws what nothing
+// catches. The handler prints the frames outermost first, then the signal:
+// one fatal record, the signal its text (the uncaught exception's what()
+// when terminate said it), named by the game's innermost frame, whether
+// the frames name source files (libdw) or only functions.
+func TestRuntime_Backward(t *testing.T) {
+	g, src := langBackwardGame(t)
+	at := func(marker string) string { return fmt.Sprintf("game.cpp:%d", langLineOf(t, src, marker)) }
+	runLang(t, g, []langCase{
+		{name: "segv", text: regexp.QuoteMeta("Segmentation fault (Address not mapped to object [(nil)])"), level: oplog.LevelFatal,
+			stack: []string{"Stack trace (most recent call last):", `Source "` + filepath.Join(g.dir, "game.cpp") + `", line`, "boss->hp += 10;"},
+			class: oplog.ClassCrash, title: "Segmentation fault", where: []string{"spawnEnemy", at("CRASH:segv")}},
+		{name: "throw", text: regexp.QuoteMeta("terminate called after throwing an instance of 'std::runtime_error'"), level: oplog.LevelFatal,
+			stack: []string{"what():  no spawn point for orc", "Stack trace (most recent call last):", "Aborted (Signal sent by tkill()"},
+			class: oplog.ClassCrash, title: "no spawn point for orc", where: []string{"spawnEnemy", at("CRASH:throw")}},
+		{name: "fpe", prog: "names", text: regexp.QuoteMeta("Floating point exception (Integer divide by zero ["), level: oplog.LevelFatal,
+			stack: []string{`Object "`, "in World::spawnEnemy("}, class: oplog.ClassCrash, title: "Floating point exception",
+			where: []string{"World::spawnEnemy("}},
+	})
+}
+
+// TestRuntime_Backward_Groups: backward-cpp's SIGSEGV in two runs is one
+// crash group of two, its addresses (another each run) in none; a SIGFPE
+// in a third run another.
+func TestRuntime_Backward_Groups(t *testing.T) {
+	g, _ := langBackwardGame(t)
+	checkLangGroups(t, g, map[string]string{"segv": "Segmentation fault", "fpe": "Floating point exception"}, "segv", "segv", "fpe")
+}
