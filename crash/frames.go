@@ -43,7 +43,7 @@ func gdbFrame(s string) string {
 		i++
 	}
 	s = strings.TrimSpace(s[i:])
-	if strings.HasPrefix(s, "0x") {
+	if strings.HasPrefix(s, "0x") || strings.HasPrefix(s, "(inlined) ") { // cpptrace's frame inlined into the next
 		if _, rest, ok := strings.Cut(s, " in "); ok {
 			s = asanFunction(rest)
 		}

@@ -113,7 +113,8 @@ func stackFrame(s string, stripped, rust bool) (string, bool) {
 // skipLine reports lines that belong to no frame and are not a head either.
 func skipLine(s string) bool {
 	switch {
-	case s == "stack traceback:", s == "Traceback (most recent call last):", s == "(...tail calls...)", s == "[C]: in ?":
+	case s == "stack traceback:", s == "Traceback (most recent call last):", s == "(...tail calls...)", s == "[C]: in ?",
+		s == "Stack trace (most recent call first):": // cpptrace's heading
 		return true
 	case strings.Trim(s, "-") == "", strings.HasPrefix(s, "An unhandled exception occurred at $"):
 		return true // a ruler (D's before its frames); Free Pascal's headline, before the exception's line

@@ -268,7 +268,13 @@ func terminateMessage(text string) (typ, what string, ok bool) {
 	first, rest, _ := strings.Cut(strings.TrimSpace(text), "\n")
 	typ, ok = strings.CutPrefix(strings.TrimSpace(first), "terminate called after throwing an instance of ")
 	if !ok {
-		return "", "", false
+		// cpptrace's terminate handler: "Terminate called after throwing
+		// an instance of std::runtime_error: no spawn point", one line.
+		if typ, ok = strings.CutPrefix(strings.TrimSpace(first), "Terminate called after throwing an instance of "); !ok {
+			return "", "", false
+		}
+		typ, what, _ = strings.Cut(typ, ": ")
+		return typ, what, true
 	}
 	typ = strings.Trim(typ, "'")
 	if _, w, found := strings.Cut(rest, "what():"); found {
