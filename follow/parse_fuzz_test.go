@@ -32,7 +32,9 @@ func FuzzParsers(f *testing.F) {
 		"==8== Possible data race during read of size 4 at 0x1 by thread #1\n==8==    at 0x2: f (g.c:1)\n==8== \n==8== This conflicts with a\n" +
 		"==8==    by 0x3: main (g.c:2)\n==9== Invalid read of size 4\nout\n"))
 	f.Add([]byte("terminate called after throwing an instance of 'E'\nStack trace (most recent call last) in thread 7:\n#1    Object \"./g\", at 0x1, in main\n" +
-		"#0  | Source \"g.cpp\", line 3, in f\n    | >   3: x\n      Source \"g.cpp\", line 9, in g [0x2]\n       8: y\nAborted (Signal sent by tkill() 1 0)\n"))
+		"#0  | Source \"g.cpp\", line 3, in f\n    | >   3: x\n      Source \"g.cpp\", line 9, in g [0x2]\n       8: y\nAborted (Signal sent by tkill() 1 0)\n" +
+		"Terminate called after throwing an instance of E: x\nStack trace (most recent call first):\n#0 (inlined) in f at g.cpp:1:2\n#1 (filtered)\n" +
+		"ERROR: x\nStack trace (most recent call first):\n#0 0x1 in\n<empty trace>\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, name := range []string{"unity", "log4j", "mccrash", "godot", "unreal", "generic", "logcat", "auto"} {
 			p, err := newParser(name, func() time.Time { return fileDate }, func() time.Time { return testNow })

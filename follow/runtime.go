@@ -296,7 +296,7 @@ func (l *runtimeLayer) start(out []Entry, kind rtKind, level oplog.Level, line, 
 	if prefixed {
 		r.e.rec.Time = l.lineTime(line)
 	}
-	if n := len(before); n > 0 && ((kind == rtPython || kind == rtThrown) && l.announces(&before[n-1].Record) ||
+	if n := len(before); n > 0 && ((kind == rtPython || kind == rtThrown || kind == rtCpptrace) && l.announces(&before[n-1].Record) ||
 		kind == rtDefold && defoldDump(&before[n-1].Record)) {
 		r.attach, r.attached = before[n-1].Record, true
 		before = before[:n-1]

@@ -68,10 +68,11 @@ func (r *report) beginBackward(t string, end int64) {
 	r.add(t, end)
 }
 
-// explainedBy makes backward-cpp's trace, its heading t, the stack of the
-// native crash's line being read, which has no frames.
-func (r *report) explainedBy(t string, end int64) bool {
-	r.kind, r.explained = rtBackward, true
+// explainedBy makes the trace of kind (backward-cpp's, cpptrace's) that
+// heading t begins the stack of the native crash's line being read, which
+// has no frames.
+func (r *report) explainedBy(kind rtKind, t string, end int64) bool {
+	r.kind, r.explained = kind, true
 	return r.add(t, end)
 }
 

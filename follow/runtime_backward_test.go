@@ -34,3 +34,32 @@ func TestParse_Backward(t *testing.T) {
 		}
 	}
 }
+
+// TestParse_Cpptrace: cpptrace's terminate handler's line and its trace
+// are one fatal record; a trace a program prints after its own error line
+// is that line's stack; after an info line, an error of its own.
+func TestParse_Cpptrace(t *testing.T) {
+	trace := "Stack trace (most recent call first):\n#0 0x00005613c6d8d5a7 in World::spawnEnemy(std::string const&) at /game/world.cpp:22:30\n" +
+		"#1 (inlined)          in World::spawn(int) at /game/world.cpp:30:10\n#2 (filtered)\n#3 0x00005613c6d8d61a in main at /game/main.cpp:45:5\n"
+	in := "INFO: up\nTerminate called after throwing an instance of std::runtime_error: no spawn point for orc\n" + trace +
+		"ERROR: the save is damaged\n" + trace + "INFO: frame 4\n" + trace + "INFO: done\n"
+	type rec struct {
+		level oplog.Level
+		text  string
+	}
+	want := []rec{{oplog.LevelInfo, "up"}, {oplog.LevelFatal, "Terminate called after throwing an instance of std::runtime_error: no spawn point for orc"},
+		{oplog.LevelError, "the save is damaged"}, {oplog.LevelInfo, "frame 4"}, {oplog.LevelError, "Stack trace (most recent call first):"}, {oplog.LevelInfo, "done"}}
+	for _, parser := range []string{"generic", "auto"} {
+		recs := recordsOf(feed(mustParser(t, parser), []byte(in)))
+		if len(recs) != len(want) {
+			t.Fatalf("%s: %d records: %+v", parser, len(recs), recs)
+		}
+		for i, w := range want {
+			r := recs[i]
+			withTrace := i == 1 || i == 2 || i == 4
+			if r.Level != w.level || r.Text != w.text || withTrace != (r.Stack == strings.TrimSuffix(trace, "\n")) {
+				t.Errorf("%s: record %d: %s %q\n%s", parser, i, r.Level, r.Text, r.Stack)
+			}
+		}
+	}
+}

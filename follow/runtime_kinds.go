@@ -151,7 +151,10 @@ func (r *report) native(s, t string, end int64) bool {
 		}
 	}
 	if r.e.lines == 0 && backwardStart(t) {
-		return r.explainedBy(t, end)
+		return r.explainedBy(rtBackward, t, end)
+	}
+	if r.e.lines == 0 && t == cpptraceHeading {
+		return r.explainedBy(rtCpptrace, t, end)
 	}
 	switch {
 	case strings.HasPrefix(t, "what():"):

@@ -46,6 +46,7 @@ const (
 	rtMonoNative          // Mono's "Native Crash Reporting", its sections between rulers (runtime_mono.go)
 	rtValgrind            // a block of Valgrind's lines, "==PID== Invalid read of size 4" and its frames (runtime_valgrind.go)
 	rtBackward            // backward-cpp's "Stack trace (most recent call last):", its frames, the signal (runtime_backward.go)
+	rtCpptrace            // cpptrace's "Stack trace (most recent call first):" and its frames (runtime_cpptrace.go)
 	numKinds
 )
 
@@ -95,7 +96,7 @@ type report struct {
 	dump       bool     // Mono's native crash: in gdb's dump of the threads
 	dropped    int      // Mono's native crash: the lines left out between its sections (gdb's)
 	vgPid      string   // a native crash: Valgrind's pid, its report of the abort the crash's line explained being read
-	explained  bool     // backward-cpp's trace: the stack of a native crash's line, whose text it keeps
+	explained  bool     // backward-cpp's or cpptrace's trace: the stack of a native crash's line, whose text it keeps
 	raw        []string // Node's lines until its error shows
 	rawEnds    []int64
 }
@@ -205,6 +206,8 @@ func (r *report) beginLanguage(kind rtKind, line, t string, end int64) {
 		r.beginValgrind(line, t, end)
 	case rtBackward:
 		r.beginBackward(t, end)
+	case rtCpptrace:
+		r.beginCpptrace(t, end)
 	}
 }
 
@@ -294,6 +297,8 @@ func (r *report) takes(s string, end int64) bool {
 		return r.valgrind(trimRight(t), end)
 	case rtBackward:
 		return r.backward(s, t, end)
+	case rtCpptrace:
+		return r.cpptrace(s, t, end)
 	}
 	return false
 }

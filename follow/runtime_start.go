@@ -183,6 +183,9 @@ func startLanguage(t string, sp int) rtKind {
 		if backwardStart(t) {
 			return rtBackward
 		}
+		if t == cpptraceHeading {
+			return rtCpptrace
+		}
 	}
 	if perlStart(t) {
 		return rtPerl
@@ -382,8 +385,8 @@ func sanitizerStart(t string) bool {
 // checks and fortify, gdb's stop.
 func nativeAbort(t string) bool {
 	switch t[0] {
-	case 't':
-		return strings.HasPrefix(t, "terminate called ")
+	case 't', 'T':
+		return strings.HasPrefix(t, "terminate called ") || strings.HasPrefix(t, "Terminate called after throwing ") // cpptrace's handler
 	case 'f', 'm', 'r', 'd', 'c':
 		return strings.HasPrefix(t, "free(): ") || strings.HasPrefix(t, "malloc(): ") || strings.HasPrefix(t, "realloc(): ") ||
 			strings.HasPrefix(t, "double free or corruption") || strings.HasPrefix(t, "corrupted size vs. prev_size") ||
