@@ -26,3 +26,19 @@ func TestCpptrace(t *testing.T) {
 		t.Errorf("title %q\nwant  %q", title, want)
 	}
 }
+
+// TestBoostStacktrace: boost::stacktrace's frames, innermost first, as a
+// signal handler prints them: the handler's own frame, above the signal's
+// trampoline (an address in libc), names nothing; the game's frame does.
+func TestBoostStacktrace(t *testing.T) {
+	text := "Caught signal 11 (Segmentation fault), backtrace:"
+	stack := " 0# on_signal(int) at /game/main.cpp:12\n 1# 0x00007F2D3C05AFD0 in /lib/x86_64-linux-gnu/libc.so.6\n" +
+		" 2# World::spawnEnemy(std::string const&) at /game/world.cpp:58\n 3# main in ./game\n" +
+		" 4# __libc_start_main in /lib/x86_64-linux-gnu/libc.so.6\n 5# _start in ./game"
+	if f := crash.Parse(stack).Frames; !slices.Equal(f, []string{"World::spawnEnemy(std::stringconst&)", "main"}) {
+		t.Errorf("frames %q", f)
+	}
+	if title, _, _ := crash.Describe(text, stack); title != text+" in World::spawnEnemy(std::string const&) at /game/world.cpp:58" {
+		t.Errorf("title %q", title)
+	}
+}

@@ -138,9 +138,13 @@ func skipLine(s string) bool {
 
 // toolFrame reads the frames of tools whose first words other shapes
 // share: Valgrind's "at 0x1091E2: spawn_enemy (game.c:9)" an "at " frame's,
-// backward-cpp's "#0    Source "game.cpp", line 58, in spawnEnemy" gdb's.
+// backward-cpp's "#0    Source "game.cpp", line 58, in spawnEnemy" gdb's;
+// boost::stacktrace's "0# main at /game/main.cpp:4".
 func toolFrame(s string) (string, bool) {
 	if f, ok := valgrindFrame(s); ok {
+		return f, true
+	}
+	if f, ok := boostFrame(s); ok {
 		return f, true
 	}
 	return backwardFrame(s)
@@ -275,7 +279,7 @@ func TopLines(stack string, n int) []string {
 		if strings.HasPrefix(s, "@ ") {
 			s = glogSymbol(s) // past its address
 		}
-		s = backwardSymbol(valgrindSymbol(loguruSymbol(s)))
+		s = boostSymbol(backwardSymbol(valgrindSymbol(loguruSymbol(s))))
 		s = oplog.ClipBytes(dropILOffset(s), maxLineBytes)
 		switch {
 		case len(out) < n:

@@ -210,6 +210,9 @@ func signalTrampoline(s string) bool {
 		return strings.HasPrefix(module[strings.LastIndexByte(module, '/')+1:], "libc") && (sym == "" || strings.HasPrefix(sym, "+0x") ||
 			strings.HasPrefix(sym, "__restore_rt"))
 	}
+	if fn, place, ok := boostParts(s); ok && fn == "" { // boost::stacktrace's "1# 0x00007F2D3C05AFD0 in /lib/x86_64-linux-gnu/libc.so.6"
+		return strings.HasPrefix(place[strings.LastIndexByte(place, '/')+1:], "libc")
+	}
 	return strings.Contains(s, "<signal handler called>") || strings.Contains(s, "_sigtramp")
 }
 
