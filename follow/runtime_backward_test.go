@@ -63,3 +63,16 @@ func TestParse_Cpptrace(t *testing.T) {
 		}
 	}
 }
+
+// TestParse_BoostStacktrace: boost::stacktrace's frames after a signal
+// handler's headline are its stack.
+func TestParse_BoostStacktrace(t *testing.T) {
+	in := "INFO: frame 3\nCaught signal 11 (Segmentation fault), backtrace:\n 0# on_signal(int) at /game/main.cpp:12\n" +
+		" 1# 0x00007F2D3C05AFD0 in /lib/x86_64-linux-gnu/libc.so.6\n 2# World::spawnEnemy(std::string const&) at /game/world.cpp:58\n" +
+		"10# _start in ./game\nINFO: after\n"
+	recs := recordsOf(feed(mustParser(t, "auto"), []byte(in)))
+	if len(recs) != 3 || recs[1].Level != oplog.LevelFatal || !strings.HasPrefix(recs[1].Stack, " 0# on_signal(int)") ||
+		!strings.HasSuffix(recs[1].Stack, "10# _start in ./game") {
+		t.Errorf("%+v", recs)
+	}
+}

@@ -245,6 +245,9 @@ func nativeFrameLine(t string) bool {
 		return true // gdb's frame of the stop: "0x000055 in update (p=0x0) at game.c:41"
 	case loguruFrame(t):
 		return true
+	case t != "" && isDigit(t[0]):
+		n, rest, ok := strings.Cut(t, "# ") // boost::stacktrace's: " 0# World::spawnEnemy(…) at /game/world.cpp:58"
+		return ok && isDigits(n) && rest != ""
 	case len(t) > 3 && t[0] == '[' && isDigit(t[1]):
 		// Godot's crash handler: "[4] godot3-server(+0xd74acb) [0x5564d142bacb] (??:0)",
 		// "[2] Node::get_child(int, bool) const (??:0)".
