@@ -255,6 +255,9 @@ func assertMessage(text string) (string, bool) {
 		if i := strings.LastIndex(m, ", file "); i > 0 && strings.Contains(m[i:], ", line ") {
 			return "Assertion failed: " + m[:i], true
 		}
+		if i := strings.LastIndex(m, " at line "); i > 0 && strings.Contains(m[i:], " of ") { // Panda3D's: "… at line 449 of panda/src/x.cxx"
+			return "Assertion failed: " + m[:i], true
+		}
 	}
 	i := strings.Index(text, ": Assertion ")
 	if i < 0 || !strings.HasSuffix(text, "' failed.") {

@@ -289,3 +289,38 @@ func melHeader(s string) (oplog.Level, string, bool) {
 		"warn": oplog.LevelWarn, "fail": oplog.LevelError, "crit": oplog.LevelFatal}[word]
 	return level, category, ok
 }
+
+// notifyHeader reads a line of Panda3D's Notify (its C++ categories and
+// the Python DirectNotify's): ":display:x11display(error): BadValue …",
+// ":ShowBase(warning): Unable to open 'onscreen' window.", and at info no
+// severity, ":display: Using threading model Cull/Draw". The category is
+// the name.
+func notifyHeader(s string) (oplog.Level, string, string, bool) {
+	if len(s) < 4 || s[0] != ':' || !isLetter(s[1]) {
+		return 0, "", "", false
+	}
+	i := 1
+	for i < len(s) && (isLetter(s[i]) || isDigit(s[i]) || s[i] == '_' || s[i] == ':' && i+1 < len(s) && s[i+1] != ' ') {
+		i++
+	}
+	name, level := s[1:i], oplog.LevelInfo
+	if i < len(s) && s[i] == '(' {
+		j := strings.IndexByte(s[i:], ')')
+		if j < 0 {
+			return 0, "", "", false
+		}
+		lv, ok := notifySeverities[s[i+1:i+j]]
+		if !ok {
+			return 0, "", "", false
+		}
+		level, i = lv, i+j+1
+	}
+	if rest := s[i:]; rest != ":" && !strings.HasPrefix(rest, ": ") {
+		return 0, "", "", false
+	}
+	return level, name, strings.TrimPrefix(s[i+1:], " "), true
+}
+
+// notifySeverities are Panda3D's Notify severities.
+var notifySeverities = map[string]oplog.Level{"spam": oplog.LevelDebug, "debug": oplog.LevelDebug, "info": oplog.LevelInfo,
+	"warning": oplog.LevelWarn, "error": oplog.LevelError, "fatal": oplog.LevelFatal}

@@ -708,6 +708,12 @@ func TestParse_GenericHeaders(t *testing.T) {
 	f("FATAL ERROR: could not open config.json", oplog.LevelFatal, "", "could not open config.json", time.Time{})
 	f("[12:00:01] SCRIPT ERROR: bad call", oplog.LevelError, "", "bad call", utc(12, 0, 1, 0))
 	f("[FATAL ERROR] could not open config.json", oplog.LevelFatal, "", "could not open config.json", time.Time{})
+	// Panda3D's Notify: the category its name, the severity in parentheses, none at info.
+	f(":display:x11display(error): BadValue (integer parameter out of range for operation)", oplog.LevelError, "display:x11display",
+		"BadValue (integer parameter out of range for operation)", time.Time{})
+	f(":ShowBase(warning): Unable to open 'onscreen' window.", oplog.LevelWarn, "ShowBase", "Unable to open 'onscreen' window.", time.Time{})
+	f(":display: Using threading model Cull/Draw", oplog.LevelInfo, "display", "Using threading model Cull/Draw", time.Time{})
+	f(":pnmimage:png(debug): PNG version 10637", oplog.LevelDebug, "pnmimage:png", "PNG version 10637", time.Time{})
 	f("12:00:01 [SCRIPT ERROR] bad call", oplog.LevelError, "", "bad call", utc(12, 0, 1, 0))
 	f("INFO: no name", oplog.LevelInfo, "", "no name", time.Time{})
 	f("Error loading texture ship.png", oplog.LevelError, "", "Error loading texture ship.png", time.Time{})

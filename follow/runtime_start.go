@@ -566,6 +566,12 @@ func assertionPlace(s string) (string, bool) {
 	if i, j := strings.LastIndex(s, ", file "), strings.LastIndex(s, ", line "); i > 0 && j > i && isDigits(s[j+len(", line "):]) {
 		return s[i+len(", file "):j] + ":" + s[j+len(", line "):], true
 	}
+	// Panda3D's: "Assertion failed: removed at line 449 of panda/src/display/graphicsEngine.cxx".
+	if i := strings.LastIndex(s, " at line "); i > 0 {
+		if n, file, ok := strings.Cut(s[i+len(" at line "):], " of "); ok && isDigits(n) && file != "" && !strings.Contains(file, " ") {
+			return file + ":" + n, true
+		}
+	}
 	for _, w := range strings.Fields(s) {
 		w = strings.Trim(w, "()[],;'\"")
 		i := strings.LastIndexByte(w, ':')
