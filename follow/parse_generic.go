@@ -238,6 +238,9 @@ func (p *genericParser) isHeader(s string) bool {
 	if _, _, _, ok := notifyHeader(rest); ok {
 		return true
 	}
+	if _, _, _, ok := libraryHeader(rest); ok {
+		return true
+	}
 	_, _, _, ok := findLevel(rest)
 	return ok
 }
@@ -271,6 +274,8 @@ func (p *genericParser) begin(line string, end int64) {
 			at = "at " + place // where it was logged: a CHECK's, a LOG(FATAL)'s place
 		}
 	} else if lv, nm, tx, found := notifyHeader(rest); found {
+		level, name, text, ok = lv, nm, tx, true
+	} else if lv, nm, tx, found := libraryHeader(rest); found {
 		level, name, text, ok = lv, nm, tx, true
 	} else if lv, tx, found := upLevel(rest, up); found {
 		level, text, ok = lv, tx, true // "4044.612 Error MainLoop.cpp:1429: ..."

@@ -324,3 +324,72 @@ func notifyHeader(s string) (oplog.Level, string, string, bool) {
 // notifySeverities are Panda3D's Notify severities.
 var notifySeverities = map[string]oplog.Level{"spam": oplog.LevelDebug, "debug": oplog.LevelDebug, "info": oplog.LevelInfo,
 	"warning": oplog.LevelWarn, "error": oplog.LevelError, "fatal": oplog.LevelFatal}
+
+// libraryHeader reads what the libraries a game runs on print of their
+// own, without a logger: "libpng warning: iCCP: known incorrect sRGB
+// profile", "MESA: error: ZINK: failed to choose pdev" (a library, then a
+// level word and its colon); GLFW's error callback as Dear ImGui's
+// examples print it, "GLFW Error 65543: GLX: Failed to create context";
+// Vulkan's validation layers, "Validation Error: [ VUID-… ] …"; OpenAL
+// Soft's "AL lib: (EE) …"; ALSA's "ALSA lib pcm.c:2664:(snd_pcm_open_noupdate)
+// Unknown PCM default" (a warning: the game plays on without sound);
+// Xlib's default handlers, which exit: "X Error of failed request:  BadMatch
+// …", "XIO:  fatal IO error 11 …". The library is the name.
+func libraryHeader(s string) (oplog.Level, string, string, bool) {
+	switch {
+	case strings.HasPrefix(s, "X Error of failed request: "):
+		return oplog.LevelFatal, "X", s, true
+	case strings.HasPrefix(s, "XIO:  fatal IO error "):
+		return oplog.LevelFatal, "X", s[len("XIO:  "):], true
+	case strings.HasPrefix(s, "ALSA lib "):
+		return oplog.LevelWarn, "ALSA", s[len("ALSA lib "):], true
+	case strings.HasPrefix(s, "AL lib: ("):
+		if lv, ok := map[string]oplog.Level{"(EE)": oplog.LevelError, "(WW)": oplog.LevelWarn, "(II)": oplog.LevelInfo}[s[8:min(len(s), 12)]]; ok {
+			return lv, "OpenAL", strings.TrimLeft(s[min(len(s), 12):], " "), true
+		}
+	case strings.HasPrefix(s, "Validation "):
+		for _, w := range [...]struct {
+			head  string
+			level oplog.Level
+		}{{"Validation Error: ", oplog.LevelError}, {"Validation Warning: ", oplog.LevelWarn}, {"Validation Performance Warning: ", oplog.LevelWarn}} {
+			if strings.HasPrefix(s, w.head+"[") {
+				return w.level, "Vulkan", s, true
+			}
+		}
+	}
+	lib, rest, ok := strings.Cut(s, " ")
+	lib = strings.TrimSuffix(lib, ":")
+	if !ok || lib == "" || len(lib) > 24 || !isIdentWord(lib) || isLevelWord(lib) {
+		return 0, "", "", false
+	}
+	word, text, ok := strings.Cut(rest, " ")
+	if code, msg, isCode := strings.Cut(text, ": "); ok && word == "Error" && isDigits(code) && isCode {
+		return oplog.LevelError, lib, msg, true // "GLFW Error 65543: msg"
+	}
+	if !ok || !strings.HasSuffix(word, ":") {
+		return 0, "", "", false
+	}
+	switch word {
+	case "warning:":
+		return oplog.LevelWarn, lib, text, true
+	case "error:":
+		return oplog.LevelError, lib, text, true
+	case "fatal:":
+		return oplog.LevelFatal, lib, text, true
+	}
+	return 0, "", "", false
+}
+
+// isIdentWord reports a library's name: letters, digits, '_' and '-', a
+// letter first.
+func isIdentWord(s string) bool {
+	if !isLetter(s[0]) {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		if c := s[i]; !isLetter(c) && !isDigit(c) && c != '_' && c != '-' {
+			return false
+		}
+	}
+	return true
+}

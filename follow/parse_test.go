@@ -708,6 +708,18 @@ func TestParse_GenericHeaders(t *testing.T) {
 	f("FATAL ERROR: could not open config.json", oplog.LevelFatal, "", "could not open config.json", time.Time{})
 	f("[12:00:01] SCRIPT ERROR: bad call", oplog.LevelError, "", "bad call", utc(12, 0, 1, 0))
 	f("[FATAL ERROR] could not open config.json", oplog.LevelFatal, "", "could not open config.json", time.Time{})
+	// What the libraries a game runs on print of their own, the library the name.
+	f("libpng warning: iCCP: known incorrect sRGB profile", oplog.LevelWarn, "libpng", "iCCP: known incorrect sRGB profile", time.Time{})
+	f("MESA: error: ZINK: failed to choose pdev", oplog.LevelError, "MESA", "ZINK: failed to choose pdev", time.Time{})
+	f("Glfw Error 65544: X11: The DISPLAY environment variable is missing", oplog.LevelError, "Glfw", "X11: The DISPLAY environment variable is missing", time.Time{})
+	f("Validation Error: [ VUID-vkCmdDraw-None-02699 ] Object 0: handle = 0x1", oplog.LevelError, "Vulkan",
+		"Validation Error: [ VUID-vkCmdDraw-None-02699 ] Object 0: handle = 0x1", time.Time{})
+	f("AL lib: (EE) ALCplaybackAlsa_open: Could not open playback device 'default'", oplog.LevelError, "OpenAL",
+		"ALCplaybackAlsa_open: Could not open playback device 'default'", time.Time{})
+	f("ALSA lib pcm.c:2664:(snd_pcm_open_noupdate) Unknown PCM default", oplog.LevelWarn, "ALSA", "pcm.c:2664:(snd_pcm_open_noupdate) Unknown PCM default", time.Time{})
+	f("XIO:  fatal IO error 11 (Resource temporarily unavailable) on X server \":0\"", oplog.LevelFatal, "X",
+		"fatal IO error 11 (Resource temporarily unavailable) on X server \":0\"", time.Time{})
+	f("FATAL error: the save is gone", oplog.LevelFatal, "", "error: the save is gone", time.Time{})
 	// Panda3D's Notify: the category its name, the severity in parentheses, none at info.
 	f(":display:x11display(error): BadValue (integer parameter out of range for operation)", oplog.LevelError, "display:x11display",
 		"BadValue (integer parameter out of range for operation)", time.Time{})
