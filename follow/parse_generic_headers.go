@@ -332,15 +332,11 @@ var notifySeverities = map[string]oplog.Level{"spam": oplog.LevelDebug, "debug":
 // examples print it, "GLFW Error 65543: GLX: Failed to create context";
 // Vulkan's validation layers, "Validation Error: [ VUID-… ] …"; OpenAL
 // Soft's "AL lib: (EE) …"; ALSA's "ALSA lib pcm.c:2664:(snd_pcm_open_noupdate)
-// Unknown PCM default" (a warning: the game plays on without sound);
-// Xlib's default handlers, which exit: "X Error of failed request:  BadMatch
-// …", "XIO:  fatal IO error 11 …". The library is the name.
+// Unknown PCM default" (a warning: the game plays on without sound). The
+// library is the name. (Xlib's default handlers' lines, which it exits
+// after, are the runtimes' layer's: nativeAbort.)
 func libraryHeader(s string) (oplog.Level, string, string, bool) {
 	switch {
-	case strings.HasPrefix(s, "X Error of failed request: "):
-		return oplog.LevelFatal, "X", s, true
-	case strings.HasPrefix(s, "XIO:  fatal IO error "):
-		return oplog.LevelFatal, "X", s[len("XIO:  "):], true
 	case strings.HasPrefix(s, "ALSA lib "):
 		return oplog.LevelWarn, "ALSA", s[len("ALSA lib "):], true
 	case strings.HasPrefix(s, "AL lib: ("):

@@ -717,8 +717,6 @@ func TestParse_GenericHeaders(t *testing.T) {
 	f("AL lib: (EE) ALCplaybackAlsa_open: Could not open playback device 'default'", oplog.LevelError, "OpenAL",
 		"ALCplaybackAlsa_open: Could not open playback device 'default'", time.Time{})
 	f("ALSA lib pcm.c:2664:(snd_pcm_open_noupdate) Unknown PCM default", oplog.LevelWarn, "ALSA", "pcm.c:2664:(snd_pcm_open_noupdate) Unknown PCM default", time.Time{})
-	f("XIO:  fatal IO error 11 (Resource temporarily unavailable) on X server \":0\"", oplog.LevelFatal, "X",
-		"fatal IO error 11 (Resource temporarily unavailable) on X server \":0\"", time.Time{})
 	f("FATAL error: the save is gone", oplog.LevelFatal, "", "error: the save is gone", time.Time{})
 	// Panda3D's Notify: the category its name, the severity in parentheses, none at info.
 	f(":display:x11display(error): BadValue (integer parameter out of range for operation)", oplog.LevelError, "display:x11display",

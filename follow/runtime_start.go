@@ -382,7 +382,8 @@ func sanitizerStart(t string) bool {
 
 // nativeAbort reports what the C and C++ runtimes print as they abort:
 // C++'s terminate and its call of a pure virtual method, glibc's heap
-// checks and fortify, gdb's stop.
+// checks and fortify, gdb's stop; and Xlib's default error handlers as
+// they exit.
 func nativeAbort(t string) bool {
 	switch t[0] {
 	case 't', 'T':
@@ -399,6 +400,10 @@ func nativeAbort(t string) bool {
 			t == "Pure virtual function called!" // libc++'s
 	case 'p':
 		return t == "pure virtual method called" // libstdc++'s, before its terminate
+	case 'X':
+		// Xlib's default error handlers, which exit: the request's details
+		// follow, indented.
+		return strings.HasPrefix(t, "X Error of failed request: ") || strings.HasPrefix(t, "XIO:  fatal IO error ")
 	}
 	return false
 }

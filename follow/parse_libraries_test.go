@@ -47,3 +47,18 @@ func TestParse_Panda3D(t *testing.T) {
 		}
 	}
 }
+
+// TestParse_XIO: Xlib's default IO error handler, as a game whose X server
+// went away prints it before it exits: one fatal record, its next line
+// the stack; behind a launcher's wrapper too.
+func TestParse_XIO(t *testing.T) {
+	for _, wrap := range []string{"", "[WARNING] stderr: "} {
+		in := wrap + "INFO: frame 9\n" + wrap + "XIO:  fatal IO error 11 (Resource temporarily unavailable) on X server \":0\"\n" +
+			wrap + "      after 2183 requests (2183 known processed) with 0 events remaining.\n"
+		recs := recordsOf(feed(mustParser(t, "auto"), []byte(in)))
+		if len(recs) != 2 || recs[1].Level.String() != "fatal" || !strings.HasPrefix(recs[1].Text, "XIO:  fatal IO error 11") ||
+			!strings.Contains(recs[1].Stack, "after 2183 requests") {
+			t.Errorf("%q: %+v", wrap, recs)
+		}
+	}
+}
