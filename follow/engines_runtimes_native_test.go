@@ -436,3 +436,22 @@ func TestRuntime_Backward_Groups(t *testing.T) {
 	g, _ := langBackwardGame(t)
 	checkLangGroups(t, g, map[string]string{"segv": "Segmentation fault", "fpe": "Floating point exception"}, "segv", "segv", "fpe")
 }
+
+// TestRuntime_Xlib: a C game asks its X server for a window that does
+// not exist; Xlib's default error handler says so and exits: one fatal
+// record, the request's details its stack, the run's crash.
+func TestRuntime_Xlib(t *testing.T) {
+	gcc, xvfb := needEngine(t, "gcc"), needEngine(t, "xvfb-run")
+	if _, err := os.Stat("/usr/include/X11/Xlib.h"); err != nil {
+		if os.Getenv("MCPLOGD_REQUIRE_ENGINES") == "1" {
+			t.Fatal("libx11-dev is not installed (scripts/need-engines installs it)")
+		}
+		t.Skip("libx11-dev is not installed; scripts/need-engines installs it")
+	}
+	dir := copyGame(t, "runtimes/xlib")
+	langBuild(t, dir, nil, gcc, "-g", "-o", "game", "game.c", "-lX11")
+	g := &langGame{dir: dir, progs: map[string][]string{"x": {xvfb, "-a", filepath.Join(dir, "game")}}, first: "x",
+		wrap: langWrapper(t), handled: "missing texture enemy.png, using the placeholder"}
+	runLang(t, g, []langCase{{name: "badwindow", text: regexp.QuoteMeta("X Error of failed request:  BadWindow (invalid Window parameter)"),
+		level: oplog.LevelFatal, stack: []string{"Major opcode of failed request:"}, class: oplog.ClassCrash, title: "BadWindow"}})
+}
