@@ -327,7 +327,7 @@ var notifySeverities = map[string]oplog.Level{"spam": oplog.LevelDebug, "debug":
 
 // libraryHeader reads what the libraries a game runs on print of their
 // own, without a logger: "libpng warning: iCCP: known incorrect sRGB
-// profile", "MESA: error: ZINK: failed to choose pdev" (a library, then a
+// profile", LWJGL's "[LWJGL] GLFW_API_UNAVAILABLE error" (a Java game's GLFW), "MESA: error: ZINK: failed to choose pdev" (a library, then a
 // level word and its colon); GLFW's error callback as Dear ImGui's
 // examples print it, "GLFW Error 65543: GLX: Failed to create context";
 // Vulkan's validation layers, "Validation Error: [ VUID-… ] …"; OpenAL
@@ -337,6 +337,14 @@ var notifySeverities = map[string]oplog.Level{"spam": oplog.LevelDebug, "debug":
 // after, are the runtimes' layer's: nativeAbort.)
 func libraryHeader(s string) (oplog.Level, string, string, bool) {
 	switch {
+	case strings.HasPrefix(s, "[LWJGL] "):
+		// LWJGL's GLFW error callback (GLFWErrorCallback.createPrint):
+		// "[LWJGL] GLFW_API_UNAVAILABLE error", its description and stack
+		// indented under it.
+		if code, ok := strings.CutSuffix(s[len("[LWJGL] "):], " error"); ok && isIdentWord(code) && isUpper(code) {
+			return oplog.LevelError, "LWJGL", s[len("[LWJGL] "):], true
+		}
+		return 0, "", "", false
 	case strings.HasPrefix(s, "ALSA lib "):
 		return oplog.LevelWarn, "ALSA", s[len("ALSA lib "):], true
 	case strings.HasPrefix(s, "AL lib: ("):

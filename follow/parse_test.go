@@ -710,6 +710,7 @@ func TestParse_GenericHeaders(t *testing.T) {
 	f("[FATAL ERROR] could not open config.json", oplog.LevelFatal, "", "could not open config.json", time.Time{})
 	// What the libraries a game runs on print of their own, the library the name.
 	f("libpng warning: iCCP: known incorrect sRGB profile", oplog.LevelWarn, "libpng", "iCCP: known incorrect sRGB profile", time.Time{})
+	f("[LWJGL] GLFW_API_UNAVAILABLE error", oplog.LevelError, "LWJGL", "GLFW_API_UNAVAILABLE error", time.Time{})
 	f("MESA: error: ZINK: failed to choose pdev", oplog.LevelError, "MESA", "ZINK: failed to choose pdev", time.Time{})
 	f("Glfw Error 65544: X11: The DISPLAY environment variable is missing", oplog.LevelError, "Glfw", "X11: The DISPLAY environment variable is missing", time.Time{})
 	f("Validation Error: [ VUID-vkCmdDraw-None-02699 ] Object 0: handle = 0x1", oplog.LevelError, "Vulkan",
