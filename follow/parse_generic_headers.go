@@ -327,7 +327,8 @@ var notifySeverities = map[string]oplog.Level{"spam": oplog.LevelDebug, "debug":
 
 // libraryHeader reads what the libraries a game runs on print of their
 // own, without a logger: "libpng warning: iCCP: known incorrect sRGB
-// profile", LWJGL's "[LWJGL] GLFW_API_UNAVAILABLE error" (a Java game's GLFW), "MESA: error: ZINK: failed to choose pdev" (a library, then a
+// profile", LWJGL's "[LWJGL] GLFW_API_UNAVAILABLE error" (a Java game's GLFW),
+// Steamworks' "[S_API FAIL] SteamAPI_Init() failed; …", "MESA: error: ZINK: failed to choose pdev" (a library, then a
 // level word and its colon); GLFW's error callback as Dear ImGui's
 // examples print it, "GLFW Error 65543: GLX: Failed to create context";
 // Vulkan's validation layers, "Validation Error: [ VUID-… ] …"; OpenAL
@@ -345,6 +346,10 @@ func libraryHeader(s string) (oplog.Level, string, string, bool) {
 			return oplog.LevelError, "LWJGL", s[len("[LWJGL] "):], true
 		}
 		return 0, "", "", false
+	case strings.HasPrefix(s, "[S_API FAIL] "): // Steamworks: "[S_API FAIL] SteamAPI_Init() failed; …"
+		return oplog.LevelError, "Steam", s[len("[S_API FAIL] "):], true
+	case strings.HasPrefix(s, "[S_API] "):
+		return oplog.LevelInfo, "Steam", s[len("[S_API] "):], true
 	case strings.HasPrefix(s, "ALSA lib "):
 		return oplog.LevelWarn, "ALSA", s[len("ALSA lib "):], true
 	case strings.HasPrefix(s, "AL lib: ("):

@@ -710,6 +710,8 @@ func TestParse_GenericHeaders(t *testing.T) {
 	f("[FATAL ERROR] could not open config.json", oplog.LevelFatal, "", "could not open config.json", time.Time{})
 	// What the libraries a game runs on print of their own, the library the name.
 	f("libpng warning: iCCP: known incorrect sRGB profile", oplog.LevelWarn, "libpng", "iCCP: known incorrect sRGB profile", time.Time{})
+	f("[S_API FAIL] SteamAPI_Init() failed; SteamAPI_IsSteamRunning() failed.", oplog.LevelError, "Steam",
+		"SteamAPI_Init() failed; SteamAPI_IsSteamRunning() failed.", time.Time{})
 	f("[LWJGL] GLFW_API_UNAVAILABLE error", oplog.LevelError, "LWJGL", "GLFW_API_UNAVAILABLE error", time.Time{})
 	f("MESA: error: ZINK: failed to choose pdev", oplog.LevelError, "MESA", "ZINK: failed to choose pdev", time.Time{})
 	f("Glfw Error 65544: X11: The DISPLAY environment variable is missing", oplog.LevelError, "Glfw", "X11: The DISPLAY environment variable is missing", time.Time{})
