@@ -185,6 +185,10 @@ func (r *report) native(s, t string, end int64) bool {
 	case strings.Contains(t, "FATL| Signal: ") && strings.HasPrefix(r.e.rec.Text, "Loguru caught a signal: "):
 		r.done = true // emilk/loguru's fatal line after its frames says the signal again
 		return r.add(s, end)
+	case gdbThread(t) || t == "No locals." || t == "No symbol table info available.":
+		// gdb's "thread apply all bt", a thread's heading after a blank
+		// line; "bt full", each frame's locals (indented) or their absence.
+		return r.e.addKeepingBlanks(s, end)
 	case nativeFrameLine(t), r.indented(s) && r.e.blanks == 0, signalHeadline(t), prefixedHeadline(s),
 		strings.HasPrefix(t, "terminate called ") && r.e.lines == 0, // after "pure virtual method called"
 		shellSignal(t), // a launcher's shell saying the program died of it
@@ -194,6 +198,12 @@ func (r *report) native(s, t string, end int64) bool {
 		return r.add(s, end)
 	}
 	return false
+}
+
+// gdbThread reports gdb's heading of a thread's frames in "thread apply
+// all bt": "Thread 1 (Thread 0x7ffff7dd1740 (LWP 12244) "game"):".
+func gdbThread(t string) bool {
+	return strings.HasPrefix(t, "Thread ") && strings.HasSuffix(t, "):") && strings.Contains(t, " (LWP ")
 }
 
 // glogAborted reports the first line of glog's failure signal handler
