@@ -114,7 +114,8 @@ func stackFrame(s string, stripped, rust bool) (string, bool) {
 func skipLine(s string) bool {
 	switch {
 	case s == "stack traceback:", s == "Traceback (most recent call last):", s == "(...tail calls...)", s == "[C]: in ?",
-		s == "Stack trace (most recent call first):": // cpptrace's heading
+		s == "Stack trace (most recent call first):",                                                   // cpptrace's heading
+		strings.HasPrefix(s, "Thread ") && strings.HasSuffix(s, "):") && strings.Contains(s, " (LWP "): // gdb's "thread apply all bt"
 		return true
 	case strings.Trim(s, "-") == "", strings.HasPrefix(s, "An unhandled exception occurred at $"):
 		return true // a ruler (D's before its frames); Free Pascal's headline, before the exception's line

@@ -95,7 +95,7 @@ func pythonPath(path string) string {
 // innermost first (loguruInnerFirst); of the JVM's fatal error, its
 // problematic frame alone (jvmBanner).
 func preamble(stack string) string {
-	return backwardInnerFirst(jvmBanner(loguruInnerFirst(wineFrames(pyUnboxed(nodeExcerpt(currentThread(pyOwn(pyRemote(stack)))))))))
+	return gdbStops(backwardInnerFirst(jvmBanner(loguruInnerFirst(wineFrames(pyUnboxed(nodeExcerpt(currentThread(pyOwn(pyRemote(stack))))))))))
 }
 
 // pyRemote is, of the traceback a multiprocessing pool's parent prints for

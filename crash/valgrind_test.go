@@ -3,6 +3,7 @@ package crash_test
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -109,5 +110,31 @@ func TestIndex_FindCrashes_ValgrindAbort(t *testing.T) {
 	})
 	if got := fmt.Sprint(groupsOf(t, l)); got != want {
 		t.Errorf("groups\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestGdbStops: gdb's place of its stop, before `bt`'s frames, is neither
+// a frame twice nor the head: a SIGSEGV and a SIGFPE in one function are
+// two crashes. Without `bt`, the place is the one frame.
+func TestGdbStops(t *testing.T) {
+	stack := func(line, src string) string {
+		stop := "0x0000555555555774 in spawn_enemy (w=0x555555558100 <w>, kind=0x555555556129 \"orc\") at game.c:" + line
+		return stop + "\n" + line + "\t\t\t" + src + "\n\nThread 1 (Thread 0x7ffff7dd1740 (LWP 12244) \"game\"):\n#0  " + stop +
+			"\n#1  0x000055555555595e in world_spawn (w=0x555555558100 <w>, frame=3) at game.c:135\n"
+	}
+	segv := crash.Parse(stack("112", "boss->hp += 10;")).WithHead("Program received signal SIGSEGV, Segmentation fault.")
+	fpe := crash.Parse(stack("114", "e->hp = w->score / zero;")).WithHead("Program received signal SIGFPE, Arithmetic exception.")
+	if segv.Signature() == fpe.Signature() {
+		t.Errorf("a SIGSEGV and a SIGFPE in spawn_enemy are one crash: heads %q and %q", segv.Head, fpe.Head)
+	}
+	if !slices.Equal(segv.Frames, []string{"spawn_enemy", "world_spawn"}) {
+		t.Errorf("frames %q", segv.Frames)
+	}
+	if lines := crash.TopLines(stack("112", "x"), 3); len(lines) != 2 || !strings.Contains(lines[0], "in spawn_enemy") {
+		t.Errorf("top lines %q", lines)
+	}
+	alone := "__strcpy_evex () at ../sysdeps/x86_64/multiarch/strcpy-evex.S:599\n599\t../sysdeps/x86_64/multiarch/strcpy-evex.S: No such file or directory."
+	if tr := crash.Parse(alone); tr.Head != "" || !slices.Equal(tr.Frames, []string{"__strcpy_evex"}) {
+		t.Errorf("the stop alone: head %q frames %q", tr.Head, tr.Frames)
 	}
 }
