@@ -1,6 +1,7 @@
 package follow
 
 import (
+	"bytes"
 	"strings"
 
 	"github.com/mcplogd/mcplogd/oplog"
@@ -194,7 +195,7 @@ func (r *report) native(s, t string, end int64) bool {
 		shellSignal(t), // a launcher's shell saying the program died of it
 		strings.HasPrefix(t, "Obtained ") && strings.HasSuffix(t, "stack frames."), strings.HasPrefix(t, "Dumping the backtrace."),
 		strings.EqualFold(t, "backtrace:"), strings.EqualFold(t, "stack trace:"), strings.HasPrefix(t, "Aborted"),
-		r.e.lines <= 1 && strings.Contains(r.e.rec.Text, "received signal ") && (gdbPlace(t) || gdbEcho(s)):
+		r.e.lines <= 1 && strings.Contains(r.e.rec.Text, "received signal ") && (gdbPlace(t) || gdbEcho(s)), r.gdbStopNext(s, t):
 		return r.add(s, end)
 	}
 	return false
@@ -214,6 +215,20 @@ func gdbThread(t string) bool {
 // 0x556d6404e4db phys::World::totalMass(int)".
 func glogAborted(t string) bool {
 	return strings.HasPrefix(t, "*** Aborted at ") && strings.Contains(t, " (unix time)")
+}
+
+// gdbStopNext reports gdb's place of its stop right after its headline,
+// and the source line right after that, in a report gdb's headline joined
+// (a failed assertion's, whose abort gdb stopped on).
+func (r *report) gdbStopNext(s, t string) bool {
+	last := trimLeft(string(r.e.stack[bytes.LastIndexByte(r.e.stack, '\n')+1:]))
+	switch {
+	case strings.HasPrefix(last, "Program received signal "), strings.HasPrefix(last, "Program terminated with signal "):
+		return gdbPlace(t) || strings.HasPrefix(t, "0x") && strings.Contains(t, " in ")
+	case gdbPlace(last):
+		return gdbEcho(s)
+	}
+	return false
 }
 
 // gdbPlace reports where gdb says a program stopped, after its headline,

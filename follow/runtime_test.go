@@ -62,6 +62,7 @@ var runtimeCases = []runtimeCase{
 	{"py_pickle.txt", oplog.LevelError, "_pickle.UnpicklingError: invalid load key, '\\x00'.", `main.py", line 12, in load_game`},
 	{"py_fh_timeout.txt", oplog.LevelError, "Timeout (0:00:01.500000)!", `main.py", line 6 in wait_for_shader_cache`},
 	{"c_gdb_batch.txt", oplog.LevelFatal, "Program received signal SIGSEGV, Segmentation fault.", "in apply_save (s=0x0, name=0x55555555603c \"Rowan\") at game.c:4"},
+	{"c_gdb_assert.txt", oplog.LevelFatal, "game: game.c:109: spawn_enemy: Assertion `e->hp > 0' failed.", "Program received signal SIGABRT, Aborted.\n__pthread_kill_implementation (threadid=<optimized out>, signo=signo@entry=6, no_tid=no_tid@entry=0) at ./nptl/pthread_kill.c:44\n44\t./nptl/pthread_kill.c: No such file or directory.\n#0  __pthread_kill_implementation"},
 	{"c_gdb_threads.txt", oplog.LevelFatal, "Program received signal SIGSEGV, Segmentation fault.", "Thread 1 (Thread 0x7ffff7dd1740 (LWP 12543) \"game\"):\n#0  __strcpy_evex () at ../sysdeps/x86_64/multiarch/strcpy-evex.S:599\n#1  0x000055555555517c in apply_save"},
 	{"c_gdb_btfull.txt", oplog.LevelFatal, "Program received signal SIGSEGV, Segmentation fault.", "No locals.\n#1  0x000055555555517c in apply_save (s=0x0, name=0x55555555603c \"Rowan\") at gdb_batch.c:4\nNo locals.\n#2"},
 	{"node_trace_uncaught.txt", oplog.LevelFatal, "{ code: 'E_LEVEL_MISSING', level: 3, message: 'level 3 not in pack' }", "Thrown at:\n    at loadLevel (/home/dev/game/main.js:2:14)"},
