@@ -455,3 +455,35 @@ func TestRuntime_Xlib(t *testing.T) {
 	runLang(t, g, []langCase{{name: "badwindow", text: regexp.QuoteMeta("X Error of failed request:  BadWindow (invalid Window parameter)"),
 		level: oplog.LevelFatal, stack: []string{"Major opcode of failed request:"}, class: oplog.ClassCrash, title: "BadWindow"}})
 }
+
+// TestRuntime_GDB: the C game run as a CI script runs a flaky game, under
+// `gdb -batch -return-child-result -ex run -ex bt` (which fails the script
+// when the game crashed): gdb's headline, the place it stopped, the
+// source line and the frames are one fatal record named by the game's
+// frame; a failed assertion keeps its own line as the text, gdb's stop on
+// the abort its stack.
+func TestRuntime_GDB(t *testing.T) {
+	gdb := needEngine(t, "gdb")
+	g, src := langCGame(t)
+	at := func(marker string) string { return fmt.Sprintf("game.c:%d", langLineOf(t, src, marker)) }
+	g.progs = map[string][]string{"gdb": {gdb, "-q", "-batch", "-return-child-result", "-ex", "run", "-ex", "bt", "--args", g.progs["plain"][0]}}
+	g.first = "gdb"
+	runLang(t, g, []langCase{
+		{name: "segv", mode: "segv-bare", text: regexp.QuoteMeta("Program received signal SIGSEGV, Segmentation fault."), level: oplog.LevelFatal,
+			stack: []string{"#0  0x", "in world_spawn ("}, class: oplog.ClassCrash, title: "SIGSEGV", where: []string{"spawn_enemy", at("CRASH:segv")}},
+		{name: "assert", text: `\S*game-plain: ` + regexp.QuoteMeta(at("CRASH:assert")+": spawn_enemy: Assertion `e->hp > 0' failed."),
+			level: oplog.LevelFatal, stack: []string{"Program received signal SIGABRT, Aborted.", "in spawn_enemy ("}, class: oplog.ClassCrash,
+			title: "Assertion `e->hp > 0' failed", where: []string{"spawn_enemy", at("CRASH:assert")}},
+	})
+}
+
+// TestRuntime_GDB_Groups: under gdb, the same SIGSEGV in two runs is one
+// crash group of two, and a SIGFPE in the same function another: gdb's
+// place of its stop, the same function's, is not what tells them apart.
+func TestRuntime_GDB_Groups(t *testing.T) {
+	gdb := needEngine(t, "gdb")
+	g, _ := langCGame(t)
+	g.progs = map[string][]string{"gdb": {gdb, "-q", "-batch", "-return-child-result", "-ex", "run", "-ex", "bt", "--args", g.progs["plain"][0]}}
+	g.first = "gdb"
+	checkLangGroups(t, g, map[string]string{"segv-bare": "SIGSEGV", "fpe": "SIGFPE"}, "segv-bare", "segv-bare", "fpe")
+}
