@@ -44,8 +44,8 @@ func backwardLine(t string) bool {
 		return true
 	}
 	t = trimLeft(strings.TrimPrefix(trimLeft(t), ">"))
-	n, _, ok := strings.Cut(t, ":")
-	return ok && isDigits(n)
+	n, rest, ok := strings.Cut(t, ":") // "  98:     tick(world, frame);", not a time of day
+	return ok && isDigits(n) && (rest == "" || rest[0] == ' ' || rest[0] == '\t')
 }
 
 // psiginfoLine reports the line psiginfo(3) prints of a signal: its name

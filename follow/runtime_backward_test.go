@@ -18,7 +18,7 @@ func TestParse_Backward(t *testing.T) {
 		"#0  | Source \"/srv/game/src/conn.h\", line 12, in Conn::flush\n    |   > 12:     buf->write(out);\n      Source \"/srv/game/src/net.cpp\", line 88, in Net::poll() [0x55bfb829e2a1]\n" +
 		"Segmentation fault (Address not mapped to object [0x6448])\n"
 	printed := "Stack trace (most recent call last):\n#1    Object \"./game\", at 0x55e5098b2c32, in main\n#0    Object \"./game\", at 0x55e5098b6398, in World::spawn(int)\n"
-	in := "INFO: up\n" + crash + "INFO: next\n" + printed + "INFO: done\n"
+	in := "INFO: up\n" + crash + "INFO: next\n" + printed + "12:00:01 INFO: done\n"
 	for _, parser := range []string{"generic", "auto"} {
 		recs := recordsOf(feed(mustParser(t, parser), []byte(in)))
 		if len(recs) != 5 {
