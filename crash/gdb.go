@@ -15,16 +15,18 @@ import "strings"
 // same head of a SIGSEGV and a SIGFPE there. Any other stack is returned
 // as it is.
 func gdbStops(stack string) string {
+	first, _, _ := strings.Cut(stack, "\n")
 	if !strings.Contains(stack, "Program received signal ") && !strings.Contains(stack, "Program terminated with signal ") &&
-		!gdbStopLine(firstLine(stack)) {
+		!gdbStopLine(strings.TrimSpace(first)) {
 		return stack
 	}
 	var b strings.Builder
-	prev, dropping := "", false
+	prev, dropping, start := "", false, true
 	listed := strings.Contains(stack, "\n#0 ")
 	for line := range strings.Lines(stack) {
 		s := strings.TrimSpace(line)
-		afterHeadline := prev == "" || strings.HasPrefix(prev, "Program received signal ") || strings.HasPrefix(prev, "Program terminated with signal ")
+		afterHeadline := start || strings.HasPrefix(prev, "Program received signal ") || strings.HasPrefix(prev, "Program terminated with signal ")
+		start = false
 		switch {
 		case afterHeadline && gdbStopLine(s) && listed:
 			dropping = true
@@ -58,10 +60,4 @@ func gdbSourceLine(s string) bool {
 		i++
 	}
 	return i > 0 && i < len(s) && s[i] == '\t'
-}
-
-// firstLine is s up to its first newline.
-func firstLine(s string) string {
-	line, _, _ := strings.Cut(s, "\n")
-	return strings.TrimSpace(line)
 }

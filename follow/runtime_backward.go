@@ -53,7 +53,7 @@ func backwardLine(t string) bool {
 // (Address not mapped to object [(nil)])", "Aborted (Signal sent by
 // tkill() 6868 0)".
 func psiginfoLine(t string) bool {
-	for _, name := range shellSignals[:7] { // strsignal's
+	for _, name := range strsignals {
 		if rest, ok := strings.CutPrefix(t, name); ok && (rest == "" || strings.HasPrefix(rest, " (") && strings.HasSuffix(rest, ")")) {
 			return true
 		}

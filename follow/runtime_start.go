@@ -240,11 +240,15 @@ func faulthandlerTimeout(t string) bool {
 	return strings.HasPrefix(t, "Timeout (") && strings.HasSuffix(t, ")!") && len(t) < 32
 }
 
+// strsignals are the signals' names as strsignal(3) says them, which
+// bash, dash and psiginfo(3) print.
+var strsignals = [...]string{"Segmentation fault", "Aborted", "Bus error", "Floating point exception", "Illegal instruction",
+	"Killed", "Trace/breakpoint trap"}
+
 // shellSignals are how shells name the signals a command they ran died
 // of: bash's and dash's (strsignal's), then zsh's.
-var shellSignals = [...]string{"Segmentation fault", "Aborted", "Bus error", "Floating point exception", "Illegal instruction",
-	"Killed", "Trace/breakpoint trap", "segmentation fault", "abort", "bus error", "floating point exception",
-	"illegal hardware instruction", "killed"}
+var shellSignals = append(strsignals[:len(strsignals):len(strsignals)], "segmentation fault", "abort", "bus error",
+	"floating point exception", "illegal hardware instruction", "killed")
 
 // shellSignal reports the line a shell prints when a command it ran (a
 // game behind a launcher script) died of a signal: bash's "launcher.sh:
@@ -292,7 +296,7 @@ func shellSignal(t string) bool {
 			return false
 		}
 		rest = strings.TrimSpace(strings.TrimSuffix(rest, "(core dumped)"))
-		return slices.Contains(shellSignals[:], rest)
+		return slices.Contains(shellSignals, rest)
 	}
 	for _, name := range shellSignals {
 		after, ok := strings.CutPrefix(rest, name)
