@@ -553,6 +553,38 @@ func TestRuntime_Python(t *testing.T) {
 	runLang(t, g, cases)
 }
 
+// TestRuntime_Pygame: a pygame game (its banner, SDL on its dummy video
+// driver, ALSA on a sound card that is not there): an image that is not
+// there, events polled after pygame.quit(), the mixer opened without a
+// sound card (ALSA's own lines, warnings, come just before the traceback,
+// which is not theirs), and a segmentation fault pygame's parachute
+// reports.
+func TestRuntime_Pygame(t *testing.T) {
+	needPythonModule(t, "pygame")
+	python := langPython(t)
+	dir := copyGame(t, "runtimes/pygame")
+	src := filepath.Join(dir, "game.py")
+	g := &langGame{dir: dir, progs: map[string][]string{"py": {python, src}}, first: "py", wrap: langWrapper(t),
+		env:     []string{"SDL_VIDEODRIVER=dummy", "SDL_AUDIODRIVER=alsa", "ALSA_CARD=nosuch"},
+		handled: "missing texture enemy.png, using the placeholder"}
+	at := func(marker string) int { return langLineOf(t, src, marker) }
+	frame := func(marker string) string { return fmt.Sprintf(`game.py", line %d, in spawn_enemy`, at(marker)) }
+	runLang(t, g, []langCase{
+		{name: "image", text: regexp.QuoteMeta("FileNotFoundError: No file 'assets/orc.png' found in working directory"), level: oplog.LevelError,
+			stack: []string{frame("CRASH:image"), "in tick"}, class: oplog.ClassCrash,
+			title: "FileNotFoundError: No file 'assets/orc.png'", where: []string{frame("CRASH:image")}},
+		{name: "quit", text: regexp.QuoteMeta("pygame.error: video system not initialized"), level: oplog.LevelError,
+			stack: []string{frame("CRASH:quit")}, class: oplog.ClassCrash,
+			title: "pygame.error: video system not initialized", where: []string{frame("CRASH:quit")}},
+		{name: "mixer", text: regexp.QuoteMeta("pygame.error: ALSA: Couldn't open audio device"), level: oplog.LevelError,
+			stack: []string{frame("CRASH:mixer")}, class: oplog.ClassCrash,
+			title: "pygame.error: ALSA: Couldn't open audio device", where: []string{frame("CRASH:mixer")}},
+		{name: "segv", text: regexp.QuoteMeta("Fatal Python error: pygame_parachute: (pygame parachute) Segmentation Fault"), level: oplog.LevelFatal,
+			stack: []string{fmt.Sprintf(`game.py", line %d in spawn_enemy`, at("CRASH:segv"))}, class: oplog.ClassCrash,
+			title: "Segmentation Fault", where: []string{fmt.Sprintf(`game.py", line %d in spawn_enemy`, at("CRASH:segv"))}},
+	})
+}
+
 // TestRuntime_Python_Groups: the same uncaught exception in two runs is
 // one crash group of two; a chained one in a third run another.
 func TestRuntime_Python_Groups(t *testing.T) {

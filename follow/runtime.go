@@ -323,7 +323,7 @@ func (l *runtimeLayer) start(out []Entry, kind rtKind, level oplog.Level, line, 
 // wrapper's; without one, the parser's.
 func (l *runtimeLayer) announces(r *oplog.Record) bool {
 	switch {
-	case r.Kind != oplog.KindLine || r.Stack != "":
+	case r.Kind != oplog.KindLine || r.Stack != "" || ownLine(r.Name):
 		return false
 	case strings.HasSuffix(strings.TrimSpace(r.Text), ":"), oplog.GoesOnAfter(r.Text):
 		// Python's line before the traceback of an exception it goes on

@@ -177,15 +177,18 @@ func bracketToken(s string) int {
 }
 
 // loggerToken reads a logger's dotted name before ": " ("py.warnings: ",
-// "game.world: "), in lower case: an exception's name has capitals.
+// "game.world: "), in lower case: an exception's name has capitals, but
+// for the few a C module names in lower case, "error" last
+// ("pygame.error: video system not initialized", "socket.gaierror: …").
 func loggerToken(s string) int {
-	dot := false
+	dot, last := false, 0
 	for i := 0; i < len(s) && i < 64; i++ {
 		switch c := s[i]; {
 		case c == '.':
 			dot = dot || i+1 < len(s) && 'a' <= s[i+1] && s[i+1] <= 'z' // "game.world", not "lua5.1"
+			last = i + 1
 		case c == ':':
-			if dot && i+1 < len(s) && s[i+1] == ' ' {
+			if dot && i+1 < len(s) && s[i+1] == ' ' && !strings.HasSuffix(s[last:i], "error") {
 				return i + 1
 			}
 			return 0
