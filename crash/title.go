@@ -277,13 +277,20 @@ func isFrameLine(s string) bool {
 	return ok
 }
 
+// asyncioContext reports a line of the context asyncio's exception
+// handler prints before the traceback ("future: <Task finished …>").
+func asyncioContext(s string) bool {
+	ctx, ok := oplog.AsyncioContext(s)
+	return ok && len(ctx) == len(s)
+}
+
 // stackException returns the exception line of a stack that names one.
 func stackException(stack string) string {
 	if pyGroup(stack) {
 		return "" // the group's line is the record's text: its sub-exceptions' come after it
 	}
 	stack = preamble(stack)
-	python, last := false, ""
+	python, asyncio, last := false, false, ""
 	py := pyState{indent: -1}
 	if i := strings.Index(stack, "\nstack traceback:"); i > 0 { // Lua: the error, then its traceback
 		// (Not a second "stack traceback:" after a traceback's frames.)
@@ -299,6 +306,13 @@ func stackException(stack string) string {
 		case s == "Traceback (most recent call last):":
 			python = true
 			continue
+		case !python && asyncioContext(s):
+			asyncio = true // asyncio's context, before the traceback
+			continue
+		case asyncio && !python && len(s) < len(strings.TrimRight(line, "\r\n")):
+			continue // where the task was created, under its context line (asyncio's debug mode)
+		case asyncio && !python:
+			return s // the exception's line, of one raised nowhere: no traceback
 		case python:
 			// The exception's line ends the frames; its message's other
 			// lines and its notes come after it.

@@ -537,6 +537,15 @@ func TestRuntime_Python(t *testing.T) {
 		{name: "atexit", text: regexp.QuoteMeta("IndexError: list index out of range"), level: oplog.LevelError,
 			stack: []string{frame("CRASH:atexit", "spawn_enemy")}, class: oplog.ClassCrash,
 			title: "IndexError: list index out of range", where: []string{frame("CRASH:atexit", "spawn_enemy")}},
+		// asyncio's exception handler: its message, the lines of its
+		// context ("future: <Task …>", "handle: <Handle …>"), the
+		// traceback; one record, the message its text. The loop goes on.
+		{name: "unretrieved", text: `(?:stderr: )?(?:ERROR:asyncio:|asyncio: )?Task exception was never retrieved$`, level: oplog.LevelError,
+			stack: []string{"future: <Task finished", frame("FRAME:load_sprite", "load_sprite"), "FileNotFoundError: [Errno 2]"}, class: oplog.ClassError,
+			title: "FileNotFoundError: [Errno 2]", where: []string{frame("FRAME:load_sprite", "load_sprite")}, exits: true},
+		{name: "callback", text: `(?:stderr: )?(?:ERROR:asyncio:|asyncio: )?Exception in callback World\.spawn_enemy\.<locals>\.on_loaded\(\)`, level: oplog.LevelError,
+			stack: []string{"handle: <Handle World.spawn_enemy", frame("CRASH:callback", "on_loaded"), "KeyError: 'sprite'"}, class: oplog.ClassError,
+			title: "KeyError: 'sprite'", where: []string{frame("CRASH:callback", "on_loaded")}, exits: true},
 		// KeyboardInterrupt: Python ends by SIGINT (Ctrl-C at the game's
 		// terminal), which the exception explains: the game was stopped,
 		// it did not crash.

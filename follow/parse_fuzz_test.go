@@ -35,6 +35,9 @@ func FuzzParsers(f *testing.F) {
 		"#0  | Source \"g.cpp\", line 3, in f\n    | >   3: x\n      Source \"g.cpp\", line 9, in g [0x2]\n       8: y\nAborted (Signal sent by tkill() 1 0)\n" +
 		"Terminate called after throwing an instance of E: x\nStack trace (most recent call first):\n#0 (inlined) in f at g.cpp:1:2\n#1 (filtered)\n" +
 		"ERROR: x\nStack trace (most recent call first):\n#0 0x1 in\n<empty trace>\n"))
+	f.Add([]byte("Task exception was never retrieved\nfuture: <Future finished exception=E()>\nsource_traceback: Object created at (most recent call last):\n" +
+		"  File \"g.py\", line 1, in f\n    x()\nE\nException in callback f()\nhandle: <Handle f()>\nALSA lib a.c:1:(f) x\nTraceback (most recent call last):\n" +
+		"pygame.error: x\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, name := range []string{"unity", "log4j", "mccrash", "godot", "unreal", "generic", "logcat", "auto"} {
 			p, err := newParser(name, func() time.Time { return fileDate }, func() time.Time { return testNow })

@@ -98,6 +98,9 @@ func (p *genericParser) line(s string, end int64) []Entry {
 		p.e.rec.Text, p.e.end = oplog.ClipText(trimLeft(s)), end
 		return nil
 	}
+	if p.e.held && oplog.AsyncioMessage(p.e.rec.Text) && p.asyncio(s, end) {
+		return nil
+	}
 	if p.e.held && p.continues(s) {
 		if p.e.add(s, end) {
 			p.added(s)

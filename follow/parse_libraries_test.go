@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/mcplogd/mcplogd/crash"
+	"github.com/mcplogd/mcplogd/oplog"
 )
 
 // TestParse_Panda3D: a Panda3D game that cannot open its window on a
@@ -59,6 +60,76 @@ func TestParse_XIO(t *testing.T) {
 		if len(recs) != 2 || recs[1].Level.String() != "fatal" || !strings.HasPrefix(recs[1].Text, "XIO:  fatal IO error 11") ||
 			!strings.Contains(recs[1].Stack, "after 2183 requests") {
 			t.Errorf("%q: %+v", wrap, recs)
+		}
+	}
+}
+
+// TestParse_Asyncio: what asyncio's exception handler prints (its message,
+// the lines of its context, the traceback, or only the exception's line
+// when it was raised nowhere; in debug mode where the task was created)
+// is one record, its message the text, under every decoration.
+func TestParse_Asyncio(t *testing.T) {
+	cases := []struct {
+		name, in, text, message string
+	}{
+		{"task", "Task exception was never retrieved\n" +
+			"future: <Task finished name='Task-2' coro=<load() done, defined at /g/main.py:4> exception=KeyError('orc')>\n" +
+			"Traceback (most recent call last):\n  File \"/g/main.py\", line 5, in load\n    raise KeyError(\"orc\")\nKeyError: 'orc'\n",
+			"Task exception was never retrieved", "KeyError: 'orc'"},
+		{"future", "ERROR:asyncio:Future exception was never retrieved\n" +
+			"future: <Future finished exception=ValueError('bad map')>\nValueError: bad map\n",
+			"Future exception was never retrieved", "ValueError: bad map"},
+		{"callback", "Exception in callback cb() at /g/main.py:2\nhandle: <Handle cb() at /g/main.py:2>\n" +
+			"Traceback (most recent call last):\n  File \"/g/main.py\", line 3, in cb\n    raise KeyError(\"orc\")\nKeyError: 'orc'\n",
+			"Exception in callback cb() at /g/main.py:2", "KeyError: 'orc'"},
+		{"debug", "Task exception was never retrieved\n" +
+			"future: <Task finished name='Task-2' coro=<load() done, defined at /g/main.py:4> exception=KeyError('orc') created at /g/main.py:9>\n" +
+			"source_traceback: Object created at (most recent call last):\n  File \"/g/main.py\", line 9, in main\n    asyncio.ensure_future(load())\n" +
+			"Traceback (most recent call last):\n  File \"/g/main.py\", line 5, in load\n    raise KeyError(\"orc\")\nKeyError: 'orc'\n",
+			"Task exception was never retrieved", "KeyError: 'orc'"},
+		{"pending", "Task was destroyed but it is pending!\n" +
+			"task: <Task pending name='Task-3' coro=<music() running at /g/main.py:12> wait_for=<Future pending cb=[Task.task_wakeup()]>>\n",
+			"Task was destroyed but it is pending!", ""},
+	}
+	for _, c := range cases {
+		for _, wrap := range []string{"", "[WARNING] stderr: ", "2026-12-04 10:00:01,123 [ERROR  ] "} {
+			var in strings.Builder
+			in.WriteString("frame 3\n")
+			for line := range strings.Lines(c.in) {
+				in.WriteString(wrap + line)
+			}
+			in.WriteString(wrap + "frame 4\n")
+			recs := recordsOf(feed(mustParser(t, "auto"), []byte(in.String())))
+			if len(recs) != 3 || recs[1].Level < oplog.LevelWarn || wrap != "[WARNING] stderr: " && recs[1].Level != oplog.LevelError || !strings.HasSuffix(recs[1].Text, c.text) ||
+				!strings.Contains(recs[1].Stack, c.message) || !strings.HasPrefix(recs[1].Stack, strings.SplitN(c.in, "\n", 3)[1]) {
+				t.Errorf("%s %q:", c.name, wrap)
+				for _, r := range recs {
+					t.Errorf("  %s %q\n\tstack %q", r.Level, r.Text, r.Stack)
+				}
+				continue
+			}
+			if m := crash.Message(&recs[1]); c.message != "" && m != c.message {
+				t.Errorf("%s %q: the crash's message is %q, want %q", c.name, wrap, m, c.message)
+			}
+		}
+	}
+}
+
+// TestParse_LibraryBeforeTraceback: ALSA's own line just before a Python
+// traceback is not the line the traceback belongs to, and pygame's
+// lower-case exception class is no logger's name.
+func TestParse_LibraryBeforeTraceback(t *testing.T) {
+	for _, wrap := range []string{"", "2026-12-04 10:00:01,123 [ERROR  ] "} {
+		in := "ALSA lib pcm.c:2666:(snd_pcm_open_noupdate) Unknown PCM default\n" +
+			wrap + "Traceback (most recent call last):\n" + wrap + "  File \"/g/game.py\", line 15, in spawn_enemy\n" +
+			wrap + "    pygame.mixer.init()\n" + wrap + "pygame.error: ALSA: Couldn't open audio device: No such device\n"
+		recs := recordsOf(feed(mustParser(t, "auto"), []byte(in)))
+		if len(recs) != 2 || recs[0].Level != oplog.LevelWarn || recs[0].Stack != "" ||
+			recs[1].Text != "pygame.error: ALSA: Couldn't open audio device: No such device" || !strings.Contains(recs[1].Stack, "line 15, in spawn_enemy") {
+			t.Errorf("%q:", wrap)
+			for _, r := range recs {
+				t.Errorf("  %s %q\n\tstack %q", r.Level, r.Text, r.Stack)
+			}
 		}
 	}
 }

@@ -323,6 +323,8 @@ func (l *runtimeLayer) start(out []Entry, kind rtKind, level oplog.Level, line, 
 // wrapper's; without one, the parser's.
 func (l *runtimeLayer) announces(r *oplog.Record) bool {
 	switch {
+	case r.Kind == oplog.KindLine && oplog.AsyncioMessage(r.Text):
+		return true // its context lines its stack so far
 	case r.Kind != oplog.KindLine || r.Stack != "" || ownLine(r.Name):
 		return false
 	case strings.HasSuffix(strings.TrimSpace(r.Text), ":"), oplog.GoesOnAfter(r.Text):
@@ -355,6 +357,9 @@ func (l *runtimeLayer) finish(out []Entry) []Entry {
 			r.e.stack = append(append([]byte(r.head), '\n'), r.e.stack...)
 		}
 		a := r.attach
+		if a.Stack != "" { // asyncio's context, under its message
+			r.e.stack = append(append([]byte(a.Stack), '\n'), r.e.stack...)
+		}
 		a.Level = max(a.Level, r.e.rec.Level)
 		r.e.rec = a
 	}

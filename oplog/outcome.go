@@ -224,7 +224,35 @@ func traceback(stack string) bool {
 func GoesOnAfter(text string) bool {
 	text = unwrapped(text)
 	return ThreadDied(text) || strings.HasPrefix(text, "Exception ignored in: ") ||
-		strings.HasPrefix(text, "future: <Task ") || strings.HasPrefix(text, "future: <Future ")
+		strings.HasPrefix(text, "future: <Task ") || strings.HasPrefix(text, "future: <Future ") || AsyncioMessage(text)
+}
+
+// AsyncioMessage reports the message asyncio's exception handler logs
+// before the context and traceback of an exception its loop goes on after
+// ("Task exception was never retrieved", "Exception in callback
+// Game.on_loaded() at game.py:204"), a logger's prefix perhaps before it
+// ("ERROR:asyncio:").
+func AsyncioMessage(text string) bool {
+	head := text[:min(len(text), 96)]
+	return strings.HasSuffix(text, "Task exception was never retrieved") || strings.HasSuffix(text, "Future exception was never retrieved") ||
+		strings.Contains(head, "Exception in callback ") || strings.HasSuffix(text, "Task was destroyed but it is pending!")
+}
+
+// asyncioKeys are the keys of the context asyncio's exception handler
+// prints under its message, one line a key ("future: <Task finished …>").
+var asyncioKeys = [...]string{"future: <", "task: <", "handle: <", "protocol: <", "transport: <", "socket: <", "asyncgen: <",
+	"source_traceback: Object created at", "handle_traceback: Handle created at"}
+
+// AsyncioContext returns the line of asyncio's context in s, past whatever
+// prefix a logger put in front of it.
+func AsyncioContext(s string) (string, bool) {
+	head := s[:min(len(s), 96)]
+	for _, k := range asyncioKeys {
+		if i := strings.Index(head, k); i == 0 || i > 0 && (s[i-1] == ' ' || s[i-1] == ':') {
+			return s[i:], true
+		}
+	}
+	return "", false
 }
 
 // ThreadDied reports Python's line before the traceback of a thread's

@@ -14,7 +14,10 @@ Python exits, a destructor's exception it ignores), "atexit" (an uncaught
 IndexError, then an exit handler's line), "interrupt" (an uncaught
 KeyboardInterrupt: Python ends by SIGINT), "thread" (a thread loading the
 level dies of an uncaught KeyError; the game says so and exits with
-status 1), "ok". PREFIX "none" is the logging
+status 1), "unretrieved" (an asyncio task fails and nothing awaits it:
+asyncio logs "Task exception was never retrieved" as the task is
+collected, and the game goes on), "callback" (a callback asyncio's loop
+runs raises: "Exception in callback …", and the game goes on), "ok". PREFIX "none" is the logging
 module's default format; "stamp" puts a timestamp and a padded level in
 front of every line written to standard error, tracebacks included;
 "loguru" hands the records to loguru, whose default format and extended
@@ -191,6 +194,25 @@ class World:
                     tg.create_task(load(kind))
 
             asyncio.run(load_all())
+        elif MODE in ("unretrieved", "callback"):
+            import asyncio
+            import gc
+
+            async def load(name):
+                self.load_sprite(name)
+
+            def on_loaded():
+                self.enemies.append(self.config[kind]["sprite"])  # CRASH:callback
+
+            async def load_later():
+                if MODE == "callback":
+                    asyncio.get_running_loop().call_soon(on_loaded)
+                else:
+                    asyncio.ensure_future(load(kind))  # nothing awaits it
+                await asyncio.sleep(0.05)
+                gc.collect()
+
+            asyncio.run(load_later())
         self.enemies.append(kind)
 
     def spawn(self, frame):
