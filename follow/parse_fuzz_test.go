@@ -37,7 +37,7 @@ func FuzzParsers(f *testing.F) {
 		"ERROR: x\nStack trace (most recent call first):\n#0 0x1 in\n<empty trace>\n"))
 	f.Add([]byte("Task exception was never retrieved\nfuture: <Future finished exception=E()>\nsource_traceback: Object created at (most recent call last):\n" +
 		"  File \"g.py\", line 1, in f\n    x()\nE\nException in callback f()\nhandle: <Handle f()>\nALSA lib a.c:1:(f) x\nTraceback (most recent call last):\n" +
-		"pygame.error: x\n"))
+		"pygame.error: x\n[PYI-1:ERROR] Failed to execute script 'm'\n[2] Failed to execute script m\n[3] x\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, name := range []string{"unity", "log4j", "mccrash", "godot", "unreal", "generic", "logcat", "auto"} {
 			p, err := newParser(name, func() time.Time { return fileDate }, func() time.Time { return testNow })

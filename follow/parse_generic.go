@@ -454,7 +454,7 @@ func findLevel(s string) (level oplog.Level, name, text string, ok bool) {
 			return oplog.LevelFatal, name, after, true // a game's own crash hook: "CRASH: AttributeError: …"
 		}
 		// Python's logging default, "ERROR:root:message"; NLog's, "ERROR|Game.Physics|message".
-		if c := strings.IndexAny(tok, ":|"); c > 0 && c < len(tok)-1 && (tok[c] == ':' || isLevelWord(tok[:c])) {
+		if c := strings.IndexAny(tok, ":|"); c > 0 && c < len(tok)-1 && tok[0] != '[' && (tok[c] == ':' || isLevelWord(tok[:c])) {
 			return joinedLevel(tok[:c], rest[c+1:], tok[c], name)
 		}
 		core, decorated := undecorate(tok)
@@ -593,7 +593,9 @@ func qualifiedLevel(s string) (oplog.Level, string, bool) {
 }
 
 // threadLevel reads log4j's thread and level in brackets at the start of
-// s: "[Render thread/WARN]: msg".
+// s: "[Render thread/WARN]: msg"; PyInstaller's bootloader's name, process
+// and level, "[PYI-4321:ERROR] Failed to execute script 'main' due to
+// unhandled exception!" (named "PYI": the process differs every run).
 func threadLevel(s string) (level oplog.Level, thread, text string, ok bool) {
 	if !strings.HasPrefix(s, "[") {
 		return 0, "", "", false
@@ -602,14 +604,18 @@ func threadLevel(s string) (level oplog.Level, thread, text string, ok bool) {
 	if k < 0 {
 		return 0, "", "", false
 	}
-	i := strings.LastIndexByte(s[:k], '/')
+	i := strings.LastIndexAny(s[:k], "/:")
 	if i <= 1 || !isUpper(s[i+1:k]) {
 		return 0, "", "", false
 	}
 	if level, ok = levelWord(s[i+1 : k]); !ok {
 		return 0, "", "", false
 	}
-	return level, s[1:i], trimSeparators(s[k+1:]), true
+	thread = s[1:i]
+	if name, pid, found := strings.Cut(thread, "-"); found && isDigits(pid) {
+		thread = name
+	}
+	return level, thread, trimSeparators(s[k+1:]), true
 }
 
 // isLevelWord reports a level word, or an empty name.

@@ -333,8 +333,9 @@ var notifySeverities = map[string]oplog.Level{"spam": oplog.LevelDebug, "debug":
 // examples print it, "GLFW Error 65543: GLX: Failed to create context";
 // Vulkan's validation layers, "Validation Error: [ VUID-… ] …"; OpenAL
 // Soft's "AL lib: (EE) …"; ALSA's "ALSA lib pcm.c:2664:(snd_pcm_open_noupdate)
-// Unknown PCM default" (a warning: the game plays on without sound). The
-// library is the name. (Xlib's default handlers' lines, which it exits
+// Unknown PCM default" (a warning: the game plays on without sound);
+// PyInstaller's "[4321] Failed to execute script 'main' due to unhandled
+// exception!". The library is the name. (Xlib's default handlers' lines, which it exits
 // after, are the runtimes' layer's: nativeAbort.)
 func libraryHeader(s string) (oplog.Level, string, string, bool) {
 	switch {
@@ -350,6 +351,13 @@ func libraryHeader(s string) (oplog.Level, string, string, bool) {
 		return oplog.LevelError, "Steam", s[len("[S_API FAIL] "):], true
 	case strings.HasPrefix(s, "[S_API] "):
 		return oplog.LevelInfo, "Steam", s[len("[S_API] "):], true
+	case strings.HasPrefix(s, "[") && strings.Contains(s[:min(len(s), 40)], "] Failed to execute script "):
+		// PyInstaller's bootloader before 6, after the traceback of the
+		// exception its program died of: "[4321] Failed to execute script
+		// 'main' due to unhandled exception!" (the process in brackets).
+		if pid, text, _ := strings.Cut(s[1:], "] "); isDigits(pid) {
+			return oplog.LevelError, "PYI", text, true
+		}
 	case strings.HasPrefix(s, "ALSA lib "):
 		return oplog.LevelWarn, "ALSA", s[len("ALSA lib "):], true
 	case strings.HasPrefix(s, "AL lib: ("):

@@ -2,6 +2,7 @@ package follow
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -131,5 +132,43 @@ func TestParse_LibraryBeforeTraceback(t *testing.T) {
 				t.Errorf("  %s %q\n\tstack %q", r.Level, r.Text, r.Stack)
 			}
 		}
+	}
+}
+
+// TestParse_PyInstaller: a frozen game's bootloader says, after the
+// traceback of the exception the game died of, that it died of it
+// (PyInstaller 6: "[PYI-4321:ERROR] Failed to execute script …"; before:
+// "[4321] Failed to execute script …"): the traceback's last line, so that
+// an imported log that ends there ends crashed, titled by the exception.
+func TestParse_PyInstaller(t *testing.T) {
+	for _, pyi := range []string{"[PYI-14860:ERROR] Failed to execute script 'main' due to unhandled exception!",
+		"[5020] Failed to execute script '__main__' due to unhandled exception!", "[4321] Failed to execute script main"} {
+		for _, wrap := range []string{"", "2026-12-04 10:00:01,123 [ERROR  ] ", "[WARNING] stderr: "} {
+			in := strings.Replace(wrap, "ERROR  ", "INFO   ", 1) + "level 1 loaded\n" + wrap + "Traceback (most recent call last):\n" + wrap + "  File \"main.py\", line 12, in <module>\n" +
+				wrap + "  File \"game/world.py\", line 40, in spawn\n" + wrap + "KeyError: 'orc'\n" + wrap + pyi + "\n"
+			l := mustLog(t)
+			l.SetCrashes(crash.New(l, nil))
+			mustImport(t, l, []byte(in), ImportOptions{Source: "frozen"})
+			recs := ofSource(t, l, "frozen")
+			lines := slices.DeleteFunc(slices.Clone(recs), func(r oplog.Record) bool { return r.Kind != oplog.KindLine })
+			if len(lines) != 2 || lines[1].Text != "KeyError: 'orc'" || !strings.HasSuffix(lines[1].Stack, "Failed to execute script "+strings.SplitN(pyi, "script ", 2)[1]) {
+				t.Errorf("%q %q:", pyi, wrap)
+				for _, r := range lines {
+					t.Errorf("  %s %q\n\tstack %q", r.Level, r.Text, r.Stack)
+				}
+				continue
+			}
+			if runs, err := l.Runs(t.Context(), "frozen"); err != nil || len(runs) != 1 || runs[0].Outcome != oplog.OutcomeCrashed || runs[0].CrashID != lines[1].ID {
+				t.Errorf("%q %q: runs %+v, %v; want one, crashed of record %d", pyi, wrap, runs, err, lines[1].ID)
+			}
+			if m := crash.Message(&lines[1]); m != "KeyError: 'orc'" {
+				t.Errorf("%q %q: the crash's message is %q", pyi, wrap, m)
+			}
+		}
+	}
+	// Alone, the line is the bootloader's error.
+	recs := recordsOf(feed(mustParser(t, "auto"), []byte("[PYI-14860:ERROR] Failed to execute script 'main' due to unhandled exception!\n")))
+	if len(recs) != 1 || recs[0].Level != oplog.LevelError || recs[0].Name != "PYI" {
+		t.Errorf("alone: %+v", recs)
 	}
 }

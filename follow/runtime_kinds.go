@@ -68,6 +68,13 @@ func (r *report) python(s, t string, end int64) bool {
 			strings.HasPrefix(t, "The above exception was the direct cause"):
 			r.state = stChain
 			return r.add(s, end)
+		case pyInstallerEnd(t):
+			// PyInstaller's bootloader, after the traceback of the
+			// exception its program died of ("[PYI-4321:ERROR] Failed to
+			// execute script 'main' due to unhandled exception!"): the
+			// report's last line.
+			r.done = true
+			return r.add(s, end)
 		case r.e.blanks == 0 && strings.HasPrefix(t, "Exception ignored "):
 			// What Python ignored as it exited, right after the exception
 			// that ended it (a destructor's): the report goes on, its
@@ -86,6 +93,17 @@ func (r *report) python(s, t string, end int64) bool {
 		}
 	}
 	return false
+}
+
+// pyInstallerEnd reports PyInstaller's bootloader's line after the
+// traceback of the exception its program died of, its process and level
+// in brackets before it or not: "[PYI-4321:ERROR] Failed to execute script
+// 'main' due to unhandled exception!", "[4321] Failed to execute script main".
+func pyInstallerEnd(t string) bool {
+	if _, after, ok := strings.Cut(t[:min(len(t), 24)], "] "); ok && t[0] == '[' {
+		t = t[len(t[:min(len(t), 24)])-len(after):]
+	}
+	return strings.HasPrefix(t, "Failed to execute script ")
 }
 
 // pythonGroup reads an exception group's traceback: every line in its box
