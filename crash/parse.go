@@ -30,7 +30,7 @@ func Parse(stack string) Trace {
 	headIsException := false // Head is an exception's line, not an event bus's "Index: 3" (wrapped.go)
 	for line := range strings.Lines(stack) {
 		s := unnumbered(strings.TrimSpace(line))
-		if s == "Traceback (most recent call last):" || s == "Full traceback:" { // Ren'Py's traceback.txt
+		if s == "Traceback (most recent call last):" || s == "Full traceback:" || s == pyStackInfo { // Ren'Py's traceback.txt; logging's stack_info
 			python = true
 		}
 		if s == "stack traceback:" && t.frameCount == 0 && last != "" {
@@ -250,7 +250,7 @@ func TopLines(stack string, n int) []string {
 	goFrame := -1 // the index in out of the frame on the line before, when it may be Go's
 	for line := range strings.Lines(stack) {
 		s := unnumbered(strings.TrimSpace(line))
-		if s == "Traceback (most recent call last):" || s == "Full traceback:" {
+		if s == "Traceback (most recent call last):" || s == "Full traceback:" || s == pyStackInfo {
 			python = true
 		}
 		if goFrame >= 0 && goLocation(s) {

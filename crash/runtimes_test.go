@@ -72,6 +72,15 @@ var runtimeCases = []runtimeCase{
 		"Traceback (most recent call last):\n  File \"/tmp/g/game.py\", line 9, in <module>\n    load_level(\"castle\")\n  File \"/tmp/g/game.py\", line 8, in load_level\n" +
 			"    return {\"arena\": 1}[n]\n           ~~~~~~~~~~~~^^^\nKeyError: 'castle'\nException ignored in: <function Sound.__del__ at 0x7fd7e58d84a0>\n" +
 			"Traceback (most recent call last):\n  File \"/tmp/g/game.py\", line 5, in __del__\nAttributeError: 'Sound' object has no attribute 'channel'"},
+	// logging's stack_info=True: the logging call's stack under the
+	// traceback it logged, or alone; innermost last either way.
+	{"py-stackinfo", oplog.LevelError, "game: spawn failed",
+		"Traceback (most recent call last):\n  File \"/tmp/g/si.py\", line 7, in spawn\n    {}[\"orc\"]\n    ~~^^^^^^^\nKeyError: 'orc'\n" +
+			"Stack (most recent call last):\n  File \"/tmp/g/si.py\", line 10, in <module>\n    spawn()\n  File \"/tmp/g/si.py\", line 9, in spawn\n" +
+			"    log.error(\"spawn failed\", exc_info=True, stack_info=True)"},
+	{"py-stackonly", oplog.LevelError, "game: no spawn point for orc",
+		"Stack (most recent call last):\n  File \"/tmp/g/si.py\", line 20, in <module>\n    main()\n  File \"/tmp/g/si.py\", line 16, in spawn_wave\n" +
+			"    log.error(\"no spawn point for orc\", stack_info=True)"},
 	{"py-recursion", oplog.LevelError, "RecursionError: maximum recursion depth exceeded",
 		"Traceback (most recent call last):\n  File \"/tmp/g/game.py\", line 8, in <module>\n    walk_tree(0)\n  File \"/tmp/g/game.py\", line 5, in walk_tree\n    return walk_tree(n + 1)\n" +
 			"           ^^^^^^^^^^^^^^^^\n  [Previous line repeated 996 more times]\nRecursionError: maximum recursion depth exceeded"},
@@ -210,6 +219,8 @@ var runtimeTitles = map[string]string{
 	"py-multiline":     `ValueError: level validation failed: in File "/tmp/g/game.py", line 5, in validate`,
 	"py-notes":         `FileNotFoundError: level arena missing in File "/tmp/g/game.py", line 8, in load_level`,
 	"py-ignored":       `KeyError: 'castle' in File "/tmp/g/game.py", line 8, in load_level`,
+	"py-stackinfo":     `KeyError: 'orc' in File "/tmp/g/si.py", line 7, in spawn`,
+	"py-stackonly":     `game: no spawn point for orc in File "/tmp/g/si.py", line 16, in spawn_wave`,
 	"py-recursion":     `RecursionError: maximum recursion depth exceeded in File "/tmp/g/game.py", line 5, in walk_tree`,
 	"hashlink":         "Null access .hp in world.Enemy.takeDamage (world/Enemy.hx line 37)",
 	"hashlink-std":     `Null access in haxe.$MainLoop.sortEvents(C:\HaxeToolkit\haxe\std/haxe/MainLoop.hx:136)`,

@@ -119,13 +119,21 @@ func pyRemote(stack string) string {
 // pyOwn is a Python traceback without what Python ignored as it exited,
 // right after the exception that ended the program ("Exception ignored
 // in: <function Sound.__del__ at 0x7f...>", a destructor's traceback):
-// that is another's report. Any other stack is returned as it is.
+// that is another's report; nor the logging call's own stack a logger adds
+// under the traceback ("Stack (most recent call last):", stack_info=True):
+// where it was logged, not raised. Any other stack is returned as it is.
 func pyOwn(stack string) string {
-	if i := strings.Index(stack, "\nException ignored "); i > 0 && strings.Contains(stack[:i], "Traceback (most recent call last):") {
-		return stack[:i]
+	for _, after := range [...]string{"\nException ignored ", "\n" + pyStackInfo} {
+		if i := strings.Index(stack, after); i > 0 && strings.Contains(stack[:i], "Traceback (most recent call last):") {
+			stack = stack[:i]
+		}
 	}
 	return stack
 }
+
+// pyStackInfo heads the stack of the call to Python's logging that
+// stack_info=True adds, innermost last as a traceback's.
+const pyStackInfo = "Stack (most recent call last):"
 
 // pyGroupHeader heads a Python exception group's traceback (3.11 and
 // later), each of whose lines is in a box: "  |   File ...", the group's

@@ -68,6 +68,10 @@ func (r *report) python(s, t string, end int64) bool {
 			strings.HasPrefix(t, "The above exception was the direct cause"):
 			r.state = stChain
 			return r.add(s, end)
+		case r.e.blanks == 0 && t == "Stack (most recent call last):":
+			// The logging call's own stack under the traceback it logged
+			// (stack_info=True), its frames indented as a note's.
+			return r.add(s, end)
 		case pyInstallerEnd(t):
 			// PyInstaller's bootloader, after the traceback of the
 			// exception its program died of ("[PYI-4321:ERROR] Failed to
