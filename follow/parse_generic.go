@@ -479,8 +479,8 @@ func findLevel(s string) (level oplog.Level, name, text string, ok bool) {
 					name = fn // plog's place without the thread: "[World::spawn@41]"
 				}
 			}
-			if k := nameEnd(text, piped || strings.HasPrefix(strings.TrimLeft(after, " "), "|")); k > 0 {
-				name, text = withoutPlace(text[:k]), text[k+3:]
+			if n, t, ok := loggerName(text, piped || strings.HasPrefix(strings.TrimLeft(after, " "), "|")); ok {
+				name, text = n, t
 			}
 			return lv, name, text, true
 		}

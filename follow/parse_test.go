@@ -704,6 +704,15 @@ func TestParse_GenericHeaders(t *testing.T) {
 	f("12:00:01.5 TRACE time of day only", oplog.LevelDebug, "", "time of day only", utc(12, 0, 1, 500))
 	f("[12:00:01] CRITICAL reactor", oplog.LevelFatal, "", "reactor", utc(12, 0, 1, 0))
 	f("WARNING:py.warnings:deprecated call", oplog.LevelWarn, "py.warnings", "deprecated call", time.Time{})
+	// Python's "%(levelname)s %(name)s: %(message)s": a dotted name in lower
+	// case is the logger's; a word, an exception's class, is the message's.
+	f("2026-03-01 12:00:00,250 ERROR    game.world: spawn failed", oplog.LevelError, "game.world", "spawn failed", utc(12, 0, 0, 250))
+	f("[WARNING] game.net.client: reconnecting", oplog.LevelWarn, "game.net.client", "reconnecting", time.Time{})
+	f("ERROR failed: no spawn point", oplog.LevelError, "", "failed: no spawn point", time.Time{})
+	f("ERROR pygame.error: video system not initialized", oplog.LevelError, "", "pygame.error: video system not initialized", time.Time{})
+	// PyInstaller's bootloader: its name, process and level in brackets.
+	f("[PYI-14860:ERROR] Failed to execute script 'main' due to unhandled exception!", oplog.LevelError, "PYI",
+		"Failed to execute script 'main' due to unhandled exception!", time.Time{})
 	// Two level words: the stronger.
 	f("FATAL ERROR: could not open config.json", oplog.LevelFatal, "", "could not open config.json", time.Time{})
 	f("[12:00:01] SCRIPT ERROR: bad call", oplog.LevelError, "", "bad call", utc(12, 0, 1, 0))

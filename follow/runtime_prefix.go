@@ -302,6 +302,20 @@ func nameEnd(text string, piped bool) int {
 	return k
 }
 
+// loggerName reads the logger's name text, after a level word, starts
+// with: before " - " or " | " (nameEnd), or a dotted name in lower case
+// before ": " (Python's "%(levelname)s %(name)s: %(message)s",
+// "game.world: spawn failed"); it returns the name and the message.
+func loggerName(text string, piped bool) (name, msg string, ok bool) {
+	if k := nameEnd(text, piped); k > 0 {
+		return withoutPlace(text[:k]), text[k+3:], true
+	}
+	if k := loggerToken(text); k > 0 {
+		return text[:k-1], strings.TrimLeft(text[k:], " "), true
+	}
+	return "", "", false
+}
+
 // withoutPlace is a logger's name without the function and line loguru
 // prints after it ("__main__:spawn_enemy:122 - msg"): the module, one
 // name for all its lines.
