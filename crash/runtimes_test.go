@@ -81,6 +81,14 @@ var runtimeCases = []runtimeCase{
 	{"py-stackonly", oplog.LevelError, "game: no spawn point for orc",
 		"Stack (most recent call last):\n  File \"/tmp/g/si.py\", line 20, in <module>\n    main()\n  File \"/tmp/g/si.py\", line 16, in spawn_wave\n" +
 			"    log.error(\"no spawn point for orc\", stack_info=True)"},
+	// logging's own error: titled by the logging call, not by logging's
+	// frames nor by the game's formatter that ran it.
+	{"py-logerror", oplog.LevelError, "--- Logging error ---",
+		"Traceback (most recent call last):\n  File \"/usr/lib/python3.11/logging/__init__.py\", line 1110, in emit\n    msg = self.format(record)\n" +
+			"  File \"/tmp/g/game.py\", line 73, in format\n    text = super().format(record)\n" +
+			"  File \"/usr/lib/python3.11/logging/__init__.py\", line 377, in getMessage\n    msg = msg % self.args\n" +
+			"TypeError: not enough arguments for format string\nCall stack:\n  File \"/tmp/g/game.py\", line 12, in <module>\n    spawn(\"orc\", 3)\n" +
+			"  File \"/tmp/g/game.py\", line 8, in spawn\n    log.info(\"spawning %s with %d hp\", kind)\nMessage: 'spawning %s with %d hp'\nArguments: ('orc',)"},
 	{"py-recursion", oplog.LevelError, "RecursionError: maximum recursion depth exceeded",
 		"Traceback (most recent call last):\n  File \"/tmp/g/game.py\", line 8, in <module>\n    walk_tree(0)\n  File \"/tmp/g/game.py\", line 5, in walk_tree\n    return walk_tree(n + 1)\n" +
 			"           ^^^^^^^^^^^^^^^^\n  [Previous line repeated 996 more times]\nRecursionError: maximum recursion depth exceeded"},
@@ -221,6 +229,7 @@ var runtimeTitles = map[string]string{
 	"py-ignored":       `KeyError: 'castle' in File "/tmp/g/game.py", line 8, in load_level`,
 	"py-stackinfo":     `KeyError: 'orc' in File "/tmp/g/si.py", line 7, in spawn`,
 	"py-stackonly":     `game: no spawn point for orc in File "/tmp/g/si.py", line 16, in spawn_wave`,
+	"py-logerror":      `TypeError: not enough arguments for format string in File "/tmp/g/game.py", line 8, in spawn`,
 	"py-recursion":     `RecursionError: maximum recursion depth exceeded in File "/tmp/g/game.py", line 5, in walk_tree`,
 	"hashlink":         "Null access .hp in world.Enemy.takeDamage (world/Enemy.hx line 37)",
 	"hashlink-std":     `Null access in haxe.$MainLoop.sortEvents(C:\HaxeToolkit\haxe\std/haxe/MainLoop.hx:136)`,

@@ -24,7 +24,7 @@ func (p *pyState) source(line, s string) bool {
 	if p.indent < 0 || strings.HasPrefix(s, `File "`) {
 		return false
 	}
-	return indentation(line) > p.indent
+	return indentation(line) > p.indent || oplog.CaretLine(s)
 }
 
 // frame records that line, a frame, was read.
@@ -91,11 +91,39 @@ func pythonPath(path string) string {
 // crash's own frames: faulthandler's other threads (currentThread) and
 // Node's source excerpt (nodeExcerpt); a Python exception group's
 // traceback out of its box (pyUnboxed); of a multiprocessing worker's
-// crash, the worker's traceback (pyRemote). loguru's frames are turned
-// innermost first (loguruInnerFirst); of the JVM's fatal error, its
-// problematic frame alone (jvmBanner).
+// crash, the worker's traceback (pyRemote); of logging's own error, the
+// logging call's frames as the traceback's outer ones (pyLoggingError).
+// loguru's frames are turned innermost first (loguruInnerFirst); of the
+// JVM's fatal error, its problematic frame alone (jvmBanner).
 func preamble(stack string) string {
-	return gdbStops(backwardInnerFirst(jvmBanner(loguruInnerFirst(wineFrames(pyUnboxed(nodeExcerpt(currentThread(pyOwn(pyRemote(stack))))))))))
+	return gdbStops(backwardInnerFirst(jvmBanner(loguruInnerFirst(wineFrames(pyUnboxed(nodeExcerpt(currentThread(pyOwn(pyRemote(pyLoggingError(stack)))))))))))
+}
+
+// pyLoggingError is logging's report of its own error as it formatted a
+// record ("--- Logging error ---", the traceback of the error in logging's
+// own frames and the handler's, "Call stack:" and the frames of the
+// logging call, its "Message: " and "Arguments: ") as one traceback whose
+// innermost frames are the logging call's: the message and arguments it
+// passed are what did not fit (a handler's formatter of the game's own,
+// in the traceback, only ran them). Any other stack is returned as it is.
+func pyLoggingError(stack string) string {
+	i := strings.Index(stack, "Call stack:\n")
+	if i <= 0 || stack[i-1] != '\n' && stack[i-1] != ' ' || !strings.Contains(stack[:i], "Traceback (most recent call last):") {
+		return stack
+	}
+	calls := stack[i+len("Call stack:\n"):]
+	if j := strings.Index(calls, "Message: "); j >= 0 {
+		calls = calls[:strings.LastIndexByte(calls[:j], '\n')+1] // its prefix too
+	}
+	start := strings.LastIndexByte(stack[:i], '\n') + 1             // "Call stack:"'s line, its prefix too
+	exc := strings.LastIndexByte(stack[:max(start-1, 0)], '\n') + 1 // the exception's line
+	if exc == 0 {
+		return stack
+	}
+	if !strings.HasSuffix(calls, "\n") {
+		calls += "\n"
+	}
+	return stack[:exc] + calls + stack[exc:start]
 }
 
 // pyRemote is, of the traceback a multiprocessing pool's parent prints for

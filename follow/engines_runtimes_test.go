@@ -68,6 +68,10 @@ type langCase struct {
 	stopped bool
 	// prefixes are decorations the game has beyond langPrefixes.
 	prefixes []string
+	// unstamped: not run behind "stamp". Behind a prefix, the lines of an
+	// exception's message after its first are read as lines of their own
+	// (runtimeNotUnder says why).
+	unstamped bool
 }
 
 // langGame is a language's game, built.
@@ -166,6 +170,9 @@ func runLang(t *testing.T, g *langGame, cases []langCase) {
 	t.Helper()
 	for _, c := range cases {
 		for _, prefix := range append(slices.Clone(langPrefixes), c.prefixes...) {
+			if prefix == "stamp" && c.unstamped {
+				continue
+			}
 			t.Run(c.name+"/"+prefix, func(t *testing.T) {
 				t.Parallel()
 				runLangCase(t, g, c, prefix)
@@ -546,6 +553,13 @@ func TestRuntime_Python(t *testing.T) {
 		{name: "callback", text: `(?:stderr: )?(?:ERROR:asyncio:|asyncio: )?Exception in callback World\.spawn_enemy\.<locals>\.on_loaded\(\)`, level: oplog.LevelError,
 			stack: []string{"handle: <Handle World.spawn_enemy", frame("CRASH:callback", "on_loaded"), "KeyError: 'sprite'"}, class: oplog.ClassError,
 			title: "KeyError: 'sprite'", where: []string{frame("CRASH:callback", "on_loaded")}, exits: true},
+		// logging's own error as it formats a record: its line, the
+		// traceback in logging's frames, the logging call's stack, its
+		// message and arguments; one record, titled by the logging call.
+		{name: "logerror", text: `(?:stderr: )?--- Logging error ---$`, level: oplog.LevelError,
+			stack: []string{"TypeError: not enough arguments for format string", "Call stack:", frame("CRASH:logerror", "spawn_enemy"),
+				"Message: 'spawning %s with %d hp'", "Arguments: ('orc',)"}, class: oplog.ClassError,
+			title: "TypeError: not enough arguments for format string", where: []string{frame("CRASH:logerror", "spawn_enemy")}, exits: true},
 		// KeyboardInterrupt: Python ends by SIGINT (Ctrl-C at the game's
 		// terminal), which the exception explains: the game was stopped,
 		// it did not crash.
@@ -591,6 +605,46 @@ func TestRuntime_Pygame(t *testing.T) {
 		{name: "segv", text: regexp.QuoteMeta("Fatal Python error: pygame_parachute: (pygame parachute) Segmentation Fault"), level: oplog.LevelFatal,
 			stack: []string{fmt.Sprintf(`game.py", line %d in spawn_enemy`, at("CRASH:segv"))}, class: oplog.ClassCrash,
 			title: "Segmentation Fault", where: []string{fmt.Sprintf(`game.py", line %d in spawn_enemy`, at("CRASH:segv"))}},
+	})
+}
+
+// TestRuntime_Kivy: a Kivy game under Xvfb, its Logger in colour (TERM
+// names a colour terminal) and what it catches one space in: an exception
+// its loop lets through after "Leaving application in progress...", a
+// Logger call whose arguments do not fit its message, and a .kv rule
+// that calls code that raises.
+func TestRuntime_Kivy(t *testing.T) {
+	needPythonModule(t, "kivy")
+	xvfb := needEngine(t, "xvfb-run")
+	python := langPython(t)
+	dir := copyGame(t, "runtimes/kivy")
+	src := filepath.Join(dir, "main.py")
+	// An authority file of the test's own (see TestEngine_LOVE).
+	auth := filepath.Join(t.TempDir(), "Xauthority")
+	if err := os.WriteFile(auth, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	g := &langGame{dir: dir, progs: map[string][]string{"py": {xvfb, "-a", "-f", auth, python, src}}, first: "py", wrap: langWrapper(t),
+		env:     []string{"KIVY_NO_ARGS=1", "KIVY_HOME=" + filepath.Join(t.TempDir(), "kivy"), "TERM=xterm"},
+		handled: "missing texture enemy.png, using the placeholder"}
+	frame := func(marker string) string {
+		return fmt.Sprintf(`main.py", line %d, in spawn_enemy`, langLineOf(t, src, marker))
+	}
+	runLang(t, g, []langCase{
+		{name: "uncaught", text: regexp.QuoteMeta("KeyError: 'orc'"), level: oplog.LevelError,
+			stack: []string{frame("CRASH:uncaught"), "kivy/_clock.pyx"}, class: oplog.ClassCrash,
+			title: "KeyError: 'orc'", where: []string{frame("CRASH:uncaught")}},
+		{name: "logerror", text: regexp.QuoteMeta("TypeError: not enough arguments for format string"), level: oplog.LevelError,
+			stack: []string{frame("CRASH:logerror")}, class: oplog.ClassCrash,
+			title: "TypeError: not enough arguments for format string", where: []string{frame("CRASH:logerror")}},
+		// A rule of a .kv file calls the game's code, which raises:
+		// Kivy's BuilderException, whose message shows the rule and the
+		// cause's frames (a blank line among them); one record, titled
+		// by the game's frame.
+		{name: "kv", text: `kivy\.lang\.builder\.BuilderException: Parser: File "[^"]*enemy\.kv", line 3:`, level: oplog.LevelError,
+			stack: []string{`enemy.kv", line 3, in <module>`, fmt.Sprintf(`main.py", line %d, in enemy_name`, langLineOf(t, src, "CRASH:kv"))},
+			class: oplog.ClassCrash, title: "BuilderException: Parser: File",
+			where: []string{fmt.Sprintf(`main.py", line %d, in enemy_name`, langLineOf(t, src, "CRASH:kv"))}, unstamped: true},
 	})
 }
 

@@ -138,6 +138,9 @@ func (p *genericParser) continues(s string) bool {
 		_, up := cutUptime(s)
 		return up < 0
 	}
+	if strings.TrimSpace(s) == oplog.LoggingError {
+		return false // beneath a logger that indents Python's output (Kivy's), its own line still
+	}
 	if indented(s) || startsTrace(s) || strings.HasPrefix(s, "During handling of the above exception") ||
 		strings.HasPrefix(s, "The above exception was the direct cause") || strings.HasPrefix(s, "--- End of") ||
 		strings.HasPrefix(s, "created by ") || strings.HasPrefix(s, "Suppressed: ") {
@@ -297,6 +300,9 @@ func (p *genericParser) begin(line string, end int64) {
 				t, stamped = lt, true
 			}
 		}
+	}
+	if strings.TrimSpace(text) == oplog.LoggingError {
+		text = oplog.LoggingError // a logger's indentation (Kivy's) off
 	}
 	if factorioStop(text) {
 		level = oplog.LevelFatal

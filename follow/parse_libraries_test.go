@@ -172,3 +172,29 @@ func TestParse_PyInstaller(t *testing.T) {
 		t.Errorf("alone: %+v", recs)
 	}
 }
+
+// TestParse_KivyCaretAtAnyColumn: beneath Kivy (each line one space in), a
+// .kv rule's source line shown without its indentation leaves its caret
+// line at the prefix's column; it is the traceback's still, and the
+// exception after it ends it (as a user pasted it from Kivy 2.3 on
+// Python 3.12).
+func TestParse_KivyCaretAtAnyColumn(t *testing.T) {
+	in := "[INFO   ] [Base        ] Leaving application in progress...\n" +
+		" Traceback (most recent call last):\n" +
+		"   File \"C:\\app\\main.py\", line 29, in <module>\n     YourApp().run()\n" +
+		"   File \"C:\\app\\ui\\mainwindow.kv\", line 29, in <module>\n     on_press: root.on_download_button_click()\n" +
+		" ^^^^^^^^^^^^^^^^^^^^^^^\n" +
+		"   File \"C:\\app\\main.py\", line 22, in on_download_button_click\n     self.ids.video_panel.source = frame_image\n     ^^^^^^^^^^^^^^^^^^^^^^^^^^^\n" +
+		"   File \"kivy\\properties.pyx\", line 593, in kivy.properties.Property.check\n" +
+		" ValueError: None is not allowed for Image.source\n"
+	recs := recordsOf(feed(mustParser(t, "auto"), []byte(in)))
+	if len(recs) != 2 || recs[1].Text != "ValueError: None is not allowed for Image.source" || !strings.Contains(recs[1].Stack, "^^^^^^^^^^^^^^^^^^^^^^^") {
+		for _, r := range recs {
+			t.Errorf("  %s %q\n\tstack %q", r.Level, r.Text, r.Stack)
+		}
+		return
+	}
+	if got := crash.Title(crash.Message(&recs[1]), crash.GameFrame(recs[1].Stack)); got != `ValueError: None is not allowed for Image.source in File "C:\app\main.py", line 22, in on_download_button_click` {
+		t.Errorf("title %q", got)
+	}
+}

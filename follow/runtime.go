@@ -293,6 +293,7 @@ func (l *runtimeLayer) start(out []Entry, kind rtKind, level oplog.Level, line, 
 	before := l.p.Flush()
 	r := &l.r
 	r.begin(kind, line, body, prefixed, level, end)
+	r.wrapped = prefixed && facts.wrapped && facts.from >= len(facts.prefix)
 	if prefixed {
 		r.e.rec.Time = l.lineTime(line)
 	}

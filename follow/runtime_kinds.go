@@ -34,7 +34,8 @@ func (r *report) python(s, t string, end int64) bool {
 	}
 	switch r.state {
 	case stFrames:
-		if r.indented(s) || t == pyTraceback || strings.HasPrefix(t, `> File "`) { // loguru marks the frame that caught it so
+		if r.indented(s) || t == pyTraceback || strings.HasPrefix(t, `> File "`) || // loguru marks the frame that caught it so
+			oplog.CaretLine(t) {
 			return r.add(s, end)
 		}
 		if !pyExceptionLine(t) {
@@ -52,39 +53,13 @@ func (r *report) python(s, t string, end int64) bool {
 		}
 		return r.add(s, end)
 	case stExc:
-		switch {
-		case r.e.blanks == 0 && r.indented(s): // an exception group's lines, a note
+		return r.pyAfterException(s, t, end)
+	case stLogCall:
+		if r.e.blanks == 0 && (r.indented(s) || strings.HasPrefix(t, "Message: ")) {
 			return r.add(s, end)
-		case r.message > 0 && r.e.blanks == 0 && !r.prefixed && !strings.HasPrefix(t, "During handling") &&
-			!strings.HasPrefix(t, "The above exception") && !strings.HasPrefix(t, "Exception ignored "):
-			// The rest of a message its first line said would follow.
-			if n, _ := cutPrefix(t); n == 0 {
-				r.message--
-				return r.add(s, end)
-			}
-		case t == `"""` && strings.HasPrefix(string(r.e.stack), pyRemote): // a worker's traceback ends
-			return r.add(s, end)
-		case strings.HasPrefix(t, "During handling of the above exception"),
-			strings.HasPrefix(t, "The above exception was the direct cause"):
-			r.state = stChain
-			return r.add(s, end)
-		case r.e.blanks == 0 && t == "Stack (most recent call last):":
-			// The logging call's own stack under the traceback it logged
-			// (stack_info=True), its frames indented as a note's.
-			return r.add(s, end)
-		case pyInstallerEnd(t):
-			// PyInstaller's bootloader, after the traceback of the
-			// exception its program died of ("[PYI-4321:ERROR] Failed to
-			// execute script 'main' due to unhandled exception!"): the
-			// report's last line.
+		}
+		if r.e.blanks == 0 && strings.HasPrefix(t, "Arguments: ") {
 			r.done = true
-			return r.add(s, end)
-		case r.e.blanks == 0 && strings.HasPrefix(t, "Exception ignored "):
-			// What Python ignored as it exited, right after the exception
-			// that ended it (a destructor's): the report goes on, its
-			// exception still the first.
-			r.ignored = true
-			r.state = stChain
 			return r.add(s, end)
 		}
 	case stChain:
@@ -95,6 +70,60 @@ func (r *report) python(s, t string, end int64) bool {
 		if t == `"""` && r.e.lines == 1 && strings.HasPrefix(string(r.e.stack), pyRemote) { // a worker's traceback begins
 			return r.add(s, end)
 		}
+	}
+	return false
+}
+
+// pyAfterException reads what follows a traceback's exception line: a
+// note, the rest of a message of several lines, the chained traceback's
+// header, what Python ignored as it exited, logging's "Call stack:" or
+// the logging call's "Stack (most recent call last):", PyInstaller's last
+// line.
+func (r *report) pyAfterException(s, t string, end int64) bool {
+	switch {
+	case r.e.blanks == 0 && r.indented(s): // an exception group's lines, a note
+		return r.add(s, end)
+	case r.e.blanks == 1 && r.indented(s) && strings.HasPrefix(t, `File "`):
+		// More of its message: the frames of its cause, after a blank
+		// line (Kivy's BuilderException shows them so).
+		return r.add(s, end)
+	case r.message > 0 && r.e.blanks == 0 && (!r.prefixed || r.wrapped) && !strings.HasPrefix(t, "During handling") &&
+		!strings.HasPrefix(t, "The above exception") && !strings.HasPrefix(t, "Exception ignored "):
+		// The rest of a message its first line said would follow.
+		if n, _ := cutPrefix(t); n == 0 {
+			r.message--
+			return r.add(s, end)
+		}
+	case t == `"""` && strings.HasPrefix(string(r.e.stack), pyRemote): // a worker's traceback ends
+		return r.add(s, end)
+	case strings.HasPrefix(t, "During handling of the above exception"),
+		strings.HasPrefix(t, "The above exception was the direct cause"):
+		r.state = stChain
+		return r.add(s, end)
+	case r.e.blanks == 0 && t == "Call stack:":
+		// logging's own error as it formatted a record (a message's
+		// arguments that do not fit it): the traceback, then where
+		// the logging call was, its message and its arguments.
+		r.state = stLogCall
+		return r.add(s, end)
+	case r.e.blanks == 0 && t == "Stack (most recent call last):":
+		// The logging call's own stack under the traceback it logged
+		// (stack_info=True), its frames indented as a note's.
+		return r.add(s, end)
+	case pyInstallerEnd(t):
+		// PyInstaller's bootloader, after the traceback of the
+		// exception its program died of ("[PYI-4321:ERROR] Failed to
+		// execute script 'main' due to unhandled exception!"): the
+		// report's last line.
+		r.done = true
+		return r.add(s, end)
+	case r.e.blanks == 0 && strings.HasPrefix(t, "Exception ignored "):
+		// What Python ignored as it exited, right after the exception
+		// that ended it (a destructor's): the report goes on, its
+		// exception still the first.
+		r.ignored = true
+		r.state = stChain
+		return r.add(s, end)
 	}
 	return false
 }

@@ -70,6 +70,7 @@ const (
 	stGMMessage              // GameMaker: after the message
 	stGMFrames               // GameMaker: after its rulers, the frames
 	stVgBlank                // Valgrind: after a race's blank line, the access it conflicts with next
+	stLogCall                // Python: after logging's "Call stack:", the logging call's frames, its message and arguments
 )
 
 // report is the crash report being read.
@@ -79,6 +80,7 @@ type report struct {
 	state      int8
 	base       int  // indentation of the report's first line
 	prefixed   bool // its first line had a logger's prefix: so do the others
+	wrapped    bool // that prefix is a launcher's wrapper alone ("[WARNING] stderr: "): every line of the program has it
 	done       bool // its last line came
 	confirmed  bool // false while a Node location has not shown its error
 	attached   bool // it joins the line before it, attach

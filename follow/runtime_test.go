@@ -50,6 +50,7 @@ var runtimeCases = []runtimeCase{
 	{"c_ubsan_halt.txt", oplog.LevelError, "c/game.c:100:20: runtime error: signed integer overflow", "in spawn_enemy c/game.c:100"},
 	{"c_tsan.txt", oplog.LevelError, "ThreadSanitizer: data race (pid=26921)", "SUMMARY: ThreadSanitizer: data race /home/dev/game/game.c:13 in main"},
 	{"c_asan_overflow.txt", oplog.LevelFatal, "ERROR: AddressSanitizer: stack-overflow", "in flood /home/dev/game/game.c:5"},
+	{"py_logerror.txt", oplog.LevelError, "--- Logging error ---", "TypeError: not enough arguments for format string\nCall stack:\n  File \"/home/dev/game/py_logerror.py\", line 12, in <module>"},
 	{"py_stackinfo.txt", oplog.LevelError, "spawn failed", "KeyError: 'orc'\nStack (most recent call last):\n  File \"/home/dev/game/py_stackinfo.py\", line 15, in <module>"},
 	{"py_del.txt", oplog.LevelError, "Exception ignored in: <function Sound.__del__", "KeyError: None"},
 	{"py_asyncio.txt", oplog.LevelError, "Task exception was never retrieved", "future: <Task finished name='Task-2'"},

@@ -218,12 +218,13 @@ func traceback(stack string) bool {
 // GoesOnAfter reports Python's lines before a traceback the program goes on
 // after: a thread, not the program, died of it ("Exception in thread
 // asset-loader:"), an exception raised in a destructor ("Exception ignored
-// in: <function Sound.__del__ …>"), an asyncio task's that nothing awaited
+// in: <function Sound.__del__ …>"), logging's as it formatted a record
+// ("--- Logging error ---"), an asyncio task's that nothing awaited
 // ("future: <Task finished … exception=…>", after "Task exception was never
 // retrieved"). What the program prints after it does not make it the end's.
 func GoesOnAfter(text string) bool {
 	text = unwrapped(text)
-	return ThreadDied(text) || strings.HasPrefix(text, "Exception ignored in: ") ||
+	return ThreadDied(text) || strings.HasPrefix(text, "Exception ignored in: ") || strings.TrimSpace(text) == LoggingError ||
 		strings.HasPrefix(text, "future: <Task ") || strings.HasPrefix(text, "future: <Future ") || AsyncioMessage(text)
 }
 
@@ -254,6 +255,25 @@ func AsyncioContext(s string) (string, bool) {
 	}
 	return "", false
 }
+
+// CaretLine reports Python's marks under the part of a traceback's source
+// line that raised ("~~~~~~~~~~~~~^^^^^^", trimmed), which a source line
+// shown without its indentation (a Kivy .kv rule's) leaves at any column.
+func CaretLine(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] != '^' && s[i] != '~' {
+			return false
+		}
+	}
+	return true
+}
+
+// LoggingError heads the report Python's logging prints of its own error
+// as it formatted a record, its traceback next.
+const LoggingError = "--- Logging error ---"
 
 // ThreadDied reports Python's line before the traceback of a thread's
 // uncaught exception ("Exception in thread asset-loader:"). The program

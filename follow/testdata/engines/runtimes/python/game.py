@@ -17,7 +17,9 @@ level dies of an uncaught KeyError; the game says so and exits with
 status 1), "unretrieved" (an asyncio task fails and nothing awaits it:
 asyncio logs "Task exception was never retrieved" as the task is
 collected, and the game goes on), "callback" (a callback asyncio's loop
-runs raises: "Exception in callback …", and the game goes on), "ok". PREFIX "none" is the logging
+runs raises: "Exception in callback …", and the game goes on), "logerror"
+(a logging call whose arguments do not fit its message: logging prints
+its own error, "--- Logging error ---", and the game goes on), "ok". PREFIX "none" is the logging
 module's default format; "stamp" puts a timestamp and a padded level in
 front of every line written to standard error, tracebacks included;
 "loguru" hands the records to loguru, whose default format and extended
@@ -194,6 +196,8 @@ class World:
                     tg.create_task(load(kind))
 
             asyncio.run(load_all())
+        elif MODE == "logerror":
+            log.info("spawning %s with %d hp", kind)  # CRASH:logerror
         elif MODE in ("unretrieved", "callback"):
             import asyncio
             import gc
