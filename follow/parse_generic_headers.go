@@ -398,15 +398,15 @@ func libraryHeader(s string) (oplog.Level, string, string, bool) {
 }
 
 // ownLine reports a record of a library that prints on its own, beside the
-// game's output and never about it (ALSA's lines as it opens no sound card,
-// OpenAL's, Vulkan's layers', Steam's, Mesa's, libpng's): a trace after it
-// is not its, however bad its level.
+// game's output and never about it (ALSA's lines as it opens no sound
+// card, OpenAL's, Vulkan's layers', Steam's, Mesa's, libpng's, libEGL's):
+// a trace after it is not its, however bad its level.
 func ownLine(name string) bool {
 	switch name {
-	case "ALSA", "OpenAL", "Vulkan", "Steam", "MESA", "Mesa":
+	case "ALSA", "OpenAL", "Vulkan", "Steam", "MESA", "Mesa", "libpng", "libEGL", "libGL", "libdecor":
 		return true
 	}
-	return strings.HasPrefix(name, "lib")
+	return false
 }
 
 // isIdentWord reports a library's name: letters, digits, '_' and '-', a
