@@ -122,7 +122,7 @@ func RunCommand(ctx context.Context, a Appender, opts CommandOptions) (Exit, err
 	c := newCapture(a, opts, p)
 	cmd := exec.Command(opts.Args[0], opts.Args[1:]...)
 	cmd.Dir, cmd.Env, cmd.Stdin = opts.Dir, opts.Env, opts.Stdin
-	out, err := startCaptured(cmd)
+	out, held, err := startCaptured(cmd)
 	if err != nil {
 		return Exit{}, fmt.Errorf("run %s: %w", opts.Args[0], err)
 	}
@@ -131,31 +131,33 @@ func RunCommand(ctx context.Context, a Appender, opts CommandOptions) (Exit, err
 	if opts.started != nil {
 		opts.started(cmd.Process)
 	}
-	exit := c.loop(ctx, cmd, out)
+	exit := c.loop(ctx, cmd, out, held)
 	exit.Duration = time.Since(start)
 	c.exited(exit)
 	return exit, c.err
 }
 
 // startCaptured starts cmd with its standard output and error going to one
-// reader.
-func startCaptured(cmd *exec.Cmd) (io.ReadCloser, error) {
-	out, err := startPTY(cmd)
+// reader, and returns it with mcplogd's copy of the program's side of a
+// pseudo-terminal (nil for a pipe), to close once the program is reaped
+// (startPTY).
+func startCaptured(cmd *exec.Cmd) (io.ReadCloser, io.Closer, error) {
+	out, held, err := startPTY(cmd)
 	if err == nil || !errors.Is(err, errNoPTY) {
-		return out, err
+		return out, held, err
 	}
 	r, w, err := os.Pipe()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	cmd.Stdout, cmd.Stderr = w, w
 	if err := cmd.Start(); err != nil {
 		r.Close()
 		w.Close()
-		return nil, err
+		return nil, nil, err
 	}
-	w.Close()
-	return r, nil
+	w.Close() // a pipe keeps what was written until it is read
+	return r, nil, nil
 }
 
 // commandText is a command as a person would type it.

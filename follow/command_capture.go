@@ -103,9 +103,18 @@ func (c *capture) launched(pid int, t time.Time) {
 }
 
 // loop reads the program's output until it has exited and its output is
-// read, forwarding signals, and returns how it ended.
-func (c *capture) loop(ctx context.Context, cmd *exec.Cmd, out io.ReadCloser) Exit {
+// read, forwarding signals, and returns how it ended. held, when not nil,
+// is mcplogd's copy of the program's side of its terminal, closed once the
+// program is reaped: the reads end after the rest of its output.
+func (c *capture) loop(ctx context.Context, cmd *exec.Cmd, out io.ReadCloser, held io.Closer) Exit {
 	defer out.Close()
+	release := func() {
+		if held != nil {
+			held.Close()
+			held = nil
+		}
+	}
+	defer release()
 	chunks := make(chan []byte, 16)
 	go readChunks(out, chunks)
 	waitc := make(chan Exit, 1)
@@ -130,6 +139,7 @@ func (c *capture) loop(ctx context.Context, cmd *exec.Cmd, out io.ReadCloser) Ex
 			}
 			c.feed(b)
 		case exit = <-waitc:
+			release()
 			exit.Stopped = stopped
 			if chunks == nil {
 				return exit

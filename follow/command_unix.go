@@ -20,25 +20,28 @@ var errNoPTY = errors.New("no pseudo-terminals here")
 // startPTY starts cmd with its standard output and error on a new
 // pseudo-terminal, in a session of its own (so that a Ctrl-C meant for
 // mcplogd is forwarded once, not delivered twice), and returns the
-// terminal's side mcplogd reads. Standard input stays cmd.Stdin (the null
-// device when nil): a pseudo-terminal's input would be echoed into the
-// output.
-func startPTY(cmd *exec.Cmd) (io.ReadCloser, error) {
+// terminal's side mcplogd reads and mcplogd's copy of the program's side.
+// The caller closes that copy once the program is reaped: were the
+// program's the last, its exit could end the reads (EIO) before its last
+// lines were read, as it did about once in a thousand runs under load.
+// Standard input stays cmd.Stdin (the null device when nil): a
+// pseudo-terminal's input would be echoed into the output.
+func startPTY(cmd *exec.Cmd) (io.ReadCloser, io.Closer, error) {
 	ptm, tty, err := pty.Open()
 	if err != nil {
-		return nil, errors.Join(errNoPTY, err)
+		return nil, nil, errors.Join(errNoPTY, err)
 	}
-	defer tty.Close()
 	// Wide, so that a console that wraps long lines at the terminal's
 	// width (Wine's conhost does) leaves a crash report's lines whole.
 	_ = pty.Setsize(ptm, &pty.Winsize{Rows: 50, Cols: ptyColumns})
 	cmd.Stdout, cmd.Stderr = tty, tty
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	if err := cmd.Start(); err != nil {
+		tty.Close()
 		ptm.Close()
-		return nil, err
+		return nil, nil, err
 	}
-	return ptm, nil
+	return ptm, tty, nil
 }
 
 // waitExit waits for cmd and reads how it ended.

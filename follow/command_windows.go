@@ -11,7 +11,7 @@ import (
 // read through a pipe.
 var errNoPTY = errors.New("no pseudo-terminals here")
 
-func startPTY(*exec.Cmd) (io.ReadCloser, error) { return nil, errNoPTY }
+func startPTY(*exec.Cmd) (io.ReadCloser, io.Closer, error) { return nil, nil, errNoPTY }
 
 // waitExit waits for cmd and reads its exit status.
 func waitExit(cmd *exec.Cmd) Exit {
