@@ -159,12 +159,6 @@ func (e *entry) add(line string, end int64) bool {
 	return true
 }
 
-// stack0 returns the stack's first line.
-func (e *entry) stack0() string {
-	first, _, _ := strings.Cut(string(e.stack), "\n")
-	return first
-}
-
 // prepend puts line before the stack's lines: a report's first line that
 // its headline, which came later, replaces as its text.
 func (e *entry) prepend(line string) {

@@ -618,7 +618,7 @@ func threadLevel(s string) (level oplog.Level, thread, text string, ok bool) {
 		return 0, "", "", false
 	}
 	thread = s[1:i]
-	if name, pid, found := strings.Cut(thread, "-"); found && isDigits(pid) {
+	if name, pid, found := strings.Cut(thread, "-"); found && s[i] == ':' && isDigits(pid) {
 		thread = name
 	}
 	return level, thread, trimSeparators(s[k+1:]), true

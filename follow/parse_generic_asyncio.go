@@ -36,7 +36,7 @@ func (p *genericParser) asyncio(s string, end int64) bool {
 	case bytes.HasPrefix(last, []byte(`  File "`)):
 		return p.e.add("    "+body, end) // the frame's source line
 	}
-	if !strings.HasPrefix(p.e.stack0(), "future: <Future ") || !exceptionLine(body) || !p.e.add(body, end) {
+	if !bytes.HasPrefix(p.e.stack, []byte("future: <Future ")) || !exceptionLine(body) || !p.e.add(body, end) {
 		return false
 	}
 	p.e.rec.Level = max(p.e.rec.Level, oplog.LevelError)
