@@ -39,7 +39,7 @@ func Describe(text, stack string) (title string, frames, lastFrames []string) {
 // main.lua:79: in function 'update'".
 func Title(message, frame string) string {
 	t := clipTitle(shortPaths(message), maxMessageRunes)
-	if frame == "" {
+	if frame == "" || strings.Contains(message, frame) { // the message is its place's line: Ren'Py's error in a script
 		return t
 	}
 	return t + " in " + clipTitle(shortPaths(frameTitle(frame)), maxFrameRunes)
@@ -565,7 +565,7 @@ var engineParts = []string{
 	"/rustc/", "/usr/src/rustc", "/library/std/", "/library/core/", ".cargo/registry", "/builtin/", `\builtin\`,
 	"(core/", "(scene/", "(modules/", "(servers/", "(main/", "(platform/", "(drivers/", "(editor/", "(./core/",
 	"core_bind.cpp", "/usr/lib/", "ntdll", "KERNEL32", "KERNELBASE", "UnityPlayer", "libunity",
-	"mono-2.0", "(Unity)", "site-packages", "/renpy/", `\renpy\`, "node:internal", "node_modules",
+	"mono-2.0", "(Unity)", "site-packages", "/renpy/", `\renpy\`, "renpy/common/", "node:internal", "node_modules",
 }
 
 // engineFrame reports a frame of an engine, a runtime or a system library:

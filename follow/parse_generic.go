@@ -703,6 +703,9 @@ func strongWord(s string) bool {
 	return strings.EqualFold(s, "error") || strings.EqualFold(s, "warning") || strings.EqualFold(s, "fatal")
 }
 
+// readingWhole reports that the held entry is Ren'Py's traceback.txt.
+func (p *genericParser) readingWhole() bool { return p.renpy && p.e.held }
+
 // renpyHeader is the first line of Ren'Py's traceback.txt (after its BOM),
 // which it also prints to the console: the simple traceback, "-- Full
 // Traceback ---", "Full traceback:", the full one, the exception line, then

@@ -232,6 +232,61 @@ func TestParse_GenericRenpy(t *testing.T) {
 	checkPairs(t, sigs, labels)
 }
 
+// TestParse_RenpyReport: Ren'Py 8's report of an exception on its standard
+// output and in log.txt ("Full traceback:", the frames, the exception; a
+// blank line, what Ren'Py was doing and the game's frames; all of it twice
+// when the exception ended the game before it started), bare and behind a
+// launcher's wrapper, is one crash record that ends the run, titled by the
+// game's frame (else, when every frame is Ren'Py's, its innermost); a
+// warning and a blank line before it stay a warning of its own. Ren'Py's
+// error in a script (errors.txt) is titled once by its line.
+func TestParse_RenpyReport(t *testing.T) {
+	for _, tc := range []struct{ sample, text, doing, title string }{
+		{"generic/renpy8_stdout_init.txt", "KeyError: 'boss'", "\nWhile running game code:\n",
+			`KeyError: 'boss' in File "game/script.rpy", line 50, in spawn_enemy`},
+		{"generic/renpy8_log_enginebug.txt", "ValueError: AST node line range (44, 1) is not valid", "\nAfter initialization, but before game start.\n",
+			`ValueError: AST node line range (44, 1) is not valid in File "/usr/share/games/renpy/renpy/sl2/slast.py", line 84, in compile_expr`},
+		{"generic/renpy8_errors.txt", `File "game/script.rpy", line 5: is not terminated with a newline. (Check strings and parenthesis.)`, "\n        $ x = (1 +",
+			`File "game/script.rpy", line 5: is not terminated with a newline. (Check strings and parenthesis.)`},
+	} {
+		for _, wrap := range []string{"", "[WARNING] stderr: "} {
+			var in strings.Builder
+			for line := range strings.Lines(string(readSample(t, tc.sample))) {
+				in.WriteString(wrap + line)
+			}
+			l := mustLog(t)
+			l.SetCrashes(crash.New(l, nil))
+			mustImport(t, l, []byte(in.String()), ImportOptions{Source: "renpy"})
+			lines := slices.DeleteFunc(ofSource(t, l, "renpy"), func(r oplog.Record) bool { return r.Kind != oplog.KindLine })
+			var errs []oplog.Record
+			for _, r := range lines {
+				if r.Level >= oplog.LevelError {
+					errs = append(errs, r)
+				}
+				if txt := strings.TrimSpace(r.Text); txt == "" || txt == "stderr:" || txt == renpyFull || renpyDoing(txt) || strings.HasPrefix(r.Text, "Warning") && r.Stack != "" {
+					t.Errorf("%s %q: record %d %s %q stack %.80q", tc.sample, wrap, r.ID, r.Level, r.Text, r.Stack)
+				}
+			}
+			if len(errs) != 1 || errs[0].Text != tc.text || !strings.Contains(errs[0].Stack, tc.doing) ||
+				tc.doing[2] != ' ' && !strings.HasPrefix(errs[0].Stack, renpyFull+"\n") {
+				t.Errorf("%s %q: %d errors, want 1, %q with %q:", tc.sample, wrap, len(errs), tc.text, tc.doing)
+				for _, r := range errs {
+					t.Errorf("  %s %q\n\tstack %q", r.Level, r.Text, r.Stack)
+				}
+				continue
+			}
+			page, err := l.FindCrashes(t.Context(), oplog.CrashQuery{Source: "renpy", Classes: oplog.CrashClasses})
+			if err != nil || len(page.Groups) != 1 || page.Groups[0].Title != tc.title {
+				t.Errorf("%s %q: groups %+v, %v; want one titled %q", tc.sample, wrap, page.Groups, err, tc.title)
+			}
+			runs, err := l.Runs(t.Context(), "renpy")
+			if want := tc.doing[2] != ' '; err != nil || len(runs) != 1 || (runs[0].Outcome == oplog.OutcomeCrashed) != want {
+				t.Errorf("%s %q: runs %+v, %v; want one, crashed: %v", tc.sample, wrap, runs, err, want)
+			}
+		}
+	}
+}
+
 // TestParse_GenericFactorio: a mod's crash logged twice (by the main loop
 // and by the multiplayer manager, in quotes) is two records of one crash,
 // named by the Lua error: the main loop's fatal (the game leaves the map),

@@ -27,13 +27,18 @@ import (
 // prints as the process dies (an uncaught Java or .NET exception, a
 // signal, a sanitizer, a Go panic) is always its own.
 type runtimeLayer struct {
-	p    Parser
-	own  uint32 // the kinds p reads itself (1 << kind)
-	r    report
-	cand candidate
-	last prefixFacts // what the prefix of the last line handed to p said of it
-	scr  *scripted   // Lua's and Rust's reports beneath a prefix; nil until one came
-	rich richLines   // Python's rich library's rows and boxes, read as the lines they stand for
+	p     Parser
+	own   uint32 // the kinds p reads itself (1 << kind)
+	r     report
+	cand  candidate
+	last  prefixFacts // what the prefix of the last line handed to p said of it
+	whole wholeReader // p, when it can read a file whole
+	// blank: the last line handed to p was blank past its prefix. A
+	// report after a blank line is no logger's trace of the line before
+	// it (start).
+	blank bool
+	scr   *scripted // Lua's and Rust's reports beneath a prefix; nil until one came
+	rich  richLines // Python's rich library's rows and boxes, read as the lines they stand for
 }
 
 // lineStamper is an engine's parser that reads the time a line's own
@@ -63,15 +68,33 @@ func (p *luaParser) lineTime(line string) (time.Time, bool)   { return stampOf(p
 func (p *panicParser) lineTime(line string) (time.Time, bool) { return stampOf(p.g, line) }
 func (p *rustParser) lineTime(line string) (time.Time, bool)  { return stampOf(p.g, line) }
 
+func (p *luaParser) readingWhole() bool   { return readingWhole(p.g) }
+func (p *panicParser) readingWhole() bool { return readingWhole(p.g) }
+
+// readingWhole asks p, when it is a wholeReader, whether it reads a file
+// whole.
+func readingWhole(p any) bool {
+	w, ok := p.(wholeReader)
+	return ok && w.readingWhole()
+}
+
 // withRuntimes puts the runtimes' recognisers in front of p.
 func withRuntimes(p Parser) Parser {
 	l := &runtimeLayer{p: p}
+	l.whole, _ = p.(wholeReader)
 	if o, ok := p.(reportOwner); ok {
 		for _, k := range o.ownReports() {
 			l.own |= 1 << k
 		}
 	}
 	return l
+}
+
+// wholeReader is an engine's parser that can be reading a file it makes one
+// record of, every line its own (Ren'Py's traceback.txt: its tracebacks
+// are that record's).
+type wholeReader interface {
+	readingWhole() bool
 }
 
 // reportOwner is an engine's parser that reads some reports its own way,
@@ -178,11 +201,19 @@ func (l *runtimeLayer) below(line string, end int64, f prefixFacts) []Entry {
 	if line != "" && line[0] == '=' && valgrindBlank(line) {
 		line = "" // Valgrind's pid with nothing after it: its blank line
 	}
+	body := strings.TrimSpace(line[min(len(f.prefix), len(line)):])
+	if body == "" && f.wrapped && f.from >= len(f.prefix) {
+		line = "" // a launcher's wrapper with nothing after it: "[WARNING] stderr: ", the program's blank line
+	}
+	l.blank = body == ""
 	return l.p.Line(line, end)
 }
 
 // begin starts a report, holds a candidate, or hands the line below.
 func (l *runtimeLayer) begin(out []Entry, line string, end int64) []Entry {
+	if l.whole != nil && l.whole.readingWhole() {
+		return join(out, l.below(line, end, prefixFacts{}))
+	}
 	s := trimRight(line)
 	n, facts := cutPrefix(s)
 	if gmStart(s) || defoldStart(s) || zigError(s) {
@@ -218,7 +249,7 @@ func (l *runtimeLayer) begin(out []Entry, line string, end int64) []Entry {
 		// runtime's abort (glibc's heap checks, terminate) to this layer.
 		return join(out, l.below(line, end, facts))
 	case kind == rtThrown || kind == rtRuler || kind == rtGameMaker || kind == rtLua || kind == rtZig && zigError(trimLeft(body)) ||
-		kind == rtJVM && trimLeft(body) == "#" || kind == rtV8 && level == 0:
+		kind == rtJVM && trimLeft(body) == "#" || kind == rtV8 && level == 0 || kind == rtPython && trimLeft(body) == renpyFull:
 		l.cand = candidate{held: true, kind: kind, line: line, body: body, prefixed: prefixed, facts: facts, end: end}
 		return out
 	}
@@ -275,6 +306,13 @@ func (l *runtimeLayer) confirm(out []Entry, c *candidate, line string, end int64
 		out = l.start(out, rtLua, level, c.line, c.body, c.prefixed, c.facts, c.end)
 		l.r.more(line, s, end)
 		return out, true
+	case rtPython: // "Full traceback:", a header many programs print: Ren'Py's report only when frames follow
+		if !strings.HasPrefix(t, `File "`) && t != pyTraceback {
+			return out, false
+		}
+		out = l.start(out, rtPython, oplog.LevelError, c.line, c.body, c.prefixed, c.facts, c.end)
+		l.r.more(line, s, end)
+		return out, true
 	case rtGameMaker, rtZig:
 		if c.kind == rtGameMaker && !strings.HasPrefix(t, "action number ") || c.kind == rtZig && !zigFrame(t) {
 			return out, false
@@ -297,7 +335,7 @@ func (l *runtimeLayer) start(out []Entry, kind rtKind, level oplog.Level, line, 
 	if prefixed {
 		r.e.rec.Time = l.lineTime(line)
 	}
-	if n := len(before); n > 0 && ((kind == rtPython || kind == rtThrown || kind == rtCpptrace) && l.announces(&before[n-1].Record) ||
+	if n := len(before); n > 0 && !l.blank && ((kind == rtPython || kind == rtThrown || kind == rtCpptrace) && l.announces(&before[n-1].Record) ||
 		kind == rtDefold && defoldDump(&before[n-1].Record)) {
 		r.attach, r.attached = before[n-1].Record, true
 		before = before[:n-1]

@@ -25,6 +25,37 @@ const pyRemote = "multiprocessing.pool.RemoteTraceback:"
 // in a box of '|' and '+', the sub-exceptions' tracebacks in boxes within.
 const pyGroupTraceback = "+ Exception Group Traceback (most recent call last):"
 
+// renpyFull heads Ren'Py's report of an uncaught exception on its standard
+// output and in its log.txt: the traceback through the engine's frames and
+// the game's scripts, its exception; after a blank line, what Ren'Py was
+// doing ("While running game code:") and the traceback through the
+// scripts alone. When the exception ended the game before its error screen
+// could show, the report comes twice.
+const renpyFull = "Full traceback:"
+
+// renpyDoing reports the line of Ren'Py's report before its traceback
+// through the game's scripts: what the engine was doing.
+func renpyDoing(t string) bool {
+	for _, p := range []string{"While ", "After ", "Before ", "Compiling ATL code at ", "Executing ATL code at "} {
+		if strings.HasPrefix(t, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// renpyParseError reports Ren'Py's error in a script it parsed, its place
+// and message on one line: `File "game/script.rpy", line 5: expected ':'
+// not found.`, the script's line under it.
+func renpyParseError(t string) bool {
+	_, rest, ok := strings.Cut(t, `", line `)
+	i := 0
+	for i < len(rest) && rest[i] >= '0' && rest[i] <= '9' {
+		i++
+	}
+	return ok && i > 0 && strings.HasPrefix(rest[i:], ": ")
+}
+
 // python reads a traceback: indented frames and source lines, the
 // exception's line (the report's text) unindented after them, and the
 // chained tracebacks Python prints before it.
@@ -94,6 +125,12 @@ func (r *report) pyAfterException(s, t string, end int64) bool {
 			r.message--
 			return r.add(s, end)
 		}
+	case r.renpy > 0 && r.renpy < 4 && r.e.blanks == 1 && (t == renpyFull || renpyDoing(t)):
+		// Ren'Py's report goes on: the traceback through the game's
+		// scripts, or the whole report again.
+		r.renpy++
+		r.state = stFrames
+		return r.add(s, end)
 	case t == `"""` && strings.HasPrefix(string(r.e.stack), pyRemote): // a worker's traceback ends
 		return r.add(s, end)
 	case strings.HasPrefix(t, "During handling of the above exception"),

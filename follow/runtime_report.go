@@ -88,6 +88,7 @@ type report struct {
 	ubsan      bool
 	group      bool     // Python: an exception group's traceback, in its box
 	ignored    bool     // Python: an exception it ignored follows the report's own
+	renpy      int8     // Python: the parts of Ren'Py's report read (renpyFull)
 	message    int8     // Python, C++, Java: lines of its exception's message still to come, at most
 	braces     bool     // in the properties Node prints after an error's frames: "{", "[cause]: ...", "}"
 	head       string   // an exception's line (rtThrown): the stack's first when the report joins the line before; PHP's place
@@ -120,6 +121,9 @@ func (r *report) begin(kind rtKind, line, body string, prefixed bool, level oplo
 			r.base = max(r.base-1, 0)
 		}
 		r.group = t == pyGroupTraceback
+		if t == renpyFull {
+			r.renpy = 1
+		}
 	case rtNative:
 		r.beginNative(t, end)
 	case rtThrown:

@@ -81,8 +81,11 @@ func startByFirst(t string) (rtKind, oplog.Level) {
 		if strings.HasPrefix(t, "Fatal Python error: ") {
 			return rtFaulthandler, oplog.LevelFatal
 		}
-		if strings.HasPrefix(t, `File "`) && strings.Contains(t, `", line `) && !strings.Contains(t, " in ") {
-			return rtPython, oplog.LevelError // a SyntaxError: its file, line, caret and exception
+		if strings.HasPrefix(t, `File "`) && strings.Contains(t, `", line `) && (!strings.Contains(t, " in ") || renpyParseError(t)) {
+			return rtPython, oplog.LevelError // a SyntaxError: its file, line, caret and exception; Ren'Py's error in a script
+		}
+		if t == renpyFull {
+			return rtPython, oplog.LevelError
 		}
 	case 'E':
 		if thread, ok := strings.CutPrefix(t, `Exception in thread "`); ok {

@@ -210,9 +210,11 @@ func (info *RunInfo) justAfterError(t time.Time, own uint64) bool {
 // notes, an exit handler's line, an exception ignored as it exits) and
 // when it went on (traceback.print_exc()). Other runtimes print an
 // uncaught error as one (a fatal record), and an engine's error with a
-// stack (Godot's, Unity's) never ends the game.
+// stack (Godot's, Unity's) never ends the game. Ren'Py's report of an
+// exception begins "Full traceback:".
 func traceback(stack string) bool {
-	return strings.Contains(stack[:min(len(stack), 256)], "Traceback (most recent call last):")
+	head := stack[:min(len(stack), 256)]
+	return strings.Contains(head, "Traceback (most recent call last):") || strings.HasPrefix(head, "Full traceback:")
 }
 
 // GoesOnAfter reports Python's lines before a traceback the program goes on
