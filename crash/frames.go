@@ -38,6 +38,17 @@ func atFrame(s string) string {
 
 // gdbFrame reads "#3  0x00007f3a in Engine::World::Tick (this=0x5, dt=0.1) at src/world.cpp:88".
 func gdbFrame(s string) string {
+	if sym, module, ok := coredumpParts(s); ok {
+		if name, _, _ := strings.Cut(module, "+0x"); sym == "n/a" && (module == "" || systemLibrary(name)) {
+			return "" // a system library's frame without a symbol, as backtrace_symbols' (offsetFrame)
+		} else if sym == "n/a" {
+			return oplog.ClipBytes(module, maxFrameBytes)
+		}
+		if nativeStartup(sym) {
+			return ""
+		}
+		return normalizeName(demangled(sym))
+	}
 	i := 1
 	for i < len(s) && isDigit(s[i]) {
 		i++

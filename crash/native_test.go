@@ -80,3 +80,28 @@ func TestAndroidTombstone(t *testing.T) {
 		t.Error("two places in a library without symbols: one signature")
 	}
 }
+
+// TestCoredumpFrames: systemd-coredump's frames ("#0  0x… symbol (module +
+// 0xoff)") by their symbol, a C++ one demangled; without a symbol, a
+// system library's left out and the game's by its module and offset; the C
+// runtime's start left out. The title names the game's frame, past libc's
+// raise and abort.
+func TestCoredumpFrames(t *testing.T) {
+	stack := "Stack trace of thread 4121:\n" +
+		"#0  0x00007f6184b7826c n/a (libc.so.6 + 0x8926c)\n" +
+		"#1  0x00007f6184b28a08 raise (libc.so.6 + 0x39a08)\n" +
+		"#2  0x00007f6184b11538 abort (libc.so.6 + 0x22538)\n" +
+		"#3  0x000056523211b1d7 _ZN5World10spawnEnemyEi (dungeon + 0x1e31d7)\n" +
+		"#4  0x000056523211b1c6 n/a (dungeon + 0x1e31c6)\n" +
+		"#5  0x000056523211b1c0 main (dungeon + 0x1e31c0)\n" +
+		"#6  0x00007f404821ed8a __libc_start_main (libc.so.6 + 0x25d8a)\n" +
+		"#7  0x00007f062022dac6 n/a (n/a)\n"
+	want := []string{"raise", "abort", "World::spawnEnemy", "dungeon+0x1e31c6", "main"}
+	if got := Parse(stack).Frames; !slices.Equal(got, want) {
+		t.Errorf("frames %q, want %q", got, want)
+	}
+	title, _, _ := Describe("Process 4121 (dungeon) of user 1000 dumped core.", stack)
+	if want := "Process 4121 (dungeon) of user 1000 dumped core. in World::spawnEnemy (dungeon+0x1e31d7)"; title != want {
+		t.Errorf("title %q, want %q", title, want)
+	}
+}

@@ -71,6 +71,9 @@ func frameTitle(frame string) string {
 	if _, sym, ok := androidParts(frame); ok && sym != "" {
 		return sym
 	}
+	if sym, module, ok := coredumpParts(frame); ok {
+		return demangled(sym) + " (" + module + ")"
+	}
 	switch {
 	case len(frame) > 1 && frame[0] == '#' && isDigit(frame[1]):
 		_, rest, _ := strings.Cut(frame, " ")
@@ -403,6 +406,16 @@ func rubyCMethod(l, next string) bool {
 // 0x00007f3a in Engine::World::Tick (...)" names "Engine::World::Tick (...)".
 func frameText(l string) (text, module string) {
 	s := strings.TrimPrefix(strings.TrimPrefix(l, "at "), haxeCalled)
+	if sym, module, ok := coredumpParts(s); ok {
+		if sym == "n/a" && module == "" {
+			return "<unknown>", "" // no symbol, no module: no frame of the game's
+		}
+		if sym == "n/a" {
+			return module, ""
+		}
+		name, _, _ := strings.Cut(module, "+0x")
+		return demangled(sym), name
+	}
 	if f, ok := defoldTitle(s); ok {
 		return f, ""
 	}
@@ -454,7 +467,7 @@ func engineModule(m string) bool {
 }
 
 func runtimeModule(m string) bool {
-	if androidSystem(m) {
+	if androidSystem(m) || systemLibrary(m) {
 		return true
 	}
 	switch strings.ToLower(m) {

@@ -76,6 +76,33 @@ func offsetFrame(s string) string {
 	return oplog.ClipBytes(module[strings.LastIndexAny(module, `/\`)+1:]+sym, maxFrameBytes)
 }
 
+// coredumpParts splits systemd-coredump's frame, "#0  0x000055d5d5d5d1a9
+// spawn_enemy (game + 0x11a9)" ("n/a" for a symbol it could not name),
+// into its symbol and its module with the offset in it ("game+0x11a9"),
+// "" when it names none ("n/a (n/a)").
+func coredumpParts(s string) (sym, module string, ok bool) {
+	if len(s) < 2 || s[0] != '#' || !isDigit(s[1]) {
+		return "", "", false
+	}
+	_, rest, _ := strings.Cut(s, " ")
+	addr, rest, _ := strings.Cut(strings.TrimSpace(rest), " ")
+	i := strings.LastIndex(rest, " (")
+	if !isHexStart(addr, 0) || i <= 0 || !strings.HasSuffix(rest, ")") {
+		return "", "", false
+	}
+	if strings.ContainsAny(rest[:i], " \t") {
+		return "", "", false
+	}
+	if rest[i+2:] == "n/a)" {
+		return rest[:i], "", true // neither symbol nor module: "n/a (n/a)"
+	}
+	name, off, found := strings.Cut(rest[i+2:len(rest)-1], " + 0x")
+	if !found || name == "" {
+		return "", "", false
+	}
+	return rest[:i], name + "+0x" + off, true
+}
+
 // demangled is a C++ symbol as its source names it, without its
 // parameters ("_ZN5World5spawnEi" is "World::spawn"); any other name, or
 // one that does not demangle, as it is. backtrace_symbols prints C++'s

@@ -222,6 +222,9 @@ func (p *genericParser) added(s string) {
 // isHeader reports whether s starts an entry of its own: a timestamp or a
 // level word at its start.
 func (p *genericParser) isHeader(s string) bool {
+	if n, _, _ := syslogPrefix(s); n > 0 {
+		return true
+	}
 	_, rest, stamped := p.stamp(s)
 	if stamped {
 		return true
@@ -251,8 +254,8 @@ func (p *genericParser) isHeader(s string) bool {
 	return ok
 }
 
-// begin starts an entry with line s.
-func (p *genericParser) begin(line string, end int64) {
+// beginEntry starts an entry with line s, past a system log's prefix.
+func (p *genericParser) beginEntry(line string, end int64) {
 	if t, source, ok := julHeader(line, p.clk.location()); ok {
 		p.beginJUL(t, source, end)
 		return
@@ -323,6 +326,9 @@ func (p *genericParser) begin(line string, end int64) {
 
 // lineTime returns the time line's header gives (lineStamper).
 func (p *genericParser) lineTime(line string) (time.Time, bool) {
+	if n, _, k := syslogPrefix(line); n > 0 {
+		return p.clk.syslogTime(line[:k])
+	}
 	s, _ := cutUptime(line)
 	if t, _, ok := p.stamp(s); ok {
 		return t, true
@@ -701,39 +707,6 @@ func isUpper(s string) bool {
 // undecorated and not in capitals: "Error loading texture", "Fatal error".
 func strongWord(s string) bool {
 	return strings.EqualFold(s, "error") || strings.EqualFold(s, "warning") || strings.EqualFold(s, "fatal")
-}
-
-// readingWhole reports that the held entry is Ren'Py's traceback.txt.
-func (p *genericParser) readingWhole() bool { return p.renpy && p.e.held }
-
-// renpyHeader is the first line of Ren'Py's traceback.txt (after its BOM),
-// which it also prints to the console: the simple traceback, "-- Full
-// Traceback ---", "Full traceback:", the full one, the exception line, then
-// the platform, Ren'Py's version, the game's and the time.
-const renpyHeader = "I'm sorry, but an uncaught exception occurred."
-
-// takeRenpy makes the held Ren'Py traceback's text its exception (the last
-// unindented line after an indented one) and its stack everything, header
-// first.
-func (p *genericParser) takeRenpy() {
-	st := string(p.e.stack)
-	exc, prevIndented := "", false
-	for l := range strings.Lines(st) {
-		l = strings.TrimRight(l, "\n")
-		if l == "" {
-			continue
-		}
-		if !indented(l) && prevIndented {
-			exc = l
-		}
-		prevIndented = indented(l)
-	}
-	if exc == "" {
-		return
-	}
-	text := p.e.rec.Text
-	p.e.rec.Text = oplog.ClipText(exc)
-	p.e.stack = append([]byte(text+"\n"), p.e.stack...)
 }
 
 // cutUptime cuts a leading uptime in seconds ("4044.612 Error ...",

@@ -334,6 +334,9 @@ func (l *runtimeLayer) start(out []Entry, kind rtKind, level oplog.Level, line, 
 	r.wrapped = prefixed && facts.wrapped && facts.from >= len(facts.prefix)
 	if prefixed {
 		r.e.rec.Time = l.lineTime(line)
+		if _, ident, _ := syslogPrefix(line); ident != "" && r.e.rec.Name == "" {
+			r.e.setName(ident) // the program the system's log names
+		}
 	}
 	if n := len(before); n > 0 && !l.blank && ((kind == rtPython || kind == rtThrown || kind == rtCpptrace) && l.announces(&before[n-1].Record) ||
 		kind == rtDefold && defoldDump(&before[n-1].Record)) {

@@ -23,6 +23,15 @@ import (
 // prefix begins, whose last level word is the line's (prefixFacts.level).
 func cutPrefix(line string) (n int, f prefixFacts) {
 	i := 0
+	if k, _, _ := syslogPrefix(line); k > 0 {
+		// The system log's: every line of the program has it, and no
+		// level of the line's (a wrapper's).
+		i, f.wrapped, f.from = k, true, k
+		if i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+			f.prefix = line[:i]
+			return i, f
+		}
+	}
 	for tokens := 0; tokens < 8 && i < len(line); tokens++ {
 		k, level := prefixToken(line[i:])
 		if k == 0 {
@@ -133,11 +142,16 @@ func prefixToken(s string) (int, bool) {
 	case c == 's' && (strings.HasPrefix(s, "stderr:") || strings.HasPrefix(s, "stdout:")):
 		return len("stderr:"), false
 	case 'A' <= c && c <= 'Z':
-		n := levelToken(s)
-		return n, n > 0
+		if n := levelToken(s); n > 0 {
+			return n, true
+		}
+		return pidToken(s), false
 	case 'a' <= c && c <= 'z':
 		if n := levelToken(s); n > 0 {
 			return n, true
+		}
+		if n := pidToken(s); n > 0 {
+			return n, false
 		}
 		if n := loggerToken(s); n > 0 {
 			return n, false
@@ -145,6 +159,28 @@ func prefixToken(s string) (int, bool) {
 		return namedLevel(s), false
 	}
 	return 0, false
+}
+
+// pidToken reads a program's name and process number before ": ", as the
+// kernel's log and syslog write them ("systemd-coredump[7888]: ").
+func pidToken(s string) int {
+	i := strings.IndexByte(s[:min(len(s), 64)], '[')
+	if i <= 0 {
+		return 0
+	}
+	for k := range i {
+		if c := s[k]; !isLetter(c) && !isDigit(c) && strings.IndexByte("_.-@/", c) < 0 {
+			return 0
+		}
+	}
+	j := i + 1
+	for j < len(s) && isDigit(s[j]) {
+		j++
+	}
+	if j == i+1 || j+1 >= len(s) || s[j] != ']' || s[j+1] != ':' || j+2 < len(s) && s[j+2] != ' ' {
+		return 0
+	}
+	return j + 2
 }
 
 // namedLevel reads a logger's name that a level word follows after " - "

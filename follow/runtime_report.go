@@ -47,6 +47,7 @@ const (
 	rtValgrind            // a block of Valgrind's lines, "==PID== Invalid read of size 4" and its frames (runtime_valgrind.go)
 	rtBackward            // backward-cpp's "Stack trace (most recent call last):", its frames, the signal (runtime_backward.go)
 	rtCpptrace            // cpptrace's "Stack trace (most recent call first):" and its frames (runtime_cpptrace.go)
+	rtCoredump            // systemd-coredump's "Process 48211 (game) of user 1000 dumped core." and its stack (runtime_coredump.go)
 	numKinds
 )
 
@@ -214,6 +215,8 @@ func (r *report) beginLanguage(kind rtKind, line, t string, end int64) {
 		r.beginBackward(t, end)
 	case rtCpptrace:
 		r.beginCpptrace(t, end)
+	case rtCoredump:
+		r.beginCoredump(t, end)
 	}
 }
 
@@ -305,6 +308,8 @@ func (r *report) takes(s string, end int64) bool {
 		return r.backward(s, t, end)
 	case rtCpptrace:
 		return r.cpptrace(s, t, end)
+	case rtCoredump:
+		return r.coredump(s, t, end)
 	}
 	return false
 }

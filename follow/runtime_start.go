@@ -81,11 +81,8 @@ func startByFirst(t string) (rtKind, oplog.Level) {
 		if strings.HasPrefix(t, "Fatal Python error: ") {
 			return rtFaulthandler, oplog.LevelFatal
 		}
-		if strings.HasPrefix(t, `File "`) && strings.Contains(t, `", line `) && (!strings.Contains(t, " in ") || renpyParseError(t)) {
-			return rtPython, oplog.LevelError // a SyntaxError: its file, line, caret and exception; Ren'Py's error in a script
-		}
-		if t == renpyFull {
-			return rtPython, oplog.LevelError
+		if t == renpyFull || strings.HasPrefix(t, `File "`) && strings.Contains(t, `", line `) && (!strings.Contains(t, " in ") || renpyParseError(t)) {
+			return rtPython, oplog.LevelError // Ren'Py's report; a SyntaxError: its file, line, caret and exception; Ren'Py's error in a script
 		}
 	case 'E':
 		if thread, ok := strings.CutPrefix(t, `Exception in thread "`); ok {
@@ -111,12 +108,12 @@ func startByFirst(t string) (rtKind, oplog.Level) {
 		if _, ok := assertionPlace(t); ok {
 			return rtAssert, oplog.LevelError // a game's own assertion macro, which aborts after it
 		}
-	case 'w':
-		if wineStart(t) {
-			return rtWine, oplog.LevelFatal
+	case 'P':
+		if coredumpStart(t) {
+			return rtCoredump, oplog.LevelFatal
 		}
-	case '0':
-		if wineStackOverflow(t) {
+	case 'w', '0':
+		if wineStart(t) || wineStackOverflow(t) {
 			return rtWine, oplog.LevelFatal
 		}
 	case '[':
