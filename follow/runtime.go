@@ -334,8 +334,15 @@ func (l *runtimeLayer) start(out []Entry, kind rtKind, level oplog.Level, line, 
 	r.wrapped = prefixed && facts.wrapped && facts.from >= len(facts.prefix)
 	if prefixed {
 		r.e.rec.Time = l.lineTime(line)
-		if _, ident, _ := syslogPrefix(line); ident != "" && r.e.rec.Name == "" {
-			r.e.setName(ident) // the program the system's log names
+	}
+	if r.e.rec.Name == "" {
+		// The program the system's log names: on the report's line, or,
+		// for a message of several lines, on the line its further lines
+		// are indented under.
+		if _, ident, _ := syslogPrefix(line); ident != "" {
+			r.e.setName(ident)
+		} else if _, ident, _ := syslogPrefix(l.last.prefix); ident != "" && !prefixed && indentation(body) > 0 {
+			r.e.setName(ident)
 		}
 	}
 	if n := len(before); n > 0 && !l.blank && ((kind == rtPython || kind == rtThrown || kind == rtCpptrace) && l.announces(&before[n-1].Record) ||

@@ -48,7 +48,8 @@ func TestSyslogPrefix(t *testing.T) {
 }
 
 // TestParse_SystemLog: a game server's journal (journalctl's short form:
-// its lines, a Python traceback beneath the prefix on every line, systemd's
+// its lines, a Python traceback beneath the prefix on every line and one
+// in a message of several lines, its further lines indented, systemd's
 // lines that say the service failed, the kernel's segfault line and
 // systemd-coredump's report with its stack), the kernel's log of a core
 // dump and coredumpctl's report, imported, followed as they are written
@@ -73,12 +74,15 @@ func TestParse_SystemLog(t *testing.T) {
 			{oplog.LevelError, "gameserver", "KeyError: 'boss'", `File "/srv/game/server.py", line 8, in spawn_enemy`},
 			{oplog.LevelError, "systemd", "gameserver.service: Main process exited, code=exited, status=1/FAILURE", ""},
 			{oplog.LevelError, "systemd", "gameserver.service: Failed with result 'exit-code'.", ""},
+			{oplog.LevelInfo, "systemd", "Started gameserver.service", ""},
+			{oplog.LevelInfo, "gameserver", "spawn failed", ""},
+			{oplog.LevelError, "gameserver", "KeyError: 'troll'", `File "/srv/game/server.py", line 8, in spawn_enemy`},
 			{oplog.LevelError, "kernel", "dungeon[4388]: segfault at 0", ""},
 			{oplog.LevelError, "systemd-coredump", "Process 4388 (dungeon) of user 1000 terminated abnormally with signal 11/SEGV", ""},
 			{oplog.LevelFatal, "dungeon", "Process 4388 (dungeon) of user 1000 dumped core.", "#2  0x000055d5d5d5d3f0 main (dungeon + 0x13f0)"},
 			{oplog.LevelError, "systemd", "dungeon.service: Main process exited, code=dumped, status=11/SEGV", ""},
 		}, []string{"Process 4388 (dungeon) of user 1000 dumped core. in World::spawnEnemy (dungeon+0x11a9)",
-			`KeyError: 'boss' in File "/srv/game/server.py", line 8, in spawn_enemy`}},
+			`KeyError: 'troll' in File "/srv/game/server.py", line 8, in spawn_enemy`}}, // one crash twice: titled by its newest
 		{"generic/journal_systemd_933.txt", []want{
 			{oplog.LevelInfo, "systemd-journal", "Permanent journal (/var/log/journal/) is currently using 120.0M.", "Enforced usage limit is thus 840.9M."},
 			{oplog.LevelError, "systemd", "systemd-journald.service: Main process exited, code=dumped, status=6/ABRT", ""},
