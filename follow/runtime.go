@@ -33,6 +33,7 @@ type runtimeLayer struct {
 	cand  candidate
 	last  prefixFacts // what the prefix of the last line handed to p said of it
 	whole wholeReader // p, when it can read a file whole
+	ident string      // the program of the system log's line whose escaped lines are read (syslogLines)
 	// blank: the last line handed to p was blank past its prefix. A
 	// report after a blank line is no logger's trace of the line before
 	// it (start).
@@ -122,6 +123,11 @@ type candidate struct {
 func (l *runtimeLayer) Name() string { return l.p.Name() }
 
 func (l *runtimeLayer) Line(line string, end int64) []Entry {
+	if i := strings.IndexByte(line, '#'); i > 20 && strings.Contains(line[i:], syslogNewline) { // rsyslog's escaped line breaks, after its prefix
+		if n, _, _ := syslogPrefix(line); n > 0 {
+			return l.syslogLines(line, end)
+		}
+	}
 	lines := l.rich.line(line, end)
 	if len(lines) == 1 {
 		return l.line(lines[0].s, lines[0].end)
@@ -343,6 +349,8 @@ func (l *runtimeLayer) start(out []Entry, kind rtKind, level oplog.Level, line, 
 			r.e.setName(ident)
 		} else if _, ident, _ := syslogPrefix(l.last.prefix); ident != "" && !prefixed && indentation(body) > 0 {
 			r.e.setName(ident)
+		} else if l.ident != "" && !prefixed {
+			r.e.setName(l.ident) // a line of an escaped message (syslogLines)
 		}
 	}
 	if n := len(before); n > 0 && !l.blank && ((kind == rtPython || kind == rtThrown || kind == rtCpptrace) && l.announces(&before[n-1].Record) ||

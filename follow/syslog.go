@@ -162,3 +162,25 @@ func systemLevel(text string) (oplog.Level, bool) {
 	}
 	return 0, false
 }
+
+// syslogNewline is how rsyslog writes a line break in a message (and
+// syslogTab a tab), its control characters escaped: a message of several
+// lines is one line of /var/log/messages ("… dumped core.#012#012Stack
+// trace of thread 27696:#012#0  0x…").
+const (
+	syslogNewline = "#012"
+	syslogTab     = "#011"
+)
+
+// syslogLines reads a system log's line whose message has its line breaks
+// escaped as the lines it stands for: the first with its prefix, the
+// others as the message's further lines.
+func (l *runtimeLayer) syslogLines(line string, end int64) []Entry {
+	var out []Entry
+	_, l.ident, _ = syslogPrefix(line)
+	for part := range strings.SplitSeq(line, syslogNewline) {
+		out = join(out, l.line(strings.ReplaceAll(part, syslogTab, "\t"), end))
+	}
+	l.ident = ""
+	return out
+}

@@ -50,7 +50,8 @@ func TestSyslogPrefix(t *testing.T) {
 // TestParse_SystemLog: a game server's journal (journalctl's short form:
 // its lines, a Python traceback beneath the prefix on every line and one
 // in a message of several lines, its further lines indented, systemd's
-// lines that say the service failed, the kernel's segfault line and
+// lines that say the service failed, rsyslog's lines whose messages' line
+// breaks it escaped ("#012"), the kernel's segfault line and
 // systemd-coredump's report with its stack), the kernel's log of a core
 // dump and coredumpctl's report, imported, followed as they are written
 // and printed by a program mcplogd runs: each line named by its program and timed by the prefix, the
@@ -83,6 +84,15 @@ func TestParse_SystemLog(t *testing.T) {
 			{oplog.LevelError, "systemd", "dungeon.service: Main process exited, code=dumped, status=11/SEGV", ""},
 		}, []string{"Process 4388 (dungeon) of user 1000 dumped core. in World::spawnEnemy (dungeon+0x11a9)",
 			`KeyError: 'troll' in File "/srv/game/server.py", line 8, in spawn_enemy`}}, // one crash twice: titled by its newest
+		{"generic/messages_gameserver.txt", []want{
+			{oplog.LevelInfo, "gameserver", "loading world", ""},
+			{oplog.LevelInfo, "gameserver", "spawn failed", ""},
+			{oplog.LevelError, "gameserver", "KeyError: 'boss'", "  File \"/srv/game/server.py\", line 8, in spawn_enemy\n    return ENEMIES[kind]\nKeyError: 'boss'"},
+			{oplog.LevelInfo, "gameserver", "shutting down", ""},
+		}, []string{`KeyError: 'boss' in File "/srv/game/server.py", line 8, in spawn_enemy`}},
+		{"generic/messages_coredump_27503.txt", []want{
+			{oplog.LevelFatal, "plasmashell", "Process 27027 (plasmashell) of user 1000 dumped core.", "Stack trace of thread 27696:\n#0  0x00007f4816e2fe73 _ZN7logging10LogMessageD2Ev"},
+		}, []string{"Process 27027 (plasmashell) of user 1000 dumped core. in logging::LogMessage::~LogMessage (libQt5WebEngineCore.so.5+0x2a2fe73)"}},
 		{"generic/journal_systemd_933.txt", []want{
 			{oplog.LevelInfo, "systemd-journal", "Permanent journal (/var/log/journal/) is currently using 120.0M.", "Enforced usage limit is thus 840.9M."},
 			{oplog.LevelError, "systemd", "systemd-journald.service: Main process exited, code=dumped, status=6/ABRT", ""},
