@@ -42,6 +42,8 @@ type marking struct {
 	newRun    string  // set by startRun: why the next entry starts a run
 	launched  bool    // the runs are launches (mcplogd run): no banner or parser starts one
 	owned     bool    // another writer starts and ends the runs (Options.RunsOwned): no run or exit marker at all
+	unit      string  // the systemd service whose starts and ends are the runs (markers_systemd.go)
+	unitEnded bool    // its run's end was read
 	compiling bool    // a compile started and has no outcome yet
 	errors    int     // its compile errors so far
 	held      []Entry // a file's first entries, until its banner says whether they start its run (hold)
@@ -290,7 +292,7 @@ func (m *marking) markers(r *oplog.Record) (before, after []oplog.Record) {
 		return nil, nil
 	}
 	again := !m.launched && m.bannerless() && m.relaunch(r)
-	if m.newRun == "" && !again && r.Name != "compiler" && !mayMark(r.Text) {
+	if m.newRun == "" && !again && r.Name != "compiler" && r.Name != "systemd" && !mayMark(r.Text) {
 		m.noteFirst(r, m.sinceRun >= 0)
 		if m.sinceRun >= 0 {
 			m.sinceRun++
@@ -318,6 +320,9 @@ func (m *marking) markers(r *oplog.Record) (before, after []oplog.Record) {
 		before = append(before, marker(r, oplog.MarkerRun, oplog.LevelInfo, "run started: the game's first line again, after its last line ended it",
 			(&runInfo{reason: "relaunched"}).data()))
 		m.runStarted()
+	}
+	if !ok && m.newRun == "" && !again {
+		before, after = m.systemdMarkers(r, before, after)
 	}
 	m.noteFirst(r, m.sinceRun >= 0)
 	if m.sinceRun >= 0 {

@@ -78,6 +78,7 @@ func TestParse_SystemLog(t *testing.T) {
 			{oplog.LevelInfo, "systemd", "Started gameserver.service", ""},
 			{oplog.LevelInfo, "gameserver", "spawn failed", ""},
 			{oplog.LevelError, "gameserver", "KeyError: 'troll'", `File "/srv/game/server.py", line 8, in spawn_enemy`},
+			{oplog.LevelError, "systemd", "gameserver.service: Main process exited, code=exited, status=1/FAILURE", ""},
 			{oplog.LevelError, "kernel", "dungeon[4388]: segfault at 0", ""},
 			{oplog.LevelError, "systemd-coredump", "Process 4388 (dungeon) of user 1000 terminated abnormally with signal 11/SEGV", ""},
 			{oplog.LevelFatal, "dungeon", "Process 4388 (dungeon) of user 1000 dumped core.", "#2  0x000055d5d5d5d3f0 main (dungeon + 0x13f0)"},
@@ -148,5 +149,80 @@ func TestParse_SystemLog(t *testing.T) {
 		if want := slices.Sorted(slices.Values(tc.titles)); !slices.Equal(titles, want) {
 			t.Errorf("%s: crash titles %q, want %q", tc.sample, titles, want)
 		}
+	}
+}
+
+// TestMarkers_SystemdRuns: a service's journal, imported and followed:
+// systemd's "Started" starts a run of the first service it names, the
+// main process's end ends it (a failing status just after a traceback:
+// crashed of that traceback; SIGSEGV with its core dumped: fatal), and
+// "Deactivated successfully." ends one cleanly. Another service's lines,
+// systemd's own (systemd-coredump@…) and a user's manager (user@…) mark
+// nothing.
+func TestMarkers_SystemdRuns(t *testing.T) {
+	journal := "Dec 07 12:00:00 devbox systemd[1]: Started systemd-coredump@3-48230-0.service - Process Core Dump (PID 48230/UID 0).\n" +
+		"Dec 07 12:00:00 devbox systemd[1]: Started user@1000.service - User Manager for UID 1000.\n" +
+		"Dec 07 12:00:01 devbox systemd[1]: Started dungeon.service - Dungeon.\n" +
+		"Dec 07 12:00:02 devbox dungeon[4121]: INFO loading world\n" +
+		"Dec 07 12:00:03 devbox dungeon[4121]: Traceback (most recent call last):\n" +
+		"Dec 07 12:00:03 devbox dungeon[4121]:   File \"/srv/dungeon/main.py\", line 8, in spawn\n" +
+		"Dec 07 12:00:03 devbox dungeon[4121]: KeyError: 'boss'\n" +
+		"Dec 07 12:00:03 devbox systemd[1]: dungeon.service: Main process exited, code=exited, status=1/FAILURE\n" +
+		"Dec 07 12:00:04 devbox systemd[1]: Started chat.service - Chat.\n" +
+		"Dec 07 12:00:05 devbox systemd[1]: chat.service: Main process exited, code=exited, status=1/FAILURE\n" +
+		"Dec 07 12:00:08 devbox systemd[1]: Started dungeon.service - Dungeon.\n" +
+		"Dec 07 12:00:09 devbox dungeon[4170]: INFO loading world\n" +
+		"Dec 07 12:00:10 devbox systemd[1]: dungeon.service: Main process exited, code=dumped, status=11/SEGV\n" +
+		"Dec 07 12:00:10 devbox systemd[1]: dungeon.service: Failed with result 'core-dump'.\n" +
+		"Dec 07 12:00:20 devbox systemd[1]: Started dungeon.service - Dungeon.\n" +
+		"Dec 07 12:00:21 devbox dungeon[4201]: INFO loading world\n" +
+		"Dec 07 12:00:30 devbox systemd[1]: Stopping dungeon.service - Dungeon...\n" +
+		"Dec 07 12:00:30 devbox systemd[1]: dungeon.service: Deactivated successfully.\n" +
+		"Dec 07 12:00:30 devbox systemd[1]: Stopped dungeon.service - Dungeon.\n"
+	l := mustLog(t)
+	mustImport(t, l, []byte(journal), ImportOptions{Source: "journal"})
+	recs := ofSource(t, l, "journal")
+	followed := followInChunks(t, []byte(journal), rand.New(rand.NewPCG(9, 9)))
+	var marks, followedMarks []string
+	for _, r := range recs {
+		if r.Kind == oplog.KindMarker && (r.Name == oplog.MarkerRun || r.Name == oplog.MarkerExit) {
+			marks = append(marks, r.Level.String()+" "+r.Text+" "+string(r.Data))
+		}
+	}
+	for _, r := range followed {
+		if r.Kind == oplog.KindMarker && (r.Name == oplog.MarkerRun || r.Name == oplog.MarkerExit) && !strings.Contains(r.Text, "log file") {
+			data, _, cut := strings.Cut(string(r.Data), `,"file":`) // where the follower read it
+			if cut {
+				data += "}"
+			}
+			followedMarks = append(followedMarks, r.Level.String()+" "+r.Text+" "+data)
+		}
+	}
+	want := []string{
+		`info run started: systemd started dungeon.service {"reason":"service"}`,
+		`error dungeon.service exited with status 1 {"exitCode":1}`,
+		`info run started: systemd started dungeon.service {"reason":"service"}`,
+		`fatal dungeon.service killed by signal 11 (SIGSEGV, core dumped) {"signal":"SIGSEGV","signalNumber":11,"coreDumped":true}`,
+		`info run started: systemd started dungeon.service {"reason":"service"}`,
+		`info dungeon.service exited {"reason":"service"}`,
+	}
+	if !slices.Equal(marks, want) {
+		t.Errorf("imported, the markers:\n  %s\nwant:\n  %s", strings.Join(marks, "\n  "), strings.Join(want, "\n  "))
+	}
+	if !slices.Equal(followedMarks, want) {
+		t.Errorf("followed, the markers:\n  %s\nwant:\n  %s", strings.Join(followedMarks, "\n  "), strings.Join(want, "\n  "))
+	}
+	runs, err := l.Runs(t.Context(), "journal")
+	if err != nil {
+		t.Fatal(err)
+	}
+	crash, _ := find(recs, func(r *oplog.Record) bool { return r.Text == "KeyError: 'boss'" })
+	var got []string
+	for _, r := range runs {
+		got = append(got, r.Outcome)
+	}
+	// The lines before the service's first start are a run of their own.
+	if !slices.Equal(got, []string{oplog.OutcomeEnded, oplog.OutcomeCrashed, oplog.OutcomeCrashed, oplog.OutcomeExited}) || runs[1].CrashID != crash.ID {
+		t.Errorf("runs %+v; want ended, crashed of record %d, crashed, exited", runs, crash.ID)
 	}
 }
