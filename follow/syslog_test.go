@@ -183,21 +183,7 @@ func TestMarkers_SystemdRuns(t *testing.T) {
 	mustImport(t, l, []byte(journal), ImportOptions{Source: "journal"})
 	recs := ofSource(t, l, "journal")
 	followed := followInChunks(t, []byte(journal), rand.New(rand.NewPCG(9, 9)))
-	var marks, followedMarks []string
-	for _, r := range recs {
-		if r.Kind == oplog.KindMarker && (r.Name == oplog.MarkerRun || r.Name == oplog.MarkerExit) {
-			marks = append(marks, r.Level.String()+" "+r.Text+" "+string(r.Data))
-		}
-	}
-	for _, r := range followed {
-		if r.Kind == oplog.KindMarker && (r.Name == oplog.MarkerRun || r.Name == oplog.MarkerExit) && !strings.Contains(r.Text, "log file") {
-			data, _, cut := strings.Cut(string(r.Data), `,"file":`) // where the follower read it
-			if cut {
-				data += "}"
-			}
-			followedMarks = append(followedMarks, r.Level.String()+" "+r.Text+" "+data)
-		}
-	}
+	marks, followedMarks := runMarks(recs), runMarks(followed)
 	want := []string{
 		`info run started: systemd started dungeon.service {"reason":"service"}`,
 		`error dungeon.service exited with status 1 {"exitCode":1}`,
@@ -206,11 +192,10 @@ func TestMarkers_SystemdRuns(t *testing.T) {
 		`info run started: systemd started dungeon.service {"reason":"service"}`,
 		`info dungeon.service exited {"reason":"service"}`,
 	}
-	if !slices.Equal(marks, want) {
-		t.Errorf("imported, the markers:\n  %s\nwant:\n  %s", strings.Join(marks, "\n  "), strings.Join(want, "\n  "))
-	}
-	if !slices.Equal(followedMarks, want) {
-		t.Errorf("followed, the markers:\n  %s\nwant:\n  %s", strings.Join(followedMarks, "\n  "), strings.Join(want, "\n  "))
+	for way, got := range map[string][]string{"imported": marks, "followed": followedMarks} {
+		if !slices.Equal(got, want) {
+			t.Errorf("%s, the markers:\n  %s\nwant:\n  %s", way, strings.Join(got, "\n  "), strings.Join(want, "\n  "))
+		}
 	}
 	runs, err := l.Runs(t.Context(), "journal")
 	if err != nil {
@@ -225,4 +210,22 @@ func TestMarkers_SystemdRuns(t *testing.T) {
 	if !slices.Equal(got, []string{oplog.OutcomeEnded, oplog.OutcomeCrashed, oplog.OutcomeCrashed, oplog.OutcomeExited}) || runs[1].CrashID != crash.ID {
 		t.Errorf("runs %+v; want ended, crashed of record %d, crashed, exited", runs, crash.ID)
 	}
+}
+
+// runMarks are the run and exit markers of recs as "level text data",
+// without where a follower read them and the run a file's first line
+// starts.
+func runMarks(recs []oplog.Record) []string {
+	var out []string
+	for _, r := range recs {
+		if r.Kind != oplog.KindMarker || r.Name != oplog.MarkerRun && r.Name != oplog.MarkerExit || strings.Contains(r.Text, "log file") {
+			continue
+		}
+		data, _, cut := strings.Cut(string(r.Data), `,"file":`)
+		if cut {
+			data += "}"
+		}
+		out = append(out, r.Level.String()+" "+r.Text+" "+data)
+	}
+	return out
 }
