@@ -297,16 +297,19 @@ const (
 )
 
 // tick stores what is pending, and the held entry once output was quiet
-// for Quiet; a cut line (lineCutter) whose newline has not come by then
+// for Quiet (after reportPause while it is a report that pauses); a cut line (lineCutter) whose newline has not come by then
 // is stored too, so that output that never ends its line is recorded.
 func (c *capture) tick() {
-	if !c.flushed && quietFor(c.parser, c.opts.Quiet, time.Since(c.lastData)) {
-		if c.lines.cut() {
-			c.times.read(c.read, c.lastData)
-			c.add(c.parser.Line(cleanLine(c.lines.take()), c.read))
+	if since := time.Since(c.lastData); !c.flushed && since >= c.opts.Quiet {
+		c.add(settle(c.parser))
+		if quietFor(c.parser, c.opts.Quiet, since) {
+			if c.lines.cut() {
+				c.times.read(c.read, c.lastData)
+				c.add(c.parser.Line(cleanLine(c.lines.take()), c.read))
+			}
+			c.add(c.parser.Flush())
+			c.flushed = true
 		}
-		c.add(c.parser.Flush())
-		c.flushed = true
 	}
 	c.store()
 }

@@ -350,9 +350,12 @@ func (f *Follower) pass() (busy, active bool) {
 	if f.checkRotated() {
 		return true, true
 	}
-	if !f.flushed && quietFor(f.parser, f.opts.Quiet, time.Since(f.lastData)) {
-		f.addEntries(f.parser.Flush())
-		f.flushed = true
+	if since := time.Since(f.lastData); !f.flushed && since >= f.opts.Quiet {
+		f.addEntries(settle(f.parser))
+		if quietFor(f.parser, f.opts.Quiet, since) {
+			f.addEntries(f.parser.Flush())
+			f.flushed = true
+		}
 		_ = f.store()
 	}
 	return false, n > 0

@@ -3,9 +3,11 @@ package follow
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -295,4 +297,86 @@ func withoutRuns(recs []oplog.Record) []oplog.Record {
 		out = append(out, r)
 	}
 	return out
+}
+
+// TestFollow_ReportPausesInFirstLines: a report that pauses after its
+// first line (Wine's while winedbg starts, AddressSanitizer's while it
+// symbolizes the frames) among a file's first lines, before the format is
+// clear, is waited for as anywhere else: followed, and printed under
+// mcplogd run, with a pause of several holds after that line, it is one
+// record, as a one-shot parse makes it.
+func TestFollow_ReportPausesInFirstLines(t *testing.T) {
+	const quiet = 30 * time.Millisecond
+	for _, c := range []struct{ fixture, first string }{
+		{"testdata/wine/stripped-wine8.log", "wine: Unhandled page fault on write access"},
+		{"testdata/runtimes/c_asan_overflow.txt", "==26339==ERROR: AddressSanitizer: stack-overflow"},
+	} {
+		data, err := os.ReadFile(c.fixture)
+		if err != nil {
+			t.Fatal(err)
+		}
+		i := bytes.Index(data, []byte(c.first))
+		if i < 0 || bytes.Count(data[:i], []byte("\n")) >= detectLines {
+			t.Fatalf("%s: %q is not among its first %d lines", c.fixture, c.first, detectLines)
+		}
+		pause := i + bytes.IndexByte(data[i:], '\n') + 1
+		var want []string
+		for _, r := range oneShot(t, data) {
+			if r.Level >= oplog.LevelError {
+				want = append(want, r.Text+"\n"+r.Stack)
+			}
+		}
+		if len(want) != 1 {
+			t.Fatalf("%s: a one-shot parse has %d errors, want the report", c.fixture, len(want))
+		}
+		check := func(how string, recs []oplog.Record) {
+			t.Helper()
+			var got []string
+			for _, r := range recs {
+				if r.Level >= oplog.LevelError && r.Kind != oplog.KindMarker {
+					got = append(got, r.Text+"\n"+r.Stack)
+				}
+			}
+			if len(got) != 1 || got[0] != want[0] {
+				t.Errorf("%s %s with a pause after %q: %d errors, want the one report\n got  %.300q\n want %.300q", how, c.fixture, c.first, len(got), got, want)
+			}
+		}
+
+		l := mustLog(t)
+		path := filepath.Join(t.TempDir(), "game.log")
+		f := mustStart(t, l, Options{Name: testSource, Path: path, Poll: 2 * time.Millisecond, Quiet: quiet})
+		if err := os.WriteFile(path, data[:pause], 0o644); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(10 * quiet) // the report's pause: the follower sees a quiet file
+		w, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := w.Write(data[pause:]); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		waitLines(t, f, uint64(bytes.Count(data, []byte("\n"))))
+		mustClose(t, f)
+		check("followed", stored(t, l))
+
+		if runtime.GOOS == "windows" {
+			continue
+		}
+		dir := t.TempDir()
+		first, rest := filepath.Join(dir, "first"), filepath.Join(dir, "rest")
+		if os.WriteFile(first, data[:pause], 0o644) != nil || os.WriteFile(rest, data[pause:], 0o644) != nil {
+			t.Fatal("writing the parts")
+		}
+		l = mustLog(t)
+		sleep := fmt.Sprintf("%.2f", (10 * quiet).Seconds())
+		if _, err := RunCommand(t.Context(), l, CommandOptions{Name: "run", Quiet: quiet,
+			Args: []string{"sh", "-c", `cat "$1"; sleep ` + sleep + `; cat "$2"`, "sh", first, rest}}); err != nil {
+			t.Fatal(err)
+		}
+		check("mcplogd run", ofSource(t, l, "run"))
+	}
 }

@@ -59,7 +59,8 @@ func withMarkers(p Parser) Parser {
 	return &marking{p: p, sinceRun: -1, relaunchState: relaunchState{firstDue: true}}
 }
 
-func (m *marking) waiting() bool { return waitingFor(m.p) }
+func (m *marking) waiting() bool   { return waitingFor(m.p) }
+func (m *marking) settle() []Entry { return m.hold(settle(m.p), false) }
 
 // withMarkersOwned is withMarkers when owned is false; when it is true,
 // another writer starts and ends the runs: compile markers only.

@@ -63,6 +63,15 @@ func (a *autoParser) Flush() []Entry {
 
 func (a *autoParser) waiting() bool { return a.p != nil && waitingFor(a.p) }
 
+// settle chooses the parser with the lines held (settler): the output went
+// quiet, as before a flush.
+func (a *autoParser) settle() []Entry {
+	if a.p == nil && len(a.lines) > 0 {
+		return a.choose()
+	}
+	return nil
+}
+
 // choose picks the parser and replays the lines held into it.
 func (a *autoParser) choose() []Entry {
 	a.p = detectedParser(a.pick(), a.clk)

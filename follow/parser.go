@@ -43,6 +43,23 @@ func waitingFor(p Parser) bool {
 	return ok && w.waiting()
 }
 
+// settler is a Parser that may hold lines it has not parsed yet (the
+// autoParser, until the format is clear): settle parses them, as a flush
+// would, and returns their entries but the one the parser then holds.
+// Called once output went quiet, before waitingFor: a report that pauses
+// after its first line among a file's first lines is waited for too.
+type settler interface {
+	settle() []Entry
+}
+
+// settle returns the entries of the lines p held unparsed, if any.
+func settle(p Parser) []Entry {
+	if s, ok := p.(settler); ok {
+		return s.settle()
+	}
+	return nil
+}
+
 // quietFor reports whether output that has been quiet for quiet since its
 // last bytes ends the entry p holds: after quiet, or reportPause when p
 // waits for the rest of a report.
