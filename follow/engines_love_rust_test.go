@@ -4,6 +4,7 @@ package follow
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -102,14 +103,18 @@ func buildRust(t *testing.T) string {
 	if _, err := os.Stat("/usr/share/cargo/registry/tracing-subscriber-0.3.16"); err != nil {
 		needEngine(t, "/usr/share/cargo/registry/tracing-subscriber-0.3.16") // librust-tracing-subscriber-dev
 	}
-	dir := copyGame(t, "rust")
-	cmd := exec.Command(cargo, "build", "--offline", "--quiet")
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "CARGO_TARGET_DIR="+filepath.Join(dir, "target"))
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("cargo build: %v\n%s", err, out)
-	}
-	return filepath.Join(dir, "target", "debug", "probe")
+	return shared(t, "rust", func(dir string) (string, error) {
+		if err := os.CopyFS(dir, os.DirFS(filepath.Join("testdata", "engines", "rust"))); err != nil {
+			return "", err
+		}
+		cmd := exec.Command(cargo, "build", "--offline", "--quiet")
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "CARGO_TARGET_DIR="+filepath.Join(dir, "target"))
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return "", fmt.Errorf("cargo build: %v\n%s", err, out)
+		}
+		return filepath.Join(dir, "target", "debug", "probe"), nil
+	})
 }
 
 // TestEngine_Rust: a program logging through tracing-subscriber's fmt

@@ -28,23 +28,52 @@ func needWine(t *testing.T) string {
 	return needEngine(t, "wine64")
 }
 
-// wineEnv is the environment of a test's Wine: its own prefix and home,
-// whose wineserver is stopped before they are removed (it writes the
+// wineEnv is the environment of the tests' Wine: a prefix and home of
+// their own, made once (wineboot takes seconds), whose wineserver is
+// stopped after the last test, before they are removed (it writes the
 // prefix's registry as it exits, seconds after the last program).
-func wineEnv(t *testing.T) []string {
+func wineEnv(t *testing.T, wine string) []string {
 	t.Helper()
-	prefix, home := filepath.Join(t.TempDir(), "prefix"), t.TempDir()
-	env := append(os.Environ(), "WINEPREFIX="+prefix, "HOME="+home)
-	t.Cleanup(func() { // before the TempDirs' removal (cleanups run last first)
+	dir := filepath.Join(sharedDir, "wine")
+	env := append(os.Environ(), "WINEPREFIX="+filepath.Join(dir, "prefix"), "HOME="+dir)
+	shared(t, "wine", func(string) (string, error) {
 		server, err := exec.LookPath("wineserver")
 		if err != nil {
 			server = "/usr/lib/wine/wineserver"
 		}
-		for _, flag := range []string{"-k", "-w"} {
-			cmd := exec.Command(server, flag)
-			cmd.Env = env
-			_ = cmd.Run() // no server running: nothing to stop
+		atExit(func() {
+			for _, flag := range []string{"-k", "-w"} {
+				cmd := exec.Command(server, flag)
+				cmd.Env = env
+				_ = cmd.Run() // no server running: nothing to stop
+			}
+		})
+		// A server that outlives each program: a program then starts in
+		// under a second, where one that starts the server (and Wine's
+		// explorer and services) takes seconds more.
+		if err := os.Mkdir(filepath.Join(dir, "prefix"), 0o755); err != nil {
+			return "", err
 		}
+		cmd := exec.Command(server, "-p")
+		cmd.Env = env // no output: the server it leaves would hold a pipe open
+		if err := cmd.Run(); err != nil {
+			return "", fmt.Errorf("wineserver -p: %v", err)
+		}
+		// Its output to a file: Wine's services it starts live on with the
+		// server and would hold a pipe open.
+		out := filepath.Join(dir, "wineboot.log")
+		f, err := os.Create(out)
+		if err != nil {
+			return "", err
+		}
+		defer f.Close()
+		cmd = exec.Command(wine, "wineboot", "--init")
+		cmd.Env, cmd.Stdout, cmd.Stderr = append(env, "DISPLAY=", "WINEDEBUG=-all"), f, f
+		if err := cmd.Run(); err != nil {
+			b, _ := os.ReadFile(out)
+			return "", fmt.Errorf("wineboot: %v\n%s", err, b)
+		}
+		return "", nil
 	})
 	return env
 }
@@ -71,7 +100,7 @@ func TestEngine_WineCrash(t *testing.T) {
 		return exe
 	}
 	game, stripped := build("game.exe", "-gdwarf-4"), build("stripped.exe", "-s")
-	env := append(wineEnv(t), "DISPLAY=")
+	env := append(wineEnv(t, wine), "DISPLAY=")
 	l := mustLog(t)
 
 	// checkCrash checks a source's run: one fatal record, Wine's report,
@@ -166,7 +195,7 @@ func TestEngine_WineAssert(t *testing.T) {
 		t.Fatalf("build: %v\n%s", err, b)
 	}
 	place := fmt.Sprintf("assert.c:%d", langLineOf(t, filepath.Join(dir, "assert.c"), "CRASH:assert"))
-	env := append(wineEnv(t), "DISPLAY=", "WINEDEBUG=-all")
+	env := append(wineEnv(t, wine), "DISPLAY=", "WINEDEBUG=-all")
 	l := mustLog(t)
 	l.SetCrashes(crash.New(l, nil))
 	_, printed := runGame(t, l, "wine", CommandOptions{Args: []string{wine, exe}, Env: env, Dir: dir})
