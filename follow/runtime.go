@@ -123,7 +123,7 @@ type candidate struct {
 func (l *runtimeLayer) Name() string { return l.p.Name() }
 
 func (l *runtimeLayer) Line(line string, end int64) []Entry {
-	if i := strings.IndexByte(line, '#'); i > 20 && strings.Contains(line[i:], syslogNewline) { // rsyslog's escaped line breaks, after its prefix
+	if i := strings.IndexByte(line, '#'); i > 20 && strings.Contains(line[i:], syslogNewline) && syslogEscaped(line) { // rsyslog's escaped line breaks, after its prefix
 		if n, _, _ := syslogPrefix(line); n > 0 {
 			return l.syslogLines(line, end)
 		}

@@ -172,15 +172,59 @@ const (
 	syslogTab     = "#011"
 )
 
+// syslogEscape reports whether s[i:] begins an escaped line break or tab:
+// "#012" or "#011" not followed by a digit ("#0123" is a number).
+func syslogEscape(s string, i int) bool {
+	if !strings.HasPrefix(s[i:], syslogNewline) && !strings.HasPrefix(s[i:], syslogTab) {
+		return false
+	}
+	return i+4 == len(s) || s[i+4] < '0' || s[i+4] > '9'
+}
+
+// syslogEscaped reports whether line's message has its line breaks
+// escaped: at least two escapes, one a line break. A single one may be the
+// message's own ("map #012 loaded"), and a message of two lines is kept
+// whole rather than a number cut.
+func syslogEscaped(line string) bool {
+	n, newline := 0, false
+	for i := strings.IndexByte(line, '#'); i >= 0 && i < len(line); {
+		if syslogEscape(line, i) {
+			n++
+			newline = newline || line[i+3] == '2'
+			i += 4
+		} else {
+			i++
+		}
+		j := strings.IndexByte(line[i:], '#')
+		if j < 0 {
+			break
+		}
+		i += j
+	}
+	return n >= 2 && newline
+}
+
 // syslogLines reads a system log's line whose message has its line breaks
 // escaped as the lines it stands for: the first with its prefix, the
 // others as the message's further lines.
 func (l *runtimeLayer) syslogLines(line string, end int64) []Entry {
 	var out []Entry
 	_, l.ident, _ = syslogPrefix(line)
-	for part := range strings.SplitSeq(line, syslogNewline) {
-		out = join(out, l.line(strings.ReplaceAll(part, syslogTab, "\t"), end))
+	var part strings.Builder
+	for i := 0; i < len(line); i++ {
+		switch {
+		case line[i] == '#' && syslogEscape(line, i) && line[i+3] == '1':
+			part.WriteByte('\t')
+			i += 3
+		case line[i] == '#' && syslogEscape(line, i):
+			out = join(out, l.line(part.String(), end))
+			part.Reset()
+			i += 3
+		default:
+			part.WriteByte(line[i])
+		}
 	}
+	out = join(out, l.line(part.String(), end))
 	l.ident = ""
 	return out
 }

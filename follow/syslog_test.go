@@ -87,6 +87,8 @@ func TestParse_SystemLog(t *testing.T) {
 			`KeyError: 'troll' in File "/srv/game/server.py", line 8, in spawn_enemy`}}, // one crash twice: titled by its newest
 		{"generic/messages_gameserver.txt", []want{
 			{oplog.LevelInfo, "gameserver", "loading world", ""},
+			{oplog.LevelInfo, "gameserver", "loaded map #012 with 3 players, banner colour #0123ab", ""}, // a number, not a line break
+			{oplog.LevelInfo, "gameserver", "config error#012  line 4: bad key", ""},                     // one escape alone: kept whole
 			{oplog.LevelInfo, "gameserver", "spawn failed", ""},
 			{oplog.LevelError, "gameserver", "KeyError: 'boss'", "  File \"/srv/game/server.py\", line 8, in spawn_enemy\n    return ENEMIES[kind]\nKeyError: 'boss'"},
 			{oplog.LevelInfo, "gameserver", "shutting down", ""},
