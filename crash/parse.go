@@ -115,6 +115,10 @@ func skipLine(s string) bool {
 	switch {
 	case s == "stack traceback:", s == "Traceback (most recent call last):", s == "(...tail calls...)", s == "[C]: in ?",
 		s == "Stack trace (most recent call first):",                                                   // cpptrace's heading
+		strings.HasPrefix(s, "-- END OF ") && strings.HasSuffix(s, "BACKTRACE --"),                     // Godot's crash handler's ends of its C++ and GDScript backtraces
+		strings.HasSuffix(s, " backtrace (most recent call first):"),                                   // Godot's GDScript and C# backtraces' headings
+		strings.HasPrefix(s, "Image memory base: "),                                                    // Godot's on Windows, before its frames
+		strings.HasPrefix(s, "at Not Enough Crashes deobfuscated stack trace."),                        // a Minecraft mod's note among the frames
 		strings.HasPrefix(s, "Thread ") && strings.HasSuffix(s, "):") && strings.Contains(s, " (LWP "): // gdb's "thread apply all bt"
 		return true
 	case strings.Trim(s, "-") == "", strings.HasPrefix(s, "An unhandled exception occurred at $"):

@@ -62,6 +62,9 @@ func frameTitle(frame string) string {
 	if f, ok := defoldTitle(frame); ok {
 		return f
 	}
+	if f, ok := monoJITTitle(frame); ok {
+		return f
+	}
 	if f, ok := unrealTitle(frame); ok {
 		return f
 	}
@@ -98,7 +101,41 @@ func frameTitle(frame string) string {
 		}
 		return strings.TrimSpace(frame[:strings.LastIndexByte(frame, '[')])
 	}
-	return goArgs(frame)
+	return goArgs(javaFrame(frame))
+}
+
+// javaFrame is a Java frame without what a log's layout adds after its
+// place: the jar ("~[client-1.19.jar:?]", "[Util.class:?]") and Forge's
+// transformers ("{re:classloading,pl:runtimedistcleaner:A}").
+func javaFrame(frame string) string {
+	for _, sep := range []string{") ~[", ") [", ") {"} {
+		if i := strings.Index(frame, sep); i > 0 && strings.Contains(frame[:i], "(") {
+			return frame[:i+1]
+		}
+	}
+	return frame
+}
+
+// monoJITTitle is a managed frame of Unity's native crash dump without its
+// address: "0x0000000011F821D5 (Mono JIT Code)
+// [C:\…\Assets\ImportAnimation.cs:14] SetupAnimationProcessor:SetupAnimation ()"
+// is "SetupAnimationProcessor:SetupAnimation () at Assets\ImportAnimation.cs:14".
+func monoJITTitle(frame string) (string, bool) {
+	addr, rest, ok := strings.Cut(frame, " (Mono JIT Code) ")
+	if !ok || !isHexStart(addr, 0) {
+		return "", false
+	}
+	rest = strings.TrimPrefix(rest, "(wrapper dynamic-method) ")
+	place, fn, ok := strings.Cut(strings.TrimPrefix(rest, "["), "] ")
+	if !strings.HasPrefix(rest, "[") || !ok {
+		return strings.TrimSpace(rest), true
+	}
+	if i := strings.LastIndex(place, "Assets"); i >= 0 {
+		place = place[i:]
+	} else if i := strings.LastIndexAny(place, `/\`); i >= 0 {
+		place = place[i+1:]
+	}
+	return strings.TrimSpace(fn) + " at " + place, true
 }
 
 // goArgs is a Go frame as TopLines writes it ("main.(*world).spawn(0xc000012345,
@@ -455,7 +492,8 @@ func frameText(l string) (text, module string) {
 			rest = strings.TrimSpace(after)
 		}
 	}
-	return rest, module
+	// A method Harmony patched (a RimWorld mod's): the mod's code.
+	return strings.TrimPrefix(rest, "(wrapper dynamic-method) "), module
 }
 
 // engineModule and runtimeModule sort a native dump's modules: Unity's
@@ -487,7 +525,14 @@ func runtimeFrame(l string) bool {
 	if goStdFrame(s) || cLibraryFrame(s) {
 		return true
 	}
+	switch s {
+	case "_init", "_fini", "(Unknown)", // no symbol: a stripped library's nearest, Unity's word on Linux
+		"funlockfile": // what that names the signal's trampoline in Unity's "Obtained 23 stack frames." on Linux
+		return true
+	}
 	for _, p := range []string{"java.", "javax.", "jdk.", "sun.", "kotlin.", "System.", "Mono.", "mono_", "(wrapper ",
+		"string:", "object:", // Mono's names of System.String's and System.Object's methods
+		"GC_", // Mono's garbage collector (Boehm's)
 		"[C]", "std::", "core::", "alloc::", "rust_begin_unwind", "__rustc::", "__libc_", "libc.so", "ld-linux", "_start", "runtime.",
 		// Valgrind's names for a frame it could not name and for the C runtime's start.
 		"???", "(below main)",
@@ -495,7 +540,13 @@ func runtimeFrame(l string) bool {
 		// No symbol: Rust's, Godot's and Unity's words for a frame they could not name.
 		"<unknown>", "<couldn't map PC to fn name>", "(function-name not available)",
 		// The threads' start in glibc.
-		"start_thread", "clone3", "__clone"} {
+		"start_thread", "clone3", "__clone",
+		// Minecraft's launchers (a mod's development run, Prism, MultiMC,
+		// Quilt) and the Java libraries it ships with: never a mod's code.
+		"GradleStart", "net.minecraft.launchwrapper.", "org.prismlauncher.", "org.multimc.", "org.quiltmc.", "org.apache.",
+		"com.google.", "io.netty.", "it.unimi.dsi.", "org.spongepowered.asm.", "com.llamalad7.", "org.objectweb.asm.",
+		"joptsimple.", "org.slf4j.", "com.sun.", "org.spongepowered.", "net.fabricmc.loader.", "cpw.mods.modlauncher.",
+		"cpw.mods.bootstraplauncher."} {
 		if strings.HasPrefix(s, p) {
 			return true
 		}
@@ -503,6 +554,9 @@ func runtimeFrame(l string) bool {
 	for _, p := range []string{"/rustc/", "/usr/src/rustc", "/library/std/", "/library/core/", "ntdll", "KERNEL32", "KERNELBASE", "node:internal",
 		"(<anonymous>)", // V8's built-ins: "at JSON.parse (<anonymous>)", "at Array.map (<anonymous>)"
 		"libsystem_", "_sigtramp", "(node:", "node_modules", "mscorlib",
+		// The signal's trampoline on ARM64 and 32-bit x86, MinGW's exception
+		// handler (signalTrampoline); godot-cpp's bindings into the engine.
+		"__kernel_rt_sigreturn", "__kernel_sigreturn", "_gnu_exception_handler", "___godot_icall_",
 		// Ruby's own library and its gems.
 		"/lib/ruby/", "/gems/",
 		// The C and C++ runtimes' and the sanitizers' sources and libraries.
@@ -577,7 +631,9 @@ var engineFrames = []string{
 var engineParts = []string{
 	"/rustc/", "/usr/src/rustc", "/library/std/", "/library/core/", ".cargo/registry", "/builtin/", `\builtin\`,
 	"(core/", "(scene/", "(modules/", "(servers/", "(main/", "(platform/", "(drivers/", "(editor/", "(./core/",
-	"core_bind.cpp", "/usr/lib/", "ntdll", "KERNEL32", "KERNELBASE", "UnityPlayer", "libunity",
+	"core_bind.cpp", "/usr/lib/",
+	// Godot's sources in a checkout named godot, as a build of one's own names them.
+	"/godot/core/", "/godot/scene/", "/godot/modules/", "/godot/servers/", "/godot/main/", "/godot/platform/", "/godot/drivers/", "/godot/editor/", "ntdll", "KERNEL32", "KERNELBASE", "UnityPlayer", "libunity",
 	"mono-2.0", "(Unity)", "site-packages", "/renpy/", `\renpy\`, "renpy/common/", "node:internal", "node_modules",
 }
 

@@ -230,9 +230,15 @@ func nativeStartup(fn string) bool {
 // signalTrampoline reports the frame through which the kernel entered a
 // signal handler: glibc's __restore_rt (a frame of libc without a symbol
 // in backtrace_symbols), gdb's "<signal handler called>", macOS's
-// _sigtramp. The frames above it are the handler's, printing the stack:
+// _sigtramp, the vDSO's on ARM64 and 32-bit x86 (__kernel_rt_sigreturn,
+// __kernel_sigreturn), and MinGW's C runtime's exception handler on
+// Windows. The frames above it are the handler's, printing the stack:
 // none of them is the crash.
 func signalTrampoline(s string) bool {
+	if strings.Contains(s, "(__kernel_rt_sigreturn+") || strings.Contains(s, "(__kernel_sigreturn+") ||
+		strings.HasPrefix(s, "_gnu_exception_handler ") {
+		return true
+	}
 	if module, sym, ok := execinfoParts(s); ok {
 		return strings.HasPrefix(module[strings.LastIndexByte(module, '/')+1:], "libc") && (sym == "" || strings.HasPrefix(sym, "+0x") ||
 			strings.HasPrefix(sym, "__restore_rt"))

@@ -119,6 +119,8 @@ func (p *log4jParser) begin(h *log4jHeader, end int64) {
 	}
 	if crashHandler(h.msg) {
 		p.e.rec.Level = oplog.LevelFatal
+	} else if h.level == oplog.LevelFatal && strings.HasPrefix(h.msg, "Error executing task") {
+		p.e.rec.Level = oplog.LevelError // Minecraft's task that threw: logged FATAL, and the game goes on
 	}
 	if strings.HasSuffix(h.msg, mcCrashBanner) { // a crash report printed into the log
 		p.report = true
@@ -379,9 +381,12 @@ func isJavaException(s string) bool {
 
 // crashHandler reports the line of Minecraft's crash handler that the
 // crash's stack follows: the server's "Encountered an unexpected
-// exception" (its "Stopping server" comes after it), the client's "Game
+// exception" (its "Stopping server" comes after it), the client's
+// "Reported exception thrown!" and "Unreported exception thrown!" (its main
+// loop's, which then shows the crash report and stops), its "Game
 // crashed!" as it prints to stdout. The game stops there: fatal, whatever
 // level log4j gave it.
 func crashHandler(msg string) bool {
-	return strings.HasPrefix(msg, "Encountered an unexpected exception") || strings.Contains(msg, "#@!@# Game crashed!")
+	return strings.HasPrefix(msg, "Encountered an unexpected exception") || strings.Contains(msg, "#@!@# Game crashed!") ||
+		msg == "Reported exception thrown!" || msg == "Unreported exception thrown!"
 }

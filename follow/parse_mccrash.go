@@ -214,6 +214,9 @@ func (r *mcReport) finish(e *entry) {
 	}
 	e.rec.Text = oplog.ClipText(text)
 	e.rec.Level = oplog.LevelFatal
+	if r.desc == forgeSplashReport {
+		e.rec.Level = oplog.LevelInfo
+	}
 	e.stack, e.lines = append(e.stack[:0], r.stack...), r.lines
 	var o object
 	o.str("minecraft", r.mc)
@@ -222,6 +225,11 @@ func (r *mcReport) finish(e *entry) {
 	o.num("mods", r.mods)
 	e.rec.Data = o.bytes()
 }
+
+// forgeSplashReport is the Description of the report Forge's loading
+// screen (Minecraft 1.7 to 1.12) prints into the log at every start: "This
+// is just a prompt for computer specs to be printed. THIS IS NOT A ERROR".
+const forgeSplashReport = "Loading screen debug info"
 
 // parseCrashTime reads a crash report's Time, written in the player's
 // locale: "2023-12-28 13:21:22" (with a zone name after it, ignored),

@@ -583,7 +583,8 @@ func TestParse_Log4jHeaders(t *testing.T) {
 		"Missing sound for event: minecraft:item.goat_horn.play", `{"thread":"Render thread"}`)
 	f("[12:34:56] [main/INFO] [cp.mo.mo.Launcher/MODLAUNCHER]: ModLauncher running: args [--launchTarget, forgeclient]", oplog.LevelInfo, "cp.mo.mo.Launcher",
 		day(12, 34, 56, 0), "ModLauncher running: args [--launchTarget, forgeclient]", `{"thread":"main","marker":"MODLAUNCHER"}`)
-	f("[08Aug.2023 16:21:34.441] [Render thread/ERROR] [net.minecraft.client.Minecraft/FATAL]: Reported exception thrown!", oplog.LevelError,
+	// The client's main loop's crash handler: it shows the crash report and stops.
+	f("[08Aug.2023 16:21:34.441] [Render thread/ERROR] [net.minecraft.client.Minecraft/FATAL]: Reported exception thrown!", oplog.LevelFatal,
 		"net.minecraft.client.Minecraft", time.Date(2023, 8, 8, 16, 21, 34, 441e6, time.UTC), "Reported exception thrown!",
 		`{"thread":"Render thread","marker":"FATAL"}`)
 	f("[29Jun2023 09:05:00.002] [main/DEBUG] [net.minecraftforge.fml.loading.FMLLoader/CORE]: Found JavaFML", oplog.LevelDebug,
@@ -591,6 +592,9 @@ func TestParse_Log4jHeaders(t *testing.T) {
 		`{"thread":"main","marker":"CORE"}`)
 	f("[12:34:56 INFO]: Done (3.214s)! For help, type \"help\"", oplog.LevelInfo, "", day(12, 34, 56, 0), `Done (3.214s)! For help, type "help"`, "")
 	f("[12:34:56.789] [Netty Server IO #3/FATAL]: Out of memory", oplog.LevelFatal, "Netty Server IO #3", day(12, 34, 56, 789), "Out of memory", "")
+	// A task that threw, logged FATAL: the game goes on.
+	f("[12:34:56] [Client thread/FATAL]: Error executing task", oplog.LevelError, "Client thread", day(12, 34, 56, 0), "Error executing task", "")
+	f("[12:34:56] [Render thread/FATAL]: Error executing task on Client", oplog.LevelError, "Render thread", day(12, 34, 56, 0), "Error executing task on Client", "")
 	f("[2026-02-28 23:00:00] [main/TRACE]: a full date", oplog.LevelDebug, "main", time.Date(2026, 2, 28, 23, 0, 0, 0, time.UTC), "a full date", "")
 	f("[12:34:56] [Worker-Main-2/ERROR]:", oplog.LevelError, "Worker-Main-2", day(12, 34, 56, 0), "", "")
 }

@@ -1,0 +1,53 @@
+package follow
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/mcplogd/mcplogd/crash"
+	"github.com/mcplogd/mcplogd/oplog"
+)
+
+// TestCrashTitles_RealLogs: real crash output as users' logs hold it
+// (testdata's READMEs say where each is from), imported: the first crash
+// group is titled by the game's own frame, past a signal handler's
+// trampoline (ARM64's and 32-bit x86's vDSO, MinGW's exception handler,
+// what a stripped libc names it in Unity's dump on Linux), Mono's and
+// libc's frames, a Java library's, a launcher's and a mod loader's; a
+// Harmony patch is the mod's; the frame is written without what says
+// nothing (Mono's address, a jar, Forge's transformers, a note a mod puts
+// among the frames). Forge's loading-screen report ("THIS IS NOT A ERROR")
+// and Minecraft's "Error executing task", logged FATAL, end no run.
+func TestCrashTitles_RealLogs(t *testing.T) {
+	for _, c := range []struct {
+		file, parser string
+		class        string // the first group's
+		title        string // the first group's title ends with it
+		outcome      string // the run's
+	}{
+		{"unity/linux-unturned-2940.log", "unity", "crash", " in Moderation2.QueueIntercept.PlayerInterceptor:TimeSinceSentVerifyPacketSpoof (single,SDG.Un…", oplog.OutcomeCrashed},
+		{"unity/linux-unturned-2580.log", "unity", "crash", " in SDG.Framework.Debug.TerminalCommandAttributeFinder:initialize ()", oplog.OutcomeCrashed},
+		{"unity/editor-5.5-import-crash.log", "unity", "crash", " in SetupAnimationProcessor:SetupAnimation () at Assets\\ImportAnimation.cs:14", oplog.OutcomeCrashed},
+		{"unity/rimworld-harmony-crash.log", "unity", "crash", " in RimWorld.JobGiver_Work:RimWorld.JobGiver_Work.TryIssueJobPackage_Patch1 (RimWorld.JobGiver…", oplog.OutcomeCrashed},
+		{"godot/godot4_arm64_crash.txt", "", "crash", "Program crashed with signal 11 in Node::set_name (/home/aaronfranke/workspace/godot/godot/scene/main/node.cpp:1442)", oplog.OutcomeCrashed},
+		{"godot/godot4_mingw_crash.txt", "", "crash", "Program crashed with signal 4 in core_bind::OS::crash (core/core_bind.cpp:241)", oplog.OutcomeCrashed},
+		{"minecraft/crash-fabric-not-enough-crashes.txt", "", "crash", " in net.minecraft.client.render.GameRenderer.updateWorldIcon(GameRenderer:1339)", oplog.OutcomeCrashed},
+		{"minecraft/crash-forge-transformers.txt", "", "crash", "java.lang.NullPointerException: Unexpected error in net.minecraft.client.renderer.GameRenderer.func_78473_a(GameRenderer.java:344)", oplog.OutcomeCrashed},
+		{"minecraft/latest-forge-1.10.2-splash.log", "", "error", " in net.minecraft.util.Util.runTask(Util.java:29)", oplog.OutcomeExited},
+	} {
+		l := mustLog(t)
+		l.SetCrashes(crash.New(l, nil))
+		mustImport(t, l, readSample(t, c.file), ImportOptions{Source: "game", Parser: c.parser})
+		page, err := l.FindCrashes(t.Context(), oplog.CrashQuery{Source: "game", Classes: oplog.CrashClasses, Limit: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(page.Groups) != 1 || page.Groups[0].Class != c.class || !strings.HasSuffix(page.Groups[0].Title, c.title) {
+			t.Errorf("%s: the first group %+v; want a %s titled …%q", c.file, page.Groups, c.class, c.title)
+		}
+		runs, err := l.Runs(t.Context(), "game")
+		if err != nil || len(runs) != 1 || runs[0].Outcome != c.outcome {
+			t.Errorf("%s: runs %+v (%v); want one, %s", c.file, runs, err, c.outcome)
+		}
+	}
+}
