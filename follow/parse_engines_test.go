@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -54,6 +55,27 @@ func TestParseLuanti_Debug(t *testing.T) {
 	}
 	if n := crashGroups(es); n != 9 {
 		t.Errorf("%d crash groups, want 9 (3 failed loads, 3 runtime errors with a traceback, 1 in on_shutdown, 2 fatal errors without one)", n)
+	}
+}
+
+// TestParseLuanti_ActionsEndingInColon: a player leaving an empty server
+// is "rex leaves game. List of players:" (stujones11/minetest-3d_armor
+// issue 61): each such action is a record of its own, where a warning or
+// error ending in ':' goes on on the next line under the same header.
+func TestParseLuanti_ActionsEndingInColon(t *testing.T) {
+	data := "2016-06-22 09:28:02: ACTION[Server]: rex leaves game. List of players:\n" +
+		"2016-06-22 09:28:02: ACTION[Server]: karhui leaves game. List of players:\n" +
+		"2016-06-22 09:28:02: ACTION[Server]: xuan leaves game. List of players: lcx\n" +
+		"2016-06-22 09:28:03: ERROR[Main]: ModError: Failed to load and run script from /m/init.lua:\n" +
+		"2016-06-22 09:28:03: ERROR[Main]: /m/init.lua:48: boom\n"
+	var texts []string
+	for _, e := range feed(mustParser(t, "luanti"), []byte(data)) {
+		texts = append(texts, e.Record.Text)
+	}
+	want := []string{"rex leaves game. List of players:", "karhui leaves game. List of players:", "xuan leaves game. List of players: lcx",
+		"ModError: Failed to load and run script from /m/init.lua:\n/m/init.lua:48: boom"}
+	if !slices.Equal(texts, want) {
+		t.Errorf("records %q, want %q", texts, want)
 	}
 }
 

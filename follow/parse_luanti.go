@@ -78,7 +78,9 @@ func (p *luantiParser) Line(line string, end int64) []Entry {
 }
 
 // continues reports whether text, under the held entry's header, goes on
-// with it: a traceback, or the second line of a message ending in ':'.
+// with it: a traceback, or the second line of a warning or error ending in
+// ':' ("ModError: Failed to load and run script from …/init.lua:"); an
+// action's "rex leaves game. List of players:" is a line of its own.
 func (p *luantiParser) continues(text string) bool {
 	switch {
 	case text == "stack traceback:":
@@ -89,7 +91,7 @@ func (p *luantiParser) continues(text string) bool {
 		// copy of it has it.
 		return strings.HasPrefix(text, "\t") || strings.HasPrefix(text, "  ") || text == "(...tail calls...)"
 	}
-	return p.e.lines == 0 && !strings.Contains(p.e.rec.Text, "\n") && strings.HasSuffix(p.e.rec.Text, ":")
+	return p.e.lines == 0 && p.e.rec.Level >= oplog.LevelWarn && !strings.Contains(p.e.rec.Text, "\n") && strings.HasSuffix(p.e.rec.Text, ":")
 }
 
 // add puts text into the held entry: the stack once a traceback began,
