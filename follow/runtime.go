@@ -128,6 +128,15 @@ func (l *runtimeLayer) Line(line string, end int64) []Entry {
 			return l.syslogLines(line, end)
 		}
 	}
+	if i := strings.Index(line, pyTraceback); i > 0 && line[i-1] != ' ' && line[i-1] != '\t' && len(trimRight(line)) == i+len(pyTraceback) {
+		if n, _ := cutPrefix(line); n <= i && strings.TrimSpace(line[n:i]) != "" && !pyGroupMargin(line[n:i]) {
+			// A prompt the program printed without a line break ("press
+			// enter to start"), then its traceback on the same line of the
+			// output; not a logger's prefix ("ERROR:root:", a prefix that
+			// ends in a space), nor an exception group's margin.
+			return join(l.Line(line[:i], max(end-int64(len(line)-i)-1, 0)), l.Line(line[i:], end))
+		}
+	}
 	lines := l.rich.line(line, end)
 	if len(lines) == 1 {
 		return l.line(lines[0].s, lines[0].end)
@@ -137,6 +146,13 @@ func (l *runtimeLayer) Line(line string, end int64) []Entry {
 		out = join(out, l.line(r.s, r.end))
 	}
 	return out
+}
+
+// pyGroupMargin reports what comes before "Traceback (most recent call
+// last):" in an exception group's report: "  + Exception Group ", or its
+// margin of "|" and "+".
+func pyGroupMargin(s string) bool {
+	return strings.TrimLeft(s, " |+") == "" || strings.HasSuffix(s, "Exception Group ")
 }
 
 // line reads a line as richLines gives it.
@@ -353,7 +369,7 @@ func (l *runtimeLayer) start(out []Entry, kind rtKind, level oplog.Level, line, 
 			r.e.setName(l.ident) // a line of an escaped message (syslogLines)
 		}
 	}
-	if n := len(before); n > 0 && !l.blank && ((kind == rtPython || kind == rtThrown || kind == rtCpptrace) && l.announces(&before[n-1].Record) ||
+	if n := len(before); n > 0 && !l.blank && ((kind == rtPython || kind == rtThrown || kind == rtCpptrace) && l.announces(kind, &before[n-1].Record) ||
 		kind == rtDefold && defoldDump(&before[n-1].Record)) {
 		r.attach, r.attached = before[n-1].Record, true
 		before = before[:n-1]
@@ -373,12 +389,19 @@ func (l *runtimeLayer) start(out []Entry, kind rtKind, level oplog.Level, line, 
 }
 
 // announces reports whether r, the record the engine's parser held, is a
-// line after which a logger prints a trace: an error or warning without a
-// stack of its own, or a message ending with ':'. The level is the one its
-// prefix's last level word says (a logger that prefixes every line of the
-// game's output at error says nothing of each), never a stderr or stdout
-// wrapper's; without one, the parser's.
-func (l *runtimeLayer) announces(r *oplog.Record) bool {
+// line after which a logger prints a trace of kind: an error or warning
+// without a stack of its own, or a message ending with ':'. The level is
+// the one its prefix's last level word says (a logger that prefixes every
+// line of the game's output at error says nothing of each), never a stderr
+// or stdout wrapper's; without one, the parser's. A Python traceback after
+// a warning is the program's own, uncaught: Python's loggers print one
+// after logger.exception() and logger.error(exc_info=True), a game's
+// "sound disabled" warning just before it crashes is no part of it.
+func (l *runtimeLayer) announces(kind rtKind, r *oplog.Record) bool {
+	least := oplog.LevelWarn
+	if kind == rtPython {
+		least = oplog.LevelError
+	}
 	switch {
 	case r.Kind == oplog.KindLine && oplog.AsyncioMessage(r.Text):
 		return true // its context lines its stack so far
@@ -390,9 +413,9 @@ func (l *runtimeLayer) announces(r *oplog.Record) bool {
 		return true
 	}
 	if lv, ok := l.last.level(); ok {
-		return lv >= oplog.LevelWarn
+		return lv >= least
 	}
-	return !l.last.wrapped && r.Level >= oplog.LevelWarn
+	return !l.last.wrapped && r.Level >= least
 }
 
 // finish completes the report: its record, or, for one that never showed
