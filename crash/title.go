@@ -534,8 +534,8 @@ func runtimeFrame(l string) bool {
 		"string:", "object:", // Mono's names of System.String's and System.Object's methods
 		"GC_", // Mono's garbage collector (Boehm's)
 		"[C]", "std::", "core::", "alloc::", "rust_begin_unwind", "__rustc::", "__libc_", "libc.so", "ld-linux", "_start", "runtime.",
-		// Valgrind's names for a frame it could not name and for the C runtime's start.
-		"???", "(below main)",
+		// Valgrind's and gdb's names for a frame they could not name, and for the C runtime's start.
+		"???", "(below main)", "?? (",
 		"__interceptor_", "___interceptor_", "__asan_", "__sanitizer", "__lsan_", "__ubsan_", "node:", "mscorlib",
 		// No symbol: Rust's, Godot's and Unity's words for a frame they could not name.
 		"<unknown>", "<couldn't map PC to fn name>", "(function-name not available)",

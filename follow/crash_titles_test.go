@@ -16,7 +16,7 @@ import (
 // libc's frames, a Java library's, a launcher's and a mod loader's; a
 // Harmony patch is the mod's; the frame is written without what says
 // nothing (Mono's address, a jar, Forge's transformers, a note a mod puts
-// among the frames). Forge's loading-screen report ("THIS IS NOT A ERROR")
+// among the frames, gdb's prompt). Forge's loading-screen report ("THIS IS NOT A ERROR")
 // and Minecraft's "Error executing task", logged FATAL, end no run.
 func TestCrashTitles_RealLogs(t *testing.T) {
 	for _, c := range []struct {
@@ -24,16 +24,24 @@ func TestCrashTitles_RealLogs(t *testing.T) {
 		class        string // the first group's
 		title        string // the first group's title ends with it
 		outcome      string // the run's
+		stack        string // the crash's stack has it ("": not looked at)
 	}{
-		{"unity/linux-unturned-2940.log", "unity", "crash", " in Moderation2.QueueIntercept.PlayerInterceptor:TimeSinceSentVerifyPacketSpoof (single,SDG.Un…", oplog.OutcomeCrashed},
-		{"unity/linux-unturned-2580.log", "unity", "crash", " in SDG.Framework.Debug.TerminalCommandAttributeFinder:initialize ()", oplog.OutcomeCrashed},
-		{"unity/editor-5.5-import-crash.log", "unity", "crash", " in SetupAnimationProcessor:SetupAnimation () at Assets\\ImportAnimation.cs:14", oplog.OutcomeCrashed},
-		{"unity/rimworld-harmony-crash.log", "unity", "crash", " in RimWorld.JobGiver_Work:RimWorld.JobGiver_Work.TryIssueJobPackage_Patch1 (RimWorld.JobGiver…", oplog.OutcomeCrashed},
-		{"godot/godot4_arm64_crash.txt", "", "crash", "Program crashed with signal 11 in Node::set_name (/home/aaronfranke/workspace/godot/godot/scene/main/node.cpp:1442)", oplog.OutcomeCrashed},
-		{"godot/godot4_mingw_crash.txt", "", "crash", "Program crashed with signal 4 in core_bind::OS::crash (core/core_bind.cpp:241)", oplog.OutcomeCrashed},
-		{"minecraft/crash-fabric-not-enough-crashes.txt", "", "crash", " in net.minecraft.client.render.GameRenderer.updateWorldIcon(GameRenderer:1339)", oplog.OutcomeCrashed},
-		{"minecraft/crash-forge-transformers.txt", "", "crash", "java.lang.NullPointerException: Unexpected error in net.minecraft.client.renderer.GameRenderer.func_78473_a(GameRenderer.java:344)", oplog.OutcomeCrashed},
-		{"minecraft/latest-forge-1.10.2-splash.log", "", "error", " in net.minecraft.util.Util.runTask(Util.java:29)", oplog.OutcomeExited},
+		{"unity/linux-unturned-2940.log", "unity", "crash", " in Moderation2.QueueIntercept.PlayerInterceptor:TimeSinceSentVerifyPacketSpoof (single,SDG.Un…", oplog.OutcomeCrashed, ""},
+		{"unity/linux-unturned-2580.log", "unity", "crash", " in SDG.Framework.Debug.TerminalCommandAttributeFinder:initialize ()", oplog.OutcomeCrashed, ""},
+		{"unity/editor-5.5-import-crash.log", "unity", "crash", " in SetupAnimationProcessor:SetupAnimation () at Assets\\ImportAnimation.cs:14", oplog.OutcomeCrashed, ""},
+		{"unity/rimworld-harmony-crash.log", "unity", "crash", " in RimWorld.JobGiver_Work:RimWorld.JobGiver_Work.TryIssueJobPackage_Patch1 (RimWorld.JobGiver…", oplog.OutcomeCrashed, ""},
+		{"godot/godot4_arm64_crash.txt", "", "crash", "Program crashed with signal 11 in Node::set_name (/home/aaronfranke/workspace/godot/godot/scene/main/node.cpp:1442)", oplog.OutcomeCrashed, ""},
+		{"godot/godot4_mingw_crash.txt", "", "crash", "Program crashed with signal 4 in core_bind::OS::crash (core/core_bind.cpp:241)", oplog.OutcomeCrashed, ""},
+		{"minecraft/crash-fabric-not-enough-crashes.txt", "", "crash", " in net.minecraft.client.render.GameRenderer.updateWorldIcon(GameRenderer:1339)", oplog.OutcomeCrashed, ""},
+		{"minecraft/crash-forge-transformers.txt", "", "crash", "java.lang.NullPointerException: Unexpected error in net.minecraft.client.renderer.GameRenderer.func_78473_a(GameRenderer.java:344)", oplog.OutcomeCrashed, ""},
+		{"minecraft/latest-forge-1.10.2-splash.log", "", "error", " in net.minecraft.util.Util.runTask(Util.java:29)", oplog.OutcomeExited, ""},
+		// gdb's interactive session pasted whole: the thread it switched
+		// to, "(gdb) bt" and the frames are the crash's; a frame gdb could
+		// not name ("?? ()") titles none.
+		{"runtimes/gdb_session_portal.txt", "", "crash", "Program received signal SIGSEGV, Segmentation fault. in CThread::ThreadProc(void*) () from /home/john/Steam/SteamApps/common/Portal/bin/libtier0.s…", oplog.OutcomeCrashed,
+			"(gdb) bt\n#0  0xf47281fe in ?? ()"},
+		{"runtimes/gdb_session_unvanquished.txt", "", "crash", `Thread 1 "daemonded" received signal SIGSEGV, Segmentation fault.`, oplog.OutcomeCrashed,
+			"#4  0x000000000041d8dc in _start ()"},
 	} {
 		l := mustLog(t)
 		l.SetCrashes(crash.New(l, nil))
@@ -47,7 +55,10 @@ func TestCrashTitles_RealLogs(t *testing.T) {
 		}
 		runs, err := l.Runs(t.Context(), "game")
 		if err != nil || len(runs) != 1 || runs[0].Outcome != c.outcome {
-			t.Errorf("%s: runs %+v (%v); want one, %s", c.file, runs, err, c.outcome)
+			t.Fatalf("%s: runs %+v (%v); want one, %s", c.file, runs, err, c.outcome)
+		}
+		if r, err := l.Get(t.Context(), runs[0].CrashID); c.stack != "" && (err != nil || !strings.Contains(r.Stack, c.stack)) {
+			t.Errorf("%s: the crash %q (%v) has the stack %q; want %q in it", c.file, r.Text, err, r.Stack, c.stack)
 		}
 	}
 }

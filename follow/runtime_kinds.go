@@ -274,6 +274,11 @@ func (r *report) native(s, t string, end int64) bool {
 	case strings.Contains(t, "FATL| Signal: ") && strings.HasPrefix(r.e.rec.Text, "Loguru caught a signal: "):
 		r.done = true // emilk/loguru's fatal line after its frames says the signal again
 		return r.add(s, end)
+	case (gdbBacktraceCommand(t) || r.e.lines <= 1 && strings.HasPrefix(t, "[Switching to Thread ")) && strings.Contains(r.e.rec.Text, "received signal "):
+		// gdb's prompt and the backtrace asked for at it, in an
+		// interactive session pasted whole: the frames follow; the thread
+		// gdb switched to, after the headline.
+		return r.add(s, end)
 	case gdbThread(t) || t == "No locals." || t == "No symbol table info available.":
 		// gdb's "thread apply all bt", a thread's heading after a blank
 		// line; "bt full", each frame's locals (indented) or their absence.
@@ -287,6 +292,19 @@ func (r *report) native(s, t string, end int64) bool {
 		return r.add(s, end)
 	}
 	return false
+}
+
+// gdbBacktraceCommand reports gdb's prompt with a command that prints the
+// stack: "(gdb) bt", "(gdb) bt full", "(gdb) backtrace", "(gdb) where",
+// "(gdb) thread apply all bt".
+func gdbBacktraceCommand(t string) bool {
+	cmd, ok := strings.CutPrefix(t, "(gdb) ")
+	if !ok {
+		return false
+	}
+	cmd = strings.TrimPrefix(strings.TrimPrefix(cmd, "thread apply all "), "t a a ")
+	name, _, _ := strings.Cut(strings.TrimSpace(cmd), " ")
+	return name == "bt" || name == "backtrace" || name == "where"
 }
 
 // gdbThread reports gdb's heading of a thread's frames in "thread apply
@@ -311,7 +329,8 @@ func glogAborted(t string) bool {
 func (r *report) gdbStopNext(s, t string) bool {
 	last := trimLeft(string(r.e.stack[bytes.LastIndexByte(r.e.stack, '\n')+1:]))
 	switch {
-	case strings.HasPrefix(last, "Program received signal "), strings.HasPrefix(last, "Program terminated with signal "):
+	case strings.HasPrefix(last, "Program received signal "), strings.HasPrefix(last, "Program terminated with signal "),
+		strings.HasPrefix(last, "[Switching to Thread "): // the thread that received it, between
 		return gdbPlace(t) || strings.HasPrefix(t, "0x") && strings.Contains(t, " in ")
 	case gdbPlace(last):
 		return gdbEcho(s)
