@@ -579,7 +579,30 @@ func runtimeFrame(l string) bool {
 			return true
 		}
 	}
-	return moduleOffset(s)
+	return windowsPythonLib(s) || moduleOffset(s)
+}
+
+// windowsPythonLib reports a frame in a Windows install of Python's
+// library, "…\Python36\lib\OpenGL\error.py" (what pip put beside it too):
+// a folder "Python" and its version's digits, then "lib".
+func windowsPythonLib(s string) bool {
+	low := strings.ToLower(s)
+	for i := strings.Index(low, `\python`); i >= 0; {
+		j := i + len(`\python`)
+		k := j
+		for k < len(low) && isDigit(low[k]) {
+			k++
+		}
+		if k > j && strings.HasPrefix(low[k:], `\lib\`) {
+			return true
+		}
+		n := strings.Index(low[j:], `\python`)
+		if n < 0 {
+			return false
+		}
+		i = j + n
+	}
+	return false
 }
 
 // goStdFrame reports a frame of Go's standard library, its runtime among

@@ -35,6 +35,10 @@ func TestCrashTitles_RealLogs(t *testing.T) {
 		{"minecraft/crash-fabric-not-enough-crashes.txt", "", "crash", " in net.minecraft.client.render.GameRenderer.updateWorldIcon(GameRenderer:1339)", oplog.OutcomeCrashed, ""},
 		{"minecraft/crash-forge-transformers.txt", "", "crash", "java.lang.NullPointerException: Unexpected error in net.minecraft.client.renderer.GameRenderer.func_78473_a(GameRenderer.java:344)", oplog.OutcomeCrashed, ""},
 		{"minecraft/latest-forge-1.10.2-splash.log", "", "error", " in net.minecraft.util.Util.runTask(Util.java:29)", oplog.OutcomeExited, ""},
+		// PyOpenGL's error, its message of several lines up to ")", on
+		// Windows: the game's frame, past Python's library.
+		{"runtimes/python_glerror_windows.txt", "", "crash", `GLError( in File "g:\Python2019\physics\main.py", line 150, in <module>`, oplog.OutcomeCrashed,
+			"\tcArguments = (GL_VERTEX_PROGRAM_POINT_SIZE,)\n)"},
 		// gdb's interactive session pasted whole: the thread it switched
 		// to, "(gdb) bt" and the frames are the crash's; a frame gdb could
 		// not name ("?? ()") titles none.

@@ -76,8 +76,10 @@ func (r *report) python(s, t string, end int64) bool {
 		if !r.ignored {
 			r.setText(t)
 		}
-		if strings.HasSuffix(t, ":") && strings.Contains(t, ": ") {
-			r.message = maxMessageLines // "LevelFormatError: level caves is invalid:", its lines next
+		if strings.Contains(t, ": ") && (strings.HasSuffix(t, ":") || strings.HasSuffix(t, "(")) {
+			// "LevelFormatError: level caves is invalid:", its lines next;
+			// PyOpenGL's "OpenGL.error.GLError: GLError(", its fields and ")".
+			r.message = maxMessageLines
 		}
 		if t == "KeyboardInterrupt" && r.e.rec.Level == oplog.LevelError {
 			r.e.rec.Level = oplog.LevelWarn // Ctrl-C: the player or developer stopped it
