@@ -17,7 +17,8 @@ import (
 // Harmony patch is the mod's; the frame is written without what says
 // nothing (Mono's address, a jar, Forge's transformers, a note a mod puts
 // among the frames, gdb's prompt). Forge's loading-screen report ("THIS IS NOT A ERROR")
-// and Minecraft's "Error executing task", logged FATAL, end no run.
+// and Minecraft's "Error executing task", logged FATAL, end no run;
+// Ren'Py's traceback.txt, the last words of its log, ends one.
 func TestCrashTitles_RealLogs(t *testing.T) {
 	for _, c := range []struct {
 		file, parser string
@@ -39,6 +40,8 @@ func TestCrashTitles_RealLogs(t *testing.T) {
 		// Windows: the game's frame, past Python's library.
 		{"runtimes/python_glerror_windows.txt", "", "crash", `GLError( in File "g:\Python2019\physics\main.py", line 150, in <module>`, oplog.OutcomeCrashed,
 			"\tcArguments = (GL_VERTEX_PROGRAM_POINT_SIZE,)\n)"},
+		// Ren'Py's traceback.txt imported: the crash that ended the run.
+		{"generic/renpy_traceback_bom.txt", "", "crash", `Exception: Sayer '%(player_name)' is not defined. in File "game/script.rpy", line 420, in script`, oplog.OutcomeCrashed, ""},
 		// gdb's interactive session pasted whole: the thread it switched
 		// to, "(gdb) bt" and the frames are the crash's; a frame gdb could
 		// not name ("?? ()") titles none.

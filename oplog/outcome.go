@@ -211,10 +211,12 @@ func (info *RunInfo) justAfterError(t time.Time, own uint64) bool {
 // when it went on (traceback.print_exc()). Other runtimes print an
 // uncaught error as one (a fatal record), and an engine's error with a
 // stack (Godot's, Unity's) never ends the game. Ren'Py's report of an
-// exception begins "Full traceback:".
+// exception begins "Full traceback:", its traceback.txt "I'm sorry, but an
+// uncaught exception occurred."
 func traceback(stack string) bool {
 	head := stack[:min(len(stack), 256)]
-	return strings.Contains(head, "Traceback (most recent call last):") || strings.HasPrefix(head, "Full traceback:")
+	return strings.Contains(head, "Traceback (most recent call last):") || strings.HasPrefix(head, "Full traceback:") ||
+		strings.HasPrefix(head, "I'm sorry, but an uncaught exception occurred.") // Ren'Py's traceback.txt
 }
 
 // GoesOnAfter reports Python's lines before a traceback the program goes on
