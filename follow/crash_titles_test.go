@@ -40,6 +40,11 @@ func TestCrashTitles_RealLogs(t *testing.T) {
 		// Windows: the game's frame, past Python's library.
 		{"runtimes/python_glerror_windows.txt", "", "crash", `GLError( in File "g:\Python2019\physics\main.py", line 150, in <module>`, oplog.OutcomeCrashed,
 			"\tcArguments = (GL_VERTEX_PROGRAM_POINT_SIZE,)\n)"},
+		// LÖVE's error pasted from a terminal, its traceback indented with
+		// spaces: one record, its frames the stack.
+		{"love/pasted_spaces_iyfct.txt", "", "crash", "main.lua:301: attempt to call field 'setMode' (a nil value) in main.lua:301: in function 'updateScale'", oplog.OutcomeCrashed,
+			"stack traceback:\n\tmain.lua:301: in function 'updateScale'\n\tmain.lua:45: in function 'load'"},
+		{"love/pasted_spaces_duckmarines.txt", "", "crash", "main.lua:29: attempt to call field 'createDirectory' (a nil value) in main.lua:29: in function 'load'", oplog.OutcomeCrashed, ""},
 		// Ren'Py's traceback.txt imported: the crash that ended the run.
 		{"generic/renpy_traceback_bom.txt", "", "crash", `Exception: Sayer '%(player_name)' is not defined. in File "game/script.rpy", line 420, in script`, oplog.OutcomeCrashed, ""},
 		// gdb's interactive session pasted whole: the thread it switched

@@ -102,6 +102,11 @@ func (p *luaParser) continues(s string, end int64) bool {
 		return p.e.add(strings.TrimSpace(s), end)
 	}
 	if p.tb {
+		// Tab-indented, or space-indented as a terminal's or a web page's
+		// copy of it has it: a frame.
+		if strings.HasPrefix(s, "  ") && !strings.HasPrefix(trimLeft(s), "\t") {
+			s = "\t" + trimLeft(s)
+		}
 		return s != "" && s[0] == '\t' && p.e.add(s, end)
 	}
 	if s != "" && (len(p.msg) >= maxLuaMessageLines && !searcherLine(s) || len(p.msg) >= maxSearcherLines || p.g.isHeader(s)) {
