@@ -109,7 +109,8 @@ func frameTitle(frame string) string {
 // transformers ("{re:classloading,pl:runtimedistcleaner:A}").
 func javaFrame(frame string) string {
 	for _, sep := range []string{") ~[", ") [", ") {"} {
-		if i := strings.Index(frame, sep); i > 0 && strings.Contains(frame[:i], "(") {
+		i := strings.Index(frame, sep)
+		if i > 0 && strings.Contains(frame[:i], "(") && !strings.HasPrefix(frame[i+len(sep):], "0x") { // not Mono's IL offset: "Spawn () [0x00012] in …/Spawn.cs:42"
 			return frame[:i+1]
 		}
 	}

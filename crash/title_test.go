@@ -83,3 +83,24 @@ func TestMessage(t *testing.T) {
 		t.Errorf("Title: %q", got)
 	}
 }
+
+// TestTitle_Frames: a title's frame without what says nothing in it: a
+// jar and Forge's transformers after a Java frame, the address of a frame
+// of Unity's dump; Mono's IL offset stays, with the place after it.
+func TestTitle_Frames(t *testing.T) {
+	for _, c := range []struct{ frame, want string }{
+		{"at net.minecraft.client.renderer.GameRenderer.func_78473_a(GameRenderer.java:344) ~[?:?] {re:classloading,pl:runtimedistcleaner:A}",
+			"boom in net.minecraft.client.renderer.GameRenderer.func_78473_a(GameRenderer.java:344)"},
+		{"at net.minecraft.util.Util.runTask(Util.java:29) [Util.class:?]", "boom in net.minecraft.util.Util.runTask(Util.java:29)"},
+		{"at Game.Spawner.Spawn () [0x00012] in /home/dev/Game/Assets/Spawner.cs:42",
+			"boom in Game.Spawner.Spawn () [0x00012] in /home/dev/Game/Assets/Spawner.cs:42"},
+		{`0x0000000011F821D5 (Mono JIT Code) [C:\Projects\Game\Assets\ImportAnimation.cs:14] SetupAnimationProcessor:SetupAnimation () `,
+			`boom in SetupAnimationProcessor:SetupAnimation () at Assets\ImportAnimation.cs:14`},
+		{"0x000001E05C51D93B (Mono JIT Code) (wrapper dynamic-method) RimWorld.JobGiver_Work:TryIssueJobPackage_Patch1 (Verse.Pawn)",
+			"boom in RimWorld.JobGiver_Work:TryIssueJobPackage_Patch1 (Verse.Pawn)"},
+	} {
+		if got := crash.Title("boom", c.frame); got != c.want {
+			t.Errorf("Title(%q):\n got %q\nwant %q", c.frame, got, c.want)
+		}
+	}
+}
