@@ -77,6 +77,20 @@ func TestQuietFor_Waiting(t *testing.T) {
 	if p := mustParser(t, "generic"); waitingFor(p) {
 		t.Error("an empty parser waits")
 	}
+	// Ren'Py's report of an exception at init, printed twice (its second
+	// copy after it wrote traceback.txt, seconds later on a loaded
+	// machine): waited for after the first, not after the second.
+	lines := strings.SplitAfter(string(readSample(t, "generic/renpy8_stdout_init.txt")), "\n")
+	p := mustParser(t, "generic")
+	for i, line := range lines {
+		p.Line(strings.TrimSuffix(line, "\n"), int64(i))
+		if i == 35 && !waitingFor(p) {
+			t.Error("Ren'Py: after the first copy of its report: not waiting")
+		}
+	}
+	if waitingFor(p) {
+		t.Error("Ren'Py: after the second copy: waiting")
+	}
 }
 
 // TestReadTimes_Stamp: a record without a time gets its first line's read

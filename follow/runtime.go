@@ -474,7 +474,9 @@ func (*luantiParser) ownReports() []rtKind  { return []rtKind{rtScript, rtLua} }
 // waiting reports a report begun and not ended that pauses between its
 // parts (waiter): Wine's, while winedbg starts; AddressSanitizer's (up to
 // its "==PID==ABORTING"), while it symbolizes the frames; Mono's native
-// crash (up to its managed frames), while gdb attaches.
+// crash (up to its managed frames), while gdb attaches; Ren'Py's, whose
+// second copy (an exception at init) comes after it wrote traceback.txt.
 func (l *runtimeLayer) waiting() bool {
-	return !l.r.done && (l.r.kind == rtWine || l.r.kind == rtSanitizer && !l.r.ubsan || l.r.kind == rtMonoNative && !l.r.managed)
+	return !l.r.done && (l.r.kind == rtWine || l.r.kind == rtSanitizer && !l.r.ubsan || l.r.kind == rtMonoNative && !l.r.managed ||
+		l.r.kind == rtPython && l.r.renpy > 0 && l.r.renpy < 4)
 }
