@@ -297,8 +297,9 @@ const (
 )
 
 // tick stores what is pending, and the held entry once output was quiet
-// for Quiet (after reportPause while it is a report that pauses); a cut line (lineCutter) whose newline has not come by then
-// is stored too, so that output that never ends its line is recorded.
+// for Quiet (reportPause while it is a report that pauses); a cut line
+// (lineCutter) whose newline has not come by then is stored too, so that
+// output that never ends its line is recorded.
 func (c *capture) tick() {
 	if since := time.Since(c.lastData); !c.flushed && since >= c.opts.Quiet {
 		c.add(settle(c.parser))

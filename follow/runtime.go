@@ -129,11 +129,11 @@ func (l *runtimeLayer) Line(line string, end int64) []Entry {
 		}
 	}
 	if i := strings.Index(line, pyTraceback); i > 0 && line[i-1] != ' ' && line[i-1] != '\t' && len(trimRight(line)) == i+len(pyTraceback) {
-		if n, _ := cutPrefix(line); n <= i && strings.TrimSpace(line[n:i]) != "" && !pyGroupMargin(line[n:i]) {
+		if n, _ := cutPrefix(line); n <= i && strings.TrimSpace(line[n:i]) != "" {
 			// A prompt the program printed without a line break ("press
 			// enter to start"), then its traceback on the same line of the
-			// output; not a logger's prefix ("ERROR:root:", a prefix that
-			// ends in a space), nor an exception group's margin.
+			// output; not a logger's prefix ("ERROR:root:"), nor what ends
+			// in a space (a prefix, an exception group's "  | " margin).
 			return join(l.Line(line[:i], max(end-int64(len(line)-i)-1, 0)), l.Line(line[i:], end))
 		}
 	}
@@ -146,13 +146,6 @@ func (l *runtimeLayer) Line(line string, end int64) []Entry {
 		out = join(out, l.line(r.s, r.end))
 	}
 	return out
-}
-
-// pyGroupMargin reports what comes before "Traceback (most recent call
-// last):" in an exception group's report: "  + Exception Group ", or its
-// margin of "|" and "+".
-func pyGroupMargin(s string) bool {
-	return strings.TrimLeft(s, " |+") == "" || strings.HasSuffix(s, "Exception Group ")
 }
 
 // line reads a line as richLines gives it.
