@@ -157,7 +157,7 @@ func (c *recCursor) setLoose(k, v []byte, dir int) {
 			c.lid, c.lv, c.lastLoose = id, v, id
 			return
 		}
-		c.skipped = append(c.skipped, c.d.damagedKey(c.loose.Bucket(), k, c.lastID(), err))
+		c.skipped = append(c.skipped, c.d.damagedKey(c.loose, c.lastID(), err))
 	}
 }
 
@@ -180,16 +180,20 @@ func (c *recCursor) looseID(k []byte, dir int) (uint64, error) {
 		bad = dir > 0 && id <= last || dir < 0 && id >= last
 	}
 	if gap := c.lastLoose == 0 || dir > 0 && id > c.lastLoose+1 || dir < 0 && id+1 < c.lastLoose; !bad && gap {
+		// A seek lands on k only where the keys around it are in order;
+		// beside a key moved past it (the one stepped over), it lands on
+		// that one, and k's neighbour is not known.
 		pc := c.loose.Bucket().Cursor()
-		pc.Seek(k)
-		var nk []byte
-		if dir > 0 {
-			nk, _ = pc.Next()
-		} else {
-			nk, _ = pc.Prev()
-		}
-		if next, err := codec.ID(nk); nk != nil && err == nil && next <= newest {
-			bad = dir > 0 && next <= id || dir < 0 && next >= id
+		if at, _ := pc.Seek(k); bytes.Equal(at, k) {
+			var nk []byte
+			if dir > 0 {
+				nk, _ = pc.Next()
+			} else {
+				nk, _ = pc.Prev()
+			}
+			if next, err := codec.ID(nk); nk != nil && err == nil && next <= newest {
+				bad = dir > 0 && next <= id || dir < 0 && next >= id
+			}
 		}
 	}
 	if bad {

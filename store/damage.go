@@ -80,30 +80,39 @@ func (d *DB) damagedBlock(b *bbolt.Bucket, k, v []byte, cause error) oplog.Damag
 	return dm
 }
 
-// damagedKey returns the run of IDs around the key k of the records
-// bucket b that is no record's key (a damaged leaf page): the IDs between
-// the good keys before and after it (none: from 1, to newest, the
-// snapshot's newest ID). It notes it and logs it the first time.
-func (d *DB) damagedKey(b *bbolt.Bucket, k []byte, newest uint64, cause error) oplog.Damaged {
+// damagedKey returns the run of IDs around the key the loose cursor c is
+// at, which is no record's (a damaged leaf page): the IDs between the good
+// keys before and after it (none: from 1, to newest, the snapshot's newest
+// ID). It steps c to find them, and back: a seek to the bad key would land
+// by a binary search that its being out of order misleads. It notes the
+// run and logs it the first time.
+func (d *DB) damagedKey(c *bbolt.Cursor, newest uint64, cause error) oplog.Damaged {
 	dm := oplog.Damaged{From: 1, To: newest, File: d.path}
-	c := b.Cursor()
-	c.Seek(k)
 	good := func(k []byte) (uint64, bool) {
 		id, err := codec.ID(k)
 		return id, err == nil && (newest == 0 || id <= newest)
 	}
-	for pk, _ := c.Prev(); pk != nil; pk, _ = c.Prev() {
-		if id, ok := good(pk); ok {
-			dm.From = id + 1
-			break
+	// find steps c with step until a good key, then back with undo, and
+	// returns the good key's ID. At an end bbolt's cursor stays on the
+	// element there and answers nil: that step is not undone.
+	find := func(step, undo func() ([]byte, []byte)) (id uint64, ok bool) {
+		n := 0
+		for k, _ := step(); k != nil; k, _ = step() {
+			n++
+			if id, ok = good(k); ok {
+				break
+			}
 		}
+		for range n {
+			undo()
+		}
+		return id, ok
 	}
-	c.Seek(k)
-	for nk, _ := c.Next(); nk != nil; nk, _ = c.Next() {
-		if id, ok := good(nk); ok {
-			dm.To = id - 1
-			break
-		}
+	if id, ok := find(c.Prev, c.Next); ok {
+		dm.From = id + 1
+	}
+	if id, ok := find(c.Next, c.Prev); ok {
+		dm.To = id - 1
 	}
 	dm.To = max(dm.To, dm.From)
 	d.noteDamage(dm, cause)

@@ -1,6 +1,7 @@
 package store_test
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -11,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcplogd/mcplogd/internal/codec"
 	"github.com/mcplogd/mcplogd/internal/harness/logtest"
 	"github.com/mcplogd/mcplogd/oplog"
 	"github.com/mcplogd/mcplogd/store"
@@ -322,6 +324,63 @@ func TestDB_FlippedBits_RecordsLost(t *testing.T) {
 		sealed += b.Records
 	}
 	t.Logf("records lost per flipped bit (24 flips in %d blocks averaging %d records): %v, mean %.0f", len(blocks), sealed/len(blocks), lost, float64(total)/24)
+}
+
+// TestDB_LooseKeyFlippedPastNewest: a bit flipped in the key of the
+// record before the newest loose one makes it an ID never assigned, past
+// the newest, and out of the page's order. The readers step over that one
+// record and name it, and read every other, the newest too, both ways:
+// a seek to the newest lands on the moved key, which is no reason to
+// doubt the newest.
+func TestDB_LooseKeyFlippedPastNewest(t *testing.T) {
+	path, ids, _ := flipStore(t, 20_000)
+	moved, newest := ids[len(ids)-2], ids[len(ids)-1]
+	orig, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree, err := logtest.TreePages(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var at []int64 // where the key of moved is in the tree's pages
+	for _, pg := range tree {
+		page := orig[pg*pageSize : (pg+1)*pageSize]
+		for i, k := 0, codec.Key(moved); ; {
+			j := bytes.Index(page[i:], k)
+			if j < 0 {
+				break
+			}
+			at = append(at, pg*pageSize+int64(i+j))
+			i += j + 1
+		}
+	}
+	if len(at) != 1 {
+		t.Fatalf("the key of record %d is at %v in the tree's pages: want one place", moved, at)
+	}
+	flipBit(t, path, at[0]+5, 4) // 2^20 added: past the newest
+	db, err := store.Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	want := oplog.Damaged{From: moved, To: moved, File: path}
+
+	got, damaged := tailAll(t, db, 1000)
+	if len(got) != len(ids)-1 || got[len(got)-1] != newest || slices.Contains(got, moved) {
+		t.Fatalf("the tail from the start read %d records ending at %v; want all %d but %d, ending at %d", len(got), got[len(got)-1:], len(ids), moved, newest)
+	}
+	if len(damaged) != 1 || damaged[0] != want {
+		t.Fatalf("the tail named %v, want %v", damaged, want)
+	}
+	tl, err := db.Tail(oplog.TailQuery{HasSince: true, SinceID: moved - 1, Limit: 10})
+	if err != nil || len(tl.Lines) != 1 || tl.Lines[0].ID != newest || len(tl.Damaged) != 1 || tl.Damaged[0] != want {
+		t.Fatalf("a poll after %d: %v, %v; want record %d, naming %v", moved-1, tl, err, newest, want)
+	}
+	p, err := db.List(oplog.Query{Count: 3})
+	if err != nil || len(p.Records) != 3 || p.Records[0].ID != newest || p.Records[1].ID != moved-1 {
+		t.Fatalf("the newest 3: %v, %v; want %d, then %d", p, err, newest, moved-1)
+	}
 }
 
 // TestDB_FlippedBitsInBoltPages flips one random bit of bbolt's own pages
