@@ -22,6 +22,9 @@ import (
 // stdout wrapper (the logger's level, not the line's), and where its own
 // prefix begins, whose last level word is the line's (prefixFacts.level).
 func cutPrefix(line string) (n int, f prefixFacts) {
+	if jobPrefix(line) > 0 && shellSignal(line) {
+		return 0, f // a shell's job notice: its number is no logger's
+	}
 	i := 0
 	if k, _, _ := syslogPrefix(line); k > 0 {
 		// The system log's: every line of the program has it, and no

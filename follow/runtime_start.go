@@ -254,11 +254,12 @@ var shellSignals = append(strsignals[:len(strsignals):len(strsignals)], "segment
 // game behind a launcher script) died of a signal: bash's "launcher.sh:
 // line 3: 32352 Segmentation fault      ./game" (and "(core dumped)"),
 // dash's "Segmentation fault" alone, zsh's "zsh: segmentation fault
-// ./game". A signal's name alone is the whole line; after a shell's
-// "NAME: line N: " (or "line N: " past a prefix) or "zsh: ", the command
+// ./game", and their job notices, "[1]+  Segmentation fault      ./game".
+// A signal's name alone is the whole line; after a shell's "NAME: line N: "
+// (or "line N: " past a prefix), "zsh: " or a job's number, the command
 // follows it.
 func shellSignal(t string) bool {
-	rest, shell := t, false
+	rest, shell, job := t, false, false
 	// "line 3: " first, or after the script's name and ": " (the name may
 	// be cut as a logger's prefix): looked for at the first space only,
 	// as every line of a log is asked.
@@ -284,6 +285,8 @@ func shellSignal(t string) bool {
 		}
 	} else if z, ok := strings.CutPrefix(t, "zsh: "); ok {
 		rest, shell = z, true
+	} else if j := jobPrefix(t); j > 0 {
+		rest, shell, job = t[j:], true, true
 	}
 	if rest == "" || strings.IndexByte("SABFIKTsabfik", rest[0]) < 0 { // the names' first letters: most lines stop here
 		return false
@@ -306,9 +309,45 @@ func shellSignal(t string) bool {
 		if after != "" && after[0] != ' ' {
 			return false // "Killed 3 orcs" is no signal's
 		}
+		if job { // the state padded to a column, then the command: "[1] Killed 3 orcs" is a log's
+			after = strings.TrimPrefix(after, " (core dumped)")
+			return after == "" || strings.HasPrefix(after, "  ")
+		}
 		return true
 	}
 	return false
+}
+
+// jobPrefix returns the length of a shell's job notice before the state
+// it names, 0 if t starts with none: bash's "[1]+  " and zsh's "[1]  + "
+// and, with its pid, "[1]  + 12345 " (the number, the current job's mark,
+// the pid).
+func jobPrefix(t string) int {
+	if len(t) < 4 || t[0] != '[' {
+		return 0
+	}
+	skip := func(i int, in func(byte) bool) int {
+		for i < len(t) && in(t[i]) {
+			i++
+		}
+		return i
+	}
+	space := func(c byte) bool { return c == ' ' }
+	i := skip(1, isDigit)
+	if i == 1 || i == len(t) || t[i] != ']' {
+		return 0
+	}
+	i = skip(i+1, space)
+	if i < len(t) && (t[i] == '+' || t[i] == '-') {
+		i = skip(i+1, space)
+	}
+	if j := skip(i, isDigit); j > i && j < len(t) && t[j] == ' ' {
+		i = skip(j, space)
+	}
+	if i == len(t) || t[i-1] != ' ' {
+		return 0 // "[1]" and no space before the state
+	}
+	return i
 }
 
 // ownFaultLine reports a game's own handler's line naming the fault it

@@ -290,6 +290,14 @@ func TestShellSignal(t *testing.T) {
 		"Segmentation fault (core dumped)": true,
 		"Killed":                           true,
 		"zsh: segmentation fault (core dumped)  ./game": true,
+		// Job notices: bash's, zsh's, zsh's with the pid (setopt longlistjobs).
+		"[1]+  Segmentation fault      (core dumped) ./game":    true,
+		"[1]  + segmentation fault (core dumped)  ./game":       true,
+		"[2]  - 48213 segmentation fault (core dumped)  ./game": true,
+		"[1]    48213 abort      ./game --level 3":              true,
+		"[1]+  Done                    ./game":                  false,
+		"[1] Killed 3 orcs":                                     false,
+		"[12:00:01] Segmentation fault":                         false,
 		// A game's own handler, naming the fault and saying more.
 		"Segmentation fault! The game crashed. Please send crash.txt to bugs@example.com": true,
 		"Bus error: cannot recover": true,
@@ -304,6 +312,23 @@ func TestShellSignal(t *testing.T) {
 	} {
 		if got := shellSignal(s); got != want {
 			t.Errorf("shellSignal(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
+
+// TestParse_ShellJobNotice: a shell's notice that a background job died
+// of a signal, after the game's lines, is a fatal record of its own: its
+// job number is not a logger's prefix that hides the signal.
+func TestParse_ShellJobNotice(t *testing.T) {
+	for _, notice := range []string{
+		"[1]  + 48213 segmentation fault (core dumped)  ./game",
+		"[1]+  Segmentation fault      (core dumped) ./game",
+		"[2]  - abort      ./game --level 3",
+	} {
+		es := feed(mustParser(t, "auto"), []byte("Starting game v1.2\nLoading level 3\nspawned 4 orcs\n"+notice+"\n"))
+		last := es[len(es)-1].Record
+		if len(es) != 4 || last.Text != notice || last.Level != oplog.LevelFatal {
+			t.Errorf("%q: %d records, the last %s %q; want 4, the last the notice, fatal", notice, len(es), last.Level, last.Text)
 		}
 	}
 }
