@@ -280,7 +280,7 @@ func printRecord(w io.Writer, r *oplog.Record, text string, p paint) {
 	}
 	var stack string
 	if r.Stack != "" {
-		stack = "  " + p.magenta("[stack: "+mcptools.Plural(len(stackFrames(r.Stack)), "frame")+"]")
+		stack = "  " + p.magenta("[stack: "+mcptools.Plural(len(stackFrames(r.Stack)), "line")+"]")
 	}
 	if r.Kind == oplog.KindMarker {
 		text = p.dim("-- " + text + " --")

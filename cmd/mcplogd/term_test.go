@@ -131,7 +131,7 @@ func TestCLI_Colour(t *testing.T) {
 	tty, pipe, noColor := cliEnv(data), cliEnv(data), cliEnv(data, "NO_COLOR=1")
 
 	out := onTTY(t, tty, "tail")
-	if !strings.Contains(out, "\033[31mERROR\033[0m") || !strings.Contains(out, "[stack: 2 frames]") {
+	if !strings.Contains(out, "\033[31mERROR\033[0m") || !strings.Contains(out, "[stack: 2 lines]") {
 		t.Errorf("tail on a terminal: no red ERROR or no stack marker:\n%q", out)
 	}
 	out = onTTY(t, tty, "show", "2")
