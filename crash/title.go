@@ -642,7 +642,10 @@ func projectFrame(l string) bool {
 var engineFrames = []string{
 	"[C]", `[love "`, "[string \"boot", "UnityEngine.", "UnityEditor.", "Unity.", "System.", "Mono.", "(wrapper ", "mono_",
 	"java.", "javax.", "jdk.", "sun.", "kotlin.", "net.minecraft.", "com.mojang.", "cpw.mods.", "net.minecraftforge.",
-	"net.neoforged.", "net.fabricmc.", "org.lwjgl.", "std::", "core::", "alloc::", "tokio::", "rust_begin_unwind",
+	"net.neoforged.", "net.fabricmc.", "org.lwjgl.",
+	// Minecraft's servers a plugin runs in: Bukkit, Spigot, Paper, BungeeCord, Velocity.
+	"org.bukkit.", "org.spigotmc.", "io.papermc.", "com.destroystokyo.paper.", "co.aikar.timings.", "net.md_5.", "com.velocitypowered.",
+	"std::", "core::", "alloc::", "tokio::", "rust_begin_unwind",
 	"__rustc::", "__libc_", "libc.so", "ld-linux", "_start", "godot_", "Godot.", "GodotPlugins.", "runtime.",
 	// Frameworks and packages a game builds on: XNA, MonoGame and FNA, Unity's TextMeshPro.
 	"Microsoft.Xna.", "MonoGame.", "TMPro.",
@@ -677,12 +680,28 @@ func engineFrame(l string) bool {
 	if projectFrame(s) {
 		return false
 	}
+	s = javaLoaderless(s)
 	for _, p := range engineFrames {
 		if strings.HasPrefix(s, p) {
 			return true
 		}
 	}
 	return moduleOffset(s)
+}
+
+// javaLoaderless returns a Java frame without its module or class
+// loader: "knot//net.minecraft.client.Minecraft.<init>(Minecraft.java:456)"
+// (Fabric's), "java.base/java.lang.Thread.run(…)", "TRANSFORMER/minecraft@1.21.1/net.minecraft.server.Main.main(…)"
+// (Forge's) are their classes' frames; any other frame as it is.
+func javaLoaderless(s string) string {
+	open := strings.IndexByte(s, '(')
+	if open <= 0 {
+		return s
+	}
+	if i := strings.LastIndexByte(s[:open], '/'); i >= 0 && !strings.ContainsAny(s[:i], " $") {
+		return s[i+1:]
+	}
+	return s
 }
 
 // moduleOffset reports a native frame without a symbol: a module and an

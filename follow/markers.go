@@ -250,6 +250,10 @@ var markerPrefixes = func() (t [256][]string) {
 		"Godot Engine v",
 		"Initialize engine version: ",
 		"Loading Minecraft ",
+		"MultiMC version: ",
+		"PolyMC version: ",
+		"PollyMC version: ",
+		"Prism Launcher version: ",
 		"Loading tweak class name ",
 		"Log file open",
 		"ModLauncher ",
@@ -421,7 +425,12 @@ func runBanner(format string, r *oplog.Record) (runInfo, bool) {
 			return runInfo{text: "Godot Engine " + v, engine: "godot", version: strings.TrimPrefix(v, "v"), reason: "banner"}, true
 		}
 	case "log4j":
+		if i, ok := launcherBanner(s); ok {
+			return i, true
+		}
 		return minecraftBanner(s)
+	case "generic":
+		return launcherBanner(s) // the game's log4j lines come after its lines: a late switch (autoParser.late)
 	case "unreal":
 		if strings.HasPrefix(s, "Log file open") {
 			return runInfo{text: "Unreal Engine", engine: "unreal", reason: "banner"}, true
@@ -475,6 +484,19 @@ func minecraftBanner(s string) (runInfo, bool) {
 		return i, false
 	}
 	return i, true
+}
+
+// launcherBanner reads the first line a Minecraft launcher writes into an
+// instance's log before the game's output: Prism Launcher's, PolyMC's,
+// MultiMC's "Prism Launcher version: 11.0.2 (official)".
+func launcherBanner(s string) (runInfo, bool) {
+	for _, name := range []string{"Prism Launcher", "PolyMC", "MultiMC", "PollyMC"} {
+		if v, ok := strings.CutPrefix(s, name+" version: "); ok {
+			v, _, _ = strings.Cut(v, " ")
+			return runInfo{engine: "minecraft", reason: "banner", text: "Minecraft (" + name + " " + v + ")"}, true
+		}
+	}
+	return runInfo{}, false
 }
 
 // compileEvent is what a Unity record says of a script compile.

@@ -29,7 +29,16 @@ type autoParser struct {
 	godotErr  bool // the previous line was "ERROR: ..." or "WARNING: ..."
 	sure      int  // the format a line proved, or -1
 	sureFound bool
+	// late is how many more lines are looked at for a format once the
+	// generic parser was chosen for want of one: a launcher's or a
+	// wrapper's lines may come before the game's log (Prism Launcher
+	// prints over a hundred), and the first line that proves the game's
+	// format switches to its parser.
+	late int
 }
+
+// lateLines bounds the lines looked at after generic was chosen.
+const lateLines = 1000
 
 func (a *autoParser) Name() string {
 	if a.p != nil {
@@ -40,6 +49,9 @@ func (a *autoParser) Name() string {
 
 func (a *autoParser) Line(line string, end int64) []Entry {
 	if a.p != nil {
+		if a.late > 0 {
+			return a.lateLine(line, end)
+		}
 		return a.p.Line(line, end)
 	}
 	a.lines = append(a.lines, line)
@@ -72,9 +84,40 @@ func (a *autoParser) settle() []Entry {
 	return nil
 }
 
+// lateLine reads a line after generic was chosen for want of a format:
+// a header that proves a format ends the generic parser's entries and
+// starts its parser's.
+func (a *autoParser) lateLine(line string, end int64) []Entry {
+	a.late--
+	a.sureFound = false
+	if !a.look(line) || !a.sureFound || !headerProof(a.sure) {
+		return a.p.Line(line, end)
+	}
+	a.late = 0
+	out := a.p.Flush()
+	a.p = withRuntimes(detectedParser(a.sure, a.clk))
+	return append(out, a.p.Line(line, end)...)
+}
+
+// headerProof reports a format whose proof is a line that starts an
+// entry (a header of the format's, a crash report's banner): its parser
+// takes over there. Not the others': LÖVE's frames and Unity's are proofs
+// too, inside a traceback the generic parser holds.
+func headerProof(format int) bool {
+	switch format {
+	case fmtLog4j, fmtMcCrash, fmtUnreal, fmtLuanti, fmtRust, fmtLogcat:
+		return true
+	}
+	return false
+}
+
 // choose picks the parser and replays the lines held into it.
 func (a *autoParser) choose() []Entry {
-	a.p = detectedParser(a.pick(), a.clk)
+	f := a.pick()
+	if f < 0 {
+		a.late = lateLines
+	}
+	a.p = detectedParser(f, a.clk)
 	a.p = withRuntimes(a.p)
 	var out []Entry
 	for i, l := range a.lines {
@@ -121,8 +164,10 @@ func (a *autoParser) look(line string) bool {
 		return prove(f)
 	}
 	switch {
-	case strings.HasPrefix(s, mcCrashBanner):
-		return prove(fmtMcCrash)
+	case strings.HasPrefix(s, "---- "):
+		if _, ok := reportBanner(s); ok {
+			return prove(fmtMcCrash)
+		}
 	case s[0] == '[':
 		if _, _, _, ok := unrealStamp(s); ok {
 			return prove(fmtUnreal)

@@ -22,9 +22,12 @@ import (
 // NullPointerException: ..."), "\tat" frames, "Caused by:" chains, "\t...
 // 12 more". An exception printed to System.err one log call per line
 // ("[STDERR]: \tat ...") is put back together too. A crash report printed
-// into the log (a message ending "---- Minecraft Crash Report ----") is
-// read as mcCrashParser reads it: one fatal record with the report's
-// exception. A header with no message takes its text from the line after it.
+// into the log (a message ending "---- Minecraft Crash Report ----", or
+// that line alone after the log's, as a launcher shows the game's output)
+// is read as mcCrashParser reads it: one fatal record with the report's
+// exception. A header with no message takes its text from the line after
+// it; after an error of the same thread, logger and level, it goes on
+// that error.
 type log4jParser struct {
 	clk    *clock
 	e      entry
@@ -56,10 +59,25 @@ func (p *log4jParser) Line(line string, end int64) []Entry {
 			if p.e.held && !p.report && h.thread == p.thread && p.joinStack(&h, end) {
 				return nil
 			}
+			if p.e.held && !p.report && h.msg == "" && h.level >= oplog.LevelError && h.thread == p.thread && h.logger == p.logger && h.level == p.level {
+				return nil // an error's header again, alone: the lines after it are the error's (Forge's mod states)
+			}
 			out := p.take(nil)
 			p.begin(&h, end)
 			return out
 		}
+	}
+	if level, ok := reportBanner(s); ok {
+		// A crash report printed after the log's lines, as a launcher
+		// shows the game's output: a record of its own, not the held
+		// entry's lines.
+		out := p.take(nil)
+		p.reset()
+		p.e.start(s, level, end)
+		p.report = true
+		p.r.reset()
+		p.r.errorReport = level == oplog.LevelError
+		return out
 	}
 	if !p.e.held { // the file was entered mid-entry
 		p.reset()
@@ -122,15 +140,30 @@ func (p *log4jParser) begin(h *log4jHeader, end int64) {
 	} else if h.level == oplog.LevelFatal && strings.HasPrefix(h.msg, "Error executing task") {
 		p.e.rec.Level = oplog.LevelError // Minecraft's task that threw: logged FATAL, and the game goes on
 	}
-	if strings.HasSuffix(h.msg, mcCrashBanner) { // a crash report printed into the log
-		p.report = true
-		p.r.reset()
-		return
+	if i := strings.Index(h.msg, "---- "); i >= 0 { // a crash report printed into the log
+		if level, ok := reportBanner(h.msg[i:]); ok {
+			p.report = true
+			p.r.reset()
+			p.r.errorReport = level == oplog.LevelError
+			return
+		}
 	}
-	if body, ok := stderrBody(h.msg); ok {
+	if body, ok := stderrBody(h); ok {
 		p.stderr = true
+		if h.logger == "STDERR" && body != "" {
+			p.e.rec.Text = oplog.ClipText(body) // the name says STDERR; the printing method's tag is noise
+		}
 		if isJavaException(body) {
 			p.exc = body
+			if strings.Contains(h.msg, "[java.lang.ThreadGroup:uncaughtException:") {
+				// The JVM's handler of an exception no one caught: the
+				// thread died of it; the game's main threads take the
+				// game with them.
+				p.e.rec.Level = max(p.e.rec.Level, oplog.LevelError)
+				if h.thread == "main" || h.thread == "Server thread" || h.thread == "Render thread" {
+					p.e.rec.Level = oplog.LevelFatal
+				}
+			}
 		}
 	}
 }
@@ -147,14 +180,14 @@ func (p *log4jParser) begin(h *log4jHeader, end int64) {
 func (p *log4jParser) joinStack(h *log4jHeader, end int64) bool {
 	body, frame := h.msg, false
 	if p.stderr {
-		b, ok := stderrBody(h.msg)
+		b, ok := stderrBody(h)
 		if !ok || !isJavaContinuation(b) {
 			return false
 		}
 		body, frame = b, true
 	} else if h.level == p.level {
 		switch {
-		case javaStackLine(body):
+		case javaStackLine(body) || javaFrameLine(body): // Bukkit's System.err, its tabs trimmed: "[WARN]: at …"
 			if p.e.lines == 0 && p.exc == "" && isJavaException(p.e.rec.Text) {
 				p.exc = p.e.rec.Text // the message is the exception: its frames follow
 			}
@@ -324,11 +357,15 @@ func parseForgeStamp(s string, loc *time.Location) (time.Time, bool) {
 }
 
 // stderrBody returns what a program printed to System.err, from a message
-// "[STDERR]: text" (Forge's older "[STDERR]: [java.lang.Throwable:printStackTrace:643]: text").
-func stderrBody(msg string) (string, bool) {
-	body, ok := strings.CutPrefix(msg, "[STDERR]: ")
+// "[STDERR]: text" (Forge's older "[STDERR]: [java.lang.Throwable:printStackTrace:643]: text"),
+// or a message of Forge's logger STDERR ("[main/INFO] [STDERR/]: [java.lang.ThreadGroup:uncaughtException:1052]: text").
+func stderrBody(h *log4jHeader) (string, bool) {
+	body, ok := h.msg, h.logger == "STDERR" // Forge's logger column: "[main/INFO] [STDERR/]: "
 	if !ok {
-		body, ok = strings.CutPrefix(msg, "[STDERR] ")
+		body, ok = strings.CutPrefix(h.msg, "[STDERR]: ")
+	}
+	if !ok {
+		body, ok = strings.CutPrefix(h.msg, "[STDERR] ")
 	}
 	if !ok {
 		return "", false
@@ -361,9 +398,23 @@ func javaStackLine(s string) bool {
 	case len(t) == len(s): // not indented
 		return false
 	case strings.HasPrefix(t, "at "):
-		return strings.HasSuffix(t, ")") && strings.IndexByte(t, '(') > 3
+		return javaFrameLine(t)
 	}
 	return strings.HasPrefix(t, "... ") && strings.HasSuffix(t, " more")
+}
+
+// javaFrameLine reports a frame's line as a JVM prints it, past its
+// indentation: "at pkg.Class.method(File.java:12)", then perhaps the jar
+// ("~[server.jar:?]"), Forge's transformers ("{re:mixin}").
+func javaFrameLine(t string) bool {
+	if !strings.HasPrefix(t, "at ") {
+		return false
+	}
+	open := strings.IndexByte(t, '(')
+	if open <= 3 || strings.ContainsAny(t[3:open], " \t") {
+		return false // "at least …": a method's name has no space
+	}
+	return strings.HasSuffix(t, ")") || strings.Contains(t, ") ~[") || strings.Contains(t, ") [") || strings.Contains(t, ") {")
 }
 
 // isJavaException reports a Java exception's first line:
@@ -384,9 +435,11 @@ func isJavaException(s string) bool {
 // exception" (its "Stopping server" comes after it), the client's
 // "Reported exception thrown!" and "Unreported exception thrown!" (its main
 // loop's, which then shows the crash report and stops), its "Game
-// crashed!" as it prints to stdout. The game stops there: fatal, whatever
-// level log4j gave it.
+// crashed!" as it prints to stdout, Forge's (1.7 to 1.12) "Fatal errors
+// were detected during the transition from … Loading cannot continue".
+// The game stops there: fatal, whatever level log4j gave it.
 func crashHandler(msg string) bool {
 	return strings.HasPrefix(msg, "Encountered an unexpected exception") || strings.Contains(msg, "#@!@# Game crashed!") ||
+		strings.HasPrefix(msg, "Fatal errors were detected during the transition from ") && strings.HasSuffix(msg, "Loading cannot continue") ||
 		msg == "Reported exception thrown!" || msg == "Unreported exception thrown!"
 }

@@ -7,8 +7,23 @@ import (
 	"github.com/mcplogd/mcplogd/oplog"
 )
 
-// mcCrashBanner is a Minecraft crash report's first line.
-const mcCrashBanner = "---- Minecraft Crash Report ----"
+// reportBanner reports the first line of a report of Minecraft's kind:
+// a crash report ("---- Minecraft Crash Report ----", a server fork's
+// "---- Mohist Crash Report ----"), fatal; the client's "---- Minecraft Network Protocol
+// Error Report ----", written when a packet fails and the client only
+// disconnects, an error.
+func reportBanner(s string) (oplog.Level, bool) {
+	if !strings.HasPrefix(s, "---- ") || len(s) > 80 {
+		return 0, false
+	}
+	switch {
+	case strings.HasSuffix(s, " Crash Report ----"):
+		return oplog.LevelFatal, true
+	case strings.HasSuffix(s, " Error Report ----"):
+		return oplog.LevelError, true
+	}
+	return 0, false
+}
 
 // fmtMcCrash is auto detection's name for a crash report, which its first
 // line proves; no line scores for it.
@@ -51,12 +66,17 @@ func (p *mcCrashParser) Name() string { return "mccrash" }
 func (p *mcCrashParser) Line(line string, end int64) []Entry {
 	s := trimRight(line)
 	var out []Entry
-	if strings.HasPrefix(s, mcCrashBanner) || !p.open {
+	level, banner := reportBanner(s)
+	if banner || !p.open {
 		out = p.take(nil)
 		p.open = true
 		p.r.reset()
-		p.e.start("", oplog.LevelFatal, end)
-		if strings.HasPrefix(s, mcCrashBanner) {
+		if !banner {
+			level = oplog.LevelFatal // a report entered past its banner
+		}
+		p.e.start("", level, end)
+		p.r.errorReport = level == oplog.LevelError
+		if banner {
 			return out
 		}
 	}
@@ -95,6 +115,7 @@ type mcReport struct {
 	inMods           bool
 	listKeyIndent    int
 	stackFull        bool
+	errorReport      bool // an error report's (reportBanner), not a crash's: level error
 }
 
 const (
@@ -214,6 +235,9 @@ func (r *mcReport) finish(e *entry) {
 	}
 	e.rec.Text = oplog.ClipText(text)
 	e.rec.Level = oplog.LevelFatal
+	if r.errorReport {
+		e.rec.Level = oplog.LevelError
+	}
 	if r.desc == forgeSplashReport {
 		e.rec.Level = oplog.LevelInfo
 	}
