@@ -547,7 +547,7 @@ func runtimeFrame(l string) bool {
 		"GradleStart", "net.minecraft.launchwrapper.", "org.prismlauncher.", "org.multimc.", "org.quiltmc.", "org.apache.",
 		"com.google.", "io.netty.", "it.unimi.dsi.", "org.spongepowered.asm.", "com.llamalad7.", "org.objectweb.asm.",
 		"joptsimple.", "org.slf4j.", "com.sun.", "org.spongepowered.", "net.fabricmc.loader.", "cpw.mods.modlauncher.",
-		"cpw.mods.bootstraplauncher."} {
+		"cpw.mods.bootstraplauncher.", "io.github.zekerzhayard.forgewrapper."} {
 		if strings.HasPrefix(s, p) {
 			return true
 		}

@@ -41,6 +41,22 @@ func TestGameFrame(t *testing.T) {
 		{"MinecraftOnly", "java.lang.NullPointerException\n\tat java.base/java.util.Objects.requireNonNull(Objects.java:233)\n" +
 			"\tat net.minecraft.client.render.WorldRenderer.renderEntity(WorldRenderer.java:301)",
 			"at net.minecraft.client.render.WorldRenderer.renderEntity(WorldRenderer.java:301)"},
+		// Under a class loader or module: the game's, then Prism's
+		// ForgeWrapper, which is no mod.
+		{"MinecraftLoader", "java.lang.Throwable: Manually triggered debug crash\n" +
+			"\tat TRANSFORMER/minecraft@1.20.4/net.minecraft.client.KeyboardHandler.tick(KeyboardHandler.java:561)\n" +
+			"\tat MC-BOOTSTRAP/cpw.mods.modlauncher@10.0.9/cpw.mods.modlauncher.Launcher.run(Launcher.java:108)\n" +
+			"\tat io.github.zekerzhayard.forgewrapper.installer.Main.main(Main.java:67)",
+			"at TRANSFORMER/minecraft@1.20.4/net.minecraft.client.KeyboardHandler.tick(KeyboardHandler.java:561)"},
+		// A plugin's frame past Bukkit's, under Fabric's class loader a mod's.
+		{"BukkitPlugin", "org.bukkit.plugin.IllegalPluginAccessException: Plugin attempted to register x while not enabled\n" +
+			"\tat org.bukkit.plugin.SimplePluginManager.registerEvents(SimplePluginManager.java:541) ~[minecraft_server.jar:git-Paper-521]\n" +
+			"\tat maurittoh.com.MainCommand.registerEvents(MainCommand.java:492) ~[?:?]",
+			"at maurittoh.com.MainCommand.registerEvents(MainCommand.java:492) ~[?:?]"},
+		{"FabricKnot", "java.lang.ExceptionInInitializerError\n" +
+			"\tat knot//net.minecraft.client.Minecraft.<init>(Minecraft.java:456)\n" +
+			"\tat knot//xyz.flirora.caxton.CaxtonModClient.init(CaxtonModClient.java:105)",
+			"at knot//xyz.flirora.caxton.CaxtonModClient.init(CaxtonModClient.java:105)"},
 	} {
 		if got := crash.GameFrame(c.stack); got != c.want {
 			t.Errorf("%s: %q, want %q", c.name, got, c.want)
