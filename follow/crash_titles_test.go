@@ -61,7 +61,8 @@ func TestCrashTitles_RealLogs(t *testing.T) {
 		// past the server's; Prism Launcher's lines before the game's log
 		// and the crash report printed after it, its frame past Fabric's
 		// class loader; a server fork's crash report; the client's
-		// network protocol error report, which ends no run; Forge's
+		// network protocol error report, which ends no run; the server's
+		// "can't proceed with server load", logged WARN; Forge's
 		// "Loading cannot continue", its mod states the message's.
 		{"minecraft/codex/forge-start-1161.log", "", "crash", "java.lang.RuntimeException: java.lang.reflect.InvocationTargetException in ovh.corail.tombstone.helper.Helper.initCommands(Helper.java:720)", oplog.OutcomeCrashed,
 			"Caused by: java.lang.reflect.InvocationTargetException"},
@@ -72,6 +73,8 @@ func TestCrashTitles_RealLogs(t *testing.T) {
 			"Caused by: java.util.NoSuchElementException: Symbol not found: caxton1_version"},
 		{"minecraft/codex/mohist-crash-report.log", "", "crash", "java.lang.NoClassDefFoundError: team/creative/littleframes/LittleFrames$1 in net.minecraftforge.fml.common.FMLModContainer.constructMod(FMLModContainer.java:534)", oplog.OutcomeCrashed, ""},
 		{"minecraft/codex/vanilla-network-protocol-error-report.log", "", "error", "java.lang.IllegalStateException: Failed to load registries due to above errors in akm.a(SourceFile:181)", oplog.OutcomeEnded, ""},
+		{"minecraft/codex/vanilla-overworld-settings-missing.log", "", "crash", "java.util.concurrent.ExecutionException: java.lang.IllegalStateException: Overworld settings missing in TRANSFORMER/minecraft@1.21.1/net.minecraft.server.Main.main(Main.java:268)", oplog.OutcomeCrashed,
+			"Caused by: java.lang.IllegalStateException: Overworld settings missing"},
 		{"minecraft/codex/forge-mod-fatal.log", "", "crash", "Fatal errors were detected during the transition from PREINITIALIZATION to INITIALIZATION. Loading cannot cont…", oplog.OutcomeCrashed,
 			"UCH mcp{9.05} [Minecraft Coder Pack] (minecraft.jar)"},
 	} {

@@ -80,10 +80,11 @@ func (m *marking) Flush() []Entry { return m.hold(m.p.Flush(), true) }
 // preBanner is how many entries at a file's start may come before the
 // banner of the run they belong to: a vanilla Minecraft server's
 // "Environment:" lines, NeoForge's "JVM identified", a Unity player's
-// first lines. preBannerBytes bounds where they may be: a follower that
+// first lines, Forge 1.12's binary patches and coremods (21 lines before
+// LaunchWrapper's). preBannerBytes bounds where they may be: a follower that
 // resumes within a file does not hold.
 const (
-	preBanner      = 16
+	preBanner      = 32
 	preBannerBytes = 8 << 10
 )
 
@@ -250,6 +251,9 @@ var markerPrefixes = func() (t [256][]string) {
 		"Godot Engine v",
 		"Initialize engine version: ",
 		"Loading Minecraft ",
+		"Forge Mod Loader version ",
+		"Starting FancyModLoader version ",
+		"[bootstrap] Loading Paper ",
 		"MultiMC version: ",
 		"PolyMC version: ",
 		"PollyMC version: ",
@@ -463,7 +467,8 @@ func unityBanner(s string) (runInfo, bool) {
 	return i, true
 }
 
-// minecraftBanner reads Minecraft's start: a launcher's first line, the
+// minecraftBanner reads Minecraft's start: a loader's first lines
+// (Fabric's, Quilt's, Forge's, NeoForge's, Paper's bootstrap), the
 // client's "Setting user:", the server's "Starting minecraft server".
 func minecraftBanner(s string) (runInfo, bool) {
 	i := runInfo{engine: "minecraft", reason: "banner"}
@@ -471,6 +476,20 @@ func minecraftBanner(s string) (runInfo, bool) {
 	case strings.HasPrefix(s, "Loading Minecraft ") && strings.Contains(s, " with Fabric Loader"):
 		i.version, _, _ = strings.Cut(s[len("Loading Minecraft "):], " ")
 		i.text = "Minecraft " + i.version + " (Fabric)"
+	case strings.HasPrefix(s, "Loading Minecraft ") && strings.Contains(s, " with Quilt Loader"):
+		i.version, _, _ = strings.Cut(s[len("Loading Minecraft "):], " ")
+		i.text = "Minecraft " + i.version + " (Quilt)"
+	case strings.HasPrefix(s, "Forge Mod Loader version ") && strings.HasSuffix(s, " loading"):
+		// Forge 1.7 to 1.12, on its second line: "… 7.99.40.1614 for Minecraft 1.7.10 loading".
+		if _, v, ok := strings.Cut(strings.TrimSuffix(s, " loading"), " for Minecraft "); ok {
+			i.version = v
+		}
+		i.text = strings.TrimSpace("Minecraft " + i.version + " (Forge)")
+	case strings.HasPrefix(s, "Starting FancyModLoader version "):
+		i.text = "Minecraft (NeoForge)" // NeoForge's since 1.21.9, before ModLauncher's line
+	case strings.HasPrefix(s, "[bootstrap] Loading Paper ") && strings.Contains(s, " for Minecraft "):
+		_, i.version, _ = strings.Cut(s, " for Minecraft ")
+		i.text = "Minecraft server " + i.version + " (Paper)"
 	case strings.HasPrefix(s, "Starting minecraft server version "):
 		i.version = strings.TrimSpace(s[len("Starting minecraft server version "):])
 		i.text = "Minecraft server " + i.version

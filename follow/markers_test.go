@@ -1,6 +1,7 @@
 package follow
 
 import (
+	"fmt"
 	"os"
 	"regexp"
 	"strconv"
@@ -136,6 +137,19 @@ func TestMarkers_Lines(t *testing.T) {
 			[]string{"run|info|run started: Minecraft 1.20.1 (Fabric)"}},
 		{"log4j", "[12:00:05] [Render thread/INFO]: Setting user: Steve\n", []string{"run|info|run started: Minecraft client"}},
 		{"log4j", "[12:00:00] [main/INFO]: ModLauncher running: args [--launchTarget, forgeclient]\n", []string{"run|info|run started: Minecraft (ModLauncher)"}},
+		// The loaders' first lines (real ones: aternosorg/codex-minecraft's logs),
+		// then a later banner of the same launch, which starts no other run.
+		{"log4j", "[22:50:06] [main/DEBUG] [FML/]: Injecting tracing printstreams for STDOUT/STDERR.\n" +
+			"[22:50:07] [main/INFO] [FML/]: Forge Mod Loader version 7.99.40.1614 for Minecraft 1.7.10 loading\n" +
+			"[22:50:07] [main/INFO] [LaunchWrapper/]: Loading tweak class name cpw.mods.fml.common.launcher.FMLInjectionAndSortingTweaker\n",
+			[]string{"run|info|run started: Minecraft 1.7.10 (Forge)"}},
+		{"log4j", "[14:38:52] [main/INFO]: Loading Minecraft 1.19 with Quilt Loader 0.17.1\n[14:39:03] [Render thread/INFO]: Setting user: TayouVR\n",
+			[]string{"run|info|run started: Minecraft 1.19 (Quilt)"}},
+		{"log4j", "[30Mar2026 12:21:02.922] [main/INFO] [net.neoforged.fml.loading.FMLLoader/]: Starting FancyModLoader version 11.0.3 (CLIENT in DEV)\n",
+			[]string{"run|info|run started: Minecraft (NeoForge)"}},
+		{"log4j", "[18:38:44] [ServerMain/INFO]: [bootstrap] Loading Paper 1.21.1-115-master@ba3c29b (2024-09-30T02:19:06Z) for Minecraft 1.21.1\n" +
+			"[18:39:00] [Server thread/INFO]: Starting minecraft server version 1.21.1\n",
+			[]string{"run|info|run started: Minecraft server 1.21.1 (Paper)"}},
 		{"unreal", "Log file open, 05/03/19 19:02:29\n", []string{"run|info|run started: Unreal Engine"}},
 	} {
 		t.Run(c.text, func(t *testing.T) {
@@ -149,6 +163,27 @@ func TestMarkers_Lines(t *testing.T) {
 				t.Errorf("markers:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(c.want, "\n"))
 			}
 		})
+	}
+}
+
+// TestMarkers_BannerAfterCoremods: Forge 1.12's server logs 21 lines
+// (binary patches, coremods) before LaunchWrapper's banner; they are the
+// launch's, so the run's marker goes before the first of them.
+func TestMarkers_BannerAfterCoremods(t *testing.T) {
+	var b strings.Builder
+	for i := range 21 {
+		fmt.Fprintf(&b, "[17:25:43] [main/DEBUG] [FML]: Coremod plugin class Plugin%d run successfully\n", i)
+	}
+	b.WriteString("[17:25:44] [main/INFO] [LaunchWrapper]: Loading tweak class name net.minecraftforge.fml.common.launcher.TerminalTweaker\n")
+	es := feed(withMarkers(mustParser(t, "log4j")), []byte(b.String()))
+	var runs []int
+	for i, e := range es {
+		if e.Record.Kind == oplog.KindMarker && e.Record.Name == oplog.MarkerRun {
+			runs = append(runs, i)
+		}
+	}
+	if len(runs) != 1 || runs[0] != 0 {
+		t.Fatalf("run markers at %v of %d records; want one, first", runs, len(es))
 	}
 }
 

@@ -436,10 +436,13 @@ func isJavaException(s string) bool {
 // "Reported exception thrown!" and "Unreported exception thrown!" (its main
 // loop's, which then shows the crash report and stops), its "Game
 // crashed!" as it prints to stdout, Forge's (1.7 to 1.12) "Fatal errors
-// were detected during the transition from … Loading cannot continue".
-// The game stops there: fatal, whatever level log4j gave it.
+// were detected during the transition from … Loading cannot continue",
+// the server's "Failed to load datapacks, can't proceed with server load"
+// (logged WARN, and the server stops). The game stops there: fatal,
+// whatever level log4j gave it.
 func crashHandler(msg string) bool {
 	return strings.HasPrefix(msg, "Encountered an unexpected exception") || strings.Contains(msg, "#@!@# Game crashed!") ||
 		strings.HasPrefix(msg, "Fatal errors were detected during the transition from ") && strings.HasSuffix(msg, "Loading cannot continue") ||
+		strings.HasPrefix(msg, "Failed to load datapacks, can't proceed with server load") ||
 		msg == "Reported exception thrown!" || msg == "Unreported exception thrown!"
 }
