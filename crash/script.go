@@ -96,7 +96,7 @@ func pythonPath(path string) string {
 // loguru's frames are turned innermost first (loguruInnerFirst); of the
 // JVM's fatal error, its problematic frame alone (jvmBanner).
 func preamble(stack string) string {
-	return gdbStops(backwardInnerFirst(jvmBanner(loguruInnerFirst(wineFrames(pyUnboxed(nodeExcerpt(currentThread(pyOwn(pyRemote(pyLoggingError(stack)))))))))))
+	return javaLeadIn(gdbStops(backwardInnerFirst(jvmBanner(loguruInnerFirst(wineFrames(pyUnboxed(nodeExcerpt(currentThread(pyOwn(pyRemote(pyLoggingError(stack))))))))))))
 }
 
 // pyLoggingError is logging's report of its own error as it formatted a

@@ -90,6 +90,16 @@ func TestMessage(t *testing.T) {
 		{oplog.Record{Text: "./launch.sh: line 3: 17490 Bus error               ./game"}, "./launch.sh: line 3: Bus error ./game"},
 		{oplog.Record{Text: "line 2:  7761 Segmentation fault      (core dumped) ./game"}, "line 2: Segmentation fault (core dumped) ./game"},
 		{oplog.Record{Text: "wave 3: line 2: 40 enemies"}, "wave 3: line 2: 40 enemies"},
+		// A Java exception after lines of the message's own: Forge's event
+		// bus's listeners, a plugin's banner (real logs: aternosorg/codex-minecraft).
+		{oplog.Record{Text: "Exception caught during firing event: null", Stack: "\tIndex: 2\n\tListeners:\n\t\t0: NORMAL\n" +
+			"java.lang.ExceptionInInitializerError\n\tat ovh.corail.tombstone.helper.Helper.initCommands(Helper.java:720)"},
+			"java.lang.ExceptionInInitializerError"},
+		{oplog.Record{Text: "[PermissionsEx]", Stack: "========== UNABLE TO LOAD PERMISSIONS BACKEND =========\nYour configuration must be fixed before PEX will enable\n" +
+			"Details: Error loading permissions file!\n" +
+			"ru.tehkode.permissions.exceptions.PermissionBackendException: Error loading permissions file!\n" +
+			"\tat ru.tehkode.permissions.backends.file.FileBackend.reload(FileBackend.java:321) ~[PermissionsEx-1.23.4.jar:?]"},
+			"ru.tehkode.permissions.exceptions.PermissionBackendException: Error loading permissions file!"},
 	} {
 		if got := crash.Message(&c.r); got != c.want {
 			t.Errorf("Message(%q): %q, want %q", c.r.Text, got, c.want)

@@ -22,3 +22,34 @@ func isExceptionLine(s string) bool {
 	}
 	return strings.HasSuffix(head, "Exception") || strings.HasSuffix(head, "Error") || strings.HasSuffix(head, "Throwable")
 }
+
+// javaLeadIn is a stack whose Java exception comes after lines of the
+// message's own (Forge's event bus's "Index:" and "Listeners:", a
+// plugin's banner, Minecraft's "> Errors in registry …"): from the
+// exception on, the first line that names one with a frame ("at …")
+// under it. A stack with a frame before that, or whose first line is its
+// exception, is returned as it is.
+func javaLeadIn(stack string) string {
+	if !strings.Contains(stack, "at ") {
+		return stack
+	}
+	prev, prevAt := "", 0
+	for at, n := 0, 0; at < len(stack) && n < 64; n++ {
+		line, _, _ := strings.Cut(stack[at:], "\n")
+		s := strings.TrimSpace(line)
+		if strings.HasPrefix(s, "at ") {
+			if n > 1 && isExceptionLine(prev) {
+				return stack[prevAt:]
+			}
+			return stack
+		}
+		if s != "" {
+			if n == 0 && isExceptionLine(s) {
+				return stack
+			}
+			prev, prevAt = s, at
+		}
+		at += len(line) + 1
+	}
+	return stack
+}
