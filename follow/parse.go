@@ -271,8 +271,9 @@ func (c *clock) at(h, m, s, ns int) time.Time {
 	return t
 }
 
-// parseClock reads "HH:MM:SS" with an optional fraction (".123" or
-// ",123456") at the start of s and returns its parts and the bytes read.
+// parseClock reads "HH:MM:SS" with an optional fraction (".123",
+// ",123456", or milliseconds after a colon, ":645") at the start of s and
+// returns its parts and the bytes read.
 func parseClock(s string) (h, m, sec, ns, n int, ok bool) {
 	if len(s) < 8 || s[2] != ':' || s[5] != ':' {
 		return
@@ -286,6 +287,11 @@ func parseClock(s string) (h, m, sec, ns, n int, ok bool) {
 	n = 8
 	if sec == 60 {
 		sec = 59 // a leap second
+	}
+	if n+3 < len(s) && s[n] == ':' && isDigit(s[n+1]) && isDigit(s[n+2]) && isDigit(s[n+3]) && (n+4 == len(s) || !isDigit(s[n+4])) {
+		// Milliseconds after a colon, as Bedrock's server writes them: "15:14:07:645".
+		ns = (int(s[n+1]-'0')*100 + int(s[n+2]-'0')*10 + int(s[n+3]-'0')) * 1_000_000
+		return h, m, sec, ns, n + 4, true
 	}
 	if n+1 < len(s) && (s[n] == '.' || s[n] == ',') && isDigit(s[n+1]) {
 		n++

@@ -34,6 +34,10 @@ func TestParse_GenericLevels(t *testing.T) {
 	f("[12:34:56] [ERROR] socket closed", oplog.LevelError, "", "socket closed", utc(12, 34, 56, 0))
 	f("[2026-03-01 12:34:56.789] WARN slow frame", oplog.LevelWarn, "", "slow frame", utc(12, 34, 56, 789))
 	f("[2026-03-01 12:34:56] [Physics] ERROR no contacts", oplog.LevelError, "Physics", "no contacts", utc(12, 34, 56, 0))
+	// Bedrock's dedicated server, its milliseconds after a colon.
+	f("[2026-03-01 12:34:56:789 ERROR] Using a whitelist but without online authentication can be dangerous and is not allowed.", oplog.LevelError, "",
+		"Using a whitelist but without online authentication can be dangerous and is not allowed.", utc(12, 34, 56, 789))
+	f("[2026-03-01 12:34:56 INFO] Starting Server", oplog.LevelInfo, "", "Starting Server", utc(12, 34, 56, 0))
 	f("\ufeffERROR: first line of a file with a BOM", oplog.LevelError, "", "first line of a file with a BOM", time.Time{})
 	f("\ufeffplain first line", oplog.LevelInfo, "", "plain first line", time.Time{})
 	// Kivy pads the level and the module inside their brackets.
