@@ -326,6 +326,21 @@ func TestDB_FlippedBits_RecordsLost(t *testing.T) {
 	t.Logf("records lost per flipped bit (24 flips in %d blocks averaging %d records): %v, mean %.0f", len(blocks), sealed/len(blocks), lost, float64(total)/24)
 }
 
+// fileAndTree returns the bytes of the data file at path and its tree's
+// pages (logtest.TreePages), for a test that damages copies of it.
+func fileAndTree(t *testing.T, path string) ([]byte, []int64) {
+	t.Helper()
+	orig, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree, err := logtest.TreePages(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return orig, tree
+}
+
 // TestDB_LooseKeyFlippedPastNewest: a bit flipped in the key of the
 // record before the newest loose one makes it an ID never assigned, past
 // the newest, and out of the page's order. The readers step over that one
@@ -335,14 +350,7 @@ func TestDB_FlippedBits_RecordsLost(t *testing.T) {
 func TestDB_LooseKeyFlippedPastNewest(t *testing.T) {
 	path, ids, _ := flipStore(t, 20_000)
 	moved, newest := ids[len(ids)-2], ids[len(ids)-1]
-	orig, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tree, err := logtest.TreePages(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	orig, tree := fileAndTree(t, path)
 	var at []int64 // where the key of moved is in the tree's pages
 	for _, pg := range tree {
 		page := orig[pg*pageSize : (pg+1)*pageSize]
@@ -394,14 +402,7 @@ func TestDB_LooseKeyFlippedPastNewest(t *testing.T) {
 // logged, not failed (bbolt's cursor cannot step over a page).
 func TestDB_FlippedBitsInBoltPages(t *testing.T) {
 	path, ids, _ := flipStore(t, 20_000)
-	orig, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tree, err := logtest.TreePages(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	orig, tree := fileAndTree(t, path)
 	rng := rand.New(rand.NewPCG(logtest.Seed(t), 0))
 	outcomes := map[string]int{}
 	for i := range 48 {
