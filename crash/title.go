@@ -405,6 +405,7 @@ func stackException(stack string) string {
 // is an engine's, the first of those.
 func GameFrame(stack string) string {
 	other, engine := "", ""
+	var rest []string // the lines after other
 	lines := TopLines(stack, maxGameFrames)
 	for i, l := range lines {
 		s, module := frameText(l)
@@ -417,15 +418,49 @@ func GameFrame(stack string) string {
 				engine = l
 			}
 		case projectFrame(s):
-			return l
+			return phpFrame(l, lines[i+1:])
 		case other == "":
-			other = l
+			other, rest = l, lines[i+1:]
 		}
 	}
 	if other == "" {
 		return engine // all the engine's (a Minecraft crash without mods): its first, past the runtime's
 	}
-	return other
+	return phpFrame(other, rest)
+}
+
+// phpFrame is PHP's frame l ("#1 plugins/Arena/src/Main(41):
+// pocketmine\Server->stop()": line 41 of Main called Server->stop) named
+// as its function and place, "me\Main->onEnable() (plugins/Arena/src/Main:41)",
+// the function the frame after it called; any other frame as it is.
+func phpFrame(l string, after []string) string {
+	place, _, ok := phpFrameParts(l)
+	if !ok || len(after) == 0 {
+		return l
+	}
+	_, call, ok := phpFrameParts(after[0])
+	if !ok {
+		return l
+	}
+	if i := strings.IndexByte(call, '('); i > 0 {
+		call = call[:i] + "()" // its arguments say nothing of the place
+	}
+	return "at " + call + " (" + place + ")"
+}
+
+// phpFrameParts splits PHP's frame "#1 src/Main(41): Server->stop()" into
+// its place ("src/Main:41") and its call.
+func phpFrameParts(l string) (place, call string, ok bool) {
+	if len(l) < 4 || l[0] != '#' || !isDigit(l[1]) {
+		return "", "", false
+	}
+	_, rest, _ := strings.Cut(l, " ")
+	head, call, found := strings.Cut(rest, "): ")
+	open := strings.LastIndexByte(head, '(')
+	if !found || open <= 0 || !allDigits(head[open+1:]) {
+		return "", "", false
+	}
+	return head[:open] + ":" + head[open+1:], call, true
 }
 
 // rubyCMethod reports whether l is a Ruby frame of a method written in C,
@@ -662,6 +697,8 @@ var engineParts = []string{
 	// Godot's sources in a checkout named godot, as a build of one's own names them.
 	"/godot/core/", "/godot/scene/", "/godot/modules/", "/godot/servers/", "/godot/main/", "/godot/platform/", "/godot/drivers/", "/godot/editor/", "ntdll", "KERNEL32", "KERNELBASE", "UnityPlayer", "libunity",
 	"mono-2.0", "(Unity)", "site-packages", "/renpy/", `\renpy\`, "renpy/common/", "node:internal", "node_modules",
+	// PocketMine-MP's sources (a plugin's are under plugins/), as its traces name them.
+	"src/pocketmine/", "pmsrc/", "vendor/pocketmine/",
 }
 
 // engineFrame reports a frame of an engine, a runtime or a system library:

@@ -57,6 +57,16 @@ func TestGameFrame(t *testing.T) {
 			"\tat knot//net.minecraft.client.Minecraft.<init>(Minecraft.java:456)\n" +
 			"\tat knot//xyz.flirora.caxton.CaxtonModClient.init(CaxtonModClient.java:105)",
 			"at knot//xyz.flirora.caxton.CaxtonModClient.init(CaxtonModClient.java:105)"},
+		// PHP's frames, past PocketMine-MP's: line 41 of the plugin's Main
+		// is in the function the next frame called.
+		{"PocketMinePlugin", "--- Stack trace ---\n" +
+			"at pocketmine\\plugin\\PluginManager->registerEvent() (pmsrc/src/plugin/PluginManager:612)\n" +
+			"  #0 pmsrc/src/plugin/PluginManager(580): pocketmine\\plugin\\PluginManager->registerEvent(string[33] pocketmine\\event\\player\\PlayerJoin, int 0)\n" +
+			"  #1 plugins/Arena.phar/src/me/arena/Main(41): pocketmine\\plugin\\PluginManager->registerEvents(object me\\arena\\EventListener#91011)\n" +
+			"  #2 pmsrc/src/plugin/PluginBase(123): me\\arena\\Main->onEnable()\n" +
+			"--- End of exception information ---",
+			"at me\\arena\\Main->onEnable() (plugins/Arena.phar/src/me/arena/Main:41)"},
+		{"PHPLastFrame", "#0 /srv/game/main.php(3): World->spawn()\n#1 {main}", "#0 /srv/game/main.php(3): World->spawn()"},
 	} {
 		if got := crash.GameFrame(c.stack); got != c.want {
 			t.Errorf("%s: %q, want %q", c.name, got, c.want)

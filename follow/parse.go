@@ -503,7 +503,7 @@ func levelWord(s string) (oplog.Level, bool) {
 		return oplog.LevelWarn, true
 	case "error", "err", "severe":
 		return oplog.LevelError, true
-	case "fatal", "ftl", "critical", "crit", "panic", "pnc", "emergency":
+	case "fatal", "ftl", "critical", "crit", "panic", "pnc", "emergency", "alert":
 		return oplog.LevelFatal, true
 	}
 	return 0, false

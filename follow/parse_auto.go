@@ -175,6 +175,10 @@ func (a *autoParser) look(line string) bool {
 		if _, ok := parseLog4jHeader(s, a.clk.location()); ok {
 			return prove(fmtLog4j)
 		}
+	case len(s) > 12 && isDigit(s[0]) && s[10] == ' ' && s[11] == '[':
+		if _, ok := parseLog4jHeader(s, a.clk.location()); ok {
+			return prove(fmtLog4j) // PocketMine-MP's
+		}
 	case strings.HasPrefix(s, "Log file open, "):
 		return prove(fmtUnreal)
 	case strings.HasPrefix(s, "LogInit: "), strings.HasPrefix(s, "LogConfig: "), strings.HasPrefix(s, "LogWindows: "):

@@ -14,6 +14,7 @@ import (
 //	[12:34:56] [main/INFO] [cp.mo.mo.Launcher/MODLAUNCHER]: ModLauncher ... (Forge)
 //	[08Aug.2023 16:21:34.441] [Render thread/ERROR] [net.minecraft.client.Minecraft/FATAL]: ... (Forge debug.log)
 //	[12:34:56 INFO]: Done (3.214s)! For help, type "help"                   (Paper's console)
+//	2020-02-22 [22:02:37] [Server thread/INFO]: Loading server properties... (PocketMine-MP: parse_pmmp.go)
 //
 // The level is the header's, the name the logger where the line has one
 // (the thread then goes to Data), else the thread; the time is the
@@ -39,6 +40,8 @@ type log4jParser struct {
 	exc    string      // the exception's first line, when the held entry's message is one or a line joined was
 	report bool        // the held entry's message is a crash report's banner: r reads its lines
 	r      mcReport
+	pmmp   bool   // the held entry is an exception PocketMine-MP caught: its trace's lines join it
+	pmmpAt string // the place that exception was thrown, until frame #0 names the call
 }
 
 func (p *log4jParser) Name() string { return "log4j" }
@@ -54,8 +57,13 @@ func (p *log4jParser) Line(line string, end int64) []Entry {
 		}
 		return nil
 	}
-	if s[0] == '[' {
+	if s[0] == '[' || isDigit(s[0]) {
 		if h, ok := parseLog4jHeader(s, p.clk.location()); ok {
+			if p.e.held && p.pmmp && h.thread == p.thread && pmmpCrash(&h) {
+				p.e.rec.Level = oplog.LevelFatal // the server crashed of it
+				p.e.add(h.msg, end)
+				return nil
+			}
 			if p.e.held && !p.report && h.thread == p.thread && p.joinStack(&h, end) {
 				return nil
 			}
@@ -89,6 +97,9 @@ func (p *log4jParser) Line(line string, end int64) []Entry {
 		p.e.end = end
 		return nil
 	}
+	if p.pmmp && p.pmmpLine(trimLeft(s), end) {
+		return nil
+	}
 	if p.e.rec.Text == "" && p.e.lines == 0 { // "[main/INFO]: " and the message on the lines after it
 		p.e.rec.Text = oplog.ClipText(trimLeft(s))
 		p.e.blanks, p.e.end = 0, end
@@ -105,6 +116,7 @@ func (p *log4jParser) Line(line string, end int64) []Entry {
 
 func (p *log4jParser) reset() {
 	p.thread, p.logger, p.marker, p.stderr, p.exc, p.report = "", "", "", false, "", false
+	p.pmmp, p.pmmpAt = false, ""
 }
 
 // lineTime returns the time line's header gives (lineStamper).
@@ -134,6 +146,10 @@ func (p *log4jParser) begin(h *log4jHeader, end int64) {
 		p.e.setName(h.logger)
 	} else {
 		p.e.setName(h.thread)
+	}
+	if text, place, ok := pmmpException(h.msg); ok && h.pmmp {
+		p.e.rec.Text = oplog.ClipText(text)
+		p.pmmp, p.pmmpAt = true, place
 	}
 	if crashHandler(h.msg) {
 		p.e.rec.Level = oplog.LevelFatal
@@ -178,6 +194,9 @@ func (p *log4jParser) begin(h *log4jHeader, end int64) {
 // log4j says. It returns false when the line is not one, or the entry is
 // full.
 func (p *log4jParser) joinStack(h *log4jHeader, end int64) bool {
+	if p.pmmp && h.pmmp && h.level < p.level {
+		return p.pmmpLine(h.msg, end) // version 3's frames, a header each (at DEBUG)
+	}
 	body, frame := h.msg, false
 	if p.stderr {
 		b, ok := stderrBody(h)
@@ -242,11 +261,16 @@ type log4jHeader struct {
 	level              oplog.Level
 	logger, marker     string
 	msg                string
+	word               string // the level as written
+	pmmp               bool   // PocketMine-MP's: the date before it
 }
 
 // parseLog4jHeader reads the header forms listed on log4jParser.
 // A date without a zone is in loc.
 func parseLog4jHeader(s string, loc *time.Location) (h log4jHeader, ok bool) {
+	if len(s) > 12 && s[10] == ' ' && s[11] == '[' && s[4] == '-' && s[7] == '-' && isDigit(s[0]) {
+		return parsePMMPHeader(s, loc)
+	}
 	k := strings.IndexByte(s, ']')
 	if k < 9 || !isDigit(s[1]) {
 		return h, false
@@ -283,7 +307,8 @@ func parseLog4jHeader(s string, loc *time.Location) (h log4jHeader, ok bool) {
 	if slash < 0 {
 		return h, false
 	}
-	if h.level, ok = levelWord(tl[slash+1:]); !ok {
+	h.word = tl[slash+1:]
+	if h.level, ok = levelWord(h.word); !ok {
 		return h, false
 	}
 	h.thread, rest = tl[:slash], rest[k+1:]
