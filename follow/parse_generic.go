@@ -381,6 +381,11 @@ func (p *genericParser) stamp(s string) (time.Time, string, bool) {
 		if word, after, ok := strings.Cut(strings.TrimPrefix(rest, " "), "]"); ok && rest != "" && rest[0] == ' ' && word != "" && isLevelWord(word) {
 			return t, word + " " + trimSeparators(after), true // Serilog's console: "[10:00:01 ERR] msg"
 		}
+		if inside, _, ok := strings.Cut(rest, "]"); ok && rest[0] == ' ' && strings.LastIndexByte(inside, ' ') > 1 {
+			if _, _, _, ok := threadLevel("[" + rest[1:]); ok {
+				return t, "[" + rest[1:], true // CustomSkinLoader's "[2021-02-18 16:50:16 Texture Downloader #1 INFO] msg"
+			}
+		}
 		if !strings.HasPrefix(rest, "]") {
 			return time.Time{}, s, false // "[2024-... LEVEL name]": rustHeader's
 		}
@@ -605,7 +610,9 @@ func qualifiedLevel(s string) (oplog.Level, string, bool) {
 }
 
 // threadLevel reads log4j's thread and level in brackets at the start of
-// s: "[Render thread/WARN]: msg"; PyInstaller's bootloader's name, process
+// s: "[Render thread/WARN]: msg", or with a space between, as
+// CustomSkinLoader's log writes them ("[Texture Downloader #1 INFO] msg");
+// PyInstaller's bootloader's name, process
 // and level, "[PYI-4321:ERROR] Failed to execute script 'main' due to
 // unhandled exception!" (named "PYI": the process differs every run).
 func threadLevel(s string) (level oplog.Level, thread, text string, ok bool) {
@@ -616,7 +623,7 @@ func threadLevel(s string) (level oplog.Level, thread, text string, ok bool) {
 	if k < 0 {
 		return 0, "", "", false
 	}
-	i := strings.LastIndexAny(s[:k], "/:")
+	i := strings.LastIndexAny(s[:k], "/: ")
 	if i <= 1 || !isUpper(s[i+1:k]) {
 		return 0, "", "", false
 	}

@@ -38,6 +38,13 @@ func TestParse_GenericLevels(t *testing.T) {
 	f("[2026-03-01 12:34:56:789 ERROR] Using a whitelist but without online authentication can be dangerous and is not allowed.", oplog.LevelError, "",
 		"Using a whitelist but without online authentication can be dangerous and is not allowed.", utc(12, 34, 56, 789))
 	f("[2026-03-01 12:34:56 INFO] Starting Server", oplog.LevelInfo, "", "Starting Server", utc(12, 34, 56, 0))
+	// CustomSkinLoader's log (a Minecraft mod's): the thread and the level
+	// in one bracket, the time in it too or in its own.
+	f("[2026-03-01 12:34:56] [yimu DEBUG] Try to request 'https://api.mojang.com/profiles/minecraft'.", oplog.LevelDebug, "yimu",
+		"Try to request 'https://api.mojang.com/profiles/minecraft'.", utc(12, 34, 56, 0))
+	f("[2026-03-01 12:34:56] [Render thread WARN] Failed to load skin", oplog.LevelWarn, "Render thread", "Failed to load skin", utc(12, 34, 56, 0))
+	f("[2026-03-01 12:34:56 Texture Downloader #1 ERROR] Get a request failed", oplog.LevelError, "Texture Downloader #1", "Get a request failed", utc(12, 34, 56, 0))
+	f("[2026-03-01 12:34:56] [Not a level] text", oplog.LevelInfo, "", "[Not a level] text", utc(12, 34, 56, 0))
 	f("\ufeffERROR: first line of a file with a BOM", oplog.LevelError, "", "first line of a file with a BOM", time.Time{})
 	f("\ufeffplain first line", oplog.LevelInfo, "", "plain first line", time.Time{})
 	// Kivy pads the level and the module inside their brackets.
