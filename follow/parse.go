@@ -241,6 +241,17 @@ type clock struct {
 	y, d int
 	mo   time.Month
 	seen time.Time // a time now returned
+
+	dated time.Time // the last time a line gave with its date, or one of day after it
+}
+
+// saw notes a time a line gave with its date: times of day after it are
+// on its day (a launcher's or a logging library's dated lines before a
+// game's log of times of day), or on the days after when they go back.
+func (c *clock) saw(t time.Time) {
+	if !t.IsZero() {
+		c.dated = t
+	}
 }
 
 // location is the zone of timestamps written without one: date's.
@@ -251,9 +262,22 @@ func (c *clock) location() *time.Location {
 	return c.loc
 }
 
-// at returns the time of day h:m:s.ns on the file's date, or on the day
-// before when that would be more than an hour in the future.
+// at returns the time of day h:m:s.ns on the day of the last dated line
+// (saw), or of the file's date, or the day before when that would be more
+// than an hour in the future.
 func (c *clock) at(h, m, s, ns int) time.Time {
+	if !c.dated.IsZero() {
+		loc := c.location()
+		y, mo, d := c.dated.In(loc).Date()
+		t := time.Date(y, mo, d, h, m, s, ns, loc)
+		if t.Before(c.dated.Add(-time.Hour)) {
+			t = t.AddDate(0, 0, 1) // past midnight
+		}
+		if t.After(c.dated) {
+			c.dated = t
+		}
+		return t
+	}
 	d := c.date()
 	if !d.Equal(c.day) || d.Location() != c.day.Location() { // every line asks; the date seldom changes
 		c.day = d

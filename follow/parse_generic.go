@@ -363,10 +363,12 @@ func (p *genericParser) stamp(s string) (time.Time, string, bool) {
 	var n int
 	if tt, k, ok := parseISO(in, p.clk.location()); ok {
 		t, n = tt, k
+		p.clk.saw(t)
 	} else if h, m, sec, ns, k, ok := parseClock(in); ok && (k == len(in) || in[k] == ' ' || in[k] == ']') {
 		t, n = p.clk.at(h, m, sec, ns), k
 	} else if tt, k, ok := parseDayMonthYear(in, p.clk.location()); ok {
 		t, n = tt, k
+		p.clk.saw(t)
 	} else if h, m, k, ok := parseKitchen(in); ok && !bracket {
 		t, n = p.clk.at(h, m, 0, 0), k
 	} else {

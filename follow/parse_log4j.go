@@ -87,9 +87,15 @@ func (p *log4jParser) Line(line string, end int64) []Entry {
 		p.r.errorReport = level == oplog.LevelError
 		return out
 	}
-	if !p.e.held { // the file was entered mid-entry
+	if !p.e.held { // the file was entered mid-entry, or a line before the log's
 		p.reset()
 		p.e.start(s, oplog.LevelInfo, end)
+		if isDigit(s[0]) { // log4j's own status line, "2022-08-17 14:52:17,268 main WARN …": its date is the log's
+			if t, _, ok := parseISO(s, p.clk.location()); ok {
+				p.e.rec.Time = t
+				p.clk.saw(t)
+			}
+		}
 		return nil
 	}
 	if p.report {
@@ -139,6 +145,7 @@ func (p *log4jParser) begin(h *log4jHeader, end int64) {
 	switch {
 	case h.date:
 		p.e.rec.Time = h.t
+		p.clk.saw(h.t)
 	case h.clock:
 		p.e.rec.Time = p.clk.at(h.hour, h.min, h.sec, h.ns)
 	}
