@@ -247,7 +247,7 @@ func parseFrame(s string) (frame string, ok bool) {
 func TopLines(stack string, n int) []string {
 	var out []string
 	seen, past := 0, false
-	stack = preamble(stack)
+	stack = reportedCause(preamble(stack)) // a title's frames: a wrapper's cause's
 	python, stripped := false, strippedStack(stack)
 	innerLast := messageLast(stack)
 	py := pyState{indent: -1}

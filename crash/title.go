@@ -330,7 +330,7 @@ func stackException(stack string) string {
 	if pyGroup(stack) {
 		return "" // the group's line is the record's text: its sub-exceptions' come after it
 	}
-	stack = preamble(stack)
+	stack = reportedCause(preamble(stack))
 	python, asyncio, last := false, false, ""
 	py := pyState{indent: -1}
 	if i := strings.Index(stack, "\nstack traceback:"); i > 0 { // Lua: the error, then its traceback

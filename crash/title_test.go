@@ -140,3 +140,43 @@ func TestTitle_Frames(t *testing.T) {
 		}
 	}
 }
+
+// TestDescribe_ReportedException: Minecraft's ReportedException, logged
+// with its cause, is titled by the cause and the cause's frame, as the
+// crash report the game writes shows it, through wrappers of it too; a
+// cause whose frames the log does not hold leaves the wrapper's title.
+func TestDescribe_ReportedException(t *testing.T) {
+	for _, c := range []struct{ name, stack, want string }{
+		{"TickingEntity", "net.minecraft.util.ReportedException: Ticking block entity\n" +
+			"\tat net.minecraft.server.MinecraftServer.func_71190_q(MinecraftServer.java:835)\n" +
+			"\tat net.minecraft.server.MinecraftServer.run(MinecraftServer.java:547)\n" +
+			"Caused by: java.lang.NoSuchMethodError: nc.tile.energy.TileEnergy.addTileToENet()V\n" +
+			"\tat nc.tile.energy.TileEnergy.onAdded(TileEnergy.java:57) ~[TileEnergy.class:?]\n" +
+			"\tat net.minecraft.world.World.func_72939_s(World.java:1853)",
+			"java.lang.NoSuchMethodError: nc.tile.energy.TileEnergy.addTileToENet()V in nc.tile.energy.TileEnergy.onAdded(TileEnergy.java:57)"},
+		// Bukkit's, its tabs trimmed, wrapped in an ExecutionException: the root.
+		{"Bukkit", "net.minecraft.server.v1_13_R1.ReportedException: Exception generating new chunk\n" +
+			"at net.minecraft.server.v1_13_R1.MinecraftServer.w(MinecraftServer.java:951)\n" +
+			"Caused by: java.util.concurrent.ExecutionException: net.minecraft.server.v1_13_R1.ReportedException: Loading NBT data\n" +
+			"at java.util.concurrent.CompletableFuture.reportGet(CompletableFuture.java:357)\n" +
+			"Caused by: net.minecraft.server.v1_13_R1.ReportedException: Loading NBT data\n" +
+			"at net.minecraft.server.v1_13_R1.NBTCompressedStreamTools.a(SourceFile:77)\n" +
+			"Caused by: java.util.zip.ZipException: incorrect data check\n" +
+			"at java.util.zip.InflaterInputStream.read(InflaterInputStream.java:164)\n" +
+			"at net.minecraft.server.v1_13_R1.NBTTagByteArray.load(NBTTagByteArray.java:48)",
+			"java.util.zip.ZipException: incorrect data check in net.minecraft.server.v1_13_R1.NBTTagByteArray.load(NBTTagByteArray.java:48)"},
+		{"CauseCut", "net.minecraft.crash.ReportedException: Ticking block entity\n" +
+			"\tat net.minecraft.server.MinecraftServer.func_71190_q(MinecraftServer.java:855) ~[?:?]\n" +
+			"Caused by: java.lang.StackOverflowError",
+			"net.minecraft.crash.ReportedException: Ticking block entity in net.minecraft.server.MinecraftServer.func_71190_q(MinecraftServer.java:855)"},
+		// Another wrapper's cause is not passed: its own message is the crash's.
+		{"OtherWrapper", "java.lang.RuntimeException: Could not execute entrypoint stage 'main'\n" +
+			"\tat net.fabricmc.loader.impl.FabricLoaderImpl.invokeEntrypoints(FabricLoaderImpl.java:403)\n" +
+			"Caused by: java.lang.NullPointerException: boom\n\tat com.example.Mod.init(Mod.java:9)",
+			"java.lang.RuntimeException: Could not execute entrypoint stage 'main' in com.example.Mod.init(Mod.java:9)"},
+	} {
+		if title, _, _ := crash.Describe("Encountered an unexpected exception", c.stack); title != c.want {
+			t.Errorf("%s: %q, want %q", c.name, title, c.want)
+		}
+	}
+}

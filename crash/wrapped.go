@@ -1,6 +1,9 @@
 package crash
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Exceptions wrapped by event buses and loggers: Forge's and NeoForge's
 // EventBus print "Exception caught during firing event: ...", then
@@ -52,4 +55,54 @@ func javaLeadIn(stack string) string {
 		at += len(line) + 1
 	}
 	return stack
+}
+
+// mcReported are the names, over Minecraft's mappings, of the exception
+// the game throws with a crash report's description ("Ticking block
+// entity", "Exception in server tick loop"): a wrapper, its cause the
+// crash.
+var mcReported = []string{"net.minecraft.util.crash.CrashException", "net.minecraft.class_148"} // and every *.ReportedException
+
+// reportedCause is a stack whose exception is Minecraft's ReportedException
+// from its cause on ("Caused by: java.lang.NullPointerException: …" and
+// that exception's frames), as the crash report the game writes shows it:
+// titles name the cause and its frame. A cause that wraps a
+// ReportedException again ("java.util.concurrent.ExecutionException:
+// net.minecraft.server.v1_13_R1.ReportedException: Loading NBT data") is
+// passed too. Any other stack, and one whose cause has no frames, is
+// returned as it is.
+func reportedCause(stack string) string {
+	for range 8 {
+		first, _, _ := strings.Cut(strings.TrimLeft(stack, " \t\r\n"), "\n")
+		if !mcReportedLine(first) {
+			return stack
+		}
+		i := strings.Index(stack, "\nCaused by: ")
+		if i < 0 {
+			return stack
+		}
+		cause := stack[i+len("\nCaused by: "):]
+		_, rest, _ := strings.Cut(cause, "\n")
+		if !strings.HasPrefix(strings.TrimSpace(rest), "at ") {
+			return stack // its frames are not there (a log cut there): the wrapper's
+		}
+		stack = cause
+	}
+	return stack
+}
+
+// mcReportedLine reports an exception's line that is Minecraft's
+// ReportedException, or an exception whose message is one.
+func mcReportedLine(s string) bool {
+	for s != "" {
+		head, rest, _ := strings.Cut(strings.TrimSpace(s), ": ")
+		if strings.HasPrefix(head, "net.minecraft.") && (strings.HasSuffix(head, ".ReportedException") || slices.Contains(mcReported, head)) {
+			return true
+		}
+		if !isExceptionLine(head) {
+			return false
+		}
+		s = rest
+	}
+	return false
 }

@@ -77,6 +77,12 @@ func TestCrashTitles_RealLogs(t *testing.T) {
 			"Caused by: java.lang.IllegalStateException: Overworld settings missing"},
 		{"minecraft/codex/forge-mod-fatal.log", "", "crash", "Fatal errors were detected during the transition from PREINITIALIZATION to INITIALIZATION. Loading cannot cont…", oplog.OutcomeCrashed,
 			"UCH mcp{9.05} [Minecraft Coder Pack] (minecraft.jar)"},
+		// A ticking block entity's ReportedException: titled by its cause, the mod's.
+		{"minecraft/codex/vanilla-forge-ticking-entity.log", "", "crash", "java.lang.NoSuchMethodError: nc.tile.energy.TileEnergy.addTileToENet()V in nc.tile.energy.TileEnergy.onAdded(TileEnergy.java:57)", oplog.OutcomeCrashed,
+			"Caused by: java.lang.NoSuchMethodError"},
+		// PocketMine-MP 3: a plugin's command threw, the server crashed.
+		{"minecraft/codex/pocketmine-plugin-runtime-problem.log", "", "crash", `Error: Call to undefined method pocketmine\command\ConsoleCommandSender::dataPacket() in shelly7w7\VanillaCoordinates\command\CoordinateCommand->execute() (plugins/VanillaCoordina…`, oplog.OutcomeCrashed,
+			"Creating a crash dump"},
 	} {
 		l := mustLog(t)
 		l.SetCrashes(crash.New(l, nil))

@@ -417,10 +417,10 @@ func TestParse_Crashes(t *testing.T) {
 		{"unity_editor.log", "unity", map[string]int{
 			"NullReferenceException: Object reference not set to an instance of an object in Weapon.Fire (UnityEngine.Vector3 direction) (at Assets/Scripts/Weapon.cs:31)": 2,
 			"error CS1002: ; expected": 2, "InvalidOperationException: Sequence contains no elements in LevelLoader.Load": 1}},
-		// The game's (a mod's) own frame, not Minecraft's.
+		// The game's (a mod's) own frame, not Minecraft's; a ReportedException's cause.
 		{"minecraft_latest.log", "log4j", map[string]int{
-			"net.minecraft.ReportedException: Ticking block entity in com.example.pipes.PipeBlockEntity.pushItems(PipeBlockEntity.java:121)": 2,
-			"net.minecraft.ReportedException: Exception ticking world in com.example.pipes.PipeNetwork.rebuild(PipeNetwork.java:52)":         1}},
+			`java.lang.NullPointerException: Cannot invoke "net.minecraft.world.item.ItemStack.getCount()" because "stack" … in com.example.pipes.PipeBlockEntity.pushItems(PipeBlockEntity.java:121)`: 2,
+			"java.util.ConcurrentModificationException in com.example.pipes.PipeNetwork.rebuild(PipeNetwork.java:52)":                                                                                  1}},
 		{"godot.log", "godot", map[string]int{
 			"Invalid get index 'position' (on base: 'null instance'). in _process (res://scripts/player.gd:47)": 3, "Node not found": 1}},
 		{"generic.log", "generic", map[string]int{
