@@ -191,7 +191,7 @@ func allDigits(s string) bool {
 // isHexStart reports whether s[i:] starts an address: 0x and a hex digit,
 // not inside a name.
 func isHexStart(s string, i int) bool {
-	return s[i] == '0' && i+2 < len(s) && (s[i+1] == 'x' || s[i+1] == 'X') && isHex(s[i+2]) && (i == 0 || !isIdent(s[i-1]))
+	return i+2 < len(s) && s[i] == '0' && (s[i+1] == 'x' || s[i+1] == 'X') && isHex(s[i+2]) && (i == 0 || !isIdent(s[i-1]))
 }
 
 func skipHex(s string, i int) int {
