@@ -14,7 +14,7 @@ func TestClock_DatedLineGivesTheDay(t *testing.T) {
 	day := func(d, h, m, s int) time.Time { return time.Date(2022, 8, d, h, m, s, 0, time.UTC) }
 	for _, c := range []struct {
 		name, parser, log string
-		want             []time.Time
+		want              []time.Time
 	}{
 		{"generic", "generic", "2022-08-17 14:52:17 launcher started\n[23:59:58] [INFO] late\n[00:00:05] [INFO] past midnight\n[00:00:04] [INFO] a second back\n",
 			[]time.Time{day(17, 14, 52, 17), day(17, 23, 59, 58), day(18, 0, 0, 5), day(18, 0, 0, 4)}},
