@@ -101,6 +101,14 @@ func frameTitle(frame string) string {
 		}
 		return strings.TrimSpace(frame[:strings.LastIndexByte(frame, '[')])
 	}
+	if i := strings.IndexByte(frame, '('); i > 0 && strings.HasSuffix(frame, ")") && !strings.ContainsAny(frame[:i], " \t") {
+		// backtrace_symbols' frame as TopLines gives it, without its address: "./game(_ZN4game7do_turnEv+0x251)".
+		if name, off, found := strings.Cut(frame[i+1:len(frame)-1], "+0x"); found {
+			if d := demangled(name); d != name {
+				return frame[:i] + "(" + d + "+0x" + off + ")"
+			}
+		}
+	}
 	return goArgs(javaFrame(frame))
 }
 

@@ -80,6 +80,22 @@ func TestCrashTitles_RealLogs(t *testing.T) {
 		// A ticking block entity's ReportedException: titled by its cause, the mod's.
 		{"minecraft/codex/vanilla-forge-ticking-entity.log", "", "crash", "java.lang.NoSuchMethodError: nc.tile.energy.TileEnergy.addTileToENet()V in nc.tile.energy.TileEnergy.onAdded(TileEnergy.java:57)", oplog.OutcomeCrashed,
 			"Caused by: java.lang.NoSuchMethodError"},
+		// Games' own crash handlers (C and C++): the signal in their words,
+		// the game's frame, demangled.
+		{"games/cataclysm-crash-log-linux.txt", "", "crash", "SIGSEGV: Segmentation fault in ./cataclysm-tiles(item::has_flag+0x33)", oplog.OutcomeCrashed,
+			"STACK TRACE:"},
+		{"games/cataclysm-stderr-sigabrt.txt", "", "crash", "SIGABRT: Abnormal termination in /bin/cataclysm(realDebugmsg<char const*, char const*>+0x32e)", oplog.OutcomeCrashed,
+			"CRASH LOG FILE: /home/pltrz/.cataclysm-dda/config/crash.log"},
+		{"games/yquake2-zaero-crash.txt", "", "crash", "Yamagi Quake II crashed! Signal: 11 in /home/<REDACTED>/.yq2//zaero/game.so(Z_SpawnDMItems+0x4f)", oplog.OutcomeCrashed,
+			"Backtrace:"},
+		{"games/yquake2-log-then-crash.txt", "", "crash", "Yamagi Quake II crashed! This should not happen...", oplog.OutcomeCrashed,
+			"Product:      Yamagi Quake II"},
+		{"games/widelands-crash-report.txt", "", "crash", "signal 11 (Segmentation fault) in widelands(Notifications::publish<Widelands::NoteBuilding>+0x4f)", oplog.OutcomeCrashed,
+			"**** BEGIN BACKTRACE ****"},
+		{"games/widelands-crash-report-de.txt", "", "crash", "signal 11 (Speicherzugriffsfehler) in /lib/x86_64-linux-gnu/libOpenGL.so.0(+0x1dfe9)", oplog.OutcomeCrashed,
+			"**** END BACKTRACE ****"},
+		{"games/openmw-crash-no-gdb.txt", "", "crash", "signal 6", oplog.OutcomeCrashed, "Address: 0x3e800003985"},
+		{"games/openmw-crash-gdb.txt", "", "crash", "Address not mapped to object (signal 11)", oplog.OutcomeCrashed, "* Loaded Libraries"},
 		// PocketMine-MP 3: a plugin's command threw, the server crashed.
 		{"minecraft/codex/pocketmine-plugin-runtime-problem.log", "", "crash", `Error: Call to undefined method pocketmine\command\ConsoleCommandSender::dataPacket() in shelly7w7\VanillaCoordinates\command\CoordinateCommand->execute() (plugins/VanillaCoordina…`, oplog.OutcomeCrashed,
 			"Creating a crash dump"},

@@ -68,6 +68,15 @@ func TestRuntime_C(t *testing.T) {
 		{name: "segv-exit", text: regexp.QuoteMeta("Error: signal 11:"), level: oplog.LevelFatal,
 			stack: []string{"(spawn_enemy+0x", "(world_spawn+0x", "(tick+0x"}, class: oplog.ClassCrash,
 			title: "Error: signal 11:", where: []string{"spawn_enemy"}},
+		// Games' own crash handlers, in their words: Cataclysm: DDA's
+		// report on standard error, Yamagi Quake II's banner on standard
+		// output; the frames backtrace_symbols gives.
+		{name: "segv-cdda", text: regexp.QuoteMeta("SIGSEGV: Segmentation fault"), level: oplog.LevelFatal,
+			stack: []string{"The program has crashed.", "(spawn_enemy+0x", "(world_spawn+0x", "(tick+0x"}, class: oplog.ClassCrash,
+			title: "SIGSEGV: Segmentation fault", where: []string{"spawn_enemy"}},
+		{name: "segv-yq2", text: regexp.QuoteMeta("Yamagi Quake II crashed! Signal: 11"), level: oplog.LevelFatal,
+			stack: []string{"Product:      Yamagi Quake II", "(spawn_enemy+0x", "(world_spawn+0x"}, class: oplog.ClassCrash,
+			title: "Yamagi Quake II crashed! Signal: 11", where: []string{"spawn_enemy"}},
 		{name: "fpe", text: regexp.QuoteMeta("Caught signal 8 (Floating point exception), backtrace:"), level: oplog.LevelFatal,
 			stack: []string{"(spawn_enemy+0x"}, class: oplog.ClassCrash, title: "Caught signal 8", where: []string{"spawn_enemy"}},
 		{name: "uaf", prog: "asan", text: `==\d+==ERROR: AddressSanitizer: heap-use-after-free on address 0x[0-9a-f]+`, level: oplog.LevelFatal,

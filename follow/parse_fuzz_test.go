@@ -17,7 +17,9 @@ func FuzzParsers(f *testing.F) {
 		"godot/crash_runs.log", "unreal/ue5_hlod_assert.log", "minecraft/crash-2023-12-28_13.21.22-client.txt",
 		"unity/editor-5.5-import-crash.log", "generic/renpy_traceback_bom.txt", "logcat/dungeon_threadtime.txt",
 		"logcat/kivy-sdl2-pause-sigsegv-brief.txt", "logcat/libgdx-gltf-glthread-asold.txt", "logcat/anr_threadtime.txt", "logcat/lmkd_threadtime.txt",
-		"runtimes/mono_native.txt", "runtimes/cpp_loguru_segv.txt", "runtimes/cpp_loguru_check.txt"} {
+		"runtimes/mono_native.txt", "runtimes/cpp_loguru_segv.txt", "runtimes/cpp_loguru_check.txt",
+		"games/yquake2-log-then-crash.txt", "games/cataclysm-stderr-sigabrt.txt", "games/widelands-crash-report.txt", "games/openmw-crash-gdb.txt",
+		"minecraft/codex/pocketmine-plugin-runtime-problem.log", "minecraft/codex/forge-polymc-1-19-2.log"} {
 		data := readSample(f, name)
 		f.Add(data[:min(len(data), 4096)])
 	}

@@ -170,10 +170,11 @@ func (l *runtimeLayer) line(line string, end int64) []Entry {
 			return out
 		}
 		if t := trimLeft(pastPrefix(line, c.prefixed)); c.extra == "" && (c.kind == rtThrown && (strings.HasPrefix(t, "File name: '") || argumentLine(t)) ||
-			c.kind == rtRuler && isRuler(t) && strings.HasSuffix(c.body, ":DEADLYSIGNAL")) {
+			c.kind == rtRuler && (isRuler(t) && strings.HasSuffix(c.body, ":DEADLYSIGNAL") || t == "" && isRuler(trimLeft(c.body)))) {
 			// .NET's FileNotFoundException names the file before its
 			// frames, its ArgumentException the parameter; ASan's
-			// DEADLYSIGNAL comes before its report's ruler.
+			// DEADLYSIGNAL comes before its report's ruler; a blank line
+			// after a ruler, before Yamagi Quake II's report.
 			l.cand, l.cand.extra, l.cand.extraEnd = c, line, end
 			return out
 		}
@@ -299,6 +300,9 @@ func (l *runtimeLayer) confirm(out []Entry, c *candidate, line string, end int64
 		}
 		if t == monoNativeCrash {
 			return l.start(out, rtMonoNative, oplog.LevelFatal, line, s, c.prefixed, c.facts, end), true
+		}
+		if gameCrashStart(t) {
+			return l.start(out, rtGameCrash, oplog.LevelFatal, line, s, c.prefixed, c.facts, end), true // its banner's ruler left out
 		}
 	case rtJVM:
 		if jvmStart(t) {

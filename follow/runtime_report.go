@@ -48,6 +48,7 @@ const (
 	rtBackward            // backward-cpp's "Stack trace (most recent call last):", its frames, the signal (runtime_backward.go)
 	rtCpptrace            // cpptrace's "Stack trace (most recent call first):" and its frames (runtime_cpptrace.go)
 	rtCoredump            // systemd-coredump's "Process 48211 (game) of user 1000 dumped core." and its stack (runtime_coredump.go)
+	rtGameCrash           // a game's own crash handler's report: Cataclysm's, Yamagi Quake II's, Widelands', OpenMW's (runtime_games.go)
 	numKinds
 )
 
@@ -217,6 +218,8 @@ func (r *report) beginLanguage(kind rtKind, line, t string, end int64) {
 		r.beginCpptrace(t, end)
 	case rtCoredump:
 		r.beginCoredump(t, end)
+	case rtGameCrash:
+		r.beginGameCrash(t, end)
 	}
 }
 
@@ -310,6 +313,8 @@ func (r *report) takes(s string, end int64) bool {
 		return r.cpptrace(s, t, end)
 	case rtCoredump:
 		return r.coredump(s, t, end)
+	case rtGameCrash:
+		return r.gameCrash(s, t, end)
 	}
 	return false
 }

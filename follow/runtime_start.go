@@ -125,6 +125,9 @@ func startByFirst(t string) (rtKind, oplog.Level) {
 			return rtGo, oplog.LevelFatal
 		}
 	}
+	if gameCrashStart(t) {
+		return rtGameCrash, oplog.LevelFatal
+	}
 	if nativeAbort(t) {
 		return rtNative, oplog.LevelFatal
 	}

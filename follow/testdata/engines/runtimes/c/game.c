@@ -6,7 +6,9 @@
  * deep in game code (main -> tick -> world_spawn -> spawn_enemy): "assert"
  * (a failing assert), "segv" and "fpe" (a signal its handler reports with
  * backtrace_symbols_fd, then raises again), "segv-exit" (the handler most
- * games copy: "Error: signal 11:", backtrace_symbols_fd, exit(1)), "uaf" (a heap use after free,
+ * games copy: "Error: signal 11:", backtrace_symbols_fd, exit(1)), "segv-cdda" and
+ * "segv-yq2" (the SIGSEGV reported as Cataclysm: DDA's and Yamagi Quake II's
+ * crash handlers print it, from their sources), "uaf" (a heap use after free,
  * for -fsanitize=address), "overflow" (a signed overflow, for
  * -fsanitize=undefined), "leak" (memory never freed, for
  * -fsanitize=address's LeakSanitizer at exit), "segv-bare" (the SIGSEGV
@@ -79,6 +81,45 @@ static void on_signal_exit(int sig) {
 	exit(1);
 }
 
+/* Cataclysm: DDA's report (its src/crash.cpp, log_crash), then the signal again. */
+static void on_signal_cdda(int sig) {
+	void *frames[20];
+	int n = backtrace(frames, 20);
+	char **names = backtrace_symbols(frames, n);
+	fprintf(stderr, "The program has crashed.\nSee the log file for a stack trace.\nCRASH LOG FILE: ./config/crash.log\n"
+		"VERSION: 0.G-1234-gabcdef0\nTYPE: Signal\nMESSAGE: SIGSEGV: Segmentation fault\nSTACK TRACE:\n");
+	for (int i = 0; i < n; i++) {
+		fprintf(stderr, "\n    %s", names[i]);
+	}
+	fprintf(stderr, "\n");
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+/* Yamagi Quake II's report (its src/backends/unix/signalhandler.c), on stdout. */
+static void on_signal_yq2(int sig) {
+	void *frames[15];
+	int n = backtrace(frames, 15);
+	char **names = backtrace_symbols(frames, n);
+	printf("\n=======================================================\n");
+	printf("\nYamagi Quake II crashed! This should not happen...\n");
+	printf("\nMake sure that you're using the last version. It can\n");
+	printf("be found at http://www.yamagi.org/quake2. If you do,\n");
+	printf("send a bug report to quake2@yamagi.org and include:\n\n");
+	printf(" - This output\n");
+	printf(" - The conditions that triggered the crash\n");
+	printf("\n=======================================================\n\n");
+	printf("Product:      Yamagi Quake II\nVersion:      8.41\nPlatform:     Linux\nArchitecture: x86_64\n");
+	printf("Compiler:     12.2.0\nSignal:       %i\n\nBacktrace:\n", sig);
+	for (int i = 0; i < n; i++) {
+		printf("  %s\n", names[i]);
+	}
+	printf("\n");
+	fflush(stdout);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
 static struct enemy *find_enemy(struct world *w, const char *kind) {
 	for (int i = 0; i < w->count; i++) {
 		if (strcmp(w->enemies[i]->kind, kind) == 0) {
@@ -107,7 +148,7 @@ void spawn_enemy(struct world *w, const char *kind) {
 	volatile int bonus = 2147483600, zero = 0;
 	if (strcmp(mode, "assert") == 0) {
 		assert(e->hp > 0); /* CRASH:assert */
-	} else if (strcmp(mode, "segv") == 0 || strcmp(mode, "segv-bare") == 0 || strcmp(mode, "segv-exit") == 0) {
+	} else if (strncmp(mode, "segv", 4) == 0) {
 		struct enemy *boss = find_enemy(w, "boss");
 		boss->hp += 10; /* CRASH:segv */
 	} else if (strcmp(mode, "fpe") == 0) {
@@ -154,6 +195,10 @@ int main(int argc, char **argv) {
 		signal(SIGFPE, on_signal);
 	} else if (strcmp(mode, "segv-exit") == 0) {
 		signal(SIGSEGV, on_signal_exit);
+	} else if (strcmp(mode, "segv-cdda") == 0) {
+		signal(SIGSEGV, on_signal_cdda);
+	} else if (strcmp(mode, "segv-yq2") == 0) {
+		signal(SIGSEGV, on_signal_yq2);
 	}
 	static struct world w;
 	logf_("INFO", "starting in mode %s", mode);
