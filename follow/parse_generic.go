@@ -383,6 +383,11 @@ func (p *genericParser) stamp(s string) (time.Time, string, bool) {
 		if word, after, ok := strings.Cut(strings.TrimPrefix(rest, " "), "]"); ok && rest != "" && rest[0] == ' ' && word != "" && isLevelWord(word) {
 			return t, word + " " + trimSeparators(after), true // Serilog's console: "[10:00:01 ERR] msg"
 		}
+		if len(rest) > 3 && rest[0] == ' ' && rest[2] == ']' {
+			if word, ok := letterLevels[rest[1]]; ok {
+				return t, word + " " + trimSeparators(rest[3:]), true // OpenMW's "[12:00:00.003 E] msg"
+			}
+		}
 		if inside, _, ok := strings.Cut(rest, "]"); ok && rest[0] == ' ' && strings.LastIndexByte(inside, ' ') > 1 {
 			if _, _, _, ok := threadLevel("[" + rest[1:]); ok {
 				return t, "[" + rest[1:], true // CustomSkinLoader's "[2021-02-18 16:50:16 Texture Downloader #1 INFO] msg"
@@ -395,6 +400,10 @@ func (p *genericParser) stamp(s string) (time.Time, string, bool) {
 	}
 	return t, trimSeparators(rest), true
 }
+
+// letterLevels are the levels OpenMW writes as one letter after the time
+// in its brackets: " EWIVD" (V is its verbose).
+var letterLevels = map[byte]string{'E': "ERROR", 'W': "WARN", 'I': "INFO", 'V': "DEBUG", 'D': "DEBUG"}
 
 // spacedZone reads a zone offset after a space at the start of s, " +01:00".
 func spacedZone(s string) (*time.Location, bool) {

@@ -38,6 +38,12 @@ func TestParse_GenericLevels(t *testing.T) {
 	f("[2026-03-01 12:34:56:789 ERROR] Using a whitelist but without online authentication can be dangerous and is not allowed.", oplog.LevelError, "",
 		"Using a whitelist but without online authentication can be dangerous and is not allowed.", utc(12, 34, 56, 789))
 	f("[2026-03-01 12:34:56 INFO] Starting Server", oplog.LevelInfo, "", "Starting Server", utc(12, 34, 56, 0))
+	// OpenMW's: its level one letter after the time.
+	f("[12:34:56.003 E] Error in framelistener: bad lua", oplog.LevelError, "", "Error in framelistener: bad lua", utc(12, 34, 56, 3))
+	f("[12:34:56.002 W] Warning: texture not found", oplog.LevelWarn, "", "Warning: texture not found", utc(12, 34, 56, 2))
+	f("[12:34:56.000 I] Crash handler installed", oplog.LevelInfo, "", "Crash handler installed", utc(12, 34, 56, 0))
+	f("[12:34:56.004 V] Loading cell", oplog.LevelDebug, "", "Loading cell", utc(12, 34, 56, 4))
+	f("[12:34:56 X] not a level", oplog.LevelInfo, "", "[12:34:56 X] not a level", time.Time{})
 	// CustomSkinLoader's log (a Minecraft mod's): the thread and the level
 	// in one bracket, the time in it too or in its own.
 	f("[2026-03-01 12:34:56] [yimu DEBUG] Try to request 'https://api.mojang.com/profiles/minecraft'.", oplog.LevelDebug, "yimu",
