@@ -1,6 +1,7 @@
 package follow
 
 import (
+	"bytes"
 	"strings"
 	"time"
 
@@ -247,6 +248,11 @@ func (p *log4jParser) take(out []Entry) []Entry {
 		p.r.finish(&p.e)
 		return p.e.take(out)
 	}
+	if p.e.rec.Level == oplog.LevelWarn && thrownWithFrames(p.e.rec.Text, p.e.stack) {
+		// A warning with an exception and its frames under it: an error,
+		// as the same exception on the header's line is (joinStack).
+		p.e.rec.Level = oplog.LevelError
+	}
 	if p.logger != "" || p.marker != "" {
 		var o object
 		if p.logger != "" {
@@ -408,6 +414,17 @@ func stderrBody(h *log4jHeader) (string, bool) {
 		}
 	}
 	return body, true
+}
+
+// thrownWithFrames reports a record that is a Java exception's line (its
+// text's, or its stack's first), then its frames.
+func thrownWithFrames(text string, stack []byte) bool {
+	first, rest, _ := bytes.Cut(stack, []byte("\n"))
+	if isJavaException(text) && javaFrameLine(trimLeft(string(first))) {
+		return true
+	}
+	second, _, _ := bytes.Cut(rest, []byte("\n"))
+	return isJavaException(string(first)) && javaFrameLine(trimLeft(string(second)))
 }
 
 // isJavaContinuation reports a line of a Java stack trace after its first:

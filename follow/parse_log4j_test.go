@@ -64,3 +64,27 @@ func TestParse_Log4jRealNeoForge(t *testing.T) {
 		t.Errorf("report title %q", title)
 	}
 }
+
+// TestParse_Log4jWarningWithException: a warning with an exception and its
+// frames under it (Bukkit's "Task #15 for Essentials generated an
+// exception") is an error, as the same exception on the header's line is;
+// a warning with lines under it that are no exception's stays one.
+func TestParse_Log4jWarningWithException(t *testing.T) {
+	es := parse(t, "log4j", "[11:25:27] [Server thread/WARN]: [Essentials] Task #15 for Essentials v2.16.0.3 generated an exception\n"+
+		"java.lang.NullPointerException: null\n"+
+		"at com.earth2me.essentials.xmpp.XMPPManager.updatePresence(XMPPManager.java:148) ~[?:?]\n"+
+		"[11:25:28] [Server thread/WARN]: [WorldEdit] Config has unknown keys:\n"+
+		"  limits.max-blocks\n"+
+		"[11:25:29] [Server thread/WARN]: java.lang.IllegalStateException: chunk saved with newer version\n"+
+		"\tat net.minecraft.server.Chunk.load(Chunk.java:12)\n"+
+		"[11:25:30] [Server thread/WARN]: Can't keep up!\n")
+	want := []oplog.Level{oplog.LevelError, oplog.LevelWarn, oplog.LevelError, oplog.LevelWarn}
+	if len(es) != len(want) {
+		t.Fatalf("%d records, want %d: %+v", len(es), len(want), es)
+	}
+	for i, e := range es {
+		if e.Record.Level != want[i] {
+			t.Errorf("%q: %s, want %s", e.Record.Text, e.Record.Level, want[i])
+		}
+	}
+}
