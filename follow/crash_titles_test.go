@@ -80,6 +80,9 @@ func TestCrashTitles_RealLogs(t *testing.T) {
 		// A ticking block entity's ReportedException: titled by its cause, the mod's.
 		{"minecraft/codex/vanilla-forge-ticking-entity.log", "", "crash", "java.lang.NoSuchMethodError: nc.tile.energy.TileEnergy.addTileToENet()V in nc.tile.energy.TileEnergy.onAdded(TileEnergy.java:57)", oplog.OutcomeCrashed,
 			"Caused by: java.lang.NoSuchMethodError"},
+		// glibc before 2.26: its heap check's line, "======= Backtrace:" and the frames are one crash.
+		{"runtimes/glibc_double_free_luminari.txt", "", "crash", "*** Error in `circle': double free or corruption (!prev): 0x00000000067575d0 ***", oplog.OutcomeCrashed,
+			"======= Backtrace: =========\n/lib64/libc.so.6(+0x77e15)[0x7f7ee4190e15]"},
 		// Games' own crash handlers (C and C++): the signal in their words,
 		// the game's frame, demangled.
 		{"games/cataclysm-crash-log-linux.txt", "", "crash", "SIGSEGV: Segmentation fault in ./cataclysm-tiles(item::has_flag+0x33)", oplog.OutcomeCrashed,

@@ -281,6 +281,14 @@ func (r *report) native(s, t string, end int64) bool {
 		// interactive session pasted whole: the frames follow; the thread
 		// gdb switched to, after the headline.
 		return r.add(s, end)
+	case strings.HasPrefix(t, "======= ") && strings.HasSuffix(t, "========") && r.e.rec.Text != "" && strings.HasPrefix(r.e.rec.Text, "*** "):
+		// glibc's before 2.26, after "*** Error in `./game': double free
+		// or corruption …": "======= Backtrace: =========" and its
+		// frames, "======= Memory map: ========" and the mappings.
+		return r.add(s, end)
+	case glibcMapping(t) && bytes.Contains(r.e.stack, []byte("======= Memory map: ")),
+		strings.HasSuffix(t, "]") && strings.Contains(t, "[0x") && bytes.Contains(r.e.stack, []byte("======= Backtrace: ")):
+		return r.add(s, end) // its mappings; a frame without a symbol, "circle[0x4b071d]"
 	case gdbThread(t) || t == "No locals." || t == "No symbol table info available.":
 		// gdb's "thread apply all bt", a thread's heading after a blank
 		// line; "bt full", each frame's locals (indented) or their absence.
@@ -389,6 +397,18 @@ func nativeFrameLine(t string) bool {
 		return ok && isDigits(t[1:strings.IndexByte(t, ']')]) && (strings.Contains(rest, "[0x") || strings.HasSuffix(rest, ")") && strings.Contains(rest, ":"))
 	}
 	return false
+}
+
+// glibcMapping reports a line of a process's memory map as glibc printed
+// it after its heap corruption report: "00400000-00401000 r-xp 00000000
+// 08:01 1048 /home/user/game".
+func glibcMapping(t string) bool {
+	dash := strings.IndexByte(t, '-')
+	sp := strings.IndexByte(t, ' ')
+	if dash < 8 || sp < dash+9 || sp+1 >= len(t) {
+		return false
+	}
+	return isHex(t[:dash]) && isHex(t[dash+1:sp]) && (t[sp+1] == 'r' || t[sp+1] == '-')
 }
 
 // loguruFrame reports a frame of emilk/loguru's stack trace (C++): "2

@@ -864,3 +864,26 @@ func TestParsePHP(t *testing.T) {
 		}
 	}
 }
+
+// TestRuntime_GlibcHeapCheck: glibc before 2.26 on a corrupted heap: its
+// line, "======= Backtrace: =========" and the frames (without a space
+// before the address), "======= Memory map: ========" and the mappings,
+// then the shell's "Aborted": one fatal record, titled by the game's frame.
+func TestRuntime_GlibcHeapCheck(t *testing.T) {
+	log := "INFO: frame 1\n*** Error in `./game': double free or corruption (fasttop): 0x0000000001d3c010 ***\n" +
+		"======= Backtrace: =========\n/lib/x86_64-linux-gnu/libc.so.6(+0x777e5)[0x7f2c3a0a47e5]\n" +
+		"/lib/x86_64-linux-gnu/libc.so.6(cfree+0x4c)[0x7f2c3a0b153c]\n./game(destroy_enemy+0x1e)[0x400686]\n./game(main+0x1f)[0x4006e3]\n" +
+		"======= Memory map: ========\n00400000-00401000 r-xp 00000000 08:01 1048 /home/user/game\n" +
+		"7ffd5c1d5000-7ffd5c1f6000 rw-p 00000000 00:00 0 [stack]\nAborted (core dumped)\nINFO: next run\n"
+	recs := recordsOf(feed(mustParser(t, "generic"), []byte(log)))
+	if len(recs) != 3 {
+		t.Fatalf("%d records, want 3: %q", len(recs), texts(recs))
+	}
+	r := recs[1]
+	if r.Level != oplog.LevelFatal || !strings.Contains(r.Stack, "./game(destroy_enemy+0x1e)") || !strings.HasSuffix(r.Stack, "[stack]\nAborted (core dumped)") {
+		t.Fatalf("%s %q, stack %q", r.Level, r.Text, r.Stack)
+	}
+	if title, _, _ := crash.Describe(r.Text, r.Stack); !strings.HasSuffix(title, " in ./game(destroy_enemy+0x1e)") {
+		t.Errorf("title %q", title)
+	}
+}
