@@ -276,7 +276,9 @@ func (r *report) native(s, t string, end int64) bool {
 	case strings.Contains(t, "FATL| Signal: ") && strings.HasPrefix(r.e.rec.Text, "Loguru caught a signal: "):
 		r.done = true // emilk/loguru's fatal line after its frames says the signal again
 		return r.add(s, end)
-	case (gdbBacktraceCommand(t) || r.e.lines <= 1 && strings.HasPrefix(t, "[Switching to Thread ")) && strings.Contains(r.e.rec.Text, "received signal "):
+	case (gdbBacktraceCommand(t) || r.e.lines <= 1 && strings.HasPrefix(t, "[Switching to Thread ")) &&
+		(strings.Contains(r.e.rec.Text, "received signal ") || bytes.Contains(r.e.stack, []byte("Program received signal "))):
+		// (After the assertion that raised it, gdb's stop is in the stack.)
 		// gdb's prompt and the backtrace asked for at it, in an
 		// interactive session pasted whole: the frames follow; the thread
 		// gdb switched to, after the headline.

@@ -887,3 +887,27 @@ func TestRuntime_GlibcHeapCheck(t *testing.T) {
 		t.Errorf("title %q", title)
 	}
 }
+
+// TestRuntime_AssertUnderGDBSession: a failed assertion pasted from an
+// interactive gdb session: gdb's stop on the abort, its "(gdb) bt" and the
+// frames are the assertion's stack, one record titled by the game's frame.
+func TestRuntime_AssertUnderGDBSession(t *testing.T) {
+	log := "INFO: frame 2\ngame: game.c:12: spawn_enemy: Assertion `e->hp > 0' failed.\n\nProgram received signal SIGABRT, Aborted.\n" +
+		"__pthread_kill_implementation (threadid=<optimized out>, signo=signo@entry=6, no_tid=no_tid@entry=0) at ./nptl/pthread_kill.c:44\n" +
+		"44\t./nptl/pthread_kill.c: No such file or directory.\n(gdb) bt\n" +
+		"#0  __pthread_kill_implementation (threadid=<optimized out>, signo=signo@entry=6, no_tid=no_tid@entry=0) at ./nptl/pthread_kill.c:44\n" +
+		"#3  0x00007ffff7dca4b2 in __GI_abort () at ./stdlib/abort.c:79\n" +
+		"#5  0x00007ffff7dd93a2 in __assert_fail (assertion=0x555555556004 \"e->hp > 0\", file=0x555555556010 \"game.c\", line=12) at ./assert/assert.c:101\n" +
+		"#6  0x0000555555555189 in spawn_enemy (hp=0) at game.c:12\n#7  0x00005555555551b0 in main () at game.c:18\n"
+	recs := recordsOf(feed(mustParser(t, "generic"), []byte(log)))
+	if len(recs) != 2 {
+		t.Fatalf("%d records, want 2: %q", len(recs), texts(recs))
+	}
+	r := recs[1]
+	if r.Level != oplog.LevelFatal || !strings.Contains(r.Stack, "(gdb) bt\n#0  __pthread_kill_implementation") || !strings.HasSuffix(r.Stack, "in main () at game.c:18") {
+		t.Fatalf("%s %q, stack %q", r.Level, r.Text, r.Stack)
+	}
+	if title, _, _ := crash.Describe(r.Text, r.Stack); title != "Assertion `e->hp > 0' failed in spawn_enemy (game.c:12)" {
+		t.Errorf("title %q", title)
+	}
+}
