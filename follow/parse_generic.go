@@ -47,6 +47,7 @@ type genericParser struct {
 	plain    bool      // a line without a timestamp began an entry: prints mixed with a logger's lines
 	uptime   bool      // the held entry began with an uptime: lines without one join it
 	renpy    bool      // the held entry is Ren'Py's traceback.txt: every line joins it
+	balatro  bool      // the held entry is Balatro's crash, as Steamodded reports it: every line up to a header joins it
 	jul      bool      // the held entry is java.util.logging's header: its level line is next
 	mel      bool      // the held entry is Microsoft.Extensions.Logging's header: its message is next
 	fn       string    // the method java.util.logging names in the held entry's header
@@ -120,6 +121,10 @@ func (p *genericParser) take(out []Entry) []Entry {
 		p.renpy = false
 		p.takeRenpy()
 	}
+	if p.balatro && p.e.held {
+		p.takeBalatro()
+	}
+	p.balatro = false
 	if p.fn != "" && p.e.held {
 		var o object
 		o.str("function", p.fn)
@@ -133,6 +138,9 @@ func (p *genericParser) take(out []Entry) []Entry {
 func (p *genericParser) continues(s string) bool {
 	if p.renpy {
 		return true
+	}
+	if p.balatro {
+		return !p.isHeader(s)
 	}
 	if p.uptime {
 		_, up := cutUptime(s)
@@ -274,6 +282,11 @@ func (p *genericParser) beginEntry(line string, end int64) {
 		t, level, name, text, ok, stamped = rt, lv, nm, tx, true, true
 	} else if rt, lv, nm, tx, found := p.rubyHeader(s); found {
 		t, level, name, text, ok, stamped = rt, lv, nm, tx, true, true
+	} else if rt, lv, nm, tx, found := p.lovelyHeader(s); found {
+		level, name, text, ok = lv, nm, tx, true
+		if !rt.IsZero() {
+			t, stamped = rt, true
+		}
 	} else if rt, lv, nm, tx, found := p.glibHeader(s); found {
 		t, level, name, text, ok, stamped = rt, lv, nm, tx, true, !rt.IsZero()
 	} else if rt, lv, place, tx, found := p.placeHeader(s); found {
@@ -315,6 +328,9 @@ func (p *genericParser) beginEntry(line string, end int64) {
 	p.renpy = rest == renpyHeader
 	if p.renpy && !ok {
 		level = oplog.LevelError
+	}
+	if p.balatro = balatroCrash(text); p.balatro {
+		level = oplog.LevelFatal
 	}
 	p.e.start(text, level, end)
 	p.e.rec.Time = t

@@ -38,6 +38,10 @@ func TestParse_GenericLevels(t *testing.T) {
 	f("[2026-03-01 12:34:56:789 ERROR] Using a whitelist but without online authentication can be dangerous and is not allowed.", oplog.LevelError, "",
 		"Using a whitelist but without online authentication can be dangerous and is not allowed.", utc(12, 34, 56, 789))
 	f("[2026-03-01 12:34:56 INFO] Starting Server", oplog.LevelInfo, "", "Starting Server", utc(12, 34, 56, 0))
+	// lovely's header (Balatro's mods), Steamodded's inside it or alone.
+	f("INFO - [G] 2026-03-01 12:34:56 :: WARN :: DebugPlus :: Config not found", oplog.LevelWarn, "DebugPlus", "Config not found", utc(12, 34, 56, 0))
+	f("WARN - [♥] Unknown key `patches` in manifest", oplog.LevelWarn, "♥", "Unknown key `patches` in manifest", time.Time{})
+	f("2026-03-01 12:34:56 :: ERROR :: Loader :: Mod Foo failed to load", oplog.LevelError, "Loader", "Mod Foo failed to load", utc(12, 34, 56, 0))
 	// OpenMW's: its level one letter after the time.
 	f("[12:34:56.003 E] Error in framelistener: bad lua", oplog.LevelError, "", "Error in framelistener: bad lua", utc(12, 34, 56, 3))
 	f("[12:34:56.002 W] Warning: texture not found", oplog.LevelWarn, "", "Warning: texture not found", utc(12, 34, 56, 2))
@@ -408,5 +412,30 @@ func TestParseGeneric_ThreadAfterLevel(t *testing.T) {
 	}
 	if n, _ := cutPrefix("ERROR[Main]: stack traceback:"); n != len("ERROR[Main]: ") {
 		t.Errorf("the prefix cut at %d", n)
+	}
+}
+
+// TestParse_BalatroCrashScreen: Steamodded's crash screen as players paste
+// it ("Oops! The game crashed:", the error, the game's versions and mods,
+// StackTracePlus' frames): one fatal record, the error its text; the line
+// after it that starts an entry is one of its own.
+func TestParse_BalatroCrashScreen(t *testing.T) {
+	log := "Oops! The game crashed:\n[SMODS _ \"src/utils.lua\"]:2634: bad argument #2 to 'max' (number expected, got nil)\n\n" +
+		"Additional Context:\nBalatro Version: 1.0.1n-FULL\nModded Version: 1.0.0~BETA-1016c-STEAMODDED\nLÖVE Version: 11.5.0\nPlatform: Windows\n" +
+		"Steamodded Mods:\n    1: Brainstorm by OceanRamen [ID: Brainstorm, Version: 2.0.0-beta, Uses Lovely]\n\nStack Traceback\n===============\n" +
+		"(3) field C function 'max'\n(4) Lua field 'update_hand_limit_text' at Steamodded file 'src/utils.lua:2634' \nLocal variables:\n play = boolean: true\n" +
+		"(5) Lua upvalue 'game_start_run' at file 'game.lua:2124'\n" +
+		"INFO - [G] 2026-03-01 12:35:00 :: INFO :: Loader :: Restarting\n"
+	recs := recordsOf(feed(mustParser(t, "generic"), []byte(log)))
+	if len(recs) != 2 {
+		t.Fatalf("%d records, want 2: %q", len(recs), texts(recs))
+	}
+	r := recs[0]
+	if r.Level != oplog.LevelFatal || r.Text != "[SMODS _ \"src/utils.lua\"]:2634: bad argument #2 to 'max' (number expected, got nil)" ||
+		!strings.HasPrefix(r.Stack, "Oops! The game crashed:\n[SMODS") || !strings.HasSuffix(r.Stack, "at file 'game.lua:2124'") {
+		t.Errorf("%s %q, stack %q", r.Level, r.Text, r.Stack)
+	}
+	if recs[1].Name != "Loader" || recs[1].Text != "Restarting" {
+		t.Errorf("the next record: %+v", recs[1])
 	}
 }
