@@ -263,6 +263,8 @@ func FuzzSignature(f *testing.F) {
 		"   by 0x4: __libc_start_main@@GLIBC_2.34 (l.c:3)\n   by 0x5: X::y(int) (\n   at 0x: (\n")
 	f.Add("Stack trace (most recent call last):\n#2    Object \"\", at 0x, in\n#1    Source \"g.cpp\", line , in f [0x1]\n#0  | Source \"g.cpp\", line 3, in\n" +
 		"      >   3: x\nSegmentation fault (Address not mapped to object [(nil)])\n")
+	f.Add("(1) Lua upvalue 'o' at file 'main.lua:6'\n(3) LÖVE method at file 'boot.lua:352'\n(4) Lua global 'g' at file 'f.lua:6' (from mod with id M)\n" +
+		"(6) main chunk of file 'src/i.lua' at line 5\n(7) field C function 'max'\n(8) '\n(9) file '")
 	f.Add("ERROR : (error message will follow backtrace)\n  #0\n    (dbghelp: @0x56f81e[cataclysm-tiles.exe+0x16f81e]), \n  #1\n") // a frame's number alone
 	f.Fuzz(func(t *testing.T, stack string) {
 		if title, _, _ := crash.Describe(stack, stack); strings.Contains(title, "\n") {

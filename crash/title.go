@@ -62,6 +62,9 @@ func frameTitle(frame string) string {
 	if f, ok := defoldTitle(frame); ok {
 		return f
 	}
+	if f, ok := stpTitle(frame); ok {
+		return f
+	}
 	if f, ok := monoJITTitle(frame); ok {
 		return f
 	}
@@ -414,7 +417,12 @@ func stackException(stack string) string {
 func GameFrame(stack string) string {
 	other, engine := "", ""
 	var rest []string // the lines after other
-	lines := TopLines(stack, maxGameFrames)
+	lines := stpPastHandler(TopLines(stack, maxGameFrames))
+	for _, l := range lines {
+		if strings.Contains(l, stpModMark) {
+			return l // a mod's, in Balatro's: what its modder looks for, past the game's own frames
+		}
+	}
 	for i, l := range lines {
 		s, module := frameText(l)
 		switch {
@@ -713,6 +721,9 @@ var engineParts = []string{
 // none of the game's own, or one without a symbol ("libc.so.6+3c050",
 // "godot3-server+9f8211").
 func engineFrame(l string) bool {
+	if stpEngine(l) {
+		return true
+	}
 	s := strings.TrimPrefix(l, "at ")
 	for _, p := range engineParts {
 		if strings.Contains(s, p) {

@@ -1,6 +1,7 @@
 package crash_test
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/mcplogd/mcplogd/crash"
@@ -178,5 +179,36 @@ func TestDescribe_ReportedException(t *testing.T) {
 		if title, _, _ := crash.Describe("Encountered an unexpected exception", c.stack); title != c.want {
 			t.Errorf("%s: %q, want %q", c.name, title, c.want)
 		}
+	}
+}
+
+// TestDescribe_BalatroStackTracePlus: Balatro's crash report, its frames
+// as StackTracePlus prints them: a mod's frame names the crash, past
+// Steamodded's, a C function's and the game's own; the frames are
+// normalised without their lines.
+func TestDescribe_BalatroStackTracePlus(t *testing.T) {
+	stack := "Oops! The game crashed:\n[SMODS _ \"src/utils.lua\"]:2634: bad argument #2 to 'max' (number expected, got nil)\n\n" +
+		"Additional Context:\nBalatro Version: 1.0.1n-FULL\nStack Traceback\n===============\n(3) field C function 'max'\n" +
+		"(4) Lua field 'update_hand_limit_text' at Steamodded file 'src/utils.lua:2634' \nLocal variables:\n play = boolean: true\n" +
+		"(5) Lua upvalue 'game_start_run' at file 'game.lua:2124'\nLocal variables:\n self = table: 0x2f3f5da0  {F_GUIDE:false (more...)}\n" +
+		"(8) Lua upvalue 'sr' at file 'challengerdeep.lua:333' (from mod with id ChDp)\n" +
+		"(9) main chunk of file 'src/init.lua' at line 57 (from mod with id balatro_plus)\n(25) LÖVE function at file 'boot.lua:377' (best guess)"
+	title, frames, _ := crash.Describe("[SMODS _ \"src/utils.lua\"]:2634: bad argument #2 to 'max' (number expected, got nil)", stack)
+	if want := "[SMODS _ \"src/utils.lua\"]:2634: bad argument #2 to 'max' (number expected, got nil) in sr (challengerdeep.lua:333, mod ChDp)"; title != want {
+		t.Errorf("title %q, want %q", title, want)
+	}
+	if want := []string{"max", "src/utils.lua: in update_hand_limit_text", "game.lua: in game_start_run", "challengerdeep.lua: in sr", "src/init.lua"}; !slices.Equal(frames, want) {
+		t.Errorf("frames %q, want %q", frames, want)
+	}
+	// Printed by the error handler (lovely's log): its frames, down to
+	// LÖVE's call of it, are not the error's.
+	handled := "(1) Lua upvalue 'orig' at file 'main.lua:612'\n(2) Lua local 'handler' at file 'console.lua:554' (from lovely module debugplus.console)\n" +
+		"(3) LÖVE method at file 'boot.lua:352'\n(4) Lua global 'get_X_same' at file 'functions/misc_functions.lua:656'\n(25) LÖVE function at file 'boot.lua:377' (best guess)"
+	if title, _, _ := crash.Describe("x", handled); title != "x in get_X_same (functions/misc_functions.lua:656)" {
+		t.Errorf("title %q", title)
+	}
+	// No mod's frame: the game's own, past Steamodded's.
+	if title, _, _ := crash.Describe("x", "(4) Lua field 'f' at Steamodded file 'src/utils.lua:1'\n(5) Lua upvalue 'game_start_run' at file 'game.lua:2124'"); title != "x in game_start_run (game.lua:2124)" {
+		t.Errorf("title %q", title)
 	}
 }

@@ -81,7 +81,7 @@ func TestCrashTitles_RealLogs(t *testing.T) {
 		{"minecraft/codex/vanilla-forge-ticking-entity.log", "", "crash", "java.lang.NoSuchMethodError: nc.tile.energy.TileEnergy.addTileToENet()V in nc.tile.energy.TileEnergy.onAdded(TileEnergy.java:57)", oplog.OutcomeCrashed,
 			"Caused by: java.lang.NoSuchMethodError"},
 		// Balatro's crash as Steamodded logs it through lovely: the error, its frames and locals one record.
-		{"love/balatro_lovely_crash.log", "", "crash", "functions/misc_functions.lua:656: attempt to call method 'get_id' (a nil value)", oplog.OutcomeCrashed,
+		{"love/balatro_lovely_crash.log", "", "crash", "functions/misc_functions.lua:656: attempt to call method 'get_id' (a nil value) in get_X_same (functions/misc_functions.lua:656)", oplog.OutcomeCrashed,
 			"Oops! The game crashed\nfunctions/misc_functions.lua:656"},
 		// glibc before 2.26: its heap check's line, "======= Backtrace:" and the frames are one crash.
 		{"runtimes/glibc_double_free_luminari.txt", "", "crash", "*** Error in `circle': double free or corruption (!prev): 0x00000000067575d0 ***", oplog.OutcomeCrashed,
