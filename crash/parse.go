@@ -205,7 +205,7 @@ func parseFrame(s string) (frame string, ok bool) {
 		}
 	}
 	for _, read := range [...]func(string) (string, bool){execinfoFrame, loguruFrame, monoNativeFrame, luaNumberedFrame, rubyFrame, haxeFrame, defoldFrame, zigFrame, nimFrame,
-		pascalFrame, dFrame, stpFrame} {
+		pascalFrame, dFrame, stpFrame, macFrame} {
 		if f, ok := read(s); ok {
 			return f, true
 		}

@@ -65,6 +65,9 @@ func frameTitle(frame string) string {
 	if f, ok := stpTitle(frame); ok {
 		return f
 	}
+	if module, sym, ok := macParts(frame); ok {
+		return demangled(sym) + " (" + module + ")"
+	}
 	if f, ok := monoJITTitle(frame); ok {
 		return f
 	}
@@ -514,6 +517,9 @@ func frameText(l string) (text, module string) {
 	if module, sym, ok := androidParts(s); ok {
 		return sym, module
 	}
+	if module, sym, ok := macParts(s); ok {
+		return demangled(sym), module
+	}
 	if len(s) > 1 && s[0] == '#' && isDigit(s[1]) {
 		if _, rest, ok := strings.Cut(s, " in "); ok {
 			return strings.TrimSpace(rest), ""
@@ -553,7 +559,7 @@ func frameText(l string) (text, module string) {
 // system's; "Mono JIT Code" is managed code, judged by its name.
 func engineModule(m string) bool {
 	return m != "" && m != "Mono JIT Code" && (strings.Contains(m, "Unity") || strings.Contains(m, "mono") ||
-		strings.Contains(m, "/libunity.so") || strings.Contains(m, "/libgodot_android.so"))
+		strings.Contains(m, "/libunity.so") || strings.Contains(m, "/libgodot_android.so") || strings.Contains(m, "SDL2") || strings.Contains(m, "SDL3"))
 }
 
 func runtimeModule(m string) bool {
@@ -713,6 +719,8 @@ var engineParts = []string{
 	// Godot's sources in a checkout named godot, as a build of one's own names them.
 	"/godot/core/", "/godot/scene/", "/godot/modules/", "/godot/servers/", "/godot/main/", "/godot/platform/", "/godot/drivers/", "/godot/editor/", "ntdll", "KERNEL32", "KERNELBASE", "UnityPlayer", "libunity",
 	"mono-2.0", "(Unity)", "site-packages", "/renpy/", `\renpy\`, "renpy/common/", "node:internal", "node_modules",
+	// SDL, which most native games run on.
+	"libSDL2", "libSDL3", "SDL2.dll", "SDL3.dll",
 	// PocketMine-MP's sources (a plugin's are under plugins/), as its traces name them.
 	"src/pocketmine/", "pmsrc/", "vendor/pocketmine/",
 }

@@ -67,6 +67,14 @@ func TestGameFrame(t *testing.T) {
 			"  #2 pmsrc/src/plugin/PluginBase(123): me\\arena\\Main->onEnable()\n" +
 			"--- End of exception information ---",
 			"at me\\arena\\Main->onEnable() (plugins/Arena.phar/src/me/arena/Main:41)"},
+		// macOS's backtrace_symbols: past the handler above _sigtramp, the
+		// system's and SDL's frames.
+		{"macOS", "0   widelands                           0x0000000104de3568 _ZL16segfault_handleri + 48\n" +
+			"1   libsystem_platform.dylib            0x0000000187166a24 _sigtramp + 56\n" +
+			"2   libsystem_c.dylib                   0x0000000186fdc2d0 nanosleep + 220\n" +
+			"3   libSDL2-2.0.0.dylib                 0x0000000106141f0c SDL_Delay_REAL + 80\n" +
+			"4   widelands                           0x0000000104fa0b58 _ZN2UI5Panel6do_runEv + 1160",
+			"4   widelands                           0x0000000104fa0b58 _ZN2UI5Panel6do_runEv + 1160"},
 		{"PHPLastFrame", "#0 /srv/game/main.php(3): World->spawn()\n#1 {main}", "#0 /srv/game/main.php(3): World->spawn()"},
 	} {
 		if got := crash.GameFrame(c.stack); got != c.want {

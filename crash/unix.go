@@ -41,6 +41,32 @@ func execinfoFrame(s string) (frame string, ok bool) {
 	return normalizeName(name), true
 }
 
+// macParts splits macOS's backtrace_symbols frame, "4   widelands
+// 0x0000000104fa0b58 _ZN2UI5Panel6do_runEv + 1160" (its number, image,
+// address, symbol and offset), into its image and symbol.
+func macParts(s string) (module, sym string, ok bool) {
+	f := strings.Fields(s)
+	n := len(f)
+	if n < 6 || !allDigits(f[0]) || !isHexStart(f[2], 0) || f[n-2] != "+" || !allDigits(f[n-1]) {
+		return "", "", false
+	}
+	return f[1], strings.Join(f[3:n-2], " "), true
+}
+
+// macFrame reads macOS's backtrace_symbols frame, as execinfoFrame reads
+// glibc's.
+func macFrame(s string) (string, bool) {
+	module, sym, ok := macParts(s)
+	if !ok {
+		return "", false
+	}
+	name := demangled(sym)
+	if systemLibrary(module) || nativeStartup(name) || name == "start" {
+		return "", true
+	}
+	return normalizeName(name), true
+}
+
 // strippedStack reports a backtrace_symbols stack of a program without
 // symbols: its frames of the program's own modules name no function
 // ("./game(+0x1243)[0x55ffd34b6243]"), only places in them. Their offsets

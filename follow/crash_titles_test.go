@@ -100,6 +100,10 @@ func TestCrashTitles_RealLogs(t *testing.T) {
 			"**** BEGIN BACKTRACE ****"},
 		{"games/widelands-crash-report-de.txt", "", "crash", "signal 11 (Speicherzugriffsfehler) in /lib/x86_64-linux-gnu/libOpenGL.so.0(+0x1dfe9)", oplog.OutcomeCrashed,
 			"**** END BACKTRACE ****"},
+		{"games/widelands-stdout-macos.txt", "", "crash", "Received signal 11 (Segmentation fault: 11) in UI::Panel::do_run (widelands)", oplog.OutcomeCrashed,
+			"_sigtramp + 56"},
+		{"games/widelands-stdout-sigbus.txt", "", "crash", "Received signal 7 (Bus error) in ./Widelands-1.2-x86_64.AppImage(Graphic::refresh+0x158)", oplog.OutcomeCrashed,
+			"./Widelands-1.2-x86_64.AppImage[0x740583]"},
 		{"games/openmw-crash-no-gdb.txt", "", "crash", "signal 6", oplog.OutcomeCrashed, "Address: 0x3e800003985"},
 		{"games/openmw-crash-gdb.txt", "", "crash", "Address not mapped to object (signal 11)", oplog.OutcomeCrashed, "* Loaded Libraries"},
 		// PocketMine-MP 3: a plugin's command threw, the server crashed.

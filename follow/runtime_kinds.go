@@ -383,11 +383,11 @@ func nativeFrameLine(t string) bool {
 	switch {
 	case len(t) > 1 && t[0] == '#' && isDigit(t[1]),
 		strings.HasPrefix(t, "frame #"), strings.HasPrefix(t, "* thread #"), strings.HasPrefix(t, "[bt]"),
-		strings.HasSuffix(t, "]") && strings.Contains(t, "[0x") && strings.Contains(t, "("):
-		return true
+		strings.HasSuffix(t, "]") && strings.Contains(t, "[0x") && (strings.Contains(t, "(") || !strings.ContainsAny(t[:strings.Index(t, "[0x")], " \t")):
+		return true // backtrace_symbols' "./game(f+0x14) [0x55d4]", and "./game[0x400686]" where it found no symbol
 	case strings.HasPrefix(t, "0x") && strings.Contains(t, " in "):
 		return true // gdb's frame of the stop: "0x000055 in update (p=0x0) at game.c:41"
-	case loguruFrame(t):
+	case loguruFrame(t), macSymbolsFrame(t):
 		return true
 	case t != "" && isDigit(t[0]):
 		n, rest, ok := strings.Cut(t, "# ") // boost::stacktrace's: " 0# World::spawnEnemy(…) at /game/world.cpp:58"
@@ -399,6 +399,14 @@ func nativeFrameLine(t string) bool {
 		return ok && isDigits(t[1:strings.IndexByte(t, ']')]) && (strings.Contains(rest, "[0x") || strings.HasSuffix(rest, ")") && strings.Contains(rest, ":"))
 	}
 	return false
+}
+
+// macSymbolsFrame reports a frame of macOS's backtrace_symbols: "4   widelands
+// 0x0000000104fa0b58 _ZN2UI5Panel6do_runEv + 1160".
+func macSymbolsFrame(t string) bool {
+	f := strings.Fields(t)
+	n := len(f)
+	return n >= 6 && isDigits(f[0]) && strings.HasPrefix(f[2], "0x") && f[n-2] == "+" && isDigits(f[n-1])
 }
 
 // glibcMapping reports a line of a process's memory map as glibc printed

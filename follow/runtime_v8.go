@@ -27,8 +27,8 @@ const v8NativeStack = "----- Native stack trace -----"
 
 // v8Start reports V8's fatal error line, and whether it is surely V8's.
 func v8Start(t string) (is, sure bool) {
-	if !strings.HasPrefix(t, v8Fatal) {
-		return false, false
+	if !strings.HasPrefix(t, v8Fatal) || signalHeadline(t[len(v8Fatal):]) {
+		return false, false // a game's signal handler's own words: Widelands' "FATAL ERROR: Received signal 11 (…)"
 	}
 	return true, strings.HasSuffix(t, "JavaScript heap out of memory") || strings.Contains(t, "CALL_AND_RETRY_LAST")
 }
