@@ -66,11 +66,11 @@ func gameCrashStart(t string) bool {
 // beginGameCrash starts the report with its first line t.
 func (r *report) beginGameCrash(t string, end int64) {
 	r.add(t, end)
+	r.head = t // which game's: its next lines are read by it
+	r.state = stHead
 	switch {
 	case strings.HasPrefix(t, widelandsHead):
 		r.setText(t[strings.LastIndex(t, ", signal ")+2:])
-	case t == openmwFatal:
-		r.state = stHead // the signal's line next
 	}
 }
 
@@ -79,7 +79,7 @@ func (r *report) beginGameCrash(t string, end int64) {
 // frames up to its closing ruler; OpenMW's every line (the rest of its
 // crash log is gdb's).
 func (r *report) gameCrash(s, t string, end int64) bool {
-	first, _, _ := strings.Cut(string(r.e.stack), "\n")
+	first := r.head
 	switch {
 	case first == cddaCrashed || strings.HasPrefix(first, cddaLogFile):
 		if msg, ok := strings.CutPrefix(t, "MESSAGE: "); ok {
@@ -91,14 +91,17 @@ func (r *report) gameCrash(s, t string, end int64) bool {
 		if sig, ok := strings.CutPrefix(t, "Signal:"); ok {
 			r.setText(yq2Crashed + " Signal: " + strings.TrimSpace(sig))
 		}
-		backtrace := strings.Contains(string(r.e.stack), "\nBacktrace:")
+		backtrace := r.state == stFrames
 		if backtrace && indentation(s) == 0 || !backtrace && r.e.lines > yq2Banner {
 			return false // the frames ended (the shell's "Segmentation fault" is its own), or never came
+		}
+		if t == "Backtrace:" {
+			r.state = stFrames
 		}
 	case strings.HasPrefix(first, widelandsHead):
 		r.done = t == widelandsEnd
 	case first == openmwFatal:
-		if r.state == stHead {
+		if r.state == stHead { // the signal's line
 			r.state = stFrames
 			r.setText(t)
 			if strings.HasPrefix(t, "(signal ") {
